@@ -1,0 +1,380 @@
+//! `AxilRegs`: the AXI4-Lite control slave and the register map of SPEC §6.
+//!
+//! | channel | behaviour |
+//! |---|---|
+//! | write (AW + W) | taken together, one write at a time: `awready = wready = awvalid & wvalid` while idle. A register write answers on B the cycle after; a CMD write holds B until the command engine is done (`cmd_done`), so the B handshake marks the command's completion. |
+//! | read (AR -> R) | served while a write waits (so STATUS and CMD_RESULT can be polled during a command); R comes one cycle after AR; `arready` is low while R waits. |
+//!
+//! Errors: a read of an unmapped address (and of CMD, and of the blocks of ports that do
+//! not exist) and a write to a read-only or unmapped address answer SLVERR and change
+//! nothing; so does a write of TABLE_BASE_LO/HI while IN_USE is not 0. Byte strobes are
+//! honoured on TABLE_BASE and ignored on CMD; `addr[1:0]` is not wired in (word registers).
+
+use super::{ADDR_BITS, QPN_BITS};
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum WriteState {
+    Idle,
+    Command,
+    Response,
+}
+
+#[derive(LogicBlock)]
+pub struct AxilRegs {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    // AXI4-Lite, word address (byte address bits [11:2]).
+    pub awaddr: Signal<In, Bits<10>>,
+    pub awvalid: Signal<In, Bit>,
+    pub awready: Signal<Out, Bit>,
+    pub wdata: Signal<In, Bits<32>>,
+    pub wstrb: Signal<In, Bits<4>>,
+    pub wvalid: Signal<In, Bit>,
+    pub wready: Signal<Out, Bit>,
+    pub bresp: Signal<Out, Bits<2>>,
+    pub bvalid: Signal<Out, Bit>,
+    pub bready: Signal<In, Bit>,
+    pub araddr: Signal<In, Bits<10>>,
+    pub arvalid: Signal<In, Bit>,
+    pub arready: Signal<Out, Bit>,
+    pub rdata: Signal<Out, Bits<32>>,
+    pub rresp: Signal<Out, Bits<2>>,
+    pub rvalid: Signal<Out, Bit>,
+    pub rready: Signal<In, Bit>,
+    // Command engine.
+    pub cmd_valid: Signal<Out, Bit>,
+    pub cmd_op: Signal<Out, Bits<4>>,
+    pub cmd_qpn: Signal<Out, Bits<QPN_BITS>>,
+    pub cmd_done: Signal<In, Bit>,
+    pub result_status: Signal<In, Bits<4>>,
+    pub result_qpn: Signal<In, Bits<QPN_BITS>>,
+    pub init_done: Signal<In, Bit>,
+    pub cnt_alloc_ok: Signal<In, Bits<32>>,
+    pub cnt_alloc_full: Signal<In, Bits<32>>,
+    pub cnt_free_ok: Signal<In, Bits<32>>,
+    pub cnt_cmd_error: Signal<In, Bits<32>>,
+    pub cnt_in_use: Signal<In, Bits<32>>,
+    // Lookup ports' counters, one entry per port.
+    pub cnt_lookups: Vec<Signal<In, Bits<32>>>,
+    pub cnt_ok: Vec<Signal<In, Bits<32>>>,
+    pub cnt_out_of_range: Vec<Signal<In, Bits<32>>>,
+    pub cnt_not_allocated: Vec<Signal<In, Bits<32>>>,
+    pub cnt_stale: Vec<Signal<In, Bits<32>>>,
+    /// TABLE_BASE, `addr_bits` wide (higher bits 0).
+    pub table_base: Signal<Out, Bits<ADDR_BITS>>,
+    wstate: DFF<WriteState>,
+    cmd_op_q: DFF<Bits<4>>,
+    cmd_qpn_q: DFF<Bits<QPN_BITS>>,
+    bresp_q: DFF<Bits<2>>,
+    base_lo: DFF<Bits<32>>,
+    base_hi: DFF<Bits<32>>,
+    rvalid_q: DFF<Bit>,
+    rdata_q: DFF<Bits<32>>,
+    rresp_q: DFF<Bits<2>>,
+    write_fire: Signal<Local, Bit>,
+    strobe_mask: Signal<Local, Bits<32>>,
+    base_lo_new: Signal<Local, Bits<32>>,
+    base_hi_new: Signal<Local, Bits<32>>,
+    busy: Signal<Local, Bit>,
+    read_data: Signal<Local, Bits<32>>,
+    read_ok: Signal<Local, Bit>,
+    port_sel: Signal<Local, Bits<2>>,
+    port_reg: Signal<Local, Bits<3>>,
+    id: Constant<Bits<32>>,
+    version: Constant<Bits<32>>,
+    max_qps: Constant<Bits<32>>,
+    entry_bytes: Constant<Bits<32>>,
+    geometry: Constant<Bits<32>>,
+    first_index: Constant<Bits<32>>,
+    ports: Constant<Bits<3>>,
+    base_hi_mask: Constant<Bits<32>>,
+    _ports: usize,
+}
+
+impl AxilRegs {
+    pub fn new(p: &super::EngineParams) -> Self {
+        // GEOMETRY: index_bits[4:0], leaf_bits[9:5], mode[11:10], ports[14:12], reuse[15].
+        let geometry = u64::from(p.index_bits)
+            | (p.ports as u64) << 12
+            | u64::from(p.reuse == crate::config::Reuse::Lowest) << 15;
+        let base_hi_mask = if p.addr_bits >= 64 {
+            u64::from(u32::MAX)
+        } else {
+            (1u64 << (p.addr_bits - 32)) - 1
+        };
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            awaddr: Default::default(),
+            awvalid: Default::default(),
+            awready: Default::default(),
+            wdata: Default::default(),
+            wstrb: Default::default(),
+            wvalid: Default::default(),
+            wready: Default::default(),
+            bresp: Default::default(),
+            bvalid: Default::default(),
+            bready: Default::default(),
+            araddr: Default::default(),
+            arvalid: Default::default(),
+            arready: Default::default(),
+            rdata: Default::default(),
+            rresp: Default::default(),
+            rvalid: Default::default(),
+            rready: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_op: Default::default(),
+            cmd_qpn: Default::default(),
+            cmd_done: Default::default(),
+            result_status: Default::default(),
+            result_qpn: Default::default(),
+            init_done: Default::default(),
+            cnt_alloc_ok: Default::default(),
+            cnt_alloc_full: Default::default(),
+            cnt_free_ok: Default::default(),
+            cnt_cmd_error: Default::default(),
+            cnt_in_use: Default::default(),
+            cnt_lookups: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_ok: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_out_of_range: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_not_allocated: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_stale: (0..p.ports).map(|_| Default::default()).collect(),
+            table_base: Default::default(),
+            wstate: Default::default(),
+            cmd_op_q: Default::default(),
+            cmd_qpn_q: Default::default(),
+            bresp_q: Default::default(),
+            base_lo: Default::default(),
+            base_hi: Default::default(),
+            rvalid_q: Default::default(),
+            rdata_q: Default::default(),
+            rresp_q: Default::default(),
+            write_fire: Default::default(),
+            strobe_mask: Default::default(),
+            base_lo_new: Default::default(),
+            base_hi_new: Default::default(),
+            busy: Default::default(),
+            read_data: Default::default(),
+            read_ok: Default::default(),
+            port_sel: Default::default(),
+            port_reg: Default::default(),
+            id: Constant::new(u64::from(crate::model::regs::ID_VALUE).into()),
+            version: Constant::new(u64::from(crate::model::regs::VERSION_VALUE).into()),
+            max_qps: Constant::new(u64::from(p.max_qps).into()),
+            entry_bytes: Constant::new(u64::from(p.entry_bytes).into()),
+            geometry: Constant::new(geometry.into()),
+            first_index: Constant::new(u64::from(p.first_index).into()),
+            ports: Constant::new((p.ports as u64).into()),
+            base_hi_mask: Constant::new(base_hi_mask.into()),
+            _ports: p.ports,
+        }
+    }
+}
+
+impl Logic for AxilRegs {
+    // hdl_gen translates `match` arms without guards only.
+    #[allow(clippy::collapsible_match)]
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, wstate, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q, rdata_q,
+            rresp_q
+        );
+        self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
+            | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
+        self.busy.next = self.wstate.q.val() == WriteState::Command;
+        self.cmd_valid.next = self.busy.val();
+        self.cmd_op.next = self.cmd_op_q.q.val();
+        self.cmd_qpn.next = self.cmd_qpn_q.q.val();
+
+        // Write channel.
+        self.awready.next = false;
+        self.wready.next = false;
+        self.write_fire.next = false;
+        self.strobe_mask.next = 0.into();
+        if self.wstrb.val().get_bit(0) {
+            self.strobe_mask.next = self.strobe_mask.val() | 0xFF;
+        }
+        if self.wstrb.val().get_bit(1) {
+            self.strobe_mask.next = self.strobe_mask.val() | 0xFF00;
+        }
+        if self.wstrb.val().get_bit(2) {
+            self.strobe_mask.next = self.strobe_mask.val() | 0xFF_0000;
+        }
+        if self.wstrb.val().get_bit(3) {
+            self.strobe_mask.next = self.strobe_mask.val() | 0xFF00_0000_u64;
+        }
+        self.base_lo_new.next = (self.base_lo.q.val() & !self.strobe_mask.val())
+            | (self.wdata.val() & self.strobe_mask.val());
+        self.base_hi_new.next = ((self.base_hi.q.val() & !self.strobe_mask.val())
+            | (self.wdata.val() & self.strobe_mask.val()))
+            & self.base_hi_mask.val();
+        match self.wstate.q.val() {
+            WriteState::Idle => {
+                self.awready.next = self.awvalid.val() & self.wvalid.val();
+                self.wready.next = self.awvalid.val() & self.wvalid.val();
+                self.write_fire.next = self.awvalid.val() & self.wvalid.val();
+            }
+            WriteState::Command => {
+                if self.cmd_done.val() {
+                    self.bresp_q.d.next = 0.into();
+                    self.wstate.d.next = WriteState::Response;
+                }
+            }
+            WriteState::Response => {
+                if self.bready.val() {
+                    self.wstate.d.next = WriteState::Idle;
+                }
+            }
+        }
+        if self.write_fire.val() {
+            self.bresp_q.d.next = 2.into();
+            self.wstate.d.next = WriteState::Response;
+            match self.awaddr.val().index() {
+                8 => {
+                    // TABLE_BASE_LO: refused while QPs are in use.
+                    if !self.cnt_in_use.val().any() {
+                        self.base_lo.d.next = self.base_lo_new.val();
+                        self.bresp_q.d.next = 0.into();
+                    }
+                }
+                9 => {
+                    if !self.cnt_in_use.val().any() {
+                        self.base_hi.d.next = self.base_hi_new.val();
+                        self.bresp_q.d.next = 0.into();
+                    }
+                }
+                12 => {
+                    // CMD: the response waits for the command engine.
+                    self.cmd_op_q.d.next = self.wdata.val().get_bits::<4>(28);
+                    self.cmd_qpn_q.d.next = self.wdata.val().get_bits::<QPN_BITS>(0);
+                    self.wstate.d.next = WriteState::Command;
+                }
+                _ => {}
+            }
+        }
+        self.bvalid.next = self.wstate.q.val() == WriteState::Response;
+        self.bresp.next = self.bresp_q.q.val();
+
+        // Read channel.
+        self.arready.next = !self.rvalid_q.q.val();
+        self.rvalid.next = self.rvalid_q.q.val();
+        self.rdata.next = self.rdata_q.q.val();
+        self.rresp.next = self.rresp_q.q.val();
+        self.read_data.next = 0.into();
+        self.read_ok.next = true;
+        self.port_sel.next = self.araddr.val().get_bits::<2>(3);
+        self.port_reg.next = self.araddr.val().get_bits::<3>(0);
+        match self.araddr.val().index() {
+            0 => {
+                self.read_data.next = self.id.val();
+            }
+            1 => {
+                self.read_data.next = self.version.val();
+            }
+            2 => {
+                self.read_data.next = self.max_qps.val();
+            }
+            3 => {
+                self.read_data.next = self.entry_bytes.val();
+            }
+            4 => {
+                self.read_data.next = self.geometry.val();
+            }
+            5 => {
+                self.read_data.next = bit_cast::<32, 1>(self.init_done.val().into())
+                    | (bit_cast::<32, 1>(self.busy.val().into()) << 1);
+            }
+            6 => {
+                self.read_data.next = self.first_index.val();
+            }
+            8 => {
+                self.read_data.next = self.base_lo.q.val();
+            }
+            9 => {
+                self.read_data.next = self.base_hi.q.val();
+            }
+            13 => {
+                self.read_data.next = (bit_cast::<32, 4>(self.result_status.val()) << 28)
+                    | (bit_cast::<32, 1>(self.busy.val().into()) << 27)
+                    | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
+            }
+            96 => {
+                self.read_data.next = self.cnt_alloc_ok.val();
+            }
+            97 => {
+                self.read_data.next = self.cnt_alloc_full.val();
+            }
+            98 => {
+                self.read_data.next = self.cnt_free_ok.val();
+            }
+            99 => {
+                self.read_data.next = self.cnt_cmd_error.val();
+            }
+            100 => {
+                // QUARANTINE_OVERFLOW: no quarantine in this configuration.
+                self.read_data.next = 0.into();
+            }
+            101 => {
+                self.read_data.next = self.cnt_in_use.val();
+            }
+            102 => {
+                // QUARANTINED
+                self.read_data.next = 0.into();
+            }
+            _ => {
+                self.read_ok.next = false;
+            }
+        }
+        // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
+        if self.araddr.val().get_bits::<5>(5) == 2 {
+            self.read_ok.next = (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
+                & (self.port_reg.val() != 7);
+            for p in 0..self._ports {
+                if self.port_sel.val().index() == p {
+                    match self.port_reg.val().index() {
+                        0 => {
+                            self.read_data.next = self.cnt_lookups[p].val();
+                        }
+                        1 => {
+                            self.read_data.next = self.cnt_ok[p].val();
+                        }
+                        2 => {
+                            self.read_data.next = self.cnt_out_of_range[p].val();
+                        }
+                        3 => {
+                            self.read_data.next = self.cnt_not_allocated[p].val();
+                        }
+                        4 => {
+                            self.read_data.next = self.cnt_stale[p].val();
+                        }
+                        _ => {
+                            // PAGE_ABSENT, MEM_ERROR: two_level only.
+                            self.read_data.next = 0.into();
+                        }
+                    }
+                }
+            }
+        }
+        if self.arvalid.val() & !self.rvalid_q.q.val() {
+            self.rvalid_q.d.next = true;
+            self.rdata_q.d.next = 0.into();
+            self.rresp_q.d.next = 2.into();
+            if self.read_ok.val() {
+                self.rdata_q.d.next = self.read_data.val();
+                self.rresp_q.d.next = 0.into();
+            }
+        }
+        if self.rvalid_q.q.val() & self.rready.val() {
+            self.rvalid_q.d.next = false;
+        }
+
+        if self.rst.val() {
+            self.wstate.d.next = WriteState::Idle;
+            self.base_lo.d.next = 0.into();
+            self.base_hi.d.next = 0.into();
+            self.rvalid_q.d.next = false;
+        }
+    }
+}

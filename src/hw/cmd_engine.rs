@@ -1,0 +1,415 @@
+//! `CmdEngine`: the init sweep and the commands of SPEC §6, one at a time.
+//!
+//! It owns one copy of the state RAM (read for its read-modify-writes) and drives the write
+//! port of every copy, so all lookup pipes see a write at the same edge.
+//!
+//! | state | cycles | what happens |
+//! |---|---|---|
+//! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
+//! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
+//! | `Read`, `Check` | 2 | ALLOC_AT, PUBLISH, FREE: read the index's word, check state and generation, write the new word |
+//! | `ScanRead`, `ScanCheck` | 2 per index | ALLOC: walk the pool from the policy's start (cyclic: after the last ALLOC; lowest: `first_index`) until a FREE index, or FULL after one full turn |
+//! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
+//! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
+//!
+//! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
+//! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
+//! many responses of each port are exactly the lookups that may have seen the old state.
+//!
+//! Assumption (not checked in hardware): the register block presents one command at a time
+//! and holds `cmd_valid` until `cmd_done`.
+//!
+//! ALLOC walks the pool one index per two cycles: its time grows with how full the table is.
+//! (SPEC §7 asks for a bound independent of occupancy: that is the allocator issue's work.)
+
+use super::state_ram::StateRam;
+use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS};
+use crate::config::Reuse;
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum EngState {
+    Init,
+    Idle,
+    Read,
+    Check,
+    ScanRead,
+    ScanCheck,
+    Drain,
+    Done,
+}
+
+/// Command opcodes (CMD[31:28]).
+pub mod opcode {
+    pub const ALLOC: u64 = 1;
+    pub const ALLOC_AT: u64 = 2;
+    pub const PUBLISH: u64 = 3;
+    pub const FREE: u64 = 4;
+    pub const DIR_FLUSH: u64 = 5;
+}
+
+/// Command result statuses (CMD_RESULT[31:28]).
+pub mod cmd_status {
+    pub const OK: u64 = 0;
+    pub const FULL: u64 = 1;
+    pub const OUT_OF_RANGE: u64 = 2;
+    pub const BAD_STATE: u64 = 3;
+    pub const BAD_CMD: u64 = 4;
+}
+
+#[derive(LogicBlock)]
+pub struct CmdEngine {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// A command is waiting (level, held until `cmd_done`).
+    pub cmd_valid: Signal<In, Bit>,
+    /// The command: CMD[31:28] and CMD[23:0].
+    pub cmd_op: Signal<In, Bits<4>>,
+    pub cmd_qpn: Signal<In, Bits<QPN_BITS>>,
+    /// One-cycle pulse: the command has finished; `result_*` hold its result from the next edge.
+    pub cmd_done: Signal<Out, Bit>,
+    pub result_status: Signal<Out, Bits<4>>,
+    pub result_qpn: Signal<Out, Bits<QPN_BITS>>,
+    pub init_done: Signal<Out, Bit>,
+    // Write port of every copy of the state RAM.
+    pub ram_we: Signal<Out, Bit>,
+    pub ram_waddr: Signal<Out, Bits<QPN_BITS>>,
+    pub ram_wdata: Signal<Out, StateEntry>,
+    // Drain accounting, one entry per lookup port.
+    pub req_fire: Vec<Signal<In, Bit>>,
+    pub rsp_fire: Vec<Signal<In, Bit>>,
+    pub in_flight: Vec<Signal<In, Bits<3>>>,
+    // Counters of SPEC §6.
+    pub cnt_alloc_ok: Signal<Out, Bits<32>>,
+    pub cnt_alloc_full: Signal<Out, Bits<32>>,
+    pub cnt_free_ok: Signal<Out, Bits<32>>,
+    pub cnt_cmd_error: Signal<Out, Bits<32>>,
+    pub cnt_in_use: Signal<Out, Bits<32>>,
+    ram: StateRam,
+    state: DFF<EngState>,
+    cursor: DFF<Bits<QPN_BITS>>,
+    scanned: DFF<Bits<25>>,
+    next_alloc: DFF<Bits<QPN_BITS>>,
+    op: DFF<Bits<4>>,
+    qpn: DFF<Bits<QPN_BITS>>,
+    pending_status: DFF<Bits<4>>,
+    pending_qpn: DFF<Bits<QPN_BITS>>,
+    status_q: DFF<Bits<4>>,
+    qpn_q: DFF<Bits<QPN_BITS>>,
+    init_done_q: DFF<Bit>,
+    drain: Vec<DFF<Bits<3>>>,
+    _ports: usize,
+    alloc_ok: DFF<Bits<32>>,
+    alloc_full: DFF<Bits<32>>,
+    free_ok: DFF<Bits<32>>,
+    cmd_error: DFF<Bits<32>>,
+    in_use: DFF<Bits<32>>,
+    index: Signal<Local, Bits<QPN_BITS>>,
+    gen: Signal<Local, Bits<QPN_BITS>>,
+    word_gen: Signal<Local, Bits<QPN_BITS>>,
+    new_gen: Signal<Local, Bits<QPN_BITS>>,
+    cursor_next: Signal<Local, Bits<QPN_BITS>>,
+    drained: Signal<Local, Bit>,
+    check_pass: Signal<Local, Bit>,
+    index_mask: Constant<Bits<QPN_BITS>>,
+    index_bits: Constant<Bits<5>>,
+    gen_mask: Constant<Bits<QPN_BITS>>,
+    max_qps: Constant<Bits<25>>,
+    last_index: Constant<Bits<QPN_BITS>>,
+    first_index: Constant<Bits<QPN_BITS>>,
+    pool_size: Constant<Bits<25>>,
+    reuse_lowest: Constant<Bit>,
+    st_free: Constant<Bits<2>>,
+    st_reserved: Constant<Bits<2>>,
+    st_valid: Constant<Bits<2>>,
+}
+
+impl CmdEngine {
+    pub fn new(p: &EngineParams) -> Self {
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_op: Default::default(),
+            cmd_qpn: Default::default(),
+            cmd_done: Default::default(),
+            result_status: Default::default(),
+            result_qpn: Default::default(),
+            init_done: Default::default(),
+            ram_we: Default::default(),
+            ram_waddr: Default::default(),
+            ram_wdata: Default::default(),
+            req_fire: (0..p.ports).map(|_| Default::default()).collect(),
+            rsp_fire: (0..p.ports).map(|_| Default::default()).collect(),
+            in_flight: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_alloc_ok: Default::default(),
+            cnt_alloc_full: Default::default(),
+            cnt_free_ok: Default::default(),
+            cnt_cmd_error: Default::default(),
+            cnt_in_use: Default::default(),
+            ram: p.state_ram(),
+            state: Default::default(),
+            cursor: Default::default(),
+            scanned: Default::default(),
+            next_alloc: Default::default(),
+            op: Default::default(),
+            qpn: Default::default(),
+            pending_status: Default::default(),
+            pending_qpn: Default::default(),
+            status_q: Default::default(),
+            qpn_q: Default::default(),
+            init_done_q: Default::default(),
+            drain: (0..p.ports).map(|_| Default::default()).collect(),
+            _ports: p.ports,
+            alloc_ok: Default::default(),
+            alloc_full: Default::default(),
+            free_ok: Default::default(),
+            cmd_error: Default::default(),
+            in_use: Default::default(),
+            index: Default::default(),
+            gen: Default::default(),
+            word_gen: Default::default(),
+            new_gen: Default::default(),
+            cursor_next: Default::default(),
+            drained: Default::default(),
+            check_pass: Default::default(),
+            index_mask: Constant::new(p.index_mask().into()),
+            index_bits: Constant::new(u64::from(p.index_bits).into()),
+            gen_mask: Constant::new(p.gen_mask().into()),
+            max_qps: Constant::new(u64::from(p.max_qps).into()),
+            last_index: Constant::new(u64::from(p.max_qps - 1).into()),
+            first_index: Constant::new(u64::from(p.first_index).into()),
+            pool_size: Constant::new(u64::from(p.max_qps - p.first_index).into()),
+            reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
+            st_free: Constant::new(StateEntry::FREE.into()),
+            st_reserved: Constant::new(StateEntry::RESERVED.into()),
+            st_valid: Constant::new(StateEntry::VALID.into()),
+        }
+    }
+}
+
+impl Logic for CmdEngine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            cursor,
+            scanned,
+            next_alloc,
+            op,
+            qpn,
+            pending_status,
+            pending_qpn,
+            status_q,
+            qpn_q,
+            init_done_q,
+            alloc_ok,
+            alloc_full,
+            free_ok,
+            cmd_error,
+            in_use
+        );
+        for p in 0..self._ports {
+            self.drain[p].clock.next = self.clock.val();
+            self.drain[p].d.next = self.drain[p].q.val();
+        }
+        self.ram.clock.next = self.clock.val();
+        self.ram.read_address.next = self.cursor.q.val();
+        // Every copy of the state RAM is written from here.
+        self.ram_we.next = false;
+        self.ram_waddr.next = self.cursor.q.val();
+        self.ram_wdata.next.state = self.st_free.val();
+        self.ram_wdata.next.gen = 0.into();
+        self.cmd_done.next = false;
+        self.init_done.next = self.init_done_q.q.val();
+        self.result_status.next = self.status_q.q.val();
+        self.result_qpn.next = self.qpn_q.q.val();
+        self.cnt_alloc_ok.next = self.alloc_ok.q.val();
+        self.cnt_alloc_full.next = self.alloc_full.q.val();
+        self.cnt_free_ok.next = self.free_ok.q.val();
+        self.cnt_cmd_error.next = self.cmd_error.q.val();
+        self.cnt_in_use.next = self.in_use.q.val();
+
+        // Fields of the command and of the RAM word.
+        self.index.next = self.qpn.q.val() & self.index_mask.val();
+        self.gen.next = self.qpn.q.val() >> self.index_bits.val();
+        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
+        self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
+        self.cursor_next.next = self.cursor.q.val() + 1;
+        if self.cursor.q.val() == self.last_index.val() {
+            self.cursor_next.next = self.first_index.val();
+        }
+        self.drained.next = true;
+        for p in 0..self._ports {
+            if self.drain[p].q.val().any() {
+                self.drained.next = false;
+            }
+        }
+
+        match self.state.q.val() {
+            EngState::Init => {
+                self.ram_we.next = true;
+                self.cursor.d.next = self.cursor.q.val() + 1;
+                if self.cursor.q.val() == self.last_index.val() {
+                    self.state.d.next = EngState::Idle;
+                    self.init_done_q.d.next = true;
+                }
+            }
+            EngState::Idle => {
+                if self.cmd_valid.val() {
+                    self.op.d.next = self.cmd_op.val();
+                    self.qpn.d.next = self.cmd_qpn.val();
+                    self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
+                    self.pending_qpn.d.next = self.cmd_qpn.val();
+                    self.state.d.next = EngState::Read;
+                    if self.cmd_op.val() == 1 {
+                        // ALLOC
+                        self.scanned.d.next = 0.into();
+                        self.cursor.d.next = self.next_alloc.q.val();
+                        if self.reuse_lowest.val() {
+                            self.cursor.d.next = self.first_index.val();
+                        }
+                        self.state.d.next = EngState::ScanRead;
+                    }
+                    if self.cmd_op.val() == 5 {
+                        // DIR_FLUSH: nothing is cached in flat mode.
+                        self.pending_status.d.next = 0.into();
+                        self.state.d.next = EngState::Done;
+                    }
+                    if (self.cmd_op.val() == 0) | (self.cmd_op.val() > 5) {
+                        self.pending_status.d.next = 4.into();
+                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.state.d.next = EngState::Done;
+                    }
+                }
+            }
+            EngState::Read => {
+                // ALLOC_AT, PUBLISH, FREE: the range first.
+                if bit_cast::<25, QPN_BITS>(self.index.val()) >= self.max_qps.val() {
+                    self.pending_status.d.next = 2.into();
+                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.state.d.next = EngState::Done;
+                } else {
+                    self.state.d.next = EngState::Check;
+                }
+            }
+            EngState::Check => {
+                // ALLOC_AT needs FREE (the generation comes from the QPN); PUBLISH needs
+                // RESERVED and the same generation; FREE needs RESERVED or VALID and the same
+                // generation, and writes FREE at once, then drains.
+                self.ram_waddr.next = self.index.val();
+                self.ram_wdata.next.gen = self.ram.read_data.val().gen;
+                self.state.d.next = EngState::Done;
+                self.check_pass.next = false;
+                if self.op.q.val() == 2 {
+                    self.check_pass.next = self.ram.read_data.val().state == self.st_free.val();
+                    self.ram_wdata.next.state = self.st_reserved.val();
+                    self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                }
+                if self.op.q.val() == 3 {
+                    self.check_pass.next = (self.ram.read_data.val().state
+                        == self.st_reserved.val())
+                        & (self.word_gen.val() == self.gen.val());
+                    self.ram_wdata.next.state = self.st_valid.val();
+                }
+                if self.op.q.val() == 4 {
+                    self.check_pass.next = (self.ram.read_data.val().state != self.st_free.val())
+                        & (self.word_gen.val() == self.gen.val());
+                    self.ram_wdata.next.state = self.st_free.val();
+                }
+                if self.check_pass.val() {
+                    self.ram_we.next = true;
+                    self.pending_status.d.next = 0.into();
+                    if self.op.q.val() == 2 {
+                        self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
+                        self.in_use.d.next = self.in_use.q.val() + 1;
+                    }
+                    if self.op.q.val() == 4 {
+                        self.state.d.next = EngState::Drain;
+                        for p in 0..self._ports {
+                            self.drain[p].d.next = self.in_flight[p].val();
+                            if self.req_fire[p].val() & !self.rsp_fire[p].val() {
+                                self.drain[p].d.next = self.in_flight[p].val() + 1;
+                            }
+                            if !self.req_fire[p].val() & self.rsp_fire[p].val() {
+                                self.drain[p].d.next = self.in_flight[p].val() - 1;
+                            }
+                        }
+                    }
+                } else {
+                    self.pending_status.d.next = 3.into();
+                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                }
+            }
+            EngState::ScanRead => {
+                self.state.d.next = EngState::ScanCheck;
+            }
+            EngState::ScanCheck => {
+                if self.ram.read_data.val().state == self.st_free.val() {
+                    self.ram_we.next = true;
+                    self.ram_wdata.next.state = self.st_reserved.val();
+                    self.ram_wdata.next.gen =
+                        bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
+                    self.pending_status.d.next = 0.into();
+                    self.pending_qpn.d.next =
+                        (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
+                    self.next_alloc.d.next = self.cursor_next.val();
+                    self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
+                    self.in_use.d.next = self.in_use.q.val() + 1;
+                    self.state.d.next = EngState::Done;
+                } else if self.scanned.q.val() + 1 == self.pool_size.val() {
+                    self.pending_status.d.next = 1.into();
+                    self.pending_qpn.d.next = 0.into();
+                    self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                    self.state.d.next = EngState::Done;
+                } else {
+                    self.scanned.d.next = self.scanned.q.val() + 1;
+                    self.cursor.d.next = self.cursor_next.val();
+                    self.state.d.next = EngState::ScanRead;
+                }
+            }
+            EngState::Drain => {
+                for p in 0..self._ports {
+                    if self.drain[p].q.val().any() & self.rsp_fire[p].val() {
+                        self.drain[p].d.next = self.drain[p].q.val() - 1;
+                    }
+                }
+                if self.drained.val() {
+                    self.free_ok.d.next = self.free_ok.q.val() + 1;
+                    self.in_use.d.next = self.in_use.q.val() - 1;
+                    self.state.d.next = EngState::Done;
+                }
+            }
+            EngState::Done => {
+                self.cmd_done.next = true;
+                self.status_q.d.next = self.pending_status.q.val();
+                self.qpn_q.d.next = self.pending_qpn.q.val();
+                self.state.d.next = EngState::Idle;
+            }
+        }
+
+        // This engine's own copy takes the same writes as the lookup pipes' copies.
+        self.ram.write_enable.next = self.ram_we.val();
+        self.ram.write_address.next = self.ram_waddr.val();
+        self.ram.write_data.next = self.ram_wdata.val();
+
+        if self.rst.val() {
+            self.state.d.next = EngState::Init;
+            self.cursor.d.next = 0.into();
+            self.init_done_q.d.next = false;
+            self.next_alloc.d.next = self.first_index.val();
+            self.status_q.d.next = 0.into();
+            self.qpn_q.d.next = 0.into();
+            self.alloc_ok.d.next = 0.into();
+            self.alloc_full.d.next = 0.into();
+            self.free_ok.d.next = 0.into();
+            self.cmd_error.d.next = 0.into();
+            self.in_use.d.next = 0.into();
+            for p in 0..self._ports {
+                self.drain[p].d.next = 0.into();
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! `LookupPipe`: one lookup pipeline, from a request stream to a response stream.
+//!
+//! ```text
+//!            +----------+   s1 regs   +-----------------+    +---------+
+//!  req  ---->| s0: RAM  |------------>| s1: check, addr |--->| RspFifo |----> rsp
+//!  (qpn,tag) | read     |  StateRam   | status, address |    | 4 regs  |
+//!            +----------+  read_data  +-----------------+    +---------+
+//! ```
+//!
+//! | stage | edge | what happens |
+//! |---|---|---|
+//! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM; qpn and tag are registered into s1 |
+//! | s1 | `t + 1` | range, state and generation checks on the RAM word; `addr = table_base + index * entry_bytes`; the result is pushed into the response queue |
+//! | out | from `t + 1` | the queue's head is offered on the response stream: `rsp_valid` is first sampled high at edge `t + 2` (latency 2) |
+//!
+//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, the
+//! lookups in flight) and the synchronous reset, never from `rsp_ready`. A request is granted
+//! only while fewer than [`RSP_FIFO_DEPTH`] lookups are in flight (in s1 or in the queue),
+//! so the queue never overflows and with an always-ready consumer the pipe takes one request
+//! per cycle (II = 1). Responses leave in request order.
+//!
+//! Hazards: the only shared state is the state RAM. A command's write at the same edge as a
+//! request's RAM read is not seen by that request (read-first): a lookup sees the state as of
+//! the edge of its request handshake, which is what SPEC §6 promises. The command engine's
+//! drain counts this pipe's lookups in flight (`in_flight`, `req_fire`, `rsp_fire`).
+//!
+//! Counters (SPEC §6, per port): LOOKUPS and one per status, counted at the response handshake.
+
+use super::rsp_fifo::{RspFifo, RSP_FIFO_DEPTH};
+use super::state_ram::StateRam;
+use super::{EngineParams, LookupRsp, StateEntry, ADDR_BITS, GEN_BITS_MAX, QPN_BITS, TAG_BITS};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct LookupPipe {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub init_done: Signal<In, Bit>,
+    pub table_base: Signal<In, Bits<ADDR_BITS>>,
+    // Request stream.
+    pub req_valid: Signal<In, Bit>,
+    pub req_ready: Signal<Out, Bit>,
+    pub req_qpn: Signal<In, Bits<QPN_BITS>>,
+    pub req_tag: Signal<In, Bits<TAG_BITS>>,
+    // Response stream.
+    pub rsp_valid: Signal<Out, Bit>,
+    pub rsp_ready: Signal<In, Bit>,
+    pub rsp_qpn: Signal<Out, Bits<QPN_BITS>>,
+    pub rsp_tag: Signal<Out, Bits<TAG_BITS>>,
+    pub rsp_status: Signal<Out, Bits<3>>,
+    pub rsp_addr: Signal<Out, Bits<ADDR_BITS>>,
+    // Write port of this pipe's copy of the state RAM (driven by the command engine).
+    pub ram_we: Signal<In, Bit>,
+    pub ram_waddr: Signal<In, Bits<QPN_BITS>>,
+    pub ram_wdata: Signal<In, StateEntry>,
+    // Drain accounting.
+    pub req_fire: Signal<Out, Bit>,
+    pub rsp_fire: Signal<Out, Bit>,
+    pub in_flight: Signal<Out, Bits<3>>,
+    // Counters.
+    pub cnt_lookups: Signal<Out, Bits<32>>,
+    pub cnt_ok: Signal<Out, Bits<32>>,
+    pub cnt_out_of_range: Signal<Out, Bits<32>>,
+    pub cnt_not_allocated: Signal<Out, Bits<32>>,
+    pub cnt_stale: Signal<Out, Bits<32>>,
+    ram: StateRam,
+    fifo: RspFifo,
+    s1_valid: DFF<Bit>,
+    s1_qpn: DFF<Bits<QPN_BITS>>,
+    s1_tag: DFF<Bits<TAG_BITS>>,
+    lookups: DFF<Bits<32>>,
+    ok: DFF<Bits<32>>,
+    out_of_range: DFF<Bits<32>>,
+    not_allocated: DFF<Bits<32>>,
+    stale: DFF<Bits<32>>,
+    s0_fire: Signal<Local, Bit>,
+    occupancy: Signal<Local, Bits<3>>,
+    s1_index: Signal<Local, Bits<QPN_BITS>>,
+    s1_wide_index: Signal<Local, Bits<ADDR_BITS>>,
+    s1_gen: Signal<Local, Bits<QPN_BITS>>,
+    s1_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    s1_offset: Signal<Local, Bits<ADDR_BITS>>,
+    s1_status: Signal<Local, Bits<3>>,
+    s1_addr: Signal<Local, Bits<ADDR_BITS>>,
+    s1_rsp: Signal<Local, LookupRsp>,
+    status_out: Signal<Local, Bits<3>>,
+    index_mask: Constant<Bits<QPN_BITS>>,
+    index_bits: Constant<Bits<5>>,
+    max_qps: Constant<Bits<25>>,
+    // index * entry_bytes = sum over k of (index << (5 + k)) where bit k of entry_bytes / 32
+    // is set: each mask is all ones or zero, so synthesis keeps only the terms that exist.
+    mul_mask0: Constant<Bits<ADDR_BITS>>,
+    mul_mask1: Constant<Bits<ADDR_BITS>>,
+    mul_mask2: Constant<Bits<ADDR_BITS>>,
+    mul_mask3: Constant<Bits<ADDR_BITS>>,
+    mul_mask4: Constant<Bits<ADDR_BITS>>,
+    mul_mask5: Constant<Bits<ADDR_BITS>>,
+    mul_mask6: Constant<Bits<ADDR_BITS>>,
+    mul_mask7: Constant<Bits<ADDR_BITS>>,
+    fifo_credit: Constant<Bits<3>>,
+    state_valid: Constant<Bits<2>>,
+}
+
+impl LookupPipe {
+    pub fn new(p: &EngineParams) -> Self {
+        let mul = p.entry_bytes / 32;
+        let mask = |k: u32| -> Constant<Bits<ADDR_BITS>> {
+            Constant::new(if mul >> k & 1 == 1 { u64::MAX } else { 0 }.into())
+        };
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            init_done: Default::default(),
+            table_base: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_qpn: Default::default(),
+            req_tag: Default::default(),
+            rsp_valid: Default::default(),
+            rsp_ready: Default::default(),
+            rsp_qpn: Default::default(),
+            rsp_tag: Default::default(),
+            rsp_status: Default::default(),
+            rsp_addr: Default::default(),
+            ram_we: Default::default(),
+            ram_waddr: Default::default(),
+            ram_wdata: Default::default(),
+            req_fire: Default::default(),
+            rsp_fire: Default::default(),
+            in_flight: Default::default(),
+            cnt_lookups: Default::default(),
+            cnt_ok: Default::default(),
+            cnt_out_of_range: Default::default(),
+            cnt_not_allocated: Default::default(),
+            cnt_stale: Default::default(),
+            ram: p.state_ram(),
+            fifo: Default::default(),
+            s1_valid: Default::default(),
+            s1_qpn: Default::default(),
+            s1_tag: Default::default(),
+            lookups: Default::default(),
+            ok: Default::default(),
+            out_of_range: Default::default(),
+            not_allocated: Default::default(),
+            stale: Default::default(),
+            s0_fire: Default::default(),
+            occupancy: Default::default(),
+            s1_index: Default::default(),
+            s1_wide_index: Default::default(),
+            s1_gen: Default::default(),
+            s1_entry_gen: Default::default(),
+            s1_offset: Default::default(),
+            s1_status: Default::default(),
+            s1_addr: Default::default(),
+            s1_rsp: Default::default(),
+            status_out: Default::default(),
+            index_mask: Constant::new(p.index_mask().into()),
+            index_bits: Constant::new(u64::from(p.index_bits).into()),
+            max_qps: Constant::new(u64::from(p.max_qps).into()),
+            mul_mask0: mask(0),
+            mul_mask1: mask(1),
+            mul_mask2: mask(2),
+            mul_mask3: mask(3),
+            mul_mask4: mask(4),
+            mul_mask5: mask(5),
+            mul_mask6: mask(6),
+            mul_mask7: mask(7),
+            fifo_credit: Constant::new(RSP_FIFO_DEPTH.into()),
+            state_valid: Constant::new(StateEntry::VALID.into()),
+        }
+    }
+}
+
+impl Logic for LookupPipe {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            s1_valid,
+            s1_qpn,
+            s1_tag,
+            lookups,
+            ok,
+            out_of_range,
+            not_allocated,
+            stale
+        );
+        self.ram.clock.next = self.clock.val();
+        self.fifo.clock.next = self.clock.val();
+        self.fifo.rst.next = self.rst.val();
+        self.ram.write_enable.next = self.ram_we.val();
+        self.ram.write_address.next = self.ram_waddr.val();
+        self.ram.write_data.next = self.ram_wdata.val();
+
+        // s0: grant on credit. Lookups in flight = s1 + queue; the edge may add one.
+        self.occupancy.next = self.fifo.count.val();
+        if self.s1_valid.q.val() {
+            self.occupancy.next = self.fifo.count.val() + 1;
+        }
+        self.req_ready.next = self.init_done.val()
+            & !self.rst.val()
+            & (self.occupancy.val() < self.fifo_credit.val());
+        self.s0_fire.next = self.req_valid.val() & self.req_ready.val();
+        self.req_fire.next = self.s0_fire.val();
+        self.in_flight.next = self.occupancy.val();
+        self.ram.read_address.next = self.req_qpn.val();
+        self.s1_valid.d.next = self.s0_fire.val();
+        if self.s0_fire.val() {
+            self.s1_qpn.d.next = self.req_qpn.val();
+            self.s1_tag.d.next = self.req_tag.val();
+        }
+
+        // s1: checks in SPEC order (range, state, generation), then the address.
+        self.s1_index.next = self.s1_qpn.q.val() & self.index_mask.val();
+        self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s1_index.val());
+        self.s1_gen.next = self.s1_qpn.q.val() >> self.index_bits.val();
+        self.s1_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
+        self.s1_offset.next = ((self.s1_wide_index.val() << 5) & self.mul_mask0.val())
+            + ((self.s1_wide_index.val() << 6) & self.mul_mask1.val())
+            + ((self.s1_wide_index.val() << 7) & self.mul_mask2.val())
+            + ((self.s1_wide_index.val() << 8) & self.mul_mask3.val())
+            + ((self.s1_wide_index.val() << 9) & self.mul_mask4.val())
+            + ((self.s1_wide_index.val() << 10) & self.mul_mask5.val())
+            + ((self.s1_wide_index.val() << 11) & self.mul_mask6.val())
+            + ((self.s1_wide_index.val() << 12) & self.mul_mask7.val());
+        self.s1_status.next = 0.into();
+        self.s1_addr.next = self.table_base.val() + self.s1_offset.val();
+        if self.s1_entry_gen.val() != self.s1_gen.val() {
+            self.s1_status.next = 3.into();
+            self.s1_addr.next = 0.into();
+        }
+        if self.ram.read_data.val().state != self.state_valid.val() {
+            self.s1_status.next = 2.into();
+            self.s1_addr.next = 0.into();
+        }
+        if bit_cast::<25, QPN_BITS>(self.s1_index.val()) >= self.max_qps.val() {
+            self.s1_status.next = 1.into();
+            self.s1_addr.next = 0.into();
+        }
+        self.s1_rsp.next.qpn = self.s1_qpn.q.val();
+        self.s1_rsp.next.tag = self.s1_tag.q.val();
+        self.s1_rsp.next.status = self.s1_status.val();
+        self.s1_rsp.next.addr = self.s1_addr.val();
+        self.fifo.in_valid.next = self.s1_valid.q.val();
+        self.fifo.data_in.next = self.s1_rsp.val();
+
+        // Response stream from the queue's head.
+        self.fifo.out_ready.next = self.rsp_ready.val();
+        self.rsp_valid.next = self.fifo.out_valid.val();
+        self.rsp_qpn.next = self.fifo.data_out.val().qpn;
+        self.rsp_tag.next = self.fifo.data_out.val().tag;
+        self.status_out.next = self.fifo.data_out.val().status;
+        self.rsp_status.next = self.status_out.val();
+        self.rsp_addr.next = self.fifo.data_out.val().addr;
+        self.rsp_fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
+
+        // Counters, at the response handshake.
+        if self.fifo.out_valid.val() & self.rsp_ready.val() {
+            self.lookups.d.next = self.lookups.q.val() + 1;
+            if self.status_out.val() == 0 {
+                self.ok.d.next = self.ok.q.val() + 1;
+            }
+            if self.status_out.val() == 1 {
+                self.out_of_range.d.next = self.out_of_range.q.val() + 1;
+            }
+            if self.status_out.val() == 2 {
+                self.not_allocated.d.next = self.not_allocated.q.val() + 1;
+            }
+            if self.status_out.val() == 3 {
+                self.stale.d.next = self.stale.q.val() + 1;
+            }
+        }
+        self.cnt_lookups.next = self.lookups.q.val();
+        self.cnt_ok.next = self.ok.q.val();
+        self.cnt_out_of_range.next = self.out_of_range.q.val();
+        self.cnt_not_allocated.next = self.not_allocated.q.val();
+        self.cnt_stale.next = self.stale.q.val();
+
+        if self.rst.val() {
+            self.s1_valid.d.next = false;
+            self.lookups.d.next = 0.into();
+            self.ok.d.next = 0.into();
+            self.out_of_range.d.next = 0.into();
+            self.not_allocated.d.next = 0.into();
+            self.stale.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! The hardware description of the engine, in rust-hdl.
+//!
+//! | block | file | what it does |
+//! |---|---|---|
+//! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: state check and address, II = 1, latency 2 |
+//! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
+//! | [`StateRam`](state_ram::StateRam) | `state_ram.rs` | per-index state and generation, one copy per reader |
+//! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
+//! | [`AxilRegs`](axil_regs::AxilRegs) | `axil_regs.rs` | AXI4-Lite slave and the register map of SPEC §6 |
+//!
+//! Inside the blocks every datapath is declared at the widest size any configuration needs
+//! (24-bit QPN, 32-bit tag, 64-bit address); the configuration enters as constants
+//! (`localparam`), and the top level narrows the ports to `tag_bits` and `addr_bits`.
+//! Synthesis removes the bits that are constant or unused.
+
+pub mod axil_regs;
+pub mod cmd_engine;
+pub mod lookup_pipe;
+pub mod qp_table;
+pub mod rsp_fifo;
+pub mod state_ram;
+
+use crate::config::{Config, Reuse};
+use rust_hdl::prelude::*;
+
+/// Bits of a QPN.
+pub const QPN_BITS: usize = 24;
+/// Widest generation field: `24 - index_bits` with `index_bits >= 4`.
+pub const GEN_BITS_MAX: usize = 20;
+/// Bits of a state RAM word at its widest: generation and 2 state bits.
+pub const ENTRY_BITS: usize = GEN_BITS_MAX + 2;
+/// Widest tag.
+pub const TAG_BITS: usize = 32;
+/// Widest context address.
+pub const ADDR_BITS: usize = 64;
+/// Most lookup ports an engine has (SPEC §3).
+pub const MAX_PORTS: usize = 4;
+
+/// One word of the state RAM: the index's state and its current generation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct StateEntry {
+    /// [`StateEntry::FREE`], [`StateEntry::RESERVED`] or [`StateEntry::VALID`].
+    pub state: Bits<2>,
+    /// Generation; only the low `gen_bits` bits are stored.
+    pub gen: Bits<GEN_BITS_MAX>,
+}
+
+impl StateEntry {
+    pub const FREE: u64 = 0;
+    pub const RESERVED: u64 = 1;
+    pub const VALID: u64 = 2;
+}
+
+/// One response of a lookup pipe, as it waits in the response queue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct LookupRsp {
+    pub qpn: Bits<QPN_BITS>,
+    pub tag: Bits<TAG_BITS>,
+    pub status: Bits<3>,
+    pub addr: Bits<ADDR_BITS>,
+}
+
+/// The configuration as the blocks need it: plain numbers, already validated.
+#[derive(Clone, Debug)]
+pub struct EngineParams {
+    pub index_bits: u32,
+    pub max_qps: u32,
+    pub entry_bytes: u32,
+    pub first_index: u32,
+    pub reuse: Reuse,
+    pub ports: usize,
+    pub tag_bits: u32,
+    pub addr_bits: u32,
+}
+
+impl EngineParams {
+    pub fn new(cfg: &Config) -> Self {
+        Self {
+            index_bits: cfg.index_bits,
+            max_qps: cfg.max_qps(),
+            entry_bytes: cfg.entry_bytes,
+            first_index: cfg.first_index,
+            reuse: cfg.reuse,
+            ports: cfg.ports.len(),
+            tag_bits: cfg.tag_bits,
+            addr_bits: cfg.addr_bits,
+        }
+    }
+
+    pub fn gen_bits(&self) -> u32 {
+        QPN_BITS as u32 - self.index_bits
+    }
+
+    pub fn index_mask(&self) -> u64 {
+        (1u64 << self.index_bits) - 1
+    }
+
+    pub fn gen_mask(&self) -> u64 {
+        (1u64 << self.gen_bits()) - 1
+    }
+
+    /// A copy of the state RAM sized for this configuration.
+    pub fn state_ram(&self) -> state_ram::StateRam {
+        state_ram::StateRam::new(
+            self.max_qps as usize,
+            self.index_bits as usize,
+            2 + self.gen_bits() as usize,
+        )
+    }
+}

@@ -1,0 +1,326 @@
+//! `QpTable`: the top level. Its ports are those of SPEC §4, named after the configured
+//! lookup ports and narrowed to `tag_bits` and `addr_bits`; inside, it wires one
+//! [`LookupPipe`] per port, the [`CmdEngine`] and the [`AxilRegs`].
+//!
+//! ```text
+//!   s_<p>_req_* --> LookupPipe (one per port) --> m_<p>_rsp_*
+//!                     ^  state RAM writes, init_done, table_base
+//!                     |  v  drain accounting, counters
+//!   s_axil_* <----> AxilRegs <----> CmdEngine
+//! ```
+//!
+//! rust-hdl names a top level's ports after the fields of a struct; the port names and
+//! widths here depend on the configuration, so this block implements [`Block`] by hand:
+//! it declares its ports as atoms of the configured widths and emits the structural wiring
+//! between its children itself. Everything with behaviour lives in the children.
+//! The unused high bits of the wide internal datapaths are gathered into `_unused_ok`.
+
+use super::axil_regs::AxilRegs;
+use super::cmd_engine::CmdEngine;
+use super::lookup_pipe::LookupPipe;
+use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
+use rust_hdl::core::ast::VerilogLiteral;
+use rust_hdl::core::atom::{Atom, AtomKind};
+use rust_hdl::core::constraint::PinConstraint;
+use rust_hdl::core::synth::VCDValue;
+use rust_hdl::core::type_descriptor::{TypeDescriptor, TypeKind};
+use rust_hdl::prelude::*;
+use std::fmt::Write;
+
+/// A top-level port whose name and width are chosen at generation time.
+#[derive(Clone, Debug)]
+pub struct Port {
+    pub name: String,
+    pub input: bool,
+    pub width: usize,
+    id: usize,
+}
+
+impl Port {
+    fn new(name: String, input: bool, width: usize) -> Self {
+        Self {
+            name,
+            input,
+            width,
+            id: rust_hdl::core::signal::get_signal_id(),
+        }
+    }
+}
+
+impl Atom for Port {
+    fn bits(&self) -> usize {
+        self.width
+    }
+    fn connected(&self) -> bool {
+        true
+    }
+    fn changed(&self) -> bool {
+        false
+    }
+    fn kind(&self) -> AtomKind {
+        if self.input {
+            AtomKind::InputParameter
+        } else {
+            AtomKind::OutputParameter
+        }
+    }
+    fn descriptor(&self) -> TypeDescriptor {
+        TypeDescriptor {
+            name: format!("Bits::<{}>", self.width),
+            kind: TypeKind::Bits(self.width),
+        }
+    }
+    fn vcd(&self) -> VCDValue {
+        VCDValue::String(String::new())
+    }
+    fn id(&self) -> usize {
+        self.id
+    }
+    fn verilog(&self) -> VerilogLiteral {
+        0u32.into()
+    }
+    fn constraints(&self) -> Vec<PinConstraint> {
+        vec![]
+    }
+}
+
+/// The top level of the engine.
+pub struct QpTable {
+    params: EngineParams,
+    port_names: Vec<String>,
+    ports: Vec<Port>,
+    pipes: Vec<LookupPipe>,
+    regs: AxilRegs,
+    engine: CmdEngine,
+}
+
+/// Fields of a lookup port: (suffix, is input, width) with widths resolved.
+fn lookup_port_fields(p: &str, tag_bits: usize, addr_bits: usize) -> Vec<(String, bool, usize)> {
+    vec![
+        (format!("s_{p}_req_valid"), true, 1),
+        (format!("s_{p}_req_ready"), false, 1),
+        (format!("s_{p}_req_qpn"), true, 24),
+        (format!("s_{p}_req_tag"), true, tag_bits),
+        (format!("m_{p}_rsp_valid"), false, 1),
+        (format!("m_{p}_rsp_ready"), true, 1),
+        (format!("m_{p}_rsp_qpn"), false, 24),
+        (format!("m_{p}_rsp_tag"), false, tag_bits),
+        (format!("m_{p}_rsp_status"), false, 3),
+        (format!("m_{p}_rsp_addr"), false, addr_bits),
+    ]
+}
+
+/// The AXI4-Lite control port of SPEC §4: (name, is input, width).
+pub const AXIL_PORTS: [(&str, bool, usize); 19] = [
+    ("s_axil_awaddr", true, 12),
+    ("s_axil_awprot", true, 3),
+    ("s_axil_awvalid", true, 1),
+    ("s_axil_awready", false, 1),
+    ("s_axil_wdata", true, 32),
+    ("s_axil_wstrb", true, 4),
+    ("s_axil_wvalid", true, 1),
+    ("s_axil_wready", false, 1),
+    ("s_axil_bresp", false, 2),
+    ("s_axil_bvalid", false, 1),
+    ("s_axil_bready", true, 1),
+    ("s_axil_araddr", true, 12),
+    ("s_axil_arprot", true, 3),
+    ("s_axil_arvalid", true, 1),
+    ("s_axil_arready", false, 1),
+    ("s_axil_rdata", false, 32),
+    ("s_axil_rresp", false, 2),
+    ("s_axil_rvalid", false, 1),
+    ("s_axil_rready", true, 1),
+];
+
+impl QpTable {
+    pub fn new(params: EngineParams, port_names: &[String]) -> Self {
+        assert!(!port_names.is_empty() && port_names.len() <= MAX_PORTS);
+        let mut ports = vec![
+            Port::new("clk".into(), true, 1),
+            Port::new("rst".into(), true, 1),
+        ];
+        for p in port_names {
+            for (name, input, width) in
+                lookup_port_fields(p, params.tag_bits as usize, params.addr_bits as usize)
+            {
+                ports.push(Port::new(name, input, width));
+            }
+        }
+        for (name, input, width) in AXIL_PORTS {
+            ports.push(Port::new(name.into(), input, width));
+        }
+        Self {
+            pipes: port_names
+                .iter()
+                .map(|_| LookupPipe::new(&params))
+                .collect(),
+            regs: AxilRegs::new(&params),
+            engine: CmdEngine::new(&params),
+            port_names: port_names.to_vec(),
+            ports,
+            params,
+        }
+    }
+
+    /// The top level's ports, in declaration order.
+    pub fn ports(&self) -> &[Port] {
+        &self.ports
+    }
+
+    fn pipe_name(&self, i: usize) -> String {
+        format!("pipe_{}", self.port_names[i])
+    }
+
+    /// The structural wiring between the children, as Verilog.
+    fn wiring(&self) -> String {
+        let mut v = String::new();
+        let mut unused: Vec<String> = vec![
+            "1'b0".into(),
+            "s_axil_awaddr[1:0]".into(),
+            "s_axil_araddr[1:0]".into(),
+            "s_axil_awprot".into(),
+            "s_axil_arprot".into(),
+        ];
+        let mut set = |lhs: &str, rhs: &str| {
+            let _ = writeln!(v, "always @(*) {lhs} = {rhs};");
+        };
+        let tag = self.params.tag_bits as usize;
+        let addr = self.params.addr_bits as usize;
+        // Control port.
+        set("regs$clock", "clk");
+        set("regs$rst", "rst");
+        set("regs$awaddr", "s_axil_awaddr[11:2]");
+        set("regs$araddr", "s_axil_araddr[11:2]");
+        for s in [
+            "awvalid", "wdata", "wstrb", "wvalid", "bready", "arvalid", "rready",
+        ] {
+            set(&format!("regs${s}"), &format!("s_axil_{s}"));
+        }
+        for s in [
+            "awready", "wready", "bresp", "bvalid", "arready", "rdata", "rresp", "rvalid",
+        ] {
+            set(&format!("s_axil_{s}"), &format!("regs${s}"));
+        }
+        // Command engine <-> registers.
+        set("engine$clock", "clk");
+        set("engine$rst", "rst");
+        set("engine$cmd_valid", "regs$cmd_valid");
+        set("engine$cmd_op", "regs$cmd_op");
+        set("engine$cmd_qpn", "regs$cmd_qpn");
+        for s in [
+            "cmd_done",
+            "result_status",
+            "result_qpn",
+            "init_done",
+            "cnt_alloc_ok",
+            "cnt_alloc_full",
+            "cnt_free_ok",
+            "cnt_cmd_error",
+            "cnt_in_use",
+        ] {
+            set(&format!("regs${s}"), &format!("engine${s}"));
+        }
+        // Lookup ports.
+        for i in 0..self.pipes.len() {
+            let q = self.pipe_name(i);
+            let p = &self.port_names[i];
+            set(&format!("{q}$clock"), "clk");
+            set(&format!("{q}$rst"), "rst");
+            set(&format!("{q}$init_done"), "engine$init_done");
+            set(&format!("{q}$table_base"), "regs$table_base");
+            set(&format!("{q}$ram_we"), "engine$ram_we");
+            set(&format!("{q}$ram_waddr"), "engine$ram_waddr");
+            set(&format!("{q}$ram_wdata"), "engine$ram_wdata");
+            set(&format!("{q}$req_valid"), &format!("s_{p}_req_valid"));
+            set(&format!("s_{p}_req_ready"), &format!("{q}$req_ready"));
+            set(&format!("{q}$req_qpn"), &format!("s_{p}_req_qpn"));
+            if tag < TAG_BITS {
+                set(
+                    &format!("{q}$req_tag"),
+                    &format!("{{{}'d0, s_{p}_req_tag}}", TAG_BITS - tag),
+                );
+                unused.push(format!("{q}$rsp_tag[{}:{tag}]", TAG_BITS - 1));
+            } else {
+                set(&format!("{q}$req_tag"), &format!("s_{p}_req_tag"));
+            }
+            set(&format!("m_{p}_rsp_valid"), &format!("{q}$rsp_valid"));
+            set(&format!("{q}$rsp_ready"), &format!("m_{p}_rsp_ready"));
+            set(&format!("m_{p}_rsp_qpn"), &format!("{q}$rsp_qpn"));
+            set(
+                &format!("m_{p}_rsp_tag"),
+                &format!("{q}$rsp_tag[{}:0]", tag - 1),
+            );
+            set(&format!("m_{p}_rsp_status"), &format!("{q}$rsp_status"));
+            set(
+                &format!("m_{p}_rsp_addr"),
+                &format!("{q}$rsp_addr[{}:0]", addr - 1),
+            );
+            if addr < ADDR_BITS {
+                unused.push(format!("{q}$rsp_addr[{}:{addr}]", ADDR_BITS - 1));
+            }
+            for s in ["req_fire", "rsp_fire", "in_flight"] {
+                set(&format!("engine${s}${i}"), &format!("{q}${s}"));
+            }
+            for s in [
+                "cnt_lookups",
+                "cnt_ok",
+                "cnt_out_of_range",
+                "cnt_not_allocated",
+                "cnt_stale",
+            ] {
+                set(&format!("regs${s}${i}"), &format!("{q}${s}"));
+            }
+        }
+        let _ = writeln!(v, "wire _unused_ok = &{{{}}};", unused.join(", "));
+        v
+    }
+}
+
+impl Logic for QpTable {
+    fn update(&mut self) {
+        // The wiring is structural Verilog (see `wiring`); the children are simulated as
+        // part of the emitted design by Verilator, not by rust-hdl's event simulator.
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.wiring())
+    }
+}
+
+impl Block for QpTable {
+    fn connect_all(&mut self) {
+        for p in &mut self.pipes {
+            p.connect_all();
+        }
+        self.regs.connect_all();
+        self.engine.connect_all();
+    }
+
+    fn update_all(&mut self) {
+        for p in &mut self.pipes {
+            p.update_all();
+        }
+        self.regs.update_all();
+        self.engine.update_all();
+    }
+
+    fn has_changed(&self) -> bool {
+        self.pipes.iter().any(|p| p.has_changed())
+            || self.regs.has_changed()
+            || self.engine.has_changed()
+    }
+
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_start_scope(name, self);
+        for port in &self.ports {
+            probe.visit_atom(&port.name, port);
+        }
+        for (i, pipe) in self.pipes.iter().enumerate() {
+            pipe.accept(&self.pipe_name(i), probe);
+        }
+        self.regs.accept("regs", probe);
+        self.engine.accept("engine", probe);
+        probe.visit_end_scope(name, self);
+    }
+}

@@ -1,0 +1,9 @@
+//! qptable: generator of the QP table lookup engine of an RDMA NIC.
+
+pub mod bench;
+pub mod config;
+pub mod demo;
+pub mod generate;
+pub mod hw;
+pub mod model;
+pub mod scoreboard;

@@ -1,0 +1,1517 @@
+//! Reference model of the engine: the architectural semantics of SPEC §2, §4 and §6 in plain
+//! Rust, one command at a time, no timing.
+//!
+//! State per index: [`State`] and generation, in one packed word (`Vec<u32>` sized max_qps; a
+//! zeroed vector is FREE/generation 0 everywhere, so untouched pages of a 2^24-entry table cost
+//! no memory). The allocatable indexes (FREE and not quarantined) are kept in a hierarchical
+//! bitmap ([`IndexSet`]) so that `cyclic` and `lowest` find the next one in O(log64 n).
+//!
+//! Timing is the scoreboard's business ([`crate::scoreboard`]): here a command is applied
+//! atomically and [`Model::command`] reports the one entry it changed, so a scoreboard can
+//! evaluate lookups against either the entry before or after ([`Model::lookup_with_entry`]).
+//!
+//! Assumptions written down (SPEC is silent):
+//! - `ALLOC_AT` does not move the `cyclic` pointer; only a successful `ALLOC` does (to the index
+//!   it handed out). A `FULL` does not move it either.
+//! - A lookup QPN, and the qpn of a command, is taken modulo 2^24 (the port is 24 bits wide).
+//! - `DIR_FLUSH` answers with the written qpn field, like every command but ALLOC.
+//! - `TABLE_BASE` keeps bits `[2:0]` in every mode (they read back as written); only an
+//!   in_memory directory fetch would ignore them.
+//! - The model has finished its init sweep at once: STATUS reads INIT_DONE = 1, CMD_BUSY = 0.
+
+use crate::config::{Config, Directory, Mode, Reuse};
+use std::fmt;
+
+/// Register addresses of the control port (SPEC §6).
+pub mod regs {
+    pub const ID: u32 = 0x000;
+    pub const VERSION: u32 = 0x004;
+    pub const MAX_QPS: u32 = 0x008;
+    pub const ENTRY_BYTES: u32 = 0x00C;
+    pub const GEOMETRY: u32 = 0x010;
+    pub const STATUS: u32 = 0x014;
+    pub const FIRST_INDEX: u32 = 0x018;
+    pub const TABLE_BASE_LO: u32 = 0x020;
+    pub const TABLE_BASE_HI: u32 = 0x024;
+    pub const CMD: u32 = 0x030;
+    pub const CMD_RESULT: u32 = 0x034;
+    pub const DIR_INDEX: u32 = 0x040;
+    pub const DIR_ENTRY_LO: u32 = 0x044;
+    pub const DIR_ENTRY_HI: u32 = 0x048;
+    /// Block of port p at `PORT_BASE + PORT_STRIDE * p`.
+    pub const PORT_BASE: u32 = 0x100;
+    pub const PORT_STRIDE: u32 = 0x20;
+    /// Offsets inside a port block; the counter of lookup status s is at `PORT_OK + 4 * s`.
+    pub const PORT_LOOKUPS: u32 = 0x00;
+    pub const PORT_OK: u32 = 0x04;
+    pub const PORT_OUT_OF_RANGE: u32 = 0x08;
+    pub const PORT_NOT_ALLOCATED: u32 = 0x0C;
+    pub const PORT_STALE: u32 = 0x10;
+    pub const PORT_PAGE_ABSENT: u32 = 0x14;
+    pub const PORT_MEM_ERROR: u32 = 0x18;
+    pub const ALLOC_OK: u32 = 0x180;
+    pub const ALLOC_FULL: u32 = 0x184;
+    pub const FREE_OK: u32 = 0x188;
+    pub const CMD_ERROR: u32 = 0x18C;
+    pub const QUARANTINE_OVERFLOW: u32 = 0x190;
+    pub const IN_USE: u32 = 0x194;
+    pub const QUARANTINED: u32 = 0x198;
+
+    /// Address of a per-port register: `port_register(p, PORT_STALE)`.
+    pub fn port_register(port: usize, offset: u32) -> u32 {
+        PORT_BASE + PORT_STRIDE * port as u32 + offset
+    }
+
+    /// ID register value: "QPT1".
+    pub const ID_VALUE: u32 = 0x5150_5431;
+    /// VERSION register value of this datasheet: 1.0.
+    pub const VERSION_VALUE: u32 = 0x0001_0000;
+    /// STATUS bits.
+    pub const STATUS_INIT_DONE: u32 = 1 << 0;
+    pub const STATUS_CMD_BUSY: u32 = 1 << 1;
+    /// CMD_RESULT busy bit.
+    pub const CMD_RESULT_BUSY: u32 = 1 << 27;
+}
+
+/// QPN width.
+pub const QPN_BITS: u32 = 24;
+const QPN_MASK: u32 = (1 << QPN_BITS) - 1;
+
+/// State of one index (SPEC §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    Free = 0,
+    Reserved = 1,
+    Valid = 2,
+}
+
+/// The entry of one index: its state and current generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Entry {
+    pub state: State,
+    pub generation: u32,
+}
+
+impl Entry {
+    /// Packed: generation in `[23:0]`, state in `[25:24]`; 0 is FREE with generation 0.
+    fn pack(self) -> u32 {
+        (self.state as u32) << QPN_BITS | self.generation
+    }
+
+    fn unpack(word: u32) -> Entry {
+        let state = match word >> QPN_BITS {
+            0 => State::Free,
+            1 => State::Reserved,
+            _ => State::Valid,
+        };
+        Entry {
+            state,
+            generation: word & QPN_MASK,
+        }
+    }
+}
+
+/// Lookup status (SPEC §4), the value of `m_<p>_rsp_status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Ok = 0,
+    OutOfRange = 1,
+    NotAllocated = 2,
+    Stale = 3,
+    PageAbsent = 4,
+    MemError = 5,
+}
+
+impl Status {
+    pub const ALL: [Status; 6] = [
+        Status::Ok,
+        Status::OutOfRange,
+        Status::NotAllocated,
+        Status::Stale,
+        Status::PageAbsent,
+        Status::MemError,
+    ];
+
+    /// The status of a 3-bit status field; `None` for 6 and 7 (and anything wider).
+    pub fn from_u64(v: u64) -> Option<Status> {
+        Status::ALL.get(usize::try_from(v).ok()?).copied()
+    }
+
+    pub fn as_u64(self) -> u64 {
+        self as u64
+    }
+
+    /// The datasheet's name, e.g. `NOT_ALLOCATED`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "OK",
+            Status::OutOfRange => "OUT_OF_RANGE",
+            Status::NotAllocated => "NOT_ALLOCATED",
+            Status::Stale => "STALE",
+            Status::PageAbsent => "PAGE_ABSENT",
+            Status::MemError => "MEM_ERROR",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Command result status (SPEC §6), `CMD_RESULT[31:28]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmdStatus {
+    Ok = 0,
+    Full = 1,
+    OutOfRange = 2,
+    BadState = 3,
+    BadCmd = 4,
+}
+
+impl CmdStatus {
+    pub const ALL: [CmdStatus; 5] = [
+        CmdStatus::Ok,
+        CmdStatus::Full,
+        CmdStatus::OutOfRange,
+        CmdStatus::BadState,
+        CmdStatus::BadCmd,
+    ];
+
+    /// `None` for 5..=15.
+    pub fn from_u32(v: u32) -> Option<CmdStatus> {
+        CmdStatus::ALL.get(usize::try_from(v).ok()?).copied()
+    }
+
+    pub fn as_u32(self) -> u32 {
+        self as u32
+    }
+
+    /// The datasheet's name, e.g. `BAD_STATE`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CmdStatus::Ok => "OK",
+            CmdStatus::Full => "FULL",
+            CmdStatus::OutOfRange => "OUT_OF_RANGE",
+            CmdStatus::BadState => "BAD_STATE",
+            CmdStatus::BadCmd => "BAD_CMD",
+        }
+    }
+}
+
+impl fmt::Display for CmdStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A command as written to CMD: `opcode[31:28]`, `qpn[23:0]` (bits `[27:24]` are ignored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Opcode 1; the qpn field is 0.
+    Alloc,
+    /// Opcode 2.
+    AllocAt(u32),
+    /// Opcode 3.
+    Publish(u32),
+    /// Opcode 4.
+    Free(u32),
+    /// Opcode 5; the qpn field is 0.
+    DirFlush,
+    /// Any opcode (low 4 bits) with any qpn field (low 24 bits). Opcodes 1..=5 execute as the
+    /// named command (with this qpn field: it is what CMD_RESULT reports for DIR_FLUSH and
+    /// ignored by ALLOC); 0 and 6..=15 are BAD_CMD.
+    Raw(u32, u32),
+}
+
+impl Command {
+    pub const ALLOC: u32 = 1;
+    pub const ALLOC_AT: u32 = 2;
+    pub const PUBLISH: u32 = 3;
+    pub const FREE: u32 = 4;
+    pub const DIR_FLUSH: u32 = 5;
+
+    /// The opcode field.
+    pub fn opcode(&self) -> u32 {
+        match *self {
+            Command::Alloc => Command::ALLOC,
+            Command::AllocAt(_) => Command::ALLOC_AT,
+            Command::Publish(_) => Command::PUBLISH,
+            Command::Free(_) => Command::FREE,
+            Command::DirFlush => Command::DIR_FLUSH,
+            Command::Raw(op, _) => op & 0xF,
+        }
+    }
+
+    /// The qpn field (24 bits).
+    pub fn qpn(&self) -> u32 {
+        match *self {
+            Command::Alloc | Command::DirFlush => 0,
+            Command::AllocAt(q) | Command::Publish(q) | Command::Free(q) | Command::Raw(_, q) => {
+                q & QPN_MASK
+            }
+        }
+    }
+
+    /// The CMD register word.
+    pub fn encode(&self) -> u32 {
+        self.opcode() << 28 | self.qpn()
+    }
+
+    /// The command of a CMD register word: a named variant when it encodes back to the same
+    /// word (bits `[27:24]` aside), else `Raw`.
+    pub fn decode(word: u32) -> Command {
+        let (op, qpn) = (word >> 28, word & QPN_MASK);
+        match (op, qpn) {
+            (Command::ALLOC, 0) => Command::Alloc,
+            (Command::ALLOC_AT, q) => Command::AllocAt(q),
+            (Command::PUBLISH, q) => Command::Publish(q),
+            (Command::FREE, q) => Command::Free(q),
+            (Command::DIR_FLUSH, 0) => Command::DirFlush,
+            (op, q) => Command::Raw(op, q),
+        }
+    }
+}
+
+/// CMD_RESULT: `status[31:28]`, `busy[27]`, `qpn[23:0]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CmdResult {
+    pub status: CmdStatus,
+    pub qpn: u32,
+}
+
+impl CmdResult {
+    /// The register word of a finished command (busy = 0).
+    pub fn to_register(&self) -> u32 {
+        self.status.as_u32() << 28 | self.qpn & QPN_MASK
+    }
+
+    /// The result in a register word; the busy bit and bits `[26:24]` are ignored. `None` if the
+    /// status field is not a [`CmdStatus`].
+    pub fn from_register(word: u32) -> Option<CmdResult> {
+        Some(CmdResult {
+            status: CmdStatus::from_u32(word >> 28)?,
+            qpn: word & QPN_MASK,
+        })
+    }
+}
+
+impl fmt::Display for CmdResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} qpn {:#08x}", self.status, self.qpn)
+    }
+}
+
+/// The answer to a lookup: status, and the context address when OK (else 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lookup {
+    pub status: Status,
+    pub addr: u64,
+}
+
+impl fmt::Display for Lookup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} addr {:#x}", self.status, self.addr)
+    }
+}
+
+/// The one entry a command changed: a lookup of that index may see either `before` or `after`
+/// while the command is in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub index: u32,
+    pub before: Entry,
+    pub after: Entry,
+}
+
+/// Why a register access is refused. Every variant but [`Slverr::Command`] is an AXI SLVERR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slverr {
+    /// Not in the register map (also DIR_* in flat mode and blocks of ports that don't exist).
+    Unmapped,
+    /// A write to a read-only register.
+    ReadOnly,
+    /// A read of CMD.
+    WriteOnly,
+    /// A write to TABLE_BASE_LO/HI while IN_USE is not 0.
+    InUse,
+    /// NOT an SLVERR (the hardware answers OKAY): a CMD write is a command, to be applied with
+    /// [`Model::command`] (or `Scoreboard::command_issued`), which returns its result and change.
+    Command,
+}
+
+impl Slverr {
+    /// Whether the hardware answers SLVERR (all but [`Slverr::Command`]).
+    pub fn is_slverr(self) -> bool {
+        self != Slverr::Command
+    }
+}
+
+impl fmt::Display for Slverr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Slverr::Unmapped => "SLVERR (unmapped)",
+            Slverr::ReadOnly => "SLVERR (read-only)",
+            Slverr::WriteOnly => "SLVERR (write-only)",
+            Slverr::InUse => "SLVERR (TABLE_BASE while IN_USE != 0)",
+            Slverr::Command => "CMD write: use Model::command",
+        })
+    }
+}
+
+impl std::error::Error for Slverr {}
+
+/// A set of indexes `0..len` as a hierarchical bitmap: level 0 holds one bit per index, level
+/// k+1 one bit per non-zero word of level k, up to a single top word. Insert, remove and
+/// "first member >= i" cost O(log64 len).
+#[derive(Clone, Debug)]
+pub struct IndexSet {
+    len: u32,
+    levels: Vec<Vec<u64>>,
+}
+
+impl IndexSet {
+    /// The set `lo..len` (empty if `lo >= len`).
+    pub fn with_range(len: u32, lo: u32) -> IndexSet {
+        let words = (len as usize).div_ceil(64).max(1);
+        let (lo, end) = (lo.min(len) as usize, len as usize);
+        let mut level0 = vec![0u64; words];
+        for (w, word) in level0.iter_mut().enumerate() {
+            let (a, b) = (lo.max(w * 64), end.min(w * 64 + 64));
+            if a < b {
+                let ones = if b - a == 64 {
+                    u64::MAX
+                } else {
+                    (1 << (b - a)) - 1
+                };
+                *word = ones << (a - w * 64);
+            }
+        }
+        let mut levels = vec![level0];
+        while levels.last().unwrap().len() > 1 {
+            let below = levels.last().unwrap();
+            let mut up = vec![0u64; below.len().div_ceil(64)];
+            for (w, word) in below.iter().enumerate() {
+                if *word != 0 {
+                    up[w / 64] |= 1 << (w % 64);
+                }
+            }
+            levels.push(up);
+        }
+        IndexSet { len, levels }
+    }
+
+    pub fn contains(&self, i: u32) -> bool {
+        i < self.len && self.levels[0][i as usize / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn insert(&mut self, i: u32) {
+        assert!(i < self.len, "IndexSet::insert({i}) beyond {}", self.len);
+        let mut pos = i as usize;
+        for level in &mut self.levels {
+            let was_empty = level[pos / 64] == 0;
+            level[pos / 64] |= 1 << (pos % 64);
+            if !was_empty {
+                break;
+            }
+            pos /= 64;
+        }
+    }
+
+    pub fn remove(&mut self, i: u32) {
+        assert!(i < self.len, "IndexSet::remove({i}) beyond {}", self.len);
+        let mut pos = i as usize;
+        for level in &mut self.levels {
+            level[pos / 64] &= !(1 << (pos % 64));
+            if level[pos / 64] != 0 {
+                break;
+            }
+            pos /= 64;
+        }
+    }
+
+    /// The smallest member `>= i`.
+    pub fn first_at_or_after(&self, i: u32) -> Option<u32> {
+        self.find(0, i as usize).map(|p| p as u32)
+    }
+
+    fn find(&self, level: usize, pos: usize) -> Option<usize> {
+        let words = &self.levels[level];
+        if pos >= words.len() * 64 {
+            return None;
+        }
+        let w = pos / 64;
+        let here = words[w] & (u64::MAX << (pos % 64));
+        if here != 0 {
+            return Some(w * 64 + here.trailing_zeros() as usize);
+        }
+        if level + 1 == self.levels.len() {
+            return None; // the top level is one word
+        }
+        let next = self.find(level + 1, w + 1)?;
+        Some(next * 64 + words[next].trailing_zeros() as usize)
+    }
+}
+
+/// The indexes `ALLOC`/`ALLOC_AT` may take: FREE and not quarantined. A freed index comes back
+/// through [`Pool::release`]; a quarantine (SPEC §6) belongs here, between release and the set.
+#[derive(Clone, Debug)]
+struct Pool {
+    available: IndexSet,
+}
+
+impl Pool {
+    fn new(max_qps: u32) -> Pool {
+        Pool {
+            available: IndexSet::with_range(max_qps, 0),
+        }
+    }
+
+    fn is_available(&self, index: u32) -> bool {
+        self.available.contains(index)
+    }
+
+    fn first_at_or_after(&self, index: u32) -> Option<u32> {
+        self.available.first_at_or_after(index)
+    }
+
+    fn take(&mut self, index: u32) {
+        debug_assert!(
+            self.available.contains(index),
+            "two allocations of index {index}"
+        );
+        self.available.remove(index);
+    }
+
+    /// A FREE has completed (after its drain): with quarantine off, back to the pool at once.
+    fn release(&mut self, index: u32) {
+        self.available.insert(index);
+    }
+
+    /// Current count for the QUARANTINED register.
+    fn quarantined(&self) -> u32 {
+        0
+    }
+}
+
+/// Global counters (SPEC §6, 0x180..), 32-bit wrapping.
+#[derive(Clone, Debug, Default)]
+struct Counters {
+    alloc_ok: u32,
+    alloc_full: u32,
+    free_ok: u32,
+    cmd_error: u32,
+    quarantine_overflow: u32,
+    in_use: u32,
+}
+
+/// The reference model. See the module documentation.
+#[derive(Clone)]
+pub struct Model {
+    cfg: Config,
+    max_qps: u32,
+    index_mask: u32,
+    gen_mask: u32,
+    addr_mask: u64,
+    /// Packed [`Entry`] per index.
+    entries: Vec<u32>,
+    pool: Pool,
+    /// `cyclic`: where the next ALLOC starts looking (first_index after reset, then one past the
+    /// index the last ALLOC handed out; max_qps wraps to first_index).
+    cursor: u32,
+    table_base: u64,
+    last_result: CmdResult,
+    counters: Counters,
+    /// Per port: LOOKUPS, then one counter per [`Status`].
+    port_counters: Vec<[u32; 7]>,
+}
+
+impl Model {
+    /// The state after reset and the init sweep. Panics if `cfg` does not validate.
+    pub fn new(cfg: &Config) -> Model {
+        if let Err(e) = cfg.validate() {
+            panic!("Model::new: invalid configuration: {e}");
+        }
+        let max_qps = cfg.max_qps();
+        Model {
+            cfg: cfg.clone(),
+            max_qps,
+            index_mask: (1u32 << cfg.index_bits) - 1,
+            gen_mask: (1u32 << cfg.gen_bits()) - 1,
+            addr_mask: u64::MAX >> (64 - cfg.addr_bits),
+            entries: vec![0; max_qps as usize],
+            pool: Pool::new(max_qps),
+            cursor: cfg.first_index,
+            table_base: 0,
+            last_result: CmdResult {
+                status: CmdStatus::Ok,
+                qpn: 0,
+            },
+            counters: Counters::default(),
+            port_counters: vec![[0; 7]; cfg.ports.len()],
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+
+    /// `(index, generation)` of a QPN (taken modulo 2^24).
+    pub fn split_qpn(&self, qpn: u32) -> (u32, u32) {
+        let qpn = qpn & QPN_MASK;
+        (qpn & self.index_mask, qpn >> self.cfg.index_bits)
+    }
+
+    /// The QPN of an index and a generation.
+    pub fn make_qpn(&self, index: u32, generation: u32) -> u32 {
+        (generation & self.gen_mask) << self.cfg.index_bits | (index & self.index_mask)
+    }
+
+    /// The entry of an index `< max_qps`.
+    pub fn entry(&self, index: u32) -> Entry {
+        Entry::unpack(self.entries[index as usize])
+    }
+
+    fn set_entry(&mut self, index: u32, entry: Entry) {
+        self.entries[index as usize] = entry.pack();
+    }
+
+    pub fn table_base(&self) -> u64 {
+        self.table_base
+    }
+
+    /// RESERVED + VALID indexes.
+    pub fn in_use(&self) -> u32 {
+        self.counters.in_use
+    }
+
+    /// The result of the last command (CMD_RESULT).
+    pub fn last_result(&self) -> CmdResult {
+        self.last_result
+    }
+
+    /// Whether `ALLOC_AT` of this index could succeed (FREE and not quarantined).
+    pub fn is_available(&self, index: u32) -> bool {
+        self.pool.is_available(index)
+    }
+
+    /// The lookup of SPEC §4 against the current state.
+    pub fn lookup(&self, qpn: u32) -> Lookup {
+        self.lookup_with_entry(qpn, None)
+    }
+
+    /// The lookup as if the entry of index `i` were `e` when `entry_override = Some((i, e))`
+    /// (e.g. the entry before a command in flight). Checks in SPEC order: range, state,
+    /// generation, then the address computation ([`Model::address`]).
+    pub fn lookup_with_entry(&self, qpn: u32, entry_override: Option<(u32, Entry)>) -> Lookup {
+        let fail = |status| Lookup { status, addr: 0 };
+        let (index, generation) = self.split_qpn(qpn);
+        if index >= self.max_qps {
+            return fail(Status::OutOfRange);
+        }
+        let entry = match entry_override {
+            Some((i, e)) if i == index => e,
+            _ => self.entry(index),
+        };
+        if entry.state != State::Valid {
+            return fail(Status::NotAllocated);
+        }
+        if entry.generation != generation {
+            return fail(Status::Stale);
+        }
+        match self.address(index) {
+            Ok(addr) => Lookup {
+                status: Status::Ok,
+                addr,
+            },
+            Err(status) => fail(status),
+        }
+    }
+
+    /// The context address of a valid index, modulo 2^addr_bits; the one place that knows the
+    /// table organisation (two_level would consult the directory here and may fail with
+    /// PAGE_ABSENT or MEM_ERROR).
+    pub fn address(&self, index: u32) -> Result<u64, Status> {
+        match self.cfg.mode {
+            Mode::Flat => Ok(self
+                .table_base
+                .wrapping_add(u64::from(index) * u64::from(self.cfg.entry_bytes))
+                & self.addr_mask),
+            Mode::TwoLevel => unreachable!("two_level is refused by Config::validate"),
+        }
+    }
+
+    /// Applies one command atomically (SPEC §6) and updates CMD_RESULT and the counters.
+    /// Returns the result and the entry that changed (`None` when nothing changed: every
+    /// failing command, DIR_FLUSH).
+    pub fn command(&mut self, cmd: Command) -> (CmdResult, Option<Change>) {
+        let qpn = cmd.qpn();
+        let outcome = match cmd.opcode() {
+            Command::ALLOC => self.alloc(),
+            Command::ALLOC_AT => self.alloc_at(qpn),
+            Command::PUBLISH => self.publish(qpn),
+            Command::FREE => self.free(qpn),
+            Command::DIR_FLUSH => Ok((qpn, None)), // nothing is cached in flat mode
+            _ => Err(CmdStatus::BadCmd),
+        };
+        let (result, change) = match outcome {
+            Ok((qpn, change)) => (
+                CmdResult {
+                    status: CmdStatus::Ok,
+                    qpn,
+                },
+                change,
+            ),
+            Err(CmdStatus::Full) => (
+                CmdResult {
+                    status: CmdStatus::Full,
+                    qpn: 0,
+                },
+                None,
+            ),
+            Err(status) => (CmdResult { status, qpn }, None),
+        };
+        let c = &mut self.counters;
+        match (result.status, cmd.opcode()) {
+            (CmdStatus::Ok, Command::ALLOC | Command::ALLOC_AT) => {
+                c.alloc_ok = c.alloc_ok.wrapping_add(1);
+                c.in_use += 1;
+            }
+            (CmdStatus::Ok, Command::FREE) => {
+                c.free_ok = c.free_ok.wrapping_add(1);
+                c.in_use -= 1;
+            }
+            (CmdStatus::Ok, _) => {}
+            (CmdStatus::Full, _) => c.alloc_full = c.alloc_full.wrapping_add(1),
+            (CmdStatus::OutOfRange | CmdStatus::BadState | CmdStatus::BadCmd, _) => {
+                c.cmd_error = c.cmd_error.wrapping_add(1)
+            }
+        }
+        self.last_result = result;
+        (result, change)
+    }
+
+    /// Writes an entry and reports the change.
+    fn change(&mut self, index: u32, after: Entry) -> Option<Change> {
+        let before = self.entry(index);
+        self.set_entry(index, after);
+        Some(Change {
+            index,
+            before,
+            after,
+        })
+    }
+
+    /// The index and entry of an in-range QPN, or OUT_OF_RANGE.
+    fn in_range(&self, qpn: u32) -> Result<(u32, u32, Entry), CmdStatus> {
+        let (index, generation) = self.split_qpn(qpn);
+        if index >= self.max_qps {
+            return Err(CmdStatus::OutOfRange);
+        }
+        Ok((index, generation, self.entry(index)))
+    }
+
+    fn alloc(&mut self) -> Result<(u32, Option<Change>), CmdStatus> {
+        let first = self.cfg.first_index;
+        let start = match self.cfg.reuse {
+            Reuse::Cyclic => self.cursor,
+            Reuse::Lowest => first,
+        };
+        let index = self
+            .pool
+            .first_at_or_after(start)
+            .or_else(|| self.pool.first_at_or_after(first))
+            .ok_or(CmdStatus::Full)?;
+        let generation = (self.entry(index).generation + 1) & self.gen_mask;
+        self.pool.take(index);
+        self.cursor = index + 1;
+        let change = self.change(
+            index,
+            Entry {
+                state: State::Reserved,
+                generation,
+            },
+        );
+        Ok((self.make_qpn(index, generation), change))
+    }
+
+    fn alloc_at(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
+        let (index, generation, entry) = self.in_range(qpn)?;
+        if entry.state != State::Free || !self.pool.is_available(index) {
+            return Err(CmdStatus::BadState);
+        }
+        self.pool.take(index);
+        let change = self.change(
+            index,
+            Entry {
+                state: State::Reserved,
+                generation,
+            },
+        );
+        Ok((qpn, change))
+    }
+
+    fn publish(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
+        let (index, generation, entry) = self.in_range(qpn)?;
+        if entry.state != State::Reserved || entry.generation != generation {
+            return Err(CmdStatus::BadState);
+        }
+        let change = self.change(
+            index,
+            Entry {
+                state: State::Valid,
+                generation,
+            },
+        );
+        Ok((qpn, change))
+    }
+
+    fn free(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
+        let (index, generation, entry) = self.in_range(qpn)?;
+        if entry.state == State::Free || entry.generation != generation {
+            return Err(CmdStatus::BadState);
+        }
+        let change = self.change(
+            index,
+            Entry {
+                state: State::Free,
+                generation,
+            },
+        );
+        self.pool.release(index);
+        Ok((qpn, change))
+    }
+
+    /// Counts one lookup response of `port` (per-port counters count at the response
+    /// handshake, with the status actually returned).
+    pub fn count_lookup(&mut self, port: usize, status: Status) {
+        let c = &mut self.port_counters[port];
+        c[0] = c[0].wrapping_add(1);
+        let s = 1 + status as usize;
+        c[s] = c[s].wrapping_add(1);
+    }
+
+    /// GEOMETRY: `index_bits[4:0]`, `leaf_bits[9:5]` (0 in flat), `mode[11:10]`,
+    /// `ports[14:12]`, `reuse[15]`.
+    pub fn geometry(&self) -> u32 {
+        let (leaf_bits, mode) = match (self.cfg.mode, self.cfg.directory) {
+            (Mode::Flat, _) => (0, 0),
+            (Mode::TwoLevel, Directory::OnChip) => (self.cfg.leaf_bits, 1),
+            (Mode::TwoLevel, Directory::InMemory) => (self.cfg.leaf_bits, 2),
+        };
+        let reuse = match self.cfg.reuse {
+            Reuse::Cyclic => 0,
+            Reuse::Lowest => 1,
+        };
+        self.cfg.index_bits
+            | leaf_bits << 5
+            | mode << 10
+            | (self.cfg.ports.len() as u32) << 12
+            | reuse << 15
+    }
+
+    /// A register write (SPEC §6). `addr[1:0]` and bits above the 12-bit address are ignored.
+    /// TABLE_BASE_LO/HI honour `strb` (bit b enables byte b) and keep addr_bits bits; refused
+    /// while IN_USE != 0. A CMD write returns `Err(Slverr::Command)` (not an SLVERR: use
+    /// [`Model::command`]). Read-only and unmapped registers are refused; nothing changes.
+    pub fn write_register(&mut self, addr: u32, data: u32, strb: u8) -> Result<(), Slverr> {
+        let addr = addr & 0xFFC;
+        match addr {
+            regs::TABLE_BASE_LO | regs::TABLE_BASE_HI => {
+                if self.counters.in_use != 0 {
+                    return Err(Slverr::InUse);
+                }
+                let shift = if addr == regs::TABLE_BASE_LO { 0 } else { 32 };
+                let bytes = (0..4)
+                    .filter(|b| strb >> b & 1 == 1)
+                    .fold(0u64, |m, b| m | 0xFF << (8 * b));
+                let mask = bytes << shift;
+                let value = u64::from(data) << shift;
+                self.table_base = (self.table_base & !mask | value & mask) & self.addr_mask;
+                Ok(())
+            }
+            regs::CMD => Err(Slverr::Command),
+            _ => match self.read_register(addr) {
+                Ok(_) => Err(Slverr::ReadOnly),
+                Err(_) => Err(Slverr::Unmapped),
+            },
+        }
+    }
+
+    /// A register read (SPEC §6). `addr[1:0]` and bits above the 12-bit address are ignored.
+    pub fn read_register(&self, addr: u32) -> Result<u32, Slverr> {
+        let addr = addr & 0xFFC;
+        let c = &self.counters;
+        Ok(match addr {
+            regs::ID => regs::ID_VALUE,
+            regs::VERSION => regs::VERSION_VALUE,
+            regs::MAX_QPS => self.max_qps,
+            regs::ENTRY_BYTES => self.cfg.entry_bytes,
+            regs::GEOMETRY => self.geometry(),
+            regs::STATUS => regs::STATUS_INIT_DONE,
+            regs::FIRST_INDEX => self.cfg.first_index,
+            regs::TABLE_BASE_LO => self.table_base as u32,
+            regs::TABLE_BASE_HI => (self.table_base >> 32) as u32,
+            regs::CMD => return Err(Slverr::WriteOnly),
+            regs::CMD_RESULT => self.last_result.to_register(),
+            // DIR_* exist only in two_level on_chip, which this release refuses.
+            0x100..=0x17C => {
+                let port = ((addr - regs::PORT_BASE) / regs::PORT_STRIDE) as usize;
+                let offset = (addr - regs::PORT_BASE) % regs::PORT_STRIDE;
+                match self.port_counters.get(port) {
+                    Some(counters) if offset <= regs::PORT_MEM_ERROR => {
+                        counters[(offset / 4) as usize]
+                    }
+                    _ => return Err(Slverr::Unmapped),
+                }
+            }
+            regs::ALLOC_OK => c.alloc_ok,
+            regs::ALLOC_FULL => c.alloc_full,
+            regs::FREE_OK => c.free_ok,
+            regs::CMD_ERROR => c.cmd_error,
+            regs::QUARANTINE_OVERFLOW => c.quarantine_overflow,
+            regs::IN_USE => c.in_use,
+            regs::QUARANTINED => self.pool.quarantined(),
+            _ => return Err(Slverr::Unmapped),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn cfg(assignments: &[&str]) -> Config {
+        let mut c = Config::default();
+        for a in assignments {
+            c.set(a).unwrap();
+        }
+        c
+    }
+
+    fn model(assignments: &[&str]) -> Model {
+        Model::new(&cfg(assignments))
+    }
+
+    fn ok(qpn: u32) -> CmdResult {
+        CmdResult {
+            status: CmdStatus::Ok,
+            qpn,
+        }
+    }
+
+    fn res(status: CmdStatus, qpn: u32) -> CmdResult {
+        CmdResult { status, qpn }
+    }
+
+    fn run(m: &mut Model, cmd: Command) -> CmdResult {
+        m.command(cmd).0
+    }
+
+    fn st(m: &Model, qpn: u32) -> Status {
+        m.lookup(qpn).status
+    }
+
+    fn reg(m: &Model, addr: u32) -> u32 {
+        m.read_register(addr).unwrap()
+    }
+
+    #[test]
+    fn fresh_table_is_all_free() {
+        // Defaults: index_bits 14, 10 generation bits, max_qps 16384.
+        let m = model(&[]);
+        assert_eq!(st(&m, 0x000000), Status::NotAllocated);
+        assert_eq!(st(&m, 0x003FFF), Status::NotAllocated);
+        assert_eq!(st(&m, 0xFFFFFF), Status::NotAllocated);
+        assert_eq!(
+            m.entry(5),
+            Entry {
+                state: State::Free,
+                generation: 0
+            }
+        );
+        assert_eq!(m.in_use(), 0);
+        assert_eq!(m.table_base(), 0);
+        assert_eq!(reg(&m, regs::CMD_RESULT), 0);
+    }
+
+    #[test]
+    fn lookup_statuses_and_check_order() {
+        // index_bits 4 (gen bits 20), max_qps 10, entry_bytes 64, first_index 2.
+        let mut m = model(&["index_bits=4", "max_qps=10", "entry_bytes=64"]);
+        // First ALLOC: index 2, generation 1 -> qpn 0x12.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        // RESERVED: NOT_ALLOCATED with the right or a wrong generation.
+        assert_eq!(st(&m, 0x12), Status::NotAllocated);
+        assert_eq!(st(&m, 0x22), Status::NotAllocated);
+        assert_eq!(run(&mut m, Command::Publish(0x12)), ok(0x12));
+        assert_eq!(
+            m.lookup(0x12),
+            Lookup {
+                status: Status::Ok,
+                addr: 2 * 64
+            }
+        );
+        // VALID with another generation: STALE (gen 0 and gen 2).
+        assert_eq!(
+            m.lookup(0x02),
+            Lookup {
+                status: Status::Stale,
+                addr: 0
+            }
+        );
+        assert_eq!(st(&m, 0x22), Status::Stale);
+        // Index 10..15 are out of range whatever the generation bits.
+        for qpn in [0x0A, 0x1A, 0xFFFFFA, 0x0F, 0xFFFFFF] {
+            assert_eq!(
+                m.lookup(qpn),
+                Lookup {
+                    status: Status::OutOfRange,
+                    addr: 0
+                }
+            );
+        }
+        // A FREE index is NOT_ALLOCATED whatever the generation.
+        assert_eq!(st(&m, 0x13), Status::NotAllocated);
+        // Bits above 24 are ignored.
+        assert_eq!(st(&m, 0x0100_0012), Status::Ok);
+        // FREE: NOT_ALLOCATED again, generation kept.
+        assert_eq!(run(&mut m, Command::Free(0x12)), ok(0x12));
+        assert_eq!(st(&m, 0x12), Status::NotAllocated);
+        assert_eq!(
+            m.entry(2),
+            Entry {
+                state: State::Free,
+                generation: 1
+            }
+        );
+    }
+
+    #[test]
+    fn address_with_base_and_wrap() {
+        let mut m = model(&["addr_bits=32"]);
+        m.write_register(regs::TABLE_BASE_LO, 0xFFFF_FF00, 0xF)
+            .unwrap();
+        assert_eq!(m.table_base(), 0xFFFF_FF00);
+        assert_eq!(run(&mut m, Command::AllocAt(0x4002)), ok(0x4002));
+        run(&mut m, Command::Publish(0x4002));
+        // 0xFFFFFF00 + 2 * 256 = 0x1_0000_0100 -> mod 2^32 = 0x100.
+        assert_eq!(
+            m.lookup(0x4002),
+            Lookup {
+                status: Status::Ok,
+                addr: 0x100
+            }
+        );
+
+        let mut m = model(&["entry_bytes=4096", "index_bits=24"]);
+        m.write_register(regs::TABLE_BASE_LO, 0xFFFF_F000, 0xF)
+            .unwrap();
+        m.write_register(regs::TABLE_BASE_HI, 0xFFFF_FFFF, 0xF)
+            .unwrap();
+        run(&mut m, Command::AllocAt(0xFFFFFF));
+        run(&mut m, Command::Publish(0xFFFFFF));
+        // 2^64 - 4096 + (2^24 - 1) * 4096 = 2^36 - 8192 (mod 2^64).
+        assert_eq!(m.lookup(0xFFFFFF).addr, (1u64 << 36) - 8192);
+        // 2^64 - 4096 + 3 * 4096 = 8192 (mod 2^64).
+        assert_eq!(m.address(3), Ok(8192));
+    }
+
+    #[test]
+    fn cyclic_allocation() {
+        // index_bits 4: qpn = gen << 4 | index. max_qps 6, first_index 2.
+        let mut m = model(&["index_bits=4", "max_qps=6"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x13));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x14));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x15));
+        assert_eq!(run(&mut m, Command::Free(0x13)), ok(0x13));
+        // After 5: nothing up to max_qps - 1, wrap to first_index: 2 taken, 3 free (gen 2).
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x23));
+        assert_eq!(run(&mut m, Command::Free(0x12)), ok(0x12));
+        assert_eq!(run(&mut m, Command::Free(0x14)), ok(0x14));
+        // After 3: 4 is free, although 2 is lower.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x24));
+        // After 4: 5 taken, wrap, 2 free.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x22));
+        // Full now: indexes 0 and 1 are never handed out by ALLOC.
+        assert_eq!(run(&mut m, Command::Alloc), res(CmdStatus::Full, 0));
+        assert_eq!(m.entry(0).state, State::Free);
+    }
+
+    #[test]
+    fn cyclic_starts_at_first_index_and_ignores_alloc_at() {
+        let mut m = model(&["index_bits=4", "max_qps=6"]);
+        // ALLOC_AT does not move the cyclic pointer: the first ALLOC still starts at 2.
+        assert_eq!(run(&mut m, Command::AllocAt(0x34)), ok(0x34));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x13));
+        // 4 is taken by ALLOC_AT: skipped.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x15));
+        assert_eq!(run(&mut m, Command::Free(0x13)), ok(0x13));
+        // FULL does not move the pointer either (there is nothing to move to).
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x23));
+        assert_eq!(run(&mut m, Command::Alloc), res(CmdStatus::Full, 0));
+        assert_eq!(run(&mut m, Command::Free(0x12)), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x22));
+    }
+
+    #[test]
+    fn first_index_zero_and_wrap_to_it() {
+        let mut m = model(&["index_bits=4", "max_qps=3", "first_index=0"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x10));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x11));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        assert_eq!(run(&mut m, Command::Free(0x10)), ok(0x10));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x20));
+    }
+
+    #[test]
+    fn lowest_allocation() {
+        let mut m = model(&["index_bits=4", "max_qps=6", "reuse=lowest"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x13));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x14));
+        assert_eq!(run(&mut m, Command::Free(0x13)), ok(0x13));
+        // The lowest FREE index >= first_index: 3 again, generation 2.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x23));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x15));
+        assert_eq!(run(&mut m, Command::Alloc), res(CmdStatus::Full, 0));
+        // ALLOC_AT below first_index works; ALLOC never goes there.
+        assert_eq!(run(&mut m, Command::AllocAt(0x01)), ok(0x01));
+        assert_eq!(run(&mut m, Command::Free(0x12)), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x22));
+    }
+
+    #[test]
+    fn generations_wrap() {
+        // index_bits 22: 2 generation bits; one index.
+        let mut m = model(&["index_bits=22", "max_qps=1", "first_index=0"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x40_0000));
+        assert_eq!(run(&mut m, Command::Free(0x40_0000)), ok(0x40_0000));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x80_0000));
+        assert_eq!(run(&mut m, Command::Free(0x80_0000)), ok(0x80_0000));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0xC0_0000));
+        assert_eq!(run(&mut m, Command::Free(0xC0_0000)), ok(0xC0_0000));
+        // 3 + 1 = 4 = 0 mod 4.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x00_0000));
+        assert_eq!(run(&mut m, Command::Publish(0x00_0000)), ok(0x00_0000));
+        assert_eq!(st(&m, 0x00_0000), Status::Ok);
+        assert_eq!(st(&m, 0xC0_0000), Status::Stale);
+        assert_eq!(run(&mut m, Command::Free(0x00_0000)), ok(0x00_0000));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x40_0000));
+    }
+
+    #[test]
+    fn no_generation_bits() {
+        let mut m = model(&["index_bits=24"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(2));
+        assert_eq!(run(&mut m, Command::Free(2)), ok(2));
+        assert_eq!(m.entry(2).generation, 0);
+        assert_eq!(run(&mut m, Command::Alloc), ok(3));
+        assert_eq!(run(&mut m, Command::Publish(3)), ok(3));
+        assert_eq!(m.lookup(3).addr, 3 * 256);
+        assert_eq!(run(&mut m, Command::AllocAt(0xFFFFFF)), ok(0xFFFFFF));
+        // 1000 cyclic ALLOCs: 4, 5, ...
+        for i in 4..1004 {
+            assert_eq!(run(&mut m, Command::Alloc), ok(i));
+        }
+        let mut m = model(&["index_bits=24", "reuse=lowest"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(2));
+        assert_eq!(run(&mut m, Command::Free(2)), ok(2));
+        assert_eq!(run(&mut m, Command::Alloc), ok(2));
+    }
+
+    #[test]
+    fn cyclic_wraps_on_a_big_table() {
+        // 2^24 indexes: the wrap from max_qps - 1 searches across the whole bitmap.
+        let mut m = model(&["index_bits=24", "first_index=5"]);
+        assert_eq!(run(&mut m, Command::AllocAt(0xFFFFFE)), ok(0xFFFFFE));
+        assert_eq!(run(&mut m, Command::AllocAt(0xFFFFFF)), ok(0xFFFFFF));
+        assert_eq!(run(&mut m, Command::Free(0xFFFFFE)), ok(0xFFFFFE));
+        assert_eq!(run(&mut m, Command::Alloc), ok(5));
+        assert_eq!(run(&mut m, Command::Alloc), ok(6));
+        // A full table, two holes, the wrap from max_qps - 1 back to first_index.
+        let mut m = model(&["index_bits=12", "first_index=100"]);
+        for i in 100..4096 {
+            assert_eq!(run(&mut m, Command::Alloc), ok(1 << 12 | i));
+        }
+        assert_eq!(run(&mut m, Command::Alloc), res(CmdStatus::Full, 0));
+        assert_eq!(
+            run(&mut m, Command::Free(1 << 12 | 3000)),
+            ok(1 << 12 | 3000)
+        );
+        assert_eq!(run(&mut m, Command::Free(1 << 12 | 200)), ok(1 << 12 | 200));
+        // After 4095: wrap to 100 and up: 200 first.
+        assert_eq!(run(&mut m, Command::Alloc), ok(2 << 12 | 200));
+        assert_eq!(run(&mut m, Command::Alloc), ok(2 << 12 | 3000));
+    }
+
+    #[test]
+    fn full_and_counters() {
+        let mut m = model(&["index_bits=4", "max_qps=4"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12));
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x13));
+        let (r, change) = m.command(Command::Alloc);
+        assert_eq!((r, change), (res(CmdStatus::Full, 0), None));
+        assert_eq!(reg(&m, regs::CMD_RESULT), 0x1000_0000);
+        assert_eq!(run(&mut m, Command::AllocAt(0x00)), ok(0x00));
+        assert_eq!(run(&mut m, Command::Alloc), res(CmdStatus::Full, 0));
+        assert_eq!(reg(&m, regs::ALLOC_OK), 3);
+        assert_eq!(reg(&m, regs::ALLOC_FULL), 2);
+        assert_eq!(reg(&m, regs::CMD_ERROR), 0);
+        assert_eq!(reg(&m, regs::IN_USE), 3);
+        assert_eq!(run(&mut m, Command::Free(0x12)), ok(0x12));
+        assert_eq!(
+            run(&mut m, Command::Free(0x12)),
+            res(CmdStatus::BadState, 0x12)
+        );
+        assert_eq!(reg(&m, regs::FREE_OK), 1);
+        assert_eq!(reg(&m, regs::IN_USE), 2);
+        assert_eq!(reg(&m, regs::CMD_ERROR), 1);
+        assert_eq!(reg(&m, regs::QUARANTINE_OVERFLOW), 0);
+        assert_eq!(reg(&m, regs::QUARANTINED), 0);
+        assert_eq!(m.in_use(), 2);
+    }
+
+    #[test]
+    fn command_errors_change_nothing() {
+        // index_bits 4, max_qps 10.
+        let mut m = model(&["index_bits=4", "max_qps=10"]);
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x12)); // RESERVED gen 1
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x13));
+        assert_eq!(run(&mut m, Command::Publish(0x13)), ok(0x13)); // VALID gen 1
+        let entries: Vec<Entry> = (0..10).map(|i| m.entry(i)).collect();
+        let cases = [
+            // Range first, whatever the generation bits or the opcode.
+            (Command::AllocAt(0x1A), res(CmdStatus::OutOfRange, 0x1A)),
+            (Command::Publish(0x0C), res(CmdStatus::OutOfRange, 0x0C)),
+            (
+                Command::Free(0xFFFFFF),
+                res(CmdStatus::OutOfRange, 0xFFFFFF),
+            ),
+            // ALLOC_AT of a RESERVED or VALID index, any generation.
+            (Command::AllocAt(0x12), res(CmdStatus::BadState, 0x12)),
+            (Command::AllocAt(0x53), res(CmdStatus::BadState, 0x53)),
+            // PUBLISH: FREE, VALID, or generation differs.
+            (Command::Publish(0x14), res(CmdStatus::BadState, 0x14)),
+            (Command::Publish(0x13), res(CmdStatus::BadState, 0x13)),
+            (Command::Publish(0x22), res(CmdStatus::BadState, 0x22)),
+            // FREE: already FREE, or generation differs (RESERVED and VALID).
+            (Command::Free(0x14), res(CmdStatus::BadState, 0x14)),
+            (Command::Free(0x02), res(CmdStatus::BadState, 0x02)),
+            (Command::Free(0x23), res(CmdStatus::BadState, 0x23)),
+            // Opcodes 0 and 6..15: BAD_CMD with the written qpn.
+            (Command::Raw(0, 0x123), res(CmdStatus::BadCmd, 0x123)),
+            (Command::Raw(6, 0x12), res(CmdStatus::BadCmd, 0x12)),
+            (Command::Raw(15, 0xFFFFFF), res(CmdStatus::BadCmd, 0xFFFFFF)),
+        ];
+        for (i, (cmd, expected)) in cases.iter().enumerate() {
+            assert_eq!(m.command(*cmd), (*expected, None), "{cmd:?}");
+            assert_eq!(reg(&m, regs::CMD_ERROR), i as u32 + 1);
+            assert_eq!(reg(&m, regs::CMD_RESULT), expected.to_register());
+        }
+        let after: Vec<Entry> = (0..10).map(|i| m.entry(i)).collect();
+        assert_eq!(entries, after);
+        assert_eq!(reg(&m, regs::ALLOC_OK), 2);
+        assert_eq!(reg(&m, regs::IN_USE), 2);
+        // The cyclic pointer did not move: the next ALLOC is index 4.
+        assert_eq!(run(&mut m, Command::Alloc), ok(0x14));
+    }
+
+    #[test]
+    fn successful_commands_report_their_change() {
+        let mut m = model(&["index_bits=4", "max_qps=10"]);
+        let e = |state, generation| Entry { state, generation };
+        assert_eq!(
+            m.command(Command::Alloc),
+            (
+                ok(0x12),
+                Some(Change {
+                    index: 2,
+                    before: e(State::Free, 0),
+                    after: e(State::Reserved, 1)
+                })
+            )
+        );
+        assert_eq!(
+            m.command(Command::Publish(0x12)),
+            (
+                ok(0x12),
+                Some(Change {
+                    index: 2,
+                    before: e(State::Reserved, 1),
+                    after: e(State::Valid, 1)
+                })
+            )
+        );
+        assert_eq!(
+            m.command(Command::Free(0x12)),
+            (
+                ok(0x12),
+                Some(Change {
+                    index: 2,
+                    before: e(State::Valid, 1),
+                    after: e(State::Free, 1)
+                })
+            )
+        );
+        // ALLOC_AT takes the generation from the qpn (here 7) and works below first_index.
+        assert_eq!(
+            m.command(Command::AllocAt(0x71)),
+            (
+                ok(0x71),
+                Some(Change {
+                    index: 1,
+                    before: e(State::Free, 0),
+                    after: e(State::Reserved, 7)
+                })
+            )
+        );
+        // FREE of a RESERVED qpn is allowed.
+        assert_eq!(
+            m.command(Command::Free(0x71)),
+            (
+                ok(0x71),
+                Some(Change {
+                    index: 1,
+                    before: e(State::Reserved, 7),
+                    after: e(State::Free, 7)
+                })
+            )
+        );
+        // ALLOC advances the generation left by ALLOC_AT: 7 + 1.
+        assert_eq!(run(&mut m, Command::AllocAt(0x01)), ok(0x01));
+        assert_eq!(run(&mut m, Command::Free(0x01)), ok(0x01));
+        let mut m2 = model(&["index_bits=4", "max_qps=10", "first_index=1"]);
+        assert_eq!(run(&mut m2, Command::AllocAt(0x71)), ok(0x71));
+        assert_eq!(run(&mut m2, Command::Free(0x71)), ok(0x71));
+        assert_eq!(run(&mut m2, Command::Alloc), ok(0x81));
+        // DIR_FLUSH: OK, nothing changes; the written qpn comes back.
+        assert_eq!(m.command(Command::DirFlush), (ok(0), None));
+        assert_eq!(m.command(Command::Raw(5, 0x42)), (ok(0x42), None));
+        // ALLOC ignores its qpn field.
+        assert_eq!(run(&mut m, Command::Raw(1, 0x777)), ok(0x13));
+    }
+
+    #[test]
+    fn command_and_result_encoding() {
+        assert_eq!(Command::Alloc.encode(), 0x1000_0000);
+        assert_eq!(Command::AllocAt(0x123456).encode(), 0x2012_3456);
+        assert_eq!(Command::Publish(0xABCDEF).encode(), 0x30AB_CDEF);
+        assert_eq!(Command::Free(0x1_000001).encode(), 0x4000_0001);
+        assert_eq!(Command::DirFlush.encode(), 0x5000_0000);
+        assert_eq!(Command::Raw(15, 7).encode(), 0xF000_0007);
+        assert_eq!(Command::decode(0x1000_0000), Command::Alloc);
+        assert_eq!(Command::decode(0x1000_0001), Command::Raw(1, 1));
+        assert_eq!(Command::decode(0x2F12_3456), Command::AllocAt(0x123456));
+        assert_eq!(Command::decode(0x3000_0005), Command::Publish(5));
+        assert_eq!(Command::decode(0x4000_0005), Command::Free(5));
+        assert_eq!(Command::decode(0x5000_0000), Command::DirFlush);
+        assert_eq!(Command::decode(0x5000_0042), Command::Raw(5, 0x42));
+        assert_eq!(Command::decode(0x0000_0042), Command::Raw(0, 0x42));
+        assert_eq!(Command::decode(0x6000_0000), Command::Raw(6, 0));
+        let r = res(CmdStatus::BadState, 0x4002);
+        assert_eq!(r.to_register(), 0x3000_4002);
+        assert_eq!(CmdResult::from_register(0x3800_4002), Some(r));
+        assert_eq!(CmdResult::from_register(0x5000_0000), None);
+        assert_eq!(Status::from_u64(3), Some(Status::Stale));
+        assert_eq!(Status::from_u64(6), None);
+        assert_eq!(Status::MemError.as_u64(), 5);
+        assert_eq!(CmdStatus::from_u32(4), Some(CmdStatus::BadCmd));
+        assert_eq!(CmdStatus::from_u32(5), None);
+    }
+
+    #[test]
+    fn read_only_registers() {
+        let m = model(&[]);
+        assert_eq!(reg(&m, regs::ID), 0x5150_5431);
+        assert_eq!(reg(&m, regs::VERSION), 0x0001_0000);
+        assert_eq!(reg(&m, regs::MAX_QPS), 16384);
+        assert_eq!(reg(&m, regs::ENTRY_BYTES), 256);
+        // 14 | 2 ports << 12.
+        assert_eq!(reg(&m, regs::GEOMETRY), 0x200E);
+        assert_eq!(reg(&m, regs::STATUS), 1);
+        assert_eq!(reg(&m, regs::FIRST_INDEX), 2);
+        // addr[1:0] ignored, and bits above the 12-bit address.
+        assert_eq!(reg(&m, 0x003), 0x5150_5431);
+        assert_eq!(reg(&m, 0x1000 | 0x008), 16384);
+        let m = model(&[
+            "index_bits=24",
+            "max_qps=1000",
+            "ports=a,b,c,d",
+            "reuse=lowest",
+            "entry_bytes=32",
+            "first_index=0",
+        ]);
+        // 24 | 4 << 12 | 1 << 15.
+        assert_eq!(reg(&m, regs::GEOMETRY), 0xC018);
+        assert_eq!(reg(&m, regs::MAX_QPS), 1000);
+        assert_eq!(reg(&m, regs::ENTRY_BYTES), 32);
+        assert_eq!(reg(&m, regs::FIRST_INDEX), 0);
+        let m = model(&["ports=rx"]);
+        assert_eq!(reg(&m, regs::GEOMETRY), 0x100E);
+    }
+
+    #[test]
+    fn table_base_strobes_width_and_in_use() {
+        let mut m = model(&["addr_bits=40"]);
+        m.write_register(regs::TABLE_BASE_LO, 0x1234_5678, 0b0101)
+            .unwrap();
+        assert_eq!(reg(&m, regs::TABLE_BASE_LO), 0x0034_0078);
+        m.write_register(regs::TABLE_BASE_LO + 2, 0xAABB_CCDD, 0b1010)
+            .unwrap();
+        assert_eq!(reg(&m, regs::TABLE_BASE_LO), 0xAA34_CC78);
+        // 40 bits: only HI[7:0] is held.
+        m.write_register(regs::TABLE_BASE_HI, 0xFFFF_FFFF, 0xF)
+            .unwrap();
+        assert_eq!(reg(&m, regs::TABLE_BASE_HI), 0xFF);
+        assert_eq!(m.table_base(), 0xFF_AA34_CC78);
+        m.write_register(regs::TABLE_BASE_HI, 0x0000_0012, 0b0000)
+            .unwrap();
+        assert_eq!(m.table_base(), 0xFF_AA34_CC78);
+        // Bits [2:0] are kept in flat mode.
+        m.write_register(regs::TABLE_BASE_LO, 0x0000_0007, 0b0001)
+            .unwrap();
+        assert_eq!(reg(&m, regs::TABLE_BASE_LO), 0xAA34_CC07);
+        // While IN_USE != 0: SLVERR, unchanged.
+        run(&mut m, Command::Alloc);
+        assert_eq!(
+            m.write_register(regs::TABLE_BASE_LO, 0, 0xF),
+            Err(Slverr::InUse)
+        );
+        assert_eq!(
+            m.write_register(regs::TABLE_BASE_HI, 0, 0xF),
+            Err(Slverr::InUse)
+        );
+        assert_eq!(m.table_base(), 0xFF_AA34_CC07);
+        run(&mut m, Command::Free(0x4002));
+        m.write_register(regs::TABLE_BASE_HI, 0, 0xF).unwrap();
+        assert_eq!(m.table_base(), 0xAA34_CC07);
+
+        let mut m = model(&["addr_bits=32"]);
+        m.write_register(regs::TABLE_BASE_HI, 0xFFFF_FFFF, 0xF)
+            .unwrap();
+        assert_eq!(reg(&m, regs::TABLE_BASE_HI), 0);
+        m.write_register(regs::TABLE_BASE_LO, 0xFFFF_FFFF, 0xF)
+            .unwrap();
+        assert_eq!(m.table_base(), 0xFFFF_FFFF);
+    }
+
+    #[test]
+    fn slverr_cases() {
+        let mut m = model(&[]);
+        for addr in [
+            0x01C, 0x028, 0x02C, 0x038, 0x03C, 0x040, 0x044, 0x048, 0x04C, 0x0FC, 0x11C, 0x13C,
+            0x140, 0x160, 0x17C, 0x19C, 0x1A0, 0xFFC,
+        ] {
+            assert_eq!(
+                m.read_register(addr),
+                Err(Slverr::Unmapped),
+                "read {addr:#x}"
+            );
+            assert_eq!(
+                m.write_register(addr, 1, 0xF),
+                Err(Slverr::Unmapped),
+                "write {addr:#x}"
+            );
+        }
+        assert_eq!(m.read_register(regs::CMD), Err(Slverr::WriteOnly));
+        assert_eq!(m.read_register(0x033), Err(Slverr::WriteOnly));
+        assert_eq!(
+            m.write_register(regs::CMD, 0x1000_0000, 0xF),
+            Err(Slverr::Command)
+        );
+        assert!(!Slverr::Command.is_slverr() && Slverr::ReadOnly.is_slverr());
+        for addr in [
+            0x000, 0x004, 0x008, 0x00C, 0x010, 0x014, 0x018, 0x034, 0x100, 0x118, 0x120, 0x138,
+            0x180, 0x184, 0x188, 0x18C, 0x190, 0x194, 0x198,
+        ] {
+            assert_eq!(
+                m.write_register(addr, 0, 0xF),
+                Err(Slverr::ReadOnly),
+                "{addr:#x}"
+            );
+        }
+        // Nothing changed: no command ran, counters are 0.
+        assert_eq!(reg(&m, regs::CMD_RESULT), 0);
+        // Ports that exist: 4 of them map 0x100..0x178.
+        let m = model(&["ports=a,b,c,d"]);
+        assert_eq!(m.read_register(0x160), Ok(0));
+        assert_eq!(m.read_register(0x178), Ok(0));
+        assert_eq!(m.read_register(0x17C), Err(Slverr::Unmapped));
+    }
+
+    #[test]
+    fn per_port_counters() {
+        let mut m = model(&["ports=tx,rx,aux"]);
+        m.count_lookup(0, Status::Ok);
+        m.count_lookup(0, Status::Ok);
+        m.count_lookup(0, Status::Stale);
+        m.count_lookup(2, Status::MemError);
+        m.count_lookup(2, Status::OutOfRange);
+        m.count_lookup(2, Status::NotAllocated);
+        m.count_lookup(2, Status::PageAbsent);
+        let r = |a| reg(&m, a);
+        assert_eq!(
+            [0x100, 0x104, 0x108, 0x10C, 0x110, 0x114, 0x118].map(r),
+            [3, 2, 0, 0, 1, 0, 0]
+        );
+        assert_eq!(
+            [0x120, 0x124, 0x128, 0x12C, 0x130, 0x134, 0x138].map(r),
+            [0; 7]
+        );
+        assert_eq!(
+            [0x140, 0x144, 0x148, 0x14C, 0x150, 0x154, 0x158].map(r),
+            [4, 0, 1, 1, 0, 1, 1]
+        );
+        assert_eq!(regs::port_register(2, regs::PORT_STALE), 0x150);
+    }
+
+    #[test]
+    #[should_panic(expected = "mode = two_level is not implemented yet")]
+    fn invalid_config_panics() {
+        model(&["mode=two_level"]);
+    }
+
+    #[test]
+    fn index_set_against_btreeset() {
+        use rand::{Rng, SeedableRng};
+        let seed = 0x5eed_1dea;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for (len, lo) in [
+            (1, 0),
+            (64, 3),
+            (65, 64),
+            (200, 7),
+            (4096, 2),
+            (300_000, 100),
+        ] {
+            let mut set = IndexSet::with_range(len, lo);
+            let mut reference: BTreeSet<u32> = (lo..len).collect();
+            for _ in 0..5000 {
+                let i = rng.gen_range(0..len);
+                match rng.gen_range(0..3) {
+                    0 => {
+                        set.insert(i);
+                        reference.insert(i);
+                    }
+                    1 => {
+                        set.remove(i);
+                        reference.remove(&i);
+                    }
+                    _ => {}
+                }
+                let probe = rng.gen_range(0..=len);
+                assert_eq!(
+                    set.first_at_or_after(probe),
+                    reference.range(probe..).next().copied(),
+                    "seed {seed:#x} len {len} probe {probe}"
+                );
+                assert_eq!(set.contains(i), reference.contains(&i));
+            }
+        }
+    }
+}

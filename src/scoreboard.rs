@@ -1,0 +1,680 @@
+//! Scoreboard for any testbench of the engine: wraps a [`Model`] and applies the visibility
+//! rules of SPEC §6 to the lookups, commands and register reads that a testbench observes.
+//!
+//! The testbench reports handshakes as they happen:
+//!
+//! | call | when |
+//! |---|---|
+//! | [`response`](Scoreboard::response) | response handshake of a lookup port |
+//! | [`command_completed`](Scoreboard::command_completed) | write response of a CMD write |
+//! | [`command_issued`](Scoreboard::command_issued) | write handshake of a CMD write (aw and w) |
+//! | [`request`](Scoreboard::request) | request handshake of a lookup port |
+//! | [`check_read`](Scoreboard::check_read) | read data of a register |
+//! | [`check_write`](Scoreboard::check_write) | write response of a register other than CMD |
+//!
+//! Within one clock edge, call them in the order of the table: responses first, then the
+//! command's completion, then its issue, then the requests. So the *either-state window* of a
+//! command is `[write handshake, write response)`: a request accepted at the edge of the CMD
+//! write handshake may see the old or the new state, one accepted at the edge of the write
+//! response sees the new state only, one accepted before the write handshake sees the old state.
+//!
+//! A command changes at most one entry ([`Change`]); inside its window a lookup of that index
+//! may return the answer for the entry before or after, every other lookup has one answer.
+//!
+//! FREE's drain (SPEC §6) is checked too: when a successful FREE completes, no lookup accepted
+//! before its CMD write handshake may still be unanswered (on any port, of any QPN), and the
+//! lookups of the freed index accepted inside its window that are still unanswered must have
+//! been accepted after the index was marked FREE, so only NOT_ALLOCATED is then allowed for them.
+//! (Lenient by one edge: a lookup accepted at the very edge of the write handshake is not
+//! required to drain.)
+//!
+//! Widths: [`Scoreboard::request`] masks the qpn to 24 bits and the tag to `tag_bits` (what the
+//! hardware port can carry); [`Scoreboard::response`] compares its arguments as given, so the
+//! harness must read the response signals at their widths (the model's addresses are already
+//! modulo 2^addr_bits).
+//!
+//! Register reads are exact when checked while nothing else moves; per-port counters count at
+//! the response handshake, so a read racing with responses of the same port may differ by
+//! them. STATUS is expected with INIT_DONE = 1: check registers only after the init sweep.
+
+use crate::config::Config;
+use crate::model::{
+    regs, Change, CmdResult, CmdStatus, Command, Lookup, Model, Slverr, Status, QPN_BITS,
+};
+use std::collections::VecDeque;
+use std::fmt;
+
+/// A difference between the hardware and the model: one message that says where (port,
+/// request number, qpn, command) and what was expected and got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    message: String,
+}
+
+impl Mismatch {
+    fn new(message: String) -> Mismatch {
+        Mismatch { message }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+/// One request waiting for its response.
+#[derive(Clone, Debug)]
+struct Expected {
+    /// Request number on its port, from 0.
+    number: u64,
+    /// Request number over all ports (order of [`Scoreboard::request`] calls).
+    seq: u64,
+    qpn: u32,
+    tag: u64,
+    /// `[answer]`, or `[before, after]` inside the window of a command that changed its index.
+    allowed: Vec<Lookup>,
+    /// The command (number) whose window allowed two answers.
+    window: Option<u64>,
+}
+
+/// The command in flight, between its write handshake and its write response.
+#[derive(Clone, Debug)]
+struct Window {
+    number: u64,
+    cmd: Command,
+    result: CmdResult,
+    change: Option<Change>,
+    /// First request `seq` accepted inside the window.
+    start_seq: u64,
+    /// Register values before the command, for reads inside the window: (addr, value).
+    before: Vec<(u32, u32)>,
+}
+
+/// Registers a command may change, read before it: CMD_RESULT and the global counters.
+const COMMAND_REGISTERS: [u32; 8] = [
+    regs::CMD_RESULT,
+    regs::ALLOC_OK,
+    regs::ALLOC_FULL,
+    regs::FREE_OK,
+    regs::CMD_ERROR,
+    regs::QUARANTINE_OVERFLOW,
+    regs::IN_USE,
+    regs::QUARANTINED,
+];
+
+/// The scoreboard. See the module documentation for when to call what.
+#[derive(Clone)]
+pub struct Scoreboard {
+    /// The model, state as of the last issued command.
+    pub model: Model,
+    tag_mask: u64,
+    queues: Vec<VecDeque<Expected>>,
+    requests: Vec<u64>,
+    lookups: Vec<u64>,
+    status_counts: Vec<[u64; 6]>,
+    seq: u64,
+    commands: u64,
+    window: Option<Window>,
+    last: Option<(Command, CmdResult)>,
+}
+
+fn show_allowed(allowed: &[Lookup]) -> String {
+    let items: Vec<String> = allowed.iter().map(|l| l.to_string()).collect();
+    items.join(" or ")
+}
+
+impl Scoreboard {
+    /// A scoreboard for a freshly reset engine. Panics if `cfg` does not validate.
+    pub fn new(cfg: &Config) -> Scoreboard {
+        let ports = cfg.ports.len();
+        Scoreboard {
+            model: Model::new(cfg),
+            tag_mask: u64::MAX >> (64 - cfg.tag_bits),
+            queues: vec![VecDeque::new(); ports],
+            requests: vec![0; ports],
+            lookups: vec![0; ports],
+            status_counts: vec![[0; 6]; ports],
+            seq: 0,
+            commands: 0,
+            window: None,
+            last: None,
+        }
+    }
+
+    fn port_name(&self, port: usize) -> &str {
+        &self.model.config().ports[port]
+    }
+
+    /// At the CMD write handshake: applies the command to the model and opens its window.
+    /// Returns the result CMD_RESULT will hold. Panics if a command is already in flight (the
+    /// testbench must wait for the write response).
+    pub fn command_issued(&mut self, cmd: Command) -> CmdResult {
+        if let Some(w) = &self.window {
+            panic!(
+                "command_issued({cmd:?}) while command #{} {:?} is in flight: call \
+                 command_completed first",
+                w.number, w.cmd
+            );
+        }
+        let before = COMMAND_REGISTERS
+            .iter()
+            .map(|&a| (a, self.model.read_register(a).unwrap()))
+            .collect();
+        let (result, change) = self.model.command(cmd);
+        self.window = Some(Window {
+            number: self.commands,
+            cmd,
+            result,
+            change,
+            start_seq: self.seq,
+            before,
+        });
+        self.commands += 1;
+        self.last = Some((cmd, result));
+        result
+    }
+
+    /// At the write response of the CMD write: closes the window. For a successful FREE,
+    /// checks the drain (see the module documentation).
+    pub fn command_completed(&mut self) -> Result<(), Mismatch> {
+        let w = self
+            .window
+            .take()
+            .expect("command_completed without command_issued");
+        let freed = match (w.cmd.opcode(), w.result.status, w.change) {
+            (Command::FREE, CmdStatus::Ok, Some(change)) => change,
+            _ => return Ok(()),
+        };
+        let mut drain_error = None;
+        for (port, queue) in self.queues.iter_mut().enumerate() {
+            for e in queue.iter_mut() {
+                if e.seq < w.start_seq {
+                    drain_error.get_or_insert((port, e.number, e.qpn));
+                } else if e.window == Some(w.number) {
+                    // Still unanswered: accepted after the mark, so it sees the index FREE.
+                    e.allowed.remove(0);
+                    e.window = None;
+                }
+            }
+        }
+        match drain_error {
+            Some((port, number, qpn)) => Err(Mismatch::new(format!(
+                "drain violated: the write response of FREE {:#08x} (command #{}, index {}) came \
+                 while port {} request #{number} (qpn {qpn:#08x}), accepted before the CMD write, \
+                 was still unanswered",
+                w.result.qpn,
+                w.number,
+                freed.index,
+                self.port_name(port)
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Compares a CMD_RESULT read with the expected value (same as
+    /// `check_read(CMD_RESULT, Ok(word))`, with the command named in the message).
+    pub fn check_cmd_result(&self, word: u32) -> Result<(), Mismatch> {
+        self.check_read(regs::CMD_RESULT, Ok(word)).map_err(|e| {
+            let cmd = match self.last {
+                Some((cmd, _)) => format!("{cmd:?} ({:#010x})", cmd.encode()),
+                None => "no command".to_string(),
+            };
+            Mismatch::new(format!("after {cmd}: {e}"))
+        })
+    }
+
+    /// The values a read of `addr` may return now: `Err(())` for SLVERR.
+    pub fn expected_read(&self, addr: u32) -> Vec<Result<u32, ()>> {
+        let now = self.model.read_register(addr).map_err(|_| ());
+        let Some(w) = &self.window else {
+            return vec![now];
+        };
+        let addr = addr & 0xFFC;
+        let before = if addr == regs::STATUS {
+            Some(regs::STATUS_INIT_DONE | regs::STATUS_CMD_BUSY)
+        } else if addr == regs::CMD_RESULT {
+            // Busy, with the previous result; or the new result once finished.
+            let previous = w.before.iter().find(|(a, _)| *a == addr).unwrap().1;
+            Some(previous | regs::CMD_RESULT_BUSY)
+        } else {
+            w.before.iter().find(|(a, _)| *a == addr).map(|(_, v)| *v)
+        };
+        match before {
+            Some(b) if Ok(b) != now => vec![Ok(b), now],
+            _ => vec![now],
+        }
+    }
+
+    /// Compares a register read (`Err(())` = SLVERR) with the model, allowing the value before
+    /// the command in flight for the registers the command changes.
+    pub fn check_read(&self, addr: u32, got: Result<u32, ()>) -> Result<(), Mismatch> {
+        let allowed = self.expected_read(addr);
+        if allowed.contains(&got) {
+            return Ok(());
+        }
+        let show = |r: &Result<u32, ()>| match r {
+            Ok(v) => format!("{v:#010x}"),
+            Err(()) => "SLVERR".to_string(),
+        };
+        let allowed: Vec<String> = allowed.iter().map(show).collect();
+        Err(Mismatch::new(format!(
+            "read of {:#05x}: expected {}, got {}",
+            addr & 0xFFF,
+            allowed.join(" or "),
+            show(&got)
+        )))
+    }
+
+    /// At the write response of a register write other than CMD: applies it to the model and
+    /// compares the response (`Err(())` = SLVERR). Panics for CMD (use `command_issued`).
+    pub fn check_write(
+        &mut self,
+        addr: u32,
+        data: u32,
+        strb: u8,
+        got: Result<(), ()>,
+    ) -> Result<(), Mismatch> {
+        let expected = match self.model.write_register(addr, data, strb) {
+            Err(Slverr::Command) => panic!("check_write of CMD: use command_issued"),
+            Ok(()) => Ok(()),
+            Err(_) => Err(()),
+        };
+        if expected == got {
+            return Ok(());
+        }
+        let show = |r: Result<(), ()>| if r.is_ok() { "OKAY" } else { "SLVERR" };
+        Err(Mismatch::new(format!(
+            "write of {data:#010x} (strb {strb:#06b}) to {:#05x}: expected {}, got {}",
+            addr & 0xFFF,
+            show(expected),
+            show(got)
+        )))
+    }
+
+    /// At the request handshake of `port`: queues the allowed answers. The qpn is taken modulo
+    /// 2^24 and the tag modulo 2^tag_bits.
+    pub fn request(&mut self, port: usize, qpn: u32, tag: u64) {
+        let qpn = qpn & ((1 << QPN_BITS) - 1);
+        let after = self.model.lookup(qpn);
+        let mut allowed = vec![after];
+        let mut window = None;
+        if let Some(Window {
+            number,
+            change: Some(change),
+            ..
+        }) = &self.window
+        {
+            let before = self
+                .model
+                .lookup_with_entry(qpn, Some((change.index, change.before)));
+            if before != after {
+                allowed.insert(0, before);
+                window = Some(*number);
+            }
+        }
+        self.queues[port].push_back(Expected {
+            number: self.requests[port],
+            seq: self.seq,
+            qpn,
+            tag: tag & self.tag_mask,
+            allowed,
+            window,
+        });
+        self.requests[port] += 1;
+        self.seq += 1;
+    }
+
+    /// At the response handshake of `port`: pops the oldest request of the port, checks qpn,
+    /// tag, status and addr (0 unless OK), and counts the lookup with the status returned.
+    pub fn response(
+        &mut self,
+        port: usize,
+        qpn: u32,
+        tag: u64,
+        status: u64,
+        addr: u64,
+    ) -> Result<(), Mismatch> {
+        let got_status = Status::from_u64(status);
+        self.lookups[port] += 1;
+        if let Some(s) = got_status {
+            self.status_counts[port][s as usize] += 1;
+            self.model.count_lookup(port, s);
+        }
+        let shown_status = match got_status {
+            Some(s) => s.name().to_string(),
+            None => format!("invalid status {status}"),
+        };
+        let got = format!("qpn {qpn:#08x} tag {tag:#x} {shown_status} addr {addr:#x}");
+        let Some(e) = self.queues[port].pop_front() else {
+            return Err(Mismatch::new(format!(
+                "port {}: response ({got}) with no request outstanding",
+                self.port_name(port)
+            )));
+        };
+        let answer_ok =
+            got_status.is_some_and(|status| e.allowed.contains(&Lookup { status, addr }));
+        if qpn == e.qpn && tag == e.tag && answer_ok {
+            return Ok(());
+        }
+        Err(Mismatch::new(format!(
+            "port {} request #{} (qpn {:#08x} tag {:#x}): expected {}, got {got}",
+            self.port_name(port),
+            e.number,
+            e.qpn,
+            e.tag,
+            show_allowed(&e.allowed)
+        )))
+    }
+
+    /// Requests not yet answered, all ports.
+    pub fn outstanding(&self) -> usize {
+        self.queues.iter().map(VecDeque::len).sum()
+    }
+
+    /// Whether a command is in flight (issued, not completed).
+    pub fn command_in_flight(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// Requests accepted on `port`.
+    pub fn requests(&self, port: usize) -> u64 {
+        self.requests[port]
+    }
+
+    /// Responses taken on `port`.
+    pub fn lookups(&self, port: usize) -> u64 {
+        self.lookups[port]
+    }
+
+    /// Responses taken on `port` per status actually returned, indexed by [`Status`] value.
+    pub fn status_counts(&self, port: usize) -> [u64; 6] {
+        self.status_counts[port]
+    }
+
+    /// Every test ends here: nothing outstanding, no command in flight.
+    pub fn check_idle(&self) -> Result<(), Mismatch> {
+        if let Some(w) = &self.window {
+            return Err(Mismatch::new(format!(
+                "command #{} {:?} still in flight at the end",
+                w.number, w.cmd
+            )));
+        }
+        for (port, queue) in self.queues.iter().enumerate() {
+            if let Some(e) = queue.front() {
+                return Err(Mismatch::new(format!(
+                    "port {}: {} request(s) unanswered at the end, the oldest #{} (qpn {:#08x})",
+                    self.port_name(port),
+                    queue.len(),
+                    e.number,
+                    e.qpn
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Default configuration: index_bits 14 (qpn = gen << 14 | index), entry_bytes 256,
+    // ports tx (0) and rx (1), tag_bits 8, first_index 2.
+    const QP: u32 = 1 << 14 | 2; // first ALLOC: index 2, generation 1
+    const OK: u64 = 0;
+    const NOT_ALLOCATED: u64 = 2;
+    const STALE: u64 = 3;
+
+    fn sb() -> Scoreboard {
+        Scoreboard::new(&Config::default())
+    }
+
+    /// Issues and completes a command at once.
+    fn cmd(s: &mut Scoreboard, c: Command) -> CmdResult {
+        let r = s.command_issued(c);
+        s.command_completed().unwrap();
+        r
+    }
+
+    fn published() -> Scoreboard {
+        let mut s = sb();
+        assert_eq!(cmd(&mut s, Command::Alloc).qpn, QP);
+        cmd(&mut s, Command::Publish(QP));
+        s
+    }
+
+    #[test]
+    fn in_order_and_exact() {
+        let mut s = published();
+        s.request(0, QP, 1);
+        s.request(0, 0x0005, 2);
+        s.request(1, QP, 3);
+        assert_eq!(s.outstanding(), 3);
+        // rx answers on its own; tx must answer in order.
+        s.response(1, QP, 3, OK, 512).unwrap();
+        let e = s.response(0, 0x0005, 2, NOT_ALLOCATED, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "port tx request #0 (qpn 0x004002 tag 0x1): expected OK addr 0x200, \
+             got qpn 0x000005 tag 0x2 NOT_ALLOCATED addr 0x0"
+        );
+        assert_eq!(s.outstanding(), 1);
+        // The second one is popped next and is fine.
+        s.response(0, 0x0005, 2, NOT_ALLOCATED, 0).unwrap();
+        assert_eq!(s.outstanding(), 0);
+        s.check_idle().unwrap();
+    }
+
+    #[test]
+    fn every_field_is_checked() {
+        let mut s = published();
+        for _ in 0..5 {
+            s.request(0, QP, 7);
+        }
+        s.response(0, QP, 7, OK, 512).unwrap();
+        assert!(s.response(0, QP + 1, 7, OK, 512).is_err()); // qpn
+        assert!(s.response(0, QP, 8, OK, 512).is_err()); // tag
+        assert!(s.response(0, QP, 7, OK, 256).is_err()); // addr
+        let e = s.response(0, QP, 7, 7, 512).unwrap_err(); // status
+        assert!(e
+            .to_string()
+            .ends_with("got qpn 0x004002 tag 0x7 invalid status 7 addr 0x200"));
+        // Not OK: addr must be 0.
+        s.request(1, 0x8002, 0);
+        let e = s.response(1, 0x8002, 0, STALE, 512).unwrap_err();
+        assert!(e.to_string().contains("expected STALE addr 0x0"), "{e}");
+        let e = s.response(1, 0, 0, OK, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "port rx: response (qpn 0x000000 tag 0x0 OK addr 0x0) with no request outstanding"
+        );
+    }
+
+    #[test]
+    fn tag_and_qpn_are_masked_at_the_request() {
+        let mut s = published();
+        s.request(0, 0x0100_0000 | QP, 0x1FF);
+        s.response(0, QP, 0xFF, OK, 512).unwrap();
+    }
+
+    #[test]
+    fn old_state_before_the_write_handshake() {
+        let mut s = sb();
+        let qp = cmd(&mut s, Command::Alloc).qpn;
+        // Accepted before the PUBLISH write handshake: old state only, even if answered later.
+        s.request(0, qp, 0);
+        s.command_issued(Command::Publish(qp));
+        s.command_completed().unwrap();
+        let e = s.response(0, qp, 0, OK, 512).unwrap_err();
+        assert!(
+            e.to_string().contains("expected NOT_ALLOCATED addr 0x0"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn either_state_inside_the_window() {
+        let mut s = sb();
+        let qp = cmd(&mut s, Command::Alloc).qpn;
+        s.command_issued(Command::Publish(qp));
+        // Same edge as the write handshake and later: either state, in any combination.
+        s.request(0, qp, 1);
+        s.request(0, qp, 2);
+        s.request(1, qp, 3);
+        // Another index: one answer only.
+        s.request(1, 0x4003, 4);
+        s.response(0, qp, 1, OK, 512).unwrap();
+        s.response(0, qp, 2, NOT_ALLOCATED, 0).unwrap();
+        s.command_completed().unwrap();
+        // PUBLISH has no drain: an unanswered request of the window may still see either.
+        s.response(1, qp, 3, NOT_ALLOCATED, 0).unwrap();
+        s.response(1, 0x4003, 4, NOT_ALLOCATED, 0).unwrap();
+        // After the write response: the new state only.
+        s.request(0, qp, 5);
+        let e = s.response(0, qp, 5, NOT_ALLOCATED, 0).unwrap_err();
+        assert!(e.to_string().contains("expected OK addr 0x200,"), "{e}");
+        // Inside a window, the message shows both answers.
+        s.command_issued(Command::Free(qp));
+        s.request(1, qp, 6);
+        let e = s.response(1, qp, 6, STALE, 0).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected OK addr 0x200 or NOT_ALLOCATED addr 0x0, got"),
+            "{e}"
+        );
+        s.command_completed().unwrap();
+        s.check_idle().unwrap();
+    }
+
+    #[test]
+    fn free_window_and_drain() {
+        let mut s = published();
+        // Accepted before the FREE write handshake, answered inside the window: fine.
+        s.request(0, QP, 1);
+        s.command_issued(Command::Free(QP));
+        s.response(0, QP, 1, OK, 512).unwrap();
+        // Inside the window: either; still unanswered at the write response: NOT_ALLOCATED.
+        s.request(1, QP, 2);
+        s.request(1, QP, 3);
+        s.response(1, QP, 2, OK, 512).unwrap();
+        s.command_completed().unwrap();
+        let e = s.response(1, QP, 3, OK, 512).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected NOT_ALLOCATED addr 0x0, got"),
+            "{e}"
+        );
+
+        // A request accepted before the write handshake and unanswered at the write response.
+        let mut s = published();
+        s.request(1, 0x0007, 9); // any qpn
+        s.command_issued(Command::Free(QP));
+        let e = s.command_completed().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "drain violated: the write response of FREE 0x004002 (command #2, index 2) came \
+             while port rx request #0 (qpn 0x000007), accepted before the CMD write, was still \
+             unanswered"
+        );
+
+        // No drain for a FREE that fails.
+        let mut s = published();
+        s.request(1, 0x0007, 9);
+        s.command_issued(Command::Free(QP + (1 << 14)));
+        s.command_completed().unwrap();
+        assert_eq!(s.outstanding(), 1);
+        assert!(s.check_idle().is_err());
+        s.response(1, 0x0007, 9, NOT_ALLOCATED, 0).unwrap();
+        s.check_idle().unwrap();
+    }
+
+    #[test]
+    fn outstanding_and_counts() {
+        let mut s = published();
+        assert_eq!(s.outstanding(), 0);
+        for i in 0..4 {
+            s.request(i % 2, QP, i as u64);
+        }
+        s.request(0, 0x3FFF, 0);
+        assert_eq!(s.outstanding(), 5);
+        assert_eq!((s.requests(0), s.requests(1)), (3, 2));
+        s.response(0, QP, 0, OK, 512).unwrap();
+        s.response(1, QP, 1, OK, 512).unwrap();
+        s.response(0, QP, 2, OK, 512).unwrap();
+        assert_eq!(s.outstanding(), 2);
+        s.response(0, 0x3FFF, 0, NOT_ALLOCATED, 0).unwrap();
+        s.response(1, QP, 3, OK, 512).unwrap();
+        assert_eq!(s.outstanding(), 0);
+        assert_eq!(s.lookups(0), 3);
+        assert_eq!(s.status_counts(0), [2, 0, 1, 0, 0, 0]);
+        assert_eq!(s.status_counts(1), [2, 0, 0, 0, 0, 0]);
+        // The model's per-port counters count at the response handshake.
+        s.check_read(0x100, Ok(3)).unwrap();
+        s.check_read(0x104, Ok(2)).unwrap();
+        s.check_read(0x10C, Ok(1)).unwrap();
+        s.check_read(0x120, Ok(2)).unwrap();
+        let e = s.check_read(0x124, Ok(1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "read of 0x124: expected 0x00000002, got 0x00000001"
+        );
+        s.check_idle().unwrap();
+    }
+
+    #[test]
+    fn registers_inside_and_after_a_window() {
+        let mut s = sb();
+        let r = s.command_issued(Command::Alloc);
+        assert_eq!(r.to_register(), 0x0000_4002);
+        // Busy with the previous result (0), or finished.
+        s.check_cmd_result(0x0800_0000).unwrap();
+        s.check_cmd_result(0x0000_4002).unwrap();
+        assert!(s.check_cmd_result(0x0800_4002).is_err());
+        s.check_read(regs::STATUS, Ok(3)).unwrap();
+        s.check_read(regs::STATUS, Ok(1)).unwrap();
+        s.check_read(regs::IN_USE, Ok(0)).unwrap();
+        s.check_read(regs::IN_USE, Ok(1)).unwrap();
+        s.check_read(regs::ALLOC_OK, Ok(1)).unwrap();
+        assert!(s.check_read(regs::ALLOC_FULL, Ok(1)).is_err());
+        s.command_completed().unwrap();
+        let e = s.check_cmd_result(0x0800_0000).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "after Alloc (0x10000000): read of 0x034: expected 0x00004002, got 0x08000000"
+        );
+        assert!(s.check_read(regs::STATUS, Ok(3)).is_err());
+        assert!(s.check_read(regs::IN_USE, Ok(0)).is_err());
+        s.check_read(regs::CMD, Err(())).unwrap();
+        assert!(s.check_read(regs::ID, Err(())).is_err());
+        // TABLE_BASE is refused while a QP is in use.
+        s.check_write(regs::TABLE_BASE_LO, 0x1000, 0xF, Err(()))
+            .unwrap();
+        let e = s
+            .check_write(regs::TABLE_BASE_LO, 0x1000, 0xF, Ok(()))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "write of 0x00001000 (strb 0b1111) to 0x020: expected SLVERR, got OKAY"
+        );
+        cmd(&mut s, Command::Free(0x4002));
+        s.check_write(regs::TABLE_BASE_LO, 0x1000, 0xF, Ok(()))
+            .unwrap();
+        s.check_read(regs::TABLE_BASE_LO, Ok(0x1000)).unwrap();
+        s.check_idle().unwrap();
+    }
+
+    #[test]
+    #[should_panic(expected = "is in flight")]
+    fn one_command_at_a_time() {
+        let mut s = sb();
+        s.command_issued(Command::Alloc);
+        s.command_issued(Command::Alloc);
+    }
+}

@@ -1,0 +1,1 @@
+//! Shared fixture of the testbenches.
