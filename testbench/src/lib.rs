@@ -1,1 +1,2 @@
 //! Shared fixture of the testbenches.
+pub mod campaign;
