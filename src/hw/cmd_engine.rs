@@ -8,8 +8,12 @@
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
 //! | `Read`, `Check` | 2 | ALLOC_AT, PUBLISH, FREE: read the index's word, check state and generation, write the new word |
-//! | `ScanRead`, `ScanCheck` | 2 per index | ALLOC: walk the pool from the policy's start (cyclic: after the last ALLOC; lowest: `first_index`) until a FREE index, or FULL after one full turn |
+//! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
+//! | `AllocRead`, `AllocWrite` | 2 | ALLOC: read the index's generation, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
+//! | `MapWait` | CLEAR | waits for the free map |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
+//! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
 //!
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
@@ -19,9 +23,10 @@
 //! Assumption (not checked in hardware): the register block presents one command at a time
 //! and holds `cmd_valid` until `cmd_done`.
 //!
-//! ALLOC walks the pool one index per two cycles: its time grows with how full the table is.
-//! (SPEC §7 asks for a bound independent of occupancy: that is the allocator issue's work.)
+//! ALLOC, ALLOC_AT and FREE (drain excluded) take a number of cycles bounded by the free
+//! map's levels, whatever the occupancy: see [`FreeMap`].
 
+use super::free_map::FreeMap;
 use super::state_ram::StateRam;
 use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS};
 use crate::config::Reuse;
@@ -33,9 +38,13 @@ pub enum EngState {
     Idle,
     Read,
     Check,
-    ScanRead,
-    ScanCheck,
+    AllocFind,
+    AllocRead,
+    AllocWrite,
+    AtTest,
+    MapWait,
     Drain,
+    Release,
     Done,
 }
 
@@ -86,9 +95,9 @@ pub struct CmdEngine {
     pub cnt_cmd_error: Signal<Out, Bits<32>>,
     pub cnt_in_use: Signal<Out, Bits<32>>,
     ram: StateRam,
+    map: FreeMap,
     state: DFF<EngState>,
     cursor: DFF<Bits<QPN_BITS>>,
-    scanned: DFF<Bits<25>>,
     next_alloc: DFF<Bits<QPN_BITS>>,
     op: DFF<Bits<4>>,
     qpn: DFF<Bits<QPN_BITS>>,
@@ -117,7 +126,6 @@ pub struct CmdEngine {
     max_qps: Constant<Bits<25>>,
     last_index: Constant<Bits<QPN_BITS>>,
     first_index: Constant<Bits<QPN_BITS>>,
-    pool_size: Constant<Bits<25>>,
     reuse_lowest: Constant<Bit>,
     st_free: Constant<Bits<2>>,
     st_reserved: Constant<Bits<2>>,
@@ -148,9 +156,9 @@ impl CmdEngine {
             cnt_cmd_error: Default::default(),
             cnt_in_use: Default::default(),
             ram: p.state_ram(),
+            map: FreeMap::new(p),
             state: Default::default(),
             cursor: Default::default(),
-            scanned: Default::default(),
             next_alloc: Default::default(),
             op: Default::default(),
             qpn: Default::default(),
@@ -179,7 +187,6 @@ impl CmdEngine {
             max_qps: Constant::new(u64::from(p.max_qps).into()),
             last_index: Constant::new(u64::from(p.max_qps - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
-            pool_size: Constant::new(u64::from(p.max_qps - p.first_index).into()),
             reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
             st_free: Constant::new(StateEntry::FREE.into()),
             st_reserved: Constant::new(StateEntry::RESERVED.into()),
@@ -196,7 +203,6 @@ impl Logic for CmdEngine {
             clock,
             state,
             cursor,
-            scanned,
             next_alloc,
             op,
             qpn,
@@ -223,7 +229,7 @@ impl Logic for CmdEngine {
         self.ram_wdata.next.state = self.st_free.val();
         self.ram_wdata.next.gen = 0.into();
         self.cmd_done.next = false;
-        self.init_done.next = self.init_done_q.q.val();
+        self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
         self.cnt_alloc_ok.next = self.alloc_ok.q.val();
@@ -241,6 +247,12 @@ impl Logic for CmdEngine {
         if self.cursor.q.val() == self.last_index.val() {
             self.cursor_next.next = self.first_index.val();
         }
+        self.map.clock.next = self.clock.val();
+        self.map.rst.next = self.rst.val();
+        self.map.op_valid.next = false;
+        self.map.op.next = 0.into();
+        self.map.op_index.next = self.index.val();
+        self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
         for p in 0..self._ports {
             if self.drain[p].q.val().any() {
@@ -258,20 +270,21 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Idle => {
-                if self.cmd_valid.val() {
+                if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
                     self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
                     self.pending_qpn.d.next = self.cmd_qpn.val();
                     self.state.d.next = EngState::Read;
                     if self.cmd_op.val() == 1 {
-                        // ALLOC
-                        self.scanned.d.next = 0.into();
-                        self.cursor.d.next = self.next_alloc.q.val();
+                        // ALLOC: find the first available index from the policy's start.
+                        self.map.op_valid.next = true;
+                        self.map.op.next = 0.into();
+                        self.map.op_index.next = self.next_alloc.q.val();
                         if self.reuse_lowest.val() {
-                            self.cursor.d.next = self.first_index.val();
+                            self.map.op_index.next = self.first_index.val();
                         }
-                        self.state.d.next = EngState::ScanRead;
+                        self.state.d.next = EngState::AllocFind;
                     }
                     if self.cmd_op.val() == 5 {
                         // DIR_FLUSH: nothing is cached in flat mode.
@@ -323,8 +336,12 @@ impl Logic for CmdEngine {
                     self.ram_we.next = true;
                     self.pending_status.d.next = 0.into();
                     if self.op.q.val() == 2 {
-                        self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-                        self.in_use.d.next = self.in_use.q.val() + 1;
+                        // ALLOC_AT: FREE is not enough, the index must be available (not
+                        // quarantined): ask the free map before writing.
+                        self.ram_we.next = false;
+                        self.map.op_valid.next = true;
+                        self.map.op.next = 3.into();
+                        self.state.d.next = EngState::AtTest;
                     }
                     if self.op.q.val() == 4 {
                         self.state.d.next = EngState::Drain;
@@ -343,31 +360,61 @@ impl Logic for CmdEngine {
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                 }
             }
-            EngState::ScanRead => {
-                self.state.d.next = EngState::ScanCheck;
+            EngState::AllocFind => {
+                if self.map.done.val() {
+                    if self.map.found.val() {
+                        self.cursor.d.next = self.map.result.val();
+                        self.state.d.next = EngState::AllocRead;
+                    } else {
+                        self.pending_status.d.next = 1.into();
+                        self.pending_qpn.d.next = 0.into();
+                        self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                        self.state.d.next = EngState::Done;
+                    }
+                }
             }
-            EngState::ScanCheck => {
-                if self.ram.read_data.val().state == self.st_free.val() {
-                    self.ram_we.next = true;
-                    self.ram_wdata.next.state = self.st_reserved.val();
-                    self.ram_wdata.next.gen =
-                        bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
-                    self.pending_status.d.next = 0.into();
-                    self.pending_qpn.d.next =
-                        (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
-                    self.next_alloc.d.next = self.cursor_next.val();
-                    self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-                    self.in_use.d.next = self.in_use.q.val() + 1;
+            EngState::AllocRead => {
+                // The state RAM word of the found index is read at this edge.
+                self.state.d.next = EngState::AllocWrite;
+            }
+            EngState::AllocWrite => {
+                // Advance the generation, reserve, take the index out of the free map.
+                self.ram_we.next = true;
+                self.ram_wdata.next.state = self.st_reserved.val();
+                self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
+                self.pending_status.d.next = 0.into();
+                self.pending_qpn.d.next =
+                    (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
+                self.next_alloc.d.next = self.cursor_next.val();
+                self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
+                self.in_use.d.next = self.in_use.q.val() + 1;
+                self.map.op_valid.next = true;
+                self.map.op.next = 1.into();
+                self.map.op_index.next = self.cursor.q.val();
+                self.state.d.next = EngState::MapWait;
+            }
+            EngState::AtTest => {
+                self.ram_waddr.next = self.index.val();
+                self.ram_wdata.next.state = self.st_reserved.val();
+                self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                if self.map.done.val() {
+                    if self.map.found.val() {
+                        self.ram_we.next = true;
+                        self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
+                        self.in_use.d.next = self.in_use.q.val() + 1;
+                        self.map.op_valid.next = true;
+                        self.map.op.next = 1.into();
+                        self.state.d.next = EngState::MapWait;
+                    } else {
+                        self.pending_status.d.next = 3.into();
+                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.state.d.next = EngState::Done;
+                    }
+                }
+            }
+            EngState::MapWait => {
+                if self.map.done.val() {
                     self.state.d.next = EngState::Done;
-                } else if self.scanned.q.val() + 1 == self.pool_size.val() {
-                    self.pending_status.d.next = 1.into();
-                    self.pending_qpn.d.next = 0.into();
-                    self.alloc_full.d.next = self.alloc_full.q.val() + 1;
-                    self.state.d.next = EngState::Done;
-                } else {
-                    self.scanned.d.next = self.scanned.q.val() + 1;
-                    self.cursor.d.next = self.cursor_next.val();
-                    self.state.d.next = EngState::ScanRead;
                 }
             }
             EngState::Drain => {
@@ -377,6 +424,14 @@ impl Logic for CmdEngine {
                     }
                 }
                 if self.drained.val() {
+                    // Back to the pool.
+                    self.map.op_valid.next = true;
+                    self.map.op.next = 2.into();
+                    self.state.d.next = EngState::Release;
+                }
+            }
+            EngState::Release => {
+                if self.map.done.val() {
                     self.free_ok.d.next = self.free_ok.q.val() + 1;
                     self.in_use.d.next = self.in_use.q.val() - 1;
                     self.state.d.next = EngState::Done;

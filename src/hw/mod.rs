@@ -7,6 +7,8 @@
 //! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
 //! | [`StateRam`](state_ram::StateRam) | `state_ram.rs` | per-index state and generation, one copy per reader |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
+//! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
+//! | [`WordRam`](word_ram::WordRam) | `word_ram.rs` | 64-bit-word RAM of one free-map level |
 //! | [`AxilRegs`](axil_regs::AxilRegs) | `axil_regs.rs` | AXI4-Lite slave and the register map of SPEC §6 |
 //!
 //! Inside the blocks every datapath is declared at the widest size any configuration needs
@@ -16,10 +18,12 @@
 
 pub mod axil_regs;
 pub mod cmd_engine;
+pub mod free_map;
 pub mod lookup_pipe;
 pub mod qp_table;
 pub mod rsp_fifo;
 pub mod state_ram;
+pub mod word_ram;
 
 use crate::config::{Config, Reuse};
 use rust_hdl::prelude::*;

@@ -79,43 +79,12 @@ impl Logic for StateRam {
     }
 
     fn hdl(&self) -> Verilog {
-        let a = self._address_bits;
-        let w = self._width;
-        // Bits of the ports that this configuration does not use, gathered so that lint sees
-        // them read (the idiom Verilator's manual gives for intentionally unused signals).
-        let mut unused = vec!["1'b0".to_string()];
-        for port in ["read_address", "write_address"] {
-            if a < QPN_BITS {
-                unused.push(format!("{port}[{}:{a}]", QPN_BITS - 1));
-            }
-        }
-        if w < ENTRY_BITS {
-            unused.push(format!("write_data[{}:{w}]", ENTRY_BITS - 1));
-        }
-        let pad = if w < ENTRY_BITS {
-            format!("{{{}'d0, ", ENTRY_BITS - w)
-        } else {
-            "{".to_string()
-        };
-        Verilog::Custom(format!(
-            "\
-reg [{wm}:0] mem [0:{dm}];
-reg [{wm}:0] read_word;
-wire _unused_ok = &{{{unused}}};
-
-always @(posedge clock) begin
-   read_word <= mem[read_address[{am}:0]];
-   if (write_enable) begin
-      mem[write_address[{am}:0]] <= write_data[{wm}:0];
-   end
-end
-
-always @(*) read_data = {pad}read_word}};
-",
-            wm = w - 1,
-            dm = self._depth - 1,
-            am = a - 1,
-            unused = unused.join(", "),
+        Verilog::Custom(ram_verilog(
+            self._depth,
+            self._address_bits,
+            QPN_BITS,
+            self._width,
+            ENTRY_BITS,
         ))
     }
 
@@ -139,4 +108,51 @@ always @(*) read_data = {pad}read_word}};
             },
         ]
     }
+}
+
+/// The body of a RAM module: `depth` words of `width` bits, addressed by the low
+/// `address_bits` of `port_address_bits`-bit ports, with `port_width`-bit data ports (the
+/// unused high bits of the ports are gathered into `_unused_ok`, zero-filled on read).
+pub(crate) fn ram_verilog(
+    depth: usize,
+    address_bits: usize,
+    port_address_bits: usize,
+    width: usize,
+    port_width: usize,
+) -> String {
+    let (a, w) = (address_bits, width);
+    let mut unused = vec!["1'b0".to_string()];
+    for port in ["read_address", "write_address"] {
+        if a < port_address_bits {
+            unused.push(format!("{port}[{}:{a}]", port_address_bits - 1));
+        }
+    }
+    if w < port_width {
+        unused.push(format!("write_data[{}:{w}]", port_width - 1));
+    }
+    let pad = if w < port_width {
+        format!("{{{}'d0, ", port_width - w)
+    } else {
+        "{".to_string()
+    };
+    format!(
+        "\
+reg [{wm}:0] mem [0:{dm}];
+reg [{wm}:0] read_word;
+wire _unused_ok = &{{{unused}}};
+
+always @(posedge clock) begin
+   read_word <= mem[read_address[{am}:0]];
+   if (write_enable) begin
+      mem[write_address[{am}:0]] <= write_data[{wm}:0];
+   end
+end
+
+always @(*) read_data = {pad}read_word}};
+",
+        wm = w - 1,
+        dm = depth - 1,
+        am = a - 1,
+        unused = unused.join(", "),
+    )
 }

@@ -1,2 +1,3 @@
 //! Shared fixture of the testbenches.
 pub mod campaign;
+pub mod tools;

@@ -1,0 +1,412 @@
+//! `FreeMap`: the set of indexes ALLOC may hand out, as a hierarchical bitmap, so that
+//! finding, taking and returning an index costs a number of cycles bounded by the number
+//! of levels, not by how full the table is.
+//!
+//! Level 0 holds one bit per index (1: FREE and not quarantined). Level `k + 1` holds one
+//! bit per 64-bit word of level `k` (1: that word is not zero). Each level is a [`WordRam`]
+//! of 64-bit words; the top level is one word. With `n = max_qps` there are
+//! `levels = ceil(log64 n)` levels (1 for n <= 64, 4 for n = 2^24).
+//!
+//! | operation | what it does | cycles (at most) |
+//! |---|---|---|
+//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: `2 * (2 * levels)`, twice that with the wrap |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `2 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `2 * levels` |
+//! | TEST `i` | whether `i` is a member | 2 |
+//!
+//! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
+//! is set exactly when word of level `k` it stands for is not zero.
+//!
+//! After reset the levels are written word by word (`max_qps / 64` cycles, in parallel with
+//! the state RAM's sweep): every index `< max_qps` is a member. `init_done` rises after.
+//! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
+
+use super::word_ram::{WordRam, WORD_ADDR_BITS};
+use super::{EngineParams, QPN_BITS};
+use rust_hdl::prelude::*;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum MapState {
+    Init,
+    Idle,
+    UpRead,
+    UpCheck,
+    DownRead,
+    DownCheck,
+    ClearRead,
+    ClearWrite,
+    SetRead,
+    SetWrite,
+    TestRead,
+    TestCheck,
+    Done,
+}
+
+/// Operation codes of `op` (the engine writes them as literals: rust-hdl cannot name a
+/// Rust constant in hardware code).
+pub mod map_op {
+    pub const FIND: u64 = 0;
+    pub const CLEAR: u64 = 1;
+    pub const SET: u64 = 2;
+    pub const TEST: u64 = 3;
+}
+
+/// Bits of a position inside a level (an index at level 0).
+const POS_BITS: usize = QPN_BITS + 1;
+
+#[derive(LogicBlock)]
+pub struct FreeMap {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub init_done: Signal<Out, Bit>,
+    pub op_valid: Signal<In, Bit>,
+    pub op: Signal<In, Bits<2>>,
+    pub op_index: Signal<In, Bits<QPN_BITS>>,
+    pub op_wrap: Signal<In, Bit>,
+    /// One-cycle pulse; `found` and `result` are valid with it.
+    pub done: Signal<Out, Bit>,
+    pub found: Signal<Out, Bit>,
+    pub result: Signal<Out, Bits<QPN_BITS>>,
+    rams: Vec<WordRam>,
+    state: DFF<MapState>,
+    level: DFF<Bits<3>>,
+    pos: DFF<Bits<POS_BITS>>,
+    wrapped: DFF<Bit>,
+    wrap: DFF<Bit>,
+    found_q: DFF<Bit>,
+    result_q: DFF<Bits<QPN_BITS>>,
+    init_word: DFF<Bits<WORD_ADDR_BITS>>,
+    rd: Signal<Local, Bits<64>>,
+    init_pos: Signal<Local, Bits<POS_BITS>>,
+    word: Signal<Local, Bits<POS_BITS>>,
+    bitpos: Signal<Local, Bits<6>>,
+    bit_mask: Signal<Local, Bits<64>>,
+    masked: Signal<Local, Bits<64>>,
+    word_exists: Signal<Local, Bit>,
+    top: Signal<Local, Bit>,
+    ffs_in: Signal<Local, Bits<64>>,
+    f32: Signal<Local, Bits<32>>,
+    f16: Signal<Local, Bits<16>>,
+    f8: Signal<Local, Bits<8>>,
+    f4: Signal<Local, Bits<4>>,
+    f2: Signal<Local, Bits<2>>,
+    ffs: Signal<Local, Bits<POS_BITS>>,
+    hit: Signal<Local, Bits<POS_BITS>>,
+    depths: Vec<Constant<Bits<POS_BITS>>>,
+    full_words: Vec<Constant<Bits<POS_BITS>>>,
+    /// `full_words + 1`: compared with `<` (a comparison with `full_words`, which can be 0,
+    /// would be constant).
+    full_words_1: Vec<Constant<Bits<POS_BITS>>>,
+    partial: Vec<Constant<Bits<64>>>,
+    top_level: Constant<Bits<3>>,
+    last_init_word: Constant<Bits<WORD_ADDR_BITS>>,
+    first_index: Constant<Bits<POS_BITS>>,
+    ones: Constant<Bits<64>>,
+    /// 1, 2, 4, ... 32 at the width of a position (bits of a found bit's number).
+    pow2: Vec<Constant<Bits<POS_BITS>>>,
+    one: Constant<Bits<64>>,
+    _levels: usize,
+}
+
+/// Words of each level for `n` members: level 0 has `ceil(n / 64)`, each next level one bit
+/// per word of the level below, up to a level of one word.
+pub fn level_words(n: u32) -> Vec<u32> {
+    let mut words = vec![n.div_ceil(64).max(1)];
+    while *words.last().unwrap() > 1 {
+        let below = *words.last().unwrap();
+        words.push(below.div_ceil(64));
+    }
+    words
+}
+
+impl FreeMap {
+    pub fn new(p: &EngineParams) -> Self {
+        let words = level_words(p.max_qps);
+        // Set bits of level k after reset: one per index at level 0, then one per non-zero
+        // word of the level below.
+        let mut set_bits = vec![u64::from(p.max_qps)];
+        for _ in 1..words.len() {
+            let below = *set_bits.last().unwrap();
+            set_bits.push(below.div_ceil(64));
+        }
+        let levels = words.len();
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            init_done: Default::default(),
+            op_valid: Default::default(),
+            op: Default::default(),
+            op_index: Default::default(),
+            op_wrap: Default::default(),
+            done: Default::default(),
+            found: Default::default(),
+            result: Default::default(),
+            rams: words.iter().map(|&d| WordRam::new(d as usize)).collect(),
+            state: Default::default(),
+            level: Default::default(),
+            pos: Default::default(),
+            wrapped: Default::default(),
+            wrap: Default::default(),
+            found_q: Default::default(),
+            result_q: Default::default(),
+            init_word: Default::default(),
+            rd: Default::default(),
+            init_pos: Default::default(),
+            word: Default::default(),
+            bitpos: Default::default(),
+            bit_mask: Default::default(),
+            masked: Default::default(),
+            word_exists: Default::default(),
+            top: Default::default(),
+            ffs_in: Default::default(),
+            f32: Default::default(),
+            f16: Default::default(),
+            f8: Default::default(),
+            f4: Default::default(),
+            f2: Default::default(),
+            ffs: Default::default(),
+            hit: Default::default(),
+            depths: words
+                .iter()
+                .map(|&d| Constant::new(u64::from(d).into()))
+                .collect(),
+            full_words: set_bits
+                .iter()
+                .map(|&b| Constant::new((b / 64).into()))
+                .collect(),
+            full_words_1: set_bits
+                .iter()
+                .map(|&b| Constant::new((b / 64 + 1).into()))
+                .collect(),
+            partial: set_bits
+                .iter()
+                .map(|&b| Constant::new(((1u64 << (b % 64)) - 1).into()))
+                .collect(),
+            top_level: Constant::new((levels as u64 - 1).into()),
+            last_init_word: Constant::new(u64::from(words[0] - 1).into()),
+            first_index: Constant::new(u64::from(p.first_index).into()),
+            ones: Constant::new(u64::MAX.into()),
+            pow2: (0..6).map(|k| Constant::new((1u64 << k).into())).collect(),
+            one: Constant::new(1u64.into()),
+            _levels: levels,
+        }
+    }
+}
+
+impl Logic for FreeMap {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word);
+        self.done.next = false;
+        self.found.next = self.found_q.q.val();
+        self.result.next = self.result_q.q.val();
+        self.init_done.next = self.state.q.val() != MapState::Init;
+
+        // The word and bit of the current position at the current level, and that level's
+        // read data.
+        self.word.next = self.pos.q.val() >> 6;
+        self.bitpos.next = self.pos.q.val().get_bits::<6>(0);
+        self.bit_mask.next = self.one.val() << self.bitpos.val();
+        self.rd.next = 0.into();
+        self.word_exists.next = false;
+        for k in 0..self._levels {
+            self.rams[k].clock.next = self.clock.val();
+            self.rams[k].read_address.next = self.word.val().get_bits::<WORD_ADDR_BITS>(0);
+            self.rams[k].write_address.next = self.word.val().get_bits::<WORD_ADDR_BITS>(0);
+            self.rams[k].write_enable.next = false;
+            self.rams[k].write_data.next = self.rd.val() & !self.bit_mask.val();
+            if self.level.q.val().index() == k {
+                self.rd.next = self.rams[k].read_data.val();
+                self.word_exists.next = self.word.val() < self.depths[k].val();
+            }
+        }
+        self.top.next = self.level.q.val() == self.top_level.val();
+        self.masked.next = self.rd.val() & (self.ones.val() << self.bitpos.val());
+        if !self.word_exists.val() {
+            self.masked.next = 0.into();
+        }
+
+        // Lowest set bit of ffs_in, as a position: (word << 6) | bit.
+        self.ffs_in.next = self.masked.val();
+        if self.state.q.val() == MapState::DownCheck {
+            self.ffs_in.next = self.rd.val();
+        }
+        self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+        if self.ffs_in.val().get_bits::<32>(0).any() {
+            self.f32.next = self.ffs_in.val().get_bits::<32>(0);
+        } else {
+            self.f32.next = self.ffs_in.val().get_bits::<32>(32);
+            self.ffs.next = self.ffs.val() | self.pow2[5].val();
+        }
+        if self.f32.val().get_bits::<16>(0).any() {
+            self.f16.next = self.f32.val().get_bits::<16>(0);
+        } else {
+            self.f16.next = self.f32.val().get_bits::<16>(16);
+            self.ffs.next = self.ffs.val() | self.pow2[4].val();
+        }
+        if self.f16.val().get_bits::<8>(0).any() {
+            self.f8.next = self.f16.val().get_bits::<8>(0);
+        } else {
+            self.f8.next = self.f16.val().get_bits::<8>(8);
+            self.ffs.next = self.ffs.val() | self.pow2[3].val();
+        }
+        if self.f8.val().get_bits::<4>(0).any() {
+            self.f4.next = self.f8.val().get_bits::<4>(0);
+        } else {
+            self.f4.next = self.f8.val().get_bits::<4>(4);
+            self.ffs.next = self.ffs.val() | self.pow2[2].val();
+        }
+        if self.f4.val().get_bits::<2>(0).any() {
+            self.f2.next = self.f4.val().get_bits::<2>(0);
+        } else {
+            self.f2.next = self.f4.val().get_bits::<2>(2);
+            self.ffs.next = self.ffs.val() | self.pow2[1].val();
+        }
+        // f2 is not zero: its low bit is clear exactly when the set bit is the high one.
+        if self.f2.val().get_bit(1) & !self.f2.val().get_bit(0) {
+            self.ffs.next = self.ffs.val() | self.pow2[0].val();
+        }
+        self.hit.next = self.ffs.val();
+
+        match self.state.q.val() {
+            MapState::Init => {
+                self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
+                // Every index < max_qps is a member: whole words of ones, one partial word.
+                for k in 0..self._levels {
+                    self.rams[k].write_address.next = self.init_word.q.val();
+                    self.rams[k].write_enable.next = self.init_pos.val() < self.depths[k].val();
+                    self.rams[k].write_data.next = 0.into();
+                    if self.init_pos.val() < self.full_words_1[k].val() {
+                        self.rams[k].write_data.next = self.ones.val();
+                        if self.init_pos.val() == self.full_words[k].val() {
+                            self.rams[k].write_data.next = self.partial[k].val();
+                        }
+                    }
+                }
+                self.init_word.d.next = self.init_word.q.val() + 1;
+                if self.init_word.q.val() == self.last_init_word.val() {
+                    self.state.d.next = MapState::Idle;
+                }
+            }
+            MapState::Idle => {}
+            MapState::UpRead => {
+                self.state.d.next = MapState::UpCheck;
+            }
+            MapState::UpCheck => {
+                // A member at or after pos in this word: go down from it. Else the next
+                // word, one level up; past the top: wrap once, or not found.
+                if self.masked.val().any() {
+                    if self.level.q.val() == 0 {
+                        self.found_q.d.next = true;
+                        self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
+                        self.state.d.next = MapState::Done;
+                    } else {
+                        self.pos.d.next = self.hit.val() << 6;
+                        self.level.d.next = self.level.q.val() - 1;
+                        self.state.d.next = MapState::DownRead;
+                    }
+                } else if self.top.val() {
+                    if self.wrap.q.val() & !self.wrapped.q.val() {
+                        self.wrapped.d.next = true;
+                        self.level.d.next = 0.into();
+                        self.pos.d.next = self.first_index.val();
+                        self.state.d.next = MapState::UpRead;
+                    } else {
+                        self.state.d.next = MapState::Done;
+                    }
+                } else {
+                    self.pos.d.next = self.word.val() + 1;
+                    self.level.d.next = self.level.q.val() + 1;
+                    self.state.d.next = MapState::UpRead;
+                }
+            }
+            MapState::DownRead => {
+                self.state.d.next = MapState::DownCheck;
+            }
+            MapState::DownCheck => {
+                if self.level.q.val() == 0 {
+                    self.found_q.d.next = true;
+                    self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
+                    self.state.d.next = MapState::Done;
+                } else {
+                    self.pos.d.next = self.hit.val() << 6;
+                    self.level.d.next = self.level.q.val() - 1;
+                    self.state.d.next = MapState::DownRead;
+                }
+            }
+            MapState::ClearRead => {
+                self.state.d.next = MapState::ClearWrite;
+            }
+            MapState::ClearWrite => {
+                for k in 0..self._levels {
+                    if self.level.q.val().index() == k {
+                        self.rams[k].write_enable.next = true;
+                        self.rams[k].write_data.next = self.rd.val() & !self.bit_mask.val();
+                    }
+                }
+                self.state.d.next = MapState::Done;
+                if ((self.rd.val() & !self.bit_mask.val()) == 0) & !self.top.val() {
+                    self.pos.d.next = self.word.val();
+                    self.level.d.next = self.level.q.val() + 1;
+                    self.state.d.next = MapState::ClearRead;
+                }
+            }
+            MapState::SetRead => {
+                self.state.d.next = MapState::SetWrite;
+            }
+            MapState::SetWrite => {
+                for k in 0..self._levels {
+                    if self.level.q.val().index() == k {
+                        self.rams[k].write_enable.next = true;
+                        self.rams[k].write_data.next = self.rd.val() | self.bit_mask.val();
+                    }
+                }
+                self.state.d.next = MapState::Done;
+                if (self.rd.val() == 0) & !self.top.val() {
+                    self.pos.d.next = self.word.val();
+                    self.level.d.next = self.level.q.val() + 1;
+                    self.state.d.next = MapState::SetRead;
+                }
+            }
+            MapState::TestRead => {
+                self.state.d.next = MapState::TestCheck;
+            }
+            MapState::TestCheck => {
+                self.found_q.d.next = (self.rd.val() & self.bit_mask.val()).any();
+                self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
+                self.state.d.next = MapState::Done;
+            }
+            MapState::Done => {
+                self.done.next = true;
+                self.state.d.next = MapState::Idle;
+            }
+        }
+        // A new operation is taken when idle, and also in the cycle that reports the previous
+        // one done, so a caller can chain operations back to back.
+        if ((self.state.q.val() == MapState::Idle) | (self.state.q.val() == MapState::Done))
+            & self.op_valid.val()
+        {
+            self.level.d.next = 0.into();
+            self.pos.d.next = bit_cast::<POS_BITS, QPN_BITS>(self.op_index.val());
+            self.wrap.d.next = self.op_wrap.val();
+            self.wrapped.d.next = false;
+            self.found_q.d.next = false;
+            self.state.d.next = MapState::UpRead;
+            if self.op.val() == 1 {
+                self.state.d.next = MapState::ClearRead;
+            }
+            if self.op.val() == 2 {
+                self.state.d.next = MapState::SetRead;
+            }
+            if self.op.val() == 3 {
+                self.state.d.next = MapState::TestRead;
+            }
+        }
+
+        if self.rst.val() {
+            self.state.d.next = MapState::Init;
+            self.init_word.d.next = 0.into();
+            self.found_q.d.next = false;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! `WordRam`: a RAM of 64-bit words, one per level of the [`FreeMap`](super::free_map::FreeMap).
+//!
+//! Same structure and read-first timing as [`StateRam`](super::state_ram::StateRam): one
+//! synchronous read port, one write port, one clock; the ports are declared at the widest
+//! word address any level needs and the emitted memory uses only the bits its depth needs.
+
+use super::state_ram::ram_verilog;
+use super::QPN_BITS;
+use rust_hdl::prelude::*;
+
+/// Widest word address of any level: 2^24 indexes / 64 bits per word.
+pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
+
+#[derive(LogicBlock, Default)]
+pub struct WordRam {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<WORD_ADDR_BITS>>,
+    pub read_data: Signal<Out, Bits<64>>,
+    pub write_enable: Signal<In, Bit>,
+    pub write_address: Signal<In, Bits<WORD_ADDR_BITS>>,
+    pub write_data: Signal<In, Bits<64>>,
+    _depth: usize,
+    _sim: Vec<u64>,
+}
+
+impl WordRam {
+    pub fn new(depth: usize) -> Self {
+        assert!((1..=1 << WORD_ADDR_BITS).contains(&depth));
+        Self {
+            _depth: depth,
+            _sim: vec![0; depth],
+            ..Default::default()
+        }
+    }
+
+    fn address_bits(&self) -> usize {
+        (usize::BITS - (self._depth - 1).leading_zeros()).max(1) as usize
+    }
+}
+
+impl Logic for WordRam {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            let index = self.read_address.val().index();
+            self.read_data.next = self._sim.get(index).copied().unwrap_or(0).into();
+            if self.write_enable.val() {
+                let index = self.write_address.val().index();
+                let data: u64 = self.write_data.val().into();
+                if let Some(w) = self._sim.get_mut(index) {
+                    *w = data;
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(ram_verilog(
+            self._depth,
+            self.address_bits(),
+            WORD_ADDR_BITS,
+            64,
+            64,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "word_ram_read".into(),
+            clock: "clock".into(),
+            inputs: vec!["read_address".into()],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}

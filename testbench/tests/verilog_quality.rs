@@ -1,0 +1,768 @@
+//! Quality of the emitted Verilog, checked with tools other than the simulator it is tested
+//! on, for every shipped configuration (`configs/*.toml`) and a few extra ones built here:
+//!
+//! | test | what it checks |
+//! |---|---|
+//! | `verilator_lint_is_clean` | `verilator --lint-only -Wall verilator.vlt <top>.v` exits 0 and prints nothing |
+//! | `icarus_compiles_without_warnings` | `iverilog -g2005 -Wall -o /dev/null -s <top> <top>.v` exits 0 and prints nothing |
+//! | `yosys_*` | synthesis succeeds with no `Warning:` and `check -assert` finds no undriven or multiply driven net, before and after synthesis (`synth_ecp5` for the shipped configurations: it maps the state RAMs to block RAM; generic `synth` for `index_bits = 4`) |
+//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`; `QPTABLE_BLESS=1` rewrites it |
+//! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
+//! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
+//!
+//! The Verilog of every configuration is generated once per test process and written to
+//! `<target>/tmp/verilog_quality/gen/<top>.v`; the waivers of `verilator.vlt` apply to files
+//! in a directory named `gen`, so they cover these files and the committed ones alike.
+//!
+//! Regenerate the committed files after a change of the hardware description with:
+//!
+//! ```text
+//! QPTABLE_BLESS=1 cargo test --release -p qptable-testbench --test verilog_quality
+//! ```
+
+use qptable::config::Config;
+use qptable::generate::{generate_verilog, write_atomically};
+use qptable_testbench::tools::{
+    first_difference, relative, repo_root, run_tool, shipped_configs, tail, waiver_file, ToolRun,
+    TAIL_LINES,
+};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The environment variable that makes `gen_is_fresh` rewrite `gen/` instead of failing.
+const BLESS_ENV: &str = "QPTABLE_BLESS";
+
+/// The command that regenerates `gen/`, for failure messages.
+const BLESS_COMMAND: &str =
+    "QPTABLE_BLESS=1 cargo test --release -p qptable-testbench --test verilog_quality";
+
+/// Extra configurations: a label and the `--set` assignments over the defaults. Each has
+/// its own `top` so that the files do not collide.
+const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
+    // The smallest table, every index allocatable, max_qps not a power of two.
+    (
+        "index_bits_4",
+        &[
+            "index_bits=4",
+            "max_qps=13",
+            "first_index=0",
+            "top=qp_table_x_index_bits_4",
+        ],
+    ),
+    // The largest table: no generation bits at all.
+    (
+        "index_bits_24",
+        &["index_bits=24", "ports=rx", "top=qp_table_x_index_bits_24"],
+    ),
+    // The widest tag and address.
+    (
+        "tag_32_addr_64",
+        &[
+            "tag_bits=32",
+            "addr_bits=64",
+            "top=qp_table_x_tag_32_addr_64",
+        ],
+    ),
+    // The largest stride.
+    (
+        "entry_bytes_4096",
+        &["entry_bytes=4096", "top=qp_table_x_entry_bytes_4096"],
+    ),
+    // The most ports.
+    (
+        "four_ports",
+        &["ports=a,b,c,d", "top=qp_table_x_four_ports"],
+    ),
+    // Every width at its largest on a table small enough for generic synthesis.
+    (
+        "index_bits_4_widest",
+        &[
+            "index_bits=4",
+            "ports=tx,rx,cnp,aux",
+            "tag_bits=32",
+            "addr_bits=64",
+            "entry_bytes=4096",
+            "reuse=lowest",
+            "top=qp_table_x_index_bits_4_widest",
+        ],
+    ),
+];
+
+/// One configuration and its emitted Verilog.
+struct Design {
+    /// `default`, `small`, ... for shipped configurations, the label for extra ones.
+    label: String,
+    /// Where the configuration comes from, for messages.
+    origin: String,
+    config: Config,
+    /// The Verilog text.
+    text: String,
+    /// Where the text was written (a directory named `gen`).
+    path: PathBuf,
+}
+
+/// `<target>/tmp/verilog_quality/gen`: where the Verilog under test is written.
+fn work_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("verilog_quality")
+        .join("gen")
+}
+
+/// Every shipped and extra configuration, generated once per process.
+fn designs() -> &'static [Design] {
+    static DESIGNS: OnceLock<Vec<Design>> = OnceLock::new();
+    DESIGNS.get_or_init(|| {
+        let mut configs: Vec<(String, String, Config)> = shipped_configs()
+            .into_iter()
+            .map(|s| (s.name, relative(&s.path), s.config))
+            .collect();
+        for (label, assignments) in EXTRA_CONFIGS {
+            let mut config = Config::default();
+            for a in *assignments {
+                config
+                    .set(a)
+                    .unwrap_or_else(|e| panic!("extra configuration {label}: {e}"));
+            }
+            configs.push((
+                label.to_string(),
+                format!("the defaults with {}", assignments.join(" ")),
+                config,
+            ));
+        }
+        let dir = work_dir();
+        configs
+            .into_iter()
+            .map(|(label, origin, config)| {
+                let text = generate_verilog(&config)
+                    .unwrap_or_else(|e| panic!("generating {label} ({origin}): {e:#}"));
+                let path = dir.join(format!("{}.v", config.top));
+                write_atomically(&path, &text)
+                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+                Design {
+                    label,
+                    origin,
+                    config,
+                    text,
+                    path,
+                }
+            })
+            .collect()
+    })
+}
+
+fn design(label: &str) -> &'static Design {
+    designs()
+        .iter()
+        .find(|d| d.label == label)
+        .unwrap_or_else(|| panic!("no configuration labelled {label}"))
+}
+
+/// Panics with every failure, one block each, when there is any.
+fn assert_no_failures(what: &str, failures: Vec<String>) {
+    if !failures.is_empty() {
+        panic!(
+            "{what}: {} failure(s)\n\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        );
+    }
+}
+
+/// A tool run that must exit 0 and print nothing.
+fn silent_success(d: &Design, run: &ToolRun) -> Option<String> {
+    let quiet = run.stdout.trim().is_empty() && run.stderr.trim().is_empty();
+    if run.success() && quiet {
+        return None;
+    }
+    // The diagnostics themselves (Verilator: `%Warning-...`, Icarus: `file:line: warning:`),
+    // without the source excerpts that follow them.
+    let diagnostics: Vec<&str> = run
+        .stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter(|l| {
+            let lower = l.to_ascii_lowercase();
+            l.starts_with('%') || lower.contains("warning") || lower.contains("error")
+        })
+        .collect();
+    Some(format!(
+        "{} ({}, {}): {}\n--- diagnostics ({} lines, first {TAIL_LINES}) ---\n{}\n{}",
+        d.label,
+        d.origin,
+        d.path.display(),
+        if run.success() {
+            "exit code 0 but the tool printed diagnostics"
+        } else {
+            "the tool failed"
+        },
+        diagnostics.len(),
+        diagnostics[..diagnostics.len().min(TAIL_LINES)].join("\n"),
+        run.report()
+    ))
+}
+
+// ---- (a) Verilator lint ------------------------------------------------------------------
+
+#[test]
+fn verilator_lint_is_clean() {
+    let vlt = waiver_file();
+    assert!(vlt.is_file(), "missing waiver file {}", vlt.display());
+    let mut failures = Vec::new();
+    for d in designs() {
+        let run = run_tool(
+            Command::new("verilator")
+                .arg("--lint-only")
+                .arg("-Wall")
+                .arg(&vlt)
+                .arg(&d.path),
+        );
+        failures.extend(silent_success(d, &run));
+    }
+    assert_no_failures(
+        &format!(
+            "verilator --lint-only -Wall with {} (waive only what rust-hdl's way of writing \
+             Verilog causes, with a comment why; fix everything else in the design)",
+            vlt.display()
+        ),
+        failures,
+    );
+}
+
+// ---- (b) Icarus Verilog ------------------------------------------------------------------
+
+#[test]
+fn icarus_compiles_without_warnings() {
+    let mut failures = Vec::new();
+    for d in designs() {
+        let run = run_tool(
+            Command::new("iverilog")
+                .args(["-g2005", "-Wall", "-o", "/dev/null", "-s"])
+                .arg(&d.config.top)
+                .arg(&d.path),
+        );
+        failures.extend(silent_success(d, &run));
+    }
+    assert_no_failures(
+        "iverilog -g2005 -Wall (Icarus warnings are real: e.g. \"@* found no sensitivities\" \
+         is a combinational block that never runs)",
+        failures,
+    );
+}
+
+// ---- (c) yosys synthesis -----------------------------------------------------------------
+
+/// Synthesis flow of a yosys run.
+#[derive(Clone, Copy)]
+enum Synth {
+    /// `synth`: generic gates; memories become flip-flops, so only for small tables.
+    Generic,
+    /// `synth_ecp5`: Lattice ECP5; memories become DP16KD block RAMs.
+    Ecp5,
+}
+
+/// Synthesizes `label`'s Verilog; `check -assert` after elaboration (before any
+/// optimisation can hide a conflict) and after synthesis. Returns the log.
+fn yosys_synth(label: &str, flow: Synth) -> String {
+    let d = design(label);
+    let top = &d.config.top;
+    let synth = match flow {
+        Synth::Generic => format!("synth -top {top}"),
+        Synth::Ecp5 => format!("synth_ecp5 -top {top}"),
+    };
+    let script = format!(
+        "read_verilog {path}; hierarchy -check -top {top}; proc -noopt; check -assert; \
+         {synth}; check -assert; stat",
+        path = d.path.display()
+    );
+    let run = run_tool(Command::new("yosys").arg("-p").arg(&script));
+    let warnings: Vec<&str> = run
+        .stdout
+        .lines()
+        .chain(run.stderr.lines())
+        .filter(|l| l.trim_start().starts_with("Warning:"))
+        .collect();
+    assert!(
+        run.success() && warnings.is_empty(),
+        "yosys on {label} ({}, {}): {}\n{}\n{}",
+        d.origin,
+        d.path.display(),
+        if run.success() {
+            "synthesis succeeded with warnings"
+        } else {
+            "synthesis failed (undriven or multiply driven nets fail `check -assert`)"
+        },
+        if warnings.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "--- warnings (first {TAIL_LINES}) ---\n{}",
+                warnings[..warnings.len().min(TAIL_LINES)].join("\n")
+            )
+        },
+        run.report()
+    );
+    let cells = cell_count(&run.stdout, "Number of cells:");
+    eprintln!(
+        "yosys {} on {label} (top {top}): {:.1} s, {} cells",
+        match flow {
+            Synth::Generic => "synth",
+            Synth::Ecp5 => "synth_ecp5",
+        },
+        run.elapsed.as_secs_f64(),
+        cells.map_or("?".to_string(), |c| c.to_string())
+    );
+    run.stdout
+}
+
+/// The count on the last line of `stat` that starts with `key` (the design total is last).
+fn cell_count(log: &str, key: &str) -> Option<u64> {
+    log.lines()
+        .rev()
+        .filter_map(|l| l.trim().strip_prefix(key))
+        .find_map(|rest| rest.split_whitespace().next()?.parse().ok())
+}
+
+/// Block RAMs in a `synth_ecp5` log.
+fn block_rams(log: &str) -> u64 {
+    cell_count(log, "DP16KD").unwrap_or(0)
+}
+
+#[test]
+fn yosys_synth_ecp5_default() {
+    let log = yosys_synth("default", Synth::Ecp5);
+    // The state RAMs must map to block RAM: as flip-flops synthesis takes minutes and the
+    // design would not fit.
+    assert!(
+        block_rams(&log) > 0,
+        "synth_ecp5 of the default configuration used no DP16KD block RAM: the state RAMs \
+         were not inferred as memories\n{}",
+        tail(&log, TAIL_LINES)
+    );
+}
+
+#[test]
+fn yosys_synth_ecp5_small() {
+    yosys_synth("small", Synth::Ecp5);
+}
+
+#[test]
+fn yosys_synth_ecp5_wide() {
+    let log = yosys_synth("wide", Synth::Ecp5);
+    assert!(
+        block_rams(&log) > 0,
+        "synth_ecp5 of the wide configuration used no DP16KD block RAM\n{}",
+        tail(&log, TAIL_LINES)
+    );
+}
+
+#[test]
+fn yosys_synth_generic_index_bits_4() {
+    yosys_synth("index_bits_4", Synth::Generic);
+}
+
+#[test]
+fn yosys_synth_generic_index_bits_4_widest() {
+    yosys_synth("index_bits_4_widest", Synth::Generic);
+}
+
+// ---- (d) gen/ is fresh -------------------------------------------------------------------
+
+#[test]
+fn gen_is_fresh() {
+    let bless = std::env::var(BLESS_ENV).is_ok_and(|v| v == "1");
+    let root = repo_root();
+    let gen_dir = root.join("gen");
+    let shipped = shipped_configs();
+    let mut failures = Vec::new();
+
+    // Each shipped configuration has its own top, so its own file.
+    let mut tops = BTreeSet::new();
+    for s in &shipped {
+        if !tops.insert(s.config.top.clone()) {
+            failures.push(format!(
+                "{}: top = {:?} is also the top of another file in configs/; give every \
+                 shipped configuration its own top so that their files in gen/ do not collide",
+                relative(&s.path),
+                s.config.top
+            ));
+        }
+    }
+
+    for s in &shipped {
+        let generated = generate_verilog(&s.config)
+            .unwrap_or_else(|e| panic!("generating {}: {e:#}", s.path.display()));
+        let committed = std::fs::read_to_string(&s.verilog).ok();
+        if committed.as_deref() == Some(generated.as_str()) {
+            continue;
+        }
+        if bless {
+            write_atomically(&s.verilog, &generated)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", s.verilog.display()));
+            eprintln!("{BLESS_ENV}=1: wrote {}", relative(&s.verilog));
+            continue;
+        }
+        let what = match &committed {
+            None => "is missing".to_string(),
+            Some(text) => format!(
+                "differs from the Verilog generated from {}; {}",
+                relative(&s.path),
+                first_difference(text, &generated).unwrap_or_default()
+            ),
+        };
+        failures.push(format!(
+            "{} {what}\nRegenerate every file of gen/ with\n    {BLESS_COMMAND}\nor this one \
+             with\n    cargo run --release -- gen --config configs/{}.toml -o gen",
+            relative(&s.verilog),
+            s.name
+        ));
+    }
+
+    // A file of gen/ that no configuration produces is stale too.
+    if let Ok(entries) = std::fs::read_dir(&gen_dir) {
+        let mut orphans: Vec<PathBuf> = entries
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "v"))
+            .filter(|p| {
+                let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+                !tops.contains(stem.as_ref())
+            })
+            .collect();
+        orphans.sort();
+        for p in orphans {
+            if bless {
+                std::fs::remove_file(&p)
+                    .unwrap_or_else(|e| panic!("cannot remove {}: {e}", p.display()));
+                eprintln!("{BLESS_ENV}=1: removed {} (no configuration)", relative(&p));
+            } else {
+                failures.push(format!(
+                    "{} is the output of no file in configs/ (no configuration has that top): \
+                     delete it, or run\n    {BLESS_COMMAND}",
+                    relative(&p)
+                ));
+            }
+        }
+    }
+
+    assert_no_failures("gen/ is not fresh", failures);
+}
+
+#[test]
+fn default_toml_is_the_defaults() {
+    let shipped = shipped_configs();
+    let default = shipped
+        .iter()
+        .find(|s| s.name == "default")
+        .expect("configs/default.toml exists");
+    let defaults = Config::default();
+    assert_eq!(
+        default.config.max_qps(),
+        defaults.max_qps(),
+        "configs/default.toml: max_qps is not the default"
+    );
+    assert_eq!(
+        Config {
+            max_qps: None,
+            ..default.config.clone()
+        },
+        defaults,
+        "configs/default.toml must hold exactly the defaults of SPEC §3"
+    );
+}
+
+// ---- (e) the ports of the top module -----------------------------------------------------
+
+/// Direction of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Dir {
+    In,
+    Out,
+}
+
+/// A port of the top module: name, direction, width in bits.
+type PortDecl = (String, Dir, u32);
+
+/// The ports of module `top`: the names of its header in order, and its `input`/`output`
+/// declarations. Expects rust-hdl's style: a non-ANSI header `module top(a,b,...);` and one
+/// declaration per line (`input wire [23:0] name;`).
+fn top_ports(verilog: &str, top: &str) -> Result<(Vec<String>, Vec<PortDecl>), String> {
+    let start = verilog
+        .lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix("module")
+                .and_then(|rest| rest.trim_start().strip_prefix(top))
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        })
+        .ok_or_else(|| format!("no `module {top}(` in the Verilog"))?;
+    let body: Vec<&str> = verilog.lines().skip(start).collect();
+    let header_text: String = body.concat();
+    let open = header_text.find('(').expect("the header line has a `(`");
+    let close = header_text[open..]
+        .find(");")
+        .ok_or_else(|| format!("the header of module {top} has no `);`"))?
+        + open;
+    let header: Vec<String> = header_text[open + 1..close]
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+
+    let mut decls = Vec::new();
+    for line in body.iter().skip(1) {
+        let line = line.trim();
+        if line.starts_with("endmodule") {
+            break;
+        }
+        let dir = if line.starts_with("input ") {
+            Dir::In
+        } else if line.starts_with("output ") {
+            Dir::Out
+        } else if line.starts_with("inout ") {
+            return Err(format!("module {top} has an inout port: {line}"));
+        } else {
+            continue;
+        };
+        let line = line.trim_end_matches(';');
+        let mut width = 1;
+        let mut names = Vec::new();
+        for word in line.split_whitespace().skip(1) {
+            match word {
+                "wire" | "reg" | "logic" => {}
+                "signed" => return Err(format!("signed port in module {top}: {line}")),
+                w if w.starts_with('[') => {
+                    let range = w.trim_start_matches('[').trim_end_matches(']');
+                    let (hi, lo) = range
+                        .split_once(':')
+                        .and_then(|(h, l)| Some((h.parse::<u32>().ok()?, l.parse::<u32>().ok()?)))
+                        .ok_or_else(|| format!("cannot read the range of `{line}`"))?;
+                    if lo != 0 || hi < lo {
+                        return Err(format!("port range is not [N-1:0]: {line}"));
+                    }
+                    width = hi - lo + 1;
+                }
+                w => names.extend(
+                    w.split(',')
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_string),
+                ),
+            }
+        }
+        for name in names {
+            decls.push((name, dir, width));
+        }
+    }
+    Ok((header, decls))
+}
+
+/// Compares the ports of `top` in `verilog` with `expected` (SPEC §4): the same set of
+/// names, directions and widths, each declared once, `clk` and `rst` first, no `$`.
+fn check_top_ports(label: &str, verilog: &str, top: &str, expected: &[PortDecl]) -> Vec<String> {
+    let (header, decls) = match top_ports(verilog, top) {
+        Ok(p) => p,
+        Err(e) => return vec![format!("{label}: {e}")],
+    };
+    let mut failures = Vec::new();
+    let header_set: BTreeSet<&String> = header.iter().collect();
+    if header_set.len() != header.len() {
+        failures.push(format!(
+            "{label}: a name appears twice in the header of module {top}: {header:?}"
+        ));
+    }
+    let declared: BTreeSet<&String> = decls.iter().map(|(n, _, _)| n).collect();
+    if declared.len() != decls.len() {
+        failures.push(format!("{label}: a port of module {top} is declared twice"));
+    }
+    if header_set != declared {
+        failures.push(format!(
+            "{label}: the header of module {top} and its input/output declarations differ: \
+             only in the header {:?}, only declared {:?}",
+            header_set.difference(&declared).collect::<Vec<_>>(),
+            declared.difference(&header_set).collect::<Vec<_>>()
+        ));
+    }
+    for name in &header {
+        if name.contains('$') {
+            failures.push(format!(
+                "{label}: top-level port `{name}` of module {top} contains `$`"
+            ));
+        }
+    }
+    if header.len() < 2 || header[0] != "clk" || header[1] != "rst" {
+        failures.push(format!(
+            "{label}: module {top} does not start with clk, rst: {:?}",
+            &header[..header.len().min(4)]
+        ));
+    }
+    let got: BTreeSet<&PortDecl> = decls.iter().collect();
+    let want: BTreeSet<&PortDecl> = expected.iter().collect();
+    if got != want {
+        let show = |set: Vec<&&PortDecl>| {
+            set.iter()
+                .map(|(n, d, w)| format!("{n} ({d:?}, {w} bits)"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        failures.push(format!(
+            "{label}: the ports of module {top} are not SPEC §4's\n  missing or different: \
+             {}\n  unexpected: {}",
+            show(want.difference(&got).collect()),
+            show(got.difference(&want).collect())
+        ));
+    }
+    failures
+}
+
+/// SPEC §4 for a configuration: clock and reset, each lookup port in declaration order,
+/// the AXI4-Lite control slave. (The `m_axi_*` memory port of `directory = in_memory` is
+/// not in this release.)
+fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
+    let p = |name: String, dir: Dir, width: u32| (name, dir, width);
+    let mut ports = vec![p("clk".into(), Dir::In, 1), p("rst".into(), Dir::In, 1)];
+    for n in &cfg.ports {
+        ports.extend([
+            p(format!("s_{n}_req_valid"), Dir::In, 1),
+            p(format!("s_{n}_req_ready"), Dir::Out, 1),
+            p(format!("s_{n}_req_qpn"), Dir::In, 24),
+            p(format!("s_{n}_req_tag"), Dir::In, cfg.tag_bits),
+            p(format!("m_{n}_rsp_valid"), Dir::Out, 1),
+            p(format!("m_{n}_rsp_ready"), Dir::In, 1),
+            p(format!("m_{n}_rsp_qpn"), Dir::Out, 24),
+            p(format!("m_{n}_rsp_tag"), Dir::Out, cfg.tag_bits),
+            p(format!("m_{n}_rsp_status"), Dir::Out, 3),
+            p(format!("m_{n}_rsp_addr"), Dir::Out, cfg.addr_bits),
+        ]);
+    }
+    for (name, dir, width) in AXIL_PORTS {
+        ports.push(p(format!("s_axil_{name}"), *dir, *width));
+    }
+    ports
+}
+
+/// The AXI4-Lite control slave of SPEC §4: 32-bit data, 12-bit address.
+const AXIL_PORTS: &[(&str, Dir, u32)] = &[
+    ("awaddr", Dir::In, 12),
+    ("awprot", Dir::In, 3),
+    ("awvalid", Dir::In, 1),
+    ("awready", Dir::Out, 1),
+    ("wdata", Dir::In, 32),
+    ("wstrb", Dir::In, 4),
+    ("wvalid", Dir::In, 1),
+    ("wready", Dir::Out, 1),
+    ("bresp", Dir::Out, 2),
+    ("bvalid", Dir::Out, 1),
+    ("bready", Dir::In, 1),
+    ("araddr", Dir::In, 12),
+    ("arprot", Dir::In, 3),
+    ("arvalid", Dir::In, 1),
+    ("arready", Dir::Out, 1),
+    ("rdata", Dir::Out, 32),
+    ("rresp", Dir::Out, 2),
+    ("rvalid", Dir::Out, 1),
+    ("rready", Dir::In, 1),
+];
+
+#[test]
+fn default_top_ports_are_spec_section_4() {
+    // SPEC §4 for the defaults (ports tx and rx, tag_bits 8, addr_bits 64), written out.
+    let (i, o) = (Dir::In, Dir::Out);
+    let expected: Vec<PortDecl> = [
+        ("clk", i, 1),
+        ("rst", i, 1),
+        ("s_tx_req_valid", i, 1),
+        ("s_tx_req_ready", o, 1),
+        ("s_tx_req_qpn", i, 24),
+        ("s_tx_req_tag", i, 8),
+        ("m_tx_rsp_valid", o, 1),
+        ("m_tx_rsp_ready", i, 1),
+        ("m_tx_rsp_qpn", o, 24),
+        ("m_tx_rsp_tag", o, 8),
+        ("m_tx_rsp_status", o, 3),
+        ("m_tx_rsp_addr", o, 64),
+        ("s_rx_req_valid", i, 1),
+        ("s_rx_req_ready", o, 1),
+        ("s_rx_req_qpn", i, 24),
+        ("s_rx_req_tag", i, 8),
+        ("m_rx_rsp_valid", o, 1),
+        ("m_rx_rsp_ready", i, 1),
+        ("m_rx_rsp_qpn", o, 24),
+        ("m_rx_rsp_tag", o, 8),
+        ("m_rx_rsp_status", o, 3),
+        ("m_rx_rsp_addr", o, 64),
+        ("s_axil_awaddr", i, 12),
+        ("s_axil_awprot", i, 3),
+        ("s_axil_awvalid", i, 1),
+        ("s_axil_awready", o, 1),
+        ("s_axil_wdata", i, 32),
+        ("s_axil_wstrb", i, 4),
+        ("s_axil_wvalid", i, 1),
+        ("s_axil_wready", o, 1),
+        ("s_axil_bresp", o, 2),
+        ("s_axil_bvalid", o, 1),
+        ("s_axil_bready", i, 1),
+        ("s_axil_araddr", i, 12),
+        ("s_axil_arprot", i, 3),
+        ("s_axil_arvalid", i, 1),
+        ("s_axil_arready", o, 1),
+        ("s_axil_rdata", o, 32),
+        ("s_axil_rresp", o, 2),
+        ("s_axil_rvalid", o, 1),
+        ("s_axil_rready", i, 1),
+    ]
+    .into_iter()
+    .map(|(n, d, w)| (n.to_string(), d, w))
+    .collect();
+    assert_eq!(expected.len(), 2 + 2 * 10 + 19);
+    let cfg = Config::default();
+    let verilog = generate_verilog(&cfg).expect("the defaults generate");
+    assert_no_failures(
+        "ports of the default top module",
+        check_top_ports("defaults", &verilog, "qp_table", &expected),
+    );
+}
+
+#[test]
+fn top_ports_follow_the_configuration() {
+    let mut failures = Vec::new();
+    for d in designs() {
+        let label = format!("{} ({})", d.label, d.origin);
+        failures.extend(check_top_ports(
+            &label,
+            &d.text,
+            &d.config.top,
+            &spec_ports(&d.config),
+        ));
+    }
+    assert_no_failures("ports of the top modules", failures);
+}
+
+#[test]
+fn port_parser_reads_rust_hdl_declarations() {
+    let v = "module t(clk,rst,a$b,q);\n    input wire  clk;\n    input wire  rst;\n    \
+             input wire  [23:0] a$b;\n    output reg  [2:0] q;\nendmodule\nmodule t$x(y);\n    \
+             output reg y;\nendmodule\n";
+    let (header, decls) = top_ports(v, "t").unwrap();
+    assert_eq!(header, ["clk", "rst", "a$b", "q"]);
+    assert_eq!(
+        decls,
+        [
+            ("clk".to_string(), Dir::In, 1),
+            ("rst".to_string(), Dir::In, 1),
+            ("a$b".to_string(), Dir::In, 24),
+            ("q".to_string(), Dir::Out, 3),
+        ]
+    );
+    let expected = vec![
+        ("clk".to_string(), Dir::In, 1),
+        ("rst".to_string(), Dir::In, 1),
+        ("a$b".to_string(), Dir::In, 24),
+        ("q".to_string(), Dir::Out, 2),
+    ];
+    let failures = check_top_ports("t", v, "t", &expected);
+    assert_eq!(failures.len(), 2, "{failures:#?}");
+    assert!(failures[0].contains("`a$b`"), "{}", failures[0]);
+    assert!(failures[1].contains("q (Out, 2 bits)"), "{}", failures[1]);
+    assert!(top_ports(v, "u").is_err());
+}
