@@ -83,6 +83,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     wire  regs$cmd_valid;
     wire  [3:0] regs$cmd_op;
     wire  [23:0] regs$cmd_qpn;
+    wire  [47:0] regs$cmd_time;
     reg  regs$cmd_done;
     reg  [3:0] regs$result_status;
     reg  [23:0] regs$result_qpn;
@@ -92,6 +93,8 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     reg  [31:0] regs$cnt_free_ok;
     reg  [31:0] regs$cnt_cmd_error;
     reg  [31:0] regs$cnt_in_use;
+    reg  [31:0] regs$cnt_quarantine_overflow;
+    reg  [31:0] regs$cnt_quarantined;
     reg  [31:0] regs$cnt_lookups$0;
     reg  [31:0] regs$cnt_ok$0;
     reg  [31:0] regs$cnt_out_of_range$0;
@@ -103,6 +106,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     reg  engine$cmd_valid;
     reg  [3:0] engine$cmd_op;
     reg  [23:0] engine$cmd_qpn;
+    reg  [47:0] engine$cmd_time;
     wire  engine$cmd_done;
     wire  [3:0] engine$result_status;
     wire  [23:0] engine$result_qpn;
@@ -118,6 +122,8 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     wire  [31:0] engine$cnt_free_ok;
     wire  [31:0] engine$cnt_cmd_error;
     wire  [31:0] engine$cnt_in_use;
+    wire  [31:0] engine$cnt_quarantine_overflow;
+    wire  [31:0] engine$cnt_quarantined;
     
     // Sub module instances
     qp_table_small$pipe_rx pipe_rx(
@@ -170,6 +176,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cmd_valid(regs$cmd_valid),
         .cmd_op(regs$cmd_op),
         .cmd_qpn(regs$cmd_qpn),
+        .cmd_time(regs$cmd_time),
         .cmd_done(regs$cmd_done),
         .result_status(regs$result_status),
         .result_qpn(regs$result_qpn),
@@ -179,6 +186,8 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cnt_free_ok(regs$cnt_free_ok),
         .cnt_cmd_error(regs$cnt_cmd_error),
         .cnt_in_use(regs$cnt_in_use),
+        .cnt_quarantine_overflow(regs$cnt_quarantine_overflow),
+        .cnt_quarantined(regs$cnt_quarantined),
         .cnt_lookups$0(regs$cnt_lookups$0),
         .cnt_ok$0(regs$cnt_ok$0),
         .cnt_out_of_range$0(regs$cnt_out_of_range$0),
@@ -192,6 +201,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cmd_valid(engine$cmd_valid),
         .cmd_op(engine$cmd_op),
         .cmd_qpn(engine$cmd_qpn),
+        .cmd_time(engine$cmd_time),
         .cmd_done(engine$cmd_done),
         .result_status(engine$result_status),
         .result_qpn(engine$result_qpn),
@@ -206,7 +216,9 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cnt_alloc_full(engine$cnt_alloc_full),
         .cnt_free_ok(engine$cnt_free_ok),
         .cnt_cmd_error(engine$cnt_cmd_error),
-        .cnt_in_use(engine$cnt_in_use)
+        .cnt_in_use(engine$cnt_in_use),
+        .cnt_quarantine_overflow(engine$cnt_quarantine_overflow),
+        .cnt_quarantined(engine$cnt_quarantined)
     );
     
     // Update code (custom)
@@ -234,6 +246,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     always @(*) engine$cmd_valid = regs$cmd_valid;
     always @(*) engine$cmd_op = regs$cmd_op;
     always @(*) engine$cmd_qpn = regs$cmd_qpn;
+    always @(*) engine$cmd_time = regs$cmd_time;
     always @(*) regs$cmd_done = engine$cmd_done;
     always @(*) regs$result_status = engine$result_status;
     always @(*) regs$result_qpn = engine$result_qpn;
@@ -243,6 +256,8 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     always @(*) regs$cnt_free_ok = engine$cnt_free_ok;
     always @(*) regs$cnt_cmd_error = engine$cnt_cmd_error;
     always @(*) regs$cnt_in_use = engine$cnt_in_use;
+    always @(*) regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
+    always @(*) regs$cnt_quarantined = engine$cnt_quarantined;
     always @(*) pipe_rx$clock = clk;
     always @(*) pipe_rx$rst = rst;
     always @(*) pipe_rx$init_done = engine$init_done;
@@ -272,7 +287,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
 endmodule // qp_table_small
 
 
-module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,rsp_fire$0,in_flight$0,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use);
+module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,rsp_fire$0,in_flight$0,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined);
     
     // Module arguments
     input wire  clock;
@@ -280,6 +295,7 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     input wire  cmd_valid;
     input wire  [3:0] cmd_op;
     input wire  [23:0] cmd_qpn;
+    input wire  [47:0] cmd_time;
     output reg  cmd_done;
     output reg  [3:0] result_status;
     output reg  [23:0] result_qpn;
@@ -295,8 +311,14 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     output reg  [31:0] cnt_free_ok;
     output reg  [31:0] cnt_cmd_error;
     output reg  [31:0] cnt_in_use;
+    output reg  [31:0] cnt_quarantine_overflow;
+    output reg  [31:0] cnt_quarantined;
     
     // Constant declarations
+    localparam  q_on = 1'b0;
+    localparam  q_cycles_m1 = 48'h0;
+    localparam  q_depth = 13'b1000000;
+    localparam  q_last = 12'h3f;
     localparam  index_mask = 24'h3f;
     localparam  index_bits = 5'b110;
     localparam  gen_mask = 24'h3ffff;
@@ -311,16 +333,21 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     // Enums
     localparam EngState$Init = 0;
     localparam EngState$Idle = 1;
-    localparam EngState$Read = 2;
-    localparam EngState$Check = 3;
-    localparam EngState$AllocFind = 4;
-    localparam EngState$AllocRead = 5;
-    localparam EngState$AllocWrite = 6;
-    localparam EngState$AtTest = 7;
-    localparam EngState$MapWait = 8;
-    localparam EngState$Drain = 9;
-    localparam EngState$Release = 10;
-    localparam EngState$Done = 11;
+    localparam EngState$Start = 2;
+    localparam EngState$QRelease = 3;
+    localparam EngState$Decode = 4;
+    localparam EngState$Read = 5;
+    localparam EngState$Check = 6;
+    localparam EngState$AllocFind = 7;
+    localparam EngState$AllocRead = 8;
+    localparam EngState$AllocWrite = 9;
+    localparam EngState$AtTest = 10;
+    localparam EngState$MapWait = 11;
+    localparam EngState$Drain = 12;
+    localparam EngState$Release = 13;
+    localparam EngState$Overflow = 14;
+    localparam EngState$Push = 15;
+    localparam EngState$Done = 16;
     
     // Stub signals
     reg  ram$clock;
@@ -329,6 +356,27 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     reg  ram$write_enable;
     reg  [23:0] ram$write_address;
     reg  [21:0] ram$write_data;
+    reg  qram$clock;
+    reg  [17:0] qram$read_address;
+    wire  [71:0] qram$read_data;
+    reg  qram$write_enable;
+    reg  [17:0] qram$write_address;
+    reg  [71:0] qram$write_data;
+    reg  [11:0] q_wr$d;
+    wire  [11:0] q_wr$q;
+    reg  q_wr$clock;
+    reg  [11:0] q_rd$d;
+    wire  [11:0] q_rd$q;
+    reg  q_rd$clock;
+    reg  [12:0] q_count$d;
+    wire  [12:0] q_count$q;
+    reg  q_count$clock;
+    reg  [31:0] q_overflow$d;
+    wire  [31:0] q_overflow$q;
+    reg  q_overflow$clock;
+    reg  [47:0] time_q$d;
+    wire  [47:0] time_q$q;
+    reg  time_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -339,8 +387,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     wire  map$done;
     wire  map$found;
     wire  [23:0] map$result;
-    reg  [3:0] state$d;
-    wire  [3:0] state$q;
+    reg  [4:0] state$d;
+    wire  [4:0] state$q;
     reg  state$clock;
     reg  [23:0] cursor$d;
     wire  [23:0] cursor$q;
@@ -389,6 +437,10 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
     reg  in_use$clock;
     
     // Local signals
+    reg  [23:0] q_head_index;
+    reg  q_due;
+    reg  [11:0] q_wr_next;
+    reg  [11:0] q_rd_next;
     reg  [23:0] index;
     reg  [23:0] gen;
     reg  [23:0] word_gen;
@@ -405,6 +457,39 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
         .write_enable(ram$write_enable),
         .write_address(ram$write_address),
         .write_data(ram$write_data)
+    );
+    qp_table_small$engine$qram qram(
+        .clock(qram$clock),
+        .read_address(qram$read_address),
+        .read_data(qram$read_data),
+        .write_enable(qram$write_enable),
+        .write_address(qram$write_address),
+        .write_data(qram$write_data)
+    );
+    qp_table_small$engine$q_wr q_wr(
+        .d(q_wr$d),
+        .q(q_wr$q),
+        .clock(q_wr$clock)
+    );
+    qp_table_small$engine$q_rd q_rd(
+        .d(q_rd$d),
+        .q(q_rd$q),
+        .clock(q_rd$clock)
+    );
+    qp_table_small$engine$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
+    );
+    qp_table_small$engine$q_overflow q_overflow(
+        .d(q_overflow$d),
+        .q(q_overflow$q),
+        .clock(q_overflow$clock)
+    );
+    qp_table_small$engine$time_q time_q(
+        .d(time_q$d),
+        .q(time_q$q),
+        .clock(time_q$clock)
     );
     qp_table_small$engine$map map(
         .clock(map$clock),
@@ -516,6 +601,11 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
         free_ok$clock = clock;
         cmd_error$clock = clock;
         in_use$clock = clock;
+        q_wr$clock = clock;
+        q_rd$clock = clock;
+        q_count$clock = clock;
+        q_overflow$clock = clock;
+        time_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -531,8 +621,17 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
         free_ok$d = free_ok$q;
         cmd_error$d = cmd_error$q;
         in_use$d = in_use$q;
+        q_wr$d = q_wr$q;
+        q_rd$d = q_rd$q;
+        q_count$d = q_count$q;
+        q_overflow$d = q_overflow$q;
+        time_q$d = time_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
+        index = qpn$q & index_mask;
+        gen = qpn$q >> index_bits;
+        word_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
+        new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
         ram_we = 1'b0;
@@ -548,10 +647,23 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
         cnt_free_ok = free_ok$q;
         cnt_cmd_error = cmd_error$q;
         cnt_in_use = in_use$q;
-        index = qpn$q & index_mask;
-        gen = qpn$q >> index_bits;
-        word_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
-        new_gen = (word_gen + 32'h1) & gen_mask;
+        cnt_quarantine_overflow = q_overflow$q;
+        cnt_quarantined = ((q_count$q) & 32'hffffffff);
+        qram$clock = clock;
+        qram$read_address = ((q_rd$q) & 18'h3ffff);
+        qram$write_address = ((q_wr$q) & 18'h3ffff);
+        qram$write_enable = 1'b0;
+        qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
+        q_head_index = qram$read_data[(32'h0)+:(24)];
+        q_due = (time_q$q - qram$read_data[(32'h18)+:(48)]) > q_cycles_m1;
+        q_wr_next = q_wr$q + 32'h1;
+        if (q_wr$q == q_last) begin
+            q_wr_next = 32'h0;
+        end
+        q_rd_next = q_rd$q + 32'h1;
+        if (q_rd$q == q_last) begin
+            q_rd_next = 32'h0;
+        end
         cursor_next = cursor$q + 32'h1;
         if (cursor$q == last_index) begin
             cursor_next = first_index;
@@ -581,27 +693,50 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
-                        cursor$d = cmd_qpn & index_mask;
-                        pending_qpn$d = cmd_qpn;
-                        state$d = EngState$Read;
-                        if (cmd_op == 32'h1) begin
-                            map$op_valid = 1'b1;
-                            map$op = 32'h0;
-                            map$op_index = next_alloc$q;
-                            if (reuse_lowest) begin
-                                map$op_index = first_index;
-                            end
-                            state$d = EngState$AllocFind;
+                        time_q$d = cmd_time;
+                        state$d = EngState$Start;
+                    end
+                end
+            EngState$Start:
+                begin
+                    state$d = EngState$Decode;
+                    if (q_on & |q_count$q & q_due) begin
+                        map$op_valid = 1'b1;
+                        map$op = 32'h2;
+                        map$op_index = q_head_index;
+                        q_rd$d = q_rd_next;
+                        q_count$d = q_count$q - 32'h1;
+                        state$d = EngState$QRelease;
+                    end
+                end
+            EngState$QRelease:
+                begin
+                    if (map$done) begin
+                        state$d = EngState$Decode;
+                    end
+                end
+            EngState$Decode:
+                begin
+                    cursor$d = qpn$q & index_mask;
+                    pending_qpn$d = qpn$q;
+                    state$d = EngState$Read;
+                    if (op$q == 32'h1) begin
+                        map$op_valid = 1'b1;
+                        map$op = 32'h0;
+                        map$op_index = next_alloc$q;
+                        if (reuse_lowest) begin
+                            map$op_index = first_index;
                         end
-                        if (cmd_op == 32'h5) begin
-                            pending_status$d = 32'h0;
-                            state$d = EngState$Done;
-                        end
-                        if ((cmd_op == 32'h0) | (cmd_op > 32'h5)) begin
-                            pending_status$d = 32'h4;
-                            cmd_error$d = cmd_error$q + 32'h1;
-                            state$d = EngState$Done;
-                        end
+                        state$d = EngState$AllocFind;
+                    end
+                    if (op$q == 32'h5) begin
+                        pending_status$d = 32'h0;
+                        state$d = EngState$Done;
+                    end
+                    if ((op$q == 32'h0) | (op$q > 32'h5)) begin
+                        pending_status$d = 32'h4;
+                        cmd_error$d = cmd_error$q + 32'h1;
+                        state$d = EngState$Done;
                     end
                 end
             EngState$Read:
@@ -726,10 +861,39 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
                         drain$0$d = drain$0$q - 32'h1;
                     end
                     if (drained) begin
-                        map$op_valid = 1'b1;
-                        map$op = 32'h2;
-                        state$d = EngState$Release;
+                        if (q_on) begin
+                            state$d = EngState$Push;
+                            if (q_count$q == q_depth) begin
+                                map$op_valid = 1'b1;
+                                map$op = 32'h2;
+                                map$op_index = q_head_index;
+                                q_rd$d = q_rd_next;
+                                q_count$d = q_count$q - 32'h1;
+                                q_overflow$d = q_overflow$q + 32'h1;
+                                state$d = EngState$Overflow;
+                            end
+                        end
+                        else begin
+                            map$op_valid = 1'b1;
+                            map$op = 32'h2;
+                            state$d = EngState$Release;
+                        end
                     end
+                end
+            EngState$Overflow:
+                begin
+                    if (map$done) begin
+                        state$d = EngState$Push;
+                    end
+                end
+            EngState$Push:
+                begin
+                    qram$write_enable = 1'b1;
+                    q_wr$d = q_wr_next;
+                    q_count$d = q_count$q + 32'h1;
+                    free_ok$d = free_ok$q + 32'h1;
+                    in_use$d = in_use$q - 32'h1;
+                    state$d = EngState$Done;
                 end
             EngState$Release:
                 begin
@@ -762,6 +926,10 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_
             free_ok$d = 32'h0;
             cmd_error$d = 32'h0;
             in_use$d = 32'h0;
+            q_wr$d = 32'h0;
+            q_rd$d = 32'h0;
+            q_count$d = 32'h0;
+            q_overflow$d = 32'h0;
             drain$0$d = 32'h0;
         end
     end
@@ -1571,6 +1739,82 @@ module qp_table_small$engine$pending_status(d,q,clock);
 endmodule // qp_table_small$engine$pending_status
 
 
+module qp_table_small$engine$q_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$q_count
+
+
+module qp_table_small$engine$q_overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$q_overflow
+
+
+module qp_table_small$engine$q_rd(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$q_rd
+
+
+module qp_table_small$engine$q_wr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$q_wr
+
+
 module qp_table_small$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -1609,6 +1853,32 @@ module qp_table_small$engine$qpn_q(d,q,clock);
 endmodule // qp_table_small$engine$qpn_q
 
 
+module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [17:0] read_address;
+    output reg  [71:0] read_data;
+    input wire  write_enable;
+    input wire  [17:0] write_address;
+    input wire  [71:0] write_data;
+    
+    // Update code (custom)
+    reg [71:0] mem [0:63];
+    reg [71:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[17:6], write_address[17:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[5:0]];
+       if (write_enable) begin
+          mem[write_address[5:0]] <= write_data[71:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_small$engine$qram
+
+
 module qp_table_small$engine$ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
@@ -1638,23 +1908,28 @@ endmodule // qp_table_small$engine$ram
 module qp_table_small$engine$state(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Enums
     localparam EngState$Init = 0;
     localparam EngState$Idle = 1;
-    localparam EngState$Read = 2;
-    localparam EngState$Check = 3;
-    localparam EngState$AllocFind = 4;
-    localparam EngState$AllocRead = 5;
-    localparam EngState$AllocWrite = 6;
-    localparam EngState$AtTest = 7;
-    localparam EngState$MapWait = 8;
-    localparam EngState$Drain = 9;
-    localparam EngState$Release = 10;
-    localparam EngState$Done = 11;
+    localparam EngState$Start = 2;
+    localparam EngState$QRelease = 3;
+    localparam EngState$Decode = 4;
+    localparam EngState$Read = 5;
+    localparam EngState$Check = 6;
+    localparam EngState$AllocFind = 7;
+    localparam EngState$AllocRead = 8;
+    localparam EngState$AllocWrite = 9;
+    localparam EngState$AtTest = 10;
+    localparam EngState$MapWait = 11;
+    localparam EngState$Drain = 12;
+    localparam EngState$Release = 13;
+    localparam EngState$Overflow = 14;
+    localparam EngState$Push = 15;
+    localparam EngState$Done = 16;
     
     // Update code (custom)
     initial begin
@@ -1685,6 +1960,25 @@ module qp_table_small$engine$status_q(d,q,clock);
     end
           
 endmodule // qp_table_small$engine$status_q
+
+
+module qp_table_small$engine$time_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$time_q
 
 
 module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale);
@@ -2397,7 +2691,7 @@ module qp_table_small$pipe_rx$stale(d,q,clock);
 endmodule // qp_table_small$pipe_rx$stale
 
 
-module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_lookups$0,cnt_ok$0,cnt_out_of_range$0,cnt_not_allocated$0,cnt_stale$0,table_base);
+module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_ok$0,cnt_out_of_range$0,cnt_not_allocated$0,cnt_stale$0,table_base);
     
     // Module arguments
     input wire  clock;
@@ -2422,6 +2716,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     output reg  cmd_valid;
     output reg  [3:0] cmd_op;
     output reg  [23:0] cmd_qpn;
+    output reg  [47:0] cmd_time;
     input wire  cmd_done;
     input wire  [3:0] result_status;
     input wire  [23:0] result_qpn;
@@ -2431,6 +2726,8 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     input wire  [31:0] cnt_free_ok;
     input wire  [31:0] cnt_cmd_error;
     input wire  [31:0] cnt_in_use;
+    input wire  [31:0] cnt_quarantine_overflow;
+    input wire  [31:0] cnt_quarantined;
     input wire  [31:0] cnt_lookups$0;
     input wire  [31:0] cnt_ok$0;
     input wire  [31:0] cnt_out_of_range$0;
@@ -2447,6 +2744,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     localparam  first_index = 32'h2;
     localparam  ports = 3'b1;
     localparam  base_hi_mask = 32'h0;
+    localparam  time_one = 48'h1;
     
     // Enums
     localparam WriteState$Idle = 0;
@@ -2457,6 +2755,12 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [1:0] wstate$d;
     wire  [1:0] wstate$q;
     reg  wstate$clock;
+    reg  [47:0] now$d;
+    wire  [47:0] now$q;
+    reg  now$clock;
+    reg  [47:0] cmd_time_q$d;
+    wire  [47:0] cmd_time_q$q;
+    reg  cmd_time_q$clock;
     reg  [3:0] cmd_op_q$d;
     wire  [3:0] cmd_op_q$q;
     reg  cmd_op_q$clock;
@@ -2498,6 +2802,16 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .d(wstate$d),
         .q(wstate$q),
         .clock(wstate$clock)
+    );
+    qp_table_small$regs$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    qp_table_small$regs$cmd_time_q cmd_time_q(
+        .d(cmd_time_q$d),
+        .q(cmd_time_q$q),
+        .clock(cmd_time_q$clock)
     );
     qp_table_small$regs$cmd_op_q cmd_op_q(
         .d(cmd_op_q$d),
@@ -2543,6 +2857,8 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     // Update code
     always @(*) begin
         wstate$clock = clock;
+        now$clock = clock;
+        cmd_time_q$clock = clock;
         cmd_op_q$clock = clock;
         cmd_qpn_q$clock = clock;
         bresp_q$clock = clock;
@@ -2552,6 +2868,8 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         rdata_q$clock = clock;
         rresp_q$clock = clock;
         wstate$d = wstate$q;
+        now$d = now$q;
+        cmd_time_q$d = cmd_time_q$q;
         cmd_op_q$d = cmd_op_q$q;
         cmd_qpn_q$d = cmd_qpn_q$q;
         bresp_q$d = bresp_q$q;
@@ -2565,6 +2883,8 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         cmd_valid = busy;
         cmd_op = cmd_op_q$q;
         cmd_qpn = cmd_qpn_q$q;
+        cmd_time = cmd_time_q$q;
+        now$d = now$q + time_one;
         awready = 1'b0;
         wready = 1'b0;
         write_fire = 1'b0;
@@ -2626,6 +2946,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                     begin
                         cmd_op_q$d = wdata[(32'h1c)+:(4)];
                         cmd_qpn_q$d = wdata[(32'h0)+:(24)];
+                        cmd_time_q$d = now$q;
                         wstate$d = WriteState$Command;
                     end
                 default:
@@ -2702,7 +3023,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 end
             100:
                 begin
-                    read_data = 32'h0;
+                    read_data = cnt_quarantine_overflow;
                 end
             101:
                 begin
@@ -2710,7 +3031,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 end
             102:
                 begin
-                    read_data = 32'h0;
+                    read_data = cnt_quarantined;
                 end
             default:
                 begin
@@ -2762,6 +3083,7 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         end
         if (rst) begin
             wstate$d = WriteState$Idle;
+            now$d = 32'h0;
             base_lo$d = 32'h0;
             base_hi$d = 32'h0;
             rvalid_q$d = 1'b0;
@@ -2864,6 +3186,44 @@ module qp_table_small$regs$cmd_qpn_q(d,q,clock);
     end
           
 endmodule // qp_table_small$regs$cmd_qpn_q
+
+
+module qp_table_small$regs$cmd_time_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$cmd_time_q
+
+
+module qp_table_small$regs$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$now
 
 
 module qp_table_small$regs$rdata_q(d,q,clock);

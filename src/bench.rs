@@ -106,6 +106,8 @@ pub struct Bench {
     bvalid: Out,
     bready: In,
     cmd_issued: bool,
+    /// Edge of the last CMD write handshake.
+    pub last_cmd_cycle: u64,
     req_cycles: Vec<VecDeque<u64>>,
     /// The model the bench runs (for build figures).
     pub model: Model,
@@ -173,6 +175,7 @@ impl Bench {
             latency: vec![Latency::default(); n],
             ports,
             cmd_issued: false,
+            last_cmd_cycle: 0,
             req_cycles: vec![VecDeque::new(); n],
             model,
         };
@@ -256,8 +259,9 @@ impl Bench {
             && (self.sim.driven(self.awaddr) & !3) == u64::from(regs::CMD)
         {
             let word = self.sim.driven(self.wdata) as u32;
-            self.sb.command_issued(Command::decode(word));
+            self.sb.command_issued_at(Command::decode(word), cycle);
             self.cmd_issued = true;
+            self.last_cmd_cycle = cycle;
         }
         // 4. Requests.
         for (p, io) in self.ports.iter().enumerate() {

@@ -576,13 +576,6 @@ impl Config {
         if self.mode == Mode::TwoLevel {
             return Err(ConfigError::not_implemented("mode", self.mode, "flat"));
         }
-        if self.quarantine_cycles != 0 {
-            return Err(ConfigError::not_implemented(
-                "quarantine_cycles",
-                self.quarantine_cycles,
-                "0 (quarantine off)",
-            ));
-        }
         // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------
         Ok(())
     }
@@ -856,14 +849,6 @@ mod tests {
         assert_eq!(
             msg(&["mode=two_level", "directory=in_memory"]),
             "mode = two_level is not implemented yet: allowed flat"
-        );
-        assert_eq!(
-            msg(&["quarantine_cycles=100"]),
-            "quarantine_cycles = 100 is not implemented yet: allowed 0 (quarantine off)"
-        );
-        assert_eq!(
-            invalid(&["quarantine_cycles=1"]).parameter(),
-            "quarantine_cycles"
         );
     }
 

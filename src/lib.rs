@@ -6,4 +6,5 @@ pub mod demo;
 pub mod generate;
 pub mod hw;
 pub mod model;
+pub mod perf;
 pub mod scoreboard;

@@ -65,6 +65,25 @@ enum Cmd {
         #[arg(long)]
         trace: Option<PathBuf>,
     },
+    /// Measure SPEC §7: lookups per cycle, latency, command cycles and simulation speed
+    /// (Rust over Verilator, C++ Verilator main, rust-hdl) for each configuration.
+    Bench {
+        /// Configuration files (may be repeated); default: every `configs/*.toml`.
+        #[arg(long = "config")]
+        configs: Vec<PathBuf>,
+        /// Lookups per port in the throughput phase.
+        #[arg(long, default_value_t = 100_000)]
+        lookups: u64,
+        /// Timed cycles of each Verilator speed run.
+        #[arg(long, default_value_t = 2_000_000)]
+        speed_cycles: u64,
+        /// Cycles of each rust-hdl speed run.
+        #[arg(long, default_value_t = 20_000)]
+        rust_hdl_cycles: u64,
+        /// Seed of the lookup traffic.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -92,6 +111,39 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     "{} mismatches against the reference model",
                     report.mismatches
                 );
+            }
+            Ok(())
+        }
+        Cmd::Bench {
+            configs,
+            lookups,
+            speed_cycles,
+            rust_hdl_cycles,
+            seed,
+        } => {
+            let configs = if configs.is_empty() {
+                qptable::perf::shipped_configs(std::path::Path::new("configs"))?
+            } else {
+                let mut v = vec![];
+                for p in &configs {
+                    let cfg = Config::from_toml_file(p)?;
+                    cfg.validate()?;
+                    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+                    v.push((stem.into_owned(), cfg));
+                }
+                v
+            };
+            let opts = qptable::perf::PerfOptions {
+                lookups,
+                speed_cycles,
+                rust_hdl_cycles,
+                seed,
+                ..Default::default()
+            };
+            let reports = qptable::perf::run(&configs, &opts)?;
+            let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+            if bad > 0 {
+                anyhow::bail!("{bad} mismatches against the reference model");
             }
             Ok(())
         }

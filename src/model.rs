@@ -454,17 +454,30 @@ impl IndexSet {
     }
 }
 
-/// The indexes `ALLOC`/`ALLOC_AT` may take: FREE and not quarantined. A freed index comes back
-/// through [`Pool::release`]; a quarantine (SPEC §6) belongs here, between release and the set.
+/// The indexes `ALLOC`/`ALLOC_AT` may take: FREE and not quarantined, and the quarantine.
+///
+/// Time is counted in cycles between CMD write handshakes (the only instants a user sees a
+/// command start): an index freed by a FREE written at edge `t` waits in the quarantine
+/// queue, oldest first, until a command written at an edge `>= t + quarantine_cycles`.
+/// Before each command runs, the oldest index is released if its time is over (one per
+/// command); that is how the hardware keeps every command's time bounded. A FREE that finds
+/// the queue full (`quarantine_depth`) releases the oldest early and counts
+/// QUARANTINE_OVERFLOW. With `quarantine_cycles = 0` a freed index is released at once.
 #[derive(Clone, Debug)]
 struct Pool {
     available: IndexSet,
+    quarantine: std::collections::VecDeque<(u32, u64)>,
+    cycles: u64,
+    depth: usize,
 }
 
 impl Pool {
-    fn new(max_qps: u32) -> Pool {
+    fn new(max_qps: u32, cycles: u64, depth: u32) -> Pool {
         Pool {
             available: IndexSet::with_range(max_qps, 0),
+            quarantine: std::collections::VecDeque::new(),
+            cycles,
+            depth: depth as usize,
         }
     }
 
@@ -484,14 +497,42 @@ impl Pool {
         self.available.remove(index);
     }
 
-    /// A FREE has completed (after its drain): with quarantine off, back to the pool at once.
-    fn release(&mut self, index: u32) {
-        self.available.insert(index);
+    /// Before a command written at edge `now`: releases the oldest quarantined index if its
+    /// time is over.
+    fn tick(&mut self, now: u64) {
+        if let Some(&(index, freed)) = self.quarantine.front() {
+            if now.wrapping_sub(freed) >= self.cycles {
+                self.quarantine.pop_front();
+                self.available.insert(index);
+            }
+        }
+    }
+
+    /// A FREE written at edge `now` has completed (after its drain). Returns whether the
+    /// quarantine overflowed (its oldest index released early).
+    fn release(&mut self, index: u32, now: u64) -> bool {
+        if self.cycles == 0 {
+            self.available.insert(index);
+            return false;
+        }
+        let mut overflow = false;
+        if self.quarantine.len() == self.depth {
+            let (oldest, _) = self.quarantine.pop_front().expect("depth >= 1");
+            self.available.insert(oldest);
+            overflow = true;
+        }
+        self.quarantine.push_back((index, now));
+        overflow
     }
 
     /// Current count for the QUARANTINED register.
     fn quarantined(&self) -> u32 {
-        0
+        self.quarantine.len() as u32
+    }
+
+    /// Whether `index` waits in the quarantine.
+    fn is_quarantined(&self, index: u32) -> bool {
+        self.quarantine.iter().any(|&(i, _)| i == index)
     }
 }
 
@@ -517,6 +558,8 @@ pub struct Model {
     /// Packed [`Entry`] per index.
     entries: Vec<u32>,
     pool: Pool,
+    /// Edge of the CMD write handshake of the command being applied (quarantine time).
+    now: u64,
     /// `cyclic`: where the next ALLOC starts looking (first_index after reset, then one past the
     /// index the last ALLOC handed out; max_qps wraps to first_index).
     cursor: u32,
@@ -541,7 +584,8 @@ impl Model {
             gen_mask: (1u32 << cfg.gen_bits()) - 1,
             addr_mask: u64::MAX >> (64 - cfg.addr_bits),
             entries: vec![0; max_qps as usize],
-            pool: Pool::new(max_qps),
+            pool: Pool::new(max_qps, cfg.quarantine_cycles, cfg.quarantine_depth),
+            now: 0,
             cursor: cfg.first_index,
             table_base: 0,
             last_result: CmdResult {
@@ -592,6 +636,16 @@ impl Model {
     }
 
     /// Whether `ALLOC_AT` of this index could succeed (FREE and not quarantined).
+    /// Edge of the last command's CMD write handshake, as given to [`Model::command_at`].
+    pub fn now(&self) -> u64 {
+        self.now
+    }
+
+    /// Whether `index` waits in the quarantine (freed, its time not over or not yet released).
+    pub fn quarantined(&self, index: u32) -> bool {
+        self.pool.is_quarantined(index)
+    }
+
     pub fn is_available(&self, index: u32) -> bool {
         self.pool.is_available(index)
     }
@@ -646,6 +700,14 @@ impl Model {
     /// Returns the result and the entry that changed (`None` when nothing changed: every
     /// failing command, DIR_FLUSH).
     pub fn command(&mut self, cmd: Command) -> (CmdResult, Option<Change>) {
+        self.command_at(cmd, self.now)
+    }
+
+    /// [`Model::command`] for a command whose CMD write handshake was at edge `now` (the
+    /// quarantine counts time between such edges; see [`Model::quarantined`]).
+    pub fn command_at(&mut self, cmd: Command, now: u64) -> (CmdResult, Option<Change>) {
+        self.now = now;
+        self.pool.tick(now);
         let qpn = cmd.qpn();
         let outcome = match cmd.opcode() {
             Command::ALLOC => self.alloc(),
@@ -779,7 +841,9 @@ impl Model {
                 generation,
             },
         );
-        self.pool.release(index);
+        if self.pool.release(index, self.now) {
+            self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
+        }
         Ok((qpn, change))
     }
 

@@ -156,6 +156,13 @@ impl Scoreboard {
     /// Returns the result CMD_RESULT will hold. Panics if a command is already in flight (the
     /// testbench must wait for the write response).
     pub fn command_issued(&mut self, cmd: Command) -> CmdResult {
+        let now = self.model.now();
+        self.command_issued_at(cmd, now)
+    }
+
+    /// [`Scoreboard::command_issued`] with the edge of the CMD write handshake, which the
+    /// quarantine counts time by.
+    pub fn command_issued_at(&mut self, cmd: Command, now: u64) -> CmdResult {
         if let Some(w) = &self.window {
             panic!(
                 "command_issued({cmd:?}) while command #{} {:?} is in flight: call \
@@ -167,7 +174,7 @@ impl Scoreboard {
             .iter()
             .map(|&a| (a, self.model.read_register(a).unwrap()))
             .collect();
-        let (result, change) = self.model.command(cmd);
+        let (result, change) = self.model.command_at(cmd, now);
         self.window = Some(Window {
             number: self.commands,
             cmd,

@@ -197,8 +197,8 @@ fn unknown_parameter_is_refused() {
 fn refusals_of_this_release_are_refused() {
     assert_refused(&["--set", "mode=two_level"], &["mode", "two_level"]);
     assert_refused(
-        &["--set", "quarantine_cycles=100"],
-        &["quarantine_cycles", "100"],
+        &["--set", "quarantine_cycles=4294967296"],
+        &["quarantine_cycles", "4294967296"],
     );
 }
 

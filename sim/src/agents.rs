@@ -178,8 +178,9 @@ pub struct StreamSource {
     valid: In,
     ready: Out,
     fields: Vec<In>,
+    /// Beats not yet transferred; while `presenting`, the front one is on the bus.
     queue: VecDeque<Beat>,
-    current: Option<Beat>,
+    presenting: bool,
     idle_prob: f64,
     scramble_idle: bool,
     rng: StdRng,
@@ -207,7 +208,7 @@ impl StreamSource {
             ready: sim.output(&format!("{prefix}ready"))?,
             fields: f,
             queue: VecDeque::new(),
-            current: None,
+            presenting: false,
             idle_prob: 0.0,
             scramble_idle: false,
             rng: StdRng::seed_from_u64(0),
@@ -260,7 +261,7 @@ impl StreamSource {
     /// Beats queued or being presented.
     #[inline]
     pub fn pending(&self) -> usize {
-        self.queue.len() + self.current.is_some() as usize
+        self.queue.len()
     }
 
     /// No beat left to send.
@@ -287,7 +288,7 @@ impl StreamSource {
 
     /// Whether `valid` is driven high this cycle (after [`Agent::drive`]).
     pub fn presenting(&self) -> bool {
-        self.current.is_some()
+        self.presenting
     }
 
     /// The stream prefix.
@@ -299,33 +300,37 @@ impl StreamSource {
 impl Agent for StreamSource {
     #[inline]
     fn drive(&mut self, sim: &mut Sim) {
-        if self.current.is_none()
-            && !self.queue.is_empty()
-            && !rng_hit(&mut self.rng, self.idle_prob)
-        {
-            let b = self.queue.pop_front().expect("non-empty");
-            for (i, v) in self.fields.iter().zip(b.data()) {
-                sim.set(*i, *v);
+        // The presented beat stays at the front of the queue until its handshake (no copy).
+        if !self.presenting {
+            if let Some(b) = self.queue.front() {
+                if !rng_hit(&mut self.rng, self.idle_prob) {
+                    for (i, v) in self.fields.iter().zip(b.data()) {
+                        sim.set(*i, *v);
+                    }
+                    self.presenting = true;
+                }
             }
-            self.current = Some(b);
-        }
-        if self.current.is_none() && self.scramble_idle {
-            for i in &self.fields {
-                let v = self.rng.gen::<u64>() & i.mask();
-                sim.set(*i, v);
+            if !self.presenting && self.scramble_idle {
+                for i in &self.fields {
+                    let v = self.rng.gen::<u64>() & i.mask();
+                    sim.set(*i, v);
+                }
             }
         }
-        sim.set(self.valid, self.current.is_some() as u64);
+        sim.set(self.valid, self.presenting as u64);
     }
 
     #[inline]
     fn observe(&mut self, sim: &Sim) {
-        if self.current.is_some() && sim.get(self.ready) != 0 {
-            let mut b = self.current.take().expect("presenting");
-            b.cycle = sim.cycle();
+        if self.presenting && sim.get(self.ready) != 0 {
+            self.presenting = false;
             self.sent_total += 1;
+            let b = self.queue.pop_front();
             if self.keep_sent {
-                self.sent.push(b);
+                if let Some(mut b) = b {
+                    b.cycle = sim.cycle();
+                    self.sent.push(b);
+                }
             }
         }
     }

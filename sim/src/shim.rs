@@ -468,8 +468,10 @@ QPT_EXPORT int qpt_step(void* h, const uint64_t* in, uint64_t* out) {{\n\
 }
 
 /// A plain C++ Verilator `main()`: fixed inputs, `reset` (if the model has such an input) held
-/// high for 8 cycles, then `argv[1]` cycles timed, two evals per cycle. Inputs are given as
-/// `name=value` arguments. Prints `cycles_per_second=<f>`.
+/// high for 8 cycles, then `--warmup=N` untimed cycles (default 0), then `argv[1]` cycles timed,
+/// two evals per cycle. Inputs are given as `name=value` arguments; `name+=step` makes an
+/// input (of at most 64 bits) start at its `name=value` (default 0) and add `step` every
+/// cycle, wrapping at its width. Prints `cycles_per_second=<f>`.
 pub(crate) fn gen_bench_main(top: &str, ports: &[HdrPort], reset: &str) -> String {
     let clk = &ports.iter().find(|p| p.is_clock).expect("clock").name;
     let cls = format!("V{top}");
@@ -487,6 +489,21 @@ pub(crate) fn gen_bench_main(top: &str, ports: &[HdrPort], reset: &str) -> Strin
                 setters,
                 "    if (!strcmp(name, \"{n}\")) {{ t->{n}[0] = (IData)v; t->{n}[1] = (IData)(v >> 32); return true; }}",
                 n = p.name
+            );
+        }
+    }
+    let mut steppers = String::new();
+    for p in ports.iter().filter(|p| p.dir == Dir::Input && !p.is_clock) {
+        if p.words32 == 0 {
+            let mask = if p.width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << p.width) - 1
+            };
+            let _ = writeln!(
+                steppers,
+                "    if (!strcmp(name, \"{n}\")) {{ s->ptr = &t->{n}; s->size = sizeof(t->{n}); s->mask = {mask}ULL; return true; }}",
+                n = p.name,
             );
         }
     }
@@ -513,9 +530,25 @@ static bool set_input({cls}* t, const char* name, uint64_t v) {{\n\
 {setters}    return false;\n\
 }}\n\
 \n\
+struct Stepper {{ void* ptr; size_t size; uint64_t mask; uint64_t step; }};\n\
+static bool find_stepper({cls}* t, const char* name, Stepper* s) {{\n\
+{steppers}    return false;\n\
+}}\n\
+static inline void advance(const Stepper& s) {{\n\
+    switch (s.size) {{\n\
+    case 1: {{ CData* p = (CData*)s.ptr; *p = (CData)((*p + s.step) & s.mask); break; }}\n\
+    case 2: {{ SData* p = (SData*)s.ptr; *p = (SData)((*p + s.step) & s.mask); break; }}\n\
+    case 4: {{ IData* p = (IData*)s.ptr; *p = (IData)((*p + s.step) & s.mask); break; }}\n\
+    default: {{ QData* p = (QData*)s.ptr; *p = (QData)((*p + s.step) & s.mask); break; }}\n\
+    }}\n\
+}}\n\
+\n\
 int main(int argc, char** argv) {{\n\
     if (argc < 2) {{ fprintf(stderr, \"usage: %s CYCLES [name=value]...\\n\", argv[0]); return 1; }}\n\
     uint64_t n = strtoull(argv[1], nullptr, 0);\n\
+    uint64_t warmup = 0;\n\
+    Stepper steppers[64];\n\
+    int n_steppers = 0;\n\
     VerilatedContext* ctx = new VerilatedContext;\n\
     {cls}* t = new {cls}(ctx, \"TOP\");\n\
     t->{clk} = 0;\n\
@@ -523,7 +556,18 @@ int main(int argc, char** argv) {{\n\
         char* eq = strchr(argv[i], '=');\n\
         if (!eq) {{ fprintf(stderr, \"bad argument %s\\n\", argv[i]); return 1; }}\n\
         *eq = 0;\n\
-        if (!set_input(t, argv[i], strtoull(eq + 1, nullptr, 0))) {{\n\
+        size_t len = strlen(argv[i]);\n\
+        uint64_t v = strtoull(eq + 1, nullptr, 0);\n\
+        if (!strcmp(argv[i], \"--warmup\")) {{\n\
+            warmup = v;\n\
+        }} else if (len > 0 && argv[i][len - 1] == '+') {{\n\
+            argv[i][len - 1] = 0;\n\
+            if (n_steppers == 64 || !find_stepper(t, argv[i], &steppers[n_steppers])) {{\n\
+                fprintf(stderr, \"no input of at most 64 bits named %s (or too many)\\n\", argv[i]); return 1;\n\
+            }}\n\
+            steppers[n_steppers++].step = v;\n\
+            argv[i][len - 1] = '+';\n\
+        }} else if (!set_input(t, argv[i], v)) {{\n\
             fprintf(stderr, \"no input named %s\\n\", argv[i]); return 1;\n\
         }}\n\
         *eq = '=';\n\
@@ -536,12 +580,20 @@ int main(int argc, char** argv) {{\n\
             if (!strncmp(argv[i], \"{reset}=\", strlen(\"{reset}=\"))) set_input(t, \"{reset}\", strtoull(argv[i] + strlen(\"{reset}=\"), nullptr, 0));\n\
         }}\n\
     }}\n\
+    for (uint64_t i = 0; i < warmup; i++) {{\n\
+        t->{clk} = 0;\n\
+        t->eval();\n\
+        t->{clk} = 1;\n\
+        t->eval();\n\
+        for (int k = 0; k < n_steppers; k++) advance(steppers[k]);\n\
+    }}\n\
     auto start = std::chrono::steady_clock::now();\n\
     for (uint64_t i = 0; i < n; i++) {{\n\
         t->{clk} = 0;\n\
         t->eval();\n\
         t->{clk} = 1;\n\
         t->eval();\n\
+        for (int k = 0; k < n_steppers; k++) advance(steppers[k]);\n\
     }}\n\
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();\n\
     printf(\"cycles_per_second=%.1f\\n\", secs > 0 ? (double)n / secs : 0.0);\n\

@@ -10,7 +10,7 @@
 //! nothing; so does a write of TABLE_BASE_LO/HI while IN_USE is not 0. Byte strobes are
 //! honoured on TABLE_BASE and ignored on CMD; `addr[1:0]` is not wired in (word registers).
 
-use super::{ADDR_BITS, QPN_BITS};
+use super::{ADDR_BITS, QPN_BITS, TIME_BITS};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -46,6 +46,8 @@ pub struct AxilRegs {
     pub cmd_valid: Signal<Out, Bit>,
     pub cmd_op: Signal<Out, Bits<4>>,
     pub cmd_qpn: Signal<Out, Bits<QPN_BITS>>,
+    /// Edge count at the CMD write handshake (the time the quarantine counts with).
+    pub cmd_time: Signal<Out, Bits<TIME_BITS>>,
     pub cmd_done: Signal<In, Bit>,
     pub result_status: Signal<In, Bits<4>>,
     pub result_qpn: Signal<In, Bits<QPN_BITS>>,
@@ -55,6 +57,8 @@ pub struct AxilRegs {
     pub cnt_free_ok: Signal<In, Bits<32>>,
     pub cnt_cmd_error: Signal<In, Bits<32>>,
     pub cnt_in_use: Signal<In, Bits<32>>,
+    pub cnt_quarantine_overflow: Signal<In, Bits<32>>,
+    pub cnt_quarantined: Signal<In, Bits<32>>,
     // Lookup ports' counters, one entry per port.
     pub cnt_lookups: Vec<Signal<In, Bits<32>>>,
     pub cnt_ok: Vec<Signal<In, Bits<32>>>,
@@ -64,6 +68,8 @@ pub struct AxilRegs {
     /// TABLE_BASE, `addr_bits` wide (higher bits 0).
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
     wstate: DFF<WriteState>,
+    now: DFF<Bits<TIME_BITS>>,
+    cmd_time_q: DFF<Bits<TIME_BITS>>,
     cmd_op_q: DFF<Bits<4>>,
     cmd_qpn_q: DFF<Bits<QPN_BITS>>,
     bresp_q: DFF<Bits<2>>,
@@ -89,6 +95,7 @@ pub struct AxilRegs {
     first_index: Constant<Bits<32>>,
     ports: Constant<Bits<3>>,
     base_hi_mask: Constant<Bits<32>>,
+    time_one: Constant<Bits<TIME_BITS>>,
     _ports: usize,
 }
 
@@ -126,6 +133,7 @@ impl AxilRegs {
             cmd_valid: Default::default(),
             cmd_op: Default::default(),
             cmd_qpn: Default::default(),
+            cmd_time: Default::default(),
             cmd_done: Default::default(),
             result_status: Default::default(),
             result_qpn: Default::default(),
@@ -135,6 +143,8 @@ impl AxilRegs {
             cnt_free_ok: Default::default(),
             cnt_cmd_error: Default::default(),
             cnt_in_use: Default::default(),
+            cnt_quarantine_overflow: Default::default(),
+            cnt_quarantined: Default::default(),
             cnt_lookups: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_ok: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_out_of_range: (0..p.ports).map(|_| Default::default()).collect(),
@@ -142,6 +152,8 @@ impl AxilRegs {
             cnt_stale: (0..p.ports).map(|_| Default::default()).collect(),
             table_base: Default::default(),
             wstate: Default::default(),
+            now: Default::default(),
+            cmd_time_q: Default::default(),
             cmd_op_q: Default::default(),
             cmd_qpn_q: Default::default(),
             bresp_q: Default::default(),
@@ -167,6 +179,7 @@ impl AxilRegs {
             first_index: Constant::new(u64::from(p.first_index).into()),
             ports: Constant::new((p.ports as u64).into()),
             base_hi_mask: Constant::new(base_hi_mask.into()),
+            time_one: Constant::new(1u64.into()),
             _ports: p.ports,
         }
     }
@@ -178,8 +191,8 @@ impl Logic for AxilRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wstate, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q, rdata_q,
-            rresp_q
+            self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
+            rvalid_q, rdata_q, rresp_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -187,6 +200,8 @@ impl Logic for AxilRegs {
         self.cmd_valid.next = self.busy.val();
         self.cmd_op.next = self.cmd_op_q.q.val();
         self.cmd_qpn.next = self.cmd_qpn_q.q.val();
+        self.cmd_time.next = self.cmd_time_q.q.val();
+        self.now.d.next = self.now.q.val() + self.time_one.val();
 
         // Write channel.
         self.awready.next = false;
@@ -249,6 +264,7 @@ impl Logic for AxilRegs {
                     // CMD: the response waits for the command engine.
                     self.cmd_op_q.d.next = self.wdata.val().get_bits::<4>(28);
                     self.cmd_qpn_q.d.next = self.wdata.val().get_bits::<QPN_BITS>(0);
+                    self.cmd_time_q.d.next = self.now.q.val();
                     self.wstate.d.next = WriteState::Command;
                 }
                 _ => {}
@@ -313,15 +329,13 @@ impl Logic for AxilRegs {
                 self.read_data.next = self.cnt_cmd_error.val();
             }
             100 => {
-                // QUARANTINE_OVERFLOW: no quarantine in this configuration.
-                self.read_data.next = 0.into();
+                self.read_data.next = self.cnt_quarantine_overflow.val();
             }
             101 => {
                 self.read_data.next = self.cnt_in_use.val();
             }
             102 => {
-                // QUARANTINED
-                self.read_data.next = 0.into();
+                self.read_data.next = self.cnt_quarantined.val();
             }
             _ => {
                 self.read_ok.next = false;
@@ -372,6 +386,7 @@ impl Logic for AxilRegs {
 
         if self.rst.val() {
             self.wstate.d.next = WriteState::Idle;
+            self.now.d.next = 0.into();
             self.base_lo.d.next = 0.into();
             self.base_hi.d.next = 0.into();
             self.rvalid_q.d.next = false;

@@ -28,7 +28,12 @@
 
 use super::free_map::FreeMap;
 use super::state_ram::StateRam;
-use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS};
+use super::word_ram::WordRam;
+use super::word_ram::WORD_ADDR_BITS;
+use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS, TIME_BITS};
+
+/// Bits of a quarantine entry: the time it was freed, and its index.
+const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
 use crate::config::Reuse;
 use rust_hdl::prelude::*;
 
@@ -36,6 +41,9 @@ use rust_hdl::prelude::*;
 pub enum EngState {
     Init,
     Idle,
+    Start,
+    QRelease,
+    Decode,
     Read,
     Check,
     AllocFind,
@@ -45,6 +53,8 @@ pub enum EngState {
     MapWait,
     Drain,
     Release,
+    Overflow,
+    Push,
     Done,
 }
 
@@ -75,6 +85,8 @@ pub struct CmdEngine {
     /// The command: CMD[31:28] and CMD[23:0].
     pub cmd_op: Signal<In, Bits<4>>,
     pub cmd_qpn: Signal<In, Bits<QPN_BITS>>,
+    /// The edge count at the command's CMD write handshake (quarantine time).
+    pub cmd_time: Signal<In, Bits<TIME_BITS>>,
     /// One-cycle pulse: the command has finished; `result_*` hold its result from the next edge.
     pub cmd_done: Signal<Out, Bit>,
     pub result_status: Signal<Out, Bits<4>>,
@@ -94,7 +106,26 @@ pub struct CmdEngine {
     pub cnt_free_ok: Signal<Out, Bits<32>>,
     pub cnt_cmd_error: Signal<Out, Bits<32>>,
     pub cnt_in_use: Signal<Out, Bits<32>>,
+    pub cnt_quarantine_overflow: Signal<Out, Bits<32>>,
+    pub cnt_quarantined: Signal<Out, Bits<32>>,
     ram: StateRam,
+    /// The quarantine queue: `{freed at (time), index}` per entry, oldest at `q_rd`.
+    qram: WordRam<QENTRY_BITS>,
+    q_wr: DFF<Bits<12>>,
+    q_rd: DFF<Bits<12>>,
+    q_count: DFF<Bits<13>>,
+    q_overflow: DFF<Bits<32>>,
+    time_q: DFF<Bits<TIME_BITS>>,
+    q_head_index: Signal<Local, Bits<QPN_BITS>>,
+    q_due: Signal<Local, Bit>,
+    q_wr_next: Signal<Local, Bits<12>>,
+    q_rd_next: Signal<Local, Bits<12>>,
+    q_on: Constant<Bit>,
+    /// `quarantine_cycles - 1` (0 when the quarantine is off): `elapsed > q_cycles_m1` is
+    /// `elapsed >= quarantine_cycles` without a comparison that is constant when it is 0.
+    q_cycles_m1: Constant<Bits<TIME_BITS>>,
+    q_depth: Constant<Bits<13>>,
+    q_last: Constant<Bits<12>>,
     map: FreeMap,
     state: DFF<EngState>,
     cursor: DFF<Bits<QPN_BITS>>,
@@ -140,6 +171,7 @@ impl CmdEngine {
             cmd_valid: Default::default(),
             cmd_op: Default::default(),
             cmd_qpn: Default::default(),
+            cmd_time: Default::default(),
             cmd_done: Default::default(),
             result_status: Default::default(),
             result_qpn: Default::default(),
@@ -155,7 +187,23 @@ impl CmdEngine {
             cnt_free_ok: Default::default(),
             cnt_cmd_error: Default::default(),
             cnt_in_use: Default::default(),
+            cnt_quarantine_overflow: Default::default(),
+            cnt_quarantined: Default::default(),
             ram: p.state_ram(),
+            qram: WordRam::new(p.quarantine_depth as usize),
+            q_wr: Default::default(),
+            q_rd: Default::default(),
+            q_count: Default::default(),
+            q_overflow: Default::default(),
+            time_q: Default::default(),
+            q_head_index: Default::default(),
+            q_due: Default::default(),
+            q_wr_next: Default::default(),
+            q_rd_next: Default::default(),
+            q_on: Constant::new(p.quarantine_cycles > 0),
+            q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
+            q_depth: Constant::new(u64::from(p.quarantine_depth).into()),
+            q_last: Constant::new(u64::from(p.quarantine_depth - 1).into()),
             map: FreeMap::new(p),
             state: Default::default(),
             cursor: Default::default(),
@@ -215,12 +263,22 @@ impl Logic for CmdEngine {
             alloc_full,
             free_ok,
             cmd_error,
-            in_use
+            in_use,
+            q_wr,
+            q_rd,
+            q_count,
+            q_overflow,
+            time_q
         );
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
         }
+        // Fields of the command and of the RAM word.
+        self.index.next = self.qpn.q.val() & self.index_mask.val();
+        self.gen.next = self.qpn.q.val() >> self.index_bits.val();
+        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
+        self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
         self.ram.clock.next = self.clock.val();
         self.ram.read_address.next = self.cursor.q.val();
         // Every copy of the state RAM is written from here.
@@ -237,12 +295,30 @@ impl Logic for CmdEngine {
         self.cnt_free_ok.next = self.free_ok.q.val();
         self.cnt_cmd_error.next = self.cmd_error.q.val();
         self.cnt_in_use.next = self.in_use.q.val();
+        self.cnt_quarantine_overflow.next = self.q_overflow.q.val();
+        self.cnt_quarantined.next = bit_cast::<32, 13>(self.q_count.q.val());
 
-        // Fields of the command and of the RAM word.
-        self.index.next = self.qpn.q.val() & self.index_mask.val();
-        self.gen.next = self.qpn.q.val() >> self.index_bits.val();
-        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
-        self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
+        // The quarantine queue: the head is read continuously; it is consulted several
+        // cycles after any pop or push, when the registered read has caught up.
+        self.qram.clock.next = self.clock.val();
+        self.qram.read_address.next = bit_cast::<WORD_ADDR_BITS, 12>(self.q_rd.q.val());
+        self.qram.write_address.next = bit_cast::<WORD_ADDR_BITS, 12>(self.q_wr.q.val());
+        self.qram.write_enable.next = false;
+        self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
+            | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());
+        self.q_head_index.next = self.qram.read_data.val().get_bits::<QPN_BITS>(0);
+        self.q_due.next = (self.time_q.q.val()
+            - self.qram.read_data.val().get_bits::<TIME_BITS>(24))
+            > self.q_cycles_m1.val();
+        self.q_wr_next.next = self.q_wr.q.val() + 1;
+        if self.q_wr.q.val() == self.q_last.val() {
+            self.q_wr_next.next = 0.into();
+        }
+        self.q_rd_next.next = self.q_rd.q.val() + 1;
+        if self.q_rd.q.val() == self.q_last.val() {
+            self.q_rd_next.next = 0.into();
+        }
+
         self.cursor_next.next = self.cursor.q.val() + 1;
         if self.cursor.q.val() == self.last_index.val() {
             self.cursor_next.next = self.first_index.val();
@@ -273,29 +349,51 @@ impl Logic for CmdEngine {
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
-                    self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
-                    self.pending_qpn.d.next = self.cmd_qpn.val();
-                    self.state.d.next = EngState::Read;
-                    if self.cmd_op.val() == 1 {
-                        // ALLOC: find the first available index from the policy's start.
-                        self.map.op_valid.next = true;
-                        self.map.op.next = 0.into();
-                        self.map.op_index.next = self.next_alloc.q.val();
-                        if self.reuse_lowest.val() {
-                            self.map.op_index.next = self.first_index.val();
-                        }
-                        self.state.d.next = EngState::AllocFind;
+                    self.time_q.d.next = self.cmd_time.val();
+                    self.state.d.next = EngState::Start;
+                }
+            }
+            EngState::Start => {
+                // Before any command: the oldest quarantined index goes back to the free map
+                // if its time is over (one per command keeps every command bounded).
+                self.state.d.next = EngState::Decode;
+                if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
+                    self.map.op_valid.next = true;
+                    self.map.op.next = 2.into();
+                    self.map.op_index.next = self.q_head_index.val();
+                    self.q_rd.d.next = self.q_rd_next.val();
+                    self.q_count.d.next = self.q_count.q.val() - 1;
+                    self.state.d.next = EngState::QRelease;
+                }
+            }
+            EngState::QRelease => {
+                if self.map.done.val() {
+                    self.state.d.next = EngState::Decode;
+                }
+            }
+            EngState::Decode => {
+                self.cursor.d.next = self.qpn.q.val() & self.index_mask.val();
+                self.pending_qpn.d.next = self.qpn.q.val();
+                self.state.d.next = EngState::Read;
+                if self.op.q.val() == 1 {
+                    // ALLOC: find the first available index from the policy's start.
+                    self.map.op_valid.next = true;
+                    self.map.op.next = 0.into();
+                    self.map.op_index.next = self.next_alloc.q.val();
+                    if self.reuse_lowest.val() {
+                        self.map.op_index.next = self.first_index.val();
                     }
-                    if self.cmd_op.val() == 5 {
-                        // DIR_FLUSH: nothing is cached in flat mode.
-                        self.pending_status.d.next = 0.into();
-                        self.state.d.next = EngState::Done;
-                    }
-                    if (self.cmd_op.val() == 0) | (self.cmd_op.val() > 5) {
-                        self.pending_status.d.next = 4.into();
-                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
-                        self.state.d.next = EngState::Done;
-                    }
+                    self.state.d.next = EngState::AllocFind;
+                }
+                if self.op.q.val() == 5 {
+                    // DIR_FLUSH: nothing is cached in flat mode.
+                    self.pending_status.d.next = 0.into();
+                    self.state.d.next = EngState::Done;
+                }
+                if (self.op.q.val() == 0) | (self.op.q.val() > 5) {
+                    self.pending_status.d.next = 4.into();
+                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.state.d.next = EngState::Done;
                 }
             }
             EngState::Read => {
@@ -424,11 +522,38 @@ impl Logic for CmdEngine {
                     }
                 }
                 if self.drained.val() {
-                    // Back to the pool.
-                    self.map.op_valid.next = true;
-                    self.map.op.next = 2.into();
-                    self.state.d.next = EngState::Release;
+                    if self.q_on.val() {
+                        // Into the quarantine; a full queue first releases its oldest.
+                        self.state.d.next = EngState::Push;
+                        if self.q_count.q.val() == self.q_depth.val() {
+                            self.map.op_valid.next = true;
+                            self.map.op.next = 2.into();
+                            self.map.op_index.next = self.q_head_index.val();
+                            self.q_rd.d.next = self.q_rd_next.val();
+                            self.q_count.d.next = self.q_count.q.val() - 1;
+                            self.q_overflow.d.next = self.q_overflow.q.val() + 1;
+                            self.state.d.next = EngState::Overflow;
+                        }
+                    } else {
+                        // Back to the pool.
+                        self.map.op_valid.next = true;
+                        self.map.op.next = 2.into();
+                        self.state.d.next = EngState::Release;
+                    }
                 }
+            }
+            EngState::Overflow => {
+                if self.map.done.val() {
+                    self.state.d.next = EngState::Push;
+                }
+            }
+            EngState::Push => {
+                self.qram.write_enable.next = true;
+                self.q_wr.d.next = self.q_wr_next.val();
+                self.q_count.d.next = self.q_count.q.val() + 1;
+                self.free_ok.d.next = self.free_ok.q.val() + 1;
+                self.in_use.d.next = self.in_use.q.val() - 1;
+                self.state.d.next = EngState::Done;
             }
             EngState::Release => {
                 if self.map.done.val() {
@@ -462,6 +587,10 @@ impl Logic for CmdEngine {
             self.free_ok.d.next = 0.into();
             self.cmd_error.d.next = 0.into();
             self.in_use.d.next = 0.into();
+            self.q_wr.d.next = 0.into();
+            self.q_rd.d.next = 0.into();
+            self.q_count.d.next = 0.into();
+            self.q_overflow.d.next = 0.into();
             for p in 0..self._ports {
                 self.drain[p].d.next = 0.into();
             }

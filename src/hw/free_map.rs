@@ -67,7 +67,7 @@ pub struct FreeMap {
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
     pub result: Signal<Out, Bits<QPN_BITS>>,
-    rams: Vec<WordRam>,
+    rams: Vec<WordRam<64>>,
     state: DFF<MapState>,
     level: DFF<Bits<3>>,
     pos: DFF<Bits<POS_BITS>>,

@@ -38,6 +38,9 @@ pub const ENTRY_BITS: usize = GEN_BITS_MAX + 2;
 pub const TAG_BITS: usize = 32;
 /// Widest context address.
 pub const ADDR_BITS: usize = 64;
+/// Bits of the edge counter the quarantine measures time with (wraps after 2^48 cycles:
+/// 13 days at 250 MHz, the longest a quarantined index may wait to be compared correctly).
+pub const TIME_BITS: usize = 48;
 /// Most lookup ports an engine has (SPEC §3).
 pub const MAX_PORTS: usize = 4;
 
@@ -76,6 +79,8 @@ pub struct EngineParams {
     pub ports: usize,
     pub tag_bits: u32,
     pub addr_bits: u32,
+    pub quarantine_cycles: u64,
+    pub quarantine_depth: u32,
 }
 
 impl EngineParams {
@@ -89,6 +94,8 @@ impl EngineParams {
             ports: cfg.ports.len(),
             tag_bits: cfg.tag_bits,
             addr_bits: cfg.addr_bits,
+            quarantine_cycles: cfg.quarantine_cycles,
+            quarantine_depth: cfg.quarantine_depth,
         }
     }
 

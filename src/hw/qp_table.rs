@@ -208,6 +208,7 @@ impl QpTable {
         set("engine$cmd_valid", "regs$cmd_valid");
         set("engine$cmd_op", "regs$cmd_op");
         set("engine$cmd_qpn", "regs$cmd_qpn");
+        set("engine$cmd_time", "regs$cmd_time");
         for s in [
             "cmd_done",
             "result_status",
@@ -218,6 +219,8 @@ impl QpTable {
             "cnt_free_ok",
             "cnt_cmd_error",
             "cnt_in_use",
+            "cnt_quarantine_overflow",
+            "cnt_quarantined",
         ] {
             set(&format!("regs${s}"), &format!("engine${s}"));
         }

@@ -1,4 +1,5 @@
-//! `WordRam`: a RAM of 64-bit words, one per level of the [`FreeMap`](super::free_map::FreeMap).
+//! `WordRam`: a RAM of `W`-bit words: the levels of the [`FreeMap`](super::free_map::FreeMap)
+//! (64-bit words) and the quarantine queue of the [`CmdEngine`](super::cmd_engine::CmdEngine).
 //!
 //! Same structure and read-first timing as [`StateRam`](super::state_ram::StateRam): one
 //! synchronous read port, one write port, one clock; the ports are declared at the widest
@@ -12,23 +13,23 @@ use rust_hdl::prelude::*;
 pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
 
 #[derive(LogicBlock, Default)]
-pub struct WordRam {
+pub struct WordRam<const W: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<WORD_ADDR_BITS>>,
-    pub read_data: Signal<Out, Bits<64>>,
+    pub read_data: Signal<Out, Bits<W>>,
     pub write_enable: Signal<In, Bit>,
     pub write_address: Signal<In, Bits<WORD_ADDR_BITS>>,
-    pub write_data: Signal<In, Bits<64>>,
+    pub write_data: Signal<In, Bits<W>>,
     _depth: usize,
-    _sim: Vec<u64>,
+    _sim: Vec<Bits<W>>,
 }
 
-impl WordRam {
+impl<const W: usize> WordRam<W> {
     pub fn new(depth: usize) -> Self {
         assert!((1..=1 << WORD_ADDR_BITS).contains(&depth));
         Self {
             _depth: depth,
-            _sim: vec![0; depth],
+            _sim: vec![Bits::<W>::default(); depth],
             ..Default::default()
         }
     }
@@ -38,16 +39,15 @@ impl WordRam {
     }
 }
 
-impl Logic for WordRam {
+impl<const W: usize> Logic for WordRam<W> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let index = self.read_address.val().index();
-            self.read_data.next = self._sim.get(index).copied().unwrap_or(0).into();
+            self.read_data.next = self._sim.get(index).copied().unwrap_or_default();
             if self.write_enable.val() {
                 let index = self.write_address.val().index();
-                let data: u64 = self.write_data.val().into();
                 if let Some(w) = self._sim.get_mut(index) {
-                    *w = data;
+                    *w = self.write_data.val();
                 }
             }
         }
@@ -62,8 +62,8 @@ impl Logic for WordRam {
             self._depth,
             self.address_bits(),
             WORD_ADDR_BITS,
-            64,
-            64,
+            W,
+            W,
         ))
     }
 

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use qptable::bench::{Bench, BenchOptions};
 use qptable::config::Config;
-use qptable::model::{CmdStatus, Command};
+use qptable::model::{regs, CmdStatus, Command};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -136,6 +136,27 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
     }
     bench.drain(1_000_000)?;
     out.cycles = bench.sim.cycle() - start;
+    // Every counter, global and per port, against the model.
+    let mut addrs: Vec<u32> = (0..7).map(|k| regs::ALLOC_OK + 4 * k).collect();
+    for p in 0..ports {
+        addrs.extend((0..7).map(|k| regs::port_register(p, 4 * k)));
+    }
+    for addr in addrs {
+        let (v, resp) = bench.read(addr)?;
+        let got = if resp == qptable_sim::AxiResp::Okay {
+            Ok(v)
+        } else {
+            Err(())
+        };
+        if let Err(m) = bench.sb.check_read(addr, got) {
+            bench.mismatches.push(m.message().to_string());
+        }
+    }
+    let (overflow, _) = bench.read(regs::QUARANTINE_OVERFLOW)?;
+    let (quarantined, _) = bench.read(regs::QUARANTINED)?;
+    println!(
+        "  QUARANTINE_OVERFLOW {overflow}, QUARANTINED {quarantined} (checked against the model)"
+    );
     for p in 0..ports {
         out.lookups += bench.sb.lookups(p);
         for (s, c) in bench.status_counts(p).iter().enumerate() {

@@ -81,3 +81,33 @@ fn four_ports_first_index_zero() {
         0x5EED_0030,
     );
 }
+
+#[test]
+fn small_table_with_quarantine_and_overflow() {
+    // A quarantine much longer than the spacing of commands and a queue of 3, so that it
+    // overflows: the model predicts every ALLOC exactly, since
+    // quarantine time is counted between CMD write handshakes.
+    both_shapes(
+        "quarantine-small",
+        &[
+            "index_bits=5",
+            "max_qps=20",
+            "first_index=1",
+            "ports=[\"tx\",\"rx\"]",
+            "reuse=lowest",
+            "quarantine_cycles=5000",
+            "quarantine_depth=3",
+            "top=qpt_quar",
+        ],
+        0x5EED_0040,
+    );
+}
+
+#[test]
+fn default_with_quarantine_cyclic() {
+    both_shapes(
+        "quarantine-default",
+        &["quarantine_cycles=2000", "quarantine_depth=64"],
+        0x5EED_0050,
+    );
+}

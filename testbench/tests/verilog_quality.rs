@@ -70,6 +70,25 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
         "entry_bytes_4096",
         &["entry_bytes=4096", "top=qp_table_x_entry_bytes_4096"],
     ),
+    // The quarantine at its largest: time 2^32 - 1 cycles, 4096 entries.
+    (
+        "quarantine_max",
+        &[
+            "quarantine_cycles=4294967295",
+            "quarantine_depth=4096",
+            "top=qp_table_x_quarantine_max",
+        ],
+    ),
+    // The smallest quarantine.
+    (
+        "quarantine_min",
+        &[
+            "index_bits=4",
+            "quarantine_cycles=1",
+            "quarantine_depth=1",
+            "top=qp_table_x_quarantine_min",
+        ],
+    ),
     // The most ports.
     (
         "four_ports",

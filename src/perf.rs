@@ -1,0 +1,971 @@
+//! `qptable bench`: the performance figures of SPEC §7, measured in Verilator cycles.
+//!
+//! For one configuration, [`bench_config`] measures:
+//!
+//! 1. **throughput and latency**: through the checked [`Bench`] fixture (every response
+//!    compared with the reference model), a request every cycle on every port with
+//!    always-ready consumers: lookups per cycle of each port from its first to its last
+//!    request handshake, and the latency (request handshake to response handshake, which
+//!    with an always-ready consumer is the first edge at which the response is valid);
+//!    then the same with ALLOC commands running back to back on the control port, which
+//!    shows how many lookup cycles a command steals;
+//! 2. **command latency**: ALLOC, PUBLISH and FREE with no lookup in flight, in cycles from
+//!    the edge of the CMD write handshake (AW and W) to the edge of the B handshake, which
+//!    the register block holds until the command is done ([`AxilDone`] `addr_cycle` to
+//!    `done_cycle`), at a growing occupancy of the table;
+//! 3. **simulation speed** of the same model, in cycles per second:
+//!    * the whole engine (`QpTable`): (a) a lean Rust loop over the Verilator model that
+//!      drives every bus every cycle through the `qptable_sim` agents ([`SPEED_LOOP`]), and
+//!      (b) the plain C++ Verilator main of the harness on the same model, with the
+//!      request valids and response readies high and the request QPNs changing every cycle
+//!      (so both do a lookup per port per cycle);
+//!    * one lookup pipeline (`LookupPipe`, a plain `#[derive(LogicBlock)]`, so rust-hdl can
+//!      simulate it; the top level cannot be, its wiring is emitted as Verilog text): the
+//!      same (a) and (b) on its Verilog, generated with rust-hdl and built with Verilator,
+//!      and (c) rust-hdl's own simulator on the same block, both as users run it
+//!      (`Simulation` with a clock thread and a testbench thread) and as a bare loop over
+//!      its settle function (`simulate`), the fastest rust-hdl can go. The rust-hdl run and
+//!      the Verilator run get the same stimulus, and their first responses are compared.
+//!
+//! [`run`] does that for every configuration and prints a table; `qptable bench` is a thin
+//! layer over it.
+
+use crate::bench::{Bench, BenchOptions, Latency};
+use crate::config::Config;
+use crate::hw::lookup_pipe::LookupPipe;
+use crate::hw::{EngineParams, StateEntry};
+use crate::model::{regs, CmdResult, CmdStatus, Command};
+use anyhow::{anyhow, bail, Context, Result};
+use qptable_sim::{
+    step_agents, Agent, AxiLiteMaster, AxiResp, BuildOptions, Model, StreamSink, StreamSource,
+};
+use rust_hdl::prelude::*;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// What the lean Rust loop of the speed measurement does, for the report.
+pub const SPEED_LOOP: &str = "every cycle: each port's StreamSource is topped up with a new \
+request (QPN from a counter) and presents it, each StreamSink is always ready, takes the \
+response and pops it (its fields are folded into a checksum), the AxiLiteMaster drives the \
+idle control port; one FFI step per cycle; no scoreboard";
+
+/// Knobs of a benchmark run.
+#[derive(Clone, Debug)]
+pub struct PerfOptions {
+    /// Lookups per port in the throughput phase.
+    pub lookups: u64,
+    /// QPs created before the throughput phase (ALLOC + PUBLISH; at most the pool).
+    pub qps: u32,
+    /// Timed cycles of the Verilator speed runs (Rust loop and C++ main).
+    pub speed_cycles: u64,
+    /// Cycles of the rust-hdl runs (it is slow).
+    pub rust_hdl_cycles: u64,
+    /// Seed of the lookup traffic.
+    pub seed: u64,
+}
+
+impl Default for PerfOptions {
+    fn default() -> Self {
+        PerfOptions {
+            lookups: 100_000,
+            qps: 256,
+            speed_cycles: 2_000_000,
+            rust_hdl_cycles: 20_000,
+            seed: 1,
+        }
+    }
+}
+
+/// Throughput and latency of one port.
+#[derive(Clone, Debug)]
+pub struct PortFigures {
+    pub name: String,
+    /// Requests accepted in the window.
+    pub lookups: u64,
+    /// Cycles from the first to the last request handshake, both included.
+    pub cycles: u64,
+    /// `lookups / cycles`.
+    pub rate: f64,
+    /// Latency min / median / max in cycles.
+    pub latency: (u64, u64, u64),
+}
+
+/// Cycles of one kind of command.
+#[derive(Clone, Debug)]
+pub struct CmdFigures {
+    pub name: &'static str,
+    pub count: u64,
+    pub min: u64,
+    pub median: u64,
+    pub max: u64,
+}
+
+/// Lookup throughput while commands run back to back.
+#[derive(Clone, Debug)]
+pub struct UnderCommands {
+    pub commands: u64,
+    pub cycles: u64,
+    /// Lookups per cycle of each port over the window.
+    pub rate: Vec<f64>,
+    /// Cycles in which a port could not take its request, per command.
+    pub stolen_per_command: Vec<f64>,
+}
+
+/// Simulation speeds, cycles per second.
+#[derive(Clone, Debug, Default)]
+pub struct Speed {
+    /// Whole engine, Rust loop over Verilator.
+    pub engine_rust: f64,
+    /// Whole engine, plain C++ Verilator main.
+    pub engine_cpp: f64,
+    /// Responses the engine Rust loop took (a sanity figure: about ports x cycles).
+    pub engine_rust_responses: u64,
+    /// Lookup pipe, Rust loop over Verilator.
+    pub pipe_rust: f64,
+    /// Lookup pipe, plain C++ Verilator main.
+    pub pipe_cpp: f64,
+    /// Lookup pipe, rust-hdl `Simulation` (clock and testbench threads).
+    pub pipe_rust_hdl: f64,
+    /// Lookup pipe, rust-hdl settle loop (`simulate`), no threads.
+    pub pipe_rust_hdl_kernel: f64,
+    /// Responses compared between rust-hdl and Verilator on the lookup pipe.
+    pub pipe_compared: u64,
+    /// Whether they all matched.
+    pub pipe_agree: bool,
+}
+
+/// Everything measured on one configuration.
+#[derive(Clone, Debug)]
+pub struct ConfigReport {
+    pub label: String,
+    pub cfg: Config,
+    pub ports: Vec<PortFigures>,
+    pub under_commands: UnderCommands,
+    pub commands: Vec<CmdFigures>,
+    pub speed: Speed,
+    pub mismatches: Vec<String>,
+    pub seconds: f64,
+}
+
+fn latency_triple(l: &Latency) -> (u64, u64, u64) {
+    (
+        l.min().unwrap_or(0),
+        l.median().unwrap_or(0),
+        l.max().unwrap_or(0),
+    )
+}
+
+fn summary(v: &mut [u64], name: &'static str) -> CmdFigures {
+    v.sort_unstable();
+    CmdFigures {
+        name,
+        count: v.len() as u64,
+        min: v.first().copied().unwrap_or(0),
+        median: v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0),
+        max: v.last().copied().unwrap_or(0),
+    }
+}
+
+/// Runs a command through the bench and returns its result and its latency: cycles from
+/// the edge of the CMD write handshake to the edge of the B handshake. The result is
+/// checked against the model like [`Bench::command`] does.
+pub fn timed_command(bench: &mut Bench, cmd: Command) -> Result<(CmdResult, u64)> {
+    let id = bench
+        .axil
+        .push_write(u64::from(regs::CMD), u64::from(cmd.encode()), 0xF);
+    let limit = 10_000 + 4 * u64::from(bench.cfg.max_qps());
+    let start = bench.sim.cycle();
+    let done = loop {
+        if let Some(d) = bench.axil.take_done(id) {
+            break d;
+        }
+        if bench.sim.cycle() - start > limit {
+            bail!("command {cmd:?} not done after {limit} cycles");
+        }
+        bench.step();
+    };
+    if done.resp != AxiResp::Okay {
+        bench
+            .mismatches
+            .push(format!("command {cmd:?}: write answered {:?}", done.resp));
+    }
+    let (word, resp) = bench.read(regs::CMD_RESULT)?;
+    if resp != AxiResp::Okay {
+        bail!("CMD_RESULT read answered {resp:?}");
+    }
+    if let Err(m) = bench.sb.check_cmd_result(word) {
+        bench
+            .mismatches
+            .push(format!("command {cmd:?}: {}", m.message()));
+    }
+    let r = CmdResult::from_register(word).ok_or_else(|| anyhow!("bad CMD_RESULT {word:#x}"))?;
+    Ok((r, done.done_cycle - done.addr_cycle))
+}
+
+/// A small deterministic generator (xorshift64*), so the traffic does not depend on a crate's
+/// algorithm.
+struct Xs(u64);
+
+impl Xs {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Measures one configuration. `label` names it in the report (e.g. the file stem).
+pub fn bench_config(label: &str, cfg: &Config, opts: &PerfOptions) -> Result<ConfigReport> {
+    let t0 = Instant::now();
+    let mut bench = Bench::new(
+        cfg,
+        &BenchOptions {
+            seed: opts.seed,
+            ..Default::default()
+        },
+    )?;
+    let mut rng = Xs(opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    bench.write(regs::TABLE_BASE_LO, 0x8000_0000)?;
+    bench.write(regs::TABLE_BASE_HI, 0x0000_0012)?;
+
+    // Commands with no lookup in flight, at a growing occupancy.
+    let pool = cfg.max_qps() - cfg.first_index;
+    let n = pool.min(opts.qps.max(1));
+    let (mut alloc, mut publish, mut free) = (vec![], vec![], vec![]);
+    let mut live = vec![];
+    for _ in 0..n {
+        let (r, c) = timed_command(&mut bench, Command::Alloc)?;
+        if r.status != CmdStatus::Ok {
+            break;
+        }
+        alloc.push(c);
+        let (_, c) = timed_command(&mut bench, Command::Publish(r.qpn))?;
+        publish.push(c);
+        live.push(r.qpn);
+    }
+    // FREE one in eight (no lookup in flight: the drain is immediate).
+    let mut freed = vec![];
+    for k in (0..live.len()).step_by(8) {
+        let q = live[k];
+        let (_, c) = timed_command(&mut bench, Command::Free(q))?;
+        free.push(c);
+        freed.push(q);
+    }
+    live.retain(|q| !freed.contains(q));
+    let commands = vec![
+        summary(&mut alloc, "ALLOC"),
+        summary(&mut publish, "PUBLISH"),
+        summary(&mut free, "FREE"),
+    ];
+
+    // Throughput: a request every cycle on every port, always-ready consumers.
+    let nports = cfg.ports.len();
+    let pick = |rng: &mut Xs| -> u32 {
+        match rng.below(10) {
+            0..=6 if !live.is_empty() => live[rng.below(live.len() as u64) as usize],
+            7 if !freed.is_empty() => freed[rng.below(freed.len() as u64) as usize],
+            _ => rng.below(1 << 24) as u32,
+        }
+    };
+    for p in 0..nports {
+        for t in 0..opts.lookups {
+            let q = pick(&mut rng);
+            bench.lookup(p, q, t);
+        }
+    }
+    for l in &mut bench.latency {
+        *l = Latency::default();
+    }
+    let (count, first, last) = run_window(&mut bench, opts.lookups, |_| {})?;
+    let mut ports = vec![];
+    for p in 0..nports {
+        let cycles = last[p] - first[p] + 1;
+        ports.push(PortFigures {
+            name: cfg.ports[p].clone(),
+            lookups: count[p],
+            cycles,
+            rate: count[p] as f64 / cycles as f64,
+            latency: latency_triple(&bench.latency[p]),
+        });
+    }
+
+    // The same with ALLOC commands back to back on the control port.
+    let per_port = (opts.lookups / 4).max(1000);
+    for p in 0..nports {
+        for t in 0..per_port {
+            let q = pick(&mut rng);
+            bench.lookup(p, q, t);
+        }
+    }
+    let mut issued = 0u64;
+    let cmd_word = u64::from(Command::Alloc.encode());
+    let (count, first, last) = run_window(&mut bench, per_port, |b| {
+        if b.axil.writes_pending() == 0 && b.sources.iter().any(|s| s.pending() > 8) {
+            b.axil.push_write(u64::from(regs::CMD), cmd_word, 0xF);
+            issued += 1;
+        }
+    })?;
+    bench.drain(100_000)?;
+    let window = (0..nports)
+        .map(|p| last[p] - first[p] + 1)
+        .max()
+        .unwrap_or(1);
+    let under_commands = UnderCommands {
+        commands: issued,
+        cycles: window,
+        rate: (0..nports)
+            .map(|p| count[p] as f64 / (last[p] - first[p] + 1) as f64)
+            .collect(),
+        stolen_per_command: (0..nports)
+            .map(|p| (last[p] - first[p] + 1 - count[p]) as f64 / issued.max(1) as f64)
+            .collect(),
+    };
+    if let Err(e) = bench.finish() {
+        bench.mismatches.push(format!("{e:#}"));
+    }
+    let mismatches = bench.mismatches.clone();
+    let model = bench.model.clone();
+    drop(bench);
+
+    let speed = measure_speed(cfg, &model, opts)?;
+    Ok(ConfigReport {
+        label: label.to_string(),
+        cfg: cfg.clone(),
+        ports,
+        under_commands,
+        commands,
+        speed,
+        mismatches,
+        seconds: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs the bench until every queued request is sent and answered, calling `each` before
+/// every cycle. Returns per port: requests accepted, first and last handshake cycle.
+fn run_window(
+    bench: &mut Bench,
+    per_port: u64,
+    mut each: impl FnMut(&mut Bench),
+) -> Result<(Vec<u64>, Vec<u64>, Vec<u64>)> {
+    let nports = bench.cfg.ports.len();
+    let start = bench.sim.cycle();
+    let mut first = vec![None; nports];
+    let mut last = vec![0u64; nports];
+    let mut count = vec![0u64; nports];
+    while !(bench.sources.iter().all(|s| s.is_done()) && bench.sb.outstanding() == 0) {
+        if bench.sim.cycle() - start > 20 * per_port + 10_000 {
+            bail!("the lookups did not finish");
+        }
+        each(bench);
+        let before: Vec<u64> = (0..nports).map(|p| bench.sb.requests(p)).collect();
+        bench.step();
+        for p in 0..nports {
+            if bench.sb.requests(p) > before[p] {
+                first[p].get_or_insert(bench.sim.cycle());
+                last[p] = bench.sim.cycle();
+                count[p] += 1;
+            }
+        }
+    }
+    let first = first
+        .into_iter()
+        .map(|f| f.unwrap_or(0))
+        .collect::<Vec<_>>();
+    Ok((count, first, last))
+}
+
+// ---- simulation speed -----------------------------------------------------------------
+
+/// The three speeds of [`Speed`] for one configuration.
+pub fn measure_speed(cfg: &Config, engine: &Model, opts: &PerfOptions) -> Result<Speed> {
+    let mut s = Speed::default();
+    let (rate, responses) = engine_rust_loop(cfg, engine, opts.speed_cycles)?;
+    s.engine_rust = rate;
+    s.engine_rust_responses = responses;
+    s.engine_cpp = engine_cpp_main(cfg, engine, opts.speed_cycles)?;
+
+    let params = EngineParams::new(cfg);
+    let pipe_model = Model::build(
+        &lookup_pipe_verilog(&params),
+        PIPE_TOP,
+        &pipe_build_options(),
+    )
+    .context("building the Verilator model of the lookup pipe")?;
+    let stim = PipeStimulus::new(&params);
+    let (rh_rate, rh_rsp) = pipe_rust_hdl_simulation(&params, &stim, opts.rust_hdl_cycles)?;
+    s.pipe_rust_hdl = rh_rate;
+    let (kernel_rate, kernel_rsp) = pipe_rust_hdl_kernel(&params, &stim, opts.rust_hdl_cycles)?;
+    s.pipe_rust_hdl_kernel = kernel_rate;
+    let (rate, vl_rsp) = pipe_rust_loop(&pipe_model, &stim, opts.speed_cycles, rh_rsp.len())?;
+    s.pipe_rust = rate;
+    s.pipe_cpp = pipe_model.cpp_main_benchmark_with(
+        opts.speed_cycles,
+        0,
+        &[
+            ("init_done", 1),
+            ("req_valid", 1),
+            ("rsp_ready", 1),
+            ("table_base", 0x12_8000_0000),
+            ("req_qpn", stim.qpn(0).into()),
+        ],
+        &[("req_qpn", 1), ("req_tag", 1)],
+    )?;
+    let n = rh_rsp.len().min(vl_rsp.len()).min(kernel_rsp.len());
+    if std::env::var_os("QPTABLE_PERF_DEBUG").is_some() {
+        for k in 0..n.min(12) {
+            eprintln!(
+                "{k}: rh {:x?} kernel {:x?} vl {:x?}",
+                rh_rsp[k], kernel_rsp[k], vl_rsp[k]
+            );
+        }
+        if let Some(k) = (0..n).find(|&k| rh_rsp[k] != vl_rsp[k] || kernel_rsp[k] != vl_rsp[k]) {
+            eprintln!(
+                "first difference at {k}: rh {:x?} kernel {:x?} vl {:x?}",
+                rh_rsp[k], kernel_rsp[k], vl_rsp[k]
+            );
+        }
+    }
+    s.pipe_compared = n as u64;
+    s.pipe_agree = n > 0 && rh_rsp[..n] == vl_rsp[..n] && kernel_rsp[..n] == vl_rsp[..n];
+    Ok(s)
+}
+
+/// Resets the engine model and steps until INIT_DONE lets the first port accept requests
+/// (with `s_<p>_req_valid` low).
+fn reset_engine(sim: &mut qptable_sim::Sim, cfg: &Config) -> Result<()> {
+    let rst = sim.input("rst")?;
+    let ready = sim.output(&format!("s_{}_req_ready", cfg.ports[0]))?;
+    sim.set(rst, 1);
+    sim.step_n(8);
+    sim.set(rst, 0);
+    let limit = u64::from(cfg.max_qps()) + 10_000;
+    for _ in 0..limit {
+        sim.step();
+        if sim.is_high(ready) {
+            return Ok(());
+        }
+    }
+    bail!("the engine did not become ready {limit} cycles after reset")
+}
+
+/// (a) on the whole engine: see [`SPEED_LOOP`]. Returns cycles per second and responses.
+fn engine_rust_loop(cfg: &Config, model: &Model, cycles: u64) -> Result<(f64, u64)> {
+    let mut sim = model.try_instantiate()?;
+    reset_engine(&mut sim, cfg)?;
+    let mut sources = vec![];
+    let mut sinks = vec![];
+    for p in &cfg.ports {
+        sources.push(
+            StreamSource::new(&sim, &format!("s_{p}_req_"), &crate::bench::REQ_FIELDS)?
+                .with_history(false),
+        );
+        sinks.push(StreamSink::new(
+            &sim,
+            &format!("m_{p}_rsp_"),
+            &crate::bench::RSP_FIELDS,
+        )?);
+    }
+    let mut axil = AxiLiteMaster::new(&sim, "s_axil_")?;
+    let tag_mask = crate::bench::mask(cfg.tag_bits);
+    let mut qpn = 0u64;
+    let mut acc = 0u64;
+    let mut responses = 0u64;
+    let t = Instant::now();
+    for i in 0..cycles {
+        for s in &mut sources {
+            if s.pending() < 2 {
+                qpn = (qpn + 0x9E3779) & 0xFF_FFFF;
+                s.push([qpn, i & tag_mask]);
+            }
+        }
+        axil.drive(&mut sim);
+        for s in &mut sources {
+            s.drive(&mut sim);
+        }
+        for s in &mut sinks {
+            s.drive(&mut sim);
+        }
+        sim.step();
+        axil.observe(&sim);
+        for s in &mut sources {
+            s.observe(&sim);
+        }
+        for s in &mut sinks {
+            s.observe(&sim);
+            while let Some(b) = s.pop() {
+                acc = acc.wrapping_mul(31).wrapping_add(b[0] ^ b[2] ^ b[3]);
+                responses += 1;
+            }
+        }
+    }
+    let rate = cycles as f64 / t.elapsed().as_secs_f64();
+    std::hint::black_box(acc);
+    for s in &sinks {
+        s.check()?;
+    }
+    Ok((rate, responses))
+}
+
+/// (b) on the whole engine: the harness's C++ main, after the init sweep, with every request
+/// valid and response ready high and the request QPNs stepping every cycle.
+fn engine_cpp_main(cfg: &Config, model: &Model, cycles: u64) -> Result<f64> {
+    let mut fixed: Vec<(String, u64)> =
+        vec![("s_axil_bready".into(), 1), ("s_axil_rready".into(), 1)];
+    let mut stepping: Vec<(String, u64)> = vec![];
+    for p in &cfg.ports {
+        fixed.push((format!("s_{p}_req_valid"), 1));
+        fixed.push((format!("m_{p}_rsp_ready"), 1));
+        stepping.push((format!("s_{p}_req_qpn"), 0x9E3779));
+        stepping.push((format!("s_{p}_req_tag"), 1));
+    }
+    let fixed: Vec<(&str, u64)> = fixed.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let stepping: Vec<(&str, u64)> = stepping.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    model.cpp_main_benchmark_with(cycles, u64::from(cfg.max_qps()) + 100, &fixed, &stepping)
+}
+
+// ---- the lookup pipe: rust-hdl and Verilator on the same block ---------------------------
+
+/// Module name of the lookup pipe's Verilog.
+pub const PIPE_TOP: &str = "lookup_pipe";
+
+/// Verilog of one [`LookupPipe`] of `params`, top module [`PIPE_TOP`] (its clock is
+/// `clock`).
+pub fn lookup_pipe_verilog(params: &EngineParams) -> String {
+    let mut pipe = LookupPipe::new(params);
+    pipe.connect_all();
+    let mut defines = ModuleDefines::default();
+    pipe.accept(PIPE_TOP, &mut defines);
+    defines.defines()
+}
+
+fn pipe_build_options() -> BuildOptions {
+    BuildOptions {
+        clock: "clock".into(),
+        ..Default::default()
+    }
+}
+
+/// Stimulus shared by the rust-hdl and Verilator runs of the lookup pipe: `written` state
+/// RAM entries set to {VALID, generation 1} before the lookups, then request `i` asks for
+/// [`PipeStimulus::qpn`]`(i)` with tag `i`.
+#[derive(Clone, Copy)]
+struct PipeStimulus {
+    written: u64,
+    index_bits: u32,
+    index_mask: u64,
+}
+
+/// The state RAM word {VALID, generation 1}.
+const VALID_GEN1: u64 = (1 << 2) | StateEntry::VALID;
+
+impl PipeStimulus {
+    fn new(p: &EngineParams) -> Self {
+        PipeStimulus {
+            written: u64::from(p.max_qps).min(256),
+            index_bits: p.index_bits,
+            index_mask: p.index_mask(),
+        }
+    }
+    /// Mostly written entries (OK), some unwritten (NOT_ALLOCATED), every fifth with
+    /// generation 2 (STALE where VALID), and indexes past max_qps where it is below 2^bits.
+    fn qpn(&self, i: u64) -> u32 {
+        let index = (i * 7) % (self.written + self.written / 4 + 2) & self.index_mask;
+        let gen = if i % 5 == 0 { 2 } else { 1 };
+        let gen = if self.index_bits >= 24 { 0 } else { gen };
+        ((gen << self.index_bits) | index) as u32 & 0xFF_FFFF
+    }
+}
+
+/// A response of the lookup pipe: qpn, tag, status, addr.
+type PipeRsp = (u64, u64, u64, u64);
+
+/// (c) rust-hdl's `Simulation`: a clock thread (period 10) and a testbench thread that
+/// resets, writes the RAM entries, then presents request `i` until its handshake.
+fn pipe_rust_hdl_simulation(
+    params: &EngineParams,
+    stim: &PipeStimulus,
+    cycles: u64,
+) -> Result<(f64, Vec<PipeRsp>)> {
+    let mut uut = LookupPipe::new(params);
+    connect_pipe_inputs(&mut uut);
+    uut.connect_all();
+    let written = stim.written;
+    let stim = *stim;
+    let (tx, rx) = std::sync::mpsc::channel::<(f64, Vec<PipeRsp>)>();
+    let mut sim: Simulation<LookupPipe> = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<LookupPipe>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<LookupPipe>| {
+        let mut x = sim.init()?;
+        x.rst.next = true;
+        wait_clock_cycles!(sim, clock, x, 2);
+        x.rst.next = false;
+        x.table_base.next = 0x12_8000_0000u64.into();
+        for i in 0..written {
+            x.ram_we.next = true;
+            x.ram_waddr.next = i.into();
+            x.ram_wdata.next = StateEntry {
+                state: StateEntry::VALID.into(),
+                gen: 1u64.into(),
+            };
+            wait_clock_cycle!(sim, clock, x);
+        }
+        x.ram_we.next = false;
+        x.init_done.next = true;
+        x.rsp_ready.next = true;
+        wait_clock_cycle!(sim, clock, x);
+        x.req_valid.next = true;
+        let mut got = Vec::with_capacity(cycles as usize);
+        let mut i = 0u64;
+        let t = Instant::now();
+        for _ in 0..cycles {
+            x.req_qpn.next = u64::from(stim.qpn(i)).into();
+            x.req_tag.next = (i & 0xFFFF_FFFF).into();
+            // Both come from registers: their value now is the one the next edge samples.
+            if x.req_ready.val() {
+                i += 1;
+            }
+            if x.rsp_valid.val() {
+                got.push(pipe_rsp_of(&x));
+            }
+            wait_clock_cycle!(sim, clock, x);
+        }
+        let rate = cycles as f64 / t.elapsed().as_secs_f64();
+        let _ = tx.send((rate, got));
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 100 * (cycles + written + 100))
+        .map_err(|e| anyhow!("rust-hdl simulation of the lookup pipe failed: {e:?}"))?;
+    rx.recv().context("the rust-hdl testbench sent no result")
+}
+
+fn pipe_rsp_of(x: &LookupPipe) -> PipeRsp {
+    (
+        x.rsp_qpn.val().to_u64(),
+        x.rsp_tag.val().to_u64(),
+        x.rsp_status.val().to_u64(),
+        x.rsp_addr.val().to_u64(),
+    )
+}
+
+fn connect_pipe_inputs(uut: &mut LookupPipe) {
+    uut.clock.connect();
+    uut.rst.connect();
+    uut.init_done.connect();
+    uut.table_base.connect();
+    uut.req_valid.connect();
+    uut.req_qpn.connect();
+    uut.req_tag.connect();
+    uut.rsp_ready.connect();
+    uut.ram_we.connect();
+    uut.ram_waddr.connect();
+    uut.ram_wdata.connect();
+}
+
+/// (c') rust-hdl's settle function alone: per cycle, set the inputs with the clock low and
+/// settle, sample, raise the clock and settle. No threads, no channels.
+fn pipe_rust_hdl_kernel(
+    params: &EngineParams,
+    stim: &PipeStimulus,
+    cycles: u64,
+) -> Result<(f64, Vec<PipeRsp>)> {
+    let mut uut = LookupPipe::new(params);
+    connect_pipe_inputs(&mut uut);
+    uut.connect_all();
+    rust_hdl::core::check_error::check_all(&uut)
+        .map_err(|e| anyhow!("rust-hdl check of the lookup pipe: {e:?}"))?;
+    let settle = |uut: &mut LookupPipe, clk: bool| -> Result<()> {
+        uut.clock.next = Clock { clk };
+        if !simulate(uut, 100) {
+            bail!("the lookup pipe did not settle");
+        }
+        Ok(())
+    };
+    let edge = |uut: &mut LookupPipe| -> Result<()> {
+        settle(uut, false)?;
+        settle(uut, true)
+    };
+    uut.rst.next = true;
+    edge(&mut uut)?;
+    edge(&mut uut)?;
+    uut.rst.next = false;
+    uut.table_base.next = 0x12_8000_0000u64.into();
+    for i in 0..stim.written {
+        uut.ram_we.next = true;
+        uut.ram_waddr.next = i.into();
+        uut.ram_wdata.next = StateEntry {
+            state: StateEntry::VALID.into(),
+            gen: 1u64.into(),
+        };
+        edge(&mut uut)?;
+    }
+    uut.ram_we.next = false;
+    uut.init_done.next = true;
+    uut.rsp_ready.next = true;
+    edge(&mut uut)?;
+    uut.req_valid.next = true;
+    let mut got = Vec::with_capacity(cycles as usize);
+    let mut i = 0u64;
+    let t = Instant::now();
+    for _ in 0..cycles {
+        uut.req_qpn.next = u64::from(stim.qpn(i)).into();
+        uut.req_tag.next = (i & 0xFFFF_FFFF).into();
+        // Inputs applied with the clock low; what the rising edge samples.
+        settle(&mut uut, false)?;
+        if uut.req_ready.val() {
+            i += 1;
+        }
+        if uut.rsp_valid.val() {
+            got.push(pipe_rsp_of(&uut));
+        }
+        settle(&mut uut, true)?;
+    }
+    Ok((cycles as f64 / t.elapsed().as_secs_f64(), got))
+}
+
+/// (a) on the lookup pipe's Verilator model: reset, the same RAM writes, then the lean
+/// agent loop of [`SPEED_LOOP`] with the stimulus of [`PipeStimulus`]; keeps the first `keep`
+/// responses for the comparison with rust-hdl.
+fn pipe_rust_loop(
+    model: &Model,
+    stim: &PipeStimulus,
+    cycles: u64,
+    keep: usize,
+) -> Result<(f64, Vec<PipeRsp>)> {
+    let mut sim = model.try_instantiate()?;
+    let i = |n: &str| sim.input(n);
+    let (rst, init_done, base, we, waddr, wdata) = (
+        i("rst")?,
+        i("init_done")?,
+        i("table_base")?,
+        i("ram_we")?,
+        i("ram_waddr")?,
+        i("ram_wdata")?,
+    );
+    sim.set(rst, 1);
+    sim.step_n(2);
+    sim.set(rst, 0);
+    sim.set(base, 0x12_8000_0000);
+    for k in 0..stim.written {
+        sim.set(we, 1);
+        sim.set(waddr, k);
+        sim.set(wdata, VALID_GEN1);
+        sim.step();
+    }
+    sim.set(we, 0);
+    sim.set(init_done, 1);
+    sim.step();
+    let mut src = StreamSource::new(&sim, "req_", &["qpn", "tag"])?.with_history(false);
+    let mut sink = StreamSink::new(&sim, "rsp_", &["qpn", "tag", "status", "addr"])?;
+    let mut got = Vec::with_capacity(keep);
+    let mut next = 0u64;
+    let mut acc = 0u64;
+    let t = Instant::now();
+    for _ in 0..cycles {
+        if src.pending() < 2 {
+            src.push([u64::from(stim.qpn(next)), next & 0xFFFF_FFFF]);
+            next += 1;
+        }
+        step_agents(&mut sim, &mut [&mut src, &mut sink]);
+        while let Some(b) = sink.pop() {
+            if got.len() < keep {
+                got.push((b[0], b[1], b[2], b[3]));
+            }
+            acc = acc.wrapping_mul(31).wrapping_add(b[0] ^ b[2] ^ b[3]);
+        }
+    }
+    let rate = cycles as f64 / t.elapsed().as_secs_f64();
+    std::hint::black_box(acc);
+    sink.check()?;
+    Ok((rate, got))
+}
+
+// ---- the report ---------------------------------------------------------------------------
+
+fn mc(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else {
+        format!("{:.1} k", x / 1e3)
+    }
+}
+
+impl ConfigReport {
+    /// SPEC §7 latency bound for this configuration (flat: 3).
+    pub fn latency_bound(&self) -> u64 {
+        match self.cfg.mode {
+            crate::config::Mode::Flat => 3,
+            _ => 4,
+        }
+    }
+
+    /// Whether the SPEC §7 targets hold: II = 1 on every port, latency within the bound,
+    /// Rust over Verilator >= 0.5x the C++ main, and no mismatch.
+    pub fn targets_met(&self) -> bool {
+        self.ports.iter().all(|p| p.rate >= 0.999)
+            && self
+                .ports
+                .iter()
+                .all(|p| p.latency.2 <= self.latency_bound())
+            && self.speed.engine_rust >= 0.5 * self.speed.engine_cpp
+            && self.mismatches.is_empty()
+    }
+
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let c = &self.cfg;
+        let s = &self.speed;
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "== {} (top {}): index_bits {}, max_qps {}, ports {:?}, tag_bits {}, addr_bits {}, entry_bytes {}",
+            self.label, c.top, c.index_bits, c.max_qps(), c.ports, c.tag_bits, c.addr_bits, c.entry_bytes
+        );
+        let _ = writeln!(o, "throughput, a request every cycle on every port, consumers always ready (checked against the model):");
+        for p in &self.ports {
+            let _ = writeln!(
+                o,
+                "  port {:>4}: {:>7} lookups in {:>7} cycles = {:.3} lookups/cycle; latency min/median/max {}/{}/{} cycles",
+                p.name, p.lookups, p.cycles, p.rate, p.latency.0, p.latency.1, p.latency.2
+            );
+        }
+        let u = &self.under_commands;
+        let rates: Vec<String> = u.rate.iter().map(|r| format!("{r:.3}")).collect();
+        let stolen: Vec<String> = u
+            .stolen_per_command
+            .iter()
+            .map(|r| format!("{r:.2}"))
+            .collect();
+        let _ = writeln!(
+            o,
+            "  with {} ALLOC commands back to back over {} cycles: {} lookups/cycle per port; cycles lost per command per port: {}",
+            u.commands,
+            u.cycles,
+            rates.join(" / "),
+            stolen.join(" / ")
+        );
+        let _ = writeln!(
+            o,
+            "command latency, CMD write handshake to B handshake, no lookup in flight (cycles):"
+        );
+        for k in &self.commands {
+            let _ = writeln!(
+                o,
+                "  {:<8} x{:<4} min {:>3}  median {:>3}  max {:>3}",
+                k.name, k.count, k.min, k.median, k.max
+            );
+        }
+        let _ = writeln!(o, "simulation speed (cycles/second):");
+        let _ = writeln!(
+            o,
+            "  engine {:<12} Rust loop over Verilator {}c/s | C++ Verilator main {}c/s | Rust/C++ {:.2} ({} responses)",
+            c.top,
+            mc(s.engine_rust),
+            mc(s.engine_cpp),
+            s.engine_rust / s.engine_cpp,
+            s.engine_rust_responses
+        );
+        let _ = writeln!(
+            o,
+            "  LookupPipe         Rust loop over Verilator {}c/s | C++ Verilator main {}c/s | Rust/C++ {:.2}",
+            mc(s.pipe_rust),
+            mc(s.pipe_cpp),
+            s.pipe_rust / s.pipe_cpp
+        );
+        let _ = writeln!(
+            o,
+            "  LookupPipe         rust-hdl Simulation {}c/s (Verilator+Rust is {:.0}x faster) | rust-hdl settle loop {}c/s ({:.0}x)",
+            mc(s.pipe_rust_hdl),
+            s.pipe_rust / s.pipe_rust_hdl,
+            mc(s.pipe_rust_hdl_kernel),
+            s.pipe_rust / s.pipe_rust_hdl_kernel
+        );
+        let _ = writeln!(
+            o,
+            "  LookupPipe         rust-hdl and Verilator responses: first {} compared, {}",
+            s.pipe_compared,
+            if s.pipe_agree {
+                "all equal"
+            } else {
+                "DIFFERENT"
+            }
+        );
+        if !self.mismatches.is_empty() {
+            let _ = writeln!(
+                o,
+                "MISMATCHES against the reference model: {}",
+                self.mismatches.len()
+            );
+            for m in self.mismatches.iter().take(10) {
+                let _ = writeln!(o, "  {m}");
+            }
+        }
+        let _ = writeln!(
+            o,
+            "SPEC §7: II = 1 {}, latency <= {} {}, Rust/C++ >= 0.5 {} ({:.1} s)",
+            yes(self.ports.iter().all(|p| p.rate >= 0.999)),
+            self.latency_bound(),
+            yes(self
+                .ports
+                .iter()
+                .all(|p| p.latency.2 <= self.latency_bound())),
+            yes(s.engine_rust >= 0.5 * s.engine_cpp),
+            self.seconds
+        );
+        o
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "met"
+    } else {
+        "NOT MET"
+    }
+}
+
+/// Every `configs/*.toml` under `dir`, sorted by name, as (file stem, validated configuration).
+pub fn shipped_configs(dir: &std::path::Path) -> Result<Vec<(String, Config)>> {
+    let mut paths: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    let mut out = vec![];
+    for p in paths {
+        let cfg = Config::from_toml_file(&p)?;
+        cfg.validate()?;
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push((stem, cfg));
+    }
+    if out.is_empty() {
+        bail!("no configuration (*.toml) in {}", dir.display());
+    }
+    Ok(out)
+}
+
+/// Runs [`bench_config`] on each `(label, config)`, printing each report as it is done.
+/// Returns the reports.
+pub fn run(configs: &[(String, Config)], opts: &PerfOptions) -> Result<Vec<ConfigReport>> {
+    println!(
+        "qptable bench: {} lookups per port, {} speed cycles, {} rust-hdl cycles, seed {}",
+        opts.lookups, opts.speed_cycles, opts.rust_hdl_cycles, opts.seed
+    );
+    println!("speed loop (Rust over Verilator): {SPEED_LOOP}");
+    println!("C++ main: the harness's plain Verilator main on the same model, request valids and response readies high, request QPN and tag stepping every cycle, timed after the init sweep");
+    println!("rust-hdl: the LookupPipe block (the top level is emitted as Verilog text and cannot run in rust-hdl); its Verilator model is built from rust-hdl's Verilog of the same block");
+    let mut reports = vec![];
+    for (label, cfg) in configs {
+        let r = bench_config(label, cfg, opts)?;
+        print!("{}", r.text());
+        reports.push(r);
+    }
+    Ok(reports)
+}
