@@ -1,6 +1,7 @@
 //! qptable: generator of the QP table lookup engine of an RDMA NIC.
 
 pub mod bench;
+pub mod cmd_latency;
 pub mod config;
 pub mod demo;
 pub mod generate;
