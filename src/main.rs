@@ -75,7 +75,7 @@ enum Cmd {
         #[arg(long, default_value_t = 100_000)]
         lookups: u64,
         /// Timed cycles of each Verilator speed run.
-        #[arg(long, default_value_t = 2_000_000)]
+        #[arg(long, default_value_t = 5_000_000)]
         speed_cycles: u64,
         /// Cycles of each rust-hdl speed run.
         #[arg(long, default_value_t = 20_000)]
@@ -95,6 +95,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             qptable::generate::write_atomically(&path, &verilog)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             println!("wrote {}", path.display());
+            let memory = qptable::generate::on_chip_memory(&cfg);
+            let mut total = 0;
+            for (name, words, bits) in &memory {
+                println!("  {name}: {words} x {bits} bits = {} bits", words * bits);
+                total += words * bits;
+            }
+            println!(
+                "  on-chip memory in all: {total} bits ({:.1} KiB)",
+                total as f64 / 8192.0
+            );
             Ok(())
         }
         Cmd::Demo {

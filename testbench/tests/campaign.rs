@@ -111,3 +111,24 @@ fn default_with_quarantine_cyclic() {
         0x5EED_0050,
     );
 }
+
+#[test]
+fn index_bits_24_full_table() {
+    // 2^24 indexes, no generation bits: the 16.8M-cycle init sweep, then a stressed
+    // campaign; cyclic allocation and the quarantine are the only reuse guards here.
+    let cfg = campaign::config(&[
+        "index_bits=24",
+        "ports=[\"tx\",\"rx\"]",
+        "quarantine_cycles=1000",
+        "top=qpt_24",
+    ]);
+    let seed = campaign::seed(0x5EED_0060);
+    let t = std::time::Instant::now();
+    let out = campaign::run(&cfg, STRESSED, seed, 20_000)
+        .unwrap_or_else(|e| panic!("index_bits 24 seed {seed}: {e:#}"));
+    assert_eq!(out.lookups, 40_000);
+    println!(
+        "index_bits 24: {:.1} s with the init sweep",
+        t.elapsed().as_secs_f64()
+    );
+}
