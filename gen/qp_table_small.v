@@ -61,6 +61,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     wire  [31:0] pipe_rx$cnt_out_of_range;
     wire  [31:0] pipe_rx$cnt_not_allocated;
     wire  [31:0] pipe_rx$cnt_stale;
+    wire  [31:0] pipe_rx$cnt_page_absent;
     reg  regs$clock;
     reg  regs$rst;
     reg  [9:0] regs$awaddr;
@@ -100,6 +101,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     reg  [31:0] regs$cnt_out_of_range$0;
     reg  [31:0] regs$cnt_not_allocated$0;
     reg  [31:0] regs$cnt_stale$0;
+    reg  [31:0] regs$cnt_page_absent$0;
     wire  [63:0] regs$table_base;
     reg  engine$clock;
     reg  engine$rst;
@@ -151,7 +153,8 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cnt_ok(pipe_rx$cnt_ok),
         .cnt_out_of_range(pipe_rx$cnt_out_of_range),
         .cnt_not_allocated(pipe_rx$cnt_not_allocated),
-        .cnt_stale(pipe_rx$cnt_stale)
+        .cnt_stale(pipe_rx$cnt_stale),
+        .cnt_page_absent(pipe_rx$cnt_page_absent)
     );
     qp_table_small$regs regs(
         .clock(regs$clock),
@@ -193,6 +196,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
         .cnt_out_of_range$0(regs$cnt_out_of_range$0),
         .cnt_not_allocated$0(regs$cnt_not_allocated$0),
         .cnt_stale$0(regs$cnt_stale$0),
+        .cnt_page_absent$0(regs$cnt_page_absent$0),
         .table_base(regs$table_base)
     );
     qp_table_small$engine engine(
@@ -283,6 +287,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     always @(*) regs$cnt_out_of_range$0 = pipe_rx$cnt_out_of_range;
     always @(*) regs$cnt_not_allocated$0 = pipe_rx$cnt_not_allocated;
     always @(*) regs$cnt_stale$0 = pipe_rx$cnt_stale;
+    always @(*) regs$cnt_page_absent$0 = pipe_rx$cnt_page_absent;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_rx$rsp_tag[31:1], pipe_rx$rsp_addr[63:32]};
 endmodule // qp_table_small
 
@@ -357,10 +362,10 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [23:0] ram$write_address;
     reg  [21:0] ram$write_data;
     reg  qram$clock;
-    reg  [17:0] qram$read_address;
+    reg  [23:0] qram$read_address;
     wire  [71:0] qram$read_data;
     reg  qram$write_enable;
-    reg  [17:0] qram$write_address;
+    reg  [23:0] qram$write_address;
     reg  [71:0] qram$write_data;
     reg  [11:0] q_wr$d;
     wire  [11:0] q_wr$q;
@@ -650,8 +655,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cnt_quarantine_overflow = q_overflow$q;
         cnt_quarantined = ((q_count$q) & 32'hffffffff);
         qram$clock = clock;
-        qram$read_address = ((q_rd$q) & 18'h3ffff);
-        qram$write_address = ((q_wr$q) & 18'h3ffff);
+        qram$read_address = ((q_rd$q) & 24'hffffff);
+        qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
         q_head_index = qram$read_data[(32'h0)+:(24)];
@@ -1137,10 +1142,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     
     // Stub signals
     reg  rams$0$clock;
-    reg  [17:0] rams$0$read_address;
+    reg  [23:0] rams$0$read_address;
     wire  [63:0] rams$0$read_data;
     reg  rams$0$write_enable;
-    reg  [17:0] rams$0$write_address;
+    reg  [23:0] rams$0$write_address;
     reg  [63:0] rams$0$write_data;
     reg  [3:0] state$d;
     wire  [3:0] state$q;
@@ -1263,8 +1268,8 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         rd = 32'h0;
         word_exists = 1'b0;
         rams$0$clock = clock;
-        rams$0$read_address = word[(32'h0)+:(18)];
-        rams$0$write_address = word[(32'h0)+:(18)];
+        rams$0$read_address = word[(32'h0)+:(24)];
+        rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
         rams$0$write_data = rd & ~bit_mask;
         if (level$q == 0) begin
@@ -1324,7 +1329,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             MapState$Init:
                 begin
                     init_pos = ((init_word$q) & 25'h1ffffff);
-                    rams$0$write_address = init_word$q;
+                    rams$0$write_address = ((init_word$q) & 24'hffffff);
                     rams$0$write_enable = init_pos < depths$0;
                     rams$0$write_data = 32'h0;
                     if (init_pos < full_words_1$0) begin
@@ -1550,16 +1555,16 @@ module qp_table_small$engine$map$rams$0(clock,read_address,read_data,write_enabl
     
     // Module arguments
     input wire  clock;
-    input wire  [17:0] read_address;
+    input wire  [23:0] read_address;
     output reg  [63:0] read_data;
     input wire  write_enable;
-    input wire  [17:0] write_address;
+    input wire  [23:0] write_address;
     input wire  [63:0] write_data;
     
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
-    wire _unused_ok = &{1'b0, read_address[17:1], write_address[17:1]};
+    wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
@@ -1857,16 +1862,16 @@ module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,writ
     
     // Module arguments
     input wire  clock;
-    input wire  [17:0] read_address;
+    input wire  [23:0] read_address;
     output reg  [71:0] read_data;
     input wire  write_enable;
-    input wire  [17:0] write_address;
+    input wire  [23:0] write_address;
     input wire  [71:0] write_data;
     
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
-    wire _unused_ok = &{1'b0, read_address[17:6], write_address[17:6]};
+    wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
@@ -1981,7 +1986,7 @@ module qp_table_small$engine$time_q(d,q,clock);
 endmodule // qp_table_small$engine$time_q
 
 
-module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale);
+module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent);
     
     // Module arguments
     input wire  clock;
@@ -2009,8 +2014,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  [31:0] cnt_out_of_range;
     output reg  [31:0] cnt_not_allocated;
     output reg  [31:0] cnt_stale;
+    output reg  [31:0] cnt_page_absent;
     
     // Constant declarations
+    localparam  leaf_mask = 24'h3f;
+    localparam  two_level = 1'b0;
     localparam  index_mask = 24'h3f;
     localparam  index_bits = 5'b110;
     localparam  max_qps = 25'h32;
@@ -2032,6 +2040,9 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  ram$write_enable;
     reg  [23:0] ram$write_address;
     reg  [21:0] ram$write_data;
+    reg  [31:0] page_absent$d;
+    wire  [31:0] page_absent$q;
+    reg  page_absent$clock;
     reg  fifo$clock;
     reg  fifo$rst;
     reg  fifo$in_valid;
@@ -2066,6 +2077,10 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  stale$clock;
     
     // Local signals
+    reg  [58:0] dir_rd;
+    reg  s1_present;
+    reg  [63:0] s1_base;
+    reg  [23:0] s1_leaf_index;
     reg  s0_fire;
     reg  [2:0] occupancy;
     reg  [23:0] s1_index;
@@ -2086,6 +2101,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .write_enable(ram$write_enable),
         .write_address(ram$write_address),
         .write_data(ram$write_data)
+    );
+    qp_table_small$pipe_rx$page_absent page_absent(
+        .d(page_absent$d),
+        .q(page_absent$q),
+        .clock(page_absent$clock)
     );
     qp_table_small$pipe_rx$fifo fifo(
         .clock(fifo$clock),
@@ -2148,6 +2168,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         out_of_range$clock = clock;
         not_allocated$clock = clock;
         stale$clock = clock;
+        page_absent$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -2156,6 +2177,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         out_of_range$d = out_of_range$q;
         not_allocated$d = not_allocated$q;
         stale$d = stale$q;
+        page_absent$d = page_absent$q;
         ram$clock = clock;
         fifo$clock = clock;
         fifo$rst = rst;
@@ -2171,18 +2193,29 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         req_fire = s0_fire;
         in_flight = occupancy;
         ram$read_address = req_qpn;
+        dir_rd = 32'h1;
+        s1_present = dir_rd[32'h0];
+        s1_base = table_base;
+        if (two_level) begin
+            s1_base = ((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6;
+        end
         s1_valid$d = s0_fire;
         if (s0_fire) begin
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
         s1_index = s1_qpn$q & index_mask;
-        s1_wide_index = ((s1_index) & 64'hffffffffffffffff);
+        s1_leaf_index = s1_index & leaf_mask;
+        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
         s1_gen = s1_qpn$q >> index_bits;
         s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
         s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
         s1_status = 32'h0;
-        s1_addr = table_base + s1_offset;
+        s1_addr = s1_base + s1_offset;
+        if (~s1_present) begin
+            s1_status = 32'h4;
+            s1_addr = 32'h0;
+        end
         if (s1_entry_gen != s1_gen) begin
             s1_status = 32'h3;
             s1_addr = 32'h0;
@@ -2223,12 +2256,16 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             if (status_out == 32'h3) begin
                 stale$d = stale$q + 32'h1;
             end
+            if (two_level & (status_out == 32'h4)) begin
+                page_absent$d = page_absent$q + 32'h1;
+            end
         end
         cnt_lookups = lookups$q;
         cnt_ok = ok$q;
         cnt_out_of_range = out_of_range$q;
         cnt_not_allocated = not_allocated$q;
         cnt_stale = stale$q;
+        cnt_page_absent = page_absent$q;
         if (rst) begin
             s1_valid$d = 1'b0;
             lookups$d = 32'h0;
@@ -2236,6 +2273,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             out_of_range$d = 32'h0;
             not_allocated$d = 32'h0;
             stale$d = 32'h0;
+            page_absent$d = 32'h0;
         end
     end
     
@@ -2589,6 +2627,25 @@ module qp_table_small$pipe_rx$out_of_range(d,q,clock);
 endmodule // qp_table_small$pipe_rx$out_of_range
 
 
+module qp_table_small$pipe_rx$page_absent(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$page_absent
+
+
 module qp_table_small$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
@@ -2691,7 +2748,7 @@ module qp_table_small$pipe_rx$stale(d,q,clock);
 endmodule // qp_table_small$pipe_rx$stale
 
 
-module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_ok$0,cnt_out_of_range$0,cnt_not_allocated$0,cnt_stale$0,table_base);
+module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_ok$0,cnt_out_of_range$0,cnt_not_allocated$0,cnt_stale$0,cnt_page_absent$0,table_base);
     
     // Module arguments
     input wire  clock;
@@ -2733,9 +2790,11 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     input wire  [31:0] cnt_out_of_range$0;
     input wire  [31:0] cnt_not_allocated$0;
     input wire  [31:0] cnt_stale$0;
+    input wire  [31:0] cnt_page_absent$0;
     output reg  [63:0] table_base;
     
     // Constant declarations
+    localparam  on_chip = 1'b0;
     localparam  id = 32'h51505431;
     localparam  version = 32'h10000;
     localparam  max_qps = 32'h32;
@@ -2752,6 +2811,30 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     localparam WriteState$Response = 2;
     
     // Stub signals
+    reg  [31:0] dir_index$d;
+    wire  [31:0] dir_index$q;
+    reg  dir_index$clock;
+    reg  [31:0] stage_lo$d;
+    wire  [31:0] stage_lo$q;
+    reg  stage_lo$clock;
+    reg  [31:0] stage_hi$d;
+    wire  [31:0] stage_hi$q;
+    reg  stage_hi$clock;
+    reg  ar_dir$d;
+    wire  ar_dir$q;
+    reg  ar_dir$clock;
+    reg  commit$d;
+    wire  commit$q;
+    reg  commit$clock;
+    reg  ar_dir_hi$d;
+    wire  ar_dir_hi$q;
+    reg  ar_dir_hi$clock;
+    reg  [23:0] dir_sweep$d;
+    wire  [23:0] dir_sweep$q;
+    reg  dir_sweep$clock;
+    reg  dir_swept$d;
+    wire  dir_swept$q;
+    reg  dir_swept$clock;
     reg  [1:0] wstate$d;
     wire  [1:0] wstate$q;
     reg  wstate$clock;
@@ -2787,6 +2870,9 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  rresp_q$clock;
     
     // Local signals
+    reg  [63:0] dir_entry;
+    reg  [58:0] dir_rd;
+    reg  swept_ok;
     reg  write_fire;
     reg  [31:0] strobe_mask;
     reg  [31:0] base_lo_new;
@@ -2798,6 +2884,46 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [2:0] port_reg;
     
     // Sub module instances
+    qp_table_small$regs$dir_index dir_index(
+        .d(dir_index$d),
+        .q(dir_index$q),
+        .clock(dir_index$clock)
+    );
+    qp_table_small$regs$stage_lo stage_lo(
+        .d(stage_lo$d),
+        .q(stage_lo$q),
+        .clock(stage_lo$clock)
+    );
+    qp_table_small$regs$stage_hi stage_hi(
+        .d(stage_hi$d),
+        .q(stage_hi$q),
+        .clock(stage_hi$clock)
+    );
+    qp_table_small$regs$ar_dir ar_dir(
+        .d(ar_dir$d),
+        .q(ar_dir$q),
+        .clock(ar_dir$clock)
+    );
+    qp_table_small$regs$commit commit(
+        .d(commit$d),
+        .q(commit$q),
+        .clock(commit$clock)
+    );
+    qp_table_small$regs$ar_dir_hi ar_dir_hi(
+        .d(ar_dir_hi$d),
+        .q(ar_dir_hi$q),
+        .clock(ar_dir_hi$clock)
+    );
+    qp_table_small$regs$dir_sweep dir_sweep(
+        .d(dir_sweep$d),
+        .q(dir_sweep$q),
+        .clock(dir_sweep$clock)
+    );
+    qp_table_small$regs$dir_swept dir_swept(
+        .d(dir_swept$d),
+        .q(dir_swept$q),
+        .clock(dir_swept$clock)
+    );
     qp_table_small$regs$wstate wstate(
         .d(wstate$d),
         .q(wstate$q),
@@ -2867,6 +2993,14 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         rvalid_q$clock = clock;
         rdata_q$clock = clock;
         rresp_q$clock = clock;
+        dir_index$clock = clock;
+        stage_lo$clock = clock;
+        stage_hi$clock = clock;
+        ar_dir$clock = clock;
+        ar_dir_hi$clock = clock;
+        commit$clock = clock;
+        dir_sweep$clock = clock;
+        dir_swept$clock = clock;
         wstate$d = wstate$q;
         now$d = now$q;
         cmd_time_q$d = cmd_time_q$q;
@@ -2878,6 +3012,14 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         rvalid_q$d = rvalid_q$q;
         rdata_q$d = rdata_q$q;
         rresp_q$d = rresp_q$q;
+        dir_index$d = dir_index$q;
+        stage_lo$d = stage_lo$q;
+        stage_hi$d = stage_hi$q;
+        ar_dir$d = ar_dir$q;
+        ar_dir_hi$d = ar_dir_hi$q;
+        commit$d = commit$q;
+        dir_sweep$d = dir_sweep$q;
+        dir_swept$d = dir_swept$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
         busy = wstate$q == WriteState$Command;
         cmd_valid = busy;
@@ -2903,12 +3045,13 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         end
         base_lo_new = (base_lo$q & ~strobe_mask) | (wdata & strobe_mask);
         base_hi_new = ((base_hi$q & ~strobe_mask) | (wdata & strobe_mask)) & base_hi_mask;
+        swept_ok = 1'b1;
         case (wstate$q)
             WriteState$Idle:
                 begin
-                    awready = awvalid & wvalid;
-                    wready = awvalid & wvalid;
-                    write_fire = awvalid & wvalid;
+                    write_fire = awvalid & wvalid & swept_ok;
+                    awready = write_fire;
+                    wready = write_fire;
                 end
             WriteState$Command:
                 begin
@@ -2954,9 +3097,11 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                     end
             endcase
         end
+        dir_rd = 32'h0;
+        dir_entry = (((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6) | ((dir_rd[(32'h0)+:(1)]) & 64'hffffffffffffffff);
         bvalid = wstate$q == WriteState$Response;
         bresp = bresp_q$q;
-        arready = ~rvalid_q$q;
+        arready = ~rvalid_q$q & ~ar_dir$q;
         rvalid = rvalid_q$q;
         rdata = rdata_q$q;
         rresp = rresp_q$q;
@@ -3000,6 +3145,19 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             9:
                 begin
                     read_data = base_hi$q;
+                end
+            16:
+                begin
+                    read_ok = on_chip;
+                    read_data = dir_index$q;
+                end
+            17:
+                begin
+                    read_ok = on_chip;
+                end
+            18:
+                begin
+                    read_ok = on_chip;
                 end
             13:
                 begin
@@ -3062,6 +3220,10 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                         begin
                             read_data = cnt_stale$0;
                         end
+                    5:
+                        begin
+                            read_data = cnt_page_absent$0;
+                        end
                     default:
                         begin
                             read_data = 32'h0;
@@ -3069,13 +3231,27 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 endcase
             end
         end
-        if (arvalid & ~rvalid_q$q) begin
+        if (arvalid & ~rvalid_q$q & ~ar_dir$q) begin
             rvalid_q$d = 1'b1;
             rdata_q$d = 32'h0;
             rresp_q$d = 32'h2;
             if (read_ok) begin
                 rdata_q$d = read_data;
                 rresp_q$d = 32'h0;
+                if (on_chip & ((araddr == 32'h11) | (araddr == 32'h12))) begin
+                    rvalid_q$d = 1'b0;
+                    ar_dir$d = 1'b1;
+                    ar_dir_hi$d = araddr == 32'h12;
+                end
+            end
+        end
+        if (ar_dir$q) begin
+            ar_dir$d = 1'b0;
+            rvalid_q$d = 1'b1;
+            rresp_q$d = 32'h0;
+            rdata_q$d = dir_entry[(32'h0)+:(32)];
+            if (ar_dir_hi$q) begin
+                rdata_q$d = dir_entry[(32'h20)+:(32)];
             end
         end
         if (rvalid_q$q & rready) begin
@@ -3087,10 +3263,53 @@ module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             base_lo$d = 32'h0;
             base_hi$d = 32'h0;
             rvalid_q$d = 1'b0;
+            ar_dir$d = 1'b0;
+            dir_index$d = 32'h0;
+            dir_sweep$d = 32'h0;
+            dir_swept$d = 1'b0;
+            commit$d = 1'b0;
         end
     end
     
 endmodule // qp_table_small$regs
+
+
+module qp_table_small$regs$ar_dir(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$ar_dir
+
+
+module qp_table_small$regs$ar_dir_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$ar_dir_hi
 
 
 module qp_table_small$regs$base_hi(d,q,clock);
@@ -3207,6 +3426,82 @@ module qp_table_small$regs$cmd_time_q(d,q,clock);
 endmodule // qp_table_small$regs$cmd_time_q
 
 
+module qp_table_small$regs$commit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$commit
+
+
+module qp_table_small$regs$dir_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$dir_index
+
+
+module qp_table_small$regs$dir_sweep(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$dir_sweep
+
+
+module qp_table_small$regs$dir_swept(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$dir_swept
+
+
 module qp_table_small$regs$now(d,q,clock);
     
     // Module arguments
@@ -3281,6 +3576,44 @@ module qp_table_small$regs$rvalid_q(d,q,clock);
     end
           
 endmodule // qp_table_small$regs$rvalid_q
+
+
+module qp_table_small$regs$stage_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$stage_hi
+
+
+module qp_table_small$regs$stage_lo(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$regs$stage_lo
 
 
 module qp_table_small$regs$wstate(d,q,clock);

@@ -103,7 +103,11 @@ pub struct Bench {
     awready: Out,
     awaddr: In,
     wdata: In,
+    wstrb: In,
     bvalid: Out,
+    bresp: Out,
+    /// A register write (not CMD) between its AW/W handshake and its write response.
+    reg_write: bool,
     bready: In,
     cmd_issued: bool,
     /// Edge of the last CMD write handshake.
@@ -163,6 +167,9 @@ impl Bench {
             awready: sim.output("s_axil_awready")?,
             awaddr: sim.input("s_axil_awaddr")?,
             wdata: sim.input("s_axil_wdata")?,
+            wstrb: sim.input("s_axil_wstrb")?,
+            bresp: sim.output("s_axil_bresp")?,
+            reg_write: false,
             bvalid: sim.output("s_axil_bvalid")?,
             bready: sim.input("s_axil_bready")?,
             sb: Scoreboard::new(cfg),
@@ -245,23 +252,40 @@ impl Bench {
                 }
             }
         }
-        // 2. Completion of the command (B handshake of the CMD write).
-        if self.cmd_issued && self.sim.is_high(self.bvalid) && self.sim.driven(self.bready) == 1 {
-            self.cmd_issued = false;
-            if let Err(m) = self.sb.command_completed() {
-                self.mismatches
-                    .push(format!("cycle {cycle}: {}", m.message()));
+        // 2. Completion of the command or register write (B handshake).
+        if self.sim.is_high(self.bvalid) && self.sim.driven(self.bready) == 1 {
+            if self.cmd_issued {
+                self.cmd_issued = false;
+                if let Err(m) = self.sb.command_completed() {
+                    self.mismatches
+                        .push(format!("cycle {cycle}: {}", m.message()));
+                }
+            } else if self.reg_write {
+                self.reg_write = false;
+                let got = if self.sim.get(self.bresp) == 0 {
+                    Ok(())
+                } else {
+                    Err(())
+                };
+                if let Err(m) = self.sb.register_write_completed(got) {
+                    self.mismatches
+                        .push(format!("cycle {cycle}: {}", m.message()));
+                }
             }
         }
-        // 3. Issue of a command (AW/W handshake at CMD; the engine takes both together).
-        if self.sim.driven(self.awvalid) == 1
-            && self.sim.is_high(self.awready)
-            && (self.sim.driven(self.awaddr) & !3) == u64::from(regs::CMD)
-        {
+        // 3. Issue of a command or register write (AW/W handshake; the slave takes both together).
+        if self.sim.driven(self.awvalid) == 1 && self.sim.is_high(self.awready) {
+            let addr = self.sim.driven(self.awaddr) as u32;
             let word = self.sim.driven(self.wdata) as u32;
-            self.sb.command_issued_at(Command::decode(word), cycle);
-            self.cmd_issued = true;
-            self.last_cmd_cycle = cycle;
+            if addr & 0xFFC == regs::CMD {
+                self.sb.command_issued_at(Command::decode(word), cycle);
+                self.cmd_issued = true;
+                self.last_cmd_cycle = cycle;
+            } else {
+                let strb = self.sim.driven(self.wstrb) as u8;
+                self.sb.register_write_issued(addr, word, strb);
+                self.reg_write = true;
+            }
         }
         // 4. Requests.
         for (p, io) in self.ports.iter().enumerate() {
@@ -325,8 +349,9 @@ impl Bench {
         self.write_strb(addr, data, 0xF)
     }
 
-    /// Writes a register with byte strobes `strb` (blocking). Writes other than CMD are
-    /// applied to the model and their response is checked against it.
+    /// Writes a register with byte strobes `strb` (blocking). Every write (also those queued
+    /// on `axil` directly) is applied to the model at its AW/W handshake and its response
+    /// checked against the model at the write response.
     pub fn write_strb(&mut self, addr: u32, data: u32, strb: u8) -> Result<AxiResp> {
         let id = self
             .axil

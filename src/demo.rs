@@ -12,7 +12,7 @@
 //! of mismatches.
 
 use crate::bench::{status_name, Bench, BenchOptions};
-use crate::config::Config;
+use crate::config::{Config, Directory, Mode};
 use crate::model::{regs, CmdStatus, Command};
 use anyhow::Result;
 use rand::{Rng, SeedableRng};
@@ -101,6 +101,22 @@ pub fn run(cfg: &Config, seed: u64, lookups: u64, trace: Option<&Path>) -> Resul
     // Context table base.
     bench.write(regs::TABLE_BASE_LO, 0x8000_0000)?;
     bench.write(regs::TABLE_BASE_HI, 0x0000_0012)?;
+
+    // two_level on chip: second-level pages for the first directory entries (entry 1 is left
+    // absent, so its QPs answer PAGE_ABSENT).
+    if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip {
+        let entries = bench.sb.model.dir_entries().min(8);
+        for i in (0..entries).filter(|&i| i != 1) {
+            let base = 0x0000_0040_0000_0000u64 + (u64::from(i) << 24) | 1;
+            bench.write(regs::DIR_INDEX, i)?;
+            bench.write(regs::DIR_ENTRY_LO, base as u32)?;
+            bench.write(regs::DIR_ENTRY_HI, (base >> 32) as u32)?;
+        }
+        line(format!(
+            "directory: {entries} of {} entries written, entry 1 absent",
+            bench.sb.model.dir_entries()
+        ));
+    }
 
     // Create QPs: ALLOC, then PUBLISH three in four; FREE one in eight of those.
     let pool = cfg.max_qps() - cfg.first_index;

@@ -12,6 +12,8 @@ pub fn generate_verilog(cfg: &Config) -> anyhow::Result<String> {
     cfg.validate()?;
     let mut top = QpTable::new(EngineParams::new(cfg), &cfg.ports);
     top.connect_all();
+    top.check()
+        .map_err(|e| anyhow::anyhow!("internal error: rust-hdl check of the design: {e:?}"))?;
     let mut defines = ModuleDefines::default();
     top.accept(&cfg.top, &mut defines);
     Ok(defines.defines())
@@ -48,6 +50,16 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         copies * u64::from(p.max_qps),
         2 + u64::from(p.gen_bits()),
     )];
+    if p.dir_on_chip {
+        v.push((
+            format!(
+                "directory ({copies} copies: {} lookup ports + control port)",
+                cfg.ports.len()
+            ),
+            copies * u64::from(p.dir_entries()),
+            crate::hw::DIR_BITS as u64,
+        ));
+    }
     for (k, words) in crate::hw::free_map::level_words(p.max_qps)
         .iter()
         .enumerate()
@@ -62,4 +74,176 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         ));
     }
     v
+}
+
+/// File name of the instantiation template written beside `<top>.v`.
+pub fn instantiation_template_name(cfg: &Config) -> String {
+    format!("{}_inst.vh", cfg.top)
+}
+
+/// An instantiation template of the engine of `cfg` (`<top>_inst.vh`, written by `qptable
+/// gen` beside `<top>.v`): one wire per port, of the port's name and width, with a comment
+/// per group of ports, then an instance `u_<top>` with every port connected to its wire.
+/// It can be pasted into the module that instantiates the engine, or `include`d there.
+pub fn instantiation_template(cfg: &Config) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    cfg.validate()?;
+    let top = QpTable::new(EngineParams::new(cfg), &cfg.ports);
+    let ports = top.ports();
+    let gen_bits = cfg.gen_bits();
+    let qpn_note = if gen_bits > 0 {
+        format!(
+            "QPN = {{generation[{}:0], index[{}:0]}}",
+            gen_bits - 1,
+            cfg.index_bits - 1
+        )
+    } else {
+        format!("QPN = index[{}:0] (no generation bits)", cfg.index_bits - 1)
+    };
+    // Group of a port: (short heading for the instance, long heading for the wires).
+    let group = |name: &str| -> (String, String) {
+        if name == "clk" || name == "rst" {
+            return (
+                "Clock and reset".into(),
+                "Clock and reset: one clock, rising edge; rst synchronous, active high\n// \
+                 (drive it from a reset synchronizer, hold it for at least 2 cycles)"
+                    .into(),
+            );
+        }
+        for p in &cfg.ports {
+            if name.starts_with(&format!("s_{p}_req_")) {
+                return (
+                    format!("Lookup port {p}: request stream"),
+                    format!(
+                        "Lookup port {p}, request stream (into the engine): a beat moves at \
+                         a rising edge with valid && ready;\n// {qpn_note}; the tag is \
+                         returned with the response"
+                    ),
+                );
+            }
+            if name.starts_with(&format!("m_{p}_rsp_")) {
+                let (statuses, addr) = match cfg.mode {
+                    crate::config::Mode::Flat => (
+                        "",
+                        format!("addr = TABLE_BASE + index * {}", cfg.entry_bytes),
+                    ),
+                    crate::config::Mode::TwoLevel => (
+                        ", 4 PAGE_ABSENT, 5 MEM_ERROR",
+                        format!(
+                            "addr = page base + (index mod 2^{}) * {}",
+                            cfg.leaf_bits, cfg.entry_bytes
+                        ),
+                    ),
+                };
+                return (
+                    format!("Lookup port {p}: response stream"),
+                    format!(
+                        "Lookup port {p}, response stream (out of the engine), in request \
+                         order; status 0 OK, 1 OUT_OF_RANGE,\n// 2 NOT_ALLOCATED, 3 \
+                         STALE{statuses}; {addr} when OK, else 0"
+                    ),
+                );
+            }
+        }
+        let axil = |short: &str, long: &str| (short.to_string(), long.to_string());
+        if name.starts_with("s_axil_aw") || name.starts_with("s_axil_w") {
+            return axil(
+                "AXI4-Lite control slave: write address and data",
+                "AXI4-Lite control slave (SPEC section 6 register map), write address and \
+                 data, taken together;\n// a CMD write answers on B when the command is done",
+            );
+        }
+        if name.starts_with("s_axil_b") {
+            return axil(
+                "AXI4-Lite control slave: write response",
+                "AXI4-Lite control slave, write response",
+            );
+        }
+        if name.starts_with("s_axil_ar") {
+            return axil(
+                "AXI4-Lite control slave: read address",
+                "AXI4-Lite control slave, read address (reads are served while a write waits)",
+            );
+        }
+        if name.starts_with("s_axil_r") {
+            return axil(
+                "AXI4-Lite control slave: read data",
+                "AXI4-Lite control slave, read data",
+            );
+        }
+        if name.starts_with("m_axi_") {
+            return axil(
+                "AXI4 memory read master (directory reads)",
+                "AXI4 memory read master (in_memory directory reads: single 8-byte beats); \
+                 connect to any AXI4 slave",
+            );
+        }
+        ("Other ports".into(), "Other ports".into())
+    };
+    let range = |w: usize| {
+        if w == 1 {
+            String::new()
+        } else {
+            format!("[{}:0]", w - 1)
+        }
+    };
+    let rw = ports
+        .iter()
+        .map(|p| range(p.width).len())
+        .max()
+        .unwrap_or(0);
+    let nw = ports.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// {}: instantiation template of `{}`, written by qptable {} beside {}.v.",
+        instantiation_template_name(cfg),
+        cfg.top,
+        env!("CARGO_PKG_VERSION"),
+        cfg.top
+    );
+    let _ = writeln!(
+        s,
+        "// Configuration: index_bits {}, max_qps {}, entry_bytes {}, mode {}, ports {}, \
+         tag_bits {}, addr_bits {}.",
+        cfg.index_bits,
+        cfg.max_qps(),
+        cfg.entry_bytes,
+        cfg.mode.as_str(),
+        cfg.ports.join(" "),
+        cfg.tag_bits,
+        cfg.addr_bits
+    );
+    let _ = writeln!(
+        s,
+        "// Paste it into the module that instantiates the engine (or `include it there): one \
+         wire per\n// port, of the port's name and width, and the instance with every port \
+         connected. Drive the\n// inputs, use the outputs, rename the wires to your signals \
+         (clk and rst are usually your own).\n// Streams are AXI ready/valid; see \
+         docs/integration.md for the handshakes and command sequences."
+    );
+    let mut last = String::new();
+    for p in ports {
+        let (_, g) = group(&p.name);
+        if g != last {
+            let _ = writeln!(s, "\n// {g}");
+            last = g;
+        }
+        let dir = if p.input { "input" } else { "output" };
+        let decl = format!("wire {:<rw$} {};", range(p.width), p.name);
+        let _ = writeln!(s, "{decl:<w$} // {dir}", w = rw + nw + 7);
+    }
+    let _ = writeln!(s, "\n{} u_{} (", cfg.top, cfg.top);
+    let mut last = String::new();
+    for (i, p) in ports.iter().enumerate() {
+        let (g, _) = group(&p.name);
+        if g != last {
+            let _ = writeln!(s, "    // {g}");
+            last = g;
+        }
+        let comma = if i + 1 < ports.len() { "," } else { "" };
+        let _ = writeln!(s, "    .{:<nw$} ({}){comma}", p.name, p.name);
+    }
+    let _ = writeln!(s, ");");
+    Ok(s)
 }

@@ -9,3 +9,5 @@ pub mod hw;
 pub mod model;
 pub mod perf;
 pub mod scoreboard;
+pub mod synth;
+pub mod wave;

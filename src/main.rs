@@ -84,6 +84,36 @@ enum Cmd {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Synthesize and place-and-route for ECP5-85F (yosys, nextpnr-ecp5 from PyPI, installed
+    /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder.
+    Synth {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// nextpnr placer seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// nextpnr target clock in MHz.
+        #[arg(long, default_value_t = 250.0)]
+        freq: f64,
+        /// Directory for the netlists and logs.
+        #[arg(long, default_value = "target/qptable-synth")]
+        work_dir: PathBuf,
+        /// Skip the generic yosys synthesis.
+        #[arg(long)]
+        skip_generic: bool,
+    },
+    /// Run the scenarios of docs/integration.md with a trace and render their waveforms
+    /// as SVG.
+    Wave {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// Output directory of the SVG files.
+        #[arg(short = 'o', long = "out", default_value = "docs/waves")]
+        out: PathBuf,
+        /// Where to write the VCD trace.
+        #[arg(long, default_value = "target/qptable-wave/scenarios.vcd")]
+        vcd: PathBuf,
+    },
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -94,6 +124,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let path = out.join(format!("{}.v", cfg.top));
             qptable::generate::write_atomically(&path, &verilog)
                 .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("wrote {}", path.display());
+            let path = out.join(qptable::generate::instantiation_template_name(&cfg));
+            qptable::generate::write_atomically(
+                &path,
+                &qptable::generate::instantiation_template(&cfg)?,
+            )
+            .with_context(|| format!("cannot write {}", path.display()))?;
             println!("wrote {}", path.display());
             let memory = qptable::generate::on_chip_memory(&cfg);
             let mut total = 0;
@@ -154,6 +191,31 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
             if bad > 0 {
                 anyhow::bail!("{bad} mismatches against the reference model");
+            }
+            Ok(())
+        }
+        Cmd::Synth {
+            config,
+            seed,
+            freq,
+            work_dir,
+            skip_generic,
+        } => {
+            let cfg = config.load()?;
+            let opts = qptable::synth::SynthOptions {
+                work_dir,
+                seed,
+                freq_mhz: freq,
+                skip_generic,
+            };
+            let report = qptable::synth::run(&cfg, &opts, &mut |s| println!("{s}"))?;
+            print!("{}", report.text());
+            Ok(())
+        }
+        Cmd::Wave { config, out, vcd } => {
+            let cfg = config.load()?;
+            for path in qptable::wave::docs_waves(&cfg, &vcd, &out)? {
+                println!("wrote {}", path.display());
             }
             Ok(())
         }

@@ -560,6 +560,11 @@ pub struct Model {
     pool: Pool,
     /// Edge of the CMD write handshake of the command being applied (quarantine time).
     now: u64,
+    /// two_level: the directory (on chip: written through DIR_*), as stored.
+    directory: Vec<u64>,
+    dir_index: u32,
+    stage_lo: u32,
+    stage_hi: u32,
     /// `cyclic`: where the next ALLOC starts looking (first_index after reset, then one past the
     /// index the last ALLOC handed out; max_qps wraps to first_index).
     cursor: u32,
@@ -586,6 +591,16 @@ impl Model {
             entries: vec![0; max_qps as usize],
             pool: Pool::new(max_qps, cfg.quarantine_cycles, cfg.quarantine_depth),
             now: 0,
+            directory: vec![
+                0;
+                match cfg.mode {
+                    Mode::Flat => 0,
+                    Mode::TwoLevel => max_qps.div_ceil(1 << cfg.leaf_bits) as usize,
+                }
+            ],
+            dir_index: 0,
+            stage_lo: 0,
+            stage_hi: 0,
             cursor: cfg.first_index,
             table_base: 0,
             last_result: CmdResult {
@@ -692,8 +707,38 @@ impl Model {
                 .table_base
                 .wrapping_add(u64::from(index) * u64::from(self.cfg.entry_bytes))
                 & self.addr_mask),
-            Mode::TwoLevel => unreachable!("two_level is refused by Config::validate"),
+            Mode::TwoLevel => {
+                let leaf = self.cfg.leaf_bits;
+                let entry = self.dir_entry(index >> leaf);
+                if entry & 1 == 0 {
+                    return Err(Status::PageAbsent);
+                }
+                let offset = u64::from(index & ((1 << leaf) - 1)) * u64::from(self.cfg.entry_bytes);
+                Ok((entry & !0x3F).wrapping_add(offset) & self.addr_mask)
+            }
         }
+    }
+
+    /// Directory entry `i` (two_level), as stored: reserved bits [5:1] read as 0.
+    pub fn dir_entry(&self, i: u32) -> u64 {
+        self.directory.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// Sets directory entry `i` (two_level on_chip: what a DIR_ENTRY_HI write commits).
+    pub fn set_dir_entry(&mut self, i: u32, entry: u64) {
+        self.directory[i as usize] = entry & !0x3E;
+    }
+
+    /// Directory entries: `ceil(max_qps / 2^leaf_bits)` in two_level, 0 in flat.
+    pub fn dir_entries(&self) -> u32 {
+        match self.cfg.mode {
+            Mode::Flat => 0,
+            Mode::TwoLevel => self.max_qps.div_ceil(1 << self.cfg.leaf_bits),
+        }
+    }
+
+    fn dir_on_chip(&self) -> bool {
+        self.cfg.mode == Mode::TwoLevel && self.cfg.directory == Directory::OnChip
     }
 
     /// Applies one command atomically (SPEC §6) and updates CMD_RESULT and the counters.
@@ -896,6 +941,30 @@ impl Model {
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),
+            regs::DIR_INDEX | regs::DIR_ENTRY_LO | regs::DIR_ENTRY_HI if self.dir_on_chip() => {
+                let merge = |old: u32| {
+                    let mask = (0..4)
+                        .filter(|b| strb >> b & 1 == 1)
+                        .fold(0u32, |m, b| m | 0xFF << (8 * b));
+                    old & !mask | data & mask
+                };
+                match addr {
+                    regs::DIR_INDEX => {
+                        let new = merge(self.dir_index);
+                        if new >= self.dir_entries() {
+                            return Err(Slverr::Unmapped);
+                        }
+                        self.dir_index = new;
+                    }
+                    regs::DIR_ENTRY_LO => self.stage_lo = merge(self.stage_lo),
+                    _ => {
+                        self.stage_hi = merge(self.stage_hi);
+                        let entry = u64::from(self.stage_hi) << 32 | u64::from(self.stage_lo);
+                        self.set_dir_entry(self.dir_index, entry);
+                    }
+                }
+                Ok(())
+            }
             _ => match self.read_register(addr) {
                 Ok(_) => Err(Slverr::ReadOnly),
                 Err(_) => Err(Slverr::Unmapped),
@@ -919,7 +988,12 @@ impl Model {
             regs::TABLE_BASE_HI => (self.table_base >> 32) as u32,
             regs::CMD => return Err(Slverr::WriteOnly),
             regs::CMD_RESULT => self.last_result.to_register(),
-            // DIR_* exist only in two_level on_chip, which this release refuses.
+            // DIR_* exist only in two_level on_chip.
+            regs::DIR_INDEX if self.dir_on_chip() => self.dir_index,
+            regs::DIR_ENTRY_LO if self.dir_on_chip() => self.dir_entry(self.dir_index) as u32,
+            regs::DIR_ENTRY_HI if self.dir_on_chip() => {
+                (self.dir_entry(self.dir_index) >> 32) as u32
+            }
             0x100..=0x17C => {
                 let port = ((addr - regs::PORT_BASE) / regs::PORT_STRIDE) as usize;
                 let offset = (addr - regs::PORT_BASE) % regs::PORT_STRIDE;
@@ -1535,9 +1609,9 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "mode = two_level is not implemented yet")]
+    #[should_panic(expected = "index_bits = 30 is out of range")]
     fn invalid_config_panics() {
-        model(&["mode=two_level"]);
+        model(&["index_bits=30"]);
     }
 
     #[test]

@@ -112,6 +112,10 @@ const COMMAND_REGISTERS: [u32; 8] = [
 /// The scoreboard. See the module documentation for when to call what.
 #[derive(Clone)]
 pub struct Scoreboard {
+    /// A DIR_ENTRY_HI write in flight: (directory index, entry before it).
+    dir_window: Option<(u32, u64)>,
+    /// A register write in flight: (addr, data, strb, expected response).
+    pending_write: Option<(u32, u32, u8, Result<(), ()>)>,
     /// The model, state as of the last issued command.
     pub model: Model,
     tag_mask: u64,
@@ -135,6 +139,8 @@ impl Scoreboard {
     pub fn new(cfg: &Config) -> Scoreboard {
         let ports = cfg.ports.len();
         Scoreboard {
+            dir_window: None,
+            pending_write: None,
             model: Model::new(cfg),
             tag_mask: u64::MAX >> (64 - cfg.tag_bits),
             queues: vec![VecDeque::new(); ports],
@@ -305,6 +311,44 @@ impl Scoreboard {
         )))
     }
 
+    /// At the AW/W handshake of a register write other than CMD: applies it to the model and
+    /// remembers the expected response. A DIR_ENTRY_HI write changes a directory entry at one
+    /// edge before its write response: lookups accepted until then may see either entry.
+    pub fn register_write_issued(&mut self, addr: u32, data: u32, strb: u8) {
+        let addr = addr & 0xFFC;
+        let dir_index = self.model.read_register(regs::DIR_INDEX).ok();
+        let old = dir_index.map(|i| (i, self.model.dir_entry(i)));
+        let expected = match self.model.write_register(addr, data, strb) {
+            Err(Slverr::Command) => panic!("register_write_issued of CMD: use command_issued"),
+            Ok(()) => Ok(()),
+            Err(_) => Err(()),
+        };
+        if addr == regs::DIR_ENTRY_HI && expected.is_ok() {
+            self.dir_window = old;
+        }
+        self.pending_write = Some((addr, data, strb, expected));
+    }
+
+    /// At the write response of a register write other than CMD: compares the response
+    /// (`Err(())` = SLVERR) and closes the directory window.
+    pub fn register_write_completed(&mut self, got: Result<(), ()>) -> Result<(), Mismatch> {
+        self.dir_window = None;
+        let Some((addr, data, strb, expected)) = self.pending_write.take() else {
+            return Err(Mismatch::new(
+                "a write response without a register write".into(),
+            ));
+        };
+        if expected == got {
+            return Ok(());
+        }
+        let show = |r: Result<(), ()>| if r.is_ok() { "OKAY" } else { "SLVERR" };
+        Err(Mismatch::new(format!(
+            "write of {data:#010x} (strb {strb:#06b}) to {addr:#05x}: expected {}, got {}",
+            show(expected),
+            show(got)
+        )))
+    }
+
     /// At the request handshake of `port`: queues the allowed answers. The qpn is taken modulo
     /// 2^24 and the tag modulo 2^tag_bits.
     pub fn request(&mut self, port: usize, qpn: u32, tag: u64) {
@@ -324,6 +368,15 @@ impl Scoreboard {
             if before != after {
                 allowed.insert(0, before);
                 window = Some(*number);
+            }
+        }
+        if let Some((i, old)) = self.dir_window {
+            let now = self.model.dir_entry(i);
+            self.model.set_dir_entry(i, old);
+            let before = self.model.lookup(qpn);
+            self.model.set_dir_entry(i, now);
+            if !allowed.contains(&before) {
+                allowed.insert(0, before);
             }
         }
         self.queues[port].push_back(Expected {

@@ -1,9 +1,9 @@
-//! The command-line tool: `qptable gen` writes `<top>.v`, and refuses a bad configuration
-//! with exit code 1, one line on stderr that names the parameter and the value, and
-//! nothing written (SPEC §3).
+//! The command-line tool: `qptable gen` writes `<top>.v` and its instantiation template
+//! `<top>_inst.vh`, and refuses a bad configuration with exit code 1, one line on stderr
+//! that names the parameter and the value, and nothing written (SPEC §3).
 
 use qptable::config::Config;
-use qptable::generate::generate_verilog;
+use qptable::generate::{generate_verilog, instantiation_template};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -78,11 +78,21 @@ fn gen_without_options_writes_the_default_top() {
     let args = ["gen", "-o", out_dir];
     let out = qptable(&args, dir.path());
     assert!(out.status.success(), "{}", describe(&args, &out));
-    assert_eq!(dir.entries(), ["qp_table.v"], "{}", describe(&args, &out));
+    assert_eq!(
+        dir.entries(),
+        ["qp_table.v", "qp_table_inst.vh"],
+        "{}",
+        describe(&args, &out)
+    );
     let written = std::fs::read_to_string(dir.path().join("qp_table.v")).unwrap();
     assert!(
         written == expected,
         "qptable gen wrote other Verilog than generate_verilog(&Config::default())"
+    );
+    let template = std::fs::read_to_string(dir.path().join("qp_table_inst.vh")).unwrap();
+    assert!(
+        template == instantiation_template(&Config::default()).unwrap(),
+        "qptable gen wrote another instantiation template than the library's"
     );
     assert!(out.stderr.is_empty(), "{}", describe(&args, &out));
 
@@ -92,7 +102,7 @@ fn gen_without_options_writes_the_default_top() {
     assert!(out.status.success(), "{}", describe(&["gen"], &out));
     assert_eq!(
         dir.entries(),
-        ["qp_table.v"],
+        ["qp_table.v", "qp_table_inst.vh"],
         "{}",
         describe(&["gen"], &out)
     );
@@ -122,7 +132,12 @@ fn gen_with_a_config_file_and_overrides() {
     ];
     let out = qptable(&args, dir.path());
     assert!(out.status.success(), "{}", describe(&args, &out));
-    assert_eq!(dir.entries(), ["my_qpt.v"], "{}", describe(&args, &out));
+    assert_eq!(
+        dir.entries(),
+        ["my_qpt.v", "my_qpt_inst.vh"],
+        "{}",
+        describe(&args, &out)
+    );
     let mut cfg = Config::from_toml_file(Path::new(small)).unwrap();
     cfg.set("tag_bits=4").unwrap();
     cfg.set("top=my_qpt").unwrap();
@@ -195,7 +210,10 @@ fn unknown_parameter_is_refused() {
 
 #[test]
 fn refusals_of_this_release_are_refused() {
-    assert_refused(&["--set", "mode=two_level"], &["mode", "two_level"]);
+    assert_refused(
+        &["--set", "mode=two_level", "--set", "directory=in_memory"],
+        &["directory", "in_memory"],
+    );
     assert_refused(
         &["--set", "quarantine_cycles=4294967296"],
         &["quarantine_cycles", "4294967296"],

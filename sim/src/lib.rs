@@ -88,6 +88,7 @@
 //! replayed.
 
 mod agents;
+pub mod axi_mem;
 mod model;
 mod shim;
 mod sim;

@@ -10,7 +10,8 @@
 //! nothing; so does a write of TABLE_BASE_LO/HI while IN_USE is not 0. Byte strobes are
 //! honoured on TABLE_BASE and ignored on CMD; `addr[1:0]` is not wired in (word registers).
 
-use super::{ADDR_BITS, QPN_BITS, TIME_BITS};
+use super::word_ram::{WordRam, RAM_ADDR_BITS};
+use super::{ADDR_BITS, DIR_BITS, QPN_BITS, TIME_BITS};
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -65,8 +66,34 @@ pub struct AxilRegs {
     pub cnt_out_of_range: Vec<Signal<In, Bits<32>>>,
     pub cnt_not_allocated: Vec<Signal<In, Bits<32>>>,
     pub cnt_stale: Vec<Signal<In, Bits<32>>>,
+    pub cnt_page_absent: Vec<Signal<In, Bits<32>>>,
     /// TABLE_BASE, `addr_bits` wide (higher bits 0).
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
+    /// Write port of every copy of the on-chip directory (two_level on_chip).
+    /// (One each in two_level on_chip mode, none otherwise.)
+    pub dir_we: Vec<Signal<Out, Bit>>,
+    pub dir_waddr: Vec<Signal<Out, Bits<RAM_ADDR_BITS>>>,
+    pub dir_wdata: Vec<Signal<Out, Bits<DIR_BITS>>>,
+    /// The control port's copy of the on-chip directory (read through DIR_ENTRY_*).
+    dirs: Vec<WordRam<DIR_BITS>>,
+    dir_index: DFF<Bits<32>>,
+    stage_lo: DFF<Bits<32>>,
+    stage_hi: DFF<Bits<32>>,
+    ar_dir: DFF<Bit>,
+    commit: DFF<Bit>,
+    ar_dir_hi: DFF<Bit>,
+    /// After reset every directory entry is written "not present", one per cycle; control
+    /// writes wait until then.
+    dir_sweep: DFF<Bits<RAM_ADDR_BITS>>,
+    dir_swept: DFF<Bit>,
+    dir_last: Vec<Constant<Bits<RAM_ADDR_BITS>>>,
+    dir_entry: Signal<Local, Bits<64>>,
+    dir_rd: Signal<Local, Bits<DIR_BITS>>,
+
+    swept_ok: Signal<Local, Bit>,
+    on_chip: Constant<Bit>,
+    dir_entries: Vec<Constant<Bits<32>>>,
+    _dirs: usize,
     wstate: DFF<WriteState>,
     now: DFF<Bits<TIME_BITS>>,
     cmd_time_q: DFF<Bits<TIME_BITS>>,
@@ -102,7 +129,14 @@ pub struct AxilRegs {
 impl AxilRegs {
     pub fn new(p: &super::EngineParams) -> Self {
         // GEOMETRY: index_bits[4:0], leaf_bits[9:5], mode[11:10], ports[14:12], reuse[15].
+        let mode = match (p.leaf_bits, p.dir_on_chip) {
+            (None, _) => 0,
+            (Some(_), true) => 1,
+            (Some(_), false) => 2,
+        };
         let geometry = u64::from(p.index_bits)
+            | u64::from(p.leaf_bits.unwrap_or(0)) << 5
+            | mode << 10
             | (p.ports as u64) << 12
             | u64::from(p.reuse == crate::config::Reuse::Lowest) << 15;
         let base_hi_mask = if p.addr_bits >= 64 {
@@ -150,7 +184,32 @@ impl AxilRegs {
             cnt_out_of_range: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_not_allocated: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_stale: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_page_absent: (0..p.ports).map(|_| Default::default()).collect(),
             table_base: Default::default(),
+            dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dirs: (0..p.on_chip_dirs()).map(|_| p.dir_ram()).collect(),
+            dir_index: Default::default(),
+            stage_lo: Default::default(),
+            stage_hi: Default::default(),
+            ar_dir: Default::default(),
+            commit: Default::default(),
+            ar_dir_hi: Default::default(),
+            dir_sweep: Default::default(),
+            dir_swept: Default::default(),
+            dir_last: (0..p.on_chip_dirs())
+                .map(|_| Constant::new(u64::from(p.dir_entries().saturating_sub(1)).into()))
+                .collect(),
+            dir_entry: Default::default(),
+            dir_rd: Default::default(),
+
+            swept_ok: Default::default(),
+            on_chip: Constant::new(p.dir_on_chip),
+            dir_entries: (0..p.on_chip_dirs())
+                .map(|_| Constant::new(u64::from(p.dir_entries()).into()))
+                .collect(),
+            _dirs: p.on_chip_dirs(),
             wstate: Default::default(),
             now: Default::default(),
             cmd_time_q: Default::default(),
@@ -192,7 +251,8 @@ impl Logic for AxilRegs {
     fn update(&mut self) {
         dff_setup!(
             self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
-            rvalid_q, rdata_q, rresp_q
+            rvalid_q, rdata_q, rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit,
+            dir_sweep, dir_swept
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -225,11 +285,15 @@ impl Logic for AxilRegs {
         self.base_hi_new.next = ((self.base_hi.q.val() & !self.strobe_mask.val())
             | (self.wdata.val() & self.strobe_mask.val()))
             & self.base_hi_mask.val();
+        self.swept_ok.next = true;
+        for _d in 0..self._dirs {
+            self.swept_ok.next = self.dir_swept.q.val();
+        }
         match self.wstate.q.val() {
             WriteState::Idle => {
-                self.awready.next = self.awvalid.val() & self.wvalid.val();
-                self.wready.next = self.awvalid.val() & self.wvalid.val();
-                self.write_fire.next = self.awvalid.val() & self.wvalid.val();
+                self.write_fire.next = self.awvalid.val() & self.wvalid.val() & self.swept_ok.val();
+                self.awready.next = self.write_fire.val();
+                self.wready.next = self.write_fire.val();
             }
             WriteState::Command => {
                 if self.cmd_done.val() {
@@ -270,11 +334,69 @@ impl Logic for AxilRegs {
                 _ => {}
             }
         }
+        // The on-chip directory (two_level on_chip; nothing of this in other modes): the sweep
+        // after reset, DIR_INDEX / DIR_ENTRY_LO / DIR_ENTRY_HI writes, and the control copy.
+        self.dir_rd.next = 0.into();
+        for d in 0..self._dirs {
+            self.dir_we[d].next = false;
+            self.dir_waddr[d].next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
+            // A committed entry: {stage_hi, stage_lo} stored as {bits [63:6], bit 0}.
+            // An entry is committed the cycle after its DIR_ENTRY_HI write (at the latest at the
+            // edge of the write response): {stage_hi, stage_lo} as {bits [63:6], bit 0}.
+            self.dir_wdata[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val()) << 27)
+                | (bit_cast::<DIR_BITS, 26>(self.stage_lo.q.val().get_bits::<26>(6)) << 1)
+                | bit_cast::<DIR_BITS, 1>(self.stage_lo.q.val().get_bits::<1>(0));
+            if self.commit.q.val() {
+                self.dir_we[d].next = true;
+                self.commit.d.next = false;
+            }
+            if !self.dir_swept.q.val() {
+                self.dir_we[d].next = true;
+                self.dir_waddr[d].next = self.dir_sweep.q.val();
+                self.dir_wdata[d].next = 0.into();
+                self.dir_sweep.d.next = self.dir_sweep.q.val() + 1;
+                if self.dir_sweep.q.val() == self.dir_last[d].val() {
+                    self.dir_swept.d.next = true;
+                }
+            }
+            if self.write_fire.val() & (self.awaddr.val() == 16) {
+                // DIR_INDEX: an entry of the directory, else refused.
+                if ((self.dir_index.q.val() & !self.strobe_mask.val())
+                    | (self.wdata.val() & self.strobe_mask.val()))
+                    < self.dir_entries[d].val()
+                {
+                    self.dir_index.d.next = (self.dir_index.q.val() & !self.strobe_mask.val())
+                        | (self.wdata.val() & self.strobe_mask.val());
+                    self.bresp_q.d.next = 0.into();
+                }
+            }
+            if self.write_fire.val() & (self.awaddr.val() == 17) {
+                self.stage_lo.d.next = (self.stage_lo.q.val() & !self.strobe_mask.val())
+                    | (self.wdata.val() & self.strobe_mask.val());
+                self.bresp_q.d.next = 0.into();
+            }
+            if self.write_fire.val() & (self.awaddr.val() == 18) {
+                // DIR_ENTRY_HI commits LO and HI together.
+                self.stage_hi.d.next = (self.stage_hi.q.val() & !self.strobe_mask.val())
+                    | (self.wdata.val() & self.strobe_mask.val());
+                self.commit.d.next = true;
+                self.bresp_q.d.next = 0.into();
+            }
+            self.dirs[d].clock.next = self.clock.val();
+            self.dirs[d].read_address.next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
+            self.dirs[d].write_enable.next = self.dir_we[d].val();
+            self.dirs[d].write_address.next = self.dir_waddr[d].val();
+            self.dirs[d].write_data.next = self.dir_wdata[d].val();
+            self.dir_rd.next = self.dirs[d].read_data.val();
+        }
+        self.dir_entry.next = (bit_cast::<64, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6)
+            | bit_cast::<64, 1>(self.dir_rd.val().get_bits::<1>(0));
         self.bvalid.next = self.wstate.q.val() == WriteState::Response;
         self.bresp.next = self.bresp_q.q.val();
 
-        // Read channel.
-        self.arready.next = !self.rvalid_q.q.val();
+        // Read channel. DIR_ENTRY_* take one more cycle: the directory is read at the edge
+        // of the AR handshake.
+        self.arready.next = !self.rvalid_q.q.val() & !self.ar_dir.q.val();
         self.rvalid.next = self.rvalid_q.q.val();
         self.rdata.next = self.rdata_q.q.val();
         self.rresp.next = self.rresp_q.q.val();
@@ -310,6 +432,16 @@ impl Logic for AxilRegs {
             }
             9 => {
                 self.read_data.next = self.base_hi.q.val();
+            }
+            16 => {
+                self.read_ok.next = self.on_chip.val();
+                self.read_data.next = self.dir_index.q.val();
+            }
+            17 => {
+                self.read_ok.next = self.on_chip.val();
+            }
+            18 => {
+                self.read_ok.next = self.on_chip.val();
             }
             13 => {
                 self.read_data.next = (bit_cast::<32, 4>(self.result_status.val()) << 28)
@@ -363,21 +495,41 @@ impl Logic for AxilRegs {
                         4 => {
                             self.read_data.next = self.cnt_stale[p].val();
                         }
+                        5 => {
+                            self.read_data.next = self.cnt_page_absent[p].val();
+                        }
                         _ => {
-                            // PAGE_ABSENT, MEM_ERROR: two_level only.
+                            // MEM_ERROR: two_level in_memory only.
                             self.read_data.next = 0.into();
                         }
                     }
                 }
             }
         }
-        if self.arvalid.val() & !self.rvalid_q.q.val() {
+        if self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_dir.q.val() {
             self.rvalid_q.d.next = true;
             self.rdata_q.d.next = 0.into();
             self.rresp_q.d.next = 2.into();
             if self.read_ok.val() {
                 self.rdata_q.d.next = self.read_data.val();
                 self.rresp_q.d.next = 0.into();
+                if self.on_chip.val()
+                    & ((self.araddr.val().index() == 17) | (self.araddr.val().index() == 18))
+                {
+                    // Answered next cycle, from the directory.
+                    self.rvalid_q.d.next = false;
+                    self.ar_dir.d.next = true;
+                    self.ar_dir_hi.d.next = self.araddr.val().index() == 18;
+                }
+            }
+        }
+        if self.ar_dir.q.val() {
+            self.ar_dir.d.next = false;
+            self.rvalid_q.d.next = true;
+            self.rresp_q.d.next = 0.into();
+            self.rdata_q.d.next = self.dir_entry.val().get_bits::<32>(0);
+            if self.ar_dir_hi.q.val() {
+                self.rdata_q.d.next = self.dir_entry.val().get_bits::<32>(32);
             }
         }
         if self.rvalid_q.q.val() & self.rready.val() {
@@ -390,6 +542,11 @@ impl Logic for AxilRegs {
             self.base_lo.d.next = 0.into();
             self.base_hi.d.next = 0.into();
             self.rvalid_q.d.next = false;
+            self.ar_dir.d.next = false;
+            self.dir_index.d.next = 0.into();
+            self.dir_sweep.d.next = 0.into();
+            self.dir_swept.d.next = false;
+            self.commit.d.next = false;
         }
     }
 }

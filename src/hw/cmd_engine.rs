@@ -29,7 +29,7 @@
 use super::free_map::FreeMap;
 use super::state_ram::StateRam;
 use super::word_ram::WordRam;
-use super::word_ram::WORD_ADDR_BITS;
+use super::word_ram::RAM_ADDR_BITS;
 use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS, TIME_BITS};
 
 /// Bits of a quarantine entry: the time it was freed, and its index.
@@ -301,8 +301,8 @@ impl Logic for CmdEngine {
         // The quarantine queue: the head is read continuously; it is consulted several
         // cycles after any pop or push, when the registered read has caught up.
         self.qram.clock.next = self.clock.val();
-        self.qram.read_address.next = bit_cast::<WORD_ADDR_BITS, 12>(self.q_rd.q.val());
-        self.qram.write_address.next = bit_cast::<WORD_ADDR_BITS, 12>(self.q_wr.q.val());
+        self.qram.read_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_rd.q.val());
+        self.qram.write_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_wr.q.val());
         self.qram.write_enable.next = false;
         self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
             | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());

@@ -21,7 +21,7 @@
 //! the state RAM's sweep): every index `< max_qps` is a member. `init_done` rises after.
 //! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
 
-use super::word_ram::{WordRam, WORD_ADDR_BITS};
+use super::word_ram::{WordRam, RAM_ADDR_BITS, WORD_ADDR_BITS};
 use super::{EngineParams, QPN_BITS};
 use rust_hdl::prelude::*;
 
@@ -211,8 +211,8 @@ impl Logic for FreeMap {
         self.word_exists.next = false;
         for k in 0..self._levels {
             self.rams[k].clock.next = self.clock.val();
-            self.rams[k].read_address.next = self.word.val().get_bits::<WORD_ADDR_BITS>(0);
-            self.rams[k].write_address.next = self.word.val().get_bits::<WORD_ADDR_BITS>(0);
+            self.rams[k].read_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
+            self.rams[k].write_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
             self.rams[k].write_enable.next = false;
             self.rams[k].write_data.next = self.rd.val() & !self.bit_mask.val();
             if self.level.q.val().index() == k {
@@ -273,7 +273,8 @@ impl Logic for FreeMap {
                 self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
                 // Every index < max_qps is a member: whole words of ones, one partial word.
                 for k in 0..self._levels {
-                    self.rams[k].write_address.next = self.init_word.q.val();
+                    self.rams[k].write_address.next =
+                        bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
                     self.rams[k].write_enable.next = self.init_pos.val() < self.depths[k].val();
                     self.rams[k].write_data.next = 0.into();
                     if self.init_pos.val() < self.full_words_1[k].val() {

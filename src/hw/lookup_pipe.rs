@@ -28,7 +28,10 @@
 
 use super::rsp_fifo::{RspFifo, RSP_FIFO_DEPTH};
 use super::state_ram::StateRam;
-use super::{EngineParams, LookupRsp, StateEntry, ADDR_BITS, GEN_BITS_MAX, QPN_BITS, TAG_BITS};
+use super::word_ram::{WordRam, RAM_ADDR_BITS};
+use super::{
+    EngineParams, LookupRsp, StateEntry, ADDR_BITS, DIR_BITS, GEN_BITS_MAX, QPN_BITS, TAG_BITS,
+};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -53,6 +56,11 @@ pub struct LookupPipe {
     pub ram_we: Signal<In, Bit>,
     pub ram_waddr: Signal<In, Bits<QPN_BITS>>,
     pub ram_wdata: Signal<In, StateEntry>,
+    // Write port of this pipe's copy of the on-chip directory (two_level on_chip).
+    // (One each in two_level on_chip mode, none otherwise.)
+    pub dir_we: Vec<Signal<In, Bit>>,
+    pub dir_waddr: Vec<Signal<In, Bits<RAM_ADDR_BITS>>>,
+    pub dir_wdata: Vec<Signal<In, Bits<DIR_BITS>>>,
     // Drain accounting.
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
@@ -63,7 +71,20 @@ pub struct LookupPipe {
     pub cnt_out_of_range: Signal<Out, Bits<32>>,
     pub cnt_not_allocated: Signal<Out, Bits<32>>,
     pub cnt_stale: Signal<Out, Bits<32>>,
+    pub cnt_page_absent: Signal<Out, Bits<32>>,
     ram: StateRam,
+    /// The on-chip directory copy: one in two_level on_chip mode, none otherwise.
+    dirs: Vec<WordRam<DIR_BITS>>,
+    page_absent: DFF<Bits<32>>,
+    dir_rd: Signal<Local, Bits<DIR_BITS>>,
+    s1_present: Signal<Local, Bit>,
+    s1_base: Signal<Local, Bits<ADDR_BITS>>,
+    s1_leaf_index: Signal<Local, Bits<QPN_BITS>>,
+    leaf_mask: Constant<Bits<QPN_BITS>>,
+    /// leaf_bits (two_level only).
+    leaf_bits: Vec<Constant<Bits<5>>>,
+    two_level: Constant<Bit>,
+    _dirs: usize,
     fifo: RspFifo,
     s1_valid: DFF<Bit>,
     s1_qpn: DFF<Bits<QPN_BITS>>,
@@ -125,6 +146,9 @@ impl LookupPipe {
             ram_we: Default::default(),
             ram_waddr: Default::default(),
             ram_wdata: Default::default(),
+            dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             req_fire: Default::default(),
             rsp_fire: Default::default(),
             in_flight: Default::default(),
@@ -133,7 +157,26 @@ impl LookupPipe {
             cnt_out_of_range: Default::default(),
             cnt_not_allocated: Default::default(),
             cnt_stale: Default::default(),
+            cnt_page_absent: Default::default(),
             ram: p.state_ram(),
+            dirs: (0..p.on_chip_dirs()).map(|_| p.dir_ram()).collect(),
+            page_absent: Default::default(),
+            dir_rd: Default::default(),
+            s1_present: Default::default(),
+            s1_base: Default::default(),
+            s1_leaf_index: Default::default(),
+            leaf_mask: Constant::new(
+                p.leaf_bits
+                    .map_or(p.index_mask(), |l| (1u64 << l) - 1)
+                    .into(),
+            ),
+            leaf_bits: p
+                .leaf_bits
+                .iter()
+                .map(|&l| Constant::new(u64::from(l).into()))
+                .collect(),
+            two_level: Constant::new(p.leaf_bits.is_some()),
+            _dirs: p.on_chip_dirs(),
             fifo: Default::default(),
             s1_valid: Default::default(),
             s1_qpn: Default::default(),
@@ -184,7 +227,8 @@ impl Logic for LookupPipe {
             ok,
             out_of_range,
             not_allocated,
-            stale
+            stale,
+            page_absent
         );
         self.ram.clock.next = self.clock.val();
         self.fifo.clock.next = self.clock.val();
@@ -205,6 +249,23 @@ impl Logic for LookupPipe {
         self.req_fire.next = self.s0_fire.val();
         self.in_flight.next = self.occupancy.val();
         self.ram.read_address.next = self.req_qpn.val();
+        // The directory entry of the index's page is read at the same edge.
+        self.dir_rd.next = 1.into();
+        for d in 0..self._dirs {
+            self.dirs[d].clock.next = self.clock.val();
+            self.dirs[d].read_address.next =
+                (self.req_qpn.val() & self.index_mask.val()) >> self.leaf_bits[d].val();
+            self.dirs[d].write_enable.next = self.dir_we[d].val();
+            self.dirs[d].write_address.next = self.dir_waddr[d].val();
+            self.dirs[d].write_data.next = self.dir_wdata[d].val();
+            self.dir_rd.next = self.dirs[d].read_data.val();
+        }
+        // Flat mode: every "page" is present and its base is TABLE_BASE.
+        self.s1_present.next = self.dir_rd.val().get_bit(0);
+        self.s1_base.next = self.table_base.val();
+        if self.two_level.val() {
+            self.s1_base.next = bit_cast::<ADDR_BITS, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6;
+        }
         self.s1_valid.d.next = self.s0_fire.val();
         if self.s0_fire.val() {
             self.s1_qpn.d.next = self.req_qpn.val();
@@ -213,7 +274,9 @@ impl Logic for LookupPipe {
 
         // s1: checks in SPEC order (range, state, generation), then the address.
         self.s1_index.next = self.s1_qpn.q.val() & self.index_mask.val();
-        self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s1_index.val());
+        // The offset inside the table (flat) or inside the page (two_level).
+        self.s1_leaf_index.next = self.s1_index.val() & self.leaf_mask.val();
+        self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s1_leaf_index.val());
         self.s1_gen.next = self.s1_qpn.q.val() >> self.index_bits.val();
         self.s1_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
         self.s1_offset.next = ((self.s1_wide_index.val() << 5) & self.mul_mask0.val())
@@ -225,7 +288,11 @@ impl Logic for LookupPipe {
             + ((self.s1_wide_index.val() << 11) & self.mul_mask6.val())
             + ((self.s1_wide_index.val() << 12) & self.mul_mask7.val());
         self.s1_status.next = 0.into();
-        self.s1_addr.next = self.table_base.val() + self.s1_offset.val();
+        self.s1_addr.next = self.s1_base.val() + self.s1_offset.val();
+        if !self.s1_present.val() {
+            self.s1_status.next = 4.into();
+            self.s1_addr.next = 0.into();
+        }
         if self.s1_entry_gen.val() != self.s1_gen.val() {
             self.s1_status.next = 3.into();
             self.s1_addr.next = 0.into();
@@ -270,12 +337,16 @@ impl Logic for LookupPipe {
             if self.status_out.val() == 3 {
                 self.stale.d.next = self.stale.q.val() + 1;
             }
+            if self.two_level.val() & (self.status_out.val() == 4) {
+                self.page_absent.d.next = self.page_absent.q.val() + 1;
+            }
         }
         self.cnt_lookups.next = self.lookups.q.val();
         self.cnt_ok.next = self.ok.q.val();
         self.cnt_out_of_range.next = self.out_of_range.q.val();
         self.cnt_not_allocated.next = self.not_allocated.q.val();
         self.cnt_stale.next = self.stale.q.val();
+        self.cnt_page_absent.next = self.page_absent.q.val();
 
         if self.rst.val() {
             self.s1_valid.d.next = false;
@@ -284,6 +355,7 @@ impl Logic for LookupPipe {
             self.out_of_range.d.next = 0.into();
             self.not_allocated.d.next = 0.into();
             self.stale.d.next = 0.into();
+            self.page_absent.d.next = 0.into();
         }
     }
 }

@@ -25,7 +25,7 @@ pub mod rsp_fifo;
 pub mod state_ram;
 pub mod word_ram;
 
-use crate::config::{Config, Reuse};
+use crate::config::{Config, Directory, Mode, Reuse};
 use rust_hdl::prelude::*;
 
 /// Bits of a QPN.
@@ -38,6 +38,9 @@ pub const ENTRY_BITS: usize = GEN_BITS_MAX + 2;
 pub const TAG_BITS: usize = 32;
 /// Widest context address.
 pub const ADDR_BITS: usize = 64;
+/// Bits of a stored directory entry: the page base (entry bits [63:6]) and `present`
+/// (bit 0); the reserved bits [5:1] are not stored and read back as 0.
+pub const DIR_BITS: usize = 59;
 /// Bits of the edge counter the quarantine measures time with (wraps after 2^48 cycles:
 /// 13 days at 250 MHz, the longest a quarantined index may wait to be compared correctly).
 pub const TIME_BITS: usize = 48;
@@ -81,6 +84,11 @@ pub struct EngineParams {
     pub addr_bits: u32,
     pub quarantine_cycles: u64,
     pub quarantine_depth: u32,
+    /// two_level mode: index bits resolved inside a second-level page.
+    pub leaf_bits: Option<u32>,
+    /// two_level with the directory on chip (else in memory).
+    pub dir_on_chip: bool,
+    pub max_outstanding: u32,
 }
 
 impl EngineParams {
@@ -96,6 +104,9 @@ impl EngineParams {
             addr_bits: cfg.addr_bits,
             quarantine_cycles: cfg.quarantine_cycles,
             quarantine_depth: cfg.quarantine_depth,
+            leaf_bits: (cfg.mode == Mode::TwoLevel).then_some(cfg.leaf_bits),
+            dir_on_chip: cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip,
+            max_outstanding: cfg.max_outstanding,
         }
     }
 
@@ -109,6 +120,21 @@ impl EngineParams {
 
     pub fn gen_mask(&self) -> u64 {
         (1u64 << self.gen_bits()) - 1
+    }
+
+    /// Directory entries: `ceil(max_qps / 2^leaf_bits)` in two_level mode, 0 in flat.
+    pub fn dir_entries(&self) -> u32 {
+        self.leaf_bits.map_or(0, |l| self.max_qps.div_ceil(1 << l))
+    }
+
+    /// Copies of the on-chip directory each block holds (0 or 1).
+    pub fn on_chip_dirs(&self) -> usize {
+        usize::from(self.dir_on_chip)
+    }
+
+    /// A copy of the on-chip directory.
+    pub fn dir_ram(&self) -> word_ram::WordRam<DIR_BITS> {
+        word_ram::WordRam::new(self.dir_entries() as usize)
     }
 
     /// A copy of the state RAM sized for this configuration.

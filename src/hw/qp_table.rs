@@ -163,6 +163,16 @@ impl QpTable {
         }
     }
 
+    /// rust-hdl's own checks (every input driven, no combinational loop, no input written)
+    /// on each child block. The top level's wiring is checked by lint instead.
+    pub fn check(&self) -> Result<(), rust_hdl::core::check_error::CheckError> {
+        for p in &self.pipes {
+            check_all(p)?;
+        }
+        check_all(&self.regs)?;
+        check_all(&self.engine)
+    }
+
     /// The top level's ports, in declaration order.
     pub fn ports(&self) -> &[Port] {
         &self.ports
@@ -235,6 +245,11 @@ impl QpTable {
             set(&format!("{q}$ram_we"), "engine$ram_we");
             set(&format!("{q}$ram_waddr"), "engine$ram_waddr");
             set(&format!("{q}$ram_wdata"), "engine$ram_wdata");
+            if self.params.dir_on_chip {
+                for s in ["dir_we", "dir_waddr", "dir_wdata"] {
+                    set(&format!("{q}${s}$0"), &format!("regs${s}$0"));
+                }
+            }
             set(&format!("{q}$req_valid"), &format!("s_{p}_req_valid"));
             set(&format!("s_{p}_req_ready"), &format!("{q}$req_ready"));
             set(&format!("{q}$req_qpn"), &format!("s_{p}_req_qpn"));
@@ -271,6 +286,7 @@ impl QpTable {
                 "cnt_out_of_range",
                 "cnt_not_allocated",
                 "cnt_stale",
+                "cnt_page_absent",
             ] {
                 set(&format!("regs${s}${i}"), &format!("{q}${s}"));
             }

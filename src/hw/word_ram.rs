@@ -9,16 +9,18 @@ use super::state_ram::ram_verilog;
 use super::QPN_BITS;
 use rust_hdl::prelude::*;
 
-/// Widest word address of any level: 2^24 indexes / 64 bits per word.
+/// Widest word address of a free map level: 2^24 indexes / 64 bits per word.
 pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
+/// Width of the address ports (the deepest RAM: a two-level directory of 2^23 entries).
+pub const RAM_ADDR_BITS: usize = QPN_BITS;
 
 #[derive(LogicBlock, Default)]
 pub struct WordRam<const W: usize> {
     pub clock: Signal<In, Clock>,
-    pub read_address: Signal<In, Bits<WORD_ADDR_BITS>>,
+    pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub read_data: Signal<Out, Bits<W>>,
     pub write_enable: Signal<In, Bit>,
-    pub write_address: Signal<In, Bits<WORD_ADDR_BITS>>,
+    pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub write_data: Signal<In, Bits<W>>,
     _depth: usize,
     _sim: Vec<Bits<W>>,
@@ -26,7 +28,7 @@ pub struct WordRam<const W: usize> {
 
 impl<const W: usize> WordRam<W> {
     pub fn new(depth: usize) -> Self {
-        assert!((1..=1 << WORD_ADDR_BITS).contains(&depth));
+        assert!((1..=1 << RAM_ADDR_BITS).contains(&depth));
         Self {
             _depth: depth,
             _sim: vec![Bits::<W>::default(); depth],
@@ -61,7 +63,7 @@ impl<const W: usize> Logic for WordRam<W> {
         Verilog::Custom(ram_verilog(
             self._depth,
             self.address_bits(),
-            WORD_ADDR_BITS,
+            RAM_ADDR_BITS,
             W,
             W,
         ))

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use qptable::bench::{Bench, BenchOptions};
-use qptable::config::Config;
+use qptable::config::{Config, Directory, Mode};
 use qptable::model::{regs, CmdStatus, Command};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -71,6 +71,15 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
     bench.write(qptable::model::regs::TABLE_BASE_LO, rng.gen())?;
     bench.write(qptable::model::regs::TABLE_BASE_HI, rng.gen())?;
     let index_mask = (1u32 << cfg.index_bits) - 1;
+    // two_level on chip: most pages present, at random 64-byte aligned bases (some near the
+    // top of the address space, so the address wraps).
+    let dir_entries = bench.sb.model.dir_entries();
+    let on_chip = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip;
+    if on_chip {
+        for i in 0..dir_entries.min(256) {
+            write_dir_entry(&mut bench, &mut rng, i)?;
+        }
+    }
     let start = bench.sim.cycle();
     let mut known: Vec<u32> = Vec::new();
     let mut out = Outcome::default();
@@ -104,6 +113,12 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
             ),
             15 => Command::Free(rng.gen::<u32>() & 0xFF_FFFF),
             16 => Command::Publish(rng.gen::<u32>() & 0xFF_FFFF),
+            17 if on_chip => {
+                // Rewrite a directory entry while lookups flow.
+                let i = rng.gen_range(0..dir_entries);
+                write_dir_entry(&mut bench, &mut rng, i)?;
+                Command::DirFlush
+            }
             17 => Command::DirFlush,
             18 => Command::Raw(
                 [0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..11)],
@@ -169,6 +184,17 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
         out.lookups, out.commands, out.cycles, out.status_counts, out.cmd_counts
     );
     Ok(out)
+}
+
+/// Writes directory entry `i` through DIR_INDEX / DIR_ENTRY_LO / DIR_ENTRY_HI: present with
+/// probability 0.8, a random 64-byte aligned page base, random reserved bits.
+fn write_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) -> Result<()> {
+    let present = rng.gen_bool(0.8);
+    let entry = (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present);
+    bench.write(regs::DIR_INDEX, i)?;
+    bench.write(regs::DIR_ENTRY_LO, entry as u32)?;
+    bench.write(regs::DIR_ENTRY_HI, (entry >> 32) as u32)?;
+    Ok(())
 }
 
 /// A configuration from `name=value` assignments over the defaults.

