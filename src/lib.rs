@@ -8,6 +8,8 @@ pub mod generate;
 pub mod hw;
 pub mod model;
 pub mod perf;
+pub mod plan;
 pub mod scoreboard;
+pub mod stale;
 pub mod synth;
 pub mod wave;

@@ -43,6 +43,23 @@ impl ConfigArgs {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
+    /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
+    Stale(qptable::stale::StaleArgs),
+    /// Capacity planner: host memory of a flat vs a two-level table (several leaf_bits) and
+    /// on-chip bits, for a QP population placed by the engine's own allocator.
+    Plan(qptable::plan::PlanArgs),
+    /// ALLOC and FREE latency in cycles at 0, 50, 99.9 and 100 % full.
+    CmdLatency {
+        /// index_bits of the tables to measure.
+        #[arg(long, value_delimiter = ',', default_value = "14,24")]
+        index_bits: Vec<u32>,
+        /// ALLOC + FREE pairs timed at each fill level.
+        #[arg(long, default_value_t = 200)]
+        samples: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Validate the configuration and write `<top>.v`.
     Gen {
         #[command(flatten)]
@@ -118,6 +135,18 @@ enum Cmd {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.cmd {
+        Cmd::Stale(args) => qptable::stale::cli(&args),
+        Cmd::Plan(args) => qptable::plan::cli(&args),
+        Cmd::CmdLatency {
+            index_bits,
+            samples,
+            seed,
+        } => {
+            for b in index_bits {
+                print!("{}", qptable::cmd_latency::run(b, samples, seed)?);
+            }
+            Ok(())
+        }
         Cmd::Gen { config, out } => {
             let cfg = config.load()?;
             let verilog = qptable::generate::generate_verilog(&cfg)?;
