@@ -15,6 +15,7 @@ use crate::config::Config;
 use crate::model::{regs, CmdResult, Command, Status};
 use crate::scoreboard::Scoreboard;
 use anyhow::{anyhow, bail, Context, Result};
+use qptable_sim::axi_mem::{AxiMemory, Latency as MemLatency};
 use qptable_sim::{
     Agent, AxiLiteMaster, AxiResp, BuildOptions, Model, Sim, StreamSink, StreamSource,
 };
@@ -39,6 +40,27 @@ pub struct BenchOptions {
     pub seed: u64,
     /// Build the model with tracing and write a VCD here.
     pub trace: Option<std::path::PathBuf>,
+}
+
+/// The memory model of a two_level in_memory bench (see [`Bench::new_with_mem`]).
+#[derive(Clone, Debug)]
+pub struct MemOptions {
+    /// Latency of a read (default: 1 cycle).
+    pub latency: MemLatency,
+    /// Probability that the memory holds `arready` low in a cycle.
+    pub ar_backpressure: f64,
+    /// Probability of an idle cycle before each R beat.
+    pub r_gaps: f64,
+}
+
+impl Default for MemOptions {
+    fn default() -> Self {
+        MemOptions {
+            latency: MemLatency::Fixed(1),
+            ar_backpressure: 0.0,
+            r_gaps: 0.0,
+        }
+    }
 }
 
 /// Latency histogram of one port, in cycles from request handshake to response handshake.
@@ -94,9 +116,15 @@ pub struct Bench {
     pub axil: AxiLiteMaster,
     pub sources: Vec<StreamSource>,
     pub sinks: Vec<StreamSink>,
+    /// two_level in_memory: the memory on `m_axi_*` (see [`Bench::mem_write_u64`]).
+    pub mem: Option<AxiMemory>,
     pub sb: Scoreboard,
     pub mismatches: Vec<String>,
     pub latency: Vec<Latency>,
+    /// When set, every response handshake is also kept in `responses` (per port, in order:
+    /// edge, qpn, tag, status, addr), for tests that check values by hand.
+    pub keep_responses: bool,
+    pub responses: Vec<Vec<[u64; 5]>>,
     ports: Vec<PortIo>,
     rst: In,
     awvalid: In,
@@ -120,6 +148,11 @@ pub struct Bench {
 impl Bench {
     /// Generates, builds, resets and initialises an engine of configuration `cfg`.
     pub fn new(cfg: &Config, opts: &BenchOptions) -> Result<Bench> {
+        Bench::new_with_mem(cfg, opts, &MemOptions::default())
+    }
+
+    /// [`Bench::new`] with the memory model of `mem` (two_level in_memory; ignored otherwise).
+    pub fn new_with_mem(cfg: &Config, opts: &BenchOptions, mem: &MemOptions) -> Result<Bench> {
         let verilog = crate::generate::generate_verilog(cfg)?;
         let model = Model::build(
             &verilog,
@@ -161,7 +194,22 @@ impl Bench {
             opts.axil_random,
             opts.seed ^ 0x3333,
         );
+        let mem_opts = mem;
+        let mem = if cfg.mode == crate::config::Mode::TwoLevel
+            && cfg.directory == crate::config::Directory::InMemory
+        {
+            Some(
+                AxiMemory::new(&sim, "m_axi_")?
+                    .with_seed(opts.seed ^ 0x4444)
+                    .with_latency(mem_opts.latency)
+                    .with_ar_backpressure(mem_opts.ar_backpressure)
+                    .with_r_gaps(mem_opts.r_gaps),
+            )
+        } else {
+            None
+        };
         let mut bench = Bench {
+            mem,
             rst: sim.input("rst")?,
             awvalid: sim.input("s_axil_awvalid")?,
             awready: sim.output("s_axil_awready")?,
@@ -180,6 +228,8 @@ impl Bench {
             sinks,
             mismatches: Vec::new(),
             latency: vec![Latency::default(); n],
+            keep_responses: false,
+            responses: vec![Vec::new(); n],
             ports,
             cmd_issued: false,
             last_cmd_cycle: 0,
@@ -195,7 +245,9 @@ impl Bench {
         self.sim.set(self.rst, 1);
         self.sim.step_n(2);
         self.sim.set(self.rst, 0);
-        self.sb = Scoreboard::new(&self.cfg);
+        let old = std::mem::replace(&mut self.sb, Scoreboard::new(&self.cfg));
+        // The memory is not the engine's: it keeps its contents over a reset.
+        self.sb.model.copy_memory(&old.model);
         // The init sweep writes one index per cycle.
         let limit = u64::from(self.cfg.max_qps()) + 10_000;
         let start = self.sim.cycle();
@@ -226,7 +278,13 @@ impl Bench {
         for s in &mut self.sinks {
             s.drive(&mut self.sim);
         }
+        if let Some(m) = &mut self.mem {
+            m.drive(&mut self.sim);
+        }
         self.sim.step();
+        if let Some(m) = &mut self.mem {
+            m.observe(&self.sim);
+        }
         self.axil.observe(&self.sim);
         for s in &mut self.sources {
             s.observe(&self.sim);
@@ -245,6 +303,9 @@ impl Bench {
             while let Some(b) = self.sinks[p].pop() {
                 if let Some(t) = self.req_cycles[p].pop_front() {
                     self.latency[p].add(b.cycle - t);
+                }
+                if self.keep_responses {
+                    self.responses[p].push([b.cycle, b[0], b[1], b[2], b[3]]);
                 }
                 if let Err(m) = self.sb.response(p, b[0] as u32, b[1], b[2], b[3]) {
                     self.mismatches
@@ -329,6 +390,42 @@ impl Bench {
                 && b.axil.is_idle()
                 && !b.cmd_issued
         })
+    }
+
+    /// two_level in_memory: writes `v` at `addr` into the memory and into the model's copy.
+    /// The engine reads a lookup's directory entry some cycles after the request: lookups in
+    /// flight now may see the old or the new contents, later ones see the new
+    /// ([`Scoreboard::memory_changed`]).
+    pub fn mem_write_u64(&mut self, addr: u64, v: u64) {
+        if let Some(m) = &mut self.mem {
+            m.write_u64(addr, v);
+        }
+        self.sb.model.mem_write_u64(addr, v);
+        self.sb.memory_changed();
+    }
+
+    /// two_level in_memory: writes directory entry `i` at the current TABLE_BASE.
+    pub fn mem_write_dir(&mut self, i: u32, entry: u64) {
+        let a = self.sb.model.mem_dir_address(i);
+        self.mem_write_u64(a, entry);
+    }
+
+    /// two_level in_memory: reads of `range` answer SLVERR (and MEM_ERROR in the model).
+    pub fn mem_add_error(&mut self, range: std::ops::Range<u64>) {
+        if let Some(m) = &mut self.mem {
+            m.add_error_range(range.clone(), AxiResp::SlvErr);
+        }
+        self.sb.model.mem_add_error(range);
+        self.sb.memory_changed();
+    }
+
+    /// two_level in_memory: no read answers an error any more.
+    pub fn mem_clear_errors(&mut self) {
+        if let Some(m) = &mut self.mem {
+            m.clear_error_ranges();
+        }
+        self.sb.model.mem_clear_errors();
+        self.sb.memory_changed();
     }
 
     /// Queues a lookup on port `p`.
@@ -423,6 +520,11 @@ impl Bench {
         }
         if let Err(e) = self.axil.check() {
             problems.push(format!("{e:#}"));
+        }
+        if let Some(m) = &self.mem {
+            if let Err(e) = m.check() {
+                problems.push(format!("{e:#}"));
+            }
         }
         if problems.is_empty() {
             Ok(())

@@ -195,11 +195,8 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
     };
     measure(&mut d, &mut qpn_of, "0 %")?;
     // Fill completely, then free random indexes down to each level.
-    loop {
-        match alloc(&mut d, &mut qpn_of)? {
-            (_, Some(index)) => live.push(index),
-            (_, None) => break,
-        }
+    while let (_, Some(index)) = alloc(&mut d, &mut qpn_of)? {
+        live.push(index);
     }
     if live.len() != pool as usize {
         bail!("filled {} of {pool} indexes", live.len());

@@ -107,13 +107,28 @@ pub fn run(cfg: &Config, seed: u64, lookups: u64, trace: Option<&Path>) -> Resul
     if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip {
         let entries = bench.sb.model.dir_entries().min(8);
         for i in (0..entries).filter(|&i| i != 1) {
-            let base = 0x0000_0040_0000_0000u64 + (u64::from(i) << 24) | 1;
+            let base = (0x0000_0040_0000_0000u64 + (u64::from(i) << 24)) | 1;
             bench.write(regs::DIR_INDEX, i)?;
             bench.write(regs::DIR_ENTRY_LO, base as u32)?;
             bench.write(regs::DIR_ENTRY_HI, (base >> 32) as u32)?;
         }
         line(format!(
             "directory: {entries} of {} entries written, entry 1 absent",
+            bench.sb.model.dir_entries()
+        ));
+    }
+    // two_level in memory: the directory is an array at TABLE_BASE in the memory model (on
+    // `m_axi_*`, 1-cycle latency); the same entries, entry 1 absent.
+    if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory {
+        let entries = bench.sb.model.dir_entries().min(8);
+        for i in (0..entries).filter(|&i| i != 1) {
+            let base = (0x0000_0040_0000_0000u64 + (u64::from(i) << 24)) | 1;
+            bench.mem_write_dir(i, base);
+        }
+        line(format!(
+            "directory in memory at TABLE_BASE {:#x}: {entries} of {} entries written, entry 1 \
+             absent",
+            bench.sb.model.mem_dir_address(0),
             bench.sb.model.dir_entries()
         ));
     }

@@ -38,7 +38,8 @@ pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<(
 /// The state RAM has one copy per lookup port (each read every cycle) and one for the
 /// command engine; the free map one level per 6 index bits; the quarantine queue
 /// `quarantine_depth` entries of a 48-bit time and a 24-bit index (only used when
-/// `quarantine_cycles > 0`, removed by synthesis otherwise).
+/// `quarantine_cycles > 0`, removed by synthesis otherwise); in two_level in_memory the queues
+/// that cover the memory latency (see [`crate::hw::mem_pipe`]).
 pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     let p = EngineParams::new(cfg);
     let copies = cfg.ports.len() as u64 + 1;
@@ -58,6 +59,32 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
             ),
             copies * u64::from(p.dir_entries()),
             crate::hw::DIR_BITS as u64,
+        ));
+    }
+    if p.dir_in_memory() {
+        // Per port: the lookup queue, the directory read requests and the directory entries
+        // read; shared: the port of every read in flight.
+        let depth = crate::hw::mem_pipe::queue_depth(p.max_outstanding) as u64;
+        let n = cfg.ports.len() as u64;
+        v.push((
+            format!("in_memory lookup queues ({n} ports x {depth})"),
+            n * depth,
+            crate::hw::mem_pipe::MEM_ENTRY_BITS as u64,
+        ));
+        v.push((
+            format!("in_memory directory read queues ({n} ports x {depth})"),
+            n * depth,
+            crate::hw::ADDR_BITS as u64,
+        ));
+        v.push((
+            format!("in_memory directory entry queues ({n} ports x {depth})"),
+            n * depth,
+            64,
+        ));
+        v.push((
+            "in_memory reads in flight (port of each)".into(),
+            u64::from(p.max_outstanding).next_power_of_two().max(2),
+            3,
         ));
     }
     for (k, words) in crate::hw::free_map::level_words(p.max_qps)

@@ -43,23 +43,6 @@ impl ConfigArgs {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
-    /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
-    Stale(qptable::stale::StaleArgs),
-    /// Capacity planner: host memory of a flat vs a two-level table (several leaf_bits) and
-    /// on-chip bits, for a QP population placed by the engine's own allocator.
-    Plan(qptable::plan::PlanArgs),
-    /// ALLOC and FREE latency in cycles at 0, 50, 99.9 and 100 % full.
-    CmdLatency {
-        /// index_bits of the tables to measure.
-        #[arg(long, value_delimiter = ',', default_value = "14,24")]
-        index_bits: Vec<u32>,
-        /// ALLOC + FREE pairs timed at each fill level.
-        #[arg(long, default_value_t = 200)]
-        samples: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
     /// Validate the configuration and write `<top>.v`.
     Gen {
         #[command(flatten)]
@@ -82,6 +65,24 @@ enum Cmd {
         #[arg(long)]
         trace: Option<PathBuf>,
     },
+    /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
+    /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
+    Stale(qptable::stale::StaleArgs),
+    /// Capacity planner: host memory of a flat vs a two-level table (several leaf_bits) and
+    /// on-chip bits, for a QP population placed by the engine's own allocator.
+    Plan(qptable::plan::PlanArgs),
+    /// ALLOC and FREE latency in cycles at 0, 50, 99.9 and 100 % full.
+    #[command(name = "cmd-latency")]
+    AllocLatency {
+        /// index_bits of the tables to measure.
+        #[arg(long, value_delimiter = ',', default_value = "14,24")]
+        index_bits: Vec<u32>,
+        /// ALLOC + FREE pairs timed at each fill level.
+        #[arg(long, default_value_t = 200)]
+        samples: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Measure SPEC §7: lookups per cycle, latency, command cycles and simulation speed
     /// (Rust over Verilator, C++ Verilator main, rust-hdl) for each configuration.
     Bench {
@@ -100,6 +101,9 @@ enum Cmd {
         /// Seed of the lookup traffic.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// in_memory configurations: latency of the bench's memory, cycles.
+        #[arg(long, default_value_t = 10)]
+        mem_latency: u64,
     },
     /// Synthesize and place-and-route for ECP5-85F (yosys, nextpnr-ecp5 from PyPI, installed
     /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder.
@@ -137,7 +141,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.cmd {
         Cmd::Stale(args) => qptable::stale::cli(&args),
         Cmd::Plan(args) => qptable::plan::cli(&args),
-        Cmd::CmdLatency {
+        Cmd::AllocLatency {
             index_bits,
             samples,
             seed,
@@ -196,6 +200,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             speed_cycles,
             rust_hdl_cycles,
             seed,
+            mem_latency,
         } => {
             let configs = if configs.is_empty() {
                 qptable::perf::shipped_configs(std::path::Path::new("configs"))?
@@ -214,6 +219,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 speed_cycles,
                 rust_hdl_cycles,
                 seed,
+                mem_latency,
                 ..Default::default()
             };
             let reports = qptable::perf::run(&configs, &opts)?;

@@ -20,6 +20,7 @@
 //! - The model has finished its init sweep at once: STATUS reads INIT_DONE = 1, CMD_BUSY = 0.
 
 use crate::config::{Config, Directory, Mode, Reuse};
+use qptable_sim::axi_mem::SparseMem;
 use std::fmt;
 
 /// Register addresses of the control port (SPEC §6).
@@ -573,6 +574,11 @@ pub struct Model {
     counters: Counters,
     /// Per port: LOOKUPS, then one counter per [`Status`].
     port_counters: Vec<[u32; 7]>,
+    /// two_level in_memory: the memory the directory is read from (a copy of what the
+    /// testbench's memory holds; see [`Model::mem_write_u64`]).
+    mem: SparseMem,
+    /// two_level in_memory: address ranges whose reads answer an AXI error.
+    mem_errors: Vec<std::ops::Range<u64>>,
 }
 
 impl Model {
@@ -609,7 +615,41 @@ impl Model {
             },
             counters: Counters::default(),
             port_counters: vec![[0; 7]; cfg.ports.len()],
+            mem: SparseMem::new(),
+            mem_errors: Vec::new(),
         }
+    }
+
+    /// two_level in_memory: writes the memory image the directory is read from (the testbench
+    /// writes the same into its AXI memory model).
+    pub fn mem_write_u64(&mut self, addr: u64, v: u64) {
+        self.mem.write_u64(addr, v);
+    }
+
+    /// two_level in_memory: reads of bytes in `range` answer an AXI error (MEM_ERROR).
+    pub fn mem_add_error(&mut self, range: std::ops::Range<u64>) {
+        self.mem_errors.push(range);
+    }
+
+    /// two_level in_memory: the memory image and error ranges of `other`.
+    pub fn copy_memory(&mut self, other: &Model) {
+        self.mem = other.mem.clone();
+        self.mem_errors = other.mem_errors.clone();
+    }
+
+    /// two_level in_memory: no read answers an error any more.
+    pub fn mem_clear_errors(&mut self) {
+        self.mem_errors.clear();
+    }
+
+    /// two_level in_memory: the byte address of directory entry `i`, modulo 2^addr_bits
+    /// (`TABLE_BASE` with bits [2:0] ignored, plus 8 bytes per entry).
+    pub fn mem_dir_address(&self, i: u32) -> u64 {
+        (self.table_base & !7).wrapping_add(u64::from(i) * 8) & self.addr_mask
+    }
+
+    fn dir_in_memory(&self) -> bool {
+        self.cfg.mode == Mode::TwoLevel && self.cfg.directory == Directory::InMemory
     }
 
     pub fn config(&self) -> &Config {
@@ -709,7 +749,19 @@ impl Model {
                 & self.addr_mask),
             Mode::TwoLevel => {
                 let leaf = self.cfg.leaf_bits;
-                let entry = self.dir_entry(index >> leaf);
+                let entry = if self.dir_in_memory() {
+                    let a = self.mem_dir_address(index >> leaf);
+                    if self
+                        .mem_errors
+                        .iter()
+                        .any(|r| r.start < a.saturating_add(8) && a < r.end)
+                    {
+                        return Err(Status::MemError);
+                    }
+                    self.mem.read_u64(a)
+                } else {
+                    self.dir_entry(index >> leaf)
+                };
                 if entry & 1 == 0 {
                     return Err(Status::PageAbsent);
                 }
@@ -1125,6 +1177,40 @@ mod tests {
                 generation: 1
             }
         );
+    }
+
+    #[test]
+    fn in_memory_directory() {
+        // index_bits 6, leaf_bits 2: entry i at TABLE_BASE & !7 + 8 i covers indexes 4i..4i+3.
+        let mut m = model(&[
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=6",
+            "leaf_bits=2",
+            "entry_bytes=96",
+            "addr_bits=48",
+        ]);
+        m.write_register(regs::TABLE_BASE_LO, 0x1007, 0xF).unwrap();
+        assert_eq!(m.mem_dir_address(3), 0x1000 + 24);
+        m.mem_write_u64(0x1008, 0xFFFF_FFFF_FFC0 | 0x3E | 1);
+        m.mem_write_u64(0x1010, 0x5000);
+        m.mem_write_u64(0x1018, 0x6000 | 1);
+        m.mem_add_error(0x1018..0x1020);
+        for q in [5, 9, 13] {
+            run(&mut m, Command::AllocAt(1 << 6 | q));
+            run(&mut m, Command::Publish(1 << 6 | q));
+        }
+        // Page 1 present near the top of 2^48: wraps; page 2 absent; page 3 AXI error.
+        assert_eq!(m.address(5), Ok(0x20));
+        assert_eq!(m.lookup(1 << 6 | 5).addr, 0x20);
+        assert_eq!(st(&m, 1 << 6 | 9), Status::PageAbsent);
+        assert_eq!(st(&m, 1 << 6 | 13), Status::MemError);
+        // The on-chip checks come first: a stale QPN of page 3 is STALE, not MEM_ERROR.
+        assert_eq!(st(&m, 2 << 6 | 13), Status::Stale);
+        // DIR_* do not exist in this mode.
+        assert!(m.read_register(regs::DIR_INDEX).is_err());
+        assert!(m.write_register(regs::DIR_ENTRY_HI, 1, 0xF).is_err());
+        assert_eq!(m.geometry() >> 10 & 3, 2);
     }
 
     #[test]

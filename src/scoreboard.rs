@@ -433,6 +433,35 @@ impl Scoreboard {
         )))
     }
 
+    /// two_level in_memory: the memory the directory is read from has just changed (the model's
+    /// copy already holds the new contents). The engine reads a lookup's directory entry some
+    /// cycles after the request handshake, so a lookup outstanding now that passed the on-chip
+    /// check may see the entry before or after the change; lookups accepted from now on see
+    /// the new one (their read is issued after their request).
+    pub fn memory_changed(&mut self) {
+        for q in &mut self.queues {
+            for e in q.iter_mut() {
+                let passed = e.allowed.iter().any(|l| {
+                    matches!(l.status, Status::Ok | Status::PageAbsent | Status::MemError)
+                });
+                if !passed {
+                    continue;
+                }
+                let (index, _) = self.model.split_qpn(e.qpn);
+                let new = match self.model.address(index) {
+                    Ok(addr) => Lookup {
+                        status: Status::Ok,
+                        addr,
+                    },
+                    Err(status) => Lookup { status, addr: 0 },
+                };
+                if !e.allowed.contains(&new) {
+                    e.allowed.push(new);
+                }
+            }
+        }
+    }
+
     /// Requests not yet answered, all ports.
     pub fn outstanding(&self) -> usize {
         self.queues.iter().map(VecDeque::len).sum()

@@ -302,25 +302,23 @@ fn stat_total(log: &str) -> Option<u64> {
 fn utilisation(log: &str, kind: &str) -> u64 {
     let key = format!("{kind}:");
     log.lines()
-        .filter_map(|l| {
+        .rev()
+        .find_map(|l| {
             let rest = l.trim_start_matches("Info:").trim();
             let rest = rest.strip_prefix(&key)?;
             rest.split('/').next()?.trim().parse::<u64>().ok()
         })
-        .last()
         .unwrap_or(0)
 }
 
 /// The last `Max frequency for clock '...': X MHz` of a nextpnr log (after routing).
 fn fmax(log: &str) -> Option<f64> {
-    log.lines()
-        .filter_map(|l| {
-            let i = l.find("Max frequency for clock")?;
-            let rest = &l[i..];
-            let j = rest.find("': ")?;
-            rest[j + 3..].split_whitespace().next()?.parse::<f64>().ok()
-        })
-        .last()
+    log.lines().rev().find_map(|l| {
+        let i = l.find("Max frequency for clock")?;
+        let rest = &l[i..];
+        let j = rest.find("': ")?;
+        rest[j + 3..].split_whitespace().next()?.parse::<f64>().ok()
+    })
 }
 
 /// The last critical path report of a nextpnr log: its lines, `Info:` stripped.

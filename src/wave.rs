@@ -18,12 +18,14 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// Changes of one signal: `(time, value)` in time order (`None`: x or z in some bit).
+pub type Changes = Vec<(u64, Option<u64>)>;
+
 /// Value changes of some signals of a VCD file.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
-    /// Per signal path (scopes joined with `.`, e.g. `TOP.s_tx_req_valid`): width and
-    /// changes `(time, value)` in time order (`None`: x or z in some bit).
-    pub signals: HashMap<String, (u32, Vec<(u64, Option<u64>)>)>,
+    /// Per signal name (as asked for in [`Trace::load`]): width and changes.
+    pub signals: HashMap<String, (u32, Changes)>,
 }
 
 fn value_of(bits: &[vcd::Value]) -> Option<u64> {

@@ -211,10 +211,6 @@ fn unknown_parameter_is_refused() {
 #[test]
 fn refusals_of_this_release_are_refused() {
     assert_refused(
-        &["--set", "mode=two_level", "--set", "directory=in_memory"],
-        &["directory", "in_memory"],
-    );
-    assert_refused(
         &["--set", "quarantine_cycles=4294967296"],
         &["quarantine_cycles", "4294967296"],
     );

@@ -98,6 +98,6 @@ pub use agents::{
     StreamSource, Violation, MAX_FIELDS,
 };
 pub use model::{
-    default_cache_dir, BuildOptions, Model, CACHE_ENV, HARNESS_VERSION, KEEP_FAILED_ENV,
+    default_cache_dir, BuildOptions, CppSpeed, Model, CACHE_ENV, HARNESS_VERSION, KEEP_FAILED_ENV,
 };
 pub use sim::{Dir, In, Out, Port, Sim};

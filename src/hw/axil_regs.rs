@@ -67,6 +67,10 @@ pub struct AxilRegs {
     pub cnt_not_allocated: Vec<Signal<In, Bits<32>>>,
     pub cnt_stale: Vec<Signal<In, Bits<32>>>,
     pub cnt_page_absent: Vec<Signal<In, Bits<32>>>,
+    /// MEM_ERROR per port (two_level in_memory; empty in other modes).
+    pub cnt_mem_error: Vec<Signal<In, Bits<32>>>,
+    /// 1 in two_level in_memory mode, else 0.
+    _mem: usize,
     /// TABLE_BASE, `addr_bits` wide (higher bits 0).
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
     /// Write port of every copy of the on-chip directory (two_level on_chip).
@@ -185,6 +189,10 @@ impl AxilRegs {
             cnt_not_allocated: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_stale: (0..p.ports).map(|_| Default::default()).collect(),
             cnt_page_absent: (0..p.ports).map(|_| Default::default()).collect(),
+            cnt_mem_error: (0..if p.dir_in_memory() { p.ports } else { 0 })
+                .map(|_| Default::default())
+                .collect(),
+            _mem: usize::from(p.dir_in_memory()),
             table_base: Default::default(),
             dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
@@ -501,6 +509,9 @@ impl Logic for AxilRegs {
                         _ => {
                             // MEM_ERROR: two_level in_memory only.
                             self.read_data.next = 0.into();
+                            for _m in 0..self._mem {
+                                self.read_data.next = self.cnt_mem_error[p].val();
+                            }
                         }
                     }
                 }

@@ -19,6 +19,8 @@
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
 //! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
 //! many responses of each port are exactly the lookups that may have seen the old state.
+//! (3-bit counters for the 4-entry response queues; in two_level in_memory, whose queues are
+//! up to 512 deep, the same counting on `in_flight_w` / `drain_w`, 10 bits.)
 //!
 //! Assumption (not checked in hardware): the register block presents one command at a time
 //! and holds `cmd_valid` until `cmd_done`.
@@ -27,6 +29,7 @@
 //! map's levels, whatever the occupancy: see [`FreeMap`].
 
 use super::free_map::FreeMap;
+use super::mem_fifo::FIFO_COUNT_BITS;
 use super::state_ram::StateRam;
 use super::word_ram::WordRam;
 use super::word_ram::RAM_ADDR_BITS;
@@ -100,6 +103,8 @@ pub struct CmdEngine {
     pub req_fire: Vec<Signal<In, Bit>>,
     pub rsp_fire: Vec<Signal<In, Bit>>,
     pub in_flight: Vec<Signal<In, Bits<3>>>,
+    /// The same, for the deep queues of `directory = in_memory` (used instead of `in_flight`).
+    pub in_flight_w: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
     // Counters of SPEC §6.
     pub cnt_alloc_ok: Signal<Out, Bits<32>>,
     pub cnt_alloc_full: Signal<Out, Bits<32>>,
@@ -138,7 +143,10 @@ pub struct CmdEngine {
     qpn_q: DFF<Bits<QPN_BITS>>,
     init_done_q: DFF<Bit>,
     drain: Vec<DFF<Bits<3>>>,
-    _ports: usize,
+    drain_w: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    /// Ports counted by `drain` (all, or none in in_memory mode) and by `drain_w`.
+    _ports_n: usize,
+    _ports_w: usize,
     alloc_ok: DFF<Bits<32>>,
     alloc_full: DFF<Bits<32>>,
     free_ok: DFF<Bits<32>>,
@@ -165,6 +173,7 @@ pub struct CmdEngine {
 
 impl CmdEngine {
     pub fn new(p: &EngineParams) -> Self {
+        let wide = if p.dir_in_memory() { p.ports } else { 0 };
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -181,7 +190,8 @@ impl CmdEngine {
             ram_wdata: Default::default(),
             req_fire: (0..p.ports).map(|_| Default::default()).collect(),
             rsp_fire: (0..p.ports).map(|_| Default::default()).collect(),
-            in_flight: (0..p.ports).map(|_| Default::default()).collect(),
+            in_flight: (0..p.ports - wide).map(|_| Default::default()).collect(),
+            in_flight_w: (0..wide).map(|_| Default::default()).collect(),
             cnt_alloc_ok: Default::default(),
             cnt_alloc_full: Default::default(),
             cnt_free_ok: Default::default(),
@@ -215,8 +225,10 @@ impl CmdEngine {
             status_q: Default::default(),
             qpn_q: Default::default(),
             init_done_q: Default::default(),
-            drain: (0..p.ports).map(|_| Default::default()).collect(),
-            _ports: p.ports,
+            drain: (0..p.ports - wide).map(|_| Default::default()).collect(),
+            drain_w: (0..wide).map(|_| Default::default()).collect(),
+            _ports_n: p.ports - wide,
+            _ports_w: wide,
             alloc_ok: Default::default(),
             alloc_full: Default::default(),
             free_ok: Default::default(),
@@ -270,9 +282,13 @@ impl Logic for CmdEngine {
             q_overflow,
             time_q
         );
-        for p in 0..self._ports {
+        for p in 0..self._ports_n {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
+        }
+        for p in 0..self._ports_w {
+            self.drain_w[p].clock.next = self.clock.val();
+            self.drain_w[p].d.next = self.drain_w[p].q.val();
         }
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
@@ -330,8 +346,13 @@ impl Logic for CmdEngine {
         self.map.op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
-        for p in 0..self._ports {
+        for p in 0..self._ports_n {
             if self.drain[p].q.val().any() {
+                self.drained.next = false;
+            }
+        }
+        for p in 0..self._ports_w {
+            if self.drain_w[p].q.val().any() {
                 self.drained.next = false;
             }
         }
@@ -443,13 +464,22 @@ impl Logic for CmdEngine {
                     }
                     if self.op.q.val() == 4 {
                         self.state.d.next = EngState::Drain;
-                        for p in 0..self._ports {
+                        for p in 0..self._ports_n {
                             self.drain[p].d.next = self.in_flight[p].val();
                             if self.req_fire[p].val() & !self.rsp_fire[p].val() {
                                 self.drain[p].d.next = self.in_flight[p].val() + 1;
                             }
                             if !self.req_fire[p].val() & self.rsp_fire[p].val() {
                                 self.drain[p].d.next = self.in_flight[p].val() - 1;
+                            }
+                        }
+                        for p in 0..self._ports_w {
+                            self.drain_w[p].d.next = self.in_flight_w[p].val();
+                            if self.req_fire[p].val() & !self.rsp_fire[p].val() {
+                                self.drain_w[p].d.next = self.in_flight_w[p].val() + 1;
+                            }
+                            if !self.req_fire[p].val() & self.rsp_fire[p].val() {
+                                self.drain_w[p].d.next = self.in_flight_w[p].val() - 1;
                             }
                         }
                     }
@@ -516,9 +546,14 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Drain => {
-                for p in 0..self._ports {
+                for p in 0..self._ports_n {
                     if self.drain[p].q.val().any() & self.rsp_fire[p].val() {
                         self.drain[p].d.next = self.drain[p].q.val() - 1;
+                    }
+                }
+                for p in 0..self._ports_w {
+                    if self.drain_w[p].q.val().any() & self.rsp_fire[p].val() {
+                        self.drain_w[p].d.next = self.drain_w[p].q.val() - 1;
                     }
                 }
                 if self.drained.val() {
@@ -591,8 +626,11 @@ impl Logic for CmdEngine {
             self.q_rd.d.next = 0.into();
             self.q_count.d.next = 0.into();
             self.q_overflow.d.next = 0.into();
-            for p in 0..self._ports {
+            for p in 0..self._ports_n {
                 self.drain[p].d.next = 0.into();
+            }
+            for p in 0..self._ports_w {
+                self.drain_w[p].d.next = 0.into();
             }
         }
     }

@@ -5,6 +5,9 @@
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
 //! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: state check and address, II = 1, latency 2 |
 //! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
+//! | [`MemLookupPipe`](mem_pipe::MemLookupPipe) | `mem_pipe.rs` | one per lookup port when the directory is in memory: state check, then the directory read, responses in order |
+//! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
+//! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | in_memory: the deep queues (memory array, first word fall-through) |
 //! | [`StateRam`](state_ram::StateRam) | `state_ram.rs` | per-index state and generation, one copy per reader |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
@@ -18,8 +21,11 @@
 
 pub mod axil_regs;
 pub mod cmd_engine;
+pub mod dir_fetch;
 pub mod free_map;
 pub mod lookup_pipe;
+pub mod mem_fifo;
+pub mod mem_pipe;
 pub mod qp_table;
 pub mod rsp_fifo;
 pub mod state_ram;
@@ -125,6 +131,11 @@ impl EngineParams {
     /// Directory entries: `ceil(max_qps / 2^leaf_bits)` in two_level mode, 0 in flat.
     pub fn dir_entries(&self) -> u32 {
         self.leaf_bits.map_or(0, |l| self.max_qps.div_ceil(1 << l))
+    }
+
+    /// two_level with the directory in memory.
+    pub fn dir_in_memory(&self) -> bool {
+        self.leaf_bits.is_some() && !self.dir_on_chip
     }
 
     /// Copies of the on-chip directory each block holds (0 or 1).

@@ -17,7 +17,9 @@
 
 use super::axil_regs::AxilRegs;
 use super::cmd_engine::CmdEngine;
+use super::dir_fetch::DirFetch;
 use super::lookup_pipe::LookupPipe;
+use super::mem_pipe::MemLookupPipe;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -90,6 +92,10 @@ pub struct QpTable {
     port_names: Vec<String>,
     ports: Vec<Port>,
     pipes: Vec<LookupPipe>,
+    /// The lookup pipes when the directory is in memory (instead of `pipes`).
+    mem_pipes: Vec<MemLookupPipe>,
+    /// The memory port's read master (one in in_memory mode, none otherwise).
+    fetch: Vec<DirFetch>,
     regs: AxilRegs,
     engine: CmdEngine,
 }
@@ -133,6 +139,27 @@ pub const AXIL_PORTS: [(&str, bool, usize); 19] = [
     ("s_axil_rready", true, 1),
 ];
 
+/// The AXI4 read master of SPEC §4 (in_memory only): (name, is input, width); `None` is
+/// `addr_bits`.
+pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
+    ("m_axi_arid", false, Some(1)),
+    ("m_axi_araddr", false, None),
+    ("m_axi_arlen", false, Some(8)),
+    ("m_axi_arsize", false, Some(3)),
+    ("m_axi_arburst", false, Some(2)),
+    ("m_axi_arlock", false, Some(1)),
+    ("m_axi_arcache", false, Some(4)),
+    ("m_axi_arprot", false, Some(3)),
+    ("m_axi_arvalid", false, Some(1)),
+    ("m_axi_arready", true, Some(1)),
+    ("m_axi_rid", true, Some(1)),
+    ("m_axi_rdata", true, Some(64)),
+    ("m_axi_rresp", true, Some(2)),
+    ("m_axi_rlast", true, Some(1)),
+    ("m_axi_rvalid", true, Some(1)),
+    ("m_axi_rready", false, Some(1)),
+];
+
 impl QpTable {
     pub fn new(params: EngineParams, port_names: &[String]) -> Self {
         assert!(!port_names.is_empty() && port_names.len() <= MAX_PORTS);
@@ -150,10 +177,26 @@ impl QpTable {
         for (name, input, width) in AXIL_PORTS {
             ports.push(Port::new(name.into(), input, width));
         }
+        let mem = params.dir_in_memory();
+        if mem {
+            for (name, input, width) in AXI_PORTS {
+                let width = width.unwrap_or(params.addr_bits as usize);
+                ports.push(Port::new(name.into(), input, width));
+            }
+        }
         Self {
             pipes: port_names
                 .iter()
+                .filter(|_| !mem)
                 .map(|_| LookupPipe::new(&params))
+                .collect(),
+            mem_pipes: port_names
+                .iter()
+                .filter(|_| mem)
+                .map(|_| MemLookupPipe::new(&params))
+                .collect(),
+            fetch: (0..usize::from(mem))
+                .map(|_| DirFetch::new(&params))
                 .collect(),
             regs: AxilRegs::new(&params),
             engine: CmdEngine::new(&params),
@@ -168,6 +211,12 @@ impl QpTable {
     pub fn check(&self) -> Result<(), rust_hdl::core::check_error::CheckError> {
         for p in &self.pipes {
             check_all(p)?;
+        }
+        for p in &self.mem_pipes {
+            check_all(p)?;
+        }
+        for f in &self.fetch {
+            check_all(f)?;
         }
         check_all(&self.regs)?;
         check_all(&self.engine)
@@ -192,6 +241,7 @@ impl QpTable {
             "s_axil_awprot".into(),
             "s_axil_arprot".into(),
         ];
+        let mut fixed: Vec<String> = Vec::new();
         let mut set = |lhs: &str, rhs: &str| {
             let _ = writeln!(v, "always @(*) {lhs} = {rhs};");
         };
@@ -235,7 +285,8 @@ impl QpTable {
             set(&format!("regs${s}"), &format!("engine${s}"));
         }
         // Lookup ports.
-        for i in 0..self.pipes.len() {
+        let mem = self.params.dir_in_memory();
+        for i in 0..self.port_names.len() {
             let q = self.pipe_name(i);
             let p = &self.port_names[i];
             set(&format!("{q}$clock"), "clk");
@@ -277,8 +328,25 @@ impl QpTable {
             if addr < ADDR_BITS {
                 unused.push(format!("{q}$rsp_addr[{}:{addr}]", ADDR_BITS - 1));
             }
-            for s in ["req_fire", "rsp_fire", "in_flight"] {
+            for s in ["req_fire", "rsp_fire"] {
                 set(&format!("engine${s}${i}"), &format!("{q}${s}"));
+            }
+            if mem {
+                set(
+                    &format!("engine$in_flight_w${i}"),
+                    &format!("{q}$in_flight"),
+                );
+                set(
+                    &format!("regs$cnt_mem_error${i}"),
+                    &format!("{q}$cnt_mem_error"),
+                );
+                set(&format!("fetch$dreq_valid${i}"), &format!("{q}$dreq_valid"));
+                set(&format!("fetch$dreq_addr${i}"), &format!("{q}$dreq_addr"));
+                set(&format!("{q}$dreq_ready"), &format!("fetch$dreq_ready${i}"));
+                set(&format!("{q}$cpl_valid"), &format!("fetch$cpl_valid${i}"));
+                set(&format!("{q}$cpl_data"), "fetch$cpl_data");
+            } else {
+                set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             }
             for s in [
                 "cnt_lookups",
@@ -290,6 +358,40 @@ impl QpTable {
             ] {
                 set(&format!("regs${s}${i}"), &format!("{q}${s}"));
             }
+        }
+        // Memory port (in_memory): single 8-byte INCR beats with ID 0.
+        if mem {
+            set("fetch$clock", "clk");
+            set("fetch$rst", "rst");
+            set("m_axi_araddr", &format!("fetch$araddr[{}:0]", addr - 1));
+            if addr < ADDR_BITS {
+                unused.push(format!("fetch$araddr[{}:{addr}]", ADDR_BITS - 1));
+            }
+            // The fixed fields through wires (an `always @(*)` of a bare constant would never
+            // trigger in an event simulator).
+            for (s, w, value) in [
+                ("arid", 1, "1'b0"),
+                ("arlen", 8, "8'd0"),
+                ("arsize", 3, "3'd3"),
+                ("arburst", 2, "2'd1"),
+                ("arlock", 1, "1'b0"),
+                ("arcache", 4, "4'b0011"),
+                ("arprot", 3, "3'd0"),
+            ] {
+                fixed.push(format!("wire [{}:0] m_axi_{s}_value = {value};", w - 1));
+                set(&format!("m_axi_{s}"), &format!("m_axi_{s}_value"));
+            }
+            set("m_axi_arvalid", "fetch$arvalid");
+            set("fetch$arready", "m_axi_arready");
+            set("fetch$rvalid", "m_axi_rvalid");
+            set("fetch$rdata", "m_axi_rdata");
+            set("fetch$rresp", "m_axi_rresp");
+            set("fetch$rlast", "m_axi_rlast");
+            set("m_axi_rready", "fetch$rready");
+            unused.push("m_axi_rid".into());
+        }
+        for w in fixed {
+            let _ = writeln!(v, "{w}");
         }
         let _ = writeln!(v, "wire _unused_ok = &{{{}}};", unused.join(", "));
         v
@@ -312,6 +414,12 @@ impl Block for QpTable {
         for p in &mut self.pipes {
             p.connect_all();
         }
+        for p in &mut self.mem_pipes {
+            p.connect_all();
+        }
+        for f in &mut self.fetch {
+            f.connect_all();
+        }
         self.regs.connect_all();
         self.engine.connect_all();
     }
@@ -320,12 +428,20 @@ impl Block for QpTable {
         for p in &mut self.pipes {
             p.update_all();
         }
+        for p in &mut self.mem_pipes {
+            p.update_all();
+        }
+        for f in &mut self.fetch {
+            f.update_all();
+        }
         self.regs.update_all();
         self.engine.update_all();
     }
 
     fn has_changed(&self) -> bool {
         self.pipes.iter().any(|p| p.has_changed())
+            || self.mem_pipes.iter().any(|p| p.has_changed())
+            || self.fetch.iter().any(|f| f.has_changed())
             || self.regs.has_changed()
             || self.engine.has_changed()
     }
@@ -337,6 +453,12 @@ impl Block for QpTable {
         }
         for (i, pipe) in self.pipes.iter().enumerate() {
             pipe.accept(&self.pipe_name(i), probe);
+        }
+        for (i, pipe) in self.mem_pipes.iter().enumerate() {
+            pipe.accept(&self.pipe_name(i), probe);
+        }
+        for f in &self.fetch {
+            f.accept("fetch", probe);
         }
         self.regs.accept("regs", probe);
         self.engine.accept("engine", probe);

@@ -2,7 +2,7 @@
 //! command, checked response by response against the reference model by [`Bench`].
 
 use anyhow::Result;
-use qptable::bench::{Bench, BenchOptions};
+use qptable::bench::{Bench, BenchOptions, MemOptions};
 use qptable::config::{Config, Directory, Mode};
 use qptable::model::{regs, CmdStatus, Command};
 use rand::{Rng, SeedableRng};
@@ -50,14 +50,35 @@ pub fn seed(default: u64) -> u64 {
 
 /// Runs `lookups` lookups per port in batches, with a random command between batches.
 pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcome> {
+    run_with_mem(cfg, shape, seed, lookups, &MemOptions::default())
+}
+
+/// [`run`] with the memory model `mem` (two_level in_memory; ignored in other modes).
+/// In in_memory mode the directory is written into the memory at random 64-byte aligned page
+/// bases, most present, a few entries answering SLVERR (MEM_ERROR), and entries are rewritten
+/// (and made to answer SLVERR) under traffic between batches (see
+/// [`Scoreboard::memory_changed`](qptable::scoreboard::Scoreboard::memory_changed)).
+pub fn run_with_mem(
+    cfg: &Config,
+    shape: Shape,
+    seed: u64,
+    lookups: u64,
+    mem: &MemOptions,
+) -> Result<Outcome> {
+    let in_memory = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory;
     println!(
-        "campaign: top {} index_bits {} max_qps {} ports {} shape {shape:?} seed {seed}",
+        "campaign: top {} index_bits {} max_qps {} ports {} shape {shape:?} seed {seed}{}",
         cfg.top,
         cfg.index_bits,
         cfg.max_qps(),
-        cfg.ports.len()
+        cfg.ports.len(),
+        if in_memory {
+            format!(" memory {:?} max_outstanding {}", mem, cfg.max_outstanding)
+        } else {
+            String::new()
+        }
     );
-    let mut bench = Bench::new(
+    let mut bench = Bench::new_with_mem(
         cfg,
         &BenchOptions {
             req_idle: shape.req_idle,
@@ -66,6 +87,7 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
             seed,
             trace: None,
         },
+        mem,
     )?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     bench.write(qptable::model::regs::TABLE_BASE_LO, rng.gen())?;
@@ -78,6 +100,19 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
     if on_chip {
         for i in 0..dir_entries.min(256) {
             write_dir_entry(&mut bench, &mut rng, i)?;
+        }
+    }
+    if in_memory {
+        for i in 0..dir_entries.min(4096) {
+            write_mem_dir_entry(&mut bench, &mut rng, i);
+        }
+        // A few entries whose reads answer SLVERR.
+        for _ in 0..(dir_entries / 16).max(1) {
+            let a = bench
+                .sb
+                .model
+                .mem_dir_address(rng.gen_range(0..dir_entries));
+            bench.mem_add_error(a..a + 8);
         }
     }
     let start = bench.sim.cycle();
@@ -117,6 +152,19 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
                 // Rewrite a directory entry while lookups flow.
                 let i = rng.gen_range(0..dir_entries);
                 write_dir_entry(&mut bench, &mut rng, i)?;
+                Command::DirFlush
+            }
+            17 if in_memory => {
+                // Rewrite a directory entry in memory under traffic: lookups in flight may
+                // see the old or the new entry, later ones the new.
+                let i = rng.gen_range(0..dir_entries.min(4));
+                write_mem_dir_entry(&mut bench, &mut rng, i);
+                // Sometimes the entry's reads start answering SLVERR (the others' stop).
+                if rng.gen_bool(0.3) {
+                    bench.mem_clear_errors();
+                    let a = bench.sb.model.mem_dir_address(i);
+                    bench.mem_add_error(a..a + 8);
+                }
                 Command::DirFlush
             }
             17 => Command::DirFlush,
@@ -195,6 +243,14 @@ fn write_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) -> Result<()
     bench.write(regs::DIR_ENTRY_LO, entry as u32)?;
     bench.write(regs::DIR_ENTRY_HI, (entry >> 32) as u32)?;
     Ok(())
+}
+
+/// Writes directory entry `i` into the memory (two_level in_memory): present with
+/// probability 0.8, a random 64-byte aligned page base, random reserved bits.
+fn write_mem_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) {
+    let present = rng.gen_bool(0.8);
+    let entry = (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present);
+    bench.mem_write_dir(i, entry);
 }
 
 /// A configuration from `name=value` assignments over the defaults.

@@ -3,6 +3,8 @@
 //! Every response and every command result is checked against the reference model; each
 //! run ends with nothing outstanding. `QPTABLE_SEED=<n>` replays a seed.
 
+use qptable::bench::MemOptions;
+use qptable_sim::axi_mem::Latency as MemLatency;
 use qptable_testbench::campaign::{self, FULL_SPEED, STRESSED};
 
 const LOOKUPS_PER_PORT: u64 = 60_000;
@@ -150,5 +152,105 @@ fn two_level_on_chip_directory() {
             "top=qpt_two_level",
         ],
         0x5EED_0070,
+    );
+}
+
+/// Both shapes on an in_memory configuration with the memory model `mem`.
+fn in_memory_both_shapes(name: &str, sets: &[&str], mem: MemOptions, default_seed: u64) {
+    let mut all = vec!["mode=two_level", "directory=in_memory"];
+    all.extend_from_slice(sets);
+    let cfg = campaign::config(&all);
+    let mut total = 0;
+    for (i, shape) in [FULL_SPEED, STRESSED].into_iter().enumerate() {
+        let seed = campaign::seed(default_seed + i as u64);
+        let out = campaign::run_with_mem(&cfg, shape, seed, IN_MEMORY_LOOKUPS, &mem)
+            .unwrap_or_else(|e| panic!("{name} seed {seed} {shape:?} {mem:?}: {e:#}"));
+        assert_eq!(out.lookups, IN_MEMORY_LOOKUPS * cfg.ports.len() as u64);
+        total += out.lookups;
+    }
+    println!("{name}: {total} lookups checked");
+}
+
+const IN_MEMORY_LOOKUPS: u64 = 20_000;
+
+#[test]
+fn in_memory_latency_1_four_outstanding() {
+    in_memory_both_shapes(
+        "in-memory-l1",
+        &[
+            "leaf_bits=4",
+            "index_bits=10",
+            "max_qps=1000",
+            "max_outstanding=4",
+            "entry_bytes=96",
+            "top=qpt_mem_l1",
+        ],
+        MemOptions {
+            latency: MemLatency::Fixed(1),
+            ..MemOptions::default()
+        },
+        0x5EED_0100,
+    );
+}
+
+#[test]
+fn in_memory_random_latency_backpressure_three_ports() {
+    in_memory_both_shapes(
+        "in-memory-random",
+        &[
+            "leaf_bits=5",
+            "index_bits=11",
+            "ports=[\"a\",\"b\",\"c\"]",
+            "max_outstanding=32",
+            "addr_bits=48",
+            "tag_bits=12",
+            "top=qpt_mem_rand",
+        ],
+        MemOptions {
+            latency: MemLatency::Uniform(1, 200),
+            ar_backpressure: 0.3,
+            r_gaps: 0.3,
+        },
+        0x5EED_0110,
+    );
+}
+
+#[test]
+fn in_memory_latency_50_one_outstanding() {
+    in_memory_both_shapes(
+        "in-memory-l50-mo1",
+        &[
+            "leaf_bits=3",
+            "index_bits=8",
+            "max_outstanding=1",
+            "ports=[\"rx\"]",
+            "addr_bits=32",
+            "top=qpt_mem_mo1",
+        ],
+        MemOptions {
+            latency: MemLatency::Fixed(50),
+            ar_backpressure: 0.1,
+            r_gaps: 0.1,
+        },
+        0x5EED_0120,
+    );
+}
+
+#[test]
+fn in_memory_shipped_index_bits_20() {
+    // configs/in_memory.toml: 2^20 indexes, 1024-entry pages, 32 reads in flight.
+    in_memory_both_shapes(
+        "in-memory-20",
+        &[
+            "index_bits=20",
+            "leaf_bits=10",
+            "max_outstanding=32",
+            "top=qpt_mem_20",
+        ],
+        MemOptions {
+            latency: MemLatency::Fixed(50),
+            ..MemOptions::default()
+        },
+        0x5EED_0130,
     );
 }

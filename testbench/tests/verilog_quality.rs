@@ -20,7 +20,7 @@
 //! QPTABLE_BLESS=1 cargo test --release -p qptable-testbench --test verilog_quality
 //! ```
 
-use qptable::config::Config;
+use qptable::config::{Config, Directory, Mode};
 use qptable::generate::{
     generate_verilog, instantiation_template, instantiation_template_name, write_atomically,
 };
@@ -89,6 +89,34 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
             "quarantine_cycles=1",
             "quarantine_depth=1",
             "top=qp_table_x_quarantine_min",
+        ],
+    ),
+    // in_memory at its extremes: one port and one read in flight with 32-bit addresses;
+    // four ports and 256 reads in flight (512-entry queues).
+    (
+        "in_memory_min",
+        &[
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=6",
+            "leaf_bits=2",
+            "max_outstanding=1",
+            "ports=rx",
+            "addr_bits=32",
+            "top=qp_table_x_in_memory_min",
+        ],
+    ),
+    (
+        "in_memory_max",
+        &[
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=8",
+            "leaf_bits=1",
+            "max_outstanding=256",
+            "ports=a,b,c,d",
+            "tag_bits=32",
+            "top=qp_table_x_in_memory_max",
         ],
     ),
     // The most ports.
@@ -650,8 +678,8 @@ fn check_top_ports(label: &str, verilog: &str, top: &str, expected: &[PortDecl])
 }
 
 /// SPEC §4 for a configuration: clock and reset, each lookup port in declaration order,
-/// the AXI4-Lite control slave. (The `m_axi_*` memory port of `directory = in_memory` is
-/// not in this release.)
+/// the AXI4-Lite control slave, and in two_level in_memory the AXI4 read master `m_axi_*`
+/// (ID width 1, 64-bit data, addr_bits-wide addresses).
 fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
     let p = |name: String, dir: Dir, width: u32| (name, dir, width);
     let mut ports = vec![p("clk".into(), Dir::In, 1), p("rst".into(), Dir::In, 1)];
@@ -672,8 +700,34 @@ fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
     for (name, dir, width) in AXIL_PORTS {
         ports.push(p(format!("s_axil_{name}"), *dir, *width));
     }
+    if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory {
+        for (name, dir, width) in AXI_PORTS {
+            let width = if *width == 0 { cfg.addr_bits } else { *width };
+            ports.push(p(format!("m_axi_{name}"), *dir, width));
+        }
+    }
     ports
 }
+
+/// The AXI4 read master of SPEC §4 (two_level in_memory); width 0 is addr_bits.
+const AXI_PORTS: &[(&str, Dir, u32)] = &[
+    ("arid", Dir::Out, 1),
+    ("araddr", Dir::Out, 0),
+    ("arlen", Dir::Out, 8),
+    ("arsize", Dir::Out, 3),
+    ("arburst", Dir::Out, 2),
+    ("arlock", Dir::Out, 1),
+    ("arcache", Dir::Out, 4),
+    ("arprot", Dir::Out, 3),
+    ("arvalid", Dir::Out, 1),
+    ("arready", Dir::In, 1),
+    ("rid", Dir::In, 1),
+    ("rdata", Dir::In, 64),
+    ("rresp", Dir::In, 2),
+    ("rlast", Dir::In, 1),
+    ("rvalid", Dir::In, 1),
+    ("rready", Dir::Out, 1),
+];
 
 /// The AXI4-Lite control slave of SPEC §4: 32-bit data, 12-bit address.
 const AXIL_PORTS: &[(&str, Dir, u32)] = &[

@@ -1,0 +1,5080 @@
+
+
+module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,m_tx_rsp_valid,m_tx_rsp_ready,m_tx_rsp_qpn,m_tx_rsp_tag,m_tx_rsp_status,m_tx_rsp_addr,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_req_tag,m_rx_rsp_valid,m_rx_rsp_ready,m_rx_rsp_qpn,m_rx_rsp_tag,m_rx_rsp_status,m_rx_rsp_addr,s_axil_awaddr,s_axil_awprot,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arprot,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axi_arid,m_axi_araddr,m_axi_arlen,m_axi_arsize,m_axi_arburst,m_axi_arlock,m_axi_arcache,m_axi_arprot,m_axi_arvalid,m_axi_arready,m_axi_rid,m_axi_rdata,m_axi_rresp,m_axi_rlast,m_axi_rvalid,m_axi_rready);
+    
+    // Module arguments
+    input wire  clk;
+    input wire  rst;
+    input wire  s_tx_req_valid;
+    output reg  s_tx_req_ready;
+    input wire  [23:0] s_tx_req_qpn;
+    input wire  [7:0] s_tx_req_tag;
+    output reg  m_tx_rsp_valid;
+    input wire  m_tx_rsp_ready;
+    output reg  [23:0] m_tx_rsp_qpn;
+    output reg  [7:0] m_tx_rsp_tag;
+    output reg  [2:0] m_tx_rsp_status;
+    output reg  [63:0] m_tx_rsp_addr;
+    input wire  s_rx_req_valid;
+    output reg  s_rx_req_ready;
+    input wire  [23:0] s_rx_req_qpn;
+    input wire  [7:0] s_rx_req_tag;
+    output reg  m_rx_rsp_valid;
+    input wire  m_rx_rsp_ready;
+    output reg  [23:0] m_rx_rsp_qpn;
+    output reg  [7:0] m_rx_rsp_tag;
+    output reg  [2:0] m_rx_rsp_status;
+    output reg  [63:0] m_rx_rsp_addr;
+    input wire  [11:0] s_axil_awaddr;
+    input wire  [2:0] s_axil_awprot;
+    input wire  s_axil_awvalid;
+    output reg  s_axil_awready;
+    input wire  [31:0] s_axil_wdata;
+    input wire  [3:0] s_axil_wstrb;
+    input wire  s_axil_wvalid;
+    output reg  s_axil_wready;
+    output reg  [1:0] s_axil_bresp;
+    output reg  s_axil_bvalid;
+    input wire  s_axil_bready;
+    input wire  [11:0] s_axil_araddr;
+    input wire  [2:0] s_axil_arprot;
+    input wire  s_axil_arvalid;
+    output reg  s_axil_arready;
+    output reg  [31:0] s_axil_rdata;
+    output reg  [1:0] s_axil_rresp;
+    output reg  s_axil_rvalid;
+    input wire  s_axil_rready;
+    output reg  m_axi_arid;
+    output reg  [63:0] m_axi_araddr;
+    output reg  [7:0] m_axi_arlen;
+    output reg  [2:0] m_axi_arsize;
+    output reg  [1:0] m_axi_arburst;
+    output reg  m_axi_arlock;
+    output reg  [3:0] m_axi_arcache;
+    output reg  [2:0] m_axi_arprot;
+    output reg  m_axi_arvalid;
+    input wire  m_axi_arready;
+    input wire  m_axi_rid;
+    input wire  [63:0] m_axi_rdata;
+    input wire  [1:0] m_axi_rresp;
+    input wire  m_axi_rlast;
+    input wire  m_axi_rvalid;
+    output reg  m_axi_rready;
+    
+    // Stub signals
+    reg  pipe_tx$clock;
+    reg  pipe_tx$rst;
+    reg  pipe_tx$init_done;
+    reg  [63:0] pipe_tx$table_base;
+    reg  pipe_tx$req_valid;
+    wire  pipe_tx$req_ready;
+    reg  [23:0] pipe_tx$req_qpn;
+    reg  [31:0] pipe_tx$req_tag;
+    wire  pipe_tx$rsp_valid;
+    reg  pipe_tx$rsp_ready;
+    wire  [23:0] pipe_tx$rsp_qpn;
+    wire  [31:0] pipe_tx$rsp_tag;
+    wire  [2:0] pipe_tx$rsp_status;
+    wire  [63:0] pipe_tx$rsp_addr;
+    reg  pipe_tx$ram_we;
+    reg  [23:0] pipe_tx$ram_waddr;
+    reg  [21:0] pipe_tx$ram_wdata;
+    wire  pipe_tx$dreq_valid;
+    reg  pipe_tx$dreq_ready;
+    wire  [63:0] pipe_tx$dreq_addr;
+    reg  pipe_tx$cpl_valid;
+    reg  [63:0] pipe_tx$cpl_data;
+    wire  pipe_tx$req_fire;
+    wire  pipe_tx$rsp_fire;
+    wire  [9:0] pipe_tx$in_flight;
+    wire  [31:0] pipe_tx$cnt_lookups;
+    wire  [31:0] pipe_tx$cnt_ok;
+    wire  [31:0] pipe_tx$cnt_out_of_range;
+    wire  [31:0] pipe_tx$cnt_not_allocated;
+    wire  [31:0] pipe_tx$cnt_stale;
+    wire  [31:0] pipe_tx$cnt_page_absent;
+    wire  [31:0] pipe_tx$cnt_mem_error;
+    reg  pipe_rx$clock;
+    reg  pipe_rx$rst;
+    reg  pipe_rx$init_done;
+    reg  [63:0] pipe_rx$table_base;
+    reg  pipe_rx$req_valid;
+    wire  pipe_rx$req_ready;
+    reg  [23:0] pipe_rx$req_qpn;
+    reg  [31:0] pipe_rx$req_tag;
+    wire  pipe_rx$rsp_valid;
+    reg  pipe_rx$rsp_ready;
+    wire  [23:0] pipe_rx$rsp_qpn;
+    wire  [31:0] pipe_rx$rsp_tag;
+    wire  [2:0] pipe_rx$rsp_status;
+    wire  [63:0] pipe_rx$rsp_addr;
+    reg  pipe_rx$ram_we;
+    reg  [23:0] pipe_rx$ram_waddr;
+    reg  [21:0] pipe_rx$ram_wdata;
+    wire  pipe_rx$dreq_valid;
+    reg  pipe_rx$dreq_ready;
+    wire  [63:0] pipe_rx$dreq_addr;
+    reg  pipe_rx$cpl_valid;
+    reg  [63:0] pipe_rx$cpl_data;
+    wire  pipe_rx$req_fire;
+    wire  pipe_rx$rsp_fire;
+    wire  [9:0] pipe_rx$in_flight;
+    wire  [31:0] pipe_rx$cnt_lookups;
+    wire  [31:0] pipe_rx$cnt_ok;
+    wire  [31:0] pipe_rx$cnt_out_of_range;
+    wire  [31:0] pipe_rx$cnt_not_allocated;
+    wire  [31:0] pipe_rx$cnt_stale;
+    wire  [31:0] pipe_rx$cnt_page_absent;
+    wire  [31:0] pipe_rx$cnt_mem_error;
+    reg  fetch$clock;
+    reg  fetch$rst;
+    reg  fetch$dreq_valid$0;
+    reg  fetch$dreq_valid$1;
+    wire  fetch$dreq_ready$0;
+    wire  fetch$dreq_ready$1;
+    reg  [63:0] fetch$dreq_addr$0;
+    reg  [63:0] fetch$dreq_addr$1;
+    wire  fetch$cpl_valid$0;
+    wire  fetch$cpl_valid$1;
+    wire  [63:0] fetch$cpl_data;
+    wire  fetch$arvalid;
+    reg  fetch$arready;
+    wire  [63:0] fetch$araddr;
+    reg  fetch$rvalid;
+    wire  fetch$rready;
+    reg  [63:0] fetch$rdata;
+    reg  [1:0] fetch$rresp;
+    reg  fetch$rlast;
+    reg  regs$clock;
+    reg  regs$rst;
+    reg  [9:0] regs$awaddr;
+    reg  regs$awvalid;
+    wire  regs$awready;
+    reg  [31:0] regs$wdata;
+    reg  [3:0] regs$wstrb;
+    reg  regs$wvalid;
+    wire  regs$wready;
+    wire  [1:0] regs$bresp;
+    wire  regs$bvalid;
+    reg  regs$bready;
+    reg  [9:0] regs$araddr;
+    reg  regs$arvalid;
+    wire  regs$arready;
+    wire  [31:0] regs$rdata;
+    wire  [1:0] regs$rresp;
+    wire  regs$rvalid;
+    reg  regs$rready;
+    wire  regs$cmd_valid;
+    wire  [3:0] regs$cmd_op;
+    wire  [23:0] regs$cmd_qpn;
+    wire  [47:0] regs$cmd_time;
+    reg  regs$cmd_done;
+    reg  [3:0] regs$result_status;
+    reg  [23:0] regs$result_qpn;
+    reg  regs$init_done;
+    reg  [31:0] regs$cnt_alloc_ok;
+    reg  [31:0] regs$cnt_alloc_full;
+    reg  [31:0] regs$cnt_free_ok;
+    reg  [31:0] regs$cnt_cmd_error;
+    reg  [31:0] regs$cnt_in_use;
+    reg  [31:0] regs$cnt_quarantine_overflow;
+    reg  [31:0] regs$cnt_quarantined;
+    reg  [31:0] regs$cnt_lookups$0;
+    reg  [31:0] regs$cnt_lookups$1;
+    reg  [31:0] regs$cnt_ok$0;
+    reg  [31:0] regs$cnt_ok$1;
+    reg  [31:0] regs$cnt_out_of_range$0;
+    reg  [31:0] regs$cnt_out_of_range$1;
+    reg  [31:0] regs$cnt_not_allocated$0;
+    reg  [31:0] regs$cnt_not_allocated$1;
+    reg  [31:0] regs$cnt_stale$0;
+    reg  [31:0] regs$cnt_stale$1;
+    reg  [31:0] regs$cnt_page_absent$0;
+    reg  [31:0] regs$cnt_page_absent$1;
+    reg  [31:0] regs$cnt_mem_error$0;
+    reg  [31:0] regs$cnt_mem_error$1;
+    wire  [63:0] regs$table_base;
+    reg  engine$clock;
+    reg  engine$rst;
+    reg  engine$cmd_valid;
+    reg  [3:0] engine$cmd_op;
+    reg  [23:0] engine$cmd_qpn;
+    reg  [47:0] engine$cmd_time;
+    wire  engine$cmd_done;
+    wire  [3:0] engine$result_status;
+    wire  [23:0] engine$result_qpn;
+    wire  engine$init_done;
+    wire  engine$ram_we;
+    wire  [23:0] engine$ram_waddr;
+    wire  [21:0] engine$ram_wdata;
+    reg  engine$req_fire$0;
+    reg  engine$req_fire$1;
+    reg  engine$rsp_fire$0;
+    reg  engine$rsp_fire$1;
+    reg  [9:0] engine$in_flight_w$0;
+    reg  [9:0] engine$in_flight_w$1;
+    wire  [31:0] engine$cnt_alloc_ok;
+    wire  [31:0] engine$cnt_alloc_full;
+    wire  [31:0] engine$cnt_free_ok;
+    wire  [31:0] engine$cnt_cmd_error;
+    wire  [31:0] engine$cnt_in_use;
+    wire  [31:0] engine$cnt_quarantine_overflow;
+    wire  [31:0] engine$cnt_quarantined;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_tx pipe_tx(
+        .clock(pipe_tx$clock),
+        .rst(pipe_tx$rst),
+        .init_done(pipe_tx$init_done),
+        .table_base(pipe_tx$table_base),
+        .req_valid(pipe_tx$req_valid),
+        .req_ready(pipe_tx$req_ready),
+        .req_qpn(pipe_tx$req_qpn),
+        .req_tag(pipe_tx$req_tag),
+        .rsp_valid(pipe_tx$rsp_valid),
+        .rsp_ready(pipe_tx$rsp_ready),
+        .rsp_qpn(pipe_tx$rsp_qpn),
+        .rsp_tag(pipe_tx$rsp_tag),
+        .rsp_status(pipe_tx$rsp_status),
+        .rsp_addr(pipe_tx$rsp_addr),
+        .ram_we(pipe_tx$ram_we),
+        .ram_waddr(pipe_tx$ram_waddr),
+        .ram_wdata(pipe_tx$ram_wdata),
+        .dreq_valid(pipe_tx$dreq_valid),
+        .dreq_ready(pipe_tx$dreq_ready),
+        .dreq_addr(pipe_tx$dreq_addr),
+        .cpl_valid(pipe_tx$cpl_valid),
+        .cpl_data(pipe_tx$cpl_data),
+        .req_fire(pipe_tx$req_fire),
+        .rsp_fire(pipe_tx$rsp_fire),
+        .in_flight(pipe_tx$in_flight),
+        .cnt_lookups(pipe_tx$cnt_lookups),
+        .cnt_ok(pipe_tx$cnt_ok),
+        .cnt_out_of_range(pipe_tx$cnt_out_of_range),
+        .cnt_not_allocated(pipe_tx$cnt_not_allocated),
+        .cnt_stale(pipe_tx$cnt_stale),
+        .cnt_page_absent(pipe_tx$cnt_page_absent),
+        .cnt_mem_error(pipe_tx$cnt_mem_error)
+    );
+    qp_table_in_memory$pipe_rx pipe_rx(
+        .clock(pipe_rx$clock),
+        .rst(pipe_rx$rst),
+        .init_done(pipe_rx$init_done),
+        .table_base(pipe_rx$table_base),
+        .req_valid(pipe_rx$req_valid),
+        .req_ready(pipe_rx$req_ready),
+        .req_qpn(pipe_rx$req_qpn),
+        .req_tag(pipe_rx$req_tag),
+        .rsp_valid(pipe_rx$rsp_valid),
+        .rsp_ready(pipe_rx$rsp_ready),
+        .rsp_qpn(pipe_rx$rsp_qpn),
+        .rsp_tag(pipe_rx$rsp_tag),
+        .rsp_status(pipe_rx$rsp_status),
+        .rsp_addr(pipe_rx$rsp_addr),
+        .ram_we(pipe_rx$ram_we),
+        .ram_waddr(pipe_rx$ram_waddr),
+        .ram_wdata(pipe_rx$ram_wdata),
+        .dreq_valid(pipe_rx$dreq_valid),
+        .dreq_ready(pipe_rx$dreq_ready),
+        .dreq_addr(pipe_rx$dreq_addr),
+        .cpl_valid(pipe_rx$cpl_valid),
+        .cpl_data(pipe_rx$cpl_data),
+        .req_fire(pipe_rx$req_fire),
+        .rsp_fire(pipe_rx$rsp_fire),
+        .in_flight(pipe_rx$in_flight),
+        .cnt_lookups(pipe_rx$cnt_lookups),
+        .cnt_ok(pipe_rx$cnt_ok),
+        .cnt_out_of_range(pipe_rx$cnt_out_of_range),
+        .cnt_not_allocated(pipe_rx$cnt_not_allocated),
+        .cnt_stale(pipe_rx$cnt_stale),
+        .cnt_page_absent(pipe_rx$cnt_page_absent),
+        .cnt_mem_error(pipe_rx$cnt_mem_error)
+    );
+    qp_table_in_memory$fetch fetch(
+        .clock(fetch$clock),
+        .rst(fetch$rst),
+        .dreq_valid$0(fetch$dreq_valid$0),
+        .dreq_valid$1(fetch$dreq_valid$1),
+        .dreq_ready$0(fetch$dreq_ready$0),
+        .dreq_ready$1(fetch$dreq_ready$1),
+        .dreq_addr$0(fetch$dreq_addr$0),
+        .dreq_addr$1(fetch$dreq_addr$1),
+        .cpl_valid$0(fetch$cpl_valid$0),
+        .cpl_valid$1(fetch$cpl_valid$1),
+        .cpl_data(fetch$cpl_data),
+        .arvalid(fetch$arvalid),
+        .arready(fetch$arready),
+        .araddr(fetch$araddr),
+        .rvalid(fetch$rvalid),
+        .rready(fetch$rready),
+        .rdata(fetch$rdata),
+        .rresp(fetch$rresp),
+        .rlast(fetch$rlast)
+    );
+    qp_table_in_memory$regs regs(
+        .clock(regs$clock),
+        .rst(regs$rst),
+        .awaddr(regs$awaddr),
+        .awvalid(regs$awvalid),
+        .awready(regs$awready),
+        .wdata(regs$wdata),
+        .wstrb(regs$wstrb),
+        .wvalid(regs$wvalid),
+        .wready(regs$wready),
+        .bresp(regs$bresp),
+        .bvalid(regs$bvalid),
+        .bready(regs$bready),
+        .araddr(regs$araddr),
+        .arvalid(regs$arvalid),
+        .arready(regs$arready),
+        .rdata(regs$rdata),
+        .rresp(regs$rresp),
+        .rvalid(regs$rvalid),
+        .rready(regs$rready),
+        .cmd_valid(regs$cmd_valid),
+        .cmd_op(regs$cmd_op),
+        .cmd_qpn(regs$cmd_qpn),
+        .cmd_time(regs$cmd_time),
+        .cmd_done(regs$cmd_done),
+        .result_status(regs$result_status),
+        .result_qpn(regs$result_qpn),
+        .init_done(regs$init_done),
+        .cnt_alloc_ok(regs$cnt_alloc_ok),
+        .cnt_alloc_full(regs$cnt_alloc_full),
+        .cnt_free_ok(regs$cnt_free_ok),
+        .cnt_cmd_error(regs$cnt_cmd_error),
+        .cnt_in_use(regs$cnt_in_use),
+        .cnt_quarantine_overflow(regs$cnt_quarantine_overflow),
+        .cnt_quarantined(regs$cnt_quarantined),
+        .cnt_lookups$0(regs$cnt_lookups$0),
+        .cnt_lookups$1(regs$cnt_lookups$1),
+        .cnt_ok$0(regs$cnt_ok$0),
+        .cnt_ok$1(regs$cnt_ok$1),
+        .cnt_out_of_range$0(regs$cnt_out_of_range$0),
+        .cnt_out_of_range$1(regs$cnt_out_of_range$1),
+        .cnt_not_allocated$0(regs$cnt_not_allocated$0),
+        .cnt_not_allocated$1(regs$cnt_not_allocated$1),
+        .cnt_stale$0(regs$cnt_stale$0),
+        .cnt_stale$1(regs$cnt_stale$1),
+        .cnt_page_absent$0(regs$cnt_page_absent$0),
+        .cnt_page_absent$1(regs$cnt_page_absent$1),
+        .cnt_mem_error$0(regs$cnt_mem_error$0),
+        .cnt_mem_error$1(regs$cnt_mem_error$1),
+        .table_base(regs$table_base)
+    );
+    qp_table_in_memory$engine engine(
+        .clock(engine$clock),
+        .rst(engine$rst),
+        .cmd_valid(engine$cmd_valid),
+        .cmd_op(engine$cmd_op),
+        .cmd_qpn(engine$cmd_qpn),
+        .cmd_time(engine$cmd_time),
+        .cmd_done(engine$cmd_done),
+        .result_status(engine$result_status),
+        .result_qpn(engine$result_qpn),
+        .init_done(engine$init_done),
+        .ram_we(engine$ram_we),
+        .ram_waddr(engine$ram_waddr),
+        .ram_wdata(engine$ram_wdata),
+        .req_fire$0(engine$req_fire$0),
+        .req_fire$1(engine$req_fire$1),
+        .rsp_fire$0(engine$rsp_fire$0),
+        .rsp_fire$1(engine$rsp_fire$1),
+        .in_flight_w$0(engine$in_flight_w$0),
+        .in_flight_w$1(engine$in_flight_w$1),
+        .cnt_alloc_ok(engine$cnt_alloc_ok),
+        .cnt_alloc_full(engine$cnt_alloc_full),
+        .cnt_free_ok(engine$cnt_free_ok),
+        .cnt_cmd_error(engine$cnt_cmd_error),
+        .cnt_in_use(engine$cnt_in_use),
+        .cnt_quarantine_overflow(engine$cnt_quarantine_overflow),
+        .cnt_quarantined(engine$cnt_quarantined)
+    );
+    
+    // Update code (custom)
+    always @(*) regs$clock = clk;
+    always @(*) regs$rst = rst;
+    always @(*) regs$awaddr = s_axil_awaddr[11:2];
+    always @(*) regs$araddr = s_axil_araddr[11:2];
+    always @(*) regs$awvalid = s_axil_awvalid;
+    always @(*) regs$wdata = s_axil_wdata;
+    always @(*) regs$wstrb = s_axil_wstrb;
+    always @(*) regs$wvalid = s_axil_wvalid;
+    always @(*) regs$bready = s_axil_bready;
+    always @(*) regs$arvalid = s_axil_arvalid;
+    always @(*) regs$rready = s_axil_rready;
+    always @(*) s_axil_awready = regs$awready;
+    always @(*) s_axil_wready = regs$wready;
+    always @(*) s_axil_bresp = regs$bresp;
+    always @(*) s_axil_bvalid = regs$bvalid;
+    always @(*) s_axil_arready = regs$arready;
+    always @(*) s_axil_rdata = regs$rdata;
+    always @(*) s_axil_rresp = regs$rresp;
+    always @(*) s_axil_rvalid = regs$rvalid;
+    always @(*) engine$clock = clk;
+    always @(*) engine$rst = rst;
+    always @(*) engine$cmd_valid = regs$cmd_valid;
+    always @(*) engine$cmd_op = regs$cmd_op;
+    always @(*) engine$cmd_qpn = regs$cmd_qpn;
+    always @(*) engine$cmd_time = regs$cmd_time;
+    always @(*) regs$cmd_done = engine$cmd_done;
+    always @(*) regs$result_status = engine$result_status;
+    always @(*) regs$result_qpn = engine$result_qpn;
+    always @(*) regs$init_done = engine$init_done;
+    always @(*) regs$cnt_alloc_ok = engine$cnt_alloc_ok;
+    always @(*) regs$cnt_alloc_full = engine$cnt_alloc_full;
+    always @(*) regs$cnt_free_ok = engine$cnt_free_ok;
+    always @(*) regs$cnt_cmd_error = engine$cnt_cmd_error;
+    always @(*) regs$cnt_in_use = engine$cnt_in_use;
+    always @(*) regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
+    always @(*) regs$cnt_quarantined = engine$cnt_quarantined;
+    always @(*) pipe_tx$clock = clk;
+    always @(*) pipe_tx$rst = rst;
+    always @(*) pipe_tx$init_done = engine$init_done;
+    always @(*) pipe_tx$table_base = regs$table_base;
+    always @(*) pipe_tx$ram_we = engine$ram_we;
+    always @(*) pipe_tx$ram_waddr = engine$ram_waddr;
+    always @(*) pipe_tx$ram_wdata = engine$ram_wdata;
+    always @(*) pipe_tx$req_valid = s_tx_req_valid;
+    always @(*) s_tx_req_ready = pipe_tx$req_ready;
+    always @(*) pipe_tx$req_qpn = s_tx_req_qpn;
+    always @(*) pipe_tx$req_tag = {24'd0, s_tx_req_tag};
+    always @(*) m_tx_rsp_valid = pipe_tx$rsp_valid;
+    always @(*) pipe_tx$rsp_ready = m_tx_rsp_ready;
+    always @(*) m_tx_rsp_qpn = pipe_tx$rsp_qpn;
+    always @(*) m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
+    always @(*) m_tx_rsp_status = pipe_tx$rsp_status;
+    always @(*) m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
+    always @(*) engine$req_fire$0 = pipe_tx$req_fire;
+    always @(*) engine$rsp_fire$0 = pipe_tx$rsp_fire;
+    always @(*) engine$in_flight_w$0 = pipe_tx$in_flight;
+    always @(*) regs$cnt_mem_error$0 = pipe_tx$cnt_mem_error;
+    always @(*) fetch$dreq_valid$0 = pipe_tx$dreq_valid;
+    always @(*) fetch$dreq_addr$0 = pipe_tx$dreq_addr;
+    always @(*) pipe_tx$dreq_ready = fetch$dreq_ready$0;
+    always @(*) pipe_tx$cpl_valid = fetch$cpl_valid$0;
+    always @(*) pipe_tx$cpl_data = fetch$cpl_data;
+    always @(*) regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
+    always @(*) regs$cnt_ok$0 = pipe_tx$cnt_ok;
+    always @(*) regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
+    always @(*) regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
+    always @(*) regs$cnt_stale$0 = pipe_tx$cnt_stale;
+    always @(*) regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
+    always @(*) pipe_rx$clock = clk;
+    always @(*) pipe_rx$rst = rst;
+    always @(*) pipe_rx$init_done = engine$init_done;
+    always @(*) pipe_rx$table_base = regs$table_base;
+    always @(*) pipe_rx$ram_we = engine$ram_we;
+    always @(*) pipe_rx$ram_waddr = engine$ram_waddr;
+    always @(*) pipe_rx$ram_wdata = engine$ram_wdata;
+    always @(*) pipe_rx$req_valid = s_rx_req_valid;
+    always @(*) s_rx_req_ready = pipe_rx$req_ready;
+    always @(*) pipe_rx$req_qpn = s_rx_req_qpn;
+    always @(*) pipe_rx$req_tag = {24'd0, s_rx_req_tag};
+    always @(*) m_rx_rsp_valid = pipe_rx$rsp_valid;
+    always @(*) pipe_rx$rsp_ready = m_rx_rsp_ready;
+    always @(*) m_rx_rsp_qpn = pipe_rx$rsp_qpn;
+    always @(*) m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
+    always @(*) m_rx_rsp_status = pipe_rx$rsp_status;
+    always @(*) m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
+    always @(*) engine$req_fire$1 = pipe_rx$req_fire;
+    always @(*) engine$rsp_fire$1 = pipe_rx$rsp_fire;
+    always @(*) engine$in_flight_w$1 = pipe_rx$in_flight;
+    always @(*) regs$cnt_mem_error$1 = pipe_rx$cnt_mem_error;
+    always @(*) fetch$dreq_valid$1 = pipe_rx$dreq_valid;
+    always @(*) fetch$dreq_addr$1 = pipe_rx$dreq_addr;
+    always @(*) pipe_rx$dreq_ready = fetch$dreq_ready$1;
+    always @(*) pipe_rx$cpl_valid = fetch$cpl_valid$1;
+    always @(*) pipe_rx$cpl_data = fetch$cpl_data;
+    always @(*) regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
+    always @(*) regs$cnt_ok$1 = pipe_rx$cnt_ok;
+    always @(*) regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
+    always @(*) regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
+    always @(*) regs$cnt_stale$1 = pipe_rx$cnt_stale;
+    always @(*) regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
+    always @(*) fetch$clock = clk;
+    always @(*) fetch$rst = rst;
+    always @(*) m_axi_araddr = fetch$araddr[63:0];
+    always @(*) m_axi_arid = m_axi_arid_value;
+    always @(*) m_axi_arlen = m_axi_arlen_value;
+    always @(*) m_axi_arsize = m_axi_arsize_value;
+    always @(*) m_axi_arburst = m_axi_arburst_value;
+    always @(*) m_axi_arlock = m_axi_arlock_value;
+    always @(*) m_axi_arcache = m_axi_arcache_value;
+    always @(*) m_axi_arprot = m_axi_arprot_value;
+    always @(*) m_axi_arvalid = fetch$arvalid;
+    always @(*) fetch$arready = m_axi_arready;
+    always @(*) fetch$rvalid = m_axi_rvalid;
+    always @(*) fetch$rdata = m_axi_rdata;
+    always @(*) fetch$rresp = m_axi_rresp;
+    always @(*) fetch$rlast = m_axi_rlast;
+    always @(*) m_axi_rready = fetch$rready;
+    wire [0:0] m_axi_arid_value = 1'b0;
+    wire [7:0] m_axi_arlen_value = 8'd0;
+    wire [2:0] m_axi_arsize_value = 3'd3;
+    wire [1:0] m_axi_arburst_value = 2'd1;
+    wire [0:0] m_axi_arlock_value = 1'b0;
+    wire [3:0] m_axi_arcache_value = 4'b0011;
+    wire [2:0] m_axi_arprot_value = 3'd0;
+    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], m_axi_rid};
+endmodule // qp_table_in_memory
+
+
+module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight_w$0,in_flight_w$1,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  cmd_valid;
+    input wire  [3:0] cmd_op;
+    input wire  [23:0] cmd_qpn;
+    input wire  [47:0] cmd_time;
+    output reg  cmd_done;
+    output reg  [3:0] result_status;
+    output reg  [23:0] result_qpn;
+    output reg  init_done;
+    output reg  ram_we;
+    output reg  [23:0] ram_waddr;
+    output reg  [21:0] ram_wdata;
+    input wire  req_fire$0;
+    input wire  req_fire$1;
+    input wire  rsp_fire$0;
+    input wire  rsp_fire$1;
+    input wire  [9:0] in_flight_w$0;
+    input wire  [9:0] in_flight_w$1;
+    output reg  [31:0] cnt_alloc_ok;
+    output reg  [31:0] cnt_alloc_full;
+    output reg  [31:0] cnt_free_ok;
+    output reg  [31:0] cnt_cmd_error;
+    output reg  [31:0] cnt_in_use;
+    output reg  [31:0] cnt_quarantine_overflow;
+    output reg  [31:0] cnt_quarantined;
+    
+    // Constant declarations
+    localparam  q_on = 1'b0;
+    localparam  q_cycles_m1 = 48'h0;
+    localparam  q_depth = 13'b1000000;
+    localparam  q_last = 12'h3f;
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  gen_mask = 24'hf;
+    localparam  max_qps = 25'h100000;
+    localparam  last_index = 24'hfffff;
+    localparam  first_index = 24'h2;
+    localparam  reuse_lowest = 1'b0;
+    localparam  st_free = 2'b0;
+    localparam  st_reserved = 2'b1;
+    localparam  st_valid = 2'b10;
+    
+    // Enums
+    localparam EngState$Init = 0;
+    localparam EngState$Idle = 1;
+    localparam EngState$Start = 2;
+    localparam EngState$QRelease = 3;
+    localparam EngState$Decode = 4;
+    localparam EngState$Read = 5;
+    localparam EngState$Check = 6;
+    localparam EngState$AllocFind = 7;
+    localparam EngState$AllocRead = 8;
+    localparam EngState$AllocWrite = 9;
+    localparam EngState$AtTest = 10;
+    localparam EngState$MapWait = 11;
+    localparam EngState$Drain = 12;
+    localparam EngState$Release = 13;
+    localparam EngState$Overflow = 14;
+    localparam EngState$Push = 15;
+    localparam EngState$Done = 16;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  qram$clock;
+    reg  [23:0] qram$read_address;
+    wire  [71:0] qram$read_data;
+    reg  qram$write_enable;
+    reg  [23:0] qram$write_address;
+    reg  [71:0] qram$write_data;
+    reg  [11:0] q_wr$d;
+    wire  [11:0] q_wr$q;
+    reg  q_wr$clock;
+    reg  [11:0] q_rd$d;
+    wire  [11:0] q_rd$q;
+    reg  q_rd$clock;
+    reg  [12:0] q_count$d;
+    wire  [12:0] q_count$q;
+    reg  q_count$clock;
+    reg  [31:0] q_overflow$d;
+    wire  [31:0] q_overflow$q;
+    reg  q_overflow$clock;
+    reg  [47:0] time_q$d;
+    wire  [47:0] time_q$q;
+    reg  time_q$clock;
+    reg  map$clock;
+    reg  map$rst;
+    wire  map$init_done;
+    reg  map$op_valid;
+    reg  [1:0] map$op;
+    reg  [23:0] map$op_index;
+    reg  map$op_wrap;
+    wire  map$done;
+    wire  map$found;
+    wire  [23:0] map$result;
+    reg  [4:0] state$d;
+    wire  [4:0] state$q;
+    reg  state$clock;
+    reg  [23:0] cursor$d;
+    wire  [23:0] cursor$q;
+    reg  cursor$clock;
+    reg  [23:0] next_alloc$d;
+    wire  [23:0] next_alloc$q;
+    reg  next_alloc$clock;
+    reg  [3:0] op$d;
+    wire  [3:0] op$q;
+    reg  op$clock;
+    reg  [23:0] qpn$d;
+    wire  [23:0] qpn$q;
+    reg  qpn$clock;
+    reg  [3:0] pending_status$d;
+    wire  [3:0] pending_status$q;
+    reg  pending_status$clock;
+    reg  [23:0] pending_qpn$d;
+    wire  [23:0] pending_qpn$q;
+    reg  pending_qpn$clock;
+    reg  [3:0] status_q$d;
+    wire  [3:0] status_q$q;
+    reg  status_q$clock;
+    reg  [23:0] qpn_q$d;
+    wire  [23:0] qpn_q$q;
+    reg  qpn_q$clock;
+    reg  init_done_q$d;
+    wire  init_done_q$q;
+    reg  init_done_q$clock;
+    reg  [9:0] drain_w$0$d;
+    wire  [9:0] drain_w$0$q;
+    reg  drain_w$0$clock;
+    reg  [9:0] drain_w$1$d;
+    wire  [9:0] drain_w$1$q;
+    reg  drain_w$1$clock;
+    reg  [31:0] alloc_ok$d;
+    wire  [31:0] alloc_ok$q;
+    reg  alloc_ok$clock;
+    reg  [31:0] alloc_full$d;
+    wire  [31:0] alloc_full$q;
+    reg  alloc_full$clock;
+    reg  [31:0] free_ok$d;
+    wire  [31:0] free_ok$q;
+    reg  free_ok$clock;
+    reg  [31:0] cmd_error$d;
+    wire  [31:0] cmd_error$q;
+    reg  cmd_error$clock;
+    reg  [31:0] in_use$d;
+    wire  [31:0] in_use$q;
+    reg  in_use$clock;
+    
+    // Local signals
+    reg  [23:0] q_head_index;
+    reg  q_due;
+    reg  [11:0] q_wr_next;
+    reg  [11:0] q_rd_next;
+    reg  [23:0] index;
+    reg  [23:0] gen;
+    reg  [23:0] word_gen;
+    reg  [23:0] new_gen;
+    reg  [23:0] cursor_next;
+    reg  drained;
+    reg  check_pass;
+    
+    // Sub module instances
+    qp_table_in_memory$engine$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_in_memory$engine$qram qram(
+        .clock(qram$clock),
+        .read_address(qram$read_address),
+        .read_data(qram$read_data),
+        .write_enable(qram$write_enable),
+        .write_address(qram$write_address),
+        .write_data(qram$write_data)
+    );
+    qp_table_in_memory$engine$q_wr q_wr(
+        .d(q_wr$d),
+        .q(q_wr$q),
+        .clock(q_wr$clock)
+    );
+    qp_table_in_memory$engine$q_rd q_rd(
+        .d(q_rd$d),
+        .q(q_rd$q),
+        .clock(q_rd$clock)
+    );
+    qp_table_in_memory$engine$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
+    );
+    qp_table_in_memory$engine$q_overflow q_overflow(
+        .d(q_overflow$d),
+        .q(q_overflow$q),
+        .clock(q_overflow$clock)
+    );
+    qp_table_in_memory$engine$time_q time_q(
+        .d(time_q$d),
+        .q(time_q$q),
+        .clock(time_q$clock)
+    );
+    qp_table_in_memory$engine$map map(
+        .clock(map$clock),
+        .rst(map$rst),
+        .init_done(map$init_done),
+        .op_valid(map$op_valid),
+        .op(map$op),
+        .op_index(map$op_index),
+        .op_wrap(map$op_wrap),
+        .done(map$done),
+        .found(map$found),
+        .result(map$result)
+    );
+    qp_table_in_memory$engine$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    qp_table_in_memory$engine$cursor cursor(
+        .d(cursor$d),
+        .q(cursor$q),
+        .clock(cursor$clock)
+    );
+    qp_table_in_memory$engine$next_alloc next_alloc(
+        .d(next_alloc$d),
+        .q(next_alloc$q),
+        .clock(next_alloc$clock)
+    );
+    qp_table_in_memory$engine$op op(
+        .d(op$d),
+        .q(op$q),
+        .clock(op$clock)
+    );
+    qp_table_in_memory$engine$qpn qpn(
+        .d(qpn$d),
+        .q(qpn$q),
+        .clock(qpn$clock)
+    );
+    qp_table_in_memory$engine$pending_status pending_status(
+        .d(pending_status$d),
+        .q(pending_status$q),
+        .clock(pending_status$clock)
+    );
+    qp_table_in_memory$engine$pending_qpn pending_qpn(
+        .d(pending_qpn$d),
+        .q(pending_qpn$q),
+        .clock(pending_qpn$clock)
+    );
+    qp_table_in_memory$engine$status_q status_q(
+        .d(status_q$d),
+        .q(status_q$q),
+        .clock(status_q$clock)
+    );
+    qp_table_in_memory$engine$qpn_q qpn_q(
+        .d(qpn_q$d),
+        .q(qpn_q$q),
+        .clock(qpn_q$clock)
+    );
+    qp_table_in_memory$engine$init_done_q init_done_q(
+        .d(init_done_q$d),
+        .q(init_done_q$q),
+        .clock(init_done_q$clock)
+    );
+    qp_table_in_memory$engine$drain_w$0 drain_w$0(
+        .d(drain_w$0$d),
+        .q(drain_w$0$q),
+        .clock(drain_w$0$clock)
+    );
+    qp_table_in_memory$engine$drain_w$1 drain_w$1(
+        .d(drain_w$1$d),
+        .q(drain_w$1$q),
+        .clock(drain_w$1$clock)
+    );
+    qp_table_in_memory$engine$alloc_ok alloc_ok(
+        .d(alloc_ok$d),
+        .q(alloc_ok$q),
+        .clock(alloc_ok$clock)
+    );
+    qp_table_in_memory$engine$alloc_full alloc_full(
+        .d(alloc_full$d),
+        .q(alloc_full$q),
+        .clock(alloc_full$clock)
+    );
+    qp_table_in_memory$engine$free_ok free_ok(
+        .d(free_ok$d),
+        .q(free_ok$q),
+        .clock(free_ok$clock)
+    );
+    qp_table_in_memory$engine$cmd_error cmd_error(
+        .d(cmd_error$d),
+        .q(cmd_error$q),
+        .clock(cmd_error$clock)
+    );
+    qp_table_in_memory$engine$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        cursor$clock = clock;
+        next_alloc$clock = clock;
+        op$clock = clock;
+        qpn$clock = clock;
+        pending_status$clock = clock;
+        pending_qpn$clock = clock;
+        status_q$clock = clock;
+        qpn_q$clock = clock;
+        init_done_q$clock = clock;
+        alloc_ok$clock = clock;
+        alloc_full$clock = clock;
+        free_ok$clock = clock;
+        cmd_error$clock = clock;
+        in_use$clock = clock;
+        q_wr$clock = clock;
+        q_rd$clock = clock;
+        q_count$clock = clock;
+        q_overflow$clock = clock;
+        time_q$clock = clock;
+        state$d = state$q;
+        cursor$d = cursor$q;
+        next_alloc$d = next_alloc$q;
+        op$d = op$q;
+        qpn$d = qpn$q;
+        pending_status$d = pending_status$q;
+        pending_qpn$d = pending_qpn$q;
+        status_q$d = status_q$q;
+        qpn_q$d = qpn_q$q;
+        init_done_q$d = init_done_q$q;
+        alloc_ok$d = alloc_ok$q;
+        alloc_full$d = alloc_full$q;
+        free_ok$d = free_ok$q;
+        cmd_error$d = cmd_error$q;
+        in_use$d = in_use$q;
+        q_wr$d = q_wr$q;
+        q_rd$d = q_rd$q;
+        q_count$d = q_count$q;
+        q_overflow$d = q_overflow$q;
+        time_q$d = time_q$q;
+        drain_w$0$clock = clock;
+        drain_w$0$d = drain_w$0$q;
+        drain_w$1$clock = clock;
+        drain_w$1$d = drain_w$1$q;
+        index = qpn$q & index_mask;
+        gen = qpn$q >> index_bits;
+        word_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
+        new_gen = (word_gen + 32'h1) & gen_mask;
+        ram$clock = clock;
+        ram$read_address = cursor$q;
+        ram_we = 1'b0;
+        ram_waddr = cursor$q;
+        ram_wdata[(64'h0)+:(2)] = st_free;
+        ram_wdata[(64'h2)+:(20)] = 32'h0;
+        cmd_done = 1'b0;
+        init_done = init_done_q$q & map$init_done;
+        result_status = status_q$q;
+        result_qpn = qpn_q$q;
+        cnt_alloc_ok = alloc_ok$q;
+        cnt_alloc_full = alloc_full$q;
+        cnt_free_ok = free_ok$q;
+        cnt_cmd_error = cmd_error$q;
+        cnt_in_use = in_use$q;
+        cnt_quarantine_overflow = q_overflow$q;
+        cnt_quarantined = ((q_count$q) & 32'hffffffff);
+        qram$clock = clock;
+        qram$read_address = ((q_rd$q) & 24'hffffff);
+        qram$write_address = ((q_wr$q) & 24'hffffff);
+        qram$write_enable = 1'b0;
+        qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
+        q_head_index = qram$read_data[(32'h0)+:(24)];
+        q_due = (time_q$q - qram$read_data[(32'h18)+:(48)]) > q_cycles_m1;
+        q_wr_next = q_wr$q + 32'h1;
+        if (q_wr$q == q_last) begin
+            q_wr_next = 32'h0;
+        end
+        q_rd_next = q_rd$q + 32'h1;
+        if (q_rd$q == q_last) begin
+            q_rd_next = 32'h0;
+        end
+        cursor_next = cursor$q + 32'h1;
+        if (cursor$q == last_index) begin
+            cursor_next = first_index;
+        end
+        map$clock = clock;
+        map$rst = rst;
+        map$op_valid = 1'b0;
+        map$op = 32'h0;
+        map$op_index = index;
+        map$op_wrap = ~reuse_lowest;
+        drained = 1'b1;
+        if (|drain_w$0$q) begin
+            drained = 1'b0;
+        end
+        if (|drain_w$1$q) begin
+            drained = 1'b0;
+        end
+        case (state$q)
+            EngState$Init:
+                begin
+                    ram_we = 1'b1;
+                    cursor$d = cursor$q + 32'h1;
+                    if (cursor$q == last_index) begin
+                        state$d = EngState$Idle;
+                        init_done_q$d = 1'b1;
+                    end
+                end
+            EngState$Idle:
+                begin
+                    if (cmd_valid & map$init_done) begin
+                        op$d = cmd_op;
+                        qpn$d = cmd_qpn;
+                        time_q$d = cmd_time;
+                        state$d = EngState$Start;
+                    end
+                end
+            EngState$Start:
+                begin
+                    state$d = EngState$Decode;
+                    if (q_on & |q_count$q & q_due) begin
+                        map$op_valid = 1'b1;
+                        map$op = 32'h2;
+                        map$op_index = q_head_index;
+                        q_rd$d = q_rd_next;
+                        q_count$d = q_count$q - 32'h1;
+                        state$d = EngState$QRelease;
+                    end
+                end
+            EngState$QRelease:
+                begin
+                    if (map$done) begin
+                        state$d = EngState$Decode;
+                    end
+                end
+            EngState$Decode:
+                begin
+                    cursor$d = qpn$q & index_mask;
+                    pending_qpn$d = qpn$q;
+                    state$d = EngState$Read;
+                    if (op$q == 32'h1) begin
+                        map$op_valid = 1'b1;
+                        map$op = 32'h0;
+                        map$op_index = next_alloc$q;
+                        if (reuse_lowest) begin
+                            map$op_index = first_index;
+                        end
+                        state$d = EngState$AllocFind;
+                    end
+                    if (op$q == 32'h5) begin
+                        pending_status$d = 32'h0;
+                        state$d = EngState$Done;
+                    end
+                    if ((op$q == 32'h0) | (op$q > 32'h5)) begin
+                        pending_status$d = 32'h4;
+                        cmd_error$d = cmd_error$q + 32'h1;
+                        state$d = EngState$Done;
+                    end
+                end
+            EngState$Read:
+                begin
+                    if (((index) & 25'h1ffffff) >= max_qps) begin
+                        pending_status$d = 32'h2;
+                        cmd_error$d = cmd_error$q + 32'h1;
+                        state$d = EngState$Done;
+                    end
+                    else begin
+                        state$d = EngState$Check;
+                    end
+                end
+            EngState$Check:
+                begin
+                    ram_waddr = index;
+                    ram_wdata[(64'h2)+:(20)] = ram$read_data[(64'h2)+:(20)];
+                    state$d = EngState$Done;
+                    check_pass = 1'b0;
+                    if (op$q == 32'h2) begin
+                        check_pass = ram$read_data[(64'h0)+:(2)] == st_free;
+                        ram_wdata[(64'h0)+:(2)] = st_reserved;
+                        ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                    end
+                    if (op$q == 32'h3) begin
+                        check_pass = (ram$read_data[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
+                        ram_wdata[(64'h0)+:(2)] = st_valid;
+                    end
+                    if (op$q == 32'h4) begin
+                        check_pass = (ram$read_data[(64'h0)+:(2)] != st_free) & (word_gen == gen);
+                        ram_wdata[(64'h0)+:(2)] = st_free;
+                    end
+                    if (check_pass) begin
+                        ram_we = 1'b1;
+                        pending_status$d = 32'h0;
+                        if (op$q == 32'h2) begin
+                            ram_we = 1'b0;
+                            map$op_valid = 1'b1;
+                            map$op = 32'h3;
+                            state$d = EngState$AtTest;
+                        end
+                        if (op$q == 32'h4) begin
+                            state$d = EngState$Drain;
+                            drain_w$0$d = in_flight_w$0;
+                            if (req_fire$0 & ~rsp_fire$0) begin
+                                drain_w$0$d = in_flight_w$0 + 32'h1;
+                            end
+                            if (~req_fire$0 & rsp_fire$0) begin
+                                drain_w$0$d = in_flight_w$0 - 32'h1;
+                            end
+                            drain_w$1$d = in_flight_w$1;
+                            if (req_fire$1 & ~rsp_fire$1) begin
+                                drain_w$1$d = in_flight_w$1 + 32'h1;
+                            end
+                            if (~req_fire$1 & rsp_fire$1) begin
+                                drain_w$1$d = in_flight_w$1 - 32'h1;
+                            end
+                        end
+                    end
+                    else begin
+                        pending_status$d = 32'h3;
+                        cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$AllocFind:
+                begin
+                    if (map$done) begin
+                        if (map$found) begin
+                            cursor$d = map$result;
+                            state$d = EngState$AllocRead;
+                        end
+                        else begin
+                            pending_status$d = 32'h1;
+                            pending_qpn$d = 32'h0;
+                            alloc_full$d = alloc_full$q + 32'h1;
+                            state$d = EngState$Done;
+                        end
+                    end
+                end
+            EngState$AllocRead:
+                begin
+                    state$d = EngState$AllocWrite;
+                end
+            EngState$AllocWrite:
+                begin
+                    ram_we = 1'b1;
+                    ram_wdata[(64'h0)+:(2)] = st_reserved;
+                    ram_wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
+                    pending_status$d = 32'h0;
+                    pending_qpn$d = (new_gen << index_bits) | cursor$q;
+                    next_alloc$d = cursor_next;
+                    alloc_ok$d = alloc_ok$q + 32'h1;
+                    in_use$d = in_use$q + 32'h1;
+                    map$op_valid = 1'b1;
+                    map$op = 32'h1;
+                    map$op_index = cursor$q;
+                    state$d = EngState$MapWait;
+                end
+            EngState$AtTest:
+                begin
+                    ram_waddr = index;
+                    ram_wdata[(64'h0)+:(2)] = st_reserved;
+                    ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                    if (map$done) begin
+                        if (map$found) begin
+                            ram_we = 1'b1;
+                            alloc_ok$d = alloc_ok$q + 32'h1;
+                            in_use$d = in_use$q + 32'h1;
+                            map$op_valid = 1'b1;
+                            map$op = 32'h1;
+                            state$d = EngState$MapWait;
+                        end
+                        else begin
+                            pending_status$d = 32'h3;
+                            cmd_error$d = cmd_error$q + 32'h1;
+                            state$d = EngState$Done;
+                        end
+                    end
+                end
+            EngState$MapWait:
+                begin
+                    if (map$done) begin
+                        state$d = EngState$Done;
+                    end
+                end
+            EngState$Drain:
+                begin
+                    if (|drain_w$0$q & rsp_fire$0) begin
+                        drain_w$0$d = drain_w$0$q - 32'h1;
+                    end
+                    if (|drain_w$1$q & rsp_fire$1) begin
+                        drain_w$1$d = drain_w$1$q - 32'h1;
+                    end
+                    if (drained) begin
+                        if (q_on) begin
+                            state$d = EngState$Push;
+                            if (q_count$q == q_depth) begin
+                                map$op_valid = 1'b1;
+                                map$op = 32'h2;
+                                map$op_index = q_head_index;
+                                q_rd$d = q_rd_next;
+                                q_count$d = q_count$q - 32'h1;
+                                q_overflow$d = q_overflow$q + 32'h1;
+                                state$d = EngState$Overflow;
+                            end
+                        end
+                        else begin
+                            map$op_valid = 1'b1;
+                            map$op = 32'h2;
+                            state$d = EngState$Release;
+                        end
+                    end
+                end
+            EngState$Overflow:
+                begin
+                    if (map$done) begin
+                        state$d = EngState$Push;
+                    end
+                end
+            EngState$Push:
+                begin
+                    qram$write_enable = 1'b1;
+                    q_wr$d = q_wr_next;
+                    q_count$d = q_count$q + 32'h1;
+                    free_ok$d = free_ok$q + 32'h1;
+                    in_use$d = in_use$q - 32'h1;
+                    state$d = EngState$Done;
+                end
+            EngState$Release:
+                begin
+                    if (map$done) begin
+                        free_ok$d = free_ok$q + 32'h1;
+                        in_use$d = in_use$q - 32'h1;
+                        state$d = EngState$Done;
+                    end
+                end
+            EngState$Done:
+                begin
+                    cmd_done = 1'b1;
+                    status_q$d = pending_status$q;
+                    qpn_q$d = pending_qpn$q;
+                    state$d = EngState$Idle;
+                end
+        endcase
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        if (rst) begin
+            state$d = EngState$Init;
+            cursor$d = 32'h0;
+            init_done_q$d = 1'b0;
+            next_alloc$d = first_index;
+            status_q$d = 32'h0;
+            qpn_q$d = 32'h0;
+            alloc_ok$d = 32'h0;
+            alloc_full$d = 32'h0;
+            free_ok$d = 32'h0;
+            cmd_error$d = 32'h0;
+            in_use$d = 32'h0;
+            q_wr$d = 32'h0;
+            q_rd$d = 32'h0;
+            q_count$d = 32'h0;
+            q_overflow$d = 32'h0;
+            drain_w$0$d = 32'h0;
+            drain_w$1$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$engine
+
+
+module qp_table_in_memory$engine$alloc_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$alloc_full
+
+
+module qp_table_in_memory$engine$alloc_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$alloc_ok
+
+
+module qp_table_in_memory$engine$cmd_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$cmd_error
+
+
+module qp_table_in_memory$engine$cursor(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$cursor
+
+
+module qp_table_in_memory$engine$drain_w$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$drain_w$0
+
+
+module qp_table_in_memory$engine$drain_w$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$drain_w$1
+
+
+module qp_table_in_memory$engine$free_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$free_ok
+
+
+module qp_table_in_memory$engine$in_use(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$in_use
+
+
+module qp_table_in_memory$engine$init_done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$init_done_q
+
+
+module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    output reg  init_done;
+    input wire  op_valid;
+    input wire  [1:0] op;
+    input wire  [23:0] op_index;
+    input wire  op_wrap;
+    output reg  done;
+    output reg  found;
+    output reg  [23:0] result;
+    
+    // Constant declarations
+    localparam  depths$0 = 25'h4000;
+    localparam  depths$1 = 25'h100;
+    localparam  depths$2 = 25'h4;
+    localparam  depths$3 = 25'h1;
+    localparam  full_words$0 = 25'h4000;
+    localparam  full_words$1 = 25'h100;
+    localparam  full_words$2 = 25'h4;
+    localparam  full_words$3 = 25'h0;
+    localparam  full_words_1$0 = 25'h4001;
+    localparam  full_words_1$1 = 25'h101;
+    localparam  full_words_1$2 = 25'h5;
+    localparam  full_words_1$3 = 25'h1;
+    localparam  partial$0 = 64'h0;
+    localparam  partial$1 = 64'h0;
+    localparam  partial$2 = 64'h0;
+    localparam  partial$3 = 64'hf;
+    localparam  top_level = 3'b11;
+    localparam  last_init_word = 18'b11111111111111;
+    localparam  first_index = 25'h2;
+    localparam  ones = 64'hffffffffffffffff;
+    localparam  pow2$0 = 25'h1;
+    localparam  pow2$1 = 25'h2;
+    localparam  pow2$2 = 25'h4;
+    localparam  pow2$3 = 25'h8;
+    localparam  pow2$4 = 25'h10;
+    localparam  pow2$5 = 25'h20;
+    localparam  one = 64'h1;
+    
+    // Enums
+    localparam MapState$Init = 0;
+    localparam MapState$Idle = 1;
+    localparam MapState$UpRead = 2;
+    localparam MapState$UpCheck = 3;
+    localparam MapState$DownRead = 4;
+    localparam MapState$DownCheck = 5;
+    localparam MapState$ClearRead = 6;
+    localparam MapState$ClearWrite = 7;
+    localparam MapState$SetRead = 8;
+    localparam MapState$SetWrite = 9;
+    localparam MapState$TestRead = 10;
+    localparam MapState$TestCheck = 11;
+    localparam MapState$Done = 12;
+    
+    // Stub signals
+    reg  rams$0$clock;
+    reg  [23:0] rams$0$read_address;
+    wire  [63:0] rams$0$read_data;
+    reg  rams$0$write_enable;
+    reg  [23:0] rams$0$write_address;
+    reg  [63:0] rams$0$write_data;
+    reg  rams$1$clock;
+    reg  [23:0] rams$1$read_address;
+    wire  [63:0] rams$1$read_data;
+    reg  rams$1$write_enable;
+    reg  [23:0] rams$1$write_address;
+    reg  [63:0] rams$1$write_data;
+    reg  rams$2$clock;
+    reg  [23:0] rams$2$read_address;
+    wire  [63:0] rams$2$read_data;
+    reg  rams$2$write_enable;
+    reg  [23:0] rams$2$write_address;
+    reg  [63:0] rams$2$write_data;
+    reg  rams$3$clock;
+    reg  [23:0] rams$3$read_address;
+    wire  [63:0] rams$3$read_data;
+    reg  rams$3$write_enable;
+    reg  [23:0] rams$3$write_address;
+    reg  [63:0] rams$3$write_data;
+    reg  [3:0] state$d;
+    wire  [3:0] state$q;
+    reg  state$clock;
+    reg  [2:0] level$d;
+    wire  [2:0] level$q;
+    reg  level$clock;
+    reg  [24:0] pos$d;
+    wire  [24:0] pos$q;
+    reg  pos$clock;
+    reg  wrapped$d;
+    wire  wrapped$q;
+    reg  wrapped$clock;
+    reg  wrap$d;
+    wire  wrap$q;
+    reg  wrap$clock;
+    reg  found_q$d;
+    wire  found_q$q;
+    reg  found_q$clock;
+    reg  [23:0] result_q$d;
+    wire  [23:0] result_q$q;
+    reg  result_q$clock;
+    reg  [17:0] init_word$d;
+    wire  [17:0] init_word$q;
+    reg  init_word$clock;
+    
+    // Local signals
+    reg  [63:0] rd;
+    reg  [24:0] init_pos;
+    reg  [24:0] word;
+    reg  [5:0] bitpos;
+    reg  [63:0] bit_mask;
+    reg  [63:0] masked;
+    reg  word_exists;
+    reg  top;
+    reg  [63:0] ffs_in;
+    reg  [31:0] f32;
+    reg  [15:0] f16;
+    reg  [7:0] f8;
+    reg  [3:0] f4;
+    reg  [1:0] f2;
+    reg  [24:0] ffs;
+    reg  [24:0] hit;
+    
+    // Sub module instances
+    qp_table_in_memory$engine$map$rams$0 rams$0(
+        .clock(rams$0$clock),
+        .read_address(rams$0$read_address),
+        .read_data(rams$0$read_data),
+        .write_enable(rams$0$write_enable),
+        .write_address(rams$0$write_address),
+        .write_data(rams$0$write_data)
+    );
+    qp_table_in_memory$engine$map$rams$1 rams$1(
+        .clock(rams$1$clock),
+        .read_address(rams$1$read_address),
+        .read_data(rams$1$read_data),
+        .write_enable(rams$1$write_enable),
+        .write_address(rams$1$write_address),
+        .write_data(rams$1$write_data)
+    );
+    qp_table_in_memory$engine$map$rams$2 rams$2(
+        .clock(rams$2$clock),
+        .read_address(rams$2$read_address),
+        .read_data(rams$2$read_data),
+        .write_enable(rams$2$write_enable),
+        .write_address(rams$2$write_address),
+        .write_data(rams$2$write_data)
+    );
+    qp_table_in_memory$engine$map$rams$3 rams$3(
+        .clock(rams$3$clock),
+        .read_address(rams$3$read_address),
+        .read_data(rams$3$read_data),
+        .write_enable(rams$3$write_enable),
+        .write_address(rams$3$write_address),
+        .write_data(rams$3$write_data)
+    );
+    qp_table_in_memory$engine$map$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    qp_table_in_memory$engine$map$level level(
+        .d(level$d),
+        .q(level$q),
+        .clock(level$clock)
+    );
+    qp_table_in_memory$engine$map$pos pos(
+        .d(pos$d),
+        .q(pos$q),
+        .clock(pos$clock)
+    );
+    qp_table_in_memory$engine$map$wrapped wrapped(
+        .d(wrapped$d),
+        .q(wrapped$q),
+        .clock(wrapped$clock)
+    );
+    qp_table_in_memory$engine$map$wrap wrap(
+        .d(wrap$d),
+        .q(wrap$q),
+        .clock(wrap$clock)
+    );
+    qp_table_in_memory$engine$map$found_q found_q(
+        .d(found_q$d),
+        .q(found_q$q),
+        .clock(found_q$clock)
+    );
+    qp_table_in_memory$engine$map$result_q result_q(
+        .d(result_q$d),
+        .q(result_q$q),
+        .clock(result_q$clock)
+    );
+    qp_table_in_memory$engine$map$init_word init_word(
+        .d(init_word$d),
+        .q(init_word$q),
+        .clock(init_word$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        level$clock = clock;
+        pos$clock = clock;
+        wrapped$clock = clock;
+        wrap$clock = clock;
+        found_q$clock = clock;
+        result_q$clock = clock;
+        init_word$clock = clock;
+        state$d = state$q;
+        level$d = level$q;
+        pos$d = pos$q;
+        wrapped$d = wrapped$q;
+        wrap$d = wrap$q;
+        found_q$d = found_q$q;
+        result_q$d = result_q$q;
+        init_word$d = init_word$q;
+        done = 1'b0;
+        found = found_q$q;
+        result = result_q$q;
+        init_done = state$q != MapState$Init;
+        word = pos$q >> 32'h6;
+        bitpos = pos$q[(32'h0)+:(6)];
+        bit_mask = one << bitpos;
+        rd = 32'h0;
+        word_exists = 1'b0;
+        rams$0$clock = clock;
+        rams$0$read_address = word[(32'h0)+:(24)];
+        rams$0$write_address = word[(32'h0)+:(24)];
+        rams$0$write_enable = 1'b0;
+        rams$0$write_data = rd & ~bit_mask;
+        if (level$q == 0) begin
+            rd = rams$0$read_data;
+            word_exists = word < depths$0;
+        end
+        rams$1$clock = clock;
+        rams$1$read_address = word[(32'h0)+:(24)];
+        rams$1$write_address = word[(32'h0)+:(24)];
+        rams$1$write_enable = 1'b0;
+        rams$1$write_data = rd & ~bit_mask;
+        if (level$q == 1) begin
+            rd = rams$1$read_data;
+            word_exists = word < depths$1;
+        end
+        rams$2$clock = clock;
+        rams$2$read_address = word[(32'h0)+:(24)];
+        rams$2$write_address = word[(32'h0)+:(24)];
+        rams$2$write_enable = 1'b0;
+        rams$2$write_data = rd & ~bit_mask;
+        if (level$q == 2) begin
+            rd = rams$2$read_data;
+            word_exists = word < depths$2;
+        end
+        rams$3$clock = clock;
+        rams$3$read_address = word[(32'h0)+:(24)];
+        rams$3$write_address = word[(32'h0)+:(24)];
+        rams$3$write_enable = 1'b0;
+        rams$3$write_data = rd & ~bit_mask;
+        if (level$q == 3) begin
+            rd = rams$3$read_data;
+            word_exists = word < depths$3;
+        end
+        top = level$q == top_level;
+        masked = rd & (ones << bitpos);
+        if (~word_exists) begin
+            masked = 32'h0;
+        end
+        ffs_in = masked;
+        if (state$q == MapState$DownCheck) begin
+            ffs_in = rd;
+        end
+        ffs = pos$q & 64'h1ffffc0;
+        if (|ffs_in[(32'h0)+:(32)]) begin
+            f32 = ffs_in[(32'h0)+:(32)];
+        end
+        else begin
+            f32 = ffs_in[(32'h20)+:(32)];
+            ffs = ffs | pow2$5;
+        end
+        if (|f32[(32'h0)+:(16)]) begin
+            f16 = f32[(32'h0)+:(16)];
+        end
+        else begin
+            f16 = f32[(32'h10)+:(16)];
+            ffs = ffs | pow2$4;
+        end
+        if (|f16[(32'h0)+:(8)]) begin
+            f8 = f16[(32'h0)+:(8)];
+        end
+        else begin
+            f8 = f16[(32'h8)+:(8)];
+            ffs = ffs | pow2$3;
+        end
+        if (|f8[(32'h0)+:(4)]) begin
+            f4 = f8[(32'h0)+:(4)];
+        end
+        else begin
+            f4 = f8[(32'h4)+:(4)];
+            ffs = ffs | pow2$2;
+        end
+        if (|f4[(32'h0)+:(2)]) begin
+            f2 = f4[(32'h0)+:(2)];
+        end
+        else begin
+            f2 = f4[(32'h2)+:(2)];
+            ffs = ffs | pow2$1;
+        end
+        if (f2[32'h1] & ~f2[32'h0]) begin
+            ffs = ffs | pow2$0;
+        end
+        hit = ffs;
+        case (state$q)
+            MapState$Init:
+                begin
+                    init_pos = ((init_word$q) & 25'h1ffffff);
+                    rams$0$write_address = ((init_word$q) & 24'hffffff);
+                    rams$0$write_enable = init_pos < depths$0;
+                    rams$0$write_data = 32'h0;
+                    if (init_pos < full_words_1$0) begin
+                        rams$0$write_data = ones;
+                        if (init_pos == full_words$0) begin
+                            rams$0$write_data = partial$0;
+                        end
+                    end
+                    rams$1$write_address = ((init_word$q) & 24'hffffff);
+                    rams$1$write_enable = init_pos < depths$1;
+                    rams$1$write_data = 32'h0;
+                    if (init_pos < full_words_1$1) begin
+                        rams$1$write_data = ones;
+                        if (init_pos == full_words$1) begin
+                            rams$1$write_data = partial$1;
+                        end
+                    end
+                    rams$2$write_address = ((init_word$q) & 24'hffffff);
+                    rams$2$write_enable = init_pos < depths$2;
+                    rams$2$write_data = 32'h0;
+                    if (init_pos < full_words_1$2) begin
+                        rams$2$write_data = ones;
+                        if (init_pos == full_words$2) begin
+                            rams$2$write_data = partial$2;
+                        end
+                    end
+                    rams$3$write_address = ((init_word$q) & 24'hffffff);
+                    rams$3$write_enable = init_pos < depths$3;
+                    rams$3$write_data = 32'h0;
+                    if (init_pos < full_words_1$3) begin
+                        rams$3$write_data = ones;
+                        if (init_pos == full_words$3) begin
+                            rams$3$write_data = partial$3;
+                        end
+                    end
+                    init_word$d = init_word$q + 32'h1;
+                    if (init_word$q == last_init_word) begin
+                        state$d = MapState$Idle;
+                    end
+                end
+            MapState$Idle:
+                begin
+                end
+            MapState$UpRead:
+                begin
+                    state$d = MapState$UpCheck;
+                end
+            MapState$UpCheck:
+                begin
+                    if (|masked) begin
+                        if (level$q == 32'h0) begin
+                            found_q$d = 1'b1;
+                            result_q$d = hit[(32'h0)+:(24)];
+                            state$d = MapState$Done;
+                        end
+                        else begin
+                            pos$d = hit << 32'h6;
+                            level$d = level$q - 32'h1;
+                            state$d = MapState$DownRead;
+                        end
+                    end
+                    else if (top) begin
+                        if (wrap$q & ~wrapped$q) begin
+                            wrapped$d = 1'b1;
+                            level$d = 32'h0;
+                            pos$d = first_index;
+                            state$d = MapState$UpRead;
+                        end
+                        else begin
+                            state$d = MapState$Done;
+                        end
+                    end
+                    else begin
+                        pos$d = word + 32'h1;
+                        level$d = level$q + 32'h1;
+                        state$d = MapState$UpRead;
+                    end
+                end
+            MapState$DownRead:
+                begin
+                    state$d = MapState$DownCheck;
+                end
+            MapState$DownCheck:
+                begin
+                    if (level$q == 32'h0) begin
+                        found_q$d = 1'b1;
+                        result_q$d = hit[(32'h0)+:(24)];
+                        state$d = MapState$Done;
+                    end
+                    else begin
+                        pos$d = hit << 32'h6;
+                        level$d = level$q - 32'h1;
+                        state$d = MapState$DownRead;
+                    end
+                end
+            MapState$ClearRead:
+                begin
+                    state$d = MapState$ClearWrite;
+                end
+            MapState$ClearWrite:
+                begin
+                    if (level$q == 0) begin
+                        rams$0$write_enable = 1'b1;
+                        rams$0$write_data = rd & ~bit_mask;
+                    end
+                    if (level$q == 1) begin
+                        rams$1$write_enable = 1'b1;
+                        rams$1$write_data = rd & ~bit_mask;
+                    end
+                    if (level$q == 2) begin
+                        rams$2$write_enable = 1'b1;
+                        rams$2$write_data = rd & ~bit_mask;
+                    end
+                    if (level$q == 3) begin
+                        rams$3$write_enable = 1'b1;
+                        rams$3$write_data = rd & ~bit_mask;
+                    end
+                    state$d = MapState$Done;
+                    if (((rd & ~bit_mask) == 32'h0) & ~top) begin
+                        pos$d = word;
+                        level$d = level$q + 32'h1;
+                        state$d = MapState$ClearRead;
+                    end
+                end
+            MapState$SetRead:
+                begin
+                    state$d = MapState$SetWrite;
+                end
+            MapState$SetWrite:
+                begin
+                    if (level$q == 0) begin
+                        rams$0$write_enable = 1'b1;
+                        rams$0$write_data = rd | bit_mask;
+                    end
+                    if (level$q == 1) begin
+                        rams$1$write_enable = 1'b1;
+                        rams$1$write_data = rd | bit_mask;
+                    end
+                    if (level$q == 2) begin
+                        rams$2$write_enable = 1'b1;
+                        rams$2$write_data = rd | bit_mask;
+                    end
+                    if (level$q == 3) begin
+                        rams$3$write_enable = 1'b1;
+                        rams$3$write_data = rd | bit_mask;
+                    end
+                    state$d = MapState$Done;
+                    if ((rd == 32'h0) & ~top) begin
+                        pos$d = word;
+                        level$d = level$q + 32'h1;
+                        state$d = MapState$SetRead;
+                    end
+                end
+            MapState$TestRead:
+                begin
+                    state$d = MapState$TestCheck;
+                end
+            MapState$TestCheck:
+                begin
+                    found_q$d = |(rd & bit_mask);
+                    result_q$d = pos$q[(32'h0)+:(24)];
+                    state$d = MapState$Done;
+                end
+            MapState$Done:
+                begin
+                    done = 1'b1;
+                    state$d = MapState$Idle;
+                end
+        endcase
+        if (((state$q == MapState$Idle) | (state$q == MapState$Done)) & op_valid) begin
+            level$d = 32'h0;
+            pos$d = ((op_index) & 25'h1ffffff);
+            wrap$d = op_wrap;
+            wrapped$d = 1'b0;
+            found_q$d = 1'b0;
+            state$d = MapState$UpRead;
+            if (op == 32'h1) begin
+                state$d = MapState$ClearRead;
+            end
+            if (op == 32'h2) begin
+                state$d = MapState$SetRead;
+            end
+            if (op == 32'h3) begin
+                state$d = MapState$TestRead;
+            end
+        end
+        if (rst) begin
+            state$d = MapState$Init;
+            init_word$d = 32'h0;
+            found_q$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$engine$map
+
+
+module qp_table_in_memory$engine$map$found_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$found_q
+
+
+module qp_table_in_memory$engine$map$init_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [17:0] d;
+    output reg  [17:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 18'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$init_word
+
+
+module qp_table_in_memory$engine$map$level(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$level
+
+
+module qp_table_in_memory$engine$map$pos(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$pos
+
+
+module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [63:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:16383];
+    reg [63:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[13:0]];
+       if (write_enable) begin
+          mem[write_address[13:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_in_memory$engine$map$rams$0
+
+
+module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [63:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:255];
+    reg [63:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[7:0]];
+       if (write_enable) begin
+          mem[write_address[7:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_in_memory$engine$map$rams$1
+
+
+module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [63:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:3];
+    reg [63:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[1:0]];
+       if (write_enable) begin
+          mem[write_address[1:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_in_memory$engine$map$rams$2
+
+
+module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [63:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [63:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:0];
+    reg [63:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[0:0]];
+       if (write_enable) begin
+          mem[write_address[0:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_in_memory$engine$map$rams$3
+
+
+module qp_table_in_memory$engine$map$result_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$result_q
+
+
+module qp_table_in_memory$engine$map$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam MapState$Init = 0;
+    localparam MapState$Idle = 1;
+    localparam MapState$UpRead = 2;
+    localparam MapState$UpCheck = 3;
+    localparam MapState$DownRead = 4;
+    localparam MapState$DownCheck = 5;
+    localparam MapState$ClearRead = 6;
+    localparam MapState$ClearWrite = 7;
+    localparam MapState$SetRead = 8;
+    localparam MapState$SetWrite = 9;
+    localparam MapState$TestRead = 10;
+    localparam MapState$TestCheck = 11;
+    localparam MapState$Done = 12;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$state
+
+
+module qp_table_in_memory$engine$map$wrap(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$wrap
+
+
+module qp_table_in_memory$engine$map$wrapped(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$wrapped
+
+
+module qp_table_in_memory$engine$next_alloc(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$next_alloc
+
+
+module qp_table_in_memory$engine$op(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$op
+
+
+module qp_table_in_memory$engine$pending_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$pending_qpn
+
+
+module qp_table_in_memory$engine$pending_status(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$pending_status
+
+
+module qp_table_in_memory$engine$q_count(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$q_count
+
+
+module qp_table_in_memory$engine$q_overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$q_overflow
+
+
+module qp_table_in_memory$engine$q_rd(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$q_rd
+
+
+module qp_table_in_memory$engine$q_wr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$q_wr
+
+
+module qp_table_in_memory$engine$qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$qpn
+
+
+module qp_table_in_memory$engine$qpn_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$qpn_q
+
+
+module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [71:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [71:0] write_data;
+    
+    // Update code (custom)
+    reg [71:0] mem [0:63];
+    reg [71:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[5:0]];
+       if (write_enable) begin
+          mem[write_address[5:0]] <= write_data[71:0];
+       end
+    end
+    
+    always @(*) read_data = {read_word};
+endmodule // qp_table_in_memory$engine$qram
+
+
+module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_word};
+endmodule // qp_table_in_memory$engine$ram
+
+
+module qp_table_in_memory$engine$state(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam EngState$Init = 0;
+    localparam EngState$Idle = 1;
+    localparam EngState$Start = 2;
+    localparam EngState$QRelease = 3;
+    localparam EngState$Decode = 4;
+    localparam EngState$Read = 5;
+    localparam EngState$Check = 6;
+    localparam EngState$AllocFind = 7;
+    localparam EngState$AllocRead = 8;
+    localparam EngState$AllocWrite = 9;
+    localparam EngState$AtTest = 10;
+    localparam EngState$MapWait = 11;
+    localparam EngState$Drain = 12;
+    localparam EngState$Release = 13;
+    localparam EngState$Overflow = 14;
+    localparam EngState$Push = 15;
+    localparam EngState$Done = 16;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$state
+
+
+module qp_table_in_memory$engine$status_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$status_q
+
+
+module qp_table_in_memory$engine$time_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$time_q
+
+
+module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0,dreq_ready$1,dreq_addr$0,dreq_addr$1,cpl_valid$0,cpl_valid$1,cpl_data,arvalid,arready,araddr,rvalid,rready,rdata,rresp,rlast);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  dreq_valid$0;
+    input wire  dreq_valid$1;
+    output reg  dreq_ready$0;
+    output reg  dreq_ready$1;
+    input wire  [63:0] dreq_addr$0;
+    input wire  [63:0] dreq_addr$1;
+    output reg  cpl_valid$0;
+    output reg  cpl_valid$1;
+    output reg  [63:0] cpl_data;
+    output reg  arvalid;
+    input wire  arready;
+    output reg  [63:0] araddr;
+    input wire  rvalid;
+    output reg  rready;
+    input wire  [63:0] rdata;
+    input wire  [1:0] rresp;
+    input wire  rlast;
+    
+    // Constant declarations
+    localparam  port_num$0 = 3'b0;
+    localparam  port_num$1 = 3'b1;
+    localparam  max_outstanding = 10'b100000;
+    localparam  entry_mask = 64'hffffffffffffffc1;
+    
+    // Stub signals
+    reg  ret$clock;
+    reg  ret$rst;
+    reg  ret$in_valid;
+    reg  [2:0] ret$data_in;
+    wire  ret$out_valid;
+    reg  ret$out_ready;
+    wire  [2:0] ret$data_out;
+    wire  [9:0] ret$count;
+    reg  ar_valid$d;
+    wire  ar_valid$q;
+    reg  ar_valid$clock;
+    reg  [63:0] ar_addr$d;
+    wire  [63:0] ar_addr$q;
+    reg  ar_addr$clock;
+    reg  [2:0] rr$d;
+    wire  [2:0] rr$q;
+    reg  rr$clock;
+    
+    // Local signals
+    reg  found;
+    reg  [2:0] sel;
+    reg  [63:0] sel_addr;
+    reg  load;
+    reg  r_err;
+    
+    // Sub module instances
+    qp_table_in_memory$fetch$ret ret(
+        .clock(ret$clock),
+        .rst(ret$rst),
+        .in_valid(ret$in_valid),
+        .data_in(ret$data_in),
+        .out_valid(ret$out_valid),
+        .out_ready(ret$out_ready),
+        .data_out(ret$data_out),
+        .count(ret$count)
+    );
+    qp_table_in_memory$fetch$ar_valid ar_valid(
+        .d(ar_valid$d),
+        .q(ar_valid$q),
+        .clock(ar_valid$clock)
+    );
+    qp_table_in_memory$fetch$ar_addr ar_addr(
+        .d(ar_addr$d),
+        .q(ar_addr$q),
+        .clock(ar_addr$clock)
+    );
+    qp_table_in_memory$fetch$rr rr(
+        .d(rr$d),
+        .q(rr$q),
+        .clock(rr$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        ar_valid$clock = clock;
+        ar_addr$clock = clock;
+        rr$clock = clock;
+        ar_valid$d = ar_valid$q;
+        ar_addr$d = ar_addr$q;
+        rr$d = rr$q;
+        ret$clock = clock;
+        ret$rst = rst;
+        found = 1'b0;
+        sel = 32'h0;
+        if (~found & dreq_valid$0 & (port_num$0 >= rr$q)) begin
+            sel = port_num$0;
+            found = 1'b1;
+        end
+        if (~found & dreq_valid$1 & (port_num$1 >= rr$q)) begin
+            sel = port_num$1;
+            found = 1'b1;
+        end
+        if (~found & dreq_valid$0) begin
+            sel = port_num$0;
+            found = 1'b1;
+        end
+        if (~found & dreq_valid$1) begin
+            sel = port_num$1;
+            found = 1'b1;
+        end
+        load = found & (~ar_valid$q | arready) & (ret$count < max_outstanding);
+        sel_addr = 32'h0;
+        dreq_ready$0 = load & (sel == port_num$0);
+        if (sel == port_num$0) begin
+            sel_addr = dreq_addr$0;
+        end
+        dreq_ready$1 = load & (sel == port_num$1);
+        if (sel == port_num$1) begin
+            sel_addr = dreq_addr$1;
+        end
+        ret$in_valid = load;
+        ret$data_in = sel;
+        if (load) begin
+            ar_valid$d = 1'b1;
+            ar_addr$d = sel_addr;
+            rr$d = sel + 32'h1;
+        end
+        if (~load & arready) begin
+            ar_valid$d = 1'b0;
+        end
+        arvalid = ar_valid$q;
+        araddr = ar_addr$q;
+        rready = 1'b1;
+        ret$out_ready = rvalid;
+        r_err = |rresp | ~rlast;
+        cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << 32'h1);
+        cpl_valid$0 = rvalid & ret$out_valid & (ret$data_out == port_num$0);
+        cpl_valid$1 = rvalid & ret$out_valid & (ret$data_out == port_num$1);
+        if (rst) begin
+            ar_valid$d = 1'b0;
+            rr$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$fetch
+
+
+module qp_table_in_memory$fetch$ar_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$fetch$ar_addr
+
+
+module qp_table_in_memory$fetch$ar_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$fetch$ar_valid
+
+
+module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [2:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [2:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [2:0] mem [0:31];
+    reg [4:0] wr_ptr;
+    reg [4:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [2:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 5'd0;
+          rd_ptr <= 5'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 5'd1;
+          if (pop) rd_ptr <= rd_ptr + 5'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$fetch$ret
+
+
+module qp_table_in_memory$fetch$rr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$fetch$rr
+
+
+module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid,dreq_ready,dreq_addr,cpl_valid,cpl_data,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  init_done;
+    input wire  [63:0] table_base;
+    input wire  req_valid;
+    output reg  req_ready;
+    input wire  [23:0] req_qpn;
+    input wire  [31:0] req_tag;
+    output reg  rsp_valid;
+    input wire  rsp_ready;
+    output reg  [23:0] rsp_qpn;
+    output reg  [31:0] rsp_tag;
+    output reg  [2:0] rsp_status;
+    output reg  [63:0] rsp_addr;
+    input wire  ram_we;
+    input wire  [23:0] ram_waddr;
+    input wire  [21:0] ram_wdata;
+    output reg  dreq_valid;
+    input wire  dreq_ready;
+    output reg  [63:0] dreq_addr;
+    input wire  cpl_valid;
+    input wire  [63:0] cpl_data;
+    output reg  req_fire;
+    output reg  rsp_fire;
+    output reg  [9:0] in_flight;
+    output reg  [31:0] cnt_lookups;
+    output reg  [31:0] cnt_ok;
+    output reg  [31:0] cnt_out_of_range;
+    output reg  [31:0] cnt_not_allocated;
+    output reg  [31:0] cnt_stale;
+    output reg  [31:0] cnt_page_absent;
+    output reg  [31:0] cnt_mem_error;
+    
+    // Constant declarations
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 6'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  page_mask = 64'hffffffffffffffc0;
+    localparam  one = 10'b1;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
+    localparam  credit = 10'b1000000;
+    localparam  state_valid = 2'b10;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  queue$clock;
+    reg  queue$rst;
+    reg  queue$in_valid;
+    reg  [123:0] queue$data_in;
+    wire  queue$out_valid;
+    reg  queue$out_ready;
+    wire  [123:0] queue$data_out;
+    wire  [9:0] queue$count;
+    reg  dreqs$clock;
+    reg  dreqs$rst;
+    reg  dreqs$in_valid;
+    reg  [63:0] dreqs$data_in;
+    wire  dreqs$out_valid;
+    reg  dreqs$out_ready;
+    wire  [63:0] dreqs$data_out;
+    wire  [9:0] dreqs$count;
+    reg  results$clock;
+    reg  results$rst;
+    reg  results$in_valid;
+    reg  [63:0] results$data_in;
+    wire  results$out_valid;
+    reg  results$out_ready;
+    wire  [63:0] results$data_out;
+    wire  [9:0] results$count;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  [31:0] lookups$d;
+    wire  [31:0] lookups$q;
+    reg  lookups$clock;
+    reg  [31:0] ok$d;
+    wire  [31:0] ok$q;
+    reg  ok$clock;
+    reg  [31:0] out_of_range$d;
+    wire  [31:0] out_of_range$q;
+    reg  out_of_range$clock;
+    reg  [31:0] not_allocated$d;
+    wire  [31:0] not_allocated$q;
+    reg  not_allocated$clock;
+    reg  [31:0] stale$d;
+    wire  [31:0] stale$q;
+    reg  stale$clock;
+    reg  [31:0] page_absent$d;
+    wire  [31:0] page_absent$q;
+    reg  page_absent$clock;
+    reg  [31:0] mem_error$d;
+    wire  [31:0] mem_error$q;
+    reg  mem_error$clock;
+    
+    // Local signals
+    reg  s0_fire;
+    reg  [9:0] occupancy;
+    reg  [23:0] s1_index;
+    reg  [23:0] s1_leaf_index;
+    reg  [63:0] s1_wide_index;
+    reg  [63:0] s1_dir_index;
+    reg  [23:0] s1_gen;
+    reg  [23:0] s1_entry_gen;
+    reg  [63:0] s1_offset;
+    reg  [2:0] s1_status;
+    reg  s1_need;
+    reg  [123:0] head;
+    reg  head_need;
+    reg  [63:0] result;
+    reg  out_valid;
+    reg  fire;
+    reg  [2:0] status_out;
+    reg  unused_counts;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_rx$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_in_memory$pipe_rx$queue queue(
+        .clock(queue$clock),
+        .rst(queue$rst),
+        .in_valid(queue$in_valid),
+        .data_in(queue$data_in),
+        .out_valid(queue$out_valid),
+        .out_ready(queue$out_ready),
+        .data_out(queue$data_out),
+        .count(queue$count)
+    );
+    qp_table_in_memory$pipe_rx$dreqs dreqs(
+        .clock(dreqs$clock),
+        .rst(dreqs$rst),
+        .in_valid(dreqs$in_valid),
+        .data_in(dreqs$data_in),
+        .out_valid(dreqs$out_valid),
+        .out_ready(dreqs$out_ready),
+        .data_out(dreqs$data_out),
+        .count(dreqs$count)
+    );
+    qp_table_in_memory$pipe_rx$results results(
+        .clock(results$clock),
+        .rst(results$rst),
+        .in_valid(results$in_valid),
+        .data_in(results$data_in),
+        .out_valid(results$out_valid),
+        .out_ready(results$out_ready),
+        .data_out(results$data_out),
+        .count(results$count)
+    );
+    qp_table_in_memory$pipe_rx$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_rx$lookups lookups(
+        .d(lookups$d),
+        .q(lookups$q),
+        .clock(lookups$clock)
+    );
+    qp_table_in_memory$pipe_rx$ok ok(
+        .d(ok$d),
+        .q(ok$q),
+        .clock(ok$clock)
+    );
+    qp_table_in_memory$pipe_rx$out_of_range out_of_range(
+        .d(out_of_range$d),
+        .q(out_of_range$q),
+        .clock(out_of_range$clock)
+    );
+    qp_table_in_memory$pipe_rx$not_allocated not_allocated(
+        .d(not_allocated$d),
+        .q(not_allocated$q),
+        .clock(not_allocated$clock)
+    );
+    qp_table_in_memory$pipe_rx$stale stale(
+        .d(stale$d),
+        .q(stale$q),
+        .clock(stale$clock)
+    );
+    qp_table_in_memory$pipe_rx$page_absent page_absent(
+        .d(page_absent$d),
+        .q(page_absent$q),
+        .clock(page_absent$clock)
+    );
+    qp_table_in_memory$pipe_rx$mem_error mem_error(
+        .d(mem_error$d),
+        .q(mem_error$q),
+        .clock(mem_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        lookups$clock = clock;
+        ok$clock = clock;
+        out_of_range$clock = clock;
+        not_allocated$clock = clock;
+        stale$clock = clock;
+        page_absent$clock = clock;
+        mem_error$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        lookups$d = lookups$q;
+        ok$d = ok$q;
+        out_of_range$d = out_of_range$q;
+        not_allocated$d = not_allocated$q;
+        stale$d = stale$q;
+        page_absent$d = page_absent$q;
+        mem_error$d = mem_error$q;
+        ram$clock = clock;
+        queue$clock = clock;
+        queue$rst = rst;
+        dreqs$clock = clock;
+        dreqs$rst = rst;
+        results$clock = clock;
+        results$rst = rst;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        occupancy = queue$count;
+        if (s1_valid$q) begin
+            occupancy = queue$count + one;
+        end
+        req_ready = init_done & ~rst & (occupancy < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = occupancy;
+        ram$read_address = req_qpn;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
+        end
+        s1_index = s1_qpn$q & index_mask;
+        s1_leaf_index = s1_index & leaf_mask;
+        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
+        s1_dir_index = ((s1_index) & 64'hffffffffffffffff) >> leaf_bits;
+        s1_gen = s1_qpn$q >> index_bits;
+        s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
+        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
+        s1_status = 32'h0;
+        if (s1_entry_gen != s1_gen) begin
+            s1_status = 32'h3;
+        end
+        if (ram$read_data[(64'h0)+:(2)] != state_valid) begin
+            s1_status = 32'h2;
+        end
+        if (((s1_index) & 25'h1ffffff) >= max_qps) begin
+            s1_status = 32'h1;
+        end
+        s1_need = s1_status == 32'h0;
+        queue$in_valid = s1_valid$q;
+        queue$data_in = (((s1_qpn$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h64) | (((s1_tag$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h44) | (((s1_status) & 124'hfffffffffffffffffffffffffffffff) << 32'h41) | (((s1_need) & 124'hfffffffffffffffffffffffffffffff) << 32'h40) | ((s1_offset) & 124'hfffffffffffffffffffffffffffffff);
+        dreqs$in_valid = s1_valid$q & s1_need;
+        dreqs$data_in = (table_base & base_mask) + (s1_dir_index << 32'h3);
+        dreq_valid = dreqs$out_valid;
+        dreq_addr = dreqs$data_out;
+        dreqs$out_ready = dreq_ready;
+        unused_counts = |dreqs$count | |results$count;
+        results$in_valid = cpl_valid;
+        results$data_in = cpl_data;
+        head = queue$data_out;
+        head_need = head[32'h40];
+        result = results$data_out;
+        out_valid = queue$out_valid;
+        if (head_need & ~results$out_valid) begin
+            out_valid = 1'b0;
+        end
+        status_out = head[(32'h41)+:(3)];
+        rsp_addr = 32'h0;
+        if (head_need) begin
+            if (~result[32'h0]) begin
+                status_out = 32'h4;
+            end
+            if (result[32'h1]) begin
+                status_out = 32'h5;
+            end
+            if (result[(32'h0)+:(2)] == 32'h1) begin
+                rsp_addr = (result & page_mask) + head[(32'h0)+:(64)];
+            end
+        end
+        fire = out_valid & rsp_ready;
+        queue$out_ready = fire;
+        results$out_ready = fire & head_need;
+        rsp_valid = out_valid;
+        rsp_qpn = head[(32'h64)+:(24)];
+        rsp_tag = head[(32'h44)+:(32)];
+        rsp_status = status_out;
+        rsp_fire = fire;
+        if (fire) begin
+            lookups$d = lookups$q + 32'h1;
+            if (status_out == 32'h0) begin
+                ok$d = ok$q + 32'h1;
+            end
+            if (status_out == 32'h1) begin
+                out_of_range$d = out_of_range$q + 32'h1;
+            end
+            if (status_out == 32'h2) begin
+                not_allocated$d = not_allocated$q + 32'h1;
+            end
+            if (status_out == 32'h3) begin
+                stale$d = stale$q + 32'h1;
+            end
+            if (status_out == 32'h4) begin
+                page_absent$d = page_absent$q + 32'h1;
+            end
+            if (status_out == 32'h5) begin
+                mem_error$d = mem_error$q + 32'h1;
+            end
+        end
+        cnt_lookups = lookups$q;
+        cnt_ok = ok$q;
+        cnt_out_of_range = out_of_range$q;
+        cnt_not_allocated = not_allocated$q;
+        cnt_stale = stale$q;
+        cnt_page_absent = page_absent$q;
+        cnt_mem_error = mem_error$q;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            lookups$d = 32'h0;
+            ok$d = 32'h0;
+            out_of_range$d = 32'h0;
+            not_allocated$d = 32'h0;
+            stale$d = 32'h0;
+            page_absent$d = 32'h0;
+            mem_error$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$pipe_rx
+
+
+module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [63:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_rx$dreqs
+
+
+module qp_table_in_memory$pipe_rx$lookups(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$lookups
+
+
+module qp_table_in_memory$pipe_rx$mem_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$mem_error
+
+
+module qp_table_in_memory$pipe_rx$not_allocated(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$not_allocated
+
+
+module qp_table_in_memory$pipe_rx$ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$ok
+
+
+module qp_table_in_memory$pipe_rx$out_of_range(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$out_of_range
+
+
+module qp_table_in_memory$pipe_rx$page_absent(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$page_absent
+
+
+module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [123:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [123:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [123:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [123:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_rx$queue
+
+
+module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_word};
+endmodule // qp_table_in_memory$pipe_rx$ram
+
+
+module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [63:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_rx$results
+
+
+module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_qpn
+
+
+module qp_table_in_memory$pipe_rx$s1_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_tag
+
+
+module qp_table_in_memory$pipe_rx$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_valid
+
+
+module qp_table_in_memory$pipe_rx$stale(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$stale
+
+
+module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid,dreq_ready,dreq_addr,cpl_valid,cpl_data,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  init_done;
+    input wire  [63:0] table_base;
+    input wire  req_valid;
+    output reg  req_ready;
+    input wire  [23:0] req_qpn;
+    input wire  [31:0] req_tag;
+    output reg  rsp_valid;
+    input wire  rsp_ready;
+    output reg  [23:0] rsp_qpn;
+    output reg  [31:0] rsp_tag;
+    output reg  [2:0] rsp_status;
+    output reg  [63:0] rsp_addr;
+    input wire  ram_we;
+    input wire  [23:0] ram_waddr;
+    input wire  [21:0] ram_wdata;
+    output reg  dreq_valid;
+    input wire  dreq_ready;
+    output reg  [63:0] dreq_addr;
+    input wire  cpl_valid;
+    input wire  [63:0] cpl_data;
+    output reg  req_fire;
+    output reg  rsp_fire;
+    output reg  [9:0] in_flight;
+    output reg  [31:0] cnt_lookups;
+    output reg  [31:0] cnt_ok;
+    output reg  [31:0] cnt_out_of_range;
+    output reg  [31:0] cnt_not_allocated;
+    output reg  [31:0] cnt_stale;
+    output reg  [31:0] cnt_page_absent;
+    output reg  [31:0] cnt_mem_error;
+    
+    // Constant declarations
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 6'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  page_mask = 64'hffffffffffffffc0;
+    localparam  one = 10'b1;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
+    localparam  credit = 10'b1000000;
+    localparam  state_valid = 2'b10;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  queue$clock;
+    reg  queue$rst;
+    reg  queue$in_valid;
+    reg  [123:0] queue$data_in;
+    wire  queue$out_valid;
+    reg  queue$out_ready;
+    wire  [123:0] queue$data_out;
+    wire  [9:0] queue$count;
+    reg  dreqs$clock;
+    reg  dreqs$rst;
+    reg  dreqs$in_valid;
+    reg  [63:0] dreqs$data_in;
+    wire  dreqs$out_valid;
+    reg  dreqs$out_ready;
+    wire  [63:0] dreqs$data_out;
+    wire  [9:0] dreqs$count;
+    reg  results$clock;
+    reg  results$rst;
+    reg  results$in_valid;
+    reg  [63:0] results$data_in;
+    wire  results$out_valid;
+    reg  results$out_ready;
+    wire  [63:0] results$data_out;
+    wire  [9:0] results$count;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  [31:0] lookups$d;
+    wire  [31:0] lookups$q;
+    reg  lookups$clock;
+    reg  [31:0] ok$d;
+    wire  [31:0] ok$q;
+    reg  ok$clock;
+    reg  [31:0] out_of_range$d;
+    wire  [31:0] out_of_range$q;
+    reg  out_of_range$clock;
+    reg  [31:0] not_allocated$d;
+    wire  [31:0] not_allocated$q;
+    reg  not_allocated$clock;
+    reg  [31:0] stale$d;
+    wire  [31:0] stale$q;
+    reg  stale$clock;
+    reg  [31:0] page_absent$d;
+    wire  [31:0] page_absent$q;
+    reg  page_absent$clock;
+    reg  [31:0] mem_error$d;
+    wire  [31:0] mem_error$q;
+    reg  mem_error$clock;
+    
+    // Local signals
+    reg  s0_fire;
+    reg  [9:0] occupancy;
+    reg  [23:0] s1_index;
+    reg  [23:0] s1_leaf_index;
+    reg  [63:0] s1_wide_index;
+    reg  [63:0] s1_dir_index;
+    reg  [23:0] s1_gen;
+    reg  [23:0] s1_entry_gen;
+    reg  [63:0] s1_offset;
+    reg  [2:0] s1_status;
+    reg  s1_need;
+    reg  [123:0] head;
+    reg  head_need;
+    reg  [63:0] result;
+    reg  out_valid;
+    reg  fire;
+    reg  [2:0] status_out;
+    reg  unused_counts;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_tx$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_in_memory$pipe_tx$queue queue(
+        .clock(queue$clock),
+        .rst(queue$rst),
+        .in_valid(queue$in_valid),
+        .data_in(queue$data_in),
+        .out_valid(queue$out_valid),
+        .out_ready(queue$out_ready),
+        .data_out(queue$data_out),
+        .count(queue$count)
+    );
+    qp_table_in_memory$pipe_tx$dreqs dreqs(
+        .clock(dreqs$clock),
+        .rst(dreqs$rst),
+        .in_valid(dreqs$in_valid),
+        .data_in(dreqs$data_in),
+        .out_valid(dreqs$out_valid),
+        .out_ready(dreqs$out_ready),
+        .data_out(dreqs$data_out),
+        .count(dreqs$count)
+    );
+    qp_table_in_memory$pipe_tx$results results(
+        .clock(results$clock),
+        .rst(results$rst),
+        .in_valid(results$in_valid),
+        .data_in(results$data_in),
+        .out_valid(results$out_valid),
+        .out_ready(results$out_ready),
+        .data_out(results$data_out),
+        .count(results$count)
+    );
+    qp_table_in_memory$pipe_tx$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_tx$lookups lookups(
+        .d(lookups$d),
+        .q(lookups$q),
+        .clock(lookups$clock)
+    );
+    qp_table_in_memory$pipe_tx$ok ok(
+        .d(ok$d),
+        .q(ok$q),
+        .clock(ok$clock)
+    );
+    qp_table_in_memory$pipe_tx$out_of_range out_of_range(
+        .d(out_of_range$d),
+        .q(out_of_range$q),
+        .clock(out_of_range$clock)
+    );
+    qp_table_in_memory$pipe_tx$not_allocated not_allocated(
+        .d(not_allocated$d),
+        .q(not_allocated$q),
+        .clock(not_allocated$clock)
+    );
+    qp_table_in_memory$pipe_tx$stale stale(
+        .d(stale$d),
+        .q(stale$q),
+        .clock(stale$clock)
+    );
+    qp_table_in_memory$pipe_tx$page_absent page_absent(
+        .d(page_absent$d),
+        .q(page_absent$q),
+        .clock(page_absent$clock)
+    );
+    qp_table_in_memory$pipe_tx$mem_error mem_error(
+        .d(mem_error$d),
+        .q(mem_error$q),
+        .clock(mem_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        lookups$clock = clock;
+        ok$clock = clock;
+        out_of_range$clock = clock;
+        not_allocated$clock = clock;
+        stale$clock = clock;
+        page_absent$clock = clock;
+        mem_error$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        lookups$d = lookups$q;
+        ok$d = ok$q;
+        out_of_range$d = out_of_range$q;
+        not_allocated$d = not_allocated$q;
+        stale$d = stale$q;
+        page_absent$d = page_absent$q;
+        mem_error$d = mem_error$q;
+        ram$clock = clock;
+        queue$clock = clock;
+        queue$rst = rst;
+        dreqs$clock = clock;
+        dreqs$rst = rst;
+        results$clock = clock;
+        results$rst = rst;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        occupancy = queue$count;
+        if (s1_valid$q) begin
+            occupancy = queue$count + one;
+        end
+        req_ready = init_done & ~rst & (occupancy < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = occupancy;
+        ram$read_address = req_qpn;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
+        end
+        s1_index = s1_qpn$q & index_mask;
+        s1_leaf_index = s1_index & leaf_mask;
+        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
+        s1_dir_index = ((s1_index) & 64'hffffffffffffffff) >> leaf_bits;
+        s1_gen = s1_qpn$q >> index_bits;
+        s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
+        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
+        s1_status = 32'h0;
+        if (s1_entry_gen != s1_gen) begin
+            s1_status = 32'h3;
+        end
+        if (ram$read_data[(64'h0)+:(2)] != state_valid) begin
+            s1_status = 32'h2;
+        end
+        if (((s1_index) & 25'h1ffffff) >= max_qps) begin
+            s1_status = 32'h1;
+        end
+        s1_need = s1_status == 32'h0;
+        queue$in_valid = s1_valid$q;
+        queue$data_in = (((s1_qpn$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h64) | (((s1_tag$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h44) | (((s1_status) & 124'hfffffffffffffffffffffffffffffff) << 32'h41) | (((s1_need) & 124'hfffffffffffffffffffffffffffffff) << 32'h40) | ((s1_offset) & 124'hfffffffffffffffffffffffffffffff);
+        dreqs$in_valid = s1_valid$q & s1_need;
+        dreqs$data_in = (table_base & base_mask) + (s1_dir_index << 32'h3);
+        dreq_valid = dreqs$out_valid;
+        dreq_addr = dreqs$data_out;
+        dreqs$out_ready = dreq_ready;
+        unused_counts = |dreqs$count | |results$count;
+        results$in_valid = cpl_valid;
+        results$data_in = cpl_data;
+        head = queue$data_out;
+        head_need = head[32'h40];
+        result = results$data_out;
+        out_valid = queue$out_valid;
+        if (head_need & ~results$out_valid) begin
+            out_valid = 1'b0;
+        end
+        status_out = head[(32'h41)+:(3)];
+        rsp_addr = 32'h0;
+        if (head_need) begin
+            if (~result[32'h0]) begin
+                status_out = 32'h4;
+            end
+            if (result[32'h1]) begin
+                status_out = 32'h5;
+            end
+            if (result[(32'h0)+:(2)] == 32'h1) begin
+                rsp_addr = (result & page_mask) + head[(32'h0)+:(64)];
+            end
+        end
+        fire = out_valid & rsp_ready;
+        queue$out_ready = fire;
+        results$out_ready = fire & head_need;
+        rsp_valid = out_valid;
+        rsp_qpn = head[(32'h64)+:(24)];
+        rsp_tag = head[(32'h44)+:(32)];
+        rsp_status = status_out;
+        rsp_fire = fire;
+        if (fire) begin
+            lookups$d = lookups$q + 32'h1;
+            if (status_out == 32'h0) begin
+                ok$d = ok$q + 32'h1;
+            end
+            if (status_out == 32'h1) begin
+                out_of_range$d = out_of_range$q + 32'h1;
+            end
+            if (status_out == 32'h2) begin
+                not_allocated$d = not_allocated$q + 32'h1;
+            end
+            if (status_out == 32'h3) begin
+                stale$d = stale$q + 32'h1;
+            end
+            if (status_out == 32'h4) begin
+                page_absent$d = page_absent$q + 32'h1;
+            end
+            if (status_out == 32'h5) begin
+                mem_error$d = mem_error$q + 32'h1;
+            end
+        end
+        cnt_lookups = lookups$q;
+        cnt_ok = ok$q;
+        cnt_out_of_range = out_of_range$q;
+        cnt_not_allocated = not_allocated$q;
+        cnt_stale = stale$q;
+        cnt_page_absent = page_absent$q;
+        cnt_mem_error = mem_error$q;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            lookups$d = 32'h0;
+            ok$d = 32'h0;
+            out_of_range$d = 32'h0;
+            not_allocated$d = 32'h0;
+            stale$d = 32'h0;
+            page_absent$d = 32'h0;
+            mem_error$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$pipe_tx
+
+
+module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [63:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_tx$dreqs
+
+
+module qp_table_in_memory$pipe_tx$lookups(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$lookups
+
+
+module qp_table_in_memory$pipe_tx$mem_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$mem_error
+
+
+module qp_table_in_memory$pipe_tx$not_allocated(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$not_allocated
+
+
+module qp_table_in_memory$pipe_tx$ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$ok
+
+
+module qp_table_in_memory$pipe_tx$out_of_range(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$out_of_range
+
+
+module qp_table_in_memory$pipe_tx$page_absent(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$page_absent
+
+
+module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [123:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [123:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [123:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [123:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_tx$queue
+
+
+module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_word};
+endmodule // qp_table_in_memory$pipe_tx$ram
+
+
+module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [63:0] head = mem[rd_ptr];
+    
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
+          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
+endmodule // qp_table_in_memory$pipe_tx$results
+
+
+module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_qpn
+
+
+module qp_table_in_memory$pipe_tx$s1_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_tag
+
+
+module qp_table_in_memory$pipe_tx$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_valid
+
+
+module qp_table_in_memory$pipe_tx$stale(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$stale
+
+
+module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_lookups$1,cnt_ok$0,cnt_ok$1,cnt_out_of_range$0,cnt_out_of_range$1,cnt_not_allocated$0,cnt_not_allocated$1,cnt_stale$0,cnt_stale$1,cnt_page_absent$0,cnt_page_absent$1,cnt_mem_error$0,cnt_mem_error$1,table_base);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [9:0] awaddr;
+    input wire  awvalid;
+    output reg  awready;
+    input wire  [31:0] wdata;
+    input wire  [3:0] wstrb;
+    input wire  wvalid;
+    output reg  wready;
+    output reg  [1:0] bresp;
+    output reg  bvalid;
+    input wire  bready;
+    input wire  [9:0] araddr;
+    input wire  arvalid;
+    output reg  arready;
+    output reg  [31:0] rdata;
+    output reg  [1:0] rresp;
+    output reg  rvalid;
+    input wire  rready;
+    output reg  cmd_valid;
+    output reg  [3:0] cmd_op;
+    output reg  [23:0] cmd_qpn;
+    output reg  [47:0] cmd_time;
+    input wire  cmd_done;
+    input wire  [3:0] result_status;
+    input wire  [23:0] result_qpn;
+    input wire  init_done;
+    input wire  [31:0] cnt_alloc_ok;
+    input wire  [31:0] cnt_alloc_full;
+    input wire  [31:0] cnt_free_ok;
+    input wire  [31:0] cnt_cmd_error;
+    input wire  [31:0] cnt_in_use;
+    input wire  [31:0] cnt_quarantine_overflow;
+    input wire  [31:0] cnt_quarantined;
+    input wire  [31:0] cnt_lookups$0;
+    input wire  [31:0] cnt_lookups$1;
+    input wire  [31:0] cnt_ok$0;
+    input wire  [31:0] cnt_ok$1;
+    input wire  [31:0] cnt_out_of_range$0;
+    input wire  [31:0] cnt_out_of_range$1;
+    input wire  [31:0] cnt_not_allocated$0;
+    input wire  [31:0] cnt_not_allocated$1;
+    input wire  [31:0] cnt_stale$0;
+    input wire  [31:0] cnt_stale$1;
+    input wire  [31:0] cnt_page_absent$0;
+    input wire  [31:0] cnt_page_absent$1;
+    input wire  [31:0] cnt_mem_error$0;
+    input wire  [31:0] cnt_mem_error$1;
+    output reg  [63:0] table_base;
+    
+    // Constant declarations
+    localparam  on_chip = 1'b0;
+    localparam  id = 32'h51505431;
+    localparam  version = 32'h10000;
+    localparam  max_qps = 32'h100000;
+    localparam  entry_bytes = 32'h100;
+    localparam  geometry = 32'h2954;
+    localparam  first_index = 32'h2;
+    localparam  ports = 3'b10;
+    localparam  base_hi_mask = 32'hffffffff;
+    localparam  time_one = 48'h1;
+    
+    // Enums
+    localparam WriteState$Idle = 0;
+    localparam WriteState$Command = 1;
+    localparam WriteState$Response = 2;
+    
+    // Stub signals
+    reg  [31:0] dir_index$d;
+    wire  [31:0] dir_index$q;
+    reg  dir_index$clock;
+    reg  [31:0] stage_lo$d;
+    wire  [31:0] stage_lo$q;
+    reg  stage_lo$clock;
+    reg  [31:0] stage_hi$d;
+    wire  [31:0] stage_hi$q;
+    reg  stage_hi$clock;
+    reg  ar_dir$d;
+    wire  ar_dir$q;
+    reg  ar_dir$clock;
+    reg  commit$d;
+    wire  commit$q;
+    reg  commit$clock;
+    reg  ar_dir_hi$d;
+    wire  ar_dir_hi$q;
+    reg  ar_dir_hi$clock;
+    reg  [23:0] dir_sweep$d;
+    wire  [23:0] dir_sweep$q;
+    reg  dir_sweep$clock;
+    reg  dir_swept$d;
+    wire  dir_swept$q;
+    reg  dir_swept$clock;
+    reg  [1:0] wstate$d;
+    wire  [1:0] wstate$q;
+    reg  wstate$clock;
+    reg  [47:0] now$d;
+    wire  [47:0] now$q;
+    reg  now$clock;
+    reg  [47:0] cmd_time_q$d;
+    wire  [47:0] cmd_time_q$q;
+    reg  cmd_time_q$clock;
+    reg  [3:0] cmd_op_q$d;
+    wire  [3:0] cmd_op_q$q;
+    reg  cmd_op_q$clock;
+    reg  [23:0] cmd_qpn_q$d;
+    wire  [23:0] cmd_qpn_q$q;
+    reg  cmd_qpn_q$clock;
+    reg  [1:0] bresp_q$d;
+    wire  [1:0] bresp_q$q;
+    reg  bresp_q$clock;
+    reg  [31:0] base_lo$d;
+    wire  [31:0] base_lo$q;
+    reg  base_lo$clock;
+    reg  [31:0] base_hi$d;
+    wire  [31:0] base_hi$q;
+    reg  base_hi$clock;
+    reg  rvalid_q$d;
+    wire  rvalid_q$q;
+    reg  rvalid_q$clock;
+    reg  [31:0] rdata_q$d;
+    wire  [31:0] rdata_q$q;
+    reg  rdata_q$clock;
+    reg  [1:0] rresp_q$d;
+    wire  [1:0] rresp_q$q;
+    reg  rresp_q$clock;
+    
+    // Local signals
+    reg  [63:0] dir_entry;
+    reg  [58:0] dir_rd;
+    reg  swept_ok;
+    reg  write_fire;
+    reg  [31:0] strobe_mask;
+    reg  [31:0] base_lo_new;
+    reg  [31:0] base_hi_new;
+    reg  busy;
+    reg  [31:0] read_data;
+    reg  read_ok;
+    reg  [1:0] port_sel;
+    reg  [2:0] port_reg;
+    
+    // Sub module instances
+    qp_table_in_memory$regs$dir_index dir_index(
+        .d(dir_index$d),
+        .q(dir_index$q),
+        .clock(dir_index$clock)
+    );
+    qp_table_in_memory$regs$stage_lo stage_lo(
+        .d(stage_lo$d),
+        .q(stage_lo$q),
+        .clock(stage_lo$clock)
+    );
+    qp_table_in_memory$regs$stage_hi stage_hi(
+        .d(stage_hi$d),
+        .q(stage_hi$q),
+        .clock(stage_hi$clock)
+    );
+    qp_table_in_memory$regs$ar_dir ar_dir(
+        .d(ar_dir$d),
+        .q(ar_dir$q),
+        .clock(ar_dir$clock)
+    );
+    qp_table_in_memory$regs$commit commit(
+        .d(commit$d),
+        .q(commit$q),
+        .clock(commit$clock)
+    );
+    qp_table_in_memory$regs$ar_dir_hi ar_dir_hi(
+        .d(ar_dir_hi$d),
+        .q(ar_dir_hi$q),
+        .clock(ar_dir_hi$clock)
+    );
+    qp_table_in_memory$regs$dir_sweep dir_sweep(
+        .d(dir_sweep$d),
+        .q(dir_sweep$q),
+        .clock(dir_sweep$clock)
+    );
+    qp_table_in_memory$regs$dir_swept dir_swept(
+        .d(dir_swept$d),
+        .q(dir_swept$q),
+        .clock(dir_swept$clock)
+    );
+    qp_table_in_memory$regs$wstate wstate(
+        .d(wstate$d),
+        .q(wstate$q),
+        .clock(wstate$clock)
+    );
+    qp_table_in_memory$regs$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    qp_table_in_memory$regs$cmd_time_q cmd_time_q(
+        .d(cmd_time_q$d),
+        .q(cmd_time_q$q),
+        .clock(cmd_time_q$clock)
+    );
+    qp_table_in_memory$regs$cmd_op_q cmd_op_q(
+        .d(cmd_op_q$d),
+        .q(cmd_op_q$q),
+        .clock(cmd_op_q$clock)
+    );
+    qp_table_in_memory$regs$cmd_qpn_q cmd_qpn_q(
+        .d(cmd_qpn_q$d),
+        .q(cmd_qpn_q$q),
+        .clock(cmd_qpn_q$clock)
+    );
+    qp_table_in_memory$regs$bresp_q bresp_q(
+        .d(bresp_q$d),
+        .q(bresp_q$q),
+        .clock(bresp_q$clock)
+    );
+    qp_table_in_memory$regs$base_lo base_lo(
+        .d(base_lo$d),
+        .q(base_lo$q),
+        .clock(base_lo$clock)
+    );
+    qp_table_in_memory$regs$base_hi base_hi(
+        .d(base_hi$d),
+        .q(base_hi$q),
+        .clock(base_hi$clock)
+    );
+    qp_table_in_memory$regs$rvalid_q rvalid_q(
+        .d(rvalid_q$d),
+        .q(rvalid_q$q),
+        .clock(rvalid_q$clock)
+    );
+    qp_table_in_memory$regs$rdata_q rdata_q(
+        .d(rdata_q$d),
+        .q(rdata_q$q),
+        .clock(rdata_q$clock)
+    );
+    qp_table_in_memory$regs$rresp_q rresp_q(
+        .d(rresp_q$d),
+        .q(rresp_q$q),
+        .clock(rresp_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wstate$clock = clock;
+        now$clock = clock;
+        cmd_time_q$clock = clock;
+        cmd_op_q$clock = clock;
+        cmd_qpn_q$clock = clock;
+        bresp_q$clock = clock;
+        base_lo$clock = clock;
+        base_hi$clock = clock;
+        rvalid_q$clock = clock;
+        rdata_q$clock = clock;
+        rresp_q$clock = clock;
+        dir_index$clock = clock;
+        stage_lo$clock = clock;
+        stage_hi$clock = clock;
+        ar_dir$clock = clock;
+        ar_dir_hi$clock = clock;
+        commit$clock = clock;
+        dir_sweep$clock = clock;
+        dir_swept$clock = clock;
+        wstate$d = wstate$q;
+        now$d = now$q;
+        cmd_time_q$d = cmd_time_q$q;
+        cmd_op_q$d = cmd_op_q$q;
+        cmd_qpn_q$d = cmd_qpn_q$q;
+        bresp_q$d = bresp_q$q;
+        base_lo$d = base_lo$q;
+        base_hi$d = base_hi$q;
+        rvalid_q$d = rvalid_q$q;
+        rdata_q$d = rdata_q$q;
+        rresp_q$d = rresp_q$q;
+        dir_index$d = dir_index$q;
+        stage_lo$d = stage_lo$q;
+        stage_hi$d = stage_hi$q;
+        ar_dir$d = ar_dir$q;
+        ar_dir_hi$d = ar_dir_hi$q;
+        commit$d = commit$q;
+        dir_sweep$d = dir_sweep$q;
+        dir_swept$d = dir_swept$q;
+        table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
+        busy = wstate$q == WriteState$Command;
+        cmd_valid = busy;
+        cmd_op = cmd_op_q$q;
+        cmd_qpn = cmd_qpn_q$q;
+        cmd_time = cmd_time_q$q;
+        now$d = now$q + time_one;
+        awready = 1'b0;
+        wready = 1'b0;
+        write_fire = 1'b0;
+        strobe_mask = 32'h0;
+        if (wstrb[32'h0]) begin
+            strobe_mask = strobe_mask | 32'hff;
+        end
+        if (wstrb[32'h1]) begin
+            strobe_mask = strobe_mask | 32'hff00;
+        end
+        if (wstrb[32'h2]) begin
+            strobe_mask = strobe_mask | 32'hff0000;
+        end
+        if (wstrb[32'h3]) begin
+            strobe_mask = strobe_mask | 64'hff000000;
+        end
+        base_lo_new = (base_lo$q & ~strobe_mask) | (wdata & strobe_mask);
+        base_hi_new = ((base_hi$q & ~strobe_mask) | (wdata & strobe_mask)) & base_hi_mask;
+        swept_ok = 1'b1;
+        case (wstate$q)
+            WriteState$Idle:
+                begin
+                    write_fire = awvalid & wvalid & swept_ok;
+                    awready = write_fire;
+                    wready = write_fire;
+                end
+            WriteState$Command:
+                begin
+                    if (cmd_done) begin
+                        bresp_q$d = 32'h0;
+                        wstate$d = WriteState$Response;
+                    end
+                end
+            WriteState$Response:
+                begin
+                    if (bready) begin
+                        wstate$d = WriteState$Idle;
+                    end
+                end
+        endcase
+        if (write_fire) begin
+            bresp_q$d = 32'h2;
+            wstate$d = WriteState$Response;
+            case (awaddr)
+                8:
+                    begin
+                        if (~|cnt_in_use) begin
+                            base_lo$d = base_lo_new;
+                            bresp_q$d = 32'h0;
+                        end
+                    end
+                9:
+                    begin
+                        if (~|cnt_in_use) begin
+                            base_hi$d = base_hi_new;
+                            bresp_q$d = 32'h0;
+                        end
+                    end
+                12:
+                    begin
+                        cmd_op_q$d = wdata[(32'h1c)+:(4)];
+                        cmd_qpn_q$d = wdata[(32'h0)+:(24)];
+                        cmd_time_q$d = now$q;
+                        wstate$d = WriteState$Command;
+                    end
+                default:
+                    begin
+                    end
+            endcase
+        end
+        dir_rd = 32'h0;
+        dir_entry = (((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6) | ((dir_rd[(32'h0)+:(1)]) & 64'hffffffffffffffff);
+        bvalid = wstate$q == WriteState$Response;
+        bresp = bresp_q$q;
+        arready = ~rvalid_q$q & ~ar_dir$q;
+        rvalid = rvalid_q$q;
+        rdata = rdata_q$q;
+        rresp = rresp_q$q;
+        read_data = 32'h0;
+        read_ok = 1'b1;
+        port_sel = araddr[(32'h3)+:(2)];
+        port_reg = araddr[(32'h0)+:(3)];
+        case (araddr)
+            0:
+                begin
+                    read_data = id;
+                end
+            1:
+                begin
+                    read_data = version;
+                end
+            2:
+                begin
+                    read_data = max_qps;
+                end
+            3:
+                begin
+                    read_data = entry_bytes;
+                end
+            4:
+                begin
+                    read_data = geometry;
+                end
+            5:
+                begin
+                    read_data = ((init_done) & 32'hffffffff) | (((busy) & 32'hffffffff) << 32'h1);
+                end
+            6:
+                begin
+                    read_data = first_index;
+                end
+            8:
+                begin
+                    read_data = base_lo$q;
+                end
+            9:
+                begin
+                    read_data = base_hi$q;
+                end
+            16:
+                begin
+                    read_ok = on_chip;
+                    read_data = dir_index$q;
+                end
+            17:
+                begin
+                    read_ok = on_chip;
+                end
+            18:
+                begin
+                    read_ok = on_chip;
+                end
+            13:
+                begin
+                    read_data = (((result_status) & 32'hffffffff) << 32'h1c) | (((busy) & 32'hffffffff) << 32'h1b) | ((result_qpn) & 32'hffffffff);
+                end
+            96:
+                begin
+                    read_data = cnt_alloc_ok;
+                end
+            97:
+                begin
+                    read_data = cnt_alloc_full;
+                end
+            98:
+                begin
+                    read_data = cnt_free_ok;
+                end
+            99:
+                begin
+                    read_data = cnt_cmd_error;
+                end
+            100:
+                begin
+                    read_data = cnt_quarantine_overflow;
+                end
+            101:
+                begin
+                    read_data = cnt_in_use;
+                end
+            102:
+                begin
+                    read_data = cnt_quarantined;
+                end
+            default:
+                begin
+                    read_ok = 1'b0;
+                end
+        endcase
+        if (araddr[(32'h5)+:(5)] == 32'h2) begin
+            read_ok = (((port_sel) & 3'h7) < ports) & (port_reg != 32'h7);
+            if (port_sel == 0) begin
+                case (port_reg)
+                    0:
+                        begin
+                            read_data = cnt_lookups$0;
+                        end
+                    1:
+                        begin
+                            read_data = cnt_ok$0;
+                        end
+                    2:
+                        begin
+                            read_data = cnt_out_of_range$0;
+                        end
+                    3:
+                        begin
+                            read_data = cnt_not_allocated$0;
+                        end
+                    4:
+                        begin
+                            read_data = cnt_stale$0;
+                        end
+                    5:
+                        begin
+                            read_data = cnt_page_absent$0;
+                        end
+                    default:
+                        begin
+                            read_data = 32'h0;
+                            read_data = cnt_mem_error$0;
+                        end
+                endcase
+            end
+            if (port_sel == 1) begin
+                case (port_reg)
+                    0:
+                        begin
+                            read_data = cnt_lookups$1;
+                        end
+                    1:
+                        begin
+                            read_data = cnt_ok$1;
+                        end
+                    2:
+                        begin
+                            read_data = cnt_out_of_range$1;
+                        end
+                    3:
+                        begin
+                            read_data = cnt_not_allocated$1;
+                        end
+                    4:
+                        begin
+                            read_data = cnt_stale$1;
+                        end
+                    5:
+                        begin
+                            read_data = cnt_page_absent$1;
+                        end
+                    default:
+                        begin
+                            read_data = 32'h0;
+                            read_data = cnt_mem_error$1;
+                        end
+                endcase
+            end
+        end
+        if (arvalid & ~rvalid_q$q & ~ar_dir$q) begin
+            rvalid_q$d = 1'b1;
+            rdata_q$d = 32'h0;
+            rresp_q$d = 32'h2;
+            if (read_ok) begin
+                rdata_q$d = read_data;
+                rresp_q$d = 32'h0;
+                if (on_chip & ((araddr == 32'h11) | (araddr == 32'h12))) begin
+                    rvalid_q$d = 1'b0;
+                    ar_dir$d = 1'b1;
+                    ar_dir_hi$d = araddr == 32'h12;
+                end
+            end
+        end
+        if (ar_dir$q) begin
+            ar_dir$d = 1'b0;
+            rvalid_q$d = 1'b1;
+            rresp_q$d = 32'h0;
+            rdata_q$d = dir_entry[(32'h0)+:(32)];
+            if (ar_dir_hi$q) begin
+                rdata_q$d = dir_entry[(32'h20)+:(32)];
+            end
+        end
+        if (rvalid_q$q & rready) begin
+            rvalid_q$d = 1'b0;
+        end
+        if (rst) begin
+            wstate$d = WriteState$Idle;
+            now$d = 32'h0;
+            base_lo$d = 32'h0;
+            base_hi$d = 32'h0;
+            rvalid_q$d = 1'b0;
+            ar_dir$d = 1'b0;
+            dir_index$d = 32'h0;
+            dir_sweep$d = 32'h0;
+            dir_swept$d = 1'b0;
+            commit$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$regs
+
+
+module qp_table_in_memory$regs$ar_dir(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$ar_dir
+
+
+module qp_table_in_memory$regs$ar_dir_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$ar_dir_hi
+
+
+module qp_table_in_memory$regs$base_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$base_hi
+
+
+module qp_table_in_memory$regs$base_lo(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$base_lo
+
+
+module qp_table_in_memory$regs$bresp_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$bresp_q
+
+
+module qp_table_in_memory$regs$cmd_op_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$cmd_op_q
+
+
+module qp_table_in_memory$regs$cmd_qpn_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$cmd_qpn_q
+
+
+module qp_table_in_memory$regs$cmd_time_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$cmd_time_q
+
+
+module qp_table_in_memory$regs$commit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$commit
+
+
+module qp_table_in_memory$regs$dir_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$dir_index
+
+
+module qp_table_in_memory$regs$dir_sweep(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$dir_sweep
+
+
+module qp_table_in_memory$regs$dir_swept(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$dir_swept
+
+
+module qp_table_in_memory$regs$now(d,q,clock);
+    
+    // Module arguments
+    input wire  [47:0] d;
+    output reg  [47:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 48'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$now
+
+
+module qp_table_in_memory$regs$rdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$rdata_q
+
+
+module qp_table_in_memory$regs$rresp_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$rresp_q
+
+
+module qp_table_in_memory$regs$rvalid_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$rvalid_q
+
+
+module qp_table_in_memory$regs$stage_hi(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$stage_hi
+
+
+module qp_table_in_memory$regs$stage_lo(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$stage_lo
+
+
+module qp_table_in_memory$regs$wstate(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Enums
+    localparam WriteState$Idle = 0;
+    localparam WriteState$Command = 1;
+    localparam WriteState$Response = 2;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$regs$wstate

@@ -1,0 +1,160 @@
+//! `DirFetch`: the AXI4 read master of the in_memory directory (SPEC §4 memory port), shared
+//! by every [`MemLookupPipe`](super::mem_pipe::MemLookupPipe).
+//!
+//! | part | behaviour |
+//! |---|---|
+//! | arbiter | round-robin over the ports' directory read queues, one read per cycle |
+//! | AR register | `arvalid` / `araddr` come from registers, held until `arready` |
+//! | return queue | the port of every read, in AR order; at most `max_outstanding` reads between the AR register and their R beat |
+//! | R | `rready` is always 1 (every port has room for the data of its reads); a beat goes to the port at the head of the return queue |
+//!
+//! Every read has ID 0, so the memory answers in AR order (the AXI rule for one ID), and the
+//! reads of one port are issued in that port's order: each port receives its directory
+//! entries in its request order. A beat's data is passed on as the directory entry, with
+//! bit 1 (a reserved bit of the entry, SPEC §5) replaced by "AXI error" (`rresp != OKAY`, or
+//! a beat without `rlast`, which a single-beat read never has from a compliant slave).
+
+use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::{EngineParams, ADDR_BITS};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct DirFetch {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    // Directory read requests, one queue per port.
+    pub dreq_valid: Vec<Signal<In, Bit>>,
+    pub dreq_ready: Vec<Signal<Out, Bit>>,
+    pub dreq_addr: Vec<Signal<In, Bits<ADDR_BITS>>>,
+    // Results, one valid per port, one data for all.
+    pub cpl_valid: Vec<Signal<Out, Bit>>,
+    pub cpl_data: Signal<Out, Bits<64>>,
+    // AXI4 read master (single 8-byte beats, ID 0: the fixed fields are tied at the top).
+    pub arvalid: Signal<Out, Bit>,
+    pub arready: Signal<In, Bit>,
+    pub araddr: Signal<Out, Bits<ADDR_BITS>>,
+    pub rvalid: Signal<In, Bit>,
+    pub rready: Signal<Out, Bit>,
+    pub rdata: Signal<In, Bits<64>>,
+    pub rresp: Signal<In, Bits<2>>,
+    pub rlast: Signal<In, Bit>,
+    ret: MemFifo<3>,
+    ar_valid: DFF<Bit>,
+    ar_addr: DFF<Bits<ADDR_BITS>>,
+    /// The port to prefer next (3 bits, so that no comparison with it is constant).
+    rr: DFF<Bits<3>>,
+    found: Signal<Local, Bit>,
+    sel: Signal<Local, Bits<3>>,
+    sel_addr: Signal<Local, Bits<ADDR_BITS>>,
+    load: Signal<Local, Bit>,
+    r_err: Signal<Local, Bit>,
+    port_num: Vec<Constant<Bits<3>>>,
+    max_outstanding: Constant<Bits<FIFO_COUNT_BITS>>,
+    entry_mask: Constant<Bits<64>>,
+    _ports: usize,
+}
+
+impl DirFetch {
+    pub fn new(p: &EngineParams) -> Self {
+        let n = p.ports;
+        Self {
+            clock: Default::default(),
+            rst: Default::default(),
+            dreq_valid: (0..n).map(|_| Default::default()).collect(),
+            dreq_ready: (0..n).map(|_| Default::default()).collect(),
+            dreq_addr: (0..n).map(|_| Default::default()).collect(),
+            cpl_valid: (0..n).map(|_| Default::default()).collect(),
+            cpl_data: Default::default(),
+            arvalid: Default::default(),
+            arready: Default::default(),
+            araddr: Default::default(),
+            rvalid: Default::default(),
+            rready: Default::default(),
+            rdata: Default::default(),
+            rresp: Default::default(),
+            rlast: Default::default(),
+            ret: MemFifo::new((p.max_outstanding as usize).next_power_of_two().max(2)),
+            ar_valid: Default::default(),
+            ar_addr: Default::default(),
+            rr: Default::default(),
+            found: Default::default(),
+            sel: Default::default(),
+            sel_addr: Default::default(),
+            load: Default::default(),
+            r_err: Default::default(),
+            port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
+            max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
+            entry_mask: Constant::new((!0x3Eu64).into()),
+            _ports: n,
+        }
+    }
+}
+
+impl Logic for DirFetch {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, ar_valid, ar_addr, rr);
+        self.ret.clock.next = self.clock.val();
+        self.ret.rst.next = self.rst.val();
+
+        // Round-robin: the first port with a request from `rr` on, else from port 0.
+        self.found.next = false;
+        self.sel.next = 0.into();
+        for p in 0..self._ports {
+            if !self.found.val()
+                & self.dreq_valid[p].val()
+                & (self.port_num[p].val() >= self.rr.q.val())
+            {
+                self.sel.next = self.port_num[p].val();
+                self.found.next = true;
+            }
+        }
+        for p in 0..self._ports {
+            if !self.found.val() & self.dreq_valid[p].val() {
+                self.sel.next = self.port_num[p].val();
+                self.found.next = true;
+            }
+        }
+        // A new read enters the AR register when it is free (or leaves at this edge) and
+        // fewer than max_outstanding reads are pending or in flight.
+        self.load.next = self.found.val()
+            & (!self.ar_valid.q.val() | self.arready.val())
+            & (self.ret.count.val() < self.max_outstanding.val());
+        self.sel_addr.next = 0.into();
+        for p in 0..self._ports {
+            self.dreq_ready[p].next = self.load.val() & (self.sel.val() == self.port_num[p].val());
+            if self.sel.val() == self.port_num[p].val() {
+                self.sel_addr.next = self.dreq_addr[p].val();
+            }
+        }
+        self.ret.in_valid.next = self.load.val();
+        self.ret.data_in.next = self.sel.val();
+        if self.load.val() {
+            self.ar_valid.d.next = true;
+            self.ar_addr.d.next = self.sel_addr.val();
+            self.rr.d.next = self.sel.val() + 1;
+        }
+        if !self.load.val() & self.arready.val() {
+            self.ar_valid.d.next = false;
+        }
+        self.arvalid.next = self.ar_valid.q.val();
+        self.araddr.next = self.ar_addr.q.val();
+
+        // R: to the port at the head of the return queue.
+        self.rready.next = true;
+        self.ret.out_ready.next = self.rvalid.val();
+        self.r_err.next = self.rresp.val().any() | !self.rlast.val();
+        self.cpl_data.next = (self.rdata.val() & self.entry_mask.val())
+            | (bit_cast::<64, 1>(self.r_err.val().into()) << 1);
+        for p in 0..self._ports {
+            self.cpl_valid[p].next = self.rvalid.val()
+                & self.ret.out_valid.val()
+                & (self.ret.data_out.val() == self.port_num[p].val());
+        }
+
+        if self.rst.val() {
+            self.ar_valid.d.next = false;
+            self.rr.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! `MemFifo<W>`: a first-word-fall-through FIFO of `depth` words of `W` bits, used by the
+//! in_memory directory path ([`MemLookupPipe`](super::mem_pipe::MemLookupPipe) and
+//! [`DirFetch`](super::dir_fetch::DirFetch)), where the queues must be as deep as the memory
+//! latency (up to 512 entries), too deep for the register queue of
+//! [`RspFifo`](super::rsp_fifo::RspFifo).
+//!
+//! Like the RAMs ([`WordRam`](super::word_ram::WordRam)) it is a memory primitive written as
+//! Verilog: a memory array with a combinational read of the head (a LUT/distributed RAM), so a
+//! word pushed at edge `t` is offered (`out_valid`, `data_out`) right after edge `t`.
+//!
+//! | port | dir | meaning |
+//! |---|---|---|
+//! | `in_valid`, `data_in` | in | push (no ready: every producer holds credit and never pushes into a full FIFO) |
+//! | `out_valid`, `out_ready`, `data_out` | out/in/out | AXI-style pop; `out_valid` comes from a register |
+//! | `count` | out | words held, `0..=depth` |
+//!
+//! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
+
+use rust_hdl::prelude::*;
+
+/// Width of `count` (up to 512 words).
+pub const FIFO_COUNT_BITS: usize = 10;
+
+#[derive(LogicBlock, Default)]
+pub struct MemFifo<const W: usize> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
+    pub data_in: Signal<In, Bits<W>>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_ready: Signal<In, Bit>,
+    pub data_out: Signal<Out, Bits<W>>,
+    pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
+    _depth: usize,
+    _sim: std::collections::VecDeque<Bits<W>>,
+}
+
+impl<const W: usize> MemFifo<W> {
+    pub fn new(depth: usize) -> Self {
+        assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
+        Self {
+            _depth: depth,
+            ..Default::default()
+        }
+    }
+
+    fn address_bits(&self) -> usize {
+        self._depth.trailing_zeros() as usize
+    }
+}
+
+impl<const W: usize> Logic for MemFifo<W> {
+    fn update(&mut self) {
+        // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
+        if self.clock.pos_edge() {
+            if self.rst.val() {
+                self._sim.clear();
+            } else {
+                if self.out_ready.val() && !self._sim.is_empty() {
+                    self._sim.pop_front();
+                }
+                if self.in_valid.val() {
+                    self._sim.push_back(self.data_in.val());
+                }
+            }
+        }
+        self.out_valid.next = !self._sim.is_empty();
+        self.data_out.next = self._sim.front().copied().unwrap_or_default();
+        self.count.next = (self._sim.len() as u64).into();
+    }
+
+    fn connect(&mut self) {
+        self.out_valid.connect();
+        self.data_out.connect();
+        self.count.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let a = self.address_bits();
+        Verilog::Custom(format!(
+            "\
+reg [{wm}:0] mem [0:{dm}];
+reg [{am}:0] wr_ptr;
+reg [{am}:0] rd_ptr;
+reg [{cm}:0] fill;
+wire pop = (fill != {cb}'d0) & out_ready;
+wire [{wm}:0] head = mem[rd_ptr];
+
+always @(posedge clock) begin
+   if (in_valid) begin
+      mem[wr_ptr] <= data_in;
+   end
+   if (rst) begin
+      wr_ptr <= {ab}'d0;
+      rd_ptr <= {ab}'d0;
+      fill <= {cb}'d0;
+   end else begin
+      if (in_valid) wr_ptr <= wr_ptr + {ab}'d1;
+      if (pop) rd_ptr <= rd_ptr + {ab}'d1;
+      if (in_valid & ~pop) fill <= fill + {cb}'d1;
+      if (~in_valid & pop) fill <= fill - {cb}'d1;
+   end
+end
+
+always @(*) out_valid = fill != {cb}'d0;
+always @(*) data_out = head;
+always @(*) count = fill;
+",
+            wm = W - 1,
+            dm = self._depth - 1,
+            am = a - 1,
+            ab = a,
+            cm = FIFO_COUNT_BITS - 1,
+            cb = FIFO_COUNT_BITS,
+        ))
+    }
+}
