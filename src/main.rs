@@ -64,6 +64,9 @@ enum Cmd {
         /// Write a VCD trace of the run to this file.
         #[arg(long)]
         trace: Option<PathBuf>,
+        /// Directory for the Verilog that is simulated (`<top>.v`).
+        #[arg(short = 'o', long = "out", default_value = "out")]
+        out: PathBuf,
     },
     /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
     /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
@@ -182,8 +185,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             lookups,
             trace,
+            out,
         } => {
             let cfg = config.load()?;
+            let path = out.join(format!("{}.v", cfg.top));
+            qptable::generate::write_atomically(&path, &qptable::generate::generate_verilog(&cfg)?)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!(
+                "generated {} (simulated below with Verilator)",
+                path.display()
+            );
             let report = qptable::demo::run(&cfg, seed, lookups, trace.as_deref())?;
             print!("{report}");
             if report.mismatches > 0 {
