@@ -1415,16 +1415,21 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1451,8 +1456,8 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  rams$3$write_enable;
     reg  [23:0] rams$3$write_address;
     reg  [63:0] rams$3$write_data;
-    reg  [3:0] state$d;
-    wire  [3:0] state$q;
+    reg  [4:0] state$d;
+    wire  [4:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1472,6 +1477,9 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [23:0] result_q$d;
     wire  [23:0] result_q$q;
     reg  result_q$clock;
+    reg  [63:0] latched$d;
+    wire  [63:0] latched$q;
+    reg  latched$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -1562,6 +1570,11 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(result_q$q),
         .clock(result_q$clock)
     );
+    qp_table_in_memory$engine$map$latched latched(
+        .d(latched$d),
+        .q(latched$q),
+        .clock(latched$clock)
+    );
     qp_table_in_memory$engine$map$init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
@@ -1578,6 +1591,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
+        latched$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1586,6 +1600,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
+        latched$d = latched$q;
         done = 1'b0;
         found = found_q$q;
         result = result_q$q;
@@ -1599,7 +1614,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = rd & ~bit_mask;
+        rams$0$write_data = latched$q & ~bit_mask;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1608,7 +1623,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$1$read_address = word[(32'h0)+:(24)];
         rams$1$write_address = word[(32'h0)+:(24)];
         rams$1$write_enable = 1'b0;
-        rams$1$write_data = rd & ~bit_mask;
+        rams$1$write_data = latched$q & ~bit_mask;
         if (level$q == 1) begin
             rd = rams$1$read_data;
             word_exists = word < depths$1;
@@ -1617,7 +1632,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$2$read_address = word[(32'h0)+:(24)];
         rams$2$write_address = word[(32'h0)+:(24)];
         rams$2$write_enable = 1'b0;
-        rams$2$write_data = rd & ~bit_mask;
+        rams$2$write_data = latched$q & ~bit_mask;
         if (level$q == 2) begin
             rd = rams$2$read_data;
             word_exists = word < depths$2;
@@ -1626,7 +1641,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$3$read_address = word[(32'h0)+:(24)];
         rams$3$write_address = word[(32'h0)+:(24)];
         rams$3$write_enable = 1'b0;
-        rams$3$write_data = rd & ~bit_mask;
+        rams$3$write_data = latched$q & ~bit_mask;
         if (level$q == 3) begin
             rd = rams$3$read_data;
             word_exists = word < depths$3;
@@ -1636,10 +1651,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         if (~word_exists) begin
             masked = 32'h0;
         end
-        ffs_in = masked;
-        if (state$q == MapState$DownCheck) begin
-            ffs_in = rd;
-        end
+        ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         if (|ffs_in[(32'h0)+:(32)]) begin
             f32 = ffs_in[(32'h0)+:(32)];
@@ -1730,11 +1742,16 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$UpRead:
                 begin
+                    state$d = MapState$UpLatch;
+                end
+            MapState$UpLatch:
+                begin
+                    latched$d = masked;
                     state$d = MapState$UpCheck;
                 end
             MapState$UpCheck:
                 begin
-                    if (|masked) begin
+                    if (|latched$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1765,6 +1782,11 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$DownRead:
                 begin
+                    state$d = MapState$DownLatch;
+                end
+            MapState$DownLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$DownCheck;
                 end
             MapState$DownCheck:
@@ -1782,28 +1804,33 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$ClearRead:
                 begin
+                    state$d = MapState$ClearLatch;
+                end
+            MapState$ClearLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$ClearWrite;
                 end
             MapState$ClearWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd & ~bit_mask;
+                        rams$0$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 1) begin
                         rams$1$write_enable = 1'b1;
-                        rams$1$write_data = rd & ~bit_mask;
+                        rams$1$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 2) begin
                         rams$2$write_enable = 1'b1;
-                        rams$2$write_data = rd & ~bit_mask;
+                        rams$2$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 3) begin
                         rams$3$write_enable = 1'b1;
-                        rams$3$write_data = rd & ~bit_mask;
+                        rams$3$write_data = latched$q & ~bit_mask;
                     end
                     state$d = MapState$Done;
-                    if (((rd & ~bit_mask) == 32'h0) & ~top) begin
+                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$ClearRead;
@@ -1811,28 +1838,33 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$SetRead:
                 begin
+                    state$d = MapState$SetLatch;
+                end
+            MapState$SetLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$SetWrite;
                 end
             MapState$SetWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd | bit_mask;
+                        rams$0$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 1) begin
                         rams$1$write_enable = 1'b1;
-                        rams$1$write_data = rd | bit_mask;
+                        rams$1$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 2) begin
                         rams$2$write_enable = 1'b1;
-                        rams$2$write_data = rd | bit_mask;
+                        rams$2$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 3) begin
                         rams$3$write_enable = 1'b1;
-                        rams$3$write_data = rd | bit_mask;
+                        rams$3$write_data = latched$q | bit_mask;
                     end
                     state$d = MapState$Done;
-                    if ((rd == 32'h0) & ~top) begin
+                    if ((latched$q == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$SetRead;
@@ -1840,11 +1872,16 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$TestRead:
                 begin
+                    state$d = MapState$TestLatch;
+                end
+            MapState$TestLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$TestCheck;
                 end
             MapState$TestCheck:
                 begin
-                    found_q$d = |(rd & bit_mask);
+                    found_q$d = |(latched$q & bit_mask);
                     result_q$d = pos$q[(32'h0)+:(24)];
                     state$d = MapState$Done;
                 end
@@ -1917,6 +1954,25 @@ module qp_table_in_memory$engine$map$init_word(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$map$init_word
+
+
+module qp_table_in_memory$engine$map$latched(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$latched
 
 
 module qp_table_in_memory$engine$map$level(d,q,clock);
@@ -2083,24 +2139,29 @@ endmodule // qp_table_in_memory$engine$map$result_q
 module qp_table_in_memory$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Update code (custom)
     initial begin

@@ -1129,16 +1129,21 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1147,8 +1152,8 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  rams$0$write_enable;
     reg  [23:0] rams$0$write_address;
     reg  [63:0] rams$0$write_data;
-    reg  [3:0] state$d;
-    wire  [3:0] state$q;
+    reg  [4:0] state$d;
+    wire  [4:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1168,6 +1173,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [23:0] result_q$d;
     wire  [23:0] result_q$q;
     reg  result_q$clock;
+    reg  [63:0] latched$d;
+    wire  [63:0] latched$q;
+    reg  latched$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -1234,6 +1242,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(result_q$q),
         .clock(result_q$clock)
     );
+    qp_table_small$engine$map$latched latched(
+        .d(latched$d),
+        .q(latched$q),
+        .clock(latched$clock)
+    );
     qp_table_small$engine$map$init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
@@ -1250,6 +1263,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
+        latched$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1258,6 +1272,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
+        latched$d = latched$q;
         done = 1'b0;
         found = found_q$q;
         result = result_q$q;
@@ -1271,7 +1286,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = rd & ~bit_mask;
+        rams$0$write_data = latched$q & ~bit_mask;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1281,10 +1296,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         if (~word_exists) begin
             masked = 32'h0;
         end
-        ffs_in = masked;
-        if (state$q == MapState$DownCheck) begin
-            ffs_in = rd;
-        end
+        ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         if (|ffs_in[(32'h0)+:(32)]) begin
             f32 = ffs_in[(32'h0)+:(32)];
@@ -1348,11 +1360,16 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$UpRead:
                 begin
+                    state$d = MapState$UpLatch;
+                end
+            MapState$UpLatch:
+                begin
+                    latched$d = masked;
                     state$d = MapState$UpCheck;
                 end
             MapState$UpCheck:
                 begin
-                    if (|masked) begin
+                    if (|latched$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1383,6 +1400,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$DownRead:
                 begin
+                    state$d = MapState$DownLatch;
+                end
+            MapState$DownLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$DownCheck;
                 end
             MapState$DownCheck:
@@ -1400,16 +1422,21 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$ClearRead:
                 begin
+                    state$d = MapState$ClearLatch;
+                end
+            MapState$ClearLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$ClearWrite;
                 end
             MapState$ClearWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd & ~bit_mask;
+                        rams$0$write_data = latched$q & ~bit_mask;
                     end
                     state$d = MapState$Done;
-                    if (((rd & ~bit_mask) == 32'h0) & ~top) begin
+                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$ClearRead;
@@ -1417,16 +1444,21 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$SetRead:
                 begin
+                    state$d = MapState$SetLatch;
+                end
+            MapState$SetLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$SetWrite;
                 end
             MapState$SetWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd | bit_mask;
+                        rams$0$write_data = latched$q | bit_mask;
                     end
                     state$d = MapState$Done;
-                    if ((rd == 32'h0) & ~top) begin
+                    if ((latched$q == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$SetRead;
@@ -1434,11 +1466,16 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$TestRead:
                 begin
+                    state$d = MapState$TestLatch;
+                end
+            MapState$TestLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$TestCheck;
                 end
             MapState$TestCheck:
                 begin
-                    found_q$d = |(rd & bit_mask);
+                    found_q$d = |(latched$q & bit_mask);
                     result_q$d = pos$q[(32'h0)+:(24)];
                     state$d = MapState$Done;
                 end
@@ -1511,6 +1548,25 @@ module qp_table_small$engine$map$init_word(d,q,clock);
     end
           
 endmodule // qp_table_small$engine$map$init_word
+
+
+module qp_table_small$engine$map$latched(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$latched
 
 
 module qp_table_small$engine$map$level(d,q,clock);
@@ -1599,24 +1655,29 @@ endmodule // qp_table_small$engine$map$result_q
 module qp_table_small$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Update code (custom)
     initial begin

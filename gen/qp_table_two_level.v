@@ -1319,16 +1319,21 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1355,8 +1360,8 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  rams$3$write_enable;
     reg  [23:0] rams$3$write_address;
     reg  [63:0] rams$3$write_data;
-    reg  [3:0] state$d;
-    wire  [3:0] state$q;
+    reg  [4:0] state$d;
+    wire  [4:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1376,6 +1381,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [23:0] result_q$d;
     wire  [23:0] result_q$q;
     reg  result_q$clock;
+    reg  [63:0] latched$d;
+    wire  [63:0] latched$q;
+    reg  latched$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -1466,6 +1474,11 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(result_q$q),
         .clock(result_q$clock)
     );
+    qp_table_two_level$engine$map$latched latched(
+        .d(latched$d),
+        .q(latched$q),
+        .clock(latched$clock)
+    );
     qp_table_two_level$engine$map$init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
@@ -1482,6 +1495,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
+        latched$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1490,6 +1504,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
+        latched$d = latched$q;
         done = 1'b0;
         found = found_q$q;
         result = result_q$q;
@@ -1503,7 +1518,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = rd & ~bit_mask;
+        rams$0$write_data = latched$q & ~bit_mask;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1512,7 +1527,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$1$read_address = word[(32'h0)+:(24)];
         rams$1$write_address = word[(32'h0)+:(24)];
         rams$1$write_enable = 1'b0;
-        rams$1$write_data = rd & ~bit_mask;
+        rams$1$write_data = latched$q & ~bit_mask;
         if (level$q == 1) begin
             rd = rams$1$read_data;
             word_exists = word < depths$1;
@@ -1521,7 +1536,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$2$read_address = word[(32'h0)+:(24)];
         rams$2$write_address = word[(32'h0)+:(24)];
         rams$2$write_enable = 1'b0;
-        rams$2$write_data = rd & ~bit_mask;
+        rams$2$write_data = latched$q & ~bit_mask;
         if (level$q == 2) begin
             rd = rams$2$read_data;
             word_exists = word < depths$2;
@@ -1530,7 +1545,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$3$read_address = word[(32'h0)+:(24)];
         rams$3$write_address = word[(32'h0)+:(24)];
         rams$3$write_enable = 1'b0;
-        rams$3$write_data = rd & ~bit_mask;
+        rams$3$write_data = latched$q & ~bit_mask;
         if (level$q == 3) begin
             rd = rams$3$read_data;
             word_exists = word < depths$3;
@@ -1540,10 +1555,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         if (~word_exists) begin
             masked = 32'h0;
         end
-        ffs_in = masked;
-        if (state$q == MapState$DownCheck) begin
-            ffs_in = rd;
-        end
+        ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         if (|ffs_in[(32'h0)+:(32)]) begin
             f32 = ffs_in[(32'h0)+:(32)];
@@ -1634,11 +1646,16 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$UpRead:
                 begin
+                    state$d = MapState$UpLatch;
+                end
+            MapState$UpLatch:
+                begin
+                    latched$d = masked;
                     state$d = MapState$UpCheck;
                 end
             MapState$UpCheck:
                 begin
-                    if (|masked) begin
+                    if (|latched$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1669,6 +1686,11 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$DownRead:
                 begin
+                    state$d = MapState$DownLatch;
+                end
+            MapState$DownLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$DownCheck;
                 end
             MapState$DownCheck:
@@ -1686,28 +1708,33 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$ClearRead:
                 begin
+                    state$d = MapState$ClearLatch;
+                end
+            MapState$ClearLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$ClearWrite;
                 end
             MapState$ClearWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd & ~bit_mask;
+                        rams$0$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 1) begin
                         rams$1$write_enable = 1'b1;
-                        rams$1$write_data = rd & ~bit_mask;
+                        rams$1$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 2) begin
                         rams$2$write_enable = 1'b1;
-                        rams$2$write_data = rd & ~bit_mask;
+                        rams$2$write_data = latched$q & ~bit_mask;
                     end
                     if (level$q == 3) begin
                         rams$3$write_enable = 1'b1;
-                        rams$3$write_data = rd & ~bit_mask;
+                        rams$3$write_data = latched$q & ~bit_mask;
                     end
                     state$d = MapState$Done;
-                    if (((rd & ~bit_mask) == 32'h0) & ~top) begin
+                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$ClearRead;
@@ -1715,28 +1742,33 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$SetRead:
                 begin
+                    state$d = MapState$SetLatch;
+                end
+            MapState$SetLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$SetWrite;
                 end
             MapState$SetWrite:
                 begin
                     if (level$q == 0) begin
                         rams$0$write_enable = 1'b1;
-                        rams$0$write_data = rd | bit_mask;
+                        rams$0$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 1) begin
                         rams$1$write_enable = 1'b1;
-                        rams$1$write_data = rd | bit_mask;
+                        rams$1$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 2) begin
                         rams$2$write_enable = 1'b1;
-                        rams$2$write_data = rd | bit_mask;
+                        rams$2$write_data = latched$q | bit_mask;
                     end
                     if (level$q == 3) begin
                         rams$3$write_enable = 1'b1;
-                        rams$3$write_data = rd | bit_mask;
+                        rams$3$write_data = latched$q | bit_mask;
                     end
                     state$d = MapState$Done;
-                    if ((rd == 32'h0) & ~top) begin
+                    if ((latched$q == 32'h0) & ~top) begin
                         pos$d = word;
                         level$d = level$q + 32'h1;
                         state$d = MapState$SetRead;
@@ -1744,11 +1776,16 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$TestRead:
                 begin
+                    state$d = MapState$TestLatch;
+                end
+            MapState$TestLatch:
+                begin
+                    latched$d = rd;
                     state$d = MapState$TestCheck;
                 end
             MapState$TestCheck:
                 begin
-                    found_q$d = |(rd & bit_mask);
+                    found_q$d = |(latched$q & bit_mask);
                     result_q$d = pos$q[(32'h0)+:(24)];
                     state$d = MapState$Done;
                 end
@@ -1821,6 +1858,25 @@ module qp_table_two_level$engine$map$init_word(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$map$init_word
+
+
+module qp_table_two_level$engine$map$latched(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$latched
 
 
 module qp_table_two_level$engine$map$level(d,q,clock);
@@ -1987,24 +2043,29 @@ endmodule // qp_table_two_level$engine$map$result_q
 module qp_table_two_level$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
     input wire  clock;
     
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
-    localparam MapState$UpCheck = 3;
-    localparam MapState$DownRead = 4;
-    localparam MapState$DownCheck = 5;
-    localparam MapState$ClearRead = 6;
-    localparam MapState$ClearWrite = 7;
-    localparam MapState$SetRead = 8;
-    localparam MapState$SetWrite = 9;
-    localparam MapState$TestRead = 10;
-    localparam MapState$TestCheck = 11;
-    localparam MapState$Done = 12;
+    localparam MapState$UpLatch = 3;
+    localparam MapState$UpCheck = 4;
+    localparam MapState$DownRead = 5;
+    localparam MapState$DownLatch = 6;
+    localparam MapState$DownCheck = 7;
+    localparam MapState$ClearRead = 8;
+    localparam MapState$ClearLatch = 9;
+    localparam MapState$ClearWrite = 10;
+    localparam MapState$SetRead = 11;
+    localparam MapState$SetLatch = 12;
+    localparam MapState$SetWrite = 13;
+    localparam MapState$TestRead = 14;
+    localparam MapState$TestLatch = 15;
+    localparam MapState$TestCheck = 16;
+    localparam MapState$Done = 17;
     
     // Update code (custom)
     initial begin

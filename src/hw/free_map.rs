@@ -9,10 +9,10 @@
 //!
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
-//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: `2 * (2 * levels)`, twice that with the wrap |
-//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `2 * levels` |
-//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `2 * levels` |
-//! | TEST `i` | whether `i` is a member | 2 |
+//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 3 cycles a level (read, latch, check), `3 * (2 * levels)`, up to `3 * (3 * levels)` with the wrap |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `3 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `3 * levels` |
+//! | TEST `i` | whether `i` is a member | 3 |
 //!
 //! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
 //! is set exactly when word of level `k` it stands for is not zero.
@@ -30,14 +30,19 @@ pub enum MapState {
     Init,
     Idle,
     UpRead,
+    UpLatch,
     UpCheck,
     DownRead,
+    DownLatch,
     DownCheck,
     ClearRead,
+    ClearLatch,
     ClearWrite,
     SetRead,
+    SetLatch,
     SetWrite,
     TestRead,
+    TestLatch,
     TestCheck,
     Done,
 }
@@ -75,6 +80,8 @@ pub struct FreeMap {
     wrap: DFF<Bit>,
     found_q: DFF<Bit>,
     result_q: DFF<Bits<QPN_BITS>>,
+    /// The word read at the current level (masked from pos on the way up), registered.
+    latched: DFF<Bits<64>>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
@@ -149,6 +156,7 @@ impl FreeMap {
             wrap: Default::default(),
             found_q: Default::default(),
             result_q: Default::default(),
+            latched: Default::default(),
             init_word: Default::default(),
             rd: Default::default(),
             init_pos: Default::default(),
@@ -196,7 +204,9 @@ impl FreeMap {
 impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word);
+        dff_setup!(
+            self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched
+        );
         self.done.next = false;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
@@ -214,7 +224,7 @@ impl Logic for FreeMap {
             self.rams[k].read_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
             self.rams[k].write_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
             self.rams[k].write_enable.next = false;
-            self.rams[k].write_data.next = self.rd.val() & !self.bit_mask.val();
+            self.rams[k].write_data.next = self.latched.q.val() & !self.bit_mask.val();
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
                 self.word_exists.next = self.word.val() < self.depths[k].val();
@@ -226,11 +236,11 @@ impl Logic for FreeMap {
             self.masked.next = 0.into();
         }
 
-        // Lowest set bit of ffs_in, as a position: (word << 6) | bit.
-        self.ffs_in.next = self.masked.val();
-        if self.state.q.val() == MapState::DownCheck {
-            self.ffs_in.next = self.rd.val();
-        }
+        // Lowest set bit of the word latched one cycle before (the RAM read and the mask
+        // in one cycle, the find-first-set and the next position in the next: no path
+        // runs from a RAM's read port through the whole search), as a position:
+        // (word << 6) | bit.
+        self.ffs_in.next = self.latched.q.val();
         self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
         if self.ffs_in.val().get_bits::<32>(0).any() {
             self.f32.next = self.ffs_in.val().get_bits::<32>(0);
@@ -291,12 +301,17 @@ impl Logic for FreeMap {
             }
             MapState::Idle => {}
             MapState::UpRead => {
+                self.state.d.next = MapState::UpLatch;
+            }
+            MapState::UpLatch => {
+                // The members at or after pos in the word just read.
+                self.latched.d.next = self.masked.val();
                 self.state.d.next = MapState::UpCheck;
             }
             MapState::UpCheck => {
                 // A member at or after pos in this word: go down from it. Else the next
                 // word, one level up; past the top: wrap once, or not found.
-                if self.masked.val().any() {
+                if self.latched.q.val().any() {
                     if self.level.q.val() == 0 {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
@@ -322,6 +337,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::DownRead => {
+                self.state.d.next = MapState::DownLatch;
+            }
+            MapState::DownLatch => {
+                self.latched.d.next = self.rd.val();
                 self.state.d.next = MapState::DownCheck;
             }
             MapState::DownCheck => {
@@ -336,44 +355,56 @@ impl Logic for FreeMap {
                 }
             }
             MapState::ClearRead => {
+                self.state.d.next = MapState::ClearLatch;
+            }
+            MapState::ClearLatch => {
+                self.latched.d.next = self.rd.val();
                 self.state.d.next = MapState::ClearWrite;
             }
             MapState::ClearWrite => {
                 for k in 0..self._levels {
                     if self.level.q.val().index() == k {
                         self.rams[k].write_enable.next = true;
-                        self.rams[k].write_data.next = self.rd.val() & !self.bit_mask.val();
+                        self.rams[k].write_data.next = self.latched.q.val() & !self.bit_mask.val();
                     }
                 }
                 self.state.d.next = MapState::Done;
-                if ((self.rd.val() & !self.bit_mask.val()) == 0) & !self.top.val() {
+                if ((self.latched.q.val() & !self.bit_mask.val()) == 0) & !self.top.val() {
                     self.pos.d.next = self.word.val();
                     self.level.d.next = self.level.q.val() + 1;
                     self.state.d.next = MapState::ClearRead;
                 }
             }
             MapState::SetRead => {
+                self.state.d.next = MapState::SetLatch;
+            }
+            MapState::SetLatch => {
+                self.latched.d.next = self.rd.val();
                 self.state.d.next = MapState::SetWrite;
             }
             MapState::SetWrite => {
                 for k in 0..self._levels {
                     if self.level.q.val().index() == k {
                         self.rams[k].write_enable.next = true;
-                        self.rams[k].write_data.next = self.rd.val() | self.bit_mask.val();
+                        self.rams[k].write_data.next = self.latched.q.val() | self.bit_mask.val();
                     }
                 }
                 self.state.d.next = MapState::Done;
-                if (self.rd.val() == 0) & !self.top.val() {
+                if (self.latched.q.val() == 0) & !self.top.val() {
                     self.pos.d.next = self.word.val();
                     self.level.d.next = self.level.q.val() + 1;
                     self.state.d.next = MapState::SetRead;
                 }
             }
             MapState::TestRead => {
+                self.state.d.next = MapState::TestLatch;
+            }
+            MapState::TestLatch => {
+                self.latched.d.next = self.rd.val();
                 self.state.d.next = MapState::TestCheck;
             }
             MapState::TestCheck => {
-                self.found_q.d.next = (self.rd.val() & self.bit_mask.val()).any();
+                self.found_q.d.next = (self.latched.q.val() & self.bit_mask.val()).any();
                 self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
                 self.state.d.next = MapState::Done;
             }
