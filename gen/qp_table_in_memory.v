@@ -573,17 +573,19 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam EngState$QRelease = 3;
     localparam EngState$Decode = 4;
     localparam EngState$Read = 5;
-    localparam EngState$Check = 6;
-    localparam EngState$AllocFind = 7;
-    localparam EngState$AllocRead = 8;
-    localparam EngState$AllocWrite = 9;
-    localparam EngState$AtTest = 10;
-    localparam EngState$MapWait = 11;
-    localparam EngState$Drain = 12;
-    localparam EngState$Release = 13;
-    localparam EngState$Overflow = 14;
-    localparam EngState$Push = 15;
-    localparam EngState$Done = 16;
+    localparam EngState$Hold = 6;
+    localparam EngState$Check = 7;
+    localparam EngState$AllocFind = 8;
+    localparam EngState$AllocRead = 9;
+    localparam EngState$AllocHold = 10;
+    localparam EngState$AllocWrite = 11;
+    localparam EngState$AtTest = 12;
+    localparam EngState$MapWait = 13;
+    localparam EngState$Drain = 14;
+    localparam EngState$Release = 15;
+    localparam EngState$Overflow = 16;
+    localparam EngState$Push = 17;
+    localparam EngState$Done = 18;
     
     // Stub signals
     reg  ram$clock;
@@ -613,6 +615,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
+    reg  [21:0] entry_q$d;
+    wire  [21:0] entry_q$q;
+    reg  entry_q$clock;
+    reg  [71:0] qhead_q$d;
+    wire  [71:0] qhead_q$q;
+    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -729,6 +737,16 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
+    );
+    qp_table_in_memory$engine$entry_q entry_q(
+        .d(entry_q$d),
+        .q(entry_q$q),
+        .clock(entry_q$clock)
+    );
+    qp_table_in_memory$engine$qhead_q qhead_q(
+        .d(qhead_q$d),
+        .q(qhead_q$q),
+        .clock(qhead_q$clock)
     );
     qp_table_in_memory$engine$map map(
         .clock(map$clock),
@@ -850,6 +868,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
+        entry_q$clock = clock;
+        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -870,13 +890,17 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
+        entry_q$d = entry_q$q;
+        qhead_q$d = qhead_q$q;
         drain_w$0$clock = clock;
         drain_w$0$d = drain_w$0$q;
         drain_w$1$clock = clock;
         drain_w$1$d = drain_w$1$q;
+        entry_q$d = ram$read_data;
+        qhead_q$d = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -900,8 +924,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qram$read_data[(32'h0)+:(24)];
-        q_due = (time_q$q - qram$read_data[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q$q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -996,26 +1020,30 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         state$d = EngState$Done;
                     end
                     else begin
-                        state$d = EngState$Check;
+                        state$d = EngState$Hold;
                     end
+                end
+            EngState$Hold:
+                begin
+                    state$d = EngState$Check;
                 end
             EngState$Check:
                 begin
                     ram_waddr = index;
-                    ram_wdata[(64'h2)+:(20)] = ram$read_data[(64'h2)+:(20)];
+                    ram_wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == 32'h2) begin
-                        check_pass = ram$read_data[(64'h0)+:(2)] == st_free;
+                        check_pass = entry_q$q[(64'h0)+:(2)] == st_free;
                         ram_wdata[(64'h0)+:(2)] = st_reserved;
                         ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == 32'h3) begin
-                        check_pass = (ram$read_data[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
+                        check_pass = (entry_q$q[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
                         ram_wdata[(64'h0)+:(2)] = st_valid;
                     end
                     if (op$q == 32'h4) begin
-                        check_pass = (ram$read_data[(64'h0)+:(2)] != st_free) & (word_gen == gen);
+                        check_pass = (entry_q$q[(64'h0)+:(2)] != st_free) & (word_gen == gen);
                         ram_wdata[(64'h0)+:(2)] = st_free;
                     end
                     if (check_pass) begin
@@ -1066,6 +1094,10 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     end
                 end
             EngState$AllocRead:
+                begin
+                    state$d = EngState$AllocHold;
+                end
+            EngState$AllocHold:
                 begin
                     state$d = EngState$AllocWrite;
                 end
@@ -1309,6 +1341,25 @@ module qp_table_in_memory$engine$drain_w$1(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$drain_w$1
+
+
+module qp_table_in_memory$engine$entry_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$entry_q
 
 
 module qp_table_in_memory$engine$free_ok(d,q,clock);
@@ -2365,6 +2416,25 @@ module qp_table_in_memory$engine$q_wr(d,q,clock);
 endmodule // qp_table_in_memory$engine$q_wr
 
 
+module qp_table_in_memory$engine$qhead_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [71:0] d;
+    output reg  [71:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 72'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$qhead_q
+
+
 module qp_table_in_memory$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2469,17 +2539,19 @@ module qp_table_in_memory$engine$state(d,q,clock);
     localparam EngState$QRelease = 3;
     localparam EngState$Decode = 4;
     localparam EngState$Read = 5;
-    localparam EngState$Check = 6;
-    localparam EngState$AllocFind = 7;
-    localparam EngState$AllocRead = 8;
-    localparam EngState$AllocWrite = 9;
-    localparam EngState$AtTest = 10;
-    localparam EngState$MapWait = 11;
-    localparam EngState$Drain = 12;
-    localparam EngState$Release = 13;
-    localparam EngState$Overflow = 14;
-    localparam EngState$Push = 15;
-    localparam EngState$Done = 16;
+    localparam EngState$Hold = 6;
+    localparam EngState$Check = 7;
+    localparam EngState$AllocFind = 8;
+    localparam EngState$AllocRead = 9;
+    localparam EngState$AllocHold = 10;
+    localparam EngState$AllocWrite = 11;
+    localparam EngState$AtTest = 12;
+    localparam EngState$MapWait = 13;
+    localparam EngState$Drain = 14;
+    localparam EngState$Release = 15;
+    localparam EngState$Overflow = 16;
+    localparam EngState$Push = 17;
+    localparam EngState$Done = 18;
     
     // Update code (custom)
     initial begin
@@ -4529,7 +4601,7 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
                 end
             WriteState$Response:
                 begin
-                    if (bready) begin
+                    if (bready & ~commit$q) begin
                         wstate$d = WriteState$Idle;
                     end
                 end
@@ -4566,7 +4638,7 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
         end
         dir_rd = 32'h0;
         dir_entry = (((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6) | ((dir_rd[(32'h0)+:(1)]) & 64'hffffffffffffffff);
-        bvalid = wstate$q == WriteState$Response;
+        bvalid = (wstate$q == WriteState$Response) & ~commit$q;
         bresp = bresp_q$q;
         arready = ~rvalid_q$q & ~ar_dir$q;
         rvalid = rvalid_q$q;

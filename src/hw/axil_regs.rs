@@ -310,7 +310,8 @@ impl Logic for AxilRegs {
                 }
             }
             WriteState::Response => {
-                if self.bready.val() {
+                // A DIR_ENTRY_HI write answers only after its entry is committed.
+                if self.bready.val() & !self.commit.q.val() {
                     self.wstate.d.next = WriteState::Idle;
                 }
             }
@@ -349,8 +350,9 @@ impl Logic for AxilRegs {
             self.dir_we[d].next = false;
             self.dir_waddr[d].next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
             // A committed entry: {stage_hi, stage_lo} stored as {bits [63:6], bit 0}.
-            // An entry is committed the cycle after its DIR_ENTRY_HI write (at the latest at the
-            // edge of the write response): {stage_hi, stage_lo} as {bits [63:6], bit 0}.
+            // An entry is committed the cycle after its DIR_ENTRY_HI write; the write response
+            // waits for it, so a lookup accepted at or after the response's edge sees the new
+            // entry: {stage_hi, stage_lo} as {bits [63:6], bit 0}.
             self.dir_wdata[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val()) << 27)
                 | (bit_cast::<DIR_BITS, 26>(self.stage_lo.q.val().get_bits::<26>(6)) << 1)
                 | bit_cast::<DIR_BITS, 1>(self.stage_lo.q.val().get_bits::<1>(0));
@@ -399,7 +401,7 @@ impl Logic for AxilRegs {
         }
         self.dir_entry.next = (bit_cast::<64, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6)
             | bit_cast::<64, 1>(self.dir_rd.val().get_bits::<1>(0));
-        self.bvalid.next = self.wstate.q.val() == WriteState::Response;
+        self.bvalid.next = (self.wstate.q.val() == WriteState::Response) & !self.commit.q.val();
         self.bresp.next = self.bresp_q.q.val();
 
         // Read channel. DIR_ENTRY_* take one more cycle: the directory is read at the edge

@@ -7,9 +7,9 @@
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Check` | 2 | ALLOC_AT, PUBLISH, FREE: read the index's word, check state and generation, write the new word |
+//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: read the index's word, latch it, check state and generation, write the new word |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
-//! | `AllocRead`, `AllocWrite` | 2 | ALLOC: read the index's generation, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AllocRead`, `AllocHold`, `AllocWrite` | 3 | ALLOC: read the index's generation, latch it, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
@@ -48,9 +48,11 @@ pub enum EngState {
     QRelease,
     Decode,
     Read,
+    Hold,
     Check,
     AllocFind,
     AllocRead,
+    AllocHold,
     AllocWrite,
     AtTest,
     MapWait,
@@ -121,6 +123,8 @@ pub struct CmdEngine {
     q_count: DFF<Bits<13>>,
     q_overflow: DFF<Bits<32>>,
     time_q: DFF<Bits<TIME_BITS>>,
+    entry_q: DFF<StateEntry>,
+    qhead_q: DFF<Bits<QENTRY_BITS>>,
     q_head_index: Signal<Local, Bits<QPN_BITS>>,
     q_due: Signal<Local, Bit>,
     q_wr_next: Signal<Local, Bits<12>>,
@@ -206,6 +210,8 @@ impl CmdEngine {
             q_count: Default::default(),
             q_overflow: Default::default(),
             time_q: Default::default(),
+            entry_q: Default::default(),
+            qhead_q: Default::default(),
             q_head_index: Default::default(),
             q_due: Default::default(),
             q_wr_next: Default::default(),
@@ -280,7 +286,9 @@ impl Logic for CmdEngine {
             q_rd,
             q_count,
             q_overflow,
-            time_q
+            time_q,
+            entry_q,
+            qhead_q
         );
         for p in 0..self._ports_n {
             self.drain[p].clock.next = self.clock.val();
@@ -290,10 +298,14 @@ impl Logic for CmdEngine {
             self.drain_w[p].clock.next = self.clock.val();
             self.drain_w[p].d.next = self.drain_w[p].q.val();
         }
+        // The RAM words, registered: every decision reads a register, never a RAM's read
+        // port (the block RAMs have no output register).
+        self.entry_q.d.next = self.ram.read_data.val();
+        self.qhead_q.d.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
         self.gen.next = self.qpn.q.val() >> self.index_bits.val();
-        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
+        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.entry_q.q.val().gen);
         self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
         self.ram.clock.next = self.clock.val();
         self.ram.read_address.next = self.cursor.q.val();
@@ -322,9 +334,8 @@ impl Logic for CmdEngine {
         self.qram.write_enable.next = false;
         self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
             | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());
-        self.q_head_index.next = self.qram.read_data.val().get_bits::<QPN_BITS>(0);
-        self.q_due.next = (self.time_q.q.val()
-            - self.qram.read_data.val().get_bits::<TIME_BITS>(24))
+        self.q_head_index.next = self.qhead_q.q.val().get_bits::<QPN_BITS>(0);
+        self.q_due.next = (self.time_q.q.val() - self.qhead_q.q.val().get_bits::<TIME_BITS>(24))
             > self.q_cycles_m1.val();
         self.q_wr_next.next = self.q_wr.q.val() + 1;
         if self.q_wr.q.val() == self.q_last.val() {
@@ -424,30 +435,33 @@ impl Logic for CmdEngine {
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                     self.state.d.next = EngState::Done;
                 } else {
-                    self.state.d.next = EngState::Check;
+                    self.state.d.next = EngState::Hold;
                 }
+            }
+            EngState::Hold => {
+                // The word read at the last edge is latched at this one.
+                self.state.d.next = EngState::Check;
             }
             EngState::Check => {
                 // ALLOC_AT needs FREE (the generation comes from the QPN); PUBLISH needs
                 // RESERVED and the same generation; FREE needs RESERVED or VALID and the same
                 // generation, and writes FREE at once, then drains.
                 self.ram_waddr.next = self.index.val();
-                self.ram_wdata.next.gen = self.ram.read_data.val().gen;
+                self.ram_wdata.next.gen = self.entry_q.q.val().gen;
                 self.state.d.next = EngState::Done;
                 self.check_pass.next = false;
                 if self.op.q.val() == 2 {
-                    self.check_pass.next = self.ram.read_data.val().state == self.st_free.val();
+                    self.check_pass.next = self.entry_q.q.val().state == self.st_free.val();
                     self.ram_wdata.next.state = self.st_reserved.val();
                     self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == 3 {
-                    self.check_pass.next = (self.ram.read_data.val().state
-                        == self.st_reserved.val())
+                    self.check_pass.next = (self.entry_q.q.val().state == self.st_reserved.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.ram_wdata.next.state = self.st_valid.val();
                 }
                 if self.op.q.val() == 4 {
-                    self.check_pass.next = (self.ram.read_data.val().state != self.st_free.val())
+                    self.check_pass.next = (self.entry_q.q.val().state != self.st_free.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.ram_wdata.next.state = self.st_free.val();
                 }
@@ -503,6 +517,9 @@ impl Logic for CmdEngine {
             }
             EngState::AllocRead => {
                 // The state RAM word of the found index is read at this edge.
+                self.state.d.next = EngState::AllocHold;
+            }
+            EngState::AllocHold => {
                 self.state.d.next = EngState::AllocWrite;
             }
             EngState::AllocWrite => {
