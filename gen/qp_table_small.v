@@ -2193,6 +2193,21 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
+    reg  [21:0] s2_entry$d;
+    wire  [21:0] s2_entry$q;
+    reg  s2_entry$clock;
+    reg  [58:0] s2_dir$d;
+    wire  [58:0] s2_dir$q;
+    reg  s2_dir$clock;
     reg  [31:0] lookups$d;
     wire  [31:0] lookups$q;
     reg  lookups$clock;
@@ -2211,19 +2226,19 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     
     // Local signals
     reg  [58:0] dir_rd;
-    reg  s1_present;
-    reg  [63:0] s1_base;
-    reg  [23:0] s1_leaf_index;
+    reg  s2_present;
+    reg  [63:0] s2_base;
+    reg  [23:0] s2_leaf_index;
     reg  s0_fire;
     reg  [2:0] occupancy;
-    reg  [23:0] s1_index;
-    reg  [63:0] s1_wide_index;
-    reg  [23:0] s1_gen;
-    reg  [23:0] s1_entry_gen;
-    reg  [63:0] s1_offset;
-    reg  [2:0] s1_status;
-    reg  [63:0] s1_addr;
-    reg  [122:0] s1_rsp;
+    reg  [23:0] s2_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [63:0] s2_offset;
+    reg  [2:0] s2_status;
+    reg  [63:0] s2_addr;
+    reg  [122:0] s2_rsp;
     reg  [2:0] status_out;
     
     // Sub module instances
@@ -2265,6 +2280,31 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
+    qp_table_small$pipe_rx$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_small$pipe_rx$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_small$pipe_rx$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
+    );
+    qp_table_small$pipe_rx$s2_entry s2_entry(
+        .d(s2_entry$d),
+        .q(s2_entry$q),
+        .clock(s2_entry$clock)
+    );
+    qp_table_small$pipe_rx$s2_dir s2_dir(
+        .d(s2_dir$d),
+        .q(s2_dir$q),
+        .clock(s2_dir$clock)
+    );
     qp_table_small$pipe_rx$lookups lookups(
         .d(lookups$d),
         .q(lookups$q),
@@ -2296,6 +2336,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
+        s2_entry$clock = clock;
+        s2_dir$clock = clock;
         lookups$clock = clock;
         ok$clock = clock;
         out_of_range$clock = clock;
@@ -2305,6 +2350,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
+        s2_entry$d = s2_entry$q;
+        s2_dir$d = s2_dir$q;
         lookups$d = lookups$q;
         ok$d = ok$q;
         out_of_range$d = out_of_range$q;
@@ -2318,8 +2368,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         occupancy = fifo$count;
-        if (s1_valid$q) begin
+        if (s1_valid$q ^ s2_valid$q) begin
             occupancy = fifo$count + 32'h1;
+        end
+        if (s1_valid$q & s2_valid$q) begin
+            occupancy = fifo$count + 32'h2;
         end
         req_ready = init_done & ~rst & (occupancy < fifo_credit);
         s0_fire = req_valid & req_ready;
@@ -2327,46 +2380,51 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         in_flight = occupancy;
         ram$read_address = req_qpn;
         dir_rd = 32'h1;
-        s1_present = dir_rd[32'h0];
-        s1_base = table_base;
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry$d = ram$read_data;
+        s2_dir$d = dir_rd;
+        s2_present = s2_dir$q[32'h0];
+        s2_base = table_base;
         if (two_level) begin
-            s1_base = ((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6;
+            s2_base = ((s2_dir$q[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6;
         end
         s1_valid$d = s0_fire;
         if (s0_fire) begin
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        s1_index = s1_qpn$q & index_mask;
-        s1_leaf_index = s1_index & leaf_mask;
-        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
-        s1_gen = s1_qpn$q >> index_bits;
-        s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
-        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s1_status = 32'h0;
-        s1_addr = s1_base + s1_offset;
-        if (~s1_present) begin
-            s1_status = 32'h4;
-            s1_addr = 32'h0;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = 32'h0;
+        s2_addr = s2_base + s2_offset;
+        if (~s2_present) begin
+            s2_status = 32'h4;
+            s2_addr = 32'h0;
         end
-        if (s1_entry_gen != s1_gen) begin
-            s1_status = 32'h3;
-            s1_addr = 32'h0;
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = 32'h3;
+            s2_addr = 32'h0;
         end
-        if (ram$read_data[(64'h0)+:(2)] != state_valid) begin
-            s1_status = 32'h2;
-            s1_addr = 32'h0;
+        if (s2_entry$q[(64'h0)+:(2)] != state_valid) begin
+            s2_status = 32'h2;
+            s2_addr = 32'h0;
         end
-        if (((s1_index) & 25'h1ffffff) >= max_qps) begin
-            s1_status = 32'h1;
-            s1_addr = 32'h0;
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = 32'h1;
+            s2_addr = 32'h0;
         end
-        s1_rsp[(64'h0)+:(24)] = s1_qpn$q;
-        s1_rsp[(64'h18)+:(32)] = s1_tag$q;
-        s1_rsp[(64'h38)+:(3)] = s1_status;
-        s1_rsp[(64'h3b)+:(64)] = s1_addr;
-        fifo$in_valid = s1_valid$q;
-        fifo$data_in = s1_rsp;
+        s2_rsp[(64'h0)+:(24)] = s2_qpn$q;
+        s2_rsp[(64'h18)+:(32)] = s2_tag$q;
+        s2_rsp[(64'h38)+:(3)] = s2_status;
+        s2_rsp[(64'h3b)+:(64)] = s2_addr;
+        fifo$in_valid = s2_valid$q;
+        fifo$data_in = s2_rsp;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
@@ -2401,6 +2459,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         cnt_page_absent = page_absent$q;
         if (rst) begin
             s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
             lookups$d = 32'h0;
             ok$d = 32'h0;
             out_of_range$d = 32'h0;
@@ -2860,6 +2919,101 @@ module qp_table_small$pipe_rx$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_small$pipe_rx$s1_valid
+
+
+module qp_table_small$pipe_rx$s2_dir(d,q,clock);
+    
+    // Module arguments
+    input wire  [58:0] d;
+    output reg  [58:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 59'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$s2_dir
+
+
+module qp_table_small$pipe_rx$s2_entry(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$s2_entry
+
+
+module qp_table_small$pipe_rx$s2_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$s2_qpn
+
+
+module qp_table_small$pipe_rx$s2_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$s2_tag
+
+
+module qp_table_small$pipe_rx$s2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$s2_valid
 
 
 module qp_table_small$pipe_rx$stale(d,q,clock);

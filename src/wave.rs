@@ -878,13 +878,13 @@ pub fn docs_waves(cfg: &Config, vcd: &Path, out_dir: &Path) -> Result<Vec<PathBu
     waves.push((
         "lookup",
         Wave {
-            title: format!("Lookups on {tx} and {rx}: one per cycle, latency 2, backpressure on {tx}'s response"),
+            title: format!("Lookups on {tx} and {rx}: one per cycle, latency 3, backpressure on {tx}'s response"),
             clock: "clk".into(),
             first_edge: start + 1,
             last_edge: b.sim.cycle(),
             rows,
             notes: vec![
-                (start + 1, "request handshakes at edge 0; responses valid at edge 2 (latency 2)".into()),
+                (start + 1, "request handshakes at edge 0; responses valid at edge 3 (latency 3)".into()),
                 (start + 4, format!("m_{tx}_rsp_ready low: the response is held, payload stable")),
             ],
         },
@@ -904,11 +904,11 @@ pub fn docs_waves(cfg: &Config, vcd: &Path, out_dir: &Path) -> Result<Vec<PathBu
     );
     // FREE takes effect a few cycles after its write handshake (the engine reads and checks
     // the entry first); a lookup accepted after that answers NOT_ALLOCATED at once.
-    b.run_cycles(6)?;
+    b.run_cycles(9)?;
     let not_alloc = |b: &Bench| b.status_counts(1)[crate::model::Status::NotAllocated as usize];
     let before = not_alloc(&b);
     b.lookup(1, qpn, 0x41);
-    b.run_cycles(4)?;
+    b.run_cycles(6)?;
     if not_alloc(&b) != before + 1 {
         bail!("the scenario's lookup during the drain did not answer NOT_ALLOCATED");
     }

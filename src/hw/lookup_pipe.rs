@@ -1,21 +1,22 @@
 //! `LookupPipe`: one lookup pipeline, from a request stream to a response stream.
 //!
 //! ```text
-//!            +----------+   s1 regs   +-----------------+    +---------+
-//!  req  ---->| s0: RAM  |------------>| s1: check, addr |--->| RspFifo |----> rsp
-//!  (qpn,tag) | read     |  StateRam   | status, address |    | 4 regs  |
-//!            +----------+  read_data  +-----------------+    +---------+
+//!            +----------+   s1 regs   +-------------+   s2 regs   +-----------------+    +---------+
+//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| RspFifo |----> rsp
+//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | 4 regs  |
+//!            +----------+             +-------------+             +-----------------+    +---------+
 //! ```
 //!
 //! | stage | edge | what happens |
 //! |---|---|---|
-//! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM; qpn and tag are registered into s1 |
-//! | s1 | `t + 1` | range, state and generation checks on the RAM word; `addr = table_base + index * entry_bytes`; the result is pushed into the response queue |
-//! | out | from `t + 1` | the queue's head is offered on the response stream: `rsp_valid` is first sampled high at edge `t + 2` (latency 2) |
+//! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
+//! | s1 | `t + 1` | the RAM words are registered (no path runs from a block RAM's read port, which has no output register, into the checks) |
+//! | s2 | `t + 2` | range, state and generation checks (then page presence); `addr = base + index * entry_bytes`; the result is pushed into the response queue |
+//! | out | from `t + 2` | the queue's head is offered on the response stream: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, the
 //! lookups in flight) and the synchronous reset, never from `rsp_ready`. A request is granted
-//! only while fewer than [`RSP_FIFO_DEPTH`] lookups are in flight (in s1 or in the queue),
+//! only while fewer than [`RSP_FIFO_DEPTH`] lookups are in flight (in s1, s2 or the queue),
 //! so the queue never overflows and with an always-ready consumer the pipe takes one request
 //! per cycle (II = 1). Responses leave in request order.
 //!
@@ -77,9 +78,9 @@ pub struct LookupPipe {
     dirs: Vec<WordRam<DIR_BITS>>,
     page_absent: DFF<Bits<32>>,
     dir_rd: Signal<Local, Bits<DIR_BITS>>,
-    s1_present: Signal<Local, Bit>,
-    s1_base: Signal<Local, Bits<ADDR_BITS>>,
-    s1_leaf_index: Signal<Local, Bits<QPN_BITS>>,
+    s2_present: Signal<Local, Bit>,
+    s2_base: Signal<Local, Bits<ADDR_BITS>>,
+    s2_leaf_index: Signal<Local, Bits<QPN_BITS>>,
     leaf_mask: Constant<Bits<QPN_BITS>>,
     /// leaf_bits (two_level only).
     leaf_bits: Vec<Constant<Bits<5>>>,
@@ -89,6 +90,13 @@ pub struct LookupPipe {
     s1_valid: DFF<Bit>,
     s1_qpn: DFF<Bits<QPN_BITS>>,
     s1_tag: DFF<Bits<TAG_BITS>>,
+    s2_valid: DFF<Bit>,
+    s2_qpn: DFF<Bits<QPN_BITS>>,
+    s2_tag: DFF<Bits<TAG_BITS>>,
+    /// The state RAM word and the directory entry, registered (no path from a RAM's read
+    /// port into the checks).
+    s2_entry: DFF<StateEntry>,
+    s2_dir: DFF<Bits<DIR_BITS>>,
     lookups: DFF<Bits<32>>,
     ok: DFF<Bits<32>>,
     out_of_range: DFF<Bits<32>>,
@@ -96,14 +104,14 @@ pub struct LookupPipe {
     stale: DFF<Bits<32>>,
     s0_fire: Signal<Local, Bit>,
     occupancy: Signal<Local, Bits<3>>,
-    s1_index: Signal<Local, Bits<QPN_BITS>>,
-    s1_wide_index: Signal<Local, Bits<ADDR_BITS>>,
-    s1_gen: Signal<Local, Bits<QPN_BITS>>,
-    s1_entry_gen: Signal<Local, Bits<QPN_BITS>>,
-    s1_offset: Signal<Local, Bits<ADDR_BITS>>,
-    s1_status: Signal<Local, Bits<3>>,
-    s1_addr: Signal<Local, Bits<ADDR_BITS>>,
-    s1_rsp: Signal<Local, LookupRsp>,
+    s2_index: Signal<Local, Bits<QPN_BITS>>,
+    s2_wide_index: Signal<Local, Bits<ADDR_BITS>>,
+    s2_gen: Signal<Local, Bits<QPN_BITS>>,
+    s2_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    s2_offset: Signal<Local, Bits<ADDR_BITS>>,
+    s2_status: Signal<Local, Bits<3>>,
+    s2_addr: Signal<Local, Bits<ADDR_BITS>>,
+    s2_rsp: Signal<Local, LookupRsp>,
     status_out: Signal<Local, Bits<3>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
@@ -162,9 +170,9 @@ impl LookupPipe {
             dirs: (0..p.on_chip_dirs()).map(|_| p.dir_ram()).collect(),
             page_absent: Default::default(),
             dir_rd: Default::default(),
-            s1_present: Default::default(),
-            s1_base: Default::default(),
-            s1_leaf_index: Default::default(),
+            s2_present: Default::default(),
+            s2_base: Default::default(),
+            s2_leaf_index: Default::default(),
             leaf_mask: Constant::new(
                 p.leaf_bits
                     .map_or(p.index_mask(), |l| (1u64 << l) - 1)
@@ -181,6 +189,11 @@ impl LookupPipe {
             s1_valid: Default::default(),
             s1_qpn: Default::default(),
             s1_tag: Default::default(),
+            s2_valid: Default::default(),
+            s2_qpn: Default::default(),
+            s2_tag: Default::default(),
+            s2_entry: Default::default(),
+            s2_dir: Default::default(),
             lookups: Default::default(),
             ok: Default::default(),
             out_of_range: Default::default(),
@@ -188,14 +201,14 @@ impl LookupPipe {
             stale: Default::default(),
             s0_fire: Default::default(),
             occupancy: Default::default(),
-            s1_index: Default::default(),
-            s1_wide_index: Default::default(),
-            s1_gen: Default::default(),
-            s1_entry_gen: Default::default(),
-            s1_offset: Default::default(),
-            s1_status: Default::default(),
-            s1_addr: Default::default(),
-            s1_rsp: Default::default(),
+            s2_index: Default::default(),
+            s2_wide_index: Default::default(),
+            s2_gen: Default::default(),
+            s2_entry_gen: Default::default(),
+            s2_offset: Default::default(),
+            s2_status: Default::default(),
+            s2_addr: Default::default(),
+            s2_rsp: Default::default(),
             status_out: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
@@ -223,6 +236,11 @@ impl Logic for LookupPipe {
             s1_valid,
             s1_qpn,
             s1_tag,
+            s2_valid,
+            s2_qpn,
+            s2_tag,
+            s2_entry,
+            s2_dir,
             lookups,
             ok,
             out_of_range,
@@ -239,8 +257,11 @@ impl Logic for LookupPipe {
 
         // s0: grant on credit. Lookups in flight = s1 + queue; the edge may add one.
         self.occupancy.next = self.fifo.count.val();
-        if self.s1_valid.q.val() {
+        if self.s1_valid.q.val() ^ self.s2_valid.q.val() {
             self.occupancy.next = self.fifo.count.val() + 1;
+        }
+        if self.s1_valid.q.val() & self.s2_valid.q.val() {
+            self.occupancy.next = self.fifo.count.val() + 2;
         }
         self.req_ready.next = self.init_done.val()
             & !self.rst.val()
@@ -261,10 +282,17 @@ impl Logic for LookupPipe {
             self.dir_rd.next = self.dirs[d].read_data.val();
         }
         // Flat mode: every "page" is present and its base is TABLE_BASE.
-        self.s1_present.next = self.dir_rd.val().get_bit(0);
-        self.s1_base.next = self.table_base.val();
+        // s1: the words read at the request's edge are registered.
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_qpn.d.next = self.s1_qpn.q.val();
+        self.s2_tag.d.next = self.s1_tag.q.val();
+        self.s2_entry.d.next = self.ram.read_data.val();
+        self.s2_dir.d.next = self.dir_rd.val();
+        self.s2_present.next = self.s2_dir.q.val().get_bit(0);
+        self.s2_base.next = self.table_base.val();
         if self.two_level.val() {
-            self.s1_base.next = bit_cast::<ADDR_BITS, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6;
+            self.s2_base.next =
+                bit_cast::<ADDR_BITS, 58>(self.s2_dir.q.val().get_bits::<58>(1)) << 6;
         }
         self.s1_valid.d.next = self.s0_fire.val();
         if self.s0_fire.val() {
@@ -273,44 +301,44 @@ impl Logic for LookupPipe {
         }
 
         // s1: checks in SPEC order (range, state, generation), then the address.
-        self.s1_index.next = self.s1_qpn.q.val() & self.index_mask.val();
+        self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
         // The offset inside the table (flat) or inside the page (two_level).
-        self.s1_leaf_index.next = self.s1_index.val() & self.leaf_mask.val();
-        self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s1_leaf_index.val());
-        self.s1_gen.next = self.s1_qpn.q.val() >> self.index_bits.val();
-        self.s1_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.ram.read_data.val().gen);
-        self.s1_offset.next = ((self.s1_wide_index.val() << 5) & self.mul_mask0.val())
-            + ((self.s1_wide_index.val() << 6) & self.mul_mask1.val())
-            + ((self.s1_wide_index.val() << 7) & self.mul_mask2.val())
-            + ((self.s1_wide_index.val() << 8) & self.mul_mask3.val())
-            + ((self.s1_wide_index.val() << 9) & self.mul_mask4.val())
-            + ((self.s1_wide_index.val() << 10) & self.mul_mask5.val())
-            + ((self.s1_wide_index.val() << 11) & self.mul_mask6.val())
-            + ((self.s1_wide_index.val() << 12) & self.mul_mask7.val());
-        self.s1_status.next = 0.into();
-        self.s1_addr.next = self.s1_base.val() + self.s1_offset.val();
-        if !self.s1_present.val() {
-            self.s1_status.next = 4.into();
-            self.s1_addr.next = 0.into();
+        self.s2_leaf_index.next = self.s2_index.val() & self.leaf_mask.val();
+        self.s2_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_leaf_index.val());
+        self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
+        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.q.val().gen);
+        self.s2_offset.next = ((self.s2_wide_index.val() << 5) & self.mul_mask0.val())
+            + ((self.s2_wide_index.val() << 6) & self.mul_mask1.val())
+            + ((self.s2_wide_index.val() << 7) & self.mul_mask2.val())
+            + ((self.s2_wide_index.val() << 8) & self.mul_mask3.val())
+            + ((self.s2_wide_index.val() << 9) & self.mul_mask4.val())
+            + ((self.s2_wide_index.val() << 10) & self.mul_mask5.val())
+            + ((self.s2_wide_index.val() << 11) & self.mul_mask6.val())
+            + ((self.s2_wide_index.val() << 12) & self.mul_mask7.val());
+        self.s2_status.next = 0.into();
+        self.s2_addr.next = self.s2_base.val() + self.s2_offset.val();
+        if !self.s2_present.val() {
+            self.s2_status.next = 4.into();
+            self.s2_addr.next = 0.into();
         }
-        if self.s1_entry_gen.val() != self.s1_gen.val() {
-            self.s1_status.next = 3.into();
-            self.s1_addr.next = 0.into();
+        if self.s2_entry_gen.val() != self.s2_gen.val() {
+            self.s2_status.next = 3.into();
+            self.s2_addr.next = 0.into();
         }
-        if self.ram.read_data.val().state != self.state_valid.val() {
-            self.s1_status.next = 2.into();
-            self.s1_addr.next = 0.into();
+        if self.s2_entry.q.val().state != self.state_valid.val() {
+            self.s2_status.next = 2.into();
+            self.s2_addr.next = 0.into();
         }
-        if bit_cast::<25, QPN_BITS>(self.s1_index.val()) >= self.max_qps.val() {
-            self.s1_status.next = 1.into();
-            self.s1_addr.next = 0.into();
+        if bit_cast::<25, QPN_BITS>(self.s2_index.val()) >= self.max_qps.val() {
+            self.s2_status.next = 1.into();
+            self.s2_addr.next = 0.into();
         }
-        self.s1_rsp.next.qpn = self.s1_qpn.q.val();
-        self.s1_rsp.next.tag = self.s1_tag.q.val();
-        self.s1_rsp.next.status = self.s1_status.val();
-        self.s1_rsp.next.addr = self.s1_addr.val();
-        self.fifo.in_valid.next = self.s1_valid.q.val();
-        self.fifo.data_in.next = self.s1_rsp.val();
+        self.s2_rsp.next.qpn = self.s2_qpn.q.val();
+        self.s2_rsp.next.tag = self.s2_tag.q.val();
+        self.s2_rsp.next.status = self.s2_status.val();
+        self.s2_rsp.next.addr = self.s2_addr.val();
+        self.fifo.in_valid.next = self.s2_valid.q.val();
+        self.fifo.data_in.next = self.s2_rsp.val();
 
         // Response stream from the queue's head.
         self.fifo.out_ready.next = self.rsp_ready.val();
@@ -350,6 +378,7 @@ impl Logic for LookupPipe {
 
         if self.rst.val() {
             self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
             self.lookups.d.next = 0.into();
             self.ok.d.next = 0.into();
             self.out_of_range.d.next = 0.into();

@@ -3,7 +3,7 @@
 //! | block | file | what it does |
 //! |---|---|---|
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
-//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: state check and address, II = 1, latency 2 |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: state check and address, II = 1, latency 3 |
 //! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
 //! | [`MemLookupPipe`](mem_pipe::MemLookupPipe) | `mem_pipe.rs` | one per lookup port when the directory is in memory: state check, then the directory read, responses in order |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
