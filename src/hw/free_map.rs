@@ -9,7 +9,7 @@
 //!
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
-//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 3 cycles a level (read, latch, check), `3 * (2 * levels)`, up to `3 * (3 * levels)` with the wrap |
+//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 4 cycles a level (read, latch, find, check), `4 * (2 * levels)`, up to `4 * (3 * levels)` with the wrap |
 //! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `3 * levels` |
 //! | SET `i` | adds `i`; sets the summary bits of words that were zero | `3 * levels` |
 //! | TEST `i` | whether `i` is a member | 3 |
@@ -31,9 +31,11 @@ pub enum MapState {
     Idle,
     UpRead,
     UpLatch,
+    UpFind,
     UpCheck,
     DownRead,
     DownLatch,
+    DownFind,
     DownCheck,
     ClearRead,
     ClearLatch,
@@ -82,6 +84,8 @@ pub struct FreeMap {
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
+    hit_q: DFF<Bits<POS_BITS>>,
+    any_q: DFF<Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
@@ -92,12 +96,8 @@ pub struct FreeMap {
     word_exists: Signal<Local, Bit>,
     top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
-    f32: Signal<Local, Bits<32>>,
-    f16: Signal<Local, Bits<16>>,
-    f8: Signal<Local, Bits<8>>,
-    f4: Signal<Local, Bits<4>>,
-    f2: Signal<Local, Bits<2>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
+    lowest: Signal<Local, Bits<64>>,
     hit: Signal<Local, Bits<POS_BITS>>,
     depths: Vec<Constant<Bits<POS_BITS>>>,
     full_words: Vec<Constant<Bits<POS_BITS>>>,
@@ -111,6 +111,8 @@ pub struct FreeMap {
     ones: Constant<Bits<64>>,
     /// 1, 2, 4, ... 32 at the width of a position (bits of a found bit's number).
     pow2: Vec<Constant<Bits<POS_BITS>>>,
+    /// For k in 0..6: the 64-bit mask of the positions whose number has bit k set.
+    bit_of_pos: Vec<Constant<Bits<64>>>,
     one: Constant<Bits<64>>,
     _levels: usize,
 }
@@ -157,6 +159,8 @@ impl FreeMap {
             found_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
+            hit_q: Default::default(),
+            any_q: Default::default(),
             init_word: Default::default(),
             rd: Default::default(),
             init_pos: Default::default(),
@@ -167,12 +171,8 @@ impl FreeMap {
             word_exists: Default::default(),
             top: Default::default(),
             ffs_in: Default::default(),
-            f32: Default::default(),
-            f16: Default::default(),
-            f8: Default::default(),
-            f4: Default::default(),
-            f2: Default::default(),
             ffs: Default::default(),
+            lowest: Default::default(),
             hit: Default::default(),
             depths: words
                 .iter()
@@ -195,6 +195,12 @@ impl FreeMap {
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
             pow2: (0..6).map(|k| Constant::new((1u64 << k).into())).collect(),
+            bit_of_pos: (0..6)
+                .map(|k| {
+                    let m = (0..64).filter(|i| i >> k & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+                    Constant::new(m.into())
+                })
+                .collect(),
             one: Constant::new(1u64.into()),
             _levels: levels,
         }
@@ -205,7 +211,8 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched
+            self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched,
+            hit_q, any_q
         );
         self.done.next = false;
         self.found.next = self.found_q.q.val();
@@ -242,41 +249,19 @@ impl Logic for FreeMap {
         // (word << 6) | bit.
         self.ffs_in.next = self.latched.q.val();
         self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
-        if self.ffs_in.val().get_bits::<32>(0).any() {
-            self.f32.next = self.ffs_in.val().get_bits::<32>(0);
-        } else {
-            self.f32.next = self.ffs_in.val().get_bits::<32>(32);
-            self.ffs.next = self.ffs.val() | self.pow2[5].val();
+        // The lowest set bit alone (x & -x, one carry chain), then its number bit by bit: bit k
+        // of the number is set when the lowest set bit is at a position with bit k set.
+        self.lowest.next = self.ffs_in.val() & (!self.ffs_in.val() + self.one.val());
+        for k in 0..6 {
+            if (self.lowest.val() & self.bit_of_pos[k].val()).any() {
+                self.ffs.next = self.ffs.val() | self.pow2[k].val();
+            }
         }
-        if self.f32.val().get_bits::<16>(0).any() {
-            self.f16.next = self.f32.val().get_bits::<16>(0);
-        } else {
-            self.f16.next = self.f32.val().get_bits::<16>(16);
-            self.ffs.next = self.ffs.val() | self.pow2[4].val();
-        }
-        if self.f16.val().get_bits::<8>(0).any() {
-            self.f8.next = self.f16.val().get_bits::<8>(0);
-        } else {
-            self.f8.next = self.f16.val().get_bits::<8>(8);
-            self.ffs.next = self.ffs.val() | self.pow2[3].val();
-        }
-        if self.f8.val().get_bits::<4>(0).any() {
-            self.f4.next = self.f8.val().get_bits::<4>(0);
-        } else {
-            self.f4.next = self.f8.val().get_bits::<4>(4);
-            self.ffs.next = self.ffs.val() | self.pow2[2].val();
-        }
-        if self.f4.val().get_bits::<2>(0).any() {
-            self.f2.next = self.f4.val().get_bits::<2>(0);
-        } else {
-            self.f2.next = self.f4.val().get_bits::<2>(2);
-            self.ffs.next = self.ffs.val() | self.pow2[1].val();
-        }
-        // f2 is not zero: its low bit is clear exactly when the set bit is the high one.
-        if self.f2.val().get_bit(1) & !self.f2.val().get_bit(0) {
-            self.ffs.next = self.ffs.val() | self.pow2[0].val();
-        }
-        self.hit.next = self.ffs.val();
+        self.hit.next = self.hit_q.q.val();
+        // The search result is registered too (find-first-set in one cycle, the decision in
+        // the next).
+        self.hit_q.d.next = self.ffs.val();
+        self.any_q.d.next = self.latched.q.val().any();
 
         match self.state.q.val() {
             MapState::Init => {
@@ -306,12 +291,15 @@ impl Logic for FreeMap {
             MapState::UpLatch => {
                 // The members at or after pos in the word just read.
                 self.latched.d.next = self.masked.val();
+                self.state.d.next = MapState::UpFind;
+            }
+            MapState::UpFind => {
                 self.state.d.next = MapState::UpCheck;
             }
             MapState::UpCheck => {
                 // A member at or after pos in this word: go down from it. Else the next
                 // word, one level up; past the top: wrap once, or not found.
-                if self.latched.q.val().any() {
+                if self.any_q.q.val() {
                     if self.level.q.val() == 0 {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
@@ -341,6 +329,9 @@ impl Logic for FreeMap {
             }
             MapState::DownLatch => {
                 self.latched.d.next = self.rd.val();
+                self.state.d.next = MapState::DownFind;
+            }
+            MapState::DownFind => {
                 self.state.d.next = MapState::DownCheck;
             }
             MapState::DownCheck => {
