@@ -1494,6 +1494,12 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     localparam  pow2$3 = 25'h8;
     localparam  pow2$4 = 25'h10;
     localparam  pow2$5 = 25'h20;
+    localparam  bit_of_pos$0 = 64'haaaaaaaaaaaaaaaa;
+    localparam  bit_of_pos$1 = 64'hcccccccccccccccc;
+    localparam  bit_of_pos$2 = 64'hf0f0f0f0f0f0f0f0;
+    localparam  bit_of_pos$3 = 64'hff00ff00ff00ff00;
+    localparam  bit_of_pos$4 = 64'hffff0000ffff0000;
+    localparam  bit_of_pos$5 = 64'hffffffff00000000;
     localparam  one = 64'h1;
     
     // Enums
@@ -1501,20 +1507,22 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
     localparam MapState$UpLatch = 3;
-    localparam MapState$UpCheck = 4;
-    localparam MapState$DownRead = 5;
-    localparam MapState$DownLatch = 6;
-    localparam MapState$DownCheck = 7;
-    localparam MapState$ClearRead = 8;
-    localparam MapState$ClearLatch = 9;
-    localparam MapState$ClearWrite = 10;
-    localparam MapState$SetRead = 11;
-    localparam MapState$SetLatch = 12;
-    localparam MapState$SetWrite = 13;
-    localparam MapState$TestRead = 14;
-    localparam MapState$TestLatch = 15;
-    localparam MapState$TestCheck = 16;
-    localparam MapState$Done = 17;
+    localparam MapState$UpFind = 4;
+    localparam MapState$UpCheck = 5;
+    localparam MapState$DownRead = 6;
+    localparam MapState$DownLatch = 7;
+    localparam MapState$DownFind = 8;
+    localparam MapState$DownCheck = 9;
+    localparam MapState$ClearRead = 10;
+    localparam MapState$ClearLatch = 11;
+    localparam MapState$ClearWrite = 12;
+    localparam MapState$SetRead = 13;
+    localparam MapState$SetLatch = 14;
+    localparam MapState$SetWrite = 15;
+    localparam MapState$TestRead = 16;
+    localparam MapState$TestLatch = 17;
+    localparam MapState$TestCheck = 18;
+    localparam MapState$Done = 19;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1565,6 +1573,12 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
+    reg  [24:0] hit_q$d;
+    wire  [24:0] hit_q$q;
+    reg  hit_q$clock;
+    reg  any_q$d;
+    wire  any_q$q;
+    reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -1579,12 +1593,8 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  word_exists;
     reg  top;
     reg  [63:0] ffs_in;
-    reg  [31:0] f32;
-    reg  [15:0] f16;
-    reg  [7:0] f8;
-    reg  [3:0] f4;
-    reg  [1:0] f2;
     reg  [24:0] ffs;
+    reg  [63:0] lowest;
     reg  [24:0] hit;
     
     // Sub module instances
@@ -1660,6 +1670,16 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .q(latched$q),
         .clock(latched$clock)
     );
+    qp_table_wide$engine$map$hit_q hit_q(
+        .d(hit_q$d),
+        .q(hit_q$q),
+        .clock(hit_q$clock)
+    );
+    qp_table_wide$engine$map$any_q any_q(
+        .d(any_q$d),
+        .q(any_q$q),
+        .clock(any_q$clock)
+    );
     qp_table_wide$engine$map$init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
@@ -1677,6 +1697,8 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
+        hit_q$clock = clock;
+        any_q$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1686,6 +1708,8 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
+        hit_q$d = hit_q$q;
+        any_q$d = any_q$q;
         done = 1'b0;
         found = found_q$q;
         result = result_q$q;
@@ -1738,45 +1762,28 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         end
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
-        if (|ffs_in[(32'h0)+:(32)]) begin
-            f32 = ffs_in[(32'h0)+:(32)];
-        end
-        else begin
-            f32 = ffs_in[(32'h20)+:(32)];
-            ffs = ffs | pow2$5;
-        end
-        if (|f32[(32'h0)+:(16)]) begin
-            f16 = f32[(32'h0)+:(16)];
-        end
-        else begin
-            f16 = f32[(32'h10)+:(16)];
-            ffs = ffs | pow2$4;
-        end
-        if (|f16[(32'h0)+:(8)]) begin
-            f8 = f16[(32'h0)+:(8)];
-        end
-        else begin
-            f8 = f16[(32'h8)+:(8)];
-            ffs = ffs | pow2$3;
-        end
-        if (|f8[(32'h0)+:(4)]) begin
-            f4 = f8[(32'h0)+:(4)];
-        end
-        else begin
-            f4 = f8[(32'h4)+:(4)];
-            ffs = ffs | pow2$2;
-        end
-        if (|f4[(32'h0)+:(2)]) begin
-            f2 = f4[(32'h0)+:(2)];
-        end
-        else begin
-            f2 = f4[(32'h2)+:(2)];
-            ffs = ffs | pow2$1;
-        end
-        if (f2[32'h1] & ~f2[32'h0]) begin
+        lowest = ffs_in & (~ffs_in + one);
+        if (|(lowest & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        hit = ffs;
+        if (|(lowest & bit_of_pos$1)) begin
+            ffs = ffs | pow2$1;
+        end
+        if (|(lowest & bit_of_pos$2)) begin
+            ffs = ffs | pow2$2;
+        end
+        if (|(lowest & bit_of_pos$3)) begin
+            ffs = ffs | pow2$3;
+        end
+        if (|(lowest & bit_of_pos$4)) begin
+            ffs = ffs | pow2$4;
+        end
+        if (|(lowest & bit_of_pos$5)) begin
+            ffs = ffs | pow2$5;
+        end
+        hit = hit_q$q;
+        hit_q$d = ffs;
+        any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
                 begin
@@ -1832,11 +1839,15 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
             MapState$UpLatch:
                 begin
                     latched$d = masked;
+                    state$d = MapState$UpFind;
+                end
+            MapState$UpFind:
+                begin
                     state$d = MapState$UpCheck;
                 end
             MapState$UpCheck:
                 begin
-                    if (|latched$q) begin
+                    if (any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1872,6 +1883,10 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
             MapState$DownLatch:
                 begin
                     latched$d = rd;
+                    state$d = MapState$DownFind;
+                end
+            MapState$DownFind:
+                begin
                     state$d = MapState$DownCheck;
                 end
             MapState$DownCheck:
@@ -2003,6 +2018,25 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
 endmodule // qp_table_wide$engine$map
 
 
+module qp_table_wide$engine$map$any_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$engine$map$any_q
+
+
 module qp_table_wide$engine$map$found_q(d,q,clock);
     
     // Module arguments
@@ -2020,6 +2054,25 @@ module qp_table_wide$engine$map$found_q(d,q,clock);
     end
           
 endmodule // qp_table_wide$engine$map$found_q
+
+
+module qp_table_wide$engine$map$hit_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$engine$map$hit_q
 
 
 module qp_table_wide$engine$map$init_word(d,q,clock);
@@ -2233,20 +2286,22 @@ module qp_table_wide$engine$map$state(d,q,clock);
     localparam MapState$Idle = 1;
     localparam MapState$UpRead = 2;
     localparam MapState$UpLatch = 3;
-    localparam MapState$UpCheck = 4;
-    localparam MapState$DownRead = 5;
-    localparam MapState$DownLatch = 6;
-    localparam MapState$DownCheck = 7;
-    localparam MapState$ClearRead = 8;
-    localparam MapState$ClearLatch = 9;
-    localparam MapState$ClearWrite = 10;
-    localparam MapState$SetRead = 11;
-    localparam MapState$SetLatch = 12;
-    localparam MapState$SetWrite = 13;
-    localparam MapState$TestRead = 14;
-    localparam MapState$TestLatch = 15;
-    localparam MapState$TestCheck = 16;
-    localparam MapState$Done = 17;
+    localparam MapState$UpFind = 4;
+    localparam MapState$UpCheck = 5;
+    localparam MapState$DownRead = 6;
+    localparam MapState$DownLatch = 7;
+    localparam MapState$DownFind = 8;
+    localparam MapState$DownCheck = 9;
+    localparam MapState$ClearRead = 10;
+    localparam MapState$ClearLatch = 11;
+    localparam MapState$ClearWrite = 12;
+    localparam MapState$SetRead = 13;
+    localparam MapState$SetLatch = 14;
+    localparam MapState$SetWrite = 15;
+    localparam MapState$TestRead = 16;
+    localparam MapState$TestLatch = 17;
+    localparam MapState$TestCheck = 18;
+    localparam MapState$Done = 19;
     
     // Update code (custom)
     initial begin
