@@ -197,7 +197,9 @@ impl FreeMap {
             pow2: (0..6).map(|k| Constant::new((1u64 << k).into())).collect(),
             bit_of_pos: (0..6)
                 .map(|k| {
-                    let m = (0..64).filter(|i| i >> k & 1 == 1).fold(0u64, |m, i| m | 1 << i);
+                    let m = (0..64)
+                        .filter(|i| i >> k & 1 == 1)
+                        .fold(0u64, |m, i| m | 1 << i);
                     Constant::new(m.into())
                 })
                 .collect(),
