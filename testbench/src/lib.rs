@@ -1,3 +1,4 @@
 //! Shared fixture of the testbenches.
 pub mod campaign;
 pub mod tools;
+pub mod xsim;
