@@ -1,3 +1,4 @@
 //! Shared fixture of the testbenches.
 pub mod campaign;
+pub mod comb_ports;
 pub mod tools;
