@@ -6,84 +6,84 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     input wire  clk;
     input wire  rst;
     input wire  s_tx_req_valid;
-    output reg  s_tx_req_ready;
+    output wire  s_tx_req_ready;
     input wire  [23:0] s_tx_req_qpn;
     input wire  [7:0] s_tx_req_tag;
-    output reg  m_tx_rsp_valid;
+    output wire  m_tx_rsp_valid;
     input wire  m_tx_rsp_ready;
-    output reg  [23:0] m_tx_rsp_qpn;
-    output reg  [7:0] m_tx_rsp_tag;
-    output reg  [2:0] m_tx_rsp_status;
-    output reg  [63:0] m_tx_rsp_addr;
+    output wire  [23:0] m_tx_rsp_qpn;
+    output wire  [7:0] m_tx_rsp_tag;
+    output wire  [2:0] m_tx_rsp_status;
+    output wire  [63:0] m_tx_rsp_addr;
     input wire  s_rx_req_valid;
-    output reg  s_rx_req_ready;
+    output wire  s_rx_req_ready;
     input wire  [23:0] s_rx_req_qpn;
     input wire  [7:0] s_rx_req_tag;
-    output reg  m_rx_rsp_valid;
+    output wire  m_rx_rsp_valid;
     input wire  m_rx_rsp_ready;
-    output reg  [23:0] m_rx_rsp_qpn;
-    output reg  [7:0] m_rx_rsp_tag;
-    output reg  [2:0] m_rx_rsp_status;
-    output reg  [63:0] m_rx_rsp_addr;
+    output wire  [23:0] m_rx_rsp_qpn;
+    output wire  [7:0] m_rx_rsp_tag;
+    output wire  [2:0] m_rx_rsp_status;
+    output wire  [63:0] m_rx_rsp_addr;
     input wire  [11:0] s_axil_awaddr;
     input wire  [2:0] s_axil_awprot;
     input wire  s_axil_awvalid;
-    output reg  s_axil_awready;
+    output wire  s_axil_awready;
     input wire  [31:0] s_axil_wdata;
     input wire  [3:0] s_axil_wstrb;
     input wire  s_axil_wvalid;
-    output reg  s_axil_wready;
-    output reg  [1:0] s_axil_bresp;
-    output reg  s_axil_bvalid;
+    output wire  s_axil_wready;
+    output wire  [1:0] s_axil_bresp;
+    output wire  s_axil_bvalid;
     input wire  s_axil_bready;
     input wire  [11:0] s_axil_araddr;
     input wire  [2:0] s_axil_arprot;
     input wire  s_axil_arvalid;
-    output reg  s_axil_arready;
-    output reg  [31:0] s_axil_rdata;
-    output reg  [1:0] s_axil_rresp;
-    output reg  s_axil_rvalid;
+    output wire  s_axil_arready;
+    output wire  [31:0] s_axil_rdata;
+    output wire  [1:0] s_axil_rresp;
+    output wire  s_axil_rvalid;
     input wire  s_axil_rready;
-    output reg  m_axi_arid;
-    output reg  [63:0] m_axi_araddr;
-    output reg  [7:0] m_axi_arlen;
-    output reg  [2:0] m_axi_arsize;
-    output reg  [1:0] m_axi_arburst;
-    output reg  m_axi_arlock;
-    output reg  [3:0] m_axi_arcache;
-    output reg  [2:0] m_axi_arprot;
-    output reg  m_axi_arvalid;
+    output wire  m_axi_arid;
+    output wire  [63:0] m_axi_araddr;
+    output wire  [7:0] m_axi_arlen;
+    output wire  [2:0] m_axi_arsize;
+    output wire  [1:0] m_axi_arburst;
+    output wire  m_axi_arlock;
+    output wire  [3:0] m_axi_arcache;
+    output wire  [2:0] m_axi_arprot;
+    output wire  m_axi_arvalid;
     input wire  m_axi_arready;
     input wire  m_axi_rid;
     input wire  [63:0] m_axi_rdata;
     input wire  [1:0] m_axi_rresp;
     input wire  m_axi_rlast;
     input wire  m_axi_rvalid;
-    output reg  m_axi_rready;
+    output wire  m_axi_rready;
     
     // Stub signals
-    reg  pipe_tx$clock;
-    reg  pipe_tx$rst;
-    reg  pipe_tx$init_done;
-    reg  [63:0] pipe_tx$table_base;
-    reg  pipe_tx$req_valid;
+    wire  pipe_tx$clock;
+    wire  pipe_tx$rst;
+    wire  pipe_tx$init_done;
+    wire  [63:0] pipe_tx$table_base;
+    wire  pipe_tx$req_valid;
     wire  pipe_tx$req_ready;
-    reg  [23:0] pipe_tx$req_qpn;
-    reg  [31:0] pipe_tx$req_tag;
+    wire  [23:0] pipe_tx$req_qpn;
+    wire  [31:0] pipe_tx$req_tag;
     wire  pipe_tx$rsp_valid;
-    reg  pipe_tx$rsp_ready;
+    wire  pipe_tx$rsp_ready;
     wire  [23:0] pipe_tx$rsp_qpn;
     wire  [31:0] pipe_tx$rsp_tag;
     wire  [2:0] pipe_tx$rsp_status;
     wire  [63:0] pipe_tx$rsp_addr;
-    reg  pipe_tx$ram_we;
-    reg  [23:0] pipe_tx$ram_waddr;
-    reg  [21:0] pipe_tx$ram_wdata;
+    wire  pipe_tx$ram_we;
+    wire  [23:0] pipe_tx$ram_waddr;
+    wire  [21:0] pipe_tx$ram_wdata;
     wire  pipe_tx$dreq_valid;
-    reg  pipe_tx$dreq_ready;
+    wire  pipe_tx$dreq_ready;
     wire  [63:0] pipe_tx$dreq_addr;
-    reg  pipe_tx$cpl_valid;
-    reg  [63:0] pipe_tx$cpl_data;
+    wire  pipe_tx$cpl_valid;
+    wire  [63:0] pipe_tx$cpl_data;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
     wire  [9:0] pipe_tx$in_flight;
@@ -94,28 +94,28 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [31:0] pipe_tx$cnt_stale;
     wire  [31:0] pipe_tx$cnt_page_absent;
     wire  [31:0] pipe_tx$cnt_mem_error;
-    reg  pipe_rx$clock;
-    reg  pipe_rx$rst;
-    reg  pipe_rx$init_done;
-    reg  [63:0] pipe_rx$table_base;
-    reg  pipe_rx$req_valid;
+    wire  pipe_rx$clock;
+    wire  pipe_rx$rst;
+    wire  pipe_rx$init_done;
+    wire  [63:0] pipe_rx$table_base;
+    wire  pipe_rx$req_valid;
     wire  pipe_rx$req_ready;
-    reg  [23:0] pipe_rx$req_qpn;
-    reg  [31:0] pipe_rx$req_tag;
+    wire  [23:0] pipe_rx$req_qpn;
+    wire  [31:0] pipe_rx$req_tag;
     wire  pipe_rx$rsp_valid;
-    reg  pipe_rx$rsp_ready;
+    wire  pipe_rx$rsp_ready;
     wire  [23:0] pipe_rx$rsp_qpn;
     wire  [31:0] pipe_rx$rsp_tag;
     wire  [2:0] pipe_rx$rsp_status;
     wire  [63:0] pipe_rx$rsp_addr;
-    reg  pipe_rx$ram_we;
-    reg  [23:0] pipe_rx$ram_waddr;
-    reg  [21:0] pipe_rx$ram_wdata;
+    wire  pipe_rx$ram_we;
+    wire  [23:0] pipe_rx$ram_waddr;
+    wire  [21:0] pipe_rx$ram_wdata;
     wire  pipe_rx$dreq_valid;
-    reg  pipe_rx$dreq_ready;
+    wire  pipe_rx$dreq_ready;
     wire  [63:0] pipe_rx$dreq_addr;
-    reg  pipe_rx$cpl_valid;
-    reg  [63:0] pipe_rx$cpl_data;
+    wire  pipe_rx$cpl_valid;
+    wire  [63:0] pipe_rx$cpl_data;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
     wire  [9:0] pipe_rx$in_flight;
@@ -126,80 +126,80 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [31:0] pipe_rx$cnt_stale;
     wire  [31:0] pipe_rx$cnt_page_absent;
     wire  [31:0] pipe_rx$cnt_mem_error;
-    reg  fetch$clock;
-    reg  fetch$rst;
-    reg  fetch$dreq_valid$0;
-    reg  fetch$dreq_valid$1;
+    wire  fetch$clock;
+    wire  fetch$rst;
+    wire  fetch$dreq_valid$0;
+    wire  fetch$dreq_valid$1;
     wire  fetch$dreq_ready$0;
     wire  fetch$dreq_ready$1;
-    reg  [63:0] fetch$dreq_addr$0;
-    reg  [63:0] fetch$dreq_addr$1;
+    wire  [63:0] fetch$dreq_addr$0;
+    wire  [63:0] fetch$dreq_addr$1;
     wire  fetch$cpl_valid$0;
     wire  fetch$cpl_valid$1;
     wire  [63:0] fetch$cpl_data;
     wire  fetch$arvalid;
-    reg  fetch$arready;
+    wire  fetch$arready;
     wire  [63:0] fetch$araddr;
-    reg  fetch$rvalid;
+    wire  fetch$rvalid;
     wire  fetch$rready;
-    reg  [63:0] fetch$rdata;
-    reg  [1:0] fetch$rresp;
-    reg  fetch$rlast;
-    reg  regs$clock;
-    reg  regs$rst;
-    reg  [9:0] regs$awaddr;
-    reg  regs$awvalid;
+    wire  [63:0] fetch$rdata;
+    wire  [1:0] fetch$rresp;
+    wire  fetch$rlast;
+    wire  regs$clock;
+    wire  regs$rst;
+    wire  [9:0] regs$awaddr;
+    wire  regs$awvalid;
     wire  regs$awready;
-    reg  [31:0] regs$wdata;
-    reg  [3:0] regs$wstrb;
-    reg  regs$wvalid;
+    wire  [31:0] regs$wdata;
+    wire  [3:0] regs$wstrb;
+    wire  regs$wvalid;
     wire  regs$wready;
     wire  [1:0] regs$bresp;
     wire  regs$bvalid;
-    reg  regs$bready;
-    reg  [9:0] regs$araddr;
-    reg  regs$arvalid;
+    wire  regs$bready;
+    wire  [9:0] regs$araddr;
+    wire  regs$arvalid;
     wire  regs$arready;
     wire  [31:0] regs$rdata;
     wire  [1:0] regs$rresp;
     wire  regs$rvalid;
-    reg  regs$rready;
+    wire  regs$rready;
     wire  regs$cmd_valid;
     wire  [3:0] regs$cmd_op;
     wire  [23:0] regs$cmd_qpn;
     wire  [47:0] regs$cmd_time;
-    reg  regs$cmd_done;
-    reg  [3:0] regs$result_status;
-    reg  [23:0] regs$result_qpn;
-    reg  regs$init_done;
-    reg  [31:0] regs$cnt_alloc_ok;
-    reg  [31:0] regs$cnt_alloc_full;
-    reg  [31:0] regs$cnt_free_ok;
-    reg  [31:0] regs$cnt_cmd_error;
-    reg  [31:0] regs$cnt_in_use;
-    reg  [31:0] regs$cnt_quarantine_overflow;
-    reg  [31:0] regs$cnt_quarantined;
-    reg  [31:0] regs$cnt_lookups$0;
-    reg  [31:0] regs$cnt_lookups$1;
-    reg  [31:0] regs$cnt_ok$0;
-    reg  [31:0] regs$cnt_ok$1;
-    reg  [31:0] regs$cnt_out_of_range$0;
-    reg  [31:0] regs$cnt_out_of_range$1;
-    reg  [31:0] regs$cnt_not_allocated$0;
-    reg  [31:0] regs$cnt_not_allocated$1;
-    reg  [31:0] regs$cnt_stale$0;
-    reg  [31:0] regs$cnt_stale$1;
-    reg  [31:0] regs$cnt_page_absent$0;
-    reg  [31:0] regs$cnt_page_absent$1;
-    reg  [31:0] regs$cnt_mem_error$0;
-    reg  [31:0] regs$cnt_mem_error$1;
+    wire  regs$cmd_done;
+    wire  [3:0] regs$result_status;
+    wire  [23:0] regs$result_qpn;
+    wire  regs$init_done;
+    wire  [31:0] regs$cnt_alloc_ok;
+    wire  [31:0] regs$cnt_alloc_full;
+    wire  [31:0] regs$cnt_free_ok;
+    wire  [31:0] regs$cnt_cmd_error;
+    wire  [31:0] regs$cnt_in_use;
+    wire  [31:0] regs$cnt_quarantine_overflow;
+    wire  [31:0] regs$cnt_quarantined;
+    wire  [31:0] regs$cnt_lookups$0;
+    wire  [31:0] regs$cnt_lookups$1;
+    wire  [31:0] regs$cnt_ok$0;
+    wire  [31:0] regs$cnt_ok$1;
+    wire  [31:0] regs$cnt_out_of_range$0;
+    wire  [31:0] regs$cnt_out_of_range$1;
+    wire  [31:0] regs$cnt_not_allocated$0;
+    wire  [31:0] regs$cnt_not_allocated$1;
+    wire  [31:0] regs$cnt_stale$0;
+    wire  [31:0] regs$cnt_stale$1;
+    wire  [31:0] regs$cnt_page_absent$0;
+    wire  [31:0] regs$cnt_page_absent$1;
+    wire  [31:0] regs$cnt_mem_error$0;
+    wire  [31:0] regs$cnt_mem_error$1;
     wire  [63:0] regs$table_base;
-    reg  engine$clock;
-    reg  engine$rst;
-    reg  engine$cmd_valid;
-    reg  [3:0] engine$cmd_op;
-    reg  [23:0] engine$cmd_qpn;
-    reg  [47:0] engine$cmd_time;
+    wire  engine$clock;
+    wire  engine$rst;
+    wire  engine$cmd_valid;
+    wire  [3:0] engine$cmd_op;
+    wire  [23:0] engine$cmd_qpn;
+    wire  [47:0] engine$cmd_time;
     wire  engine$cmd_done;
     wire  [3:0] engine$result_status;
     wire  [23:0] engine$result_qpn;
@@ -207,12 +207,12 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  engine$ram_we;
     wire  [23:0] engine$ram_waddr;
     wire  [21:0] engine$ram_wdata;
-    reg  engine$req_fire$0;
-    reg  engine$req_fire$1;
-    reg  engine$rsp_fire$0;
-    reg  engine$rsp_fire$1;
-    reg  [9:0] engine$in_flight_w$0;
-    reg  [9:0] engine$in_flight_w$1;
+    wire  engine$req_fire$0;
+    wire  engine$req_fire$1;
+    wire  engine$rsp_fire$0;
+    wire  engine$rsp_fire$1;
+    wire  [9:0] engine$in_flight_w$0;
+    wire  [9:0] engine$in_flight_w$1;
     wire  [31:0] engine$cnt_alloc_ok;
     wire  [31:0] engine$cnt_alloc_full;
     wire  [31:0] engine$cnt_free_ok;
@@ -392,123 +392,123 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     );
     
     // Update code (custom)
-    always @(*) regs$clock = clk;
-    always @(*) regs$rst = rst;
-    always @(*) regs$awaddr = s_axil_awaddr[11:2];
-    always @(*) regs$araddr = s_axil_araddr[11:2];
-    always @(*) regs$awvalid = s_axil_awvalid;
-    always @(*) regs$wdata = s_axil_wdata;
-    always @(*) regs$wstrb = s_axil_wstrb;
-    always @(*) regs$wvalid = s_axil_wvalid;
-    always @(*) regs$bready = s_axil_bready;
-    always @(*) regs$arvalid = s_axil_arvalid;
-    always @(*) regs$rready = s_axil_rready;
-    always @(*) s_axil_awready = regs$awready;
-    always @(*) s_axil_wready = regs$wready;
-    always @(*) s_axil_bresp = regs$bresp;
-    always @(*) s_axil_bvalid = regs$bvalid;
-    always @(*) s_axil_arready = regs$arready;
-    always @(*) s_axil_rdata = regs$rdata;
-    always @(*) s_axil_rresp = regs$rresp;
-    always @(*) s_axil_rvalid = regs$rvalid;
-    always @(*) engine$clock = clk;
-    always @(*) engine$rst = rst;
-    always @(*) engine$cmd_valid = regs$cmd_valid;
-    always @(*) engine$cmd_op = regs$cmd_op;
-    always @(*) engine$cmd_qpn = regs$cmd_qpn;
-    always @(*) engine$cmd_time = regs$cmd_time;
-    always @(*) regs$cmd_done = engine$cmd_done;
-    always @(*) regs$result_status = engine$result_status;
-    always @(*) regs$result_qpn = engine$result_qpn;
-    always @(*) regs$init_done = engine$init_done;
-    always @(*) regs$cnt_alloc_ok = engine$cnt_alloc_ok;
-    always @(*) regs$cnt_alloc_full = engine$cnt_alloc_full;
-    always @(*) regs$cnt_free_ok = engine$cnt_free_ok;
-    always @(*) regs$cnt_cmd_error = engine$cnt_cmd_error;
-    always @(*) regs$cnt_in_use = engine$cnt_in_use;
-    always @(*) regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
-    always @(*) regs$cnt_quarantined = engine$cnt_quarantined;
-    always @(*) pipe_tx$clock = clk;
-    always @(*) pipe_tx$rst = rst;
-    always @(*) pipe_tx$init_done = engine$init_done;
-    always @(*) pipe_tx$table_base = regs$table_base;
-    always @(*) pipe_tx$ram_we = engine$ram_we;
-    always @(*) pipe_tx$ram_waddr = engine$ram_waddr;
-    always @(*) pipe_tx$ram_wdata = engine$ram_wdata;
-    always @(*) pipe_tx$req_valid = s_tx_req_valid;
-    always @(*) s_tx_req_ready = pipe_tx$req_ready;
-    always @(*) pipe_tx$req_qpn = s_tx_req_qpn;
-    always @(*) pipe_tx$req_tag = {24'd0, s_tx_req_tag};
-    always @(*) m_tx_rsp_valid = pipe_tx$rsp_valid;
-    always @(*) pipe_tx$rsp_ready = m_tx_rsp_ready;
-    always @(*) m_tx_rsp_qpn = pipe_tx$rsp_qpn;
-    always @(*) m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
-    always @(*) m_tx_rsp_status = pipe_tx$rsp_status;
-    always @(*) m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
-    always @(*) engine$req_fire$0 = pipe_tx$req_fire;
-    always @(*) engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    always @(*) engine$in_flight_w$0 = pipe_tx$in_flight;
-    always @(*) regs$cnt_mem_error$0 = pipe_tx$cnt_mem_error;
-    always @(*) fetch$dreq_valid$0 = pipe_tx$dreq_valid;
-    always @(*) fetch$dreq_addr$0 = pipe_tx$dreq_addr;
-    always @(*) pipe_tx$dreq_ready = fetch$dreq_ready$0;
-    always @(*) pipe_tx$cpl_valid = fetch$cpl_valid$0;
-    always @(*) pipe_tx$cpl_data = fetch$cpl_data;
-    always @(*) regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
-    always @(*) regs$cnt_ok$0 = pipe_tx$cnt_ok;
-    always @(*) regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
-    always @(*) regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
-    always @(*) regs$cnt_stale$0 = pipe_tx$cnt_stale;
-    always @(*) regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
-    always @(*) pipe_rx$clock = clk;
-    always @(*) pipe_rx$rst = rst;
-    always @(*) pipe_rx$init_done = engine$init_done;
-    always @(*) pipe_rx$table_base = regs$table_base;
-    always @(*) pipe_rx$ram_we = engine$ram_we;
-    always @(*) pipe_rx$ram_waddr = engine$ram_waddr;
-    always @(*) pipe_rx$ram_wdata = engine$ram_wdata;
-    always @(*) pipe_rx$req_valid = s_rx_req_valid;
-    always @(*) s_rx_req_ready = pipe_rx$req_ready;
-    always @(*) pipe_rx$req_qpn = s_rx_req_qpn;
-    always @(*) pipe_rx$req_tag = {24'd0, s_rx_req_tag};
-    always @(*) m_rx_rsp_valid = pipe_rx$rsp_valid;
-    always @(*) pipe_rx$rsp_ready = m_rx_rsp_ready;
-    always @(*) m_rx_rsp_qpn = pipe_rx$rsp_qpn;
-    always @(*) m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
-    always @(*) m_rx_rsp_status = pipe_rx$rsp_status;
-    always @(*) m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
-    always @(*) engine$req_fire$1 = pipe_rx$req_fire;
-    always @(*) engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    always @(*) engine$in_flight_w$1 = pipe_rx$in_flight;
-    always @(*) regs$cnt_mem_error$1 = pipe_rx$cnt_mem_error;
-    always @(*) fetch$dreq_valid$1 = pipe_rx$dreq_valid;
-    always @(*) fetch$dreq_addr$1 = pipe_rx$dreq_addr;
-    always @(*) pipe_rx$dreq_ready = fetch$dreq_ready$1;
-    always @(*) pipe_rx$cpl_valid = fetch$cpl_valid$1;
-    always @(*) pipe_rx$cpl_data = fetch$cpl_data;
-    always @(*) regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
-    always @(*) regs$cnt_ok$1 = pipe_rx$cnt_ok;
-    always @(*) regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
-    always @(*) regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
-    always @(*) regs$cnt_stale$1 = pipe_rx$cnt_stale;
-    always @(*) regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
-    always @(*) fetch$clock = clk;
-    always @(*) fetch$rst = rst;
-    always @(*) m_axi_araddr = fetch$araddr[63:0];
-    always @(*) m_axi_arid = m_axi_arid_value;
-    always @(*) m_axi_arlen = m_axi_arlen_value;
-    always @(*) m_axi_arsize = m_axi_arsize_value;
-    always @(*) m_axi_arburst = m_axi_arburst_value;
-    always @(*) m_axi_arlock = m_axi_arlock_value;
-    always @(*) m_axi_arcache = m_axi_arcache_value;
-    always @(*) m_axi_arprot = m_axi_arprot_value;
-    always @(*) m_axi_arvalid = fetch$arvalid;
-    always @(*) fetch$arready = m_axi_arready;
-    always @(*) fetch$rvalid = m_axi_rvalid;
-    always @(*) fetch$rdata = m_axi_rdata;
-    always @(*) fetch$rresp = m_axi_rresp;
-    always @(*) fetch$rlast = m_axi_rlast;
-    always @(*) m_axi_rready = fetch$rready;
+    assign regs$clock = clk;
+    assign regs$rst = rst;
+    assign regs$awaddr = s_axil_awaddr[11:2];
+    assign regs$araddr = s_axil_araddr[11:2];
+    assign regs$awvalid = s_axil_awvalid;
+    assign regs$wdata = s_axil_wdata;
+    assign regs$wstrb = s_axil_wstrb;
+    assign regs$wvalid = s_axil_wvalid;
+    assign regs$bready = s_axil_bready;
+    assign regs$arvalid = s_axil_arvalid;
+    assign regs$rready = s_axil_rready;
+    assign s_axil_awready = regs$awready;
+    assign s_axil_wready = regs$wready;
+    assign s_axil_bresp = regs$bresp;
+    assign s_axil_bvalid = regs$bvalid;
+    assign s_axil_arready = regs$arready;
+    assign s_axil_rdata = regs$rdata;
+    assign s_axil_rresp = regs$rresp;
+    assign s_axil_rvalid = regs$rvalid;
+    assign engine$clock = clk;
+    assign engine$rst = rst;
+    assign engine$cmd_valid = regs$cmd_valid;
+    assign engine$cmd_op = regs$cmd_op;
+    assign engine$cmd_qpn = regs$cmd_qpn;
+    assign engine$cmd_time = regs$cmd_time;
+    assign regs$cmd_done = engine$cmd_done;
+    assign regs$result_status = engine$result_status;
+    assign regs$result_qpn = engine$result_qpn;
+    assign regs$init_done = engine$init_done;
+    assign regs$cnt_alloc_ok = engine$cnt_alloc_ok;
+    assign regs$cnt_alloc_full = engine$cnt_alloc_full;
+    assign regs$cnt_free_ok = engine$cnt_free_ok;
+    assign regs$cnt_cmd_error = engine$cnt_cmd_error;
+    assign regs$cnt_in_use = engine$cnt_in_use;
+    assign regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
+    assign regs$cnt_quarantined = engine$cnt_quarantined;
+    assign pipe_tx$clock = clk;
+    assign pipe_tx$rst = rst;
+    assign pipe_tx$init_done = engine$init_done;
+    assign pipe_tx$table_base = regs$table_base;
+    assign pipe_tx$ram_we = engine$ram_we;
+    assign pipe_tx$ram_waddr = engine$ram_waddr;
+    assign pipe_tx$ram_wdata = engine$ram_wdata;
+    assign pipe_tx$req_valid = s_tx_req_valid;
+    assign s_tx_req_ready = pipe_tx$req_ready;
+    assign pipe_tx$req_qpn = s_tx_req_qpn;
+    assign pipe_tx$req_tag = {24'd0, s_tx_req_tag};
+    assign m_tx_rsp_valid = pipe_tx$rsp_valid;
+    assign pipe_tx$rsp_ready = m_tx_rsp_ready;
+    assign m_tx_rsp_qpn = pipe_tx$rsp_qpn;
+    assign m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
+    assign m_tx_rsp_status = pipe_tx$rsp_status;
+    assign m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
+    assign engine$req_fire$0 = pipe_tx$req_fire;
+    assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
+    assign engine$in_flight_w$0 = pipe_tx$in_flight;
+    assign regs$cnt_mem_error$0 = pipe_tx$cnt_mem_error;
+    assign fetch$dreq_valid$0 = pipe_tx$dreq_valid;
+    assign fetch$dreq_addr$0 = pipe_tx$dreq_addr;
+    assign pipe_tx$dreq_ready = fetch$dreq_ready$0;
+    assign pipe_tx$cpl_valid = fetch$cpl_valid$0;
+    assign pipe_tx$cpl_data = fetch$cpl_data;
+    assign regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
+    assign regs$cnt_ok$0 = pipe_tx$cnt_ok;
+    assign regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
+    assign regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
+    assign regs$cnt_stale$0 = pipe_tx$cnt_stale;
+    assign regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
+    assign pipe_rx$clock = clk;
+    assign pipe_rx$rst = rst;
+    assign pipe_rx$init_done = engine$init_done;
+    assign pipe_rx$table_base = regs$table_base;
+    assign pipe_rx$ram_we = engine$ram_we;
+    assign pipe_rx$ram_waddr = engine$ram_waddr;
+    assign pipe_rx$ram_wdata = engine$ram_wdata;
+    assign pipe_rx$req_valid = s_rx_req_valid;
+    assign s_rx_req_ready = pipe_rx$req_ready;
+    assign pipe_rx$req_qpn = s_rx_req_qpn;
+    assign pipe_rx$req_tag = {24'd0, s_rx_req_tag};
+    assign m_rx_rsp_valid = pipe_rx$rsp_valid;
+    assign pipe_rx$rsp_ready = m_rx_rsp_ready;
+    assign m_rx_rsp_qpn = pipe_rx$rsp_qpn;
+    assign m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
+    assign m_rx_rsp_status = pipe_rx$rsp_status;
+    assign m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
+    assign engine$req_fire$1 = pipe_rx$req_fire;
+    assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
+    assign engine$in_flight_w$1 = pipe_rx$in_flight;
+    assign regs$cnt_mem_error$1 = pipe_rx$cnt_mem_error;
+    assign fetch$dreq_valid$1 = pipe_rx$dreq_valid;
+    assign fetch$dreq_addr$1 = pipe_rx$dreq_addr;
+    assign pipe_rx$dreq_ready = fetch$dreq_ready$1;
+    assign pipe_rx$cpl_valid = fetch$cpl_valid$1;
+    assign pipe_rx$cpl_data = fetch$cpl_data;
+    assign regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
+    assign regs$cnt_ok$1 = pipe_rx$cnt_ok;
+    assign regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
+    assign regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
+    assign regs$cnt_stale$1 = pipe_rx$cnt_stale;
+    assign regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
+    assign fetch$clock = clk;
+    assign fetch$rst = rst;
+    assign m_axi_araddr = fetch$araddr[63:0];
+    assign m_axi_arid = m_axi_arid_value;
+    assign m_axi_arlen = m_axi_arlen_value;
+    assign m_axi_arsize = m_axi_arsize_value;
+    assign m_axi_arburst = m_axi_arburst_value;
+    assign m_axi_arlock = m_axi_arlock_value;
+    assign m_axi_arcache = m_axi_arcache_value;
+    assign m_axi_arprot = m_axi_arprot_value;
+    assign m_axi_arvalid = fetch$arvalid;
+    assign fetch$arready = m_axi_arready;
+    assign fetch$rvalid = m_axi_rvalid;
+    assign fetch$rdata = m_axi_rdata;
+    assign fetch$rresp = m_axi_rresp;
+    assign fetch$rlast = m_axi_rlast;
+    assign m_axi_rready = fetch$rready;
     wire [0:0] m_axi_arid_value = 1'b0;
     wire [7:0] m_axi_arlen_value = 8'd0;
     wire [2:0] m_axi_arsize_value = 3'd3;
@@ -695,6 +695,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [23:0] cursor_next;
     reg  drained;
     reg  check_pass;
+    reg  we;
+    reg  [23:0] waddr;
+    reg  [21:0] wdata;
+    reg  map_op_valid;
+    reg  [1:0] map_op;
+    reg  [23:0] map_op_index;
     
     // Sub module instances
     qp_table_in_memory$engine$ram ram(
@@ -904,11 +910,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
-        ram_we = 1'b0;
-        ram_waddr = cursor$q;
-        ram_wdata[(64'h0)+:(2)] = st_free;
-        ram_wdata[(64'h2)+:(20)] = 32'h0;
-        cmd_done = 1'b0;
+        we = 1'b0;
+        waddr = cursor$q;
+        wdata[(64'h0)+:(2)] = st_free;
+        wdata[(64'h2)+:(20)] = 32'h0;
+        cmd_done = state$q == EngState$Done;
         init_done = init_done_q$q & map$init_done;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
@@ -940,9 +946,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         end
         map$clock = clock;
         map$rst = rst;
-        map$op_valid = 1'b0;
-        map$op = 32'h0;
-        map$op_index = index;
+        map_op_valid = 1'b0;
+        map_op = 32'h0;
+        map_op_index = index;
         map$op_wrap = ~reuse_lowest;
         drained = 1'b1;
         if (|drain_w$0$q) begin
@@ -954,7 +960,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         case (state$q)
             EngState$Init:
                 begin
-                    ram_we = 1'b1;
+                    we = 1'b1;
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
@@ -974,9 +980,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 begin
                     state$d = EngState$Decode;
                     if (q_on & |q_count$q & q_due) begin
-                        map$op_valid = 1'b1;
-                        map$op = 32'h2;
-                        map$op_index = q_head_index;
+                        map_op_valid = 1'b1;
+                        map_op = 32'h2;
+                        map_op_index = q_head_index;
                         q_rd$d = q_rd_next;
                         q_count$d = q_count$q - 32'h1;
                         state$d = EngState$QRelease;
@@ -994,11 +1000,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     pending_qpn$d = qpn$q;
                     state$d = EngState$Read;
                     if (op$q == 32'h1) begin
-                        map$op_valid = 1'b1;
-                        map$op = 32'h0;
-                        map$op_index = next_alloc$q;
+                        map_op_valid = 1'b1;
+                        map_op = 32'h0;
+                        map_op_index = next_alloc$q;
                         if (reuse_lowest) begin
-                            map$op_index = first_index;
+                            map_op_index = first_index;
                         end
                         state$d = EngState$AllocFind;
                     end
@@ -1029,30 +1035,30 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$Check:
                 begin
-                    ram_waddr = index;
-                    ram_wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    waddr = index;
+                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == 32'h2) begin
                         check_pass = entry_q$q[(64'h0)+:(2)] == st_free;
-                        ram_wdata[(64'h0)+:(2)] = st_reserved;
-                        ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                        wdata[(64'h0)+:(2)] = st_reserved;
+                        wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == 32'h3) begin
                         check_pass = (entry_q$q[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
-                        ram_wdata[(64'h0)+:(2)] = st_valid;
+                        wdata[(64'h0)+:(2)] = st_valid;
                     end
                     if (op$q == 32'h4) begin
                         check_pass = (entry_q$q[(64'h0)+:(2)] != st_free) & (word_gen == gen);
-                        ram_wdata[(64'h0)+:(2)] = st_free;
+                        wdata[(64'h0)+:(2)] = st_free;
                     end
                     if (check_pass) begin
-                        ram_we = 1'b1;
+                        we = 1'b1;
                         pending_status$d = 32'h0;
                         if (op$q == 32'h2) begin
-                            ram_we = 1'b0;
-                            map$op_valid = 1'b1;
-                            map$op = 32'h3;
+                            we = 1'b0;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h3;
                             state$d = EngState$AtTest;
                         end
                         if (op$q == 32'h4) begin
@@ -1103,31 +1109,31 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$AllocWrite:
                 begin
-                    ram_we = 1'b1;
-                    ram_wdata[(64'h0)+:(2)] = st_reserved;
-                    ram_wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
+                    we = 1'b1;
+                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
                     pending_status$d = 32'h0;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
                     alloc_ok$d = alloc_ok$q + 32'h1;
                     in_use$d = in_use$q + 32'h1;
-                    map$op_valid = 1'b1;
-                    map$op = 32'h1;
-                    map$op_index = cursor$q;
+                    map_op_valid = 1'b1;
+                    map_op = 32'h1;
+                    map_op_index = cursor$q;
                     state$d = EngState$MapWait;
                 end
             EngState$AtTest:
                 begin
-                    ram_waddr = index;
-                    ram_wdata[(64'h0)+:(2)] = st_reserved;
-                    ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                    waddr = index;
+                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     if (map$done) begin
                         if (map$found) begin
-                            ram_we = 1'b1;
+                            we = 1'b1;
                             alloc_ok$d = alloc_ok$q + 32'h1;
                             in_use$d = in_use$q + 32'h1;
-                            map$op_valid = 1'b1;
-                            map$op = 32'h1;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h1;
                             state$d = EngState$MapWait;
                         end
                         else begin
@@ -1155,9 +1161,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         if (q_on) begin
                             state$d = EngState$Push;
                             if (q_count$q == q_depth) begin
-                                map$op_valid = 1'b1;
-                                map$op = 32'h2;
-                                map$op_index = q_head_index;
+                                map_op_valid = 1'b1;
+                                map_op = 32'h2;
+                                map_op_index = q_head_index;
                                 q_rd$d = q_rd_next;
                                 q_count$d = q_count$q - 32'h1;
                                 q_overflow$d = q_overflow$q + 32'h1;
@@ -1165,8 +1171,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             end
                         end
                         else begin
-                            map$op_valid = 1'b1;
-                            map$op = 32'h2;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h2;
                             state$d = EngState$Release;
                         end
                     end
@@ -1196,15 +1202,20 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$Done:
                 begin
-                    cmd_done = 1'b1;
                     status_q$d = pending_status$q;
                     qpn_q$d = pending_qpn$q;
                     state$d = EngState$Idle;
                 end
         endcase
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
+        ram_we = we;
+        ram_waddr = waddr;
+        ram_wdata = wdata;
+        ram$write_enable = we;
+        ram$write_address = waddr;
+        ram$write_data = wdata;
+        map$op_valid = map_op_valid;
+        map$op = map_op;
+        map$op_index = map_op_index;
         if (rst) begin
             state$d = EngState$Init;
             cursor$d = 32'h0;
@@ -1676,7 +1687,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         latched$d = latched$q;
         hit_q$d = hit_q$q;
         any_q$d = any_q$q;
-        done = 1'b0;
+        done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
         init_done = state$q != MapState$Init;
@@ -1953,7 +1964,6 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$Done:
                 begin
-                    done = 1'b1;
                     state$d = MapState$Idle;
                 end
         endcase
@@ -3040,6 +3050,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  out_valid;
     reg  fire;
     reg  [2:0] status_out;
+    reg  [63:0] addr_out;
     reg  unused_counts;
     
     // Sub module instances
@@ -3214,7 +3225,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             out_valid = 1'b0;
         end
         status_out = head[(32'h41)+:(3)];
-        rsp_addr = 32'h0;
+        addr_out = 32'h0;
         if (head_need) begin
             if (~result[32'h0]) begin
                 status_out = 32'h4;
@@ -3223,7 +3234,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
                 status_out = 32'h5;
             end
             if (result[(32'h0)+:(2)] == 32'h1) begin
-                rsp_addr = (result & page_mask) + head[(32'h0)+:(64)];
+                addr_out = (result & page_mask) + head[(32'h0)+:(64)];
             end
         end
         fire = out_valid & rsp_ready;
@@ -3233,6 +3244,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_qpn = head[(32'h64)+:(24)];
         rsp_tag = head[(32'h44)+:(32)];
         rsp_status = status_out;
+        rsp_addr = addr_out;
         rsp_fire = fire;
         if (fire) begin
             lookups$d = lookups$q + 32'h1;
@@ -3755,6 +3767,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  out_valid;
     reg  fire;
     reg  [2:0] status_out;
+    reg  [63:0] addr_out;
     reg  unused_counts;
     
     // Sub module instances
@@ -3929,7 +3942,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             out_valid = 1'b0;
         end
         status_out = head[(32'h41)+:(3)];
-        rsp_addr = 32'h0;
+        addr_out = 32'h0;
         if (head_need) begin
             if (~result[32'h0]) begin
                 status_out = 32'h4;
@@ -3938,7 +3951,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
                 status_out = 32'h5;
             end
             if (result[(32'h0)+:(2)] == 32'h1) begin
-                rsp_addr = (result & page_mask) + head[(32'h0)+:(64)];
+                addr_out = (result & page_mask) + head[(32'h0)+:(64)];
             end
         end
         fire = out_valid & rsp_ready;
@@ -3948,6 +3961,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_qpn = head[(32'h64)+:(24)];
         rsp_tag = head[(32'h44)+:(32)];
         rsp_status = status_out;
+        rsp_addr = addr_out;
         rsp_fire = fire;
         if (fire) begin
             lookups$d = lookups$q + 32'h1;
@@ -4621,8 +4635,6 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
         cmd_qpn = cmd_qpn_q$q;
         cmd_time = cmd_time_q$q;
         now$d = now$q + time_one;
-        awready = 1'b0;
-        wready = 1'b0;
         write_fire = 1'b0;
         strobe_mask = 32'h0;
         if (wstrb[32'h0]) begin
@@ -4644,8 +4656,6 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
             WriteState$Idle:
                 begin
                     write_fire = awvalid & wvalid & swept_ok;
-                    awready = write_fire;
-                    wready = write_fire;
                 end
             WriteState$Command:
                 begin
@@ -4661,6 +4671,8 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
                     end
                 end
         endcase
+        awready = write_fire;
+        wready = write_fire;
         if (write_fire) begin
             bresp_q$d = 32'h2;
             wstate$d = WriteState$Response;

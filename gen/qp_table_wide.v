@@ -6,73 +6,73 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     input wire  clk;
     input wire  rst;
     input wire  s_tx_req_valid;
-    output reg  s_tx_req_ready;
+    output wire  s_tx_req_ready;
     input wire  [23:0] s_tx_req_qpn;
     input wire  [31:0] s_tx_req_tag;
-    output reg  m_tx_rsp_valid;
+    output wire  m_tx_rsp_valid;
     input wire  m_tx_rsp_ready;
-    output reg  [23:0] m_tx_rsp_qpn;
-    output reg  [31:0] m_tx_rsp_tag;
-    output reg  [2:0] m_tx_rsp_status;
-    output reg  [47:0] m_tx_rsp_addr;
+    output wire  [23:0] m_tx_rsp_qpn;
+    output wire  [31:0] m_tx_rsp_tag;
+    output wire  [2:0] m_tx_rsp_status;
+    output wire  [47:0] m_tx_rsp_addr;
     input wire  s_rx_req_valid;
-    output reg  s_rx_req_ready;
+    output wire  s_rx_req_ready;
     input wire  [23:0] s_rx_req_qpn;
     input wire  [31:0] s_rx_req_tag;
-    output reg  m_rx_rsp_valid;
+    output wire  m_rx_rsp_valid;
     input wire  m_rx_rsp_ready;
-    output reg  [23:0] m_rx_rsp_qpn;
-    output reg  [31:0] m_rx_rsp_tag;
-    output reg  [2:0] m_rx_rsp_status;
-    output reg  [47:0] m_rx_rsp_addr;
+    output wire  [23:0] m_rx_rsp_qpn;
+    output wire  [31:0] m_rx_rsp_tag;
+    output wire  [2:0] m_rx_rsp_status;
+    output wire  [47:0] m_rx_rsp_addr;
     input wire  s_cnp_req_valid;
-    output reg  s_cnp_req_ready;
+    output wire  s_cnp_req_ready;
     input wire  [23:0] s_cnp_req_qpn;
     input wire  [31:0] s_cnp_req_tag;
-    output reg  m_cnp_rsp_valid;
+    output wire  m_cnp_rsp_valid;
     input wire  m_cnp_rsp_ready;
-    output reg  [23:0] m_cnp_rsp_qpn;
-    output reg  [31:0] m_cnp_rsp_tag;
-    output reg  [2:0] m_cnp_rsp_status;
-    output reg  [47:0] m_cnp_rsp_addr;
+    output wire  [23:0] m_cnp_rsp_qpn;
+    output wire  [31:0] m_cnp_rsp_tag;
+    output wire  [2:0] m_cnp_rsp_status;
+    output wire  [47:0] m_cnp_rsp_addr;
     input wire  [11:0] s_axil_awaddr;
     input wire  [2:0] s_axil_awprot;
     input wire  s_axil_awvalid;
-    output reg  s_axil_awready;
+    output wire  s_axil_awready;
     input wire  [31:0] s_axil_wdata;
     input wire  [3:0] s_axil_wstrb;
     input wire  s_axil_wvalid;
-    output reg  s_axil_wready;
-    output reg  [1:0] s_axil_bresp;
-    output reg  s_axil_bvalid;
+    output wire  s_axil_wready;
+    output wire  [1:0] s_axil_bresp;
+    output wire  s_axil_bvalid;
     input wire  s_axil_bready;
     input wire  [11:0] s_axil_araddr;
     input wire  [2:0] s_axil_arprot;
     input wire  s_axil_arvalid;
-    output reg  s_axil_arready;
-    output reg  [31:0] s_axil_rdata;
-    output reg  [1:0] s_axil_rresp;
-    output reg  s_axil_rvalid;
+    output wire  s_axil_arready;
+    output wire  [31:0] s_axil_rdata;
+    output wire  [1:0] s_axil_rresp;
+    output wire  s_axil_rvalid;
     input wire  s_axil_rready;
     
     // Stub signals
-    reg  pipe_tx$clock;
-    reg  pipe_tx$rst;
-    reg  pipe_tx$init_done;
-    reg  [63:0] pipe_tx$table_base;
-    reg  pipe_tx$req_valid;
+    wire  pipe_tx$clock;
+    wire  pipe_tx$rst;
+    wire  pipe_tx$init_done;
+    wire  [63:0] pipe_tx$table_base;
+    wire  pipe_tx$req_valid;
     wire  pipe_tx$req_ready;
-    reg  [23:0] pipe_tx$req_qpn;
-    reg  [31:0] pipe_tx$req_tag;
+    wire  [23:0] pipe_tx$req_qpn;
+    wire  [31:0] pipe_tx$req_tag;
     wire  pipe_tx$rsp_valid;
-    reg  pipe_tx$rsp_ready;
+    wire  pipe_tx$rsp_ready;
     wire  [23:0] pipe_tx$rsp_qpn;
     wire  [31:0] pipe_tx$rsp_tag;
     wire  [2:0] pipe_tx$rsp_status;
     wire  [63:0] pipe_tx$rsp_addr;
-    reg  pipe_tx$ram_we;
-    reg  [23:0] pipe_tx$ram_waddr;
-    reg  [21:0] pipe_tx$ram_wdata;
+    wire  pipe_tx$ram_we;
+    wire  [23:0] pipe_tx$ram_waddr;
+    wire  [21:0] pipe_tx$ram_wdata;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
     wire  [2:0] pipe_tx$in_flight;
@@ -82,23 +82,23 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [31:0] pipe_tx$cnt_not_allocated;
     wire  [31:0] pipe_tx$cnt_stale;
     wire  [31:0] pipe_tx$cnt_page_absent;
-    reg  pipe_rx$clock;
-    reg  pipe_rx$rst;
-    reg  pipe_rx$init_done;
-    reg  [63:0] pipe_rx$table_base;
-    reg  pipe_rx$req_valid;
+    wire  pipe_rx$clock;
+    wire  pipe_rx$rst;
+    wire  pipe_rx$init_done;
+    wire  [63:0] pipe_rx$table_base;
+    wire  pipe_rx$req_valid;
     wire  pipe_rx$req_ready;
-    reg  [23:0] pipe_rx$req_qpn;
-    reg  [31:0] pipe_rx$req_tag;
+    wire  [23:0] pipe_rx$req_qpn;
+    wire  [31:0] pipe_rx$req_tag;
     wire  pipe_rx$rsp_valid;
-    reg  pipe_rx$rsp_ready;
+    wire  pipe_rx$rsp_ready;
     wire  [23:0] pipe_rx$rsp_qpn;
     wire  [31:0] pipe_rx$rsp_tag;
     wire  [2:0] pipe_rx$rsp_status;
     wire  [63:0] pipe_rx$rsp_addr;
-    reg  pipe_rx$ram_we;
-    reg  [23:0] pipe_rx$ram_waddr;
-    reg  [21:0] pipe_rx$ram_wdata;
+    wire  pipe_rx$ram_we;
+    wire  [23:0] pipe_rx$ram_waddr;
+    wire  [21:0] pipe_rx$ram_wdata;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
     wire  [2:0] pipe_rx$in_flight;
@@ -108,23 +108,23 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [31:0] pipe_rx$cnt_not_allocated;
     wire  [31:0] pipe_rx$cnt_stale;
     wire  [31:0] pipe_rx$cnt_page_absent;
-    reg  pipe_cnp$clock;
-    reg  pipe_cnp$rst;
-    reg  pipe_cnp$init_done;
-    reg  [63:0] pipe_cnp$table_base;
-    reg  pipe_cnp$req_valid;
+    wire  pipe_cnp$clock;
+    wire  pipe_cnp$rst;
+    wire  pipe_cnp$init_done;
+    wire  [63:0] pipe_cnp$table_base;
+    wire  pipe_cnp$req_valid;
     wire  pipe_cnp$req_ready;
-    reg  [23:0] pipe_cnp$req_qpn;
-    reg  [31:0] pipe_cnp$req_tag;
+    wire  [23:0] pipe_cnp$req_qpn;
+    wire  [31:0] pipe_cnp$req_tag;
     wire  pipe_cnp$rsp_valid;
-    reg  pipe_cnp$rsp_ready;
+    wire  pipe_cnp$rsp_ready;
     wire  [23:0] pipe_cnp$rsp_qpn;
     wire  [31:0] pipe_cnp$rsp_tag;
     wire  [2:0] pipe_cnp$rsp_status;
     wire  [63:0] pipe_cnp$rsp_addr;
-    reg  pipe_cnp$ram_we;
-    reg  [23:0] pipe_cnp$ram_waddr;
-    reg  [21:0] pipe_cnp$ram_wdata;
+    wire  pipe_cnp$ram_we;
+    wire  [23:0] pipe_cnp$ram_waddr;
+    wire  [21:0] pipe_cnp$ram_wdata;
     wire  pipe_cnp$req_fire;
     wire  pipe_cnp$rsp_fire;
     wire  [2:0] pipe_cnp$in_flight;
@@ -134,65 +134,65 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [31:0] pipe_cnp$cnt_not_allocated;
     wire  [31:0] pipe_cnp$cnt_stale;
     wire  [31:0] pipe_cnp$cnt_page_absent;
-    reg  regs$clock;
-    reg  regs$rst;
-    reg  [9:0] regs$awaddr;
-    reg  regs$awvalid;
+    wire  regs$clock;
+    wire  regs$rst;
+    wire  [9:0] regs$awaddr;
+    wire  regs$awvalid;
     wire  regs$awready;
-    reg  [31:0] regs$wdata;
-    reg  [3:0] regs$wstrb;
-    reg  regs$wvalid;
+    wire  [31:0] regs$wdata;
+    wire  [3:0] regs$wstrb;
+    wire  regs$wvalid;
     wire  regs$wready;
     wire  [1:0] regs$bresp;
     wire  regs$bvalid;
-    reg  regs$bready;
-    reg  [9:0] regs$araddr;
-    reg  regs$arvalid;
+    wire  regs$bready;
+    wire  [9:0] regs$araddr;
+    wire  regs$arvalid;
     wire  regs$arready;
     wire  [31:0] regs$rdata;
     wire  [1:0] regs$rresp;
     wire  regs$rvalid;
-    reg  regs$rready;
+    wire  regs$rready;
     wire  regs$cmd_valid;
     wire  [3:0] regs$cmd_op;
     wire  [23:0] regs$cmd_qpn;
     wire  [47:0] regs$cmd_time;
-    reg  regs$cmd_done;
-    reg  [3:0] regs$result_status;
-    reg  [23:0] regs$result_qpn;
-    reg  regs$init_done;
-    reg  [31:0] regs$cnt_alloc_ok;
-    reg  [31:0] regs$cnt_alloc_full;
-    reg  [31:0] regs$cnt_free_ok;
-    reg  [31:0] regs$cnt_cmd_error;
-    reg  [31:0] regs$cnt_in_use;
-    reg  [31:0] regs$cnt_quarantine_overflow;
-    reg  [31:0] regs$cnt_quarantined;
-    reg  [31:0] regs$cnt_lookups$0;
-    reg  [31:0] regs$cnt_lookups$1;
-    reg  [31:0] regs$cnt_lookups$2;
-    reg  [31:0] regs$cnt_ok$0;
-    reg  [31:0] regs$cnt_ok$1;
-    reg  [31:0] regs$cnt_ok$2;
-    reg  [31:0] regs$cnt_out_of_range$0;
-    reg  [31:0] regs$cnt_out_of_range$1;
-    reg  [31:0] regs$cnt_out_of_range$2;
-    reg  [31:0] regs$cnt_not_allocated$0;
-    reg  [31:0] regs$cnt_not_allocated$1;
-    reg  [31:0] regs$cnt_not_allocated$2;
-    reg  [31:0] regs$cnt_stale$0;
-    reg  [31:0] regs$cnt_stale$1;
-    reg  [31:0] regs$cnt_stale$2;
-    reg  [31:0] regs$cnt_page_absent$0;
-    reg  [31:0] regs$cnt_page_absent$1;
-    reg  [31:0] regs$cnt_page_absent$2;
+    wire  regs$cmd_done;
+    wire  [3:0] regs$result_status;
+    wire  [23:0] regs$result_qpn;
+    wire  regs$init_done;
+    wire  [31:0] regs$cnt_alloc_ok;
+    wire  [31:0] regs$cnt_alloc_full;
+    wire  [31:0] regs$cnt_free_ok;
+    wire  [31:0] regs$cnt_cmd_error;
+    wire  [31:0] regs$cnt_in_use;
+    wire  [31:0] regs$cnt_quarantine_overflow;
+    wire  [31:0] regs$cnt_quarantined;
+    wire  [31:0] regs$cnt_lookups$0;
+    wire  [31:0] regs$cnt_lookups$1;
+    wire  [31:0] regs$cnt_lookups$2;
+    wire  [31:0] regs$cnt_ok$0;
+    wire  [31:0] regs$cnt_ok$1;
+    wire  [31:0] regs$cnt_ok$2;
+    wire  [31:0] regs$cnt_out_of_range$0;
+    wire  [31:0] regs$cnt_out_of_range$1;
+    wire  [31:0] regs$cnt_out_of_range$2;
+    wire  [31:0] regs$cnt_not_allocated$0;
+    wire  [31:0] regs$cnt_not_allocated$1;
+    wire  [31:0] regs$cnt_not_allocated$2;
+    wire  [31:0] regs$cnt_stale$0;
+    wire  [31:0] regs$cnt_stale$1;
+    wire  [31:0] regs$cnt_stale$2;
+    wire  [31:0] regs$cnt_page_absent$0;
+    wire  [31:0] regs$cnt_page_absent$1;
+    wire  [31:0] regs$cnt_page_absent$2;
     wire  [63:0] regs$table_base;
-    reg  engine$clock;
-    reg  engine$rst;
-    reg  engine$cmd_valid;
-    reg  [3:0] engine$cmd_op;
-    reg  [23:0] engine$cmd_qpn;
-    reg  [47:0] engine$cmd_time;
+    wire  engine$clock;
+    wire  engine$rst;
+    wire  engine$cmd_valid;
+    wire  [3:0] engine$cmd_op;
+    wire  [23:0] engine$cmd_qpn;
+    wire  [47:0] engine$cmd_time;
     wire  engine$cmd_done;
     wire  [3:0] engine$result_status;
     wire  [23:0] engine$result_qpn;
@@ -200,15 +200,15 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  engine$ram_we;
     wire  [23:0] engine$ram_waddr;
     wire  [21:0] engine$ram_wdata;
-    reg  engine$req_fire$0;
-    reg  engine$req_fire$1;
-    reg  engine$req_fire$2;
-    reg  engine$rsp_fire$0;
-    reg  engine$rsp_fire$1;
-    reg  engine$rsp_fire$2;
-    reg  [2:0] engine$in_flight$0;
-    reg  [2:0] engine$in_flight$1;
-    reg  [2:0] engine$in_flight$2;
+    wire  engine$req_fire$0;
+    wire  engine$req_fire$1;
+    wire  engine$req_fire$2;
+    wire  engine$rsp_fire$0;
+    wire  engine$rsp_fire$1;
+    wire  engine$rsp_fire$2;
+    wire  [2:0] engine$in_flight$0;
+    wire  [2:0] engine$in_flight$1;
+    wire  [2:0] engine$in_flight$2;
     wire  [31:0] engine$cnt_alloc_ok;
     wire  [31:0] engine$cnt_alloc_full;
     wire  [31:0] engine$cnt_free_ok;
@@ -390,120 +390,120 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     );
     
     // Update code (custom)
-    always @(*) regs$clock = clk;
-    always @(*) regs$rst = rst;
-    always @(*) regs$awaddr = s_axil_awaddr[11:2];
-    always @(*) regs$araddr = s_axil_araddr[11:2];
-    always @(*) regs$awvalid = s_axil_awvalid;
-    always @(*) regs$wdata = s_axil_wdata;
-    always @(*) regs$wstrb = s_axil_wstrb;
-    always @(*) regs$wvalid = s_axil_wvalid;
-    always @(*) regs$bready = s_axil_bready;
-    always @(*) regs$arvalid = s_axil_arvalid;
-    always @(*) regs$rready = s_axil_rready;
-    always @(*) s_axil_awready = regs$awready;
-    always @(*) s_axil_wready = regs$wready;
-    always @(*) s_axil_bresp = regs$bresp;
-    always @(*) s_axil_bvalid = regs$bvalid;
-    always @(*) s_axil_arready = regs$arready;
-    always @(*) s_axil_rdata = regs$rdata;
-    always @(*) s_axil_rresp = regs$rresp;
-    always @(*) s_axil_rvalid = regs$rvalid;
-    always @(*) engine$clock = clk;
-    always @(*) engine$rst = rst;
-    always @(*) engine$cmd_valid = regs$cmd_valid;
-    always @(*) engine$cmd_op = regs$cmd_op;
-    always @(*) engine$cmd_qpn = regs$cmd_qpn;
-    always @(*) engine$cmd_time = regs$cmd_time;
-    always @(*) regs$cmd_done = engine$cmd_done;
-    always @(*) regs$result_status = engine$result_status;
-    always @(*) regs$result_qpn = engine$result_qpn;
-    always @(*) regs$init_done = engine$init_done;
-    always @(*) regs$cnt_alloc_ok = engine$cnt_alloc_ok;
-    always @(*) regs$cnt_alloc_full = engine$cnt_alloc_full;
-    always @(*) regs$cnt_free_ok = engine$cnt_free_ok;
-    always @(*) regs$cnt_cmd_error = engine$cnt_cmd_error;
-    always @(*) regs$cnt_in_use = engine$cnt_in_use;
-    always @(*) regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
-    always @(*) regs$cnt_quarantined = engine$cnt_quarantined;
-    always @(*) pipe_tx$clock = clk;
-    always @(*) pipe_tx$rst = rst;
-    always @(*) pipe_tx$init_done = engine$init_done;
-    always @(*) pipe_tx$table_base = regs$table_base;
-    always @(*) pipe_tx$ram_we = engine$ram_we;
-    always @(*) pipe_tx$ram_waddr = engine$ram_waddr;
-    always @(*) pipe_tx$ram_wdata = engine$ram_wdata;
-    always @(*) pipe_tx$req_valid = s_tx_req_valid;
-    always @(*) s_tx_req_ready = pipe_tx$req_ready;
-    always @(*) pipe_tx$req_qpn = s_tx_req_qpn;
-    always @(*) pipe_tx$req_tag = s_tx_req_tag;
-    always @(*) m_tx_rsp_valid = pipe_tx$rsp_valid;
-    always @(*) pipe_tx$rsp_ready = m_tx_rsp_ready;
-    always @(*) m_tx_rsp_qpn = pipe_tx$rsp_qpn;
-    always @(*) m_tx_rsp_tag = pipe_tx$rsp_tag[31:0];
-    always @(*) m_tx_rsp_status = pipe_tx$rsp_status;
-    always @(*) m_tx_rsp_addr = pipe_tx$rsp_addr[47:0];
-    always @(*) engine$req_fire$0 = pipe_tx$req_fire;
-    always @(*) engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    always @(*) engine$in_flight$0 = pipe_tx$in_flight;
-    always @(*) regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
-    always @(*) regs$cnt_ok$0 = pipe_tx$cnt_ok;
-    always @(*) regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
-    always @(*) regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
-    always @(*) regs$cnt_stale$0 = pipe_tx$cnt_stale;
-    always @(*) regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
-    always @(*) pipe_rx$clock = clk;
-    always @(*) pipe_rx$rst = rst;
-    always @(*) pipe_rx$init_done = engine$init_done;
-    always @(*) pipe_rx$table_base = regs$table_base;
-    always @(*) pipe_rx$ram_we = engine$ram_we;
-    always @(*) pipe_rx$ram_waddr = engine$ram_waddr;
-    always @(*) pipe_rx$ram_wdata = engine$ram_wdata;
-    always @(*) pipe_rx$req_valid = s_rx_req_valid;
-    always @(*) s_rx_req_ready = pipe_rx$req_ready;
-    always @(*) pipe_rx$req_qpn = s_rx_req_qpn;
-    always @(*) pipe_rx$req_tag = s_rx_req_tag;
-    always @(*) m_rx_rsp_valid = pipe_rx$rsp_valid;
-    always @(*) pipe_rx$rsp_ready = m_rx_rsp_ready;
-    always @(*) m_rx_rsp_qpn = pipe_rx$rsp_qpn;
-    always @(*) m_rx_rsp_tag = pipe_rx$rsp_tag[31:0];
-    always @(*) m_rx_rsp_status = pipe_rx$rsp_status;
-    always @(*) m_rx_rsp_addr = pipe_rx$rsp_addr[47:0];
-    always @(*) engine$req_fire$1 = pipe_rx$req_fire;
-    always @(*) engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    always @(*) engine$in_flight$1 = pipe_rx$in_flight;
-    always @(*) regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
-    always @(*) regs$cnt_ok$1 = pipe_rx$cnt_ok;
-    always @(*) regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
-    always @(*) regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
-    always @(*) regs$cnt_stale$1 = pipe_rx$cnt_stale;
-    always @(*) regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
-    always @(*) pipe_cnp$clock = clk;
-    always @(*) pipe_cnp$rst = rst;
-    always @(*) pipe_cnp$init_done = engine$init_done;
-    always @(*) pipe_cnp$table_base = regs$table_base;
-    always @(*) pipe_cnp$ram_we = engine$ram_we;
-    always @(*) pipe_cnp$ram_waddr = engine$ram_waddr;
-    always @(*) pipe_cnp$ram_wdata = engine$ram_wdata;
-    always @(*) pipe_cnp$req_valid = s_cnp_req_valid;
-    always @(*) s_cnp_req_ready = pipe_cnp$req_ready;
-    always @(*) pipe_cnp$req_qpn = s_cnp_req_qpn;
-    always @(*) pipe_cnp$req_tag = s_cnp_req_tag;
-    always @(*) m_cnp_rsp_valid = pipe_cnp$rsp_valid;
-    always @(*) pipe_cnp$rsp_ready = m_cnp_rsp_ready;
-    always @(*) m_cnp_rsp_qpn = pipe_cnp$rsp_qpn;
-    always @(*) m_cnp_rsp_tag = pipe_cnp$rsp_tag[31:0];
-    always @(*) m_cnp_rsp_status = pipe_cnp$rsp_status;
-    always @(*) m_cnp_rsp_addr = pipe_cnp$rsp_addr[47:0];
-    always @(*) engine$req_fire$2 = pipe_cnp$req_fire;
-    always @(*) engine$rsp_fire$2 = pipe_cnp$rsp_fire;
-    always @(*) engine$in_flight$2 = pipe_cnp$in_flight;
-    always @(*) regs$cnt_lookups$2 = pipe_cnp$cnt_lookups;
-    always @(*) regs$cnt_ok$2 = pipe_cnp$cnt_ok;
-    always @(*) regs$cnt_out_of_range$2 = pipe_cnp$cnt_out_of_range;
-    always @(*) regs$cnt_not_allocated$2 = pipe_cnp$cnt_not_allocated;
-    always @(*) regs$cnt_stale$2 = pipe_cnp$cnt_stale;
-    always @(*) regs$cnt_page_absent$2 = pipe_cnp$cnt_page_absent;
+    assign regs$clock = clk;
+    assign regs$rst = rst;
+    assign regs$awaddr = s_axil_awaddr[11:2];
+    assign regs$araddr = s_axil_araddr[11:2];
+    assign regs$awvalid = s_axil_awvalid;
+    assign regs$wdata = s_axil_wdata;
+    assign regs$wstrb = s_axil_wstrb;
+    assign regs$wvalid = s_axil_wvalid;
+    assign regs$bready = s_axil_bready;
+    assign regs$arvalid = s_axil_arvalid;
+    assign regs$rready = s_axil_rready;
+    assign s_axil_awready = regs$awready;
+    assign s_axil_wready = regs$wready;
+    assign s_axil_bresp = regs$bresp;
+    assign s_axil_bvalid = regs$bvalid;
+    assign s_axil_arready = regs$arready;
+    assign s_axil_rdata = regs$rdata;
+    assign s_axil_rresp = regs$rresp;
+    assign s_axil_rvalid = regs$rvalid;
+    assign engine$clock = clk;
+    assign engine$rst = rst;
+    assign engine$cmd_valid = regs$cmd_valid;
+    assign engine$cmd_op = regs$cmd_op;
+    assign engine$cmd_qpn = regs$cmd_qpn;
+    assign engine$cmd_time = regs$cmd_time;
+    assign regs$cmd_done = engine$cmd_done;
+    assign regs$result_status = engine$result_status;
+    assign regs$result_qpn = engine$result_qpn;
+    assign regs$init_done = engine$init_done;
+    assign regs$cnt_alloc_ok = engine$cnt_alloc_ok;
+    assign regs$cnt_alloc_full = engine$cnt_alloc_full;
+    assign regs$cnt_free_ok = engine$cnt_free_ok;
+    assign regs$cnt_cmd_error = engine$cnt_cmd_error;
+    assign regs$cnt_in_use = engine$cnt_in_use;
+    assign regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
+    assign regs$cnt_quarantined = engine$cnt_quarantined;
+    assign pipe_tx$clock = clk;
+    assign pipe_tx$rst = rst;
+    assign pipe_tx$init_done = engine$init_done;
+    assign pipe_tx$table_base = regs$table_base;
+    assign pipe_tx$ram_we = engine$ram_we;
+    assign pipe_tx$ram_waddr = engine$ram_waddr;
+    assign pipe_tx$ram_wdata = engine$ram_wdata;
+    assign pipe_tx$req_valid = s_tx_req_valid;
+    assign s_tx_req_ready = pipe_tx$req_ready;
+    assign pipe_tx$req_qpn = s_tx_req_qpn;
+    assign pipe_tx$req_tag = s_tx_req_tag;
+    assign m_tx_rsp_valid = pipe_tx$rsp_valid;
+    assign pipe_tx$rsp_ready = m_tx_rsp_ready;
+    assign m_tx_rsp_qpn = pipe_tx$rsp_qpn;
+    assign m_tx_rsp_tag = pipe_tx$rsp_tag[31:0];
+    assign m_tx_rsp_status = pipe_tx$rsp_status;
+    assign m_tx_rsp_addr = pipe_tx$rsp_addr[47:0];
+    assign engine$req_fire$0 = pipe_tx$req_fire;
+    assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
+    assign engine$in_flight$0 = pipe_tx$in_flight;
+    assign regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
+    assign regs$cnt_ok$0 = pipe_tx$cnt_ok;
+    assign regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
+    assign regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
+    assign regs$cnt_stale$0 = pipe_tx$cnt_stale;
+    assign regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
+    assign pipe_rx$clock = clk;
+    assign pipe_rx$rst = rst;
+    assign pipe_rx$init_done = engine$init_done;
+    assign pipe_rx$table_base = regs$table_base;
+    assign pipe_rx$ram_we = engine$ram_we;
+    assign pipe_rx$ram_waddr = engine$ram_waddr;
+    assign pipe_rx$ram_wdata = engine$ram_wdata;
+    assign pipe_rx$req_valid = s_rx_req_valid;
+    assign s_rx_req_ready = pipe_rx$req_ready;
+    assign pipe_rx$req_qpn = s_rx_req_qpn;
+    assign pipe_rx$req_tag = s_rx_req_tag;
+    assign m_rx_rsp_valid = pipe_rx$rsp_valid;
+    assign pipe_rx$rsp_ready = m_rx_rsp_ready;
+    assign m_rx_rsp_qpn = pipe_rx$rsp_qpn;
+    assign m_rx_rsp_tag = pipe_rx$rsp_tag[31:0];
+    assign m_rx_rsp_status = pipe_rx$rsp_status;
+    assign m_rx_rsp_addr = pipe_rx$rsp_addr[47:0];
+    assign engine$req_fire$1 = pipe_rx$req_fire;
+    assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
+    assign engine$in_flight$1 = pipe_rx$in_flight;
+    assign regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
+    assign regs$cnt_ok$1 = pipe_rx$cnt_ok;
+    assign regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
+    assign regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
+    assign regs$cnt_stale$1 = pipe_rx$cnt_stale;
+    assign regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
+    assign pipe_cnp$clock = clk;
+    assign pipe_cnp$rst = rst;
+    assign pipe_cnp$init_done = engine$init_done;
+    assign pipe_cnp$table_base = regs$table_base;
+    assign pipe_cnp$ram_we = engine$ram_we;
+    assign pipe_cnp$ram_waddr = engine$ram_waddr;
+    assign pipe_cnp$ram_wdata = engine$ram_wdata;
+    assign pipe_cnp$req_valid = s_cnp_req_valid;
+    assign s_cnp_req_ready = pipe_cnp$req_ready;
+    assign pipe_cnp$req_qpn = s_cnp_req_qpn;
+    assign pipe_cnp$req_tag = s_cnp_req_tag;
+    assign m_cnp_rsp_valid = pipe_cnp$rsp_valid;
+    assign pipe_cnp$rsp_ready = m_cnp_rsp_ready;
+    assign m_cnp_rsp_qpn = pipe_cnp$rsp_qpn;
+    assign m_cnp_rsp_tag = pipe_cnp$rsp_tag[31:0];
+    assign m_cnp_rsp_status = pipe_cnp$rsp_status;
+    assign m_cnp_rsp_addr = pipe_cnp$rsp_addr[47:0];
+    assign engine$req_fire$2 = pipe_cnp$req_fire;
+    assign engine$rsp_fire$2 = pipe_cnp$rsp_fire;
+    assign engine$in_flight$2 = pipe_cnp$in_flight;
+    assign regs$cnt_lookups$2 = pipe_cnp$cnt_lookups;
+    assign regs$cnt_ok$2 = pipe_cnp$cnt_ok;
+    assign regs$cnt_out_of_range$2 = pipe_cnp$cnt_out_of_range;
+    assign regs$cnt_not_allocated$2 = pipe_cnp$cnt_not_allocated;
+    assign regs$cnt_stale$2 = pipe_cnp$cnt_stale;
+    assign regs$cnt_page_absent$2 = pipe_cnp$cnt_page_absent;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_addr[63:48], pipe_rx$rsp_addr[63:48], pipe_cnp$rsp_addr[63:48]};
 endmodule // qp_table_wide
 
@@ -689,6 +689,12 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  [23:0] cursor_next;
     reg  drained;
     reg  check_pass;
+    reg  we;
+    reg  [23:0] waddr;
+    reg  [21:0] wdata;
+    reg  map_op_valid;
+    reg  [1:0] map_op;
+    reg  [23:0] map_op_index;
     
     // Sub module instances
     qp_table_wide$engine$ram ram(
@@ -905,11 +911,11 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
-        ram_we = 1'b0;
-        ram_waddr = cursor$q;
-        ram_wdata[(64'h0)+:(2)] = st_free;
-        ram_wdata[(64'h2)+:(20)] = 32'h0;
-        cmd_done = 1'b0;
+        we = 1'b0;
+        waddr = cursor$q;
+        wdata[(64'h0)+:(2)] = st_free;
+        wdata[(64'h2)+:(20)] = 32'h0;
+        cmd_done = state$q == EngState$Done;
         init_done = init_done_q$q & map$init_done;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
@@ -941,9 +947,9 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         end
         map$clock = clock;
         map$rst = rst;
-        map$op_valid = 1'b0;
-        map$op = 32'h0;
-        map$op_index = index;
+        map_op_valid = 1'b0;
+        map_op = 32'h0;
+        map_op_index = index;
         map$op_wrap = ~reuse_lowest;
         drained = 1'b1;
         if (|drain$0$q) begin
@@ -958,7 +964,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         case (state$q)
             EngState$Init:
                 begin
-                    ram_we = 1'b1;
+                    we = 1'b1;
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
@@ -978,9 +984,9 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 begin
                     state$d = EngState$Decode;
                     if (q_on & |q_count$q & q_due) begin
-                        map$op_valid = 1'b1;
-                        map$op = 32'h2;
-                        map$op_index = q_head_index;
+                        map_op_valid = 1'b1;
+                        map_op = 32'h2;
+                        map_op_index = q_head_index;
                         q_rd$d = q_rd_next;
                         q_count$d = q_count$q - 32'h1;
                         state$d = EngState$QRelease;
@@ -998,11 +1004,11 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     pending_qpn$d = qpn$q;
                     state$d = EngState$Read;
                     if (op$q == 32'h1) begin
-                        map$op_valid = 1'b1;
-                        map$op = 32'h0;
-                        map$op_index = next_alloc$q;
+                        map_op_valid = 1'b1;
+                        map_op = 32'h0;
+                        map_op_index = next_alloc$q;
                         if (reuse_lowest) begin
-                            map$op_index = first_index;
+                            map_op_index = first_index;
                         end
                         state$d = EngState$AllocFind;
                     end
@@ -1033,30 +1039,30 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 end
             EngState$Check:
                 begin
-                    ram_waddr = index;
-                    ram_wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    waddr = index;
+                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == 32'h2) begin
                         check_pass = entry_q$q[(64'h0)+:(2)] == st_free;
-                        ram_wdata[(64'h0)+:(2)] = st_reserved;
-                        ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                        wdata[(64'h0)+:(2)] = st_reserved;
+                        wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == 32'h3) begin
                         check_pass = (entry_q$q[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
-                        ram_wdata[(64'h0)+:(2)] = st_valid;
+                        wdata[(64'h0)+:(2)] = st_valid;
                     end
                     if (op$q == 32'h4) begin
                         check_pass = (entry_q$q[(64'h0)+:(2)] != st_free) & (word_gen == gen);
-                        ram_wdata[(64'h0)+:(2)] = st_free;
+                        wdata[(64'h0)+:(2)] = st_free;
                     end
                     if (check_pass) begin
-                        ram_we = 1'b1;
+                        we = 1'b1;
                         pending_status$d = 32'h0;
                         if (op$q == 32'h2) begin
-                            ram_we = 1'b0;
-                            map$op_valid = 1'b1;
-                            map$op = 32'h3;
+                            we = 1'b0;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h3;
                             state$d = EngState$AtTest;
                         end
                         if (op$q == 32'h4) begin
@@ -1114,31 +1120,31 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 end
             EngState$AllocWrite:
                 begin
-                    ram_we = 1'b1;
-                    ram_wdata[(64'h0)+:(2)] = st_reserved;
-                    ram_wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
+                    we = 1'b1;
+                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
                     pending_status$d = 32'h0;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
                     alloc_ok$d = alloc_ok$q + 32'h1;
                     in_use$d = in_use$q + 32'h1;
-                    map$op_valid = 1'b1;
-                    map$op = 32'h1;
-                    map$op_index = cursor$q;
+                    map_op_valid = 1'b1;
+                    map_op = 32'h1;
+                    map_op_index = cursor$q;
                     state$d = EngState$MapWait;
                 end
             EngState$AtTest:
                 begin
-                    ram_waddr = index;
-                    ram_wdata[(64'h0)+:(2)] = st_reserved;
-                    ram_wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                    waddr = index;
+                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     if (map$done) begin
                         if (map$found) begin
-                            ram_we = 1'b1;
+                            we = 1'b1;
                             alloc_ok$d = alloc_ok$q + 32'h1;
                             in_use$d = in_use$q + 32'h1;
-                            map$op_valid = 1'b1;
-                            map$op = 32'h1;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h1;
                             state$d = EngState$MapWait;
                         end
                         else begin
@@ -1169,9 +1175,9 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                         if (q_on) begin
                             state$d = EngState$Push;
                             if (q_count$q == q_depth) begin
-                                map$op_valid = 1'b1;
-                                map$op = 32'h2;
-                                map$op_index = q_head_index;
+                                map_op_valid = 1'b1;
+                                map_op = 32'h2;
+                                map_op_index = q_head_index;
                                 q_rd$d = q_rd_next;
                                 q_count$d = q_count$q - 32'h1;
                                 q_overflow$d = q_overflow$q + 32'h1;
@@ -1179,8 +1185,8 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                             end
                         end
                         else begin
-                            map$op_valid = 1'b1;
-                            map$op = 32'h2;
+                            map_op_valid = 1'b1;
+                            map_op = 32'h2;
                             state$d = EngState$Release;
                         end
                     end
@@ -1210,15 +1216,20 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 end
             EngState$Done:
                 begin
-                    cmd_done = 1'b1;
                     status_q$d = pending_status$q;
                     qpn_q$d = pending_qpn$q;
                     state$d = EngState$Idle;
                 end
         endcase
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
+        ram_we = we;
+        ram_waddr = waddr;
+        ram_wdata = wdata;
+        ram$write_enable = we;
+        ram$write_address = waddr;
+        ram$write_data = wdata;
+        map$op_valid = map_op_valid;
+        map$op = map_op;
+        map$op_index = map_op_index;
         if (rst) begin
             state$d = EngState$Init;
             cursor$d = 32'h0;
@@ -1710,7 +1721,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         latched$d = latched$q;
         hit_q$d = hit_q$q;
         any_q$d = any_q$q;
-        done = 1'b0;
+        done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
         init_done = state$q != MapState$Init;
@@ -1987,7 +1998,6 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
                 end
             MapState$Done:
                 begin
-                    done = 1'b1;
                     state$d = MapState$Idle;
                 end
         endcase
@@ -3082,6 +3092,7 @@ module qp_table_wide$pipe_cnp$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     
     // Local signals
     reg  pop;
+    reg  [122:0] head;
     
     // Sub module instances
     qp_table_wide$pipe_cnp$fifo$e0 e0(
@@ -3139,16 +3150,17 @@ module qp_table_wide$pipe_cnp$fifo(clock,rst,in_valid,data_in,out_valid,out_read
         out_valid = |fill$q;
         count = fill$q;
         pop = |fill$q & out_ready;
-        data_out = e0$q;
+        head = e0$q;
         if (rd_ptr$q == 32'h1) begin
-            data_out = e1$q;
+            head = e1$q;
         end
         if (rd_ptr$q == 32'h2) begin
-            data_out = e2$q;
+            head = e2$q;
         end
         if (rd_ptr$q == 32'h3) begin
-            data_out = e3$q;
+            head = e3$q;
         end
+        data_out = head;
         if (in_valid) begin
             if (wr_ptr$q == 32'h0) begin
                 e0$d = data_in;
@@ -3998,6 +4010,7 @@ module qp_table_wide$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     
     // Local signals
     reg  pop;
+    reg  [122:0] head;
     
     // Sub module instances
     qp_table_wide$pipe_rx$fifo$e0 e0(
@@ -4055,16 +4068,17 @@ module qp_table_wide$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
         out_valid = |fill$q;
         count = fill$q;
         pop = |fill$q & out_ready;
-        data_out = e0$q;
+        head = e0$q;
         if (rd_ptr$q == 32'h1) begin
-            data_out = e1$q;
+            head = e1$q;
         end
         if (rd_ptr$q == 32'h2) begin
-            data_out = e2$q;
+            head = e2$q;
         end
         if (rd_ptr$q == 32'h3) begin
-            data_out = e3$q;
+            head = e3$q;
         end
+        data_out = head;
         if (in_valid) begin
             if (wr_ptr$q == 32'h0) begin
                 e0$d = data_in;
@@ -4914,6 +4928,7 @@ module qp_table_wide$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     
     // Local signals
     reg  pop;
+    reg  [122:0] head;
     
     // Sub module instances
     qp_table_wide$pipe_tx$fifo$e0 e0(
@@ -4971,16 +4986,17 @@ module qp_table_wide$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
         out_valid = |fill$q;
         count = fill$q;
         pop = |fill$q & out_ready;
-        data_out = e0$q;
+        head = e0$q;
         if (rd_ptr$q == 32'h1) begin
-            data_out = e1$q;
+            head = e1$q;
         end
         if (rd_ptr$q == 32'h2) begin
-            data_out = e2$q;
+            head = e2$q;
         end
         if (rd_ptr$q == 32'h3) begin
-            data_out = e3$q;
+            head = e3$q;
         end
+        data_out = head;
         if (in_valid) begin
             if (wr_ptr$q == 32'h0) begin
                 e0$d = data_in;
@@ -5731,8 +5747,6 @@ module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
         cmd_qpn = cmd_qpn_q$q;
         cmd_time = cmd_time_q$q;
         now$d = now$q + time_one;
-        awready = 1'b0;
-        wready = 1'b0;
         write_fire = 1'b0;
         strobe_mask = 32'h0;
         if (wstrb[32'h0]) begin
@@ -5754,8 +5768,6 @@ module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
             WriteState$Idle:
                 begin
                     write_fire = awvalid & wvalid & swept_ok;
-                    awready = write_fire;
-                    wready = write_fire;
                 end
             WriteState$Command:
                 begin
@@ -5771,6 +5783,8 @@ module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
                     end
                 end
         endcase
+        awready = write_fire;
+        wready = write_fire;
         if (write_fire) begin
             bresp_q$d = 32'h2;
             wstate$d = WriteState$Response;

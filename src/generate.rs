@@ -16,7 +16,10 @@ pub fn generate_verilog(cfg: &Config) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("internal error: rust-hdl check of the design: {e:?}"))?;
     let mut defines = ModuleDefines::default();
     top.accept(&cfg.top, &mut defines);
-    Ok(defines.defines())
+    Ok(crate::hw::qp_table::nets_for_wiring(
+        &defines.defines(),
+        &cfg.top,
+    ))
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so a failure leaves

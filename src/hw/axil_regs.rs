@@ -93,6 +93,11 @@ pub struct AxilRegs {
     dir_last: Vec<Constant<Bits<RAM_ADDR_BITS>>>,
     dir_entry: Signal<Local, Bits<64>>,
     dir_rd: Signal<Local, Bits<DIR_BITS>>,
+    /// Each directory copy's write, decided here and assigned to `dir_we`/`dir_waddr`/
+    /// `dir_wdata` once.
+    dir_we_l: Vec<Signal<Local, Bit>>,
+    dir_waddr_l: Vec<Signal<Local, Bits<RAM_ADDR_BITS>>>,
+    dir_wdata_l: Vec<Signal<Local, Bits<DIR_BITS>>>,
 
     swept_ok: Signal<Local, Bit>,
     on_chip: Constant<Bit>,
@@ -211,6 +216,9 @@ impl AxilRegs {
                 .collect(),
             dir_entry: Default::default(),
             dir_rd: Default::default(),
+            dir_we_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_waddr_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_wdata_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
 
             swept_ok: Default::default(),
             on_chip: Constant::new(p.dir_on_chip),
@@ -272,8 +280,6 @@ impl Logic for AxilRegs {
         self.now.d.next = self.now.q.val() + self.time_one.val();
 
         // Write channel.
-        self.awready.next = false;
-        self.wready.next = false;
         self.write_fire.next = false;
         self.strobe_mask.next = 0.into();
         if self.wstrb.val().get_bit(0) {
@@ -300,8 +306,6 @@ impl Logic for AxilRegs {
         match self.wstate.q.val() {
             WriteState::Idle => {
                 self.write_fire.next = self.awvalid.val() & self.wvalid.val() & self.swept_ok.val();
-                self.awready.next = self.write_fire.val();
-                self.wready.next = self.write_fire.val();
             }
             WriteState::Command => {
                 if self.cmd_done.val() {
@@ -316,6 +320,10 @@ impl Logic for AxilRegs {
                 }
             }
         }
+        // Assigned once, after the decision (a port written twice in one evaluation pulses in
+        // an event-driven simulator).
+        self.awready.next = self.write_fire.val();
+        self.wready.next = self.write_fire.val();
         if self.write_fire.val() {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
@@ -347,23 +355,23 @@ impl Logic for AxilRegs {
         // after reset, DIR_INDEX / DIR_ENTRY_LO / DIR_ENTRY_HI writes, and the control copy.
         self.dir_rd.next = 0.into();
         for d in 0..self._dirs {
-            self.dir_we[d].next = false;
-            self.dir_waddr[d].next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
+            self.dir_we_l[d].next = false;
+            self.dir_waddr_l[d].next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
             // A committed entry: {stage_hi, stage_lo} stored as {bits [63:6], bit 0}.
             // An entry is committed the cycle after its DIR_ENTRY_HI write; the write response
             // waits for it, so a lookup accepted at or after the response's edge sees the new
             // entry: {stage_hi, stage_lo} as {bits [63:6], bit 0}.
-            self.dir_wdata[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val()) << 27)
+            self.dir_wdata_l[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val()) << 27)
                 | (bit_cast::<DIR_BITS, 26>(self.stage_lo.q.val().get_bits::<26>(6)) << 1)
                 | bit_cast::<DIR_BITS, 1>(self.stage_lo.q.val().get_bits::<1>(0));
             if self.commit.q.val() {
-                self.dir_we[d].next = true;
+                self.dir_we_l[d].next = true;
                 self.commit.d.next = false;
             }
             if !self.dir_swept.q.val() {
-                self.dir_we[d].next = true;
-                self.dir_waddr[d].next = self.dir_sweep.q.val();
-                self.dir_wdata[d].next = 0.into();
+                self.dir_we_l[d].next = true;
+                self.dir_waddr_l[d].next = self.dir_sweep.q.val();
+                self.dir_wdata_l[d].next = 0.into();
                 self.dir_sweep.d.next = self.dir_sweep.q.val() + 1;
                 if self.dir_sweep.q.val() == self.dir_last[d].val() {
                     self.dir_swept.d.next = true;
@@ -394,9 +402,12 @@ impl Logic for AxilRegs {
             }
             self.dirs[d].clock.next = self.clock.val();
             self.dirs[d].read_address.next = self.dir_index.q.val().get_bits::<RAM_ADDR_BITS>(0);
-            self.dirs[d].write_enable.next = self.dir_we[d].val();
-            self.dirs[d].write_address.next = self.dir_waddr[d].val();
-            self.dirs[d].write_data.next = self.dir_wdata[d].val();
+            self.dirs[d].write_enable.next = self.dir_we_l[d].val();
+            self.dirs[d].write_address.next = self.dir_waddr_l[d].val();
+            self.dirs[d].write_data.next = self.dir_wdata_l[d].val();
+            self.dir_we[d].next = self.dir_we_l[d].val();
+            self.dir_waddr[d].next = self.dir_waddr_l[d].val();
+            self.dir_wdata[d].next = self.dir_wdata_l[d].val();
             self.dir_rd.next = self.dirs[d].read_data.val();
         }
         self.dir_entry.next = (bit_cast::<64, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6)

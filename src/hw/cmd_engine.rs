@@ -163,6 +163,14 @@ pub struct CmdEngine {
     cursor_next: Signal<Local, Bits<QPN_BITS>>,
     drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
+    // What leaves the block is computed in these locals and assigned once at the end of
+    // `update`: a port written twice in one evaluation pulses in an event-driven simulator.
+    we: Signal<Local, Bit>,
+    waddr: Signal<Local, Bits<QPN_BITS>>,
+    wdata: Signal<Local, StateEntry>,
+    map_op_valid: Signal<Local, Bit>,
+    map_op: Signal<Local, Bits<2>>,
+    map_op_index: Signal<Local, Bits<QPN_BITS>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     gen_mask: Constant<Bits<QPN_BITS>>,
@@ -247,6 +255,12 @@ impl CmdEngine {
             cursor_next: Default::default(),
             drained: Default::default(),
             check_pass: Default::default(),
+            we: Default::default(),
+            waddr: Default::default(),
+            wdata: Default::default(),
+            map_op_valid: Default::default(),
+            map_op: Default::default(),
+            map_op_index: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             gen_mask: Constant::new(p.gen_mask().into()),
@@ -310,11 +324,11 @@ impl Logic for CmdEngine {
         self.ram.clock.next = self.clock.val();
         self.ram.read_address.next = self.cursor.q.val();
         // Every copy of the state RAM is written from here.
-        self.ram_we.next = false;
-        self.ram_waddr.next = self.cursor.q.val();
-        self.ram_wdata.next.state = self.st_free.val();
-        self.ram_wdata.next.gen = 0.into();
-        self.cmd_done.next = false;
+        self.we.next = false;
+        self.waddr.next = self.cursor.q.val();
+        self.wdata.next.state = self.st_free.val();
+        self.wdata.next.gen = 0.into();
+        self.cmd_done.next = self.state.q.val() == EngState::Done;
         self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
@@ -352,9 +366,9 @@ impl Logic for CmdEngine {
         }
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
-        self.map.op_valid.next = false;
-        self.map.op.next = 0.into();
-        self.map.op_index.next = self.index.val();
+        self.map_op_valid.next = false;
+        self.map_op.next = 0.into();
+        self.map_op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
         for p in 0..self._ports_n {
@@ -370,7 +384,7 @@ impl Logic for CmdEngine {
 
         match self.state.q.val() {
             EngState::Init => {
-                self.ram_we.next = true;
+                self.we.next = true;
                 self.cursor.d.next = self.cursor.q.val() + 1;
                 if self.cursor.q.val() == self.last_index.val() {
                     self.state.d.next = EngState::Idle;
@@ -390,9 +404,9 @@ impl Logic for CmdEngine {
                 // if its time is over (one per command keeps every command bounded).
                 self.state.d.next = EngState::Decode;
                 if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
-                    self.map.op_valid.next = true;
-                    self.map.op.next = 2.into();
-                    self.map.op_index.next = self.q_head_index.val();
+                    self.map_op_valid.next = true;
+                    self.map_op.next = 2.into();
+                    self.map_op_index.next = self.q_head_index.val();
                     self.q_rd.d.next = self.q_rd_next.val();
                     self.q_count.d.next = self.q_count.q.val() - 1;
                     self.state.d.next = EngState::QRelease;
@@ -409,11 +423,11 @@ impl Logic for CmdEngine {
                 self.state.d.next = EngState::Read;
                 if self.op.q.val() == 1 {
                     // ALLOC: find the first available index from the policy's start.
-                    self.map.op_valid.next = true;
-                    self.map.op.next = 0.into();
-                    self.map.op_index.next = self.next_alloc.q.val();
+                    self.map_op_valid.next = true;
+                    self.map_op.next = 0.into();
+                    self.map_op_index.next = self.next_alloc.q.val();
                     if self.reuse_lowest.val() {
-                        self.map.op_index.next = self.first_index.val();
+                        self.map_op_index.next = self.first_index.val();
                     }
                     self.state.d.next = EngState::AllocFind;
                 }
@@ -446,34 +460,34 @@ impl Logic for CmdEngine {
                 // ALLOC_AT needs FREE (the generation comes from the QPN); PUBLISH needs
                 // RESERVED and the same generation; FREE needs RESERVED or VALID and the same
                 // generation, and writes FREE at once, then drains.
-                self.ram_waddr.next = self.index.val();
-                self.ram_wdata.next.gen = self.entry_q.q.val().gen;
+                self.waddr.next = self.index.val();
+                self.wdata.next.gen = self.entry_q.q.val().gen;
                 self.state.d.next = EngState::Done;
                 self.check_pass.next = false;
                 if self.op.q.val() == 2 {
                     self.check_pass.next = self.entry_q.q.val().state == self.st_free.val();
-                    self.ram_wdata.next.state = self.st_reserved.val();
-                    self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                    self.wdata.next.state = self.st_reserved.val();
+                    self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == 3 {
                     self.check_pass.next = (self.entry_q.q.val().state == self.st_reserved.val())
                         & (self.word_gen.val() == self.gen.val());
-                    self.ram_wdata.next.state = self.st_valid.val();
+                    self.wdata.next.state = self.st_valid.val();
                 }
                 if self.op.q.val() == 4 {
                     self.check_pass.next = (self.entry_q.q.val().state != self.st_free.val())
                         & (self.word_gen.val() == self.gen.val());
-                    self.ram_wdata.next.state = self.st_free.val();
+                    self.wdata.next.state = self.st_free.val();
                 }
                 if self.check_pass.val() {
-                    self.ram_we.next = true;
+                    self.we.next = true;
                     self.pending_status.d.next = 0.into();
                     if self.op.q.val() == 2 {
                         // ALLOC_AT: FREE is not enough, the index must be available (not
                         // quarantined): ask the free map before writing.
-                        self.ram_we.next = false;
-                        self.map.op_valid.next = true;
-                        self.map.op.next = 3.into();
+                        self.we.next = false;
+                        self.map_op_valid.next = true;
+                        self.map_op.next = 3.into();
                         self.state.d.next = EngState::AtTest;
                     }
                     if self.op.q.val() == 4 {
@@ -524,31 +538,31 @@ impl Logic for CmdEngine {
             }
             EngState::AllocWrite => {
                 // Advance the generation, reserve, take the index out of the free map.
-                self.ram_we.next = true;
-                self.ram_wdata.next.state = self.st_reserved.val();
-                self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
+                self.we.next = true;
+                self.wdata.next.state = self.st_reserved.val();
+                self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
                 self.pending_status.d.next = 0.into();
                 self.pending_qpn.d.next =
                     (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
                 self.next_alloc.d.next = self.cursor_next.val();
                 self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                 self.in_use.d.next = self.in_use.q.val() + 1;
-                self.map.op_valid.next = true;
-                self.map.op.next = 1.into();
-                self.map.op_index.next = self.cursor.q.val();
+                self.map_op_valid.next = true;
+                self.map_op.next = 1.into();
+                self.map_op_index.next = self.cursor.q.val();
                 self.state.d.next = EngState::MapWait;
             }
             EngState::AtTest => {
-                self.ram_waddr.next = self.index.val();
-                self.ram_wdata.next.state = self.st_reserved.val();
-                self.ram_wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                self.waddr.next = self.index.val();
+                self.wdata.next.state = self.st_reserved.val();
+                self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 if self.map.done.val() {
                     if self.map.found.val() {
-                        self.ram_we.next = true;
+                        self.we.next = true;
                         self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                         self.in_use.d.next = self.in_use.q.val() + 1;
-                        self.map.op_valid.next = true;
-                        self.map.op.next = 1.into();
+                        self.map_op_valid.next = true;
+                        self.map_op.next = 1.into();
                         self.state.d.next = EngState::MapWait;
                     } else {
                         self.pending_status.d.next = 3.into();
@@ -578,9 +592,9 @@ impl Logic for CmdEngine {
                         // Into the quarantine; a full queue first releases its oldest.
                         self.state.d.next = EngState::Push;
                         if self.q_count.q.val() == self.q_depth.val() {
-                            self.map.op_valid.next = true;
-                            self.map.op.next = 2.into();
-                            self.map.op_index.next = self.q_head_index.val();
+                            self.map_op_valid.next = true;
+                            self.map_op.next = 2.into();
+                            self.map_op_index.next = self.q_head_index.val();
                             self.q_rd.d.next = self.q_rd_next.val();
                             self.q_count.d.next = self.q_count.q.val() - 1;
                             self.q_overflow.d.next = self.q_overflow.q.val() + 1;
@@ -588,8 +602,8 @@ impl Logic for CmdEngine {
                         }
                     } else {
                         // Back to the pool.
-                        self.map.op_valid.next = true;
-                        self.map.op.next = 2.into();
+                        self.map_op_valid.next = true;
+                        self.map_op.next = 2.into();
                         self.state.d.next = EngState::Release;
                     }
                 }
@@ -615,17 +629,23 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Done => {
-                self.cmd_done.next = true;
                 self.status_q.d.next = self.pending_status.q.val();
                 self.qpn_q.d.next = self.pending_qpn.q.val();
                 self.state.d.next = EngState::Idle;
             }
         }
 
-        // This engine's own copy takes the same writes as the lookup pipes' copies.
-        self.ram.write_enable.next = self.ram_we.val();
-        self.ram.write_address.next = self.ram_waddr.val();
-        self.ram.write_data.next = self.ram_wdata.val();
+        // Every copy of the state RAM (this engine's and the lookup pipes') takes the same
+        // writes.
+        self.ram_we.next = self.we.val();
+        self.ram_waddr.next = self.waddr.val();
+        self.ram_wdata.next = self.wdata.val();
+        self.ram.write_enable.next = self.we.val();
+        self.ram.write_address.next = self.waddr.val();
+        self.ram.write_data.next = self.wdata.val();
+        self.map.op_valid.next = self.map_op_valid.val();
+        self.map.op.next = self.map_op.val();
+        self.map.op_index.next = self.map_op_index.val();
 
         if self.rst.val() {
             self.state.d.next = EngState::Init;

@@ -216,7 +216,9 @@ impl Logic for FreeMap {
             self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched,
             hit_q, any_q
         );
-        self.done.next = false;
+        // Assigned once, from the state register: a default overridden later in this block
+        // would pulse `done` in an event-driven simulator, and the engine reads it back.
+        self.done.next = self.state.q.val() == MapState::Done;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
         self.init_done.next = self.state.q.val() != MapState::Init;
@@ -402,7 +404,6 @@ impl Logic for FreeMap {
                 self.state.d.next = MapState::Done;
             }
             MapState::Done => {
-                self.done.next = true;
                 self.state.d.next = MapState::Idle;
             }
         }

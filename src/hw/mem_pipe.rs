@@ -122,6 +122,8 @@ pub struct MemLookupPipe {
     out_valid: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
     status_out: Signal<Local, Bits<3>>,
+    /// The response address, decided here and assigned to `rsp_addr` once.
+    addr_out: Signal<Local, Bits<ADDR_BITS>>,
     /// The fill levels of the request and result queues are not needed (credit is counted
     /// on the main queue); the name tells the lint so.
     unused_counts: Signal<Local, Bit>,
@@ -217,6 +219,7 @@ impl MemLookupPipe {
             out_valid: Default::default(),
             fire: Default::default(),
             status_out: Default::default(),
+            addr_out: Default::default(),
             unused_counts: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
@@ -339,7 +342,7 @@ impl Logic for MemLookupPipe {
             self.out_valid.next = false;
         }
         self.status_out.next = self.head.val().get_bits::<3>(65);
-        self.rsp_addr.next = 0.into();
+        self.addr_out.next = 0.into();
         if self.head_need.val() {
             if !self.result.val().get_bit(0) {
                 self.status_out.next = 4.into();
@@ -348,7 +351,7 @@ impl Logic for MemLookupPipe {
                 self.status_out.next = 5.into();
             }
             if self.result.val().get_bits::<2>(0) == 1 {
-                self.rsp_addr.next = (self.result.val() & self.page_mask.val())
+                self.addr_out.next = (self.result.val() & self.page_mask.val())
                     + self.head.val().get_bits::<ADDR_BITS>(0);
             }
         }
@@ -359,6 +362,7 @@ impl Logic for MemLookupPipe {
         self.rsp_qpn.next = self.head.val().get_bits::<QPN_BITS>(100);
         self.rsp_tag.next = self.head.val().get_bits::<TAG_BITS>(68);
         self.rsp_status.next = self.status_out.val();
+        self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
 
         // Counters, at the response handshake.

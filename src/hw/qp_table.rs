@@ -231,7 +231,11 @@ impl QpTable {
         format!("pipe_{}", self.port_names[i])
     }
 
-    /// The structural wiring between the children, as Verilog.
+    /// The structural wiring between the children, as Verilog: continuous assignments, so
+    /// every connection holds from time 0 in an event-driven simulator (an `always @(*)`
+    /// copy runs only when its input first changes: a `rst` held high from time 0 would
+    /// leave the children's `rst` X). rust-hdl declares the nets these drive as `reg`;
+    /// [`nets_for_wiring`] turns them into wires.
     fn wiring(&self) -> String {
         let mut v = String::new();
         let mut unused: Vec<String> = vec![
@@ -243,7 +247,7 @@ impl QpTable {
         ];
         let mut fixed: Vec<String> = Vec::new();
         let mut set = |lhs: &str, rhs: &str| {
-            let _ = writeln!(v, "always @(*) {lhs} = {rhs};");
+            let _ = writeln!(v, "assign {lhs} = {rhs};");
         };
         let tag = self.params.tag_bits as usize;
         let addr = self.params.addr_bits as usize;
@@ -464,4 +468,51 @@ impl Block for QpTable {
         self.engine.accept("engine", probe);
         probe.visit_end_scope(name, self);
     }
+}
+
+/// The top module `top` of `verilog` with every signal driven by an `assign` of
+/// [`QpTable`]'s wiring declared as a net (`output wire`, `wire`) rather than the `reg` that
+/// rust-hdl declares for a custom block's outputs and its children's inputs.
+pub fn nets_for_wiring(verilog: &str, top: &str) -> String {
+    let head = format!("module {top}(");
+    let Some(start) = verilog.find(&head) else {
+        return verilog.to_string();
+    };
+    let end = verilog[start..]
+        .find("endmodule")
+        .map_or(verilog.len(), |e| start + e);
+    let body = &verilog[start..end];
+    let driven: std::collections::HashSet<&str> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("assign "))
+        .filter_map(|l| l.split(" = ").next())
+        .collect();
+    let mut out = String::with_capacity(verilog.len());
+    out.push_str(&verilog[..start]);
+    for line in body.split_inclusive('\n') {
+        let t = line.trim_start();
+        let decl = ["output reg ", "reg "]
+            .iter()
+            .find(|k| t.starts_with(*k))
+            .filter(|_| {
+                let name = t.trim_end().trim_end_matches(';').rsplit(' ').next();
+                name.is_some_and(|n| driven.contains(n))
+            });
+        match decl {
+            Some(k) => {
+                let indent = &line[..line.len() - t.len()];
+                let net = if k.starts_with("output") {
+                    "output wire "
+                } else {
+                    "wire "
+                };
+                out.push_str(indent);
+                out.push_str(net);
+                out.push_str(&t[k.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out.push_str(&verilog[end..]);
+    out
 }

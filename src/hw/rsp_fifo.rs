@@ -37,6 +37,9 @@ pub struct RspFifo {
     rd_ptr: DFF<Bits<2>>,
     fill: DFF<Bits<3>>,
     pop: Signal<Local, Bit>,
+    /// The head entry, chosen here and assigned to `data_out` once (a port written twice
+    /// in one evaluation pulses in an event-driven simulator).
+    head: Signal<Local, LookupRsp>,
 }
 
 impl Logic for RspFifo {
@@ -47,16 +50,17 @@ impl Logic for RspFifo {
         self.count.next = self.fill.q.val();
         self.pop.next = self.fill.q.val().any() & self.out_ready.val();
         // Head of the queue.
-        self.data_out.next = self.e0.q.val();
+        self.head.next = self.e0.q.val();
         if self.rd_ptr.q.val() == 1 {
-            self.data_out.next = self.e1.q.val();
+            self.head.next = self.e1.q.val();
         }
         if self.rd_ptr.q.val() == 2 {
-            self.data_out.next = self.e2.q.val();
+            self.head.next = self.e2.q.val();
         }
         if self.rd_ptr.q.val() == 3 {
-            self.data_out.next = self.e3.q.val();
+            self.head.next = self.e3.q.val();
         }
+        self.data_out.next = self.head.val();
         // Push into the slot at the write pointer.
         if self.in_valid.val() {
             if self.wr_ptr.q.val() == 0 {

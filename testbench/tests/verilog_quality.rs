@@ -4,6 +4,7 @@
 //! | test | what it checks |
 //! |---|---|
 //! | `verilator_lint_is_clean` | `verilator --lint-only -Wall verilator.vlt <top>.v` exits 0 and prints nothing |
+//! | `no_port_is_assigned_twice_in_one_evaluation` | no signal that leaves a block (an output port, or a child's input that the child reads combinationally) is assigned twice on one path of an `always @(*)` block: in an event-driven simulator it pulses, and two such blocks can wake each other forever ([`comb_ports`](qptable_testbench::comb_ports)) |
 //! | `icarus_compiles_without_warnings` | `iverilog -g2005 -Wall -o /dev/null -s <top> <top>.v` exits 0 and prints nothing |
 //! | `yosys_*` | synthesis succeeds with no `Warning:` and `check -assert` finds no undriven or multiply driven net, before and after synthesis (`synth_ecp5` for the shipped configurations: it maps the state RAMs to block RAM; generic `synth` for `index_bits = 4`) |
 //! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
@@ -275,6 +276,37 @@ fn verilator_lint_is_clean() {
              Verilog causes, with a comment why; fix everything else in the design)",
             vlt.display()
         ),
+        failures,
+    );
+}
+
+// ---- (a') one assignment per evaluation ------------------------------------------------
+
+#[test]
+fn no_port_is_assigned_twice_in_one_evaluation() {
+    let mut failures = Vec::new();
+    let mut blocks = 0;
+    for d in designs() {
+        match qptable_testbench::comb_ports::double_assignments(&d.text) {
+            Ok(found) => failures.extend(
+                found
+                    .iter()
+                    .map(|f| format!("{} ({}): {f}", d.label, d.origin)),
+            ),
+            Err(e) => failures.push(format!(
+                "{} ({}): cannot read the Verilog: {e}",
+                d.label, d.origin
+            )),
+        }
+        blocks += d.text.matches("always @(*)").count();
+    }
+    println!(
+        "{} designs, {blocks} always @(*) blocks read",
+        designs().len()
+    );
+    assert_no_failures(
+        "signals leaving a block assigned more than once in one evaluation (compute the value \
+         in a local and assign the port once, or derive it from a register)",
         failures,
     );
 }
