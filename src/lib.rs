@@ -10,6 +10,7 @@ pub mod model;
 pub mod perf;
 pub mod plan;
 pub mod scoreboard;
+pub mod spec;
 pub mod stale;
 pub mod synth;
 pub mod wave;
