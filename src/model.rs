@@ -20,7 +20,7 @@
 //! - The model has finished its init sweep at once: STATUS reads INIT_DONE = 1, CMD_BUSY = 0.
 
 use crate::config::{Config, Directory, Mode, Reuse};
-use qptable_sim::axi_mem::SparseMem;
+use crate::mem_image::MemImage;
 use std::fmt;
 
 /// Register addresses of the control port (SPEC §6).
@@ -576,7 +576,7 @@ pub struct Model {
     port_counters: Vec<[u32; 7]>,
     /// two_level in_memory: the memory the directory is read from (a copy of what the
     /// testbench's memory holds; see [`Model::mem_write_u64`]).
-    mem: SparseMem,
+    mem: MemImage,
     /// two_level in_memory: address ranges whose reads answer an AXI error.
     mem_errors: Vec<std::ops::Range<u64>>,
 }
@@ -615,7 +615,7 @@ impl Model {
             },
             counters: Counters::default(),
             port_counters: vec![[0; 7]; cfg.ports.len()],
-            mem: SparseMem::new(),
+            mem: MemImage::new(),
             mem_errors: Vec::new(),
         }
     }

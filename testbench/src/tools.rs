@@ -1,14 +1,15 @@
-//! Helpers for the tests that check emitted Verilog with external tools (Verilator lint,
-//! Icarus Verilog, yosys) and compare it with the committed `gen/` files.
+//! External tools (Verilator lint, Icarus Verilog, yosys, nextpnr), for the tests that check
+//! emitted Verilog and compare it with the committed `gen/` files, and for `synth`.
 //!
 //! * [`repo_root`], [`waiver_file`]: where the repository and `verilator.vlt` are;
 //! * [`shipped_configs`]: every `configs/*.toml`, parsed and validated, with the path of its
 //!   committed Verilog `gen/<top>.v`;
-//! * [`run_tool`]: runs a program, captures its output and time, and says clearly when the
-//!   program is not installed; [`ToolRun::report`] and [`tail`] build failure messages that
+//! * [`capture`] runs a program and captures its output and time; [`run_tool`] is the same
+//!   for tests and says clearly when the program is not installed; [`ToolRun::report`] and [`tail`] build failure messages that
 //!   show the command and the end of its output.
 
-use qptable::config::Config;
+use crate::configs;
+pub use crate::configs::ShippedConfig;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,52 +40,12 @@ pub fn waiver_file() -> PathBuf {
     repo_root().join("verilator.vlt")
 }
 
-/// A shipped configuration: `configs/<name>.toml`.
-#[derive(Clone, Debug)]
-pub struct ShippedConfig {
-    /// File stem: `default`, `small`, ...
-    pub name: String,
-    /// `configs/<name>.toml`.
-    pub path: PathBuf,
-    /// The parsed and validated configuration.
-    pub config: Config,
-    /// `gen/<top>.v`, the committed Verilog of this configuration.
-    pub verilog: PathBuf,
-}
-
-/// Every `configs/*.toml`, sorted by file name, parsed and validated. Panics with the file
-/// and the error when one does not parse or validate.
+/// Every `configs/*.toml`, sorted by file name, parsed and validated ([`configs::in_dir`]),
+/// each with the path of its committed Verilog `gen/<top>.v`. Panics with the error when one
+/// does not parse or validate.
 pub fn shipped_configs() -> Vec<ShippedConfig> {
-    let root = repo_root();
-    let dir = root.join("configs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let config = Config::from_toml_file(&path)
-                .unwrap_or_else(|e| panic!("shipped configuration does not parse: {e}"));
-            config.validate().unwrap_or_else(|e| {
-                panic!("shipped configuration {} is invalid: {e}", path.display())
-            });
-            let name = path
-                .file_stem()
-                .expect("a .toml file has a stem")
-                .to_string_lossy()
-                .into_owned();
-            let verilog = root.join("gen").join(format!("{}.v", config.top));
-            ShippedConfig {
-                name,
-                path,
-                config,
-                verilog,
-            }
-        })
-        .collect()
+    let dir = repo_root().join("configs");
+    configs::in_dir(&dir).unwrap_or_else(|e| panic!("shipped configuration: {e:#}"))
 }
 
 /// The outcome of one tool run.
@@ -128,32 +89,44 @@ impl fmt::Display for ToolRun {
     }
 }
 
-/// Runs `cmd` to completion and captures its output. Panics with an explicit message when
-/// the program cannot be started (not installed: run `scripts/setup`).
-pub fn run_tool(cmd: &mut Command) -> ToolRun {
-    let command = format!(
+/// The command line of `cmd`, for messages: the program and its arguments.
+pub fn command_line(cmd: &Command) -> String {
+    format!(
         "{} {}",
         cmd.get_program().to_string_lossy(),
         cmd.get_args()
             .map(|a| a.to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join(" ")
-    );
+    )
+}
+
+/// Runs `cmd` to completion and captures its output and time; the error is the one of
+/// starting the program (not installed, not executable).
+pub fn capture(cmd: &mut Command) -> std::io::Result<ToolRun> {
+    let command = command_line(cmd);
     let start = Instant::now();
-    let out = cmd.output().unwrap_or_else(|e| {
-        panic!(
-            "cannot run `{command}`: {e}\n(is {} installed? `scripts/setup` installs verilator, \
-             yosys and iverilog)",
-            cmd.get_program().to_string_lossy()
-        )
-    });
-    ToolRun {
+    let out = cmd.output()?;
+    Ok(ToolRun {
         command,
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         elapsed: start.elapsed(),
-    }
+    })
+}
+
+/// [`capture`] for the tests: panics with an explicit message when the program cannot be
+/// started (not installed: run `scripts/setup`).
+pub fn run_tool(cmd: &mut Command) -> ToolRun {
+    capture(cmd).unwrap_or_else(|e| {
+        panic!(
+            "cannot run `{}`: {e}\n(is {} installed? `scripts/setup` installs verilator, \
+             yosys and iverilog)",
+            command_line(cmd),
+            cmd.get_program().to_string_lossy()
+        )
+    })
 }
 
 /// The last `n` lines of `text` (all of it when shorter), with a note of how many were cut.
