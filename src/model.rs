@@ -6,7 +6,7 @@
 //! no memory). The allocatable indexes (FREE and not quarantined) are kept in a hierarchical
 //! bitmap ([`IndexSet`]) so that `cyclic` and `lowest` find the next one in O(log64 n).
 //!
-//! Timing is the scoreboard's business ([`crate::scoreboard`]): here a command is applied
+//! Timing is the scoreboard's business (`qptable_testbench::scoreboard`): here a command is applied
 //! atomically and [`Model::command`] reports the one entry it changed, so a scoreboard can
 //! evaluate lookups against either the entry before or after ([`Model::lookup_with_entry`]).
 //!

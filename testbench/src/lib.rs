@@ -2,7 +2,7 @@
 //! (through the `qptable-sim` harness), shared by the tests of this crate and the commands of
 //! `qptable-cli`:
 //!
-//! * fixtures: [`bench`] (generate + build + reset + every agent in one cycle loop),
+//! * fixtures: [`bench`](mod@bench) (generate + build + reset + every agent in one cycle loop),
 //!   [`scoreboard`] (every response and command checked against the reference model),
 //!   [`tb`] (a bench with an independent monitor of every lookup handshake), [`configs`]
 //!   (configuration builders and files, the model build lock), [`tools`] (external tools);

@@ -1,16 +1,16 @@
 //! Directed testbenches of qptable: one test per behaviour of SPEC.md, each on a small
 //! configuration so that its Verilator model builds in seconds.
 //!
-//! Every test runs on a [`Bench`] (generate + build + reset + INIT_DONE, all agents in one
+//! Every test runs on a `Bench` (generate + build + reset + INIT_DONE, all agents in one
 //! cycle loop, the scoreboard checking every response and command against the reference
-//! model) through the thin wrapper [`Tb`] (`qptable_testbench::tb`). `Tb` steps the bench one cycle at a time and
-//! also records every request and response handshake of every lookup port with its edge
-//! number, read from the port signals themselves: an independent monitor, so a test can
-//! compare exact field values and cycles. Every expected value in this file is written by hand
-//! from SPEC (QPN = {generation, index}, addr = TABLE_BASE + index * entry_bytes modulo
-//! 2^addr_bits, ...), never taken from the DUT; the scoreboard checks the same traffic against
-//! the model too, and every test ends with [`Tb::finish`] (drain, monitor totals, and
-//! `bench.finish()`, which must be Ok).
+//! model) through the thin wrapper [`Tb`] (`qptable_testbench::tb`), which steps the bench
+//! one cycle at a time and also records every request and response handshake of every lookup
+//! port with its edge number, read from the port signals themselves: an independent monitor,
+//! so a test can compare exact field values and cycles. Every expected value in this file is
+//! written by hand from SPEC (QPN = {generation, index}, addr = TABLE_BASE + index *
+//! entry_bytes modulo 2^addr_bits, ...), never taken from the DUT; the scoreboard checks the
+//! same traffic against the model too, and every test ends with [`Tb::finish`] (drain, monitor
+//! totals, and `bench.finish()`, which must be Ok).
 //!
 //! Configurations (one Verilator model each; builds are serialised by `configs::prebuild`):
 //!
