@@ -168,11 +168,9 @@ fn run_logged(cmd: &mut Command, what: &str, log: &Path) -> Result<String> {
     let text = format!("{}{}", run.stdout, run.stderr);
     std::fs::write(log, &text).with_context(|| format!("cannot write {}", log.display()))?;
     if !run.success() {
-        let status = run.code.map_or("killed by a signal".to_string(), |c| {
-            format!("exit status: {c}")
-        });
         bail!(
-            "{what} failed ({status}); log {}\n$ {shown}\n{}",
+            "{what} failed ({}); log {}\n$ {shown}\n{}",
+            run.status(),
             log.display(),
             tools::tail(&text, 30)
         );
