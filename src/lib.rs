@@ -7,6 +7,7 @@
 //! (`src/cli/`).
 
 pub mod config;
+pub mod config_files;
 pub mod generate;
 pub mod hw;
 pub mod mem_image;

@@ -5,7 +5,8 @@
 //! * fixtures: [`bench`](mod@bench) (generate + build + reset + every agent in one cycle loop),
 //!   [`scoreboard`] (every response and command checked against the reference model),
 //!   [`tb`] (a bench with an independent monitor of every lookup handshake), [`configs`]
-//!   (configuration builders and files, the model build lock), [`tools`] (external tools);
+//!   (the configuration builders of the tests, the model build lock), [`tools`] (external
+//!   tools);
 //! * campaigns and measurements that return values: [`campaign`], [`demo`], [`perf`],
 //!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`].
 pub mod bench;

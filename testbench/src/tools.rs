@@ -9,8 +9,8 @@
 //!   not installed; [`ToolRun::report`] and [`tail`] build failure messages that show the
 //!   command and the end of its output.
 
-use crate::configs;
-pub use crate::configs::ShippedConfig;
+use qptable::config_files;
+pub use qptable::config_files::ShippedConfig;
 pub use qptable_sim::tool::{capture, command_line, tail, ToolRun, TAIL_LINES};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,12 +37,12 @@ pub fn waiver_file() -> PathBuf {
     repo_root().join("verilator.vlt")
 }
 
-/// Every `configs/*.toml`, sorted by file name, parsed and validated ([`configs::in_dir`]),
+/// Every `configs/*.toml`, sorted by file name, parsed and validated ([`config_files::in_dir`]),
 /// each with the path of its committed Verilog `gen/<top>.v`. Panics with the error when one
 /// does not parse or validate.
 pub fn shipped_configs() -> Vec<ShippedConfig> {
     let dir = repo_root().join("configs");
-    configs::in_dir(&dir).unwrap_or_else(|e| panic!("shipped configuration: {e:#}"))
+    config_files::in_dir(&dir).unwrap_or_else(|e| panic!("shipped configuration: {e:#}"))
 }
 
 /// [`capture`] for the tests: panics with an explicit message when the program cannot be

@@ -1,7 +1,7 @@
 //! `qptable bench`: the SPEC §7 figures of each configuration.
 
 use anyhow::Result;
-use qptable_testbench::configs;
+use qptable::config_files;
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
 
@@ -29,14 +29,14 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let configs = if args.configs.is_empty() {
-        configs::in_dir(Path::new("configs"))?
+        config_files::in_dir(Path::new("configs"))?
             .into_iter()
             .map(|s| (s.name, s.config))
             .collect()
     } else {
         let mut v = vec![];
         for p in &args.configs {
-            v.push(configs::from_file(p)?);
+            v.push(config_files::from_file(p)?);
         }
         v
     };

@@ -27,6 +27,6 @@ pub struct ConfigArgs {
 impl ConfigArgs {
     /// The configuration: the file (or the defaults), then each `--set`, validated.
     pub fn load(&self) -> anyhow::Result<Config> {
-        qptable_testbench::configs::load(self.config.as_deref(), &self.set)
+        qptable::config_files::load(self.config.as_deref(), &self.set)
     }
 }
