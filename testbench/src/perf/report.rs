@@ -1,6 +1,7 @@
 //! The text of the `qptable bench` figures ([`ConfigReport::text`]) and of the run's header.
 
-use super::measure::{in_memory, ConfigReport, PerfOptions, Rate, ROUNDS, SPEED_LOOP};
+use super::measure::{in_memory, ConfigReport, PerfOptions};
+use super::speed::{Rate, ROUNDS, SPEED_LOOP};
 use std::fmt::Write as _;
 
 /// The lines that open a `qptable bench` run: its options and what each speed figure runs.
