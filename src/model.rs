@@ -6,7 +6,7 @@
 //! no memory). The allocatable indexes (FREE and not quarantined) are kept in a hierarchical
 //! bitmap ([`IndexSet`]) so that `cyclic` and `lowest` find the next one in O(log64 n).
 //!
-//! Timing is the scoreboard's business ([`crate::scoreboard`]): here a command is applied
+//! Timing is the scoreboard's business (`qptable_testbench::scoreboard`): here a command is applied
 //! atomically and [`Model::command`] reports the one entry it changed, so a scoreboard can
 //! evaluate lookups against either the entry before or after ([`Model::lookup_with_entry`]).
 //!
@@ -20,7 +20,7 @@
 //! - The model has finished its init sweep at once: STATUS reads INIT_DONE = 1, CMD_BUSY = 0.
 
 use crate::config::{Config, Directory, Mode, Reuse};
-use qptable_sim::axi_mem::SparseMem;
+use crate::mem_image::MemImage;
 use std::fmt;
 
 use crate::spec::{dir_entry, opcode, QPN_MASK};
@@ -433,7 +433,7 @@ pub struct Model {
     port_counters: Vec<[u32; 7]>,
     /// two_level in_memory: the memory the directory is read from (a copy of what the
     /// testbench's memory holds; see [`Model::mem_write_u64`]).
-    mem: SparseMem,
+    mem: MemImage,
     /// two_level in_memory: address ranges whose reads answer an AXI error.
     mem_errors: Vec<std::ops::Range<u64>>,
 }
@@ -472,7 +472,7 @@ impl Model {
             },
             counters: Counters::default(),
             port_counters: vec![[0; 7]; cfg.ports.len()],
-            mem: SparseMem::new(),
+            mem: MemImage::new(),
             mem_errors: Vec::new(),
         }
     }
