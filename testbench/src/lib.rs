@@ -8,7 +8,8 @@
 //!   (the configuration builders of the tests, the model build lock), [`tools`] (external
 //!   tools), [`comb_ports`] (a static check of the emitted Verilog);
 //! * campaigns and measurements that return values: [`campaign`], [`demo`], [`perf`],
-//!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`].
+//!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`], [`xsim`] (the same stimulus on
+//!   Verilator and Icarus, compared cycle by cycle).
 pub mod bench;
 pub mod campaign;
 pub mod cmd_latency;
@@ -22,3 +23,4 @@ pub mod synth;
 pub mod tb;
 pub mod tools;
 pub mod wave;
+pub mod xsim;
