@@ -562,9 +562,24 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam  last_index = 24'hfffff;
     localparam  first_index = 24'h2;
     localparam  reuse_lowest = 1'b0;
-    localparam  st_free = 2'b0;
-    localparam  st_reserved = 2'b1;
-    localparam  st_valid = 2'b10;
+    localparam  st$free = 2'b0;
+    localparam  st$reserved = 2'b1;
+    localparam  st$valid = 2'b10;
+    localparam  ops$alloc = 4'h1;
+    localparam  ops$alloc_at = 4'h2;
+    localparam  ops$publish = 4'h3;
+    localparam  ops$free = 4'h4;
+    localparam  ops$dir_flush = 4'h5;
+    localparam  ops$last = 4'h5;
+    localparam  res$ok = 4'h0;
+    localparam  res$full = 4'h1;
+    localparam  res$out_of_range = 4'h2;
+    localparam  res$bad_state = 4'h3;
+    localparam  res$bad_cmd = 4'h4;
+    localparam  map_op$find = 2'b0;
+    localparam  map_op$clear = 2'b1;
+    localparam  map_op$set = 2'b10;
+    localparam  map_op$test = 2'b11;
     
     // Enums
     localparam EngState$Init = 0;
@@ -699,7 +714,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [23:0] waddr;
     reg  [21:0] wdata;
     reg  map_op_valid;
-    reg  [1:0] map_op;
+    reg  [1:0] map_cmd;
     reg  [23:0] map_op_index;
     
     // Sub module instances
@@ -912,7 +927,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         ram$read_address = cursor$q;
         we = 1'b0;
         waddr = cursor$q;
-        wdata[(64'h0)+:(2)] = st_free;
+        wdata[(64'h0)+:(2)] = st$free;
         wdata[(64'h2)+:(20)] = 32'h0;
         cmd_done = state$q == EngState$Done;
         init_done = init_done_q$q & map$init_done;
@@ -947,7 +962,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map$clock = clock;
         map$rst = rst;
         map_op_valid = 1'b0;
-        map_op = 32'h0;
+        map_cmd = map_op$find;
         map_op_index = index;
         map$op_wrap = ~reuse_lowest;
         drained = 1'b1;
@@ -981,7 +996,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     state$d = EngState$Decode;
                     if (q_on & |q_count$q & q_due) begin
                         map_op_valid = 1'b1;
-                        map_op = 32'h2;
+                        map_cmd = map_op$set;
                         map_op_index = q_head_index;
                         q_rd$d = q_rd_next;
                         q_count$d = q_count$q - 32'h1;
@@ -999,21 +1014,21 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     cursor$d = qpn$q & index_mask;
                     pending_qpn$d = qpn$q;
                     state$d = EngState$Read;
-                    if (op$q == 32'h1) begin
+                    if (op$q == ops$alloc) begin
                         map_op_valid = 1'b1;
-                        map_op = 32'h0;
+                        map_cmd = map_op$find;
                         map_op_index = next_alloc$q;
                         if (reuse_lowest) begin
                             map_op_index = first_index;
                         end
                         state$d = EngState$AllocFind;
                     end
-                    if (op$q == 32'h5) begin
-                        pending_status$d = 32'h0;
+                    if (op$q == ops$dir_flush) begin
+                        pending_status$d = res$ok;
                         state$d = EngState$Done;
                     end
-                    if ((op$q == 32'h0) | (op$q > 32'h5)) begin
-                        pending_status$d = 32'h4;
+                    if ((op$q < ops$alloc) | (op$q > ops$last)) begin
+                        pending_status$d = res$bad_cmd;
                         cmd_error$d = cmd_error$q + 32'h1;
                         state$d = EngState$Done;
                     end
@@ -1021,7 +1036,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             EngState$Read:
                 begin
                     if (((index) & 25'h1ffffff) >= max_qps) begin
-                        pending_status$d = 32'h2;
+                        pending_status$d = res$out_of_range;
                         cmd_error$d = cmd_error$q + 32'h1;
                         state$d = EngState$Done;
                     end
@@ -1039,29 +1054,29 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
-                    if (op$q == 32'h2) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st_free;
-                        wdata[(64'h0)+:(2)] = st_reserved;
+                    if (op$q == ops$alloc_at) begin
+                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
-                    if (op$q == 32'h3) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st_reserved) & (word_gen == gen);
-                        wdata[(64'h0)+:(2)] = st_valid;
+                    if (op$q == ops$publish) begin
+                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        wdata[(64'h0)+:(2)] = st$valid;
                     end
-                    if (op$q == 32'h4) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st_free) & (word_gen == gen);
-                        wdata[(64'h0)+:(2)] = st_free;
+                    if (op$q == ops$free) begin
+                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
                         we = 1'b1;
-                        pending_status$d = 32'h0;
-                        if (op$q == 32'h2) begin
+                        pending_status$d = res$ok;
+                        if (op$q == ops$alloc_at) begin
                             we = 1'b0;
                             map_op_valid = 1'b1;
-                            map_op = 32'h3;
+                            map_cmd = map_op$test;
                             state$d = EngState$AtTest;
                         end
-                        if (op$q == 32'h4) begin
+                        if (op$q == ops$free) begin
                             state$d = EngState$Drain;
                             drain_w$0$d = in_flight_w$0;
                             if (req_fire$0 & ~rsp_fire$0) begin
@@ -1080,7 +1095,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         end
                     end
                     else begin
-                        pending_status$d = 32'h3;
+                        pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
                     end
                 end
@@ -1092,7 +1107,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             state$d = EngState$AllocRead;
                         end
                         else begin
-                            pending_status$d = 32'h1;
+                            pending_status$d = res$full;
                             pending_qpn$d = 32'h0;
                             alloc_full$d = alloc_full$q + 32'h1;
                             state$d = EngState$Done;
@@ -1110,22 +1125,22 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             EngState$AllocWrite:
                 begin
                     we = 1'b1;
-                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h0)+:(2)] = st$reserved;
                     wdata[(64'h2)+:(20)] = ((new_gen) & 20'hfffff);
-                    pending_status$d = 32'h0;
+                    pending_status$d = res$ok;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
                     alloc_ok$d = alloc_ok$q + 32'h1;
                     in_use$d = in_use$q + 32'h1;
                     map_op_valid = 1'b1;
-                    map_op = 32'h1;
+                    map_cmd = map_op$clear;
                     map_op_index = cursor$q;
                     state$d = EngState$MapWait;
                 end
             EngState$AtTest:
                 begin
                     waddr = index;
-                    wdata[(64'h0)+:(2)] = st_reserved;
+                    wdata[(64'h0)+:(2)] = st$reserved;
                     wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     if (map$done) begin
                         if (map$found) begin
@@ -1133,11 +1148,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             alloc_ok$d = alloc_ok$q + 32'h1;
                             in_use$d = in_use$q + 32'h1;
                             map_op_valid = 1'b1;
-                            map_op = 32'h1;
+                            map_cmd = map_op$clear;
                             state$d = EngState$MapWait;
                         end
                         else begin
-                            pending_status$d = 32'h3;
+                            pending_status$d = res$bad_state;
                             cmd_error$d = cmd_error$q + 32'h1;
                             state$d = EngState$Done;
                         end
@@ -1162,7 +1177,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             state$d = EngState$Push;
                             if (q_count$q == q_depth) begin
                                 map_op_valid = 1'b1;
-                                map_op = 32'h2;
+                                map_cmd = map_op$set;
                                 map_op_index = q_head_index;
                                 q_rd$d = q_rd_next;
                                 q_count$d = q_count$q - 32'h1;
@@ -1172,7 +1187,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         end
                         else begin
                             map_op_valid = 1'b1;
-                            map_op = 32'h2;
+                            map_cmd = map_op$set;
                             state$d = EngState$Release;
                         end
                     end
@@ -1214,14 +1229,14 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         ram$write_address = waddr;
         ram$write_data = wdata;
         map$op_valid = map_op_valid;
-        map$op = map_op;
+        map$op = map_cmd;
         map$op_index = map_op_index;
         if (rst) begin
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
             next_alloc$d = first_index;
-            status_q$d = 32'h0;
+            status_q$d = res$ok;
             qpn_q$d = 32'h0;
             alloc_ok$d = 32'h0;
             alloc_full$d = 32'h0;
@@ -1462,6 +1477,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     localparam  partial$2 = 64'h0;
     localparam  partial$3 = 64'hf;
     localparam  top_level = 3'b11;
+    localparam  ops$find = 2'b0;
+    localparam  ops$clear = 2'b1;
+    localparam  ops$set = 2'b10;
+    localparam  ops$test = 2'b11;
     localparam  last_init_word = 18'b11111111111111;
     localparam  first_index = 25'h2;
     localparam  ones = 64'hffffffffffffffff;
@@ -1974,13 +1993,13 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
             state$d = MapState$UpRead;
-            if (op == 32'h1) begin
+            if (op == ops$clear) begin
                 state$d = MapState$ClearRead;
             end
-            if (op == 32'h2) begin
+            if (op == ops$set) begin
                 state$d = MapState$SetRead;
             end
-            if (op == 32'h3) begin
+            if (op == ops$test) begin
                 state$d = MapState$TestRead;
             end
         end
@@ -2696,6 +2715,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     localparam  port_num$1 = 3'b1;
     localparam  max_outstanding = 10'b100000;
     localparam  entry_mask = 64'hffffffffffffffc1;
+    localparam  error_bit = 64'h1;
     
     // Stub signals
     reg  ret$clock;
@@ -2803,7 +2823,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         rready = 1'b1;
         ret$out_ready = rvalid;
         r_err = |rresp | ~rlast;
-        cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << 32'h1);
+        cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
         cpl_valid$0 = rvalid & ret$out_valid & (ret$data_out == port_num$0);
         cpl_valid$1 = rvalid & ret$out_valid & (ret$data_out == port_num$1);
         if (rst) begin
@@ -2951,32 +2971,52 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [31:0] cnt_mem_error;
     
     // Constant declarations
-    localparam  index_mask = 24'hfffff;
-    localparam  index_bits = 5'b10100;
-    localparam  leaf_mask = 24'h3ff;
-    localparam  leaf_bits = 6'b1010;
-    localparam  max_qps = 25'h100000;
+    localparam  codes$ok = 3'b0;
+    localparam  codes$out_of_range = 3'b1;
+    localparam  codes$not_allocated = 3'b10;
+    localparam  codes$stale = 3'b11;
+    localparam  codes$page_absent = 3'b100;
+    localparam  codes$mem_error = 3'b101;
     localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
-    localparam  one = 10'b1;
-    localparam  mul_mask0 = 64'h0;
-    localparam  mul_mask1 = 64'h0;
-    localparam  mul_mask2 = 64'h0;
-    localparam  mul_mask3 = 64'hffffffffffffffff;
-    localparam  mul_mask4 = 64'h0;
-    localparam  mul_mask5 = 64'h0;
-    localparam  mul_mask6 = 64'h0;
-    localparam  mul_mask7 = 64'h0;
-    localparam  credit = 10'b1000000;
-    localparam  state_valid = 2'b10;
+    localparam  present_bit = 6'b0;
+    localparam  error_bit = 6'b1;
     
     // Stub signals
-    reg  ram$clock;
-    reg  [23:0] ram$read_address;
-    wire  [21:0] ram$read_data;
-    reg  ram$write_enable;
-    reg  [23:0] ram$write_address;
-    reg  [21:0] ram$write_data;
+    reg  front$clock;
+    reg  front$rst;
+    reg  front$init_done;
+    reg  [63:0] front$table_base;
+    reg  front$req_valid;
+    wire  front$req_ready;
+    reg  [23:0] front$req_qpn;
+    reg  [31:0] front$req_tag;
+    reg  [9:0] front$held;
+    wire  [9:0] front$in_flight;
+    wire  front$req_fire;
+    reg  front$ram_we;
+    reg  [23:0] front$ram_waddr;
+    reg  [21:0] front$ram_wdata;
+    wire  front$chk_valid;
+    wire  [23:0] front$chk_qpn;
+    wire  [31:0] front$chk_tag;
+    wire  [2:0] front$chk_status;
+    wire  front$chk_ok;
+    wire  [63:0] front$chk_offset;
+    wire  [63:0] front$chk_base;
+    wire  [63:0] front$chk_page;
+    reg  counters$clock;
+    reg  counters$rst;
+    reg  counters$fire;
+    reg  [2:0] counters$status;
+    wire  [31:0] counters$cnt_lookups;
+    wire  [31:0] counters$cnt_ok;
+    wire  [31:0] counters$cnt_out_of_range;
+    wire  [31:0] counters$cnt_not_allocated;
+    wire  [31:0] counters$cnt_stale;
+    wire  [31:0] counters$cnt_page_absent;
+    wire  [31:0] counters$cnt_mem_error;
     reg  queue$clock;
     reg  queue$rst;
     reg  queue$in_valid;
@@ -3001,66 +3041,54 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [23:0] s1_qpn$d;
-    wire  [23:0] s1_qpn$q;
-    reg  s1_qpn$clock;
-    reg  [31:0] s1_tag$d;
-    wire  [31:0] s1_tag$q;
-    reg  s1_tag$clock;
-    reg  [31:0] lookups$d;
-    wire  [31:0] lookups$q;
-    reg  lookups$clock;
-    reg  [31:0] ok$d;
-    wire  [31:0] ok$q;
-    reg  ok$clock;
-    reg  [31:0] out_of_range$d;
-    wire  [31:0] out_of_range$q;
-    reg  out_of_range$clock;
-    reg  [31:0] not_allocated$d;
-    wire  [31:0] not_allocated$q;
-    reg  not_allocated$clock;
-    reg  [31:0] stale$d;
-    wire  [31:0] stale$q;
-    reg  stale$clock;
-    reg  [31:0] page_absent$d;
-    wire  [31:0] page_absent$q;
-    reg  page_absent$clock;
-    reg  [31:0] mem_error$d;
-    wire  [31:0] mem_error$q;
-    reg  mem_error$clock;
     
     // Local signals
-    reg  s0_fire;
-    reg  [9:0] occupancy;
-    reg  [23:0] s1_index;
-    reg  [23:0] s1_leaf_index;
-    reg  [63:0] s1_wide_index;
-    reg  [63:0] s1_dir_index;
-    reg  [23:0] s1_gen;
-    reg  [23:0] s1_entry_gen;
-    reg  [63:0] s1_offset;
-    reg  [2:0] s1_status;
-    reg  s1_need;
+    reg  [123:0] s2_entry;
     reg  [123:0] head;
-    reg  head_need;
     reg  [63:0] result;
     reg  out_valid;
     reg  fire;
     reg  [2:0] status_out;
     reg  [63:0] addr_out;
-    reg  unused_counts;
+    reg  unused_counts_base;
     
     // Sub module instances
-    qp_table_in_memory$pipe_rx$ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_enable(ram$write_enable),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data)
+    qp_table_in_memory$pipe_rx$front front(
+        .clock(front$clock),
+        .rst(front$rst),
+        .init_done(front$init_done),
+        .table_base(front$table_base),
+        .req_valid(front$req_valid),
+        .req_ready(front$req_ready),
+        .req_qpn(front$req_qpn),
+        .req_tag(front$req_tag),
+        .held(front$held),
+        .in_flight(front$in_flight),
+        .req_fire(front$req_fire),
+        .ram_we(front$ram_we),
+        .ram_waddr(front$ram_waddr),
+        .ram_wdata(front$ram_wdata),
+        .chk_valid(front$chk_valid),
+        .chk_qpn(front$chk_qpn),
+        .chk_tag(front$chk_tag),
+        .chk_status(front$chk_status),
+        .chk_ok(front$chk_ok),
+        .chk_offset(front$chk_offset),
+        .chk_base(front$chk_base),
+        .chk_page(front$chk_page)
+    );
+    qp_table_in_memory$pipe_rx$counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .fire(counters$fire),
+        .status(counters$status),
+        .cnt_lookups(counters$cnt_lookups),
+        .cnt_ok(counters$cnt_ok),
+        .cnt_out_of_range(counters$cnt_out_of_range),
+        .cnt_not_allocated(counters$cnt_not_allocated),
+        .cnt_stale(counters$cnt_stale),
+        .cnt_page_absent(counters$cnt_page_absent),
+        .cnt_mem_error(counters$cnt_mem_error)
     );
     qp_table_in_memory$pipe_rx$queue queue(
         .clock(queue$clock),
@@ -3092,52 +3120,168 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
-    qp_table_in_memory$pipe_rx$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    qp_table_in_memory$pipe_rx$s1_qpn s1_qpn(
-        .d(s1_qpn$d),
-        .q(s1_qpn$q),
-        .clock(s1_qpn$clock)
-    );
-    qp_table_in_memory$pipe_rx$s1_tag s1_tag(
-        .d(s1_tag$d),
-        .q(s1_tag$q),
-        .clock(s1_tag$clock)
-    );
-    qp_table_in_memory$pipe_rx$lookups lookups(
+    
+    // Update code
+    always @(*) begin
+        front$clock = clock;
+        front$rst = rst;
+        front$init_done = init_done;
+        front$table_base = table_base;
+        front$req_valid = req_valid;
+        front$req_qpn = req_qpn;
+        front$req_tag = req_tag;
+        front$ram_we = ram_we;
+        front$ram_waddr = ram_waddr;
+        front$ram_wdata = ram_wdata;
+        front$held = queue$count;
+        req_ready = front$req_ready;
+        req_fire = front$req_fire;
+        in_flight = front$in_flight;
+        queue$clock = clock;
+        queue$rst = rst;
+        dreqs$clock = clock;
+        dreqs$rst = rst;
+        results$clock = clock;
+        results$rst = rst;
+        s2_entry[(64'h0)+:(64)] = front$chk_offset;
+        s2_entry[(64'h40)+:(1)] = front$chk_ok;
+        s2_entry[(64'h41)+:(3)] = front$chk_status;
+        s2_entry[(64'h44)+:(32)] = front$chk_tag;
+        s2_entry[(64'h64)+:(24)] = front$chk_qpn;
+        queue$in_valid = front$chk_valid;
+        queue$data_in = s2_entry;
+        dreqs$in_valid = front$chk_valid & front$chk_ok;
+        dreqs$data_in = (table_base & base_mask) + (front$chk_page << entry_shift);
+        dreq_valid = dreqs$out_valid;
+        dreq_addr = dreqs$data_out;
+        dreqs$out_ready = dreq_ready;
+        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        results$in_valid = cpl_valid;
+        results$data_in = cpl_data;
+        head = queue$data_out;
+        result = results$data_out;
+        out_valid = queue$out_valid;
+        if (head[(64'h40)+:(1)] & ~results$out_valid) begin
+            out_valid = 1'b0;
+        end
+        status_out = head[(64'h41)+:(3)];
+        addr_out = 32'h0;
+        if (head[(64'h40)+:(1)]) begin
+            if (~result[present_bit]) begin
+                status_out = codes$page_absent;
+            end
+            if (result[error_bit]) begin
+                status_out = codes$mem_error;
+            end
+            if (result[present_bit] & ~result[error_bit]) begin
+                addr_out = (result & page_mask) + head[(64'h0)+:(64)];
+            end
+        end
+        fire = out_valid & rsp_ready;
+        queue$out_ready = fire;
+        results$out_ready = fire & head[(64'h40)+:(1)];
+        rsp_valid = out_valid;
+        rsp_qpn = head[(64'h64)+:(24)];
+        rsp_tag = head[(64'h44)+:(32)];
+        rsp_status = status_out;
+        rsp_addr = addr_out;
+        rsp_fire = fire;
+        counters$clock = clock;
+        counters$rst = rst;
+        counters$fire = fire;
+        counters$status = status_out;
+        cnt_lookups = counters$cnt_lookups;
+        cnt_ok = counters$cnt_ok;
+        cnt_out_of_range = counters$cnt_out_of_range;
+        cnt_not_allocated = counters$cnt_not_allocated;
+        cnt_stale = counters$cnt_stale;
+        cnt_page_absent = counters$cnt_page_absent;
+        cnt_mem_error = counters$cnt_mem_error;
+    end
+    
+endmodule // qp_table_in_memory$pipe_rx
+
+
+module qp_table_in_memory$pipe_rx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  fire;
+    input wire  [2:0] status;
+    output reg  [31:0] cnt_lookups;
+    output reg  [31:0] cnt_ok;
+    output reg  [31:0] cnt_out_of_range;
+    output reg  [31:0] cnt_not_allocated;
+    output reg  [31:0] cnt_stale;
+    output reg  [31:0] cnt_page_absent;
+    output reg  [31:0] cnt_mem_error;
+    
+    // Constant declarations
+    localparam  codes$ok = 3'b0;
+    localparam  codes$out_of_range = 3'b1;
+    localparam  codes$not_allocated = 3'b10;
+    localparam  codes$stale = 3'b11;
+    localparam  codes$page_absent = 3'b100;
+    localparam  codes$mem_error = 3'b101;
+    localparam  has_page_absent = 1'b1;
+    localparam  has_mem_error = 1'b1;
+    
+    // Stub signals
+    reg  [31:0] lookups$d;
+    wire  [31:0] lookups$q;
+    reg  lookups$clock;
+    reg  [31:0] ok$d;
+    wire  [31:0] ok$q;
+    reg  ok$clock;
+    reg  [31:0] out_of_range$d;
+    wire  [31:0] out_of_range$q;
+    reg  out_of_range$clock;
+    reg  [31:0] not_allocated$d;
+    wire  [31:0] not_allocated$q;
+    reg  not_allocated$clock;
+    reg  [31:0] stale$d;
+    wire  [31:0] stale$q;
+    reg  stale$clock;
+    reg  [31:0] page_absent$d;
+    wire  [31:0] page_absent$q;
+    reg  page_absent$clock;
+    reg  [31:0] mem_error$d;
+    wire  [31:0] mem_error$q;
+    reg  mem_error$clock;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_rx$counters$lookups lookups(
         .d(lookups$d),
         .q(lookups$q),
         .clock(lookups$clock)
     );
-    qp_table_in_memory$pipe_rx$ok ok(
+    qp_table_in_memory$pipe_rx$counters$ok ok(
         .d(ok$d),
         .q(ok$q),
         .clock(ok$clock)
     );
-    qp_table_in_memory$pipe_rx$out_of_range out_of_range(
+    qp_table_in_memory$pipe_rx$counters$out_of_range out_of_range(
         .d(out_of_range$d),
         .q(out_of_range$q),
         .clock(out_of_range$clock)
     );
-    qp_table_in_memory$pipe_rx$not_allocated not_allocated(
+    qp_table_in_memory$pipe_rx$counters$not_allocated not_allocated(
         .d(not_allocated$d),
         .q(not_allocated$q),
         .clock(not_allocated$clock)
     );
-    qp_table_in_memory$pipe_rx$stale stale(
+    qp_table_in_memory$pipe_rx$counters$stale stale(
         .d(stale$d),
         .q(stale$q),
         .clock(stale$clock)
     );
-    qp_table_in_memory$pipe_rx$page_absent page_absent(
+    qp_table_in_memory$pipe_rx$counters$page_absent page_absent(
         .d(page_absent$d),
         .q(page_absent$q),
         .clock(page_absent$clock)
     );
-    qp_table_in_memory$pipe_rx$mem_error mem_error(
+    qp_table_in_memory$pipe_rx$counters$mem_error mem_error(
         .d(mem_error$d),
         .q(mem_error$q),
         .clock(mem_error$clock)
@@ -3145,9 +3289,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     
     // Update code
     always @(*) begin
-        s1_valid$clock = clock;
-        s1_qpn$clock = clock;
-        s1_tag$clock = clock;
         lookups$clock = clock;
         ok$clock = clock;
         out_of_range$clock = clock;
@@ -3155,9 +3296,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         stale$clock = clock;
         page_absent$clock = clock;
         mem_error$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_qpn$d = s1_qpn$q;
-        s1_tag$d = s1_tag$q;
         lookups$d = lookups$q;
         ok$d = ok$q;
         out_of_range$d = out_of_range$q;
@@ -3165,105 +3303,24 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         stale$d = stale$q;
         page_absent$d = page_absent$q;
         mem_error$d = mem_error$q;
-        ram$clock = clock;
-        queue$clock = clock;
-        queue$rst = rst;
-        dreqs$clock = clock;
-        dreqs$rst = rst;
-        results$clock = clock;
-        results$rst = rst;
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
-        occupancy = queue$count;
-        if (s1_valid$q) begin
-            occupancy = queue$count + one;
-        end
-        req_ready = init_done & ~rst & (occupancy < credit);
-        s0_fire = req_valid & req_ready;
-        req_fire = s0_fire;
-        in_flight = occupancy;
-        ram$read_address = req_qpn;
-        s1_valid$d = s0_fire;
-        if (s0_fire) begin
-            s1_qpn$d = req_qpn;
-            s1_tag$d = req_tag;
-        end
-        s1_index = s1_qpn$q & index_mask;
-        s1_leaf_index = s1_index & leaf_mask;
-        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
-        s1_dir_index = ((s1_index) & 64'hffffffffffffffff) >> leaf_bits;
-        s1_gen = s1_qpn$q >> index_bits;
-        s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
-        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s1_status = 32'h0;
-        if (s1_entry_gen != s1_gen) begin
-            s1_status = 32'h3;
-        end
-        if (ram$read_data[(64'h0)+:(2)] != state_valid) begin
-            s1_status = 32'h2;
-        end
-        if (((s1_index) & 25'h1ffffff) >= max_qps) begin
-            s1_status = 32'h1;
-        end
-        s1_need = s1_status == 32'h0;
-        queue$in_valid = s1_valid$q;
-        queue$data_in = (((s1_qpn$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h64) | (((s1_tag$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h44) | (((s1_status) & 124'hfffffffffffffffffffffffffffffff) << 32'h41) | (((s1_need) & 124'hfffffffffffffffffffffffffffffff) << 32'h40) | ((s1_offset) & 124'hfffffffffffffffffffffffffffffff);
-        dreqs$in_valid = s1_valid$q & s1_need;
-        dreqs$data_in = (table_base & base_mask) + (s1_dir_index << 32'h3);
-        dreq_valid = dreqs$out_valid;
-        dreq_addr = dreqs$data_out;
-        dreqs$out_ready = dreq_ready;
-        unused_counts = |dreqs$count | |results$count;
-        results$in_valid = cpl_valid;
-        results$data_in = cpl_data;
-        head = queue$data_out;
-        head_need = head[32'h40];
-        result = results$data_out;
-        out_valid = queue$out_valid;
-        if (head_need & ~results$out_valid) begin
-            out_valid = 1'b0;
-        end
-        status_out = head[(32'h41)+:(3)];
-        addr_out = 32'h0;
-        if (head_need) begin
-            if (~result[32'h0]) begin
-                status_out = 32'h4;
-            end
-            if (result[32'h1]) begin
-                status_out = 32'h5;
-            end
-            if (result[(32'h0)+:(2)] == 32'h1) begin
-                addr_out = (result & page_mask) + head[(32'h0)+:(64)];
-            end
-        end
-        fire = out_valid & rsp_ready;
-        queue$out_ready = fire;
-        results$out_ready = fire & head_need;
-        rsp_valid = out_valid;
-        rsp_qpn = head[(32'h64)+:(24)];
-        rsp_tag = head[(32'h44)+:(32)];
-        rsp_status = status_out;
-        rsp_addr = addr_out;
-        rsp_fire = fire;
         if (fire) begin
             lookups$d = lookups$q + 32'h1;
-            if (status_out == 32'h0) begin
+            if (status == codes$ok) begin
                 ok$d = ok$q + 32'h1;
             end
-            if (status_out == 32'h1) begin
+            if (status == codes$out_of_range) begin
                 out_of_range$d = out_of_range$q + 32'h1;
             end
-            if (status_out == 32'h2) begin
+            if (status == codes$not_allocated) begin
                 not_allocated$d = not_allocated$q + 32'h1;
             end
-            if (status_out == 32'h3) begin
+            if (status == codes$stale) begin
                 stale$d = stale$q + 32'h1;
             end
-            if (status_out == 32'h4) begin
+            if (has_page_absent & (status == codes$page_absent)) begin
                 page_absent$d = page_absent$q + 32'h1;
             end
-            if (status_out == 32'h5) begin
+            if (has_mem_error & (status == codes$mem_error)) begin
                 mem_error$d = mem_error$q + 32'h1;
             end
         end
@@ -3275,7 +3332,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         cnt_page_absent = page_absent$q;
         cnt_mem_error = mem_error$q;
         if (rst) begin
-            s1_valid$d = 1'b0;
             lookups$d = 32'h0;
             ok$d = 32'h0;
             out_of_range$d = 32'h0;
@@ -3286,7 +3342,140 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         end
     end
     
-endmodule // qp_table_in_memory$pipe_rx
+endmodule // qp_table_in_memory$pipe_rx$counters
+
+
+module qp_table_in_memory$pipe_rx$counters$lookups(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$lookups
+
+
+module qp_table_in_memory$pipe_rx$counters$mem_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$mem_error
+
+
+module qp_table_in_memory$pipe_rx$counters$not_allocated(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$not_allocated
+
+
+module qp_table_in_memory$pipe_rx$counters$ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$ok
+
+
+module qp_table_in_memory$pipe_rx$counters$out_of_range(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$out_of_range
+
+
+module qp_table_in_memory$pipe_rx$counters$page_absent(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$page_absent
+
+
+module qp_table_in_memory$pipe_rx$counters$stale(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$counters$stale
 
 
 module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -3331,7 +3520,284 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_rx$dreqs
 
 
-module qp_table_in_memory$pipe_rx$lookups(d,q,clock);
+module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  init_done;
+    input wire  [63:0] table_base;
+    input wire  req_valid;
+    output reg  req_ready;
+    input wire  [23:0] req_qpn;
+    input wire  [31:0] req_tag;
+    input wire  [9:0] held;
+    output reg  [9:0] in_flight;
+    output reg  req_fire;
+    input wire  ram_we;
+    input wire  [23:0] ram_waddr;
+    input wire  [21:0] ram_wdata;
+    output reg  chk_valid;
+    output reg  [23:0] chk_qpn;
+    output reg  [31:0] chk_tag;
+    output reg  [2:0] chk_status;
+    output reg  chk_ok;
+    output reg  [63:0] chk_offset;
+    output reg  [63:0] chk_base;
+    output reg  [63:0] chk_page;
+    
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    localparam  state$free = 2'b0;
+    localparam  state$reserved = 2'b1;
+    localparam  state$valid = 2'b10;
+    localparam  two_level = 1'b1;
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 5'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_shift = 64'h6;
+    localparam  credit = 10'b1000000;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
+    reg  [21:0] s2_entry$d;
+    wire  [21:0] s2_entry$q;
+    reg  s2_entry$clock;
+    reg  [58:0] s2_dir$d;
+    wire  [58:0] s2_dir$q;
+    reg  s2_dir$clock;
+    
+    // Local signals
+    reg  [58:0] dir_rd;
+    reg  s0_fire;
+    reg  [9:0] occupancy;
+    reg  [23:0] s2_index;
+    reg  [23:0] s2_leaf_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [2:0] s2_status;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_rx$front$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_in_memory$pipe_rx$front$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s2_entry s2_entry(
+        .d(s2_entry$d),
+        .q(s2_entry$q),
+        .clock(s2_entry$clock)
+    );
+    qp_table_in_memory$pipe_rx$front$s2_dir s2_dir(
+        .d(s2_dir$d),
+        .q(s2_dir$q),
+        .clock(s2_dir$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
+        s2_entry$clock = clock;
+        s2_dir$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
+        s2_entry$d = s2_entry$q;
+        s2_dir$d = s2_dir$q;
+        ram$clock = clock;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        occupancy = held;
+        if (s1_valid$q ^ s2_valid$q) begin
+            occupancy = held + 32'h1;
+        end
+        if (s1_valid$q & s2_valid$q) begin
+            occupancy = held + 32'h2;
+        end
+        req_ready = init_done & ~rst & (occupancy < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = occupancy;
+        ram$read_address = req_qpn;
+        dir_rd[(64'h0)+:(1)] = 1'b1;
+        dir_rd[(64'h1)+:(58)] = 32'h0;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
+        end
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry$d = ram$read_data;
+        s2_dir$d = dir_rd;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = status$ok;
+        if (~s2_dir$q[(64'h0)+:(1)]) begin
+            s2_status = status$page_absent;
+        end
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = status$stale;
+        end
+        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+            s2_status = status$not_allocated;
+        end
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = status$out_of_range;
+        end
+        chk_status = s2_status;
+        chk_ok = s2_status == status$ok;
+        if (two_level) begin
+            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        end
+        else begin
+            chk_base = table_base;
+        end
+        chk_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
+        chk_valid = s2_valid$q;
+        chk_qpn = s2_qpn$q;
+        chk_tag = s2_tag$q;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$pipe_rx$front
+
+
+module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_word};
+endmodule // qp_table_in_memory$pipe_rx$front$ram
+
+
+module qp_table_in_memory$pipe_rx$front$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$front$s1_qpn
+
+
+module qp_table_in_memory$pipe_rx$front$s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -3347,10 +3813,86 @@ module qp_table_in_memory$pipe_rx$lookups(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$lookups
+endmodule // qp_table_in_memory$pipe_rx$front$s1_tag
 
 
-module qp_table_in_memory$pipe_rx$mem_error(d,q,clock);
+module qp_table_in_memory$pipe_rx$front$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$front$s1_valid
+
+
+module qp_table_in_memory$pipe_rx$front$s2_dir(d,q,clock);
+    
+    // Module arguments
+    input wire  [58:0] d;
+    output reg  [58:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 59'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$front$s2_dir
+
+
+module qp_table_in_memory$pipe_rx$front$s2_entry(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$front$s2_entry
+
+
+module qp_table_in_memory$pipe_rx$front$s2_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$front$s2_qpn
+
+
+module qp_table_in_memory$pipe_rx$front$s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -3366,83 +3908,26 @@ module qp_table_in_memory$pipe_rx$mem_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$mem_error
+endmodule // qp_table_in_memory$pipe_rx$front$s2_tag
 
 
-module qp_table_in_memory$pipe_rx$not_allocated(d,q,clock);
+module qp_table_in_memory$pipe_rx$front$s2_valid(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$not_allocated
-
-
-module qp_table_in_memory$pipe_rx$ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$ok
-
-
-module qp_table_in_memory$pipe_rx$out_of_range(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$out_of_range
-
-
-module qp_table_in_memory$pipe_rx$page_absent(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$page_absent
+endmodule // qp_table_in_memory$pipe_rx$front$s2_valid
 
 
 module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -3487,32 +3972,6 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_rx$queue
 
 
-module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [21:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [21:0] write_data;
-    
-    // Update code (custom)
-    reg [5:0] mem [0:1048575];
-    reg [5:0] read_word;
-    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[19:0]];
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
-       end
-    end
-    
-    always @(*) read_data = {16'd0, read_word};
-endmodule // qp_table_in_memory$pipe_rx$ram
-
-
 module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -3555,82 +4014,6 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
 endmodule // qp_table_in_memory$pipe_rx$results
 
 
-module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$s1_qpn
-
-
-module qp_table_in_memory$pipe_rx$s1_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$s1_tag
-
-
-module qp_table_in_memory$pipe_rx$s1_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$s1_valid
-
-
-module qp_table_in_memory$pipe_rx$stale(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$stale
-
-
 module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid,dreq_ready,dreq_addr,cpl_valid,cpl_data,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
     
     // Module arguments
@@ -3668,32 +4051,52 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [31:0] cnt_mem_error;
     
     // Constant declarations
-    localparam  index_mask = 24'hfffff;
-    localparam  index_bits = 5'b10100;
-    localparam  leaf_mask = 24'h3ff;
-    localparam  leaf_bits = 6'b1010;
-    localparam  max_qps = 25'h100000;
+    localparam  codes$ok = 3'b0;
+    localparam  codes$out_of_range = 3'b1;
+    localparam  codes$not_allocated = 3'b10;
+    localparam  codes$stale = 3'b11;
+    localparam  codes$page_absent = 3'b100;
+    localparam  codes$mem_error = 3'b101;
     localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
-    localparam  one = 10'b1;
-    localparam  mul_mask0 = 64'h0;
-    localparam  mul_mask1 = 64'h0;
-    localparam  mul_mask2 = 64'h0;
-    localparam  mul_mask3 = 64'hffffffffffffffff;
-    localparam  mul_mask4 = 64'h0;
-    localparam  mul_mask5 = 64'h0;
-    localparam  mul_mask6 = 64'h0;
-    localparam  mul_mask7 = 64'h0;
-    localparam  credit = 10'b1000000;
-    localparam  state_valid = 2'b10;
+    localparam  present_bit = 6'b0;
+    localparam  error_bit = 6'b1;
     
     // Stub signals
-    reg  ram$clock;
-    reg  [23:0] ram$read_address;
-    wire  [21:0] ram$read_data;
-    reg  ram$write_enable;
-    reg  [23:0] ram$write_address;
-    reg  [21:0] ram$write_data;
+    reg  front$clock;
+    reg  front$rst;
+    reg  front$init_done;
+    reg  [63:0] front$table_base;
+    reg  front$req_valid;
+    wire  front$req_ready;
+    reg  [23:0] front$req_qpn;
+    reg  [31:0] front$req_tag;
+    reg  [9:0] front$held;
+    wire  [9:0] front$in_flight;
+    wire  front$req_fire;
+    reg  front$ram_we;
+    reg  [23:0] front$ram_waddr;
+    reg  [21:0] front$ram_wdata;
+    wire  front$chk_valid;
+    wire  [23:0] front$chk_qpn;
+    wire  [31:0] front$chk_tag;
+    wire  [2:0] front$chk_status;
+    wire  front$chk_ok;
+    wire  [63:0] front$chk_offset;
+    wire  [63:0] front$chk_base;
+    wire  [63:0] front$chk_page;
+    reg  counters$clock;
+    reg  counters$rst;
+    reg  counters$fire;
+    reg  [2:0] counters$status;
+    wire  [31:0] counters$cnt_lookups;
+    wire  [31:0] counters$cnt_ok;
+    wire  [31:0] counters$cnt_out_of_range;
+    wire  [31:0] counters$cnt_not_allocated;
+    wire  [31:0] counters$cnt_stale;
+    wire  [31:0] counters$cnt_page_absent;
+    wire  [31:0] counters$cnt_mem_error;
     reg  queue$clock;
     reg  queue$rst;
     reg  queue$in_valid;
@@ -3718,66 +4121,54 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [23:0] s1_qpn$d;
-    wire  [23:0] s1_qpn$q;
-    reg  s1_qpn$clock;
-    reg  [31:0] s1_tag$d;
-    wire  [31:0] s1_tag$q;
-    reg  s1_tag$clock;
-    reg  [31:0] lookups$d;
-    wire  [31:0] lookups$q;
-    reg  lookups$clock;
-    reg  [31:0] ok$d;
-    wire  [31:0] ok$q;
-    reg  ok$clock;
-    reg  [31:0] out_of_range$d;
-    wire  [31:0] out_of_range$q;
-    reg  out_of_range$clock;
-    reg  [31:0] not_allocated$d;
-    wire  [31:0] not_allocated$q;
-    reg  not_allocated$clock;
-    reg  [31:0] stale$d;
-    wire  [31:0] stale$q;
-    reg  stale$clock;
-    reg  [31:0] page_absent$d;
-    wire  [31:0] page_absent$q;
-    reg  page_absent$clock;
-    reg  [31:0] mem_error$d;
-    wire  [31:0] mem_error$q;
-    reg  mem_error$clock;
     
     // Local signals
-    reg  s0_fire;
-    reg  [9:0] occupancy;
-    reg  [23:0] s1_index;
-    reg  [23:0] s1_leaf_index;
-    reg  [63:0] s1_wide_index;
-    reg  [63:0] s1_dir_index;
-    reg  [23:0] s1_gen;
-    reg  [23:0] s1_entry_gen;
-    reg  [63:0] s1_offset;
-    reg  [2:0] s1_status;
-    reg  s1_need;
+    reg  [123:0] s2_entry;
     reg  [123:0] head;
-    reg  head_need;
     reg  [63:0] result;
     reg  out_valid;
     reg  fire;
     reg  [2:0] status_out;
     reg  [63:0] addr_out;
-    reg  unused_counts;
+    reg  unused_counts_base;
     
     // Sub module instances
-    qp_table_in_memory$pipe_tx$ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_enable(ram$write_enable),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data)
+    qp_table_in_memory$pipe_tx$front front(
+        .clock(front$clock),
+        .rst(front$rst),
+        .init_done(front$init_done),
+        .table_base(front$table_base),
+        .req_valid(front$req_valid),
+        .req_ready(front$req_ready),
+        .req_qpn(front$req_qpn),
+        .req_tag(front$req_tag),
+        .held(front$held),
+        .in_flight(front$in_flight),
+        .req_fire(front$req_fire),
+        .ram_we(front$ram_we),
+        .ram_waddr(front$ram_waddr),
+        .ram_wdata(front$ram_wdata),
+        .chk_valid(front$chk_valid),
+        .chk_qpn(front$chk_qpn),
+        .chk_tag(front$chk_tag),
+        .chk_status(front$chk_status),
+        .chk_ok(front$chk_ok),
+        .chk_offset(front$chk_offset),
+        .chk_base(front$chk_base),
+        .chk_page(front$chk_page)
+    );
+    qp_table_in_memory$pipe_tx$counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .fire(counters$fire),
+        .status(counters$status),
+        .cnt_lookups(counters$cnt_lookups),
+        .cnt_ok(counters$cnt_ok),
+        .cnt_out_of_range(counters$cnt_out_of_range),
+        .cnt_not_allocated(counters$cnt_not_allocated),
+        .cnt_stale(counters$cnt_stale),
+        .cnt_page_absent(counters$cnt_page_absent),
+        .cnt_mem_error(counters$cnt_mem_error)
     );
     qp_table_in_memory$pipe_tx$queue queue(
         .clock(queue$clock),
@@ -3809,52 +4200,168 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
-    qp_table_in_memory$pipe_tx$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    qp_table_in_memory$pipe_tx$s1_qpn s1_qpn(
-        .d(s1_qpn$d),
-        .q(s1_qpn$q),
-        .clock(s1_qpn$clock)
-    );
-    qp_table_in_memory$pipe_tx$s1_tag s1_tag(
-        .d(s1_tag$d),
-        .q(s1_tag$q),
-        .clock(s1_tag$clock)
-    );
-    qp_table_in_memory$pipe_tx$lookups lookups(
+    
+    // Update code
+    always @(*) begin
+        front$clock = clock;
+        front$rst = rst;
+        front$init_done = init_done;
+        front$table_base = table_base;
+        front$req_valid = req_valid;
+        front$req_qpn = req_qpn;
+        front$req_tag = req_tag;
+        front$ram_we = ram_we;
+        front$ram_waddr = ram_waddr;
+        front$ram_wdata = ram_wdata;
+        front$held = queue$count;
+        req_ready = front$req_ready;
+        req_fire = front$req_fire;
+        in_flight = front$in_flight;
+        queue$clock = clock;
+        queue$rst = rst;
+        dreqs$clock = clock;
+        dreqs$rst = rst;
+        results$clock = clock;
+        results$rst = rst;
+        s2_entry[(64'h0)+:(64)] = front$chk_offset;
+        s2_entry[(64'h40)+:(1)] = front$chk_ok;
+        s2_entry[(64'h41)+:(3)] = front$chk_status;
+        s2_entry[(64'h44)+:(32)] = front$chk_tag;
+        s2_entry[(64'h64)+:(24)] = front$chk_qpn;
+        queue$in_valid = front$chk_valid;
+        queue$data_in = s2_entry;
+        dreqs$in_valid = front$chk_valid & front$chk_ok;
+        dreqs$data_in = (table_base & base_mask) + (front$chk_page << entry_shift);
+        dreq_valid = dreqs$out_valid;
+        dreq_addr = dreqs$data_out;
+        dreqs$out_ready = dreq_ready;
+        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        results$in_valid = cpl_valid;
+        results$data_in = cpl_data;
+        head = queue$data_out;
+        result = results$data_out;
+        out_valid = queue$out_valid;
+        if (head[(64'h40)+:(1)] & ~results$out_valid) begin
+            out_valid = 1'b0;
+        end
+        status_out = head[(64'h41)+:(3)];
+        addr_out = 32'h0;
+        if (head[(64'h40)+:(1)]) begin
+            if (~result[present_bit]) begin
+                status_out = codes$page_absent;
+            end
+            if (result[error_bit]) begin
+                status_out = codes$mem_error;
+            end
+            if (result[present_bit] & ~result[error_bit]) begin
+                addr_out = (result & page_mask) + head[(64'h0)+:(64)];
+            end
+        end
+        fire = out_valid & rsp_ready;
+        queue$out_ready = fire;
+        results$out_ready = fire & head[(64'h40)+:(1)];
+        rsp_valid = out_valid;
+        rsp_qpn = head[(64'h64)+:(24)];
+        rsp_tag = head[(64'h44)+:(32)];
+        rsp_status = status_out;
+        rsp_addr = addr_out;
+        rsp_fire = fire;
+        counters$clock = clock;
+        counters$rst = rst;
+        counters$fire = fire;
+        counters$status = status_out;
+        cnt_lookups = counters$cnt_lookups;
+        cnt_ok = counters$cnt_ok;
+        cnt_out_of_range = counters$cnt_out_of_range;
+        cnt_not_allocated = counters$cnt_not_allocated;
+        cnt_stale = counters$cnt_stale;
+        cnt_page_absent = counters$cnt_page_absent;
+        cnt_mem_error = counters$cnt_mem_error;
+    end
+    
+endmodule // qp_table_in_memory$pipe_tx
+
+
+module qp_table_in_memory$pipe_tx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  fire;
+    input wire  [2:0] status;
+    output reg  [31:0] cnt_lookups;
+    output reg  [31:0] cnt_ok;
+    output reg  [31:0] cnt_out_of_range;
+    output reg  [31:0] cnt_not_allocated;
+    output reg  [31:0] cnt_stale;
+    output reg  [31:0] cnt_page_absent;
+    output reg  [31:0] cnt_mem_error;
+    
+    // Constant declarations
+    localparam  codes$ok = 3'b0;
+    localparam  codes$out_of_range = 3'b1;
+    localparam  codes$not_allocated = 3'b10;
+    localparam  codes$stale = 3'b11;
+    localparam  codes$page_absent = 3'b100;
+    localparam  codes$mem_error = 3'b101;
+    localparam  has_page_absent = 1'b1;
+    localparam  has_mem_error = 1'b1;
+    
+    // Stub signals
+    reg  [31:0] lookups$d;
+    wire  [31:0] lookups$q;
+    reg  lookups$clock;
+    reg  [31:0] ok$d;
+    wire  [31:0] ok$q;
+    reg  ok$clock;
+    reg  [31:0] out_of_range$d;
+    wire  [31:0] out_of_range$q;
+    reg  out_of_range$clock;
+    reg  [31:0] not_allocated$d;
+    wire  [31:0] not_allocated$q;
+    reg  not_allocated$clock;
+    reg  [31:0] stale$d;
+    wire  [31:0] stale$q;
+    reg  stale$clock;
+    reg  [31:0] page_absent$d;
+    wire  [31:0] page_absent$q;
+    reg  page_absent$clock;
+    reg  [31:0] mem_error$d;
+    wire  [31:0] mem_error$q;
+    reg  mem_error$clock;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_tx$counters$lookups lookups(
         .d(lookups$d),
         .q(lookups$q),
         .clock(lookups$clock)
     );
-    qp_table_in_memory$pipe_tx$ok ok(
+    qp_table_in_memory$pipe_tx$counters$ok ok(
         .d(ok$d),
         .q(ok$q),
         .clock(ok$clock)
     );
-    qp_table_in_memory$pipe_tx$out_of_range out_of_range(
+    qp_table_in_memory$pipe_tx$counters$out_of_range out_of_range(
         .d(out_of_range$d),
         .q(out_of_range$q),
         .clock(out_of_range$clock)
     );
-    qp_table_in_memory$pipe_tx$not_allocated not_allocated(
+    qp_table_in_memory$pipe_tx$counters$not_allocated not_allocated(
         .d(not_allocated$d),
         .q(not_allocated$q),
         .clock(not_allocated$clock)
     );
-    qp_table_in_memory$pipe_tx$stale stale(
+    qp_table_in_memory$pipe_tx$counters$stale stale(
         .d(stale$d),
         .q(stale$q),
         .clock(stale$clock)
     );
-    qp_table_in_memory$pipe_tx$page_absent page_absent(
+    qp_table_in_memory$pipe_tx$counters$page_absent page_absent(
         .d(page_absent$d),
         .q(page_absent$q),
         .clock(page_absent$clock)
     );
-    qp_table_in_memory$pipe_tx$mem_error mem_error(
+    qp_table_in_memory$pipe_tx$counters$mem_error mem_error(
         .d(mem_error$d),
         .q(mem_error$q),
         .clock(mem_error$clock)
@@ -3862,9 +4369,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     
     // Update code
     always @(*) begin
-        s1_valid$clock = clock;
-        s1_qpn$clock = clock;
-        s1_tag$clock = clock;
         lookups$clock = clock;
         ok$clock = clock;
         out_of_range$clock = clock;
@@ -3872,9 +4376,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         stale$clock = clock;
         page_absent$clock = clock;
         mem_error$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_qpn$d = s1_qpn$q;
-        s1_tag$d = s1_tag$q;
         lookups$d = lookups$q;
         ok$d = ok$q;
         out_of_range$d = out_of_range$q;
@@ -3882,105 +4383,24 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         stale$d = stale$q;
         page_absent$d = page_absent$q;
         mem_error$d = mem_error$q;
-        ram$clock = clock;
-        queue$clock = clock;
-        queue$rst = rst;
-        dreqs$clock = clock;
-        dreqs$rst = rst;
-        results$clock = clock;
-        results$rst = rst;
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
-        occupancy = queue$count;
-        if (s1_valid$q) begin
-            occupancy = queue$count + one;
-        end
-        req_ready = init_done & ~rst & (occupancy < credit);
-        s0_fire = req_valid & req_ready;
-        req_fire = s0_fire;
-        in_flight = occupancy;
-        ram$read_address = req_qpn;
-        s1_valid$d = s0_fire;
-        if (s0_fire) begin
-            s1_qpn$d = req_qpn;
-            s1_tag$d = req_tag;
-        end
-        s1_index = s1_qpn$q & index_mask;
-        s1_leaf_index = s1_index & leaf_mask;
-        s1_wide_index = ((s1_leaf_index) & 64'hffffffffffffffff);
-        s1_dir_index = ((s1_index) & 64'hffffffffffffffff) >> leaf_bits;
-        s1_gen = s1_qpn$q >> index_bits;
-        s1_entry_gen = ((ram$read_data[(64'h2)+:(20)]) & 24'hffffff);
-        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s1_status = 32'h0;
-        if (s1_entry_gen != s1_gen) begin
-            s1_status = 32'h3;
-        end
-        if (ram$read_data[(64'h0)+:(2)] != state_valid) begin
-            s1_status = 32'h2;
-        end
-        if (((s1_index) & 25'h1ffffff) >= max_qps) begin
-            s1_status = 32'h1;
-        end
-        s1_need = s1_status == 32'h0;
-        queue$in_valid = s1_valid$q;
-        queue$data_in = (((s1_qpn$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h64) | (((s1_tag$q) & 124'hfffffffffffffffffffffffffffffff) << 32'h44) | (((s1_status) & 124'hfffffffffffffffffffffffffffffff) << 32'h41) | (((s1_need) & 124'hfffffffffffffffffffffffffffffff) << 32'h40) | ((s1_offset) & 124'hfffffffffffffffffffffffffffffff);
-        dreqs$in_valid = s1_valid$q & s1_need;
-        dreqs$data_in = (table_base & base_mask) + (s1_dir_index << 32'h3);
-        dreq_valid = dreqs$out_valid;
-        dreq_addr = dreqs$data_out;
-        dreqs$out_ready = dreq_ready;
-        unused_counts = |dreqs$count | |results$count;
-        results$in_valid = cpl_valid;
-        results$data_in = cpl_data;
-        head = queue$data_out;
-        head_need = head[32'h40];
-        result = results$data_out;
-        out_valid = queue$out_valid;
-        if (head_need & ~results$out_valid) begin
-            out_valid = 1'b0;
-        end
-        status_out = head[(32'h41)+:(3)];
-        addr_out = 32'h0;
-        if (head_need) begin
-            if (~result[32'h0]) begin
-                status_out = 32'h4;
-            end
-            if (result[32'h1]) begin
-                status_out = 32'h5;
-            end
-            if (result[(32'h0)+:(2)] == 32'h1) begin
-                addr_out = (result & page_mask) + head[(32'h0)+:(64)];
-            end
-        end
-        fire = out_valid & rsp_ready;
-        queue$out_ready = fire;
-        results$out_ready = fire & head_need;
-        rsp_valid = out_valid;
-        rsp_qpn = head[(32'h64)+:(24)];
-        rsp_tag = head[(32'h44)+:(32)];
-        rsp_status = status_out;
-        rsp_addr = addr_out;
-        rsp_fire = fire;
         if (fire) begin
             lookups$d = lookups$q + 32'h1;
-            if (status_out == 32'h0) begin
+            if (status == codes$ok) begin
                 ok$d = ok$q + 32'h1;
             end
-            if (status_out == 32'h1) begin
+            if (status == codes$out_of_range) begin
                 out_of_range$d = out_of_range$q + 32'h1;
             end
-            if (status_out == 32'h2) begin
+            if (status == codes$not_allocated) begin
                 not_allocated$d = not_allocated$q + 32'h1;
             end
-            if (status_out == 32'h3) begin
+            if (status == codes$stale) begin
                 stale$d = stale$q + 32'h1;
             end
-            if (status_out == 32'h4) begin
+            if (has_page_absent & (status == codes$page_absent)) begin
                 page_absent$d = page_absent$q + 32'h1;
             end
-            if (status_out == 32'h5) begin
+            if (has_mem_error & (status == codes$mem_error)) begin
                 mem_error$d = mem_error$q + 32'h1;
             end
         end
@@ -3992,7 +4412,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         cnt_page_absent = page_absent$q;
         cnt_mem_error = mem_error$q;
         if (rst) begin
-            s1_valid$d = 1'b0;
             lookups$d = 32'h0;
             ok$d = 32'h0;
             out_of_range$d = 32'h0;
@@ -4003,7 +4422,140 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         end
     end
     
-endmodule // qp_table_in_memory$pipe_tx
+endmodule // qp_table_in_memory$pipe_tx$counters
+
+
+module qp_table_in_memory$pipe_tx$counters$lookups(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$lookups
+
+
+module qp_table_in_memory$pipe_tx$counters$mem_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$mem_error
+
+
+module qp_table_in_memory$pipe_tx$counters$not_allocated(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$not_allocated
+
+
+module qp_table_in_memory$pipe_tx$counters$ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$ok
+
+
+module qp_table_in_memory$pipe_tx$counters$out_of_range(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$out_of_range
+
+
+module qp_table_in_memory$pipe_tx$counters$page_absent(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$page_absent
+
+
+module qp_table_in_memory$pipe_tx$counters$stale(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$counters$stale
 
 
 module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -4048,7 +4600,284 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_tx$dreqs
 
 
-module qp_table_in_memory$pipe_tx$lookups(d,q,clock);
+module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  init_done;
+    input wire  [63:0] table_base;
+    input wire  req_valid;
+    output reg  req_ready;
+    input wire  [23:0] req_qpn;
+    input wire  [31:0] req_tag;
+    input wire  [9:0] held;
+    output reg  [9:0] in_flight;
+    output reg  req_fire;
+    input wire  ram_we;
+    input wire  [23:0] ram_waddr;
+    input wire  [21:0] ram_wdata;
+    output reg  chk_valid;
+    output reg  [23:0] chk_qpn;
+    output reg  [31:0] chk_tag;
+    output reg  [2:0] chk_status;
+    output reg  chk_ok;
+    output reg  [63:0] chk_offset;
+    output reg  [63:0] chk_base;
+    output reg  [63:0] chk_page;
+    
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    localparam  state$free = 2'b0;
+    localparam  state$reserved = 2'b1;
+    localparam  state$valid = 2'b10;
+    localparam  two_level = 1'b1;
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 5'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_shift = 64'h6;
+    localparam  credit = 10'b1000000;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
+    reg  [21:0] s2_entry$d;
+    wire  [21:0] s2_entry$q;
+    reg  s2_entry$clock;
+    reg  [58:0] s2_dir$d;
+    wire  [58:0] s2_dir$q;
+    reg  s2_dir$clock;
+    
+    // Local signals
+    reg  [58:0] dir_rd;
+    reg  s0_fire;
+    reg  [9:0] occupancy;
+    reg  [23:0] s2_index;
+    reg  [23:0] s2_leaf_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [2:0] s2_status;
+    
+    // Sub module instances
+    qp_table_in_memory$pipe_tx$front$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_in_memory$pipe_tx$front$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s2_entry s2_entry(
+        .d(s2_entry$d),
+        .q(s2_entry$q),
+        .clock(s2_entry$clock)
+    );
+    qp_table_in_memory$pipe_tx$front$s2_dir s2_dir(
+        .d(s2_dir$d),
+        .q(s2_dir$q),
+        .clock(s2_dir$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
+        s2_entry$clock = clock;
+        s2_dir$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
+        s2_entry$d = s2_entry$q;
+        s2_dir$d = s2_dir$q;
+        ram$clock = clock;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        occupancy = held;
+        if (s1_valid$q ^ s2_valid$q) begin
+            occupancy = held + 32'h1;
+        end
+        if (s1_valid$q & s2_valid$q) begin
+            occupancy = held + 32'h2;
+        end
+        req_ready = init_done & ~rst & (occupancy < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = occupancy;
+        ram$read_address = req_qpn;
+        dir_rd[(64'h0)+:(1)] = 1'b1;
+        dir_rd[(64'h1)+:(58)] = 32'h0;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
+        end
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry$d = ram$read_data;
+        s2_dir$d = dir_rd;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = status$ok;
+        if (~s2_dir$q[(64'h0)+:(1)]) begin
+            s2_status = status$page_absent;
+        end
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = status$stale;
+        end
+        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+            s2_status = status$not_allocated;
+        end
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = status$out_of_range;
+        end
+        chk_status = s2_status;
+        chk_ok = s2_status == status$ok;
+        if (two_level) begin
+            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        end
+        else begin
+            chk_base = table_base;
+        end
+        chk_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
+        chk_valid = s2_valid$q;
+        chk_qpn = s2_qpn$q;
+        chk_tag = s2_tag$q;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_in_memory$pipe_tx$front
+
+
+module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_word};
+endmodule // qp_table_in_memory$pipe_tx$front$ram
+
+
+module qp_table_in_memory$pipe_tx$front$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$front$s1_qpn
+
+
+module qp_table_in_memory$pipe_tx$front$s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4064,10 +4893,86 @@ module qp_table_in_memory$pipe_tx$lookups(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$lookups
+endmodule // qp_table_in_memory$pipe_tx$front$s1_tag
 
 
-module qp_table_in_memory$pipe_tx$mem_error(d,q,clock);
+module qp_table_in_memory$pipe_tx$front$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$front$s1_valid
+
+
+module qp_table_in_memory$pipe_tx$front$s2_dir(d,q,clock);
+    
+    // Module arguments
+    input wire  [58:0] d;
+    output reg  [58:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 59'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$front$s2_dir
+
+
+module qp_table_in_memory$pipe_tx$front$s2_entry(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$front$s2_entry
+
+
+module qp_table_in_memory$pipe_tx$front$s2_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$front$s2_qpn
+
+
+module qp_table_in_memory$pipe_tx$front$s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4083,83 +4988,26 @@ module qp_table_in_memory$pipe_tx$mem_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$mem_error
+endmodule // qp_table_in_memory$pipe_tx$front$s2_tag
 
 
-module qp_table_in_memory$pipe_tx$not_allocated(d,q,clock);
+module qp_table_in_memory$pipe_tx$front$s2_valid(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$not_allocated
-
-
-module qp_table_in_memory$pipe_tx$ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$ok
-
-
-module qp_table_in_memory$pipe_tx$out_of_range(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$out_of_range
-
-
-module qp_table_in_memory$pipe_tx$page_absent(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$page_absent
+endmodule // qp_table_in_memory$pipe_tx$front$s2_valid
 
 
 module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -4204,32 +5052,6 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_tx$queue
 
 
-module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [21:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [21:0] write_data;
-    
-    // Update code (custom)
-    reg [5:0] mem [0:1048575];
-    reg [5:0] read_word;
-    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[19:0]];
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
-       end
-    end
-    
-    always @(*) read_data = {16'd0, read_word};
-endmodule // qp_table_in_memory$pipe_tx$ram
-
-
 module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -4270,82 +5092,6 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     always @(*) data_out = head;
     always @(*) count = fill;
 endmodule // qp_table_in_memory$pipe_tx$results
-
-
-module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$s1_qpn
-
-
-module qp_table_in_memory$pipe_tx$s1_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$s1_tag
-
-
-module qp_table_in_memory$pipe_tx$s1_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$s1_valid
-
-
-module qp_table_in_memory$pipe_tx$stale(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$stale
 
 
 module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_lookups$1,cnt_ok$0,cnt_ok$1,cnt_out_of_range$0,cnt_out_of_range$1,cnt_not_allocated$0,cnt_not_allocated$1,cnt_stale$0,cnt_stale$1,cnt_page_absent$0,cnt_page_absent$1,cnt_mem_error$0,cnt_mem_error$1,table_base);
@@ -4412,6 +5158,44 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
     localparam  ports = 3'b10;
     localparam  base_hi_mask = 32'hffffffff;
     localparam  time_one = 48'h1;
+    localparam  words$id = 10'b0;
+    localparam  words$version = 10'b1;
+    localparam  words$max_qps = 10'b10;
+    localparam  words$entry_bytes = 10'b11;
+    localparam  words$geometry = 10'b100;
+    localparam  words$status = 10'b101;
+    localparam  words$first_index = 10'b110;
+    localparam  words$table_base_lo = 10'b1000;
+    localparam  words$table_base_hi = 10'b1001;
+    localparam  words$cmd = 10'b1100;
+    localparam  words$cmd_result = 10'b1101;
+    localparam  words$dir_index = 10'b10000;
+    localparam  words$dir_entry_lo = 10'b10001;
+    localparam  words$dir_entry_hi = 10'b10010;
+    localparam  words$alloc_ok = 10'b1100000;
+    localparam  words$alloc_full = 10'b1100001;
+    localparam  words$free_ok = 10'b1100010;
+    localparam  words$cmd_error = 10'b1100011;
+    localparam  words$quarantine_overflow = 10'b1100100;
+    localparam  words$in_use = 10'b1100101;
+    localparam  words$quarantined = 10'b1100110;
+    localparam  port$lookups = 3'b0;
+    localparam  port$ok = 3'b1;
+    localparam  port$out_of_range = 3'b10;
+    localparam  port$not_allocated = 3'b11;
+    localparam  port$stale = 3'b100;
+    localparam  port$page_absent = 3'b101;
+    localparam  port$mem_error = 3'b110;
+    localparam  port_block = 5'b10;
+    localparam  cmd_op_shift = 5'b11100;
+    localparam  result_status_shift = 32'h1c;
+    localparam  result_busy_bit = 32'h1b;
+    localparam  init_done_bit = 32'h0;
+    localparam  busy_bit = 32'h1;
+    localparam  base_shift = 5'b110;
+    localparam  present_bit = 5'b0;
+    localparam  present_offset = 6'b0;
+    localparam  page_offset = 6'b1;
     
     // Enums
     localparam WriteState$Idle = 0;
@@ -4676,35 +5460,23 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
         if (write_fire) begin
             bresp_q$d = 32'h2;
             wstate$d = WriteState$Response;
-            case (awaddr)
-                8:
-                    begin
-                        if (~|cnt_in_use) begin
-                            base_lo$d = base_lo_new;
-                            bresp_q$d = 32'h0;
-                        end
-                    end
-                9:
-                    begin
-                        if (~|cnt_in_use) begin
-                            base_hi$d = base_hi_new;
-                            bresp_q$d = 32'h0;
-                        end
-                    end
-                12:
-                    begin
-                        cmd_op_q$d = wdata[(32'h1c)+:(4)];
-                        cmd_qpn_q$d = wdata[(32'h0)+:(24)];
-                        cmd_time_q$d = now$q;
-                        wstate$d = WriteState$Command;
-                    end
-                default:
-                    begin
-                    end
-            endcase
+            if ((awaddr == words$table_base_lo) & ~|cnt_in_use) begin
+                base_lo$d = base_lo_new;
+                bresp_q$d = 32'h0;
+            end
+            if ((awaddr == words$table_base_hi) & ~|cnt_in_use) begin
+                base_hi$d = base_hi_new;
+                bresp_q$d = 32'h0;
+            end
+            if (awaddr == words$cmd) begin
+                cmd_op_q$d = wdata[(cmd_op_shift)+:(4)];
+                cmd_qpn_q$d = wdata[(32'h0)+:(24)];
+                cmd_time_q$d = now$q;
+                wstate$d = WriteState$Command;
+            end
         end
         dir_rd = 32'h0;
-        dir_entry = (((dir_rd[(32'h1)+:(58)]) & 64'hffffffffffffffff) << 32'h6) | ((dir_rd[(32'h0)+:(1)]) & 64'hffffffffffffffff);
+        dir_entry = (((dir_rd[(page_offset)+:(58)]) & 64'hffffffffffffffff) << base_shift) | (((dir_rd[present_offset]) & 64'hffffffffffffffff) << present_bit);
         bvalid = (wstate$q == WriteState$Response) & ~commit$q;
         bresp = bresp_q$q;
         arready = ~rvalid_q$q & ~ar_dir$q;
@@ -4715,160 +5487,129 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
         read_ok = 1'b1;
         port_sel = araddr[(32'h3)+:(2)];
         port_reg = araddr[(32'h0)+:(3)];
-        case (araddr)
-            0:
-                begin
-                    read_data = id;
-                end
-            1:
-                begin
-                    read_data = version;
-                end
-            2:
-                begin
-                    read_data = max_qps;
-                end
-            3:
-                begin
-                    read_data = entry_bytes;
-                end
-            4:
-                begin
-                    read_data = geometry;
-                end
-            5:
-                begin
-                    read_data = ((init_done) & 32'hffffffff) | (((busy) & 32'hffffffff) << 32'h1);
-                end
-            6:
-                begin
-                    read_data = first_index;
-                end
-            8:
-                begin
-                    read_data = base_lo$q;
-                end
-            9:
-                begin
-                    read_data = base_hi$q;
-                end
-            16:
-                begin
-                    read_ok = on_chip;
-                    read_data = dir_index$q;
-                end
-            17:
-                begin
-                    read_ok = on_chip;
-                end
-            18:
-                begin
-                    read_ok = on_chip;
-                end
-            13:
-                begin
-                    read_data = (((result_status) & 32'hffffffff) << 32'h1c) | (((busy) & 32'hffffffff) << 32'h1b) | ((result_qpn) & 32'hffffffff);
-                end
-            96:
-                begin
-                    read_data = cnt_alloc_ok;
-                end
-            97:
-                begin
-                    read_data = cnt_alloc_full;
-                end
-            98:
-                begin
-                    read_data = cnt_free_ok;
-                end
-            99:
-                begin
-                    read_data = cnt_cmd_error;
-                end
-            100:
-                begin
-                    read_data = cnt_quarantine_overflow;
-                end
-            101:
-                begin
-                    read_data = cnt_in_use;
-                end
-            102:
-                begin
-                    read_data = cnt_quarantined;
-                end
-            default:
-                begin
-                    read_ok = 1'b0;
-                end
-        endcase
-        if (araddr[(32'h5)+:(5)] == 32'h2) begin
-            read_ok = (((port_sel) & 3'h7) < ports) & (port_reg != 32'h7);
+        read_ok = 1'b0;
+        if (araddr == words$id) begin
+            read_ok = 1'b1;
+            read_data = id;
+        end
+        if (araddr == words$version) begin
+            read_ok = 1'b1;
+            read_data = version;
+        end
+        if (araddr == words$max_qps) begin
+            read_ok = 1'b1;
+            read_data = max_qps;
+        end
+        if (araddr == words$entry_bytes) begin
+            read_ok = 1'b1;
+            read_data = entry_bytes;
+        end
+        if (araddr == words$geometry) begin
+            read_ok = 1'b1;
+            read_data = geometry;
+        end
+        if (araddr == words$status) begin
+            read_ok = 1'b1;
+            read_data = (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
+        end
+        if (araddr == words$first_index) begin
+            read_ok = 1'b1;
+            read_data = first_index;
+        end
+        if (araddr == words$table_base_lo) begin
+            read_ok = 1'b1;
+            read_data = base_lo$q;
+        end
+        if (araddr == words$table_base_hi) begin
+            read_ok = 1'b1;
+            read_data = base_hi$q;
+        end
+        if (araddr == words$dir_index) begin
+            read_ok = on_chip;
+            read_data = dir_index$q;
+        end
+        if ((araddr == words$dir_entry_lo) | (araddr == words$dir_entry_hi)) begin
+            read_ok = on_chip;
+        end
+        if (araddr == words$cmd_result) begin
+            read_ok = 1'b1;
+            read_data = (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
+        end
+        if (araddr == words$alloc_ok) begin
+            read_ok = 1'b1;
+            read_data = cnt_alloc_ok;
+        end
+        if (araddr == words$alloc_full) begin
+            read_ok = 1'b1;
+            read_data = cnt_alloc_full;
+        end
+        if (araddr == words$free_ok) begin
+            read_ok = 1'b1;
+            read_data = cnt_free_ok;
+        end
+        if (araddr == words$cmd_error) begin
+            read_ok = 1'b1;
+            read_data = cnt_cmd_error;
+        end
+        if (araddr == words$quarantine_overflow) begin
+            read_ok = 1'b1;
+            read_data = cnt_quarantine_overflow;
+        end
+        if (araddr == words$in_use) begin
+            read_ok = 1'b1;
+            read_data = cnt_in_use;
+        end
+        if (araddr == words$quarantined) begin
+            read_ok = 1'b1;
+            read_data = cnt_quarantined;
+        end
+        if (araddr[(32'h5)+:(5)] == port_block) begin
+            read_ok = (((port_sel) & 3'h7) < ports) & (port_reg <= port$mem_error);
             if (port_sel == 0) begin
-                case (port_reg)
-                    0:
-                        begin
-                            read_data = cnt_lookups$0;
-                        end
-                    1:
-                        begin
-                            read_data = cnt_ok$0;
-                        end
-                    2:
-                        begin
-                            read_data = cnt_out_of_range$0;
-                        end
-                    3:
-                        begin
-                            read_data = cnt_not_allocated$0;
-                        end
-                    4:
-                        begin
-                            read_data = cnt_stale$0;
-                        end
-                    5:
-                        begin
-                            read_data = cnt_page_absent$0;
-                        end
-                    default:
-                        begin
-                            read_data = 32'h0;
-                            read_data = cnt_mem_error$0;
-                        end
-                endcase
+                if (port_reg == port$lookups) begin
+                    read_data = cnt_lookups$0;
+                end
+                if (port_reg == port$ok) begin
+                    read_data = cnt_ok$0;
+                end
+                if (port_reg == port$out_of_range) begin
+                    read_data = cnt_out_of_range$0;
+                end
+                if (port_reg == port$not_allocated) begin
+                    read_data = cnt_not_allocated$0;
+                end
+                if (port_reg == port$stale) begin
+                    read_data = cnt_stale$0;
+                end
+                if (port_reg == port$page_absent) begin
+                    read_data = cnt_page_absent$0;
+                end
+                if (port_reg == port$mem_error) begin
+                    read_data = cnt_mem_error$0;
+                end
             end
             if (port_sel == 1) begin
-                case (port_reg)
-                    0:
-                        begin
-                            read_data = cnt_lookups$1;
-                        end
-                    1:
-                        begin
-                            read_data = cnt_ok$1;
-                        end
-                    2:
-                        begin
-                            read_data = cnt_out_of_range$1;
-                        end
-                    3:
-                        begin
-                            read_data = cnt_not_allocated$1;
-                        end
-                    4:
-                        begin
-                            read_data = cnt_stale$1;
-                        end
-                    5:
-                        begin
-                            read_data = cnt_page_absent$1;
-                        end
-                    default:
-                        begin
-                            read_data = 32'h0;
-                            read_data = cnt_mem_error$1;
-                        end
-                endcase
+                if (port_reg == port$lookups) begin
+                    read_data = cnt_lookups$1;
+                end
+                if (port_reg == port$ok) begin
+                    read_data = cnt_ok$1;
+                end
+                if (port_reg == port$out_of_range) begin
+                    read_data = cnt_out_of_range$1;
+                end
+                if (port_reg == port$not_allocated) begin
+                    read_data = cnt_not_allocated$1;
+                end
+                if (port_reg == port$stale) begin
+                    read_data = cnt_stale$1;
+                end
+                if (port_reg == port$page_absent) begin
+                    read_data = cnt_page_absent$1;
+                end
+                if (port_reg == port$mem_error) begin
+                    read_data = cnt_mem_error$1;
+                end
             end
         end
         if (arvalid & ~rvalid_q$q & ~ar_dir$q) begin
@@ -4878,10 +5619,10 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
             if (read_ok) begin
                 rdata_q$d = read_data;
                 rresp_q$d = 32'h0;
-                if (on_chip & ((araddr == 32'h11) | (araddr == 32'h12))) begin
+                if (on_chip & ((araddr == words$dir_entry_lo) | (araddr == words$dir_entry_hi))) begin
                     rvalid_q$d = 1'b0;
                     ar_dir$d = 1'b1;
-                    ar_dir_hi$d = araddr == 32'h12;
+                    ar_dir_hi$d = araddr == words$dir_entry_hi;
                 end
             end
         end

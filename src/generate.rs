@@ -72,7 +72,7 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         v.push((
             format!("in_memory lookup queues ({n} ports x {depth})"),
             n * depth,
-            crate::hw::mem_pipe::MEM_ENTRY_BITS as u64,
+            <crate::hw::mem_pipe::MemEntry as rust_hdl::prelude::Synth>::BITS as u64,
         ));
         v.push((
             format!("in_memory directory read queues ({n} ports x {depth})"),

@@ -6,7 +6,7 @@
 //! no memory). The allocatable indexes (FREE and not quarantined) are kept in a hierarchical
 //! bitmap ([`IndexSet`]) so that `cyclic` and `lowest` find the next one in O(log64 n).
 //!
-//! Timing is the scoreboard's business ([`crate::scoreboard`]): here a command is applied
+//! Timing is the scoreboard's business (`qptable_testbench::scoreboard`): here a command is applied
 //! atomically and [`Model::command`] reports the one entry it changed, so a scoreboard can
 //! evaluate lookups against either the entry before or after ([`Model::lookup_with_entry`]).
 //!
@@ -20,63 +20,11 @@
 //! - The model has finished its init sweep at once: STATUS reads INIT_DONE = 1, CMD_BUSY = 0.
 
 use crate::config::{Config, Directory, Mode, Reuse};
-use qptable_sim::axi_mem::SparseMem;
+use crate::mem_image::MemImage;
 use std::fmt;
 
-/// Register addresses of the control port (SPEC §6).
-pub mod regs {
-    pub const ID: u32 = 0x000;
-    pub const VERSION: u32 = 0x004;
-    pub const MAX_QPS: u32 = 0x008;
-    pub const ENTRY_BYTES: u32 = 0x00C;
-    pub const GEOMETRY: u32 = 0x010;
-    pub const STATUS: u32 = 0x014;
-    pub const FIRST_INDEX: u32 = 0x018;
-    pub const TABLE_BASE_LO: u32 = 0x020;
-    pub const TABLE_BASE_HI: u32 = 0x024;
-    pub const CMD: u32 = 0x030;
-    pub const CMD_RESULT: u32 = 0x034;
-    pub const DIR_INDEX: u32 = 0x040;
-    pub const DIR_ENTRY_LO: u32 = 0x044;
-    pub const DIR_ENTRY_HI: u32 = 0x048;
-    /// Block of port p at `PORT_BASE + PORT_STRIDE * p`.
-    pub const PORT_BASE: u32 = 0x100;
-    pub const PORT_STRIDE: u32 = 0x20;
-    /// Offsets inside a port block; the counter of lookup status s is at `PORT_OK + 4 * s`.
-    pub const PORT_LOOKUPS: u32 = 0x00;
-    pub const PORT_OK: u32 = 0x04;
-    pub const PORT_OUT_OF_RANGE: u32 = 0x08;
-    pub const PORT_NOT_ALLOCATED: u32 = 0x0C;
-    pub const PORT_STALE: u32 = 0x10;
-    pub const PORT_PAGE_ABSENT: u32 = 0x14;
-    pub const PORT_MEM_ERROR: u32 = 0x18;
-    pub const ALLOC_OK: u32 = 0x180;
-    pub const ALLOC_FULL: u32 = 0x184;
-    pub const FREE_OK: u32 = 0x188;
-    pub const CMD_ERROR: u32 = 0x18C;
-    pub const QUARANTINE_OVERFLOW: u32 = 0x190;
-    pub const IN_USE: u32 = 0x194;
-    pub const QUARANTINED: u32 = 0x198;
-
-    /// Address of a per-port register: `port_register(p, PORT_STALE)`.
-    pub fn port_register(port: usize, offset: u32) -> u32 {
-        PORT_BASE + PORT_STRIDE * port as u32 + offset
-    }
-
-    /// ID register value: "QPT1".
-    pub const ID_VALUE: u32 = 0x5150_5431;
-    /// VERSION register value of this datasheet: 1.0.
-    pub const VERSION_VALUE: u32 = 0x0001_0000;
-    /// STATUS bits.
-    pub const STATUS_INIT_DONE: u32 = 1 << 0;
-    pub const STATUS_CMD_BUSY: u32 = 1 << 1;
-    /// CMD_RESULT busy bit.
-    pub const CMD_RESULT_BUSY: u32 = 1 << 27;
-}
-
-/// QPN width.
-pub const QPN_BITS: u32 = 24;
-const QPN_MASK: u32 = (1 << QPN_BITS) - 1;
+use crate::spec::{dir_entry, opcode, QPN_MASK};
+pub use crate::spec::{regs, CmdStatus, Status, QPN_BITS};
 
 /// State of one index (SPEC §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -112,101 +60,6 @@ impl Entry {
     }
 }
 
-/// Lookup status (SPEC §4), the value of `m_<p>_rsp_status`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    Ok = 0,
-    OutOfRange = 1,
-    NotAllocated = 2,
-    Stale = 3,
-    PageAbsent = 4,
-    MemError = 5,
-}
-
-impl Status {
-    pub const ALL: [Status; 6] = [
-        Status::Ok,
-        Status::OutOfRange,
-        Status::NotAllocated,
-        Status::Stale,
-        Status::PageAbsent,
-        Status::MemError,
-    ];
-
-    /// The status of a 3-bit status field; `None` for 6 and 7 (and anything wider).
-    pub fn from_u64(v: u64) -> Option<Status> {
-        Status::ALL.get(usize::try_from(v).ok()?).copied()
-    }
-
-    pub fn as_u64(self) -> u64 {
-        self as u64
-    }
-
-    /// The datasheet's name, e.g. `NOT_ALLOCATED`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Ok => "OK",
-            Status::OutOfRange => "OUT_OF_RANGE",
-            Status::NotAllocated => "NOT_ALLOCATED",
-            Status::Stale => "STALE",
-            Status::PageAbsent => "PAGE_ABSENT",
-            Status::MemError => "MEM_ERROR",
-        }
-    }
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Command result status (SPEC §6), `CMD_RESULT[31:28]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmdStatus {
-    Ok = 0,
-    Full = 1,
-    OutOfRange = 2,
-    BadState = 3,
-    BadCmd = 4,
-}
-
-impl CmdStatus {
-    pub const ALL: [CmdStatus; 5] = [
-        CmdStatus::Ok,
-        CmdStatus::Full,
-        CmdStatus::OutOfRange,
-        CmdStatus::BadState,
-        CmdStatus::BadCmd,
-    ];
-
-    /// `None` for 5..=15.
-    pub fn from_u32(v: u32) -> Option<CmdStatus> {
-        CmdStatus::ALL.get(usize::try_from(v).ok()?).copied()
-    }
-
-    pub fn as_u32(self) -> u32 {
-        self as u32
-    }
-
-    /// The datasheet's name, e.g. `BAD_STATE`.
-    pub fn name(self) -> &'static str {
-        match self {
-            CmdStatus::Ok => "OK",
-            CmdStatus::Full => "FULL",
-            CmdStatus::OutOfRange => "OUT_OF_RANGE",
-            CmdStatus::BadState => "BAD_STATE",
-            CmdStatus::BadCmd => "BAD_CMD",
-        }
-    }
-}
-
-impl fmt::Display for CmdStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// A command as written to CMD: `opcode[31:28]`, `qpn[23:0]` (bits `[27:24]` are ignored).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Command {
@@ -227,11 +80,11 @@ pub enum Command {
 }
 
 impl Command {
-    pub const ALLOC: u32 = 1;
-    pub const ALLOC_AT: u32 = 2;
-    pub const PUBLISH: u32 = 3;
-    pub const FREE: u32 = 4;
-    pub const DIR_FLUSH: u32 = 5;
+    pub const ALLOC: u32 = opcode::ALLOC;
+    pub const ALLOC_AT: u32 = opcode::ALLOC_AT;
+    pub const PUBLISH: u32 = opcode::PUBLISH;
+    pub const FREE: u32 = opcode::FREE;
+    pub const DIR_FLUSH: u32 = opcode::DIR_FLUSH;
 
     /// The opcode field.
     pub fn opcode(&self) -> u32 {
@@ -257,13 +110,16 @@ impl Command {
 
     /// The CMD register word.
     pub fn encode(&self) -> u32 {
-        self.opcode() << 28 | self.qpn()
+        self.opcode() << regs::CMD_OPCODE_SHIFT | self.qpn() << regs::CMD_QPN_SHIFT
     }
 
     /// The command of a CMD register word: a named variant when it encodes back to the same
     /// word (bits `[27:24]` aside), else `Raw`.
     pub fn decode(word: u32) -> Command {
-        let (op, qpn) = (word >> 28, word & QPN_MASK);
+        let (op, qpn) = (
+            word >> regs::CMD_OPCODE_SHIFT,
+            word >> regs::CMD_QPN_SHIFT & QPN_MASK,
+        );
         match (op, qpn) {
             (Command::ALLOC, 0) => Command::Alloc,
             (Command::ALLOC_AT, q) => Command::AllocAt(q),
@@ -285,15 +141,16 @@ pub struct CmdResult {
 impl CmdResult {
     /// The register word of a finished command (busy = 0).
     pub fn to_register(&self) -> u32 {
-        self.status.as_u32() << 28 | self.qpn & QPN_MASK
+        self.status.as_u32() << regs::CMD_RESULT_STATUS_SHIFT
+            | (self.qpn & QPN_MASK) << regs::CMD_RESULT_QPN_SHIFT
     }
 
     /// The result in a register word; the busy bit and bits `[26:24]` are ignored. `None` if the
     /// status field is not a [`CmdStatus`].
     pub fn from_register(word: u32) -> Option<CmdResult> {
         Some(CmdResult {
-            status: CmdStatus::from_u32(word >> 28)?,
-            qpn: word & QPN_MASK,
+            status: CmdStatus::from_u32(word >> regs::CMD_RESULT_STATUS_SHIFT)?,
+            qpn: word >> regs::CMD_RESULT_QPN_SHIFT & QPN_MASK,
         })
     }
 }
@@ -576,7 +433,7 @@ pub struct Model {
     port_counters: Vec<[u32; 7]>,
     /// two_level in_memory: the memory the directory is read from (a copy of what the
     /// testbench's memory holds; see [`Model::mem_write_u64`]).
-    mem: SparseMem,
+    mem: MemImage,
     /// two_level in_memory: address ranges whose reads answer an AXI error.
     mem_errors: Vec<std::ops::Range<u64>>,
 }
@@ -615,7 +472,7 @@ impl Model {
             },
             counters: Counters::default(),
             port_counters: vec![[0; 7]; cfg.ports.len()],
-            mem: SparseMem::new(),
+            mem: MemImage::new(),
             mem_errors: Vec::new(),
         }
     }
@@ -754,7 +611,7 @@ impl Model {
                     if self
                         .mem_errors
                         .iter()
-                        .any(|r| r.start < a.saturating_add(8) && a < r.end)
+                        .any(|r| r.start < a.saturating_add(dir_entry::BYTES) && a < r.end)
                     {
                         return Err(Status::MemError);
                     }
@@ -762,11 +619,11 @@ impl Model {
                 } else {
                     self.dir_entry(index >> leaf)
                 };
-                if entry & 1 == 0 {
+                if entry & dir_entry::PRESENT == 0 {
                     return Err(Status::PageAbsent);
                 }
                 let offset = u64::from(index & ((1 << leaf) - 1)) * u64::from(self.cfg.entry_bytes);
-                Ok((entry & !0x3F).wrapping_add(offset) & self.addr_mask)
+                Ok((entry & dir_entry::BASE_MASK).wrapping_add(offset) & self.addr_mask)
             }
         }
     }
@@ -778,7 +635,7 @@ impl Model {
 
     /// Sets directory entry `i` (two_level on_chip: what a DIR_ENTRY_HI write commits).
     pub fn set_dir_entry(&mut self, i: u32, entry: u64) {
-        self.directory[i as usize] = entry & !0x3E;
+        self.directory[i as usize] = entry & (dir_entry::BASE_MASK | dir_entry::PRESENT);
     }
 
     /// Directory entries: `ceil(max_qps / 2^leaf_bits)` in two_level, 0 in flat.
@@ -957,19 +814,17 @@ impl Model {
     /// `ports[14:12]`, `reuse[15]`.
     pub fn geometry(&self) -> u32 {
         let (leaf_bits, mode) = match (self.cfg.mode, self.cfg.directory) {
-            (Mode::Flat, _) => (0, 0),
-            (Mode::TwoLevel, Directory::OnChip) => (self.cfg.leaf_bits, 1),
-            (Mode::TwoLevel, Directory::InMemory) => (self.cfg.leaf_bits, 2),
+            (Mode::Flat, _) => (0, regs::MODE_FLAT),
+            (Mode::TwoLevel, Directory::OnChip) => (self.cfg.leaf_bits, regs::MODE_ON_CHIP),
+            (Mode::TwoLevel, Directory::InMemory) => (self.cfg.leaf_bits, regs::MODE_IN_MEMORY),
         };
-        let reuse = match self.cfg.reuse {
-            Reuse::Cyclic => 0,
-            Reuse::Lowest => 1,
-        };
-        self.cfg.index_bits
-            | leaf_bits << 5
-            | mode << 10
-            | (self.cfg.ports.len() as u32) << 12
-            | reuse << 15
+        regs::geometry(
+            self.cfg.index_bits,
+            leaf_bits,
+            mode,
+            self.cfg.ports.len() as u32,
+            self.cfg.reuse == Reuse::Lowest,
+        )
     }
 
     /// A register write (SPEC §6). `addr[1:0]` and bits above the 12-bit address are ignored.

@@ -56,14 +56,14 @@
 //! ## Hardware
 //!
 //! [`run_with`] drives any [`Engine`]: [`ModelEngine`] (the reference model alone, fast) or
-//! [`BenchEngine`] (the Verilog in Verilator through [`Bench`], every command and lookup
+//! `BenchEngine` of the testbench crate (`qptable_testbench::stale_hw`: the Verilog in
+//! Verilator through its `Bench`, every command and lookup
 //! checked against the model by the scoreboard). The bench writes each command so that its
 //! CMD write handshake falls exactly on the schedule's edge (plus a constant offset), and looks
 //! up each batch of arriving packets between two commands, on port 0 if its QP is still live
 //! and on port 1 if it was freed; the engine's own per-port counters (OK, NOT_ALLOCATED,
 //! STALE) then classify the packets, and the report must equal the model-only run's.
 
-use crate::bench::{Bench, BenchOptions};
 use crate::config::{Config, Reuse};
 use crate::model::{regs, CmdResult, CmdStatus, Command, Model, Status};
 use anyhow::{bail, ensure, Context, Result};
@@ -74,7 +74,7 @@ use std::collections::BinaryHeap;
 use std::fmt::Write as _;
 
 /// Which live QP a churn step destroys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Victim {
     /// Any live QP, uniformly: every QP has the same expected lifetime.
     Random,
@@ -323,108 +323,6 @@ impl Engine for ModelEngine {
     }
 }
 
-/// The hardware in Verilator. Port 0 takes the packets of live QPs, port 1 the late ones;
-/// [`Engine::finish`] reads the engine's per-port status counters.
-pub struct BenchEngine {
-    pub bench: Bench,
-    /// Hardware edge of schedule edge 0.
-    base: u64,
-    pending: Vec<(u32, bool)>,
-    tag: u64,
-}
-
-impl BenchEngine {
-    /// Generates and builds the engine of `cfg` (which needs at least 2 lookup ports) and
-    /// resets it. Commands go out with no random delay (their handshake edge is exact); the
-    /// lookups see random idle cycles and response backpressure (they are drained between
-    /// commands, so the results do not depend on them).
-    pub fn new(cfg: &Config, seed: u64) -> Result<BenchEngine> {
-        ensure!(
-            cfg.ports.len() >= 2,
-            "the stale campaign needs 2 lookup ports"
-        );
-        let bench = Bench::new(
-            cfg,
-            &BenchOptions {
-                req_idle: 0.2,
-                rsp_backpressure: 0.3,
-                axil_random: 0.0,
-                seed,
-                trace: None,
-            },
-        )?;
-        let base = bench.sim.cycle() + 16;
-        Ok(BenchEngine {
-            bench,
-            base,
-            pending: Vec::new(),
-            tag: 0,
-        })
-    }
-
-    /// Looks up the packets that arrived since the last command, and waits for every answer.
-    fn flush(&mut self) -> Result<()> {
-        for (qpn, late) in std::mem::take(&mut self.pending) {
-            self.bench.lookup(late as usize, qpn, self.tag);
-            self.tag += 1;
-        }
-        self.bench.drain(1_000_000)?;
-        Ok(())
-    }
-}
-
-impl Engine for BenchEngine {
-    fn command(&mut self, at: u64, cmd: Command) -> Result<CmdResult> {
-        self.flush()?;
-        let edge = self.base + at;
-        let now = self.bench.sim.cycle();
-        if now + 1 > edge {
-            bail!(
-                "the schedule is too dense for the hardware: {cmd:?} due at bench edge {edge} \
-                 (schedule edge {at}), the bench is already at edge {now} (raise cmd_interval)"
-            );
-        }
-        // The master presents AW/W at the next edge and the engine takes them at once.
-        self.bench.run_cycles(edge - 1 - now)?;
-        let result = self.bench.command(cmd)?;
-        ensure!(
-            self.bench.last_cmd_cycle == edge,
-            "{cmd:?}: CMD write handshake at edge {}, scheduled at {edge}",
-            self.bench.last_cmd_cycle
-        );
-        Ok(result)
-    }
-    fn packet(&mut self, _at: u64, qpn: u32, late: bool) -> Result<()> {
-        self.pending.push((qpn, late));
-        Ok(())
-    }
-    fn finish(&mut self) -> Result<[[u64; 6]; 2]> {
-        self.flush()?;
-        let mut counts = [[0u64; 6]; 2];
-        for (p, port_counts) in counts.iter_mut().enumerate() {
-            for (s, count) in port_counts.iter_mut().enumerate() {
-                let addr = regs::port_register(p, regs::PORT_OK + 4 * s as u32);
-                let (v, resp) = self.bench.read(addr)?;
-                ensure!(
-                    resp == qptable_sim::AxiResp::Okay,
-                    "read of {addr:#x}: {resp:?}"
-                );
-                *count = u64::from(v);
-            }
-            ensure!(
-                *port_counts == self.bench.status_counts(p),
-                "port {p}: the engine counted {port_counts:?}, the responses were {:?}",
-                self.bench.status_counts(p)
-            );
-        }
-        self.bench.finish()?;
-        Ok(counts)
-    }
-    fn model(&self) -> &Model {
-        &self.bench.sb.model
-    }
-}
-
 /// One QP of the run.
 struct Qp {
     qpn: u32,
@@ -605,13 +503,6 @@ pub fn run(params: &StaleParams) -> StaleReport {
     run_with(params, &mut ModelEngine::new(&cfg)).unwrap_or_else(|e| panic!("stale::run: {e:#}"))
 }
 
-/// Runs the campaign on the generated Verilog in Verilator (see [`BenchEngine`]).
-pub fn run_on_hardware(params: &StaleParams) -> Result<StaleReport> {
-    let cfg = params.config()?;
-    let mut engine = BenchEngine::new(&cfg, params.seed)?;
-    run_with(params, &mut engine)
-}
-
 /// The policy grid of the table: reuse × quarantine (off, `max_delay / 4`, `max_delay + 1`)
 /// × generation bits (0, 4, 8: index_bits 24, 20, 16), on the rest of `base`.
 pub fn grid(base: &StaleParams) -> Vec<StaleParams> {
@@ -708,109 +599,4 @@ pub fn format_rows(reports: &[StaleReport]) -> String {
 pub fn table(base: &StaleParams) -> String {
     let reports: Vec<StaleReport> = grid(base).iter().map(run).collect();
     format!("{}\n\n{}", describe(base), format_rows(&reports))
-}
-
-/// `qptable stale`: the command-line arguments.
-#[derive(clap::Args, Clone, Debug)]
-pub struct StaleArgs {
-    /// Indexes of the table (max_qps).
-    #[arg(long, default_value_t = 1024)]
-    pub max_qps: u32,
-    /// Lowest index ALLOC hands out.
-    #[arg(long, default_value_t = 2)]
-    pub first_index: u32,
-    /// QPs kept alive.
-    #[arg(long, default_value_t = 1000)]
-    pub live: u32,
-    /// Edges between two commands (a QP is replaced every 3 commands).
-    #[arg(long, default_value_t = 16)]
-    pub cmd_interval: u64,
-    /// Largest packet delay, in edges.
-    #[arg(long, default_value_t = 10_000)]
-    pub max_delay: u64,
-    /// Churn steps.
-    #[arg(long, default_value_t = 100_000)]
-    pub steps: u64,
-    /// Packets sent per churn step.
-    #[arg(long, default_value_t = 10)]
-    pub packets_per_step: u32,
-    /// Which QP a step destroys; one table per value.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Victim::Random, Victim::Newest])]
-    pub victim: Vec<Victim>,
-    /// Quarantine queue depth.
-    #[arg(long, default_value_t = 4096)]
-    pub quarantine_depth: u32,
-    /// Run one policy instead of the grid: this index_bits (default 24) with --reuse
-    /// (default lowest) and --quarantine-cycles (default 0); any of the three selects it.
-    #[arg(long)]
-    pub index_bits: Option<u32>,
-    /// One policy (see --index-bits): cyclic or lowest.
-    #[arg(long)]
-    pub reuse: Option<String>,
-    /// One policy (see --index-bits).
-    #[arg(long)]
-    pub quarantine_cycles: Option<u64>,
-    /// Also run the single policy on the generated Verilog in Verilator; fails if its counts
-    /// differ from the model's.
-    #[arg(long)]
-    pub hardware: bool,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-/// `qptable stale`: prints the table (or one policy, also on the hardware).
-pub fn cli(args: &StaleArgs) -> Result<()> {
-    let single =
-        args.index_bits.is_some() || args.reuse.is_some() || args.quarantine_cycles.is_some();
-    ensure!(
-        single || !args.hardware,
-        "--hardware runs one policy: give --index-bits, --reuse and --quarantine-cycles"
-    );
-    for &victim in &args.victim {
-        let mut base = StaleParams {
-            max_qps: args.max_qps,
-            first_index: args.first_index,
-            live: args.live,
-            cmd_interval: args.cmd_interval,
-            max_delay: args.max_delay,
-            steps: args.steps,
-            packets_per_step: args.packets_per_step,
-            victim,
-            quarantine_depth: args.quarantine_depth,
-            seed: args.seed,
-            ..StaleParams::default()
-        };
-        if !single {
-            for p in grid(&base) {
-                p.validate()?;
-            }
-            println!("{}\n", table(&base));
-            continue;
-        }
-        base.index_bits = args.index_bits.unwrap_or(24);
-        base.quarantine_cycles = args.quarantine_cycles.unwrap_or(0);
-        base.reuse = match args.reuse.as_deref().unwrap_or("lowest") {
-            "cyclic" => Reuse::Cyclic,
-            "lowest" => Reuse::Lowest,
-            other => bail!("reuse = {other:?} is not allowed: allowed cyclic, lowest"),
-        };
-        base.validate()?;
-        let model = run(&base);
-        println!("{}\n", describe(&base));
-        print!("{}", format_rows(std::slice::from_ref(&model)));
-        if args.hardware {
-            let start = std::time::Instant::now();
-            let hw = run_on_hardware(&base)?;
-            println!(
-                "\nthe same run on the generated Verilog (Verilator, every command and lookup \
-                 checked against the model by the scoreboard), {:.1} s:\n",
-                start.elapsed().as_secs_f64()
-            );
-            print!("{}", format_rows(std::slice::from_ref(&hw)));
-            ensure!(hw == model, "the hardware's counts differ from the model's");
-            println!("\nthe hardware's counts equal the model's");
-        }
-        println!();
-    }
-    Ok(())
 }

@@ -92,6 +92,7 @@ pub mod axi_mem;
 mod model;
 mod shim;
 mod sim;
+pub mod tool;
 
 pub use agents::{
     run_until, step_agents, Agent, AxiLiteMaster, AxiResp, AxilDone, AxilKind, Beat, StreamSink,

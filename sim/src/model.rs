@@ -1,5 +1,6 @@
 //! Building (or finding in the cache) and loading a Verilator model library.
 
+use crate::tool;
 use anyhow::{anyhow, bail, Context, Result};
 use libloading::Library;
 use sha2::{Digest, Sha256};
@@ -222,31 +223,20 @@ pub fn default_cache_dir() -> PathBuf {
     }
 }
 
-fn tail(text: &str, lines: usize) -> String {
-    let v: Vec<&str> = text.lines().collect();
-    v[v.len().saturating_sub(lines)..].join("\n")
-}
-
 /// Runs a command, appending its output to `log`; on failure the error holds the tail of
 /// the output.
 fn run(cmd: &mut Command, what: &str, log: &mut String) -> Result<()> {
     let shown = format!("{cmd:?}");
     log.push_str(&format!("$ {shown}\n"));
-    let out = cmd
-        .stdin(Stdio::null())
-        .output()
+    let run = tool::capture(cmd.stdin(Stdio::null()))
         .with_context(|| format!("cannot run {what}: {shown}"))?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = format!("{}{}", run.stdout, run.stderr);
     log.push_str(&text);
-    if !out.status.success() {
+    if !run.success() {
         bail!(
             "{what} failed ({}):\n$ {shown}\n{}",
-            out.status,
-            tail(&text, 60)
+            run.status(),
+            tool::tail(&text, 60)
         );
     }
     Ok(())

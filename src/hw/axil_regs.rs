@@ -10,8 +10,16 @@
 //! nothing; so does a write of TABLE_BASE_LO/HI while IN_USE is not 0. Byte strobes are
 //! honoured on TABLE_BASE and ignored on CMD; `addr[1:0]` is not wired in (word registers).
 
-use super::word_ram::{WordRam, RAM_ADDR_BITS};
-use super::{ADDR_BITS, DIR_BITS, QPN_BITS, TIME_BITS};
+use super::codes::{PortWords, RegWords};
+use super::ram::{Ram, RAM_ADDR_BITS};
+use super::{DirEntry, ADDR_BITS, DIR_BITS, PAGE_BITS, QPN_BITS, TIME_BITS};
+use crate::spec::{dir_entry, regs};
+
+/// Bits of the page base in DIR_ENTRY_LO (`[31:6]`).
+const LO_PAGE_BITS: usize = 32 - dir_entry::BASE_SHIFT as usize;
+const OP_BITS: usize = regs::CMD_OPCODE_BITS;
+const RESULT_BITS: usize = regs::CMD_RESULT_STATUS_BITS;
+const WORD_BITS: usize = regs::WORD_ADDR_BITS;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -26,7 +34,7 @@ pub struct AxilRegs {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     // AXI4-Lite, word address (byte address bits [11:2]).
-    pub awaddr: Signal<In, Bits<10>>,
+    pub awaddr: Signal<In, Bits<WORD_BITS>>,
     pub awvalid: Signal<In, Bit>,
     pub awready: Signal<Out, Bit>,
     pub wdata: Signal<In, Bits<32>>,
@@ -36,7 +44,7 @@ pub struct AxilRegs {
     pub bresp: Signal<Out, Bits<2>>,
     pub bvalid: Signal<Out, Bit>,
     pub bready: Signal<In, Bit>,
-    pub araddr: Signal<In, Bits<10>>,
+    pub araddr: Signal<In, Bits<WORD_BITS>>,
     pub arvalid: Signal<In, Bit>,
     pub arready: Signal<Out, Bit>,
     pub rdata: Signal<Out, Bits<32>>,
@@ -45,12 +53,12 @@ pub struct AxilRegs {
     pub rready: Signal<In, Bit>,
     // Command engine.
     pub cmd_valid: Signal<Out, Bit>,
-    pub cmd_op: Signal<Out, Bits<4>>,
+    pub cmd_op: Signal<Out, Bits<OP_BITS>>,
     pub cmd_qpn: Signal<Out, Bits<QPN_BITS>>,
     /// Edge count at the CMD write handshake (the time the quarantine counts with).
     pub cmd_time: Signal<Out, Bits<TIME_BITS>>,
     pub cmd_done: Signal<In, Bit>,
-    pub result_status: Signal<In, Bits<4>>,
+    pub result_status: Signal<In, Bits<RESULT_BITS>>,
     pub result_qpn: Signal<In, Bits<QPN_BITS>>,
     pub init_done: Signal<In, Bit>,
     pub cnt_alloc_ok: Signal<In, Bits<32>>,
@@ -79,7 +87,7 @@ pub struct AxilRegs {
     pub dir_waddr: Vec<Signal<Out, Bits<RAM_ADDR_BITS>>>,
     pub dir_wdata: Vec<Signal<Out, Bits<DIR_BITS>>>,
     /// The control port's copy of the on-chip directory (read through DIR_ENTRY_*).
-    dirs: Vec<WordRam<DIR_BITS>>,
+    dirs: Vec<Ram<Bits<DIR_BITS>>>,
     dir_index: DFF<Bits<32>>,
     stage_lo: DFF<Bits<32>>,
     stage_hi: DFF<Bits<32>>,
@@ -106,7 +114,7 @@ pub struct AxilRegs {
     wstate: DFF<WriteState>,
     now: DFF<Bits<TIME_BITS>>,
     cmd_time_q: DFF<Bits<TIME_BITS>>,
-    cmd_op_q: DFF<Bits<4>>,
+    cmd_op_q: DFF<Bits<OP_BITS>>,
     cmd_qpn_q: DFF<Bits<QPN_BITS>>,
     bresp_q: DFF<Bits<2>>,
     base_lo: DFF<Bits<32>>,
@@ -132,22 +140,40 @@ pub struct AxilRegs {
     ports: Constant<Bits<3>>,
     base_hi_mask: Constant<Bits<32>>,
     time_one: Constant<Bits<TIME_BITS>>,
+    words: RegWords,
+    port: PortWords,
+    /// `addr[9:5]` of the per-port counter blocks.
+    port_block: Constant<Bits<5>>,
+    cmd_op_shift: Constant<Bits<5>>,
+    result_status_shift: Constant<Bits<32>>,
+    result_busy_bit: Constant<Bits<32>>,
+    init_done_bit: Constant<Bits<32>>,
+    busy_bit: Constant<Bits<32>>,
+    base_shift: Constant<Bits<5>>,
+    present_bit: Constant<Bits<5>>,
+    /// Where [`DirEntry`]'s fields sit in a stored entry.
+    present_offset: Constant<Bits<6>>,
+    page_offset: Constant<Bits<6>>,
+    /// (Per on-chip directory copy, so that flat has no unused constant.)
+    hi_page_offset: Vec<Constant<Bits<6>>>,
     _ports: usize,
 }
 
 impl AxilRegs {
     pub fn new(p: &super::EngineParams) -> Self {
-        // GEOMETRY: index_bits[4:0], leaf_bits[9:5], mode[11:10], ports[14:12], reuse[15].
+        let layout = DirEntry::default();
         let mode = match (p.leaf_bits, p.dir_on_chip) {
-            (None, _) => 0,
-            (Some(_), true) => 1,
-            (Some(_), false) => 2,
+            (None, _) => regs::MODE_FLAT,
+            (Some(_), true) => regs::MODE_ON_CHIP,
+            (Some(_), false) => regs::MODE_IN_MEMORY,
         };
-        let geometry = u64::from(p.index_bits)
-            | u64::from(p.leaf_bits.unwrap_or(0)) << 5
-            | mode << 10
-            | (p.ports as u64) << 12
-            | u64::from(p.reuse == crate::config::Reuse::Lowest) << 15;
+        let geometry = u64::from(regs::geometry(
+            p.index_bits,
+            p.leaf_bits.unwrap_or(0),
+            mode,
+            p.ports as u32,
+            p.reuse == crate::config::Reuse::Lowest,
+        ));
         let base_hi_mask = if p.addr_bits >= 64 {
             u64::from(u32::MAX)
         } else {
@@ -202,7 +228,9 @@ impl AxilRegs {
             dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dirs: (0..p.on_chip_dirs()).map(|_| p.dir_ram()).collect(),
+            dirs: (0..p.on_chip_dirs())
+                .map(|_| Ram::new(p.dir_entries() as usize))
+                .collect(),
             dir_index: Default::default(),
             stage_lo: Default::default(),
             stage_hi: Default::default(),
@@ -246,8 +274,8 @@ impl AxilRegs {
             read_ok: Default::default(),
             port_sel: Default::default(),
             port_reg: Default::default(),
-            id: Constant::new(u64::from(crate::model::regs::ID_VALUE).into()),
-            version: Constant::new(u64::from(crate::model::regs::VERSION_VALUE).into()),
+            id: Constant::new(u64::from(regs::ID_VALUE).into()),
+            version: Constant::new(u64::from(regs::VERSION_VALUE).into()),
             max_qps: Constant::new(u64::from(p.max_qps).into()),
             entry_bytes: Constant::new(u64::from(p.entry_bytes).into()),
             geometry: Constant::new(geometry.into()),
@@ -255,6 +283,23 @@ impl AxilRegs {
             ports: Constant::new((p.ports as u64).into()),
             base_hi_mask: Constant::new(base_hi_mask.into()),
             time_one: Constant::new(1u64.into()),
+            words: Default::default(),
+            port: Default::default(),
+            port_block: Constant::new((regs::word(regs::PORT_BASE) >> 5).into()),
+            cmd_op_shift: Constant::new(u64::from(regs::CMD_OPCODE_SHIFT).into()),
+            result_status_shift: Constant::new(u64::from(regs::CMD_RESULT_STATUS_SHIFT).into()),
+            result_busy_bit: Constant::new(u64::from(regs::CMD_RESULT_BUSY_BIT).into()),
+            init_done_bit: Constant::new(u64::from(regs::STATUS_INIT_DONE_BIT).into()),
+            busy_bit: Constant::new(u64::from(regs::STATUS_CMD_BUSY_BIT).into()),
+            base_shift: Constant::new(u64::from(dir_entry::BASE_SHIFT).into()),
+            present_bit: Constant::new(u64::from(dir_entry::PRESENT_BIT).into()),
+            present_offset: Constant::new((layout.get_my_offset_present() as u64).into()),
+            page_offset: Constant::new((layout.get_my_offset_page() as u64).into()),
+            hi_page_offset: (0..p.on_chip_dirs())
+                .map(|_| {
+                    Constant::new(((layout.get_my_offset_page() + LO_PAGE_BITS) as u64).into())
+                })
+                .collect(),
             _ports: p.ports,
         }
     }
@@ -327,28 +372,26 @@ impl Logic for AxilRegs {
         if self.write_fire.val() {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
-            match self.awaddr.val().index() {
-                8 => {
-                    // TABLE_BASE_LO: refused while QPs are in use.
-                    if !self.cnt_in_use.val().any() {
-                        self.base_lo.d.next = self.base_lo_new.val();
-                        self.bresp_q.d.next = 0.into();
-                    }
-                }
-                9 => {
-                    if !self.cnt_in_use.val().any() {
-                        self.base_hi.d.next = self.base_hi_new.val();
-                        self.bresp_q.d.next = 0.into();
-                    }
-                }
-                12 => {
-                    // CMD: the response waits for the command engine.
-                    self.cmd_op_q.d.next = self.wdata.val().get_bits::<4>(28);
-                    self.cmd_qpn_q.d.next = self.wdata.val().get_bits::<QPN_BITS>(0);
-                    self.cmd_time_q.d.next = self.now.q.val();
-                    self.wstate.d.next = WriteState::Command;
-                }
-                _ => {}
+            // TABLE_BASE_LO/HI: refused while QPs are in use.
+            if (self.awaddr.val() == self.words.table_base_lo.val()) & !self.cnt_in_use.val().any()
+            {
+                self.base_lo.d.next = self.base_lo_new.val();
+                self.bresp_q.d.next = 0.into();
+            }
+            if (self.awaddr.val() == self.words.table_base_hi.val()) & !self.cnt_in_use.val().any()
+            {
+                self.base_hi.d.next = self.base_hi_new.val();
+                self.bresp_q.d.next = 0.into();
+            }
+            if self.awaddr.val() == self.words.cmd.val() {
+                // CMD: the response waits for the command engine.
+                self.cmd_op_q.d.next = self
+                    .wdata
+                    .val()
+                    .get_bits::<OP_BITS>(self.cmd_op_shift.val().index());
+                self.cmd_qpn_q.d.next = self.wdata.val().get_bits::<QPN_BITS>(0);
+                self.cmd_time_q.d.next = self.now.q.val();
+                self.wstate.d.next = WriteState::Command;
             }
         }
         // The on-chip directory (two_level on_chip; nothing of this in other modes): the sweep
@@ -361,9 +404,21 @@ impl Logic for AxilRegs {
             // An entry is committed the cycle after its DIR_ENTRY_HI write; the write response
             // waits for it, so a lookup accepted at or after the response's edge sees the new
             // entry: {stage_hi, stage_lo} as {bits [63:6], bit 0}.
-            self.dir_wdata_l[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val()) << 27)
-                | (bit_cast::<DIR_BITS, 26>(self.stage_lo.q.val().get_bits::<26>(6)) << 1)
-                | bit_cast::<DIR_BITS, 1>(self.stage_lo.q.val().get_bits::<1>(0));
+            self.dir_wdata_l[d].next = (bit_cast::<DIR_BITS, 32>(self.stage_hi.q.val())
+                << self.hi_page_offset[d].val())
+                | (bit_cast::<DIR_BITS, LO_PAGE_BITS>(
+                    self.stage_lo
+                        .q
+                        .val()
+                        .get_bits::<LO_PAGE_BITS>(self.base_shift.val().index()),
+                ) << self.page_offset.val())
+                | (bit_cast::<DIR_BITS, 1>(
+                    self.stage_lo
+                        .q
+                        .val()
+                        .get_bit(self.present_bit.val().index())
+                        .into(),
+                ) << self.present_offset.val());
             if self.commit.q.val() {
                 self.dir_we_l[d].next = true;
                 self.commit.d.next = false;
@@ -377,7 +432,7 @@ impl Logic for AxilRegs {
                     self.dir_swept.d.next = true;
                 }
             }
-            if self.write_fire.val() & (self.awaddr.val() == 16) {
+            if self.write_fire.val() & (self.awaddr.val() == self.words.dir_index.val()) {
                 // DIR_INDEX: an entry of the directory, else refused.
                 if ((self.dir_index.q.val() & !self.strobe_mask.val())
                     | (self.wdata.val() & self.strobe_mask.val()))
@@ -388,12 +443,12 @@ impl Logic for AxilRegs {
                     self.bresp_q.d.next = 0.into();
                 }
             }
-            if self.write_fire.val() & (self.awaddr.val() == 17) {
+            if self.write_fire.val() & (self.awaddr.val() == self.words.dir_entry_lo.val()) {
                 self.stage_lo.d.next = (self.stage_lo.q.val() & !self.strobe_mask.val())
                     | (self.wdata.val() & self.strobe_mask.val());
                 self.bresp_q.d.next = 0.into();
             }
-            if self.write_fire.val() & (self.awaddr.val() == 18) {
+            if self.write_fire.val() & (self.awaddr.val() == self.words.dir_entry_hi.val()) {
                 // DIR_ENTRY_HI commits LO and HI together.
                 self.stage_hi.d.next = (self.stage_hi.q.val() & !self.strobe_mask.val())
                     | (self.wdata.val() & self.strobe_mask.val());
@@ -410,8 +465,17 @@ impl Logic for AxilRegs {
             self.dir_wdata[d].next = self.dir_wdata_l[d].val();
             self.dir_rd.next = self.dirs[d].read_data.val();
         }
-        self.dir_entry.next = (bit_cast::<64, 58>(self.dir_rd.val().get_bits::<58>(1)) << 6)
-            | bit_cast::<64, 1>(self.dir_rd.val().get_bits::<1>(0));
+        self.dir_entry.next = (bit_cast::<64, PAGE_BITS>(
+            self.dir_rd
+                .val()
+                .get_bits::<PAGE_BITS>(self.page_offset.val().index()),
+        ) << self.base_shift.val())
+            | (bit_cast::<64, 1>(
+                self.dir_rd
+                    .val()
+                    .get_bit(self.present_offset.val().index())
+                    .into(),
+            ) << self.present_bit.val());
         self.bvalid.next = (self.wstate.q.val() == WriteState::Response) & !self.commit.q.val();
         self.bresp.next = self.bresp_q.q.val();
 
@@ -425,106 +489,117 @@ impl Logic for AxilRegs {
         self.read_ok.next = true;
         self.port_sel.next = self.araddr.val().get_bits::<2>(3);
         self.port_reg.next = self.araddr.val().get_bits::<3>(0);
-        match self.araddr.val().index() {
-            0 => {
-                self.read_data.next = self.id.val();
-            }
-            1 => {
-                self.read_data.next = self.version.val();
-            }
-            2 => {
-                self.read_data.next = self.max_qps.val();
-            }
-            3 => {
-                self.read_data.next = self.entry_bytes.val();
-            }
-            4 => {
-                self.read_data.next = self.geometry.val();
-            }
-            5 => {
-                self.read_data.next = bit_cast::<32, 1>(self.init_done.val().into())
-                    | (bit_cast::<32, 1>(self.busy.val().into()) << 1);
-            }
-            6 => {
-                self.read_data.next = self.first_index.val();
-            }
-            8 => {
-                self.read_data.next = self.base_lo.q.val();
-            }
-            9 => {
-                self.read_data.next = self.base_hi.q.val();
-            }
-            16 => {
-                self.read_ok.next = self.on_chip.val();
-                self.read_data.next = self.dir_index.q.val();
-            }
-            17 => {
-                self.read_ok.next = self.on_chip.val();
-            }
-            18 => {
-                self.read_ok.next = self.on_chip.val();
-            }
-            13 => {
-                self.read_data.next = (bit_cast::<32, 4>(self.result_status.val()) << 28)
-                    | (bit_cast::<32, 1>(self.busy.val().into()) << 27)
-                    | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
-            }
-            96 => {
-                self.read_data.next = self.cnt_alloc_ok.val();
-            }
-            97 => {
-                self.read_data.next = self.cnt_alloc_full.val();
-            }
-            98 => {
-                self.read_data.next = self.cnt_free_ok.val();
-            }
-            99 => {
-                self.read_data.next = self.cnt_cmd_error.val();
-            }
-            100 => {
-                self.read_data.next = self.cnt_quarantine_overflow.val();
-            }
-            101 => {
-                self.read_data.next = self.cnt_in_use.val();
-            }
-            102 => {
-                self.read_data.next = self.cnt_quarantined.val();
-            }
-            _ => {
-                self.read_ok.next = false;
-            }
+        self.read_ok.next = false;
+        if self.araddr.val() == self.words.id.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.id.val();
+        }
+        if self.araddr.val() == self.words.version.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.version.val();
+        }
+        if self.araddr.val() == self.words.max_qps.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.max_qps.val();
+        }
+        if self.araddr.val() == self.words.entry_bytes.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.entry_bytes.val();
+        }
+        if self.araddr.val() == self.words.geometry.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.geometry.val();
+        }
+        if self.araddr.val() == self.words.status.val() {
+            self.read_ok.next = true;
+            self.read_data.next = (bit_cast::<32, 1>(self.init_done.val().into())
+                << self.init_done_bit.val())
+                | (bit_cast::<32, 1>(self.busy.val().into()) << self.busy_bit.val());
+        }
+        if self.araddr.val() == self.words.first_index.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.first_index.val();
+        }
+        if self.araddr.val() == self.words.table_base_lo.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.base_lo.q.val();
+        }
+        if self.araddr.val() == self.words.table_base_hi.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.base_hi.q.val();
+        }
+        if self.araddr.val() == self.words.dir_index.val() {
+            self.read_ok.next = self.on_chip.val();
+            self.read_data.next = self.dir_index.q.val();
+        }
+        if (self.araddr.val() == self.words.dir_entry_lo.val())
+            | (self.araddr.val() == self.words.dir_entry_hi.val())
+        {
+            self.read_ok.next = self.on_chip.val();
+        }
+        if self.araddr.val() == self.words.cmd_result.val() {
+            self.read_ok.next = true;
+            self.read_data.next = (bit_cast::<32, RESULT_BITS>(self.result_status.val())
+                << self.result_status_shift.val())
+                | (bit_cast::<32, 1>(self.busy.val().into()) << self.result_busy_bit.val())
+                | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
+        }
+        if self.araddr.val() == self.words.alloc_ok.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_alloc_ok.val();
+        }
+        if self.araddr.val() == self.words.alloc_full.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_alloc_full.val();
+        }
+        if self.araddr.val() == self.words.free_ok.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_free_ok.val();
+        }
+        if self.araddr.val() == self.words.cmd_error.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_cmd_error.val();
+        }
+        if self.araddr.val() == self.words.quarantine_overflow.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_quarantine_overflow.val();
+        }
+        if self.araddr.val() == self.words.in_use.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_in_use.val();
+        }
+        if self.araddr.val() == self.words.quarantined.val() {
+            self.read_ok.next = true;
+            self.read_data.next = self.cnt_quarantined.val();
         }
         // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
-        if self.araddr.val().get_bits::<5>(5) == 2 {
+        if self.araddr.val().get_bits::<5>(5) == self.port_block.val() {
             self.read_ok.next = (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
-                & (self.port_reg.val() != 7);
+                & (self.port_reg.val() <= self.port.mem_error.val());
             for p in 0..self._ports {
                 if self.port_sel.val().index() == p {
-                    match self.port_reg.val().index() {
-                        0 => {
-                            self.read_data.next = self.cnt_lookups[p].val();
-                        }
-                        1 => {
-                            self.read_data.next = self.cnt_ok[p].val();
-                        }
-                        2 => {
-                            self.read_data.next = self.cnt_out_of_range[p].val();
-                        }
-                        3 => {
-                            self.read_data.next = self.cnt_not_allocated[p].val();
-                        }
-                        4 => {
-                            self.read_data.next = self.cnt_stale[p].val();
-                        }
-                        5 => {
-                            self.read_data.next = self.cnt_page_absent[p].val();
-                        }
-                        _ => {
-                            // MEM_ERROR: two_level in_memory only.
-                            self.read_data.next = 0.into();
-                            for _m in 0..self._mem {
-                                self.read_data.next = self.cnt_mem_error[p].val();
-                            }
+                    if self.port_reg.val() == self.port.lookups.val() {
+                        self.read_data.next = self.cnt_lookups[p].val();
+                    }
+                    if self.port_reg.val() == self.port.ok.val() {
+                        self.read_data.next = self.cnt_ok[p].val();
+                    }
+                    if self.port_reg.val() == self.port.out_of_range.val() {
+                        self.read_data.next = self.cnt_out_of_range[p].val();
+                    }
+                    if self.port_reg.val() == self.port.not_allocated.val() {
+                        self.read_data.next = self.cnt_not_allocated[p].val();
+                    }
+                    if self.port_reg.val() == self.port.stale.val() {
+                        self.read_data.next = self.cnt_stale[p].val();
+                    }
+                    if self.port_reg.val() == self.port.page_absent.val() {
+                        self.read_data.next = self.cnt_page_absent[p].val();
+                    }
+                    // MEM_ERROR: two_level in_memory only (else 0).
+                    for _m in 0..self._mem {
+                        if self.port_reg.val() == self.port.mem_error.val() {
+                            self.read_data.next = self.cnt_mem_error[p].val();
                         }
                     }
                 }
@@ -538,12 +613,13 @@ impl Logic for AxilRegs {
                 self.rdata_q.d.next = self.read_data.val();
                 self.rresp_q.d.next = 0.into();
                 if self.on_chip.val()
-                    & ((self.araddr.val().index() == 17) | (self.araddr.val().index() == 18))
+                    & ((self.araddr.val() == self.words.dir_entry_lo.val())
+                        | (self.araddr.val() == self.words.dir_entry_hi.val()))
                 {
                     // Answered next cycle, from the directory.
                     self.rvalid_q.d.next = false;
                     self.ar_dir.d.next = true;
-                    self.ar_dir_hi.d.next = self.araddr.val().index() == 18;
+                    self.ar_dir_hi.d.next = self.araddr.val() == self.words.dir_entry_hi.val();
                 }
             }
         }

@@ -28,11 +28,10 @@
 //! ALLOC, ALLOC_AT and FREE (drain excluded) take a number of cycles bounded by the free
 //! map's levels, whatever the occupancy: see [`FreeMap`].
 
+use super::codes::{CmdCodes, MapOps, OpCodes, StateCodes};
 use super::free_map::FreeMap;
 use super::mem_fifo::FIFO_COUNT_BITS;
-use super::state_ram::StateRam;
-use super::word_ram::WordRam;
-use super::word_ram::RAM_ADDR_BITS;
+use super::ram::{Ram, RAM_ADDR_BITS};
 use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS, TIME_BITS};
 
 /// Bits of a quarantine entry: the time it was freed, and its index.
@@ -61,24 +60,6 @@ pub enum EngState {
     Overflow,
     Push,
     Done,
-}
-
-/// Command opcodes (CMD[31:28]).
-pub mod opcode {
-    pub const ALLOC: u64 = 1;
-    pub const ALLOC_AT: u64 = 2;
-    pub const PUBLISH: u64 = 3;
-    pub const FREE: u64 = 4;
-    pub const DIR_FLUSH: u64 = 5;
-}
-
-/// Command result statuses (CMD_RESULT[31:28]).
-pub mod cmd_status {
-    pub const OK: u64 = 0;
-    pub const FULL: u64 = 1;
-    pub const OUT_OF_RANGE: u64 = 2;
-    pub const BAD_STATE: u64 = 3;
-    pub const BAD_CMD: u64 = 4;
 }
 
 #[derive(LogicBlock)]
@@ -115,9 +96,9 @@ pub struct CmdEngine {
     pub cnt_in_use: Signal<Out, Bits<32>>,
     pub cnt_quarantine_overflow: Signal<Out, Bits<32>>,
     pub cnt_quarantined: Signal<Out, Bits<32>>,
-    ram: StateRam,
+    ram: Ram<StateEntry>,
     /// The quarantine queue: `{freed at (time), index}` per entry, oldest at `q_rd`.
-    qram: WordRam<QENTRY_BITS>,
+    qram: Ram<Bits<QENTRY_BITS>>,
     q_wr: DFF<Bits<12>>,
     q_rd: DFF<Bits<12>>,
     q_count: DFF<Bits<13>>,
@@ -169,7 +150,7 @@ pub struct CmdEngine {
     waddr: Signal<Local, Bits<QPN_BITS>>,
     wdata: Signal<Local, StateEntry>,
     map_op_valid: Signal<Local, Bit>,
-    map_op: Signal<Local, Bits<2>>,
+    map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
@@ -178,9 +159,10 @@ pub struct CmdEngine {
     last_index: Constant<Bits<QPN_BITS>>,
     first_index: Constant<Bits<QPN_BITS>>,
     reuse_lowest: Constant<Bit>,
-    st_free: Constant<Bits<2>>,
-    st_reserved: Constant<Bits<2>>,
-    st_valid: Constant<Bits<2>>,
+    st: StateCodes,
+    ops: OpCodes,
+    res: CmdCodes,
+    map_op: MapOps,
 }
 
 impl CmdEngine {
@@ -212,7 +194,7 @@ impl CmdEngine {
             cnt_quarantine_overflow: Default::default(),
             cnt_quarantined: Default::default(),
             ram: p.state_ram(),
-            qram: WordRam::new(p.quarantine_depth as usize),
+            qram: Ram::new(p.quarantine_depth as usize),
             q_wr: Default::default(),
             q_rd: Default::default(),
             q_count: Default::default(),
@@ -259,7 +241,7 @@ impl CmdEngine {
             waddr: Default::default(),
             wdata: Default::default(),
             map_op_valid: Default::default(),
-            map_op: Default::default(),
+            map_cmd: Default::default(),
             map_op_index: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
@@ -268,9 +250,10 @@ impl CmdEngine {
             last_index: Constant::new(u64::from(p.max_qps - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
-            st_free: Constant::new(StateEntry::FREE.into()),
-            st_reserved: Constant::new(StateEntry::RESERVED.into()),
-            st_valid: Constant::new(StateEntry::VALID.into()),
+            st: Default::default(),
+            ops: Default::default(),
+            res: Default::default(),
+            map_op: Default::default(),
         }
     }
 }
@@ -326,7 +309,7 @@ impl Logic for CmdEngine {
         // Every copy of the state RAM is written from here.
         self.we.next = false;
         self.waddr.next = self.cursor.q.val();
-        self.wdata.next.state = self.st_free.val();
+        self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
         self.cmd_done.next = self.state.q.val() == EngState::Done;
         self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
@@ -367,7 +350,7 @@ impl Logic for CmdEngine {
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
         self.map_op_valid.next = false;
-        self.map_op.next = 0.into();
+        self.map_cmd.next = self.map_op.find.val();
         self.map_op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
@@ -405,7 +388,7 @@ impl Logic for CmdEngine {
                 self.state.d.next = EngState::Decode;
                 if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
                     self.map_op_valid.next = true;
-                    self.map_op.next = 2.into();
+                    self.map_cmd.next = self.map_op.set.val();
                     self.map_op_index.next = self.q_head_index.val();
                     self.q_rd.d.next = self.q_rd_next.val();
                     self.q_count.d.next = self.q_count.q.val() - 1;
@@ -421,23 +404,25 @@ impl Logic for CmdEngine {
                 self.cursor.d.next = self.qpn.q.val() & self.index_mask.val();
                 self.pending_qpn.d.next = self.qpn.q.val();
                 self.state.d.next = EngState::Read;
-                if self.op.q.val() == 1 {
+                if self.op.q.val() == self.ops.alloc.val() {
                     // ALLOC: find the first available index from the policy's start.
                     self.map_op_valid.next = true;
-                    self.map_op.next = 0.into();
+                    self.map_cmd.next = self.map_op.find.val();
                     self.map_op_index.next = self.next_alloc.q.val();
                     if self.reuse_lowest.val() {
                         self.map_op_index.next = self.first_index.val();
                     }
                     self.state.d.next = EngState::AllocFind;
                 }
-                if self.op.q.val() == 5 {
+                if self.op.q.val() == self.ops.dir_flush.val() {
                     // DIR_FLUSH: nothing is cached in flat mode.
-                    self.pending_status.d.next = 0.into();
+                    self.pending_status.d.next = self.res.ok.val();
                     self.state.d.next = EngState::Done;
                 }
-                if (self.op.q.val() == 0) | (self.op.q.val() > 5) {
-                    self.pending_status.d.next = 4.into();
+                if (self.op.q.val() < self.ops.alloc.val())
+                    | (self.op.q.val() > self.ops.last.val())
+                {
+                    self.pending_status.d.next = self.res.bad_cmd.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                     self.state.d.next = EngState::Done;
                 }
@@ -445,7 +430,7 @@ impl Logic for CmdEngine {
             EngState::Read => {
                 // ALLOC_AT, PUBLISH, FREE: the range first.
                 if bit_cast::<25, QPN_BITS>(self.index.val()) >= self.max_qps.val() {
-                    self.pending_status.d.next = 2.into();
+                    self.pending_status.d.next = self.res.out_of_range.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                     self.state.d.next = EngState::Done;
                 } else {
@@ -464,33 +449,33 @@ impl Logic for CmdEngine {
                 self.wdata.next.gen = self.entry_q.q.val().gen;
                 self.state.d.next = EngState::Done;
                 self.check_pass.next = false;
-                if self.op.q.val() == 2 {
-                    self.check_pass.next = self.entry_q.q.val().state == self.st_free.val();
-                    self.wdata.next.state = self.st_reserved.val();
+                if self.op.q.val() == self.ops.alloc_at.val() {
+                    self.check_pass.next = self.entry_q.q.val().state == self.st.free.val();
+                    self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
-                if self.op.q.val() == 3 {
-                    self.check_pass.next = (self.entry_q.q.val().state == self.st_reserved.val())
+                if self.op.q.val() == self.ops.publish.val() {
+                    self.check_pass.next = (self.entry_q.q.val().state == self.st.reserved.val())
                         & (self.word_gen.val() == self.gen.val());
-                    self.wdata.next.state = self.st_valid.val();
+                    self.wdata.next.state = self.st.valid.val();
                 }
-                if self.op.q.val() == 4 {
-                    self.check_pass.next = (self.entry_q.q.val().state != self.st_free.val())
+                if self.op.q.val() == self.ops.free.val() {
+                    self.check_pass.next = (self.entry_q.q.val().state != self.st.free.val())
                         & (self.word_gen.val() == self.gen.val());
-                    self.wdata.next.state = self.st_free.val();
+                    self.wdata.next.state = self.st.free.val();
                 }
                 if self.check_pass.val() {
                     self.we.next = true;
-                    self.pending_status.d.next = 0.into();
-                    if self.op.q.val() == 2 {
+                    self.pending_status.d.next = self.res.ok.val();
+                    if self.op.q.val() == self.ops.alloc_at.val() {
                         // ALLOC_AT: FREE is not enough, the index must be available (not
                         // quarantined): ask the free map before writing.
                         self.we.next = false;
                         self.map_op_valid.next = true;
-                        self.map_op.next = 3.into();
+                        self.map_cmd.next = self.map_op.test.val();
                         self.state.d.next = EngState::AtTest;
                     }
-                    if self.op.q.val() == 4 {
+                    if self.op.q.val() == self.ops.free.val() {
                         self.state.d.next = EngState::Drain;
                         for p in 0..self._ports_n {
                             self.drain[p].d.next = self.in_flight[p].val();
@@ -512,7 +497,7 @@ impl Logic for CmdEngine {
                         }
                     }
                 } else {
-                    self.pending_status.d.next = 3.into();
+                    self.pending_status.d.next = self.res.bad_state.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                 }
             }
@@ -522,7 +507,7 @@ impl Logic for CmdEngine {
                         self.cursor.d.next = self.map.result.val();
                         self.state.d.next = EngState::AllocRead;
                     } else {
-                        self.pending_status.d.next = 1.into();
+                        self.pending_status.d.next = self.res.full.val();
                         self.pending_qpn.d.next = 0.into();
                         self.alloc_full.d.next = self.alloc_full.q.val() + 1;
                         self.state.d.next = EngState::Done;
@@ -539,22 +524,22 @@ impl Logic for CmdEngine {
             EngState::AllocWrite => {
                 // Advance the generation, reserve, take the index out of the free map.
                 self.we.next = true;
-                self.wdata.next.state = self.st_reserved.val();
+                self.wdata.next.state = self.st.reserved.val();
                 self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.new_gen.val());
-                self.pending_status.d.next = 0.into();
+                self.pending_status.d.next = self.res.ok.val();
                 self.pending_qpn.d.next =
                     (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
                 self.next_alloc.d.next = self.cursor_next.val();
                 self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                 self.in_use.d.next = self.in_use.q.val() + 1;
                 self.map_op_valid.next = true;
-                self.map_op.next = 1.into();
+                self.map_cmd.next = self.map_op.clear.val();
                 self.map_op_index.next = self.cursor.q.val();
                 self.state.d.next = EngState::MapWait;
             }
             EngState::AtTest => {
                 self.waddr.next = self.index.val();
-                self.wdata.next.state = self.st_reserved.val();
+                self.wdata.next.state = self.st.reserved.val();
                 self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 if self.map.done.val() {
                     if self.map.found.val() {
@@ -562,10 +547,10 @@ impl Logic for CmdEngine {
                         self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                         self.in_use.d.next = self.in_use.q.val() + 1;
                         self.map_op_valid.next = true;
-                        self.map_op.next = 1.into();
+                        self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = EngState::MapWait;
                     } else {
-                        self.pending_status.d.next = 3.into();
+                        self.pending_status.d.next = self.res.bad_state.val();
                         self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                         self.state.d.next = EngState::Done;
                     }
@@ -593,7 +578,7 @@ impl Logic for CmdEngine {
                         self.state.d.next = EngState::Push;
                         if self.q_count.q.val() == self.q_depth.val() {
                             self.map_op_valid.next = true;
-                            self.map_op.next = 2.into();
+                            self.map_cmd.next = self.map_op.set.val();
                             self.map_op_index.next = self.q_head_index.val();
                             self.q_rd.d.next = self.q_rd_next.val();
                             self.q_count.d.next = self.q_count.q.val() - 1;
@@ -603,7 +588,7 @@ impl Logic for CmdEngine {
                     } else {
                         // Back to the pool.
                         self.map_op_valid.next = true;
-                        self.map_op.next = 2.into();
+                        self.map_cmd.next = self.map_op.set.val();
                         self.state.d.next = EngState::Release;
                     }
                 }
@@ -644,7 +629,7 @@ impl Logic for CmdEngine {
         self.ram.write_address.next = self.waddr.val();
         self.ram.write_data.next = self.wdata.val();
         self.map.op_valid.next = self.map_op_valid.val();
-        self.map.op.next = self.map_op.val();
+        self.map.op.next = self.map_cmd.val();
         self.map.op_index.next = self.map_op_index.val();
 
         if self.rst.val() {
@@ -652,7 +637,7 @@ impl Logic for CmdEngine {
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
-            self.status_q.d.next = 0.into();
+            self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
             self.alloc_ok.d.next = 0.into();
             self.alloc_full.d.next = 0.into();

@@ -15,7 +15,9 @@
 //! a beat without `rlast`, which a single-beat read never has from a compliant slave).
 
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::mem_pipe::DIR_ERROR_BIT;
 use super::{EngineParams, ADDR_BITS};
+use crate::spec::dir_entry;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -38,7 +40,7 @@ pub struct DirFetch {
     pub rdata: Signal<In, Bits<64>>,
     pub rresp: Signal<In, Bits<2>>,
     pub rlast: Signal<In, Bit>,
-    ret: MemFifo<3>,
+    ret: MemFifo<Bits<3>>,
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
     /// The port to prefer next (3 bits, so that no comparison with it is constant).
@@ -51,6 +53,7 @@ pub struct DirFetch {
     port_num: Vec<Constant<Bits<3>>>,
     max_outstanding: Constant<Bits<FIFO_COUNT_BITS>>,
     entry_mask: Constant<Bits<64>>,
+    error_bit: Constant<Bits<64>>,
     _ports: usize,
 }
 
@@ -84,7 +87,8 @@ impl DirFetch {
             r_err: Default::default(),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
-            entry_mask: Constant::new((!0x3Eu64).into()),
+            entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),
+            error_bit: Constant::new(u64::from(DIR_ERROR_BIT).into()),
             _ports: n,
         }
     }
@@ -145,7 +149,7 @@ impl Logic for DirFetch {
         self.ret.out_ready.next = self.rvalid.val();
         self.r_err.next = self.rresp.val().any() | !self.rlast.val();
         self.cpl_data.next = (self.rdata.val() & self.entry_mask.val())
-            | (bit_cast::<64, 1>(self.r_err.val().into()) << 1);
+            | (bit_cast::<64, 1>(self.r_err.val().into()) << self.error_bit.val());
         for p in 0..self._ports {
             self.cpl_valid[p].next = self.rvalid.val()
                 & self.ret.out_valid.val()

@@ -3,7 +3,7 @@
 //! of levels, not by how full the table is.
 //!
 //! Level 0 holds one bit per index (1: FREE and not quarantined). Level `k + 1` holds one
-//! bit per 64-bit word of level `k` (1: that word is not zero). Each level is a [`WordRam`]
+//! bit per 64-bit word of level `k` (1: that word is not zero). Each level is a [`Ram`]
 //! of 64-bit words; the top level is one word. With `n = max_qps` there are
 //! `levels = ceil(log64 n)` levels (1 for n <= 64, 4 for n = 2^24).
 //!
@@ -21,7 +21,8 @@
 //! the state RAM's sweep): every index `< max_qps` is a member. `init_done` rises after.
 //! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
 
-use super::word_ram::{WordRam, RAM_ADDR_BITS, WORD_ADDR_BITS};
+use super::codes::MapOps;
+use super::ram::{Ram, RAM_ADDR_BITS, WORD_ADDR_BITS};
 use super::{EngineParams, QPN_BITS};
 use rust_hdl::prelude::*;
 
@@ -49,8 +50,7 @@ pub enum MapState {
     Done,
 }
 
-/// Operation codes of `op` (the engine writes them as literals: rust-hdl cannot name a
-/// Rust constant in hardware code).
+/// Operation codes of `op`; the blocks name them through [`MapOps`].
 pub mod map_op {
     pub const FIND: u64 = 0;
     pub const CLEAR: u64 = 1;
@@ -74,7 +74,7 @@ pub struct FreeMap {
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
     pub result: Signal<Out, Bits<QPN_BITS>>,
-    rams: Vec<WordRam<64>>,
+    rams: Vec<Ram<Bits<64>>>,
     state: DFF<MapState>,
     level: DFF<Bits<3>>,
     pos: DFF<Bits<POS_BITS>>,
@@ -106,6 +106,7 @@ pub struct FreeMap {
     full_words_1: Vec<Constant<Bits<POS_BITS>>>,
     partial: Vec<Constant<Bits<64>>>,
     top_level: Constant<Bits<3>>,
+    ops: MapOps,
     last_init_word: Constant<Bits<WORD_ADDR_BITS>>,
     first_index: Constant<Bits<POS_BITS>>,
     ones: Constant<Bits<64>>,
@@ -150,7 +151,7 @@ impl FreeMap {
             done: Default::default(),
             found: Default::default(),
             result: Default::default(),
-            rams: words.iter().map(|&d| WordRam::new(d as usize)).collect(),
+            rams: words.iter().map(|&d| Ram::new(d as usize)).collect(),
             state: Default::default(),
             level: Default::default(),
             pos: Default::default(),
@@ -191,6 +192,7 @@ impl FreeMap {
                 .map(|&b| Constant::new(((1u64 << (b % 64)) - 1).into()))
                 .collect(),
             top_level: Constant::new((levels as u64 - 1).into()),
+            ops: Default::default(),
             last_init_word: Constant::new(u64::from(words[0] - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
@@ -418,13 +420,13 @@ impl Logic for FreeMap {
             self.wrapped.d.next = false;
             self.found_q.d.next = false;
             self.state.d.next = MapState::UpRead;
-            if self.op.val() == 1 {
+            if self.op.val() == self.ops.clear.val() {
                 self.state.d.next = MapState::ClearRead;
             }
-            if self.op.val() == 2 {
+            if self.op.val() == self.ops.set.val() {
                 self.state.d.next = MapState::SetRead;
             }
-            if self.op.val() == 3 {
+            if self.op.val() == self.ops.test.val() {
                 self.state.d.next = MapState::TestRead;
             }
         }

@@ -1,10 +1,10 @@
-//! `MemFifo<W>`: a first-word-fall-through FIFO of `depth` words of `W` bits, used by the
+//! `MemFifo<T>`: a first-word-fall-through FIFO of `depth` words of type `T`, used by the
 //! in_memory directory path ([`MemLookupPipe`](super::mem_pipe::MemLookupPipe) and
 //! [`DirFetch`](super::dir_fetch::DirFetch)), where the queues must be as deep as the memory
 //! latency (up to 512 entries), too deep for the register queue of
 //! [`RspFifo`](super::rsp_fifo::RspFifo).
 //!
-//! Like the RAMs ([`WordRam`](super::word_ram::WordRam)) it is a memory primitive written as
+//! Like the [`Ram`](super::ram::Ram) it is a memory primitive written as
 //! Verilog: a memory array with a combinational read of the head (a LUT/distributed RAM), so a
 //! word pushed at edge `t` is offered (`out_valid`, `data_out`) right after edge `t`.
 //!
@@ -22,20 +22,20 @@ use rust_hdl::prelude::*;
 pub const FIFO_COUNT_BITS: usize = 10;
 
 #[derive(LogicBlock, Default)]
-pub struct MemFifo<const W: usize> {
+pub struct MemFifo<T: Synth> {
     pub clock: Signal<In, Clock>,
     pub rst: Signal<In, Bit>,
     pub in_valid: Signal<In, Bit>,
-    pub data_in: Signal<In, Bits<W>>,
+    pub data_in: Signal<In, T>,
     pub out_valid: Signal<Out, Bit>,
     pub out_ready: Signal<In, Bit>,
-    pub data_out: Signal<Out, Bits<W>>,
+    pub data_out: Signal<Out, T>,
     pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     _depth: usize,
-    _sim: std::collections::VecDeque<Bits<W>>,
+    _sim: std::collections::VecDeque<T>,
 }
 
-impl<const W: usize> MemFifo<W> {
+impl<T: Synth> MemFifo<T> {
     pub fn new(depth: usize) -> Self {
         assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
         Self {
@@ -49,7 +49,7 @@ impl<const W: usize> MemFifo<W> {
     }
 }
 
-impl<const W: usize> Logic for MemFifo<W> {
+impl<T: Synth> Logic for MemFifo<T> {
     fn update(&mut self) {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
@@ -106,7 +106,7 @@ always @(*) out_valid = fill != {cb}'d0;
 always @(*) data_out = head;
 always @(*) count = fill;
 ",
-            wm = W - 1,
+            wm = T::BITS - 1,
             dm = self._depth - 1,
             am = a - 1,
             ab = a,

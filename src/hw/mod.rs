@@ -3,15 +3,17 @@
 //! | block | file | what it does |
 //! |---|---|---|
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
-//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: state check and address, II = 1, latency 3 |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: the front end, the address, the response queue; II = 1, latency 3 |
+//! | [`LookupFront`](lookup_front::LookupFront) | `lookup_front.rs` | the front end of both lookup pipes: credit, s0 RAM reads, s1 latch, s2 checks |
+//! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters of both lookup pipes |
 //! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
 //! | [`MemLookupPipe`](mem_pipe::MemLookupPipe) | `mem_pipe.rs` | one per lookup port when the directory is in memory: state check, then the directory read, responses in order |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | in_memory: the deep queues (memory array, first word fall-through) |
-//! | [`StateRam`](state_ram::StateRam) | `state_ram.rs` | per-index state and generation, one copy per reader |
+//! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
-//! | [`WordRam`](word_ram::WordRam) | `word_ram.rs` | 64-bit-word RAM of one free-map level |
+//! | [`codes`] | `codes.rs` | the SPEC vocabulary ([`crate::spec`]) as groups of hardware constants |
 //! | [`AxilRegs`](axil_regs::AxilRegs) | `axil_regs.rs` | AXI4-Lite slave and the register map of SPEC §6 |
 //!
 //! Inside the blocks every datapath is declared at the widest size any configuration needs
@@ -21,17 +23,20 @@
 
 pub mod axil_regs;
 pub mod cmd_engine;
+pub mod codes;
 pub mod dir_fetch;
 pub mod free_map;
+pub mod lookup_counters;
+pub mod lookup_front;
 pub mod lookup_pipe;
 pub mod mem_fifo;
 pub mod mem_pipe;
 pub mod qp_table;
+pub mod ram;
 pub mod rsp_fifo;
-pub mod state_ram;
-pub mod word_ram;
 
 use crate::config::{Config, Directory, Mode, Reuse};
+use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
 
 /// Bits of a QPN.
@@ -44,9 +49,10 @@ pub const ENTRY_BITS: usize = GEN_BITS_MAX + 2;
 pub const TAG_BITS: usize = 32;
 /// Widest context address.
 pub const ADDR_BITS: usize = 64;
-/// Bits of a stored directory entry: the page base (entry bits [63:6]) and `present`
-/// (bit 0); the reserved bits [5:1] are not stored and read back as 0.
+/// Bits of a stored directory entry ([`DirEntry`]).
 pub const DIR_BITS: usize = 59;
+/// Bits of the page base field of a directory entry (entry bits `[63:6]`).
+pub const PAGE_BITS: usize = 64 - crate::spec::dir_entry::BASE_SHIFT as usize;
 /// Bits of the edge counter the quarantine measures time with (wraps after 2^48 cycles:
 /// 13 days at 250 MHz, the longest a quarantined index may wait to be compared correctly).
 pub const TIME_BITS: usize = 48;
@@ -68,12 +74,21 @@ impl StateEntry {
     pub const VALID: u64 = 2;
 }
 
+/// A directory entry as the on-chip directory stores it: `present` (entry bit 0) and the page
+/// base (entry bits `[63:6]`); the reserved bits `[5:1]` are not stored and read back as 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct DirEntry {
+    pub present: Bit,
+    /// The page base >> [`dir_entry::BASE_SHIFT`](crate::spec::dir_entry::BASE_SHIFT).
+    pub page: Bits<PAGE_BITS>,
+}
+
 /// One response of a lookup pipe, as it waits in the response queue.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct LookupRsp {
     pub qpn: Bits<QPN_BITS>,
     pub tag: Bits<TAG_BITS>,
-    pub status: Bits<3>,
+    pub status: Bits<STATUS_BITS>,
     pub addr: Bits<ADDR_BITS>,
 }
 
@@ -144,16 +159,40 @@ impl EngineParams {
     }
 
     /// A copy of the on-chip directory.
-    pub fn dir_ram(&self) -> word_ram::WordRam<DIR_BITS> {
-        word_ram::WordRam::new(self.dir_entries() as usize)
+    pub fn dir_ram(&self) -> ram::Ram<DirEntry> {
+        ram::Ram::new(self.dir_entries() as usize)
     }
 
     /// A copy of the state RAM sized for this configuration.
-    pub fn state_ram(&self) -> state_ram::StateRam {
-        state_ram::StateRam::new(
+    pub fn state_ram(&self) -> ram::Ram<StateEntry> {
+        ram::Ram::with_layout(
             self.max_qps as usize,
             self.index_bits as usize,
             2 + self.gen_bits() as usize,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_directory_entry_is_present_and_page_of_the_spec_layout() {
+        use crate::spec::dir_entry;
+        assert_eq!(DirEntry::BITS, DIR_BITS);
+        let e = DirEntry {
+            present: true,
+            page: 0x1234_5678.into(),
+        };
+        let b: Bits<DIR_BITS> = e.into();
+        let stored: u64 = b.into();
+        // Stored word {page, present} is the entry {base[63:6], 5 reserved zeros, present}.
+        let entry = (stored >> 1) << dir_entry::BASE_SHIFT | (stored & 1) << dir_entry::PRESENT_BIT;
+        assert_eq!(entry & dir_entry::PRESENT, dir_entry::PRESENT);
+        assert_eq!(
+            entry & dir_entry::BASE_MASK,
+            0x1234_5678 << dir_entry::BASE_SHIFT
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! Seeded random campaigns: lookups on every port at once, mixed with every kind of
 //! command, checked response by response against the reference model by [`Bench`].
 
+use crate::bench::{Bench, BenchOptions, MemOptions};
 use anyhow::Result;
-use qptable::bench::{Bench, BenchOptions, MemOptions};
 use qptable::config::{Config, Directory, Mode};
 use qptable::model::{regs, CmdStatus, Command};
 use rand::{Rng, SeedableRng};
@@ -57,7 +57,7 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
 /// In in_memory mode the directory is written into the memory at random 64-byte aligned page
 /// bases, most present, a few entries answering SLVERR (MEM_ERROR), and entries are rewritten
 /// (and made to answer SLVERR) under traffic between batches (see
-/// [`Scoreboard::memory_changed`](qptable::scoreboard::Scoreboard::memory_changed)).
+/// [`Scoreboard::memory_changed`](crate::scoreboard::Scoreboard::memory_changed)).
 pub fn run_with_mem(
     cfg: &Config,
     shape: Shape,
@@ -251,14 +251,4 @@ fn write_mem_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) {
     let present = rng.gen_bool(0.8);
     let entry = (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present);
     bench.mem_write_dir(i, entry);
-}
-
-/// A configuration from `name=value` assignments over the defaults.
-pub fn config(sets: &[&str]) -> Config {
-    let mut cfg = Config::default();
-    for s in sets {
-        cfg.set(s).unwrap_or_else(|e| panic!("{s}: {e}"));
-    }
-    cfg.validate().unwrap_or_else(|e| panic!("{sets:?}: {e}"));
-    cfg
 }

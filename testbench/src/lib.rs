@@ -1,5 +1,26 @@
-//! Shared fixture of the testbenches.
+//! The benches of qptable and everything that drives the emitted Verilog in Verilator
+//! (through the `qptable-sim` harness), shared by the tests of this crate and the commands of
+//! `qptable-cli`:
+//!
+//! * fixtures: [`bench`](mod@bench) (generate + build + reset + every agent in one cycle loop),
+//!   [`scoreboard`] (every response and command checked against the reference model),
+//!   [`tb`] (a bench with an independent monitor of every lookup handshake), [`configs`]
+//!   (the configuration builders of the tests, the model build lock), [`tools`] (external
+//!   tools), [`comb_ports`] (a static check of the emitted Verilog);
+//! * campaigns and measurements that return values: [`campaign`], [`demo`], [`perf`],
+//!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`], [`xsim`] (the same stimulus on
+//!   Verilator and Icarus, compared cycle by cycle).
+pub mod bench;
 pub mod campaign;
+pub mod cmd_latency;
 pub mod comb_ports;
+pub mod configs;
+pub mod demo;
+pub mod perf;
+pub mod scoreboard;
+pub mod stale_hw;
+pub mod synth;
+pub mod tb;
 pub mod tools;
+pub mod wave;
 pub mod xsim;

@@ -1,21 +1,19 @@
-//! Helpers for the tests that check emitted Verilog with external tools (Verilator lint,
-//! Icarus Verilog, yosys) and compare it with the committed `gen/` files.
+//! External tools (Verilator lint, Icarus Verilog, yosys, nextpnr), for the tests that check
+//! emitted Verilog and compare it with the committed `gen/` files, and for `synth`.
 //!
 //! * [`repo_root`], [`waiver_file`]: where the repository and `verilator.vlt` are;
 //! * [`shipped_configs`]: every `configs/*.toml`, parsed and validated, with the path of its
 //!   committed Verilog `gen/<top>.v`;
-//! * [`run_tool`]: runs a program, captures its output and time, and says clearly when the
-//!   program is not installed; [`ToolRun::report`] and [`tail`] build failure messages that
-//!   show the command and the end of its output.
+//! * [`capture`] (the harness's runner, `qptable_sim::tool`) runs a program and captures its
+//!   output and time; [`run_tool`] is the same for tests and says clearly when the program is
+//!   not installed; [`ToolRun::report`] and [`tail`] build failure messages that show the
+//!   command and the end of its output.
 
-use qptable::config::Config;
-use std::fmt;
+use qptable::config_files;
+pub use qptable::config_files::ShippedConfig;
+pub use qptable_sim::tool::{capture, command_line, tail, ToolRun, TAIL_LINES};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
-
-/// Lines of tool output shown in a failure message.
-pub const TAIL_LINES: usize = 40;
 
 /// The root of the repository (the workspace: `Cargo.toml`, `configs/`, `gen/`).
 pub fn repo_root() -> PathBuf {
@@ -39,134 +37,25 @@ pub fn waiver_file() -> PathBuf {
     repo_root().join("verilator.vlt")
 }
 
-/// A shipped configuration: `configs/<name>.toml`.
-#[derive(Clone, Debug)]
-pub struct ShippedConfig {
-    /// File stem: `default`, `small`, ...
-    pub name: String,
-    /// `configs/<name>.toml`.
-    pub path: PathBuf,
-    /// The parsed and validated configuration.
-    pub config: Config,
-    /// `gen/<top>.v`, the committed Verilog of this configuration.
-    pub verilog: PathBuf,
-}
-
-/// Every `configs/*.toml`, sorted by file name, parsed and validated. Panics with the file
-/// and the error when one does not parse or validate.
+/// Every `configs/*.toml`, sorted by file name, parsed and validated ([`config_files::in_dir`]),
+/// each with the path of its committed Verilog `gen/<top>.v`. Panics with the error when one
+/// does not parse or validate.
 pub fn shipped_configs() -> Vec<ShippedConfig> {
-    let root = repo_root();
-    let dir = root.join("configs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .map(|entry| entry.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let config = Config::from_toml_file(&path)
-                .unwrap_or_else(|e| panic!("shipped configuration does not parse: {e}"));
-            config.validate().unwrap_or_else(|e| {
-                panic!("shipped configuration {} is invalid: {e}", path.display())
-            });
-            let name = path
-                .file_stem()
-                .expect("a .toml file has a stem")
-                .to_string_lossy()
-                .into_owned();
-            let verilog = root.join("gen").join(format!("{}.v", config.top));
-            ShippedConfig {
-                name,
-                path,
-                config,
-                verilog,
-            }
-        })
-        .collect()
+    let dir = repo_root().join("configs");
+    config_files::in_dir(&dir).unwrap_or_else(|e| panic!("shipped configuration: {e:#}"))
 }
 
-/// The outcome of one tool run.
-#[derive(Debug)]
-pub struct ToolRun {
-    /// The command line, for messages.
-    pub command: String,
-    /// `Some(code)` when the program exited, `None` when a signal ended it.
-    pub code: Option<i32>,
-    pub stdout: String,
-    pub stderr: String,
-    pub elapsed: Duration,
-}
-
-impl ToolRun {
-    /// Exit code 0.
-    pub fn success(&self) -> bool {
-        self.code == Some(0)
-    }
-
-    /// The command, its exit code and the last [`TAIL_LINES`] lines of stdout and stderr.
-    pub fn report(&self) -> String {
-        let code = match self.code {
-            Some(c) => c.to_string(),
-            None => "none (killed by a signal)".to_string(),
-        };
-        format!(
-            "command: {}\nexit code: {code}, {:.1} s\n--- stdout (last {TAIL_LINES} lines) ---\n{}\n\
-             --- stderr (last {TAIL_LINES} lines) ---\n{}",
-            self.command,
-            self.elapsed.as_secs_f64(),
-            tail(&self.stdout, TAIL_LINES),
-            tail(&self.stderr, TAIL_LINES)
-        )
-    }
-}
-
-impl fmt::Display for ToolRun {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.report())
-    }
-}
-
-/// Runs `cmd` to completion and captures its output. Panics with an explicit message when
-/// the program cannot be started (not installed: run `scripts/setup`).
+/// [`capture`] for the tests: panics with an explicit message when the program cannot be
+/// started (not installed: run `scripts/setup`).
 pub fn run_tool(cmd: &mut Command) -> ToolRun {
-    let command = format!(
-        "{} {}",
-        cmd.get_program().to_string_lossy(),
-        cmd.get_args()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
-    let start = Instant::now();
-    let out = cmd.output().unwrap_or_else(|e| {
+    capture(cmd).unwrap_or_else(|e| {
         panic!(
-            "cannot run `{command}`: {e}\n(is {} installed? `scripts/setup` installs verilator, \
+            "cannot run `{}`: {e}\n(is {} installed? `scripts/setup` installs verilator, \
              yosys and iverilog)",
+            command_line(cmd),
             cmd.get_program().to_string_lossy()
         )
-    });
-    ToolRun {
-        command,
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        elapsed: start.elapsed(),
-    }
-}
-
-/// The last `n` lines of `text` (all of it when shorter), with a note of how many were cut.
-pub fn tail(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    if lines.len() <= n {
-        return lines.join("\n");
-    }
-    format!(
-        "[... {} lines above not shown]\n{}",
-        lines.len() - n,
-        lines[lines.len() - n..].join("\n")
-    )
+    })
 }
 
 /// Where `committed` and `generated` first differ: the line number (1-based) and both

@@ -3,14 +3,15 @@
 //! Every response and every command result is checked against the reference model; each
 //! run ends with nothing outstanding. `QPTABLE_SEED=<n>` replays a seed.
 
-use qptable::bench::MemOptions;
 use qptable_sim::axi_mem::Latency as MemLatency;
+use qptable_testbench::bench::MemOptions;
 use qptable_testbench::campaign::{self, FULL_SPEED, STRESSED};
+use qptable_testbench::configs;
 
 const LOOKUPS_PER_PORT: u64 = 60_000;
 
 fn both_shapes(name: &str, sets: &[&str], default_seed: u64) {
-    let cfg = campaign::config(sets);
+    let cfg = configs::config(sets);
     let mut total = 0;
     for (i, shape) in [FULL_SPEED, STRESSED].into_iter().enumerate() {
         let seed = campaign::seed(default_seed + i as u64);
@@ -118,7 +119,7 @@ fn default_with_quarantine_cyclic() {
 fn index_bits_24_full_table() {
     // 2^24 indexes, no generation bits: the 16.8M-cycle init sweep, then a stressed
     // campaign; cyclic allocation and the quarantine are the only reuse guards here.
-    let cfg = campaign::config(&[
+    let cfg = configs::config(&[
         "index_bits=24",
         "ports=[\"tx\",\"rx\"]",
         "quarantine_cycles=1000",
@@ -159,7 +160,7 @@ fn two_level_on_chip_directory() {
 fn in_memory_both_shapes(name: &str, sets: &[&str], mem: MemOptions, default_seed: u64) {
     let mut all = vec!["mode=two_level", "directory=in_memory"];
     all.extend_from_slice(sets);
-    let cfg = campaign::config(&all);
+    let cfg = configs::config(&all);
     let mut total = 0;
     for (i, shape) in [FULL_SPEED, STRESSED].into_iter().enumerate() {
         let seed = campaign::seed(default_seed + i as u64);

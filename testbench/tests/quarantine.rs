@@ -6,16 +6,16 @@
 //! against the reference model as well.
 
 use anyhow::{ensure, Result};
-use qptable::bench::{Bench, BenchOptions};
 use qptable::config::Config;
 use qptable::model::{regs, CmdResult, CmdStatus, Command};
+use qptable_testbench::bench::{Bench, BenchOptions};
+use qptable_testbench::configs;
 
 const Q: u64 = 200;
 
 /// index_bits 4 (20 generation bits), max_qps 5, first_index 2: the pool is 2, 3, 4.
 fn config(depth: u32) -> Config {
-    let mut c = Config::default();
-    for s in [
+    configs::config(&[
         "index_bits=4",
         "max_qps=5",
         "first_index=2",
@@ -24,11 +24,7 @@ fn config(depth: u32) -> Config {
         &format!("quarantine_cycles={Q}"),
         &format!("quarantine_depth={depth}"),
         "top=qpt_quarantine",
-    ] {
-        c.set(s).unwrap();
-    }
-    c.validate().unwrap();
-    c
+    ])
 }
 
 fn qpn(generation: u32, index: u32) -> u32 {

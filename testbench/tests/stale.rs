@@ -12,6 +12,7 @@
 use qptable::config::Reuse;
 use qptable::model::Status;
 use qptable::stale::{self, Guarantee, StaleParams, StaleReport, Victim};
+use qptable_testbench::stale_hw;
 
 fn seed() -> u64 {
     let seed = std::env::var("QPTABLE_SEED")
@@ -217,7 +218,7 @@ fn hardware_counts_equal_the_model() {
     let model = stale::run(&p);
     show(&model);
     let start = std::time::Instant::now();
-    let hw = stale::run_on_hardware(&p).expect("hardware run");
+    let hw = stale_hw::run_on_hardware(&p).expect("hardware run");
     println!(
         "hardware ({:.1} s, every command and lookup checked by the scoreboard):",
         start.elapsed().as_secs_f64()

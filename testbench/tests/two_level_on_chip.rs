@@ -5,16 +5,16 @@
 //! the same traffic against the model too.
 
 use anyhow::Result;
-use qptable::bench::{Bench, BenchOptions};
 use qptable::config::Config;
 use qptable::model::{regs, CmdStatus, Command, Status};
 use qptable_sim::AxiResp;
+use qptable_testbench::bench::{Bench, BenchOptions};
+use qptable_testbench::configs;
 
 /// index_bits 6, leaf_bits 2: 16 directory entries of 4 indexes; entry_bytes 96;
 /// addr_bits 48; one port; first_index 0.
 fn config() -> Config {
-    let mut c = Config::default();
-    for s in [
+    configs::config(&[
         "mode=two_level",
         "directory=on_chip",
         "index_bits=6",
@@ -24,11 +24,7 @@ fn config() -> Config {
         "ports=[\"rx\"]",
         "first_index=0",
         "top=qpt_on_chip",
-    ] {
-        c.set(s).unwrap();
-    }
-    c.validate().unwrap();
-    c
+    ])
 }
 
 fn qpn(generation: u32, index: u32) -> u32 {

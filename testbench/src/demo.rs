@@ -12,9 +12,9 @@
 //! of mismatches.
 
 use crate::bench::{status_name, Bench, BenchOptions};
-use crate::config::{Config, Directory, Mode};
-use crate::model::{regs, CmdStatus, Command};
 use anyhow::Result;
+use qptable::config::{Config, Directory, Mode};
+use qptable::model::{regs, CmdStatus, Command};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt;

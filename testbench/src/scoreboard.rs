@@ -37,8 +37,8 @@
 //! the response handshake, so a read racing with responses of the same port may differ by
 //! them. STATUS is expected with INIT_DONE = 1: check registers only after the init sweep.
 
-use crate::config::Config;
-use crate::model::{
+use qptable::config::Config;
+use qptable::model::{
     regs, Change, CmdResult, CmdStatus, Command, Lookup, Model, Slverr, Status, QPN_BITS,
 };
 use std::collections::VecDeque;

@@ -6,7 +6,7 @@
 //!    it with nextpnr-ecp5 (`--85k --package CABGA381`, out of context, fixed seed): LUTs
 //!    (nextpnr's `TRELLIS_COMB`: LUT4s, including the halves of carry cells), flip-flops
 //!    (`TRELLIS_FF`), block RAMs (`DP16KD`) and the Fmax nextpnr reports after routing;
-//! 2. does the same, the same way, for one [`LookupPipe`](crate::hw::lookup_pipe::LookupPipe)
+//! 2. does the same, the same way, for one [`LookupPipe`](qptable::hw::lookup_pipe::LookupPipe)
 //!    of the configuration alone (the lookup datapath, so its Fmax shows even when another
 //!    block limits the engine) and for the reference design of SPEC §7, a registered 64-bit
 //!    adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the adder's (target
@@ -30,8 +30,9 @@
 //! `$QPTABLE_TOOLS_DIR`, else `~/.cache/qptable`), and when there is none it creates that
 //! venv and installs [`NEXTPNR_PACKAGE`] into it with pip, saying so.
 
-use crate::config::Config;
+use crate::tools;
 use anyhow::{anyhow, bail, Context, Result};
+use qptable::config::Config;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -163,37 +164,26 @@ impl SynthReport {
 
 fn run_logged(cmd: &mut Command, what: &str, log: &Path) -> Result<String> {
     let shown = format!("{cmd:?}");
-    let out = cmd
-        .output()
-        .with_context(|| format!("cannot run {what}: {shown}"))?;
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let run = tools::capture(cmd).with_context(|| format!("cannot run {what}: {shown}"))?;
+    let text = format!("{}{}", run.stdout, run.stderr);
     std::fs::write(log, &text).with_context(|| format!("cannot write {}", log.display()))?;
-    if !out.status.success() {
-        let lines: Vec<&str> = text.lines().collect();
-        let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+    if !run.success() {
         bail!(
-            "{what} failed ({}); log {}\n$ {shown}\n{tail}",
-            out.status,
-            log.display()
+            "{what} failed ({}); log {}\n$ {shown}\n{}",
+            run.status(),
+            log.display(),
+            tools::tail(&text, 30)
         );
     }
     Ok(text)
 }
 
 fn version_of(program: &Path) -> Option<String> {
-    let out = Command::new(program).arg("--version").output().ok()?;
-    if !out.status.success() {
+    let run = tools::capture(Command::new(program).arg("--version")).ok()?;
+    if !run.success() {
         return None;
     }
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = format!("{}{}", run.stdout, run.stderr);
     text.lines()
         .find(|l| l.contains("nextpnr") || l.contains("Yosys"))
         .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
@@ -429,7 +419,7 @@ pub fn generic_config(cfg: &Config) -> Result<(Config, String)> {
 
 /// Generic `synth -flatten`, `stat` and `ltp -noff` on `cfg`.
 pub fn generic(cfg: &Config, what: &str, opts: &SynthOptions) -> Result<GenericFigures> {
-    let verilog = crate::generate::generate_verilog(cfg)?;
+    let verilog = qptable::generate::generate_verilog(cfg)?;
     let top = &cfg.top;
     let dir = opts.work_dir.join(format!("{top}-generic"));
     std::fs::create_dir_all(&dir)?;
@@ -481,12 +471,9 @@ pub fn generic(cfg: &Config, what: &str, opts: &SynthOptions) -> Result<GenericF
 }
 
 fn yosys_version() -> String {
-    Command::new("yosys")
-        .arg("-V")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "yosys (version unknown)".into())
+    tools::capture(Command::new("yosys").arg("-V"))
+        .map(|r| r.stdout.trim().to_string())
+        .unwrap_or_else(|_| "yosys (version unknown)".into())
 }
 
 /// Runs everything of the module documentation on `cfg`; prints progress through `say`.
@@ -495,12 +482,12 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
     let yv = yosys_version();
     let nextpnr = find_nextpnr(say)?;
     say(&format!("{yv}; {} ({})", nextpnr.version, nextpnr.origin));
-    let verilog = crate::generate::generate_verilog(cfg)?;
+    let verilog = qptable::generate::generate_verilog(cfg)?;
     say(&format!("{}: yosys synth_ecp5, nextpnr-ecp5 ...", cfg.top));
     let engine = ecp5(&verilog, &cfg.top, &nextpnr, opts)?;
-    let params = crate::hw::EngineParams::new(cfg);
+    let params = qptable::hw::EngineParams::new(cfg);
     let pipe_top = format!("{}_{}", cfg.top, crate::perf::PIPE_TOP);
-    let mut pipe = crate::hw::lookup_pipe::LookupPipe::new(&params);
+    let mut pipe = qptable::hw::lookup_pipe::LookupPipe::new(&params);
     {
         use rust_hdl::prelude::*;
         pipe.connect_all();

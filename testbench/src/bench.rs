@@ -11,10 +11,10 @@
 //! Idle cycles on the requests and backpressure on the responses and on B/R are set per
 //! bench ([`BenchOptions`]); a seed drives all of them.
 
-use crate::config::Config;
-use crate::model::{regs, CmdResult, Command, Status};
 use crate::scoreboard::Scoreboard;
 use anyhow::{anyhow, bail, Context, Result};
+use qptable::config::Config;
+use qptable::model::{regs, CmdResult, Command, Status};
 use qptable_sim::axi_mem::{AxiMemory, Latency as MemLatency};
 use qptable_sim::{
     Agent, AxiLiteMaster, AxiResp, BuildOptions, Model, Sim, StreamSink, StreamSource,
@@ -153,7 +153,7 @@ impl Bench {
 
     /// [`Bench::new`] with the memory model of `mem` (two_level in_memory; ignored otherwise).
     pub fn new_with_mem(cfg: &Config, opts: &BenchOptions, mem: &MemOptions) -> Result<Bench> {
-        let verilog = crate::generate::generate_verilog(cfg)?;
+        let verilog = qptable::generate::generate_verilog(cfg)?;
         let model = Model::build(
             &verilog,
             &cfg.top,
@@ -194,8 +194,8 @@ impl Bench {
             opts.seed ^ 0x3333,
         );
         let mem_opts = mem;
-        let mem = if cfg.mode == crate::config::Mode::TwoLevel
-            && cfg.directory == crate::config::Directory::InMemory
+        let mem = if cfg.mode == qptable::config::Mode::TwoLevel
+            && cfg.directory == qptable::config::Directory::InMemory
         {
             Some(
                 AxiMemory::new(&sim, "m_axi_")?

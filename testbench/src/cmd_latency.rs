@@ -9,14 +9,14 @@
 //! FIND has to climb and descend the free map's levels. At each level it times `samples`
 //! ALLOC + FREE pairs (the FREE returns the index, keeping the level).
 
-use crate::config::Config;
-use crate::model::{regs, Command};
 use anyhow::{bail, Result};
+use qptable::config::Config;
+use qptable::model::{regs, Command};
 use qptable_sim::{BuildOptions, In, Model, Out, Sim};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::fmt::Write;
+use std::fmt;
 
 struct Pins {
     awaddr: In,
@@ -103,15 +103,73 @@ fn summary(v: &mut [u64]) -> (u64, u64, u64) {
     (v[0], v[v.len() / 2], v[v.len() - 1])
 }
 
+/// The latencies at one fill level, in cycles: (min, median, max).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// `0 %`, `100 %`, `99.9 %`, `50 %`.
+    pub label: &'static str,
+    pub alloc: (u64, u64, u64),
+    /// `None`: every ALLOC answered FULL, so there was nothing to FREE.
+    pub free: Option<(u64, u64, u64)>,
+}
+
+/// The measurement of one configuration.
+#[derive(Clone, Debug)]
+pub struct CmdLatency {
+    pub index_bits: u32,
+    pub max_qps: u32,
+    /// Indexes ALLOC can hand out.
+    pub pool: u32,
+    pub free_map_levels: usize,
+    pub init_cycles: u64,
+    /// In the order measured: 0 %, 100 %, 99.9 %, 50 %.
+    pub levels: Vec<Level>,
+    pub simulated_cycles: u64,
+    pub seconds: f64,
+}
+
+impl fmt::Display for CmdLatency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "index_bits {}: max_qps {}, pool {}, free map levels {}, init sweep {} cycles",
+            self.index_bits, self.max_qps, self.pool, self.free_map_levels, self.init_cycles
+        )?;
+        writeln!(
+            f,
+            "  {:>8}  {:>22}  {:>22}",
+            "full", "ALLOC min/median/max", "FREE min/median/max"
+        )?;
+        for l in &self.levels {
+            let (a0, a1, a2) = l.alloc;
+            let fs = match l.free {
+                None => "- (FULL)".to_string(),
+                Some((f0, f1, f2)) => format!("{f0}/{f1}/{f2}"),
+            };
+            writeln!(
+                f,
+                "  {:>8}  {:>22}  {fs:>22}",
+                l.label,
+                format!("{a0}/{a1}/{a2}")
+            )?;
+        }
+        writeln!(
+            f,
+            "  ({} simulated cycles, {:.1} s)",
+            self.simulated_cycles, self.seconds
+        )
+    }
+}
+
 /// Measures one configuration (one lookup port, the given `index_bits`, full `max_qps`).
-pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
+pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
     let mut cfg = Config::default();
     cfg.set(&format!("index_bits={index_bits}"))?;
     cfg.set("ports=[\"rx\"]")?;
     cfg.set(&format!("top=qpt_cmdlat_{index_bits}"))?;
     cfg.validate()?;
     let t0 = std::time::Instant::now();
-    let verilog = crate::generate::generate_verilog(&cfg)?;
+    let verilog = qptable::generate::generate_verilog(&cfg)?;
     let model = Model::build(&verilog, &cfg.top, &BuildOptions::default())?;
     let mut sim = model.try_instantiate()?;
     let pin_in = |s: &Sim, n: &str| s.input(&format!("s_axil_{n}"));
@@ -144,17 +202,7 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let max = cfg.max_qps();
     let pool = max - cfg.first_index;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "index_bits {index_bits}: max_qps {max}, pool {pool}, free map levels {}, init sweep {init_cycles} cycles",
-        crate::hw::free_map::level_words(max).len()
-    );
-    let _ = writeln!(
-        out,
-        "  {:>8}  {:>22}  {:>22}",
-        "full", "ALLOC min/median/max", "FREE min/median/max"
-    );
+    let mut levels = Vec::new();
     // The QPN each index was last handed out with, and the indexes in use.
     let mut qpn_of = vec![0u32; max as usize];
     let mut live: Vec<u32> = Vec::new();
@@ -169,7 +217,7 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
         qpn_of[index as usize] = q;
         Ok((cycles, Some(index)))
     };
-    let mut measure = |d: &mut Driver, qpn_of: &mut Vec<u32>, label: &str| -> Result<()> {
+    let mut measure = |d: &mut Driver, qpn_of: &mut Vec<u32>, label: &'static str| -> Result<()> {
         let mut a = Vec::with_capacity(samples);
         let mut f = Vec::with_capacity(samples);
         for _ in 0..samples {
@@ -179,18 +227,11 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
                 f.push(d.command(Command::Free(qpn_of[index as usize]))?);
             }
         }
-        let (a0, a1, a2) = summary(&mut a);
-        let fs = if f.is_empty() {
-            "- (FULL)".to_string()
-        } else {
-            let (f0, f1, f2) = summary(&mut f);
-            format!("{f0}/{f1}/{f2}")
-        };
-        let _ = writeln!(
-            out,
-            "  {label:>8}  {:>22}  {fs:>22}",
-            format!("{a0}/{a1}/{a2}")
-        );
+        levels.push(Level {
+            label,
+            alloc: summary(&mut a),
+            free: (!f.is_empty()).then(|| summary(&mut f)),
+        });
         Ok(())
     };
     measure(&mut d, &mut qpn_of, "0 %")?;
@@ -212,11 +253,14 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<String> {
         }
         measure(&mut d, &mut qpn_of, label)?;
     }
-    let _ = writeln!(
-        out,
-        "  ({} simulated cycles, {:.1} s)",
-        d.sim.cycle(),
-        t0.elapsed().as_secs_f64()
-    );
-    Ok(out)
+    Ok(CmdLatency {
+        index_bits,
+        max_qps: max,
+        pool,
+        free_map_levels: qptable::hw::free_map::level_words(max).len(),
+        init_cycles,
+        levels,
+        simulated_cycles: d.sim.cycle(),
+        seconds: t0.elapsed().as_secs_f64(),
+    })
 }

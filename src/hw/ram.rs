@@ -1,74 +1,80 @@
-//! `StateRam`: the per-index state and generation store, one copy per reader.
+//! `Ram<T>`: the one RAM block of the design: the state RAM (one copy per reader, words of
+//! [`StateEntry`](super::StateEntry)), the on-chip directory (one copy per reader, words of
+//! [`DirEntry`](super::DirEntry)), the levels of the [`FreeMap`](super::free_map::FreeMap)
+//! (64-bit words) and the quarantine queue of the [`CmdEngine`](super::cmd_engine::CmdEngine).
 //!
-//! A simple dual-port RAM (one synchronous read port, one write port, one clock) of
-//! `depth` words of `width` bits. The ports are declared at the widest size any
-//! configuration needs ([`QPN_BITS`] address bits, [`ENTRY_BITS`] data bits) so the blocks
-//! around it keep one type; the emitted memory uses only the low `index_bits` address bits
-//! and the low `width` data bits, and marks the rest as intentionally unused so that
-//! Verilator's `-Wall` stays clean without waivers.
+//! A simple dual-port RAM (one synchronous read port, one write port, one clock) of `depth`
+//! words. The ports are declared at the widest size any configuration needs
+//! ([`RAM_ADDR_BITS`] address bits, the whole word type) so the blocks around it keep one
+//! type; the emitted memory uses only the low `address_bits` address bits and the low
+//! `width` data bits, and marks the rest as intentionally unused so that Verilator's `-Wall`
+//! stays clean without waivers.
 //!
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `clock` | in | |
-//! | `read_address` | in | index; `read_data` holds `mem[index]` after the next edge |
+//! | `read_address` | in | word index; `read_data` holds `mem[index]` after the next edge |
 //! | `read_data` | out | read-first: a write at the same edge is not seen |
 //! | `write_enable`, `write_address`, `write_data` | in | one write per edge |
 //!
 //! Latency: one cycle (registered read). A read of an address `>= depth` returns an
 //! undefined word; every reader checks the range before it uses the word.
 
-use super::{StateEntry, ENTRY_BITS, QPN_BITS};
+use super::QPN_BITS;
 use rust_hdl::prelude::*;
 
+/// Width of the address ports (the deepest RAM: the state RAM of 2^24 indexes).
+pub const RAM_ADDR_BITS: usize = QPN_BITS;
+/// Widest word address of a free map level: 2^24 indexes / 64 bits per word.
+pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
+
 #[derive(LogicBlock, Default)]
-pub struct StateRam {
+pub struct Ram<T: Synth> {
     pub clock: Signal<In, Clock>,
-    pub read_address: Signal<In, Bits<QPN_BITS>>,
-    pub read_data: Signal<Out, StateEntry>,
+    pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
+    pub read_data: Signal<Out, T>,
     pub write_enable: Signal<In, Bit>,
-    pub write_address: Signal<In, Bits<QPN_BITS>>,
-    pub write_data: Signal<In, StateEntry>,
+    pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
+    pub write_data: Signal<In, T>,
     _depth: usize,
     _address_bits: usize,
     _width: usize,
-    _sim: Vec<u64>,
+    _sim: Vec<T>,
 }
 
-impl StateRam {
-    /// A RAM of `depth` words of `width` bits addressed by `address_bits` bits.
-    pub fn new(depth: usize, address_bits: usize, width: usize) -> Self {
-        assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= QPN_BITS);
-        assert!((1..=ENTRY_BITS).contains(&width));
+impl<T: Synth> Ram<T> {
+    /// A RAM of `depth` whole words, addressed by as many bits as `depth` needs.
+    pub fn new(depth: usize) -> Self {
+        let address_bits = (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1);
+        Self::with_layout(depth, address_bits as usize, T::BITS)
+    }
+
+    /// A RAM of `depth` words of which the low `width` bits are stored, addressed by
+    /// `address_bits` bits.
+    pub fn with_layout(depth: usize, address_bits: usize, width: usize) -> Self {
+        assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= RAM_ADDR_BITS);
+        assert!((1..=T::BITS).contains(&width));
         Self {
             _depth: depth,
             _address_bits: address_bits,
             _width: width,
-            _sim: vec![0; depth],
+            _sim: vec![T::default(); depth],
             ..Default::default()
         }
     }
-
-    fn data_mask(&self) -> u64 {
-        (1u64 << self._width) - 1
-    }
 }
 
-impl Logic for StateRam {
+impl<T: Synth> Logic for Ram<T> {
     fn update(&mut self) {
+        // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
-            let index = self.read_address.val().index() & ((1 << self._address_bits) - 1);
-            let word = self._sim.get(index).copied().unwrap_or(0);
-            self.read_data.next = StateEntry {
-                state: (word & 3).into(),
-                gen: (word >> 2).into(),
-            };
+            let mask = (1 << self._address_bits) - 1;
+            let index = self.read_address.val().index() & mask;
+            self.read_data.next = self._sim.get(index).copied().unwrap_or_default();
             if self.write_enable.val() {
-                let index = self.write_address.val().index() & ((1 << self._address_bits) - 1);
-                let bits: Bits<ENTRY_BITS> = self.write_data.val().into();
-                let data: u64 = bits.into();
-                let mask = self.data_mask();
+                let index = self.write_address.val().index() & mask;
                 if let Some(w) = self._sim.get_mut(index) {
-                    *w = data & mask;
+                    *w = self.write_data.val();
                 }
             }
         }
@@ -82,22 +88,22 @@ impl Logic for StateRam {
         Verilog::Custom(ram_verilog(
             self._depth,
             self._address_bits,
-            QPN_BITS,
+            RAM_ADDR_BITS,
             self._width,
-            ENTRY_BITS,
+            T::BITS,
         ))
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
         vec![
             TimingInfo {
-                name: "state_ram_read".into(),
+                name: "ram_read".into(),
                 clock: "clock".into(),
                 inputs: vec!["read_address".into()],
                 outputs: vec!["read_data".into()],
             },
             TimingInfo {
-                name: "state_ram_write".into(),
+                name: "ram_write".into(),
                 clock: "clock".into(),
                 inputs: vec![
                     "write_address".into(),
@@ -113,7 +119,7 @@ impl Logic for StateRam {
 /// The body of a RAM module: `depth` words of `width` bits, addressed by the low
 /// `address_bits` of `port_address_bits`-bit ports, with `port_width`-bit data ports (the
 /// unused high bits of the ports are gathered into `_unused_ok`, zero-filled on read).
-pub(crate) fn ram_verilog(
+fn ram_verilog(
     depth: usize,
     address_bits: usize,
     port_address_bits: usize,

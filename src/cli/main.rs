@@ -1,0 +1,69 @@
+//! `qptable`: the command-line tool. This file only parses the command line and dispatches;
+//! each command is a module of `commands/` that calls the library (`qptable`) or the benches
+//! (`qptable_testbench`) and prints what they return.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use commands::*;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "qptable",
+    version,
+    about = "QP table lookup engine generator for RDMA NICs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate the configuration and write `<top>.v`.
+    Gen(gen::Args),
+    /// Generate, build the Verilator model, and run a checked random campaign on every port.
+    Demo(demo::Args),
+    /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
+    /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
+    Stale(stale::Args),
+    /// Capacity planner: host memory of a flat vs a two-level table (several leaf_bits) and
+    /// on-chip bits, for a QP population placed by the engine's own allocator.
+    Plan(plan::Args),
+    /// ALLOC and FREE latency in cycles at 0, 50, 99.9 and 100 % full.
+    #[command(name = "cmd-latency")]
+    CmdLatency(cmd_latency::Args),
+    /// Measure SPEC §7: lookups per cycle, latency, command cycles and simulation speed
+    /// (Rust over Verilator, C++ Verilator main, rust-hdl) for each configuration.
+    Bench(bench::Args),
+    /// Synthesize and place-and-route for ECP5-85F (yosys, nextpnr-ecp5 from PyPI, installed
+    /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder.
+    Synth(synth::Args),
+    /// Run the scenarios of docs/integration.md with a trace and render their waveforms
+    /// as SVG.
+    Wave(wave::Args),
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Gen(args) => gen::run(&args),
+        Command::Demo(args) => demo::run(&args),
+        Command::Stale(args) => stale::run(&args),
+        Command::Plan(args) => plan::run(&args),
+        Command::CmdLatency(args) => cmd_latency::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Synth(args) => synth::run(&args),
+        Command::Wave(args) => wave::run(&args),
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
