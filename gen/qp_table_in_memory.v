@@ -1509,16 +1509,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     localparam MapState$DownLatch = 7;
     localparam MapState$DownFind = 8;
     localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$PointRead = 10;
+    localparam MapState$PointLatch = 11;
+    localparam MapState$PointApply = 12;
+    localparam MapState$Done = 13;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1545,8 +1539,8 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  rams$3$write_enable;
     reg  [23:0] rams$3$write_address;
     reg  [63:0] rams$3$write_data;
-    reg  [4:0] state$d;
-    wire  [4:0] state$q;
+    reg  [3:0] state$d;
+    wire  [3:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1560,6 +1554,9 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  [1:0] op_q$d;
+    wire  [1:0] op_q$q;
+    reg  op_q$clock;
     reg  found_q$d;
     wire  found_q$q;
     reg  found_q$clock;
@@ -1586,6 +1583,8 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [5:0] bitpos;
     reg  [63:0] bit_mask;
     reg  [63:0] masked;
+    reg  [63:0] modified;
+    reg  propagate;
     reg  word_exists;
     reg  top;
     reg  [63:0] ffs_in;
@@ -1651,6 +1650,11 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_in_memory$engine$map$op_q op_q(
+        .d(op_q$d),
+        .q(op_q$q),
+        .clock(op_q$clock)
+    );
     qp_table_in_memory$engine$map$found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
@@ -1689,6 +1693,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
@@ -1700,6 +1705,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
@@ -1713,13 +1719,21 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
+        if (op_q$q == ops$set) begin
+            modified = latched$q | bit_mask;
+            propagate = latched$q == 32'h0;
+        end
+        else begin
+            modified = latched$q & ~bit_mask;
+            propagate = modified == 32'h0;
+        end
         rd = 32'h0;
         word_exists = 1'b0;
         rams$0$clock = clock;
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = latched$q & ~bit_mask;
+        rams$0$write_data = modified;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1728,7 +1742,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$1$read_address = word[(32'h0)+:(24)];
         rams$1$write_address = word[(32'h0)+:(24)];
         rams$1$write_enable = 1'b0;
-        rams$1$write_data = latched$q & ~bit_mask;
+        rams$1$write_data = modified;
         if (level$q == 1) begin
             rd = rams$1$read_data;
             word_exists = word < depths$1;
@@ -1737,7 +1751,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$2$read_address = word[(32'h0)+:(24)];
         rams$2$write_address = word[(32'h0)+:(24)];
         rams$2$write_enable = 1'b0;
-        rams$2$write_data = latched$q & ~bit_mask;
+        rams$2$write_data = modified;
         if (level$q == 2) begin
             rd = rams$2$read_data;
             word_exists = word < depths$2;
@@ -1746,7 +1760,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         rams$3$read_address = word[(32'h0)+:(24)];
         rams$3$write_address = word[(32'h0)+:(24)];
         rams$3$write_enable = 1'b0;
-        rams$3$write_data = latched$q & ~bit_mask;
+        rams$3$write_data = modified;
         if (level$q == 3) begin
             rd = rams$3$read_data;
             word_exists = word < depths$3;
@@ -1898,88 +1912,41 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                         state$d = MapState$DownRead;
                     end
                 end
-            MapState$ClearRead:
+            MapState$PointRead:
                 begin
-                    state$d = MapState$ClearLatch;
+                    state$d = MapState$PointLatch;
                 end
-            MapState$ClearLatch:
+            MapState$PointLatch:
                 begin
                     latched$d = rd;
-                    state$d = MapState$ClearWrite;
+                    state$d = MapState$PointApply;
                 end
-            MapState$ClearWrite:
+            MapState$PointApply:
                 begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q & ~bit_mask;
-                    end
-                    if (level$q == 1) begin
-                        rams$1$write_enable = 1'b1;
-                        rams$1$write_data = latched$q & ~bit_mask;
-                    end
-                    if (level$q == 2) begin
-                        rams$2$write_enable = 1'b1;
-                        rams$2$write_data = latched$q & ~bit_mask;
-                    end
-                    if (level$q == 3) begin
-                        rams$3$write_enable = 1'b1;
-                        rams$3$write_data = latched$q & ~bit_mask;
-                    end
                     state$d = MapState$Done;
-                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$ClearRead;
+                    if (op_q$q == ops$test) begin
+                        found_q$d = |(latched$q & bit_mask);
+                        result_q$d = pos$q[(32'h0)+:(24)];
                     end
-                end
-            MapState$SetRead:
-                begin
-                    state$d = MapState$SetLatch;
-                end
-            MapState$SetLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$SetWrite;
-                end
-            MapState$SetWrite:
-                begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q | bit_mask;
+                    else begin
+                        if (level$q == 0) begin
+                            rams$0$write_enable = 1'b1;
+                        end
+                        if (level$q == 1) begin
+                            rams$1$write_enable = 1'b1;
+                        end
+                        if (level$q == 2) begin
+                            rams$2$write_enable = 1'b1;
+                        end
+                        if (level$q == 3) begin
+                            rams$3$write_enable = 1'b1;
+                        end
+                        if (propagate & ~top) begin
+                            pos$d = word;
+                            level$d = level$q + 32'h1;
+                            state$d = MapState$PointRead;
+                        end
                     end
-                    if (level$q == 1) begin
-                        rams$1$write_enable = 1'b1;
-                        rams$1$write_data = latched$q | bit_mask;
-                    end
-                    if (level$q == 2) begin
-                        rams$2$write_enable = 1'b1;
-                        rams$2$write_data = latched$q | bit_mask;
-                    end
-                    if (level$q == 3) begin
-                        rams$3$write_enable = 1'b1;
-                        rams$3$write_data = latched$q | bit_mask;
-                    end
-                    state$d = MapState$Done;
-                    if ((latched$q == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$SetRead;
-                    end
-                end
-            MapState$TestRead:
-                begin
-                    state$d = MapState$TestLatch;
-                end
-            MapState$TestLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$TestCheck;
-                end
-            MapState$TestCheck:
-                begin
-                    found_q$d = |(latched$q & bit_mask);
-                    result_q$d = pos$q[(32'h0)+:(24)];
-                    state$d = MapState$Done;
                 end
             MapState$Done:
                 begin
@@ -1992,15 +1959,12 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             wrap$d = op_wrap;
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
-            state$d = MapState$UpRead;
-            if (op == ops$clear) begin
-                state$d = MapState$ClearRead;
+            op_q$d = op;
+            if (op == ops$find) begin
+                state$d = MapState$UpRead;
             end
-            if (op == ops$set) begin
-                state$d = MapState$SetRead;
-            end
-            if (op == ops$test) begin
-                state$d = MapState$TestRead;
+            else begin
+                state$d = MapState$PointRead;
             end
         end
         if (rst) begin
@@ -2125,6 +2089,25 @@ module qp_table_in_memory$engine$map$level(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$map$level
+
+
+module qp_table_in_memory$engine$map$op_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$op_q
 
 
 module qp_table_in_memory$engine$map$pos(d,q,clock);
@@ -2272,8 +2255,8 @@ endmodule // qp_table_in_memory$engine$map$result_q
 module qp_table_in_memory$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Enums
@@ -2287,16 +2270,10 @@ module qp_table_in_memory$engine$map$state(d,q,clock);
     localparam MapState$DownLatch = 7;
     localparam MapState$DownFind = 8;
     localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$PointRead = 10;
+    localparam MapState$PointLatch = 11;
+    localparam MapState$PointApply = 12;
+    localparam MapState$Done = 13;
     
     // Update code (custom)
     initial begin

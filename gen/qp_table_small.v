@@ -1223,16 +1223,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     localparam MapState$DownLatch = 7;
     localparam MapState$DownFind = 8;
     localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$PointRead = 10;
+    localparam MapState$PointLatch = 11;
+    localparam MapState$PointApply = 12;
+    localparam MapState$Done = 13;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1241,8 +1235,8 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  rams$0$write_enable;
     reg  [23:0] rams$0$write_address;
     reg  [63:0] rams$0$write_data;
-    reg  [4:0] state$d;
-    wire  [4:0] state$q;
+    reg  [3:0] state$d;
+    wire  [3:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1256,6 +1250,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  [1:0] op_q$d;
+    wire  [1:0] op_q$q;
+    reg  op_q$clock;
     reg  found_q$d;
     wire  found_q$q;
     reg  found_q$clock;
@@ -1282,6 +1279,8 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [5:0] bitpos;
     reg  [63:0] bit_mask;
     reg  [63:0] masked;
+    reg  [63:0] modified;
+    reg  propagate;
     reg  word_exists;
     reg  top;
     reg  [63:0] ffs_in;
@@ -1323,6 +1322,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_small$engine$map$op_q op_q(
+        .d(op_q$d),
+        .q(op_q$q),
+        .clock(op_q$clock)
+    );
     qp_table_small$engine$map$found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
@@ -1361,6 +1365,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
@@ -1372,6 +1377,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
@@ -1385,13 +1391,21 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
+        if (op_q$q == ops$set) begin
+            modified = latched$q | bit_mask;
+            propagate = latched$q == 32'h0;
+        end
+        else begin
+            modified = latched$q & ~bit_mask;
+            propagate = modified == 32'h0;
+        end
         rd = 32'h0;
         word_exists = 1'b0;
         rams$0$clock = clock;
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = latched$q & ~bit_mask;
+        rams$0$write_data = modified;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1516,64 +1530,32 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                         state$d = MapState$DownRead;
                     end
                 end
-            MapState$ClearRead:
+            MapState$PointRead:
                 begin
-                    state$d = MapState$ClearLatch;
+                    state$d = MapState$PointLatch;
                 end
-            MapState$ClearLatch:
+            MapState$PointLatch:
                 begin
                     latched$d = rd;
-                    state$d = MapState$ClearWrite;
+                    state$d = MapState$PointApply;
                 end
-            MapState$ClearWrite:
+            MapState$PointApply:
                 begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q & ~bit_mask;
-                    end
                     state$d = MapState$Done;
-                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$ClearRead;
+                    if (op_q$q == ops$test) begin
+                        found_q$d = |(latched$q & bit_mask);
+                        result_q$d = pos$q[(32'h0)+:(24)];
                     end
-                end
-            MapState$SetRead:
-                begin
-                    state$d = MapState$SetLatch;
-                end
-            MapState$SetLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$SetWrite;
-                end
-            MapState$SetWrite:
-                begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q | bit_mask;
+                    else begin
+                        if (level$q == 0) begin
+                            rams$0$write_enable = 1'b1;
+                        end
+                        if (propagate & ~top) begin
+                            pos$d = word;
+                            level$d = level$q + 32'h1;
+                            state$d = MapState$PointRead;
+                        end
                     end
-                    state$d = MapState$Done;
-                    if ((latched$q == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$SetRead;
-                    end
-                end
-            MapState$TestRead:
-                begin
-                    state$d = MapState$TestLatch;
-                end
-            MapState$TestLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$TestCheck;
-                end
-            MapState$TestCheck:
-                begin
-                    found_q$d = |(latched$q & bit_mask);
-                    result_q$d = pos$q[(32'h0)+:(24)];
-                    state$d = MapState$Done;
                 end
             MapState$Done:
                 begin
@@ -1586,15 +1568,12 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             wrap$d = op_wrap;
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
-            state$d = MapState$UpRead;
-            if (op == ops$clear) begin
-                state$d = MapState$ClearRead;
+            op_q$d = op;
+            if (op == ops$find) begin
+                state$d = MapState$UpRead;
             end
-            if (op == ops$set) begin
-                state$d = MapState$SetRead;
-            end
-            if (op == ops$test) begin
-                state$d = MapState$TestRead;
+            else begin
+                state$d = MapState$PointRead;
             end
         end
         if (rst) begin
@@ -1721,6 +1700,25 @@ module qp_table_small$engine$map$level(d,q,clock);
 endmodule // qp_table_small$engine$map$level
 
 
+module qp_table_small$engine$map$op_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$op_q
+
+
 module qp_table_small$engine$map$pos(d,q,clock);
     
     // Module arguments
@@ -1788,8 +1786,8 @@ endmodule // qp_table_small$engine$map$result_q
 module qp_table_small$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Enums
@@ -1803,16 +1801,10 @@ module qp_table_small$engine$map$state(d,q,clock);
     localparam MapState$DownLatch = 7;
     localparam MapState$DownFind = 8;
     localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$PointRead = 10;
+    localparam MapState$PointLatch = 11;
+    localparam MapState$PointApply = 12;
+    localparam MapState$Done = 13;
     
     // Update code (custom)
     initial begin
@@ -2263,7 +2255,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  fifo$out_valid;
     reg  fifo$out_ready;
     wire  [122:0] fifo$data_out;
-    wire  [2:0] fifo$count;
+    wire  [9:0] fifo$count;
     reg  counters$clock;
     reg  counters$rst;
     reg  counters$fire;
@@ -2342,7 +2334,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = ((fifo$count) & 10'h3ff);
+        front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = ((front$in_flight) & 3'h7);
@@ -2667,267 +2659,36 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     output reg  out_valid;
     input wire  out_ready;
     output reg  [122:0] data_out;
-    output reg  [2:0] count;
+    output reg  [9:0] count;
     
-    // Stub signals
-    reg  [122:0] e0$d;
-    wire  [122:0] e0$q;
-    reg  e0$clock;
-    reg  [122:0] e1$d;
-    wire  [122:0] e1$q;
-    reg  e1$clock;
-    reg  [122:0] e2$d;
-    wire  [122:0] e2$q;
-    reg  e2$clock;
-    reg  [122:0] e3$d;
-    wire  [122:0] e3$q;
-    reg  e3$clock;
-    reg  [1:0] wr_ptr$d;
-    wire  [1:0] wr_ptr$q;
-    reg  wr_ptr$clock;
-    reg  [1:0] rd_ptr$d;
-    wire  [1:0] rd_ptr$q;
-    reg  rd_ptr$clock;
-    reg  [2:0] fill$d;
-    wire  [2:0] fill$q;
-    reg  fill$clock;
+    // Update code (custom)
+    reg [122:0] mem [0:3];
+    reg [1:0] wr_ptr;
+    reg [1:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [122:0] head = mem[rd_ptr];
     
-    // Local signals
-    reg  pop;
-    reg  [122:0] head;
-    
-    // Sub module instances
-    qp_table_small$pipe_rx$fifo$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    qp_table_small$pipe_rx$fifo$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    qp_table_small$pipe_rx$fifo$e2 e2(
-        .d(e2$d),
-        .q(e2$q),
-        .clock(e2$clock)
-    );
-    qp_table_small$pipe_rx$fifo$e3 e3(
-        .d(e3$d),
-        .q(e3$q),
-        .clock(e3$clock)
-    );
-    qp_table_small$pipe_rx$fifo$wr_ptr wr_ptr(
-        .d(wr_ptr$d),
-        .q(wr_ptr$q),
-        .clock(wr_ptr$clock)
-    );
-    qp_table_small$pipe_rx$fifo$rd_ptr rd_ptr(
-        .d(rd_ptr$d),
-        .q(rd_ptr$q),
-        .clock(rd_ptr$clock)
-    );
-    qp_table_small$pipe_rx$fifo$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        e0$clock = clock;
-        e1$clock = clock;
-        e2$clock = clock;
-        e3$clock = clock;
-        wr_ptr$clock = clock;
-        rd_ptr$clock = clock;
-        fill$clock = clock;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        e2$d = e2$q;
-        e3$d = e3$q;
-        wr_ptr$d = wr_ptr$q;
-        rd_ptr$d = rd_ptr$q;
-        fill$d = fill$q;
-        out_valid = |fill$q;
-        count = fill$q;
-        pop = |fill$q & out_ready;
-        head = e0$q;
-        if (rd_ptr$q == 32'h1) begin
-            head = e1$q;
-        end
-        if (rd_ptr$q == 32'h2) begin
-            head = e2$q;
-        end
-        if (rd_ptr$q == 32'h3) begin
-            head = e3$q;
-        end
-        data_out = head;
-        if (in_valid) begin
-            if (wr_ptr$q == 32'h0) begin
-                e0$d = data_in;
-            end
-            if (wr_ptr$q == 32'h1) begin
-                e1$d = data_in;
-            end
-            if (wr_ptr$q == 32'h2) begin
-                e2$d = data_in;
-            end
-            if (wr_ptr$q == 32'h3) begin
-                e3$d = data_in;
-            end
-            wr_ptr$d = wr_ptr$q + 32'h1;
-        end
-        if (pop) begin
-            rd_ptr$d = rd_ptr$q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            fill$d = fill$q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            fill$d = fill$q - 32'h1;
-        end
-        if (rst) begin
-            wr_ptr$d = 32'h0;
-            rd_ptr$d = 32'h0;
-            fill$d = 32'h0;
-        end
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 2'd0;
+          rd_ptr <= 2'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 2'd1;
+          if (pop) rd_ptr <= rd_ptr + 2'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
     end
     
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
 endmodule // qp_table_small$pipe_rx$fifo
-
-
-module qp_table_small$pipe_rx$fifo$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$e0
-
-
-module qp_table_small$pipe_rx$fifo$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$e1
-
-
-module qp_table_small$pipe_rx$fifo$e2(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$e2
-
-
-module qp_table_small$pipe_rx$fifo$e3(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$e3
-
-
-module qp_table_small$pipe_rx$fifo$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$fill
-
-
-module qp_table_small$pipe_rx$fifo$rd_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$rd_ptr
-
-
-module qp_table_small$pipe_rx$fifo$wr_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$fifo$wr_ptr
 
 
 module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);

@@ -2,8 +2,8 @@
 //!
 //! ```text
 //!            +----------+   s1 regs   +-------------+   s2 regs   +-----------------+    +---------+
-//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| RspFifo |----> rsp
-//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | 4 regs  |
+//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| MemFifo |----> rsp
+//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | depth 4 |
 //!            +----------+             +-------------+             +-----------------+    +---------+
 //! ```
 //!
@@ -26,12 +26,14 @@
 
 use super::lookup_counters::LookupCounters;
 use super::lookup_front::LookupFront;
-use super::mem_fifo::FIFO_COUNT_BITS;
+use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::RAM_ADDR_BITS;
-use super::rsp_fifo::{RspFifo, RSP_FIFO_DEPTH};
 use super::{DirEntry, EngineParams, LookupRsp, StateEntry, ADDR_BITS, QPN_BITS, TAG_BITS};
 use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
+
+/// Entries of the response queue.
+pub const RSP_FIFO_DEPTH: usize = 4;
 
 #[derive(LogicBlock)]
 pub struct LookupPipe {
@@ -72,7 +74,7 @@ pub struct LookupPipe {
     pub cnt_stale: Signal<Out, Bits<32>>,
     pub cnt_page_absent: Signal<Out, Bits<32>>,
     front: LookupFront,
-    fifo: RspFifo,
+    fifo: MemFifo<LookupRsp>,
     counters: LookupCounters,
     _dirs: usize,
     s2_rsp: Signal<Local, LookupRsp>,
@@ -114,8 +116,8 @@ impl LookupPipe {
             cnt_not_allocated: Default::default(),
             cnt_stale: Default::default(),
             cnt_page_absent: Default::default(),
-            front: LookupFront::new(p, RSP_FIFO_DEPTH as usize),
-            fifo: Default::default(),
+            front: LookupFront::new(p, RSP_FIFO_DEPTH),
+            fifo: MemFifo::new(RSP_FIFO_DEPTH),
             counters: LookupCounters::new(p.leaf_bits.is_some(), false),
             _dirs: p.on_chip_dirs(),
             s2_rsp: Default::default(),
@@ -143,7 +145,7 @@ impl Logic for LookupPipe {
             self.front.dir_waddr[d].next = self.dir_waddr[d].val();
             self.front.dir_wdata[d].next = self.dir_wdata[d].val();
         }
-        self.front.held.next = bit_cast::<FIFO_COUNT_BITS, 3>(self.fifo.count.val());
+        self.front.held.next = self.fifo.count.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
         self.in_flight.next = bit_cast::<3, FIFO_COUNT_BITS>(self.front.in_flight.val());
