@@ -225,8 +225,8 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, op_q, found_q, result_q, init_word, latched,
-            hit_q, any_q
+            self, clock, state, level, pos, wrapped, wrap, op_q, found_q, result_q, init_word,
+            latched, hit_q, any_q
         );
         // Assigned once, from the state register: a default overridden later in this block
         // would pulse `done` in an event-driven simulator, and the engine reads it back.
