@@ -62,6 +62,20 @@ pub enum EngState {
     Done,
 }
 
+/// The command counters of SPEC §6, as [`CmdEngine`] offers them to
+/// [`AxilRegs`](super::axil_regs::AxilRegs) on one port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CmdCounts {
+    pub alloc_ok: Bits<32>,
+    pub alloc_full: Bits<32>,
+    pub free_ok: Bits<32>,
+    pub cmd_error: Bits<32>,
+    pub in_use: Bits<32>,
+    pub quarantine_overflow: Bits<32>,
+    /// Entries in the quarantine queue (at most 4096).
+    pub quarantined: Bits<32>,
+}
+
 #[derive(LogicBlock)]
 pub struct CmdEngine {
     pub clock: Signal<In, Clock>,
@@ -88,14 +102,8 @@ pub struct CmdEngine {
     pub in_flight: Vec<Signal<In, Bits<3>>>,
     /// The same, for the deep queues of `directory = in_memory` (used instead of `in_flight`).
     pub in_flight_w: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
-    // Counters of SPEC §6.
-    pub cnt_alloc_ok: Signal<Out, Bits<32>>,
-    pub cnt_alloc_full: Signal<Out, Bits<32>>,
-    pub cnt_free_ok: Signal<Out, Bits<32>>,
-    pub cnt_cmd_error: Signal<Out, Bits<32>>,
-    pub cnt_in_use: Signal<Out, Bits<32>>,
-    pub cnt_quarantine_overflow: Signal<Out, Bits<32>>,
-    pub cnt_quarantined: Signal<Out, Bits<32>>,
+    /// Counters of SPEC §6.
+    pub counts: Signal<Out, CmdCounts>,
     ram: Ram<StateEntry>,
     /// The quarantine queue: `{freed at (time), index}` per entry, oldest at `q_rd`.
     qram: Ram<Bits<QENTRY_BITS>>,
@@ -137,6 +145,8 @@ pub struct CmdEngine {
     free_ok: DFF<Bits<32>>,
     cmd_error: DFF<Bits<32>>,
     in_use: DFF<Bits<32>>,
+    /// The counters, gathered here and assigned to `counts` once.
+    counts_l: Signal<Local, CmdCounts>,
     index: Signal<Local, Bits<QPN_BITS>>,
     gen: Signal<Local, Bits<QPN_BITS>>,
     word_gen: Signal<Local, Bits<QPN_BITS>>,
@@ -186,13 +196,8 @@ impl CmdEngine {
             rsp_fire: (0..p.ports).map(|_| Default::default()).collect(),
             in_flight: (0..p.ports - wide).map(|_| Default::default()).collect(),
             in_flight_w: (0..wide).map(|_| Default::default()).collect(),
-            cnt_alloc_ok: Default::default(),
-            cnt_alloc_full: Default::default(),
-            cnt_free_ok: Default::default(),
-            cnt_cmd_error: Default::default(),
-            cnt_in_use: Default::default(),
-            cnt_quarantine_overflow: Default::default(),
-            cnt_quarantined: Default::default(),
+            counts: Default::default(),
+            counts_l: Default::default(),
             ram: p.state_ram(),
             qram: Ram::new(p.quarantine_depth as usize),
             q_wr: Default::default(),
@@ -315,13 +320,14 @@ impl Logic for CmdEngine {
         self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
-        self.cnt_alloc_ok.next = self.alloc_ok.q.val();
-        self.cnt_alloc_full.next = self.alloc_full.q.val();
-        self.cnt_free_ok.next = self.free_ok.q.val();
-        self.cnt_cmd_error.next = self.cmd_error.q.val();
-        self.cnt_in_use.next = self.in_use.q.val();
-        self.cnt_quarantine_overflow.next = self.q_overflow.q.val();
-        self.cnt_quarantined.next = bit_cast::<32, 13>(self.q_count.q.val());
+        self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
+        self.counts_l.next.alloc_full = self.alloc_full.q.val();
+        self.counts_l.next.free_ok = self.free_ok.q.val();
+        self.counts_l.next.cmd_error = self.cmd_error.q.val();
+        self.counts_l.next.in_use = self.in_use.q.val();
+        self.counts_l.next.quarantine_overflow = self.q_overflow.q.val();
+        self.counts_l.next.quarantined = bit_cast::<32, 13>(self.q_count.q.val());
+        self.counts.next = self.counts_l.val();
 
         // The quarantine queue: the head is read continuously; it is consulted several
         // cycles after any pop or push, when the registered read has caught up.
