@@ -181,8 +181,8 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  engine$req_fire$1;
     wire  engine$rsp_fire$0;
     wire  engine$rsp_fire$1;
-    wire  [9:0] engine$in_flight_w$0;
-    wire  [9:0] engine$in_flight_w$1;
+    wire  [9:0] engine$in_flight$0;
+    wire  [9:0] engine$in_flight$1;
     wire  [223:0] engine$counts;
     
     // Sub module instances
@@ -314,8 +314,8 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .req_fire$1(engine$req_fire$1),
         .rsp_fire$0(engine$rsp_fire$0),
         .rsp_fire$1(engine$rsp_fire$1),
-        .in_flight_w$0(engine$in_flight_w$0),
-        .in_flight_w$1(engine$in_flight_w$1),
+        .in_flight$0(engine$in_flight$0),
+        .in_flight$1(engine$in_flight$1),
         .counts(engine$counts)
     );
     
@@ -369,7 +369,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     assign m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
     assign engine$req_fire$0 = pipe_tx$req_fire;
     assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    assign engine$in_flight_w$0 = pipe_tx$in_flight;
+    assign engine$in_flight$0 = pipe_tx$in_flight;
     assign fetch$dreq_valid$0 = pipe_tx$dreq_valid;
     assign fetch$dreq_addr$0 = pipe_tx$dreq_addr;
     assign pipe_tx$dreq_ready = fetch$dreq_ready$0;
@@ -395,7 +395,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     assign m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
     assign engine$req_fire$1 = pipe_rx$req_fire;
     assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    assign engine$in_flight_w$1 = pipe_rx$in_flight;
+    assign engine$in_flight$1 = pipe_rx$in_flight;
     assign fetch$dreq_valid$1 = pipe_rx$dreq_valid;
     assign fetch$dreq_addr$1 = pipe_rx$dreq_addr;
     assign pipe_rx$dreq_ready = fetch$dreq_ready$1;
@@ -430,7 +430,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
 endmodule // qp_table_in_memory
 
 
-module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight_w$0,in_flight_w$1,counts);
+module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
     
     // Module arguments
     input wire  clock;
@@ -450,8 +450,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     input wire  req_fire$1;
     input wire  rsp_fire$0;
     input wire  rsp_fire$1;
-    input wire  [9:0] in_flight_w$0;
-    input wire  [9:0] in_flight_w$1;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
     output reg  [223:0] counts;
     
     // Constant declarations
@@ -580,12 +580,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
-    reg  [9:0] drain_w$0$d;
-    wire  [9:0] drain_w$0$q;
-    reg  drain_w$0$clock;
-    reg  [9:0] drain_w$1$d;
-    wire  [9:0] drain_w$1$q;
-    reg  drain_w$1$clock;
+    reg  [9:0] drain$0$d;
+    wire  [9:0] drain$0$q;
+    reg  drain$0$clock;
+    reg  [9:0] drain$1$d;
+    wire  [9:0] drain$1$q;
+    reg  drain$1$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
     reg  alloc_ok$clock;
@@ -736,15 +736,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_in_memory$engine$drain_w$0 drain_w$0(
-        .d(drain_w$0$d),
-        .q(drain_w$0$q),
-        .clock(drain_w$0$clock)
+    qp_table_in_memory$engine$drain$0 drain$0(
+        .d(drain$0$d),
+        .q(drain$0$q),
+        .clock(drain$0$clock)
     );
-    qp_table_in_memory$engine$drain_w$1 drain_w$1(
-        .d(drain_w$1$d),
-        .q(drain_w$1$q),
-        .clock(drain_w$1$clock)
+    qp_table_in_memory$engine$drain$1 drain$1(
+        .d(drain$1$d),
+        .q(drain$1$q),
+        .clock(drain$1$clock)
     );
     qp_table_in_memory$engine$alloc_ok alloc_ok(
         .d(alloc_ok$d),
@@ -818,10 +818,10 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         time_q$d = time_q$q;
         entry_q$d = entry_q$q;
         qhead_q$d = qhead_q$q;
-        drain_w$0$clock = clock;
-        drain_w$0$d = drain_w$0$q;
-        drain_w$1$clock = clock;
-        drain_w$1$d = drain_w$1$q;
+        drain$0$clock = clock;
+        drain$0$d = drain$0$q;
+        drain$1$clock = clock;
+        drain$1$d = drain$1$q;
         entry_q$d = ram$read_data;
         qhead_q$d = qram$read_data;
         index = qpn$q & index_mask;
@@ -872,10 +872,10 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map_op_index = index;
         map$op_wrap = ~reuse_lowest;
         drained = 1'b1;
-        if (|drain_w$0$q) begin
+        if (|drain$0$q) begin
             drained = 1'b0;
         end
-        if (|drain_w$1$q) begin
+        if (|drain$1$q) begin
             drained = 1'b0;
         end
         case (state$q)
@@ -984,19 +984,19 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         end
                         if (op$q == ops$free) begin
                             state$d = EngState$Drain;
-                            drain_w$0$d = in_flight_w$0;
+                            drain$0$d = in_flight$0;
                             if (req_fire$0 & ~rsp_fire$0) begin
-                                drain_w$0$d = in_flight_w$0 + 32'h1;
+                                drain$0$d = in_flight$0 + 32'h1;
                             end
                             if (~req_fire$0 & rsp_fire$0) begin
-                                drain_w$0$d = in_flight_w$0 - 32'h1;
+                                drain$0$d = in_flight$0 - 32'h1;
                             end
-                            drain_w$1$d = in_flight_w$1;
+                            drain$1$d = in_flight$1;
                             if (req_fire$1 & ~rsp_fire$1) begin
-                                drain_w$1$d = in_flight_w$1 + 32'h1;
+                                drain$1$d = in_flight$1 + 32'h1;
                             end
                             if (~req_fire$1 & rsp_fire$1) begin
-                                drain_w$1$d = in_flight_w$1 - 32'h1;
+                                drain$1$d = in_flight$1 - 32'h1;
                             end
                         end
                     end
@@ -1072,11 +1072,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$Drain:
                 begin
-                    if (|drain_w$0$q & rsp_fire$0) begin
-                        drain_w$0$d = drain_w$0$q - 32'h1;
+                    if (|drain$0$q & rsp_fire$0) begin
+                        drain$0$d = drain$0$q - 32'h1;
                     end
-                    if (|drain_w$1$q & rsp_fire$1) begin
-                        drain_w$1$d = drain_w$1$q - 32'h1;
+                    if (|drain$1$q & rsp_fire$1) begin
+                        drain$1$d = drain$1$q - 32'h1;
                     end
                     if (drained) begin
                         if (q_on) begin
@@ -1153,8 +1153,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             q_rd$d = 32'h0;
             q_count$d = 32'h0;
             q_overflow$d = 32'h0;
-            drain_w$0$d = 32'h0;
-            drain_w$1$d = 32'h0;
+            drain$0$d = 32'h0;
+            drain$1$d = 32'h0;
         end
     end
     
@@ -1237,7 +1237,7 @@ module qp_table_in_memory$engine$cursor(d,q,clock);
 endmodule // qp_table_in_memory$engine$cursor
 
 
-module qp_table_in_memory$engine$drain_w$0(d,q,clock);
+module qp_table_in_memory$engine$drain$0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1253,10 +1253,10 @@ module qp_table_in_memory$engine$drain_w$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain_w$0
+endmodule // qp_table_in_memory$engine$drain$0
 
 
-module qp_table_in_memory$engine$drain_w$1(d,q,clock);
+module qp_table_in_memory$engine$drain$1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1272,7 +1272,7 @@ module qp_table_in_memory$engine$drain_w$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain_w$1
+endmodule // qp_table_in_memory$engine$drain$1
 
 
 module qp_table_in_memory$engine$entry_q(d,q,clock);
@@ -1407,18 +1407,14 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1460,6 +1456,9 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  down$d;
+    wire  down$q;
+    reg  down$clock;
     reg  [1:0] op_q$d;
     wire  [1:0] op_q$q;
     reg  op_q$clock;
@@ -1556,6 +1555,11 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_in_memory$engine$map$down down(
+        .d(down$d),
+        .q(down$q),
+        .clock(down$clock)
+    );
     qp_table_in_memory$engine$map$op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
@@ -1599,6 +1603,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        down$clock = clock;
         op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
@@ -1611,6 +1616,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        down$d = down$q;
         op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
@@ -1748,22 +1754,27 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             MapState$Idle:
                 begin
                 end
-            MapState$UpRead:
+            MapState$WalkRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    state$d = MapState$WalkLatch;
                 end
-            MapState$UpLatch:
+            MapState$WalkLatch:
                 begin
-                    latched$d = masked;
-                    state$d = MapState$UpFind;
+                    if (down$q) begin
+                        latched$d = rd;
+                    end
+                    else begin
+                        latched$d = masked;
+                    end
+                    state$d = MapState$WalkFind;
                 end
-            MapState$UpFind:
+            MapState$WalkFind:
                 begin
-                    state$d = MapState$UpCheck;
+                    state$d = MapState$WalkCheck;
                 end
-            MapState$UpCheck:
+            MapState$WalkCheck:
                 begin
-                    if (any_q$q) begin
+                    if (down$q | any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1772,7 +1783,8 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                         else begin
                             pos$d = hit << 32'h6;
                             level$d = level$q - 32'h1;
-                            state$d = MapState$DownRead;
+                            down$d = 1'b1;
+                            state$d = MapState$WalkRead;
                         end
                     end
                     else if (top) begin
@@ -1780,7 +1792,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                             wrapped$d = 1'b1;
                             level$d = 32'h0;
                             pos$d = first_index;
-                            state$d = MapState$UpRead;
+                            state$d = MapState$WalkRead;
                         end
                         else begin
                             state$d = MapState$Done;
@@ -1789,33 +1801,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                     else begin
                         pos$d = word + 32'h1;
                         level$d = level$q + 32'h1;
-                        state$d = MapState$UpRead;
-                    end
-                end
-            MapState$DownRead:
-                begin
-                    state$d = MapState$DownLatch;
-                end
-            MapState$DownLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$DownFind;
-                end
-            MapState$DownFind:
-                begin
-                    state$d = MapState$DownCheck;
-                end
-            MapState$DownCheck:
-                begin
-                    if (level$q == 32'h0) begin
-                        found_q$d = 1'b1;
-                        result_q$d = hit[(32'h0)+:(24)];
-                        state$d = MapState$Done;
-                    end
-                    else begin
-                        pos$d = hit << 32'h6;
-                        level$d = level$q - 32'h1;
-                        state$d = MapState$DownRead;
+                        state$d = MapState$WalkRead;
                     end
                 end
             MapState$PointRead:
@@ -1866,8 +1852,9 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
             op_q$d = op;
+            down$d = 1'b0;
             if (op == ops$find) begin
-                state$d = MapState$UpRead;
+                state$d = MapState$WalkRead;
             end
             else begin
                 state$d = MapState$PointRead;
@@ -1900,6 +1887,25 @@ module qp_table_in_memory$engine$map$any_q(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$map$any_q
+
+
+module qp_table_in_memory$engine$map$down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$down
 
 
 module qp_table_in_memory$engine$map$found_q(d,q,clock);
@@ -2168,18 +2174,14 @@ module qp_table_in_memory$engine$map$state(d,q,clock);
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Update code (custom)
     initial begin

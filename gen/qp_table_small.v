@@ -55,7 +55,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     wire  [21:0] pipe_rx$ram_wdata;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
-    wire  [2:0] pipe_rx$in_flight;
+    wire  [9:0] pipe_rx$in_flight;
     wire  [223:0] pipe_rx$counts;
     wire  regs$clock;
     wire  regs$rst;
@@ -102,7 +102,7 @@ module qp_table_small(clk,rst,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_re
     wire  [21:0] engine$ram_wdata;
     wire  engine$req_fire$0;
     wire  engine$rsp_fire$0;
-    wire  [2:0] engine$in_flight$0;
+    wire  [9:0] engine$in_flight$0;
     wire  [223:0] engine$counts;
     
     // Sub module instances
@@ -255,7 +255,7 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  [21:0] ram_wdata;
     input wire  req_fire$0;
     input wire  rsp_fire$0;
-    input wire  [2:0] in_flight$0;
+    input wire  [9:0] in_flight$0;
     output reg  [223:0] counts;
     
     // Constant declarations
@@ -384,8 +384,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
-    reg  [2:0] drain$0$d;
-    wire  [2:0] drain$0$q;
+    reg  [9:0] drain$0$d;
+    wire  [9:0] drain$0$q;
     reg  drain$0$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
@@ -1020,13 +1020,13 @@ endmodule // qp_table_small$engine$cursor
 module qp_table_small$engine$drain$0(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1156,18 +1156,14 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1191,6 +1187,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  down$d;
+    wire  down$q;
+    reg  down$clock;
     reg  [1:0] op_q$d;
     wire  [1:0] op_q$q;
     reg  op_q$clock;
@@ -1263,6 +1262,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_small$engine$map$down down(
+        .d(down$d),
+        .q(down$q),
+        .clock(down$clock)
+    );
     qp_table_small$engine$map$op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
@@ -1306,6 +1310,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        down$clock = clock;
         op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
@@ -1318,6 +1323,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        down$d = down$q;
         op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
@@ -1401,22 +1407,27 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             MapState$Idle:
                 begin
                 end
-            MapState$UpRead:
+            MapState$WalkRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    state$d = MapState$WalkLatch;
                 end
-            MapState$UpLatch:
+            MapState$WalkLatch:
                 begin
-                    latched$d = masked;
-                    state$d = MapState$UpFind;
+                    if (down$q) begin
+                        latched$d = rd;
+                    end
+                    else begin
+                        latched$d = masked;
+                    end
+                    state$d = MapState$WalkFind;
                 end
-            MapState$UpFind:
+            MapState$WalkFind:
                 begin
-                    state$d = MapState$UpCheck;
+                    state$d = MapState$WalkCheck;
                 end
-            MapState$UpCheck:
+            MapState$WalkCheck:
                 begin
-                    if (any_q$q) begin
+                    if (down$q | any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1425,7 +1436,8 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                         else begin
                             pos$d = hit << 32'h6;
                             level$d = level$q - 32'h1;
-                            state$d = MapState$DownRead;
+                            down$d = 1'b1;
+                            state$d = MapState$WalkRead;
                         end
                     end
                     else if (top) begin
@@ -1433,7 +1445,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                             wrapped$d = 1'b1;
                             level$d = 32'h0;
                             pos$d = first_index;
-                            state$d = MapState$UpRead;
+                            state$d = MapState$WalkRead;
                         end
                         else begin
                             state$d = MapState$Done;
@@ -1442,33 +1454,7 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                     else begin
                         pos$d = word + 32'h1;
                         level$d = level$q + 32'h1;
-                        state$d = MapState$UpRead;
-                    end
-                end
-            MapState$DownRead:
-                begin
-                    state$d = MapState$DownLatch;
-                end
-            MapState$DownLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$DownFind;
-                end
-            MapState$DownFind:
-                begin
-                    state$d = MapState$DownCheck;
-                end
-            MapState$DownCheck:
-                begin
-                    if (level$q == 32'h0) begin
-                        found_q$d = 1'b1;
-                        result_q$d = hit[(32'h0)+:(24)];
-                        state$d = MapState$Done;
-                    end
-                    else begin
-                        pos$d = hit << 32'h6;
-                        level$d = level$q - 32'h1;
-                        state$d = MapState$DownRead;
+                        state$d = MapState$WalkRead;
                     end
                 end
             MapState$PointRead:
@@ -1510,8 +1496,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
             op_q$d = op;
+            down$d = 1'b0;
             if (op == ops$find) begin
-                state$d = MapState$UpRead;
+                state$d = MapState$WalkRead;
             end
             else begin
                 state$d = MapState$PointRead;
@@ -1544,6 +1531,25 @@ module qp_table_small$engine$map$any_q(d,q,clock);
     end
           
 endmodule // qp_table_small$engine$map$any_q
+
+
+module qp_table_small$engine$map$down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$down
 
 
 module qp_table_small$engine$map$found_q(d,q,clock);
@@ -1734,18 +1740,14 @@ module qp_table_small$engine$map$state(d,q,clock);
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Update code (custom)
     initial begin
@@ -2158,7 +2160,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -2261,7 +2263,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;

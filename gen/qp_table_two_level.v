@@ -68,7 +68,7 @@ module qp_table_two_level(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [58:0] pipe_tx$dir_wdata$0;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
-    wire  [2:0] pipe_tx$in_flight;
+    wire  [9:0] pipe_tx$in_flight;
     wire  [223:0] pipe_tx$counts;
     wire  pipe_rx$clock;
     wire  pipe_rx$rst;
@@ -92,7 +92,7 @@ module qp_table_two_level(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [58:0] pipe_rx$dir_wdata$0;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
-    wire  [2:0] pipe_rx$in_flight;
+    wire  [9:0] pipe_rx$in_flight;
     wire  [223:0] pipe_rx$counts;
     wire  regs$clock;
     wire  regs$rst;
@@ -145,8 +145,8 @@ module qp_table_two_level(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  engine$req_fire$1;
     wire  engine$rsp_fire$0;
     wire  engine$rsp_fire$1;
-    wire  [2:0] engine$in_flight$0;
-    wire  [2:0] engine$in_flight$1;
+    wire  [9:0] engine$in_flight$0;
+    wire  [9:0] engine$in_flight$1;
     wire  [223:0] engine$counts;
     
     // Sub module instances
@@ -364,8 +364,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     input wire  req_fire$1;
     input wire  rsp_fire$0;
     input wire  rsp_fire$1;
-    input wire  [2:0] in_flight$0;
-    input wire  [2:0] in_flight$1;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
     output reg  [223:0] counts;
     
     // Constant declarations
@@ -494,11 +494,11 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
-    reg  [2:0] drain$0$d;
-    wire  [2:0] drain$0$q;
+    reg  [9:0] drain$0$d;
+    wire  [9:0] drain$0$q;
     reg  drain$0$clock;
-    reg  [2:0] drain$1$d;
-    wire  [2:0] drain$1$q;
+    reg  [9:0] drain$1$d;
+    wire  [9:0] drain$1$q;
     reg  drain$1$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
@@ -1154,13 +1154,13 @@ endmodule // qp_table_two_level$engine$cursor
 module qp_table_two_level$engine$drain$0(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1173,13 +1173,13 @@ endmodule // qp_table_two_level$engine$drain$0
 module qp_table_two_level$engine$drain$1(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1321,18 +1321,14 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1374,6 +1370,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  down$d;
+    wire  down$q;
+    reg  down$clock;
     reg  [1:0] op_q$d;
     wire  [1:0] op_q$q;
     reg  op_q$clock;
@@ -1470,6 +1469,11 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_two_level$engine$map$down down(
+        .d(down$d),
+        .q(down$q),
+        .clock(down$clock)
+    );
     qp_table_two_level$engine$map$op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
@@ -1513,6 +1517,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        down$clock = clock;
         op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
@@ -1525,6 +1530,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        down$d = down$q;
         op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
@@ -1662,22 +1668,27 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             MapState$Idle:
                 begin
                 end
-            MapState$UpRead:
+            MapState$WalkRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    state$d = MapState$WalkLatch;
                 end
-            MapState$UpLatch:
+            MapState$WalkLatch:
                 begin
-                    latched$d = masked;
-                    state$d = MapState$UpFind;
+                    if (down$q) begin
+                        latched$d = rd;
+                    end
+                    else begin
+                        latched$d = masked;
+                    end
+                    state$d = MapState$WalkFind;
                 end
-            MapState$UpFind:
+            MapState$WalkFind:
                 begin
-                    state$d = MapState$UpCheck;
+                    state$d = MapState$WalkCheck;
                 end
-            MapState$UpCheck:
+            MapState$WalkCheck:
                 begin
-                    if (any_q$q) begin
+                    if (down$q | any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1686,7 +1697,8 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                         else begin
                             pos$d = hit << 32'h6;
                             level$d = level$q - 32'h1;
-                            state$d = MapState$DownRead;
+                            down$d = 1'b1;
+                            state$d = MapState$WalkRead;
                         end
                     end
                     else if (top) begin
@@ -1694,7 +1706,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                             wrapped$d = 1'b1;
                             level$d = 32'h0;
                             pos$d = first_index;
-                            state$d = MapState$UpRead;
+                            state$d = MapState$WalkRead;
                         end
                         else begin
                             state$d = MapState$Done;
@@ -1703,33 +1715,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                     else begin
                         pos$d = word + 32'h1;
                         level$d = level$q + 32'h1;
-                        state$d = MapState$UpRead;
-                    end
-                end
-            MapState$DownRead:
-                begin
-                    state$d = MapState$DownLatch;
-                end
-            MapState$DownLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$DownFind;
-                end
-            MapState$DownFind:
-                begin
-                    state$d = MapState$DownCheck;
-                end
-            MapState$DownCheck:
-                begin
-                    if (level$q == 32'h0) begin
-                        found_q$d = 1'b1;
-                        result_q$d = hit[(32'h0)+:(24)];
-                        state$d = MapState$Done;
-                    end
-                    else begin
-                        pos$d = hit << 32'h6;
-                        level$d = level$q - 32'h1;
-                        state$d = MapState$DownRead;
+                        state$d = MapState$WalkRead;
                     end
                 end
             MapState$PointRead:
@@ -1780,8 +1766,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
             op_q$d = op;
+            down$d = 1'b0;
             if (op == ops$find) begin
-                state$d = MapState$UpRead;
+                state$d = MapState$WalkRead;
             end
             else begin
                 state$d = MapState$PointRead;
@@ -1814,6 +1801,25 @@ module qp_table_two_level$engine$map$any_q(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$map$any_q
+
+
+module qp_table_two_level$engine$map$down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$down
 
 
 module qp_table_two_level$engine$map$found_q(d,q,clock);
@@ -2082,18 +2088,14 @@ module qp_table_two_level$engine$map$state(d,q,clock);
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Update code (custom)
     initial begin
@@ -2509,7 +2511,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     input wire  [58:0] dir_wdata$0;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -2621,7 +2623,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
@@ -3263,7 +3265,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     input wire  [58:0] dir_wdata$0;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -3375,7 +3377,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;

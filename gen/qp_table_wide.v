@@ -75,7 +75,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [21:0] pipe_tx$ram_wdata;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
-    wire  [2:0] pipe_tx$in_flight;
+    wire  [9:0] pipe_tx$in_flight;
     wire  [223:0] pipe_tx$counts;
     wire  pipe_rx$clock;
     wire  pipe_rx$rst;
@@ -96,7 +96,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [21:0] pipe_rx$ram_wdata;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
-    wire  [2:0] pipe_rx$in_flight;
+    wire  [9:0] pipe_rx$in_flight;
     wire  [223:0] pipe_rx$counts;
     wire  pipe_cnp$clock;
     wire  pipe_cnp$rst;
@@ -117,7 +117,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [21:0] pipe_cnp$ram_wdata;
     wire  pipe_cnp$req_fire;
     wire  pipe_cnp$rsp_fire;
-    wire  [2:0] pipe_cnp$in_flight;
+    wire  [9:0] pipe_cnp$in_flight;
     wire  [223:0] pipe_cnp$counts;
     wire  regs$clock;
     wire  regs$rst;
@@ -170,9 +170,9 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  engine$rsp_fire$0;
     wire  engine$rsp_fire$1;
     wire  engine$rsp_fire$2;
-    wire  [2:0] engine$in_flight$0;
-    wire  [2:0] engine$in_flight$1;
-    wire  [2:0] engine$in_flight$2;
+    wire  [9:0] engine$in_flight$0;
+    wire  [9:0] engine$in_flight$1;
+    wire  [9:0] engine$in_flight$2;
     wire  [223:0] engine$counts;
     
     // Sub module instances
@@ -425,9 +425,9 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     input wire  rsp_fire$0;
     input wire  rsp_fire$1;
     input wire  rsp_fire$2;
-    input wire  [2:0] in_flight$0;
-    input wire  [2:0] in_flight$1;
-    input wire  [2:0] in_flight$2;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
+    input wire  [9:0] in_flight$2;
     output reg  [223:0] counts;
     
     // Constant declarations
@@ -556,14 +556,14 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
-    reg  [2:0] drain$0$d;
-    wire  [2:0] drain$0$q;
+    reg  [9:0] drain$0$d;
+    wire  [9:0] drain$0$q;
     reg  drain$0$clock;
-    reg  [2:0] drain$1$d;
-    wire  [2:0] drain$1$q;
+    reg  [9:0] drain$1$d;
+    wire  [9:0] drain$1$q;
     reg  drain$1$clock;
-    reg  [2:0] drain$2$d;
-    wire  [2:0] drain$2$q;
+    reg  [9:0] drain$2$d;
+    wire  [9:0] drain$2$q;
     reg  drain$2$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
@@ -1240,13 +1240,13 @@ endmodule // qp_table_wide$engine$cursor
 module qp_table_wide$engine$drain$0(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1259,13 +1259,13 @@ endmodule // qp_table_wide$engine$drain$0
 module qp_table_wide$engine$drain$1(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1278,13 +1278,13 @@ endmodule // qp_table_wide$engine$drain$1
 module qp_table_wide$engine$drain$2(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1426,18 +1426,14 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1479,6 +1475,9 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  down$d;
+    wire  down$q;
+    reg  down$clock;
     reg  [1:0] op_q$d;
     wire  [1:0] op_q$q;
     reg  op_q$clock;
@@ -1575,6 +1574,11 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table_wide$engine$map$down down(
+        .d(down$d),
+        .q(down$q),
+        .clock(down$clock)
+    );
     qp_table_wide$engine$map$op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
@@ -1618,6 +1622,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        down$clock = clock;
         op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
@@ -1630,6 +1635,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        down$d = down$q;
         op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
@@ -1767,22 +1773,27 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
             MapState$Idle:
                 begin
                 end
-            MapState$UpRead:
+            MapState$WalkRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    state$d = MapState$WalkLatch;
                 end
-            MapState$UpLatch:
+            MapState$WalkLatch:
                 begin
-                    latched$d = masked;
-                    state$d = MapState$UpFind;
+                    if (down$q) begin
+                        latched$d = rd;
+                    end
+                    else begin
+                        latched$d = masked;
+                    end
+                    state$d = MapState$WalkFind;
                 end
-            MapState$UpFind:
+            MapState$WalkFind:
                 begin
-                    state$d = MapState$UpCheck;
+                    state$d = MapState$WalkCheck;
                 end
-            MapState$UpCheck:
+            MapState$WalkCheck:
                 begin
-                    if (any_q$q) begin
+                    if (down$q | any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1791,7 +1802,8 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
                         else begin
                             pos$d = hit << 32'h6;
                             level$d = level$q - 32'h1;
-                            state$d = MapState$DownRead;
+                            down$d = 1'b1;
+                            state$d = MapState$WalkRead;
                         end
                     end
                     else if (top) begin
@@ -1799,7 +1811,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
                             wrapped$d = 1'b1;
                             level$d = 32'h0;
                             pos$d = first_index;
-                            state$d = MapState$UpRead;
+                            state$d = MapState$WalkRead;
                         end
                         else begin
                             state$d = MapState$Done;
@@ -1808,33 +1820,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
                     else begin
                         pos$d = word + 32'h1;
                         level$d = level$q + 32'h1;
-                        state$d = MapState$UpRead;
-                    end
-                end
-            MapState$DownRead:
-                begin
-                    state$d = MapState$DownLatch;
-                end
-            MapState$DownLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$DownFind;
-                end
-            MapState$DownFind:
-                begin
-                    state$d = MapState$DownCheck;
-                end
-            MapState$DownCheck:
-                begin
-                    if (level$q == 32'h0) begin
-                        found_q$d = 1'b1;
-                        result_q$d = hit[(32'h0)+:(24)];
-                        state$d = MapState$Done;
-                    end
-                    else begin
-                        pos$d = hit << 32'h6;
-                        level$d = level$q - 32'h1;
-                        state$d = MapState$DownRead;
+                        state$d = MapState$WalkRead;
                     end
                 end
             MapState$PointRead:
@@ -1885,8 +1871,9 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
             op_q$d = op;
+            down$d = 1'b0;
             if (op == ops$find) begin
-                state$d = MapState$UpRead;
+                state$d = MapState$WalkRead;
             end
             else begin
                 state$d = MapState$PointRead;
@@ -1919,6 +1906,25 @@ module qp_table_wide$engine$map$any_q(d,q,clock);
     end
           
 endmodule // qp_table_wide$engine$map$any_q
+
+
+module qp_table_wide$engine$map$down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$engine$map$down
 
 
 module qp_table_wide$engine$map$found_q(d,q,clock);
@@ -2187,18 +2193,14 @@ module qp_table_wide$engine$map$state(d,q,clock);
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$PointRead = 10;
-    localparam MapState$PointLatch = 11;
-    localparam MapState$PointApply = 12;
-    localparam MapState$Done = 13;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Update code (custom)
     initial begin
@@ -2611,7 +2613,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -2714,7 +2716,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
@@ -3304,7 +3306,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -3407,7 +3409,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
@@ -3997,7 +3999,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
+    output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Stub signals
@@ -4100,7 +4102,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;

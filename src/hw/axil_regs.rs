@@ -352,12 +352,14 @@ impl Logic for AxilRegs {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
             // TABLE_BASE_LO/HI: refused while QPs are in use.
-            if (self.awaddr.val() == self.words.table_base_lo.val()) & !self.cmd_counts.val().in_use.any()
+            if (self.awaddr.val() == self.words.table_base_lo.val())
+                & !self.cmd_counts.val().in_use.any()
             {
                 self.base_lo.d.next = self.base_lo_new.val();
                 self.bresp_q.d.next = 0.into();
             }
-            if (self.awaddr.val() == self.words.table_base_hi.val()) & !self.cmd_counts.val().in_use.any()
+            if (self.awaddr.val() == self.words.table_base_hi.val())
+                & !self.cmd_counts.val().in_use.any()
             {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();

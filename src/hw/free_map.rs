@@ -34,14 +34,12 @@ use rust_hdl::prelude::*;
 pub enum MapState {
     Init,
     Idle,
-    UpRead,
-    UpLatch,
-    UpFind,
-    UpCheck,
-    DownRead,
-    DownLatch,
-    DownFind,
-    DownCheck,
+    /// FIND: read the word of the current level, latch it, find its lowest set bit, then
+    /// decide (up: `down` clear; down: `down` set).
+    WalkRead,
+    WalkLatch,
+    WalkFind,
+    WalkCheck,
     /// CLEAR, SET and TEST: read the word of the current level, latch it, then apply
     /// the operation held in `op_q` (write the word back, or report the bit).
     PointRead,
@@ -80,6 +78,8 @@ pub struct FreeMap {
     pos: DFF<Bits<POS_BITS>>,
     wrapped: DFF<Bit>,
     wrap: DFF<Bit>,
+    /// FIND is on its way down (from the summary bit it found towards level 0).
+    down: DFF<Bit>,
     /// The operation taken (CLEAR, SET or TEST for the `Point*` states).
     op_q: DFF<Bits<2>>,
     found_q: DFF<Bit>,
@@ -164,6 +164,7 @@ impl FreeMap {
             pos: Default::default(),
             wrapped: Default::default(),
             wrap: Default::default(),
+            down: Default::default(),
             op_q: Default::default(),
             found_q: Default::default(),
             result_q: Default::default(),
@@ -225,8 +226,8 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, op_q, found_q, result_q, init_word,
-            latched, hit_q, any_q
+            self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
+            init_word, latched, hit_q, any_q
         );
         // Assigned once, from the state register: a default overridden later in this block
         // would pulse `done` in an event-driven simulator, and the engine reads it back.
@@ -310,21 +311,26 @@ impl Logic for FreeMap {
                 }
             }
             MapState::Idle => {}
-            MapState::UpRead => {
-                self.state.d.next = MapState::UpLatch;
+            MapState::WalkRead => {
+                self.state.d.next = MapState::WalkLatch;
             }
-            MapState::UpLatch => {
-                // The members at or after pos in the word just read.
-                self.latched.d.next = self.masked.val();
-                self.state.d.next = MapState::UpFind;
+            MapState::WalkLatch => {
+                // Up: the members at or after pos in the word just read. Down: the word.
+                if self.down.q.val() {
+                    self.latched.d.next = self.rd.val();
+                } else {
+                    self.latched.d.next = self.masked.val();
+                }
+                self.state.d.next = MapState::WalkFind;
             }
-            MapState::UpFind => {
-                self.state.d.next = MapState::UpCheck;
+            MapState::WalkFind => {
+                self.state.d.next = MapState::WalkCheck;
             }
-            MapState::UpCheck => {
-                // A member at or after pos in this word: go down from it. Else the next
-                // word, one level up; past the top: wrap once, or not found.
-                if self.any_q.q.val() {
+            MapState::WalkCheck => {
+                // Down, or up with a member at or after pos in this word: found at level 0,
+                // else go down from it. Up with none: the next word, one level up; past the
+                // top: wrap once, or not found.
+                if self.down.q.val() | self.any_q.q.val() {
                     if self.level.q.val() == 0 {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
@@ -332,42 +338,22 @@ impl Logic for FreeMap {
                     } else {
                         self.pos.d.next = self.hit.val() << 6;
                         self.level.d.next = self.level.q.val() - 1;
-                        self.state.d.next = MapState::DownRead;
+                        self.down.d.next = true;
+                        self.state.d.next = MapState::WalkRead;
                     }
                 } else if self.top.val() {
                     if self.wrap.q.val() & !self.wrapped.q.val() {
                         self.wrapped.d.next = true;
                         self.level.d.next = 0.into();
                         self.pos.d.next = self.first_index.val();
-                        self.state.d.next = MapState::UpRead;
+                        self.state.d.next = MapState::WalkRead;
                     } else {
                         self.state.d.next = MapState::Done;
                     }
                 } else {
                     self.pos.d.next = self.word.val() + 1;
                     self.level.d.next = self.level.q.val() + 1;
-                    self.state.d.next = MapState::UpRead;
-                }
-            }
-            MapState::DownRead => {
-                self.state.d.next = MapState::DownLatch;
-            }
-            MapState::DownLatch => {
-                self.latched.d.next = self.rd.val();
-                self.state.d.next = MapState::DownFind;
-            }
-            MapState::DownFind => {
-                self.state.d.next = MapState::DownCheck;
-            }
-            MapState::DownCheck => {
-                if self.level.q.val() == 0 {
-                    self.found_q.d.next = true;
-                    self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
-                    self.state.d.next = MapState::Done;
-                } else {
-                    self.pos.d.next = self.hit.val() << 6;
-                    self.level.d.next = self.level.q.val() - 1;
-                    self.state.d.next = MapState::DownRead;
+                    self.state.d.next = MapState::WalkRead;
                 }
             }
             MapState::PointRead => {
@@ -410,8 +396,9 @@ impl Logic for FreeMap {
             self.wrapped.d.next = false;
             self.found_q.d.next = false;
             self.op_q.d.next = self.op.val();
+            self.down.d.next = false;
             if self.op.val() == self.ops.find.val() {
-                self.state.d.next = MapState::UpRead;
+                self.state.d.next = MapState::WalkRead;
             } else {
                 self.state.d.next = MapState::PointRead;
             }

@@ -65,7 +65,7 @@ pub struct LookupPipe {
     // Drain accounting.
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
-    pub in_flight: Signal<Out, Bits<3>>,
+    pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     /// Counters (MEM_ERROR stays 0 here).
     pub counts: Signal<Out, LookupCounts>,
     front: LookupFront,
@@ -137,7 +137,7 @@ impl Logic for LookupPipe {
         self.front.held.next = self.fifo.count.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
-        self.in_flight.next = bit_cast::<3, FIFO_COUNT_BITS>(self.front.in_flight.val());
+        self.in_flight.next = self.front.in_flight.val();
 
         // s2: the address of an OK lookup, into the response queue.
         self.s2_rsp.next.qpn = self.front.chk_qpn.val();

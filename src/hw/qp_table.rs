@@ -324,18 +324,13 @@ impl QpTable {
             for s in ["req_fire", "rsp_fire"] {
                 set(&format!("engine${s}${i}"), &format!("{q}${s}"));
             }
+            set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             if mem {
-                set(
-                    &format!("engine$in_flight_w${i}"),
-                    &format!("{q}$in_flight"),
-                );
                 set(&format!("fetch$dreq_valid${i}"), &format!("{q}$dreq_valid"));
                 set(&format!("fetch$dreq_addr${i}"), &format!("{q}$dreq_addr"));
                 set(&format!("{q}$dreq_ready"), &format!("fetch$dreq_ready${i}"));
                 set(&format!("{q}$cpl_valid"), &format!("fetch$cpl_valid${i}"));
                 set(&format!("{q}$cpl_data"), "fetch$cpl_data");
-            } else {
-                set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             }
             set(&format!("regs$port_counts${i}"), &format!("{q}$counts"));
         }
