@@ -2797,6 +2797,27 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 5'd0;
+       rd_ptr = 5'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd32) begin
+          $display("ERROR: %m: push into a full FIFO of 32 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$fetch$ret
 
 
@@ -3187,6 +3208,27 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_rx$dreqs
 
 
@@ -3639,6 +3681,27 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_rx$queue
 
 
@@ -3681,6 +3744,27 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_rx$results
 
 
@@ -4052,6 +4136,27 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_tx$dreqs
 
 
@@ -4504,6 +4609,27 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_tx$queue
 
 
@@ -4546,6 +4672,27 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_tx$results
 
 

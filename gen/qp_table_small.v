@@ -2418,6 +2418,27 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
+    
+    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+    // starts the pointers at X and shows X on the outputs until the first reset edge.
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+    end
+    `ifndef SYNTHESIS
+    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+    // producer holds credit, so it is a design error).
+    integer init_i;
+    initial for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_small$pipe_rx$fifo
 
 

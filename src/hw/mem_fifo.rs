@@ -105,6 +105,27 @@ end
 always @(*) out_valid = fill != {cb}'d0;
 always @(*) data_out = head;
 always @(*) count = fill;
+
+// Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
+// starts the pointers at X and shows X on the outputs until the first reset edge.
+initial begin
+   wr_ptr = {ab}'d0;
+   rd_ptr = {ab}'d0;
+   fill = {cb}'d0;
+end
+`ifndef SYNTHESIS
+// Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
+// low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
+// producer holds credit, so it is a design error).
+integer init_i;
+initial for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
+always @(posedge clock) begin
+   if (!rst && in_valid && !pop && fill == {cb}'d{depth}) begin
+      $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
+      $fatal(1);
+   end
+end
+`endif
 ",
             wm = T::BITS - 1,
             dm = self._depth - 1,
@@ -112,6 +133,8 @@ always @(*) count = fill;
             ab = a,
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
+            wb = T::BITS,
+            depth = self._depth,
         ))
     }
 }
