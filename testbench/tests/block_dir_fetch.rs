@@ -234,8 +234,8 @@ fn dir_fetch(
     let cycles = sim.cycle() - start;
     for _ in 0..20 {
         sim.step();
-        for p in 0..ports {
-            assert!(!sim.is_high(cpl_valid[p]), "{what}: answer after the end");
+        for v in &cpl_valid {
+            assert!(!sim.is_high(*v), "{what}: answer after the end");
         }
     }
     axi.check().unwrap_or_else(|e| panic!("{what}: {e:#}"));

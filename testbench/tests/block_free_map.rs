@@ -493,7 +493,10 @@ fn free_map(name: &str, sets: &[&str], expect_levels: u32, ops: u64, default_see
     // wrapped and found, one that found nothing, a CLEAR and a SET through every level.
     let l = u64::from(levels);
     assert_eq!(s.max_visits[0], 2 * l - 1, "{name}: FIND up and down");
-    assert!(s.max_visits[1] >= l + 1, "{name}: FIND with wrap");
+    assert!(
+        s.max_visits[1] > l,
+        "{name}: FIND climbing twice (the wrap)"
+    );
     assert!(s.find_after_wrap > 0, "{name}: FIND found after the wrap");
     assert!(s.find_none > 0, "{name}: FIND found nothing");
     assert_eq!(s.max_visits[2], l, "{name}: CLEAR through every level");
