@@ -8,8 +8,8 @@
 //! the error bit set exactly when the memory answered SLVERR or DECERR (the reserved bits of
 //! the entry cleared); never more than `max_outstanding` reads between a request's handshake
 //! and its answer (and that limit reached when the memory is slow); at most one answer a
-//! cycle; the AXI master's side of the protocol (held, stable AR); nothing outstanding at the
-//! end.
+//! cycle; one read a cycle at full speed, the ports granted in turn (round robin); the AXI
+//! master's side of the protocol (held, stable AR); nothing outstanding at the end.
 
 use qptable::hw::dir_fetch::DirFetch;
 use qptable::hw::mem_pipe::DIR_ERROR_BIT;
@@ -257,6 +257,37 @@ fn dir_fetch(
             cycles <= total + 3,
             "{what}: {cycles} cycles for {total} reads at full speed"
         );
+        // Every port requesting all the time: the round-robin arbiter grants the ports in
+        // turn, until the first port has no more requests.
+        let mut grants: Vec<(u64, usize)> = sources
+            .iter()
+            .enumerate()
+            .flat_map(|(p, s)| s.sent().iter().map(move |b| (b.cycle, p)))
+            .collect();
+        grants.sort();
+        let all_busy_until = sources
+            .iter()
+            .map(|s| s.sent().last().unwrap().cycle)
+            .min()
+            .unwrap();
+        let turns: Vec<&[(u64, usize)]> = grants
+            .windows(2)
+            .filter(|w| w[1].0 <= all_busy_until)
+            .collect();
+        assert!(
+            turns.len() + 1 >= total as usize - ports,
+            "{what}: ports busy to the end"
+        );
+        for w in turns {
+            assert_eq!(
+                w[1].1,
+                (w[0].1 + 1) % ports,
+                "{what}: round robin, grant at edge {} after port {} at edge {}",
+                w[1].0,
+                w[0].1,
+                w[0].0
+            );
+        }
     } else {
         assert_eq!(
             most_outstanding,
