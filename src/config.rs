@@ -840,9 +840,9 @@ mod tests {
     }
 
     #[test]
-    fn not_implemented_messages() {
-        // Nothing is refused as not implemented in this release; the directory matters only
-        // in two_level mode.
+    fn every_mode_and_directory_is_accepted() {
+        // Both directories are implemented: nothing is refused as not implemented. The
+        // directory matters only in two_level mode and is accepted (and ignored) in flat.
         valid(&["mode=two_level", "directory=in_memory"]);
         valid(&["directory=in_memory"]);
         valid(&["mode=two_level", "directory=on_chip"]);

@@ -311,10 +311,16 @@ fn sim_is_send_and_model_is_send_sync() {
     send_sync::<Model>();
 }
 
-/// Prints the cycles/s of a Rust loop and of the plain C++ main on the counter (best of 3
-/// each, interleaved: the machine is noisy). Not asserted: timing is informative only.
+/// The Rust loop (one `set`, one `step`, one `get` a cycle) against the plain C++ main on
+/// the counter, best of 3 each, interleaved so that a noisy machine slows both alike.
+///
+/// The step path is one FFI call a cycle with nothing allocated or hashed, so the Rust loop
+/// runs near the C++ main's speed (ratio 0.84 measured on the 2-core CI machine, release
+/// build). The assertion is a generous floor, [`MIN_RUST_TO_CPP`]: below it the step path
+/// has grown real per-cycle work (an allocation, a lookup by name, a second call). Only
+/// asserted in release builds (the suite's profile); a debug build prints the figures.
 #[test]
-fn speed_rust_loop_vs_cpp_main() {
+fn rust_loop_keeps_up_with_the_cpp_main() {
     let model = build(COUNTER, "counter");
     let n: u64 = 3_000_000;
     let mut sim = model.instantiate();
@@ -350,5 +356,15 @@ fn speed_rust_loop_vs_cpp_main() {
         cpp / 1e6,
         rust / cpp
     );
-    assert!(cpp > 0.0 && rust > 0.0);
+    if !cfg!(debug_assertions) {
+        assert!(
+            rust >= MIN_RUST_TO_CPP * cpp,
+            "the Rust loop runs at {:.2} of the C++ main's speed, below the floor {MIN_RUST_TO_CPP}",
+            rust / cpp
+        );
+    }
 }
+
+/// The slowest the Rust loop may be against the C++ main (see
+/// [`rust_loop_keeps_up_with_the_cpp_main`]).
+const MIN_RUST_TO_CPP: f64 = 0.25;

@@ -255,7 +255,7 @@ impl Bench {
             if resp != AxiResp::Okay {
                 bail!("STATUS read answered {resp:?}");
             }
-            if status & 1 == 1 {
+            if status & regs::STATUS_INIT_DONE != 0 {
                 return Ok(());
             }
             if self.sim.cycle() - start > limit {

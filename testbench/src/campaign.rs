@@ -1,10 +1,14 @@
 //! Seeded random campaigns: lookups on every port at once, mixed with every kind of
 //! command, checked response by response against the reference model by [`Bench`].
+//!
+//! Coverage is asserted, not only counted: a campaign fails when a lookup status or a command
+//! result that its configuration can produce ([`reachable`]) never occurred.
 
 use crate::bench::{Bench, BenchOptions, MemOptions};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use qptable::config::{Config, Directory, Mode};
 use qptable::model::{regs, CmdStatus, Command};
+use qptable::spec::{opcode, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -38,6 +42,82 @@ pub struct Outcome {
     pub cycles: u64,
     pub status_counts: [u64; 6],
     pub cmd_counts: [u64; 5],
+}
+
+/// A campaign fills the table (ALLOC until FULL) once when at most this many indexes can be
+/// allocated (`max_qps - first_index`), so that FULL is produced; larger tables would take
+/// too long to fill (about 40 cycles an ALLOC through the control port).
+pub const FILL_LIMIT: u32 = 16384;
+
+/// The lookup statuses and command results a campaign on `cfg` can produce, derived from the
+/// configuration and the stimulus of [`run_with_mem`]:
+///
+/// | result | reachable when |
+/// |---|---|
+/// | lookup OK, NOT_ALLOCATED | always |
+/// | lookup OUT_OF_RANGE, command OUT_OF_RANGE | `max_qps < 2^index_bits` (an index field value past the table) |
+/// | STALE | generation bits (`index_bits < 24`): a valid index looked up with another generation |
+/// | PAGE_ABSENT | two_level (directory entries written absent, or never written) |
+/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR) |
+/// | command OK, BAD_STATE, BAD_CMD | always |
+/// | FULL | the campaign fills the table: `max_qps - first_index <=` [`FILL_LIMIT`] |
+pub fn reachable(cfg: &Config) -> (Vec<Status>, Vec<CmdStatus>) {
+    let past_the_table = cfg.max_qps() < 1 << cfg.index_bits;
+    let two_level = cfg.mode == Mode::TwoLevel;
+    let in_memory = two_level && cfg.directory == Directory::InMemory;
+    let statuses = Status::ALL
+        .into_iter()
+        .filter(|s| match s {
+            Status::Ok | Status::NotAllocated => true,
+            Status::OutOfRange => past_the_table,
+            Status::Stale => cfg.gen_bits() > 0,
+            Status::PageAbsent => two_level,
+            Status::MemError => in_memory,
+        })
+        .collect();
+    let results = CmdStatus::ALL
+        .into_iter()
+        .filter(|c| match c {
+            CmdStatus::Ok | CmdStatus::BadState | CmdStatus::BadCmd => true,
+            CmdStatus::OutOfRange => past_the_table,
+            CmdStatus::Full => fills_the_table(cfg),
+        })
+        .collect();
+    (statuses, results)
+}
+
+/// Whether a campaign on `cfg` fills the table (see [`FILL_LIMIT`]).
+pub fn fills_the_table(cfg: &Config) -> bool {
+    cfg.max_qps().saturating_sub(cfg.first_index) <= FILL_LIMIT
+}
+
+impl Outcome {
+    /// An error naming every reachable status and result (see [`reachable`]) that never
+    /// occurred.
+    pub fn check_coverage(&self, cfg: &Config) -> Result<()> {
+        let (statuses, results) = reachable(cfg);
+        let missing: Vec<String> = statuses
+            .iter()
+            .filter(|s| self.status_counts[s.as_u64() as usize] == 0)
+            .map(|s| format!("lookup status {s}"))
+            .chain(
+                results
+                    .iter()
+                    .filter(|c| self.cmd_counts[c.as_u32() as usize] == 0)
+                    .map(|c| format!("command result {c}")),
+            )
+            .collect();
+        if !missing.is_empty() {
+            bail!(
+                "coverage: never produced {} (reachable in this configuration; statuses {:?}, \
+                 command results {:?})",
+                missing.join(", "),
+                self.status_counts,
+                self.cmd_counts
+            );
+        }
+        Ok(())
+    }
 }
 
 /// The seed of a run: `QPTABLE_SEED` if set, else `default`. Printed by the caller.
@@ -120,7 +200,12 @@ pub fn run_with_mem(
     let mut out = Outcome::default();
     let ports = cfg.ports.len();
     let mut sent = 0;
+    let mut filled = !fills_the_table(cfg);
     while sent < lookups {
+        if !filled && sent >= lookups / 2 {
+            filled = true;
+            fill_the_table(&mut bench, &mut rng, &mut known, &mut out)?;
+        }
         let batch = rng.gen_range(1..200).min(lookups - sent);
         for p in 0..ports {
             for _ in 0..batch {
@@ -130,7 +215,7 @@ pub fn run_with_mem(
                         // Another generation of a known index.
                         known[rng.gen_range(0..known.len())] ^ (rng.gen::<u32>() & !index_mask)
                     }
-                    _ => rng.gen::<u32>() & 0xFF_FFFF,
+                    _ => random_qpn(&mut rng, cfg),
                 };
                 bench.lookup(p, qpn, rng.gen());
             }
@@ -142,12 +227,12 @@ pub fn run_with_mem(
             0..=6 => Command::Alloc,
             7..=9 if !known.is_empty() => Command::Publish(known[rng.gen_range(0..known.len())]),
             10..=12 if !known.is_empty() => Command::Free(known[rng.gen_range(0..known.len())]),
-            13 => Command::AllocAt(rng.gen::<u32>() & 0xFF_FFFF),
+            13 => Command::AllocAt(random_qpn(&mut rng, cfg)),
             14 if !known.is_empty() => Command::AllocAt(
                 known[rng.gen_range(0..known.len())] ^ (rng.gen::<u32>() & !index_mask),
             ),
-            15 => Command::Free(rng.gen::<u32>() & 0xFF_FFFF),
-            16 => Command::Publish(rng.gen::<u32>() & 0xFF_FFFF),
+            15 => Command::Free(random_qpn(&mut rng, cfg)),
+            16 => Command::Publish(random_qpn(&mut rng, cfg)),
             17 if on_chip => {
                 // Rewrite a directory entry while lookups flow.
                 let i = rng.gen_range(0..dir_entries);
@@ -168,10 +253,14 @@ pub fn run_with_mem(
                 Command::DirFlush
             }
             17 => Command::DirFlush,
-            18 => Command::Raw(
-                [0, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15][rng.gen_range(0..11)],
-                rng.gen::<u32>() & 0xFF_FFFF,
-            ),
+            18 => {
+                // An opcode that names no command (BAD_CMD): 0, or past the last one.
+                let op = match rng.gen_range(0..=15 - opcode::LAST) {
+                    0 => 0,
+                    k => opcode::LAST + k,
+                };
+                Command::Raw(op, rng.gen::<u32>() & qptable::spec::QPN_MASK)
+            }
             _ => Command::Alloc,
         };
         let r = bench.command(cmd)?;
@@ -231,7 +320,62 @@ pub fn run_with_mem(
         "  {} lookups, {} commands, {} cycles; statuses {:?}; command results {:?}; mismatches 0",
         out.lookups, out.commands, out.cycles, out.status_counts, out.cmd_counts
     );
+    out.check_coverage(cfg)?;
     Ok(out)
+}
+
+/// ALLOC until FULL (while the lookups of the last batch are still in flight), most new QPs
+/// published; then about half of them freed, so that the rest of the campaign allocates
+/// again.
+fn fill_the_table(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    known: &mut Vec<u32>,
+    out: &mut Outcome,
+) -> Result<()> {
+    let limit = bench.cfg.max_qps() + 1;
+    let mut taken = Vec::new();
+    for _ in 0..limit {
+        let r = bench.command(Command::Alloc)?;
+        out.commands += 1;
+        out.cmd_counts[r.status as usize] += 1;
+        if r.status != CmdStatus::Ok {
+            break;
+        }
+        taken.push(r.qpn);
+        if rng.gen_bool(0.7) {
+            let r = bench.command(Command::Publish(r.qpn))?;
+            out.commands += 1;
+            out.cmd_counts[r.status as usize] += 1;
+        }
+    }
+    for &qpn in &taken {
+        if rng.gen_bool(0.5) {
+            let r = bench.command(Command::Free(qpn))?;
+            out.commands += 1;
+            out.cmd_counts[r.status as usize] += 1;
+        } else {
+            known.push(qpn);
+        }
+    }
+    Ok(())
+}
+
+/// A random QPN: any 24-bit value, or (one in four) an index at the edges of the table (around
+/// `first_index`, around `max_qps`, the last of the index field) with a random generation, so
+/// that OUT_OF_RANGE is produced often when the index field reaches past `max_qps`.
+fn random_qpn(rng: &mut ChaCha8Rng, cfg: &Config) -> u32 {
+    if rng.gen_bool(0.75) {
+        return rng.gen::<u32>() & qptable::spec::QPN_MASK;
+    }
+    let field = 1u32 << cfg.index_bits;
+    let index = match rng.gen_range(0..3) {
+        0 => cfg.first_index.saturating_sub(1) + rng.gen_range(0..3),
+        1 => cfg.max_qps().saturating_sub(2) + rng.gen_range(0..4),
+        _ => field - 1,
+    }
+    .min(field - 1);
+    (rng.gen::<u32>() << cfg.index_bits | index) & qptable::spec::QPN_MASK
 }
 
 /// Writes directory entry `i` through DIR_INDEX / DIR_ENTRY_LO / DIR_ENTRY_HI: present with
@@ -251,4 +395,37 @@ fn write_mem_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) {
     let present = rng.gen_bool(0.8);
     let entry = (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present);
     bench.mem_write_dir(i, entry);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::configs::config;
+
+    #[test]
+    fn reachable_follows_the_configuration() {
+        use CmdStatus as C;
+        use Status as S;
+        // Default: 2^14 indexes = max_qps, 10 generation bits, flat, fillable.
+        let (s, c) = reachable(&config(&[]));
+        assert_eq!(s, [S::Ok, S::NotAllocated, S::Stale]);
+        assert_eq!(c, [C::Ok, C::Full, C::BadState, C::BadCmd]);
+        // Past the table, two_level in memory: every status and result.
+        let (s, c) = reachable(&config(&[
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=10",
+            "leaf_bits=4",
+            "max_qps=1000",
+        ]));
+        assert_eq!(s, Status::ALL);
+        assert_eq!(c, CmdStatus::ALL);
+        // 24 index bits: no generation (no STALE), too large to fill (no FULL).
+        let (s, c) = reachable(&config(&["index_bits=24"]));
+        assert_eq!(s, [S::Ok, S::NotAllocated]);
+        assert_eq!(c, [C::Ok, C::BadState, C::BadCmd]);
+        // two_level on chip: PAGE_ABSENT, not MEM_ERROR.
+        let (s, _) = reachable(&config(&["mode=two_level", "index_bits=12", "leaf_bits=6"]));
+        assert!(s.contains(&S::PageAbsent) && !s.contains(&S::MemError));
+    }
 }

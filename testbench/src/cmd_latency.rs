@@ -11,7 +11,7 @@
 
 use anyhow::{bail, Result};
 use qptable::config::Config;
-use qptable::model::{regs, Command};
+use qptable::model::{regs, CmdStatus, Command};
 use qptable_sim::{BuildOptions, In, Model, Out, Sim};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -209,10 +209,10 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
     let alloc = |d: &mut Driver, qpn_of: &mut Vec<u32>| -> Result<(u64, Option<u32>)> {
         let cycles = d.command(Command::Alloc)?;
         let result = d.read(regs::CMD_RESULT)?;
-        if result >> 28 != 0 {
+        if result >> regs::CMD_RESULT_STATUS_SHIFT != CmdStatus::Ok.as_u32() {
             return Ok((cycles, None)); // FULL
         }
-        let q = result & 0xFF_FFFF;
+        let q = result & qptable::spec::QPN_MASK;
         let index = q & ((1 << index_bits) - 1);
         qpn_of[index as usize] = q;
         Ok((cycles, Some(index)))

@@ -5,12 +5,14 @@
 //! * fixtures: [`bench`](mod@bench) (generate + build + reset + every agent in one cycle loop),
 //!   [`scoreboard`] (every response and command checked against the reference model),
 //!   [`tb`] (a bench with an independent monitor of every lookup handshake), [`configs`]
-//!   (the configuration builders of the tests, the model build lock), [`tools`] (external
+//!   (the configuration builders of the tests, the model build lock), [`block`] (one hardware
+//!   block alone in Verilator, for the block-level tests), [`tools`] (external
 //!   tools), [`comb_ports`] (a static check of the emitted Verilog);
 //! * campaigns and measurements that return values: [`campaign`], [`demo`], [`perf`],
 //!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`], [`xsim`] (the same stimulus on
 //!   Verilator and Icarus, compared cycle by cycle).
 pub mod bench;
+pub mod block;
 pub mod campaign;
 pub mod cmd_latency;
 pub mod comb_ports;

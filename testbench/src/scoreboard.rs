@@ -44,6 +44,11 @@ use qptable::model::{
 use std::collections::VecDeque;
 use std::fmt;
 
+/// The register word address the hardware decodes (`addr[11:2]`, SPEC §6), as a byte mask.
+const REG_WORD_MASK: u32 = ((1 << regs::WORD_ADDR_BITS) - 1) << 2;
+/// A register address as messages show it: the decoded bits and the byte offset.
+const REG_SHOWN_MASK: u32 = REG_WORD_MASK | 3;
+
 /// A difference between the hardware and the model: one message that says where (port,
 /// request number, qpn, command) and what was expected and got.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,7 +254,7 @@ impl Scoreboard {
         let Some(w) = &self.window else {
             return vec![now];
         };
-        let addr = addr & 0xFFC;
+        let addr = addr & REG_WORD_MASK;
         let before = if addr == regs::STATUS {
             Some(regs::STATUS_INIT_DONE | regs::STATUS_CMD_BUSY)
         } else if addr == regs::CMD_RESULT {
@@ -279,7 +284,7 @@ impl Scoreboard {
         let allowed: Vec<String> = allowed.iter().map(show).collect();
         Err(Mismatch::new(format!(
             "read of {:#05x}: expected {}, got {}",
-            addr & 0xFFF,
+            addr & REG_SHOWN_MASK,
             allowed.join(" or "),
             show(&got)
         )))
@@ -305,7 +310,7 @@ impl Scoreboard {
         let show = |r: Result<(), ()>| if r.is_ok() { "OKAY" } else { "SLVERR" };
         Err(Mismatch::new(format!(
             "write of {data:#010x} (strb {strb:#06b}) to {:#05x}: expected {}, got {}",
-            addr & 0xFFF,
+            addr & REG_SHOWN_MASK,
             show(expected),
             show(got)
         )))
@@ -315,7 +320,7 @@ impl Scoreboard {
     /// remembers the expected response. A DIR_ENTRY_HI write changes a directory entry at one
     /// edge before its write response: lookups accepted until then may see either entry.
     pub fn register_write_issued(&mut self, addr: u32, data: u32, strb: u8) {
-        let addr = addr & 0xFFC;
+        let addr = addr & REG_WORD_MASK;
         let dir_index = self.model.read_register(regs::DIR_INDEX).ok();
         let old = dir_index.map(|i| (i, self.model.dir_entry(i)));
         let expected = match self.model.write_register(addr, data, strb) {
@@ -517,9 +522,9 @@ mod tests {
     // Default configuration: index_bits 14 (qpn = gen << 14 | index), entry_bytes 256,
     // ports tx (0) and rx (1), tag_bits 8, first_index 2.
     const QP: u32 = 1 << 14 | 2; // first ALLOC: index 2, generation 1
-    const OK: u64 = 0;
-    const NOT_ALLOCATED: u64 = 2;
-    const STALE: u64 = 3;
+    const OK: u64 = Status::Ok as u64;
+    const NOT_ALLOCATED: u64 = Status::NotAllocated as u64;
+    const STALE: u64 = Status::Stale as u64;
 
     fn sb() -> Scoreboard {
         Scoreboard::new(&Config::default())
@@ -702,14 +707,25 @@ mod tests {
         s.response(1, QP, 3, OK, 512).unwrap();
         assert_eq!(s.outstanding(), 0);
         assert_eq!(s.lookups(0), 3);
-        assert_eq!(s.status_counts(0), [2, 0, 1, 0, 0, 0]);
-        assert_eq!(s.status_counts(1), [2, 0, 0, 0, 0, 0]);
+        let counts = |ok, not_allocated| {
+            let mut c = [0; 6];
+            c[Status::Ok as usize] = ok;
+            c[Status::NotAllocated as usize] = not_allocated;
+            c
+        };
+        assert_eq!(s.status_counts(0), counts(2, 1));
+        assert_eq!(s.status_counts(1), counts(2, 0));
         // The model's per-port counters count at the response handshake.
-        s.check_read(0x100, Ok(3)).unwrap();
-        s.check_read(0x104, Ok(2)).unwrap();
-        s.check_read(0x10C, Ok(1)).unwrap();
-        s.check_read(0x120, Ok(2)).unwrap();
-        let e = s.check_read(0x124, Ok(1)).unwrap_err();
+        let port_reg = regs::port_register;
+        s.check_read(port_reg(0, regs::PORT_LOOKUPS), Ok(3))
+            .unwrap();
+        s.check_read(port_reg(0, regs::PORT_OK), Ok(2)).unwrap();
+        s.check_read(port_reg(0, regs::PORT_NOT_ALLOCATED), Ok(1))
+            .unwrap();
+        s.check_read(port_reg(1, regs::PORT_LOOKUPS), Ok(2))
+            .unwrap();
+        // The message shows the address: port 1's OK counter is 0x124.
+        let e = s.check_read(port_reg(1, regs::PORT_OK), Ok(1)).unwrap_err();
         assert_eq!(
             e.to_string(),
             "read of 0x124: expected 0x00000002, got 0x00000001"
@@ -721,24 +737,28 @@ mod tests {
     fn registers_inside_and_after_a_window() {
         let mut s = sb();
         let r = s.command_issued(Command::Alloc);
-        assert_eq!(r.to_register(), 0x0000_4002);
+        // CMD_RESULT: status OK (0) in [31:28], the QPN in [23:0].
+        let ok_qp = CmdStatus::Ok.as_u32() << regs::CMD_RESULT_STATUS_SHIFT | QP;
+        assert_eq!(r.to_register(), ok_qp);
         // Busy with the previous result (0), or finished.
-        s.check_cmd_result(0x0800_0000).unwrap();
-        s.check_cmd_result(0x0000_4002).unwrap();
-        assert!(s.check_cmd_result(0x0800_4002).is_err());
-        s.check_read(regs::STATUS, Ok(3)).unwrap();
-        s.check_read(regs::STATUS, Ok(1)).unwrap();
+        s.check_cmd_result(regs::CMD_RESULT_BUSY).unwrap();
+        s.check_cmd_result(ok_qp).unwrap();
+        assert!(s.check_cmd_result(regs::CMD_RESULT_BUSY | ok_qp).is_err());
+        let busy = regs::STATUS_INIT_DONE | regs::STATUS_CMD_BUSY;
+        s.check_read(regs::STATUS, Ok(busy)).unwrap();
+        s.check_read(regs::STATUS, Ok(regs::STATUS_INIT_DONE))
+            .unwrap();
         s.check_read(regs::IN_USE, Ok(0)).unwrap();
         s.check_read(regs::IN_USE, Ok(1)).unwrap();
         s.check_read(regs::ALLOC_OK, Ok(1)).unwrap();
         assert!(s.check_read(regs::ALLOC_FULL, Ok(1)).is_err());
         s.command_completed().unwrap();
-        let e = s.check_cmd_result(0x0800_0000).unwrap_err();
+        let e = s.check_cmd_result(regs::CMD_RESULT_BUSY).unwrap_err();
         assert_eq!(
             e.to_string(),
             "after Alloc (0x10000000): read of 0x034: expected 0x00004002, got 0x08000000"
         );
-        assert!(s.check_read(regs::STATUS, Ok(3)).is_err());
+        assert!(s.check_read(regs::STATUS, Ok(busy)).is_err());
         assert!(s.check_read(regs::IN_USE, Ok(0)).is_err());
         s.check_read(regs::CMD, Err(())).unwrap();
         assert!(s.check_read(regs::ID, Err(())).is_err());
@@ -752,7 +772,7 @@ mod tests {
             e.to_string(),
             "write of 0x00001000 (strb 0b1111) to 0x020: expected SLVERR, got OKAY"
         );
-        cmd(&mut s, Command::Free(0x4002));
+        cmd(&mut s, Command::Free(QP));
         s.check_write(regs::TABLE_BASE_LO, 0x1000, 0xF, Ok(()))
             .unwrap();
         s.check_read(regs::TABLE_BASE_LO, Ok(0x1000)).unwrap();

@@ -253,7 +253,7 @@ impl Tb {
             self.name,
             d.resp
         );
-        let expected = status.as_u32() << 28 | qpn;
+        let expected = status.as_u32() << regs::CMD_RESULT_STATUS_SHIFT | qpn;
         self.expect_reg(regs::CMD_RESULT, Some(expected))
             .with_context(|| {
                 format!(

@@ -27,6 +27,7 @@
 use anyhow::{bail, ensure, Context, Result};
 use qptable::config::{Config, Directory, Mode};
 use qptable::model::regs;
+use qptable::spec::{opcode, CmdStatus, QPN_MASK};
 use qptable_sim::axi_mem::{AxiMemory, Latency};
 use qptable_sim::{Agent, AxiLiteMaster, AxiResp, Dir, In, Model, Out, StreamSink, StreamSource};
 use rand::seq::SliceRandom;
@@ -137,24 +138,13 @@ impl Recording {
     }
 }
 
-/// Lookup status names (SPEC §4).
-pub const LOOKUP_STATUS: [&str; 6] = [
-    "OK",
-    "OUT_OF_RANGE",
-    "NOT_ALLOCATED",
-    "STALE",
-    "PAGE_ABSENT",
-    "MEM_ERROR",
-];
-/// Command result status names (SPEC §6).
-pub const CMD_STATUS: [&str; 5] = ["OK", "FULL", "OUT_OF_RANGE", "BAD_STATE", "BAD_CMD"];
-
-const OP_ALLOC: u64 = 1;
-const OP_ALLOC_AT: u64 = 2;
-const OP_PUBLISH: u64 = 3;
-const OP_FREE: u64 = 4;
-const OP_DIR_FLUSH: u64 = 5;
-const ST_OK: u64 = 0;
+// Opcodes and the OK result as the stimulus' u64 words carry them (SPEC §6, from `spec`).
+const OP_ALLOC: u64 = opcode::ALLOC as u64;
+const OP_ALLOC_AT: u64 = opcode::ALLOC_AT as u64;
+const OP_PUBLISH: u64 = opcode::PUBLISH as u64;
+const OP_FREE: u64 = opcode::FREE as u64;
+const OP_DIR_FLUSH: u64 = opcode::DIR_FLUSH as u64;
+const ST_OK: u64 = CmdStatus::Ok as u64;
 
 /// Traffic phases: (request idle probability, response backpressure probability).
 const PHASES: [(f64, f64); 4] = [(0.0, 0.0), (0.3, 0.3), (0.7, 0.1), (0.1, 0.7)];
@@ -365,7 +355,8 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
                     stats.reg_writes += 1;
                 }
                 let (op, qpn) = pick_command(&mut rng, &known, fill, max_qps, space, cfg, gen_mask);
-                let id = axil.push_write(regs::CMD as u64, (op << 28) | qpn, strb);
+                let id =
+                    axil.push_write(regs::CMD as u64, (op << regs::CMD_OPCODE_SHIFT) | qpn, strb);
                 stats.cmd_ops[op as usize] += 1;
                 phase = Phase::Write { id, op, qpn };
             }
@@ -422,8 +413,8 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
                     Phase::Result { id, op, qpn }
                 }
                 Phase::Result { id, op, qpn } if d.id == id => {
-                    let status = d.data >> 28;
-                    let got = d.data & 0xff_ffff;
+                    let status = d.data >> regs::CMD_RESULT_STATUS_SHIFT;
+                    let got = d.data & u64::from(QPN_MASK);
                     stats.cmd_status[status as usize] += 1;
                     if status == ST_OK {
                         match op {
@@ -524,7 +515,7 @@ fn pick_qpn(
         60..=69 if !known.reserved.is_empty() => *known.reserved.choose(rng).expect("non-empty"),
         70..=79 if !known.freed.is_empty() => *known.freed.choose(rng).expect("non-empty"),
         80..=87 if max_qps < space => with_gen(rng.gen(), rng.gen_range(max_qps..space)),
-        _ => rng.gen::<u64>() & 0xff_ffff,
+        _ => rng.gen::<u64>() & u64::from(QPN_MASK),
     }
 }
 
@@ -555,11 +546,11 @@ fn pick_command(
         }
         93..=94 => (
             *[OP_PUBLISH, OP_FREE].choose(rng).expect("two"),
-            rng.gen::<u64>() & 0xff_ffff,
+            rng.gen::<u64>() & u64::from(QPN_MASK),
         ),
         95..=97 => (
             *[0u64, 6, 7, 9, 15].choose(rng).expect("opcodes"),
-            rng.gen::<u64>() & 0xff_ffff,
+            rng.gen::<u64>() & u64::from(QPN_MASK),
         ),
         _ => (OP_DIR_FLUSH, 0),
     }

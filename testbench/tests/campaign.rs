@@ -1,7 +1,10 @@
 //! Seeded random campaigns on four configurations, each at full speed and stressed (idle
 //! requests, response and control-port backpressure), all ports at once, commands mixed in.
 //! Every response and every command result is checked against the reference model; each
-//! run ends with nothing outstanding. `QPTABLE_SEED=<n>` replays a seed.
+//! run ends with nothing outstanding, and fails if a lookup status or command result that
+//! its configuration can produce never occurred (`campaign::reachable`: e.g. FULL where the
+//! campaign fills the table, PAGE_ABSENT in two_level, MEM_ERROR in_memory).
+//! `QPTABLE_SEED=<n>` replays a seed.
 
 use qptable_sim::axi_mem::Latency as MemLatency;
 use qptable_testbench::bench::MemOptions;

@@ -11,10 +11,11 @@
 
 use anyhow::{ensure, Context, Result};
 use qptable::config::{Directory, Mode};
+use qptable::spec::{CmdStatus, Status};
 use qptable_sim::{BuildOptions, Model};
 use qptable_testbench::campaign;
 use qptable_testbench::tools::{shipped_configs, ShippedConfig};
-use qptable_testbench::xsim::{self, Stats, CMD_STATUS, LOOKUP_STATUS};
+use qptable_testbench::xsim::{self, Stats};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -108,34 +109,47 @@ fn run_config(sc: &ShippedConfig, first_seed: u64) -> Result<Outcome> {
         bench.as_ref().map_or(0.0, |b| b.compile_time.as_secs_f64()),
         t_record.as_secs_f64(),
         t_icarus.as_secs_f64(),
-        LOOKUP_STATUS
+        Status::ALL
             .iter()
+            .map(|s| s.name())
             .zip(stats.lookup_status)
             .collect::<Vec<_>>(),
-        CMD_STATUS.iter().zip(stats.cmd_status).collect::<Vec<_>>(),
+        CmdStatus::ALL
+            .iter()
+            .map(|s| s.name())
+            .zip(stats.cmd_status)
+            .collect::<Vec<_>>(),
     );
     // The stimulus made the engine do real work: every status this configuration can give.
-    let mut want = vec![0usize, 1, 2, 3];
+    let mut want = vec![
+        Status::Ok,
+        Status::OutOfRange,
+        Status::NotAllocated,
+        Status::Stale,
+    ];
     if sc.config.mode == Mode::TwoLevel {
-        want.push(4);
+        want.push(Status::PageAbsent);
         if sc.config.directory == Directory::InMemory {
-            want.push(5);
+            want.push(Status::MemError);
         }
     }
     for s in want {
         ensure!(
-            stats.lookup_status[s] > 0,
-            "{}: no lookup answered {} in {cycles} cycles\n{report}",
+            stats.lookup_status[s as usize] > 0,
+            "{}: no lookup answered {s} in {cycles} cycles\n{report}",
             sc.name,
-            LOOKUP_STATUS[s]
         );
     }
-    for s in [0usize, 2, 3, 4] {
+    for s in [
+        CmdStatus::Ok,
+        CmdStatus::OutOfRange,
+        CmdStatus::BadState,
+        CmdStatus::BadCmd,
+    ] {
         ensure!(
-            stats.cmd_status[s] > 0,
-            "{}: no command answered {} in {cycles} cycles\n{report}",
+            stats.cmd_status[s as usize] > 0,
+            "{}: no command answered {s} in {cycles} cycles\n{report}",
             sc.name,
-            CMD_STATUS[s]
         );
     }
     ensure!(

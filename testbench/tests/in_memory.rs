@@ -10,7 +10,7 @@
 
 use anyhow::{ensure, Result};
 use qptable::config::Config;
-use qptable::model::{regs, CmdStatus, Command};
+use qptable::model::{regs, CmdStatus, Command, Status};
 use qptable_sim::axi_mem::Latency;
 use qptable_sim::AxiResp;
 use qptable_testbench::bench::{Bench, BenchOptions, MemOptions};
@@ -466,7 +466,10 @@ fn free_drains_lookups_waiting_for_memory() -> Result<()> {
     b.drain(1_000_000)?;
     let c = b.status_counts(0);
     println!("port 0 statuses {c:?}");
-    assert!(c[0] > 20 && c[2] > 0, "{c:?}");
+    assert!(
+        c[Status::Ok as usize] > 20 && c[Status::NotAllocated as usize] > 0,
+        "{c:?}"
+    );
     finish(&b)
 }
 

@@ -44,7 +44,7 @@ use super::speed::{measure_speed, Speed};
 use crate::bench::{Bench, BenchOptions, Latency};
 use anyhow::{anyhow, bail, Result};
 use qptable::config::Config;
-use qptable::model::{regs, CmdResult, CmdStatus, Command};
+use qptable::model::{regs, CmdResult, CmdStatus, Command, Status};
 use qptable_sim::AxiResp;
 use std::time::Instant;
 
@@ -289,8 +289,12 @@ pub fn bench_config(label: &str, cfg: &Config, opts: &PerfOptions) -> Result<Con
             rate: count[p] as f64 / cycles as f64,
             latency: latency_triple(&bench.latency[p]),
             mem_reads: {
+                // The lookups that read the directory: OK, PAGE_ABSENT, MEM_ERROR.
                 let c = bench.sb.status_counts(p);
-                c[0] + c[4] + c[5]
+                [Status::Ok, Status::PageAbsent, Status::MemError]
+                    .iter()
+                    .map(|&s| c[s as usize])
+                    .sum()
             },
         });
     }

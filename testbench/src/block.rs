@@ -1,0 +1,49 @@
+//! One hardware block on its own in Verilator: the Verilog of a single rust-hdl block (not
+//! the whole engine), built by the `qptable-sim` harness, for the block-level tests
+//! (`tests/block_*.rs`), which drive it against a plain model as verilog-axi and Amaranth
+//! test their blocks.
+
+use anyhow::{Context, Result};
+use qptable_sim::{BuildOptions, Model};
+use rust_hdl::prelude::*;
+use std::sync::Mutex;
+
+/// The clock input of every rust-hdl block.
+pub const CLOCK: &str = "clock";
+
+/// The Verilog of `block` alone, its top module named `top`.
+pub fn verilog<B: Block>(mut block: B, top: &str) -> Result<String> {
+    block.connect_all();
+    check_all(&block).map_err(|e| anyhow::anyhow!("rust-hdl check of block {top}: {e:?}"))?;
+    let mut defines = ModuleDefines::default();
+    block.accept(top, &mut defines);
+    Ok(defines.defines())
+}
+
+/// Builds (or finds in the model cache) the Verilator model of `verilog` with top `top` and
+/// the block clock [`CLOCK`], one build at a time (tests of one binary run in parallel).
+pub fn build(verilog: &str, top: &str) -> Result<Model> {
+    static BUILD: Mutex<()> = Mutex::new(());
+    let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
+    let opts = BuildOptions {
+        clock: CLOCK.into(),
+        ..BuildOptions::default()
+    };
+    Model::build(verilog, top, &opts).with_context(|| format!("building block {top}"))
+}
+
+/// [`verilog`] then [`build`].
+pub fn model<B: Block>(block: B, top: &str) -> Result<Model> {
+    build(&verilog(block, top)?, top)
+}
+
+/// The seed of a random block test: `QPTABLE_SEED` if set, else `default`; printed with the
+/// way to replay it.
+pub fn seed(test: &str, default: u64) -> u64 {
+    let s = std::env::var("QPTABLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    println!("{test}: seed {s} (replay with QPTABLE_SEED={s})");
+    s
+}
