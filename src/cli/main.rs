@@ -2,6 +2,11 @@
 //! each command is a module of `commands/` that calls the library (`qptable`) or the benches
 //! (`qptable_testbench`) and prints what they return.
 
+// Every command writes through `out!`/`outln!` (see `output`), never `print!`.
+#![deny(clippy::print_stdout)]
+
+#[macro_use]
+mod output;
 mod commands;
 
 use clap::{Parser, Subcommand};
@@ -61,6 +66,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout went away (`| head`): a quiet end, not a failure.
+        Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

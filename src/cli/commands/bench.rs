@@ -48,8 +48,15 @@ pub fn run(args: &Args) -> Result<()> {
         mem_latency: args.mem_latency,
         ..Default::default()
     };
-    print!("{}", report::header(&opts));
-    let reports = perf::run(&configs, &opts, &mut |r| print!("{}", r.text()))?;
+    out!("{}", report::header(&opts))?;
+    // The callback cannot return an error: a closed stdout is kept and returned after the run.
+    let mut printed = Ok(());
+    let reports = perf::run(&configs, &opts, &mut |r| {
+        if printed.is_ok() {
+            printed = out!("{}", r.text());
+        }
+    })?;
+    printed?;
     let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");

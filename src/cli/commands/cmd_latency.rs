@@ -16,10 +16,10 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     for &b in &args.index_bits {
-        print!(
+        out!(
             "{}",
             qptable_testbench::cmd_latency::run(b, args.samples, args.seed)?
-        );
+        )?;
     }
     Ok(())
 }

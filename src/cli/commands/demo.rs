@@ -2,7 +2,7 @@
 //! random campaign on every port.
 
 use super::ConfigArgs;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use qptable::generate;
 use std::path::PathBuf;
 
@@ -27,15 +27,14 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let cfg = args.config.load()?;
     let path = args.out.join(format!("{}.v", cfg.top));
-    generate::write_atomically(&path, &generate::generate_verilog(&cfg)?)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    println!(
+    generate::write_all_or_nothing(&[(&path, &generate::generate_verilog(&cfg)?)])?;
+    outln!(
         "generated {} (simulated below with Verilator)",
         path.display()
-    );
+    )?;
     let report =
         qptable_testbench::demo::run(&cfg, args.seed, args.lookups, args.trace.as_deref())?;
-    print!("{report}");
+    out!("{report}")?;
     if report.mismatches > 0 {
         anyhow::bail!(
             "{} mismatches against the reference model",

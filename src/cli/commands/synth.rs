@@ -31,7 +31,14 @@ pub fn run(args: &Args) -> Result<()> {
         freq_mhz: args.freq,
         skip_generic: args.skip_generic,
     };
-    let report = synth::run(&cfg, &opts, &mut |s| println!("{s}"))?;
-    print!("{}", report.text());
+    // The callback cannot return an error: a closed stdout is kept and returned after the run.
+    let mut printed = Ok(());
+    let report = synth::run(&cfg, &opts, &mut |s| {
+        if printed.is_ok() {
+            printed = outln!("{s}");
+        }
+    })?;
+    printed?;
+    out!("{}", report.text())?;
     Ok(())
 }

@@ -19,7 +19,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let cfg = args.config.load()?;
     for path in qptable_testbench::wave::docs_waves(&cfg, &args.vcd, &args.out)? {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display())?;
     }
     Ok(())
 }

@@ -246,3 +246,205 @@ fn missing_config_file_is_refused() {
         &["/nonexistent/qptable.toml"],
     );
 }
+
+/// Runs `qptable args` with a stdout whose reader has already gone (`qptable ... | head -0`).
+fn qptable_closed_stdout(args: &[&str], cwd: &Path) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_qptable"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(writer)
+        .output()
+        .expect("the qptable binary runs")
+}
+
+/// A closed stdout ends every printing command quietly: exit code 0, nothing on stderr (no
+/// panic message), and the work that precedes the first line (here `gen`'s files) is done.
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    let dir = TempDir::new("closed-stdout");
+    let runs: &[&[&str]] = &[
+        &["gen", "-o", "x"],
+        &["stale", "--steps", "100"],
+        &["stale", "--steps", "100", "--index-bits", "20"],
+        &["plan", "--max-qps", "4096", "--live", "1000"],
+        &["--help"],
+        &["gen", "--help"],
+        &["--version"],
+    ];
+    for args in runs {
+        let out = qptable_closed_stdout(args, dir.path());
+        let what = describe(args, &out);
+        assert_eq!(out.status.code(), Some(0), "exit code\n{what}");
+        assert!(out.stderr.is_empty(), "nothing on stderr\n{what}");
+    }
+    let x = dir.path().join("x");
+    for f in ["qp_table.v", "qp_table_inst.vh"] {
+        assert!(x.join(f).is_file(), "gen wrote {f} before printing");
+    }
+}
+
+/// Runs `qptable args` in an empty directory and checks the refusal: exit code `code`, one line
+/// on stderr holding every string of `must_name`, no panic, nothing written. Returns the line.
+fn assert_refused_with(code: i32, args: &[&str], must_name: &[&str]) -> String {
+    let dir = TempDir::new("refused-cmd");
+    let out = qptable(args, dir.path());
+    let what = describe(args, &out);
+    assert_eq!(out.status.code(), Some(code), "exit code\n{what}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "a panic\n{what}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.is_empty()).collect();
+    if code == 1 {
+        assert_eq!(lines.len(), 1, "exactly one line on stderr\n{what}");
+    } else {
+        // clap's usage errors: the error line, then the usage and a hint.
+        assert!(lines[0].starts_with("error: "), "{what}");
+    }
+    for s in must_name {
+        assert!(lines[0].contains(s), "stderr does not name {s:?}\n{what}");
+    }
+    assert!(dir.entries().is_empty(), "the refusal wrote files\n{what}");
+    lines[0].to_string()
+}
+
+/// A bad value: exit code 1 (see [`assert_refused_with`]).
+fn assert_bad_value(args: &[&str], must_name: &[&str]) -> String {
+    assert_refused_with(1, args, must_name)
+}
+
+/// The default page sizes of `plan` adapt to the table (max_qps 16384 is 14 index bits, so
+/// leaf_bits 14 would leave one directory entry); a page size given on the command line is
+/// checked as given.
+#[test]
+fn plan_default_leaf_bits_adapt_and_given_ones_are_checked() {
+    let dir = TempDir::new("plan-defaults");
+    let args = ["plan", "--max-qps", "16384", "--live", "1000"];
+    let out = qptable(&args, dir.path());
+    let what = describe(&args, &out);
+    assert!(out.status.success(), "{what}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The two_level rows of the first policy's table, by leaf_bits.
+    let leaf_bits = |policy: &str| -> Vec<String> {
+        stdout
+            .split("reuse ")
+            .find(|s| s.starts_with(policy))
+            .unwrap_or_else(|| panic!("no table for reuse {policy}\n{what}"))
+            .lines()
+            .filter_map(|l| l.strip_prefix("| two_level | "))
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(leaf_bits("cyclic"), ["8", "10", "12"], "{what}");
+    assert_eq!(leaf_bits("lowest"), ["8", "10", "12"], "{what}");
+
+    let line = assert_bad_value(
+        &[
+            "plan",
+            "--max-qps",
+            "16384",
+            "--live",
+            "1000",
+            "--leaf-bits",
+            "14",
+        ],
+        &["leaf_bits", "14"],
+    );
+    assert!(line.contains("1..=13"), "says what is allowed: {line}");
+}
+
+/// Every file of a directory tree with its content (directories as `<dir>`), sorted.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable directory") {
+            let p = e.expect("entry").path();
+            let name = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                v.push((name, b"<dir>".to_vec()));
+                stack.push(p);
+            } else {
+                v.push((name, std::fs::read(&p).expect("readable file")));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Runs `qptable args` in `dir` and checks a failure that changes nothing: exit code 1, one
+/// line on stderr holding every string of `must_name`, no panic, `dir` as it was.
+fn assert_fails_unchanged(dir: &Path, args: &[&str], must_name: &[&str]) -> String {
+    let before = snapshot(dir);
+    let out = qptable(args, dir);
+    let what = describe(args, &out);
+    assert_eq!(out.status.code(), Some(1), "exit code\n{what}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one line on stderr\n{what}");
+    for s in must_name {
+        assert!(lines[0].contains(s), "stderr does not name {s:?}\n{what}");
+    }
+    assert!(
+        snapshot(dir) == before,
+        "the failure changed {}\n{what}",
+        dir.display()
+    );
+    lines[0].to_string()
+}
+
+/// `gen` writes `<top>.v` and `<top>_inst.vh` all or nothing: a template that cannot be
+/// written (a directory in its place) leaves the old `<top>.v` as it was.
+#[test]
+fn a_failed_gen_changes_no_file() {
+    let dir = TempDir::new("gen-atomic");
+    std::fs::create_dir_all(dir.path().join("out/qp_table_inst.vh")).unwrap();
+    std::fs::write(dir.path().join("out/qp_table.v"), "OLD\n").unwrap();
+    let line = assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "out"],
+        &["out/qp_table_inst.vh", "directory"],
+    );
+    assert!(line.starts_with("error: cannot write"), "{line}");
+}
+
+/// The failure comes at the last step, renaming the template into place (its name is one
+/// byte too long for the file system: `<top>.v` fits, `<top>_inst.vh` does not): the
+/// `<top>.v` already renamed is put back, the temporaries and the created directory go.
+#[test]
+fn a_gen_failing_at_the_rename_puts_the_old_file_back() {
+    let dir = TempDir::new("gen-rollback");
+    let top = "t".repeat(248);
+    let set_top = format!("top={top}");
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join(format!("out/{top}.v")), "OLD\n").unwrap();
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "--set", &set_top, "-o", "out"],
+        &["_inst.vh", "name too long"],
+    );
+    // Into a directory that does not exist yet: it is removed again.
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "--set", &set_top, "-o", "new/sub"],
+        &["_inst.vh", "name too long"],
+    );
+}
+
+/// `gen -o <a file>`: the line names the path and says why.
+#[test]
+fn gen_into_a_file_names_the_path() {
+    let dir = TempDir::new("gen-into-file");
+    std::fs::write(dir.path().join("f"), "a file\n").unwrap();
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "f"],
+        &["f/qp_table.v", "f is not a directory"],
+    );
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "f/sub"],
+        &["f/sub", "Not a directory"],
+    );
+}
