@@ -3,7 +3,7 @@
 
 use anyhow::{bail, ensure, Result};
 use qptable::config::Reuse;
-use qptable::stale::{self, describe, format_rows, grid, table, StaleParams, Victim};
+use qptable::stale::{self, describe, format_rows, table, StaleParams, Victim};
 use qptable_testbench::stale_hw::run_on_hardware;
 
 /// Which live QP a churn step destroys.
@@ -94,9 +94,7 @@ pub fn run(args: &Args) -> Result<()> {
             ..StaleParams::default()
         };
         if !single {
-            for p in grid(&base) {
-                p.validate()?;
-            }
+            stale::validate_grid(&base)?;
             outln!("{}\n", table(&base))?;
             continue;
         }

@@ -448,3 +448,59 @@ fn gen_into_a_file_names_the_path() {
         &["f/sub", "Not a directory"],
     );
 }
+
+/// `cmd-latency` checks its values before building anything (these panicked: an empty sample
+/// indexed, a capacity overflow).
+#[test]
+fn cmd_latency_bad_values_are_refused() {
+    let cmd = ["cmd-latency", "--index-bits", "4", "--samples"];
+    for samples in ["0", "18446744073709551615", "1000001"] {
+        let args = [&cmd[..], &[samples]].concat();
+        let line = assert_bad_value(&args, &["samples", samples]);
+        assert!(line.contains("1..=1000000"), "says what is allowed: {line}");
+    }
+    // Every index_bits is checked before the first one is measured.
+    let line = assert_bad_value(
+        &["cmd-latency", "--index-bits", "4,30"],
+        &["index_bits", "30"],
+    );
+    assert!(line.contains("4..=24"), "says what is allowed: {line}");
+    // Negative and malformed: clap's usage error.
+    assert_refused_with(2, &["cmd-latency", "--samples", "-1"], &["-1"]);
+    assert_refused_with(2, &["cmd-latency", "--index-bits", "x"], &["x"]);
+}
+
+/// `stale` refuses values that overflow the run's 64-bit edge counter (a huge cmd_interval
+/// wrapped and printed a bogus table) and names the parameter given, not one derived from it
+/// (a huge max_delay blamed the grid's quarantine_cycles).
+#[test]
+fn stale_overflowing_values_are_refused() {
+    let max = "18446744073709551615";
+    let line = assert_bad_value(&["stale", "--cmd-interval", max], &["cmd_interval", max]);
+    // With live = 1000 and steps = 100000 (the defaults), 402003 command slots.
+    let fits = (u64::MAX - 10_000) / (4 * 100_000 + 2 * 1000 + 3);
+    assert!(
+        line.contains(&format!("1..={fits}")),
+        "says what is allowed: {line}"
+    );
+
+    let line = assert_bad_value(&["stale", "--max-delay", max], &["max_delay", max]);
+    assert!(
+        !line.contains("quarantine_cycles ="),
+        "blames max_delay: {line}"
+    );
+    assert!(
+        line.contains("0..=4294967294"),
+        "says what is allowed: {line}"
+    );
+    // One policy: no grid, the 64-bit limit.
+    let args = ["stale", "--quarantine-cycles", "5", "--max-delay", max];
+    assert_bad_value(&args, &["max_delay", max, "64 bits"]);
+    assert_bad_value(&["stale", "--steps", max], &["steps", max]);
+    assert_bad_value(&["stale", "--cmd-interval", "0"], &["cmd_interval", "0"]);
+    // The largest max_delay of the grid runs.
+    let dir = TempDir::new("stale-grid-max");
+    let args = ["stale", "--max-delay", "4294967294", "--steps", "10"];
+    let out = qptable(&args, dir.path());
+    assert!(out.status.success(), "{}", describe(&args, &out));
+}
