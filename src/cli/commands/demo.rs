@@ -13,7 +13,7 @@ pub struct Args {
     /// Seed of the random campaign.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Lookups per port.
+    /// Lookups per port (1..=10000000).
     #[arg(long, default_value_t = 100_000)]
     lookups: u64,
     /// Write a VCD trace of the run to this file.
@@ -26,6 +26,12 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let cfg = args.config.load()?;
+    // Before anything is written or built.
+    qptable_testbench::demo::check_lookups(args.lookups)?;
+    super::check_output_dir(&args.out)?;
+    if let Some(trace) = &args.trace {
+        super::check_output_file(trace)?;
+    }
     let path = args.out.join(format!("{}.v", cfg.top));
     generate::write_all_or_nothing(&[(&path, &generate::generate_verilog(&cfg)?)])?;
     outln!(

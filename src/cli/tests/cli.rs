@@ -504,3 +504,52 @@ fn stale_overflowing_values_are_refused() {
     let out = qptable(&args, dir.path());
     assert!(out.status.success(), "{}", describe(&args, &out));
 }
+
+/// Output paths that cannot be written are refused before any work (`wave` used to say
+/// "File exists" with no path after a 4.5 MB trace; `demo --trace <dir>` "cannot open VCD
+/// <dir>: " with no reason), with the path and the reason, and nothing written.
+#[test]
+fn unwritable_output_paths_are_refused_before_any_work() {
+    let dir = TempDir::new("out-paths");
+    std::fs::write(dir.path().join("f"), "a file\n").unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["wave", "-o", "f"], &["f", "not a directory"]),
+        (&["wave", "-o", "f/svg"], &["f/svg", "f is not a directory"]),
+        (&["wave", "--vcd", "d"], &["d", "is a directory"]),
+        (
+            &["wave", "--vcd", "f/x.vcd"],
+            &["f/x.vcd", "f is not a directory"],
+        ),
+        (&["demo", "--trace", "d"], &["d", "is a directory"]),
+        (
+            &["demo", "--trace", "f/x.vcd"],
+            &["f/x.vcd", "f is not a directory"],
+        ),
+        (&["demo", "-o", "f"], &["f", "not a directory"]),
+    ];
+    for (args, must_name) in cases {
+        let start = std::time::Instant::now();
+        assert_fails_unchanged(dir.path(), args, must_name);
+        // Refused before the Verilator build (minutes) and the simulation.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "qptable {} took {:?}",
+            args.join(" "),
+            start.elapsed()
+        );
+    }
+}
+
+/// `demo --lookups 0` reported a latency of 0/0/0: refused (a latency of no lookup is no
+/// figure), like a number of lookups too large to queue.
+#[test]
+fn demo_lookups_out_of_range_are_refused() {
+    for v in ["0", "10000001", "18446744073709551615"] {
+        let line = assert_bad_value(&["demo", "--lookups", v], &["lookups", v]);
+        assert!(
+            line.contains("1..=10000000"),
+            "says what is allowed: {line}"
+        );
+    }
+}

@@ -324,7 +324,8 @@ pub fn docs_waves(cfg: &Config, vcd: &Path, out_dir: &Path) -> Result<Vec<PathBu
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let trace = Trace::load(vcd, &refs)?;
-    std::fs::create_dir_all(out_dir)?;
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create directory {}", out_dir.display()))?;
     let mut written = vec![];
     for (name, w) in &waves {
         let path = out_dir.join(format!("{name}.svg"));
