@@ -553,3 +553,33 @@ fn demo_lookups_out_of_range_are_refused() {
         );
     }
 }
+
+/// A top named like one of its own ports was accepted, and its Verilog failed Verilator lint
+/// (VARHIDDEN): refused, for every configuration (the library test
+/// `no_port_of_the_top_level_is_a_top` covers every port of the generated top levels).
+#[test]
+fn a_top_named_like_a_port_is_refused() {
+    for top in [
+        "clk",
+        "rst",
+        "s_axil_awvalid",
+        "m_axi_arid",
+        "s_tx_req_valid",
+        "m_rx_rsp_ready",
+    ] {
+        let set = format!("top={top}");
+        let line = assert_refused(&["--set", &set], &["top", top]);
+        assert!(
+            line.contains("not a port of the top level") && line.contains("VARHIDDEN"),
+            "says why: {line}"
+        );
+    }
+    let line = assert_refused(
+        &["--set", "ports=a,b", "--set", "top=s_b_req_qpn"],
+        &["top", "s_b_req_qpn"],
+    );
+    assert!(
+        line.contains("s_<port>_req_*"),
+        "says what is refused: {line}"
+    );
+}
