@@ -49,6 +49,15 @@ fn check_parents(path: &Path) -> Result<()> {
     }
 }
 
+/// The help's note on the model cache, for the commands that build a Verilator model.
+pub const MODEL_CACHE_HELP: &str = "\
+The Verilator model is built once per design and kept in a cache directory, the first of:
+  $QPTABLE_MODEL_CACHE
+  $CARGO_TARGET_DIR/qptable-models
+  <workspace>/target/qptable-models    (under cargo: cargo run, cargo test)
+  $XDG_CACHE_HOME/qptable/models, else ~/.cache/qptable/models
+Deleting the directory is safe: models are rebuilt when needed.";
+
 /// `--config` and `--set` of the commands that work on one configuration.
 #[derive(Args, Clone)]
 pub struct ConfigArgs {

@@ -583,3 +583,23 @@ fn a_top_named_like_a_port_is_refused() {
         "says what is refused: {line}"
     );
 }
+
+/// The help of the commands that build a Verilator model says where the model is cached.
+#[test]
+fn help_says_where_models_are_cached() {
+    let dir = TempDir::new("help");
+    for cmd in ["demo", "bench", "wave", "cmd-latency", "stale"] {
+        let args = [cmd, "--help"];
+        let out = qptable(&args, dir.path());
+        let what = describe(&args, &out);
+        assert!(out.status.success(), "{what}");
+        let help = String::from_utf8_lossy(&out.stdout);
+        for s in [
+            "$QPTABLE_MODEL_CACHE",
+            "$XDG_CACHE_HOME/qptable/models",
+            "~/.cache/qptable/models",
+        ] {
+            assert!(help.contains(s), "{cmd} --help does not name {s}\n{what}");
+        }
+    }
+}
