@@ -174,6 +174,23 @@ impl StaleParams {
             self.cmd_interval >= 1,
             "cmd_interval = 0 is out of range: allowed >= 1"
         );
+        // No step or no packet: no late packet, nothing measured (the table would show a rate
+        // of 0 % that is no measurement).
+        ensure!(
+            (1..=MAX_PACKETS).contains(&self.steps),
+            "steps = {} is out of range: allowed 1..={MAX_PACKETS} (no step, no late packet; at \
+             least one packet per step, at most {MAX_PACKETS} in a run)",
+            self.steps
+        );
+        ensure!(
+            (1..=MAX_PACKETS).contains(&u64::from(self.packets_per_step))
+                && self.steps.saturating_mul(self.packets_per_step.into()) <= MAX_PACKETS,
+            "packets_per_step = {} is out of range: allowed 1..={} with steps = {} (at most \
+             {MAX_PACKETS} packets in a run, each held in memory while in flight)",
+            self.packets_per_step,
+            (MAX_PACKETS / self.steps).min(u64::from(u32::MAX)),
+            self.steps
+        );
         self.check_timeline()
     }
 
@@ -214,6 +231,9 @@ impl StaleParams {
         Ok(())
     }
 }
+
+/// Most packets in one run (`steps * packets_per_step`).
+pub const MAX_PACKETS: u64 = 100_000_000;
 
 /// The largest `max_delay` of the policy grid ([`grid`]): its longest quarantine,
 /// `max_delay + 1`, is a `quarantine_cycles` (`0..=4294967295`).

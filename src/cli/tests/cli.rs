@@ -498,6 +498,29 @@ fn stale_overflowing_values_are_refused() {
     assert_bad_value(&args, &["max_delay", max, "64 bits"]);
     assert_bad_value(&["stale", "--steps", max], &["steps", max]);
     assert_bad_value(&["stale", "--cmd-interval", "0"], &["cmd_interval", "0"]);
+    // No step or no packet measured nothing and showed a rate of 0.00 %; too many packets
+    // were held in memory until the process was killed.
+    for steps in ["0", "100000001"] {
+        let line = assert_bad_value(&["stale", "--steps", steps], &["steps", steps]);
+        assert!(
+            line.contains("1..=100000000"),
+            "says what is allowed: {line}"
+        );
+    }
+    let line = assert_bad_value(
+        &["stale", "--packets-per-step", "0"],
+        &["packets_per_step", "0"],
+    );
+    assert!(
+        line.contains("1..=1000 with steps = 100000"),
+        "says what is allowed: {line}"
+    );
+    let args = ["stale", "--steps", "50", "--packets-per-step", "4294967295"];
+    let line = assert_bad_value(&args, &["packets_per_step", "4294967295"]);
+    assert!(
+        line.contains("1..=2000000 with steps = 50"),
+        "says what is allowed: {line}"
+    );
     // The largest max_delay of the grid runs.
     let dir = TempDir::new("stale-grid-max");
     let args = ["stale", "--max-delay", "4294967294", "--steps", "10"];
