@@ -626,3 +626,37 @@ fn help_says_where_models_are_cached() {
         }
     }
 }
+
+/// `bench` and `synth` check their values before building anything (`--mem-latency 0` hit an
+/// assertion of the memory model; `--lookups 0` measured nothing).
+#[test]
+fn bench_and_synth_bad_values_are_refused() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["bench", "--lookups", "0"],
+            &["lookups", "0", "1..=10000000"],
+        ),
+        (
+            &["bench", "--mem-latency", "0"],
+            &["mem_latency", "0", "1..=10000"],
+        ),
+        (
+            &["bench", "--mem-latency", "18446744073709551615"],
+            &["mem_latency", "1..=10000"],
+        ),
+        (&["bench", "--speed-cycles", "0"], &["speed_cycles", "0"]),
+        (
+            &["bench", "--rust-hdl-cycles", "0"],
+            &["rust_hdl_cycles", "0"],
+        ),
+        (&["synth", "--freq", "0"], &["freq", "0", "MHz"]),
+        (&["synth", "--freq", "nan"], &["freq", "NaN"]),
+        (&["synth", "--freq", "inf"], &["freq", "inf"]),
+        (&["synth", "--freq=-5"], &["freq", "-5"]),
+    ];
+    for (args, must_name) in cases {
+        assert_bad_value(args, must_name);
+    }
+    assert_refused_with(2, &["bench", "--lookups", "-1"], &["-1"]);
+    assert_refused_with(2, &["synth", "--freq", "fast"], &["fast"]);
+}
