@@ -210,7 +210,7 @@ fn unknown_parameter_is_refused() {
 }
 
 #[test]
-fn refusals_of_this_release_are_refused() {
+fn quarantine_cycles_above_32_bits_is_refused() {
     assert_refused(
         &["--set", "quarantine_cycles=4294967296"],
         &["quarantine_cycles", "4294967296"],
