@@ -177,6 +177,10 @@ const PORTS_ALLOWED: &str =
 const TOP_ALLOWED: &str =
     "a Verilog identifier ([A-Za-z_][A-Za-z0-9_]*) that is not a Verilog or SystemVerilog keyword";
 
+const TOP_NOT_A_PORT: &str = "a name that is not a port of the top level (clk, rst, s_axil_*, \
+     m_axi_*, s_<port>_req_*, m_<port>_rsp_*): the module would hide its own port (Verilator \
+     VARHIDDEN)";
+
 /// A configuration error: one line naming the parameter, the value given and what is allowed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
@@ -571,12 +575,32 @@ impl Config {
                 TOP_ALLOWED,
             ));
         }
+        if self.is_port_name(&self.top) {
+            return Err(ConfigError::not_allowed(
+                "top",
+                toml_string(&self.top),
+                TOP_NOT_A_PORT,
+            ));
+        }
 
         // ---- NOT IMPLEMENTED YET -------------------------------------------------------------
         // Features of SPEC §3 this release refuses. Lift a refusal here once the hardware, the
         // model and the testbenches support it; every other check above already covers it.
         // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------
         Ok(())
+    }
+
+    /// Whether `name` is, or could be, a port of the top level: `clk`, `rst`, and the
+    /// families `s_axil_*`, `m_axi_*` (in_memory) and `s_<port>_req_*`, `m_<port>_rsp_*`
+    /// (whole families, so the rule does not change with the mode or the generator's version).
+    fn is_port_name(&self, name: &str) -> bool {
+        name == "clk"
+            || name == "rst"
+            || name.starts_with("s_axil_")
+            || name.starts_with("m_axi_")
+            || self.ports.iter().any(|p| {
+                name.starts_with(&format!("s_{p}_req_")) || name.starts_with(&format!("m_{p}_rsp_"))
+            })
     }
 
     /// Port names: 1 to 4, unique, each `[A-Za-z_][A-Za-z0-9_]*`. The signals built from a
@@ -837,6 +861,52 @@ mod tests {
         assert_eq!(msg(&["top=qp$table"]), top_msg("\"qp$table\""));
         assert_eq!(msg(&["top="]), top_msg("\"\""));
         assert_eq!(invalid(&["top=wire"]).parameter(), "top");
+        let port_msg = |v: &str| {
+            format!(
+                "top = {v} is not allowed: a name that is not a port of the top level (clk, rst, \
+                 s_axil_*, m_axi_*, s_<port>_req_*, m_<port>_rsp_*): the module would hide its \
+                 own port (Verilator VARHIDDEN)"
+            )
+        };
+        assert_eq!(msg(&["top=clk"]), port_msg("\"clk\""));
+        assert_eq!(msg(&["top=rst"]), port_msg("\"rst\""));
+        assert_eq!(msg(&["top=s_axil_awaddr"]), port_msg("\"s_axil_awaddr\""));
+        assert_eq!(msg(&["top=m_axi_arid"]), port_msg("\"m_axi_arid\""));
+        assert_eq!(msg(&["top=s_tx_req_valid"]), port_msg("\"s_tx_req_valid\""));
+        assert_eq!(
+            msg(&["ports=a,b", "top=m_b_rsp_ready"]),
+            port_msg("\"m_b_rsp_ready\"")
+        );
+        // Names near the families are fine: another port's family, no family at all.
+        valid(&["ports=a,b", "top=s_tx_req_valid"]);
+        valid(&["top=clk2"]);
+        valid(&["top=s_axi_lite"]);
+    }
+
+    /// Every port of the generated top level, in flat and in two_level in_memory (the
+    /// `m_axi_*` master) and with other port names, is refused as `top`.
+    #[test]
+    fn no_port_of_the_top_level_is_a_top() {
+        for base in [
+            &[][..],
+            &["mode=two_level", "directory=in_memory"][..],
+            &["ports=a,b,c,d", "mode=two_level"][..],
+        ] {
+            let cfg = valid(base);
+            let top =
+                crate::hw::qp_table::QpTable::new(crate::hw::EngineParams::new(&cfg), &cfg.ports);
+            assert!(
+                top.ports().len() > 10,
+                "{base:?}: {} ports",
+                top.ports().len()
+            );
+            for p in top.ports() {
+                let mut set = base.to_vec();
+                let top = format!("top={}", p.name);
+                set.push(&top);
+                assert_eq!(invalid(&set).parameter(), "top", "{set:?}");
+            }
+        }
     }
 
     #[test]

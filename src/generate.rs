@@ -36,6 +36,107 @@ pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<(
     })
 }
 
+/// Writes every `(path, text)` or none, for the generator's outputs that belong together
+/// (`<top>.v` and its template).
+///
+/// Each text goes to a temporary file in its directory first; only when all are written are
+/// they renamed onto their paths, an existing file being kept under a temporary name until
+/// every rename succeeded and put back if one fails. On a failure no existing file has
+/// changed, the temporaries are removed, and so are the directories this call created. A
+/// path that is a directory, or whose parent is not one, is refused before anything is
+/// written. Errors name the path and the operating system's reason.
+pub fn write_all_or_nothing(files: &[(&std::path::Path, &str)]) -> anyhow::Result<()> {
+    use anyhow::{bail, Context};
+    use std::path::{Path, PathBuf};
+    for &(path, _) in files {
+        if path.is_dir() {
+            bail!("cannot write {}: it is a directory", path.display());
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = dir.filter(|d| d.exists() && !d.is_dir()) {
+            bail!(
+                "cannot write {}: {} is not a directory",
+                path.display(),
+                dir.display()
+            );
+        }
+    }
+    // Short names: a temporary name must not fail where the final one would not.
+    let beside = |path: &Path, i: usize, ext: &str| {
+        path.with_file_name(format!(".qptable-{}-{i}.{ext}", std::process::id()))
+    };
+    let mut created: Vec<PathBuf> = Vec::new();
+    let mut temporaries: Vec<PathBuf> = Vec::new();
+    // (path, its old content's temporary name) of the files already replaced.
+    let mut replaced: Vec<(PathBuf, Option<PathBuf>)> = Vec::new();
+    let result = (|| -> anyhow::Result<()> {
+        for &(path, _) in files {
+            let mut missing = Vec::new();
+            let mut dir = path.parent();
+            while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+                missing.push(d.to_path_buf());
+                dir = d.parent();
+            }
+            for d in missing.into_iter().rev() {
+                std::fs::create_dir(&d)
+                    .with_context(|| format!("cannot create directory {}", d.display()))?;
+                created.push(d);
+            }
+        }
+        for (i, &(path, text)) in files.iter().enumerate() {
+            let tmp = beside(path, i, "tmp");
+            std::fs::write(&tmp, text).with_context(|| {
+                format!("cannot write {} (for {})", tmp.display(), path.display())
+            })?;
+            temporaries.push(tmp);
+        }
+        for (i, (&(path, _), tmp)) in files.iter().zip(&temporaries).enumerate() {
+            let old = if path.exists() {
+                let old = beside(path, i, "old");
+                std::fs::rename(path, &old).with_context(|| {
+                    format!("cannot rename {} to {}", path.display(), old.display())
+                })?;
+                Some(old)
+            } else {
+                None
+            };
+            replaced.push((path.to_path_buf(), old));
+            std::fs::rename(tmp, path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        Ok(())
+    })();
+    match result {
+        Ok(()) => {
+            for (_, old) in replaced {
+                if let Some(old) = old {
+                    let _ = std::fs::remove_file(old);
+                }
+            }
+            Ok(())
+        }
+        Err(e) => {
+            for (path, old) in replaced.iter().rev() {
+                match old {
+                    Some(old) => {
+                        let _ = std::fs::rename(old, path);
+                    }
+                    None => {
+                        let _ = std::fs::remove_file(path);
+                    }
+                }
+            }
+            for t in &temporaries {
+                let _ = std::fs::remove_file(t);
+            }
+            for d in created.iter().rev() {
+                let _ = std::fs::remove_dir(d);
+            }
+            Err(e)
+        }
+    }
+}
+
 /// On-chip memory of an engine, structure by structure: (name, words, bits per word).
 ///
 /// The state RAM has one copy per lookup port (each read every cycle) and one for the

@@ -75,6 +75,21 @@ impl Default for PlanParams {
 }
 
 impl PlanParams {
+    /// The page sizes compared when none are given: 8, 10, 12 and 14 index bits, those that
+    /// leave a directory of at least two entries (`< index_bits`); for a table of 8 index bits
+    /// or fewer, pages of half the index bits.
+    pub fn default_leaf_bits(index_bits: u32) -> Vec<u32> {
+        let v: Vec<u32> = [8, 10, 12, 14]
+            .into_iter()
+            .filter(|&l| l < index_bits)
+            .collect();
+        if v.is_empty() {
+            vec![(index_bits / 2).max(1)]
+        } else {
+            v
+        }
+    }
+
     /// `index_bits`, or the fewest bits that hold `max_qps` (at least 4).
     pub fn index_bits(&self) -> u32 {
         self.index_bits.unwrap_or_else(|| {

@@ -174,8 +174,83 @@ impl StaleParams {
             self.cmd_interval >= 1,
             "cmd_interval = 0 is out of range: allowed >= 1"
         );
+        // No step or no packet: no late packet, nothing measured (the table would show a rate
+        // of 0 % that is no measurement).
+        ensure!(
+            (1..=MAX_PACKETS).contains(&self.steps),
+            "steps = {} is out of range: allowed 1..={MAX_PACKETS} (no step, no late packet; at \
+             least one packet per step, at most {MAX_PACKETS} in a run)",
+            self.steps
+        );
+        ensure!(
+            (1..=MAX_PACKETS).contains(&u64::from(self.packets_per_step))
+                && self.steps.saturating_mul(self.packets_per_step.into()) <= MAX_PACKETS,
+            "packets_per_step = {} is out of range: allowed 1..={} with steps = {} (at most \
+             {MAX_PACKETS} packets in a run, each held in memory while in flight)",
+            self.packets_per_step,
+            (MAX_PACKETS / self.steps).min(u64::from(u32::MAX)),
+            self.steps
+        );
+        self.check_timeline()
+    }
+
+    /// The run's edges must fit in 64 bits: at most 2 command slots per QP of the initial
+    /// population and 3 per step (4 counted, with 3 to spare), every slot `cmd_interval`
+    /// edges, and the last packet up to `max_delay` edges later. The error names the
+    /// parameter that makes it overflow and the largest value that fits with the others.
+    fn check_timeline(&self) -> Result<()> {
+        let fill = 2 * u64::from(self.live) + 3;
+        let Some(slots) = self.steps.checked_mul(4).and_then(|s| s.checked_add(fill)) else {
+            bail!(
+                "steps = {} is out of range: allowed 0..={} (the run's edges must fit in 64 bits)",
+                self.steps,
+                (u64::MAX - fill) / 4
+            );
+        };
+        let Some(edges) = slots.checked_mul(self.cmd_interval) else {
+            bail!(
+                "cmd_interval = {} is out of range: allowed 1..={} with live = {} and steps = {} \
+                 (the run's edges must fit in 64 bits)",
+                self.cmd_interval,
+                (u64::MAX - self.max_delay) / slots,
+                self.live,
+                self.steps
+            );
+        };
+        if edges.checked_add(self.max_delay).is_none() {
+            bail!(
+                "max_delay = {} is out of range: allowed 0..={} with cmd_interval = {}, live = {} \
+                 and steps = {} (the run's edges must fit in 64 bits)",
+                self.max_delay,
+                u64::MAX - edges,
+                self.cmd_interval,
+                self.live,
+                self.steps
+            );
+        }
         Ok(())
     }
+}
+
+/// Most packets in one run (`steps * packets_per_step`).
+pub const MAX_PACKETS: u64 = 100_000_000;
+
+/// The largest `max_delay` of the policy grid ([`grid`]): its longest quarantine,
+/// `max_delay + 1`, is a `quarantine_cycles` (`0..=4294967295`).
+pub const GRID_MAX_DELAY: u64 = u32::MAX as u64 - 1;
+
+/// Checks the policy grid of `base` ([`grid`]): its `max_delay`, then every policy.
+pub fn validate_grid(base: &StaleParams) -> Result<()> {
+    ensure!(
+        base.max_delay <= GRID_MAX_DELAY,
+        "max_delay = {} is out of range: allowed 0..={GRID_MAX_DELAY} for the policy grid (its \
+         longest quarantine, max_delay + 1 cycles, is a quarantine_cycles, at most 4294967295)",
+        base.max_delay
+    );
+    for p in grid(base) {
+        p.validate()?;
+    }
+    Ok(())
 }
 
 /// What a run measured. Status counts are indexed by [`Status`] code.
@@ -508,7 +583,7 @@ pub fn run(params: &StaleParams) -> StaleReport {
 pub fn grid(base: &StaleParams) -> Vec<StaleParams> {
     let mut v = Vec::new();
     for reuse in [Reuse::Lowest, Reuse::Cyclic] {
-        for quarantine_cycles in [0, base.max_delay / 4, base.max_delay + 1] {
+        for quarantine_cycles in [0, base.max_delay / 4, base.max_delay.saturating_add(1)] {
             for index_bits in [24, 20, 16] {
                 v.push(StaleParams {
                     reuse,

@@ -57,7 +57,8 @@
 //! [`BuildOptions`] (except `jobs` and `cache_dir`), the Verilator version and
 //! [`HARNESS_VERSION`], and keeps the built library in `<cache>/<top>-<hash>/`, where
 //! `<cache>` is [`BuildOptions::cache_dir`], else `$QPTABLE_MODEL_CACHE`, else
-//! `$CARGO_TARGET_DIR/qptable-models`, else `<workspace>/target/qptable-models` (see
+//! `$CARGO_TARGET_DIR/qptable-models`, else under cargo `<workspace>/target/qptable-models`,
+//! else the user's cache `$XDG_CACHE_HOME/qptable/models` or `~/.cache/qptable/models` (see
 //! [`default_cache_dir`]). A later build of the same inputs only loads the library
 //! ([`Model::was_cached`]). A build runs in a temporary sibling directory that is renamed
 //! into place, so concurrent processes building the same model do not collide (the loser

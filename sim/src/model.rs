@@ -4,7 +4,7 @@ use crate::tool;
 use anyhow::{anyhow, bail, Context, Result};
 use libloading::Library;
 use sha2::{Digest, Sha256};
-use std::ffi::{c_char, c_void, CStr};
+use std::ffi::{c_char, c_void, CStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,8 +19,8 @@ use crate::sim::{Port, Sim};
 /// recipe rebuilds every model.
 pub const HARNESS_VERSION: &str = "qptable-sim-1";
 
-/// Environment variable: directory of the model cache (overrides the default
-/// `<target dir>/qptable-models`).
+/// Environment variable: directory of the model cache (overrides the default, see
+/// [`default_cache_dir`]).
 pub const CACHE_ENV: &str = "QPTABLE_MODEL_CACHE";
 
 /// Environment variable: when set (to anything but `0`), a failed build keeps its work
@@ -194,31 +194,49 @@ fn workspace_root_from(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-/// The directory models are cached in when [`BuildOptions::cache_dir`] is not set:
-/// `$QPTABLE_MODEL_CACHE`, else `$CARGO_TARGET_DIR/qptable-models`, else
-/// `<workspace>/target/qptable-models` (the workspace is the nearest ancestor of
-/// `$CARGO_MANIFEST_DIR` or of the current directory that holds a `Cargo.lock`), else
-/// `<temp dir>/qptable-models`.
+/// The directory models are cached in when [`BuildOptions::cache_dir`] is not set, first
+/// match:
+///
+/// 1. `$QPTABLE_MODEL_CACHE`;
+/// 2. `$CARGO_TARGET_DIR/qptable-models` (a relative `$CARGO_TARGET_DIR` is taken from the
+///    workspace of 3, else from the current directory);
+/// 3. under cargo (`cargo run`, `cargo test`: `$CARGO_MANIFEST_DIR` is set when the program
+///    runs), `<workspace>/target/qptable-models`, the workspace being the nearest ancestor
+///    of `$CARGO_MANIFEST_DIR` that holds a `Cargo.lock`;
+/// 4. the user's cache: `$XDG_CACHE_HOME/qptable/models`, else `$HOME/.cache/qptable/models`;
+/// 5. `<temp dir>/qptable-models`.
+///
+/// An installed `qptable` thus never writes into the source tree it was compiled from
+/// (which may be read-only, or gone).
 pub fn default_cache_dir() -> PathBuf {
-    let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    cache_dir_from(
+        &|k| std::env::var_os(k),
+        std::env::current_dir().ok().as_deref(),
+    )
+}
+
+/// [`default_cache_dir`] for the environment `env` and the current directory `cwd`.
+fn cache_dir_from(env: &dyn Fn(&str) -> Option<OsString>, cwd: Option<&Path>) -> PathBuf {
+    let env = |k: &str| env(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(d) = env(CACHE_ENV) {
-        return PathBuf::from(d);
+        return d;
     }
-    let cwd = std::env::current_dir().ok();
-    let ws = env("CARGO_MANIFEST_DIR")
-        .and_then(|d| workspace_root_from(Path::new(&d)))
-        .or_else(|| cwd.as_deref().and_then(workspace_root_from))
-        .or_else(|| workspace_root_from(Path::new(env!("CARGO_MANIFEST_DIR"))));
+    let ws = env("CARGO_MANIFEST_DIR").and_then(|d| workspace_root_from(&d));
     if let Some(t) = env("CARGO_TARGET_DIR") {
-        let t = PathBuf::from(t);
         if t.is_absolute() {
             return t.join("qptable-models");
         }
-        let base = ws.clone().or(cwd).unwrap_or_default();
+        let base = ws.as_deref().or(cwd).unwrap_or(Path::new(""));
         return base.join(t).join("qptable-models");
     }
-    match ws {
-        Some(w) => w.join("target").join("qptable-models"),
+    if let Some(w) = ws {
+        return w.join("target").join("qptable-models");
+    }
+    let user_cache = env("XDG_CACHE_HOME")
+        .filter(|d| d.is_absolute())
+        .or_else(|| env("HOME").map(|h| h.join(".cache")));
+    match user_cache {
+        Some(c) => c.join("qptable").join("models"),
         None => std::env::temp_dir().join("qptable-models"),
     }
 }
@@ -782,4 +800,68 @@ fn verilator_include() -> Result<PathBuf> {
         bail!("verilator --getenv VERILATOR_ROOT printed nothing");
     }
     Ok(PathBuf::from(root).join("include"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`cache_dir_from`] with the variables `vars` set and the current directory `cwd`.
+    fn cache(vars: &[(&str, &str)], cwd: Option<&Path>) -> PathBuf {
+        let vars: Vec<(String, OsString)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), OsString::from(v)))
+            .collect();
+        cache_dir_from(
+            &|k| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()),
+            cwd,
+        )
+    }
+
+    #[test]
+    fn the_model_cache_is_chosen_in_order() {
+        // A workspace: a directory with a Cargo.lock, and a package inside it.
+        let ws = std::env::temp_dir().join(format!("qptable-cache-ws-{}", std::process::id()));
+        let pkg = ws.join("sim");
+        fs::create_dir_all(&pkg).unwrap();
+        fs::write(ws.join("Cargo.lock"), "").unwrap();
+        let pkg_s = pkg.to_str().unwrap();
+        let all = [
+            (CACHE_ENV, "/c/explicit"),
+            ("CARGO_TARGET_DIR", "/t"),
+            ("CARGO_MANIFEST_DIR", pkg_s),
+            ("XDG_CACHE_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        let cwd = Path::new("/somewhere");
+        assert_eq!(cache(&all, Some(cwd)), Path::new("/c/explicit"));
+        assert_eq!(cache(&all[1..], Some(cwd)), Path::new("/t/qptable-models"));
+        // A relative target directory: from the workspace, else the current directory.
+        let rel = [("CARGO_TARGET_DIR", "tgt"), ("CARGO_MANIFEST_DIR", pkg_s)];
+        assert_eq!(cache(&rel, Some(cwd)), ws.join("tgt/qptable-models"));
+        assert_eq!(
+            cache(&rel[..1], Some(cwd)),
+            Path::new("/somewhere/tgt/qptable-models")
+        );
+        // Under cargo: the workspace's target directory.
+        assert_eq!(
+            cache(&all[2..], Some(cwd)),
+            ws.join("target/qptable-models")
+        );
+        // An installed binary: the user's cache, never the source tree nor the current
+        // directory (even inside a workspace).
+        assert_eq!(cache(&all[3..], Some(&ws)), Path::new("/x/qptable/models"));
+        assert_eq!(
+            cache(&all[4..], Some(&ws)),
+            Path::new("/h/.cache/qptable/models")
+        );
+        // A relative XDG_CACHE_HOME is ignored (the XDG rule); empty variables are unset.
+        let rel_xdg = [("XDG_CACHE_HOME", "x"), ("HOME", "/h"), (CACHE_ENV, "")];
+        assert_eq!(cache(&rel_xdg, None), Path::new("/h/.cache/qptable/models"));
+        assert_eq!(
+            cache(&[], None),
+            std::env::temp_dir().join("qptable-models")
+        );
+        let _ = fs::remove_dir_all(&ws);
+    }
 }

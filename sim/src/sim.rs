@@ -1,6 +1,6 @@
 //! A running instance of a [`Model`]: packed input/output arrays and one FFI call per cycle.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::ffi::{c_void, CStr, CString};
 use std::path::Path;
 
@@ -376,8 +376,13 @@ impl Sim {
         }
         let path = path.as_ref();
         if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(d)?;
+            std::fs::create_dir_all(d)
+                .with_context(|| format!("cannot create directory {}", d.display()))?;
         }
+        // Verilator's VCD writer says nothing about why it cannot open a file: create it
+        // here first, for the operating system's reason (the writer then truncates it).
+        std::fs::File::create(path)
+            .with_context(|| format!("cannot open VCD {}", path.display()))?;
         let c = CString::new(path.to_string_lossy().as_bytes())?;
         // SAFETY: live handle, NUL-terminated path.
         let rc = unsafe { (self.model.fns().trace_open)(self.handle, c.as_ptr()) };

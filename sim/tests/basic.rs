@@ -256,6 +256,15 @@ fn tracing_writes_a_vcd() {
         "a timestamp per half cycle up to the 20th edge"
     );
     let _ = std::fs::remove_file(&path);
+    // A VCD that cannot be opened: the error names the path and the operating system's
+    // reason (Verilator's writer gives none; it said "cannot open VCD <dir>: ").
+    let dir = std::env::temp_dir();
+    let err = format!("{:#}", sim.trace(&dir).unwrap_err());
+    assert!(
+        err.contains(&format!("cannot open VCD {}", dir.display()))
+            && err.contains("Is a directory"),
+        "{err}"
+    );
     // Not built with tracing: an error.
     let plain = build(COUNTER, "counter");
     let mut s = plain.instantiate();

@@ -2,6 +2,11 @@
 //! each command is a module of `commands/` that calls the library (`qptable`) or the benches
 //! (`qptable_testbench`) and prints what they return.
 
+// Every command writes through `out!`/`outln!` (see `output`), never `print!`.
+#![deny(clippy::print_stdout)]
+
+#[macro_use]
+mod output;
 mod commands;
 
 use clap::{Parser, Subcommand};
@@ -23,25 +28,30 @@ struct Cli {
 enum Command {
     /// Validate the configuration and write `<top>.v`.
     Gen(gen::Args),
-    /// Generate, build the Verilator model, and run a checked random campaign on every port.
+    /// Generate (`<out>/<top>.v`), build the Verilator model, and run a checked random
+    /// campaign on every port.
+    #[command(after_help = MODEL_CACHE_HELP)]
     Demo(demo::Args),
     /// Stale-packet campaign (ABA hazard): late packets rejected or misdirected, per reuse
     /// policy (reuse, quarantine, generation bits), on the reference model (or the hardware).
+    #[command(after_help = MODEL_CACHE_HELP)]
     Stale(stale::Args),
     /// Capacity planner: host memory of a flat vs a two-level table (several leaf_bits) and
     /// on-chip bits, for a QP population placed by the engine's own allocator.
     Plan(plan::Args),
     /// ALLOC and FREE latency in cycles at 0, 50, 99.9 and 100 % full.
-    #[command(name = "cmd-latency")]
+    #[command(name = "cmd-latency", after_help = MODEL_CACHE_HELP)]
     CmdLatency(cmd_latency::Args),
     /// Measure SPEC §7: lookups per cycle, latency, command cycles and simulation speed
     /// (Rust over Verilator, C++ Verilator main, rust-hdl) for each configuration.
+    #[command(after_help = MODEL_CACHE_HELP)]
     Bench(bench::Args),
     /// Synthesize and place-and-route for ECP5-85F (yosys, nextpnr-ecp5 from PyPI, installed
     /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder.
     Synth(synth::Args),
     /// Run the scenarios of docs/integration.md with a trace and render their waveforms
     /// as SVG.
+    #[command(after_help = MODEL_CACHE_HELP)]
     Wave(wave::Args),
 }
 
@@ -61,6 +71,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout went away (`| head`): a quiet end, not a failure.
+        Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE

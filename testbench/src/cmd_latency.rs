@@ -161,13 +161,27 @@ impl fmt::Display for CmdLatency {
     }
 }
 
-/// Measures one configuration (one lookup port, the given `index_bits`, full `max_qps`).
-pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
+/// Most ALLOC + FREE pairs timed at one fill level.
+pub const MAX_SAMPLES: usize = 1_000_000;
+
+/// The configuration measured for `index_bits`, and a check of `samples`; errors name the
+/// parameter, the value and what is allowed.
+pub fn config(index_bits: u32, samples: usize) -> Result<Config> {
+    anyhow::ensure!(
+        (1..=MAX_SAMPLES).contains(&samples),
+        "samples = {samples} is out of range: allowed 1..={MAX_SAMPLES}"
+    );
     let mut cfg = Config::default();
     cfg.set(&format!("index_bits={index_bits}"))?;
     cfg.set("ports=[\"rx\"]")?;
     cfg.set(&format!("top=qpt_cmdlat_{index_bits}"))?;
     cfg.validate()?;
+    Ok(cfg)
+}
+
+/// Measures one configuration (one lookup port, the given `index_bits`, full `max_qps`).
+pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
+    let cfg = config(index_bits, samples)?;
     let t0 = std::time::Instant::now();
     let verilog = qptable::generate::generate_verilog(&cfg)?;
     let model = Model::build(&verilog, &cfg.top, &BuildOptions::default())?;

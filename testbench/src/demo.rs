@@ -62,8 +62,22 @@ impl Population {
     }
 }
 
+/// Most lookups per port: they are queued before the throughput phase starts.
+pub const MAX_LOOKUPS: u64 = 10_000_000;
+
+/// Checks the lookups per port: at least one (the latency of no lookup is no figure, and a
+/// report of 0/0/0 would look like one), at most [`MAX_LOOKUPS`].
+pub fn check_lookups(lookups: u64) -> Result<()> {
+    anyhow::ensure!(
+        (1..=MAX_LOOKUPS).contains(&lookups),
+        "lookups = {lookups} is out of range: allowed 1..={MAX_LOOKUPS} (per port)"
+    );
+    Ok(())
+}
+
 /// Runs the demo on `cfg` and returns its report.
 pub fn run(cfg: &Config, seed: u64, lookups: u64, trace: Option<&Path>) -> Result<Report> {
+    check_lookups(lookups)?;
     let mut text = String::new();
     let mut line = |s: String| {
         text.push_str(&s);

@@ -1,6 +1,6 @@
 //! `qptable bench`: the SPEC §7 figures of each configuration.
 
-use anyhow::Result;
+use anyhow::{ensure, Result};
 use qptable::config_files;
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ pub struct Args {
     /// Configuration files (may be repeated); default: every `configs/*.toml`.
     #[arg(long = "config")]
     configs: Vec<PathBuf>,
-    /// Lookups per port in the throughput phase.
+    /// Lookups per port in the throughput phase (1..=10000000).
     #[arg(long, default_value_t = 100_000)]
     lookups: u64,
     /// Timed cycles of each Verilator speed run.
@@ -22,12 +22,41 @@ pub struct Args {
     /// Seed of the lookup traffic.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// in_memory configurations: latency of the bench's memory, cycles.
+    /// in_memory configurations: latency of the bench's memory, cycles (1..=10000).
     #[arg(long, default_value_t = 10)]
     mem_latency: u64,
 }
 
+/// Most lookups per port: they are queued before the throughput phase.
+const MAX_LOOKUPS: u64 = 10_000_000;
+/// Largest latency of the bench's memory, cycles.
+const MAX_MEM_LATENCY: u64 = 10_000;
+
+/// Checks the values before anything is built.
+fn check(args: &Args) -> Result<()> {
+    ensure!(
+        (1..=MAX_LOOKUPS).contains(&args.lookups),
+        "lookups = {} is out of range: allowed 1..={MAX_LOOKUPS} (per port)",
+        args.lookups
+    );
+    ensure!(
+        args.speed_cycles >= 1,
+        "speed_cycles = 0 is out of range: allowed >= 1"
+    );
+    ensure!(
+        args.rust_hdl_cycles >= 1,
+        "rust_hdl_cycles = 0 is out of range: allowed >= 1"
+    );
+    ensure!(
+        (1..=MAX_MEM_LATENCY).contains(&args.mem_latency),
+        "mem_latency = {} is out of range: allowed 1..={MAX_MEM_LATENCY}",
+        args.mem_latency
+    );
+    Ok(())
+}
+
 pub fn run(args: &Args) -> Result<()> {
+    check(args)?;
     let configs = if args.configs.is_empty() {
         config_files::in_dir(Path::new("configs"))?
             .into_iter()
@@ -48,8 +77,15 @@ pub fn run(args: &Args) -> Result<()> {
         mem_latency: args.mem_latency,
         ..Default::default()
     };
-    print!("{}", report::header(&opts));
-    let reports = perf::run(&configs, &opts, &mut |r| print!("{}", r.text()))?;
+    out!("{}", report::header(&opts))?;
+    // The callback cannot return an error: a closed stdout is kept and returned after the run.
+    let mut printed = Ok(());
+    let reports = perf::run(&configs, &opts, &mut |r| {
+        if printed.is_ok() {
+            printed = out!("{}", r.text());
+        }
+    })?;
+    printed?;
     let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");

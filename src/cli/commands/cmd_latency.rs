@@ -7,7 +7,7 @@ pub struct Args {
     /// index_bits of the tables to measure.
     #[arg(long, value_delimiter = ',', default_value = "14,24")]
     index_bits: Vec<u32>,
-    /// ALLOC + FREE pairs timed at each fill level.
+    /// ALLOC + FREE pairs timed at each fill level (1..=1000000).
     #[arg(long, default_value_t = 200)]
     samples: usize,
     #[arg(long, default_value_t = 1)]
@@ -15,11 +15,15 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    // Every value is checked before the first measurement (each builds a Verilator model).
     for &b in &args.index_bits {
-        print!(
+        qptable_testbench::cmd_latency::config(b, args.samples)?;
+    }
+    for &b in &args.index_bits {
+        out!(
             "{}",
             qptable_testbench::cmd_latency::run(b, args.samples, args.seed)?
-        );
+        )?;
     }
     Ok(())
 }

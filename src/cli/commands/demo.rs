@@ -2,7 +2,7 @@
 //! random campaign on every port.
 
 use super::ConfigArgs;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use qptable::generate;
 use std::path::PathBuf;
 
@@ -13,7 +13,7 @@ pub struct Args {
     /// Seed of the random campaign.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Lookups per port.
+    /// Lookups per port (1..=10000000).
     #[arg(long, default_value_t = 100_000)]
     lookups: u64,
     /// Write a VCD trace of the run to this file.
@@ -26,16 +26,21 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let cfg = args.config.load()?;
+    // Before anything is written or built.
+    qptable_testbench::demo::check_lookups(args.lookups)?;
+    super::check_output_dir(&args.out)?;
+    if let Some(trace) = &args.trace {
+        super::check_output_file(trace)?;
+    }
     let path = args.out.join(format!("{}.v", cfg.top));
-    generate::write_atomically(&path, &generate::generate_verilog(&cfg)?)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    println!(
+    generate::write_all_or_nothing(&[(&path, &generate::generate_verilog(&cfg)?)])?;
+    outln!(
         "generated {} (simulated below with Verilator)",
         path.display()
-    );
+    )?;
     let report =
         qptable_testbench::demo::run(&cfg, args.seed, args.lookups, args.trace.as_deref())?;
-    print!("{report}");
+    out!("{report}")?;
     if report.mismatches > 0 {
         anyhow::bail!(
             "{} mismatches against the reference model",

@@ -22,8 +22,9 @@ pub struct Args {
     /// Rounds of (FREE a random live QP, ALLOC) after the initial fill.
     #[arg(long, default_value_t = 0)]
     pub churn: u64,
-    /// Two-level page sizes to compare (index bits per second-level page).
-    #[arg(long, value_delimiter = ',', default_values_t = [8, 10, 12, 14])]
+    /// Two-level page sizes to compare (index bits per second-level page, each below
+    /// index_bits) [default: those of 8,10,12,14 below index_bits].
+    #[arg(long, value_delimiter = ',')]
     pub leaf_bits: Vec<u32>,
     /// Reuse policies to place the QPs with: cyclic, lowest (comma-separated).
     #[arg(long, value_delimiter = ',', default_values_t = ["cyclic".to_string(), "lowest".to_string()])]
@@ -60,7 +61,7 @@ impl Args {
             "ports = {} is out of range: allowed 1..=4",
             self.ports
         );
-        Ok(PlanParams {
+        let mut params = PlanParams {
             max_qps: self.max_qps,
             index_bits: self.index_bits,
             entry_bytes: self.entry_bytes,
@@ -74,12 +75,17 @@ impl Args {
             quarantine_depth: self.quarantine_depth,
             cmd_interval: self.cmd_interval,
             seed: self.seed,
-        })
+        };
+        // The default page sizes adapt to the table; the ones given are checked as given.
+        if params.leaf_bits.is_empty() {
+            params.leaf_bits = PlanParams::default_leaf_bits(params.index_bits());
+        }
+        Ok(params)
     }
 }
 
 pub fn run(args: &Args) -> Result<()> {
     let report = plan(&args.params()?)?;
-    print!("{}", format(&report));
+    out!("{}", format(&report))?;
     Ok(())
 }

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, ensure, Result};
 use qptable::config::Reuse;
-use qptable::stale::{self, describe, format_rows, grid, table, StaleParams, Victim};
+use qptable::stale::{self, describe, format_rows, table, StaleParams, Victim};
 use qptable_testbench::stale_hw::run_on_hardware;
 
 /// Which live QP a churn step destroys.
@@ -94,10 +94,8 @@ pub fn run(args: &Args) -> Result<()> {
             ..StaleParams::default()
         };
         if !single {
-            for p in grid(&base) {
-                p.validate()?;
-            }
-            println!("{}\n", table(&base));
+            stale::validate_grid(&base)?;
+            outln!("{}\n", table(&base))?;
             continue;
         }
         base.index_bits = args.index_bits.unwrap_or(24);
@@ -109,21 +107,21 @@ pub fn run(args: &Args) -> Result<()> {
         };
         base.validate()?;
         let model = stale::run(&base);
-        println!("{}\n", describe(&base));
-        print!("{}", format_rows(std::slice::from_ref(&model)));
+        outln!("{}\n", describe(&base))?;
+        out!("{}", format_rows(std::slice::from_ref(&model)))?;
         if args.hardware {
             let start = std::time::Instant::now();
             let hw = run_on_hardware(&base)?;
-            println!(
+            outln!(
                 "\nthe same run on the generated Verilog (Verilator, every command and lookup \
                  checked against the model by the scoreboard), {:.1} s:\n",
                 start.elapsed().as_secs_f64()
-            );
-            print!("{}", format_rows(std::slice::from_ref(&hw)));
+            )?;
+            out!("{}", format_rows(std::slice::from_ref(&hw)))?;
             ensure!(hw == model, "the hardware's counts differ from the model's");
-            println!("\nthe hardware's counts equal the model's");
+            outln!("\nthe hardware's counts equal the model's")?;
         }
-        println!();
+        outln!()?;
     }
     Ok(())
 }

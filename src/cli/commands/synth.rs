@@ -1,7 +1,7 @@
 //! `qptable synth`: yosys and nextpnr-ecp5 figures beside a registered 64-bit adder.
 
 use super::ConfigArgs;
-use anyhow::Result;
+use anyhow::{ensure, Result};
 use qptable_testbench::synth::{self, SynthOptions};
 use std::path::PathBuf;
 
@@ -24,6 +24,11 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    ensure!(
+        args.freq.is_finite() && args.freq > 0.0 && args.freq <= 10_000.0,
+        "freq = {} is out of range: allowed a frequency in MHz, above 0 and at most 10000",
+        args.freq
+    );
     let cfg = args.config.load()?;
     let opts = SynthOptions {
         work_dir: args.work_dir.clone(),
@@ -31,7 +36,14 @@ pub fn run(args: &Args) -> Result<()> {
         freq_mhz: args.freq,
         skip_generic: args.skip_generic,
     };
-    let report = synth::run(&cfg, &opts, &mut |s| println!("{s}"))?;
-    print!("{}", report.text());
+    // The callback cannot return an error: a closed stdout is kept and returned after the run.
+    let mut printed = Ok(());
+    let report = synth::run(&cfg, &opts, &mut |s| {
+        if printed.is_ok() {
+            printed = outln!("{s}");
+        }
+    })?;
+    printed?;
+    out!("{}", report.text())?;
     Ok(())
 }

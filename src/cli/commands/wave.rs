@@ -18,8 +18,11 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<()> {
     let cfg = args.config.load()?;
+    // Before the simulation: a bad path is found in milliseconds, not after the trace.
+    super::check_output_dir(&args.out)?;
+    super::check_output_file(&args.vcd)?;
     for path in qptable_testbench::wave::docs_waves(&cfg, &args.vcd, &args.out)? {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display())?;
     }
     Ok(())
 }

@@ -210,7 +210,7 @@ fn unknown_parameter_is_refused() {
 }
 
 #[test]
-fn quarantine_cycles_beyond_32_bits_is_refused() {
+fn quarantine_cycles_above_32_bits_is_refused() {
     assert_refused(
         &["--set", "quarantine_cycles=4294967296"],
         &["quarantine_cycles", "4294967296"],
@@ -245,4 +245,418 @@ fn missing_config_file_is_refused() {
         &["--config", "/nonexistent/qptable.toml"],
         &["/nonexistent/qptable.toml"],
     );
+}
+
+/// Runs `qptable args` with a stdout whose reader has already gone (`qptable ... | head -0`).
+fn qptable_closed_stdout(args: &[&str], cwd: &Path) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_qptable"))
+        .args(args)
+        .current_dir(cwd)
+        .stdout(writer)
+        .output()
+        .expect("the qptable binary runs")
+}
+
+/// A closed stdout ends every printing command quietly: exit code 0, nothing on stderr (no
+/// panic message), and the work that precedes the first line (here `gen`'s files) is done.
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    let dir = TempDir::new("closed-stdout");
+    let runs: &[&[&str]] = &[
+        &["gen", "-o", "x"],
+        &["stale", "--steps", "100"],
+        &["stale", "--steps", "100", "--index-bits", "20"],
+        &["plan", "--max-qps", "4096", "--live", "1000"],
+        &["--help"],
+        &["gen", "--help"],
+        &["--version"],
+    ];
+    for args in runs {
+        let out = qptable_closed_stdout(args, dir.path());
+        let what = describe(args, &out);
+        assert_eq!(out.status.code(), Some(0), "exit code\n{what}");
+        assert!(out.stderr.is_empty(), "nothing on stderr\n{what}");
+    }
+    let x = dir.path().join("x");
+    for f in ["qp_table.v", "qp_table_inst.vh"] {
+        assert!(x.join(f).is_file(), "gen wrote {f} before printing");
+    }
+}
+
+/// Runs `qptable args` in an empty directory and checks the refusal: exit code `code`, one line
+/// on stderr holding every string of `must_name`, no panic, nothing written. Returns the line.
+fn assert_refused_with(code: i32, args: &[&str], must_name: &[&str]) -> String {
+    let dir = TempDir::new("refused-cmd");
+    let out = qptable(args, dir.path());
+    let what = describe(args, &out);
+    assert_eq!(out.status.code(), Some(code), "exit code\n{what}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "a panic\n{what}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.is_empty()).collect();
+    if code == 1 {
+        assert_eq!(lines.len(), 1, "exactly one line on stderr\n{what}");
+    } else {
+        // clap's usage errors: the error line, then the usage and a hint.
+        assert!(lines[0].starts_with("error: "), "{what}");
+    }
+    for s in must_name {
+        assert!(lines[0].contains(s), "stderr does not name {s:?}\n{what}");
+    }
+    assert!(dir.entries().is_empty(), "the refusal wrote files\n{what}");
+    lines[0].to_string()
+}
+
+/// A bad value: exit code 1 (see [`assert_refused_with`]).
+fn assert_bad_value(args: &[&str], must_name: &[&str]) -> String {
+    assert_refused_with(1, args, must_name)
+}
+
+/// The default page sizes of `plan` adapt to the table (max_qps 16384 is 14 index bits, so
+/// leaf_bits 14 would leave one directory entry); a page size given on the command line is
+/// checked as given.
+#[test]
+fn plan_default_leaf_bits_adapt_and_given_ones_are_checked() {
+    let dir = TempDir::new("plan-defaults");
+    let args = ["plan", "--max-qps", "16384", "--live", "1000"];
+    let out = qptable(&args, dir.path());
+    let what = describe(&args, &out);
+    assert!(out.status.success(), "{what}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // The two_level rows of the first policy's table, by leaf_bits.
+    let leaf_bits = |policy: &str| -> Vec<String> {
+        stdout
+            .split("reuse ")
+            .find(|s| s.starts_with(policy))
+            .unwrap_or_else(|| panic!("no table for reuse {policy}\n{what}"))
+            .lines()
+            .filter_map(|l| l.strip_prefix("| two_level | "))
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(leaf_bits("cyclic"), ["8", "10", "12"], "{what}");
+    assert_eq!(leaf_bits("lowest"), ["8", "10", "12"], "{what}");
+
+    let line = assert_bad_value(
+        &[
+            "plan",
+            "--max-qps",
+            "16384",
+            "--live",
+            "1000",
+            "--leaf-bits",
+            "14",
+        ],
+        &["leaf_bits", "14"],
+    );
+    assert!(line.contains("1..=13"), "says what is allowed: {line}");
+}
+
+/// Every file of a directory tree with its content (directories as `<dir>`), sorted.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("readable directory") {
+            let p = e.expect("entry").path();
+            let name = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                v.push((name, b"<dir>".to_vec()));
+                stack.push(p);
+            } else {
+                v.push((name, std::fs::read(&p).expect("readable file")));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Runs `qptable args` in `dir` and checks a failure that changes nothing: exit code 1, one
+/// line on stderr holding every string of `must_name`, no panic, `dir` as it was.
+fn assert_fails_unchanged(dir: &Path, args: &[&str], must_name: &[&str]) -> String {
+    let before = snapshot(dir);
+    let out = qptable(args, dir);
+    let what = describe(args, &out);
+    assert_eq!(out.status.code(), Some(1), "exit code\n{what}");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "exactly one line on stderr\n{what}");
+    for s in must_name {
+        assert!(lines[0].contains(s), "stderr does not name {s:?}\n{what}");
+    }
+    assert!(
+        snapshot(dir) == before,
+        "the failure changed {}\n{what}",
+        dir.display()
+    );
+    lines[0].to_string()
+}
+
+/// `gen` writes `<top>.v` and `<top>_inst.vh` all or nothing: a template that cannot be
+/// written (a directory in its place) leaves the old `<top>.v` as it was.
+#[test]
+fn a_failed_gen_changes_no_file() {
+    let dir = TempDir::new("gen-atomic");
+    std::fs::create_dir_all(dir.path().join("out/qp_table_inst.vh")).unwrap();
+    std::fs::write(dir.path().join("out/qp_table.v"), "OLD\n").unwrap();
+    let line = assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "out"],
+        &["out/qp_table_inst.vh", "directory"],
+    );
+    assert!(line.starts_with("error: cannot write"), "{line}");
+}
+
+/// The failure comes at the last step, renaming the template into place (its name is one
+/// byte too long for the file system: `<top>.v` fits, `<top>_inst.vh` does not): the
+/// `<top>.v` already renamed is put back, the temporaries and the created directory go.
+#[test]
+fn a_gen_failing_at_the_rename_puts_the_old_file_back() {
+    let dir = TempDir::new("gen-rollback");
+    let top = "t".repeat(248);
+    let set_top = format!("top={top}");
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join(format!("out/{top}.v")), "OLD\n").unwrap();
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "--set", &set_top, "-o", "out"],
+        &["_inst.vh", "name too long"],
+    );
+    // Into a directory that does not exist yet: it is removed again.
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "--set", &set_top, "-o", "new/sub"],
+        &["_inst.vh", "name too long"],
+    );
+}
+
+/// `gen -o <a file>`: the line names the path and says why.
+#[test]
+fn gen_into_a_file_names_the_path() {
+    let dir = TempDir::new("gen-into-file");
+    std::fs::write(dir.path().join("f"), "a file\n").unwrap();
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "f"],
+        &["f/qp_table.v", "f is not a directory"],
+    );
+    assert_fails_unchanged(
+        dir.path(),
+        &["gen", "-o", "f/sub"],
+        &["f/sub", "Not a directory"],
+    );
+}
+
+/// `cmd-latency` checks its values before building anything (these panicked: an empty sample
+/// indexed, a capacity overflow).
+#[test]
+fn cmd_latency_bad_values_are_refused() {
+    let cmd = ["cmd-latency", "--index-bits", "4", "--samples"];
+    for samples in ["0", "18446744073709551615", "1000001"] {
+        let args = [&cmd[..], &[samples]].concat();
+        let line = assert_bad_value(&args, &["samples", samples]);
+        assert!(line.contains("1..=1000000"), "says what is allowed: {line}");
+    }
+    // Every index_bits is checked before the first one is measured.
+    let line = assert_bad_value(
+        &["cmd-latency", "--index-bits", "4,30"],
+        &["index_bits", "30"],
+    );
+    assert!(line.contains("4..=24"), "says what is allowed: {line}");
+    // Negative and malformed: clap's usage error.
+    assert_refused_with(2, &["cmd-latency", "--samples", "-1"], &["-1"]);
+    assert_refused_with(2, &["cmd-latency", "--index-bits", "x"], &["x"]);
+}
+
+/// `stale` refuses values that overflow the run's 64-bit edge counter (a huge cmd_interval
+/// wrapped and printed a bogus table) and names the parameter given, not one derived from it
+/// (a huge max_delay blamed the grid's quarantine_cycles).
+#[test]
+fn stale_overflowing_values_are_refused() {
+    let max = "18446744073709551615";
+    let line = assert_bad_value(&["stale", "--cmd-interval", max], &["cmd_interval", max]);
+    // With live = 1000 and steps = 100000 (the defaults), 402003 command slots.
+    let fits = (u64::MAX - 10_000) / (4 * 100_000 + 2 * 1000 + 3);
+    assert!(
+        line.contains(&format!("1..={fits}")),
+        "says what is allowed: {line}"
+    );
+
+    let line = assert_bad_value(&["stale", "--max-delay", max], &["max_delay", max]);
+    assert!(
+        !line.contains("quarantine_cycles ="),
+        "blames max_delay: {line}"
+    );
+    assert!(
+        line.contains("0..=4294967294"),
+        "says what is allowed: {line}"
+    );
+    // One policy: no grid, the 64-bit limit.
+    let args = ["stale", "--quarantine-cycles", "5", "--max-delay", max];
+    assert_bad_value(&args, &["max_delay", max, "64 bits"]);
+    assert_bad_value(&["stale", "--steps", max], &["steps", max]);
+    assert_bad_value(&["stale", "--cmd-interval", "0"], &["cmd_interval", "0"]);
+    // No step or no packet measured nothing and showed a rate of 0.00 %; too many packets
+    // were held in memory until the process was killed.
+    for steps in ["0", "100000001"] {
+        let line = assert_bad_value(&["stale", "--steps", steps], &["steps", steps]);
+        assert!(
+            line.contains("1..=100000000"),
+            "says what is allowed: {line}"
+        );
+    }
+    let line = assert_bad_value(
+        &["stale", "--packets-per-step", "0"],
+        &["packets_per_step", "0"],
+    );
+    assert!(
+        line.contains("1..=1000 with steps = 100000"),
+        "says what is allowed: {line}"
+    );
+    let args = ["stale", "--steps", "50", "--packets-per-step", "4294967295"];
+    let line = assert_bad_value(&args, &["packets_per_step", "4294967295"]);
+    assert!(
+        line.contains("1..=2000000 with steps = 50"),
+        "says what is allowed: {line}"
+    );
+    // The largest max_delay of the grid runs.
+    let dir = TempDir::new("stale-grid-max");
+    let args = ["stale", "--max-delay", "4294967294", "--steps", "10"];
+    let out = qptable(&args, dir.path());
+    assert!(out.status.success(), "{}", describe(&args, &out));
+}
+
+/// Output paths that cannot be written are refused before any work (`wave` used to say
+/// "File exists" with no path after a 4.5 MB trace; `demo --trace <dir>` "cannot open VCD
+/// <dir>: " with no reason), with the path and the reason, and nothing written.
+#[test]
+fn unwritable_output_paths_are_refused_before_any_work() {
+    let dir = TempDir::new("out-paths");
+    std::fs::write(dir.path().join("f"), "a file\n").unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["wave", "-o", "f"], &["f", "not a directory"]),
+        (&["wave", "-o", "f/svg"], &["f/svg", "f is not a directory"]),
+        (&["wave", "--vcd", "d"], &["d", "is a directory"]),
+        (
+            &["wave", "--vcd", "f/x.vcd"],
+            &["f/x.vcd", "f is not a directory"],
+        ),
+        (&["demo", "--trace", "d"], &["d", "is a directory"]),
+        (
+            &["demo", "--trace", "f/x.vcd"],
+            &["f/x.vcd", "f is not a directory"],
+        ),
+        (&["demo", "-o", "f"], &["f", "not a directory"]),
+    ];
+    for (args, must_name) in cases {
+        let start = std::time::Instant::now();
+        assert_fails_unchanged(dir.path(), args, must_name);
+        // Refused before the Verilator build (minutes) and the simulation.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "qptable {} took {:?}",
+            args.join(" "),
+            start.elapsed()
+        );
+    }
+}
+
+/// `demo --lookups 0` reported a latency of 0/0/0: refused (a latency of no lookup is no
+/// figure), like a number of lookups too large to queue.
+#[test]
+fn demo_lookups_out_of_range_are_refused() {
+    for v in ["0", "10000001", "18446744073709551615"] {
+        let line = assert_bad_value(&["demo", "--lookups", v], &["lookups", v]);
+        assert!(
+            line.contains("1..=10000000"),
+            "says what is allowed: {line}"
+        );
+    }
+}
+
+/// A top named like one of its own ports was accepted, and its Verilog failed Verilator lint
+/// (VARHIDDEN): refused, for every configuration (the library test
+/// `no_port_of_the_top_level_is_a_top` covers every port of the generated top levels).
+#[test]
+fn a_top_named_like_a_port_is_refused() {
+    for top in [
+        "clk",
+        "rst",
+        "s_axil_awvalid",
+        "m_axi_arid",
+        "s_tx_req_valid",
+        "m_rx_rsp_ready",
+    ] {
+        let set = format!("top={top}");
+        let line = assert_refused(&["--set", &set], &["top", top]);
+        assert!(
+            line.contains("not a port of the top level") && line.contains("VARHIDDEN"),
+            "says why: {line}"
+        );
+    }
+    let line = assert_refused(
+        &["--set", "ports=a,b", "--set", "top=s_b_req_qpn"],
+        &["top", "s_b_req_qpn"],
+    );
+    assert!(
+        line.contains("s_<port>_req_*"),
+        "says what is refused: {line}"
+    );
+}
+
+/// The help of the commands that build a Verilator model says where the model is cached.
+#[test]
+fn help_says_where_models_are_cached() {
+    let dir = TempDir::new("help");
+    for cmd in ["demo", "bench", "wave", "cmd-latency", "stale"] {
+        let args = [cmd, "--help"];
+        let out = qptable(&args, dir.path());
+        let what = describe(&args, &out);
+        assert!(out.status.success(), "{what}");
+        let help = String::from_utf8_lossy(&out.stdout);
+        for s in [
+            "$QPTABLE_MODEL_CACHE",
+            "$XDG_CACHE_HOME/qptable/models",
+            "~/.cache/qptable/models",
+        ] {
+            assert!(help.contains(s), "{cmd} --help does not name {s}\n{what}");
+        }
+    }
+}
+
+/// `bench` and `synth` check their values before building anything (`--mem-latency 0` hit an
+/// assertion of the memory model; `--lookups 0` measured nothing).
+#[test]
+fn bench_and_synth_bad_values_are_refused() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["bench", "--lookups", "0"],
+            &["lookups", "0", "1..=10000000"],
+        ),
+        (
+            &["bench", "--mem-latency", "0"],
+            &["mem_latency", "0", "1..=10000"],
+        ),
+        (
+            &["bench", "--mem-latency", "18446744073709551615"],
+            &["mem_latency", "1..=10000"],
+        ),
+        (&["bench", "--speed-cycles", "0"], &["speed_cycles", "0"]),
+        (
+            &["bench", "--rust-hdl-cycles", "0"],
+            &["rust_hdl_cycles", "0"],
+        ),
+        (&["synth", "--freq", "0"], &["freq", "0", "MHz"]),
+        (&["synth", "--freq", "nan"], &["freq", "NaN"]),
+        (&["synth", "--freq", "inf"], &["freq", "inf"]),
+        (&["synth", "--freq=-5"], &["freq", "-5"]),
+    ];
+    for (args, must_name) in cases {
+        assert_bad_value(args, must_name);
+    }
+    assert_refused_with(2, &["bench", "--lookups", "-1"], &["-1"]);
+    assert_refused_with(2, &["synth", "--freq", "fast"], &["fast"]);
 }

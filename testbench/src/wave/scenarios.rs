@@ -324,13 +324,16 @@ pub fn docs_waves(cfg: &Config, vcd: &Path, out_dir: &Path) -> Result<Vec<PathBu
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let trace = Trace::load(vcd, &refs)?;
-    std::fs::create_dir_all(out_dir)?;
-    let mut written = vec![];
-    for (name, w) in &waves {
-        let path = out_dir.join(format!("{name}.svg"));
-        std::fs::write(&path, render_svg(&trace, w))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        written.push(path);
-    }
+    // All pictures or none: a failure leaves the old set as it was.
+    let svgs: Vec<(PathBuf, String)> = waves
+        .iter()
+        .map(|(name, w)| (out_dir.join(format!("{name}.svg")), render_svg(&trace, w)))
+        .collect();
+    let files: Vec<(&Path, &str)> = svgs
+        .iter()
+        .map(|(p, t)| (p.as_path(), t.as_str()))
+        .collect();
+    qptable::generate::write_all_or_nothing(&files)?;
+    let written: Vec<PathBuf> = svgs.into_iter().map(|(p, _)| p).collect();
     Ok(written)
 }
