@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use qptable::config_files;
+use qptable_testbench::markdown::Stamp;
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,10 @@ pub struct Args {
     /// in_memory configurations: latency of the bench's memory, cycles.
     #[arg(long, default_value_t = 10)]
     mem_latency: u64,
+    /// Print the figures as the Markdown of BENCHMARKS.md (stamped with the commit, the
+    /// machine and the tools) on stdout; the progress goes to stderr.
+    #[arg(long)]
+    markdown: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -48,8 +53,17 @@ pub fn run(args: &Args) -> Result<()> {
         mem_latency: args.mem_latency,
         ..Default::default()
     };
-    print!("{}", report::header(&opts));
-    let reports = perf::run(&configs, &opts, &mut |r| print!("{}", r.text()))?;
+    let reports = if args.markdown {
+        // Stamped before the run: the commit and tools measured, whatever changes meanwhile.
+        let stamp = Stamp::now(&[]);
+        eprint!("{}", report::header(&opts));
+        let reports = perf::run(&configs, &opts, &mut |r| eprint!("{}", r.text()))?;
+        print!("{}", report::markdown(&reports, &opts, &stamp));
+        reports
+    } else {
+        print!("{}", report::header(&opts));
+        perf::run(&configs, &opts, &mut |r| print!("{}", r.text()))?
+    };
     let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");
