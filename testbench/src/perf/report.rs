@@ -281,11 +281,12 @@ fn organisation(c: &qptable::config::Config) -> String {
             c.leaf_bits
         ),
     };
+    let n = c.ports.len();
     let _ = write!(
         s,
-        ", index_bits {}, {} port(s)",
+        ", index_bits {}, {n} port{}",
         c.index_bits,
-        c.ports.len()
+        if n == 1 { "" } else { "s" }
     );
     if in_memory(c) {
         let _ = write!(s, ", max_outstanding {}", c.max_outstanding);
@@ -372,7 +373,9 @@ pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> 
         o,
         "ALLOC commands back to back on the control port while every port takes a lookup \
          every cycle; cycles lost per command = (cycles - lookups) / commands, per port \
-         (SPEC §7: at most one).\n"
+         (SPEC §7: at most one). in_memory is bound by its memory port (one directory read \
+         per cycle for all ports together), not by the commands: its figures here are the \
+         memory port's share, not cycles the commands take.\n"
     );
     let _ = writeln!(o, "{}", header_row(&UNDER_COMMANDS_COLUMNS));
     for r in reports {
@@ -454,8 +457,10 @@ pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> 
          so the comparison is on one `LookupPipe` of each configuration: rust-hdl's \
          `Simulation` (a clock thread and a testbench thread, CPU time of the process) and a \
          bare loop over rust-hdl's settle function, against the Rust loop and the C++ main on \
-         the Verilator model of the same block's Verilog. Every run gets the same stimulus and \
-         the responses of rust-hdl and Verilator are compared.\n"
+         the Verilator model of the same block's Verilog (for in_memory, the `LookupPipe` of \
+         the same parameters, which that engine replaces by `MemLookupPipe`). Every run gets \
+         the same stimulus and the responses of rust-hdl and Verilator are compared; \
+         \"slower\" is against the Rust loop over Verilator.\n"
     );
     let _ = writeln!(o, "{}", header_row(&RUST_HDL_COLUMNS));
     for r in reports {
