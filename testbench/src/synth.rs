@@ -29,6 +29,10 @@
 //! on the `PATH`, else the one in the venv `<tools>/venv` (`<tools>` is
 //! `$QPTABLE_TOOLS_DIR`, else `~/.cache/qptable`), and when there is none it creates that
 //! venv and installs [`NEXTPNR_PACKAGE`] into it with pip, saying so.
+//!
+//! [`SynthReport::text`] is the report `qptable synth` prints; [`SynthReport::markdown`] its
+//! part of `BENCHMARKS.md` (`qptable synth --markdown`), with the clock of the shipped
+//! constraints against the measured Fmax.
 
 use crate::tools;
 use anyhow::{anyhow, bail, Context, Result};
