@@ -19,9 +19,9 @@
 //! | quarantine queue | `quarantine_depth * 72` bits (48-bit time + 24-bit index), when `quarantine_cycles > 0` |
 //!
 //! The on-chip figures come from [`crate::generate::on_chip_memory`] (what `qptable gen`
-//! reports) for every configuration the generator accepts. Where it does not accept
-//! `two_level` yet, the directory is the estimate above (one on-chip copy) and the row says
-//! "planned".
+//! reports) for every configuration the generator accepts, two_level included. Where it
+//! refuses a two_level configuration of the plan, the directory is the estimate above (one
+//! on-chip copy) and the row says "planned".
 
 use crate::config::{Config, Directory, Mode, Reuse};
 use crate::model::{CmdStatus, Command, Model};
@@ -441,8 +441,9 @@ pub fn format(r: &PlanReport) -> String {
         .any(|l| l.on_chip_source == Source::Planned)
     {
         s.push_str(
-            "\n(planned): two_level is not implemented in hardware yet; its on-chip bits are the \
-             flat engine's plus one copy of the directory, ceil(max_qps / 2^leaf_bits) x 64 bits.\n",
+            "\n(planned): the generator refuses this two_level configuration, so its on-chip bits \
+             are an estimate: the flat engine's plus one copy of the directory, \
+             ceil(max_qps / 2^leaf_bits) x 64 bits.\n",
         );
     }
     s

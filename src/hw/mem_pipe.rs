@@ -16,7 +16,7 @@
 //! words registered at s1, as in every pipe); every lookup is
 //! written into the queue in request order, with its status (final when a check failed) and
 //! its offset in the page. A lookup that passed the check also sends a directory read
-//! request (`TABLE_BASE + (index >> leaf_bits) * 8`, bits [2:0] of TABLE_BASE ignored) to
+//! request (`TABLE_BASE + (index >> leaf_bits) * 8`, bits `[2:0]` of TABLE_BASE ignored) to
 //! the shared [`DirFetch`](super::dir_fetch::DirFetch); lookups that fail the check never
 //! touch memory (SPEC §1, fail fast).
 //!

@@ -1,11 +1,14 @@
 //! `QpTable`: the top level. Its ports are those of SPEC §4, named after the configured
-//! lookup ports and narrowed to `tag_bits` and `addr_bits`; inside, it wires one
-//! [`LookupPipe`] per port, the [`CmdEngine`] and the [`AxilRegs`].
+//! lookup ports and narrowed to `tag_bits` and `addr_bits`; inside, it wires one lookup
+//! pipeline per port ([`LookupPipe`], or [`MemLookupPipe`] when the directory is in memory),
+//! the [`CmdEngine`] and the [`AxilRegs`], and in two_level in_memory mode the [`DirFetch`]
+//! that reads the directory over the AXI4 master `m_axi_*` for every port.
 //!
 //! ```text
-//!   s_<p>_req_* --> LookupPipe (one per port) --> m_<p>_rsp_*
-//!                     ^  state RAM writes, init_done, table_base
-//!                     |  v  drain accounting, counters
+//!   s_<p>_req_* --> LookupPipe or MemLookupPipe (one per port) --> m_<p>_rsp_*
+//!                     ^  state RAM and directory writes,    |  directory reads (in_memory)
+//!                     |  init_done, table_base              v
+//!                     |  v  drain accounting, counters    DirFetch <--> m_axi_* (AR, R)
 //!   s_axil_* <----> AxilRegs <----> CmdEngine
 //! ```
 //!

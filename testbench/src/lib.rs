@@ -18,6 +18,7 @@ pub mod cmd_latency;
 pub mod comb_ports;
 pub mod configs;
 pub mod demo;
+pub mod markdown;
 pub mod perf;
 pub mod scoreboard;
 pub mod stale_hw;

@@ -29,6 +29,10 @@
 //! on the `PATH`, else the one in the venv `<tools>/venv` (`<tools>` is
 //! `$QPTABLE_TOOLS_DIR`, else `~/.cache/qptable`), and when there is none it creates that
 //! venv and installs [`NEXTPNR_PACKAGE`] into it with pip, saying so.
+//!
+//! [`SynthReport::text`] is the report `qptable synth` prints; [`SynthReport::markdown`] its
+//! part of `BENCHMARKS.md` (`qptable synth --markdown`), with the clock of the shipped
+//! constraints against the measured Fmax.
 
 use crate::tools;
 use anyhow::{anyhow, bail, Context, Result};
@@ -632,5 +636,205 @@ impl SynthReport {
             );
         }
         o
+    }
+}
+
+/// Section headings of [`SynthReport::markdown`], in order.
+pub const MARKDOWN_HEADINGS: [&str; 3] = [
+    "## ECP5-85F: LUTs, flip-flops, block RAM, Fmax",
+    "## Against the clock of the constraints",
+    "## Generic synthesis",
+];
+
+/// Columns of the ECP5 table.
+pub const ECP5_COLUMNS: [&str; 9] = [
+    "design",
+    "LUTs",
+    "FFs",
+    "DP16KD",
+    "Fmax MHz",
+    "Fmax / adder",
+    "LUT4",
+    "CCU2C",
+    "PFUMX",
+];
+
+/// Columns of the table of the clock of the constraints.
+pub const CLOCK_COLUMNS: [&str; 4] = ["constraint file", "clock", "ECP5 Fmax of the engine", "met"];
+
+/// Columns of the generic synthesis table.
+pub const GENERIC_COLUMNS: [&str; 5] = ["design", "cells", "longest path (cells)", "from", "to"];
+
+/// The constraint files whose clock [`SynthReport::markdown`] compares with the Fmax.
+pub const CONSTRAINT_FILES: [&str; 2] = ["constraints/qp_table.xdc", "constraints/qp_table.sdc"];
+
+/// The period in ns of the first uncommented `create_clock` of a constraint file.
+pub fn constraint_period_ns(text: &str) -> Option<f64> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("create_clock"))
+        .find_map(|l| {
+            let mut f = l.split_whitespace();
+            f.find(|w| *w == "-period")?;
+            f.next()?.parse().ok()
+        })
+}
+
+impl SynthReport {
+    /// The ECP5 figures as the Markdown of `BENCHMARKS.md` (after `qptable bench
+    /// --markdown`), stamped with `commit` and the tools.
+    pub fn markdown(&self, commit: &str) -> String {
+        use crate::markdown::{header_row, row, COMMIT_PREFIX, STAMP_COLUMNS};
+        let mut o = String::new();
+        let _ = writeln!(o, "{}\n", MARKDOWN_HEADINGS[0]);
+        let _ = writeln!(o, "{}", header_row(&STAMP_COLUMNS));
+        let _ = writeln!(o, "{COMMIT_PREFIX}{commit}` |");
+        let _ = writeln!(o, "{}", row(&["yosys".into(), self.yosys_version.clone()]));
+        let _ = writeln!(
+            o,
+            "{}",
+            row(&[
+                "nextpnr-ecp5".into(),
+                format!("{} (`{NEXTPNR_PACKAGE}` from PyPI)", self.nextpnr.version)
+            ])
+        );
+        let _ = writeln!(
+            o,
+            "\n`qptable synth` on `{}`: yosys `synth_ecp5 -top <top> -json`, then `nextpnr-ecp5 \
+             --85k --package CABGA381 --out-of-context --freq {} --seed {} \
+             --timing-allow-fail`. Fmax is nextpnr's after routing; LUTs are nextpnr's \
+             `TRELLIS_COMB` (LUT4s, a carry cell counting two), FFs `TRELLIS_FF`, block RAMs \
+             `DP16KD`; LUT4 / CCU2C / PFUMX are yosys's cell counts. Out of context because \
+             the engine has several hundred ports and the package about 200 user I/Os: ports \
+             need no pins, and the Fmax is that of the register-to-register paths, what the \
+             engine brings to a design that instantiates it. The lookup pipe alone shows the \
+             lookup datapath's Fmax; the registered 64-bit adder (`{ADDER_TOP}`, in \
+             `testbench/src/synth.rs`) is SPEC §7's reference, placed and routed the same \
+             way.\n",
+            self.top, self.freq_mhz, self.seed
+        );
+        let _ = writeln!(o, "{}", header_row(&ECP5_COLUMNS));
+        for f in [&self.engine, &self.pipe, &self.adder] {
+            let cell = |n: &str| {
+                f.yosys_cells
+                    .iter()
+                    .find(|c| c.0 == n)
+                    .map_or(0, |c| c.1)
+                    .to_string()
+            };
+            let _ = writeln!(
+                o,
+                "{}",
+                row(&[
+                    format!("`{}`", f.top),
+                    f.luts.to_string(),
+                    f.ffs.to_string(),
+                    f.brams.to_string(),
+                    format!("{:.2}", f.fmax_mhz),
+                    format!("{:.3}", f.fmax_mhz / self.adder.fmax_mhz),
+                    cell("LUT4"),
+                    cell("CCU2C"),
+                    cell("PFUMX"),
+                ])
+            );
+        }
+        let r = self.ratio();
+        let _ = writeln!(
+            o,
+            "\nFmax ratio `{}` / `{ADDER_TOP}`: **{r:.3}**; SPEC §7 target >= 0.75: **{}**.\n",
+            self.engine.top,
+            if r >= 0.75 { "met" } else { "not met" }
+        );
+        let _ = writeln!(
+            o,
+            "- critical path of `{}`: {}",
+            self.engine.top,
+            summarize_path(&self.engine.critical_path)
+        );
+        let _ = writeln!(
+            o,
+            "- critical path of `{}`: {}",
+            self.pipe.top,
+            summarize_path(&self.pipe.critical_path)
+        );
+
+        let _ = writeln!(o, "\n{}\n", MARKDOWN_HEADINGS[1]);
+        let _ = writeln!(
+            o,
+            "The clock that the shipped constraints declare, against the Fmax measured above on \
+             ECP5. No other FPGA family was measured: this says nothing about UltraScale+ or \
+             any other part.\n"
+        );
+        let _ = writeln!(o, "{}", header_row(&CLOCK_COLUMNS));
+        for file in CONSTRAINT_FILES {
+            let period = std::fs::read_to_string(crate::tools::repo_root().join(file))
+                .ok()
+                .as_deref()
+                .and_then(constraint_period_ns);
+            let (clock, met) = match period {
+                Some(p) => (
+                    format!("{:.0} MHz ({p:.3} ns)", 1000.0 / p),
+                    if self.engine.fmax_mhz >= 1000.0 / p {
+                        "met"
+                    } else {
+                        "not met"
+                    },
+                ),
+                None => ("no create_clock found".to_string(), "-"),
+            };
+            let _ = writeln!(
+                o,
+                "{}",
+                row(&[
+                    format!("`{file}`"),
+                    clock,
+                    format!("{:.2} MHz", self.engine.fmax_mhz),
+                    met.to_string(),
+                ])
+            );
+        }
+
+        let _ = writeln!(o, "\n{}\n", MARKDOWN_HEADINGS[2]);
+        match &self.generic {
+            Some(g) => {
+                let _ = writeln!(
+                    o,
+                    "yosys `synth -flatten`, then `ltp -noff` (the longest topological path in \
+                     cells, flip-flops excluded). Generic synthesis maps RAMs to flip-flops, so \
+                     when max_qps > 64 it runs on the same configuration with index_bits 6, \
+                     max_qps 64 (every width and port the same).\n"
+                );
+                let _ = writeln!(o, "{}", header_row(&GENERIC_COLUMNS));
+                let _ = writeln!(
+                    o,
+                    "{}",
+                    row(&[
+                        g.what.clone(),
+                        g.cells.to_string(),
+                        g.depth.to_string(),
+                        format!("`{}`", g.from),
+                        format!("`{}`", g.to),
+                    ])
+                );
+            }
+            None => {
+                let _ = writeln!(o, "Not run (`--skip-generic`).");
+            }
+        }
+        o
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constraint_period_is_read_from_create_clock() {
+        let xdc = "# create_clock -period 9.0 in a comment\ncreate_clock -period 4.000 -name clk [get_ports clk]\n";
+        assert_eq!(constraint_period_ns(xdc), Some(4.0));
+        let sdc = "create_clock -name clk -period 5.5 [get_ports {clk}]\n";
+        assert_eq!(constraint_period_ns(sdc), Some(5.5));
+        assert_eq!(constraint_period_ns("# nothing\n"), None);
     }
 }

@@ -2,6 +2,7 @@
 
 use anyhow::{ensure, Result};
 use qptable::config_files;
+use qptable_testbench::markdown::Stamp;
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,10 @@ pub struct Args {
     /// in_memory configurations: latency of the bench's memory, cycles (1..=10000).
     #[arg(long, default_value_t = 10)]
     mem_latency: u64,
+    /// Print the figures as the Markdown of BENCHMARKS.md (stamped with the commit, the
+    /// machine and the tools) on stdout; the progress goes to stderr.
+    #[arg(long)]
+    markdown: bool,
 }
 
 /// Most lookups per port: they are queued before the throughput phase.
@@ -77,15 +82,26 @@ pub fn run(args: &Args) -> Result<()> {
         mem_latency: args.mem_latency,
         ..Default::default()
     };
-    out!("{}", report::header(&opts))?;
-    // The callback cannot return an error: a closed stdout is kept and returned after the run.
-    let mut printed = Ok(());
-    let reports = perf::run(&configs, &opts, &mut |r| {
-        if printed.is_ok() {
-            printed = out!("{}", r.text());
-        }
-    })?;
-    printed?;
+    let reports = if args.markdown {
+        // Stamped before the run: the commit and tools measured, whatever changes meanwhile.
+        let stamp = Stamp::now(&[]);
+        eprint!("{}", report::header(&opts));
+        let reports = perf::run(&configs, &opts, &mut |r| eprint!("{}", r.text()))?;
+        out!("{}", report::markdown(&reports, &opts, &stamp))?;
+        reports
+    } else {
+        out!("{}", report::header(&opts))?;
+        // The callback cannot return an error: a closed stdout is kept and returned after the
+        // run.
+        let mut printed = Ok(());
+        let reports = perf::run(&configs, &opts, &mut |r| {
+            if printed.is_ok() {
+                printed = out!("{}", r.text());
+            }
+        })?;
+        printed?;
+        reports
+    };
     let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");

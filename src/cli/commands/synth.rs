@@ -21,6 +21,10 @@ pub struct Args {
     /// Skip the generic yosys synthesis.
     #[arg(long)]
     skip_generic: bool,
+    /// Print the figures as the Markdown of BENCHMARKS.md (stamped with the commit and the
+    /// tools) on stdout; the progress goes to stderr.
+    #[arg(long)]
+    markdown: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -36,14 +40,23 @@ pub fn run(args: &Args) -> Result<()> {
         freq_mhz: args.freq,
         skip_generic: args.skip_generic,
     };
-    // The callback cannot return an error: a closed stdout is kept and returned after the run.
-    let mut printed = Ok(());
-    let report = synth::run(&cfg, &opts, &mut |s| {
-        if printed.is_ok() {
-            printed = outln!("{s}");
-        }
-    })?;
-    printed?;
-    out!("{}", report.text())?;
+    if args.markdown {
+        // Stamped before the run: the commit measured, whatever changes meanwhile.
+        let commit = qptable_testbench::markdown::commit();
+        let report = synth::run(&cfg, &opts, &mut |s| eprintln!("{s}"))?;
+        eprint!("{}", report.text());
+        out!("{}", report.markdown(&commit))?;
+    } else {
+        // The callback cannot return an error: a closed stdout is kept and returned after the
+        // run.
+        let mut printed = Ok(());
+        let report = synth::run(&cfg, &opts, &mut |s| {
+            if printed.is_ok() {
+                printed = outln!("{s}");
+            }
+        })?;
+        printed?;
+        out!("{}", report.text())?;
+    }
     Ok(())
 }

@@ -1,0 +1,157 @@
+//! `BENCHMARKS.md` is what the tools write (`scripts/benchmarks`: `qptable bench --markdown`
+//! and `qptable synth --markdown`), not a hand-edited file. The figures are noisy and are
+//! not checked; the structure is:
+//!
+//! | test | what it checks |
+//! |---|---|
+//! | `headings_are_the_generators` | the title and every `## ` heading are those of the writers (`qptable_testbench::markdown`, `perf::report::MARKDOWN_HEADINGS`, `synth::MARKDOWN_HEADINGS`), in their order, and no other |
+//! | `tables_have_the_generators_columns` | each table header of the writers is in the file, and every row of every table has as many cells as its header |
+//! | `every_configuration_is_measured` | the throughput table has one row per `configs/*.toml`, in order |
+//! | `stamped_commit_is_in_the_history` | the file names at least one commit; each is a commit of `git log` (an ancestor of HEAD) and none is `+dirty` |
+
+use qptable_testbench::markdown::{
+    header_row, split_row, COMMIT_PREFIX, STAMP_COLUMNS, STAMP_HEADING, TITLE,
+};
+use qptable_testbench::perf::report;
+use qptable_testbench::synth;
+use qptable_testbench::tools::{repo_root, run_tool, shipped_configs};
+use std::process::Command;
+
+const REGENERATE: &str = "Regenerate it (commit first) with\n    scripts/benchmarks";
+
+fn text() -> String {
+    std::fs::read_to_string(repo_root().join("BENCHMARKS.md"))
+        .unwrap_or_else(|e| panic!("cannot read BENCHMARKS.md: {e}\n{REGENERATE}"))
+}
+
+fn headings() -> Vec<String> {
+    let mut h = vec![STAMP_HEADING.to_string()];
+    h.extend(report::MARKDOWN_HEADINGS.iter().map(|s| s.to_string()));
+    h.extend(synth::MARKDOWN_HEADINGS.iter().map(|s| s.to_string()));
+    h
+}
+
+#[test]
+fn headings_are_the_generators() {
+    let text = text();
+    assert_eq!(
+        text.lines().next(),
+        Some(TITLE),
+        "BENCHMARKS.md does not open with the title the tools write.\n{REGENERATE}"
+    );
+    let found: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("## "))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        found,
+        headings(),
+        "the section headings of BENCHMARKS.md are not the ones the tools write.\n{REGENERATE}"
+    );
+}
+
+/// The tables of `text`: each is its lines (header, separator, rows).
+fn tables(text: &str) -> Vec<Vec<&str>> {
+    let mut out: Vec<Vec<&str>> = vec![];
+    let mut cur: Vec<&str> = vec![];
+    for l in text.lines() {
+        if l.trim_start().starts_with('|') {
+            cur.push(l);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn tables_have_the_generators_columns() {
+    let text = text();
+    let headers: Vec<&[&str]> = vec![
+        &STAMP_COLUMNS,
+        &report::THROUGHPUT_COLUMNS,
+        &report::UNDER_COMMANDS_COLUMNS,
+        &report::COMMAND_COLUMNS,
+        &report::SPEED_COLUMNS,
+        &report::RUST_HDL_COLUMNS,
+        &synth::ECP5_COLUMNS,
+        &synth::CLOCK_COLUMNS,
+        &synth::GENERIC_COLUMNS,
+    ];
+    let mut bad = vec![];
+    for cols in headers {
+        if !text.contains(&header_row(cols)) {
+            bad.push(format!("no table with the columns {cols:?}"));
+        }
+    }
+    for t in tables(&text) {
+        let width = split_row(t[0]).map_or(0, |c| c.len());
+        if t.len() < 2 || !t[1].starts_with("|---") {
+            bad.push(format!("a table without its separator line: {}", t[0]));
+        }
+        for l in &t[1..] {
+            let n = split_row(l).map_or(0, |c| c.len());
+            if n != width {
+                bad.push(format!("{n} cells under a header of {width}: {l}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}\n{REGENERATE}", bad.join("\n"));
+}
+
+#[test]
+fn every_configuration_is_measured() {
+    let text = text();
+    let header = header_row(&report::THROUGHPUT_COLUMNS);
+    let table = tables(&text)
+        .into_iter()
+        .find(|t| t.len() >= 2 && format!("{}\n{}", t[0], t[1]) == header)
+        .unwrap_or_else(|| panic!("no throughput table.\n{REGENERATE}"));
+    let labels: Vec<String> = table[2..]
+        .iter()
+        .map(|l| split_row(l).unwrap()[0].clone())
+        .collect();
+    let want: Vec<String> = shipped_configs()
+        .iter()
+        .map(|s| format!("{} (`{}`)", s.name, s.config.top))
+        .collect();
+    assert_eq!(
+        labels, want,
+        "the throughput table does not measure every configs/*.toml.\n{REGENERATE}"
+    );
+}
+
+#[test]
+fn stamped_commit_is_in_the_history() {
+    let text = text();
+    let commits: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(COMMIT_PREFIX)?.split('`').next())
+        .collect();
+    assert!(
+        !commits.is_empty(),
+        "BENCHMARKS.md names no commit.\n{REGENERATE}"
+    );
+    let root = repo_root();
+    for c in commits {
+        assert!(
+            !c.ends_with("+dirty"),
+            "BENCHMARKS.md was measured on a tree with uncommitted changes ({c}).\n{REGENERATE}"
+        );
+        let run = run_tool(Command::new("git").arg("-C").arg(&root).args([
+            "merge-base",
+            "--is-ancestor",
+            c,
+            "HEAD",
+        ]));
+        assert!(
+            run.success(),
+            "the commit {c} of BENCHMARKS.md is not in `git log`: {}\n{REGENERATE}",
+            run.report()
+        );
+    }
+}
