@@ -249,6 +249,16 @@ pub fn run_with_mem(
                     bench.mem_clear_errors();
                     let a = bench.sb.model.mem_dir_address(i);
                     bench.mem_add_error(a..a + 8);
+                    // And the entry of a live QPN, so that lookups keep meeting MEM_ERROR
+                    // (entries 0..4 alone may never be looked up again).
+                    if !known.is_empty() {
+                        let q = known[rng.gen_range(0..known.len())];
+                        let a = bench
+                            .sb
+                            .model
+                            .mem_dir_address((q & index_mask) >> cfg.leaf_bits);
+                        bench.mem_add_error(a..a + 8);
+                    }
                 }
                 Command::DirFlush
             }
