@@ -399,12 +399,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -465,6 +459,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -524,16 +520,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table_small$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table_small$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table_small$engine$map map(
         .clock(map$clock),
@@ -650,8 +636,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -672,15 +656,13 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -704,8 +686,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -807,20 +789,20 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -1095,25 +1077,6 @@ module qp_table_small$engine$drain$0(d,q,clock);
 endmodule // qp_table_small$engine$drain$0
 
 
-module qp_table_small$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$entry_q
-
-
 module qp_table_small$engine$free_ok(d,q,clock);
     
     // Module arguments
@@ -1265,15 +1228,18 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1338,10 +1304,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_small$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table_small$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table_small$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1352,6 +1318,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table_small$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1365,8 +1336,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1376,8 +1348,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1404,26 +1378,26 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1448,7 +1422,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$UpRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$UpLatch;
+                    end
                 end
             MapState$UpLatch:
                 begin
@@ -1492,7 +1469,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$DownRead:
                 begin
-                    state$d = MapState$DownLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$DownLatch;
+                    end
                 end
             MapState$DownLatch:
                 begin
@@ -1518,7 +1498,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$ClearRead:
                 begin
-                    state$d = MapState$ClearLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$ClearLatch;
+                    end
                 end
             MapState$ClearLatch:
                 begin
@@ -1540,7 +1523,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$SetRead:
                 begin
-                    state$d = MapState$SetLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$SetLatch;
+                    end
                 end
             MapState$SetLatch:
                 begin
@@ -1562,7 +1548,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$TestRead:
                 begin
-                    state$d = MapState$TestLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$TestLatch;
+                    end
                 end
             MapState$TestLatch:
                 begin
@@ -1645,25 +1634,6 @@ module qp_table_small$engine$map$found_q(d,q,clock);
 endmodule // qp_table_small$engine$map$found_q
 
 
-module qp_table_small$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$map$hit_q
-
-
 module qp_table_small$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -1721,6 +1691,25 @@ module qp_table_small$engine$map$level(d,q,clock);
 endmodule // qp_table_small$engine$map$level
 
 
+module qp_table_small$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$lowest_q
+
+
 module qp_table_small$engine$map$pos(d,q,clock);
     
     // Module arguments
@@ -1753,17 +1742,38 @@ module qp_table_small$engine$map$rams$0(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    reg [63:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_small$engine$map$rams$0
+
+
+module qp_table_small$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$rd_wait
 
 
 module qp_table_small$engine$map$result_q(d,q,clock);
@@ -2016,25 +2026,6 @@ module qp_table_small$engine$q_wr(d,q,clock);
 endmodule // qp_table_small$engine$q_wr
 
 
-module qp_table_small$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$qhead_q
-
-
 module qp_table_small$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2086,16 +2077,18 @@ module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    reg [71:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_small$engine$qram
 
 
@@ -2112,16 +2105,18 @@ module qp_table_small$engine$ram(clock,read_address,read_data,write_enable,write
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    reg [19:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[19:0];
        end
     end
     
-    always @(*) read_data = {2'd0, read_word};
+    always @(*) read_data = {2'd0, read_q};
 endmodule // qp_table_small$engine$ram
 
 
@@ -2233,6 +2228,14 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  [31:0] cnt_stale;
     output reg  [31:0] cnt_page_absent;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -2279,6 +2282,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page_mem_error;
     
     // Sub module instances
@@ -2349,22 +2353,23 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error;
+        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error | front$chk_ok;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
         counters$clock = clock;
         counters$rst = rst;
@@ -3008,14 +3013,9 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -3065,16 +3065,6 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_small$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_small$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3084,16 +3074,12 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -3120,22 +3106,21 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3144,7 +3129,7 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3175,16 +3160,18 @@ module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    reg [19:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[19:0];
        end
     end
     
-    always @(*) read_data = {2'd0, read_word};
+    always @(*) read_data = {2'd0, read_q};
 endmodule // qp_table_small$pipe_rx$front$ram
 
 
@@ -3243,44 +3230,6 @@ module qp_table_small$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_small$pipe_rx$front$s1_valid
-
-
-module qp_table_small$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$front$s2_dir
-
-
-module qp_table_small$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$front$s2_entry
 
 
 module qp_table_small$pipe_rx$front$s2_qpn(d,q,clock);

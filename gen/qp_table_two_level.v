@@ -534,12 +534,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -603,6 +597,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -662,16 +658,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table_two_level$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table_two_level$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table_two_level$engine$map map(
         .clock(map$clock),
@@ -793,8 +779,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -815,17 +799,15 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain$1$clock = clock;
         drain$1$d = drain$1$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -849,8 +831,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -955,20 +937,20 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -1273,25 +1255,6 @@ module qp_table_two_level$engine$drain$1(d,q,clock);
 endmodule // qp_table_two_level$engine$drain$1
 
 
-module qp_table_two_level$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$entry_q
-
-
 module qp_table_two_level$engine$free_ok(d,q,clock);
     
     // Module arguments
@@ -1473,15 +1436,18 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1570,10 +1536,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_two_level$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table_two_level$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table_two_level$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1584,6 +1550,11 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table_two_level$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1597,8 +1568,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1608,8 +1580,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1663,26 +1637,26 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1734,7 +1708,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$UpRead:
                 begin
-                    state$d = MapState$UpLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$UpLatch;
+                    end
                 end
             MapState$UpLatch:
                 begin
@@ -1778,7 +1755,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$DownRead:
                 begin
-                    state$d = MapState$DownLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$DownLatch;
+                    end
                 end
             MapState$DownLatch:
                 begin
@@ -1804,7 +1784,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$ClearRead:
                 begin
-                    state$d = MapState$ClearLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$ClearLatch;
+                    end
                 end
             MapState$ClearLatch:
                 begin
@@ -1838,7 +1821,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$SetRead:
                 begin
-                    state$d = MapState$SetLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$SetLatch;
+                    end
                 end
             MapState$SetLatch:
                 begin
@@ -1872,7 +1858,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$TestRead:
                 begin
-                    state$d = MapState$TestLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$TestLatch;
+                    end
                 end
             MapState$TestLatch:
                 begin
@@ -1955,25 +1944,6 @@ module qp_table_two_level$engine$map$found_q(d,q,clock);
 endmodule // qp_table_two_level$engine$map$found_q
 
 
-module qp_table_two_level$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$map$hit_q
-
-
 module qp_table_two_level$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -2031,6 +2001,25 @@ module qp_table_two_level$engine$map$level(d,q,clock);
 endmodule // qp_table_two_level$engine$map$level
 
 
+module qp_table_two_level$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$lowest_q
+
+
 module qp_table_two_level$engine$map$pos(d,q,clock);
     
     // Module arguments
@@ -2063,16 +2052,18 @@ module qp_table_two_level$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    reg [63:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$0
 
 
@@ -2089,16 +2080,18 @@ module qp_table_two_level$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    reg [63:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[7:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[7:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$1
 
 
@@ -2115,16 +2108,18 @@ module qp_table_two_level$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    reg [63:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[1:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[1:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$2
 
 
@@ -2141,17 +2136,38 @@ module qp_table_two_level$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    reg [63:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$3
+
+
+module qp_table_two_level$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$rd_wait
 
 
 module qp_table_two_level$engine$map$result_q(d,q,clock);
@@ -2404,25 +2420,6 @@ module qp_table_two_level$engine$q_wr(d,q,clock);
 endmodule // qp_table_two_level$engine$q_wr
 
 
-module qp_table_two_level$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$qhead_q
-
-
 module qp_table_two_level$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2474,16 +2471,18 @@ module qp_table_two_level$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    reg [71:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$qram
 
 
@@ -2500,16 +2499,18 @@ module qp_table_two_level$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    reg [5:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$engine$ram
 
 
@@ -2624,6 +2625,14 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [31:0] cnt_stale;
     output reg  [31:0] cnt_page_absent;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -2673,6 +2682,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page_mem_error;
     
     // Sub module instances
@@ -2749,22 +2759,23 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error;
+        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error | front$chk_ok;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
         counters$clock = clock;
         counters$rst = rst;
@@ -3417,14 +3428,9 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -3482,16 +3488,6 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_two_level$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_two_level$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3501,16 +3497,12 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -3543,22 +3535,21 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3567,7 +3558,7 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3598,16 +3589,18 @@ module qp_table_two_level$pipe_rx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    reg [58:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[12:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[12:0]] <= write_data[58:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$pipe_rx$front$dirs$0
 
 
@@ -3624,16 +3617,18 @@ module qp_table_two_level$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    reg [5:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$pipe_rx$front$ram
 
 
@@ -3692,44 +3687,6 @@ module qp_table_two_level$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_rx$front$s1_valid
-
-
-module qp_table_two_level$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$front$s2_dir
-
-
-module qp_table_two_level$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$front$s2_entry
 
 
 module qp_table_two_level$pipe_rx$front$s2_qpn(d,q,clock);
@@ -3822,6 +3779,14 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [31:0] cnt_stale;
     output reg  [31:0] cnt_page_absent;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -3871,6 +3836,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page_mem_error;
     
     // Sub module instances
@@ -3947,22 +3913,23 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error;
+        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error | front$chk_ok;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
         counters$clock = clock;
         counters$rst = rst;
@@ -4615,14 +4582,9 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -4680,16 +4642,6 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_two_level$pipe_tx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_two_level$pipe_tx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -4699,16 +4651,12 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -4741,22 +4689,21 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -4765,7 +4712,7 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -4796,16 +4743,18 @@ module qp_table_two_level$pipe_tx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    reg [58:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[12:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[12:0]] <= write_data[58:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$pipe_tx$front$dirs$0
 
 
@@ -4822,16 +4771,18 @@ module qp_table_two_level$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    reg [5:0] read_q;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$pipe_tx$front$ram
 
 
@@ -4890,44 +4841,6 @@ module qp_table_two_level$pipe_tx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_tx$front$s1_valid
-
-
-module qp_table_two_level$pipe_tx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$front$s2_dir
-
-
-module qp_table_two_level$pipe_tx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$front$s2_entry
 
 
 module qp_table_two_level$pipe_tx$front$s2_qpn(d,q,clock);

@@ -104,8 +104,9 @@ pub struct CmdEngine {
     q_count: DFF<Bits<13>>,
     q_overflow: DFF<Bits<32>>,
     time_q: DFF<Bits<TIME_BITS>>,
-    entry_q: DFF<StateEntry>,
-    qhead_q: DFF<Bits<QENTRY_BITS>>,
+    /// The RAM words, from the RAMs' output registers.
+    entry_q: Signal<Local, StateEntry>,
+    qhead_q: Signal<Local, Bits<QENTRY_BITS>>,
     q_head_index: Signal<Local, Bits<QPN_BITS>>,
     q_due: Signal<Local, Bit>,
     q_wr_next: Signal<Local, Bits<12>>,
@@ -194,7 +195,7 @@ impl CmdEngine {
             cnt_quarantine_overflow: Default::default(),
             cnt_quarantined: Default::default(),
             ram: p.state_ram(),
-            qram: Ram::new(p.quarantine_depth as usize),
+            qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_wr: Default::default(),
             q_rd: Default::default(),
             q_count: Default::default(),
@@ -283,9 +284,7 @@ impl Logic for CmdEngine {
             q_rd,
             q_count,
             q_overflow,
-            time_q,
-            entry_q,
-            qhead_q
+            time_q
         );
         for p in 0..self._ports_n {
             self.drain[p].clock.next = self.clock.val();
@@ -295,14 +294,14 @@ impl Logic for CmdEngine {
             self.drain_w[p].clock.next = self.clock.val();
             self.drain_w[p].d.next = self.drain_w[p].q.val();
         }
-        // The RAM words, registered: every decision reads a register, never a RAM's read
-        // port (the block RAMs have no output register).
-        self.entry_q.d.next = self.ram.read_data.val();
-        self.qhead_q.d.next = self.qram.read_data.val();
+        // The RAM words, registered in the RAMs' output registers: every decision reads a
+        // register, never a block RAM's array.
+        self.entry_q.next = self.ram.read_data.val();
+        self.qhead_q.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
         self.gen.next = self.qpn.q.val() >> self.index_bits.val();
-        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.entry_q.q.val().gen);
+        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.entry_q.val().gen);
         self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
         self.ram.clock.next = self.clock.val();
         self.ram.read_address.next = self.cursor.q.val();
@@ -331,8 +330,8 @@ impl Logic for CmdEngine {
         self.qram.write_enable.next = false;
         self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
             | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());
-        self.q_head_index.next = self.qhead_q.q.val().get_bits::<QPN_BITS>(0);
-        self.q_due.next = (self.time_q.q.val() - self.qhead_q.q.val().get_bits::<TIME_BITS>(24))
+        self.q_head_index.next = self.qhead_q.val().get_bits::<QPN_BITS>(0);
+        self.q_due.next = (self.time_q.q.val() - self.qhead_q.val().get_bits::<TIME_BITS>(24))
             > self.q_cycles_m1.val();
         self.q_wr_next.next = self.q_wr.q.val() + 1;
         if self.q_wr.q.val() == self.q_last.val() {
@@ -446,21 +445,21 @@ impl Logic for CmdEngine {
                 // RESERVED and the same generation; FREE needs RESERVED or VALID and the same
                 // generation, and writes FREE at once, then drains.
                 self.waddr.next = self.index.val();
-                self.wdata.next.gen = self.entry_q.q.val().gen;
+                self.wdata.next.gen = self.entry_q.val().gen;
                 self.state.d.next = EngState::Done;
                 self.check_pass.next = false;
                 if self.op.q.val() == self.ops.alloc_at.val() {
-                    self.check_pass.next = self.entry_q.q.val().state == self.st.free.val();
+                    self.check_pass.next = self.entry_q.val().state == self.st.free.val();
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == self.ops.publish.val() {
-                    self.check_pass.next = (self.entry_q.q.val().state == self.st.reserved.val())
+                    self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.valid.val();
                 }
                 if self.op.q.val() == self.ops.free.val() {
-                    self.check_pass.next = (self.entry_q.q.val().state != self.st.free.val())
+                    self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.free.val();
                 }

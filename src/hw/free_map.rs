@@ -9,10 +9,12 @@
 //!
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
-//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 4 cycles a level (read, latch, find, check), `4 * (2 * levels)`, up to `4 * (3 * levels)` with the wrap |
-//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `3 * levels` |
-//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `3 * levels` |
-//! | TEST `i` | whether `i` is a member | 3 |
+//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 5 cycles a level (read over two cycles, latch, find, check), `5 * (2 * levels)`, up to `5 * (3 * levels)` with the wrap |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `4 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `4 * levels` |
+//! | TEST `i` | whether `i` is a member | 4 |
+//!
+//! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
 //!
 //! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
 //! is set exactly when word of level `k` it stands for is not zero.
@@ -84,9 +86,14 @@ pub struct FreeMap {
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
-    hit_q: DFF<Bits<POS_BITS>>,
+    /// The lowest set bit of `latched` alone, registered (the carry chain of `x & -x` in one
+    /// cycle, its number and the decision in the next).
+    lowest_q: DFF<Bits<64>>,
     any_q: DFF<Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
+    /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
+    /// edges: the array, then its output register).
+    rd_wait: DFF<Bit>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
     word: Signal<Local, Bits<POS_BITS>>,
@@ -151,7 +158,10 @@ impl FreeMap {
             done: Default::default(),
             found: Default::default(),
             result: Default::default(),
-            rams: words.iter().map(|&d| Ram::new(d as usize)).collect(),
+            rams: words
+                .iter()
+                .map(|&d| Ram::new(d as usize, p.fpga))
+                .collect(),
             state: Default::default(),
             level: Default::default(),
             pos: Default::default(),
@@ -160,9 +170,10 @@ impl FreeMap {
             found_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
-            hit_q: Default::default(),
+            lowest_q: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
+            rd_wait: Default::default(),
             rd: Default::default(),
             init_pos: Default::default(),
             word: Default::default(),
@@ -216,8 +227,10 @@ impl Logic for FreeMap {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched,
-            hit_q, any_q
+            lowest_q, any_q, rd_wait
         );
+        // A read state lasts two cycles; rd_wait is back to 0 when it is left.
+        self.rd_wait.d.next = false;
         // Assigned once, from the state register: a default overridden later in this block
         // would pulse `done` in an event-driven simulator, and the engine reads it back.
         self.done.next = self.state.q.val() == MapState::Done;
@@ -258,15 +271,15 @@ impl Logic for FreeMap {
         // The lowest set bit alone (x & -x, one carry chain), then its number bit by bit: bit k
         // of the number is set when the lowest set bit is at a position with bit k set.
         self.lowest.next = self.ffs_in.val() & (!self.ffs_in.val() + self.one.val());
+        // The lowest set bit is registered (the carry chain in one cycle; its number, from
+        // OR trees, and the decision in the next).
+        self.lowest_q.d.next = self.lowest.val();
         for k in 0..6 {
-            if (self.lowest.val() & self.bit_of_pos[k].val()).any() {
+            if (self.lowest_q.q.val() & self.bit_of_pos[k].val()).any() {
                 self.ffs.next = self.ffs.val() | self.pow2[k].val();
             }
         }
-        self.hit.next = self.hit_q.q.val();
-        // The search result is registered too (find-first-set in one cycle, the decision in
-        // the next).
-        self.hit_q.d.next = self.ffs.val();
+        self.hit.next = self.ffs.val();
         self.any_q.d.next = self.latched.q.val().any();
 
         match self.state.q.val() {
@@ -292,7 +305,10 @@ impl Logic for FreeMap {
             }
             MapState::Idle => {}
             MapState::UpRead => {
-                self.state.d.next = MapState::UpLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::UpLatch;
+                }
             }
             MapState::UpLatch => {
                 // The members at or after pos in the word just read.
@@ -331,7 +347,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::DownRead => {
-                self.state.d.next = MapState::DownLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::DownLatch;
+                }
             }
             MapState::DownLatch => {
                 self.latched.d.next = self.rd.val();
@@ -352,7 +371,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::ClearRead => {
-                self.state.d.next = MapState::ClearLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::ClearLatch;
+                }
             }
             MapState::ClearLatch => {
                 self.latched.d.next = self.rd.val();
@@ -373,7 +395,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::SetRead => {
-                self.state.d.next = MapState::SetLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::SetLatch;
+                }
             }
             MapState::SetLatch => {
                 self.latched.d.next = self.rd.val();
@@ -394,7 +419,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::TestRead => {
-                self.state.d.next = MapState::TestLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::TestLatch;
+                }
             }
             MapState::TestLatch => {
                 self.latched.d.next = self.rd.val();

@@ -6,7 +6,7 @@
 //! | stage | edge | what happens |
 //! |---|---|---|
 //! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
-//! | s1 | `t + 1` | the RAM words are registered (no path runs from a block RAM's read port, which has no output register, into the checks) |
+//! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks) |
 //! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; the offset `index_in_page * entry_bytes`; the back end takes the result (`chk_*`) at edge `t + 2` |
 //!
 //! Credit: `req_ready` is computed from registers only (`init_done`, the lookups in s1 and
@@ -73,9 +73,8 @@ pub struct LookupFront {
     s2_valid: DFF<Bit>,
     s2_qpn: DFF<Bits<QPN_BITS>>,
     s2_tag: DFF<Bits<TAG_BITS>>,
-    /// The state RAM word and the directory entry, registered.
-    s2_entry: DFF<StateEntry>,
-    s2_dir: DFF<DirEntry>,
+    /// The state RAM word and the directory entry, from the RAMs' output registers.
+    s2_entry: Signal<Local, StateEntry>,
     dir_rd: Signal<Local, DirEntry>,
     s0_fire: Signal<Local, Bit>,
     occupancy: Signal<Local, Bits<FIFO_COUNT_BITS>>,
@@ -151,7 +150,6 @@ impl LookupFront {
             s2_qpn: Default::default(),
             s2_tag: Default::default(),
             s2_entry: Default::default(),
-            s2_dir: Default::default(),
             dir_rd: Default::default(),
             s0_fire: Default::default(),
             occupancy: Default::default(),
@@ -186,9 +184,7 @@ impl LookupFront {
 impl Logic for LookupFront {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_entry, s2_dir
-        );
+        dff_setup!(self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag);
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
         self.ram.write_address.next = self.ram_waddr.val();
@@ -227,19 +223,18 @@ impl Logic for LookupFront {
             self.s1_tag.d.next = self.req_tag.val();
         }
 
-        // s1: the words read at the request's edge are registered.
+        // s1: the words read at the request's edge are registered (in the RAMs).
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_qpn.d.next = self.s1_qpn.q.val();
         self.s2_tag.d.next = self.s1_tag.q.val();
-        self.s2_entry.d.next = self.ram.read_data.val();
-        self.s2_dir.d.next = self.dir_rd.val();
+        self.s2_entry.next = self.ram.read_data.val();
 
         // s2: checks in SPEC order (range, state, generation, page), and the offset.
         self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
         self.s2_leaf_index.next = self.s2_index.val() & self.leaf_mask.val();
         self.s2_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_leaf_index.val());
         self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
-        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.q.val().gen);
+        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
         self.chk_offset.next = ((self.s2_wide_index.val() << 5) & self.mul_mask0.val())
             + ((self.s2_wide_index.val() << 6) & self.mul_mask1.val())
             + ((self.s2_wide_index.val() << 7) & self.mul_mask2.val())
@@ -249,13 +244,13 @@ impl Logic for LookupFront {
             + ((self.s2_wide_index.val() << 11) & self.mul_mask6.val())
             + ((self.s2_wide_index.val() << 12) & self.mul_mask7.val());
         self.s2_status.next = self.status.ok.val();
-        if !self.s2_dir.q.val().present {
+        if !self.dir_rd.val().present {
             self.s2_status.next = self.status.page_absent.val();
         }
         if self.s2_entry_gen.val() != self.s2_gen.val() {
             self.s2_status.next = self.status.stale.val();
         }
-        if self.s2_entry.q.val().state != self.state.valid.val() {
+        if self.s2_entry.val().state != self.state.valid.val() {
             self.s2_status.next = self.status.not_allocated.val();
         }
         if bit_cast::<25, QPN_BITS>(self.s2_index.val()) >= self.max_qps.val() {
@@ -267,7 +262,7 @@ impl Logic for LookupFront {
         // event-driven simulator).
         if self.two_level.val() {
             self.chk_base.next =
-                bit_cast::<ADDR_BITS, PAGE_BITS>(self.s2_dir.q.val().page) << self.base_shift.val();
+                bit_cast::<ADDR_BITS, PAGE_BITS>(self.dir_rd.val().page) << self.base_shift.val();
         } else {
             self.chk_base.next = self.table_base.val();
         }

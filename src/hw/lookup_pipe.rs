@@ -12,8 +12,13 @@
 //!
 //! | stage | edge | what happens |
 //! |---|---|---|
-//! | s2 | `t + 2` | `addr = base + offset` for an OK lookup (else 0); the result is pushed into the response queue |
-//! | out | from `t + 2` | the queue's head is offered on the response stream: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//! | s2 | `t + 2` | `addr = base + offset`, whatever the status; the result is pushed into the response queue |
+//! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//!
+//! The address is zeroed at the queue's output, not before the queue: the status, which
+//! comes from the state RAM read, then drives three bits of the queue, not the 64 bits of
+//! the address (the path from the RAM's output register to the queue is the design's
+//! longest otherwise).
 //!
 //! Ready/valid contract: `req_ready` comes from the front end, from registers only, never
 //! from `rsp_ready`. A request is granted only while fewer than [`RSP_FIFO_DEPTH`] lookups
@@ -24,6 +29,7 @@
 //!
 //! Counters (SPEC §6, per port): [`LookupCounters`], at the response handshake.
 
+use super::codes::StatusCodes;
 use super::lookup_counters::LookupCounters;
 use super::lookup_front::LookupFront;
 use super::mem_fifo::FIFO_COUNT_BITS;
@@ -77,6 +83,9 @@ pub struct LookupPipe {
     _dirs: usize,
     s2_rsp: Signal<Local, LookupRsp>,
     fire: Signal<Local, Bit>,
+    /// The head's address, zeroed unless its status is OK.
+    head_addr: Signal<Local, Bits<ADDR_BITS>>,
+    status: StatusCodes,
     /// The page number (in_memory's business) and MEM_ERROR (never answered here) are not
     /// needed; the name tells the lint so.
     unused_page_mem_error: Signal<Local, Bit>,
@@ -120,6 +129,8 @@ impl LookupPipe {
             _dirs: p.on_chip_dirs(),
             s2_rsp: Default::default(),
             fire: Default::default(),
+            head_addr: Default::default(),
+            status: Default::default(),
             unused_page_mem_error: Default::default(),
         }
     }
@@ -148,20 +159,18 @@ impl Logic for LookupPipe {
         self.req_fire.next = self.front.req_fire.val();
         self.in_flight.next = bit_cast::<3, FIFO_COUNT_BITS>(self.front.in_flight.val());
 
-        // s2: the address of an OK lookup, into the response queue.
+        // s2: the address (zeroed at the output unless OK), into the response queue.
         self.s2_rsp.next.qpn = self.front.chk_qpn.val();
         self.s2_rsp.next.tag = self.front.chk_tag.val();
         self.s2_rsp.next.status = self.front.chk_status.val();
-        self.s2_rsp.next.addr = 0.into();
-        if self.front.chk_ok.val() {
-            self.s2_rsp.next.addr = self.front.chk_base.val() + self.front.chk_offset.val();
-        }
+        self.s2_rsp.next.addr = self.front.chk_base.val() + self.front.chk_offset.val();
         self.fifo.clock.next = self.clock.val();
         self.fifo.rst.next = self.rst.val();
         self.fifo.in_valid.next = self.front.chk_valid.val();
         self.fifo.data_in.next = self.s2_rsp.val();
-        self.unused_page_mem_error.next =
-            self.front.chk_page.val().any() | self.counters.cnt_mem_error.val().any();
+        self.unused_page_mem_error.next = self.front.chk_page.val().any()
+            | self.counters.cnt_mem_error.val().any()
+            | self.front.chk_ok.val();
 
         // Response stream from the queue's head.
         self.fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
@@ -170,7 +179,11 @@ impl Logic for LookupPipe {
         self.rsp_qpn.next = self.fifo.data_out.val().qpn;
         self.rsp_tag.next = self.fifo.data_out.val().tag;
         self.rsp_status.next = self.fifo.data_out.val().status;
-        self.rsp_addr.next = self.fifo.data_out.val().addr;
+        self.head_addr.next = 0.into();
+        if self.fifo.data_out.val().status == self.status.ok.val() {
+            self.head_addr.next = self.fifo.data_out.val().addr;
+        }
+        self.rsp_addr.next = self.head_addr.val();
         self.rsp_fire.next = self.fire.val();
 
         // Counters, at the response handshake.

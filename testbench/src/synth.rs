@@ -2,7 +2,9 @@
 //!
 //! For a configuration, [`run`]:
 //!
-//! 1. synthesizes the engine with yosys (`synth_ecp5 -top <top> -json`) and places and routes
+//! 1. synthesizes the engine, emitted with `fpga = ecp5` whatever the configuration says (its
+//!    RAMs are DP16KD instantiated with their output register, which yosys 0.23 does not
+//!    infer), with yosys (`synth_ecp5 -top <top> -json`) and places and routes
 //!    it with nextpnr-ecp5 (`--85k --package CABGA381`, out of context, fixed seed): LUTs
 //!    (nextpnr's `TRELLIS_COMB`: LUT4s, including the halves of carry cells), flip-flops
 //!    (`TRELLIS_FF`), block RAMs (`DP16KD`) and the Fmax nextpnr reports after routing;
@@ -11,7 +13,8 @@
 //!    block limits the engine) and for the reference design of SPEC §7, a registered 64-bit
 //!    adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the adder's (target
 //!    >= 0.75) and the engine's critical path as nextpnr reports it, condensed;
-//! 3. runs a generic yosys `synth -flatten` and `ltp -noff` (cell count and the longest
+//! 3. runs a generic yosys `synth -flatten` and `ltp -noff` on the `fpga = generic` flavour
+//!    (cell count and the longest
 //!    path in cells, flip-flops excluded). Generic synthesis maps memories to flip-flops,
 //!    which at `index_bits = 14` takes very long and measures the RAMs rather than the
 //!    logic; so when `max_qps > 64` the generic figures are taken on the same configuration
@@ -32,7 +35,7 @@
 
 use crate::tools;
 use anyhow::{anyhow, bail, Context, Result};
-use qptable::config::Config;
+use qptable::config::{Config, Fpga};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -482,10 +485,15 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
     let yv = yosys_version();
     let nextpnr = find_nextpnr(say)?;
     say(&format!("{yv}; {} ({})", nextpnr.version, nextpnr.origin));
-    let verilog = qptable::generate::generate_verilog(cfg)?;
-    say(&format!("{}: yosys synth_ecp5, nextpnr-ecp5 ...", cfg.top));
+    let mut ecp5_cfg = cfg.clone();
+    ecp5_cfg.fpga = Fpga::Ecp5;
+    let verilog = qptable::generate::generate_verilog(&ecp5_cfg)?;
+    say(&format!(
+        "{}: fpga = ecp5 (DP16KD with REGMODE_B = OUTREG); yosys synth_ecp5, nextpnr-ecp5 ...",
+        cfg.top
+    ));
     let engine = ecp5(&verilog, &cfg.top, &nextpnr, opts)?;
-    let params = qptable::hw::EngineParams::new(cfg);
+    let params = qptable::hw::EngineParams::new(&ecp5_cfg);
     let pipe_top = format!("{}_{}", cfg.top, crate::perf::PIPE_TOP);
     let mut pipe = qptable::hw::lookup_pipe::LookupPipe::new(&params);
     {
@@ -500,7 +508,9 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
         let generic = if opts.skip_generic {
             None
         } else {
-            let (gcfg, what) = generic_config(cfg)?;
+            let mut generic_cfg = cfg.clone();
+            generic_cfg.fpga = Fpga::Generic;
+            let (gcfg, what) = generic_config(&generic_cfg)?;
             say(&format!("{}: yosys synth (generic), ltp ...", gcfg.top));
             Some(generic(&gcfg, &what, opts)?)
         };
@@ -569,7 +579,7 @@ impl SynthReport {
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "ECP5-85F (LFE5U-85F, CABGA381): {}, synth_ecp5; {} ({}); out of context, seed {}, target {} MHz",
+            "ECP5-85F (LFE5U-85F, CABGA381): {}, synth_ecp5, fpga = ecp5; {} ({}); out of context, seed {}, target {} MHz",
             self.yosys_version, self.nextpnr.version, self.nextpnr.origin, self.seed, self.freq_mhz
         );
         let _ = writeln!(
@@ -627,7 +637,7 @@ impl SynthReport {
         if let Some(g) = &self.generic {
             let _ = writeln!(
                 o,
-                "generic yosys synth -flatten of {}: {} cells; longest path (ltp -noff) {} cells, from {} to {} ({:.1} s)",
+                "generic yosys synth -flatten of {} (fpga = generic): {} cells; longest path (ltp -noff) {} cells, from {} to {} ({:.1} s)",
                 g.what, g.cells, g.depth, g.from, g.to, g.seconds
             );
         }

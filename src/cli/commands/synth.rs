@@ -21,9 +21,17 @@ pub struct Args {
     /// Skip the generic yosys synthesis.
     #[arg(long)]
     skip_generic: bool,
+    /// Fail (exit 1) when the engine's Fmax over the adder's is below this.
+    #[arg(long, value_name = "X")]
+    min_ratio: Option<f64>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    if let Some(min) = args.min_ratio {
+        if !(min.is_finite() && min > 0.0) {
+            anyhow::bail!("--min-ratio = {min} is not allowed: a number > 0 (e.g. 0.75)");
+        }
+    }
     let cfg = args.config.load()?;
     let opts = SynthOptions {
         work_dir: args.work_dir.clone(),
@@ -33,5 +41,15 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let report = synth::run(&cfg, &opts, &mut |s| println!("{s}"))?;
     print!("{}", report.text());
+    if let Some(min) = args.min_ratio {
+        let r = report.ratio();
+        if r < min {
+            anyhow::bail!(
+                "Fmax ratio {r:.3} of {} is below --min-ratio {min}",
+                report.top
+            );
+        }
+        println!("Fmax ratio {r:.3} >= --min-ratio {min}: met");
+    }
     Ok(())
 }
