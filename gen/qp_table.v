@@ -65,13 +65,8 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     wire  [21:0] pipe_tx$ram_wdata;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
-    wire  [2:0] pipe_tx$in_flight;
-    wire  [31:0] pipe_tx$cnt_lookups;
-    wire  [31:0] pipe_tx$cnt_ok;
-    wire  [31:0] pipe_tx$cnt_out_of_range;
-    wire  [31:0] pipe_tx$cnt_not_allocated;
-    wire  [31:0] pipe_tx$cnt_stale;
-    wire  [31:0] pipe_tx$cnt_page_absent;
+    wire  [9:0] pipe_tx$in_flight;
+    wire  [223:0] pipe_tx$counts;
     wire  pipe_rx$clock;
     wire  pipe_rx$rst;
     wire  pipe_rx$init_done;
@@ -91,13 +86,8 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     wire  [21:0] pipe_rx$ram_wdata;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
-    wire  [2:0] pipe_rx$in_flight;
-    wire  [31:0] pipe_rx$cnt_lookups;
-    wire  [31:0] pipe_rx$cnt_ok;
-    wire  [31:0] pipe_rx$cnt_out_of_range;
-    wire  [31:0] pipe_rx$cnt_not_allocated;
-    wire  [31:0] pipe_rx$cnt_stale;
-    wire  [31:0] pipe_rx$cnt_page_absent;
+    wire  [9:0] pipe_rx$in_flight;
+    wire  [223:0] pipe_rx$counts;
     wire  regs$clock;
     wire  regs$rst;
     wire  [9:0] regs$awaddr;
@@ -125,25 +115,9 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     wire  [3:0] regs$result_status;
     wire  [23:0] regs$result_qpn;
     wire  regs$init_done;
-    wire  [31:0] regs$cnt_alloc_ok;
-    wire  [31:0] regs$cnt_alloc_full;
-    wire  [31:0] regs$cnt_free_ok;
-    wire  [31:0] regs$cnt_cmd_error;
-    wire  [31:0] regs$cnt_in_use;
-    wire  [31:0] regs$cnt_quarantine_overflow;
-    wire  [31:0] regs$cnt_quarantined;
-    wire  [31:0] regs$cnt_lookups$0;
-    wire  [31:0] regs$cnt_lookups$1;
-    wire  [31:0] regs$cnt_ok$0;
-    wire  [31:0] regs$cnt_ok$1;
-    wire  [31:0] regs$cnt_out_of_range$0;
-    wire  [31:0] regs$cnt_out_of_range$1;
-    wire  [31:0] regs$cnt_not_allocated$0;
-    wire  [31:0] regs$cnt_not_allocated$1;
-    wire  [31:0] regs$cnt_stale$0;
-    wire  [31:0] regs$cnt_stale$1;
-    wire  [31:0] regs$cnt_page_absent$0;
-    wire  [31:0] regs$cnt_page_absent$1;
+    wire  [223:0] regs$cmd_counts;
+    wire  [223:0] regs$port_counts$0;
+    wire  [223:0] regs$port_counts$1;
     wire  [63:0] regs$table_base;
     wire  engine$clock;
     wire  engine$rst;
@@ -162,15 +136,9 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     wire  engine$req_fire$1;
     wire  engine$rsp_fire$0;
     wire  engine$rsp_fire$1;
-    wire  [2:0] engine$in_flight$0;
-    wire  [2:0] engine$in_flight$1;
-    wire  [31:0] engine$cnt_alloc_ok;
-    wire  [31:0] engine$cnt_alloc_full;
-    wire  [31:0] engine$cnt_free_ok;
-    wire  [31:0] engine$cnt_cmd_error;
-    wire  [31:0] engine$cnt_in_use;
-    wire  [31:0] engine$cnt_quarantine_overflow;
-    wire  [31:0] engine$cnt_quarantined;
+    wire  [9:0] engine$in_flight$0;
+    wire  [9:0] engine$in_flight$1;
+    wire  [223:0] engine$counts;
     
     // Sub module instances
     qp_table$pipe_tx pipe_tx(
@@ -194,12 +162,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .req_fire(pipe_tx$req_fire),
         .rsp_fire(pipe_tx$rsp_fire),
         .in_flight(pipe_tx$in_flight),
-        .cnt_lookups(pipe_tx$cnt_lookups),
-        .cnt_ok(pipe_tx$cnt_ok),
-        .cnt_out_of_range(pipe_tx$cnt_out_of_range),
-        .cnt_not_allocated(pipe_tx$cnt_not_allocated),
-        .cnt_stale(pipe_tx$cnt_stale),
-        .cnt_page_absent(pipe_tx$cnt_page_absent)
+        .counts(pipe_tx$counts)
     );
     qp_table$pipe_rx pipe_rx(
         .clock(pipe_rx$clock),
@@ -222,12 +185,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .req_fire(pipe_rx$req_fire),
         .rsp_fire(pipe_rx$rsp_fire),
         .in_flight(pipe_rx$in_flight),
-        .cnt_lookups(pipe_rx$cnt_lookups),
-        .cnt_ok(pipe_rx$cnt_ok),
-        .cnt_out_of_range(pipe_rx$cnt_out_of_range),
-        .cnt_not_allocated(pipe_rx$cnt_not_allocated),
-        .cnt_stale(pipe_rx$cnt_stale),
-        .cnt_page_absent(pipe_rx$cnt_page_absent)
+        .counts(pipe_rx$counts)
     );
     qp_table$regs regs(
         .clock(regs$clock),
@@ -257,25 +215,9 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .result_status(regs$result_status),
         .result_qpn(regs$result_qpn),
         .init_done(regs$init_done),
-        .cnt_alloc_ok(regs$cnt_alloc_ok),
-        .cnt_alloc_full(regs$cnt_alloc_full),
-        .cnt_free_ok(regs$cnt_free_ok),
-        .cnt_cmd_error(regs$cnt_cmd_error),
-        .cnt_in_use(regs$cnt_in_use),
-        .cnt_quarantine_overflow(regs$cnt_quarantine_overflow),
-        .cnt_quarantined(regs$cnt_quarantined),
-        .cnt_lookups$0(regs$cnt_lookups$0),
-        .cnt_lookups$1(regs$cnt_lookups$1),
-        .cnt_ok$0(regs$cnt_ok$0),
-        .cnt_ok$1(regs$cnt_ok$1),
-        .cnt_out_of_range$0(regs$cnt_out_of_range$0),
-        .cnt_out_of_range$1(regs$cnt_out_of_range$1),
-        .cnt_not_allocated$0(regs$cnt_not_allocated$0),
-        .cnt_not_allocated$1(regs$cnt_not_allocated$1),
-        .cnt_stale$0(regs$cnt_stale$0),
-        .cnt_stale$1(regs$cnt_stale$1),
-        .cnt_page_absent$0(regs$cnt_page_absent$0),
-        .cnt_page_absent$1(regs$cnt_page_absent$1),
+        .cmd_counts(regs$cmd_counts),
+        .port_counts$0(regs$port_counts$0),
+        .port_counts$1(regs$port_counts$1),
         .table_base(regs$table_base)
     );
     qp_table$engine engine(
@@ -298,13 +240,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .rsp_fire$1(engine$rsp_fire$1),
         .in_flight$0(engine$in_flight$0),
         .in_flight$1(engine$in_flight$1),
-        .cnt_alloc_ok(engine$cnt_alloc_ok),
-        .cnt_alloc_full(engine$cnt_alloc_full),
-        .cnt_free_ok(engine$cnt_free_ok),
-        .cnt_cmd_error(engine$cnt_cmd_error),
-        .cnt_in_use(engine$cnt_in_use),
-        .cnt_quarantine_overflow(engine$cnt_quarantine_overflow),
-        .cnt_quarantined(engine$cnt_quarantined)
+        .counts(engine$counts)
     );
     
     // Update code (custom)
@@ -337,13 +273,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     assign regs$result_status = engine$result_status;
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
-    assign regs$cnt_alloc_ok = engine$cnt_alloc_ok;
-    assign regs$cnt_alloc_full = engine$cnt_alloc_full;
-    assign regs$cnt_free_ok = engine$cnt_free_ok;
-    assign regs$cnt_cmd_error = engine$cnt_cmd_error;
-    assign regs$cnt_in_use = engine$cnt_in_use;
-    assign regs$cnt_quarantine_overflow = engine$cnt_quarantine_overflow;
-    assign regs$cnt_quarantined = engine$cnt_quarantined;
+    assign regs$cmd_counts = engine$counts;
     assign pipe_tx$clock = clk;
     assign pipe_tx$rst = rst;
     assign pipe_tx$init_done = engine$init_done;
@@ -364,12 +294,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     assign engine$req_fire$0 = pipe_tx$req_fire;
     assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
     assign engine$in_flight$0 = pipe_tx$in_flight;
-    assign regs$cnt_lookups$0 = pipe_tx$cnt_lookups;
-    assign regs$cnt_ok$0 = pipe_tx$cnt_ok;
-    assign regs$cnt_out_of_range$0 = pipe_tx$cnt_out_of_range;
-    assign regs$cnt_not_allocated$0 = pipe_tx$cnt_not_allocated;
-    assign regs$cnt_stale$0 = pipe_tx$cnt_stale;
-    assign regs$cnt_page_absent$0 = pipe_tx$cnt_page_absent;
+    assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
     assign pipe_rx$rst = rst;
     assign pipe_rx$init_done = engine$init_done;
@@ -390,17 +315,12 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     assign engine$req_fire$1 = pipe_rx$req_fire;
     assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
     assign engine$in_flight$1 = pipe_rx$in_flight;
-    assign regs$cnt_lookups$1 = pipe_rx$cnt_lookups;
-    assign regs$cnt_ok$1 = pipe_rx$cnt_ok;
-    assign regs$cnt_out_of_range$1 = pipe_rx$cnt_out_of_range;
-    assign regs$cnt_not_allocated$1 = pipe_rx$cnt_not_allocated;
-    assign regs$cnt_stale$1 = pipe_rx$cnt_stale;
-    assign regs$cnt_page_absent$1 = pipe_rx$cnt_page_absent;
+    assign regs$port_counts$1 = pipe_rx$counts;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8]};
 endmodule // qp_table
 
 
-module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined);
+module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
     
     // Module arguments
     input wire  clock;
@@ -420,15 +340,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     input wire  req_fire$1;
     input wire  rsp_fire$0;
     input wire  rsp_fire$1;
-    input wire  [2:0] in_flight$0;
-    input wire  [2:0] in_flight$1;
-    output reg  [31:0] cnt_alloc_ok;
-    output reg  [31:0] cnt_alloc_full;
-    output reg  [31:0] cnt_free_ok;
-    output reg  [31:0] cnt_cmd_error;
-    output reg  [31:0] cnt_in_use;
-    output reg  [31:0] cnt_quarantine_overflow;
-    output reg  [31:0] cnt_quarantined;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
+    output reg  [223:0] counts;
     
     // Constant declarations
     localparam  q_on = 1'b0;
@@ -550,11 +464,11 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
-    reg  [2:0] drain$0$d;
-    wire  [2:0] drain$0$q;
+    reg  [9:0] drain$0$d;
+    wire  [9:0] drain$0$q;
     reg  drain$0$clock;
-    reg  [2:0] drain$1$d;
-    wire  [2:0] drain$1$q;
+    reg  [9:0] drain$1$d;
+    wire  [9:0] drain$1$q;
     reg  drain$1$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
@@ -579,6 +493,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  q_due;
     reg  [11:0] q_wr_next;
     reg  [11:0] q_rd_next;
+    reg  [223:0] counts_l;
     reg  [23:0] index;
     reg  [23:0] gen;
     reg  [23:0] word_gen;
@@ -795,13 +710,14 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         init_done = init_done_q$q & map$init_done;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
-        cnt_alloc_ok = alloc_ok$q;
-        cnt_alloc_full = alloc_full$q;
-        cnt_free_ok = free_ok$q;
-        cnt_cmd_error = cmd_error$q;
-        cnt_in_use = in_use$q;
-        cnt_quarantine_overflow = q_overflow$q;
-        cnt_quarantined = ((q_count$q) & 32'hffffffff);
+        counts_l[(64'h0)+:(32)] = alloc_ok$q;
+        counts_l[(64'h20)+:(32)] = alloc_full$q;
+        counts_l[(64'h40)+:(32)] = free_ok$q;
+        counts_l[(64'h60)+:(32)] = cmd_error$q;
+        counts_l[(64'h80)+:(32)] = in_use$q;
+        counts_l[(64'ha0)+:(32)] = q_overflow$q;
+        counts_l[(64'hc0)+:(32)] = ((q_count$q) & 32'hffffffff);
+        counts = counts_l;
         qram$clock = clock;
         qram$read_address = ((q_rd$q) & 24'hffffff);
         qram$write_address = ((q_wr$q) & 24'hffffff);
@@ -1196,13 +1112,13 @@ endmodule // qp_table$engine$cursor
 module qp_table$engine$drain$0(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1215,13 +1131,13 @@ endmodule // qp_table$engine$drain$0
 module qp_table$engine$drain$1(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
+    input wire  [9:0] d;
+    output reg  [9:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 3'h0;
+       q = 10'h0;
     end
     
     always @(posedge clock) begin
@@ -1340,24 +1256,14 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1378,8 +1284,8 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  rams$2$write_enable;
     reg  [23:0] rams$2$write_address;
     reg  [63:0] rams$2$write_data;
-    reg  [4:0] state$d;
-    wire  [4:0] state$q;
+    reg  [3:0] state$d;
+    wire  [3:0] state$q;
     reg  state$clock;
     reg  [2:0] level$d;
     wire  [2:0] level$q;
@@ -1393,6 +1299,12 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  wrap$d;
     wire  wrap$q;
     reg  wrap$clock;
+    reg  down$d;
+    wire  down$q;
+    reg  down$clock;
+    reg  [1:0] op_q$d;
+    wire  [1:0] op_q$q;
+    reg  op_q$clock;
     reg  found_q$d;
     wire  found_q$q;
     reg  found_q$clock;
@@ -1422,6 +1334,8 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  [5:0] bitpos;
     reg  [63:0] bit_mask;
     reg  [63:0] masked;
+    reg  [63:0] modified;
+    reg  propagate;
     reg  word_exists;
     reg  top;
     reg  [63:0] ffs_in;
@@ -1479,6 +1393,16 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .q(wrap$q),
         .clock(wrap$clock)
     );
+    qp_table$engine$map$down down(
+        .d(down$d),
+        .q(down$q),
+        .clock(down$clock)
+    );
+    qp_table$engine$map$op_q op_q(
+        .d(op_q$d),
+        .q(op_q$q),
+        .clock(op_q$clock)
+    );
     qp_table$engine$map$found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
@@ -1522,6 +1446,8 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         pos$clock = clock;
         wrapped$clock = clock;
         wrap$clock = clock;
+        down$clock = clock;
+        op_q$clock = clock;
         found_q$clock = clock;
         result_q$clock = clock;
         init_word$clock = clock;
@@ -1534,6 +1460,8 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         pos$d = pos$q;
         wrapped$d = wrapped$q;
         wrap$d = wrap$q;
+        down$d = down$q;
+        op_q$d = op_q$q;
         found_q$d = found_q$q;
         result_q$d = result_q$q;
         init_word$d = init_word$q;
@@ -1549,13 +1477,21 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
+        if (op_q$q == ops$set) begin
+            modified = latched$q | bit_mask;
+            propagate = latched$q == 32'h0;
+        end
+        else begin
+            modified = latched$q & ~bit_mask;
+            propagate = modified == 32'h0;
+        end
         rd = 32'h0;
         word_exists = 1'b0;
         rams$0$clock = clock;
         rams$0$read_address = word[(32'h0)+:(24)];
         rams$0$write_address = word[(32'h0)+:(24)];
         rams$0$write_enable = 1'b0;
-        rams$0$write_data = latched$q & ~bit_mask;
+        rams$0$write_data = modified;
         if (level$q == 0) begin
             rd = rams$0$read_data;
             word_exists = word < depths$0;
@@ -1564,7 +1500,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         rams$1$read_address = word[(32'h0)+:(24)];
         rams$1$write_address = word[(32'h0)+:(24)];
         rams$1$write_enable = 1'b0;
-        rams$1$write_data = latched$q & ~bit_mask;
+        rams$1$write_data = modified;
         if (level$q == 1) begin
             rd = rams$1$read_data;
             word_exists = word < depths$1;
@@ -1573,7 +1509,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         rams$2$read_address = word[(32'h0)+:(24)];
         rams$2$write_address = word[(32'h0)+:(24)];
         rams$2$write_enable = 1'b0;
-        rams$2$write_data = latched$q & ~bit_mask;
+        rams$2$write_data = modified;
         if (level$q == 2) begin
             rd = rams$2$read_data;
             word_exists = word < depths$2;
@@ -1646,25 +1582,30 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
             MapState$Idle:
                 begin
                 end
-            MapState$UpRead:
+            MapState$WalkRead:
                 begin
                     rd_wait$d = ~rd_wait$q;
                     if (rd_wait$q) begin
-                        state$d = MapState$UpLatch;
+                        state$d = MapState$WalkLatch;
                     end
                 end
-            MapState$UpLatch:
+            MapState$WalkLatch:
                 begin
-                    latched$d = masked;
-                    state$d = MapState$UpFind;
+                    if (down$q) begin
+                        latched$d = rd;
+                    end
+                    else begin
+                        latched$d = masked;
+                    end
+                    state$d = MapState$WalkFind;
                 end
-            MapState$UpFind:
+            MapState$WalkFind:
                 begin
-                    state$d = MapState$UpCheck;
+                    state$d = MapState$WalkCheck;
                 end
-            MapState$UpCheck:
+            MapState$WalkCheck:
                 begin
-                    if (any_q$q) begin
+                    if (down$q | any_q$q) begin
                         if (level$q == 32'h0) begin
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
@@ -1673,7 +1614,8 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                         else begin
                             pos$d = hit << 32'h6;
                             level$d = level$q - 32'h1;
-                            state$d = MapState$DownRead;
+                            down$d = 1'b1;
+                            state$d = MapState$WalkRead;
                         end
                     end
                     else if (top) begin
@@ -1681,7 +1623,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                             wrapped$d = 1'b1;
                             level$d = 32'h0;
                             pos$d = first_index;
-                            state$d = MapState$UpRead;
+                            state$d = MapState$WalkRead;
                         end
                         else begin
                             state$d = MapState$Done;
@@ -1690,121 +1632,44 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                     else begin
                         pos$d = word + 32'h1;
                         level$d = level$q + 32'h1;
-                        state$d = MapState$UpRead;
+                        state$d = MapState$WalkRead;
                     end
                 end
-            MapState$DownRead:
+            MapState$PointRead:
                 begin
                     rd_wait$d = ~rd_wait$q;
                     if (rd_wait$q) begin
-                        state$d = MapState$DownLatch;
+                        state$d = MapState$PointLatch;
                     end
                 end
-            MapState$DownLatch:
+            MapState$PointLatch:
                 begin
                     latched$d = rd;
-                    state$d = MapState$DownFind;
+                    state$d = MapState$PointApply;
                 end
-            MapState$DownFind:
+            MapState$PointApply:
                 begin
-                    state$d = MapState$DownCheck;
-                end
-            MapState$DownCheck:
-                begin
-                    if (level$q == 32'h0) begin
-                        found_q$d = 1'b1;
-                        result_q$d = hit[(32'h0)+:(24)];
-                        state$d = MapState$Done;
+                    state$d = MapState$Done;
+                    if (op_q$q == ops$test) begin
+                        found_q$d = |(latched$q & bit_mask);
+                        result_q$d = pos$q[(32'h0)+:(24)];
                     end
                     else begin
-                        pos$d = hit << 32'h6;
-                        level$d = level$q - 32'h1;
-                        state$d = MapState$DownRead;
+                        if (level$q == 0) begin
+                            rams$0$write_enable = 1'b1;
+                        end
+                        if (level$q == 1) begin
+                            rams$1$write_enable = 1'b1;
+                        end
+                        if (level$q == 2) begin
+                            rams$2$write_enable = 1'b1;
+                        end
+                        if (propagate & ~top) begin
+                            pos$d = word;
+                            level$d = level$q + 32'h1;
+                            state$d = MapState$PointRead;
+                        end
                     end
-                end
-            MapState$ClearRead:
-                begin
-                    rd_wait$d = ~rd_wait$q;
-                    if (rd_wait$q) begin
-                        state$d = MapState$ClearLatch;
-                    end
-                end
-            MapState$ClearLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$ClearWrite;
-                end
-            MapState$ClearWrite:
-                begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q & ~bit_mask;
-                    end
-                    if (level$q == 1) begin
-                        rams$1$write_enable = 1'b1;
-                        rams$1$write_data = latched$q & ~bit_mask;
-                    end
-                    if (level$q == 2) begin
-                        rams$2$write_enable = 1'b1;
-                        rams$2$write_data = latched$q & ~bit_mask;
-                    end
-                    state$d = MapState$Done;
-                    if (((latched$q & ~bit_mask) == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$ClearRead;
-                    end
-                end
-            MapState$SetRead:
-                begin
-                    rd_wait$d = ~rd_wait$q;
-                    if (rd_wait$q) begin
-                        state$d = MapState$SetLatch;
-                    end
-                end
-            MapState$SetLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$SetWrite;
-                end
-            MapState$SetWrite:
-                begin
-                    if (level$q == 0) begin
-                        rams$0$write_enable = 1'b1;
-                        rams$0$write_data = latched$q | bit_mask;
-                    end
-                    if (level$q == 1) begin
-                        rams$1$write_enable = 1'b1;
-                        rams$1$write_data = latched$q | bit_mask;
-                    end
-                    if (level$q == 2) begin
-                        rams$2$write_enable = 1'b1;
-                        rams$2$write_data = latched$q | bit_mask;
-                    end
-                    state$d = MapState$Done;
-                    if ((latched$q == 32'h0) & ~top) begin
-                        pos$d = word;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$SetRead;
-                    end
-                end
-            MapState$TestRead:
-                begin
-                    rd_wait$d = ~rd_wait$q;
-                    if (rd_wait$q) begin
-                        state$d = MapState$TestLatch;
-                    end
-                end
-            MapState$TestLatch:
-                begin
-                    latched$d = rd;
-                    state$d = MapState$TestCheck;
-                end
-            MapState$TestCheck:
-                begin
-                    found_q$d = |(latched$q & bit_mask);
-                    result_q$d = pos$q[(32'h0)+:(24)];
-                    state$d = MapState$Done;
                 end
             MapState$Done:
                 begin
@@ -1817,15 +1682,13 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
             wrap$d = op_wrap;
             wrapped$d = 1'b0;
             found_q$d = 1'b0;
-            state$d = MapState$UpRead;
-            if (op == ops$clear) begin
-                state$d = MapState$ClearRead;
+            op_q$d = op;
+            down$d = 1'b0;
+            if (op == ops$find) begin
+                state$d = MapState$WalkRead;
             end
-            if (op == ops$set) begin
-                state$d = MapState$SetRead;
-            end
-            if (op == ops$test) begin
-                state$d = MapState$TestRead;
+            else begin
+                state$d = MapState$PointRead;
             end
         end
         if (rst) begin
@@ -1855,6 +1718,25 @@ module qp_table$engine$map$any_q(d,q,clock);
     end
           
 endmodule // qp_table$engine$map$any_q
+
+
+module qp_table$engine$map$down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$down
 
 
 module qp_table$engine$map$found_q(d,q,clock);
@@ -1950,6 +1832,25 @@ module qp_table$engine$map$lowest_q(d,q,clock);
     end
           
 endmodule // qp_table$engine$map$lowest_q
+
+
+module qp_table$engine$map$op_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$op_q
 
 
 module qp_table$engine$map$pos(d,q,clock);
@@ -2096,31 +1997,21 @@ endmodule // qp_table$engine$map$result_q
 module qp_table$engine$map$state(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
     input wire  clock;
     
     // Enums
     localparam MapState$Init = 0;
     localparam MapState$Idle = 1;
-    localparam MapState$UpRead = 2;
-    localparam MapState$UpLatch = 3;
-    localparam MapState$UpFind = 4;
-    localparam MapState$UpCheck = 5;
-    localparam MapState$DownRead = 6;
-    localparam MapState$DownLatch = 7;
-    localparam MapState$DownFind = 8;
-    localparam MapState$DownCheck = 9;
-    localparam MapState$ClearRead = 10;
-    localparam MapState$ClearLatch = 11;
-    localparam MapState$ClearWrite = 12;
-    localparam MapState$SetRead = 13;
-    localparam MapState$SetLatch = 14;
-    localparam MapState$SetWrite = 15;
-    localparam MapState$TestRead = 16;
-    localparam MapState$TestLatch = 17;
-    localparam MapState$TestCheck = 18;
-    localparam MapState$Done = 19;
+    localparam MapState$WalkRead = 2;
+    localparam MapState$WalkLatch = 3;
+    localparam MapState$WalkFind = 4;
+    localparam MapState$WalkCheck = 5;
+    localparam MapState$PointRead = 6;
+    localparam MapState$PointLatch = 7;
+    localparam MapState$PointApply = 8;
+    localparam MapState$Done = 9;
     
     // Update code (custom)
     initial begin
@@ -2496,7 +2387,7 @@ module qp_table$engine$time_q(d,q,clock);
 endmodule // qp_table$engine$time_q
 
 
-module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent);
+module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -2518,13 +2409,8 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
-    output reg  [31:0] cnt_lookups;
-    output reg  [31:0] cnt_ok;
-    output reg  [31:0] cnt_out_of_range;
-    output reg  [31:0] cnt_not_allocated;
-    output reg  [31:0] cnt_stale;
-    output reg  [31:0] cnt_page_absent;
+    output reg  [9:0] in_flight;
+    output reg  [223:0] counts;
     
     // Constant declarations
     localparam  status$ok = 3'b0;
@@ -2564,24 +2450,18 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     wire  fifo$out_valid;
     reg  fifo$out_ready;
     wire  [122:0] fifo$data_out;
-    wire  [2:0] fifo$count;
+    wire  [9:0] fifo$count;
     reg  counters$clock;
     reg  counters$rst;
     reg  counters$fire;
     reg  [2:0] counters$status;
-    wire  [31:0] counters$cnt_lookups;
-    wire  [31:0] counters$cnt_ok;
-    wire  [31:0] counters$cnt_out_of_range;
-    wire  [31:0] counters$cnt_not_allocated;
-    wire  [31:0] counters$cnt_stale;
-    wire  [31:0] counters$cnt_page_absent;
-    wire  [31:0] counters$cnt_mem_error;
+    wire  [223:0] counters$counts;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
     reg  [63:0] head_addr;
-    reg  unused_page_mem_error;
+    reg  unused_page;
     
     // Sub module instances
     qp_table$pipe_rx$front front(
@@ -2623,13 +2503,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
-        .cnt_lookups(counters$cnt_lookups),
-        .cnt_ok(counters$cnt_ok),
-        .cnt_out_of_range(counters$cnt_out_of_range),
-        .cnt_not_allocated(counters$cnt_not_allocated),
-        .cnt_stale(counters$cnt_stale),
-        .cnt_page_absent(counters$cnt_page_absent),
-        .cnt_mem_error(counters$cnt_mem_error)
+        .counts(counters$counts)
     );
     
     // Update code
@@ -2644,10 +2518,10 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = ((fifo$count) & 10'h3ff);
+        front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
@@ -2656,7 +2530,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error | front$chk_ok;
+        unused_page = |front$chk_page | front$chk_ok;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
@@ -2673,33 +2547,23 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         counters$rst = rst;
         counters$fire = fire;
         counters$status = fifo$data_out[(64'h38)+:(3)];
-        cnt_lookups = counters$cnt_lookups;
-        cnt_ok = counters$cnt_ok;
-        cnt_out_of_range = counters$cnt_out_of_range;
-        cnt_not_allocated = counters$cnt_not_allocated;
-        cnt_stale = counters$cnt_stale;
-        cnt_page_absent = counters$cnt_page_absent;
+        counts = counters$counts;
     end
     
 endmodule // qp_table$pipe_rx
 
 
-module qp_table$pipe_rx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+module qp_table$pipe_rx$counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
     input wire  rst;
     input wire  fire;
     input wire  [2:0] status;
-    output reg  [31:0] cnt_lookups;
-    output reg  [31:0] cnt_ok;
-    output reg  [31:0] cnt_out_of_range;
-    output reg  [31:0] cnt_not_allocated;
-    output reg  [31:0] cnt_stale;
-    output reg  [31:0] cnt_page_absent;
-    output reg  [31:0] cnt_mem_error;
+    output reg  [223:0] counts;
     
     // Constant declarations
+    localparam  zero = 224'h0;
     localparam  codes$ok = 3'b0;
     localparam  codes$out_of_range = 3'b1;
     localparam  codes$not_allocated = 3'b10;
@@ -2710,254 +2574,68 @@ module qp_table$pipe_rx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_ou
     localparam  has_mem_error = 1'b0;
     
     // Stub signals
-    reg  [31:0] lookups$d;
-    wire  [31:0] lookups$q;
-    reg  lookups$clock;
-    reg  [31:0] ok$d;
-    wire  [31:0] ok$q;
-    reg  ok$clock;
-    reg  [31:0] out_of_range$d;
-    wire  [31:0] out_of_range$q;
-    reg  out_of_range$clock;
-    reg  [31:0] not_allocated$d;
-    wire  [31:0] not_allocated$q;
-    reg  not_allocated$clock;
-    reg  [31:0] stale$d;
-    wire  [31:0] stale$q;
-    reg  stale$clock;
-    reg  [31:0] page_absent$d;
-    wire  [31:0] page_absent$q;
-    reg  page_absent$clock;
-    reg  [31:0] mem_error$d;
-    wire  [31:0] mem_error$q;
-    reg  mem_error$clock;
+    reg  [223:0] cnt$d;
+    wire  [223:0] cnt$q;
+    reg  cnt$clock;
     
     // Sub module instances
-    qp_table$pipe_rx$counters$lookups lookups(
-        .d(lookups$d),
-        .q(lookups$q),
-        .clock(lookups$clock)
-    );
-    qp_table$pipe_rx$counters$ok ok(
-        .d(ok$d),
-        .q(ok$q),
-        .clock(ok$clock)
-    );
-    qp_table$pipe_rx$counters$out_of_range out_of_range(
-        .d(out_of_range$d),
-        .q(out_of_range$q),
-        .clock(out_of_range$clock)
-    );
-    qp_table$pipe_rx$counters$not_allocated not_allocated(
-        .d(not_allocated$d),
-        .q(not_allocated$q),
-        .clock(not_allocated$clock)
-    );
-    qp_table$pipe_rx$counters$stale stale(
-        .d(stale$d),
-        .q(stale$q),
-        .clock(stale$clock)
-    );
-    qp_table$pipe_rx$counters$page_absent page_absent(
-        .d(page_absent$d),
-        .q(page_absent$q),
-        .clock(page_absent$clock)
-    );
-    qp_table$pipe_rx$counters$mem_error mem_error(
-        .d(mem_error$d),
-        .q(mem_error$q),
-        .clock(mem_error$clock)
+    qp_table$pipe_rx$counters$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        lookups$clock = clock;
-        ok$clock = clock;
-        out_of_range$clock = clock;
-        not_allocated$clock = clock;
-        stale$clock = clock;
-        page_absent$clock = clock;
-        mem_error$clock = clock;
-        lookups$d = lookups$q;
-        ok$d = ok$q;
-        out_of_range$d = out_of_range$q;
-        not_allocated$d = not_allocated$q;
-        stale$d = stale$q;
-        page_absent$d = page_absent$q;
-        mem_error$d = mem_error$q;
+        cnt$clock = clock;
+        cnt$d = cnt$q;
         if (fire) begin
-            lookups$d = lookups$q + 32'h1;
+            cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
             if (status == codes$ok) begin
-                ok$d = ok$q + 32'h1;
+                cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
             if (status == codes$out_of_range) begin
-                out_of_range$d = out_of_range$q + 32'h1;
+                cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
             if (status == codes$not_allocated) begin
-                not_allocated$d = not_allocated$q + 32'h1;
+                cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
             if (status == codes$stale) begin
-                stale$d = stale$q + 32'h1;
+                cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
             if (has_page_absent & (status == codes$page_absent)) begin
-                page_absent$d = page_absent$q + 32'h1;
+                cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
             if (has_mem_error & (status == codes$mem_error)) begin
-                mem_error$d = mem_error$q + 32'h1;
+                cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
-        cnt_lookups = lookups$q;
-        cnt_ok = ok$q;
-        cnt_out_of_range = out_of_range$q;
-        cnt_not_allocated = not_allocated$q;
-        cnt_stale = stale$q;
-        cnt_page_absent = page_absent$q;
-        cnt_mem_error = mem_error$q;
+        counts = cnt$q;
         if (rst) begin
-            lookups$d = 32'h0;
-            ok$d = 32'h0;
-            out_of_range$d = 32'h0;
-            not_allocated$d = 32'h0;
-            stale$d = 32'h0;
-            page_absent$d = 32'h0;
-            mem_error$d = 32'h0;
+            cnt$d = zero;
         end
     end
     
 endmodule // qp_table$pipe_rx$counters
 
 
-module qp_table$pipe_rx$counters$lookups(d,q,clock);
+module qp_table$pipe_rx$counters$cnt(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [223:0] d;
+    output reg  [223:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 224'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$counters$lookups
-
-
-module qp_table$pipe_rx$counters$mem_error(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$mem_error
-
-
-module qp_table$pipe_rx$counters$not_allocated(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$not_allocated
-
-
-module qp_table$pipe_rx$counters$ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$ok
-
-
-module qp_table$pipe_rx$counters$out_of_range(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$out_of_range
-
-
-module qp_table$pipe_rx$counters$page_absent(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$page_absent
-
-
-module qp_table$pipe_rx$counters$stale(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$counters$stale
+endmodule // qp_table$pipe_rx$counters$cnt
 
 
 module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -2970,267 +2648,36 @@ module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     output reg  out_valid;
     input wire  out_ready;
     output reg  [122:0] data_out;
-    output reg  [2:0] count;
+    output reg  [9:0] count;
     
-    // Stub signals
-    reg  [122:0] e0$d;
-    wire  [122:0] e0$q;
-    reg  e0$clock;
-    reg  [122:0] e1$d;
-    wire  [122:0] e1$q;
-    reg  e1$clock;
-    reg  [122:0] e2$d;
-    wire  [122:0] e2$q;
-    reg  e2$clock;
-    reg  [122:0] e3$d;
-    wire  [122:0] e3$q;
-    reg  e3$clock;
-    reg  [1:0] wr_ptr$d;
-    wire  [1:0] wr_ptr$q;
-    reg  wr_ptr$clock;
-    reg  [1:0] rd_ptr$d;
-    wire  [1:0] rd_ptr$q;
-    reg  rd_ptr$clock;
-    reg  [2:0] fill$d;
-    wire  [2:0] fill$q;
-    reg  fill$clock;
+    // Update code (custom)
+    reg [122:0] mem [0:3];
+    reg [1:0] wr_ptr;
+    reg [1:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [122:0] head = mem[rd_ptr];
     
-    // Local signals
-    reg  pop;
-    reg  [122:0] head;
-    
-    // Sub module instances
-    qp_table$pipe_rx$fifo$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    qp_table$pipe_rx$fifo$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    qp_table$pipe_rx$fifo$e2 e2(
-        .d(e2$d),
-        .q(e2$q),
-        .clock(e2$clock)
-    );
-    qp_table$pipe_rx$fifo$e3 e3(
-        .d(e3$d),
-        .q(e3$q),
-        .clock(e3$clock)
-    );
-    qp_table$pipe_rx$fifo$wr_ptr wr_ptr(
-        .d(wr_ptr$d),
-        .q(wr_ptr$q),
-        .clock(wr_ptr$clock)
-    );
-    qp_table$pipe_rx$fifo$rd_ptr rd_ptr(
-        .d(rd_ptr$d),
-        .q(rd_ptr$q),
-        .clock(rd_ptr$clock)
-    );
-    qp_table$pipe_rx$fifo$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        e0$clock = clock;
-        e1$clock = clock;
-        e2$clock = clock;
-        e3$clock = clock;
-        wr_ptr$clock = clock;
-        rd_ptr$clock = clock;
-        fill$clock = clock;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        e2$d = e2$q;
-        e3$d = e3$q;
-        wr_ptr$d = wr_ptr$q;
-        rd_ptr$d = rd_ptr$q;
-        fill$d = fill$q;
-        out_valid = |fill$q;
-        count = fill$q;
-        pop = |fill$q & out_ready;
-        head = e0$q;
-        if (rd_ptr$q == 32'h1) begin
-            head = e1$q;
-        end
-        if (rd_ptr$q == 32'h2) begin
-            head = e2$q;
-        end
-        if (rd_ptr$q == 32'h3) begin
-            head = e3$q;
-        end
-        data_out = head;
-        if (in_valid) begin
-            if (wr_ptr$q == 32'h0) begin
-                e0$d = data_in;
-            end
-            if (wr_ptr$q == 32'h1) begin
-                e1$d = data_in;
-            end
-            if (wr_ptr$q == 32'h2) begin
-                e2$d = data_in;
-            end
-            if (wr_ptr$q == 32'h3) begin
-                e3$d = data_in;
-            end
-            wr_ptr$d = wr_ptr$q + 32'h1;
-        end
-        if (pop) begin
-            rd_ptr$d = rd_ptr$q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            fill$d = fill$q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            fill$d = fill$q - 32'h1;
-        end
-        if (rst) begin
-            wr_ptr$d = 32'h0;
-            rd_ptr$d = 32'h0;
-            fill$d = 32'h0;
-        end
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 2'd0;
+          rd_ptr <= 2'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 2'd1;
+          if (pop) rd_ptr <= rd_ptr + 2'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
     end
     
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
 endmodule // qp_table$pipe_rx$fifo
-
-
-module qp_table$pipe_rx$fifo$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$e0
-
-
-module qp_table$pipe_rx$fifo$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$e1
-
-
-module qp_table$pipe_rx$fifo$e2(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$e2
-
-
-module qp_table$pipe_rx$fifo$e3(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$e3
-
-
-module qp_table$pipe_rx$fifo$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$fill
-
-
-module qp_table$pipe_rx$fifo$rd_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$rd_ptr
-
-
-module qp_table$pipe_rx$fifo$wr_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$fifo$wr_ptr
 
 
 module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
@@ -3587,7 +3034,7 @@ module qp_table$pipe_rx$front$s2_valid(d,q,clock);
 endmodule // qp_table$pipe_rx$front$s2_valid
 
 
-module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent);
+module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -3609,13 +3056,8 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     input wire  [21:0] ram_wdata;
     output reg  req_fire;
     output reg  rsp_fire;
-    output reg  [2:0] in_flight;
-    output reg  [31:0] cnt_lookups;
-    output reg  [31:0] cnt_ok;
-    output reg  [31:0] cnt_out_of_range;
-    output reg  [31:0] cnt_not_allocated;
-    output reg  [31:0] cnt_stale;
-    output reg  [31:0] cnt_page_absent;
+    output reg  [9:0] in_flight;
+    output reg  [223:0] counts;
     
     // Constant declarations
     localparam  status$ok = 3'b0;
@@ -3655,24 +3097,18 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     wire  fifo$out_valid;
     reg  fifo$out_ready;
     wire  [122:0] fifo$data_out;
-    wire  [2:0] fifo$count;
+    wire  [9:0] fifo$count;
     reg  counters$clock;
     reg  counters$rst;
     reg  counters$fire;
     reg  [2:0] counters$status;
-    wire  [31:0] counters$cnt_lookups;
-    wire  [31:0] counters$cnt_ok;
-    wire  [31:0] counters$cnt_out_of_range;
-    wire  [31:0] counters$cnt_not_allocated;
-    wire  [31:0] counters$cnt_stale;
-    wire  [31:0] counters$cnt_page_absent;
-    wire  [31:0] counters$cnt_mem_error;
+    wire  [223:0] counters$counts;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
     reg  [63:0] head_addr;
-    reg  unused_page_mem_error;
+    reg  unused_page;
     
     // Sub module instances
     qp_table$pipe_tx$front front(
@@ -3714,13 +3150,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
-        .cnt_lookups(counters$cnt_lookups),
-        .cnt_ok(counters$cnt_ok),
-        .cnt_out_of_range(counters$cnt_out_of_range),
-        .cnt_not_allocated(counters$cnt_not_allocated),
-        .cnt_stale(counters$cnt_stale),
-        .cnt_page_absent(counters$cnt_page_absent),
-        .cnt_mem_error(counters$cnt_mem_error)
+        .counts(counters$counts)
     );
     
     // Update code
@@ -3735,10 +3165,10 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = ((fifo$count) & 10'h3ff);
+        front$held = fifo$count;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
-        in_flight = ((front$in_flight) & 3'h7);
+        in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
@@ -3747,7 +3177,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page_mem_error = |front$chk_page | |counters$cnt_mem_error | front$chk_ok;
+        unused_page = |front$chk_page | front$chk_ok;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
@@ -3764,33 +3194,23 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         counters$rst = rst;
         counters$fire = fire;
         counters$status = fifo$data_out[(64'h38)+:(3)];
-        cnt_lookups = counters$cnt_lookups;
-        cnt_ok = counters$cnt_ok;
-        cnt_out_of_range = counters$cnt_out_of_range;
-        cnt_not_allocated = counters$cnt_not_allocated;
-        cnt_stale = counters$cnt_stale;
-        cnt_page_absent = counters$cnt_page_absent;
+        counts = counters$counts;
     end
     
 endmodule // qp_table$pipe_tx
 
 
-module qp_table$pipe_tx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_out_of_range,cnt_not_allocated,cnt_stale,cnt_page_absent,cnt_mem_error);
+module qp_table$pipe_tx$counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
     input wire  rst;
     input wire  fire;
     input wire  [2:0] status;
-    output reg  [31:0] cnt_lookups;
-    output reg  [31:0] cnt_ok;
-    output reg  [31:0] cnt_out_of_range;
-    output reg  [31:0] cnt_not_allocated;
-    output reg  [31:0] cnt_stale;
-    output reg  [31:0] cnt_page_absent;
-    output reg  [31:0] cnt_mem_error;
+    output reg  [223:0] counts;
     
     // Constant declarations
+    localparam  zero = 224'h0;
     localparam  codes$ok = 3'b0;
     localparam  codes$out_of_range = 3'b1;
     localparam  codes$not_allocated = 3'b10;
@@ -3801,254 +3221,68 @@ module qp_table$pipe_tx$counters(clock,rst,fire,status,cnt_lookups,cnt_ok,cnt_ou
     localparam  has_mem_error = 1'b0;
     
     // Stub signals
-    reg  [31:0] lookups$d;
-    wire  [31:0] lookups$q;
-    reg  lookups$clock;
-    reg  [31:0] ok$d;
-    wire  [31:0] ok$q;
-    reg  ok$clock;
-    reg  [31:0] out_of_range$d;
-    wire  [31:0] out_of_range$q;
-    reg  out_of_range$clock;
-    reg  [31:0] not_allocated$d;
-    wire  [31:0] not_allocated$q;
-    reg  not_allocated$clock;
-    reg  [31:0] stale$d;
-    wire  [31:0] stale$q;
-    reg  stale$clock;
-    reg  [31:0] page_absent$d;
-    wire  [31:0] page_absent$q;
-    reg  page_absent$clock;
-    reg  [31:0] mem_error$d;
-    wire  [31:0] mem_error$q;
-    reg  mem_error$clock;
+    reg  [223:0] cnt$d;
+    wire  [223:0] cnt$q;
+    reg  cnt$clock;
     
     // Sub module instances
-    qp_table$pipe_tx$counters$lookups lookups(
-        .d(lookups$d),
-        .q(lookups$q),
-        .clock(lookups$clock)
-    );
-    qp_table$pipe_tx$counters$ok ok(
-        .d(ok$d),
-        .q(ok$q),
-        .clock(ok$clock)
-    );
-    qp_table$pipe_tx$counters$out_of_range out_of_range(
-        .d(out_of_range$d),
-        .q(out_of_range$q),
-        .clock(out_of_range$clock)
-    );
-    qp_table$pipe_tx$counters$not_allocated not_allocated(
-        .d(not_allocated$d),
-        .q(not_allocated$q),
-        .clock(not_allocated$clock)
-    );
-    qp_table$pipe_tx$counters$stale stale(
-        .d(stale$d),
-        .q(stale$q),
-        .clock(stale$clock)
-    );
-    qp_table$pipe_tx$counters$page_absent page_absent(
-        .d(page_absent$d),
-        .q(page_absent$q),
-        .clock(page_absent$clock)
-    );
-    qp_table$pipe_tx$counters$mem_error mem_error(
-        .d(mem_error$d),
-        .q(mem_error$q),
-        .clock(mem_error$clock)
+    qp_table$pipe_tx$counters$cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
     );
     
     // Update code
     always @(*) begin
-        lookups$clock = clock;
-        ok$clock = clock;
-        out_of_range$clock = clock;
-        not_allocated$clock = clock;
-        stale$clock = clock;
-        page_absent$clock = clock;
-        mem_error$clock = clock;
-        lookups$d = lookups$q;
-        ok$d = ok$q;
-        out_of_range$d = out_of_range$q;
-        not_allocated$d = not_allocated$q;
-        stale$d = stale$q;
-        page_absent$d = page_absent$q;
-        mem_error$d = mem_error$q;
+        cnt$clock = clock;
+        cnt$d = cnt$q;
         if (fire) begin
-            lookups$d = lookups$q + 32'h1;
+            cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
             if (status == codes$ok) begin
-                ok$d = ok$q + 32'h1;
+                cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
             if (status == codes$out_of_range) begin
-                out_of_range$d = out_of_range$q + 32'h1;
+                cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
             if (status == codes$not_allocated) begin
-                not_allocated$d = not_allocated$q + 32'h1;
+                cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
             if (status == codes$stale) begin
-                stale$d = stale$q + 32'h1;
+                cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
             if (has_page_absent & (status == codes$page_absent)) begin
-                page_absent$d = page_absent$q + 32'h1;
+                cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
             if (has_mem_error & (status == codes$mem_error)) begin
-                mem_error$d = mem_error$q + 32'h1;
+                cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
-        cnt_lookups = lookups$q;
-        cnt_ok = ok$q;
-        cnt_out_of_range = out_of_range$q;
-        cnt_not_allocated = not_allocated$q;
-        cnt_stale = stale$q;
-        cnt_page_absent = page_absent$q;
-        cnt_mem_error = mem_error$q;
+        counts = cnt$q;
         if (rst) begin
-            lookups$d = 32'h0;
-            ok$d = 32'h0;
-            out_of_range$d = 32'h0;
-            not_allocated$d = 32'h0;
-            stale$d = 32'h0;
-            page_absent$d = 32'h0;
-            mem_error$d = 32'h0;
+            cnt$d = zero;
         end
     end
     
 endmodule // qp_table$pipe_tx$counters
 
 
-module qp_table$pipe_tx$counters$lookups(d,q,clock);
+module qp_table$pipe_tx$counters$cnt(d,q,clock);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
+    input wire  [223:0] d;
+    output reg  [223:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       q = 224'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$counters$lookups
-
-
-module qp_table$pipe_tx$counters$mem_error(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$mem_error
-
-
-module qp_table$pipe_tx$counters$not_allocated(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$not_allocated
-
-
-module qp_table$pipe_tx$counters$ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$ok
-
-
-module qp_table$pipe_tx$counters$out_of_range(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$out_of_range
-
-
-module qp_table$pipe_tx$counters$page_absent(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$page_absent
-
-
-module qp_table$pipe_tx$counters$stale(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$counters$stale
+endmodule // qp_table$pipe_tx$counters$cnt
 
 
 module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -4061,267 +3295,36 @@ module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     output reg  out_valid;
     input wire  out_ready;
     output reg  [122:0] data_out;
-    output reg  [2:0] count;
+    output reg  [9:0] count;
     
-    // Stub signals
-    reg  [122:0] e0$d;
-    wire  [122:0] e0$q;
-    reg  e0$clock;
-    reg  [122:0] e1$d;
-    wire  [122:0] e1$q;
-    reg  e1$clock;
-    reg  [122:0] e2$d;
-    wire  [122:0] e2$q;
-    reg  e2$clock;
-    reg  [122:0] e3$d;
-    wire  [122:0] e3$q;
-    reg  e3$clock;
-    reg  [1:0] wr_ptr$d;
-    wire  [1:0] wr_ptr$q;
-    reg  wr_ptr$clock;
-    reg  [1:0] rd_ptr$d;
-    wire  [1:0] rd_ptr$q;
-    reg  rd_ptr$clock;
-    reg  [2:0] fill$d;
-    wire  [2:0] fill$q;
-    reg  fill$clock;
+    // Update code (custom)
+    reg [122:0] mem [0:3];
+    reg [1:0] wr_ptr;
+    reg [1:0] rd_ptr;
+    reg [9:0] fill;
+    wire pop = (fill != 10'd0) & out_ready;
+    wire [122:0] head = mem[rd_ptr];
     
-    // Local signals
-    reg  pop;
-    reg  [122:0] head;
-    
-    // Sub module instances
-    qp_table$pipe_tx$fifo$e0 e0(
-        .d(e0$d),
-        .q(e0$q),
-        .clock(e0$clock)
-    );
-    qp_table$pipe_tx$fifo$e1 e1(
-        .d(e1$d),
-        .q(e1$q),
-        .clock(e1$clock)
-    );
-    qp_table$pipe_tx$fifo$e2 e2(
-        .d(e2$d),
-        .q(e2$q),
-        .clock(e2$clock)
-    );
-    qp_table$pipe_tx$fifo$e3 e3(
-        .d(e3$d),
-        .q(e3$q),
-        .clock(e3$clock)
-    );
-    qp_table$pipe_tx$fifo$wr_ptr wr_ptr(
-        .d(wr_ptr$d),
-        .q(wr_ptr$q),
-        .clock(wr_ptr$clock)
-    );
-    qp_table$pipe_tx$fifo$rd_ptr rd_ptr(
-        .d(rd_ptr$d),
-        .q(rd_ptr$q),
-        .clock(rd_ptr$clock)
-    );
-    qp_table$pipe_tx$fifo$fill fill(
-        .d(fill$d),
-        .q(fill$q),
-        .clock(fill$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        e0$clock = clock;
-        e1$clock = clock;
-        e2$clock = clock;
-        e3$clock = clock;
-        wr_ptr$clock = clock;
-        rd_ptr$clock = clock;
-        fill$clock = clock;
-        e0$d = e0$q;
-        e1$d = e1$q;
-        e2$d = e2$q;
-        e3$d = e3$q;
-        wr_ptr$d = wr_ptr$q;
-        rd_ptr$d = rd_ptr$q;
-        fill$d = fill$q;
-        out_valid = |fill$q;
-        count = fill$q;
-        pop = |fill$q & out_ready;
-        head = e0$q;
-        if (rd_ptr$q == 32'h1) begin
-            head = e1$q;
-        end
-        if (rd_ptr$q == 32'h2) begin
-            head = e2$q;
-        end
-        if (rd_ptr$q == 32'h3) begin
-            head = e3$q;
-        end
-        data_out = head;
-        if (in_valid) begin
-            if (wr_ptr$q == 32'h0) begin
-                e0$d = data_in;
-            end
-            if (wr_ptr$q == 32'h1) begin
-                e1$d = data_in;
-            end
-            if (wr_ptr$q == 32'h2) begin
-                e2$d = data_in;
-            end
-            if (wr_ptr$q == 32'h3) begin
-                e3$d = data_in;
-            end
-            wr_ptr$d = wr_ptr$q + 32'h1;
-        end
-        if (pop) begin
-            rd_ptr$d = rd_ptr$q + 32'h1;
-        end
-        if (in_valid & ~pop) begin
-            fill$d = fill$q + 32'h1;
-        end
-        if (~in_valid & pop) begin
-            fill$d = fill$q - 32'h1;
-        end
-        if (rst) begin
-            wr_ptr$d = 32'h0;
-            rd_ptr$d = 32'h0;
-            fill$d = 32'h0;
-        end
+    always @(posedge clock) begin
+       if (in_valid) begin
+          mem[wr_ptr] <= data_in;
+       end
+       if (rst) begin
+          wr_ptr <= 2'd0;
+          rd_ptr <= 2'd0;
+          fill <= 10'd0;
+       end else begin
+          if (in_valid) wr_ptr <= wr_ptr + 2'd1;
+          if (pop) rd_ptr <= rd_ptr + 2'd1;
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
     end
     
+    always @(*) out_valid = fill != 10'd0;
+    always @(*) data_out = head;
+    always @(*) count = fill;
 endmodule // qp_table$pipe_tx$fifo
-
-
-module qp_table$pipe_tx$fifo$e0(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$e0
-
-
-module qp_table$pipe_tx$fifo$e1(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$e1
-
-
-module qp_table$pipe_tx$fifo$e2(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$e2
-
-
-module qp_table$pipe_tx$fifo$e3(d,q,clock);
-    
-    // Module arguments
-    input wire  [122:0] d;
-    output reg  [122:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 123'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$e3
-
-
-module qp_table$pipe_tx$fifo$fill(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$fill
-
-
-module qp_table$pipe_tx$fifo$rd_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$rd_ptr
-
-
-module qp_table$pipe_tx$fifo$wr_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$fifo$wr_ptr
 
 
 module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
@@ -4678,7 +3681,7 @@ module qp_table$pipe_tx$front$s2_valid(d,q,clock);
 endmodule // qp_table$pipe_tx$front$s2_valid
 
 
-module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cnt_alloc_ok,cnt_alloc_full,cnt_free_ok,cnt_cmd_error,cnt_in_use,cnt_quarantine_overflow,cnt_quarantined,cnt_lookups$0,cnt_lookups$1,cnt_ok$0,cnt_ok$1,cnt_out_of_range$0,cnt_out_of_range$1,cnt_not_allocated$0,cnt_not_allocated$1,cnt_stale$0,cnt_stale$1,cnt_page_absent$0,cnt_page_absent$1,table_base);
+module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);
     
     // Module arguments
     input wire  clock;
@@ -4708,29 +3711,14 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     input wire  [3:0] result_status;
     input wire  [23:0] result_qpn;
     input wire  init_done;
-    input wire  [31:0] cnt_alloc_ok;
-    input wire  [31:0] cnt_alloc_full;
-    input wire  [31:0] cnt_free_ok;
-    input wire  [31:0] cnt_cmd_error;
-    input wire  [31:0] cnt_in_use;
-    input wire  [31:0] cnt_quarantine_overflow;
-    input wire  [31:0] cnt_quarantined;
-    input wire  [31:0] cnt_lookups$0;
-    input wire  [31:0] cnt_lookups$1;
-    input wire  [31:0] cnt_ok$0;
-    input wire  [31:0] cnt_ok$1;
-    input wire  [31:0] cnt_out_of_range$0;
-    input wire  [31:0] cnt_out_of_range$1;
-    input wire  [31:0] cnt_not_allocated$0;
-    input wire  [31:0] cnt_not_allocated$1;
-    input wire  [31:0] cnt_stale$0;
-    input wire  [31:0] cnt_stale$1;
-    input wire  [31:0] cnt_page_absent$0;
-    input wire  [31:0] cnt_page_absent$1;
+    input wire  [223:0] cmd_counts;
+    input wire  [223:0] port_counts$0;
+    input wire  [223:0] port_counts$1;
     output reg  [63:0] table_base;
     
     // Constant declarations
     localparam  on_chip = 1'b0;
+    localparam  no_counts = 224'h0;
     localparam  id = 32'h51505431;
     localparam  version = 32'h10000;
     localparam  max_qps = 32'h4000;
@@ -4855,6 +3843,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     reg  [31:0] read_data;
     reg  read_ok;
     reg  [1:0] port_sel;
+    reg  [223:0] port_cnt;
     reg  [2:0] port_reg;
     
     // Sub module instances
@@ -5042,11 +4031,11 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         if (write_fire) begin
             bresp_q$d = 32'h2;
             wstate$d = WriteState$Response;
-            if ((awaddr == words$table_base_lo) & ~|cnt_in_use) begin
+            if ((awaddr == words$table_base_lo) & ~|cmd_counts[(64'h80)+:(32)]) begin
                 base_lo$d = base_lo_new;
                 bresp_q$d = 32'h0;
             end
-            if ((awaddr == words$table_base_hi) & ~|cnt_in_use) begin
+            if ((awaddr == words$table_base_hi) & ~|cmd_counts[(64'h80)+:(32)]) begin
                 base_hi$d = base_hi_new;
                 bresp_q$d = 32'h0;
             end
@@ -5068,6 +4057,13 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         read_data = 32'h0;
         read_ok = 1'b1;
         port_sel = araddr[(32'h3)+:(2)];
+        port_cnt = no_counts;
+        if (port_sel == 0) begin
+            port_cnt = port_counts$0;
+        end
+        if (port_sel == 1) begin
+            port_cnt = port_counts$1;
+        end
         port_reg = araddr[(32'h0)+:(3)];
         read_ok = 1'b0;
         if (araddr == words$id) begin
@@ -5119,73 +4115,54 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         end
         if (araddr == words$alloc_ok) begin
             read_ok = 1'b1;
-            read_data = cnt_alloc_ok;
+            read_data = cmd_counts[(64'h0)+:(32)];
         end
         if (araddr == words$alloc_full) begin
             read_ok = 1'b1;
-            read_data = cnt_alloc_full;
+            read_data = cmd_counts[(64'h20)+:(32)];
         end
         if (araddr == words$free_ok) begin
             read_ok = 1'b1;
-            read_data = cnt_free_ok;
+            read_data = cmd_counts[(64'h40)+:(32)];
         end
         if (araddr == words$cmd_error) begin
             read_ok = 1'b1;
-            read_data = cnt_cmd_error;
+            read_data = cmd_counts[(64'h60)+:(32)];
         end
         if (araddr == words$quarantine_overflow) begin
             read_ok = 1'b1;
-            read_data = cnt_quarantine_overflow;
+            read_data = cmd_counts[(64'ha0)+:(32)];
         end
         if (araddr == words$in_use) begin
             read_ok = 1'b1;
-            read_data = cnt_in_use;
+            read_data = cmd_counts[(64'h80)+:(32)];
         end
         if (araddr == words$quarantined) begin
             read_ok = 1'b1;
-            read_data = cnt_quarantined;
+            read_data = cmd_counts[(64'hc0)+:(32)];
         end
         if (araddr[(32'h5)+:(5)] == port_block) begin
             read_ok = (((port_sel) & 3'h7) < ports) & (port_reg <= port$mem_error);
-            if (port_sel == 0) begin
-                if (port_reg == port$lookups) begin
-                    read_data = cnt_lookups$0;
-                end
-                if (port_reg == port$ok) begin
-                    read_data = cnt_ok$0;
-                end
-                if (port_reg == port$out_of_range) begin
-                    read_data = cnt_out_of_range$0;
-                end
-                if (port_reg == port$not_allocated) begin
-                    read_data = cnt_not_allocated$0;
-                end
-                if (port_reg == port$stale) begin
-                    read_data = cnt_stale$0;
-                end
-                if (port_reg == port$page_absent) begin
-                    read_data = cnt_page_absent$0;
-                end
+            if (port_reg == port$lookups) begin
+                read_data = port_cnt[(64'h0)+:(32)];
             end
-            if (port_sel == 1) begin
-                if (port_reg == port$lookups) begin
-                    read_data = cnt_lookups$1;
-                end
-                if (port_reg == port$ok) begin
-                    read_data = cnt_ok$1;
-                end
-                if (port_reg == port$out_of_range) begin
-                    read_data = cnt_out_of_range$1;
-                end
-                if (port_reg == port$not_allocated) begin
-                    read_data = cnt_not_allocated$1;
-                end
-                if (port_reg == port$stale) begin
-                    read_data = cnt_stale$1;
-                end
-                if (port_reg == port$page_absent) begin
-                    read_data = cnt_page_absent$1;
-                end
+            if (port_reg == port$ok) begin
+                read_data = port_cnt[(64'h20)+:(32)];
+            end
+            if (port_reg == port$out_of_range) begin
+                read_data = port_cnt[(64'h40)+:(32)];
+            end
+            if (port_reg == port$not_allocated) begin
+                read_data = port_cnt[(64'h60)+:(32)];
+            end
+            if (port_reg == port$stale) begin
+                read_data = port_cnt[(64'h80)+:(32)];
+            end
+            if (port_reg == port$page_absent) begin
+                read_data = port_cnt[(64'ha0)+:(32)];
+            end
+            if (port_reg == port$mem_error) begin
+                read_data = port_cnt[(64'hc0)+:(32)];
             end
         end
         if (arvalid & ~rvalid_q$q & ~ar_dir$q) begin

@@ -20,6 +20,8 @@ const LO_PAGE_BITS: usize = 32 - dir_entry::BASE_SHIFT as usize;
 const OP_BITS: usize = regs::CMD_OPCODE_BITS;
 const RESULT_BITS: usize = regs::CMD_RESULT_STATUS_BITS;
 const WORD_BITS: usize = regs::WORD_ADDR_BITS;
+use super::cmd_engine::CmdCounts;
+use super::lookup_counters::LookupCounts;
 use rust_hdl::prelude::*;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
@@ -61,24 +63,11 @@ pub struct AxilRegs {
     pub result_status: Signal<In, Bits<RESULT_BITS>>,
     pub result_qpn: Signal<In, Bits<QPN_BITS>>,
     pub init_done: Signal<In, Bit>,
-    pub cnt_alloc_ok: Signal<In, Bits<32>>,
-    pub cnt_alloc_full: Signal<In, Bits<32>>,
-    pub cnt_free_ok: Signal<In, Bits<32>>,
-    pub cnt_cmd_error: Signal<In, Bits<32>>,
-    pub cnt_in_use: Signal<In, Bits<32>>,
-    pub cnt_quarantine_overflow: Signal<In, Bits<32>>,
-    pub cnt_quarantined: Signal<In, Bits<32>>,
-    // Lookup ports' counters, one entry per port.
-    pub cnt_lookups: Vec<Signal<In, Bits<32>>>,
-    pub cnt_ok: Vec<Signal<In, Bits<32>>>,
-    pub cnt_out_of_range: Vec<Signal<In, Bits<32>>>,
-    pub cnt_not_allocated: Vec<Signal<In, Bits<32>>>,
-    pub cnt_stale: Vec<Signal<In, Bits<32>>>,
-    pub cnt_page_absent: Vec<Signal<In, Bits<32>>>,
-    /// MEM_ERROR per port (two_level in_memory; empty in other modes).
-    pub cnt_mem_error: Vec<Signal<In, Bits<32>>>,
-    /// 1 in two_level in_memory mode, else 0.
-    _mem: usize,
+    /// The command engine's counters.
+    pub cmd_counts: Signal<In, CmdCounts>,
+    /// Lookup ports' counters, one entry per port (MEM_ERROR stays 0 but in two_level
+    /// in_memory, PAGE_ABSENT in flat).
+    pub port_counts: Vec<Signal<In, LookupCounts>>,
     /// TABLE_BASE, `addr_bits` wide (higher bits 0).
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
     /// Write port of every copy of the on-chip directory (two_level on_chip).
@@ -130,6 +119,9 @@ pub struct AxilRegs {
     read_data: Signal<Local, Bits<32>>,
     read_ok: Signal<Local, Bit>,
     port_sel: Signal<Local, Bits<2>>,
+    /// The counters of the port `port_sel` selects (0 past the last port).
+    port_cnt: Signal<Local, LookupCounts>,
+    no_counts: Constant<LookupCounts>,
     port_reg: Signal<Local, Bits<3>>,
     id: Constant<Bits<32>>,
     version: Constant<Bits<32>>,
@@ -207,23 +199,8 @@ impl AxilRegs {
             result_status: Default::default(),
             result_qpn: Default::default(),
             init_done: Default::default(),
-            cnt_alloc_ok: Default::default(),
-            cnt_alloc_full: Default::default(),
-            cnt_free_ok: Default::default(),
-            cnt_cmd_error: Default::default(),
-            cnt_in_use: Default::default(),
-            cnt_quarantine_overflow: Default::default(),
-            cnt_quarantined: Default::default(),
-            cnt_lookups: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_ok: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_out_of_range: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_not_allocated: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_stale: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_page_absent: (0..p.ports).map(|_| Default::default()).collect(),
-            cnt_mem_error: (0..if p.dir_in_memory() { p.ports } else { 0 })
-                .map(|_| Default::default())
-                .collect(),
-            _mem: usize::from(p.dir_in_memory()),
+            cmd_counts: Default::default(),
+            port_counts: (0..p.ports).map(|_| Default::default()).collect(),
             table_base: Default::default(),
             dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
@@ -273,6 +250,8 @@ impl AxilRegs {
             read_data: Default::default(),
             read_ok: Default::default(),
             port_sel: Default::default(),
+            port_cnt: Default::default(),
+            no_counts: Constant::new(LookupCounts::default()),
             port_reg: Default::default(),
             id: Constant::new(u64::from(regs::ID_VALUE).into()),
             version: Constant::new(u64::from(regs::VERSION_VALUE).into()),
@@ -373,12 +352,14 @@ impl Logic for AxilRegs {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
             // TABLE_BASE_LO/HI: refused while QPs are in use.
-            if (self.awaddr.val() == self.words.table_base_lo.val()) & !self.cnt_in_use.val().any()
+            if (self.awaddr.val() == self.words.table_base_lo.val())
+                & !self.cmd_counts.val().in_use.any()
             {
                 self.base_lo.d.next = self.base_lo_new.val();
                 self.bresp_q.d.next = 0.into();
             }
-            if (self.awaddr.val() == self.words.table_base_hi.val()) & !self.cnt_in_use.val().any()
+            if (self.awaddr.val() == self.words.table_base_hi.val())
+                & !self.cmd_counts.val().in_use.any()
             {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();
@@ -488,6 +469,12 @@ impl Logic for AxilRegs {
         self.read_data.next = 0.into();
         self.read_ok.next = true;
         self.port_sel.next = self.araddr.val().get_bits::<2>(3);
+        self.port_cnt.next = self.no_counts.val();
+        for p in 0..self._ports {
+            if self.port_sel.val().index() == p {
+                self.port_cnt.next = self.port_counts[p].val();
+            }
+        }
         self.port_reg.next = self.araddr.val().get_bits::<3>(0);
         self.read_ok.next = false;
         if self.araddr.val() == self.words.id.val() {
@@ -546,63 +533,57 @@ impl Logic for AxilRegs {
         }
         if self.araddr.val() == self.words.alloc_ok.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_alloc_ok.val();
+            self.read_data.next = self.cmd_counts.val().alloc_ok;
         }
         if self.araddr.val() == self.words.alloc_full.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_alloc_full.val();
+            self.read_data.next = self.cmd_counts.val().alloc_full;
         }
         if self.araddr.val() == self.words.free_ok.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_free_ok.val();
+            self.read_data.next = self.cmd_counts.val().free_ok;
         }
         if self.araddr.val() == self.words.cmd_error.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_cmd_error.val();
+            self.read_data.next = self.cmd_counts.val().cmd_error;
         }
         if self.araddr.val() == self.words.quarantine_overflow.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_quarantine_overflow.val();
+            self.read_data.next = self.cmd_counts.val().quarantine_overflow;
         }
         if self.araddr.val() == self.words.in_use.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_in_use.val();
+            self.read_data.next = self.cmd_counts.val().in_use;
         }
         if self.araddr.val() == self.words.quarantined.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cnt_quarantined.val();
+            self.read_data.next = self.cmd_counts.val().quarantined;
         }
         // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
         if self.araddr.val().get_bits::<5>(5) == self.port_block.val() {
             self.read_ok.next = (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
                 & (self.port_reg.val() <= self.port.mem_error.val());
-            for p in 0..self._ports {
-                if self.port_sel.val().index() == p {
-                    if self.port_reg.val() == self.port.lookups.val() {
-                        self.read_data.next = self.cnt_lookups[p].val();
-                    }
-                    if self.port_reg.val() == self.port.ok.val() {
-                        self.read_data.next = self.cnt_ok[p].val();
-                    }
-                    if self.port_reg.val() == self.port.out_of_range.val() {
-                        self.read_data.next = self.cnt_out_of_range[p].val();
-                    }
-                    if self.port_reg.val() == self.port.not_allocated.val() {
-                        self.read_data.next = self.cnt_not_allocated[p].val();
-                    }
-                    if self.port_reg.val() == self.port.stale.val() {
-                        self.read_data.next = self.cnt_stale[p].val();
-                    }
-                    if self.port_reg.val() == self.port.page_absent.val() {
-                        self.read_data.next = self.cnt_page_absent[p].val();
-                    }
-                    // MEM_ERROR: two_level in_memory only (else 0).
-                    for _m in 0..self._mem {
-                        if self.port_reg.val() == self.port.mem_error.val() {
-                            self.read_data.next = self.cnt_mem_error[p].val();
-                        }
-                    }
-                }
+            if self.port_reg.val() == self.port.lookups.val() {
+                self.read_data.next = self.port_cnt.val().lookups;
+            }
+            if self.port_reg.val() == self.port.ok.val() {
+                self.read_data.next = self.port_cnt.val().ok;
+            }
+            if self.port_reg.val() == self.port.out_of_range.val() {
+                self.read_data.next = self.port_cnt.val().out_of_range;
+            }
+            if self.port_reg.val() == self.port.not_allocated.val() {
+                self.read_data.next = self.port_cnt.val().not_allocated;
+            }
+            if self.port_reg.val() == self.port.stale.val() {
+                self.read_data.next = self.port_cnt.val().stale;
+            }
+            if self.port_reg.val() == self.port.page_absent.val() {
+                self.read_data.next = self.port_cnt.val().page_absent;
+            }
+            // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
+            if self.port_reg.val() == self.port.mem_error.val() {
+                self.read_data.next = self.port_cnt.val().mem_error;
             }
         }
         if self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_dir.q.val() {

@@ -19,8 +19,8 @@
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
 //! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
 //! many responses of each port are exactly the lookups that may have seen the old state.
-//! (3-bit counters for the 4-entry response queues; in two_level in_memory, whose queues are
-//! up to 512 deep, the same counting on `in_flight_w` / `drain_w`, 10 bits.)
+//! (Counters of [`FIFO_COUNT_BITS`] bits: in two_level in_memory the queues are up to 512
+//! deep.)
 //!
 //! Assumption (not checked in hardware): the register block presents one command at a time
 //! and holds `cmd_valid` until `cmd_done`.
@@ -62,6 +62,20 @@ pub enum EngState {
     Done,
 }
 
+/// The command counters of SPEC §6, as [`CmdEngine`] offers them to
+/// [`AxilRegs`](super::axil_regs::AxilRegs) on one port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CmdCounts {
+    pub alloc_ok: Bits<32>,
+    pub alloc_full: Bits<32>,
+    pub free_ok: Bits<32>,
+    pub cmd_error: Bits<32>,
+    pub in_use: Bits<32>,
+    pub quarantine_overflow: Bits<32>,
+    /// Entries in the quarantine queue (at most 4096).
+    pub quarantined: Bits<32>,
+}
+
 #[derive(LogicBlock)]
 pub struct CmdEngine {
     pub clock: Signal<In, Clock>,
@@ -85,17 +99,9 @@ pub struct CmdEngine {
     // Drain accounting, one entry per lookup port.
     pub req_fire: Vec<Signal<In, Bit>>,
     pub rsp_fire: Vec<Signal<In, Bit>>,
-    pub in_flight: Vec<Signal<In, Bits<3>>>,
-    /// The same, for the deep queues of `directory = in_memory` (used instead of `in_flight`).
-    pub in_flight_w: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
-    // Counters of SPEC §6.
-    pub cnt_alloc_ok: Signal<Out, Bits<32>>,
-    pub cnt_alloc_full: Signal<Out, Bits<32>>,
-    pub cnt_free_ok: Signal<Out, Bits<32>>,
-    pub cnt_cmd_error: Signal<Out, Bits<32>>,
-    pub cnt_in_use: Signal<Out, Bits<32>>,
-    pub cnt_quarantine_overflow: Signal<Out, Bits<32>>,
-    pub cnt_quarantined: Signal<Out, Bits<32>>,
+    pub in_flight: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
+    /// Counters of SPEC §6.
+    pub counts: Signal<Out, CmdCounts>,
     ram: Ram<StateEntry>,
     /// The quarantine queue: `{freed at (time), index}` per entry, oldest at `q_rd`.
     qram: Ram<Bits<QENTRY_BITS>>,
@@ -128,16 +134,15 @@ pub struct CmdEngine {
     status_q: DFF<Bits<4>>,
     qpn_q: DFF<Bits<QPN_BITS>>,
     init_done_q: DFF<Bit>,
-    drain: Vec<DFF<Bits<3>>>,
-    drain_w: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
-    /// Ports counted by `drain` (all, or none in in_memory mode) and by `drain_w`.
-    _ports_n: usize,
-    _ports_w: usize,
+    drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    _ports: usize,
     alloc_ok: DFF<Bits<32>>,
     alloc_full: DFF<Bits<32>>,
     free_ok: DFF<Bits<32>>,
     cmd_error: DFF<Bits<32>>,
     in_use: DFF<Bits<32>>,
+    /// The counters, gathered here and assigned to `counts` once.
+    counts_l: Signal<Local, CmdCounts>,
     index: Signal<Local, Bits<QPN_BITS>>,
     gen: Signal<Local, Bits<QPN_BITS>>,
     word_gen: Signal<Local, Bits<QPN_BITS>>,
@@ -168,7 +173,6 @@ pub struct CmdEngine {
 
 impl CmdEngine {
     pub fn new(p: &EngineParams) -> Self {
-        let wide = if p.dir_in_memory() { p.ports } else { 0 };
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -185,15 +189,9 @@ impl CmdEngine {
             ram_wdata: Default::default(),
             req_fire: (0..p.ports).map(|_| Default::default()).collect(),
             rsp_fire: (0..p.ports).map(|_| Default::default()).collect(),
-            in_flight: (0..p.ports - wide).map(|_| Default::default()).collect(),
-            in_flight_w: (0..wide).map(|_| Default::default()).collect(),
-            cnt_alloc_ok: Default::default(),
-            cnt_alloc_full: Default::default(),
-            cnt_free_ok: Default::default(),
-            cnt_cmd_error: Default::default(),
-            cnt_in_use: Default::default(),
-            cnt_quarantine_overflow: Default::default(),
-            cnt_quarantined: Default::default(),
+            in_flight: (0..p.ports).map(|_| Default::default()).collect(),
+            counts: Default::default(),
+            counts_l: Default::default(),
             ram: p.state_ram(),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_wr: Default::default(),
@@ -222,10 +220,8 @@ impl CmdEngine {
             status_q: Default::default(),
             qpn_q: Default::default(),
             init_done_q: Default::default(),
-            drain: (0..p.ports - wide).map(|_| Default::default()).collect(),
-            drain_w: (0..wide).map(|_| Default::default()).collect(),
-            _ports_n: p.ports - wide,
-            _ports_w: wide,
+            drain: (0..p.ports).map(|_| Default::default()).collect(),
+            _ports: p.ports,
             alloc_ok: Default::default(),
             alloc_full: Default::default(),
             free_ok: Default::default(),
@@ -286,13 +282,9 @@ impl Logic for CmdEngine {
             q_overflow,
             time_q
         );
-        for p in 0..self._ports_n {
+        for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
-        }
-        for p in 0..self._ports_w {
-            self.drain_w[p].clock.next = self.clock.val();
-            self.drain_w[p].d.next = self.drain_w[p].q.val();
         }
         // The RAM words, registered in the RAMs' output registers: every decision reads a
         // register, never a block RAM's array.
@@ -314,13 +306,14 @@ impl Logic for CmdEngine {
         self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
-        self.cnt_alloc_ok.next = self.alloc_ok.q.val();
-        self.cnt_alloc_full.next = self.alloc_full.q.val();
-        self.cnt_free_ok.next = self.free_ok.q.val();
-        self.cnt_cmd_error.next = self.cmd_error.q.val();
-        self.cnt_in_use.next = self.in_use.q.val();
-        self.cnt_quarantine_overflow.next = self.q_overflow.q.val();
-        self.cnt_quarantined.next = bit_cast::<32, 13>(self.q_count.q.val());
+        self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
+        self.counts_l.next.alloc_full = self.alloc_full.q.val();
+        self.counts_l.next.free_ok = self.free_ok.q.val();
+        self.counts_l.next.cmd_error = self.cmd_error.q.val();
+        self.counts_l.next.in_use = self.in_use.q.val();
+        self.counts_l.next.quarantine_overflow = self.q_overflow.q.val();
+        self.counts_l.next.quarantined = bit_cast::<32, 13>(self.q_count.q.val());
+        self.counts.next = self.counts_l.val();
 
         // The quarantine queue: the head is read continuously; it is consulted several
         // cycles after any pop or push, when the registered read has caught up.
@@ -353,13 +346,8 @@ impl Logic for CmdEngine {
         self.map_op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
-        for p in 0..self._ports_n {
+        for p in 0..self._ports {
             if self.drain[p].q.val().any() {
-                self.drained.next = false;
-            }
-        }
-        for p in 0..self._ports_w {
-            if self.drain_w[p].q.val().any() {
                 self.drained.next = false;
             }
         }
@@ -476,22 +464,13 @@ impl Logic for CmdEngine {
                     }
                     if self.op.q.val() == self.ops.free.val() {
                         self.state.d.next = EngState::Drain;
-                        for p in 0..self._ports_n {
+                        for p in 0..self._ports {
                             self.drain[p].d.next = self.in_flight[p].val();
                             if self.req_fire[p].val() & !self.rsp_fire[p].val() {
                                 self.drain[p].d.next = self.in_flight[p].val() + 1;
                             }
                             if !self.req_fire[p].val() & self.rsp_fire[p].val() {
                                 self.drain[p].d.next = self.in_flight[p].val() - 1;
-                            }
-                        }
-                        for p in 0..self._ports_w {
-                            self.drain_w[p].d.next = self.in_flight_w[p].val();
-                            if self.req_fire[p].val() & !self.rsp_fire[p].val() {
-                                self.drain_w[p].d.next = self.in_flight_w[p].val() + 1;
-                            }
-                            if !self.req_fire[p].val() & self.rsp_fire[p].val() {
-                                self.drain_w[p].d.next = self.in_flight_w[p].val() - 1;
                             }
                         }
                     }
@@ -561,14 +540,9 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Drain => {
-                for p in 0..self._ports_n {
+                for p in 0..self._ports {
                     if self.drain[p].q.val().any() & self.rsp_fire[p].val() {
                         self.drain[p].d.next = self.drain[p].q.val() - 1;
-                    }
-                }
-                for p in 0..self._ports_w {
-                    if self.drain_w[p].q.val().any() & self.rsp_fire[p].val() {
-                        self.drain_w[p].d.next = self.drain_w[p].q.val() - 1;
                     }
                 }
                 if self.drained.val() {
@@ -647,11 +621,8 @@ impl Logic for CmdEngine {
             self.q_rd.d.next = 0.into();
             self.q_count.d.next = 0.into();
             self.q_overflow.d.next = 0.into();
-            for p in 0..self._ports_n {
+            for p in 0..self._ports {
                 self.drain[p].d.next = 0.into();
-            }
-            for p in 0..self._ports_w {
-                self.drain_w[p].d.next = 0.into();
             }
         }
     }

@@ -16,6 +16,10 @@
 //!
 //! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
 //!
+//! CLEAR, SET and TEST share one path of 4 cycles a level (`PointRead` twice, `PointLatch`,
+//! `PointApply`): read the word, latch it, then write it back with the bit changed (and go
+//! up a level while the word's summary bit changes with it), or report the bit (TEST).
+//!
 //! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
 //! is set exactly when word of level `k` it stands for is not zero.
 //!
@@ -32,23 +36,17 @@ use rust_hdl::prelude::*;
 pub enum MapState {
     Init,
     Idle,
-    UpRead,
-    UpLatch,
-    UpFind,
-    UpCheck,
-    DownRead,
-    DownLatch,
-    DownFind,
-    DownCheck,
-    ClearRead,
-    ClearLatch,
-    ClearWrite,
-    SetRead,
-    SetLatch,
-    SetWrite,
-    TestRead,
-    TestLatch,
-    TestCheck,
+    /// FIND: read the word of the current level, latch it, find its lowest set bit, then
+    /// decide (up: `down` clear; down: `down` set).
+    WalkRead,
+    WalkLatch,
+    WalkFind,
+    WalkCheck,
+    /// CLEAR, SET and TEST: read the word of the current level, latch it, then apply
+    /// the operation held in `op_q` (write the word back, or report the bit).
+    PointRead,
+    PointLatch,
+    PointApply,
     Done,
 }
 
@@ -82,6 +80,10 @@ pub struct FreeMap {
     pos: DFF<Bits<POS_BITS>>,
     wrapped: DFF<Bit>,
     wrap: DFF<Bit>,
+    /// FIND is on its way down (from the summary bit it found towards level 0).
+    down: DFF<Bit>,
+    /// The operation taken (CLEAR, SET or TEST for the `Point*` states).
+    op_q: DFF<Bits<2>>,
     found_q: DFF<Bit>,
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
@@ -100,6 +102,11 @@ pub struct FreeMap {
     bitpos: Signal<Local, Bits<6>>,
     bit_mask: Signal<Local, Bits<64>>,
     masked: Signal<Local, Bits<64>>,
+    /// The latched word with the current bit cleared (CLEAR) or set (SET).
+    modified: Signal<Local, Bits<64>>,
+    /// The word went from non-zero to zero (CLEAR) or from zero to non-zero (SET): the
+    /// summary bit one level up changes too.
+    propagate: Signal<Local, Bit>,
     word_exists: Signal<Local, Bit>,
     top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
@@ -167,19 +174,23 @@ impl FreeMap {
             pos: Default::default(),
             wrapped: Default::default(),
             wrap: Default::default(),
+            down: Default::default(),
+            op_q: Default::default(),
             found_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
             lowest_q: Default::default(),
+            rd_wait: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
-            rd_wait: Default::default(),
             rd: Default::default(),
             init_pos: Default::default(),
             word: Default::default(),
             bitpos: Default::default(),
             bit_mask: Default::default(),
             masked: Default::default(),
+            modified: Default::default(),
+            propagate: Default::default(),
             word_exists: Default::default(),
             top: Default::default(),
             ffs_in: Default::default(),
@@ -226,8 +237,8 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, found_q, result_q, init_word, latched,
-            lowest_q, any_q, rd_wait
+            self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
+            init_word, latched, lowest_q, any_q, rd_wait
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
@@ -243,6 +254,15 @@ impl Logic for FreeMap {
         self.word.next = self.pos.q.val() >> 6;
         self.bitpos.next = self.pos.q.val().get_bits::<6>(0);
         self.bit_mask.next = self.one.val() << self.bitpos.val();
+        // CLEAR and SET: the latched word with the bit changed, and whether the summary bit
+        // one level up changes with it.
+        if self.op_q.q.val() == self.ops.set.val() {
+            self.modified.next = self.latched.q.val() | self.bit_mask.val();
+            self.propagate.next = self.latched.q.val() == 0;
+        } else {
+            self.modified.next = self.latched.q.val() & !self.bit_mask.val();
+            self.propagate.next = self.modified.val() == 0;
+        }
         self.rd.next = 0.into();
         self.word_exists.next = false;
         for k in 0..self._levels {
@@ -250,7 +270,7 @@ impl Logic for FreeMap {
             self.rams[k].read_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
             self.rams[k].write_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
             self.rams[k].write_enable.next = false;
-            self.rams[k].write_data.next = self.latched.q.val() & !self.bit_mask.val();
+            self.rams[k].write_data.next = self.modified.val();
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
                 self.word_exists.next = self.word.val() < self.depths[k].val();
@@ -304,24 +324,29 @@ impl Logic for FreeMap {
                 }
             }
             MapState::Idle => {}
-            MapState::UpRead => {
+            MapState::WalkRead => {
                 self.rd_wait.d.next = !self.rd_wait.q.val();
                 if self.rd_wait.q.val() {
-                    self.state.d.next = MapState::UpLatch;
+                    self.state.d.next = MapState::WalkLatch;
                 }
             }
-            MapState::UpLatch => {
-                // The members at or after pos in the word just read.
-                self.latched.d.next = self.masked.val();
-                self.state.d.next = MapState::UpFind;
+            MapState::WalkLatch => {
+                // Up: the members at or after pos in the word just read. Down: the word.
+                if self.down.q.val() {
+                    self.latched.d.next = self.rd.val();
+                } else {
+                    self.latched.d.next = self.masked.val();
+                }
+                self.state.d.next = MapState::WalkFind;
             }
-            MapState::UpFind => {
-                self.state.d.next = MapState::UpCheck;
+            MapState::WalkFind => {
+                self.state.d.next = MapState::WalkCheck;
             }
-            MapState::UpCheck => {
-                // A member at or after pos in this word: go down from it. Else the next
-                // word, one level up; past the top: wrap once, or not found.
-                if self.any_q.q.val() {
+            MapState::WalkCheck => {
+                // Down, or up with a member at or after pos in this word: found at level 0,
+                // else go down from it. Up with none: the next word, one level up; past the
+                // top: wrap once, or not found.
+                if self.down.q.val() | self.any_q.q.val() {
                     if self.level.q.val() == 0 {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
@@ -329,109 +354,51 @@ impl Logic for FreeMap {
                     } else {
                         self.pos.d.next = self.hit.val() << 6;
                         self.level.d.next = self.level.q.val() - 1;
-                        self.state.d.next = MapState::DownRead;
+                        self.down.d.next = true;
+                        self.state.d.next = MapState::WalkRead;
                     }
                 } else if self.top.val() {
                     if self.wrap.q.val() & !self.wrapped.q.val() {
                         self.wrapped.d.next = true;
                         self.level.d.next = 0.into();
                         self.pos.d.next = self.first_index.val();
-                        self.state.d.next = MapState::UpRead;
+                        self.state.d.next = MapState::WalkRead;
                     } else {
                         self.state.d.next = MapState::Done;
                     }
                 } else {
                     self.pos.d.next = self.word.val() + 1;
                     self.level.d.next = self.level.q.val() + 1;
-                    self.state.d.next = MapState::UpRead;
+                    self.state.d.next = MapState::WalkRead;
                 }
             }
-            MapState::DownRead => {
+            MapState::PointRead => {
                 self.rd_wait.d.next = !self.rd_wait.q.val();
                 if self.rd_wait.q.val() {
-                    self.state.d.next = MapState::DownLatch;
+                    self.state.d.next = MapState::PointLatch;
                 }
             }
-            MapState::DownLatch => {
+            MapState::PointLatch => {
                 self.latched.d.next = self.rd.val();
-                self.state.d.next = MapState::DownFind;
+                self.state.d.next = MapState::PointApply;
             }
-            MapState::DownFind => {
-                self.state.d.next = MapState::DownCheck;
-            }
-            MapState::DownCheck => {
-                if self.level.q.val() == 0 {
-                    self.found_q.d.next = true;
-                    self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
-                    self.state.d.next = MapState::Done;
+            MapState::PointApply => {
+                self.state.d.next = MapState::Done;
+                if self.op_q.q.val() == self.ops.test.val() {
+                    self.found_q.d.next = (self.latched.q.val() & self.bit_mask.val()).any();
+                    self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
                 } else {
-                    self.pos.d.next = self.hit.val() << 6;
-                    self.level.d.next = self.level.q.val() - 1;
-                    self.state.d.next = MapState::DownRead;
-                }
-            }
-            MapState::ClearRead => {
-                self.rd_wait.d.next = !self.rd_wait.q.val();
-                if self.rd_wait.q.val() {
-                    self.state.d.next = MapState::ClearLatch;
-                }
-            }
-            MapState::ClearLatch => {
-                self.latched.d.next = self.rd.val();
-                self.state.d.next = MapState::ClearWrite;
-            }
-            MapState::ClearWrite => {
-                for k in 0..self._levels {
-                    if self.level.q.val().index() == k {
-                        self.rams[k].write_enable.next = true;
-                        self.rams[k].write_data.next = self.latched.q.val() & !self.bit_mask.val();
+                    for k in 0..self._levels {
+                        if self.level.q.val().index() == k {
+                            self.rams[k].write_enable.next = true;
+                        }
+                    }
+                    if self.propagate.val() & !self.top.val() {
+                        self.pos.d.next = self.word.val();
+                        self.level.d.next = self.level.q.val() + 1;
+                        self.state.d.next = MapState::PointRead;
                     }
                 }
-                self.state.d.next = MapState::Done;
-                if ((self.latched.q.val() & !self.bit_mask.val()) == 0) & !self.top.val() {
-                    self.pos.d.next = self.word.val();
-                    self.level.d.next = self.level.q.val() + 1;
-                    self.state.d.next = MapState::ClearRead;
-                }
-            }
-            MapState::SetRead => {
-                self.rd_wait.d.next = !self.rd_wait.q.val();
-                if self.rd_wait.q.val() {
-                    self.state.d.next = MapState::SetLatch;
-                }
-            }
-            MapState::SetLatch => {
-                self.latched.d.next = self.rd.val();
-                self.state.d.next = MapState::SetWrite;
-            }
-            MapState::SetWrite => {
-                for k in 0..self._levels {
-                    if self.level.q.val().index() == k {
-                        self.rams[k].write_enable.next = true;
-                        self.rams[k].write_data.next = self.latched.q.val() | self.bit_mask.val();
-                    }
-                }
-                self.state.d.next = MapState::Done;
-                if (self.latched.q.val() == 0) & !self.top.val() {
-                    self.pos.d.next = self.word.val();
-                    self.level.d.next = self.level.q.val() + 1;
-                    self.state.d.next = MapState::SetRead;
-                }
-            }
-            MapState::TestRead => {
-                self.rd_wait.d.next = !self.rd_wait.q.val();
-                if self.rd_wait.q.val() {
-                    self.state.d.next = MapState::TestLatch;
-                }
-            }
-            MapState::TestLatch => {
-                self.latched.d.next = self.rd.val();
-                self.state.d.next = MapState::TestCheck;
-            }
-            MapState::TestCheck => {
-                self.found_q.d.next = (self.latched.q.val() & self.bit_mask.val()).any();
-                self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
-                self.state.d.next = MapState::Done;
             }
             MapState::Done => {
                 self.state.d.next = MapState::Idle;
@@ -447,15 +414,12 @@ impl Logic for FreeMap {
             self.wrap.d.next = self.op_wrap.val();
             self.wrapped.d.next = false;
             self.found_q.d.next = false;
-            self.state.d.next = MapState::UpRead;
-            if self.op.val() == self.ops.clear.val() {
-                self.state.d.next = MapState::ClearRead;
-            }
-            if self.op.val() == self.ops.set.val() {
-                self.state.d.next = MapState::SetRead;
-            }
-            if self.op.val() == self.ops.test.val() {
-                self.state.d.next = MapState::TestRead;
+            self.op_q.d.next = self.op.val();
+            self.down.d.next = false;
+            if self.op.val() == self.ops.find.val() {
+                self.state.d.next = MapState::WalkRead;
+            } else {
+                self.state.d.next = MapState::PointRead;
             }
         }
 

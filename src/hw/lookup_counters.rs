@@ -7,6 +7,19 @@ use super::codes::StatusCodes;
 use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
 
+/// The lookup counters of one port (SPEC §6), as [`LookupCounters`] offers them to its
+/// pipe and the pipe to [`AxilRegs`](super::axil_regs::AxilRegs): one port each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct LookupCounts {
+    pub lookups: Bits<32>,
+    pub ok: Bits<32>,
+    pub out_of_range: Bits<32>,
+    pub not_allocated: Bits<32>,
+    pub stale: Bits<32>,
+    pub page_absent: Bits<32>,
+    pub mem_error: Bits<32>,
+}
+
 #[derive(LogicBlock)]
 pub struct LookupCounters {
     pub clock: Signal<In, Clock>,
@@ -14,20 +27,9 @@ pub struct LookupCounters {
     /// A response leaves (its handshake).
     pub fire: Signal<In, Bit>,
     pub status: Signal<In, Bits<STATUS_BITS>>,
-    pub cnt_lookups: Signal<Out, Bits<32>>,
-    pub cnt_ok: Signal<Out, Bits<32>>,
-    pub cnt_out_of_range: Signal<Out, Bits<32>>,
-    pub cnt_not_allocated: Signal<Out, Bits<32>>,
-    pub cnt_stale: Signal<Out, Bits<32>>,
-    pub cnt_page_absent: Signal<Out, Bits<32>>,
-    pub cnt_mem_error: Signal<Out, Bits<32>>,
-    lookups: DFF<Bits<32>>,
-    ok: DFF<Bits<32>>,
-    out_of_range: DFF<Bits<32>>,
-    not_allocated: DFF<Bits<32>>,
-    stale: DFF<Bits<32>>,
-    page_absent: DFF<Bits<32>>,
-    mem_error: DFF<Bits<32>>,
+    pub counts: Signal<Out, LookupCounts>,
+    cnt: DFF<LookupCounts>,
+    zero: Constant<LookupCounts>,
     codes: StatusCodes,
     has_page_absent: Constant<Bit>,
     has_mem_error: Constant<Bit>,
@@ -42,20 +44,9 @@ impl LookupCounters {
             rst: Default::default(),
             fire: Default::default(),
             status: Default::default(),
-            cnt_lookups: Default::default(),
-            cnt_ok: Default::default(),
-            cnt_out_of_range: Default::default(),
-            cnt_not_allocated: Default::default(),
-            cnt_stale: Default::default(),
-            cnt_page_absent: Default::default(),
-            cnt_mem_error: Default::default(),
-            lookups: Default::default(),
-            ok: Default::default(),
-            out_of_range: Default::default(),
-            not_allocated: Default::default(),
-            stale: Default::default(),
-            page_absent: Default::default(),
-            mem_error: Default::default(),
+            counts: Default::default(),
+            cnt: Default::default(),
+            zero: Constant::new(LookupCounts::default()),
             codes: Default::default(),
             has_page_absent: Constant::new(page_absent),
             has_mem_error: Constant::new(mem_error),
@@ -66,54 +57,31 @@ impl LookupCounters {
 impl Logic for LookupCounters {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            lookups,
-            ok,
-            out_of_range,
-            not_allocated,
-            stale,
-            page_absent,
-            mem_error
-        );
+        dff_setup!(self, clock, cnt);
         if self.fire.val() {
-            self.lookups.d.next = self.lookups.q.val() + 1;
+            self.cnt.d.next.lookups = self.cnt.q.val().lookups + 1;
             if self.status.val() == self.codes.ok.val() {
-                self.ok.d.next = self.ok.q.val() + 1;
+                self.cnt.d.next.ok = self.cnt.q.val().ok + 1;
             }
             if self.status.val() == self.codes.out_of_range.val() {
-                self.out_of_range.d.next = self.out_of_range.q.val() + 1;
+                self.cnt.d.next.out_of_range = self.cnt.q.val().out_of_range + 1;
             }
             if self.status.val() == self.codes.not_allocated.val() {
-                self.not_allocated.d.next = self.not_allocated.q.val() + 1;
+                self.cnt.d.next.not_allocated = self.cnt.q.val().not_allocated + 1;
             }
             if self.status.val() == self.codes.stale.val() {
-                self.stale.d.next = self.stale.q.val() + 1;
+                self.cnt.d.next.stale = self.cnt.q.val().stale + 1;
             }
             if self.has_page_absent.val() & (self.status.val() == self.codes.page_absent.val()) {
-                self.page_absent.d.next = self.page_absent.q.val() + 1;
+                self.cnt.d.next.page_absent = self.cnt.q.val().page_absent + 1;
             }
             if self.has_mem_error.val() & (self.status.val() == self.codes.mem_error.val()) {
-                self.mem_error.d.next = self.mem_error.q.val() + 1;
+                self.cnt.d.next.mem_error = self.cnt.q.val().mem_error + 1;
             }
         }
-        self.cnt_lookups.next = self.lookups.q.val();
-        self.cnt_ok.next = self.ok.q.val();
-        self.cnt_out_of_range.next = self.out_of_range.q.val();
-        self.cnt_not_allocated.next = self.not_allocated.q.val();
-        self.cnt_stale.next = self.stale.q.val();
-        self.cnt_page_absent.next = self.page_absent.q.val();
-        self.cnt_mem_error.next = self.mem_error.q.val();
-
+        self.counts.next = self.cnt.q.val();
         if self.rst.val() {
-            self.lookups.d.next = 0.into();
-            self.ok.d.next = 0.into();
-            self.out_of_range.d.next = 0.into();
-            self.not_allocated.d.next = 0.into();
-            self.stale.d.next = 0.into();
-            self.page_absent.d.next = 0.into();
-            self.mem_error.d.next = 0.into();
+            self.cnt.d.next = self.zero.val();
         }
     }
 }

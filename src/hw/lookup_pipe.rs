@@ -2,8 +2,8 @@
 //!
 //! ```text
 //!            +----------+   s1 regs   +-------------+   s2 regs   +-----------------+    +---------+
-//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| RspFifo |----> rsp
-//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | 4 regs  |
+//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| MemFifo |----> rsp
+//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | depth 4 |
 //!            +----------+             +-------------+             +-----------------+    +---------+
 //! ```
 //!
@@ -30,14 +30,16 @@
 //! Counters (SPEC §6, per port): [`LookupCounters`], at the response handshake.
 
 use super::codes::StatusCodes;
-use super::lookup_counters::LookupCounters;
+use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::lookup_front::LookupFront;
-use super::mem_fifo::FIFO_COUNT_BITS;
+use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::RAM_ADDR_BITS;
-use super::rsp_fifo::{RspFifo, RSP_FIFO_DEPTH};
 use super::{DirEntry, EngineParams, LookupRsp, StateEntry, ADDR_BITS, QPN_BITS, TAG_BITS};
 use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
+
+/// Entries of the response queue.
+pub const RSP_FIFO_DEPTH: usize = 4;
 
 #[derive(LogicBlock)]
 pub struct LookupPipe {
@@ -69,16 +71,11 @@ pub struct LookupPipe {
     // Drain accounting.
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
-    pub in_flight: Signal<Out, Bits<3>>,
-    // Counters.
-    pub cnt_lookups: Signal<Out, Bits<32>>,
-    pub cnt_ok: Signal<Out, Bits<32>>,
-    pub cnt_out_of_range: Signal<Out, Bits<32>>,
-    pub cnt_not_allocated: Signal<Out, Bits<32>>,
-    pub cnt_stale: Signal<Out, Bits<32>>,
-    pub cnt_page_absent: Signal<Out, Bits<32>>,
+    pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
+    /// Counters (MEM_ERROR stays 0 here).
+    pub counts: Signal<Out, LookupCounts>,
     front: LookupFront,
-    fifo: RspFifo,
+    fifo: MemFifo<LookupRsp>,
     counters: LookupCounters,
     _dirs: usize,
     s2_rsp: Signal<Local, LookupRsp>,
@@ -86,9 +83,9 @@ pub struct LookupPipe {
     /// The head's address, zeroed unless its status is OK.
     head_addr: Signal<Local, Bits<ADDR_BITS>>,
     status: StatusCodes,
-    /// The page number (in_memory's business) and MEM_ERROR (never answered here) are not
-    /// needed; the name tells the lint so.
-    unused_page_mem_error: Signal<Local, Bit>,
+    /// The page number is in_memory's business, and `chk_ok` is not needed here (the
+    /// address is zeroed at the queue's output); the name tells the lint so.
+    unused_page: Signal<Local, Bit>,
 }
 
 impl LookupPipe {
@@ -117,21 +114,16 @@ impl LookupPipe {
             req_fire: Default::default(),
             rsp_fire: Default::default(),
             in_flight: Default::default(),
-            cnt_lookups: Default::default(),
-            cnt_ok: Default::default(),
-            cnt_out_of_range: Default::default(),
-            cnt_not_allocated: Default::default(),
-            cnt_stale: Default::default(),
-            cnt_page_absent: Default::default(),
-            front: LookupFront::new(p, RSP_FIFO_DEPTH as usize),
-            fifo: Default::default(),
+            counts: Default::default(),
+            front: LookupFront::new(p, RSP_FIFO_DEPTH),
+            fifo: MemFifo::new(RSP_FIFO_DEPTH),
             counters: LookupCounters::new(p.leaf_bits.is_some(), false),
             _dirs: p.on_chip_dirs(),
             s2_rsp: Default::default(),
             fire: Default::default(),
             head_addr: Default::default(),
             status: Default::default(),
-            unused_page_mem_error: Default::default(),
+            unused_page: Default::default(),
         }
     }
 }
@@ -154,10 +146,10 @@ impl Logic for LookupPipe {
             self.front.dir_waddr[d].next = self.dir_waddr[d].val();
             self.front.dir_wdata[d].next = self.dir_wdata[d].val();
         }
-        self.front.held.next = bit_cast::<FIFO_COUNT_BITS, 3>(self.fifo.count.val());
+        self.front.held.next = self.fifo.count.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
-        self.in_flight.next = bit_cast::<3, FIFO_COUNT_BITS>(self.front.in_flight.val());
+        self.in_flight.next = self.front.in_flight.val();
 
         // s2: the address (zeroed at the output unless OK), into the response queue.
         self.s2_rsp.next.qpn = self.front.chk_qpn.val();
@@ -168,9 +160,7 @@ impl Logic for LookupPipe {
         self.fifo.rst.next = self.rst.val();
         self.fifo.in_valid.next = self.front.chk_valid.val();
         self.fifo.data_in.next = self.s2_rsp.val();
-        self.unused_page_mem_error.next = self.front.chk_page.val().any()
-            | self.counters.cnt_mem_error.val().any()
-            | self.front.chk_ok.val();
+        self.unused_page.next = self.front.chk_page.val().any() | self.front.chk_ok.val();
 
         // Response stream from the queue's head.
         self.fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
@@ -191,11 +181,6 @@ impl Logic for LookupPipe {
         self.counters.rst.next = self.rst.val();
         self.counters.fire.next = self.fire.val();
         self.counters.status.next = self.fifo.data_out.val().status;
-        self.cnt_lookups.next = self.counters.cnt_lookups.val();
-        self.cnt_ok.next = self.counters.cnt_ok.val();
-        self.cnt_out_of_range.next = self.counters.cnt_out_of_range.val();
-        self.cnt_not_allocated.next = self.counters.cnt_not_allocated.val();
-        self.cnt_stale.next = self.counters.cnt_stale.val();
-        self.cnt_page_absent.next = self.counters.cnt_page_absent.val();
+        self.counts.next = self.counters.counts.val();
     }
 }

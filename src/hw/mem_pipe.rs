@@ -35,7 +35,7 @@
 //! Latency (request handshake to response valid): memory latency + 5 (s1, s2, the AR
 //! register, the AR handshake, the result queue).
 
-use super::lookup_counters::LookupCounters;
+use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::lookup_front::LookupFront;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::{EngineParams, StateEntry, ADDR_BITS, QPN_BITS, TAG_BITS};
@@ -100,14 +100,7 @@ pub struct MemLookupPipe {
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
     pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
-    // Counters.
-    pub cnt_lookups: Signal<Out, Bits<32>>,
-    pub cnt_ok: Signal<Out, Bits<32>>,
-    pub cnt_out_of_range: Signal<Out, Bits<32>>,
-    pub cnt_not_allocated: Signal<Out, Bits<32>>,
-    pub cnt_stale: Signal<Out, Bits<32>>,
-    pub cnt_page_absent: Signal<Out, Bits<32>>,
-    pub cnt_mem_error: Signal<Out, Bits<32>>,
+    pub counts: Signal<Out, LookupCounts>,
     front: LookupFront,
     counters: LookupCounters,
     queue: MemFifo<MemEntry>,
@@ -162,13 +155,7 @@ impl MemLookupPipe {
             req_fire: Default::default(),
             rsp_fire: Default::default(),
             in_flight: Default::default(),
-            cnt_lookups: Default::default(),
-            cnt_ok: Default::default(),
-            cnt_out_of_range: Default::default(),
-            cnt_not_allocated: Default::default(),
-            cnt_stale: Default::default(),
-            cnt_page_absent: Default::default(),
-            cnt_mem_error: Default::default(),
+            counts: Default::default(),
             front: LookupFront::new(p, depth),
             counters: LookupCounters::new(true, true),
             queue: MemFifo::new(depth),
@@ -276,12 +263,6 @@ impl Logic for MemLookupPipe {
         self.counters.rst.next = self.rst.val();
         self.counters.fire.next = self.fire.val();
         self.counters.status.next = self.status_out.val();
-        self.cnt_lookups.next = self.counters.cnt_lookups.val();
-        self.cnt_ok.next = self.counters.cnt_ok.val();
-        self.cnt_out_of_range.next = self.counters.cnt_out_of_range.val();
-        self.cnt_not_allocated.next = self.counters.cnt_not_allocated.val();
-        self.cnt_stale.next = self.counters.cnt_stale.val();
-        self.cnt_page_absent.next = self.counters.cnt_page_absent.val();
-        self.cnt_mem_error.next = self.counters.cnt_mem_error.val();
+        self.counts.next = self.counters.counts.val();
     }
 }

@@ -6,10 +6,9 @@
 //! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: the front end, the address, the response queue; II = 1, latency 3 |
 //! | [`LookupFront`](lookup_front::LookupFront) | `lookup_front.rs` | the front end of both lookup pipes: credit, s0 RAM reads, s1 latch, s2 checks |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters of both lookup pipes |
-//! | [`RspFifo`](rsp_fifo::RspFifo) | `rsp_fifo.rs` | the response queue of a lookup pipe |
 //! | [`MemLookupPipe`](mem_pipe::MemLookupPipe) | `mem_pipe.rs` | one per lookup port when the directory is in memory: state check, then the directory read, responses in order |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
-//! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | in_memory: the deep queues (memory array, first word fall-through) |
+//! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
@@ -33,7 +32,6 @@ pub mod mem_fifo;
 pub mod mem_pipe;
 pub mod qp_table;
 pub mod ram;
-pub mod rsp_fifo;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};
 use crate::spec::STATUS_BITS;

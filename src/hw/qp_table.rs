@@ -273,21 +273,10 @@ impl QpTable {
         set("engine$cmd_op", "regs$cmd_op");
         set("engine$cmd_qpn", "regs$cmd_qpn");
         set("engine$cmd_time", "regs$cmd_time");
-        for s in [
-            "cmd_done",
-            "result_status",
-            "result_qpn",
-            "init_done",
-            "cnt_alloc_ok",
-            "cnt_alloc_full",
-            "cnt_free_ok",
-            "cnt_cmd_error",
-            "cnt_in_use",
-            "cnt_quarantine_overflow",
-            "cnt_quarantined",
-        ] {
+        for s in ["cmd_done", "result_status", "result_qpn", "init_done"] {
             set(&format!("regs${s}"), &format!("engine${s}"));
         }
+        set("regs$cmd_counts", "engine$counts");
         // Lookup ports.
         let mem = self.params.dir_in_memory();
         for i in 0..self.port_names.len() {
@@ -335,33 +324,15 @@ impl QpTable {
             for s in ["req_fire", "rsp_fire"] {
                 set(&format!("engine${s}${i}"), &format!("{q}${s}"));
             }
+            set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             if mem {
-                set(
-                    &format!("engine$in_flight_w${i}"),
-                    &format!("{q}$in_flight"),
-                );
-                set(
-                    &format!("regs$cnt_mem_error${i}"),
-                    &format!("{q}$cnt_mem_error"),
-                );
                 set(&format!("fetch$dreq_valid${i}"), &format!("{q}$dreq_valid"));
                 set(&format!("fetch$dreq_addr${i}"), &format!("{q}$dreq_addr"));
                 set(&format!("{q}$dreq_ready"), &format!("fetch$dreq_ready${i}"));
                 set(&format!("{q}$cpl_valid"), &format!("fetch$cpl_valid${i}"));
                 set(&format!("{q}$cpl_data"), "fetch$cpl_data");
-            } else {
-                set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             }
-            for s in [
-                "cnt_lookups",
-                "cnt_ok",
-                "cnt_out_of_range",
-                "cnt_not_allocated",
-                "cnt_stale",
-                "cnt_page_absent",
-            ] {
-                set(&format!("regs${s}${i}"), &format!("{q}${s}"));
-            }
+            set(&format!("regs$port_counts${i}"), &format!("{q}$counts"));
         }
         // Memory port (in_memory): single 8-byte INCR beats with ID 0.
         if mem {

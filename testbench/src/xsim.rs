@@ -231,6 +231,7 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
         ports.push(PortAgents {
             src: StreamSource::new(&sim, &format!("s_{p}_req_"), &["qpn", "tag"])?
                 .with_idle(0.3, sub ^ 0x5eed_0001)
+                .with_scrambled_idle(true)
                 .with_history(false),
             sink: StreamSink::new(
                 &sim,
@@ -448,17 +449,16 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
                             _ => {}
                         }
                     }
-                    if op == OP_DIR_FLUSH || rng.gen_bool(0.01) {
-                        if let Some(m) = mem.as_mut() {
-                            // Also clear the error entry now and then: DIR_FLUSH then reads it again.
-                            if rng.gen_bool(0.3) {
-                                m.clear_error_ranges();
-                                let bad = rng.gen_range(0..dir_entries);
-                                m.add_error_range(
-                                    table_base + 8 * bad..table_base + 8 * bad + 8,
-                                    AxiResp::SlvErr,
-                                );
-                            }
+                    // In memory, now and then another directory entry answers SLVERR (the
+                    // engine sees it once that entry is no longer cached: after a DIR_FLUSH).
+                    if let Some(m) = mem.as_mut() {
+                        if rng.gen_bool(if op == OP_DIR_FLUSH { 0.3 } else { 0.003 }) {
+                            m.clear_error_ranges();
+                            let bad = rng.gen_range(0..dir_entries);
+                            m.add_error_range(
+                                table_base + 8 * bad..table_base + 8 * bad + 8,
+                                AxiResp::SlvErr,
+                            );
                         }
                     }
                     Phase::Idle {
