@@ -2618,6 +2618,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  [2:0] sel;
     reg  [63:0] sel_addr;
     reg  load;
+    reg  pop;
     reg  r_err;
     
     // Sub module instances
@@ -2675,7 +2676,8 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
             sel = port_num$1;
             found = 1'b1;
         end
-        load = found & (~ar_valid$q | arready) & (ret$count < max_outstanding);
+        pop = rvalid & ret$out_valid;
+        load = found & (~ar_valid$q | arready) & ((ret$count < max_outstanding) | pop);
         sel_addr = 32'h0;
         dreq_ready$0 = load & (sel == port_num$0);
         if (sel == port_num$0) begin
@@ -2698,7 +2700,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         arvalid = ar_valid$q;
         araddr = ar_addr$q;
         rready = 1'b1;
-        ret$out_ready = rvalid;
+        ret$out_ready = pop;
         r_err = |rresp | ~rlast;
         cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
         cpl_valid$0 = rvalid & ret$out_valid & (ret$data_out == port_num$0);
