@@ -154,6 +154,8 @@ pub struct SynthReport {
     pub pipe: PnrFigures,
     pub adder: PnrFigures,
     pub generic: Option<GenericFigures>,
+    /// Set when the ECP5 figures are taken on a smaller configuration ([`ecp5_config`]).
+    pub reduced: Option<String>,
     pub seed: u64,
     pub freq_mhz: f64,
 }
@@ -393,6 +395,52 @@ pub fn ecp5(
     })
 }
 
+/// DP16KD blocks of the ECP5-85F.
+pub const ECP5_85F_DP16KD: u64 = 208;
+
+/// At most this many DP16KD for the copies of the state RAM, so that the rest of the design
+/// (free map, queues) fits the ECP5-85F beside them.
+const STATE_RAM_BLOCK_BUDGET: u64 = 150;
+
+/// DP16KD blocks the copies of the state RAM of `cfg` take (one copy per port and the
+/// command engine's; blocks of 16384 x 1 bit at these depths).
+pub fn state_ram_blocks(cfg: &Config) -> u64 {
+    let copies = cfg.ports.len() as u64 + 1;
+    let width = 2 + 24 - u64::from(cfg.index_bits);
+    copies * u64::from(cfg.max_qps()).div_ceil(16384) * width
+}
+
+/// The configuration the ECP5 figures are taken on: `cfg` with `fpga = ecp5` when its state
+/// RAMs fit the ECP5-85F ([`state_ram_blocks`] <= 150 of its 208 DP16KD), else with the
+/// largest `index_bits` (and `max_qps = 2^index_bits`) whose state RAMs fit, every other
+/// parameter the same; the description says which.
+pub fn ecp5_config(cfg: &Config) -> Result<(Config, Option<String>)> {
+    let mut c = cfg.clone();
+    c.fpga = Fpga::Ecp5;
+    if state_ram_blocks(&c) <= STATE_RAM_BLOCK_BUDGET {
+        return Ok((c, None));
+    }
+    let needed = state_ram_blocks(&c);
+    while state_ram_blocks(&c) > STATE_RAM_BLOCK_BUDGET && c.index_bits > 4 {
+        c.index_bits -= 1;
+        c.max_qps = None;
+        c.leaf_bits = c.leaf_bits.min(c.index_bits - 1);
+        c.first_index = c.first_index.min(c.max_qps() - 1);
+    }
+    c.validate()?;
+    Ok((
+        c.clone(),
+        Some(format!(
+            "{} does not fit the ECP5-85F (its state RAMs alone take {needed} DP16KD of {ECP5_85F_DP16KD}): \
+             ECP5 figures on the same configuration with index_bits = {}, max_qps = {} ({} DP16KD for the state RAMs)",
+            cfg.top,
+            c.index_bits,
+            c.max_qps(),
+            state_ram_blocks(&c)
+        )),
+    ))
+}
+
 /// The configuration the generic figures are taken on: `cfg` itself when `max_qps <= 64`,
 /// else `cfg` with `index_bits = 6` and `max_qps = 64` (and `first_index`, `leaf_bits` and
 /// the quarantine depth clamped to fit). Returns it and a description.
@@ -485,8 +533,10 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
     let yv = yosys_version();
     let nextpnr = find_nextpnr(say)?;
     say(&format!("{yv}; {} ({})", nextpnr.version, nextpnr.origin));
-    let mut ecp5_cfg = cfg.clone();
-    ecp5_cfg.fpga = Fpga::Ecp5;
+    let (ecp5_cfg, reduced) = ecp5_config(cfg)?;
+    if let Some(r) = &reduced {
+        say(r);
+    }
     let verilog = qptable::generate::generate_verilog(&ecp5_cfg)?;
     say(&format!(
         "{}: fpga = ecp5 (DP16KD with REGMODE_B = OUTREG); yosys synth_ecp5, nextpnr-ecp5 ...",
@@ -522,6 +572,7 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
             pipe: pipe_fig,
             adder,
             generic,
+            reduced,
             seed: opts.seed,
             freq_mhz: opts.freq_mhz,
         })
@@ -601,6 +652,9 @@ impl SynthReport {
                 cell("CCU2C"),
                 cell("PFUMX")
             );
+        }
+        if let Some(reduced) = &self.reduced {
+            let _ = writeln!(o, "note: {reduced}");
         }
         let r = self.ratio();
         let _ = writeln!(
