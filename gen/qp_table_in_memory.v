@@ -500,11 +500,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Stub signals
     reg  ram$clock;
@@ -574,6 +575,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  we_q$d;
+    wire  we_q$q;
+    reg  we_q$clock;
+    reg  [23:0] waddr_q$d;
+    wire  [23:0] waddr_q$q;
+    reg  waddr_q$clock;
+    reg  [21:0] wdata_q$d;
+    wire  [21:0] wdata_q$q;
+    reg  wdata_q$clock;
     reg  [9:0] drain$0$d;
     wire  [9:0] drain$0$q;
     reg  drain$0$clock;
@@ -722,6 +732,21 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table_in_memory$engine$we_q we_q(
+        .d(we_q$d),
+        .q(we_q$q),
+        .clock(we_q$clock)
+    );
+    qp_table_in_memory$engine$waddr_q waddr_q(
+        .d(waddr_q$d),
+        .q(waddr_q$q),
+        .clock(waddr_q$clock)
+    );
+    qp_table_in_memory$engine$wdata_q wdata_q(
+        .d(wdata_q$d),
+        .q(wdata_q$q),
+        .clock(wdata_q$clock)
+    );
     qp_table_in_memory$engine$drain$0 drain$0(
         .d(drain$0$d),
         .q(drain$0$q),
@@ -770,6 +795,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        we_q$clock = clock;
+        waddr_q$clock = clock;
+        wdata_q$clock = clock;
         alloc_ok$clock = clock;
         alloc_full$clock = clock;
         free_ok$clock = clock;
@@ -790,6 +818,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        we_q$d = we_q$q;
+        waddr_q$d = waddr_q$q;
+        wdata_q$d = wdata_q$q;
         alloc_ok$d = alloc_ok$q;
         alloc_full$d = alloc_full$q;
         free_ok$d = free_ok$q;
@@ -867,11 +898,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
-                        init_done_q$d = 1'b1;
                     end
                 end
             EngState$Idle:
                 begin
+                    init_done_q$d = 1'b1;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
@@ -965,26 +996,30 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             state$d = EngState$AtTest;
                         end
                         if (op$q == ops$free) begin
-                            state$d = EngState$Drain;
-                            drain$0$d = in_flight$0;
-                            if (req_fire$0 & ~rsp_fire$0) begin
-                                drain$0$d = in_flight$0 + 32'h1;
-                            end
-                            if (~req_fire$0 & rsp_fire$0) begin
-                                drain$0$d = in_flight$0 - 32'h1;
-                            end
-                            drain$1$d = in_flight$1;
-                            if (req_fire$1 & ~rsp_fire$1) begin
-                                drain$1$d = in_flight$1 + 32'h1;
-                            end
-                            if (~req_fire$1 & rsp_fire$1) begin
-                                drain$1$d = in_flight$1 - 32'h1;
-                            end
+                            state$d = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$FreeSnap:
+                begin
+                    state$d = EngState$Drain;
+                    drain$0$d = in_flight$0;
+                    if (req_fire$0 & ~rsp_fire$0) begin
+                        drain$0$d = in_flight$0 + 32'h1;
+                    end
+                    if (~req_fire$0 & rsp_fire$0) begin
+                        drain$0$d = in_flight$0 - 32'h1;
+                    end
+                    drain$1$d = in_flight$1;
+                    if (req_fire$1 & ~rsp_fire$1) begin
+                        drain$1$d = in_flight$1 + 32'h1;
+                    end
+                    if (~req_fire$1 & rsp_fire$1) begin
+                        drain$1$d = in_flight$1 - 32'h1;
                     end
                 end
             EngState$AllocFind:
@@ -1110,12 +1145,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     state$d = EngState$Idle;
                 end
         endcase
-        ram_we = we;
-        ram_waddr = waddr;
-        ram_wdata = wdata;
-        ram$write_enable = we;
-        ram$write_address = waddr;
-        ram$write_data = wdata;
+        we_q$d = we;
+        waddr_q$d = waddr;
+        wdata_q$d = wdata;
+        ram_we = we_q$q;
+        ram_waddr = waddr_q$q;
+        ram_wdata = wdata_q$q;
+        ram$write_enable = we_q$q;
+        ram$write_address = waddr_q$q;
+        ram$write_data = wdata_q$q;
         map$op_valid = map_op_valid;
         map$op = map_cmd;
         map$op_index = map_op_index;
@@ -1123,6 +1161,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            we_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -2508,11 +2547,12 @@ module qp_table_in_memory$engine$state(d,q,clock);
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Update code (custom)
     initial begin
@@ -2562,6 +2602,63 @@ module qp_table_in_memory$engine$time_q(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$time_q
+
+
+module qp_table_in_memory$engine$waddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$waddr_q
+
+
+module qp_table_in_memory$engine$wdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$wdata_q
+
+
+module qp_table_in_memory$engine$we_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$we_q
 
 
 module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0,dreq_ready$1,dreq_addr$0,dreq_addr$1,cpl_valid$0,cpl_valid$1,cpl_data,arvalid,arready,araddr,rvalid,rready,rdata,rresp,rlast);
@@ -2865,7 +2962,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -2908,6 +3005,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [123:0] s2_entry;
@@ -2929,7 +3029,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -2981,6 +3081,11 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
+    qp_table_in_memory$pipe_rx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2994,7 +3099,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = queue$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
@@ -3016,7 +3121,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         dreq_valid = dreqs$out_valid;
         dreq_addr = dreqs$data_out;
         dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
         results$in_valid = cpl_valid;
         results$data_in = cpl_data;
         head = queue$data_out;
@@ -3047,6 +3152,17 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -3184,7 +3300,26 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_rx$dreqs
 
 
-module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_in_memory$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$flight
+
+
+module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -3195,7 +3330,7 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -3333,13 +3468,7 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -3674,7 +3803,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -3717,6 +3846,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [123:0] s2_entry;
@@ -3738,7 +3870,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -3790,6 +3922,11 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
+    qp_table_in_memory$pipe_tx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3803,7 +3940,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = queue$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
@@ -3825,7 +3962,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         dreq_valid = dreqs$out_valid;
         dreq_addr = dreqs$data_out;
         dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
         results$in_valid = cpl_valid;
         results$data_in = cpl_data;
         head = queue$data_out;
@@ -3856,6 +3993,17 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -3993,7 +4141,26 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_tx$dreqs
 
 
-module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_in_memory$pipe_tx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$flight
+
+
+module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -4004,7 +4171,7 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -4142,13 +4309,7 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;

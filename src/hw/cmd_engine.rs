@@ -1,7 +1,10 @@
 //! `CmdEngine`: the init sweep and the commands of SPEC §6, one at a time.
 //!
 //! It owns one copy of the state RAM (read for its read-modify-writes) and drives the write
-//! port of every copy, so all lookup pipes see a write at the same edge.
+//! port of every copy, so all lookup pipes see a write at the same edge. The write port is
+//! registered (`we_q`, `waddr_q`, `wdata_q`): a write decided in a cycle lands in every copy
+//! at the edge after the next, so the path from the engine's RAM word through its checks
+//! ends at a register, not at the write enables of every block RAM of every copy.
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
@@ -12,6 +15,7 @@
 //! | `AllocRead`, `AllocHold`, `AllocWrite` | 3 | ALLOC: read the index's generation, latch it, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
+//! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
@@ -55,6 +59,7 @@ pub enum EngState {
     AllocWrite,
     AtTest,
     MapWait,
+    FreeSnap,
     Drain,
     Release,
     Overflow,
@@ -134,6 +139,10 @@ pub struct CmdEngine {
     status_q: DFF<Bits<4>>,
     qpn_q: DFF<Bits<QPN_BITS>>,
     init_done_q: DFF<Bit>,
+    /// The write port of every copy of the state RAM, registered.
+    we_q: DFF<Bit>,
+    waddr_q: DFF<Bits<QPN_BITS>>,
+    wdata_q: DFF<StateEntry>,
     drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
     _ports: usize,
     alloc_ok: DFF<Bits<32>>,
@@ -220,6 +229,9 @@ impl CmdEngine {
             status_q: Default::default(),
             qpn_q: Default::default(),
             init_done_q: Default::default(),
+            we_q: Default::default(),
+            waddr_q: Default::default(),
+            wdata_q: Default::default(),
             drain: (0..p.ports).map(|_| Default::default()).collect(),
             _ports: p.ports,
             alloc_ok: Default::default(),
@@ -271,6 +283,9 @@ impl Logic for CmdEngine {
             status_q,
             qpn_q,
             init_done_q,
+            we_q,
+            waddr_q,
+            wdata_q,
             alloc_ok,
             alloc_full,
             free_ok,
@@ -358,10 +373,11 @@ impl Logic for CmdEngine {
                 self.cursor.d.next = self.cursor.q.val() + 1;
                 if self.cursor.q.val() == self.last_index.val() {
                     self.state.d.next = EngState::Idle;
-                    self.init_done_q.d.next = true;
                 }
             }
             EngState::Idle => {
+                // The last write of the sweep has landed (the write port is registered).
+                self.init_done_q.d.next = true;
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
@@ -463,20 +479,25 @@ impl Logic for CmdEngine {
                         self.state.d.next = EngState::AtTest;
                     }
                     if self.op.q.val() == self.ops.free.val() {
-                        self.state.d.next = EngState::Drain;
-                        for p in 0..self._ports {
-                            self.drain[p].d.next = self.in_flight[p].val();
-                            if self.req_fire[p].val() & !self.rsp_fire[p].val() {
-                                self.drain[p].d.next = self.in_flight[p].val() + 1;
-                            }
-                            if !self.req_fire[p].val() & self.rsp_fire[p].val() {
-                                self.drain[p].d.next = self.in_flight[p].val() - 1;
-                            }
-                        }
+                        self.state.d.next = EngState::FreeSnap;
                     }
                 } else {
                     self.pending_status.d.next = self.res.bad_state.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                }
+            }
+            EngState::FreeSnap => {
+                // The registered write of FREE lands at this edge: the lookups in flight after
+                // it may have seen the old word.
+                self.state.d.next = EngState::Drain;
+                for p in 0..self._ports {
+                    self.drain[p].d.next = self.in_flight[p].val();
+                    if self.req_fire[p].val() & !self.rsp_fire[p].val() {
+                        self.drain[p].d.next = self.in_flight[p].val() + 1;
+                    }
+                    if !self.req_fire[p].val() & self.rsp_fire[p].val() {
+                        self.drain[p].d.next = self.in_flight[p].val() - 1;
+                    }
                 }
             }
             EngState::AllocFind => {
@@ -595,12 +616,15 @@ impl Logic for CmdEngine {
 
         // Every copy of the state RAM (this engine's and the lookup pipes') takes the same
         // writes.
-        self.ram_we.next = self.we.val();
-        self.ram_waddr.next = self.waddr.val();
-        self.ram_wdata.next = self.wdata.val();
-        self.ram.write_enable.next = self.we.val();
-        self.ram.write_address.next = self.waddr.val();
-        self.ram.write_data.next = self.wdata.val();
+        self.we_q.d.next = self.we.val();
+        self.waddr_q.d.next = self.waddr.val();
+        self.wdata_q.d.next = self.wdata.val();
+        self.ram_we.next = self.we_q.q.val();
+        self.ram_waddr.next = self.waddr_q.q.val();
+        self.ram_wdata.next = self.wdata_q.q.val();
+        self.ram.write_enable.next = self.we_q.q.val();
+        self.ram.write_address.next = self.waddr_q.q.val();
+        self.ram.write_data.next = self.wdata_q.q.val();
         self.map.op_valid.next = self.map_op_valid.val();
         self.map.op.next = self.map_cmd.val();
         self.map.op_index.next = self.map_op_index.val();
@@ -609,6 +633,7 @@ impl Logic for CmdEngine {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
+            self.we_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();

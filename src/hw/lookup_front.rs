@@ -9,11 +9,13 @@
 //! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks) |
 //! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; the offset `index_in_page * entry_bytes`; the back end takes the result (`chk_*`) at edge `t + 2` |
 //!
-//! Credit: `req_ready` is computed from registers only (`init_done`, the lookups in s1 and
-//! s2, and `held`, the lookups the back end holds) and the synchronous reset, never from
+//! Credit: `req_ready` is computed from registers only (`init_done`, and `flight`, the
+//! lookups in s1, s2 and the back end, which the back end counts in a register: up at a
+//! request handshake, down at a response handshake) and the synchronous reset, never from
 //! the response side: a request is granted only while fewer than `credit` lookups are in
 //! flight, so the back end's queue never overflows; with a consumer that is always ready
-//! the front end takes one request per cycle (II = 1).
+//! the front end takes one request per cycle (II = 1). One comparison of a register runs
+//! before every register a request handshake enables.
 //!
 //! Hazards: a command's write at the same edge as a request's RAM read is not seen by that
 //! request (read-first): a lookup sees the state as of the edge of its request handshake.
@@ -38,8 +40,8 @@ pub struct LookupFront {
     pub req_ready: Signal<Out, Bit>,
     pub req_qpn: Signal<In, Bits<QPN_BITS>>,
     pub req_tag: Signal<In, Bits<TAG_BITS>>,
-    /// Lookups the back end holds; with those in s1 and s2 they are the lookups in flight.
-    pub held: Signal<In, Bits<FIFO_COUNT_BITS>>,
+    /// Lookups in flight (s1, s2 and the back end), from the back end's counter register.
+    pub flight: Signal<In, Bits<FIFO_COUNT_BITS>>,
     pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     pub req_fire: Signal<Out, Bit>,
     // Write port of this pipe's copy of the state RAM (driven by the command engine).
@@ -123,7 +125,7 @@ impl LookupFront {
             req_ready: Default::default(),
             req_qpn: Default::default(),
             req_tag: Default::default(),
-            held: Default::default(),
+            flight: Default::default(),
             in_flight: Default::default(),
             req_fire: Default::default(),
             ram_we: Default::default(),
@@ -190,14 +192,8 @@ impl Logic for LookupFront {
         self.ram.write_address.next = self.ram_waddr.val();
         self.ram.write_data.next = self.ram_wdata.val();
 
-        // s0: grant on credit. Lookups in flight = s1 + s2 + held; the edge may add one.
-        self.occupancy.next = self.held.val();
-        if self.s1_valid.q.val() ^ self.s2_valid.q.val() {
-            self.occupancy.next = self.held.val() + 1;
-        }
-        if self.s1_valid.q.val() & self.s2_valid.q.val() {
-            self.occupancy.next = self.held.val() + 2;
-        }
+        // s0: grant on credit (the lookups in flight, counted by the back end).
+        self.occupancy.next = self.flight.val();
         self.req_ready.next =
             self.init_done.val() & !self.rst.val() & (self.occupancy.val() < self.credit.val());
         self.s0_fire.next = self.req_valid.val() & self.req_ready.val();

@@ -80,11 +80,14 @@ pub struct LookupPipe {
     _dirs: usize,
     s2_rsp: Signal<Local, LookupRsp>,
     fire: Signal<Local, Bit>,
+    /// Lookups in s1, s2 and the back end.
+    flight: DFF<Bits<FIFO_COUNT_BITS>>,
     /// The head's address, zeroed unless its status is OK.
     head_addr: Signal<Local, Bits<ADDR_BITS>>,
     status: StatusCodes,
-    /// The page number is in_memory's business, and `chk_ok` is not needed here (the
-    /// address is zeroed at the queue's output); the name tells the lint so.
+    /// The page number is in_memory's business, `chk_ok` is not needed here (the address
+    /// is zeroed at the queue's output), nor the queue's fill level (the lookups in flight
+    /// are counted in `flight`); the name tells the lint so.
     unused_page: Signal<Local, Bit>,
 }
 
@@ -121,6 +124,7 @@ impl LookupPipe {
             _dirs: p.on_chip_dirs(),
             s2_rsp: Default::default(),
             fire: Default::default(),
+            flight: Default::default(),
             head_addr: Default::default(),
             status: Default::default(),
             unused_page: Default::default(),
@@ -146,7 +150,7 @@ impl Logic for LookupPipe {
             self.front.dir_waddr[d].next = self.dir_waddr[d].val();
             self.front.dir_wdata[d].next = self.dir_wdata[d].val();
         }
-        self.front.held.next = self.fifo.count.val();
+        self.front.flight.next = self.flight.q.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
         self.in_flight.next = self.front.in_flight.val();
@@ -160,7 +164,8 @@ impl Logic for LookupPipe {
         self.fifo.rst.next = self.rst.val();
         self.fifo.in_valid.next = self.front.chk_valid.val();
         self.fifo.data_in.next = self.s2_rsp.val();
-        self.unused_page.next = self.front.chk_page.val().any() | self.front.chk_ok.val();
+        self.unused_page.next =
+            self.front.chk_page.val().any() | self.front.chk_ok.val() | self.fifo.count.val().any();
 
         // Response stream from the queue's head.
         self.fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
@@ -175,6 +180,19 @@ impl Logic for LookupPipe {
         }
         self.rsp_addr.next = self.head_addr.val();
         self.rsp_fire.next = self.fire.val();
+
+        // Lookups in flight: up at a request handshake, down at a response handshake.
+        self.flight.clock.next = self.clock.val();
+        self.flight.d.next = self.flight.q.val();
+        if self.front.req_fire.val() & !self.fire.val() {
+            self.flight.d.next = self.flight.q.val() + 1;
+        }
+        if !self.front.req_fire.val() & self.fire.val() {
+            self.flight.d.next = self.flight.q.val() - 1;
+        }
+        if self.rst.val() {
+            self.flight.d.next = 0.into();
+        }
 
         // Counters, at the response handshake.
         self.counters.clock.next = self.clock.val();
