@@ -2073,7 +2073,9 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2101,7 +2103,9 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2129,7 +2133,9 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2157,7 +2163,9 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2482,7 +2490,9 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
     reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2510,7 +2520,9 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2866,6 +2878,17 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 5'd0;
+       rd_ptr = 5'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [2:0] head = mem[rd_ptr];
     
@@ -3275,6 +3298,17 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -3538,7 +3572,9 @@ module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3684,6 +3720,17 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -3726,6 +3773,17 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4116,6 +4174,17 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4379,7 +4448,9 @@ module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4525,6 +4596,17 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -4567,6 +4649,17 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     

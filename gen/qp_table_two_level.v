@@ -1987,7 +1987,9 @@ module qp_table_two_level$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2015,7 +2017,9 @@ module qp_table_two_level$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2043,7 +2047,9 @@ module qp_table_two_level$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2071,7 +2077,9 @@ module qp_table_two_level$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2396,7 +2404,9 @@ module qp_table_two_level$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
     reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2424,7 +2434,9 @@ module qp_table_two_level$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2874,6 +2886,17 @@ module qp_table_two_level$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3160,7 +3183,9 @@ module qp_table_two_level$pipe_rx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
     reg [58:0] read_q;
+    initial read_q = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
@@ -3188,7 +3213,9 @@ module qp_table_two_level$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3616,6 +3643,17 @@ module qp_table_two_level$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3902,7 +3940,9 @@ module qp_table_two_level$pipe_tx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
     reg [58:0] read_q;
+    initial read_q = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
@@ -3930,7 +3970,9 @@ module qp_table_two_level$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4891,6 +4933,7 @@ module qp_table_two_level$regs$dirs$0(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin

@@ -2092,7 +2092,9 @@ module qp_table_wide$engine$map$rams$0(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2120,7 +2122,9 @@ module qp_table_wide$engine$map$rams$1(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2148,7 +2152,9 @@ module qp_table_wide$engine$map$rams$2(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2176,7 +2182,9 @@ module qp_table_wide$engine$map$rams$3(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
     reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2501,7 +2509,9 @@ module qp_table_wide$engine$qram(clock,read_address,read_data,write_enable,write
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
     reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2529,7 +2539,9 @@ module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2967,6 +2979,17 @@ module qp_table_wide$pipe_cnp$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3230,7 +3253,9 @@ module qp_table_wide$pipe_cnp$front$ram(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3646,6 +3671,17 @@ module qp_table_wide$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3909,7 +3945,9 @@ module qp_table_wide$pipe_rx$front$ram(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4325,6 +4363,17 @@ module qp_table_wide$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -4588,7 +4637,9 @@ module qp_table_wide$pipe_tx$front$ram(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
     reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin

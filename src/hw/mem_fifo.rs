@@ -83,6 +83,17 @@ reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 reg [{cm}:0] fill;
+// Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+// every variable): an event-driven simulator shows the same outputs as Verilator before the
+// first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+// under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+integer init_i;
+initial begin
+   wr_ptr = {ab}'d0;
+   rd_ptr = {ab}'d0;
+   fill = {cb}'d0;
+   for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
+end
 wire pop = (fill != {cb}'d0) & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 
@@ -107,6 +118,7 @@ always @(*) data_out = head;
 always @(*) count = fill;
 ",
             wm = T::BITS - 1,
+            wb = T::BITS,
             dm = self._depth - 1,
             am = a - 1,
             ab = a,

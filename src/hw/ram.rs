@@ -223,7 +223,9 @@ impl Layout {
     }
 }
 
-/// The body of an inferred RAM module (`fpga = generic`): `depth` words of `width` bits,
+/// The body of an inferred RAM module (`fpga = generic`); its read registers start at 0, as
+/// rust-hdl's DFFs do (the array is not initialised: every reader ignores a word read before
+/// it was written): `depth` words of `width` bits,
 /// addressed by the low `address_bits` of the ports, the read word registered once more
 /// when `registered` (UG901 "Block RAM with Optional Output Registers"); the unused high
 /// bits of the ports are gathered into `_unused_ok`, the read data zero-filled.
@@ -231,7 +233,11 @@ fn ram_verilog(l: &Layout) -> String {
     let (unused, pad) = l.unused_and_pad();
     let (out_decl, out_reg, out) = if l.registered {
         (
-            format!("reg [{}:0] read_q;\n", l.width - 1),
+            format!(
+                "reg [{}:0] read_q;\ninitial read_q = {}'d0;\n",
+                l.width - 1,
+                l.width
+            ),
             "   read_q <= read_word;\n",
             "read_q",
         )
@@ -242,6 +248,7 @@ fn ram_verilog(l: &Layout) -> String {
         "\
 reg [{wm}:0] mem [0:{dm}];
 reg [{wm}:0] read_word;
+initial read_word = {w}'d0;
 {out_decl}{unused}
 
 always @(posedge clock) begin
@@ -254,6 +261,7 @@ end
 always @(*) read_data = {pad}{out}}};
 ",
         wm = l.width - 1,
+        w = l.width,
         dm = l.depth - 1,
         am = l.address_bits - 1,
     )
@@ -405,7 +413,10 @@ DP16KD #(
     } else {
         // The row of the read, delayed as its data is.
         for k in 0..lat {
-            o.push_str(&format!("reg [{}:0] row{k};\n", row_bits - 1));
+            o.push_str(&format!(
+                "reg [{}:0] row{k};\ninitial row{k} = {row_bits}'d0;\n",
+                row_bits - 1
+            ));
         }
         o.push_str("always @(posedge clock) begin\n");
         o.push_str(&format!(

@@ -70,8 +70,8 @@ module DP16KD (
    // Port A.
    wire [17:0] di_a = {DIA17, DIA16, DIA15, DIA14, DIA13, DIA12, DIA11, DIA10, DIA9, DIA8, DIA7, DIA6, DIA5, DIA4, DIA3, DIA2, DIA1, DIA0};
    wire [13:0] ad_a = {ADA13, ADA12, ADA11, ADA10, ADA9, ADA8, ADA7, ADA6, ADA5, ADA4, ADA3, ADA2, ADA1, ADA0};
-   reg [17:0] rd_a;
-   reg [17:0] out_a;
+   reg [17:0] rd_a = 18'd0;
+   reg [17:0] out_a = 18'd0;
    assign {DOA17, DOA16, DOA15, DOA14, DOA13, DOA12, DOA11, DOA10, DOA9, DOA8, DOA7, DOA6, DOA5, DOA4, DOA3, DOA2, DOA1, DOA0} = (REGMODE_A == "OUTREG") ? out_a : rd_a;
    always @(posedge CLKA) begin
       if (CEA) begin
@@ -87,8 +87,8 @@ module DP16KD (
    // Port B.
    wire [17:0] di_b = {DIB17, DIB16, DIB15, DIB14, DIB13, DIB12, DIB11, DIB10, DIB9, DIB8, DIB7, DIB6, DIB5, DIB4, DIB3, DIB2, DIB1, DIB0};
    wire [13:0] ad_b = {ADB13, ADB12, ADB11, ADB10, ADB9, ADB8, ADB7, ADB6, ADB5, ADB4, ADB3, ADB2, ADB1, ADB0};
-   reg [17:0] rd_b;
-   reg [17:0] out_b;
+   reg [17:0] rd_b = 18'd0;
+   reg [17:0] out_b = 18'd0;
    assign {DOB17, DOB16, DOB15, DOB14, DOB13, DOB12, DOB11, DOB10, DOB9, DOB8, DOB7, DOB6, DOB5, DOB4, DOB3, DOB2, DOB1, DOB0} = (REGMODE_B == "OUTREG") ? out_b : rd_b;
    always @(posedge CLKB) begin
       if (CEB) begin
