@@ -396,11 +396,12 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Stub signals
     reg  ram$clock;
@@ -430,12 +431,6 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -476,6 +471,15 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  we_q$d;
+    wire  we_q$q;
+    reg  we_q$clock;
+    reg  [23:0] waddr_q$d;
+    wire  [23:0] waddr_q$q;
+    reg  waddr_q$clock;
+    reg  [21:0] wdata_q$d;
+    wire  [21:0] wdata_q$q;
+    reg  wdata_q$clock;
     reg  [9:0] drain$0$d;
     wire  [9:0] drain$0$q;
     reg  drain$0$clock;
@@ -499,6 +503,8 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -559,16 +565,6 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table$engine$map map(
         .clock(map$clock),
@@ -632,6 +628,21 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table$engine$we_q we_q(
+        .d(we_q$d),
+        .q(we_q$q),
+        .clock(we_q$clock)
+    );
+    qp_table$engine$waddr_q waddr_q(
+        .d(waddr_q$d),
+        .q(waddr_q$q),
+        .clock(waddr_q$clock)
+    );
+    qp_table$engine$wdata_q wdata_q(
+        .d(wdata_q$d),
+        .q(wdata_q$q),
+        .clock(wdata_q$clock)
+    );
     qp_table$engine$drain$0 drain$0(
         .d(drain$0$d),
         .q(drain$0$q),
@@ -680,6 +691,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        we_q$clock = clock;
+        waddr_q$clock = clock;
+        wdata_q$clock = clock;
         alloc_ok$clock = clock;
         alloc_full$clock = clock;
         free_ok$clock = clock;
@@ -690,8 +704,6 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -702,6 +714,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        we_q$d = we_q$q;
+        waddr_q$d = waddr_q$q;
+        wdata_q$d = wdata_q$q;
         alloc_ok$d = alloc_ok$q;
         alloc_full$d = alloc_full$q;
         free_ok$d = free_ok$q;
@@ -712,17 +727,15 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain$1$clock = clock;
         drain$1$d = drain$1$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -747,8 +760,8 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -781,11 +794,11 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
-                        init_done_q$d = 1'b1;
                     end
                 end
             EngState$Idle:
                 begin
+                    init_done_q$d = 1'b1;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
@@ -853,20 +866,20 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -879,26 +892,30 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                             state$d = EngState$AtTest;
                         end
                         if (op$q == ops$free) begin
-                            state$d = EngState$Drain;
-                            drain$0$d = in_flight$0;
-                            if (req_fire$0 & ~rsp_fire$0) begin
-                                drain$0$d = in_flight$0 + 32'h1;
-                            end
-                            if (~req_fire$0 & rsp_fire$0) begin
-                                drain$0$d = in_flight$0 - 32'h1;
-                            end
-                            drain$1$d = in_flight$1;
-                            if (req_fire$1 & ~rsp_fire$1) begin
-                                drain$1$d = in_flight$1 + 32'h1;
-                            end
-                            if (~req_fire$1 & rsp_fire$1) begin
-                                drain$1$d = in_flight$1 - 32'h1;
-                            end
+                            state$d = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$FreeSnap:
+                begin
+                    state$d = EngState$Drain;
+                    drain$0$d = in_flight$0;
+                    if (req_fire$0 & ~rsp_fire$0) begin
+                        drain$0$d = in_flight$0 + 32'h1;
+                    end
+                    if (~req_fire$0 & rsp_fire$0) begin
+                        drain$0$d = in_flight$0 - 32'h1;
+                    end
+                    drain$1$d = in_flight$1;
+                    if (req_fire$1 & ~rsp_fire$1) begin
+                        drain$1$d = in_flight$1 + 32'h1;
+                    end
+                    if (~req_fire$1 & rsp_fire$1) begin
+                        drain$1$d = in_flight$1 - 32'h1;
                     end
                 end
             EngState$AllocFind:
@@ -1024,12 +1041,15 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     state$d = EngState$Idle;
                 end
         endcase
-        ram_we = we;
-        ram_waddr = waddr;
-        ram_wdata = wdata;
-        ram$write_enable = we;
-        ram$write_address = waddr;
-        ram$write_data = wdata;
+        we_q$d = we;
+        waddr_q$d = waddr;
+        wdata_q$d = wdata;
+        ram_we = we_q$q;
+        ram_waddr = waddr_q$q;
+        ram_wdata = wdata_q$q;
+        ram$write_enable = we_q$q;
+        ram$write_address = waddr_q$q;
+        ram$write_data = wdata_q$q;
         map$op_valid = map_op_valid;
         map$op = map_cmd;
         map$op_index = map_op_index;
@@ -1037,6 +1057,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            we_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -1169,25 +1190,6 @@ module qp_table$engine$drain$1(d,q,clock);
     end
           
 endmodule // qp_table$engine$drain$1
-
-
-module qp_table$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$engine$entry_q
 
 
 module qp_table$engine$free_ok(d,q,clock);
@@ -1357,15 +1359,18 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1458,10 +1463,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1472,6 +1477,11 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1487,8 +1497,9 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1500,8 +1511,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1554,26 +1567,26 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1616,7 +1629,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                 end
             MapState$WalkRead:
                 begin
-                    state$d = MapState$WalkLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$WalkLatch;
+                    end
                 end
             MapState$WalkLatch:
                 begin
@@ -1666,7 +1682,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                 end
             MapState$PointRead:
                 begin
-                    state$d = MapState$PointLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$PointLatch;
+                    end
                 end
             MapState$PointLatch:
                 begin
@@ -1784,25 +1803,6 @@ module qp_table$engine$map$found_q(d,q,clock);
 endmodule // qp_table$engine$map$found_q
 
 
-module qp_table$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$engine$map$hit_q
-
-
 module qp_table$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -1860,6 +1860,25 @@ module qp_table$engine$map$level(d,q,clock);
 endmodule // qp_table$engine$map$level
 
 
+module qp_table$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$lowest_q
+
+
 module qp_table$engine$map$op_q(d,q,clock);
     
     // Module arguments
@@ -1911,16 +1930,20 @@ module qp_table$engine$map$rams$0(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[7:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[7:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table$engine$map$rams$0
 
 
@@ -1937,16 +1960,20 @@ module qp_table$engine$map$rams$1(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[1:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[1:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table$engine$map$rams$1
 
 
@@ -1963,17 +1990,40 @@ module qp_table$engine$map$rams$2(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table$engine$map$rams$2
+
+
+module qp_table$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$rd_wait
 
 
 module qp_table$engine$map$result_q(d,q,clock);
@@ -2216,25 +2266,6 @@ module qp_table$engine$q_wr(d,q,clock);
 endmodule // qp_table$engine$q_wr
 
 
-module qp_table$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$engine$qhead_q
-
-
 module qp_table$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2286,16 +2317,20 @@ module qp_table$engine$qram(clock,read_address,read_data,write_enable,write_addr
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
+    reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table$engine$qram
 
 
@@ -2312,16 +2347,20 @@ module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_addre
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    initial read_word = 12'd0;
+    reg [11:0] read_q;
+    initial read_q = 12'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[11:0];
        end
     end
     
-    always @(*) read_data = {10'd0, read_word};
+    always @(*) read_data = {10'd0, read_q};
 endmodule // qp_table$engine$ram
 
 
@@ -2347,11 +2386,12 @@ module qp_table$engine$state(d,q,clock);
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Update code (custom)
     initial begin
@@ -2403,6 +2443,63 @@ module qp_table$engine$time_q(d,q,clock);
 endmodule // qp_table$engine$time_q
 
 
+module qp_table$engine$waddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$waddr_q
+
+
+module qp_table$engine$wdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$wdata_q
+
+
+module qp_table$engine$we_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$we_q
+
+
 module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -2428,6 +2525,14 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -2437,7 +2542,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -2464,10 +2569,14 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page;
     
     // Sub module instances
@@ -2480,7 +2589,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -2512,6 +2621,11 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .status(counters$status),
         .counts(counters$counts)
     );
+    qp_table$pipe_rx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2525,30 +2639,42 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = fifo$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page;
+        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -2661,6 +2787,17 @@ module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -2707,7 +2844,26 @@ module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
 endmodule // qp_table$pipe_rx$fifo
 
 
-module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$flight
+
+
+module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -2718,7 +2874,7 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -2785,14 +2941,9 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -2842,16 +2993,6 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -2861,27 +3002,17 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -2897,22 +3028,21 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -2921,7 +3051,7 @@ module qp_table$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -2952,16 +3082,20 @@ module qp_table$pipe_rx$front$ram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    initial read_word = 12'd0;
+    reg [11:0] read_q;
+    initial read_q = 12'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[11:0];
        end
     end
     
-    always @(*) read_data = {10'd0, read_word};
+    always @(*) read_data = {10'd0, read_q};
 endmodule // qp_table$pipe_rx$front$ram
 
 
@@ -3020,44 +3154,6 @@ module qp_table$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table$pipe_rx$front$s1_valid
-
-
-module qp_table$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$front$s2_dir
-
-
-module qp_table$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_rx$front$s2_entry
 
 
 module qp_table$pipe_rx$front$s2_qpn(d,q,clock);
@@ -3142,6 +3238,14 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -3151,7 +3255,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -3178,10 +3282,14 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page;
     
     // Sub module instances
@@ -3194,7 +3302,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -3226,6 +3334,11 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .status(counters$status),
         .counts(counters$counts)
     );
+    qp_table$pipe_tx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3239,30 +3352,42 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = fifo$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page;
+        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -3375,6 +3500,17 @@ module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3421,7 +3557,26 @@ module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
 endmodule // qp_table$pipe_tx$fifo
 
 
-module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table$pipe_tx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$flight
+
+
+module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -3432,7 +3587,7 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -3499,14 +3654,9 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -3556,16 +3706,6 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table$pipe_tx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table$pipe_tx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3575,27 +3715,17 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -3611,22 +3741,21 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3635,7 +3764,7 @@ module qp_table$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3666,16 +3795,20 @@ module qp_table$pipe_tx$front$ram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    initial read_word = 12'd0;
+    reg [11:0] read_q;
+    initial read_q = 12'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[11:0];
        end
     end
     
-    always @(*) read_data = {10'd0, read_word};
+    always @(*) read_data = {10'd0, read_q};
 endmodule // qp_table$pipe_tx$front$ram
 
 
@@ -3734,44 +3867,6 @@ module qp_table$pipe_tx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table$pipe_tx$front$s1_valid
-
-
-module qp_table$pipe_tx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$front$s2_dir
-
-
-module qp_table$pipe_tx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table$pipe_tx$front$s2_entry
 
 
 module qp_table$pipe_tx$front$s2_qpn(d,q,clock);

@@ -506,11 +506,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Stub signals
     reg  ram$clock;
@@ -540,12 +541,6 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -586,6 +581,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  we_q$d;
+    wire  we_q$q;
+    reg  we_q$clock;
+    reg  [23:0] waddr_q$d;
+    wire  [23:0] waddr_q$q;
+    reg  waddr_q$clock;
+    reg  [21:0] wdata_q$d;
+    wire  [21:0] wdata_q$q;
+    reg  wdata_q$clock;
     reg  [9:0] drain$0$d;
     wire  [9:0] drain$0$q;
     reg  drain$0$clock;
@@ -609,6 +613,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -669,16 +675,6 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table_in_memory$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table_in_memory$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table_in_memory$engine$map map(
         .clock(map$clock),
@@ -742,6 +738,21 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table_in_memory$engine$we_q we_q(
+        .d(we_q$d),
+        .q(we_q$q),
+        .clock(we_q$clock)
+    );
+    qp_table_in_memory$engine$waddr_q waddr_q(
+        .d(waddr_q$d),
+        .q(waddr_q$q),
+        .clock(waddr_q$clock)
+    );
+    qp_table_in_memory$engine$wdata_q wdata_q(
+        .d(wdata_q$d),
+        .q(wdata_q$q),
+        .clock(wdata_q$clock)
+    );
     qp_table_in_memory$engine$drain$0 drain$0(
         .d(drain$0$d),
         .q(drain$0$q),
@@ -790,6 +801,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        we_q$clock = clock;
+        waddr_q$clock = clock;
+        wdata_q$clock = clock;
         alloc_ok$clock = clock;
         alloc_full$clock = clock;
         free_ok$clock = clock;
@@ -800,8 +814,6 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -812,6 +824,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        we_q$d = we_q$q;
+        waddr_q$d = waddr_q$q;
+        wdata_q$d = wdata_q$q;
         alloc_ok$d = alloc_ok$q;
         alloc_full$d = alloc_full$q;
         free_ok$d = free_ok$q;
@@ -822,17 +837,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain$1$clock = clock;
         drain$1$d = drain$1$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -857,8 +870,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -891,11 +904,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
-                        init_done_q$d = 1'b1;
                     end
                 end
             EngState$Idle:
                 begin
+                    init_done_q$d = 1'b1;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
@@ -963,20 +976,20 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -989,26 +1002,30 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             state$d = EngState$AtTest;
                         end
                         if (op$q == ops$free) begin
-                            state$d = EngState$Drain;
-                            drain$0$d = in_flight$0;
-                            if (req_fire$0 & ~rsp_fire$0) begin
-                                drain$0$d = in_flight$0 + 32'h1;
-                            end
-                            if (~req_fire$0 & rsp_fire$0) begin
-                                drain$0$d = in_flight$0 - 32'h1;
-                            end
-                            drain$1$d = in_flight$1;
-                            if (req_fire$1 & ~rsp_fire$1) begin
-                                drain$1$d = in_flight$1 + 32'h1;
-                            end
-                            if (~req_fire$1 & rsp_fire$1) begin
-                                drain$1$d = in_flight$1 - 32'h1;
-                            end
+                            state$d = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$FreeSnap:
+                begin
+                    state$d = EngState$Drain;
+                    drain$0$d = in_flight$0;
+                    if (req_fire$0 & ~rsp_fire$0) begin
+                        drain$0$d = in_flight$0 + 32'h1;
+                    end
+                    if (~req_fire$0 & rsp_fire$0) begin
+                        drain$0$d = in_flight$0 - 32'h1;
+                    end
+                    drain$1$d = in_flight$1;
+                    if (req_fire$1 & ~rsp_fire$1) begin
+                        drain$1$d = in_flight$1 + 32'h1;
+                    end
+                    if (~req_fire$1 & rsp_fire$1) begin
+                        drain$1$d = in_flight$1 - 32'h1;
                     end
                 end
             EngState$AllocFind:
@@ -1134,12 +1151,15 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     state$d = EngState$Idle;
                 end
         endcase
-        ram_we = we;
-        ram_waddr = waddr;
-        ram_wdata = wdata;
-        ram$write_enable = we;
-        ram$write_address = waddr;
-        ram$write_data = wdata;
+        we_q$d = we;
+        waddr_q$d = waddr;
+        wdata_q$d = wdata;
+        ram_we = we_q$q;
+        ram_waddr = waddr_q$q;
+        ram_wdata = wdata_q$q;
+        ram$write_enable = we_q$q;
+        ram$write_address = waddr_q$q;
+        ram$write_data = wdata_q$q;
         map$op_valid = map_op_valid;
         map$op = map_cmd;
         map$op_index = map_op_index;
@@ -1147,6 +1167,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            we_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -1279,25 +1300,6 @@ module qp_table_in_memory$engine$drain$1(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$drain$1
-
-
-module qp_table_in_memory$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$engine$entry_q
 
 
 module qp_table_in_memory$engine$free_ok(d,q,clock);
@@ -1477,15 +1479,18 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1586,10 +1591,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_in_memory$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table_in_memory$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table_in_memory$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1600,6 +1605,11 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table_in_memory$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1615,8 +1625,9 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1628,8 +1639,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1691,26 +1704,26 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1762,7 +1775,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$WalkRead:
                 begin
-                    state$d = MapState$WalkLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$WalkLatch;
+                    end
                 end
             MapState$WalkLatch:
                 begin
@@ -1812,7 +1828,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$PointRead:
                 begin
-                    state$d = MapState$PointLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$PointLatch;
+                    end
                 end
             MapState$PointLatch:
                 begin
@@ -1933,25 +1952,6 @@ module qp_table_in_memory$engine$map$found_q(d,q,clock);
 endmodule // qp_table_in_memory$engine$map$found_q
 
 
-module qp_table_in_memory$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$engine$map$hit_q
-
-
 module qp_table_in_memory$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -2009,6 +2009,25 @@ module qp_table_in_memory$engine$map$level(d,q,clock);
 endmodule // qp_table_in_memory$engine$map$level
 
 
+module qp_table_in_memory$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$lowest_q
+
+
 module qp_table_in_memory$engine$map$op_q(d,q,clock);
     
     // Module arguments
@@ -2060,16 +2079,20 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_in_memory$engine$map$rams$0
 
 
@@ -2086,16 +2109,20 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[7:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[7:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_in_memory$engine$map$rams$1
 
 
@@ -2112,16 +2139,20 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[1:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[1:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_in_memory$engine$map$rams$2
 
 
@@ -2138,17 +2169,40 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_in_memory$engine$map$rams$3
+
+
+module qp_table_in_memory$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_wait
 
 
 module qp_table_in_memory$engine$map$result_q(d,q,clock);
@@ -2391,25 +2445,6 @@ module qp_table_in_memory$engine$q_wr(d,q,clock);
 endmodule // qp_table_in_memory$engine$q_wr
 
 
-module qp_table_in_memory$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$engine$qhead_q
-
-
 module qp_table_in_memory$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2461,16 +2496,20 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
+    reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_in_memory$engine$qram
 
 
@@ -2487,16 +2526,20 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_in_memory$engine$ram
 
 
@@ -2522,11 +2565,12 @@ module qp_table_in_memory$engine$state(d,q,clock);
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Update code (custom)
     initial begin
@@ -2576,6 +2620,63 @@ module qp_table_in_memory$engine$time_q(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$time_q
+
+
+module qp_table_in_memory$engine$waddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$waddr_q
+
+
+module qp_table_in_memory$engine$wdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$wdata_q
+
+
+module qp_table_in_memory$engine$we_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$we_q
 
 
 module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0,dreq_ready$1,dreq_addr$0,dreq_addr$1,cpl_valid$0,cpl_valid$1,cpl_data,arvalid,arready,araddr,rvalid,rready,rdata,rresp,rlast);
@@ -2632,6 +2733,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  [2:0] sel;
     reg  [63:0] sel_addr;
     reg  load;
+    reg  pop;
     reg  r_err;
     
     // Sub module instances
@@ -2689,7 +2791,8 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
             sel = port_num$1;
             found = 1'b1;
         end
-        load = found & (~ar_valid$q | arready) & (ret$count < max_outstanding);
+        pop = rvalid & ret$out_valid;
+        load = found & (~ar_valid$q | arready) & ((ret$count < max_outstanding) | pop);
         sel_addr = 32'h0;
         dreq_ready$0 = load & (sel == port_num$0);
         if (sel == port_num$0) begin
@@ -2712,7 +2815,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         arvalid = ar_valid$q;
         araddr = ar_addr$q;
         rready = 1'b1;
-        ret$out_ready = rvalid;
+        ret$out_ready = pop;
         r_err = |rresp | ~rlast;
         cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
         cpl_valid$0 = rvalid & ret$out_valid & (ret$data_out == port_num$0);
@@ -2781,6 +2884,17 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 5'd0;
+       rd_ptr = 5'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [2:0] head = mem[rd_ptr];
     
@@ -2898,7 +3012,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -2941,6 +3055,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [123:0] s2_entry;
@@ -2962,7 +3079,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -3014,6 +3131,11 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
+    qp_table_in_memory$pipe_rx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3027,7 +3149,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = queue$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
@@ -3049,7 +3171,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         dreq_valid = dreqs$out_valid;
         dreq_addr = dreqs$data_out;
         dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
         results$in_valid = cpl_valid;
         results$data_in = cpl_data;
         head = queue$data_out;
@@ -3080,6 +3202,17 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -3192,6 +3325,17 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -3238,7 +3382,26 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_rx$dreqs
 
 
-module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_in_memory$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$flight
+
+
+module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -3249,7 +3412,7 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -3316,14 +3479,9 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -3373,16 +3531,6 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_in_memory$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3392,27 +3540,17 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -3428,22 +3566,21 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3452,7 +3589,7 @@ module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3483,16 +3620,20 @@ module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_in_memory$pipe_rx$front$ram
 
 
@@ -3551,44 +3692,6 @@ module qp_table_in_memory$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_rx$front$s1_valid
-
-
-module qp_table_in_memory$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s2_dir
-
-
-module qp_table_in_memory$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s2_entry
 
 
 module qp_table_in_memory$pipe_rx$front$s2_qpn(d,q,clock);
@@ -3665,6 +3768,17 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -3728,6 +3842,17 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -3826,7 +3951,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -3869,6 +3994,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  results$out_ready;
     wire  [63:0] results$data_out;
     wire  [9:0] results$count;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [123:0] s2_entry;
@@ -3890,7 +4018,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -3942,6 +4070,11 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$data_out),
         .count(results$count)
     );
+    qp_table_in_memory$pipe_tx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3955,7 +4088,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = queue$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
@@ -3977,7 +4110,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         dreq_valid = dreqs$out_valid;
         dreq_addr = dreqs$data_out;
         dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |results$count | |front$chk_base;
+        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
         results$in_valid = cpl_valid;
         results$data_in = cpl_data;
         head = queue$data_out;
@@ -4008,6 +4141,17 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -4120,6 +4264,17 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4166,7 +4321,26 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_tx$dreqs
 
 
-module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_in_memory$pipe_tx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$flight
+
+
+module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -4177,7 +4351,7 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -4244,14 +4418,9 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -4301,16 +4470,6 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_in_memory$pipe_tx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -4320,27 +4479,17 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -4356,22 +4505,21 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -4380,7 +4528,7 @@ module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -4411,16 +4559,20 @@ module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_in_memory$pipe_tx$front$ram
 
 
@@ -4479,44 +4631,6 @@ module qp_table_in_memory$pipe_tx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_tx$front$s1_valid
-
-
-module qp_table_in_memory$pipe_tx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s2_dir
-
-
-module qp_table_in_memory$pipe_tx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s2_entry
 
 
 module qp_table_in_memory$pipe_tx$front$s2_qpn(d,q,clock);
@@ -4593,6 +4707,17 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -4656,6 +4781,17 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     

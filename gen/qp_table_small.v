@@ -310,11 +310,12 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Stub signals
     reg  ram$clock;
@@ -344,12 +345,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -390,6 +385,15 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  we_q$d;
+    wire  we_q$q;
+    reg  we_q$clock;
+    reg  [23:0] waddr_q$d;
+    wire  [23:0] waddr_q$q;
+    reg  waddr_q$clock;
+    reg  [21:0] wdata_q$d;
+    wire  [21:0] wdata_q$q;
+    reg  wdata_q$clock;
     reg  [9:0] drain$0$d;
     wire  [9:0] drain$0$q;
     reg  drain$0$clock;
@@ -410,6 +414,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -470,16 +476,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table_small$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table_small$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table_small$engine$map map(
         .clock(map$clock),
@@ -543,6 +539,21 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table_small$engine$we_q we_q(
+        .d(we_q$d),
+        .q(we_q$q),
+        .clock(we_q$clock)
+    );
+    qp_table_small$engine$waddr_q waddr_q(
+        .d(waddr_q$d),
+        .q(waddr_q$q),
+        .clock(waddr_q$clock)
+    );
+    qp_table_small$engine$wdata_q wdata_q(
+        .d(wdata_q$d),
+        .q(wdata_q$q),
+        .clock(wdata_q$clock)
+    );
     qp_table_small$engine$drain$0 drain$0(
         .d(drain$0$d),
         .q(drain$0$q),
@@ -586,6 +597,9 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        we_q$clock = clock;
+        waddr_q$clock = clock;
+        wdata_q$clock = clock;
         alloc_ok$clock = clock;
         alloc_full$clock = clock;
         free_ok$clock = clock;
@@ -596,8 +610,6 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -608,6 +620,9 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        we_q$d = we_q$q;
+        waddr_q$d = waddr_q$q;
+        wdata_q$d = wdata_q$q;
         alloc_ok$d = alloc_ok$q;
         alloc_full$d = alloc_full$q;
         free_ok$d = free_ok$q;
@@ -618,15 +633,13 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -651,8 +664,8 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -682,11 +695,11 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
-                        init_done_q$d = 1'b1;
                     end
                 end
             EngState$Idle:
                 begin
+                    init_done_q$d = 1'b1;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
@@ -754,20 +767,20 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -780,19 +793,23 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             state$d = EngState$AtTest;
                         end
                         if (op$q == ops$free) begin
-                            state$d = EngState$Drain;
-                            drain$0$d = in_flight$0;
-                            if (req_fire$0 & ~rsp_fire$0) begin
-                                drain$0$d = in_flight$0 + 32'h1;
-                            end
-                            if (~req_fire$0 & rsp_fire$0) begin
-                                drain$0$d = in_flight$0 - 32'h1;
-                            end
+                            state$d = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$FreeSnap:
+                begin
+                    state$d = EngState$Drain;
+                    drain$0$d = in_flight$0;
+                    if (req_fire$0 & ~rsp_fire$0) begin
+                        drain$0$d = in_flight$0 + 32'h1;
+                    end
+                    if (~req_fire$0 & rsp_fire$0) begin
+                        drain$0$d = in_flight$0 - 32'h1;
                     end
                 end
             EngState$AllocFind:
@@ -915,12 +932,15 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     state$d = EngState$Idle;
                 end
         endcase
-        ram_we = we;
-        ram_waddr = waddr;
-        ram_wdata = wdata;
-        ram$write_enable = we;
-        ram$write_address = waddr;
-        ram$write_data = wdata;
+        we_q$d = we;
+        waddr_q$d = waddr;
+        wdata_q$d = wdata;
+        ram_we = we_q$q;
+        ram_waddr = waddr_q$q;
+        ram_wdata = wdata_q$q;
+        ram$write_enable = we_q$q;
+        ram$write_address = waddr_q$q;
+        ram$write_data = wdata_q$q;
         map$op_valid = map_op_valid;
         map$op = map_cmd;
         map$op_index = map_op_index;
@@ -928,6 +948,7 @@ module qp_table_small$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            we_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -1040,25 +1061,6 @@ module qp_table_small$engine$drain$0(d,q,clock);
     end
           
 endmodule // qp_table_small$engine$drain$0
-
-
-module qp_table_small$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$entry_q
 
 
 module qp_table_small$engine$free_ok(d,q,clock);
@@ -1208,15 +1210,18 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1293,10 +1298,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_small$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table_small$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table_small$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1307,6 +1312,11 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table_small$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1322,8 +1332,9 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1335,8 +1346,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1371,26 +1384,26 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1415,7 +1428,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$WalkRead:
                 begin
-                    state$d = MapState$WalkLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$WalkLatch;
+                    end
                 end
             MapState$WalkLatch:
                 begin
@@ -1465,7 +1481,10 @@ module qp_table_small$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$PointRead:
                 begin
-                    state$d = MapState$PointLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$PointLatch;
+                    end
                 end
             MapState$PointLatch:
                 begin
@@ -1577,25 +1596,6 @@ module qp_table_small$engine$map$found_q(d,q,clock);
 endmodule // qp_table_small$engine$map$found_q
 
 
-module qp_table_small$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$map$hit_q
-
-
 module qp_table_small$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -1653,6 +1653,25 @@ module qp_table_small$engine$map$level(d,q,clock);
 endmodule // qp_table_small$engine$map$level
 
 
+module qp_table_small$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$lowest_q
+
+
 module qp_table_small$engine$map$op_q(d,q,clock);
     
     // Module arguments
@@ -1704,17 +1723,40 @@ module qp_table_small$engine$map$rams$0(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_small$engine$map$rams$0
+
+
+module qp_table_small$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$map$rd_wait
 
 
 module qp_table_small$engine$map$result_q(d,q,clock);
@@ -1957,25 +1999,6 @@ module qp_table_small$engine$q_wr(d,q,clock);
 endmodule // qp_table_small$engine$q_wr
 
 
-module qp_table_small$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$engine$qhead_q
-
-
 module qp_table_small$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2027,16 +2050,20 @@ module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
+    reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_small$engine$qram
 
 
@@ -2053,16 +2080,20 @@ module qp_table_small$engine$ram(clock,read_address,read_data,write_enable,write
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    initial read_word = 20'd0;
+    reg [19:0] read_q;
+    initial read_q = 20'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[19:0];
        end
     end
     
-    always @(*) read_data = {2'd0, read_word};
+    always @(*) read_data = {2'd0, read_q};
 endmodule // qp_table_small$engine$ram
 
 
@@ -2088,11 +2119,12 @@ module qp_table_small$engine$state(d,q,clock);
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Update code (custom)
     initial begin
@@ -2144,6 +2176,63 @@ module qp_table_small$engine$time_q(d,q,clock);
 endmodule // qp_table_small$engine$time_q
 
 
+module qp_table_small$engine$waddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$waddr_q
+
+
+module qp_table_small$engine$wdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$wdata_q
+
+
+module qp_table_small$engine$we_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$engine$we_q
+
+
 module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -2169,6 +2258,14 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -2178,7 +2275,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -2205,10 +2302,14 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page;
     
     // Sub module instances
@@ -2221,7 +2322,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -2253,6 +2354,11 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .status(counters$status),
         .counts(counters$counts)
     );
+    qp_table_small$pipe_rx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2266,30 +2372,42 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         front$ram_we = ram_we;
         front$ram_waddr = ram_waddr;
         front$ram_wdata = ram_wdata;
-        front$held = fifo$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page;
+        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -2402,6 +2520,17 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -2448,7 +2577,26 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
 endmodule // qp_table_small$pipe_rx$fifo
 
 
-module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_small$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$flight
+
+
+module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -2459,7 +2607,7 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -2526,14 +2674,9 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -2583,16 +2726,6 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_small$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_small$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -2602,27 +2735,17 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -2638,22 +2761,21 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -2662,7 +2784,7 @@ module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -2693,16 +2815,20 @@ module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    initial read_word = 20'd0;
+    reg [19:0] read_q;
+    initial read_q = 20'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[19:0];
        end
     end
     
-    always @(*) read_data = {2'd0, read_word};
+    always @(*) read_data = {2'd0, read_q};
 endmodule // qp_table_small$pipe_rx$front$ram
 
 
@@ -2761,44 +2887,6 @@ module qp_table_small$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_small$pipe_rx$front$s1_valid
-
-
-module qp_table_small$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$front$s2_dir
-
-
-module qp_table_small$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$front$s2_entry
 
 
 module qp_table_small$pipe_rx$front$s2_qpn(d,q,clock);

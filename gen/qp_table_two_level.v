@@ -420,11 +420,12 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Stub signals
     reg  ram$clock;
@@ -454,12 +455,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
-    reg  [21:0] entry_q$d;
-    wire  [21:0] entry_q$q;
-    reg  entry_q$clock;
-    reg  [71:0] qhead_q$d;
-    wire  [71:0] qhead_q$q;
-    reg  qhead_q$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -500,6 +495,15 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  we_q$d;
+    wire  we_q$q;
+    reg  we_q$clock;
+    reg  [23:0] waddr_q$d;
+    wire  [23:0] waddr_q$q;
+    reg  waddr_q$clock;
+    reg  [21:0] wdata_q$d;
+    wire  [21:0] wdata_q$q;
+    reg  wdata_q$clock;
     reg  [9:0] drain$0$d;
     wire  [9:0] drain$0$q;
     reg  drain$0$clock;
@@ -523,6 +527,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  in_use$clock;
     
     // Local signals
+    reg  [21:0] entry_q;
+    reg  [71:0] qhead_q;
     reg  [23:0] q_head_index;
     reg  q_due;
     reg  [11:0] q_wr_next;
@@ -583,16 +589,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
-    );
-    qp_table_two_level$engine$entry_q entry_q(
-        .d(entry_q$d),
-        .q(entry_q$q),
-        .clock(entry_q$clock)
-    );
-    qp_table_two_level$engine$qhead_q qhead_q(
-        .d(qhead_q$d),
-        .q(qhead_q$q),
-        .clock(qhead_q$clock)
     );
     qp_table_two_level$engine$map map(
         .clock(map$clock),
@@ -656,6 +652,21 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table_two_level$engine$we_q we_q(
+        .d(we_q$d),
+        .q(we_q$q),
+        .clock(we_q$clock)
+    );
+    qp_table_two_level$engine$waddr_q waddr_q(
+        .d(waddr_q$d),
+        .q(waddr_q$q),
+        .clock(waddr_q$clock)
+    );
+    qp_table_two_level$engine$wdata_q wdata_q(
+        .d(wdata_q$d),
+        .q(wdata_q$q),
+        .clock(wdata_q$clock)
+    );
     qp_table_two_level$engine$drain$0 drain$0(
         .d(drain$0$d),
         .q(drain$0$q),
@@ -704,6 +715,9 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        we_q$clock = clock;
+        waddr_q$clock = clock;
+        wdata_q$clock = clock;
         alloc_ok$clock = clock;
         alloc_full$clock = clock;
         free_ok$clock = clock;
@@ -714,8 +728,6 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
-        entry_q$clock = clock;
-        qhead_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -726,6 +738,9 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        we_q$d = we_q$q;
+        waddr_q$d = waddr_q$q;
+        wdata_q$d = wdata_q$q;
         alloc_ok$d = alloc_ok$q;
         alloc_full$d = alloc_full$q;
         free_ok$d = free_ok$q;
@@ -736,17 +751,15 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
-        entry_q$d = entry_q$q;
-        qhead_q$d = qhead_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain$1$clock = clock;
         drain$1$d = drain$1$q;
-        entry_q$d = ram$read_data;
-        qhead_q$d = qram$read_data;
+        entry_q = ram$read_data;
+        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        word_gen = ((entry_q$q[(64'h2)+:(20)]) & 24'hffffff);
+        word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
         new_gen = (word_gen + 32'h1) & gen_mask;
         ram$clock = clock;
         ram$read_address = cursor$q;
@@ -771,8 +784,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         qram$write_address = ((q_wr$q) & 24'hffffff);
         qram$write_enable = 1'b0;
         qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q$q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q$q[(32'h18)+:(48)]) > q_cycles_m1;
+        q_head_index = qhead_q[(32'h0)+:(24)];
+        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
         q_wr_next = q_wr$q + 32'h1;
         if (q_wr$q == q_last) begin
             q_wr_next = 32'h0;
@@ -805,11 +818,11 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     cursor$d = cursor$q + 32'h1;
                     if (cursor$q == last_index) begin
                         state$d = EngState$Idle;
-                        init_done_q$d = 1'b1;
                     end
                 end
             EngState$Idle:
                 begin
+                    init_done_q$d = 1'b1;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
@@ -877,20 +890,20 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             EngState$Check:
                 begin
                     waddr = index;
-                    wdata[(64'h2)+:(20)] = entry_q$q[(64'h2)+:(20)];
+                    wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
                     check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q$q[(64'h0)+:(2)] == st$free;
+                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q$q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass) begin
@@ -903,26 +916,30 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             state$d = EngState$AtTest;
                         end
                         if (op$q == ops$free) begin
-                            state$d = EngState$Drain;
-                            drain$0$d = in_flight$0;
-                            if (req_fire$0 & ~rsp_fire$0) begin
-                                drain$0$d = in_flight$0 + 32'h1;
-                            end
-                            if (~req_fire$0 & rsp_fire$0) begin
-                                drain$0$d = in_flight$0 - 32'h1;
-                            end
-                            drain$1$d = in_flight$1;
-                            if (req_fire$1 & ~rsp_fire$1) begin
-                                drain$1$d = in_flight$1 + 32'h1;
-                            end
-                            if (~req_fire$1 & rsp_fire$1) begin
-                                drain$1$d = in_flight$1 - 32'h1;
-                            end
+                            state$d = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
                         cmd_error$d = cmd_error$q + 32'h1;
+                    end
+                end
+            EngState$FreeSnap:
+                begin
+                    state$d = EngState$Drain;
+                    drain$0$d = in_flight$0;
+                    if (req_fire$0 & ~rsp_fire$0) begin
+                        drain$0$d = in_flight$0 + 32'h1;
+                    end
+                    if (~req_fire$0 & rsp_fire$0) begin
+                        drain$0$d = in_flight$0 - 32'h1;
+                    end
+                    drain$1$d = in_flight$1;
+                    if (req_fire$1 & ~rsp_fire$1) begin
+                        drain$1$d = in_flight$1 + 32'h1;
+                    end
+                    if (~req_fire$1 & rsp_fire$1) begin
+                        drain$1$d = in_flight$1 - 32'h1;
                     end
                 end
             EngState$AllocFind:
@@ -1048,12 +1065,15 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     state$d = EngState$Idle;
                 end
         endcase
-        ram_we = we;
-        ram_waddr = waddr;
-        ram_wdata = wdata;
-        ram$write_enable = we;
-        ram$write_address = waddr;
-        ram$write_data = wdata;
+        we_q$d = we;
+        waddr_q$d = waddr;
+        wdata_q$d = wdata;
+        ram_we = we_q$q;
+        ram_waddr = waddr_q$q;
+        ram_wdata = wdata_q$q;
+        ram$write_enable = we_q$q;
+        ram$write_address = waddr_q$q;
+        ram$write_data = wdata_q$q;
         map$op_valid = map_op_valid;
         map$op = map_cmd;
         map$op_index = map_op_index;
@@ -1061,6 +1081,7 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            we_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -1193,25 +1214,6 @@ module qp_table_two_level$engine$drain$1(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$drain$1
-
-
-module qp_table_two_level$engine$entry_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$entry_q
 
 
 module qp_table_two_level$engine$free_ok(d,q,clock);
@@ -1391,15 +1393,18 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [24:0] hit_q$d;
-    wire  [24:0] hit_q$q;
-    reg  hit_q$clock;
+    reg  [63:0] lowest_q$d;
+    wire  [63:0] lowest_q$q;
+    reg  lowest_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
+    reg  rd_wait$d;
+    wire  rd_wait$q;
+    reg  rd_wait$clock;
     
     // Local signals
     reg  [63:0] rd;
@@ -1500,10 +1505,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_two_level$engine$map$hit_q hit_q(
-        .d(hit_q$d),
-        .q(hit_q$q),
-        .clock(hit_q$clock)
+    qp_table_two_level$engine$map$lowest_q lowest_q(
+        .d(lowest_q$d),
+        .q(lowest_q$q),
+        .clock(lowest_q$clock)
     );
     qp_table_two_level$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1514,6 +1519,11 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
+    );
+    qp_table_two_level$engine$map$rd_wait rd_wait(
+        .d(rd_wait$d),
+        .q(rd_wait$q),
+        .clock(rd_wait$clock)
     );
     
     // Update code
@@ -1529,8 +1539,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        hit_q$clock = clock;
+        lowest_q$clock = clock;
         any_q$clock = clock;
+        rd_wait$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1542,8 +1553,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        hit_q$d = hit_q$q;
+        lowest_q$d = lowest_q$q;
         any_q$d = any_q$q;
+        rd_wait$d = rd_wait$q;
+        rd_wait$d = 1'b0;
         done = state$q == MapState$Done;
         found = found_q$q;
         result = result_q$q;
@@ -1605,26 +1618,26 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         ffs_in = latched$q;
         ffs = pos$q & 64'h1ffffc0;
         lowest = ffs_in & (~ffs_in + one);
-        if (|(lowest & bit_of_pos$0)) begin
+        lowest_q$d = lowest;
+        if (|(lowest_q$q & bit_of_pos$0)) begin
             ffs = ffs | pow2$0;
         end
-        if (|(lowest & bit_of_pos$1)) begin
+        if (|(lowest_q$q & bit_of_pos$1)) begin
             ffs = ffs | pow2$1;
         end
-        if (|(lowest & bit_of_pos$2)) begin
+        if (|(lowest_q$q & bit_of_pos$2)) begin
             ffs = ffs | pow2$2;
         end
-        if (|(lowest & bit_of_pos$3)) begin
+        if (|(lowest_q$q & bit_of_pos$3)) begin
             ffs = ffs | pow2$3;
         end
-        if (|(lowest & bit_of_pos$4)) begin
+        if (|(lowest_q$q & bit_of_pos$4)) begin
             ffs = ffs | pow2$4;
         end
-        if (|(lowest & bit_of_pos$5)) begin
+        if (|(lowest_q$q & bit_of_pos$5)) begin
             ffs = ffs | pow2$5;
         end
-        hit = hit_q$q;
-        hit_q$d = ffs;
+        hit = ffs;
         any_q$d = |latched$q;
         case (state$q)
             MapState$Init:
@@ -1676,7 +1689,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$WalkRead:
                 begin
-                    state$d = MapState$WalkLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$WalkLatch;
+                    end
                 end
             MapState$WalkLatch:
                 begin
@@ -1726,7 +1742,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$PointRead:
                 begin
-                    state$d = MapState$PointLatch;
+                    rd_wait$d = ~rd_wait$q;
+                    if (rd_wait$q) begin
+                        state$d = MapState$PointLatch;
+                    end
                 end
             MapState$PointLatch:
                 begin
@@ -1847,25 +1866,6 @@ module qp_table_two_level$engine$map$found_q(d,q,clock);
 endmodule // qp_table_two_level$engine$map$found_q
 
 
-module qp_table_two_level$engine$map$hit_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [24:0] d;
-    output reg  [24:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 25'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$map$hit_q
-
-
 module qp_table_two_level$engine$map$init_word(d,q,clock);
     
     // Module arguments
@@ -1923,6 +1923,25 @@ module qp_table_two_level$engine$map$level(d,q,clock);
 endmodule // qp_table_two_level$engine$map$level
 
 
+module qp_table_two_level$engine$map$lowest_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$lowest_q
+
+
 module qp_table_two_level$engine$map$op_q(d,q,clock);
     
     // Module arguments
@@ -1974,16 +1993,20 @@ module qp_table_two_level$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[13:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[13:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$0
 
 
@@ -2000,16 +2023,20 @@ module qp_table_two_level$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[7:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[7:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$1
 
 
@@ -2026,16 +2053,20 @@ module qp_table_two_level$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[1:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[1:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$2
 
 
@@ -2052,17 +2083,40 @@ module qp_table_two_level$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    initial read_word = 64'd0;
+    reg [63:0] read_q;
+    initial read_q = 64'd0;
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[0:0]] <= write_data[63:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$map$rams$3
+
+
+module qp_table_two_level$engine$map$rd_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$rd_wait
 
 
 module qp_table_two_level$engine$map$result_q(d,q,clock);
@@ -2305,25 +2359,6 @@ module qp_table_two_level$engine$q_wr(d,q,clock);
 endmodule // qp_table_two_level$engine$q_wr
 
 
-module qp_table_two_level$engine$qhead_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [71:0] d;
-    output reg  [71:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 72'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$engine$qhead_q
-
-
 module qp_table_two_level$engine$qpn(d,q,clock);
     
     // Module arguments
@@ -2375,16 +2410,20 @@ module qp_table_two_level$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    initial read_word = 72'd0;
+    reg [71:0] read_q;
+    initial read_q = 72'd0;
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[5:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[5:0]] <= write_data[71:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$engine$qram
 
 
@@ -2401,16 +2440,20 @@ module qp_table_two_level$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$engine$ram
 
 
@@ -2436,11 +2479,12 @@ module qp_table_two_level$engine$state(d,q,clock);
     localparam EngState$AllocWrite = 11;
     localparam EngState$AtTest = 12;
     localparam EngState$MapWait = 13;
-    localparam EngState$Drain = 14;
-    localparam EngState$Release = 15;
-    localparam EngState$Overflow = 16;
-    localparam EngState$Push = 17;
-    localparam EngState$Done = 18;
+    localparam EngState$FreeSnap = 14;
+    localparam EngState$Drain = 15;
+    localparam EngState$Release = 16;
+    localparam EngState$Overflow = 17;
+    localparam EngState$Push = 18;
+    localparam EngState$Done = 19;
     
     // Update code (custom)
     initial begin
@@ -2492,6 +2536,63 @@ module qp_table_two_level$engine$time_q(d,q,clock);
 endmodule // qp_table_two_level$engine$time_q
 
 
+module qp_table_two_level$engine$waddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$waddr_q
+
+
+module qp_table_two_level$engine$wdata_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$wdata_q
+
+
+module qp_table_two_level$engine$we_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$we_q
+
+
 module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -2520,6 +2621,14 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -2529,7 +2638,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -2559,10 +2668,14 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page;
     
     // Sub module instances
@@ -2575,7 +2688,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -2610,6 +2723,11 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .status(counters$status),
         .counts(counters$counts)
     );
+    qp_table_two_level$pipe_rx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2626,30 +2744,42 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         front$dir_we$0 = dir_we$0;
         front$dir_waddr$0 = dir_waddr$0;
         front$dir_wdata$0 = dir_wdata$0;
-        front$held = fifo$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page;
+        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -2762,6 +2892,17 @@ module qp_table_two_level$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -2808,7 +2949,26 @@ module qp_table_two_level$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_
 endmodule // qp_table_two_level$pipe_rx$fifo
 
 
-module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_two_level$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_rx$flight
+
+
+module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -2819,7 +2979,7 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -2895,14 +3055,9 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -2960,16 +3115,6 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_two_level$pipe_rx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_two_level$pipe_rx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -2979,27 +3124,17 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -3021,22 +3156,21 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3045,7 +3179,7 @@ module qp_table_two_level$pipe_rx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3076,16 +3210,20 @@ module qp_table_two_level$pipe_rx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
+    reg [58:0] read_q;
+    initial read_q = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[12:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[12:0]] <= write_data[58:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$pipe_rx$front$dirs$0
 
 
@@ -3102,16 +3240,20 @@ module qp_table_two_level$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$pipe_rx$front$ram
 
 
@@ -3170,44 +3312,6 @@ module qp_table_two_level$pipe_rx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_rx$front$s1_valid
-
-
-module qp_table_two_level$pipe_rx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$front$s2_dir
-
-
-module qp_table_two_level$pipe_rx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$front$s2_entry
 
 
 module qp_table_two_level$pipe_rx$front$s2_qpn(d,q,clock);
@@ -3295,6 +3399,14 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
+    // Constant declarations
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    
     // Stub signals
     reg  front$clock;
     reg  front$rst;
@@ -3304,7 +3416,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     wire  front$req_ready;
     reg  [23:0] front$req_qpn;
     reg  [31:0] front$req_tag;
-    reg  [9:0] front$held;
+    reg  [9:0] front$flight;
     wire  [9:0] front$in_flight;
     wire  front$req_fire;
     reg  front$ram_we;
@@ -3334,10 +3446,14 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  [9:0] flight$d;
+    wire  [9:0] flight$q;
+    reg  flight$clock;
     
     // Local signals
     reg  [122:0] s2_rsp;
     reg  fire;
+    reg  [63:0] head_addr;
     reg  unused_page;
     
     // Sub module instances
@@ -3350,7 +3466,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .req_ready(front$req_ready),
         .req_qpn(front$req_qpn),
         .req_tag(front$req_tag),
-        .held(front$held),
+        .flight(front$flight),
         .in_flight(front$in_flight),
         .req_fire(front$req_fire),
         .ram_we(front$ram_we),
@@ -3385,6 +3501,11 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .status(counters$status),
         .counts(counters$counts)
     );
+    qp_table_two_level$pipe_tx$flight flight(
+        .d(flight$d),
+        .q(flight$q),
+        .clock(flight$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3401,30 +3522,42 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         front$dir_we$0 = dir_we$0;
         front$dir_waddr$0 = dir_waddr$0;
         front$dir_wdata$0 = dir_wdata$0;
-        front$held = fifo$count;
+        front$flight = flight$q;
         req_ready = front$req_ready;
         req_fire = front$req_fire;
         in_flight = front$in_flight;
         s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
         s2_rsp[(64'h18)+:(32)] = front$chk_tag;
         s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = 32'h0;
-        if (front$chk_ok) begin
-            s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        end
+        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
         fifo$clock = clock;
         fifo$rst = rst;
         fifo$in_valid = front$chk_valid;
         fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page;
+        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
         fire = fifo$out_valid & rsp_ready;
         fifo$out_ready = rsp_ready;
         rsp_valid = fifo$out_valid;
         rsp_qpn = fifo$data_out[(64'h0)+:(24)];
         rsp_tag = fifo$data_out[(64'h18)+:(32)];
         rsp_status = fifo$data_out[(64'h38)+:(3)];
-        rsp_addr = fifo$data_out[(64'h3b)+:(64)];
+        head_addr = 32'h0;
+        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
+            head_addr = fifo$data_out[(64'h3b)+:(64)];
+        end
+        rsp_addr = head_addr;
         rsp_fire = fire;
+        flight$clock = clock;
+        flight$d = flight$q;
+        if (front$req_fire & ~fire) begin
+            flight$d = flight$q + 32'h1;
+        end
+        if (~front$req_fire & fire) begin
+            flight$d = flight$q - 32'h1;
+        end
+        if (rst) begin
+            flight$d = 32'h0;
+        end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
@@ -3537,6 +3670,17 @@ module qp_table_two_level$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+    // every variable): an event-driven simulator shows the same outputs as Verilator before the
+    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    integer init_i;
+    initial begin
+       wr_ptr = 2'd0;
+       rd_ptr = 2'd0;
+       fill = 10'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    end
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3583,7 +3727,26 @@ module qp_table_two_level$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_
 endmodule // qp_table_two_level$pipe_tx$fifo
 
 
-module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,held,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
+module qp_table_two_level$pipe_tx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_tx$flight
+
+
+module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
     
     // Module arguments
     input wire  clock;
@@ -3594,7 +3757,7 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     output reg  req_ready;
     input wire  [23:0] req_qpn;
     input wire  [31:0] req_tag;
-    input wire  [9:0] held;
+    input wire  [9:0] flight;
     output reg  [9:0] in_flight;
     output reg  req_fire;
     input wire  ram_we;
@@ -3670,14 +3833,9 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
-    reg  [21:0] s2_entry$d;
-    wire  [21:0] s2_entry$q;
-    reg  s2_entry$clock;
-    reg  [58:0] s2_dir$d;
-    wire  [58:0] s2_dir$q;
-    reg  s2_dir$clock;
     
     // Local signals
+    reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
     reg  [9:0] occupancy;
@@ -3735,16 +3893,6 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_two_level$pipe_tx$front$s2_entry s2_entry(
-        .d(s2_entry$d),
-        .q(s2_entry$q),
-        .clock(s2_entry$clock)
-    );
-    qp_table_two_level$pipe_tx$front$s2_dir s2_dir(
-        .d(s2_dir$d),
-        .q(s2_dir$q),
-        .clock(s2_dir$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -3754,27 +3902,17 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
-        s2_entry$clock = clock;
-        s2_dir$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
-        s2_entry$d = s2_entry$q;
-        s2_dir$d = s2_dir$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
-        occupancy = held;
-        if (s1_valid$q ^ s2_valid$q) begin
-            occupancy = held + 32'h1;
-        end
-        if (s1_valid$q & s2_valid$q) begin
-            occupancy = held + 32'h2;
-        end
+        occupancy = flight;
         req_ready = init_done & ~rst & (occupancy < credit);
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
@@ -3796,22 +3934,21 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         s2_valid$d = s1_valid$q;
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
-        s2_entry$d = ram$read_data;
-        s2_dir$d = dir_rd;
+        s2_entry = ram$read_data;
         s2_index = s2_qpn$q & index_mask;
         s2_leaf_index = s2_index & leaf_mask;
         s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry$q[(64'h2)+:(20)]) & 24'hffffff);
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
-        if (~s2_dir$q[(64'h0)+:(1)]) begin
+        if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
         if (s2_entry_gen != s2_gen) begin
             s2_status = status$stale;
         end
-        if (s2_entry$q[(64'h0)+:(2)] != state$valid) begin
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
         if (((s2_index) & 25'h1ffffff) >= max_qps) begin
@@ -3820,7 +3957,7 @@ module qp_table_two_level$pipe_tx$front(clock,rst,init_done,table_base,req_valid
         chk_status = s2_status;
         chk_ok = s2_status == status$ok;
         if (two_level) begin
-            chk_base = ((s2_dir$q[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         end
         else begin
             chk_base = table_base;
@@ -3851,16 +3988,20 @@ module qp_table_two_level$pipe_tx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
+    reg [58:0] read_q;
+    initial read_q = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[12:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[12:0]] <= write_data[58:0];
        end
     end
     
-    always @(*) read_data = {read_word};
+    always @(*) read_data = {read_q};
 endmodule // qp_table_two_level$pipe_tx$front$dirs$0
 
 
@@ -3877,16 +4018,20 @@ module qp_table_two_level$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    initial read_word = 6'd0;
+    reg [5:0] read_q;
+    initial read_q = 6'd0;
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
        if (write_enable) begin
           mem[write_address[19:0]] <= write_data[5:0];
        end
     end
     
-    always @(*) read_data = {16'd0, read_word};
+    always @(*) read_data = {16'd0, read_q};
 endmodule // qp_table_two_level$pipe_tx$front$ram
 
 
@@ -3945,44 +4090,6 @@ module qp_table_two_level$pipe_tx$front$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_tx$front$s1_valid
-
-
-module qp_table_two_level$pipe_tx$front$s2_dir(d,q,clock);
-    
-    // Module arguments
-    input wire  [58:0] d;
-    output reg  [58:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 59'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$front$s2_dir
-
-
-module qp_table_two_level$pipe_tx$front$s2_entry(d,q,clock);
-    
-    // Module arguments
-    input wire  [21:0] d;
-    output reg  [21:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 22'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$front$s2_entry
 
 
 module qp_table_two_level$pipe_tx$front$s2_qpn(d,q,clock);
@@ -4874,6 +4981,7 @@ module qp_table_two_level$regs$dirs$0(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    initial read_word = 59'd0;
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin

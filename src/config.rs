@@ -46,6 +46,33 @@ pub enum Reuse {
     Lowest,
 }
 
+/// How block RAMs are emitted (SPEC §3 `fpga`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fpga {
+    /// Inferred, the read data registered directly after the array (the pattern the vendor
+    /// tools map onto a block RAM's own output register).
+    Generic,
+    /// Lattice ECP5: DP16KD instantiated with its output register (`REGMODE = "OUTREG"`).
+    Ecp5,
+}
+
+impl Fpga {
+    /// The name used in TOML and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fpga::Generic => "generic",
+            Fpga::Ecp5 => "ecp5",
+        }
+    }
+}
+
+impl fmt::Display for Fpga {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Mode {
     /// The name used in TOML and in messages.
     pub fn as_str(self) -> &'static str {
@@ -128,6 +155,8 @@ pub struct Config {
     pub quarantine_depth: u32,
     /// Verilog module name of the top level.
     pub top: String,
+    /// How block RAMs are emitted: `generic` or `ecp5`.
+    pub fpga: Fpga,
 }
 
 impl Default for Config {
@@ -149,12 +178,13 @@ impl Default for Config {
             quarantine_cycles: 0,
             quarantine_depth: 64,
             top: "qp_table".to_string(),
+            fpga: Fpga::Generic,
         }
     }
 }
 
 /// The parameter names, in declaration order (the order of messages and of [`Config::to_toml`]).
-pub const PARAMETERS: [&str; 15] = [
+pub const PARAMETERS: [&str; 16] = [
     "index_bits",
     "max_qps",
     "entry_bytes",
@@ -170,6 +200,7 @@ pub const PARAMETERS: [&str; 15] = [
     "quarantine_cycles",
     "quarantine_depth",
     "top",
+    "fpga",
 ];
 
 const PORTS_ALLOWED: &str =
@@ -499,6 +530,7 @@ impl Config {
             "quarantine_cycles" => self.quarantine_cycles = g.integer("0..=4294967295")?,
             "quarantine_depth" => self.quarantine_depth = g.integer("1..=4096")?,
             "top" => self.top = g.string(&format!("a string, {TOP_ALLOWED}"))?,
+            "fpga" => self.fpga = g.word(&[("generic", Fpga::Generic), ("ecp5", Fpga::Ecp5)])?,
             unknown => return Err(ConfigError::unknown(unknown)),
         }
         Ok(())
@@ -648,6 +680,7 @@ impl Config {
         line("quarantine_cycles", self.quarantine_cycles.to_string());
         line("quarantine_depth", self.quarantine_depth.to_string());
         line("top", toml_string(&self.top));
+        line("fpga", toml_string(self.fpga.as_str()));
         s
     }
 }
@@ -922,7 +955,7 @@ mod tests {
     fn unknown_parameter() {
         let known = "index_bits, max_qps, entry_bytes, mode, leaf_bits, directory, \
                      max_outstanding, ports, tag_bits, addr_bits, first_index, reuse, \
-                     quarantine_cycles, quarantine_depth, top";
+                     quarantine_cycles, quarantine_depth, top, fpga";
         let e = Config::default().set("foo=1").unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -977,6 +1010,14 @@ mod tests {
         assert_eq!(
             set_err("directory=dram"),
             "directory = dram is not allowed: one of on_chip, in_memory"
+        );
+        assert_eq!(
+            set_err("fpga=xilinx"),
+            "fpga = xilinx is not allowed: one of generic, ecp5"
+        );
+        assert_eq!(
+            set_err("fpga=5"),
+            "fpga = 5 is not allowed: expected one of generic, ecp5"
         );
         assert_eq!(
             set_err("reuse=random"),
@@ -1103,6 +1144,7 @@ mod tests {
         c.set("quarantine_cycles=0").unwrap();
         c.set("quarantine_depth=128").unwrap();
         c.set("top=my_qpt").unwrap();
+        c.set("fpga=ecp5").unwrap();
         assert_eq!(
             c,
             Config {
@@ -1121,6 +1163,7 @@ mod tests {
                 quarantine_cycles: 0,
                 quarantine_depth: 128,
                 top: "my_qpt".into(),
+                fpga: Fpga::Ecp5,
             }
         );
         c.validate().unwrap();
@@ -1152,6 +1195,7 @@ mod tests {
                 "directory=in_memory",
                 "leaf_bits=3",
                 "max_outstanding=256",
+                "fpga=ecp5",
             ]),
             Config {
                 mode: Mode::TwoLevel,

@@ -206,7 +206,7 @@ impl AxilRegs {
             dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
             dirs: (0..p.on_chip_dirs())
-                .map(|_| Ram::new(p.dir_entries() as usize))
+                .map(|_| Ram::new(p.dir_entries() as usize, p.fpga).unregistered())
                 .collect(),
             dir_index: Default::default(),
             stage_lo: Default::default(),

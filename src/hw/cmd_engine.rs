@@ -1,7 +1,10 @@
 //! `CmdEngine`: the init sweep and the commands of SPEC §6, one at a time.
 //!
 //! It owns one copy of the state RAM (read for its read-modify-writes) and drives the write
-//! port of every copy, so all lookup pipes see a write at the same edge.
+//! port of every copy, so all lookup pipes see a write at the same edge. The write port is
+//! registered (`we_q`, `waddr_q`, `wdata_q`): a write decided in a cycle lands in every copy
+//! at the edge after the next, so the path from the engine's RAM word through its checks
+//! ends at a register, not at the write enables of every block RAM of every copy.
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
@@ -12,6 +15,7 @@
 //! | `AllocRead`, `AllocHold`, `AllocWrite` | 3 | ALLOC: read the index's generation, latch it, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
+//! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
@@ -55,6 +59,7 @@ pub enum EngState {
     AllocWrite,
     AtTest,
     MapWait,
+    FreeSnap,
     Drain,
     Release,
     Overflow,
@@ -110,8 +115,9 @@ pub struct CmdEngine {
     q_count: DFF<Bits<13>>,
     q_overflow: DFF<Bits<32>>,
     time_q: DFF<Bits<TIME_BITS>>,
-    entry_q: DFF<StateEntry>,
-    qhead_q: DFF<Bits<QENTRY_BITS>>,
+    /// The RAM words, from the RAMs' output registers.
+    entry_q: Signal<Local, StateEntry>,
+    qhead_q: Signal<Local, Bits<QENTRY_BITS>>,
     q_head_index: Signal<Local, Bits<QPN_BITS>>,
     q_due: Signal<Local, Bit>,
     q_wr_next: Signal<Local, Bits<12>>,
@@ -133,6 +139,10 @@ pub struct CmdEngine {
     status_q: DFF<Bits<4>>,
     qpn_q: DFF<Bits<QPN_BITS>>,
     init_done_q: DFF<Bit>,
+    /// The write port of every copy of the state RAM, registered.
+    we_q: DFF<Bit>,
+    waddr_q: DFF<Bits<QPN_BITS>>,
+    wdata_q: DFF<StateEntry>,
     drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
     _ports: usize,
     alloc_ok: DFF<Bits<32>>,
@@ -192,7 +202,7 @@ impl CmdEngine {
             counts: Default::default(),
             counts_l: Default::default(),
             ram: p.state_ram(),
-            qram: Ram::new(p.quarantine_depth as usize),
+            qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_wr: Default::default(),
             q_rd: Default::default(),
             q_count: Default::default(),
@@ -219,6 +229,9 @@ impl CmdEngine {
             status_q: Default::default(),
             qpn_q: Default::default(),
             init_done_q: Default::default(),
+            we_q: Default::default(),
+            waddr_q: Default::default(),
+            wdata_q: Default::default(),
             drain: (0..p.ports).map(|_| Default::default()).collect(),
             _ports: p.ports,
             alloc_ok: Default::default(),
@@ -270,6 +283,9 @@ impl Logic for CmdEngine {
             status_q,
             qpn_q,
             init_done_q,
+            we_q,
+            waddr_q,
+            wdata_q,
             alloc_ok,
             alloc_full,
             free_ok,
@@ -279,22 +295,20 @@ impl Logic for CmdEngine {
             q_rd,
             q_count,
             q_overflow,
-            time_q,
-            entry_q,
-            qhead_q
+            time_q
         );
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
         }
-        // The RAM words, registered: every decision reads a register, never a RAM's read
-        // port (the block RAMs have no output register).
-        self.entry_q.d.next = self.ram.read_data.val();
-        self.qhead_q.d.next = self.qram.read_data.val();
+        // The RAM words, registered in the RAMs' output registers: every decision reads a
+        // register, never a block RAM's array.
+        self.entry_q.next = self.ram.read_data.val();
+        self.qhead_q.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
         self.gen.next = self.qpn.q.val() >> self.index_bits.val();
-        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.entry_q.q.val().gen);
+        self.word_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.entry_q.val().gen);
         self.new_gen.next = (self.word_gen.val() + 1) & self.gen_mask.val();
         self.ram.clock.next = self.clock.val();
         self.ram.read_address.next = self.cursor.q.val();
@@ -324,8 +338,8 @@ impl Logic for CmdEngine {
         self.qram.write_enable.next = false;
         self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
             | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());
-        self.q_head_index.next = self.qhead_q.q.val().get_bits::<QPN_BITS>(0);
-        self.q_due.next = (self.time_q.q.val() - self.qhead_q.q.val().get_bits::<TIME_BITS>(24))
+        self.q_head_index.next = self.qhead_q.val().get_bits::<QPN_BITS>(0);
+        self.q_due.next = (self.time_q.q.val() - self.qhead_q.val().get_bits::<TIME_BITS>(24))
             > self.q_cycles_m1.val();
         self.q_wr_next.next = self.q_wr.q.val() + 1;
         if self.q_wr.q.val() == self.q_last.val() {
@@ -359,10 +373,11 @@ impl Logic for CmdEngine {
                 self.cursor.d.next = self.cursor.q.val() + 1;
                 if self.cursor.q.val() == self.last_index.val() {
                     self.state.d.next = EngState::Idle;
-                    self.init_done_q.d.next = true;
                 }
             }
             EngState::Idle => {
+                // The last write of the sweep has landed (the write port is registered).
+                self.init_done_q.d.next = true;
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
@@ -434,21 +449,21 @@ impl Logic for CmdEngine {
                 // RESERVED and the same generation; FREE needs RESERVED or VALID and the same
                 // generation, and writes FREE at once, then drains.
                 self.waddr.next = self.index.val();
-                self.wdata.next.gen = self.entry_q.q.val().gen;
+                self.wdata.next.gen = self.entry_q.val().gen;
                 self.state.d.next = EngState::Done;
                 self.check_pass.next = false;
                 if self.op.q.val() == self.ops.alloc_at.val() {
-                    self.check_pass.next = self.entry_q.q.val().state == self.st.free.val();
+                    self.check_pass.next = self.entry_q.val().state == self.st.free.val();
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == self.ops.publish.val() {
-                    self.check_pass.next = (self.entry_q.q.val().state == self.st.reserved.val())
+                    self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.valid.val();
                 }
                 if self.op.q.val() == self.ops.free.val() {
-                    self.check_pass.next = (self.entry_q.q.val().state != self.st.free.val())
+                    self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
                         & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.free.val();
                 }
@@ -464,20 +479,25 @@ impl Logic for CmdEngine {
                         self.state.d.next = EngState::AtTest;
                     }
                     if self.op.q.val() == self.ops.free.val() {
-                        self.state.d.next = EngState::Drain;
-                        for p in 0..self._ports {
-                            self.drain[p].d.next = self.in_flight[p].val();
-                            if self.req_fire[p].val() & !self.rsp_fire[p].val() {
-                                self.drain[p].d.next = self.in_flight[p].val() + 1;
-                            }
-                            if !self.req_fire[p].val() & self.rsp_fire[p].val() {
-                                self.drain[p].d.next = self.in_flight[p].val() - 1;
-                            }
-                        }
+                        self.state.d.next = EngState::FreeSnap;
                     }
                 } else {
                     self.pending_status.d.next = self.res.bad_state.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                }
+            }
+            EngState::FreeSnap => {
+                // The registered write of FREE lands at this edge: the lookups in flight after
+                // it may have seen the old word.
+                self.state.d.next = EngState::Drain;
+                for p in 0..self._ports {
+                    self.drain[p].d.next = self.in_flight[p].val();
+                    if self.req_fire[p].val() & !self.rsp_fire[p].val() {
+                        self.drain[p].d.next = self.in_flight[p].val() + 1;
+                    }
+                    if !self.req_fire[p].val() & self.rsp_fire[p].val() {
+                        self.drain[p].d.next = self.in_flight[p].val() - 1;
+                    }
                 }
             }
             EngState::AllocFind => {
@@ -596,12 +616,15 @@ impl Logic for CmdEngine {
 
         // Every copy of the state RAM (this engine's and the lookup pipes') takes the same
         // writes.
-        self.ram_we.next = self.we.val();
-        self.ram_waddr.next = self.waddr.val();
-        self.ram_wdata.next = self.wdata.val();
-        self.ram.write_enable.next = self.we.val();
-        self.ram.write_address.next = self.waddr.val();
-        self.ram.write_data.next = self.wdata.val();
+        self.we_q.d.next = self.we.val();
+        self.waddr_q.d.next = self.waddr.val();
+        self.wdata_q.d.next = self.wdata.val();
+        self.ram_we.next = self.we_q.q.val();
+        self.ram_waddr.next = self.waddr_q.q.val();
+        self.ram_wdata.next = self.wdata_q.q.val();
+        self.ram.write_enable.next = self.we_q.q.val();
+        self.ram.write_address.next = self.waddr_q.q.val();
+        self.ram.write_data.next = self.wdata_q.q.val();
         self.map.op_valid.next = self.map_op_valid.val();
         self.map.op.next = self.map_cmd.val();
         self.map.op_index.next = self.map_op_index.val();
@@ -610,6 +633,7 @@ impl Logic for CmdEngine {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
+            self.we_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | arbiter | round-robin over the ports' directory read queues, one read per cycle |
 //! | AR register | `arvalid` / `araddr` come from registers, held until `arready` |
-//! | return queue | the port of every read, in AR order; at most `max_outstanding` reads between the AR register and their R beat |
+//! | return queue | the port of every read, in AR order; at most `max_outstanding` reads between the AR register and their R beat (a slot freed by an R beat is taken again at the same edge) |
 //! | R | `rready` is always 1 (every port has room for the data of its reads); a beat goes to the port at the head of the return queue |
 //!
 //! Every read has ID 0, so the memory answers in AR order (the AXI rule for one ID), and the
@@ -49,6 +49,8 @@ pub struct DirFetch {
     sel: Signal<Local, Bits<3>>,
     sel_addr: Signal<Local, Bits<ADDR_BITS>>,
     load: Signal<Local, Bit>,
+    /// An R beat at this edge: the head of the return queue leaves.
+    pop: Signal<Local, Bit>,
     r_err: Signal<Local, Bit>,
     port_num: Vec<Constant<Bits<3>>>,
     max_outstanding: Constant<Bits<FIFO_COUNT_BITS>>,
@@ -84,6 +86,7 @@ impl DirFetch {
             sel: Default::default(),
             sel_addr: Default::default(),
             load: Default::default(),
+            pop: Default::default(),
             r_err: Default::default(),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
@@ -120,10 +123,12 @@ impl Logic for DirFetch {
             }
         }
         // A new read enters the AR register when it is free (or leaves at this edge) and
-        // fewer than max_outstanding reads are pending or in flight.
+        // fewer than max_outstanding reads are pending or in flight, counting the one whose R
+        // beat arrives at this edge as gone: its slot is reused at once.
+        self.pop.next = self.rvalid.val() & self.ret.out_valid.val();
         self.load.next = self.found.val()
             & (!self.ar_valid.q.val() | self.arready.val())
-            & (self.ret.count.val() < self.max_outstanding.val());
+            & ((self.ret.count.val() < self.max_outstanding.val()) | self.pop.val());
         self.sel_addr.next = 0.into();
         for p in 0..self._ports {
             self.dreq_ready[p].next = self.load.val() & (self.sel.val() == self.port_num[p].val());
@@ -146,7 +151,7 @@ impl Logic for DirFetch {
 
         // R: to the port at the head of the return queue.
         self.rready.next = true;
-        self.ret.out_ready.next = self.rvalid.val();
+        self.ret.out_ready.next = self.pop.val();
         self.r_err.next = self.rresp.val().any() | !self.rlast.val();
         self.cpl_data.next = (self.rdata.val() & self.entry_mask.val())
             | (bit_cast::<64, 1>(self.r_err.val().into()) << self.error_bit.val());

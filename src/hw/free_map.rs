@@ -9,12 +9,14 @@
 //!
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
-//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 4 cycles a level (read, latch, find, check), `4 * (2 * levels)`, up to `4 * (3 * levels)` with the wrap |
-//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `3 * levels` |
-//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `3 * levels` |
-//! | TEST `i` | whether `i` is a member | 3 |
+//! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 5 cycles a level (read over two cycles, latch, find, check), `5 * (2 * levels)`, up to `5 * (3 * levels)` with the wrap |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `4 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `4 * levels` |
+//! | TEST `i` | whether `i` is a member | 4 |
 //!
-//! CLEAR, SET and TEST share one path of 3 cycles a level (`PointRead`, `PointLatch`,
+//! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
+//!
+//! CLEAR, SET and TEST share one path of 4 cycles a level (`PointRead` twice, `PointLatch`,
 //! `PointApply`): read the word, latch it, then write it back with the bit changed (and go
 //! up a level while the word's summary bit changes with it), or report the bit (TEST).
 //!
@@ -86,9 +88,14 @@ pub struct FreeMap {
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
-    hit_q: DFF<Bits<POS_BITS>>,
+    /// The lowest set bit of `latched` alone, registered (the carry chain of `x & -x` in one
+    /// cycle, its number and the decision in the next).
+    lowest_q: DFF<Bits<64>>,
     any_q: DFF<Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
+    /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
+    /// edges: the array, then its output register).
+    rd_wait: DFF<Bit>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
     word: Signal<Local, Bits<POS_BITS>>,
@@ -158,7 +165,10 @@ impl FreeMap {
             done: Default::default(),
             found: Default::default(),
             result: Default::default(),
-            rams: words.iter().map(|&d| Ram::new(d as usize)).collect(),
+            rams: words
+                .iter()
+                .map(|&d| Ram::new(d as usize, p.fpga))
+                .collect(),
             state: Default::default(),
             level: Default::default(),
             pos: Default::default(),
@@ -169,7 +179,8 @@ impl FreeMap {
             found_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
-            hit_q: Default::default(),
+            lowest_q: Default::default(),
+            rd_wait: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
             rd: Default::default(),
@@ -227,8 +238,10 @@ impl Logic for FreeMap {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
-            init_word, latched, hit_q, any_q
+            init_word, latched, lowest_q, any_q, rd_wait
         );
+        // A read state lasts two cycles; rd_wait is back to 0 when it is left.
+        self.rd_wait.d.next = false;
         // Assigned once, from the state register: a default overridden later in this block
         // would pulse `done` in an event-driven simulator, and the engine reads it back.
         self.done.next = self.state.q.val() == MapState::Done;
@@ -278,15 +291,15 @@ impl Logic for FreeMap {
         // The lowest set bit alone (x & -x, one carry chain), then its number bit by bit: bit k
         // of the number is set when the lowest set bit is at a position with bit k set.
         self.lowest.next = self.ffs_in.val() & (!self.ffs_in.val() + self.one.val());
+        // The lowest set bit is registered (the carry chain in one cycle; its number, from
+        // OR trees, and the decision in the next).
+        self.lowest_q.d.next = self.lowest.val();
         for k in 0..6 {
-            if (self.lowest.val() & self.bit_of_pos[k].val()).any() {
+            if (self.lowest_q.q.val() & self.bit_of_pos[k].val()).any() {
                 self.ffs.next = self.ffs.val() | self.pow2[k].val();
             }
         }
-        self.hit.next = self.hit_q.q.val();
-        // The search result is registered too (find-first-set in one cycle, the decision in
-        // the next).
-        self.hit_q.d.next = self.ffs.val();
+        self.hit.next = self.ffs.val();
         self.any_q.d.next = self.latched.q.val().any();
 
         match self.state.q.val() {
@@ -312,7 +325,10 @@ impl Logic for FreeMap {
             }
             MapState::Idle => {}
             MapState::WalkRead => {
-                self.state.d.next = MapState::WalkLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::WalkLatch;
+                }
             }
             MapState::WalkLatch => {
                 // Up: the members at or after pos in the word just read. Down: the word.
@@ -357,7 +373,10 @@ impl Logic for FreeMap {
                 }
             }
             MapState::PointRead => {
-                self.state.d.next = MapState::PointLatch;
+                self.rd_wait.d.next = !self.rd_wait.q.val();
+                if self.rd_wait.q.val() {
+                    self.state.d.next = MapState::PointLatch;
+                }
             }
             MapState::PointLatch => {
                 self.latched.d.next = self.rd.val();

@@ -6,14 +6,16 @@
 //! | stage | edge | what happens |
 //! |---|---|---|
 //! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
-//! | s1 | `t + 1` | the RAM words are registered (no path runs from a block RAM's read port, which has no output register, into the checks) |
+//! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks) |
 //! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; the offset `index_in_page * entry_bytes`; the back end takes the result (`chk_*`) at edge `t + 2` |
 //!
-//! Credit: `req_ready` is computed from registers only (`init_done`, the lookups in s1 and
-//! s2, and `held`, the lookups the back end holds) and the synchronous reset, never from
+//! Credit: `req_ready` is computed from registers only (`init_done`, and `flight`, the
+//! lookups in s1, s2 and the back end, which the back end counts in a register: up at a
+//! request handshake, down at a response handshake) and the synchronous reset, never from
 //! the response side: a request is granted only while fewer than `credit` lookups are in
 //! flight, so the back end's queue never overflows; with a consumer that is always ready
-//! the front end takes one request per cycle (II = 1).
+//! the front end takes one request per cycle (II = 1). One comparison of a register runs
+//! before every register a request handshake enables.
 //!
 //! Hazards: a command's write at the same edge as a request's RAM read is not seen by that
 //! request (read-first): a lookup sees the state as of the edge of its request handshake.
@@ -38,8 +40,8 @@ pub struct LookupFront {
     pub req_ready: Signal<Out, Bit>,
     pub req_qpn: Signal<In, Bits<QPN_BITS>>,
     pub req_tag: Signal<In, Bits<TAG_BITS>>,
-    /// Lookups the back end holds; with those in s1 and s2 they are the lookups in flight.
-    pub held: Signal<In, Bits<FIFO_COUNT_BITS>>,
+    /// Lookups in flight (s1, s2 and the back end), from the back end's counter register.
+    pub flight: Signal<In, Bits<FIFO_COUNT_BITS>>,
     pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     pub req_fire: Signal<Out, Bit>,
     // Write port of this pipe's copy of the state RAM (driven by the command engine).
@@ -73,9 +75,8 @@ pub struct LookupFront {
     s2_valid: DFF<Bit>,
     s2_qpn: DFF<Bits<QPN_BITS>>,
     s2_tag: DFF<Bits<TAG_BITS>>,
-    /// The state RAM word and the directory entry, registered.
-    s2_entry: DFF<StateEntry>,
-    s2_dir: DFF<DirEntry>,
+    /// The state RAM word and the directory entry, from the RAMs' output registers.
+    s2_entry: Signal<Local, StateEntry>,
     dir_rd: Signal<Local, DirEntry>,
     s0_fire: Signal<Local, Bit>,
     occupancy: Signal<Local, Bits<FIFO_COUNT_BITS>>,
@@ -124,7 +125,7 @@ impl LookupFront {
             req_ready: Default::default(),
             req_qpn: Default::default(),
             req_tag: Default::default(),
-            held: Default::default(),
+            flight: Default::default(),
             in_flight: Default::default(),
             req_fire: Default::default(),
             ram_we: Default::default(),
@@ -151,7 +152,6 @@ impl LookupFront {
             s2_qpn: Default::default(),
             s2_tag: Default::default(),
             s2_entry: Default::default(),
-            s2_dir: Default::default(),
             dir_rd: Default::default(),
             s0_fire: Default::default(),
             occupancy: Default::default(),
@@ -186,22 +186,14 @@ impl LookupFront {
 impl Logic for LookupFront {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_entry, s2_dir
-        );
+        dff_setup!(self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag);
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
         self.ram.write_address.next = self.ram_waddr.val();
         self.ram.write_data.next = self.ram_wdata.val();
 
-        // s0: grant on credit. Lookups in flight = s1 + s2 + held; the edge may add one.
-        self.occupancy.next = self.held.val();
-        if self.s1_valid.q.val() ^ self.s2_valid.q.val() {
-            self.occupancy.next = self.held.val() + 1;
-        }
-        if self.s1_valid.q.val() & self.s2_valid.q.val() {
-            self.occupancy.next = self.held.val() + 2;
-        }
+        // s0: grant on credit (the lookups in flight, counted by the back end).
+        self.occupancy.next = self.flight.val();
         self.req_ready.next =
             self.init_done.val() & !self.rst.val() & (self.occupancy.val() < self.credit.val());
         self.s0_fire.next = self.req_valid.val() & self.req_ready.val();
@@ -227,19 +219,18 @@ impl Logic for LookupFront {
             self.s1_tag.d.next = self.req_tag.val();
         }
 
-        // s1: the words read at the request's edge are registered.
+        // s1: the words read at the request's edge are registered (in the RAMs).
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_qpn.d.next = self.s1_qpn.q.val();
         self.s2_tag.d.next = self.s1_tag.q.val();
-        self.s2_entry.d.next = self.ram.read_data.val();
-        self.s2_dir.d.next = self.dir_rd.val();
+        self.s2_entry.next = self.ram.read_data.val();
 
         // s2: checks in SPEC order (range, state, generation, page), and the offset.
         self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
         self.s2_leaf_index.next = self.s2_index.val() & self.leaf_mask.val();
         self.s2_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_leaf_index.val());
         self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
-        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.q.val().gen);
+        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
         self.chk_offset.next = ((self.s2_wide_index.val() << 5) & self.mul_mask0.val())
             + ((self.s2_wide_index.val() << 6) & self.mul_mask1.val())
             + ((self.s2_wide_index.val() << 7) & self.mul_mask2.val())
@@ -249,13 +240,13 @@ impl Logic for LookupFront {
             + ((self.s2_wide_index.val() << 11) & self.mul_mask6.val())
             + ((self.s2_wide_index.val() << 12) & self.mul_mask7.val());
         self.s2_status.next = self.status.ok.val();
-        if !self.s2_dir.q.val().present {
+        if !self.dir_rd.val().present {
             self.s2_status.next = self.status.page_absent.val();
         }
         if self.s2_entry_gen.val() != self.s2_gen.val() {
             self.s2_status.next = self.status.stale.val();
         }
-        if self.s2_entry.q.val().state != self.state.valid.val() {
+        if self.s2_entry.val().state != self.state.valid.val() {
             self.s2_status.next = self.status.not_allocated.val();
         }
         if bit_cast::<25, QPN_BITS>(self.s2_index.val()) >= self.max_qps.val() {
@@ -267,7 +258,7 @@ impl Logic for LookupFront {
         // event-driven simulator).
         if self.two_level.val() {
             self.chk_base.next =
-                bit_cast::<ADDR_BITS, PAGE_BITS>(self.s2_dir.q.val().page) << self.base_shift.val();
+                bit_cast::<ADDR_BITS, PAGE_BITS>(self.dir_rd.val().page) << self.base_shift.val();
         } else {
             self.chk_base.next = self.table_base.val();
         }

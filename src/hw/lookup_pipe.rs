@@ -12,8 +12,13 @@
 //!
 //! | stage | edge | what happens |
 //! |---|---|---|
-//! | s2 | `t + 2` | `addr = base + offset` for an OK lookup (else 0); the result is pushed into the response queue |
-//! | out | from `t + 2` | the queue's head is offered on the response stream: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//! | s2 | `t + 2` | `addr = base + offset`, whatever the status; the result is pushed into the response queue |
+//! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//!
+//! The address is zeroed at the queue's output, not before the queue: the status, which
+//! comes from the state RAM read, then drives three bits of the queue, not the 64 bits of
+//! the address (the path from the RAM's output register to the queue is the design's
+//! longest otherwise).
 //!
 //! Ready/valid contract: `req_ready` comes from the front end, from registers only, never
 //! from `rsp_ready`. A request is granted only while fewer than [`RSP_FIFO_DEPTH`] lookups
@@ -24,6 +29,7 @@
 //!
 //! Counters (SPEC §6, per port): [`LookupCounters`], at the response handshake.
 
+use super::codes::StatusCodes;
 use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::lookup_front::LookupFront;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
@@ -74,7 +80,14 @@ pub struct LookupPipe {
     _dirs: usize,
     s2_rsp: Signal<Local, LookupRsp>,
     fire: Signal<Local, Bit>,
-    /// The page number is in_memory's business; the name tells the lint so.
+    /// Lookups in s1, s2 and the back end.
+    flight: DFF<Bits<FIFO_COUNT_BITS>>,
+    /// The head's address, zeroed unless its status is OK.
+    head_addr: Signal<Local, Bits<ADDR_BITS>>,
+    status: StatusCodes,
+    /// The page number is in_memory's business, `chk_ok` is not needed here (the address
+    /// is zeroed at the queue's output), nor the queue's fill level (the lookups in flight
+    /// are counted in `flight`); the name tells the lint so.
     unused_page: Signal<Local, Bit>,
 }
 
@@ -111,6 +124,9 @@ impl LookupPipe {
             _dirs: p.on_chip_dirs(),
             s2_rsp: Default::default(),
             fire: Default::default(),
+            flight: Default::default(),
+            head_addr: Default::default(),
+            status: Default::default(),
             unused_page: Default::default(),
         }
     }
@@ -134,24 +150,22 @@ impl Logic for LookupPipe {
             self.front.dir_waddr[d].next = self.dir_waddr[d].val();
             self.front.dir_wdata[d].next = self.dir_wdata[d].val();
         }
-        self.front.held.next = self.fifo.count.val();
+        self.front.flight.next = self.flight.q.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
         self.in_flight.next = self.front.in_flight.val();
 
-        // s2: the address of an OK lookup, into the response queue.
+        // s2: the address (zeroed at the output unless OK), into the response queue.
         self.s2_rsp.next.qpn = self.front.chk_qpn.val();
         self.s2_rsp.next.tag = self.front.chk_tag.val();
         self.s2_rsp.next.status = self.front.chk_status.val();
-        self.s2_rsp.next.addr = 0.into();
-        if self.front.chk_ok.val() {
-            self.s2_rsp.next.addr = self.front.chk_base.val() + self.front.chk_offset.val();
-        }
+        self.s2_rsp.next.addr = self.front.chk_base.val() + self.front.chk_offset.val();
         self.fifo.clock.next = self.clock.val();
         self.fifo.rst.next = self.rst.val();
         self.fifo.in_valid.next = self.front.chk_valid.val();
         self.fifo.data_in.next = self.s2_rsp.val();
-        self.unused_page.next = self.front.chk_page.val().any();
+        self.unused_page.next =
+            self.front.chk_page.val().any() | self.front.chk_ok.val() | self.fifo.count.val().any();
 
         // Response stream from the queue's head.
         self.fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
@@ -160,8 +174,25 @@ impl Logic for LookupPipe {
         self.rsp_qpn.next = self.fifo.data_out.val().qpn;
         self.rsp_tag.next = self.fifo.data_out.val().tag;
         self.rsp_status.next = self.fifo.data_out.val().status;
-        self.rsp_addr.next = self.fifo.data_out.val().addr;
+        self.head_addr.next = 0.into();
+        if self.fifo.data_out.val().status == self.status.ok.val() {
+            self.head_addr.next = self.fifo.data_out.val().addr;
+        }
+        self.rsp_addr.next = self.head_addr.val();
         self.rsp_fire.next = self.fire.val();
+
+        // Lookups in flight: up at a request handshake, down at a response handshake.
+        self.flight.clock.next = self.clock.val();
+        self.flight.d.next = self.flight.q.val();
+        if self.front.req_fire.val() & !self.fire.val() {
+            self.flight.d.next = self.flight.q.val() + 1;
+        }
+        if !self.front.req_fire.val() & self.fire.val() {
+            self.flight.d.next = self.flight.q.val() - 1;
+        }
+        if self.rst.val() {
+            self.flight.d.next = 0.into();
+        }
 
         // Counters, at the response handshake.
         self.counters.clock.next = self.clock.val();

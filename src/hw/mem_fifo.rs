@@ -83,6 +83,17 @@ reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 reg [{cm}:0] fill;
+// Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
+// every variable): an event-driven simulator shows the same outputs as Verilator before the
+// first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
+// under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+integer init_i;
+initial begin
+   wr_ptr = {ab}'d0;
+   rd_ptr = {ab}'d0;
+   fill = {cb}'d0;
+   for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
+end
 wire pop = (fill != {cb}'d0) & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 
@@ -106,19 +117,9 @@ always @(*) out_valid = fill != {cb}'d0;
 always @(*) data_out = head;
 always @(*) count = fill;
 
-// Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-// starts the pointers at X and shows X on the outputs until the first reset edge.
-initial begin
-   wr_ptr = {ab}'d0;
-   rd_ptr = {ab}'d0;
-   fill = {cb}'d0;
-end
 `ifndef SYNTHESIS
-// Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-// low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-// producer holds credit, so it is a design error).
-integer init_i;
-initial for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
+// Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+// so it is a design error).
 always @(posedge clock) begin
    if (!rst && in_valid && !pop && fill == {cb}'d{depth}) begin
       $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
@@ -128,12 +129,12 @@ end
 `endif
 ",
             wm = T::BITS - 1,
+            wb = T::BITS,
             dm = self._depth - 1,
             am = a - 1,
             ab = a,
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
-            wb = T::BITS,
             depth = self._depth,
         ))
     }

@@ -111,6 +111,8 @@ pub struct MemLookupPipe {
     result: Signal<Local, Bits<64>>,
     out_valid: Signal<Local, Bit>,
     fire: Signal<Local, Bit>,
+    /// Lookups in s1, s2 and the back end.
+    flight: DFF<Bits<FIFO_COUNT_BITS>>,
     status_out: Signal<Local, Bits<STATUS_BITS>>,
     /// The response address, decided here and assigned to `rsp_addr` once.
     addr_out: Signal<Local, Bits<ADDR_BITS>>,
@@ -166,6 +168,7 @@ impl MemLookupPipe {
             result: Default::default(),
             out_valid: Default::default(),
             fire: Default::default(),
+            flight: Default::default(),
             status_out: Default::default(),
             addr_out: Default::default(),
             unused_counts_base: Default::default(),
@@ -192,7 +195,7 @@ impl Logic for MemLookupPipe {
         self.front.ram_we.next = self.ram_we.val();
         self.front.ram_waddr.next = self.ram_waddr.val();
         self.front.ram_wdata.next = self.ram_wdata.val();
-        self.front.held.next = self.queue.count.val();
+        self.front.flight.next = self.flight.q.val();
         self.req_ready.next = self.front.req_ready.val();
         self.req_fire.next = self.front.req_fire.val();
         self.in_flight.next = self.front.in_flight.val();
@@ -220,6 +223,7 @@ impl Logic for MemLookupPipe {
         self.dreq_addr.next = self.dreqs.data_out.val();
         self.dreqs.out_ready.next = self.dreq_ready.val();
         self.unused_counts_base.next = self.dreqs.count.val().any()
+            | self.queue.count.val().any()
             | self.results.count.val().any()
             | self.front.chk_base.val().any();
         self.results.in_valid.next = self.cpl_valid.val();
@@ -257,6 +261,19 @@ impl Logic for MemLookupPipe {
         self.rsp_status.next = self.status_out.val();
         self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
+
+        // Lookups in flight: up at a request handshake, down at a response handshake.
+        self.flight.clock.next = self.clock.val();
+        self.flight.d.next = self.flight.q.val();
+        if self.front.req_fire.val() & !self.fire.val() {
+            self.flight.d.next = self.flight.q.val() + 1;
+        }
+        if !self.front.req_fire.val() & self.fire.val() {
+            self.flight.d.next = self.flight.q.val() - 1;
+        }
+        if self.rst.val() {
+            self.flight.d.next = 0.into();
+        }
 
         // Counters, at the response handshake.
         self.counters.clock.next = self.clock.val();

@@ -33,7 +33,7 @@ pub mod mem_pipe;
 pub mod qp_table;
 pub mod ram;
 
-use crate::config::{Config, Directory, Mode, Reuse};
+use crate::config::{Config, Directory, Fpga, Mode, Reuse};
 use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
 
@@ -108,6 +108,8 @@ pub struct EngineParams {
     /// two_level with the directory on chip (else in memory).
     pub dir_on_chip: bool,
     pub max_outstanding: u32,
+    /// How the RAMs are emitted.
+    pub fpga: Fpga,
 }
 
 impl EngineParams {
@@ -126,6 +128,7 @@ impl EngineParams {
             leaf_bits: (cfg.mode == Mode::TwoLevel).then_some(cfg.leaf_bits),
             dir_on_chip: cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip,
             max_outstanding: cfg.max_outstanding,
+            fpga: cfg.fpga,
         }
     }
 
@@ -158,7 +161,7 @@ impl EngineParams {
 
     /// A copy of the on-chip directory.
     pub fn dir_ram(&self) -> ram::Ram<DirEntry> {
-        ram::Ram::new(self.dir_entries() as usize)
+        ram::Ram::new(self.dir_entries() as usize, self.fpga)
     }
 
     /// A copy of the state RAM sized for this configuration.
@@ -167,6 +170,7 @@ impl EngineParams {
             self.max_qps as usize,
             self.index_bits as usize,
             2 + self.gen_bits() as usize,
+            self.fpga,
         )
     }
 }

@@ -13,14 +13,41 @@
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `clock` | in | |
-//! | `read_address` | in | word index; `read_data` holds `mem[index]` after the next edge |
-//! | `read_data` | out | read-first: a write at the same edge is not seen |
+//! | `read_address` | in | word index; `read_data` holds `mem[index]` after the [`Ram::latency`]-th edge |
+//! | `read_data` | out | read-first: a write at the same edge as the read is not seen |
 //! | `write_enable`, `write_address`, `write_data` | in | one write per edge |
 //!
-//! Latency: one cycle (registered read). A read of an address `>= depth` returns an
-//! undefined word; every reader checks the range before it uses the word.
+//! Latency ([`Ram::latency`]): two cycles with the output register (the default): the
+//! array is read at the edge that takes the address, and the word read is registered at the
+//! next edge, with no logic between the array and that register. That register is the
+//! block RAM's own output register: nothing else runs from a block RAM's read port, whose
+//! clock-to-out without it is the longest delay of the design (5.6 ns on ECP5). One cycle
+//! ([`Ram::unregistered`]) for a reader that cannot wait the extra cycle. A read of an address
+//! `>= depth` returns an undefined word; every reader checks the range before it uses the
+//! word.
+//!
+//! How the RAM is emitted follows the configuration's `fpga` (SPEC §3):
+//!
+//! - `generic`: inferred. The template is the one of Xilinx UG901 (Vivado Design Suite User
+//!   Guide: Synthesis), "Block RAM with Optional Output Registers" (`rams_pipeline.v`): the
+//!   registered array read (`read_word <= mem[addr]`) followed by a second register of the
+//!   read word alone (`read_q <= read_word`), which Vivado maps onto the block RAM's output
+//!   register (DOA_REG / DOB_REG); Quartus maps the same pattern onto the M20K's output
+//!   register (Intel Quartus Prime Recommended HDL Coding Styles, "Inferring RAM functions":
+//!   registered output). yosys 0.23 puts the second register in fabric flip-flops, right at
+//!   the block RAM's read port.
+//! - `ecp5`: the array is Lattice DP16KD primitives instantiated with `REGMODE_B = "OUTREG"`
+//!   (see [`dp16kd_verilog`]); yosys 0.23 never infers that register itself. RAMs of fewer
+//!   than [`DP16KD_MIN_DEPTH`] words are inferred as with `generic`.
+//!
+//! Simultaneous write and read of one address: the emitted RAM is read-first (the read
+//! returns the old word), in both flavours as simulated. On the ECP5 silicon the DP16KD's
+//! behaviour when its two ports access one address at the same edge is not guaranteed by
+//! this generator's tests (they run the behavioural model of the testbench); a lookup at the
+//! edge of a command's write to its own index may then see either word.
 
 use super::QPN_BITS;
+use crate::config::Fpga;
 use rust_hdl::prelude::*;
 
 /// Width of the address ports (the deepest RAM: the state RAM of 2^24 indexes).
@@ -28,7 +55,7 @@ pub const RAM_ADDR_BITS: usize = QPN_BITS;
 /// Widest word address of a free map level: 2^24 indexes / 64 bits per word.
 pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
 
-#[derive(LogicBlock, Default)]
+#[derive(LogicBlock)]
 pub struct Ram<T: Synth> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
@@ -39,28 +66,58 @@ pub struct Ram<T: Synth> {
     _depth: usize,
     _address_bits: usize,
     _width: usize,
+    _fpga: Fpga,
+    _registered: bool,
     _sim: Vec<T>,
+    _sim_word: T,
+}
+
+impl<T: Synth> Default for Ram<T> {
+    fn default() -> Self {
+        Self::new(1, Fpga::Generic)
+    }
 }
 
 impl<T: Synth> Ram<T> {
-    /// A RAM of `depth` whole words, addressed by as many bits as `depth` needs.
-    pub fn new(depth: usize) -> Self {
+    /// A RAM of `depth` whole words, addressed by as many bits as `depth` needs, with its
+    /// output register, emitted for `fpga`.
+    pub fn new(depth: usize, fpga: Fpga) -> Self {
         let address_bits = (usize::BITS - depth.saturating_sub(1).leading_zeros()).max(1);
-        Self::with_layout(depth, address_bits as usize, T::BITS)
+        Self::with_layout(depth, address_bits as usize, T::BITS, fpga)
     }
 
     /// A RAM of `depth` words of which the low `width` bits are stored, addressed by
-    /// `address_bits` bits.
-    pub fn with_layout(depth: usize, address_bits: usize, width: usize) -> Self {
+    /// `address_bits` bits, with its output register, emitted for `fpga`.
+    pub fn with_layout(depth: usize, address_bits: usize, width: usize, fpga: Fpga) -> Self {
         assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= RAM_ADDR_BITS);
         assert!((1..=T::BITS).contains(&width));
         Self {
+            clock: Default::default(),
+            read_address: Default::default(),
+            read_data: Default::default(),
+            write_enable: Default::default(),
+            write_address: Default::default(),
+            write_data: Default::default(),
             _depth: depth,
             _address_bits: address_bits,
             _width: width,
+            _fpga: fpga,
+            _registered: true,
             _sim: vec![T::default(); depth],
-            ..Default::default()
+            _sim_word: T::default(),
         }
+    }
+
+    /// The same RAM without its output register (read latency one cycle).
+    pub fn unregistered(mut self) -> Self {
+        self._registered = false;
+        self
+    }
+
+    /// Edges from the one that takes `read_address` to the one after which `read_data`
+    /// holds the word: 2 with the output register, 1 without.
+    pub fn latency(&self) -> usize {
+        1 + usize::from(self._registered)
     }
 }
 
@@ -70,7 +127,13 @@ impl<T: Synth> Logic for Ram<T> {
         if self.clock.pos_edge() {
             let mask = (1 << self._address_bits) - 1;
             let index = self.read_address.val().index() & mask;
-            self.read_data.next = self._sim.get(index).copied().unwrap_or_default();
+            let word = self._sim.get(index).copied().unwrap_or_default();
+            if self._registered {
+                self.read_data.next = self._sim_word;
+                self._sim_word = word;
+            } else {
+                self.read_data.next = word;
+            }
             if self.write_enable.val() {
                 let index = self.write_address.val().index() & mask;
                 if let Some(w) = self._sim.get_mut(index) {
@@ -85,13 +148,18 @@ impl<T: Synth> Logic for Ram<T> {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(ram_verilog(
-            self._depth,
-            self._address_bits,
-            RAM_ADDR_BITS,
-            self._width,
-            T::BITS,
-        ))
+        let layout = Layout {
+            depth: self._depth,
+            address_bits: self._address_bits,
+            port_address_bits: RAM_ADDR_BITS,
+            width: self._width,
+            port_width: T::BITS,
+            registered: self._registered,
+        };
+        Verilog::Custom(match self._fpga {
+            Fpga::Ecp5 if self._depth >= DP16KD_MIN_DEPTH => dp16kd_verilog(&layout),
+            _ => ram_verilog(&layout),
+        })
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
@@ -116,49 +184,281 @@ impl<T: Synth> Logic for Ram<T> {
     }
 }
 
-/// The body of a RAM module: `depth` words of `width` bits, addressed by the low
-/// `address_bits` of `port_address_bits`-bit ports, with `port_width`-bit data ports (the
-/// unused high bits of the ports are gathered into `_unused_ok`, zero-filled on read).
-fn ram_verilog(
+/// The shape of one emitted RAM.
+struct Layout {
     depth: usize,
+    /// Address bits used (the low bits of the ports).
     address_bits: usize,
     port_address_bits: usize,
+    /// Data bits stored (the low bits of the ports).
     width: usize,
     port_width: usize,
-) -> String {
-    let (a, w) = (address_bits, width);
-    let mut unused = vec!["1'b0".to_string()];
-    for port in ["read_address", "write_address"] {
-        if a < port_address_bits {
-            unused.push(format!("{port}[{}:{a}]", port_address_bits - 1));
+    /// With the output register.
+    registered: bool,
+}
+
+impl Layout {
+    /// `wire _unused_ok` over the unused high bits of the ports, and the zero padding of the
+    /// read data (`{N'd0, ` or `{`).
+    fn unused_and_pad(&self) -> (String, String) {
+        let (a, w) = (self.address_bits, self.width);
+        let mut unused = vec!["1'b0".to_string()];
+        for port in ["read_address", "write_address"] {
+            if a < self.port_address_bits {
+                unused.push(format!("{port}[{}:{a}]", self.port_address_bits - 1));
+            }
         }
+        if w < self.port_width {
+            unused.push(format!("write_data[{}:{w}]", self.port_width - 1));
+        }
+        let pad = if w < self.port_width {
+            format!("{{{}'d0, ", self.port_width - w)
+        } else {
+            "{".to_string()
+        };
+        (
+            format!("wire _unused_ok = &{{{}}};", unused.join(", ")),
+            pad,
+        )
     }
-    if w < port_width {
-        unused.push(format!("write_data[{}:{w}]", port_width - 1));
-    }
-    let pad = if w < port_width {
-        format!("{{{}'d0, ", port_width - w)
+}
+
+/// The body of an inferred RAM module (`fpga = generic`); its read registers start at 0, as
+/// rust-hdl's DFFs do (the array is not initialised: every reader ignores a word read before
+/// it was written): `depth` words of `width` bits,
+/// addressed by the low `address_bits` of the ports, the read word registered once more
+/// when `registered` (UG901 "Block RAM with Optional Output Registers"); the unused high
+/// bits of the ports are gathered into `_unused_ok`, the read data zero-filled.
+fn ram_verilog(l: &Layout) -> String {
+    let (unused, pad) = l.unused_and_pad();
+    let (out_decl, out_reg, out) = if l.registered {
+        (
+            format!(
+                "reg [{}:0] read_q;\ninitial read_q = {}'d0;\n",
+                l.width - 1,
+                l.width
+            ),
+            "   read_q <= read_word;\n",
+            "read_q",
+        )
     } else {
-        "{".to_string()
+        (String::new(), "", "read_word")
     };
     format!(
         "\
 reg [{wm}:0] mem [0:{dm}];
 reg [{wm}:0] read_word;
-wire _unused_ok = &{{{unused}}};
+initial read_word = {w}'d0;
+{out_decl}{unused}
 
 always @(posedge clock) begin
    read_word <= mem[read_address[{am}:0]];
-   if (write_enable) begin
+{out_reg}   if (write_enable) begin
       mem[write_address[{am}:0]] <= write_data[{wm}:0];
    end
 end
 
-always @(*) read_data = {pad}read_word}};
+always @(*) read_data = {pad}{out}}};
 ",
-        wm = w - 1,
-        dm = depth - 1,
-        am = a - 1,
-        unused = unused.join(", "),
+        wm = l.width - 1,
+        w = l.width,
+        dm = l.depth - 1,
+        am = l.address_bits - 1,
     )
+}
+
+/// With `fpga = ecp5`, RAMs of fewer words are inferred as with `generic` (yosys maps them to
+/// distributed RAM and flip-flops): a DP16KD holds at least 1024 words, and a RAM of 64
+/// words of 64 bits would take four of them.
+pub const DP16KD_MIN_DEPTH: usize = 128;
+
+/// DP16KD data widths (port B read, port A write) and the words one block holds at each.
+const DP16KD_MODES: [(usize, usize); 5] = [(18, 1024), (9, 2048), (4, 4096), (2, 8192), (1, 16384)];
+
+/// The body of a RAM module for `fpga = ecp5`: Lattice DP16KD blocks, port A writes and
+/// port B reads, `REGMODE_B = "OUTREG"` when `registered` (the read data leaves the block
+/// through its own output register: clock-to-out of the register, not of the array).
+///
+/// Each block runs at the widest data width whose depth holds the RAM (at most 16384 words at
+/// width 1); the word is split over `ceil(width / block_width)` blocks side by side, and a
+/// RAM deeper than 16384 words over several rows of blocks: the row is selected by the
+/// write enable on the write side and, on the read side, by a multiplexer after the blocks,
+/// driven by the high address bits delayed as the read data is (`latency` edges).
+///
+/// Block addresses (Lattice TN1264, "Memory Usage Guide for ECP5 Devices"): the word address
+/// sits in the high bits of `AD[13:0]`, `AD[13:4]` at width 18 down to `AD[13:0]` at width 1;
+/// at width 18 `ADA[1:0]` are the byte enables of the write (both set). Simultaneous write
+/// and read of the same address through the two ports: see the module documentation.
+fn dp16kd_verilog(l: &Layout) -> String {
+    let (unused, pad) = l.unused_and_pad();
+    let rows_depth = l.depth.min(16384);
+    let &(bw, bdepth) = DP16KD_MODES
+        .iter()
+        .find(|m| m.1 >= rows_depth)
+        .unwrap_or(&DP16KD_MODES[4]);
+    let rows = l.depth.div_ceil(bdepth);
+    let cols = l.width.div_ceil(bw);
+    let row_bits = (usize::BITS - (rows - 1).leading_zeros()) as usize;
+    // Address bits inside a block, and where they sit in AD[13:0].
+    let in_bits = (usize::BITS - (bdepth - 1).leading_zeros()) as usize;
+    let shift = 14 - in_bits;
+    let lat = 1 + usize::from(l.registered);
+    let mut o = String::new();
+    o.push_str(&format!("{unused}\n"));
+    let wd_pad = if cols * bw > l.width {
+        format!("{}'d0, ", cols * bw - l.width)
+    } else {
+        String::new()
+    };
+    o.push_str(&format!(
+        "wire [{}:0] wd = {{{wd_pad}write_data[{}:0]}};\n",
+        cols * bw - 1,
+        l.width - 1
+    ));
+    let addr = |port: &str| -> String {
+        // The in-block word address of `port`, zero-extended or cut to `in_bits`.
+        let a = l.address_bits.min(in_bits);
+        let lo = if shift > 0 {
+            format!(", {shift}'d0")
+        } else {
+            String::new()
+        };
+        let hi = if in_bits > a {
+            format!("{}'d0, ", in_bits - a)
+        } else {
+            String::new()
+        };
+        format!("{{{hi}{port}[{}:0]{lo}}}", a - 1)
+    };
+    o.push_str(&format!("wire [13:0] ra = {};\n", addr("read_address")));
+    let wa = addr("write_address");
+    // At width 18, ADA[1:0] are the byte enables.
+    let wa = if bw == 18 {
+        format!("{wa} | 14'd3")
+    } else {
+        wa
+    };
+    o.push_str(&format!("wire [13:0] wa = {wa};\n"));
+    for r in 0..rows {
+        o.push_str(&format!("wire [{}:0] rd{r};\n", cols * 18 - 1));
+        let we = if rows > 1 {
+            format!(
+                "write_enable & (write_address[{}:{in_bits}] == {row_bits}'d{r})",
+                in_bits + row_bits - 1
+            )
+        } else {
+            "write_enable".to_string()
+        };
+        o.push_str(&format!("wire we{r} = {we};\n"));
+        for c in 0..cols {
+            let di: Vec<String> = (0..18)
+                .rev()
+                .map(|b| {
+                    if b < bw {
+                        format!(".DIA{b}(wd[{}])", c * bw + b)
+                    } else {
+                        format!(".DIA{b}(1'b0)")
+                    }
+                })
+                .collect();
+            let ada: Vec<String> = (0..14).rev().map(|b| format!(".ADA{b}(wa[{b}])")).collect();
+            let adb: Vec<String> = (0..14).rev().map(|b| format!(".ADB{b}(ra[{b}])")).collect();
+            let dob: Vec<String> = (0..18)
+                .rev()
+                .map(|b| format!(".DOB{b}(rd{r}[{}])", c * 18 + b))
+                .collect();
+            let dib: Vec<String> = (0..18).rev().map(|b| format!(".DIB{b}(1'b0)")).collect();
+            o.push_str(&format!(
+                "\
+DP16KD #(
+   .DATA_WIDTH_A({bw}), .DATA_WIDTH_B({bw}),
+   .REGMODE_A(\"NOREG\"), .REGMODE_B(\"{regmode}\"),
+   .WRITEMODE_A(\"NORMAL\"), .WRITEMODE_B(\"NORMAL\"),
+   .CSDECODE_A(\"0b000\"), .CSDECODE_B(\"0b000\"),
+   .RESETMODE(\"SYNC\"), .GSR(\"DISABLED\")
+) ram_r{r}_c{c} (
+   {di},
+   {ada},
+   .CEA(1'b1), .OCEA(1'b1), .CLKA(clock), .WEA(we{r}), .RSTA(1'b0),
+   .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
+   .DOA17(), .DOA16(), .DOA15(), .DOA14(), .DOA13(), .DOA12(), .DOA11(), .DOA10(), .DOA9(),
+   .DOA8(), .DOA7(), .DOA6(), .DOA5(), .DOA4(), .DOA3(), .DOA2(), .DOA1(), .DOA0(),
+   {dib},
+   {adb},
+   .CEB(1'b1), .OCEB(1'b1), .CLKB(clock), .WEB(1'b0), .RSTB(1'b0),
+   .CSB2(1'b0), .CSB1(1'b0), .CSB0(1'b0),
+   {dob}
+);
+",
+                regmode = if l.registered { "OUTREG" } else { "NOREG" },
+                di = di.join(", "),
+                ada = ada.join(", "),
+                dib = dib.join(", "),
+                adb = adb.join(", "),
+                dob = dob.join(", "),
+            ));
+        }
+    }
+    // The word of each row: the used data bits of its blocks, side by side.
+    let row_word = |r: usize| -> String {
+        let parts: Vec<String> = (0..cols)
+            .rev()
+            .map(|c| format!("rd{r}[{}:{}]", c * 18 + bw - 1, c * 18))
+            .collect();
+        format!("{{{}}}", parts.join(", "))
+    };
+    o.push_str(&format!("wire [{}:0] read_word;\n", cols * bw - 1));
+    if rows == 1 {
+        o.push_str(&format!("assign read_word = {};\n", row_word(0)));
+    } else {
+        // The row of the read, delayed as its data is.
+        for k in 0..lat {
+            o.push_str(&format!(
+                "reg [{}:0] row{k};\ninitial row{k} = {row_bits}'d0;\n",
+                row_bits - 1
+            ));
+        }
+        o.push_str("always @(posedge clock) begin\n");
+        o.push_str(&format!(
+            "   row0 <= read_address[{}:{in_bits}];\n",
+            in_bits + row_bits - 1
+        ));
+        for k in 1..lat {
+            o.push_str(&format!("   row{k} <= row{};\n", k - 1));
+        }
+        o.push_str("end\n");
+        o.push_str(&format!("reg [{}:0] read_mux;\n", cols * bw - 1));
+        o.push_str("always @(*) begin\n");
+        o.push_str(&format!("   case (row{})\n", lat - 1));
+        for r in 0..rows {
+            o.push_str(&format!(
+                "      {row_bits}'d{r}: read_mux = {};\n",
+                row_word(r)
+            ));
+        }
+        o.push_str(&format!("      default: read_mux = {}'d0;\n", cols * bw));
+        o.push_str("   endcase\nend\n");
+        o.push_str("assign read_word = read_mux;\n");
+    }
+    // Every data bit of the blocks is read by an instance; the unused ones are marked, and so
+    // are the address bits above those the blocks and rows use.
+    let mut spare = vec!["1'b0".to_string()];
+    let used = in_bits + if rows > 1 { row_bits } else { 0 };
+    if used < l.address_bits {
+        for port in ["read_address", "write_address"] {
+            spare.push(format!("{port}[{}:{used}]", l.address_bits - 1));
+        }
+    }
+    for r in 0..rows {
+        spare.push(format!("rd{r}"));
+    }
+    if cols * bw > l.width {
+        spare.push(format!("read_word[{}:{}]", cols * bw - 1, l.width));
+    }
+    o.push_str(&format!("wire _unused_rd = &{{{}}};\n", spare.join(", ")));
+    o.push_str(&format!(
+        "always @(*) read_data = {pad}read_word[{}:0]}};\n",
+        l.width - 1
+    ));
+    o
 }

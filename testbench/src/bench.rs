@@ -153,7 +153,7 @@ impl Bench {
 
     /// [`Bench::new`] with the memory model of `mem` (two_level in_memory; ignored otherwise).
     pub fn new_with_mem(cfg: &Config, opts: &BenchOptions, mem: &MemOptions) -> Result<Bench> {
-        let verilog = qptable::generate::generate_verilog(cfg)?;
+        let verilog = crate::sim_verilog(cfg)?;
         let model = Model::build(
             &verilog,
             &cfg.top,

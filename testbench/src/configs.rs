@@ -32,7 +32,7 @@ pub fn named(top: &str, sets: &[&str]) -> Config {
 pub fn prebuild(cfg: &Config) -> Result<()> {
     static BUILD: Mutex<()> = Mutex::new(());
     let _guard = BUILD.lock().unwrap_or_else(|e| e.into_inner());
-    let verilog = qptable::generate::generate_verilog(cfg)?;
+    let verilog = crate::sim_verilog(cfg)?;
     Model::build(&verilog, &cfg.top, &BuildOptions::traced(false))
         .with_context(|| format!("building {}", cfg.top))?;
     Ok(())

@@ -27,3 +27,18 @@ pub mod tb;
 pub mod tools;
 pub mod wave;
 pub mod xsim;
+
+/// Behavioural simulation model of the Lattice DP16KD (the subset `fpga = ecp5` instantiates):
+/// yosys 0.23's `ecp5/cells_sim.v` declares the primitive without behaviour.
+pub const DP16KD_MODEL: &str = include_str!("dp16kd_model.v");
+
+/// The Verilog of `cfg` as the simulators take it: the emitted Verilog, followed with `fpga =
+/// ecp5` by [`DP16KD_MODEL`].
+pub fn sim_verilog(cfg: &qptable::config::Config) -> anyhow::Result<String> {
+    let mut v = qptable::generate::generate_verilog(cfg)?;
+    if cfg.fpga == qptable::config::Fpga::Ecp5 {
+        v.push('\n');
+        v.push_str(DP16KD_MODEL);
+    }
+    Ok(v)
+}

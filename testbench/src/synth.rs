@@ -2,7 +2,9 @@
 //!
 //! For a configuration, [`run`]:
 //!
-//! 1. synthesizes the engine with yosys (`synth_ecp5 -top <top> -json`) and places and routes
+//! 1. synthesizes the engine, emitted with `fpga = ecp5` whatever the configuration says (its
+//!    RAMs are DP16KD instantiated with their output register, which yosys 0.23 does not
+//!    infer), with yosys (`synth_ecp5 -top <top> -json`) and places and routes
 //!    it with nextpnr-ecp5 (`--85k --package CABGA381`, out of context, fixed seed): LUTs
 //!    (nextpnr's `TRELLIS_COMB`: LUT4s, including the halves of carry cells), flip-flops
 //!    (`TRELLIS_FF`), block RAMs (`DP16KD`) and the Fmax nextpnr reports after routing;
@@ -11,7 +13,8 @@
 //!    block limits the engine) and for the reference design of SPEC §7, a registered 64-bit
 //!    adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the adder's (target
 //!    >= 0.75) and the engine's critical path as nextpnr reports it, condensed;
-//! 3. runs a generic yosys `synth -flatten` and `ltp -noff` (cell count and the longest
+//! 3. runs a generic yosys `synth -flatten` and `ltp -noff` on the `fpga = generic` flavour
+//!    (cell count and the longest
 //!    path in cells, flip-flops excluded). Generic synthesis maps memories to flip-flops,
 //!    which at `index_bits = 14` takes very long and measures the RAMs rather than the
 //!    logic; so when `max_qps > 64` the generic figures are taken on the same configuration
@@ -36,7 +39,7 @@
 
 use crate::tools;
 use anyhow::{anyhow, bail, Context, Result};
-use qptable::config::Config;
+use qptable::config::{Config, Fpga};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -155,6 +158,8 @@ pub struct SynthReport {
     pub pipe: PnrFigures,
     pub adder: PnrFigures,
     pub generic: Option<GenericFigures>,
+    /// Set when the ECP5 figures are taken on a smaller configuration ([`ecp5_config`]).
+    pub reduced: Option<String>,
     pub seed: u64,
     pub freq_mhz: f64,
 }
@@ -394,6 +399,52 @@ pub fn ecp5(
     })
 }
 
+/// DP16KD blocks of the ECP5-85F.
+pub const ECP5_85F_DP16KD: u64 = 208;
+
+/// At most this many DP16KD for the copies of the state RAM, so that the rest of the design
+/// (free map, queues) fits the ECP5-85F beside them.
+const STATE_RAM_BLOCK_BUDGET: u64 = 150;
+
+/// DP16KD blocks the copies of the state RAM of `cfg` take (one copy per port and the
+/// command engine's; blocks of 16384 x 1 bit at these depths).
+pub fn state_ram_blocks(cfg: &Config) -> u64 {
+    let copies = cfg.ports.len() as u64 + 1;
+    let width = 2 + 24 - u64::from(cfg.index_bits);
+    copies * u64::from(cfg.max_qps()).div_ceil(16384) * width
+}
+
+/// The configuration the ECP5 figures are taken on: `cfg` with `fpga = ecp5` when its state
+/// RAMs fit the ECP5-85F ([`state_ram_blocks`] <= 150 of its 208 DP16KD), else with the
+/// largest `index_bits` (and `max_qps = 2^index_bits`) whose state RAMs fit, every other
+/// parameter the same; the description says which.
+pub fn ecp5_config(cfg: &Config) -> Result<(Config, Option<String>)> {
+    let mut c = cfg.clone();
+    c.fpga = Fpga::Ecp5;
+    if state_ram_blocks(&c) <= STATE_RAM_BLOCK_BUDGET {
+        return Ok((c, None));
+    }
+    let needed = state_ram_blocks(&c);
+    while state_ram_blocks(&c) > STATE_RAM_BLOCK_BUDGET && c.index_bits > 4 {
+        c.index_bits -= 1;
+        c.max_qps = None;
+        c.leaf_bits = c.leaf_bits.min(c.index_bits - 1);
+        c.first_index = c.first_index.min(c.max_qps() - 1);
+    }
+    c.validate()?;
+    Ok((
+        c.clone(),
+        Some(format!(
+            "{} does not fit the ECP5-85F (its state RAMs alone take {needed} DP16KD of {ECP5_85F_DP16KD}): \
+             ECP5 figures on the same configuration with index_bits = {}, max_qps = {} ({} DP16KD for the state RAMs)",
+            cfg.top,
+            c.index_bits,
+            c.max_qps(),
+            state_ram_blocks(&c)
+        )),
+    ))
+}
+
 /// The configuration the generic figures are taken on: `cfg` itself when `max_qps <= 64`,
 /// else `cfg` with `index_bits = 6` and `max_qps = 64` (and `first_index`, `leaf_bits` and
 /// the quarantine depth clamped to fit). Returns it and a description.
@@ -486,10 +537,17 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
     let yv = yosys_version();
     let nextpnr = find_nextpnr(say)?;
     say(&format!("{yv}; {} ({})", nextpnr.version, nextpnr.origin));
-    let verilog = qptable::generate::generate_verilog(cfg)?;
-    say(&format!("{}: yosys synth_ecp5, nextpnr-ecp5 ...", cfg.top));
+    let (ecp5_cfg, reduced) = ecp5_config(cfg)?;
+    if let Some(r) = &reduced {
+        say(r);
+    }
+    let verilog = qptable::generate::generate_verilog(&ecp5_cfg)?;
+    say(&format!(
+        "{}: fpga = ecp5 (DP16KD with REGMODE_B = OUTREG); yosys synth_ecp5, nextpnr-ecp5 ...",
+        cfg.top
+    ));
     let engine = ecp5(&verilog, &cfg.top, &nextpnr, opts)?;
-    let params = qptable::hw::EngineParams::new(cfg);
+    let params = qptable::hw::EngineParams::new(&ecp5_cfg);
     let pipe_top = format!("{}_{}", cfg.top, crate::perf::PIPE_TOP);
     let mut pipe = qptable::hw::lookup_pipe::LookupPipe::new(&params);
     {
@@ -504,7 +562,9 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
         let generic = if opts.skip_generic {
             None
         } else {
-            let (gcfg, what) = generic_config(cfg)?;
+            let mut generic_cfg = cfg.clone();
+            generic_cfg.fpga = Fpga::Generic;
+            let (gcfg, what) = generic_config(&generic_cfg)?;
             say(&format!("{}: yosys synth (generic), ltp ...", gcfg.top));
             Some(generic(&gcfg, &what, opts)?)
         };
@@ -516,6 +576,7 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
             pipe: pipe_fig,
             adder,
             generic,
+            reduced,
             seed: opts.seed,
             freq_mhz: opts.freq_mhz,
         })
@@ -573,7 +634,7 @@ impl SynthReport {
         let mut o = String::new();
         let _ = writeln!(
             o,
-            "ECP5-85F (LFE5U-85F, CABGA381): {}, synth_ecp5; {} ({}); out of context, seed {}, target {} MHz",
+            "ECP5-85F (LFE5U-85F, CABGA381): {}, synth_ecp5, fpga = ecp5; {} ({}); out of context, seed {}, target {} MHz",
             self.yosys_version, self.nextpnr.version, self.nextpnr.origin, self.seed, self.freq_mhz
         );
         let _ = writeln!(
@@ -595,6 +656,9 @@ impl SynthReport {
                 cell("CCU2C"),
                 cell("PFUMX")
             );
+        }
+        if let Some(reduced) = &self.reduced {
+            let _ = writeln!(o, "note: {reduced}");
         }
         let r = self.ratio();
         let _ = writeln!(
@@ -631,7 +695,7 @@ impl SynthReport {
         if let Some(g) = &self.generic {
             let _ = writeln!(
                 o,
-                "generic yosys synth -flatten of {}: {} cells; longest path (ltp -noff) {} cells, from {} to {} ({:.1} s)",
+                "generic yosys synth -flatten of {} (fpga = generic): {} cells; longest path (ltp -noff) {} cells, from {} to {} ({:.1} s)",
                 g.what, g.cells, g.depth, g.from, g.to, g.seconds
             );
         }

@@ -258,3 +258,77 @@ fn in_memory_shipped_index_bits_20() {
         0x5EED_0130,
     );
 }
+
+// `fpga = ecp5`: the RAMs are DP16KD instances (simulated with the behavioural model of
+// qptable_testbench::DP16KD_MODEL), with their output register (REGMODE_B = "OUTREG") or,
+// for the control port's directory copy, without.
+
+#[test]
+fn ecp5_default_with_quarantine() {
+    // 16384 x 12-bit state RAMs (one row of width-1 blocks), free-map levels of 64-bit words
+    // at width 18, the quarantine queue.
+    both_shapes(
+        "ecp5-default",
+        &[
+            "fpga=ecp5",
+            "quarantine_cycles=2000",
+            "quarantine_depth=64",
+            "top=qpt_ecp5",
+        ],
+        0x5EED_0200,
+    );
+}
+
+#[test]
+fn ecp5_small_table_three_ports() {
+    both_shapes(
+        "ecp5-small",
+        &[
+            "fpga=ecp5",
+            "index_bits=4",
+            "max_qps=13",
+            "ports=[\"a\",\"b\",\"c\"]",
+            "reuse=lowest",
+            "top=qpt_ecp5_small",
+        ],
+        0x5EED_0210,
+    );
+}
+
+#[test]
+fn ecp5_two_rows_of_blocks_two_level() {
+    // 2^15 indexes: the state RAM is two rows of 16384-word blocks (the row multiplexer after
+    // the output registers); two_level on_chip: the directory copies, the control port's
+    // without its output register.
+    both_shapes(
+        "ecp5-two-rows",
+        &[
+            "fpga=ecp5",
+            "index_bits=15",
+            "max_qps=30000",
+            "mode=two_level",
+            "leaf_bits=8",
+            "top=qpt_ecp5_rows",
+        ],
+        0x5EED_0220,
+    );
+}
+
+#[test]
+fn ecp5_in_memory() {
+    in_memory_both_shapes(
+        "ecp5-in-memory",
+        &[
+            "fpga=ecp5",
+            "leaf_bits=4",
+            "index_bits=10",
+            "max_outstanding=4",
+            "top=qpt_ecp5_mem",
+        ],
+        MemOptions {
+            latency: MemLatency::Fixed(4),
+            ..MemOptions::default()
+        },
+        0x5EED_0230,
+    );
+}

@@ -25,6 +25,9 @@ pub struct Args {
     /// tools) on stdout; the progress goes to stderr.
     #[arg(long)]
     markdown: bool,
+    /// Fail (exit 1) when the engine's Fmax over the adder's is below this.
+    #[arg(long, value_name = "X")]
+    min_ratio: Option<f64>,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -33,6 +36,12 @@ pub fn run(args: &Args) -> Result<()> {
         "freq = {} is out of range: allowed a frequency in MHz, above 0 and at most 10000",
         args.freq
     );
+    if let Some(min) = args.min_ratio {
+        ensure!(
+            min.is_finite() && min > 0.0,
+            "--min-ratio = {min} is not allowed: a number > 0 (e.g. 0.75)"
+        );
+    }
     let cfg = args.config.load()?;
     let opts = SynthOptions {
         work_dir: args.work_dir.clone(),
@@ -40,12 +49,13 @@ pub fn run(args: &Args) -> Result<()> {
         freq_mhz: args.freq,
         skip_generic: args.skip_generic,
     };
-    if args.markdown {
+    let report = if args.markdown {
         // Stamped before the run: the commit measured, whatever changes meanwhile.
         let commit = qptable_testbench::markdown::commit();
         let report = synth::run(&cfg, &opts, &mut |s| eprintln!("{s}"))?;
         eprint!("{}", report.text());
         out!("{}", report.markdown(&commit))?;
+        report
     } else {
         // The callback cannot return an error: a closed stdout is kept and returned after the
         // run.
@@ -57,6 +67,18 @@ pub fn run(args: &Args) -> Result<()> {
         })?;
         printed?;
         out!("{}", report.text())?;
+        report
+    };
+    if let Some(min) = args.min_ratio {
+        let r = report.ratio();
+        ensure!(
+            r >= min,
+            "Fmax ratio {r:.3} of {} is below --min-ratio {min}",
+            report.top
+        );
+        if !args.markdown {
+            outln!("Fmax ratio {r:.3} >= --min-ratio {min}: met")?;
+        }
     }
     Ok(())
 }

@@ -660,3 +660,19 @@ fn bench_and_synth_bad_values_are_refused() {
     assert_refused_with(2, &["bench", "--lookups", "-1"], &["-1"]);
     assert_refused_with(2, &["synth", "--freq", "fast"], &["fast"]);
 }
+
+#[test]
+fn synth_refuses_a_min_ratio_that_is_not_a_positive_number() {
+    // Refused before any tool runs: no yosys or nextpnr needed.
+    let dir = TempDir::new("synth-min-ratio");
+    let args = ["synth", "--min-ratio=0"];
+    let out = qptable(&args, dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&args, &out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --min-ratio = 0 is not allowed: a number > 0 (e.g. 0.75)\n",
+        "{}",
+        describe(&args, &out)
+    );
+    assert!(dir.entries().is_empty(), "{}", describe(&args, &out));
+}
