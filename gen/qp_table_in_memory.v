@@ -2073,9 +2073,13 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2103,9 +2107,13 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2133,9 +2141,13 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2163,9 +2175,13 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2490,9 +2506,13 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2520,9 +2540,13 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2882,6 +2906,8 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 5'd0;
@@ -2889,6 +2915,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
        fill = 10'd0;
        for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [2:0] head = mem[rd_ptr];
     
@@ -3302,6 +3329,8 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3309,6 +3338,7 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -3572,9 +3602,13 @@ module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3724,6 +3758,8 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3731,6 +3767,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -3777,6 +3814,8 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3784,6 +3823,7 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4178,6 +4218,8 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4185,6 +4227,7 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4448,9 +4491,13 @@ module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4600,6 +4647,8 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4607,6 +4656,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -4653,6 +4703,8 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4660,6 +4712,7 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
