@@ -1930,9 +1930,13 @@ module qp_table$engine$map$rams$0(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -1960,9 +1964,13 @@ module qp_table$engine$map$rams$1(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -1990,9 +1998,13 @@ module qp_table$engine$map$rams$2(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2317,9 +2329,13 @@ module qp_table$engine$qram(clock,read_address,read_data,write_enable,write_addr
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2347,9 +2363,13 @@ module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_addre
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 12'd0;
+    `endif
     reg [11:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 12'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin
@@ -2791,6 +2811,8 @@ module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -2798,6 +2820,7 @@ module qp_table$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3082,9 +3105,13 @@ module qp_table$pipe_rx$front$ram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 12'd0;
+    `endif
     reg [11:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 12'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin
@@ -3504,6 +3531,8 @@ module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -3511,6 +3540,7 @@ module qp_table$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3795,9 +3825,13 @@ module qp_table$pipe_tx$front$ram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [11:0] mem [0:16383];
     reg [11:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 12'd0;
+    `endif
     reg [11:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 12'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14], write_data[21:12]};
     
     always @(posedge clock) begin

@@ -2079,9 +2079,13 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2109,9 +2113,13 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2139,9 +2147,13 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2169,9 +2181,13 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2496,9 +2512,13 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2526,9 +2546,13 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2888,6 +2912,8 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 5'd0;
@@ -2895,6 +2921,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
        fill = 10'd0;
        for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [2:0] head = mem[rd_ptr];
     
@@ -3329,6 +3356,8 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3336,6 +3365,7 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -3620,9 +3650,13 @@ module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3772,6 +3806,8 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3779,6 +3815,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -3846,6 +3883,8 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -3853,6 +3892,7 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4268,6 +4308,8 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4275,6 +4317,7 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     
@@ -4559,9 +4602,13 @@ module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4711,6 +4758,8 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4718,6 +4767,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
@@ -4785,6 +4835,8 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
@@ -4792,6 +4844,7 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [63:0] head = mem[rd_ptr];
     

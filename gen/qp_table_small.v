@@ -1723,9 +1723,13 @@ module qp_table_small$engine$map$rams$0(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2050,9 +2054,13 @@ module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,writ
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2080,9 +2088,13 @@ module qp_table_small$engine$ram(clock,read_address,read_data,write_enable,write
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 20'd0;
+    `endif
     reg [19:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 20'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin
@@ -2524,6 +2536,8 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -2531,6 +2545,7 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -2815,9 +2830,13 @@ module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [19:0] mem [0:49];
     reg [19:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 20'd0;
+    `endif
     reg [19:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 20'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6], write_data[21:20]};
     
     always @(posedge clock) begin

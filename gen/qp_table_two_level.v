@@ -1993,9 +1993,13 @@ module qp_table_two_level$engine$map$rams$0(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2023,9 +2027,13 @@ module qp_table_two_level$engine$map$rams$1(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2053,9 +2061,13 @@ module qp_table_two_level$engine$map$rams$2(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2083,9 +2095,13 @@ module qp_table_two_level$engine$map$rams$3(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2410,9 +2426,13 @@ module qp_table_two_level$engine$qram(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2440,9 +2460,13 @@ module qp_table_two_level$engine$ram(clock,read_address,read_data,write_enable,w
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2896,6 +2920,8 @@ module qp_table_two_level$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -2903,6 +2929,7 @@ module qp_table_two_level$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3210,9 +3237,13 @@ module qp_table_two_level$pipe_rx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 59'd0;
+    `endif
     reg [58:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 59'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
@@ -3240,9 +3271,13 @@ module qp_table_two_level$pipe_rx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3674,6 +3709,8 @@ module qp_table_two_level$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -3681,6 +3718,7 @@ module qp_table_two_level$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3988,9 +4026,13 @@ module qp_table_two_level$pipe_tx$front$dirs$0(clock,read_address,read_data,writ
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 59'd0;
+    `endif
     reg [58:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 59'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin
@@ -4018,9 +4060,13 @@ module qp_table_two_level$pipe_tx$front$ram(clock,read_address,read_data,write_e
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4981,7 +5027,9 @@ module qp_table_two_level$regs$dirs$0(clock,read_address,read_data,write_enable,
     // Update code (custom)
     reg [58:0] mem [0:8191];
     reg [58:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 59'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:13], write_address[23:13]};
     
     always @(posedge clock) begin

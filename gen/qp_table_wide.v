@@ -2098,9 +2098,13 @@ module qp_table_wide$engine$map$rams$0(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:16383];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:14], write_address[23:14]};
     
     always @(posedge clock) begin
@@ -2128,9 +2132,13 @@ module qp_table_wide$engine$map$rams$1(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:255];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:8], write_address[23:8]};
     
     always @(posedge clock) begin
@@ -2158,9 +2166,13 @@ module qp_table_wide$engine$map$rams$2(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:3];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2]};
     
     always @(posedge clock) begin
@@ -2188,9 +2200,13 @@ module qp_table_wide$engine$map$rams$3(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [63:0] mem [0:0];
     reg [63:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 64'd0;
+    `endif
     reg [63:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 64'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1]};
     
     always @(posedge clock) begin
@@ -2515,9 +2531,13 @@ module qp_table_wide$engine$qram(clock,read_address,read_data,write_enable,write
     // Update code (custom)
     reg [71:0] mem [0:63];
     reg [71:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 72'd0;
+    `endif
     reg [71:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 72'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:6], write_address[23:6]};
     
     always @(posedge clock) begin
@@ -2545,9 +2565,13 @@ module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -2989,6 +3013,8 @@ module qp_table_wide$pipe_cnp$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -2996,6 +3022,7 @@ module qp_table_wide$pipe_cnp$fifo(clock,rst,in_valid,data_in,out_valid,out_read
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3280,9 +3307,13 @@ module qp_table_wide$pipe_cnp$front$ram(clock,read_address,read_data,write_enabl
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -3702,6 +3733,8 @@ module qp_table_wide$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -3709,6 +3742,7 @@ module qp_table_wide$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -3993,9 +4027,13 @@ module qp_table_wide$pipe_rx$front$ram(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin
@@ -4415,6 +4453,8 @@ module qp_table_wide$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
     // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 2'd0;
@@ -4422,6 +4462,7 @@ module qp_table_wide$pipe_tx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready
        fill = 10'd0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
     end
+    `endif
     wire pop = (fill != 10'd0) & out_ready;
     wire [122:0] head = mem[rd_ptr];
     
@@ -4706,9 +4747,13 @@ module qp_table_wide$pipe_tx$front$ram(clock,read_address,read_data,write_enable
     // Update code (custom)
     reg [5:0] mem [0:1048575];
     reg [5:0] read_word;
+    `ifndef SYNTHESIS
     initial read_word = 6'd0;
+    `endif
     reg [5:0] read_q;
+    `ifndef SYNTHESIS
     initial read_q = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     always @(posedge clock) begin

@@ -87,6 +87,8 @@ reg [{cm}:0] fill;
 // every variable): an event-driven simulator shows the same outputs as Verilator before the
 // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
 // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
+// Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+`ifndef SYNTHESIS
 integer init_i;
 initial begin
    wr_ptr = {ab}'d0;
@@ -94,6 +96,7 @@ initial begin
    fill = {cb}'d0;
    for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
 end
+`endif
 wire pop = (fill != {cb}'d0) & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 

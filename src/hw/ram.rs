@@ -223,8 +223,8 @@ impl Layout {
     }
 }
 
-/// The body of an inferred RAM module (`fpga = generic`); its read registers start at 0, as
-/// rust-hdl's DFFs do (the array is not initialised: every reader ignores a word read before
+/// The body of an inferred RAM module (`fpga = generic`); in simulation (not under yosys's
+/// `SYNTHESIS`) its read registers start at 0, as rust-hdl's DFFs do (the array is not initialised: every reader ignores a word read before
 /// it was written): `depth` words of `width` bits,
 /// addressed by the low `address_bits` of the ports, the read word registered once more
 /// when `registered` (UG901 "Block RAM with Optional Output Registers"); the unused high
@@ -234,7 +234,7 @@ fn ram_verilog(l: &Layout) -> String {
     let (out_decl, out_reg, out) = if l.registered {
         (
             format!(
-                "reg [{}:0] read_q;\ninitial read_q = {}'d0;\n",
+                "reg [{}:0] read_q;\n`ifndef SYNTHESIS\ninitial read_q = {}'d0;\n`endif\n",
                 l.width - 1,
                 l.width
             ),
@@ -248,7 +248,9 @@ fn ram_verilog(l: &Layout) -> String {
         "\
 reg [{wm}:0] mem [0:{dm}];
 reg [{wm}:0] read_word;
+`ifndef SYNTHESIS
 initial read_word = {w}'d0;
+`endif
 {out_decl}{unused}
 
 always @(posedge clock) begin
@@ -414,7 +416,7 @@ DP16KD #(
         // The row of the read, delayed as its data is.
         for k in 0..lat {
             o.push_str(&format!(
-                "reg [{}:0] row{k};\ninitial row{k} = {row_bits}'d0;\n",
+                "reg [{}:0] row{k};\n`ifndef SYNTHESIS\ninitial row{k} = {row_bits}'d0;\n`endif\n",
                 row_bits - 1
             ));
         }
