@@ -2,7 +2,7 @@
 // Configuration: index_bits = 20, max_qps = 1048576, entry_bytes = 256, mode = "two_level",
 //   leaf_bits = 10, directory = "in_memory", max_outstanding = 32, ports = ["tx", "rx"],
 //   tag_bits = 8, addr_bits = 64, first_index = 2, reuse = "cyclic", quarantine_cycles = 0,
-//   quarantine_depth = 64, top = "qp_table_in_memory".
+//   quarantine_depth = 64, top = "qp_table_in_memory", fpga = "generic".
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
@@ -2945,19 +2945,9 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 5'd0;
-       rd_ptr = 5'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd32) begin
           $display("ERROR: %m: push into a full FIFO of 32 words");
@@ -3389,19 +3379,9 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -3839,19 +3819,9 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -3916,19 +3886,9 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -4341,19 +4301,9 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -4791,19 +4741,9 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -4868,19 +4808,9 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");

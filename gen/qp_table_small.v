@@ -2,7 +2,7 @@
 // Configuration: index_bits = 6, max_qps = 50, entry_bytes = 96, mode = "flat", leaf_bits = 10,
 //   directory = "on_chip", max_outstanding = 32, ports = ["rx"], tag_bits = 1, addr_bits = 32,
 //   first_index = 2, reuse = "lowest", quarantine_cycles = 0, quarantine_depth = 64,
-//   top = "qp_table_small".
+//   top = "qp_table_small", fpga = "generic".
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
@@ -2569,19 +2569,9 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
     always @(*) data_out = head;
     always @(*) count = fill;
     
-    // Power-up values, as rust-hdl gives its own registers: an event-driven simulator otherwise
-    // starts the pointers at X and shows X on the outputs until the first reset edge.
-    initial begin
-       wr_ptr = 2'd0;
-       rd_ptr = 2'd0;
-       fill = 10'd0;
-    end
     `ifndef SYNTHESIS
-    // Simulation only: empty slots read as 0 in every simulator (the payload while out_valid is
-    // low is don't-care in hardware), and a push into a full FIFO stops the simulation (every
-    // producer holds credit, so it is a design error).
-    integer init_i;
-    initial for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
