@@ -1948,6 +1948,14 @@ module qp_table$engine$map$rams$0(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd256) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 256 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$engine$map$rams$0
 
 
@@ -1982,6 +1990,14 @@ module qp_table$engine$map$rams$1(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$engine$map$rams$1
 
 
@@ -2016,6 +2032,14 @@ module qp_table$engine$map$rams$2(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$engine$map$rams$2
 
 
@@ -2347,6 +2371,14 @@ module qp_table$engine$qram(clock,read_address,read_data,write_enable,write_addr
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd64) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 64 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$engine$qram
 
 
@@ -2381,6 +2413,14 @@ module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_addre
     end
     
     always @(*) read_data = {10'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$engine$ram
 
 
@@ -3113,6 +3153,14 @@ module qp_table$pipe_rx$front$ram(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {10'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$pipe_rx$front$ram
 
 
@@ -3823,6 +3871,14 @@ module qp_table$pipe_tx$front$ram(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {10'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table$pipe_tx$front$ram
 
 

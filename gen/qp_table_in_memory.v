@@ -2097,6 +2097,14 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$map$rams$0
 
 
@@ -2131,6 +2139,14 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd256) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 256 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$map$rams$1
 
 
@@ -2165,6 +2181,14 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$map$rams$2
 
 
@@ -2199,6 +2223,14 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$map$rams$3
 
 
@@ -2530,6 +2562,14 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd64) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 64 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$qram
 
 
@@ -2564,6 +2604,14 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$engine$ram
 
 
@@ -3648,6 +3696,14 @@ module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_rx$front$ram
 
 
@@ -4570,6 +4626,14 @@ module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_in_memory$pipe_tx$front$ram
 
 

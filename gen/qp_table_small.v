@@ -1741,6 +1741,14 @@ module qp_table_small$engine$map$rams$0(clock,read_address,read_data,write_enabl
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_small$engine$map$rams$0
 
 
@@ -2072,6 +2080,14 @@ module qp_table_small$engine$qram(clock,read_address,read_data,write_enable,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd64) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 64 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_small$engine$qram
 
 
@@ -2106,6 +2122,14 @@ module qp_table_small$engine$ram(clock,read_address,read_data,write_enable,write
     end
     
     always @(*) read_data = {2'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd50) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 50 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_small$engine$ram
 
 
@@ -2838,6 +2862,14 @@ module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enabl
     end
     
     always @(*) read_data = {2'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd50) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 50 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_small$pipe_rx$front$ram
 
 

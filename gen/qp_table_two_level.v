@@ -2011,6 +2011,14 @@ module qp_table_two_level$engine$map$rams$0(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$map$rams$0
 
 
@@ -2045,6 +2053,14 @@ module qp_table_two_level$engine$map$rams$1(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd256) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 256 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$map$rams$1
 
 
@@ -2079,6 +2095,14 @@ module qp_table_two_level$engine$map$rams$2(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$map$rams$2
 
 
@@ -2113,6 +2137,14 @@ module qp_table_two_level$engine$map$rams$3(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$map$rams$3
 
 
@@ -2444,6 +2476,14 @@ module qp_table_two_level$engine$qram(clock,read_address,read_data,write_enable,
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd64) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 64 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$qram
 
 
@@ -2478,6 +2518,14 @@ module qp_table_two_level$engine$ram(clock,read_address,read_data,write_enable,w
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$engine$ram
 
 
@@ -3245,6 +3293,14 @@ module qp_table_two_level$pipe_rx$front$dirs$0(clock,read_address,read_data,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd8192) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 8192 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$pipe_rx$front$dirs$0
 
 
@@ -3279,6 +3335,14 @@ module qp_table_two_level$pipe_rx$front$ram(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$pipe_rx$front$ram
 
 
@@ -4024,6 +4088,14 @@ module qp_table_two_level$pipe_tx$front$dirs$0(clock,read_address,read_data,writ
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd8192) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 8192 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$pipe_tx$front$dirs$0
 
 
@@ -4058,6 +4130,14 @@ module qp_table_two_level$pipe_tx$front$ram(clock,read_address,read_data,write_e
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$pipe_tx$front$ram
 
 
@@ -5020,6 +5100,14 @@ module qp_table_two_level$regs$dirs$0(clock,read_address,read_data,write_enable,
     end
     
     always @(*) read_data = {read_word};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd8192) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 8192 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_two_level$regs$dirs$0
 
 

@@ -2116,6 +2116,14 @@ module qp_table_wide$engine$map$rams$0(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd16384) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 16384 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$map$rams$0
 
 
@@ -2150,6 +2158,14 @@ module qp_table_wide$engine$map$rams$1(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd256) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 256 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$map$rams$1
 
 
@@ -2184,6 +2200,14 @@ module qp_table_wide$engine$map$rams$2(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$map$rams$2
 
 
@@ -2218,6 +2242,14 @@ module qp_table_wide$engine$map$rams$3(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$map$rams$3
 
 
@@ -2549,6 +2581,14 @@ module qp_table_wide$engine$qram(clock,read_address,read_data,write_enable,write
     end
     
     always @(*) read_data = {read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd64) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 64 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$qram
 
 
@@ -2583,6 +2623,14 @@ module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$engine$ram
 
 
@@ -3315,6 +3363,14 @@ module qp_table_wide$pipe_cnp$front$ram(clock,read_address,read_data,write_enabl
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$pipe_cnp$front$ram
 
 
@@ -4025,6 +4081,14 @@ module qp_table_wide$pipe_rx$front$ram(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$pipe_rx$front$ram
 
 
@@ -4735,6 +4799,14 @@ module qp_table_wide$pipe_tx$front$ram(clock,read_address,read_data,write_enable
     end
     
     always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
 endmodule // qp_table_wide$pipe_tx$front$ram
 
 

@@ -156,10 +156,11 @@ impl<T: Synth> Logic for Ram<T> {
             port_width: T::BITS,
             registered: self._registered,
         };
-        Verilog::Custom(match self._fpga {
+        let body = match self._fpga {
             Fpga::Ecp5 if self._depth >= DP16KD_MIN_DEPTH => dp16kd_verilog(&layout),
             _ => ram_verilog(&layout),
-        })
+        };
+        Verilog::Custom(body + &write_range_check(&layout))
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
@@ -266,6 +267,31 @@ always @(*) read_data = {pad}{out}}};
         w = l.width,
         dm = l.depth - 1,
         am = l.address_bits - 1,
+    )
+}
+
+/// A simulation-only check (not under yosys's `SYNTHESIS`): a write past the last word stops
+/// the simulation. Every writer keeps its addresses in range (the init sweeps stop at the last
+/// word, the queues wrap at their depth), so such a write is a design error that the low
+/// address bits would otherwise fold onto another word. Reads are not checked: a lookup of an
+/// index out of range reads the RAM before its range check discards the word.
+fn write_range_check(l: &Layout) -> String {
+    if l.depth >= 1 << l.port_address_bits {
+        return String::new();
+    }
+    format!(
+        "\
+`ifndef SYNTHESIS
+always @(posedge clock) begin
+   if (write_enable && write_address >= {ab}'d{depth}) begin
+      $display(\"ERROR: %m: write to word %0d of a RAM of {depth} words\", write_address);
+      $fatal(1);
+   end
+end
+`endif
+",
+        ab = l.port_address_bits,
+        depth = l.depth,
     )
 }
 
