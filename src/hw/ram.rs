@@ -224,12 +224,12 @@ impl Layout {
     }
 }
 
-/// The body of an inferred RAM module (`fpga = generic`); in simulation (not under yosys's
-/// `SYNTHESIS`) its read registers start at 0, as rust-hdl's DFFs do (the array is not initialised: every reader ignores a word read before
-/// it was written): `depth` words of `width` bits,
-/// addressed by the low `address_bits` of the ports, the read word registered once more
-/// when `registered` (UG901 "Block RAM with Optional Output Registers"); the unused high
-/// bits of the ports are gathered into `_unused_ok`, the read data zero-filled.
+/// The body of an inferred RAM module (`fpga = generic`): `depth` words of `width` bits,
+/// addressed by the low `address_bits` of the ports, the read word registered once more when
+/// `registered` (UG901 "Block RAM with Optional Output Registers"); the unused high bits of
+/// the ports are gathered into `_unused_ok`, the read data zero-filled. In simulation (not
+/// under yosys's `SYNTHESIS`) the read registers start at 0, as rust-hdl's DFFs do; the array
+/// is not initialised: every reader ignores a word read before it was written.
 fn ram_verilog(l: &Layout) -> String {
     let (unused, pad) = l.unused_and_pad();
     let (out_decl, out_reg, out) = if l.registered {
