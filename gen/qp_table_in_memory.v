@@ -85,11 +85,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  pipe_tx$ram_we;
     wire  [23:0] pipe_tx$ram_waddr;
     wire  [21:0] pipe_tx$ram_wdata;
-    wire  pipe_tx$dreq_valid;
-    wire  pipe_tx$dreq_ready;
-    wire  [63:0] pipe_tx$dreq_addr;
-    wire  pipe_tx$cpl_valid;
-    wire  [63:0] pipe_tx$cpl_data;
+    wire  pipe_tx$dreq_valid$0;
+    wire  pipe_tx$dreq_ready$0;
+    wire  [63:0] pipe_tx$dreq_addr$0;
+    wire  pipe_tx$cpl_valid$0;
+    wire  [63:0] pipe_tx$cpl_data$0;
     wire  pipe_tx$req_fire;
     wire  pipe_tx$rsp_fire;
     wire  [9:0] pipe_tx$in_flight;
@@ -111,11 +111,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  pipe_rx$ram_we;
     wire  [23:0] pipe_rx$ram_waddr;
     wire  [21:0] pipe_rx$ram_wdata;
-    wire  pipe_rx$dreq_valid;
-    wire  pipe_rx$dreq_ready;
-    wire  [63:0] pipe_rx$dreq_addr;
-    wire  pipe_rx$cpl_valid;
-    wire  [63:0] pipe_rx$cpl_data;
+    wire  pipe_rx$dreq_valid$0;
+    wire  pipe_rx$dreq_ready$0;
+    wire  [63:0] pipe_rx$dreq_addr$0;
+    wire  pipe_rx$cpl_valid$0;
+    wire  [63:0] pipe_rx$cpl_data$0;
     wire  pipe_rx$req_fire;
     wire  pipe_rx$rsp_fire;
     wire  [9:0] pipe_rx$in_flight;
@@ -210,11 +210,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .ram_we(pipe_tx$ram_we),
         .ram_waddr(pipe_tx$ram_waddr),
         .ram_wdata(pipe_tx$ram_wdata),
-        .dreq_valid(pipe_tx$dreq_valid),
-        .dreq_ready(pipe_tx$dreq_ready),
-        .dreq_addr(pipe_tx$dreq_addr),
-        .cpl_valid(pipe_tx$cpl_valid),
-        .cpl_data(pipe_tx$cpl_data),
+        .dreq_valid$0(pipe_tx$dreq_valid$0),
+        .dreq_ready$0(pipe_tx$dreq_ready$0),
+        .dreq_addr$0(pipe_tx$dreq_addr$0),
+        .cpl_valid$0(pipe_tx$cpl_valid$0),
+        .cpl_data$0(pipe_tx$cpl_data$0),
         .req_fire(pipe_tx$req_fire),
         .rsp_fire(pipe_tx$rsp_fire),
         .in_flight(pipe_tx$in_flight),
@@ -238,11 +238,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .ram_we(pipe_rx$ram_we),
         .ram_waddr(pipe_rx$ram_waddr),
         .ram_wdata(pipe_rx$ram_wdata),
-        .dreq_valid(pipe_rx$dreq_valid),
-        .dreq_ready(pipe_rx$dreq_ready),
-        .dreq_addr(pipe_rx$dreq_addr),
-        .cpl_valid(pipe_rx$cpl_valid),
-        .cpl_data(pipe_rx$cpl_data),
+        .dreq_valid$0(pipe_rx$dreq_valid$0),
+        .dreq_ready$0(pipe_rx$dreq_ready$0),
+        .dreq_addr$0(pipe_rx$dreq_addr$0),
+        .cpl_valid$0(pipe_rx$cpl_valid$0),
+        .cpl_data$0(pipe_rx$cpl_data$0),
         .req_fire(pipe_rx$req_fire),
         .rsp_fire(pipe_rx$rsp_fire),
         .in_flight(pipe_rx$in_flight),
@@ -376,11 +376,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     assign engine$req_fire$0 = pipe_tx$req_fire;
     assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
     assign engine$in_flight$0 = pipe_tx$in_flight;
-    assign fetch$dreq_valid$0 = pipe_tx$dreq_valid;
-    assign fetch$dreq_addr$0 = pipe_tx$dreq_addr;
-    assign pipe_tx$dreq_ready = fetch$dreq_ready$0;
-    assign pipe_tx$cpl_valid = fetch$cpl_valid$0;
-    assign pipe_tx$cpl_data = fetch$cpl_data;
+    assign fetch$dreq_valid$0 = pipe_tx$dreq_valid$0;
+    assign fetch$dreq_addr$0 = pipe_tx$dreq_addr$0;
+    assign pipe_tx$dreq_ready$0 = fetch$dreq_ready$0;
+    assign pipe_tx$cpl_valid$0 = fetch$cpl_valid$0;
+    assign pipe_tx$cpl_data$0 = fetch$cpl_data;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
     assign pipe_rx$rst = rst;
@@ -402,11 +402,11 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     assign engine$req_fire$1 = pipe_rx$req_fire;
     assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
     assign engine$in_flight$1 = pipe_rx$in_flight;
-    assign fetch$dreq_valid$1 = pipe_rx$dreq_valid;
-    assign fetch$dreq_addr$1 = pipe_rx$dreq_addr;
-    assign pipe_rx$dreq_ready = fetch$dreq_ready$1;
-    assign pipe_rx$cpl_valid = fetch$cpl_valid$1;
-    assign pipe_rx$cpl_data = fetch$cpl_data;
+    assign fetch$dreq_valid$1 = pipe_rx$dreq_valid$0;
+    assign fetch$dreq_addr$1 = pipe_rx$dreq_addr$0;
+    assign pipe_rx$dreq_ready$0 = fetch$dreq_ready$1;
+    assign pipe_rx$cpl_valid$0 = fetch$cpl_valid$1;
+    assign pipe_rx$cpl_data$0 = fetch$cpl_data;
     assign regs$port_counts$1 = pipe_rx$counts;
     assign fetch$clock = clk;
     assign fetch$rst = rst;
@@ -3025,7 +3025,7 @@ module qp_table_in_memory$fetch$rr(d,q,clock);
 endmodule // qp_table_in_memory$fetch$rr
 
 
-module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid,dreq_ready,dreq_addr,cpl_valid,cpl_data,req_fire,rsp_fire,in_flight,counts);
+module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -3045,57 +3045,56 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     input wire  ram_we;
     input wire  [23:0] ram_waddr;
     input wire  [21:0] ram_wdata;
-    output reg  dreq_valid;
-    input wire  dreq_ready;
-    output reg  [63:0] dreq_addr;
-    input wire  cpl_valid;
-    input wire  [63:0] cpl_data;
+    output reg  dreq_valid$0;
+    input wire  dreq_ready$0;
+    output reg  [63:0] dreq_addr$0;
+    input wire  cpl_valid$0;
+    input wire  [63:0] cpl_data$0;
     output reg  req_fire;
     output reg  rsp_fire;
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Constant declarations
-    localparam  codes$ok = 3'b0;
-    localparam  codes$out_of_range = 3'b1;
-    localparam  codes$not_allocated = 3'b10;
-    localparam  codes$stale = 3'b11;
-    localparam  codes$page_absent = 3'b100;
-    localparam  codes$mem_error = 3'b101;
-    localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    localparam  state$free = 2'b0;
+    localparam  state$reserved = 2'b1;
+    localparam  state$valid = 2'b10;
+    localparam  two_level = 1'b1;
+    localparam  in_memory = 1'b1;
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 5'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_shift = 64'h6;
+    localparam  credit = 10'b1000000;
+    localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
     localparam  present_bit = 6'b0;
     localparam  error_bit = 6'b1;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
     
     // Stub signals
-    reg  front$clock;
-    reg  front$rst;
-    reg  front$init_done;
-    reg  [63:0] front$table_base;
-    reg  front$req_valid;
-    wire  front$req_ready;
-    reg  [23:0] front$req_qpn;
-    reg  [31:0] front$req_tag;
-    reg  [9:0] front$flight;
-    wire  [9:0] front$in_flight;
-    wire  front$req_fire;
-    reg  front$ram_we;
-    reg  [23:0] front$ram_waddr;
-    reg  [21:0] front$ram_wdata;
-    wire  front$chk_valid;
-    wire  [23:0] front$chk_qpn;
-    wire  [31:0] front$chk_tag;
-    wire  [2:0] front$chk_status;
-    wire  front$chk_ok;
-    wire  [63:0] front$chk_offset;
-    wire  [63:0] front$chk_base;
-    wire  [63:0] front$chk_page;
-    reg  counters$clock;
-    reg  counters$rst;
-    reg  counters$fire;
-    reg  [2:0] counters$status;
-    wire  [223:0] counters$counts;
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
     reg  queue$clock;
     reg  queue$rst;
     reg  queue$in_valid;
@@ -3104,67 +3103,84 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  queue$out_ready;
     wire  [123:0] queue$data_out;
     wire  [9:0] queue$count;
-    reg  dreqs$clock;
-    reg  dreqs$rst;
-    reg  dreqs$in_valid;
-    reg  [63:0] dreqs$data_in;
-    wire  dreqs$out_valid;
-    reg  dreqs$out_ready;
-    wire  [63:0] dreqs$data_out;
-    wire  [9:0] dreqs$count;
-    reg  results$clock;
-    reg  results$rst;
-    reg  results$in_valid;
-    reg  [63:0] results$data_in;
-    wire  results$out_valid;
-    reg  results$out_ready;
-    wire  [63:0] results$data_out;
-    wire  [9:0] results$count;
+    reg  dreqs$0$clock;
+    reg  dreqs$0$rst;
+    reg  dreqs$0$in_valid;
+    reg  [63:0] dreqs$0$data_in;
+    wire  dreqs$0$out_valid;
+    reg  dreqs$0$out_ready;
+    wire  [63:0] dreqs$0$data_out;
+    wire  [9:0] dreqs$0$count;
+    reg  results$0$clock;
+    reg  results$0$rst;
+    reg  results$0$in_valid;
+    reg  [63:0] results$0$data_in;
+    wire  results$0$out_valid;
+    reg  results$0$out_ready;
+    wire  [63:0] results$0$data_out;
+    wire  [9:0] results$0$count;
+    reg  counters$clock;
+    reg  counters$rst;
+    reg  counters$fire;
+    reg  [2:0] counters$status;
+    wire  [223:0] counters$counts;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
     
     // Local signals
-    reg  [123:0] s2_entry;
+    reg  [21:0] s2_entry;
+    reg  [58:0] dir_rd;
+    reg  s0_fire;
+    reg  [23:0] s2_index;
+    reg  [23:0] s2_leaf_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [2:0] s2_status;
+    reg  s2_ok;
+    reg  [63:0] s2_offset;
+    reg  [63:0] s2_base;
+    reg  [63:0] s2_page;
+    reg  [123:0] s2_lookup;
     reg  [123:0] head;
     reg  [63:0] result;
+    reg  result_valid;
+    reg  head_need;
     reg  out_valid;
-    reg  fire;
     reg  [2:0] status_out;
+    reg  [63:0] addr_full;
     reg  [63:0] addr_out;
-    reg  unused_counts_base;
+    reg  fire;
+    reg  [63:0] s2_dreq_addr;
+    reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_in_memory$pipe_rx$front front(
-        .clock(front$clock),
-        .rst(front$rst),
-        .init_done(front$init_done),
-        .table_base(front$table_base),
-        .req_valid(front$req_valid),
-        .req_ready(front$req_ready),
-        .req_qpn(front$req_qpn),
-        .req_tag(front$req_tag),
-        .flight(front$flight),
-        .in_flight(front$in_flight),
-        .req_fire(front$req_fire),
-        .ram_we(front$ram_we),
-        .ram_waddr(front$ram_waddr),
-        .ram_wdata(front$ram_wdata),
-        .chk_valid(front$chk_valid),
-        .chk_qpn(front$chk_qpn),
-        .chk_tag(front$chk_tag),
-        .chk_status(front$chk_status),
-        .chk_ok(front$chk_ok),
-        .chk_offset(front$chk_offset),
-        .chk_base(front$chk_base),
-        .chk_page(front$chk_page)
-    );
-    qp_table_in_memory$pipe_rx$counters counters(
-        .clock(counters$clock),
-        .rst(counters$rst),
-        .fire(counters$fire),
-        .status(counters$status),
-        .counts(counters$counts)
+    qp_table_in_memory$pipe_rx$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
     );
     qp_table_in_memory$pipe_rx$queue queue(
         .clock(queue$clock),
@@ -3176,25 +3192,62 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_in_memory$pipe_rx$dreqs dreqs(
-        .clock(dreqs$clock),
-        .rst(dreqs$rst),
-        .in_valid(dreqs$in_valid),
-        .data_in(dreqs$data_in),
-        .out_valid(dreqs$out_valid),
-        .out_ready(dreqs$out_ready),
-        .data_out(dreqs$data_out),
-        .count(dreqs$count)
+    qp_table_in_memory$pipe_rx$dreqs$0 dreqs$0(
+        .clock(dreqs$0$clock),
+        .rst(dreqs$0$rst),
+        .in_valid(dreqs$0$in_valid),
+        .data_in(dreqs$0$data_in),
+        .out_valid(dreqs$0$out_valid),
+        .out_ready(dreqs$0$out_ready),
+        .data_out(dreqs$0$data_out),
+        .count(dreqs$0$count)
     );
-    qp_table_in_memory$pipe_rx$results results(
-        .clock(results$clock),
-        .rst(results$rst),
-        .in_valid(results$in_valid),
-        .data_in(results$data_in),
-        .out_valid(results$out_valid),
-        .out_ready(results$out_ready),
-        .data_out(results$data_out),
-        .count(results$count)
+    qp_table_in_memory$pipe_rx$results$0 results$0(
+        .clock(results$0$clock),
+        .rst(results$0$rst),
+        .in_valid(results$0$in_valid),
+        .data_in(results$0$data_in),
+        .out_valid(results$0$out_valid),
+        .out_ready(results$0$out_ready),
+        .data_out(results$0$data_out),
+        .count(results$0$count)
+    );
+    qp_table_in_memory$pipe_rx$counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .fire(counters$fire),
+        .status(counters$status),
+        .counts(counters$counts)
+    );
+    qp_table_in_memory$pipe_rx$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_rx$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
     );
     qp_table_in_memory$pipe_rx$flight flight(
         .d(flight$d),
@@ -3204,85 +3257,142 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     
     // Update code
     always @(*) begin
-        front$clock = clock;
-        front$rst = rst;
-        front$init_done = init_done;
-        front$table_base = table_base;
-        front$req_valid = req_valid;
-        front$req_qpn = req_qpn;
-        front$req_tag = req_tag;
-        front$ram_we = ram_we;
-        front$ram_waddr = ram_waddr;
-        front$ram_wdata = ram_wdata;
-        front$flight = flight$q;
-        req_ready = front$req_ready;
-        req_fire = front$req_fire;
-        in_flight = front$in_flight;
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
+        flight$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
+        flight$d = flight$q;
+        ram$clock = clock;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        dreqs$clock = clock;
-        dreqs$rst = rst;
-        results$clock = clock;
-        results$rst = rst;
-        s2_entry[(64'h0)+:(64)] = front$chk_offset;
-        s2_entry[(64'h40)+:(1)] = front$chk_ok;
-        s2_entry[(64'h41)+:(3)] = front$chk_status;
-        s2_entry[(64'h44)+:(32)] = front$chk_tag;
-        s2_entry[(64'h64)+:(24)] = front$chk_qpn;
-        queue$in_valid = front$chk_valid;
-        queue$data_in = s2_entry;
-        dreqs$in_valid = front$chk_valid & front$chk_ok;
-        dreqs$data_in = (table_base & base_mask) + (front$chk_page << entry_shift);
-        dreq_valid = dreqs$out_valid;
-        dreq_addr = dreqs$data_out;
-        dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
-        results$in_valid = cpl_valid;
-        results$data_in = cpl_data;
-        head = queue$data_out;
-        result = results$data_out;
-        out_valid = queue$out_valid;
-        if (head[(64'h40)+:(1)] & ~results$out_valid) begin
-            out_valid = 1'b0;
+        req_ready = init_done & ~rst & (flight$q < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = flight$q;
+        ram$read_address = req_qpn;
+        dir_rd[(64'h0)+:(1)] = 1'b1;
+        dir_rd[(64'h1)+:(58)] = 32'h0;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
         end
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry = ram$read_data;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = status$ok;
+        if (~dir_rd[(64'h0)+:(1)]) begin
+            s2_status = status$page_absent;
+        end
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = status$stale;
+        end
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
+            s2_status = status$not_allocated;
+        end
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = status$out_of_range;
+        end
+        s2_ok = s2_status == status$ok;
+        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
+        if (two_level) begin
+            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        end
+        else begin
+            s2_base = table_base;
+        end
+        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
+        if (in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        end
+        s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
+        s2_lookup[(64'h41)+:(3)] = s2_status;
+        s2_lookup[(64'h44)+:(32)] = s2_tag$q;
+        s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
+        queue$in_valid = s2_valid$q;
+        queue$data_in = s2_lookup;
+        s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        result = 32'h0;
+        result_valid = 1'b0;
+        dreqs$0$clock = clock;
+        dreqs$0$rst = rst;
+        dreqs$0$in_valid = s2_valid$q & s2_ok;
+        dreqs$0$data_in = s2_dreq_addr;
+        dreq_valid$0 = dreqs$0$out_valid;
+        dreq_addr$0 = dreqs$0$data_out;
+        dreqs$0$out_ready = dreq_ready$0;
+        results$0$clock = clock;
+        results$0$rst = rst;
+        results$0$in_valid = cpl_valid$0;
+        results$0$data_in = cpl_data$0;
+        result = results$0$data_out;
+        result_valid = results$0$out_valid;
+        head = queue$data_out;
+        head_need = in_memory & head[(64'h40)+:(1)];
+        out_valid = queue$out_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
-        addr_out = 32'h0;
-        if (head[(64'h40)+:(1)]) begin
+        if (head_need) begin
             if (~result[present_bit]) begin
-                status_out = codes$page_absent;
+                status_out = status$page_absent;
             end
             if (result[error_bit]) begin
-                status_out = codes$mem_error;
+                status_out = status$mem_error;
             end
-            if (result[present_bit] & ~result[error_bit]) begin
-                addr_out = (result & page_mask) + head[(64'h0)+:(64)];
-            end
+        end
+        addr_full = head[(64'h0)+:(64)];
+        if (in_memory) begin
+            addr_full = (result & page_mask) + head[(64'h0)+:(64)];
+        end
+        addr_out = 32'h0;
+        if (status_out == status$ok) begin
+            addr_out = addr_full;
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
-        results$out_ready = fire & head[(64'h40)+:(1)];
+        results$0$out_ready = fire & head_need;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        flight$clock = clock;
-        flight$d = flight$q;
-        if (front$req_fire & ~fire) begin
+        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
+        if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
         end
-        if (~front$req_fire & fire) begin
+        if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
-        end
-        if (rst) begin
-            flight$d = 32'h0;
         end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
         counters$status = status_out;
         counts = counters$counts;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
+            flight$d = 32'h0;
+        end
     end
     
 endmodule // qp_table_in_memory$pipe_rx
@@ -3373,7 +3483,7 @@ module qp_table_in_memory$pipe_rx$counters$cnt(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$counters$cnt
 
 
-module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -3437,7 +3547,7 @@ module qp_table_in_memory$pipe_rx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$dreqs
+endmodule // qp_table_in_memory$pipe_rx$dreqs$0
 
 
 module qp_table_in_memory$pipe_rx$flight(d,q,clock);
@@ -3457,368 +3567,6 @@ module qp_table_in_memory$pipe_rx$flight(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_rx$flight
-
-
-module qp_table_in_memory$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  rst;
-    input wire  init_done;
-    input wire  [63:0] table_base;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  [23:0] req_qpn;
-    input wire  [31:0] req_tag;
-    input wire  [9:0] flight;
-    output reg  [9:0] in_flight;
-    output reg  req_fire;
-    input wire  ram_we;
-    input wire  [23:0] ram_waddr;
-    input wire  [21:0] ram_wdata;
-    output reg  chk_valid;
-    output reg  [23:0] chk_qpn;
-    output reg  [31:0] chk_tag;
-    output reg  [2:0] chk_status;
-    output reg  chk_ok;
-    output reg  [63:0] chk_offset;
-    output reg  [63:0] chk_base;
-    output reg  [63:0] chk_page;
-    
-    // Constant declarations
-    localparam  status$ok = 3'b0;
-    localparam  status$out_of_range = 3'b1;
-    localparam  status$not_allocated = 3'b10;
-    localparam  status$stale = 3'b11;
-    localparam  status$page_absent = 3'b100;
-    localparam  status$mem_error = 3'b101;
-    localparam  state$free = 2'b0;
-    localparam  state$reserved = 2'b1;
-    localparam  state$valid = 2'b10;
-    localparam  two_level = 1'b1;
-    localparam  index_mask = 24'hfffff;
-    localparam  index_bits = 5'b10100;
-    localparam  leaf_mask = 24'h3ff;
-    localparam  leaf_bits = 5'b1010;
-    localparam  max_qps = 25'h100000;
-    localparam  base_shift = 64'h6;
-    localparam  credit = 10'b1000000;
-    localparam  mul_mask0 = 64'h0;
-    localparam  mul_mask1 = 64'h0;
-    localparam  mul_mask2 = 64'h0;
-    localparam  mul_mask3 = 64'hffffffffffffffff;
-    localparam  mul_mask4 = 64'h0;
-    localparam  mul_mask5 = 64'h0;
-    localparam  mul_mask6 = 64'h0;
-    localparam  mul_mask7 = 64'h0;
-    
-    // Stub signals
-    reg  ram$clock;
-    reg  [23:0] ram$read_address;
-    wire  [21:0] ram$read_data;
-    reg  ram$write_enable;
-    reg  [23:0] ram$write_address;
-    reg  [21:0] ram$write_data;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [23:0] s1_qpn$d;
-    wire  [23:0] s1_qpn$q;
-    reg  s1_qpn$clock;
-    reg  [31:0] s1_tag$d;
-    wire  [31:0] s1_tag$q;
-    reg  s1_tag$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [23:0] s2_qpn$d;
-    wire  [23:0] s2_qpn$q;
-    reg  s2_qpn$clock;
-    reg  [31:0] s2_tag$d;
-    wire  [31:0] s2_tag$q;
-    reg  s2_tag$clock;
-    
-    // Local signals
-    reg  [21:0] s2_entry;
-    reg  [58:0] dir_rd;
-    reg  s0_fire;
-    reg  [9:0] occupancy;
-    reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
-    reg  [23:0] s2_gen;
-    reg  [23:0] s2_entry_gen;
-    reg  [2:0] s2_status;
-    
-    // Sub module instances
-    qp_table_in_memory$pipe_rx$front$ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_enable(ram$write_enable),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data)
-    );
-    qp_table_in_memory$pipe_rx$front$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s1_qpn s1_qpn(
-        .d(s1_qpn$d),
-        .q(s1_qpn$q),
-        .clock(s1_qpn$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s1_tag s1_tag(
-        .d(s1_tag$d),
-        .q(s1_tag$q),
-        .clock(s1_tag$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s2_qpn s2_qpn(
-        .d(s2_qpn$d),
-        .q(s2_qpn$q),
-        .clock(s2_qpn$clock)
-    );
-    qp_table_in_memory$pipe_rx$front$s2_tag s2_tag(
-        .d(s2_tag$d),
-        .q(s2_tag$q),
-        .clock(s2_tag$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        s1_valid$clock = clock;
-        s1_qpn$clock = clock;
-        s1_tag$clock = clock;
-        s2_valid$clock = clock;
-        s2_qpn$clock = clock;
-        s2_tag$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_qpn$d = s1_qpn$q;
-        s1_tag$d = s1_tag$q;
-        s2_valid$d = s2_valid$q;
-        s2_qpn$d = s2_qpn$q;
-        s2_tag$d = s2_tag$q;
-        ram$clock = clock;
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
-        occupancy = flight;
-        req_ready = init_done & ~rst & (occupancy < credit);
-        s0_fire = req_valid & req_ready;
-        req_fire = s0_fire;
-        in_flight = occupancy;
-        ram$read_address = req_qpn;
-        dir_rd[(64'h0)+:(1)] = 1'b1;
-        dir_rd[(64'h1)+:(58)] = 32'h0;
-        s1_valid$d = s0_fire;
-        if (s0_fire) begin
-            s1_qpn$d = req_qpn;
-            s1_tag$d = req_tag;
-        end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
-        s2_entry = ram$read_data;
-        s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
-        s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
-        s2_status = status$ok;
-        if (~dir_rd[(64'h0)+:(1)]) begin
-            s2_status = status$page_absent;
-        end
-        if (s2_entry_gen != s2_gen) begin
-            s2_status = status$stale;
-        end
-        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
-            s2_status = status$not_allocated;
-        end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
-            s2_status = status$out_of_range;
-        end
-        chk_status = s2_status;
-        chk_ok = s2_status == status$ok;
-        if (two_level) begin
-            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            chk_base = table_base;
-        end
-        chk_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        chk_valid = s2_valid$q;
-        chk_qpn = s2_qpn$q;
-        chk_tag = s2_tag$q;
-        if (rst) begin
-            s1_valid$d = 1'b0;
-            s2_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // qp_table_in_memory$pipe_rx$front
-
-
-module qp_table_in_memory$pipe_rx$front$ram(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [21:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [21:0] write_data;
-    
-    // Update code (custom)
-    reg [5:0] mem [0:1048575];
-    reg [5:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 6'd0;
-    `endif
-    reg [5:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 6'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[19:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
-       end
-    end
-    
-    always @(*) read_data = {16'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd1048576) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_in_memory$pipe_rx$front$ram
-
-
-module qp_table_in_memory$pipe_rx$front$s1_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s1_qpn
-
-
-module qp_table_in_memory$pipe_rx$front$s1_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s1_tag
-
-
-module qp_table_in_memory$pipe_rx$front$s1_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s1_valid
-
-
-module qp_table_in_memory$pipe_rx$front$s2_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s2_qpn
-
-
-module qp_table_in_memory$pipe_rx$front$s2_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s2_tag
-
-
-module qp_table_in_memory$pipe_rx$front$s2_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_rx$front$s2_valid
 
 
 module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -3888,7 +3636,49 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_rx$queue
 
 
-module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 6'd0;
+    `endif
+    reg [5:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 6'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_in_memory$pipe_rx$ram
+
+
+module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -3952,10 +3742,124 @@ module qp_table_in_memory$pipe_rx$results(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$results
+endmodule // qp_table_in_memory$pipe_rx$results$0
 
 
-module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid,dreq_ready,dreq_addr,cpl_valid,cpl_data,req_fire,rsp_fire,in_flight,counts);
+module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_qpn
+
+
+module qp_table_in_memory$pipe_rx$s1_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_tag
+
+
+module qp_table_in_memory$pipe_rx$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s1_valid
+
+
+module qp_table_in_memory$pipe_rx$s2_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s2_qpn
+
+
+module qp_table_in_memory$pipe_rx$s2_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s2_tag
+
+
+module qp_table_in_memory$pipe_rx$s2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$s2_valid
+
+
+module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -3975,57 +3879,56 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     input wire  ram_we;
     input wire  [23:0] ram_waddr;
     input wire  [21:0] ram_wdata;
-    output reg  dreq_valid;
-    input wire  dreq_ready;
-    output reg  [63:0] dreq_addr;
-    input wire  cpl_valid;
-    input wire  [63:0] cpl_data;
+    output reg  dreq_valid$0;
+    input wire  dreq_ready$0;
+    output reg  [63:0] dreq_addr$0;
+    input wire  cpl_valid$0;
+    input wire  [63:0] cpl_data$0;
     output reg  req_fire;
     output reg  rsp_fire;
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
     
     // Constant declarations
-    localparam  codes$ok = 3'b0;
-    localparam  codes$out_of_range = 3'b1;
-    localparam  codes$not_allocated = 3'b10;
-    localparam  codes$stale = 3'b11;
-    localparam  codes$page_absent = 3'b100;
-    localparam  codes$mem_error = 3'b101;
-    localparam  base_mask = 64'hfffffffffffffff8;
+    localparam  status$ok = 3'b0;
+    localparam  status$out_of_range = 3'b1;
+    localparam  status$not_allocated = 3'b10;
+    localparam  status$stale = 3'b11;
+    localparam  status$page_absent = 3'b100;
+    localparam  status$mem_error = 3'b101;
+    localparam  state$free = 2'b0;
+    localparam  state$reserved = 2'b1;
+    localparam  state$valid = 2'b10;
+    localparam  two_level = 1'b1;
+    localparam  in_memory = 1'b1;
+    localparam  index_mask = 24'hfffff;
+    localparam  index_bits = 5'b10100;
+    localparam  leaf_mask = 24'h3ff;
+    localparam  leaf_bits = 5'b1010;
+    localparam  max_qps = 25'h100000;
+    localparam  base_shift = 64'h6;
+    localparam  credit = 10'b1000000;
+    localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
     localparam  present_bit = 6'b0;
     localparam  error_bit = 6'b1;
+    localparam  mul_mask0 = 64'h0;
+    localparam  mul_mask1 = 64'h0;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'hffffffffffffffff;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
     
     // Stub signals
-    reg  front$clock;
-    reg  front$rst;
-    reg  front$init_done;
-    reg  [63:0] front$table_base;
-    reg  front$req_valid;
-    wire  front$req_ready;
-    reg  [23:0] front$req_qpn;
-    reg  [31:0] front$req_tag;
-    reg  [9:0] front$flight;
-    wire  [9:0] front$in_flight;
-    wire  front$req_fire;
-    reg  front$ram_we;
-    reg  [23:0] front$ram_waddr;
-    reg  [21:0] front$ram_wdata;
-    wire  front$chk_valid;
-    wire  [23:0] front$chk_qpn;
-    wire  [31:0] front$chk_tag;
-    wire  [2:0] front$chk_status;
-    wire  front$chk_ok;
-    wire  [63:0] front$chk_offset;
-    wire  [63:0] front$chk_base;
-    wire  [63:0] front$chk_page;
-    reg  counters$clock;
-    reg  counters$rst;
-    reg  counters$fire;
-    reg  [2:0] counters$status;
-    wire  [223:0] counters$counts;
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
     reg  queue$clock;
     reg  queue$rst;
     reg  queue$in_valid;
@@ -4034,67 +3937,84 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  queue$out_ready;
     wire  [123:0] queue$data_out;
     wire  [9:0] queue$count;
-    reg  dreqs$clock;
-    reg  dreqs$rst;
-    reg  dreqs$in_valid;
-    reg  [63:0] dreqs$data_in;
-    wire  dreqs$out_valid;
-    reg  dreqs$out_ready;
-    wire  [63:0] dreqs$data_out;
-    wire  [9:0] dreqs$count;
-    reg  results$clock;
-    reg  results$rst;
-    reg  results$in_valid;
-    reg  [63:0] results$data_in;
-    wire  results$out_valid;
-    reg  results$out_ready;
-    wire  [63:0] results$data_out;
-    wire  [9:0] results$count;
+    reg  dreqs$0$clock;
+    reg  dreqs$0$rst;
+    reg  dreqs$0$in_valid;
+    reg  [63:0] dreqs$0$data_in;
+    wire  dreqs$0$out_valid;
+    reg  dreqs$0$out_ready;
+    wire  [63:0] dreqs$0$data_out;
+    wire  [9:0] dreqs$0$count;
+    reg  results$0$clock;
+    reg  results$0$rst;
+    reg  results$0$in_valid;
+    reg  [63:0] results$0$data_in;
+    wire  results$0$out_valid;
+    reg  results$0$out_ready;
+    wire  [63:0] results$0$data_out;
+    wire  [9:0] results$0$count;
+    reg  counters$clock;
+    reg  counters$rst;
+    reg  counters$fire;
+    reg  [2:0] counters$status;
+    wire  [223:0] counters$counts;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
     
     // Local signals
-    reg  [123:0] s2_entry;
+    reg  [21:0] s2_entry;
+    reg  [58:0] dir_rd;
+    reg  s0_fire;
+    reg  [23:0] s2_index;
+    reg  [23:0] s2_leaf_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [2:0] s2_status;
+    reg  s2_ok;
+    reg  [63:0] s2_offset;
+    reg  [63:0] s2_base;
+    reg  [63:0] s2_page;
+    reg  [123:0] s2_lookup;
     reg  [123:0] head;
     reg  [63:0] result;
+    reg  result_valid;
+    reg  head_need;
     reg  out_valid;
-    reg  fire;
     reg  [2:0] status_out;
+    reg  [63:0] addr_full;
     reg  [63:0] addr_out;
-    reg  unused_counts_base;
+    reg  fire;
+    reg  [63:0] s2_dreq_addr;
+    reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_in_memory$pipe_tx$front front(
-        .clock(front$clock),
-        .rst(front$rst),
-        .init_done(front$init_done),
-        .table_base(front$table_base),
-        .req_valid(front$req_valid),
-        .req_ready(front$req_ready),
-        .req_qpn(front$req_qpn),
-        .req_tag(front$req_tag),
-        .flight(front$flight),
-        .in_flight(front$in_flight),
-        .req_fire(front$req_fire),
-        .ram_we(front$ram_we),
-        .ram_waddr(front$ram_waddr),
-        .ram_wdata(front$ram_wdata),
-        .chk_valid(front$chk_valid),
-        .chk_qpn(front$chk_qpn),
-        .chk_tag(front$chk_tag),
-        .chk_status(front$chk_status),
-        .chk_ok(front$chk_ok),
-        .chk_offset(front$chk_offset),
-        .chk_base(front$chk_base),
-        .chk_page(front$chk_page)
-    );
-    qp_table_in_memory$pipe_tx$counters counters(
-        .clock(counters$clock),
-        .rst(counters$rst),
-        .fire(counters$fire),
-        .status(counters$status),
-        .counts(counters$counts)
+    qp_table_in_memory$pipe_tx$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
     );
     qp_table_in_memory$pipe_tx$queue queue(
         .clock(queue$clock),
@@ -4106,25 +4026,62 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_in_memory$pipe_tx$dreqs dreqs(
-        .clock(dreqs$clock),
-        .rst(dreqs$rst),
-        .in_valid(dreqs$in_valid),
-        .data_in(dreqs$data_in),
-        .out_valid(dreqs$out_valid),
-        .out_ready(dreqs$out_ready),
-        .data_out(dreqs$data_out),
-        .count(dreqs$count)
+    qp_table_in_memory$pipe_tx$dreqs$0 dreqs$0(
+        .clock(dreqs$0$clock),
+        .rst(dreqs$0$rst),
+        .in_valid(dreqs$0$in_valid),
+        .data_in(dreqs$0$data_in),
+        .out_valid(dreqs$0$out_valid),
+        .out_ready(dreqs$0$out_ready),
+        .data_out(dreqs$0$data_out),
+        .count(dreqs$0$count)
     );
-    qp_table_in_memory$pipe_tx$results results(
-        .clock(results$clock),
-        .rst(results$rst),
-        .in_valid(results$in_valid),
-        .data_in(results$data_in),
-        .out_valid(results$out_valid),
-        .out_ready(results$out_ready),
-        .data_out(results$data_out),
-        .count(results$count)
+    qp_table_in_memory$pipe_tx$results$0 results$0(
+        .clock(results$0$clock),
+        .rst(results$0$rst),
+        .in_valid(results$0$in_valid),
+        .data_in(results$0$data_in),
+        .out_valid(results$0$out_valid),
+        .out_ready(results$0$out_ready),
+        .data_out(results$0$data_out),
+        .count(results$0$count)
+    );
+    qp_table_in_memory$pipe_tx$counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .fire(counters$fire),
+        .status(counters$status),
+        .counts(counters$counts)
+    );
+    qp_table_in_memory$pipe_tx$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_in_memory$pipe_tx$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
     );
     qp_table_in_memory$pipe_tx$flight flight(
         .d(flight$d),
@@ -4134,85 +4091,142 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     
     // Update code
     always @(*) begin
-        front$clock = clock;
-        front$rst = rst;
-        front$init_done = init_done;
-        front$table_base = table_base;
-        front$req_valid = req_valid;
-        front$req_qpn = req_qpn;
-        front$req_tag = req_tag;
-        front$ram_we = ram_we;
-        front$ram_waddr = ram_waddr;
-        front$ram_wdata = ram_wdata;
-        front$flight = flight$q;
-        req_ready = front$req_ready;
-        req_fire = front$req_fire;
-        in_flight = front$in_flight;
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
+        flight$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
+        flight$d = flight$q;
+        ram$clock = clock;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        dreqs$clock = clock;
-        dreqs$rst = rst;
-        results$clock = clock;
-        results$rst = rst;
-        s2_entry[(64'h0)+:(64)] = front$chk_offset;
-        s2_entry[(64'h40)+:(1)] = front$chk_ok;
-        s2_entry[(64'h41)+:(3)] = front$chk_status;
-        s2_entry[(64'h44)+:(32)] = front$chk_tag;
-        s2_entry[(64'h64)+:(24)] = front$chk_qpn;
-        queue$in_valid = front$chk_valid;
-        queue$data_in = s2_entry;
-        dreqs$in_valid = front$chk_valid & front$chk_ok;
-        dreqs$data_in = (table_base & base_mask) + (front$chk_page << entry_shift);
-        dreq_valid = dreqs$out_valid;
-        dreq_addr = dreqs$data_out;
-        dreqs$out_ready = dreq_ready;
-        unused_counts_base = |dreqs$count | |queue$count | |results$count | |front$chk_base;
-        results$in_valid = cpl_valid;
-        results$data_in = cpl_data;
-        head = queue$data_out;
-        result = results$data_out;
-        out_valid = queue$out_valid;
-        if (head[(64'h40)+:(1)] & ~results$out_valid) begin
-            out_valid = 1'b0;
+        req_ready = init_done & ~rst & (flight$q < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = flight$q;
+        ram$read_address = req_qpn;
+        dir_rd[(64'h0)+:(1)] = 1'b1;
+        dir_rd[(64'h1)+:(58)] = 32'h0;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
         end
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry = ram$read_data;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = status$ok;
+        if (~dir_rd[(64'h0)+:(1)]) begin
+            s2_status = status$page_absent;
+        end
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = status$stale;
+        end
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
+            s2_status = status$not_allocated;
+        end
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = status$out_of_range;
+        end
+        s2_ok = s2_status == status$ok;
+        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
+        if (two_level) begin
+            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        end
+        else begin
+            s2_base = table_base;
+        end
+        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
+        if (in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        end
+        s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
+        s2_lookup[(64'h41)+:(3)] = s2_status;
+        s2_lookup[(64'h44)+:(32)] = s2_tag$q;
+        s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
+        queue$in_valid = s2_valid$q;
+        queue$data_in = s2_lookup;
+        s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        result = 32'h0;
+        result_valid = 1'b0;
+        dreqs$0$clock = clock;
+        dreqs$0$rst = rst;
+        dreqs$0$in_valid = s2_valid$q & s2_ok;
+        dreqs$0$data_in = s2_dreq_addr;
+        dreq_valid$0 = dreqs$0$out_valid;
+        dreq_addr$0 = dreqs$0$data_out;
+        dreqs$0$out_ready = dreq_ready$0;
+        results$0$clock = clock;
+        results$0$rst = rst;
+        results$0$in_valid = cpl_valid$0;
+        results$0$data_in = cpl_data$0;
+        result = results$0$data_out;
+        result_valid = results$0$out_valid;
+        head = queue$data_out;
+        head_need = in_memory & head[(64'h40)+:(1)];
+        out_valid = queue$out_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
-        addr_out = 32'h0;
-        if (head[(64'h40)+:(1)]) begin
+        if (head_need) begin
             if (~result[present_bit]) begin
-                status_out = codes$page_absent;
+                status_out = status$page_absent;
             end
             if (result[error_bit]) begin
-                status_out = codes$mem_error;
+                status_out = status$mem_error;
             end
-            if (result[present_bit] & ~result[error_bit]) begin
-                addr_out = (result & page_mask) + head[(64'h0)+:(64)];
-            end
+        end
+        addr_full = head[(64'h0)+:(64)];
+        if (in_memory) begin
+            addr_full = (result & page_mask) + head[(64'h0)+:(64)];
+        end
+        addr_out = 32'h0;
+        if (status_out == status$ok) begin
+            addr_out = addr_full;
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
-        results$out_ready = fire & head[(64'h40)+:(1)];
+        results$0$out_ready = fire & head_need;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        flight$clock = clock;
-        flight$d = flight$q;
-        if (front$req_fire & ~fire) begin
+        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
+        if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
         end
-        if (~front$req_fire & fire) begin
+        if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
-        end
-        if (rst) begin
-            flight$d = 32'h0;
         end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
         counters$status = status_out;
         counts = counters$counts;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
+            flight$d = 32'h0;
+        end
     end
     
 endmodule // qp_table_in_memory$pipe_tx
@@ -4303,7 +4317,7 @@ module qp_table_in_memory$pipe_tx$counters$cnt(d,q,clock);
 endmodule // qp_table_in_memory$pipe_tx$counters$cnt
 
 
-module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -4367,7 +4381,7 @@ module qp_table_in_memory$pipe_tx$dreqs(clock,rst,in_valid,data_in,out_valid,out
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$dreqs
+endmodule // qp_table_in_memory$pipe_tx$dreqs$0
 
 
 module qp_table_in_memory$pipe_tx$flight(d,q,clock);
@@ -4387,368 +4401,6 @@ module qp_table_in_memory$pipe_tx$flight(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_tx$flight
-
-
-module qp_table_in_memory$pipe_tx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  rst;
-    input wire  init_done;
-    input wire  [63:0] table_base;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  [23:0] req_qpn;
-    input wire  [31:0] req_tag;
-    input wire  [9:0] flight;
-    output reg  [9:0] in_flight;
-    output reg  req_fire;
-    input wire  ram_we;
-    input wire  [23:0] ram_waddr;
-    input wire  [21:0] ram_wdata;
-    output reg  chk_valid;
-    output reg  [23:0] chk_qpn;
-    output reg  [31:0] chk_tag;
-    output reg  [2:0] chk_status;
-    output reg  chk_ok;
-    output reg  [63:0] chk_offset;
-    output reg  [63:0] chk_base;
-    output reg  [63:0] chk_page;
-    
-    // Constant declarations
-    localparam  status$ok = 3'b0;
-    localparam  status$out_of_range = 3'b1;
-    localparam  status$not_allocated = 3'b10;
-    localparam  status$stale = 3'b11;
-    localparam  status$page_absent = 3'b100;
-    localparam  status$mem_error = 3'b101;
-    localparam  state$free = 2'b0;
-    localparam  state$reserved = 2'b1;
-    localparam  state$valid = 2'b10;
-    localparam  two_level = 1'b1;
-    localparam  index_mask = 24'hfffff;
-    localparam  index_bits = 5'b10100;
-    localparam  leaf_mask = 24'h3ff;
-    localparam  leaf_bits = 5'b1010;
-    localparam  max_qps = 25'h100000;
-    localparam  base_shift = 64'h6;
-    localparam  credit = 10'b1000000;
-    localparam  mul_mask0 = 64'h0;
-    localparam  mul_mask1 = 64'h0;
-    localparam  mul_mask2 = 64'h0;
-    localparam  mul_mask3 = 64'hffffffffffffffff;
-    localparam  mul_mask4 = 64'h0;
-    localparam  mul_mask5 = 64'h0;
-    localparam  mul_mask6 = 64'h0;
-    localparam  mul_mask7 = 64'h0;
-    
-    // Stub signals
-    reg  ram$clock;
-    reg  [23:0] ram$read_address;
-    wire  [21:0] ram$read_data;
-    reg  ram$write_enable;
-    reg  [23:0] ram$write_address;
-    reg  [21:0] ram$write_data;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [23:0] s1_qpn$d;
-    wire  [23:0] s1_qpn$q;
-    reg  s1_qpn$clock;
-    reg  [31:0] s1_tag$d;
-    wire  [31:0] s1_tag$q;
-    reg  s1_tag$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [23:0] s2_qpn$d;
-    wire  [23:0] s2_qpn$q;
-    reg  s2_qpn$clock;
-    reg  [31:0] s2_tag$d;
-    wire  [31:0] s2_tag$q;
-    reg  s2_tag$clock;
-    
-    // Local signals
-    reg  [21:0] s2_entry;
-    reg  [58:0] dir_rd;
-    reg  s0_fire;
-    reg  [9:0] occupancy;
-    reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
-    reg  [23:0] s2_gen;
-    reg  [23:0] s2_entry_gen;
-    reg  [2:0] s2_status;
-    
-    // Sub module instances
-    qp_table_in_memory$pipe_tx$front$ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_enable(ram$write_enable),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data)
-    );
-    qp_table_in_memory$pipe_tx$front$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s1_qpn s1_qpn(
-        .d(s1_qpn$d),
-        .q(s1_qpn$q),
-        .clock(s1_qpn$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s1_tag s1_tag(
-        .d(s1_tag$d),
-        .q(s1_tag$q),
-        .clock(s1_tag$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s2_qpn s2_qpn(
-        .d(s2_qpn$d),
-        .q(s2_qpn$q),
-        .clock(s2_qpn$clock)
-    );
-    qp_table_in_memory$pipe_tx$front$s2_tag s2_tag(
-        .d(s2_tag$d),
-        .q(s2_tag$q),
-        .clock(s2_tag$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        s1_valid$clock = clock;
-        s1_qpn$clock = clock;
-        s1_tag$clock = clock;
-        s2_valid$clock = clock;
-        s2_qpn$clock = clock;
-        s2_tag$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_qpn$d = s1_qpn$q;
-        s1_tag$d = s1_tag$q;
-        s2_valid$d = s2_valid$q;
-        s2_qpn$d = s2_qpn$q;
-        s2_tag$d = s2_tag$q;
-        ram$clock = clock;
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
-        occupancy = flight;
-        req_ready = init_done & ~rst & (occupancy < credit);
-        s0_fire = req_valid & req_ready;
-        req_fire = s0_fire;
-        in_flight = occupancy;
-        ram$read_address = req_qpn;
-        dir_rd[(64'h0)+:(1)] = 1'b1;
-        dir_rd[(64'h1)+:(58)] = 32'h0;
-        s1_valid$d = s0_fire;
-        if (s0_fire) begin
-            s1_qpn$d = req_qpn;
-            s1_tag$d = req_tag;
-        end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
-        s2_entry = ram$read_data;
-        s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
-        s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
-        s2_status = status$ok;
-        if (~dir_rd[(64'h0)+:(1)]) begin
-            s2_status = status$page_absent;
-        end
-        if (s2_entry_gen != s2_gen) begin
-            s2_status = status$stale;
-        end
-        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
-            s2_status = status$not_allocated;
-        end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
-            s2_status = status$out_of_range;
-        end
-        chk_status = s2_status;
-        chk_ok = s2_status == status$ok;
-        if (two_level) begin
-            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            chk_base = table_base;
-        end
-        chk_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        chk_valid = s2_valid$q;
-        chk_qpn = s2_qpn$q;
-        chk_tag = s2_tag$q;
-        if (rst) begin
-            s1_valid$d = 1'b0;
-            s2_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // qp_table_in_memory$pipe_tx$front
-
-
-module qp_table_in_memory$pipe_tx$front$ram(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [21:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [21:0] write_data;
-    
-    // Update code (custom)
-    reg [5:0] mem [0:1048575];
-    reg [5:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 6'd0;
-    `endif
-    reg [5:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 6'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[19:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
-       end
-    end
-    
-    always @(*) read_data = {16'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd1048576) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_in_memory$pipe_tx$front$ram
-
-
-module qp_table_in_memory$pipe_tx$front$s1_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s1_qpn
-
-
-module qp_table_in_memory$pipe_tx$front$s1_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s1_tag
-
-
-module qp_table_in_memory$pipe_tx$front$s1_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s1_valid
-
-
-module qp_table_in_memory$pipe_tx$front$s2_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s2_qpn
-
-
-module qp_table_in_memory$pipe_tx$front$s2_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s2_tag
-
-
-module qp_table_in_memory$pipe_tx$front$s2_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_in_memory$pipe_tx$front$s2_valid
 
 
 module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -4818,7 +4470,49 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
 endmodule // qp_table_in_memory$pipe_tx$queue
 
 
-module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [21:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [21:0] write_data;
+    
+    // Update code (custom)
+    reg [5:0] mem [0:1048575];
+    reg [5:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 6'd0;
+    `endif
+    reg [5:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 6'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[19:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[19:0]] <= write_data[5:0];
+       end
+    end
+    
+    always @(*) read_data = {16'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd1048576) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 1048576 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_in_memory$pipe_tx$ram
+
+
+module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -4882,7 +4576,121 @@ module qp_table_in_memory$pipe_tx$results(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$results
+endmodule // qp_table_in_memory$pipe_tx$results$0
+
+
+module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_qpn
+
+
+module qp_table_in_memory$pipe_tx$s1_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_tag
+
+
+module qp_table_in_memory$pipe_tx$s1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s1_valid
+
+
+module qp_table_in_memory$pipe_tx$s2_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s2_qpn
+
+
+module qp_table_in_memory$pipe_tx$s2_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s2_tag
+
+
+module qp_table_in_memory$pipe_tx$s2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$s2_valid
 
 
 module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);

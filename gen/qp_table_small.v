@@ -2301,87 +2301,119 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  status$stale = 3'b11;
     localparam  status$page_absent = 3'b100;
     localparam  status$mem_error = 3'b101;
+    localparam  state$free = 2'b0;
+    localparam  state$reserved = 2'b1;
+    localparam  state$valid = 2'b10;
+    localparam  two_level = 1'b0;
+    localparam  in_memory = 1'b0;
+    localparam  index_mask = 24'h3f;
+    localparam  index_bits = 5'b110;
+    localparam  leaf_mask = 24'h3f;
+    localparam  leaf_bits = 5'b110;
+    localparam  max_qps = 25'h32;
+    localparam  base_shift = 64'h6;
+    localparam  credit = 10'b100;
+    localparam  entry_base_mask = 64'hfffffffffffffff8;
+    localparam  entry_shift = 64'h3;
+    localparam  page_mask = 64'hffffffffffffffc0;
+    localparam  present_bit = 6'b0;
+    localparam  error_bit = 6'b1;
+    localparam  mul_mask0 = 64'hffffffffffffffff;
+    localparam  mul_mask1 = 64'hffffffffffffffff;
+    localparam  mul_mask2 = 64'h0;
+    localparam  mul_mask3 = 64'h0;
+    localparam  mul_mask4 = 64'h0;
+    localparam  mul_mask5 = 64'h0;
+    localparam  mul_mask6 = 64'h0;
+    localparam  mul_mask7 = 64'h0;
     
     // Stub signals
-    reg  front$clock;
-    reg  front$rst;
-    reg  front$init_done;
-    reg  [63:0] front$table_base;
-    reg  front$req_valid;
-    wire  front$req_ready;
-    reg  [23:0] front$req_qpn;
-    reg  [31:0] front$req_tag;
-    reg  [9:0] front$flight;
-    wire  [9:0] front$in_flight;
-    wire  front$req_fire;
-    reg  front$ram_we;
-    reg  [23:0] front$ram_waddr;
-    reg  [21:0] front$ram_wdata;
-    wire  front$chk_valid;
-    wire  [23:0] front$chk_qpn;
-    wire  [31:0] front$chk_tag;
-    wire  [2:0] front$chk_status;
-    wire  front$chk_ok;
-    wire  [63:0] front$chk_offset;
-    wire  [63:0] front$chk_base;
-    wire  [63:0] front$chk_page;
-    reg  fifo$clock;
-    reg  fifo$rst;
-    reg  fifo$in_valid;
-    reg  [122:0] fifo$data_in;
-    wire  fifo$out_valid;
-    reg  fifo$out_ready;
-    wire  [122:0] fifo$data_out;
-    wire  [9:0] fifo$count;
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [21:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [21:0] ram$write_data;
+    reg  queue$clock;
+    reg  queue$rst;
+    reg  queue$in_valid;
+    reg  [123:0] queue$data_in;
+    wire  queue$out_valid;
+    reg  queue$out_ready;
+    wire  [123:0] queue$data_out;
+    wire  [9:0] queue$count;
     reg  counters$clock;
     reg  counters$rst;
     reg  counters$fire;
     reg  [2:0] counters$status;
     wire  [223:0] counters$counts;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [23:0] s1_qpn$d;
+    wire  [23:0] s1_qpn$q;
+    reg  s1_qpn$clock;
+    reg  [31:0] s1_tag$d;
+    wire  [31:0] s1_tag$q;
+    reg  s1_tag$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  [23:0] s2_qpn$d;
+    wire  [23:0] s2_qpn$q;
+    reg  s2_qpn$clock;
+    reg  [31:0] s2_tag$d;
+    wire  [31:0] s2_tag$q;
+    reg  s2_tag$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
     
     // Local signals
-    reg  [122:0] s2_rsp;
+    reg  [21:0] s2_entry;
+    reg  [58:0] dir_rd;
+    reg  s0_fire;
+    reg  [23:0] s2_index;
+    reg  [23:0] s2_leaf_index;
+    reg  [63:0] s2_wide_index;
+    reg  [23:0] s2_gen;
+    reg  [23:0] s2_entry_gen;
+    reg  [2:0] s2_status;
+    reg  s2_ok;
+    reg  [63:0] s2_offset;
+    reg  [63:0] s2_base;
+    reg  [63:0] s2_page;
+    reg  [123:0] s2_lookup;
+    reg  [123:0] head;
+    reg  [63:0] result;
+    reg  result_valid;
+    reg  head_need;
+    reg  out_valid;
+    reg  [2:0] status_out;
+    reg  [63:0] addr_full;
+    reg  [63:0] addr_out;
     reg  fire;
-    reg  [63:0] head_addr;
-    reg  unused_page;
+    reg  [63:0] s2_dreq_addr;
+    reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_small$pipe_rx$front front(
-        .clock(front$clock),
-        .rst(front$rst),
-        .init_done(front$init_done),
-        .table_base(front$table_base),
-        .req_valid(front$req_valid),
-        .req_ready(front$req_ready),
-        .req_qpn(front$req_qpn),
-        .req_tag(front$req_tag),
-        .flight(front$flight),
-        .in_flight(front$in_flight),
-        .req_fire(front$req_fire),
-        .ram_we(front$ram_we),
-        .ram_waddr(front$ram_waddr),
-        .ram_wdata(front$ram_wdata),
-        .chk_valid(front$chk_valid),
-        .chk_qpn(front$chk_qpn),
-        .chk_tag(front$chk_tag),
-        .chk_status(front$chk_status),
-        .chk_ok(front$chk_ok),
-        .chk_offset(front$chk_offset),
-        .chk_base(front$chk_base),
-        .chk_page(front$chk_page)
+    qp_table_small$pipe_rx$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
     );
-    qp_table_small$pipe_rx$fifo fifo(
-        .clock(fifo$clock),
-        .rst(fifo$rst),
-        .in_valid(fifo$in_valid),
-        .data_in(fifo$data_in),
-        .out_valid(fifo$out_valid),
-        .out_ready(fifo$out_ready),
-        .data_out(fifo$data_out),
-        .count(fifo$count)
+    qp_table_small$pipe_rx$queue queue(
+        .clock(queue$clock),
+        .rst(queue$rst),
+        .in_valid(queue$in_valid),
+        .data_in(queue$data_in),
+        .out_valid(queue$out_valid),
+        .out_ready(queue$out_ready),
+        .data_out(queue$data_out),
+        .count(queue$count)
     );
     qp_table_small$pipe_rx$counters counters(
         .clock(counters$clock),
@@ -2389,6 +2421,36 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
+    );
+    qp_table_small$pipe_rx$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    qp_table_small$pipe_rx$s1_qpn s1_qpn(
+        .d(s1_qpn$d),
+        .q(s1_qpn$q),
+        .clock(s1_qpn$clock)
+    );
+    qp_table_small$pipe_rx$s1_tag s1_tag(
+        .d(s1_tag$d),
+        .q(s1_tag$q),
+        .clock(s1_tag$clock)
+    );
+    qp_table_small$pipe_rx$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    qp_table_small$pipe_rx$s2_qpn s2_qpn(
+        .d(s2_qpn$d),
+        .q(s2_qpn$q),
+        .clock(s2_qpn$clock)
+    );
+    qp_table_small$pipe_rx$s2_tag s2_tag(
+        .d(s2_tag$d),
+        .q(s2_tag$q),
+        .clock(s2_tag$clock)
     );
     qp_table_small$pipe_rx$flight flight(
         .d(flight$d),
@@ -2398,57 +2460,127 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     
     // Update code
     always @(*) begin
-        front$clock = clock;
-        front$rst = rst;
-        front$init_done = init_done;
-        front$table_base = table_base;
-        front$req_valid = req_valid;
-        front$req_qpn = req_qpn;
-        front$req_tag = req_tag;
-        front$ram_we = ram_we;
-        front$ram_waddr = ram_waddr;
-        front$ram_wdata = ram_wdata;
-        front$flight = flight$q;
-        req_ready = front$req_ready;
-        req_fire = front$req_fire;
-        in_flight = front$in_flight;
-        s2_rsp[(64'h0)+:(24)] = front$chk_qpn;
-        s2_rsp[(64'h18)+:(32)] = front$chk_tag;
-        s2_rsp[(64'h38)+:(3)] = front$chk_status;
-        s2_rsp[(64'h3b)+:(64)] = front$chk_base + front$chk_offset;
-        fifo$clock = clock;
-        fifo$rst = rst;
-        fifo$in_valid = front$chk_valid;
-        fifo$data_in = s2_rsp;
-        unused_page = |front$chk_page | front$chk_ok | |fifo$count;
-        fire = fifo$out_valid & rsp_ready;
-        fifo$out_ready = rsp_ready;
-        rsp_valid = fifo$out_valid;
-        rsp_qpn = fifo$data_out[(64'h0)+:(24)];
-        rsp_tag = fifo$data_out[(64'h18)+:(32)];
-        rsp_status = fifo$data_out[(64'h38)+:(3)];
-        head_addr = 32'h0;
-        if (fifo$data_out[(64'h38)+:(3)] == status$ok) begin
-            head_addr = fifo$data_out[(64'h3b)+:(64)];
-        end
-        rsp_addr = head_addr;
-        rsp_fire = fire;
+        s1_valid$clock = clock;
+        s1_qpn$clock = clock;
+        s1_tag$clock = clock;
+        s2_valid$clock = clock;
+        s2_qpn$clock = clock;
+        s2_tag$clock = clock;
         flight$clock = clock;
+        s1_valid$d = s1_valid$q;
+        s1_qpn$d = s1_qpn$q;
+        s1_tag$d = s1_tag$q;
+        s2_valid$d = s2_valid$q;
+        s2_qpn$d = s2_qpn$q;
+        s2_tag$d = s2_tag$q;
         flight$d = flight$q;
-        if (front$req_fire & ~fire) begin
+        ram$clock = clock;
+        ram$write_enable = ram_we;
+        ram$write_address = ram_waddr;
+        ram$write_data = ram_wdata;
+        queue$clock = clock;
+        queue$rst = rst;
+        req_ready = init_done & ~rst & (flight$q < credit);
+        s0_fire = req_valid & req_ready;
+        req_fire = s0_fire;
+        in_flight = flight$q;
+        ram$read_address = req_qpn;
+        dir_rd[(64'h0)+:(1)] = 1'b1;
+        dir_rd[(64'h1)+:(58)] = 32'h0;
+        s1_valid$d = s0_fire;
+        if (s0_fire) begin
+            s1_qpn$d = req_qpn;
+            s1_tag$d = req_tag;
+        end
+        s2_valid$d = s1_valid$q;
+        s2_qpn$d = s1_qpn$q;
+        s2_tag$d = s1_tag$q;
+        s2_entry = ram$read_data;
+        s2_index = s2_qpn$q & index_mask;
+        s2_leaf_index = s2_index & leaf_mask;
+        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
+        s2_gen = s2_qpn$q >> index_bits;
+        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
+        s2_status = status$ok;
+        if (~dir_rd[(64'h0)+:(1)]) begin
+            s2_status = status$page_absent;
+        end
+        if (s2_entry_gen != s2_gen) begin
+            s2_status = status$stale;
+        end
+        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
+            s2_status = status$not_allocated;
+        end
+        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+            s2_status = status$out_of_range;
+        end
+        s2_ok = s2_status == status$ok;
+        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
+        if (two_level) begin
+            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        end
+        else begin
+            s2_base = table_base;
+        end
+        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
+        if (in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        end
+        s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
+        s2_lookup[(64'h41)+:(3)] = s2_status;
+        s2_lookup[(64'h44)+:(32)] = s2_tag$q;
+        s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
+        queue$in_valid = s2_valid$q;
+        queue$data_in = s2_lookup;
+        s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        result = 32'h0;
+        result_valid = 1'b0;
+        head = queue$data_out;
+        head_need = in_memory & head[(64'h40)+:(1)];
+        out_valid = queue$out_valid & ~(head_need & ~result_valid);
+        status_out = head[(64'h41)+:(3)];
+        if (head_need) begin
+            if (~result[present_bit]) begin
+                status_out = status$page_absent;
+            end
+            if (result[error_bit]) begin
+                status_out = status$mem_error;
+            end
+        end
+        addr_full = head[(64'h0)+:(64)];
+        if (in_memory) begin
+            addr_full = (result & page_mask) + head[(64'h0)+:(64)];
+        end
+        addr_out = 32'h0;
+        if (status_out == status$ok) begin
+            addr_out = addr_full;
+        end
+        fire = out_valid & rsp_ready;
+        queue$out_ready = fire;
+        rsp_valid = out_valid;
+        rsp_qpn = head[(64'h64)+:(24)];
+        rsp_tag = head[(64'h44)+:(32)];
+        rsp_status = status_out;
+        rsp_addr = addr_out;
+        rsp_fire = fire;
+        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
         end
-        if (~front$req_fire & fire) begin
+        if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
-        end
-        if (rst) begin
-            flight$d = 32'h0;
         end
         counters$clock = clock;
         counters$rst = rst;
         counters$fire = fire;
-        counters$status = fifo$data_out[(64'h38)+:(3)];
+        counters$status = status_out;
         counts = counters$counts;
+        if (rst) begin
+            s1_valid$d = 1'b0;
+            s2_valid$d = 1'b0;
+            flight$d = 32'h0;
+        end
     end
     
 endmodule // qp_table_small$pipe_rx
@@ -2539,20 +2671,39 @@ module qp_table_small$pipe_rx$counters$cnt(d,q,clock);
 endmodule // qp_table_small$pipe_rx$counters$cnt
 
 
-module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_small$pipe_rx$flight(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$flight
+
+
+module qp_table_small$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
     input wire  rst;
     input wire  in_valid;
-    input wire  [122:0] data_in;
+    input wire  [123:0] data_in;
     output reg  out_valid;
     input wire  out_ready;
-    output reg  [122:0] data_out;
+    output reg  [123:0] data_out;
     output reg  [9:0] count;
     
     // Update code (custom)
-    reg [122:0] mem [0:3];
+    reg [123:0] mem [0:3];
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
@@ -2567,11 +2718,11 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
-       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 123'd0;
+       for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
     wire pop = (fill != 10'd0) & out_ready;
-    wire [122:0] head = mem[rd_ptr];
+    wire [123:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
        if (in_valid) begin
@@ -2603,235 +2754,10 @@ module qp_table_small$pipe_rx$fifo(clock,rst,in_valid,data_in,out_valid,out_read
        end
     end
     `endif
-endmodule // qp_table_small$pipe_rx$fifo
+endmodule // qp_table_small$pipe_rx$queue
 
 
-module qp_table_small$pipe_rx$flight(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$flight
-
-
-module qp_table_small$pipe_rx$front(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,flight,in_flight,req_fire,ram_we,ram_waddr,ram_wdata,chk_valid,chk_qpn,chk_tag,chk_status,chk_ok,chk_offset,chk_base,chk_page);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  rst;
-    input wire  init_done;
-    input wire  [63:0] table_base;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  [23:0] req_qpn;
-    input wire  [31:0] req_tag;
-    input wire  [9:0] flight;
-    output reg  [9:0] in_flight;
-    output reg  req_fire;
-    input wire  ram_we;
-    input wire  [23:0] ram_waddr;
-    input wire  [21:0] ram_wdata;
-    output reg  chk_valid;
-    output reg  [23:0] chk_qpn;
-    output reg  [31:0] chk_tag;
-    output reg  [2:0] chk_status;
-    output reg  chk_ok;
-    output reg  [63:0] chk_offset;
-    output reg  [63:0] chk_base;
-    output reg  [63:0] chk_page;
-    
-    // Constant declarations
-    localparam  status$ok = 3'b0;
-    localparam  status$out_of_range = 3'b1;
-    localparam  status$not_allocated = 3'b10;
-    localparam  status$stale = 3'b11;
-    localparam  status$page_absent = 3'b100;
-    localparam  status$mem_error = 3'b101;
-    localparam  state$free = 2'b0;
-    localparam  state$reserved = 2'b1;
-    localparam  state$valid = 2'b10;
-    localparam  two_level = 1'b0;
-    localparam  index_mask = 24'h3f;
-    localparam  index_bits = 5'b110;
-    localparam  leaf_mask = 24'h3f;
-    localparam  leaf_bits = 5'b110;
-    localparam  max_qps = 25'h32;
-    localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
-    localparam  mul_mask0 = 64'hffffffffffffffff;
-    localparam  mul_mask1 = 64'hffffffffffffffff;
-    localparam  mul_mask2 = 64'h0;
-    localparam  mul_mask3 = 64'h0;
-    localparam  mul_mask4 = 64'h0;
-    localparam  mul_mask5 = 64'h0;
-    localparam  mul_mask6 = 64'h0;
-    localparam  mul_mask7 = 64'h0;
-    
-    // Stub signals
-    reg  ram$clock;
-    reg  [23:0] ram$read_address;
-    wire  [21:0] ram$read_data;
-    reg  ram$write_enable;
-    reg  [23:0] ram$write_address;
-    reg  [21:0] ram$write_data;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [23:0] s1_qpn$d;
-    wire  [23:0] s1_qpn$q;
-    reg  s1_qpn$clock;
-    reg  [31:0] s1_tag$d;
-    wire  [31:0] s1_tag$q;
-    reg  s1_tag$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [23:0] s2_qpn$d;
-    wire  [23:0] s2_qpn$q;
-    reg  s2_qpn$clock;
-    reg  [31:0] s2_tag$d;
-    wire  [31:0] s2_tag$q;
-    reg  s2_tag$clock;
-    
-    // Local signals
-    reg  [21:0] s2_entry;
-    reg  [58:0] dir_rd;
-    reg  s0_fire;
-    reg  [9:0] occupancy;
-    reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
-    reg  [23:0] s2_gen;
-    reg  [23:0] s2_entry_gen;
-    reg  [2:0] s2_status;
-    
-    // Sub module instances
-    qp_table_small$pipe_rx$front$ram ram(
-        .clock(ram$clock),
-        .read_address(ram$read_address),
-        .read_data(ram$read_data),
-        .write_enable(ram$write_enable),
-        .write_address(ram$write_address),
-        .write_data(ram$write_data)
-    );
-    qp_table_small$pipe_rx$front$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    qp_table_small$pipe_rx$front$s1_qpn s1_qpn(
-        .d(s1_qpn$d),
-        .q(s1_qpn$q),
-        .clock(s1_qpn$clock)
-    );
-    qp_table_small$pipe_rx$front$s1_tag s1_tag(
-        .d(s1_tag$d),
-        .q(s1_tag$q),
-        .clock(s1_tag$clock)
-    );
-    qp_table_small$pipe_rx$front$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    qp_table_small$pipe_rx$front$s2_qpn s2_qpn(
-        .d(s2_qpn$d),
-        .q(s2_qpn$q),
-        .clock(s2_qpn$clock)
-    );
-    qp_table_small$pipe_rx$front$s2_tag s2_tag(
-        .d(s2_tag$d),
-        .q(s2_tag$q),
-        .clock(s2_tag$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        s1_valid$clock = clock;
-        s1_qpn$clock = clock;
-        s1_tag$clock = clock;
-        s2_valid$clock = clock;
-        s2_qpn$clock = clock;
-        s2_tag$clock = clock;
-        s1_valid$d = s1_valid$q;
-        s1_qpn$d = s1_qpn$q;
-        s1_tag$d = s1_tag$q;
-        s2_valid$d = s2_valid$q;
-        s2_qpn$d = s2_qpn$q;
-        s2_tag$d = s2_tag$q;
-        ram$clock = clock;
-        ram$write_enable = ram_we;
-        ram$write_address = ram_waddr;
-        ram$write_data = ram_wdata;
-        occupancy = flight;
-        req_ready = init_done & ~rst & (occupancy < credit);
-        s0_fire = req_valid & req_ready;
-        req_fire = s0_fire;
-        in_flight = occupancy;
-        ram$read_address = req_qpn;
-        dir_rd[(64'h0)+:(1)] = 1'b1;
-        dir_rd[(64'h1)+:(58)] = 32'h0;
-        s1_valid$d = s0_fire;
-        if (s0_fire) begin
-            s1_qpn$d = req_qpn;
-            s1_tag$d = req_tag;
-        end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
-        s2_entry = ram$read_data;
-        s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
-        s2_gen = s2_qpn$q >> index_bits;
-        s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        chk_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
-        s2_status = status$ok;
-        if (~dir_rd[(64'h0)+:(1)]) begin
-            s2_status = status$page_absent;
-        end
-        if (s2_entry_gen != s2_gen) begin
-            s2_status = status$stale;
-        end
-        if (s2_entry[(64'h0)+:(2)] != state$valid) begin
-            s2_status = status$not_allocated;
-        end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
-            s2_status = status$out_of_range;
-        end
-        chk_status = s2_status;
-        chk_ok = s2_status == status$ok;
-        if (two_level) begin
-            chk_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            chk_base = table_base;
-        end
-        chk_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        chk_valid = s2_valid$q;
-        chk_qpn = s2_qpn$q;
-        chk_tag = s2_tag$q;
-        if (rst) begin
-            s1_valid$d = 1'b0;
-            s2_valid$d = 1'b0;
-        end
-    end
-    
-endmodule // qp_table_small$pipe_rx$front
-
-
-module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_small$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -2870,10 +2796,10 @@ module qp_table_small$pipe_rx$front$ram(clock,read_address,read_data,write_enabl
        end
     end
     `endif
-endmodule // qp_table_small$pipe_rx$front$ram
+endmodule // qp_table_small$pipe_rx$ram
 
 
-module qp_table_small$pipe_rx$front$s1_qpn(d,q,clock);
+module qp_table_small$pipe_rx$s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -2889,10 +2815,10 @@ module qp_table_small$pipe_rx$front$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s1_qpn
+endmodule // qp_table_small$pipe_rx$s1_qpn
 
 
-module qp_table_small$pipe_rx$front$s1_tag(d,q,clock);
+module qp_table_small$pipe_rx$s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2908,10 +2834,10 @@ module qp_table_small$pipe_rx$front$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s1_tag
+endmodule // qp_table_small$pipe_rx$s1_tag
 
 
-module qp_table_small$pipe_rx$front$s1_valid(d,q,clock);
+module qp_table_small$pipe_rx$s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2927,10 +2853,10 @@ module qp_table_small$pipe_rx$front$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s1_valid
+endmodule // qp_table_small$pipe_rx$s1_valid
 
 
-module qp_table_small$pipe_rx$front$s2_qpn(d,q,clock);
+module qp_table_small$pipe_rx$s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -2946,10 +2872,10 @@ module qp_table_small$pipe_rx$front$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s2_qpn
+endmodule // qp_table_small$pipe_rx$s2_qpn
 
 
-module qp_table_small$pipe_rx$front$s2_tag(d,q,clock);
+module qp_table_small$pipe_rx$s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2965,10 +2891,10 @@ module qp_table_small$pipe_rx$front$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s2_tag
+endmodule // qp_table_small$pipe_rx$s2_tag
 
 
-module qp_table_small$pipe_rx$front$s2_valid(d,q,clock);
+module qp_table_small$pipe_rx$s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2984,7 +2910,7 @@ module qp_table_small$pipe_rx$front$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_small$pipe_rx$front$s2_valid
+endmodule // qp_table_small$pipe_rx$s2_valid
 
 
 module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,table_base);

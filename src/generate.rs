@@ -202,7 +202,7 @@ pub fn write_all_or_nothing(files: &[(&std::path::Path, &str)]) -> anyhow::Resul
 /// command engine; the free map one level per 6 index bits; the quarantine queue
 /// `quarantine_depth` entries of a 48-bit time and a 24-bit index (only used when
 /// `quarantine_cycles > 0`, removed by synthesis otherwise); in two_level in_memory the queues
-/// that cover the memory latency (see [`crate::hw::mem_pipe`]).
+/// that cover the memory latency (see [`crate::hw::lookup_pipe`]).
 pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     let p = EngineParams::new(cfg);
     let copies = cfg.ports.len() as u64 + 1;
@@ -227,12 +227,12 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     if p.dir_in_memory() {
         // Per port: the lookup queue, the directory read requests and the directory entries
         // read; shared: the port of every read in flight.
-        let depth = crate::hw::mem_pipe::queue_depth(p.max_outstanding) as u64;
+        let depth = crate::hw::lookup_pipe::queue_depth(p.max_outstanding) as u64;
         let n = cfg.ports.len() as u64;
         v.push((
             format!("in_memory lookup queues ({n} ports x {depth})"),
             n * depth,
-            <crate::hw::mem_pipe::MemEntry as rust_hdl::prelude::Synth>::BITS as u64,
+            <crate::hw::lookup_pipe::QueuedLookup as rust_hdl::prelude::Synth>::BITS as u64,
         ));
         v.push((
             format!("in_memory directory read queues ({n} ports x {depth})"),

@@ -1,5 +1,5 @@
 //! `DirFetch`: the AXI4 read master of the in_memory directory (SPEC §4 memory port), shared
-//! by every [`MemLookupPipe`](super::mem_pipe::MemLookupPipe).
+//! by every [`LookupPipe`](super::lookup_pipe::LookupPipe) whose directory is in memory.
 //!
 //! | part | behaviour |
 //! |---|---|
@@ -14,8 +14,8 @@
 //! bit 1 (a reserved bit of the entry, SPEC §5) replaced by "AXI error" (`rresp != OKAY`, or
 //! a beat without `rlast`, which a single-beat read never has from a compliant slave).
 
+use super::lookup_pipe::DIR_ERROR_BIT;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
-use super::mem_pipe::DIR_ERROR_BIT;
 use super::{EngineParams, ADDR_BITS};
 use crate::spec::dir_entry;
 use rust_hdl::prelude::*;

@@ -1,45 +1,92 @@
-//! `LookupPipe`: one lookup pipeline, from a request stream to a response stream.
+//! `LookupPipe`: one lookup pipeline, from a request stream to a response stream, for every
+//! mode: flat, two_level with the directory on chip, and two_level with the directory in
+//! memory (where the pipe also asks [`DirFetch`](super::dir_fetch::DirFetch) for the entry).
 //!
 //! ```text
-//!            +----------+   s1 regs   +-------------+   s2 regs   +-----------------+    +---------+
-//!  req  ---->| s0: RAM  |------------>| s1: latch   |------------>| s2: check, addr |--->| MemFifo |----> rsp
-//!  (qpn,tag) | read     |  read_data  | the words   |             | status, address |    | depth 4 |
-//!            +----------+             +-------------+             +-----------------+    +---------+
+//!            +----------+         +-----------+         +-------------------+    +-------+
+//!  req  ---->| s0: RAM  |-------->| s1: latch |-------->| s2: checks,       |--->| queue |--+--> rsp
+//!  (qpn,tag) | reads    | (RAMs'  | the words |         | offset, address   |    | (in   |  |  (head
+//!            +----------+ output  +-----------+         +-------------------+    | order)|  |   ready?)
+//!                         regs)                            | in_memory: passed   +-------+  |
+//!                                                          v the checks                      |
+//!                                             dir read requests --> DirFetch --> results ----+
 //! ```
-//!
-//! s0, s1 and s2 are the [`LookupFront`] (RAM reads at the request's edge `t`, the words
-//! registered at `t + 1`, the checks). Here:
 //!
 //! | stage | edge | what happens |
 //! |---|---|---|
-//! | s2 | `t + 2` | `addr = base + offset`, whatever the status; the result is pushed into the response queue |
-//! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
+//! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks) |
+//! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; the offset `index_in_page * entry_bytes`; flat and on_chip: the address `base + offset`; every lookup is pushed into the queue at edge `t + 2` |
+//! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: flat and on_chip, `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
 //!
 //! The address is zeroed at the queue's output, not before the queue: the status, which
 //! comes from the state RAM read, then drives three bits of the queue, not the 64 bits of
 //! the address (the path from the RAM's output register to the queue is the design's
 //! longest otherwise).
 //!
-//! Ready/valid contract: `req_ready` comes from the front end, from registers only, never
-//! from `rsp_ready`. A request is granted only while fewer than [`RSP_FIFO_DEPTH`] lookups
-//! are in flight (in s1, s2 or the queue), so the queue never overflows and with an
-//! always-ready consumer the pipe takes one request per cycle (II = 1). Responses leave in
-//! request order. The command engine's drain counts this pipe's lookups in flight
+//! **Directory in memory.** A lookup that passed the on-chip checks is queued with `need`
+//! set and its offset in the page, and sends a directory read request (`TABLE_BASE +
+//! (index >> leaf_bits) * 8`, bits `[2:0]` of TABLE_BASE ignored) to the shared `DirFetch`;
+//! lookups that fail the checks never touch memory (SPEC §1, fail fast). The memory is read
+//! with one AXI ID, so it answers in AR order; `DirFetch` issues each port's reads in the
+//! port's order, so the directory entries come back in this port's request order and wait in
+//! a result queue. The queue's head leaves when it needs no entry, or when the result queue
+//! holds its entry: the status is then PAGE_ABSENT (bit 0 clear) or MEM_ERROR (AXI error,
+//! [`DIR_ERROR_BIT`]) or OK with `page_base + offset`. Latency: memory latency + 5 (s1, s2,
+//! the AR register, the AR handshake, the result queue).
+//!
+//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, and
+//! `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down at a
+//! response handshake) and the synchronous reset, never from `rsp_ready`. A request is
+//! granted only while fewer lookups than the queue's depth are in flight, so no queue
+//! overflows (and the result queue always has room for a read's data: `rready` stays high);
+//! with an always-ready consumer the pipe takes one request per cycle (II = 1). Responses
+//! leave in request order. The command engine's drain counts this pipe's lookups in flight
 //! (`in_flight`, `req_fire`, `rsp_fire`).
+//!
+//! Hazards: a command's write at the same edge as a request's RAM read is not seen by that
+//! request (read-first): a lookup sees the state as of the edge of its request handshake.
 //!
 //! Counters (SPEC §6, per port): [`LookupCounters`], at the response handshake.
 
-use super::codes::StatusCodes;
+use super::codes::{StateCodes, StatusCodes};
 use super::lookup_counters::{LookupCounters, LookupCounts};
-use super::lookup_front::LookupFront;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
-use super::ram::RAM_ADDR_BITS;
-use super::{DirEntry, EngineParams, LookupRsp, StateEntry, ADDR_BITS, QPN_BITS, TAG_BITS};
-use crate::spec::STATUS_BITS;
+use super::ram::{Ram, RAM_ADDR_BITS};
+use super::{
+    DirEntry, EngineParams, StateEntry, ADDR_BITS, GEN_BITS_MAX, PAGE_BITS, QPN_BITS, TAG_BITS,
+};
+use crate::spec::{dir_entry, STATUS_BITS};
 use rust_hdl::prelude::*;
 
-/// Entries of the response queue.
+/// Entries of the response queue when the directory is not in memory.
 pub const RSP_FIFO_DEPTH: usize = 4;
+
+/// Bit of a directory read result that marks an AXI error (a reserved bit of the entry,
+/// SPEC §5, which [`DirFetch`](super::dir_fetch::DirFetch) replaces).
+pub const DIR_ERROR_BIT: u32 = 1;
+
+/// Depth of the queues of a pipe whose directory is in memory, for `max_outstanding` reads
+/// in flight: a power of two >= max_outstanding + 4, at most 512.
+pub fn queue_depth(max_outstanding: u32) -> usize {
+    ((max_outstanding as usize) + 4)
+        .next_power_of_two()
+        .min(512)
+}
+
+/// One lookup in the pipe's queue, waiting for its response.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct QueuedLookup {
+    /// Flat and on_chip: the context's address (`base + offset`). Directory in memory: the
+    /// context's offset in its page.
+    pub offset: Bits<ADDR_BITS>,
+    /// Directory in memory: the lookup passed the on-chip checks and waits for its entry.
+    pub need: Bit,
+    /// The final status unless `need` is set.
+    pub status: Bits<STATUS_BITS>,
+    pub tag: Bits<TAG_BITS>,
+    pub qpn: Bits<QPN_BITS>,
+}
 
 #[derive(LogicBlock)]
 pub struct LookupPipe {
@@ -63,36 +110,122 @@ pub struct LookupPipe {
     pub ram_we: Signal<In, Bit>,
     pub ram_waddr: Signal<In, Bits<QPN_BITS>>,
     pub ram_wdata: Signal<In, StateEntry>,
-    // Write port of this pipe's copy of the on-chip directory (two_level on_chip).
-    // (One each in two_level on_chip mode, none otherwise.)
+    // Write port of this pipe's copy of the on-chip directory (one in two_level on_chip,
+    // none otherwise).
     pub dir_we: Vec<Signal<In, Bit>>,
     pub dir_waddr: Vec<Signal<In, Bits<RAM_ADDR_BITS>>>,
     pub dir_wdata: Vec<Signal<In, DirEntry>>,
+    // Directory in memory (one each, none otherwise): read requests to the DirFetch (byte
+    // address of the entry), and the entries read, in this port's order, with
+    // [`DIR_ERROR_BIT`] set for an AXI error.
+    pub dreq_valid: Vec<Signal<Out, Bit>>,
+    pub dreq_ready: Vec<Signal<In, Bit>>,
+    pub dreq_addr: Vec<Signal<Out, Bits<ADDR_BITS>>>,
+    pub cpl_valid: Vec<Signal<In, Bit>>,
+    pub cpl_data: Vec<Signal<In, Bits<64>>>,
     // Drain accounting.
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
     pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
-    /// Counters (MEM_ERROR stays 0 here).
+    /// Counters (PAGE_ABSENT stays 0 in flat, MEM_ERROR unless the directory is in memory).
     pub counts: Signal<Out, LookupCounts>,
-    front: LookupFront,
-    fifo: MemFifo<LookupRsp>,
+    ram: Ram<StateEntry>,
+    /// The on-chip directory copy: one in two_level on_chip mode, none otherwise.
+    dirs: Vec<Ram<DirEntry>>,
+    queue: MemFifo<QueuedLookup>,
+    /// Directory in memory: the read requests and the entries read (one each).
+    dreqs: Vec<MemFifo<Bits<ADDR_BITS>>>,
+    results: Vec<MemFifo<Bits<64>>>,
     counters: LookupCounters,
     _dirs: usize,
-    s2_rsp: Signal<Local, LookupRsp>,
-    fire: Signal<Local, Bit>,
-    /// Lookups in s1, s2 and the back end.
+    _mem: usize,
+    s1_valid: DFF<Bit>,
+    s1_qpn: DFF<Bits<QPN_BITS>>,
+    s1_tag: DFF<Bits<TAG_BITS>>,
+    s2_valid: DFF<Bit>,
+    s2_qpn: DFF<Bits<QPN_BITS>>,
+    s2_tag: DFF<Bits<TAG_BITS>>,
+    /// Lookups in s1, s2 and the queue.
     flight: DFF<Bits<FIFO_COUNT_BITS>>,
-    /// The head's address, zeroed unless its status is OK.
-    head_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// The state RAM word and the directory entry, from the RAMs' output registers.
+    s2_entry: Signal<Local, StateEntry>,
+    dir_rd: Signal<Local, DirEntry>,
+    s0_fire: Signal<Local, Bit>,
+    s2_index: Signal<Local, Bits<QPN_BITS>>,
+    s2_leaf_index: Signal<Local, Bits<QPN_BITS>>,
+    s2_wide_index: Signal<Local, Bits<ADDR_BITS>>,
+    s2_gen: Signal<Local, Bits<QPN_BITS>>,
+    s2_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    s2_status: Signal<Local, Bits<STATUS_BITS>>,
+    s2_ok: Signal<Local, Bit>,
+    s2_offset: Signal<Local, Bits<ADDR_BITS>>,
+    s2_base: Signal<Local, Bits<ADDR_BITS>>,
+    s2_page: Signal<Local, Bits<ADDR_BITS>>,
+    s2_lookup: Signal<Local, QueuedLookup>,
+    head: Signal<Local, QueuedLookup>,
+    /// The head's directory entry (0 unless the directory is in memory).
+    result: Signal<Local, Bits<64>>,
+    result_valid: Signal<Local, Bit>,
+    /// The head waits for a directory entry.
+    head_need: Signal<Local, Bit>,
+    out_valid: Signal<Local, Bit>,
+    status_out: Signal<Local, Bits<STATUS_BITS>>,
+    /// The head's address before zeroing, and the response address.
+    addr_full: Signal<Local, Bits<ADDR_BITS>>,
+    addr_out: Signal<Local, Bits<ADDR_BITS>>,
+    fire: Signal<Local, Bit>,
+    /// The byte address of the lookup's directory entry (used when the directory is in memory).
+    s2_dreq_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// The queues' fill levels are not needed (credit counts `flight`), nor the directory
+    /// entry's address unless the directory is in memory; the name tells the lint so.
+    unused_counts_addr: Signal<Local, Bit>,
     status: StatusCodes,
-    /// The page number is in_memory's business, `chk_ok` is not needed here (the address
-    /// is zeroed at the queue's output), nor the queue's fill level (the lookups in flight
-    /// are counted in `flight`); the name tells the lint so.
-    unused_page: Signal<Local, Bit>,
+    state: StateCodes,
+    two_level: Constant<Bit>,
+    in_memory: Constant<Bit>,
+    index_mask: Constant<Bits<QPN_BITS>>,
+    index_bits: Constant<Bits<5>>,
+    leaf_mask: Constant<Bits<QPN_BITS>>,
+    leaf_bits: Constant<Bits<5>>,
+    max_qps: Constant<Bits<25>>,
+    base_shift: Constant<Bits<ADDR_BITS>>,
+    credit: Constant<Bits<FIFO_COUNT_BITS>>,
+    entry_base_mask: Constant<Bits<ADDR_BITS>>,
+    entry_shift: Constant<Bits<ADDR_BITS>>,
+    page_mask: Constant<Bits<64>>,
+    present_bit: Constant<Bits<6>>,
+    error_bit: Constant<Bits<6>>,
+    // index * entry_bytes = sum over k of (index << (5 + k)) where bit k of entry_bytes / 32
+    // is set: each mask is all ones or zero, so synthesis keeps only the terms that exist.
+    mul_mask0: Constant<Bits<ADDR_BITS>>,
+    mul_mask1: Constant<Bits<ADDR_BITS>>,
+    mul_mask2: Constant<Bits<ADDR_BITS>>,
+    mul_mask3: Constant<Bits<ADDR_BITS>>,
+    mul_mask4: Constant<Bits<ADDR_BITS>>,
+    mul_mask5: Constant<Bits<ADDR_BITS>>,
+    mul_mask6: Constant<Bits<ADDR_BITS>>,
+    mul_mask7: Constant<Bits<ADDR_BITS>>,
+}
+
+/// `n` default signals (the ports and blocks that exist 0 or 1 times).
+fn some<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
 }
 
 impl LookupPipe {
     pub fn new(p: &EngineParams) -> Self {
+        let mem = usize::from(p.dir_in_memory());
+        let dirs = p.on_chip_dirs();
+        let depth = if mem == 1 {
+            queue_depth(p.max_outstanding)
+        } else {
+            RSP_FIFO_DEPTH
+        };
+        let mul = p.entry_bytes / 32;
+        let mask = |k: u32| -> Constant<Bits<ADDR_BITS>> {
+            Constant::new(if mul >> k & 1 == 1 { u64::MAX } else { 0 }.into())
+        };
+        let leaf = p.leaf_bits.unwrap_or(p.index_bits);
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -111,23 +244,82 @@ impl LookupPipe {
             ram_we: Default::default(),
             ram_waddr: Default::default(),
             ram_wdata: Default::default(),
-            dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_we: some(dirs),
+            dir_waddr: some(dirs),
+            dir_wdata: some(dirs),
+            dreq_valid: some(mem),
+            dreq_ready: some(mem),
+            dreq_addr: some(mem),
+            cpl_valid: some(mem),
+            cpl_data: some(mem),
             req_fire: Default::default(),
             rsp_fire: Default::default(),
             in_flight: Default::default(),
             counts: Default::default(),
-            front: LookupFront::new(p, RSP_FIFO_DEPTH),
-            fifo: MemFifo::new(RSP_FIFO_DEPTH),
-            counters: LookupCounters::new(p.leaf_bits.is_some(), false),
-            _dirs: p.on_chip_dirs(),
-            s2_rsp: Default::default(),
-            fire: Default::default(),
+            ram: p.state_ram(),
+            dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
+            queue: MemFifo::new(depth),
+            dreqs: (0..mem).map(|_| MemFifo::new(depth)).collect(),
+            results: (0..mem).map(|_| MemFifo::new(depth)).collect(),
+            counters: LookupCounters::new(p.leaf_bits.is_some(), mem == 1),
+            _dirs: dirs,
+            _mem: mem,
+            s1_valid: Default::default(),
+            s1_qpn: Default::default(),
+            s1_tag: Default::default(),
+            s2_valid: Default::default(),
+            s2_qpn: Default::default(),
+            s2_tag: Default::default(),
             flight: Default::default(),
-            head_addr: Default::default(),
+            s2_entry: Default::default(),
+            dir_rd: Default::default(),
+            s0_fire: Default::default(),
+            s2_index: Default::default(),
+            s2_leaf_index: Default::default(),
+            s2_wide_index: Default::default(),
+            s2_gen: Default::default(),
+            s2_entry_gen: Default::default(),
+            s2_status: Default::default(),
+            s2_ok: Default::default(),
+            s2_offset: Default::default(),
+            s2_base: Default::default(),
+            s2_page: Default::default(),
+            s2_lookup: Default::default(),
+            head: Default::default(),
+            result: Default::default(),
+            result_valid: Default::default(),
+            head_need: Default::default(),
+            out_valid: Default::default(),
+            status_out: Default::default(),
+            addr_full: Default::default(),
+            addr_out: Default::default(),
+            fire: Default::default(),
+            s2_dreq_addr: Default::default(),
+            unused_counts_addr: Default::default(),
             status: Default::default(),
-            unused_page: Default::default(),
+            state: Default::default(),
+            two_level: Constant::new(p.leaf_bits.is_some()),
+            in_memory: Constant::new(mem == 1),
+            index_mask: Constant::new(p.index_mask().into()),
+            index_bits: Constant::new(u64::from(p.index_bits).into()),
+            leaf_mask: Constant::new(((1u64 << leaf) - 1).into()),
+            leaf_bits: Constant::new(u64::from(leaf).into()),
+            max_qps: Constant::new(u64::from(p.max_qps).into()),
+            base_shift: Constant::new(u64::from(dir_entry::BASE_SHIFT).into()),
+            credit: Constant::new((depth as u64).into()),
+            entry_base_mask: Constant::new((!(dir_entry::BYTES - 1)).into()),
+            entry_shift: Constant::new(u64::from(dir_entry::BYTES.trailing_zeros()).into()),
+            page_mask: Constant::new(dir_entry::BASE_MASK.into()),
+            present_bit: Constant::new(u64::from(dir_entry::PRESENT_BIT).into()),
+            error_bit: Constant::new(u64::from(DIR_ERROR_BIT).into()),
+            mul_mask0: mask(0),
+            mul_mask1: mask(1),
+            mul_mask2: mask(2),
+            mul_mask3: mask(3),
+            mul_mask4: mask(4),
+            mul_mask5: mask(5),
+            mul_mask6: mask(6),
+            mul_mask7: mask(7),
         }
     }
 }
@@ -135,70 +327,177 @@ impl LookupPipe {
 impl Logic for LookupPipe {
     #[hdl_gen]
     fn update(&mut self) {
-        self.front.clock.next = self.clock.val();
-        self.front.rst.next = self.rst.val();
-        self.front.init_done.next = self.init_done.val();
-        self.front.table_base.next = self.table_base.val();
-        self.front.req_valid.next = self.req_valid.val();
-        self.front.req_qpn.next = self.req_qpn.val();
-        self.front.req_tag.next = self.req_tag.val();
-        self.front.ram_we.next = self.ram_we.val();
-        self.front.ram_waddr.next = self.ram_waddr.val();
-        self.front.ram_wdata.next = self.ram_wdata.val();
+        dff_setup!(self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, flight);
+        self.ram.clock.next = self.clock.val();
+        self.ram.write_enable.next = self.ram_we.val();
+        self.ram.write_address.next = self.ram_waddr.val();
+        self.ram.write_data.next = self.ram_wdata.val();
+        self.queue.clock.next = self.clock.val();
+        self.queue.rst.next = self.rst.val();
+
+        // s0: grant on credit (the lookups in flight, a register).
+        self.req_ready.next =
+            self.init_done.val() & !self.rst.val() & (self.flight.q.val() < self.credit.val());
+        self.s0_fire.next = self.req_valid.val() & self.req_ready.val();
+        self.req_fire.next = self.s0_fire.val();
+        self.in_flight.next = self.flight.q.val();
+        self.ram.read_address.next = self.req_qpn.val();
+        // The directory entry of the index's page is read at the same edge; without an
+        // on-chip directory every page is present.
+        self.dir_rd.next.present = true;
+        self.dir_rd.next.page = 0.into();
         for d in 0..self._dirs {
-            self.front.dir_we[d].next = self.dir_we[d].val();
-            self.front.dir_waddr[d].next = self.dir_waddr[d].val();
-            self.front.dir_wdata[d].next = self.dir_wdata[d].val();
+            self.dirs[d].clock.next = self.clock.val();
+            self.dirs[d].read_address.next =
+                (self.req_qpn.val() & self.index_mask.val()) >> self.leaf_bits.val();
+            self.dirs[d].write_enable.next = self.dir_we[d].val();
+            self.dirs[d].write_address.next = self.dir_waddr[d].val();
+            self.dirs[d].write_data.next = self.dir_wdata[d].val();
+            self.dir_rd.next = self.dirs[d].read_data.val();
         }
-        self.front.flight.next = self.flight.q.val();
-        self.req_ready.next = self.front.req_ready.val();
-        self.req_fire.next = self.front.req_fire.val();
-        self.in_flight.next = self.front.in_flight.val();
-
-        // s2: the address (zeroed at the output unless OK), into the response queue.
-        self.s2_rsp.next.qpn = self.front.chk_qpn.val();
-        self.s2_rsp.next.tag = self.front.chk_tag.val();
-        self.s2_rsp.next.status = self.front.chk_status.val();
-        self.s2_rsp.next.addr = self.front.chk_base.val() + self.front.chk_offset.val();
-        self.fifo.clock.next = self.clock.val();
-        self.fifo.rst.next = self.rst.val();
-        self.fifo.in_valid.next = self.front.chk_valid.val();
-        self.fifo.data_in.next = self.s2_rsp.val();
-        self.unused_page.next =
-            self.front.chk_page.val().any() | self.front.chk_ok.val() | self.fifo.count.val().any();
-
-        // Response stream from the queue's head.
-        self.fire.next = self.fifo.out_valid.val() & self.rsp_ready.val();
-        self.fifo.out_ready.next = self.rsp_ready.val();
-        self.rsp_valid.next = self.fifo.out_valid.val();
-        self.rsp_qpn.next = self.fifo.data_out.val().qpn;
-        self.rsp_tag.next = self.fifo.data_out.val().tag;
-        self.rsp_status.next = self.fifo.data_out.val().status;
-        self.head_addr.next = 0.into();
-        if self.fifo.data_out.val().status == self.status.ok.val() {
-            self.head_addr.next = self.fifo.data_out.val().addr;
+        self.s1_valid.d.next = self.s0_fire.val();
+        if self.s0_fire.val() {
+            self.s1_qpn.d.next = self.req_qpn.val();
+            self.s1_tag.d.next = self.req_tag.val();
         }
-        self.rsp_addr.next = self.head_addr.val();
+
+        // s1: the words read at the request's edge are registered (in the RAMs).
+        self.s2_valid.d.next = self.s1_valid.q.val();
+        self.s2_qpn.d.next = self.s1_qpn.q.val();
+        self.s2_tag.d.next = self.s1_tag.q.val();
+        self.s2_entry.next = self.ram.read_data.val();
+
+        // s2: checks in SPEC order (range, state, generation, page), and the offset.
+        self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
+        self.s2_leaf_index.next = self.s2_index.val() & self.leaf_mask.val();
+        self.s2_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_leaf_index.val());
+        self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
+        self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
+        self.s2_offset.next = ((self.s2_wide_index.val() << 5) & self.mul_mask0.val())
+            + ((self.s2_wide_index.val() << 6) & self.mul_mask1.val())
+            + ((self.s2_wide_index.val() << 7) & self.mul_mask2.val())
+            + ((self.s2_wide_index.val() << 8) & self.mul_mask3.val())
+            + ((self.s2_wide_index.val() << 9) & self.mul_mask4.val())
+            + ((self.s2_wide_index.val() << 10) & self.mul_mask5.val())
+            + ((self.s2_wide_index.val() << 11) & self.mul_mask6.val())
+            + ((self.s2_wide_index.val() << 12) & self.mul_mask7.val());
+        self.s2_status.next = self.status.ok.val();
+        if !self.dir_rd.val().present {
+            self.s2_status.next = self.status.page_absent.val();
+        }
+        if self.s2_entry_gen.val() != self.s2_gen.val() {
+            self.s2_status.next = self.status.stale.val();
+        }
+        if self.s2_entry.val().state != self.state.valid.val() {
+            self.s2_status.next = self.status.not_allocated.val();
+        }
+        if bit_cast::<25, QPN_BITS>(self.s2_index.val()) >= self.max_qps.val() {
+            self.s2_status.next = self.status.out_of_range.val();
+        }
+        self.s2_ok.next = self.s2_status.val() == self.status.ok.val();
+        self.s2_page.next =
+            bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_index.val()) >> self.leaf_bits.val();
+        // The base: TABLE_BASE (flat), the page base of the on-chip directory (on_chip); with
+        // the directory in memory the queue keeps the offset and the base comes later.
+        if self.two_level.val() {
+            self.s2_base.next =
+                bit_cast::<ADDR_BITS, PAGE_BITS>(self.dir_rd.val().page) << self.base_shift.val();
+        } else {
+            self.s2_base.next = self.table_base.val();
+        }
+        self.s2_lookup.next.offset = self.s2_base.val() + self.s2_offset.val();
+        if self.in_memory.val() {
+            self.s2_lookup.next.offset = self.s2_offset.val();
+        }
+        self.s2_lookup.next.need = self.in_memory.val() & self.s2_ok.val();
+        self.s2_lookup.next.status = self.s2_status.val();
+        self.s2_lookup.next.tag = self.s2_tag.q.val();
+        self.s2_lookup.next.qpn = self.s2_qpn.q.val();
+        self.queue.in_valid.next = self.s2_valid.q.val();
+        self.queue.data_in.next = self.s2_lookup.val();
+
+        // Directory in memory: the read of a lookup that passed the checks, and the entries
+        // read, in this port's order.
+        self.s2_dreq_addr.next = (self.table_base.val() & self.entry_base_mask.val())
+            + (self.s2_page.val() << self.entry_shift.val());
+        self.result.next = 0.into();
+        self.result_valid.next = false;
+        for m in 0..self._mem {
+            self.dreqs[m].clock.next = self.clock.val();
+            self.dreqs[m].rst.next = self.rst.val();
+            self.dreqs[m].in_valid.next = self.s2_valid.q.val() & self.s2_ok.val();
+            self.dreqs[m].data_in.next = self.s2_dreq_addr.val();
+            self.dreq_valid[m].next = self.dreqs[m].out_valid.val();
+            self.dreq_addr[m].next = self.dreqs[m].data_out.val();
+            self.dreqs[m].out_ready.next = self.dreq_ready[m].val();
+            self.results[m].clock.next = self.clock.val();
+            self.results[m].rst.next = self.rst.val();
+            self.results[m].in_valid.next = self.cpl_valid[m].val();
+            self.results[m].data_in.next = self.cpl_data[m].val();
+            self.result.next = self.results[m].data_out.val();
+            self.result_valid.next = self.results[m].out_valid.val();
+        }
+
+        // Response stream from the queue's head (once its directory entry is there).
+        self.head.next = self.queue.data_out.val();
+        self.head_need.next = self.in_memory.val() & self.head.val().need;
+        self.out_valid.next =
+            self.queue.out_valid.val() & !(self.head_need.val() & !self.result_valid.val());
+        self.status_out.next = self.head.val().status;
+        if self.head_need.val() {
+            if !self.result.val().get_bit(self.present_bit.val().index()) {
+                self.status_out.next = self.status.page_absent.val();
+            }
+            if self.result.val().get_bit(self.error_bit.val().index()) {
+                self.status_out.next = self.status.mem_error.val();
+            }
+        }
+        self.addr_full.next = self.head.val().offset;
+        if self.in_memory.val() {
+            self.addr_full.next =
+                (self.result.val() & self.page_mask.val()) + self.head.val().offset;
+        }
+        self.addr_out.next = 0.into();
+        if self.status_out.val() == self.status.ok.val() {
+            self.addr_out.next = self.addr_full.val();
+        }
+        self.fire.next = self.out_valid.val() & self.rsp_ready.val();
+        self.queue.out_ready.next = self.fire.val();
+        for m in 0..self._mem {
+            self.results[m].out_ready.next = self.fire.val() & self.head_need.val();
+        }
+        self.rsp_valid.next = self.out_valid.val();
+        self.rsp_qpn.next = self.head.val().qpn;
+        self.rsp_tag.next = self.head.val().tag;
+        self.rsp_status.next = self.status_out.val();
+        self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
+        self.unused_counts_addr.next = self.queue.count.val().any() | self.s2_dreq_addr.val().any();
+        for m in 0..self._mem {
+            self.unused_counts_addr.next = self.queue.count.val().any()
+                | self.dreqs[m].count.val().any()
+                | self.results[m].count.val().any();
+        }
 
         // Lookups in flight: up at a request handshake, down at a response handshake.
-        self.flight.clock.next = self.clock.val();
-        self.flight.d.next = self.flight.q.val();
-        if self.front.req_fire.val() & !self.fire.val() {
+        if self.s0_fire.val() & !self.fire.val() {
             self.flight.d.next = self.flight.q.val() + 1;
         }
-        if !self.front.req_fire.val() & self.fire.val() {
+        if !self.s0_fire.val() & self.fire.val() {
             self.flight.d.next = self.flight.q.val() - 1;
-        }
-        if self.rst.val() {
-            self.flight.d.next = 0.into();
         }
 
         // Counters, at the response handshake.
         self.counters.clock.next = self.clock.val();
         self.counters.rst.next = self.rst.val();
         self.counters.fire.next = self.fire.val();
-        self.counters.status.next = self.fifo.data_out.val().status;
+        self.counters.status.next = self.status_out.val();
         self.counts.next = self.counters.counts.val();
+
+        if self.rst.val() {
+            self.s1_valid.d.next = false;
+            self.s2_valid.d.next = false;
+            self.flight.d.next = 0.into();
+        }
     }
 }

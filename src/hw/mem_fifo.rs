@@ -1,8 +1,7 @@
 //! `MemFifo<T>`: a first-word-fall-through FIFO of `depth` words of type `T`: the response
 //! queue of every [`LookupPipe`](super::lookup_pipe::LookupPipe) (depth 4), and the
-//! in_memory directory path ([`MemLookupPipe`](super::mem_pipe::MemLookupPipe) and
-//! [`DirFetch`](super::dir_fetch::DirFetch)), where the queues must be as deep as the memory
-//! latency (up to 512 entries).
+//! in_memory directory path (the pipe's queues and [`DirFetch`](super::dir_fetch::DirFetch)),
+//! where the queues must be as deep as the memory latency (up to 512 entries).
 //!
 //! Like the [`Ram`](super::ram::Ram) it is a memory primitive written as
 //! Verilog: a memory array with a combinational read of the head (a LUT/distributed RAM), so a

@@ -3,10 +3,8 @@
 //! | block | file | what it does |
 //! |---|---|---|
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
-//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port: the front end, the address, the response queue; II = 1, latency 3 |
-//! | [`LookupFront`](lookup_front::LookupFront) | `lookup_front.rs` | the front end of both lookup pipes: credit, s0 RAM reads, s1 latch, s2 checks |
-//! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters of both lookup pipes |
-//! | [`MemLookupPipe`](mem_pipe::MemLookupPipe) | `mem_pipe.rs` | one per lookup port when the directory is in memory: state check, then the directory read, responses in order |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5) |
+//! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
@@ -26,15 +24,12 @@ pub mod codes;
 pub mod dir_fetch;
 pub mod free_map;
 pub mod lookup_counters;
-pub mod lookup_front;
 pub mod lookup_pipe;
 pub mod mem_fifo;
-pub mod mem_pipe;
 pub mod qp_table;
 pub mod ram;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};
-use crate::spec::STATUS_BITS;
 use rust_hdl::prelude::*;
 
 /// Bits of a QPN.
@@ -79,15 +74,6 @@ pub struct DirEntry {
     pub present: Bit,
     /// The page base >> [`dir_entry::BASE_SHIFT`](crate::spec::dir_entry::BASE_SHIFT).
     pub page: Bits<PAGE_BITS>,
-}
-
-/// One response of a lookup pipe, as it waits in the response queue.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct LookupRsp {
-    pub qpn: Bits<QPN_BITS>,
-    pub tag: Bits<TAG_BITS>,
-    pub status: Bits<STATUS_BITS>,
-    pub addr: Bits<ADDR_BITS>,
 }
 
 /// The configuration as the blocks need it: plain numbers, already validated.

@@ -1,11 +1,11 @@
 //! `QpTable`: the top level. Its ports are those of SPEC §4, named after the configured
 //! lookup ports and narrowed to `tag_bits` and `addr_bits`; inside, it wires one lookup
-//! pipeline per port ([`LookupPipe`], or [`MemLookupPipe`] when the directory is in memory),
-//! the [`CmdEngine`] and the [`AxilRegs`], and in two_level in_memory mode the [`DirFetch`]
-//! that reads the directory over the AXI4 master `m_axi_*` for every port.
+//! pipeline per port ([`LookupPipe`]), the [`CmdEngine`] and the [`AxilRegs`], and in
+//! two_level in_memory mode the [`DirFetch`] that reads the directory over the AXI4 master
+//! `m_axi_*` for every port.
 //!
 //! ```text
-//!   s_<p>_req_* --> LookupPipe or MemLookupPipe (one per port) --> m_<p>_rsp_*
+//!   s_<p>_req_* --> LookupPipe (one per port) ---------------------> m_<p>_rsp_*
 //!                     ^  state RAM and directory writes,    |  directory reads (in_memory)
 //!                     |  init_done, table_base              v
 //!                     |  v  drain accounting, counters    DirFetch <--> m_axi_* (AR, R)
@@ -22,7 +22,6 @@ use super::axil_regs::AxilRegs;
 use super::cmd_engine::CmdEngine;
 use super::dir_fetch::DirFetch;
 use super::lookup_pipe::LookupPipe;
-use super::mem_pipe::MemLookupPipe;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -95,8 +94,6 @@ pub struct QpTable {
     port_names: Vec<String>,
     ports: Vec<Port>,
     pipes: Vec<LookupPipe>,
-    /// The lookup pipes when the directory is in memory (instead of `pipes`).
-    mem_pipes: Vec<MemLookupPipe>,
     /// The memory port's read master (one in in_memory mode, none otherwise).
     fetch: Vec<DirFetch>,
     regs: AxilRegs,
@@ -190,13 +187,7 @@ impl QpTable {
         Self {
             pipes: port_names
                 .iter()
-                .filter(|_| !mem)
                 .map(|_| LookupPipe::new(&params))
-                .collect(),
-            mem_pipes: port_names
-                .iter()
-                .filter(|_| mem)
-                .map(|_| MemLookupPipe::new(&params))
                 .collect(),
             fetch: (0..usize::from(mem))
                 .map(|_| DirFetch::new(&params))
@@ -213,9 +204,6 @@ impl QpTable {
     /// on each child block. The top level's wiring is checked by lint instead.
     pub fn check(&self) -> Result<(), rust_hdl::core::check_error::CheckError> {
         for p in &self.pipes {
-            check_all(p)?;
-        }
-        for p in &self.mem_pipes {
             check_all(p)?;
         }
         for f in &self.fetch {
@@ -329,11 +317,17 @@ impl QpTable {
             }
             set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             if mem {
-                set(&format!("fetch$dreq_valid${i}"), &format!("{q}$dreq_valid"));
-                set(&format!("fetch$dreq_addr${i}"), &format!("{q}$dreq_addr"));
-                set(&format!("{q}$dreq_ready"), &format!("fetch$dreq_ready${i}"));
-                set(&format!("{q}$cpl_valid"), &format!("fetch$cpl_valid${i}"));
-                set(&format!("{q}$cpl_data"), "fetch$cpl_data");
+                set(
+                    &format!("fetch$dreq_valid${i}"),
+                    &format!("{q}$dreq_valid$0"),
+                );
+                set(&format!("fetch$dreq_addr${i}"), &format!("{q}$dreq_addr$0"));
+                set(
+                    &format!("{q}$dreq_ready$0"),
+                    &format!("fetch$dreq_ready${i}"),
+                );
+                set(&format!("{q}$cpl_valid$0"), &format!("fetch$cpl_valid${i}"));
+                set(&format!("{q}$cpl_data$0"), "fetch$cpl_data");
             }
             set(&format!("regs$port_counts${i}"), &format!("{q}$counts"));
         }
@@ -392,9 +386,6 @@ impl Block for QpTable {
         for p in &mut self.pipes {
             p.connect_all();
         }
-        for p in &mut self.mem_pipes {
-            p.connect_all();
-        }
         for f in &mut self.fetch {
             f.connect_all();
         }
@@ -406,9 +397,6 @@ impl Block for QpTable {
         for p in &mut self.pipes {
             p.update_all();
         }
-        for p in &mut self.mem_pipes {
-            p.update_all();
-        }
         for f in &mut self.fetch {
             f.update_all();
         }
@@ -418,7 +406,6 @@ impl Block for QpTable {
 
     fn has_changed(&self) -> bool {
         self.pipes.iter().any(|p| p.has_changed())
-            || self.mem_pipes.iter().any(|p| p.has_changed())
             || self.fetch.iter().any(|f| f.has_changed())
             || self.regs.has_changed()
             || self.engine.has_changed()
@@ -430,9 +417,6 @@ impl Block for QpTable {
             probe.visit_atom(&port.name, port);
         }
         for (i, pipe) in self.pipes.iter().enumerate() {
-            pipe.accept(&self.pipe_name(i), probe);
-        }
-        for (i, pipe) in self.mem_pipes.iter().enumerate() {
             pipe.accept(&self.pipe_name(i), probe);
         }
         for f in &self.fetch {

@@ -12,7 +12,7 @@
 //! master's side of the protocol (held, stable AR); nothing outstanding at the end.
 
 use qptable::hw::dir_fetch::DirFetch;
-use qptable::hw::mem_pipe::DIR_ERROR_BIT;
+use qptable::hw::lookup_pipe::DIR_ERROR_BIT;
 use qptable::hw::EngineParams;
 use qptable::spec::dir_entry;
 use qptable_sim::axi_mem::{AxiMemory, Latency};

@@ -1,6 +1,6 @@
 //! Block-level tests of the one FIFO block, [`MemFifo`], alone in Verilator against a
 //! `VecDeque`: as the response queue at the end of a lookup pipe (4 words of a whole
-//! `LookupRsp`, 123 bits) and as the queues of the in_memory path (2, 16 and 512 words).
+//! `QueuedLookup`, 124 bits) and as the queues of the in_memory path (2, 16 and 512 words).
 //!
 //! Every cycle, before the edge, the block must show exactly the queue's state: `out_valid`
 //! when it holds a word, `data_out` the oldest word (first word fall-through: a word pushed at
@@ -11,9 +11,8 @@
 //! word lost, doubled or reordered shows at once. A reset in the middle of the traffic empties
 //! the queue; each run ends drained: count 0, nothing valid, every word popped exactly once.
 
-use qptable::hw::lookup_pipe::RSP_FIFO_DEPTH;
+use qptable::hw::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
 use qptable::hw::mem_fifo::MemFifo;
-use qptable::hw::LookupRsp;
 use qptable_sim::{In, Model, Out, Sim};
 use qptable_testbench::block;
 use rand::{Rng, SeedableRng};
@@ -239,15 +238,15 @@ fn all_shapes(name: &str, model: &Model, depth: usize, cycles: u64, base_seed: u
 
 #[test]
 fn response_queue_against_a_queue() {
-    let model = block::model(MemFifo::<LookupRsp>::new(RSP_FIFO_DEPTH), "rsp_fifo").unwrap();
+    let model = block::model(MemFifo::<QueuedLookup>::new(RSP_FIFO_DEPTH), "rsp_fifo").unwrap();
     assert_eq!(
         model
             .ports()
             .iter()
             .find(|p| p.name == "data_in")
             .map(|p| p.width),
-        Some(LookupRsp::BITS as u32),
-        "the response queue carries a whole LookupRsp"
+        Some(QueuedLookup::BITS as u32),
+        "the response queue carries a whole QueuedLookup"
     );
     all_shapes("rsp_fifo", &model, RSP_FIFO_DEPTH, 20_000, 0xF1F0_0001);
 }

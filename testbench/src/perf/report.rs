@@ -458,7 +458,8 @@ pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> 
          `Simulation` (a clock thread and a testbench thread, CPU time of the process) and a \
          bare loop over rust-hdl's settle function, against the Rust loop and the C++ main on \
          the Verilator model of the same block's Verilog (for in_memory, the `LookupPipe` of \
-         the same parameters, which that engine replaces by `MemLookupPipe`). Every run gets \
+         the same parameters without its directory, since the stimulus answers no directory \
+         read). Every run gets \
          the same stimulus and the responses of rust-hdl and Verilator are compared; \
          \"slower\" is against the Rust loop over Verilator.\n"
     );

@@ -142,8 +142,13 @@ pub fn measure_speed(cfg: &Config, engine: &Model, opts: &PerfOptions) -> Result
     lp.check()?;
     s.engine_rust_responses = lp.responses;
 
-    // One lookup pipe: rust-hdl and Verilator on the same block and stimulus.
-    let params = EngineParams::new(cfg);
+    // One lookup pipe: rust-hdl and Verilator on the same block and stimulus. The stimulus
+    // answers no directory read, so a configuration whose directory is in memory is measured
+    // on the pipe of the same parameters without its directory (a flat pipe).
+    let mut params = EngineParams::new(cfg);
+    if params.dir_in_memory() {
+        params.leaf_bits = None;
+    }
     let pipe_model = Model::build(
         &lookup_pipe_verilog(&params),
         PIPE_TOP,
