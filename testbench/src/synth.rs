@@ -369,10 +369,13 @@ pub fn ecp5(
     let t = Instant::now();
     let log_path = dir.join("nextpnr.log");
     let plog = run_logged(
+        // Run in the netlist's directory with a relative name: YoWASP's nextpnr (WebAssembly)
+        // sees only the directory it is started in, not absolute paths elsewhere.
         Command::new(&nextpnr.program)
+            .current_dir(&dir)
             .args(["--85k", "--package", "CABGA381", "--out-of-context"])
             .arg("--json")
-            .arg(&json)
+            .arg(format!("{top}.json"))
             .args(["--freq", &format!("{}", opts.freq_mhz)])
             .args(["--seed", &opts.seed.to_string()])
             .arg("--timing-allow-fail"),

@@ -381,9 +381,7 @@ fn pipe_rust_hdl_simulation(
     stim: &PipeStimulus,
     cycles: u64,
 ) -> Result<(Rate, Vec<PipeRsp>)> {
-    let mut uut = LookupPipe::new(params);
-    connect_pipe_inputs(&mut uut);
-    uut.connect_all();
+    let uut = connected_pipe(params);
     let written = stim.written;
     let stim = *stim;
     let (tx, rx) = std::sync::mpsc::channel::<(Rate, Vec<PipeRsp>)>();
@@ -441,6 +439,15 @@ fn pipe_rsp_of(x: &LookupPipe) -> PipeRsp {
     )
 }
 
+/// A lookup pipe of `params` whose inputs the testbench drives, ready for rust-hdl's
+/// simulator.
+fn connected_pipe(params: &EngineParams) -> LookupPipe {
+    let mut uut = LookupPipe::new(params);
+    connect_pipe_inputs(&mut uut);
+    uut.connect_all();
+    uut
+}
+
 fn connect_pipe_inputs(uut: &mut LookupPipe) {
     uut.clock.connect();
     uut.rst.connect();
@@ -462,9 +469,7 @@ fn pipe_rust_hdl_kernel(
     stim: &PipeStimulus,
     cycles: u64,
 ) -> Result<(Rate, Vec<PipeRsp>)> {
-    let mut uut = LookupPipe::new(params);
-    connect_pipe_inputs(&mut uut);
-    uut.connect_all();
+    let mut uut = connected_pipe(params);
     rust_hdl::core::check_error::check_all(&uut)
         .map_err(|e| anyhow!("rust-hdl check of the lookup pipe: {e:?}"))?;
     let settle = |uut: &mut LookupPipe, clk: bool| -> Result<()> {
