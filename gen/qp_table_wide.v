@@ -2866,6 +2866,12 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
+    reg  [63:0] s2_pre$d;
+    wire  [63:0] s2_pre$q;
+    reg  s2_pre$clock;
+    reg  s2_oor$d;
+    wire  s2_oor$q;
+    reg  s2_oor$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
@@ -2874,14 +2880,13 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  [63:0] s1_wide_index;
+    reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
     reg  s2_ok;
-    reg  [63:0] s2_offset;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
@@ -2953,6 +2958,16 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
+    qp_table_wide$pipe_cnp$s2_pre s2_pre(
+        .d(s2_pre$d),
+        .q(s2_pre$q),
+        .clock(s2_pre$clock)
+    );
+    qp_table_wide$pipe_cnp$s2_oor s2_oor(
+        .d(s2_oor$d),
+        .q(s2_oor$q),
+        .clock(s2_oor$clock)
+    );
     qp_table_wide$pipe_cnp$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -2967,6 +2982,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
+        s2_pre$clock = clock;
+        s2_oor$clock = clock;
         flight$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
@@ -2974,6 +2991,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
+        s2_pre$d = s2_pre$q;
+        s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
@@ -2997,12 +3016,18 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
         s2_entry = ram$read_data;
+        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
+        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        if (two_level) begin
+            s2_pre$d = s1_offset;
+        end
+        else begin
+            s2_pre$d = table_base + s1_offset;
+        end
         s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
@@ -3013,20 +3038,15 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+        if (s2_oor$q) begin
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
         s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        if (two_level) begin
-            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            s2_base = table_base;
-        end
-        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
-        if (in_memory) begin
-            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        s2_lookup[(64'h0)+:(64)] = s2_pre$q;
+        if (two_level & ~in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
         s2_lookup[(64'h41)+:(3)] = s2_status;
@@ -3357,6 +3377,44 @@ module qp_table_wide$pipe_cnp$s1_valid(d,q,clock);
 endmodule // qp_table_wide$pipe_cnp$s1_valid
 
 
+module qp_table_wide$pipe_cnp$s2_oor(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_cnp$s2_oor
+
+
+module qp_table_wide$pipe_cnp$s2_pre(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_cnp$s2_pre
+
+
 module qp_table_wide$pipe_cnp$s2_qpn(d,q,clock);
     
     // Module arguments
@@ -3510,6 +3568,12 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
+    reg  [63:0] s2_pre$d;
+    wire  [63:0] s2_pre$q;
+    reg  s2_pre$clock;
+    reg  s2_oor$d;
+    wire  s2_oor$q;
+    reg  s2_oor$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
@@ -3518,14 +3582,13 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  [63:0] s1_wide_index;
+    reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
     reg  s2_ok;
-    reg  [63:0] s2_offset;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
@@ -3597,6 +3660,16 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
+    qp_table_wide$pipe_rx$s2_pre s2_pre(
+        .d(s2_pre$d),
+        .q(s2_pre$q),
+        .clock(s2_pre$clock)
+    );
+    qp_table_wide$pipe_rx$s2_oor s2_oor(
+        .d(s2_oor$d),
+        .q(s2_oor$q),
+        .clock(s2_oor$clock)
+    );
     qp_table_wide$pipe_rx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -3611,6 +3684,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
+        s2_pre$clock = clock;
+        s2_oor$clock = clock;
         flight$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
@@ -3618,6 +3693,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
+        s2_pre$d = s2_pre$q;
+        s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
@@ -3641,12 +3718,18 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
         s2_entry = ram$read_data;
+        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
+        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        if (two_level) begin
+            s2_pre$d = s1_offset;
+        end
+        else begin
+            s2_pre$d = table_base + s1_offset;
+        end
         s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
@@ -3657,20 +3740,15 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+        if (s2_oor$q) begin
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
         s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        if (two_level) begin
-            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            s2_base = table_base;
-        end
-        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
-        if (in_memory) begin
-            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        s2_lookup[(64'h0)+:(64)] = s2_pre$q;
+        if (two_level & ~in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
         s2_lookup[(64'h41)+:(3)] = s2_status;
@@ -4001,6 +4079,44 @@ module qp_table_wide$pipe_rx$s1_valid(d,q,clock);
 endmodule // qp_table_wide$pipe_rx$s1_valid
 
 
+module qp_table_wide$pipe_rx$s2_oor(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_rx$s2_oor
+
+
+module qp_table_wide$pipe_rx$s2_pre(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_rx$s2_pre
+
+
 module qp_table_wide$pipe_rx$s2_qpn(d,q,clock);
     
     // Module arguments
@@ -4154,6 +4270,12 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [31:0] s2_tag$d;
     wire  [31:0] s2_tag$q;
     reg  s2_tag$clock;
+    reg  [63:0] s2_pre$d;
+    wire  [63:0] s2_pre$q;
+    reg  s2_pre$clock;
+    reg  s2_oor$d;
+    wire  s2_oor$q;
+    reg  s2_oor$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
@@ -4162,14 +4284,13 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  [63:0] s1_wide_index;
+    reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
-    reg  [23:0] s2_leaf_index;
-    reg  [63:0] s2_wide_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
     reg  s2_ok;
-    reg  [63:0] s2_offset;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
@@ -4241,6 +4362,16 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
+    qp_table_wide$pipe_tx$s2_pre s2_pre(
+        .d(s2_pre$d),
+        .q(s2_pre$q),
+        .clock(s2_pre$clock)
+    );
+    qp_table_wide$pipe_tx$s2_oor s2_oor(
+        .d(s2_oor$d),
+        .q(s2_oor$q),
+        .clock(s2_oor$clock)
+    );
     qp_table_wide$pipe_tx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -4255,6 +4386,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
+        s2_pre$clock = clock;
+        s2_oor$clock = clock;
         flight$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
@@ -4262,6 +4395,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
+        s2_pre$d = s2_pre$q;
+        s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
@@ -4285,12 +4420,18 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_qpn$d = s1_qpn$q;
         s2_tag$d = s1_tag$q;
         s2_entry = ram$read_data;
+        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
+        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        if (two_level) begin
+            s2_pre$d = s1_offset;
+        end
+        else begin
+            s2_pre$d = table_base + s1_offset;
+        end
         s2_index = s2_qpn$q & index_mask;
-        s2_leaf_index = s2_index & leaf_mask;
-        s2_wide_index = ((s2_leaf_index) & 64'hffffffffffffffff);
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
-        s2_offset = ((s2_wide_index << 32'h5) & mul_mask0) + ((s2_wide_index << 32'h6) & mul_mask1) + ((s2_wide_index << 32'h7) & mul_mask2) + ((s2_wide_index << 32'h8) & mul_mask3) + ((s2_wide_index << 32'h9) & mul_mask4) + ((s2_wide_index << 32'ha) & mul_mask5) + ((s2_wide_index << 32'hb) & mul_mask6) + ((s2_wide_index << 32'hc) & mul_mask7);
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
@@ -4301,20 +4442,15 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
             s2_status = status$not_allocated;
         end
-        if (((s2_index) & 25'h1ffffff) >= max_qps) begin
+        if (s2_oor$q) begin
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
         s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
-        if (two_level) begin
-            s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
-        end
-        else begin
-            s2_base = table_base;
-        end
-        s2_lookup[(64'h0)+:(64)] = s2_base + s2_offset;
-        if (in_memory) begin
-            s2_lookup[(64'h0)+:(64)] = s2_offset;
+        s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
+        s2_lookup[(64'h0)+:(64)] = s2_pre$q;
+        if (two_level & ~in_memory) begin
+            s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
         s2_lookup[(64'h41)+:(3)] = s2_status;
@@ -4643,6 +4779,44 @@ module qp_table_wide$pipe_tx$s1_valid(d,q,clock);
     end
           
 endmodule // qp_table_wide$pipe_tx$s1_valid
+
+
+module qp_table_wide$pipe_tx$s2_oor(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_tx$s2_oor
+
+
+module qp_table_wide$pipe_tx$s2_pre(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_tx$s2_pre
 
 
 module qp_table_wide$pipe_tx$s2_qpn(d,q,clock);

@@ -15,8 +15,8 @@
 //! | stage | edge | what happens |
 //! |---|---|---|
 //! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
-//! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks) |
-//! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; the offset `index_in_page * entry_bytes`; flat and on_chip: the address `base + offset`; every lookup is pushed into the queue at edge `t + 2` |
+//! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks); meanwhile what needs only the qpn is computed: the range check, the offset `index_in_page * entry_bytes`, and in flat mode the address `TABLE_BASE + offset` |
+//! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; on_chip: the address `page base + offset`; every lookup is pushed into the queue at edge `t + 2` |
 //! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: flat and on_chip, `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
 //!
 //! The address is zeroed at the queue's output, not before the queue: the status, which
@@ -145,20 +145,24 @@ pub struct LookupPipe {
     s2_valid: DFF<Bit>,
     s2_qpn: DFF<Bits<QPN_BITS>>,
     s2_tag: DFF<Bits<TAG_BITS>>,
+    /// Computed in s1 from the qpn alone (while the RAMs read): flat, the address
+    /// `TABLE_BASE + offset`; two_level, the offset in the page.
+    s2_pre: DFF<Bits<ADDR_BITS>>,
+    /// Computed in s1 from the qpn alone: the index is out of range.
+    s2_oor: DFF<Bit>,
     /// Lookups in s1, s2 and the queue.
     flight: DFF<Bits<FIFO_COUNT_BITS>>,
     /// The state RAM word and the directory entry, from the RAMs' output registers.
     s2_entry: Signal<Local, StateEntry>,
     dir_rd: Signal<Local, DirEntry>,
     s0_fire: Signal<Local, Bit>,
+    s1_wide_index: Signal<Local, Bits<ADDR_BITS>>,
+    s1_offset: Signal<Local, Bits<ADDR_BITS>>,
     s2_index: Signal<Local, Bits<QPN_BITS>>,
-    s2_leaf_index: Signal<Local, Bits<QPN_BITS>>,
-    s2_wide_index: Signal<Local, Bits<ADDR_BITS>>,
     s2_gen: Signal<Local, Bits<QPN_BITS>>,
     s2_entry_gen: Signal<Local, Bits<QPN_BITS>>,
     s2_status: Signal<Local, Bits<STATUS_BITS>>,
     s2_ok: Signal<Local, Bit>,
-    s2_offset: Signal<Local, Bits<ADDR_BITS>>,
     s2_base: Signal<Local, Bits<ADDR_BITS>>,
     s2_page: Signal<Local, Bits<ADDR_BITS>>,
     s2_lookup: Signal<Local, QueuedLookup>,
@@ -270,18 +274,19 @@ impl LookupPipe {
             s2_valid: Default::default(),
             s2_qpn: Default::default(),
             s2_tag: Default::default(),
+            s2_pre: Default::default(),
+            s2_oor: Default::default(),
             flight: Default::default(),
             s2_entry: Default::default(),
             dir_rd: Default::default(),
             s0_fire: Default::default(),
+            s1_wide_index: Default::default(),
+            s1_offset: Default::default(),
             s2_index: Default::default(),
-            s2_leaf_index: Default::default(),
-            s2_wide_index: Default::default(),
             s2_gen: Default::default(),
             s2_entry_gen: Default::default(),
             s2_status: Default::default(),
             s2_ok: Default::default(),
-            s2_offset: Default::default(),
             s2_base: Default::default(),
             s2_page: Default::default(),
             s2_lookup: Default::default(),
@@ -327,7 +332,9 @@ impl LookupPipe {
 impl Logic for LookupPipe {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, flight);
+        dff_setup!(
+            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, flight
+        );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
         self.ram.write_address.next = self.ram_waddr.val();
@@ -361,26 +368,36 @@ impl Logic for LookupPipe {
             self.s1_tag.d.next = self.req_tag.val();
         }
 
-        // s1: the words read at the request's edge are registered (in the RAMs).
+        // s1: the words read at the request's edge are registered (in the RAMs). Meanwhile
+        // the offset, which needs only the qpn, is computed (and in flat mode the address),
+        // so that s2 holds the checks and at most one addition.
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_qpn.d.next = self.s1_qpn.q.val();
         self.s2_tag.d.next = self.s1_tag.q.val();
         self.s2_entry.next = self.ram.read_data.val();
+        self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(
+            self.s1_qpn.q.val() & self.index_mask.val() & self.leaf_mask.val(),
+        );
+        self.s1_offset.next = ((self.s1_wide_index.val() << 5) & self.mul_mask0.val())
+            + ((self.s1_wide_index.val() << 6) & self.mul_mask1.val())
+            + ((self.s1_wide_index.val() << 7) & self.mul_mask2.val())
+            + ((self.s1_wide_index.val() << 8) & self.mul_mask3.val())
+            + ((self.s1_wide_index.val() << 9) & self.mul_mask4.val())
+            + ((self.s1_wide_index.val() << 10) & self.mul_mask5.val())
+            + ((self.s1_wide_index.val() << 11) & self.mul_mask6.val())
+            + ((self.s1_wide_index.val() << 12) & self.mul_mask7.val());
+        self.s2_oor.d.next = bit_cast::<25, QPN_BITS>(self.s1_qpn.q.val() & self.index_mask.val())
+            >= self.max_qps.val();
+        if self.two_level.val() {
+            self.s2_pre.d.next = self.s1_offset.val();
+        } else {
+            self.s2_pre.d.next = self.table_base.val() + self.s1_offset.val();
+        }
 
         // s2: checks in SPEC order (range, state, generation, page), and the offset.
         self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
-        self.s2_leaf_index.next = self.s2_index.val() & self.leaf_mask.val();
-        self.s2_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_leaf_index.val());
         self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
         self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
-        self.s2_offset.next = ((self.s2_wide_index.val() << 5) & self.mul_mask0.val())
-            + ((self.s2_wide_index.val() << 6) & self.mul_mask1.val())
-            + ((self.s2_wide_index.val() << 7) & self.mul_mask2.val())
-            + ((self.s2_wide_index.val() << 8) & self.mul_mask3.val())
-            + ((self.s2_wide_index.val() << 9) & self.mul_mask4.val())
-            + ((self.s2_wide_index.val() << 10) & self.mul_mask5.val())
-            + ((self.s2_wide_index.val() << 11) & self.mul_mask6.val())
-            + ((self.s2_wide_index.val() << 12) & self.mul_mask7.val());
         self.s2_status.next = self.status.ok.val();
         if !self.dir_rd.val().present {
             self.s2_status.next = self.status.page_absent.val();
@@ -391,23 +408,20 @@ impl Logic for LookupPipe {
         if self.s2_entry.val().state != self.state.valid.val() {
             self.s2_status.next = self.status.not_allocated.val();
         }
-        if bit_cast::<25, QPN_BITS>(self.s2_index.val()) >= self.max_qps.val() {
+        if self.s2_oor.q.val() {
             self.s2_status.next = self.status.out_of_range.val();
         }
         self.s2_ok.next = self.s2_status.val() == self.status.ok.val();
         self.s2_page.next =
             bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_index.val()) >> self.leaf_bits.val();
-        // The base: TABLE_BASE (flat), the page base of the on-chip directory (on_chip); with
-        // the directory in memory the queue keeps the offset and the base comes later.
-        if self.two_level.val() {
-            self.s2_base.next =
-                bit_cast::<ADDR_BITS, PAGE_BITS>(self.dir_rd.val().page) << self.base_shift.val();
-        } else {
-            self.s2_base.next = self.table_base.val();
-        }
-        self.s2_lookup.next.offset = self.s2_base.val() + self.s2_offset.val();
-        if self.in_memory.val() {
-            self.s2_lookup.next.offset = self.s2_offset.val();
+        // Flat: the address computed in s1. on_chip: the page base of the on-chip directory
+        // plus the offset. Directory in memory: the queue keeps the offset and the base comes
+        // with the directory entry.
+        self.s2_base.next =
+            bit_cast::<ADDR_BITS, PAGE_BITS>(self.dir_rd.val().page) << self.base_shift.val();
+        self.s2_lookup.next.offset = self.s2_pre.q.val();
+        if self.two_level.val() & !self.in_memory.val() {
+            self.s2_lookup.next.offset = self.s2_base.val() + self.s2_pre.q.val();
         }
         self.s2_lookup.next.need = self.in_memory.val() & self.s2_ok.val();
         self.s2_lookup.next.status = self.s2_status.val();
