@@ -10,8 +10,8 @@
 //! arburst arvalid rready` and the inputs `arready rdata rresp rlast rvalid`; `arid` (output)
 //! and `rid` (input) come as a pair or not at all (then every read has ID 0). The outputs
 //! `arlock arcache arprot arqos arregion` are optional: when present they are recorded (see
-//! [`ArRecord`]) and checked for stability like the other AR signals. `araddr` and `rdata`
-//! are at most 64 bits; `rdata` is 8, 16, 32 or 64 bits wide.
+//! [`ArRecord`]) and checked for stability like the other AR signals. `araddr` is at most
+//! 64 bits; `rdata` is 8, 16, 32, 64, 128, 256 or 512 bits wide.
 //!
 //! The write channels are optional as a whole: when the design has `awvalid`, it must have
 //! the outputs `awaddr awlen awsize awburst awvalid wdata wstrb wlast wvalid bready` and the
@@ -428,8 +428,46 @@ const REQ_NAMES: [&str; 10] = [
     "id", "addr", "len", "size", "burst", "lock", "cache", "prot", "qos", "region",
 ];
 const N_REQ: usize = REQ_NAMES.len();
-/// W payload signals, in the order of [`WBeat`]'s values.
-const W_NAMES: [&str; 3] = ["wdata", "wstrb", "wlast"];
+/// Most 64-bit words of a data beat (a 512-bit bus).
+const MAX_WORDS: usize = 8;
+/// A data beat, little-endian 64-bit words (those past the bus width are 0).
+type Data = [u64; MAX_WORDS];
+/// W payload values: the words of `wdata`, then `wstrb`, `wlast`.
+const W_N: usize = MAX_WORDS + 2;
+const W_STRB: usize = MAX_WORDS;
+const W_LAST: usize = MAX_WORDS + 1;
+
+/// The name of W payload value `k`.
+fn w_name(k: usize) -> &'static str {
+    match k {
+        W_STRB => "wstrb",
+        W_LAST => "wlast",
+        _ => "wdata",
+    }
+}
+
+/// Drives data input `port` with `d` (one word up to 64 bits, else every word).
+#[inline]
+fn set_data(sim: &mut Sim, port: In, d: &Data) {
+    if port.width() <= 64 {
+        sim.set(port, d[0]);
+    } else {
+        sim.set_wide(port, &d[..(port.width() as usize).div_ceil(64)]);
+    }
+}
+
+/// The value of data output `port`.
+#[inline]
+fn get_data(sim: &Sim, port: Out) -> Data {
+    let mut d = [0; MAX_WORDS];
+    if port.width() <= 64 {
+        d[0] = sim.get(port);
+    } else {
+        let w = sim.get_wide(port);
+        d[..w.len()].copy_from_slice(w);
+    }
+    d
+}
 /// Write-channel ports every write master has (outputs, then inputs).
 const W_OUTPUTS: [&str; 10] = [
     "awaddr", "awlen", "awsize", "awburst", "awvalid", "wdata", "wstrb", "wlast", "wvalid",
@@ -571,11 +609,11 @@ impl InFlight for Write {
     }
 }
 
-/// A W beat taken by the slave: its edge and `wdata wstrb wlast`.
+/// A W beat taken by the slave: its edge and `wdata` (words), `wstrb`, `wlast`.
 #[derive(Clone, Copy)]
 struct WBeat {
     cycle: u64,
-    v: [u64; 3],
+    v: [u64; W_N],
 }
 
 /// The oldest outstanding request of each ID, for in-order-per-ID responses. The map is
@@ -735,7 +773,7 @@ pub struct AxiMemory {
     awready_now: bool,
     wready_now: bool,
     aw_pending: Held<N_REQ>,
-    w_pending: Held<3>,
+    w_pending: Held<W_N>,
     /// Write whose B is on the bus.
     b_offer: Option<usize>,
     keep_aw_log: bool,
@@ -817,8 +855,8 @@ impl AxiMemory {
             w: None,
         };
         let w = p.rdata.width();
-        if !matches!(w, 8 | 16 | 32 | 64) {
-            bail!("{prefix}rdata: {w} bits; 8, 16, 32 or 64 are supported");
+        if !matches!(w, 8 | 16 | 32 | 64 | 128 | 256 | 512) {
+            bail!("{prefix}rdata: {w} bits; 8, 16, 32, 64, 128, 256 or 512 are supported");
         }
         // Write channels: all of them or none.
         let present: Vec<&str> = W_OUTPUTS
@@ -1238,7 +1276,8 @@ impl AxiMemory {
         self.error_ranges.clear();
     }
 
-    /// Data of an error beat: `None` (default) the memory contents, `Some(v)` the value `v`.
+    /// Data of an error beat: `None` (default) the memory contents, `Some(v)` the value `v`
+    /// (in every 64-bit word of a wider bus).
     pub fn set_error_data(&mut self, v: Option<u64>) {
         self.error_data = v;
     }
@@ -1530,17 +1569,26 @@ impl AxiMemory {
     }
 
     /// Payload of the next beat of read `idx`: (data, resp).
-    fn beat_payload(&self, idx: usize) -> (u64, AxiResp) {
+    fn beat_payload(&self, idx: usize) -> (Data, AxiResp) {
         let r = &self.reads[idx];
         let (a, bytes) = self.beat_addr(&r.ar, r.beats_done);
-        let data = self
-            .mem
-            .read_le(a & !(self.bus_bytes - 1), self.bus_bytes as usize);
-        let resp = self.range_resp(a, bytes);
-        match (resp, self.error_data) {
-            (AxiResp::Okay | AxiResp::ExOkay, _) | (_, None) => (data, resp),
-            (_, Some(v)) => (v & self.p.rdata.mask(), resp),
+        let base = a & !(self.bus_bytes - 1);
+        let mut data = [0; MAX_WORDS];
+        if self.bus_bytes <= 8 {
+            data[0] = self.mem.read_le(base, self.bus_bytes as usize);
+        } else {
+            let mut b = [0u8; 8 * MAX_WORDS];
+            self.mem.read_bytes(base, &mut b[..self.bus_bytes as usize]);
+            for (w, chunk) in data.iter_mut().zip(b.chunks_exact(8)) {
+                *w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            }
         }
+        let resp = self.range_resp(a, bytes);
+        if let (AxiResp::SlvErr | AxiResp::DecErr, Some(v)) = (resp, self.error_data) {
+            let words = self.bus_bytes.div_ceil(8) as usize;
+            data[..words].fill(v & self.p.rdata.mask());
+        }
+        (data, resp)
     }
 
     /// Checks of a request on channel `ch` (`ar` or `aw`), recorded as violations.
@@ -1704,7 +1752,7 @@ impl AxiMemory {
     fn apply_beat(&mut self, idx: usize, b: WBeat, c: u64) {
         let w = &self.writes[idx];
         let (n, aw) = (w.beats, w.aw);
-        let [data, strb, last] = b.v;
+        let (data, strb, last) = (&b.v[..MAX_WORDS], b.v[W_STRB], b.v[W_LAST]);
         if (last != 0) != (n == aw.len) {
             self.violation(
                 b.cycle,
@@ -1742,7 +1790,7 @@ impl AxiMemory {
         if resp == AxiResp::Okay {
             for lane in 0..bus {
                 if strb & lanes & (1 << lane) != 0 {
-                    let byte = (data >> (8 * lane)) as u8;
+                    let byte = (data[lane as usize / 8] >> (8 * (lane % 8))) as u8;
                     self.mem.write_bytes(base.wrapping_add(lane), &[byte]);
                     written += 1;
                 }
@@ -1869,11 +1917,12 @@ impl AxiMemory {
         let c = sim.cycle();
         let (bready, wvalid) = (wp.bready, wp.wvalid);
         let w_valid = sim.get(wvalid) != 0;
-        let wv = if w_valid {
-            [sim.get(wp.wdata), sim.get(wp.wstrb), sim.get(wp.wlast)]
-        } else {
-            [0; 3]
-        };
+        let mut wv = [0; W_N];
+        if w_valid {
+            wv[..MAX_WORDS].copy_from_slice(&get_data(sim, wp.wdata));
+            wv[W_STRB] = sim.get(wp.wstrb);
+            wv[W_LAST] = sim.get(wp.wlast);
+        }
         // B.
         if let Some(idx) = self.b_offer {
             if sim.get(bready) != 0 {
@@ -1914,8 +1963,13 @@ impl AxiMemory {
             c,
             ("wvalid", "wready"),
             ev,
-            |k| W_NAMES[k].to_string(),
-            |v| format!("wdata {:#x}, wstrb {:#x}, wlast {}", v[0], v[1], v[2]),
+            |k| w_name(k).to_string(),
+            |v| {
+                format!(
+                    "wdata[63:0] {:#x}, wstrb {:#x}, wlast {}",
+                    v[0], v[W_STRB], v[W_LAST]
+                )
+            },
         );
         if w_valid {
             if self.wready_now {
@@ -1956,7 +2010,7 @@ impl Agent for AxiMemory {
                     if let Some(rid) = self.p.rid {
                         sim.set(rid, r.ar.id);
                     }
-                    sim.set(self.p.rdata, data);
+                    set_data(sim, self.p.rdata, &data);
                     sim.set(self.p.rresp, resp.bits());
                     sim.set(self.p.rlast, last as u64);
                     self.offer = Some(Offer { idx, resp });
@@ -1968,7 +2022,11 @@ impl Agent for AxiMemory {
             if let Some(rid) = self.p.rid {
                 sim.set(rid, rng.gen::<u64>() & rid.mask());
             }
-            sim.set(self.p.rdata, rng.gen::<u64>() & self.p.rdata.mask());
+            let mut d: Data = std::array::from_fn(|_| rng.gen::<u64>());
+            if self.p.rdata.width() < 64 {
+                d[0] &= self.p.rdata.mask();
+            }
+            set_data(sim, self.p.rdata, &d);
             sim.set(self.p.rresp, rng.gen_range(0..4));
             sim.set(self.p.rlast, rng.gen_range(0..2));
         }

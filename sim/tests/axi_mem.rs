@@ -124,7 +124,7 @@ impl Req {
     }
     /// The address of beat `n` (INCR), as the AXI spec computes it.
     fn beat_addr(&self, n: u64) -> u64 {
-        let bytes = 1u64 << self.size.min(3);
+        let bytes = 1u64 << self.size;
         if n == 0 {
             self.addr
         } else {
@@ -843,14 +843,49 @@ fn without_optional_signals() {
 
 // ----- writes ---------------------------------------------------------------------------
 
-/// A read and write master: AR and AW requests come in on their own streams (`s_x_ar_`,
-/// `s_x_aw_`) into a register stage; W is the stream `s_x_w_` passed straight through, so
-/// the testbench decides whether data comes before or after its address; R beats and B
-/// responses are forwarded combinationally to `m_x_rsp_` and `m_x_b_`. `cfg_broken`: 1 drops
-/// `awvalid` when stalled at `tick == 7`, 2 changes `awaddr` while stalled, 3 changes
-/// `wdata` every cycle, 4 drops `wvalid` at `tick == 7`. The optional `awcache/awprot` are
-/// driven 3, 2; there are no optional AR signals.
-const RW_MASTER: &str = r#"
+/// A read and write master with a `dw`-bit data bus (64..=512): AR and AW requests come in
+/// on their own streams (`s_x_ar_`, `s_x_aw_`) into a register stage; W is the stream
+/// `s_x_w_` (`d`, `strb`, `last`) passed straight through, so the testbench decides whether
+/// data comes before or after its address, with `wdata` word `k` = [`w_word`]`(d, k)` (the
+/// stream agents carry at most 8 fields); R beats and B responses are forwarded
+/// combinationally to `m_x_rsp_` (`d0..d{min(n, 5) - 1}`, `resp`, `id`, `last`; every word of
+/// `rdata` is also on the output `m_x_rsp_d<k>`) and `m_x_b_`. `cfg_broken`: 1 drops `awvalid` when stalled at `tick == 7`, 2 changes `awaddr`
+/// while stalled, 3 changes `wdata` every cycle, 4 drops `wvalid` at `tick == 7`. The
+/// optional `awcache/awprot` are driven 3, 2; there are no optional AR signals.
+fn rw_master(dw: u32) -> String {
+    let n = dw / 64;
+    let words = |dir: &str, pre: &str| -> String {
+        (0..n)
+            .map(|k| format!("{dir} [63:0] {pre}d{k},"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let r_out = words("output", "m_x_rsp_");
+    let wcat = (0..n)
+        .rev()
+        .map(|k| {
+            format!(
+                "s_x_w_d * 64'd{} + 64'h{:x}",
+                2 * k + 1,
+                w_word(0, u64::from(k))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rsplit: String = (0..n)
+        .map(|k| {
+            format!(
+                "    assign m_x_rsp_d{k} = m_axi_rdata[{}:{}];\n",
+                64 * k + 63,
+                64 * k
+            )
+        })
+        .collect();
+    let sb = dw / 8 - 1;
+    let dm = dw - 1;
+    let pad = dw - 3;
+    format!(
+        r#"
 module axi_rw_master (
     input clk,
     input rst,
@@ -862,21 +897,21 @@ module axi_rw_master (
     input [47:0] s_x_aw_addr, input [3:0] s_x_aw_id, input [7:0] s_x_aw_len,
     input [2:0] s_x_aw_size, input [1:0] s_x_aw_burst,
     input s_x_w_valid, output s_x_w_ready,
-    input [63:0] s_x_w_data, input [7:0] s_x_w_strb, input s_x_w_last,
+    input [63:0] s_x_w_d, input [{sb}:0] s_x_w_strb, input s_x_w_last,
     output m_x_rsp_valid, input m_x_rsp_ready,
-    output [63:0] m_x_rsp_data, output [1:0] m_x_rsp_resp, output [3:0] m_x_rsp_id,
+    {r_out} output [1:0] m_x_rsp_resp, output [3:0] m_x_rsp_id,
     output m_x_rsp_last,
     output m_x_b_valid, input m_x_b_ready, output [1:0] m_x_b_resp, output [3:0] m_x_b_id,
     output reg [3:0] m_axi_arid, output reg [47:0] m_axi_araddr, output reg [7:0] m_axi_arlen,
     output reg [2:0] m_axi_arsize, output reg [1:0] m_axi_arburst,
     output reg m_axi_arvalid, input m_axi_arready,
-    input [3:0] m_axi_rid, input [63:0] m_axi_rdata, input [1:0] m_axi_rresp,
+    input [3:0] m_axi_rid, input [{dm}:0] m_axi_rdata, input [1:0] m_axi_rresp,
     input m_axi_rlast, input m_axi_rvalid, output m_axi_rready,
     output reg [3:0] m_axi_awid, output reg [47:0] m_axi_awaddr, output reg [7:0] m_axi_awlen,
     output reg [2:0] m_axi_awsize, output reg [1:0] m_axi_awburst,
     output [3:0] m_axi_awcache, output [2:0] m_axi_awprot,
     output reg m_axi_awvalid, input m_axi_awready,
-    output [63:0] m_axi_wdata, output [7:0] m_axi_wstrb, output m_axi_wlast,
+    output [{dm}:0] m_axi_wdata, output [{sb}:0] m_axi_wstrb, output m_axi_wlast,
     output m_axi_wvalid, input m_axi_wready,
     input [3:0] m_axi_bid, input [1:0] m_axi_bresp, input m_axi_bvalid, output m_axi_bready
 );
@@ -888,13 +923,13 @@ module axi_rw_master (
     wire w_drop = cfg_broken == 3'd4 && tick == 3'd7;
     assign m_axi_wvalid = s_x_w_valid && !w_drop;
     assign s_x_w_ready = m_axi_wready && !w_drop;
-    assign m_axi_wdata = cfg_broken == 3'd3 ? s_x_w_data ^ {61'd0, tick} : s_x_w_data;
+    wire [{dm}:0] wcat = {{{wcat}}};
+    assign m_axi_wdata = cfg_broken == 3'd3 ? wcat ^ {{{pad}'d0, tick}} : wcat;
     assign m_axi_wstrb = s_x_w_strb;
     assign m_axi_wlast = s_x_w_last;
     assign m_axi_rready = m_x_rsp_ready;
     assign m_x_rsp_valid = m_axi_rvalid;
-    assign m_x_rsp_data = m_axi_rdata;
-    assign m_x_rsp_resp = m_axi_rresp;
+{rsplit}    assign m_x_rsp_resp = m_axi_rresp;
     assign m_x_rsp_id = m_axi_rid;
     assign m_x_rsp_last = m_axi_rlast;
     assign m_axi_bready = m_x_b_ready;
@@ -921,7 +956,26 @@ module axi_rw_master (
         end
     end
 endmodule
-"#;
+"#
+    )
+}
+
+/// Word `k` of the `wdata` that [`rw_master`] makes of the W stream's `d`.
+fn w_word(d: u64, k: u64) -> u64 {
+    d.wrapping_mul(2 * k + 1)
+        .wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Data words the R stream of [`rw_master`] carries as fields (the agents' field limit).
+fn r_stream_words(dw: u32) -> usize {
+    (dw as usize / 64).min(5)
+}
+
+/// The fields of the R response stream of [`rw_master`].
+fn r_fields(dw: u32) -> Vec<String> {
+    let d = (0..r_stream_words(dw)).map(|k| format!("d{k}"));
+    d.chain(["resp", "id", "last"].map(String::from)).collect()
+}
 
 const REQ: [&str; 5] = ["addr", "id", "len", "size", "burst"];
 
@@ -947,12 +1001,12 @@ fn resp_at(errors: &[(std::ops::Range<u64>, AxiResp)], a: u64, bytes: u64) -> Ax
         .map_or(AxiResp::Okay, |(_, x)| *x)
 }
 
-/// Byte lanes of the 8-byte bus that beat `n` of `r` covers.
-fn active_lanes(r: &Req, n: u64) -> u64 {
+/// Byte lanes of a `bus`-byte bus that beat `n` of `r` covers.
+fn active_lanes(r: &Req, n: u64, bus: u64) -> u64 {
     let a = r.beat_addr(n);
-    let bytes = 1u64 << r.size.min(3);
+    let bytes = 1u64 << r.size;
     let end = (a & !(bytes - 1)) + bytes;
-    (a..end).fold(0, |m, x| m | 1 << (x % 8))
+    (a..end).fold(0, |m, x| m | 1 << (x % bus))
 }
 
 /// One operation of the random traffic.
@@ -962,12 +1016,14 @@ struct Op {
     /// Bus words it touches: [lo, hi), 8-byte aligned.
     lo: u64,
     hi: u64,
-    /// Writes: (data, strb) of each beat.
+    /// Writes: (`d` of [`w_word`], strb) of each beat.
     beats: Vec<(u64, u64)>,
 }
 
 #[derive(Clone, Debug)]
 struct Traffic {
+    /// Data bus width, bits (64..=512).
+    data_bits: u32,
     ops: usize,
     write_share: f64,
     latency: Latency,
@@ -983,6 +1039,7 @@ struct Traffic {
 impl Traffic {
     fn quiet(ops: usize) -> Traffic {
         Traffic {
+            data_bits: 64,
             ops,
             write_share: 0.5,
             latency: Latency::Fixed(4),
@@ -1004,11 +1061,17 @@ struct RwTb {
     rsp: StreamSink,
     b: StreamSink,
     mem: AxiMemory,
+    /// Every word of `rdata` (the outputs `m_x_rsp_d<k>`), and the words of each R beat
+    /// taken, in order.
+    r_words: Vec<qptable_sim::Out>,
+    r_data: VecDeque<Vec<u64>>,
 }
 
 impl RwTb {
     fn new(seed: u64, t: &Traffic) -> RwTb {
-        let m = common::build(RW_MASTER, "axi_rw_master");
+        let m = common::build(&rw_master(t.data_bits), "axi_rw_master");
+        let rf = r_fields(t.data_bits);
+        let rf: Vec<&str> = rf.iter().map(|x| x.as_str()).collect();
         let mut sim = m.instantiate();
         sim.set_named("rst", 1).unwrap();
         sim.step_n(2);
@@ -1024,8 +1087,8 @@ impl RwTb {
         let aw = StreamSource::new(&sim, "s_x_aw_", &REQ)
             .unwrap()
             .with_idle(if p > 0.0 { 0.7 } else { 0.0 }, seed ^ 2);
-        let w = src(&sim, "s_x_w_", &["data", "strb", "last"], 3);
-        let rsp = StreamSink::new(&sim, "m_x_rsp_", &["data", "resp", "id", "last"])
+        let w = src(&sim, "s_x_w_", &["d", "strb", "last"], 3);
+        let rsp = StreamSink::new(&sim, "m_x_rsp_", &rf)
             .unwrap()
             .with_backpressure(p, seed ^ 4);
         let b = StreamSink::new(&sim, "m_x_b_", &["resp", "id"])
@@ -1052,6 +1115,9 @@ impl RwTb {
             mem = mem.with_max_outstanding_writes(n);
         }
         assert!(mem.has_write_channels());
+        let r_words = (0..t.data_bits / 64)
+            .map(|k| sim.output(&format!("m_x_rsp_d{k}")).unwrap())
+            .collect();
         RwTb {
             sim,
             ar,
@@ -1060,10 +1126,13 @@ impl RwTb {
             rsp,
             b,
             mem,
+            r_words,
+            r_data: VecDeque::new(),
         }
     }
 
     fn step(&mut self) {
+        let before = self.rsp.received_total();
         step_agents(
             &mut self.sim,
             &mut [
@@ -1075,6 +1144,10 @@ impl RwTb {
                 &mut self.b,
             ],
         );
+        if self.rsp.received_total() > before {
+            let d = self.r_words.iter().map(|&o| self.sim.get(o)).collect();
+            self.r_data.push_back(d);
+        }
     }
 
     /// Queues a write: its AW and its W beats (wlast on the last one).
@@ -1125,9 +1198,14 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
     let mut write_order: Vec<usize> = Vec::new();
     let mut seen = Seen::default();
     let start = tb.sim.cycle();
-    let word = |m: &[u8], a: u64| {
-        let o = (a & !7) - BASE;
-        u64::from_le_bytes(m[o as usize..o as usize + 8].try_into().unwrap())
+    let bus = u64::from(t.data_bits / 8);
+    // The bus word that holds address `a`, as 64-bit words.
+    let word = |m: &[u8], a: u64| -> Vec<u64> {
+        let o = ((a & !(bus - 1)) - BASE) as usize;
+        m[o..o + bus as usize]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
     };
     let max_cycles = 400 * t.ops as u64 + 10_000;
     while ops.len() < t.ops || !inflight.is_empty() {
@@ -1140,7 +1218,7 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
         );
         if ops.len() < t.ops && inflight.len() < 12 {
             let write = rng.gen_bool(t.write_share);
-            let size = rng.gen_range(0..4u64);
+            let size = rng.gen_range(0..=bus.trailing_zeros() as u64);
             let len = if rng.gen_bool(0.5) {
                 0
             } else {
@@ -1156,7 +1234,7 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
                 size,
                 burst: 1,
             };
-            let (lo, hi) = (addr & !7, (req.beat_addr(len) | 7) + 1);
+            let (lo, hi) = (addr & !(bus - 1), (req.beat_addr(len) | (bus - 1)) + 1);
             let clash = inflight.iter().any(|&k| {
                 let o = &ops[k];
                 (write || o.write) && o.lo < hi && lo < o.hi
@@ -1165,7 +1243,7 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
                 let beats = if write {
                     (0..=len)
                         .map(|n| {
-                            let lanes = active_lanes(&req, n);
+                            let lanes = active_lanes(&req, n, bus);
                             let strb = if rng.gen_bool(0.6) {
                                 lanes
                             } else {
@@ -1198,7 +1276,10 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
         }
         tb.step();
         for b in tb.rsp.take_received() {
-            let (data, resp, id, last) = (b[0], b[1], b[2], b[3]);
+            let m = r_stream_words(t.data_bits);
+            let data = tb.r_data.pop_front().expect("words of the beat");
+            assert_eq!(&b.data()[..m], &data[..m]);
+            let (resp, id, last) = (b[m], b[m + 1], b[m + 2]);
             let k = *reads_of[&id].front().expect("R beat of a read in flight");
             let r = ops[k].req;
             let n = beat_no.entry(id).or_insert(0);
@@ -1224,7 +1305,7 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
                 .unwrap_or_else(|| panic!("B with id {id} and no write in flight"));
             let o = &ops[k];
             let mut want = AxiResp::Okay;
-            for (n, &(data, strb)) in o.beats.iter().enumerate() {
+            for (n, &(d, strb)) in o.beats.iter().enumerate() {
                 let a = o.req.beat_addr(n as u64);
                 let r = resp_at(&errors, a, 1 << o.req.size);
                 seen.write_beats += 1;
@@ -1235,9 +1316,10 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
                     }
                     continue;
                 }
-                for lane in 0..8 {
+                for lane in 0..bus {
                     if strb >> lane & 1 == 1 {
-                        model[((a & !7) + lane - BASE) as usize] = (data >> (8 * lane)) as u8;
+                        let byte = (w_word(d, lane / 8) >> (8 * (lane % 8))) as u8;
+                        model[((a & !(bus - 1)) + lane - BASE) as usize] = byte;
                         seen.bytes_written += 1;
                     }
                 }
@@ -1610,5 +1692,35 @@ endmodule
         "bvalid (input)",
     ] {
         assert!(e.contains(w), "{e}");
+    }
+}
+
+/// The same random traffic on 128-, 256- and 512-bit data buses (transfers of 1 byte up to
+/// the bus width, strobes over up to 64 byte lanes).
+#[test]
+fn wide_data_buses_with_backpressure_and_errors() {
+    for data_bits in [128, 256, 512] {
+        let t = Traffic {
+            data_bits,
+            latency: Latency::Uniform(1, 12),
+            random: 0.3,
+            out_of_order: true,
+            errors: true,
+            ..Traffic::quiet(1500)
+        };
+        let (tb, seen) = run_traffic(&format!("axi_mem rw {data_bits}-bit"), t);
+        assert_eq!(tb.mem.bus_bytes(), u64::from(data_bits / 8));
+        assert!(
+            seen.error_write_beats > 0 && seen.error_read_beats > 0,
+            "{seen:?}"
+        );
+        // Some transfers used the whole bus.
+        let full = tb
+            .mem
+            .aw_log()
+            .iter()
+            .filter(|a| 1u32 << a.size == data_bits / 8)
+            .count();
+        assert!(full > 50, "{full} full-width writes");
     }
 }
