@@ -8,7 +8,7 @@ use qptable::model::Status;
 use qptable_testbench::block::seed;
 use qptable_testbench::configs::{named, prebuild};
 use qptable_testbench::perf::workload::{
-    bench_workloads, directory_entry, Kind, WorkloadReport, WorkloadSpec,
+    bench_workloads, directory_entry, Kind, WorkloadOptions, WorkloadReport, WorkloadSpec,
 };
 use std::path::Path;
 
@@ -16,18 +16,19 @@ fn specs(v: &[&str]) -> Vec<WorkloadSpec> {
     v.iter().map(|s| WorkloadSpec::parse(s).unwrap()).collect()
 }
 
-fn run(cfg: &Config, w: &[&str], live: Option<u32>, lookups: u64) -> WorkloadReport {
+/// Runs workloads `w` (each with `warmup` unmeasured lookups per port first) and checks what
+/// holds for every run: 0 mismatches, every lookup answered, the live kinds draw live QPNs.
+fn run(cfg: &Config, w: &[&str], live: Option<u32>, lookups: u64, warmup: u64) -> WorkloadReport {
     prebuild(cfg).unwrap();
-    let r = bench_workloads(
-        &cfg.top,
-        cfg,
-        &specs(w),
+    let opts = WorkloadOptions {
+        specs: specs(w),
         live,
         lookups,
-        seed(&cfg.top, 7),
-        10,
-    )
-    .unwrap();
+        warmup,
+        seed: seed(&cfg.top, 7),
+        mem_latency: 10,
+    };
+    let r = bench_workloads(&cfg.top, cfg, &opts).unwrap();
     print!("{}", r.text());
     assert!(r.mismatches.is_empty(), "{:?}", r.mismatches);
     assert_eq!(r.runs.len(), w.len());
@@ -62,6 +63,7 @@ fn every_kind_on_a_flat_config() {
         &["tx=uniform,rx=zipf:0.99", "garbage", "zipf:1.5,tx=garbage"],
         Some(150),
         n,
+        500,
     );
     assert_eq!(r.live_qpns.len(), 150);
     // The two ports of `garbage` draw from generators of their own.
@@ -100,7 +102,7 @@ fn two_level_on_chip_directory_gives_page_absent_where_written_absent() {
         ],
     );
     let n = 4000;
-    let r = run(&cfg, &["uniform", "rx=garbage"], Some(120), n);
+    let r = run(&cfg, &["uniform", "rx=garbage"], Some(120), n, 0);
     let absent = r
         .live_qpns
         .iter()
@@ -137,6 +139,7 @@ fn in_memory_reads_are_the_lookups_that_pass_the_on_chip_checks() {
         &["tx=uniform,rx=garbage", "garbage", "zipf:0.99"],
         None,
         n,
+        1000,
     );
     assert_eq!(r.live, 4096);
     for run in &r.runs {

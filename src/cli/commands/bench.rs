@@ -3,7 +3,7 @@
 use anyhow::{ensure, Result};
 use qptable::config_files;
 use qptable_testbench::markdown::Stamp;
-use qptable_testbench::perf::workload::{self, WorkloadSpec, WORKLOAD_SYNTAX};
+use qptable_testbench::perf::workload::{self, WorkloadOptions, WorkloadSpec, WORKLOAD_SYNTAX};
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
 
@@ -46,6 +46,10 @@ pub struct Args {
     /// the pool, at most 4096.
     #[arg(long)]
     live: Option<u32>,
+    /// With --workload: lookups per port run before each workload, drawn the same way and
+    /// not measured (0..=10000000).
+    #[arg(long, default_value_t = 0)]
+    warmup: u64,
 }
 
 /// `--workload` values, refused with what is allowed.
@@ -86,6 +90,16 @@ fn check(args: &Args) -> Result<()> {
         args.live.is_none() || !args.workloads.is_empty(),
         "live = {} is given without --workload: the live set is made for the workloads only",
         args.live.unwrap_or(0)
+    );
+    ensure!(
+        args.warmup <= MAX_LOOKUPS,
+        "warmup = {} is out of range: allowed 0..={MAX_LOOKUPS} (per port)",
+        args.warmup
+    );
+    ensure!(
+        args.warmup == 0 || !args.workloads.is_empty(),
+        "warmup = {} is given without --workload: it warms up the workloads only",
+        args.warmup
     );
     Ok(())
 }
@@ -144,24 +158,21 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// `--workload`: the workloads on each configuration, checked before any is built.
 fn run_workloads(args: &Args, configs: &[(String, qptable::config::Config)]) -> Result<()> {
+    let opts = WorkloadOptions {
+        specs: args.workloads.clone(),
+        live: args.live,
+        lookups: args.lookups,
+        warmup: args.warmup,
+        seed: args.seed,
+        mem_latency: args.mem_latency,
+    };
     for (label, cfg) in configs {
-        workload::check(cfg, label, args.live, &args.workloads)?;
+        workload::check(cfg, label, &opts)?;
     }
-    out!(
-        "{}",
-        workload::header(&args.workloads, args.live, args.lookups, args.seed)
-    )?;
+    out!("{}", workload::header(&opts))?;
     let mut bad = 0;
     for (label, cfg) in configs {
-        let r = workload::bench_workloads(
-            label,
-            cfg,
-            &args.workloads,
-            args.live,
-            args.lookups,
-            args.seed,
-            args.mem_latency,
-        )?;
+        let r = workload::bench_workloads(label, cfg, &opts)?;
         out!("{}", r.text())?;
         bad += r.mismatches.len();
     }

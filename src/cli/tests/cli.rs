@@ -716,6 +716,11 @@ fn bench_workload_and_live_bad_values_are_refused() {
     );
     // Options that do not go together.
     assert_bad_value(&["bench", "--live", "5"], &["live = 5", "--workload"]);
+    assert_bad_value(&["bench", "--warmup", "5"], &["warmup = 5", "--workload"]);
+    assert_bad_value(
+        &["bench", "--workload", "garbage", "--warmup", "10000001"],
+        &["warmup = 10000001", "0..=10000000"],
+    );
     assert_bad_value(
         &["bench", "--markdown", "--workload", "garbage"],
         &["--markdown", "--workload"],

@@ -344,8 +344,10 @@ impl PortWorkload {
 pub struct WorkloadRun {
     pub spec: WorkloadSpec,
     pub ports: Vec<PortWorkload>,
-    /// in_memory: AR handshakes the AXI memory model saw in the window.
+    /// With a memory port: AR handshakes the AXI memory model saw in the window.
     pub axi_reads: Option<u64>,
+    /// With a memory port: AW handshakes (writes) it saw in the window.
+    pub axi_writes: Option<u64>,
 }
 
 impl WorkloadRun {
@@ -370,12 +372,32 @@ pub struct WorkloadReport {
     /// Those QPNs, in Zipf rank order (rank 1 first).
     pub live_qpns: Vec<u32>,
     pub lookups: u64,
+    /// Unmeasured lookups per port before each workload.
+    pub warmup: u64,
     pub seed: u64,
     /// in_memory: the bench memory's latency.
     pub mem_latency: u64,
     pub runs: Vec<WorkloadRun>,
     pub mismatches: Vec<String>,
     pub seconds: f64,
+}
+
+/// What [`bench_workloads`] runs.
+#[derive(Clone, Debug)]
+pub struct WorkloadOptions {
+    /// The workloads, run in turn on the same engine and live set.
+    pub specs: Vec<WorkloadSpec>,
+    /// QPNs created before the workloads; `None`: [`default_live`].
+    pub live: Option<u32>,
+    /// Measured lookups per port and workload.
+    pub lookups: u64,
+    /// Lookups per port run before each workload's measured window, drawn the same way and
+    /// not measured (e.g. to fill a cache; 0: none).
+    pub warmup: u64,
+    /// Seed of the live set's shuffle and of every port's generator.
+    pub seed: u64,
+    /// Latency of the bench's memory (AXI model), cycles.
+    pub mem_latency: u64,
 }
 
 /// The live set of `cfg` when `--live` is not given: the whole ALLOC pool, at most 4096.
@@ -389,8 +411,8 @@ pub fn pool(cfg: &Config) -> u32 {
 }
 
 /// Checks `--live` and the workloads against `cfg` (before anything is built).
-pub fn check(cfg: &Config, label: &str, live: Option<u32>, specs: &[WorkloadSpec]) -> Result<()> {
-    let n = live.unwrap_or_else(|| default_live(cfg));
+pub fn check(cfg: &Config, label: &str, opts: &WorkloadOptions) -> Result<()> {
+    let n = opts.live.unwrap_or_else(|| default_live(cfg));
     ensure!(
         n <= pool(cfg),
         "live = {n} is out of range for {label}: allowed 0..={} (the indexes ALLOC hands out, \
@@ -399,7 +421,7 @@ pub fn check(cfg: &Config, label: &str, live: Option<u32>, specs: &[WorkloadSpec
         cfg.first_index,
         cfg.max_qps() - 1
     );
-    for s in specs {
+    for s in &opts.specs {
         let kinds = s.resolve(cfg)?;
         ensure!(
             n > 0 || kinds.iter().all(|k| !k.needs_live()),
@@ -411,20 +433,16 @@ pub fn check(cfg: &Config, label: &str, live: Option<u32>, specs: &[WorkloadSpec
     Ok(())
 }
 
-/// Runs `specs` on `cfg` with `live` QPNs (default [`default_live`]), `lookups` per port and
-/// workload, the directory memory (in_memory) at `mem_latency`.
+/// Runs the workloads of `opts` on `cfg` (see the [module documentation](self)).
 pub fn bench_workloads(
     label: &str,
     cfg: &Config,
-    specs: &[WorkloadSpec],
-    live: Option<u32>,
-    lookups: u64,
-    seed: u64,
-    mem_latency: u64,
+    opts: &WorkloadOptions,
 ) -> Result<WorkloadReport> {
-    check(cfg, label, live, specs)?;
+    check(cfg, label, opts)?;
     let t0 = Instant::now();
-    let n_live = live.unwrap_or_else(|| default_live(cfg));
+    let (lookups, seed) = (opts.lookups, opts.seed);
+    let n_live = opts.live.unwrap_or_else(|| default_live(cfg));
     let bench_opts = BenchOptions {
         seed,
         ..Default::default()
@@ -433,7 +451,7 @@ pub fn bench_workloads(
         cfg,
         &bench_opts,
         &MemOptions {
-            latency: qptable_sim::axi_mem::Latency::Fixed(mem_latency),
+            latency: qptable_sim::axi_mem::Latency::Fixed(opts.mem_latency),
             ..Default::default()
         },
     )?;
@@ -479,11 +497,12 @@ pub fn bench_workloads(
 
     let nports = cfg.ports.len();
     let mut runs = vec![];
-    for (w, spec) in specs.iter().enumerate() {
+    for (w, spec) in opts.specs.iter().enumerate() {
         let kinds = spec.resolve(cfg)?;
-        let mut hits = vec![0u64; nports];
-        for (p, &kind) in kinds.iter().enumerate() {
-            let mut d = Drawer {
+        let mut drawers: Vec<Drawer> = kinds
+            .iter()
+            .enumerate()
+            .map(|(p, &kind)| Drawer {
                 kind,
                 live: &live_set,
                 zipf: match kind {
@@ -491,7 +510,18 @@ pub fn bench_workloads(
                     _ => None,
                 },
                 rng: Xs(mix(seed, ((w as u64) << 8) + p as u64 + 1)),
-            };
+            })
+            .collect();
+        if opts.warmup > 0 {
+            for (p, d) in drawers.iter_mut().enumerate() {
+                for t in 0..opts.warmup {
+                    bench.lookup(p, d.next(), t);
+                }
+            }
+            run_window(&mut bench, opts.warmup, |_| {})?;
+        }
+        let mut hits = vec![0u64; nports];
+        for (p, d) in drawers.iter_mut().enumerate() {
             for t in 0..lookups {
                 let q = d.next();
                 hits[p] += sorted.binary_search(&q).is_ok() as u64;
@@ -499,9 +529,10 @@ pub fn bench_workloads(
             }
         }
         let before: Vec<[u64; 6]> = (0..nports).map(|p| bench.sb.status_counts(p)).collect();
-        let reads_before = bench.mem.as_ref().map(|m| m.ar_count());
+        let axi = |b: &Bench| b.mem.as_ref().map(|m| (m.ar_count(), m.aw_count()));
+        let axi_before = axi(&bench);
         let (count, first, last) = run_window(&mut bench, lookups, |_| {})?;
-        let reads_after = bench.mem.as_ref().map(|m| m.ar_count());
+        let axi_after = axi(&bench);
         let mut ports = vec![];
         for p in 0..nports {
             let after = bench.sb.status_counts(p);
@@ -526,14 +557,15 @@ pub fn bench_workloads(
                 model_mem_reads,
             });
         }
-        let axi_reads = match (reads_before, reads_after) {
-            (Some(a), Some(b)) if in_memory(cfg) => Some(b - a),
-            _ => None,
+        let (axi_reads, axi_writes) = match (axi_before, axi_after) {
+            (Some(a), Some(b)) => (Some(b.0 - a.0), Some(b.1 - a.1)),
+            _ => (None, None),
         };
         runs.push(WorkloadRun {
             spec: spec.clone(),
             ports,
             axi_reads,
+            axi_writes,
         });
     }
     if let Err(e) = bench.finish() {
@@ -545,8 +577,9 @@ pub fn bench_workloads(
         live: n_live,
         live_qpns: live_set.clone(),
         lookups,
+        warmup: opts.warmup,
         seed,
-        mem_latency,
+        mem_latency: opts.mem_latency,
         runs,
         mismatches: bench.mismatches.clone(),
         seconds: t0.elapsed().as_secs_f64(),
@@ -567,19 +600,21 @@ fn pct(x: u64, n: f64) -> String {
 const STATUS_SHORT: [&str; 6] = ["OK", "OOR", "NOT_ALLOC", "STALE", "ABSENT", "MEM_ERR"];
 
 /// The line that opens a `qptable bench --workload` run.
-pub fn header(specs: &[WorkloadSpec], live: Option<u32>, lookups: u64, seed: u64) -> String {
-    let w: Vec<&str> = specs.iter().map(|s| s.text.as_str()).collect();
+pub fn header(opts: &WorkloadOptions) -> String {
+    let w: Vec<&str> = opts.specs.iter().map(|s| s.text.as_str()).collect();
     format!(
-        "qptable bench, workloads {}: {} lookups per port and workload, live set {}, seed {}\n\
+        "qptable bench, workloads {}: {} lookups per port and workload after {} of warm-up, \
+         live set {}, seed {}\n\
          (status shares: OK, OOR = OUT_OF_RANGE, NOT_ALLOC = NOT_ALLOCATED, STALE, ABSENT = \
          PAGE_ABSENT, MEM_ERR = MEM_ERROR)\n",
         w.join(" then "),
-        lookups,
-        live.map_or(
+        opts.lookups,
+        opts.warmup,
+        opts.live.map_or(
             "as default (the ALLOC pool, at most 4096)".to_string(),
             |n| n.to_string()
         ),
-        seed
+        opts.seed
     )
 }
 
@@ -648,13 +683,18 @@ impl WorkloadReport {
                 );
             }
             if let Some(a) = r.axi_reads {
-                let m = r.model_mem_reads();
+                let per = a as f64 / r.lookups().max(1) as f64;
+                let model = if mem {
+                    let m = r.model_mem_reads();
+                    let same = if a == m { "equal" } else { "DIFFERENT" };
+                    format!("; the model says {m}: {same}")
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     o,
-                    "  memory reads seen by the AXI model: {a} = {:.4} per lookup over all ports; \
-                     the model says {m}: {}",
-                    a as f64 / r.lookups().max(1) as f64,
-                    if a == m { "equal" } else { "DIFFERENT" }
+                    "  memory reads seen by the AXI model: {a} = {per:.4} per lookup over all ports{model}; writes {}",
+                    r.axi_writes.unwrap_or(0)
                 );
             }
         }
