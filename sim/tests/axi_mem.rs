@@ -1182,6 +1182,10 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
     println!("{t:?}");
     let mut rng = StdRng::seed_from_u64(seed ^ 0x77);
     let mut tb = RwTb::new(seed, &t);
+    // Counters of AW and of AR handshakes in the first page, and of writes with ID 3.
+    let aw_page0 = tb.mem.add_aw_range_counter(BASE..BASE + 0x1000);
+    let ar_page0 = tb.mem.add_ar_range_counter(BASE..BASE + 0x1000);
+    let aw_id3 = tb.mem.add_aw_counter(|aw| aw.id == 3);
     let errors = if t.errors { error_ranges() } else { vec![] };
     for (r, x) in &errors {
         tb.mem.add_error_range(r.clone(), *x);
@@ -1376,6 +1380,15 @@ fn run_traffic(name: &str, t: Traffic) -> (RwTb, Seen) {
         assert!(d.complete_cycle >= d.aw.cycle && d.b_cycle >= d.first_valid_cycle);
         assert!(d.first_valid_cycle >= d.complete_cycle + min_l, "{d:?}");
     }
+    let in_page0 = |w: bool| {
+        ops.iter()
+            .filter(|o| o.write == w && o.req.addr < BASE + 0x1000)
+            .count() as u64
+    };
+    assert_eq!(tb.mem.aw_counter(aw_page0), in_page0(true));
+    assert_eq!(tb.mem.ar_counter(ar_page0), in_page0(false));
+    let id3 = ops.iter().filter(|o| o.write && o.req.id == 3).count() as u64;
+    assert_eq!(tb.mem.aw_counter(aw_id3), id3);
     let aw_log = tb.mem.aw_log();
     assert_eq!(aw_log.len() as u64, seen.writes);
     for (l, &k) in aw_log.iter().zip(&write_order) {
@@ -1723,4 +1736,45 @@ fn wide_data_buses_with_backpressure_and_errors() {
             .count();
         assert!(full > 50, "{full} full-width writes");
     }
+}
+
+/// A reset of the design with writes in flight: the agent forgets them (and the W beats
+/// waiting for their AW), keeps the memory and the statistics, and serves writes after.
+#[test]
+fn reset_with_writes_in_flight() {
+    let seed = common::seed("axi_mem write reset");
+    let mut tb = RwTb::new(seed, &Traffic::quiet(0));
+    tb.mem.set_b_paused(true);
+    for k in 0..3 {
+        tb.push_write(&Req::single(0x100 + 8 * k, 0), &[(k + 1, 0xff)]);
+    }
+    // A W beat with no AW yet.
+    tb.w.push([9, 0xff, 1]);
+    for _ in 0..20 {
+        tb.step();
+    }
+    assert_eq!(tb.mem.writes_outstanding(), 3);
+    // Every beat came an edge before its AW (the master's AW register stage); the last one
+    // has no AW.
+    assert_eq!(tb.mem.stats().w_early_beats, 4);
+    assert_eq!(tb.mem.stats().w_beats, 4);
+    assert!(!tb.mem.is_idle());
+    // Applied before their B (which never came).
+    assert_eq!(tb.mem.read_u64(0x110), 3);
+    tb.sim.set_named("rst", 1).unwrap();
+    tb.sim.step_n(2);
+    tb.sim.set_named("rst", 0).unwrap();
+    tb.mem.reset();
+    tb.mem.set_b_paused(false);
+    assert!(tb.mem.is_idle());
+    tb.push_write(&Req::single(0x200, 5), &[(0x55, 0x01)]);
+    for _ in 0..20 {
+        tb.step();
+    }
+    let b = tb.b.take_received();
+    assert_eq!((b.len(), b[0][0], b[0][1]), (1, 0, 5));
+    assert_eq!(tb.mem.read_u64(0x200), 0x55);
+    assert_eq!(tb.mem.stats().writes_done, 1);
+    assert!(tb.mem.is_idle());
+    tb.mem.check().unwrap();
 }
