@@ -13,9 +13,11 @@
 //! 2. creates the **live set**: `live` QPNs, each by an ALLOC command on the control port
 //!    (CMD register) followed by PUBLISH, so every live QPN is VALID; the set is then shuffled
 //!    with the seed, so that the Zipf rank of a QPN says nothing about its index;
-//! 3. for each workload given, queues `lookups` lookups on every port, drawn by that port's
-//!    [`Kind`] from its own generator (seeded by the seed, the workload's position and the
-//!    port's), and runs them with a request every cycle and always-ready consumers (as the
+//! 3. for each workload given, runs `warmup` lookups per port (not measured), then queues
+//!    `lookups` lookups on every port, drawn by that port's [`Kind`] from its own generator
+//!    (seeded by the seed, the workload's position and the port's; the warm-up lookups come
+//!    from the same generators), and runs them with a request every cycle and always-ready
+//!    consumers (as the
 //!    throughput phase of [`bench_config`](super::bench_config)). It measures per port the
 //!    lookups per cycle from the first to the last request handshake, the status of every
 //!    response (the scoreboard's counts, checked against the model), and, when the
