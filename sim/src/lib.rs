@@ -83,7 +83,11 @@
 //!   stable payload until the handshake), recording [`Violation`]s;
 //! * [`AxiLiteMaster`]: queued AXI4-Lite writes and reads (a read may proceed while a write
 //!   waits for its response), optional random delays and B/R backpressure, checks of the
-//!   slave's responses, plus blocking `write`/`read` for directed tests.
+//!   slave's responses, plus blocking `write`/`read` for directed tests;
+//! * [`axi_mem::AxiMemory`]: an AXI4 memory slave over a sparse byte memory for a design that
+//!   is an AXI4 master: reads, and writes when the design has the AW/W/B channels, with
+//!   latency, backpressure, ordering, error injection, outstanding limits, statistics and
+//!   checks of the master's side of the protocol.
 //!
 //! Random behaviour comes from `StdRng`s seeded by the caller, so a failing seed can be
 //! replayed.

@@ -3,6 +3,7 @@
 use anyhow::{ensure, Result};
 use qptable::config_files;
 use qptable_testbench::markdown::Stamp;
+use qptable_testbench::perf::workload::{self, WorkloadOptions, WorkloadSpec, WORKLOAD_SYNTAX};
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +31,30 @@ pub struct Args {
     /// machine and the tools) on stdout; the progress goes to stderr.
     #[arg(long)]
     markdown: bool,
+    /// Run this lookup workload instead of the SPEC §7 figures (may be repeated: run in
+    /// turn on the same engine and live set). KIND for every port, PORT=KIND,... per port
+    /// (the others uniform), or KIND,PORT=KIND,... (KIND the default of the ports not
+    /// named). KIND: `uniform` (over the live set), `zipf:S` (Zipf with exponent S in 0..=10
+    /// over the live set), `garbage` (uniformly random 24-bit QPNs). E.g.
+    /// `--workload tx=zipf:0.99,rx=garbage`. Prints per workload and port the lookups per
+    /// cycle, the status mix, memory reads per lookup and the share answered with no memory
+    /// access; every response is checked against the model.
+    #[arg(long = "workload", value_parser = parse_workload, value_name = "WORKLOAD")]
+    workloads: Vec<WorkloadSpec>,
+    /// With --workload: QPNs created (ALLOC then PUBLISH, through the control port) before
+    /// the workloads (0..=the configuration's ALLOC pool, max_qps - first_index); default:
+    /// the pool, at most 4096.
+    #[arg(long)]
+    live: Option<u32>,
+    /// With --workload: lookups per port run before each workload, drawn the same way and
+    /// not measured (0..=10000000).
+    #[arg(long, default_value_t = 0)]
+    warmup: u64,
+}
+
+/// `--workload` values, refused with what is allowed.
+fn parse_workload(s: &str) -> Result<WorkloadSpec, String> {
+    WorkloadSpec::parse(s).map_err(|e| format!("{e:#}; allowed: {WORKLOAD_SYNTAX}"))
 }
 
 /// Most lookups per port: they are queued before the throughput phase.
@@ -57,6 +82,25 @@ fn check(args: &Args) -> Result<()> {
         "mem_latency = {} is out of range: allowed 1..={MAX_MEM_LATENCY}",
         args.mem_latency
     );
+    ensure!(
+        !args.markdown || args.workloads.is_empty(),
+        "--markdown writes the SPEC §7 figures of BENCHMARKS.md: it does not take --workload"
+    );
+    ensure!(
+        args.live.is_none() || !args.workloads.is_empty(),
+        "live = {} is given without --workload: the live set is made for the workloads only",
+        args.live.unwrap_or(0)
+    );
+    ensure!(
+        args.warmup <= MAX_LOOKUPS,
+        "warmup = {} is out of range: allowed 0..={MAX_LOOKUPS} (per port)",
+        args.warmup
+    );
+    ensure!(
+        args.warmup == 0 || !args.workloads.is_empty(),
+        "warmup = {} is given without --workload: it warms up the workloads only",
+        args.warmup
+    );
     Ok(())
 }
 
@@ -74,6 +118,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
         v
     };
+    if !args.workloads.is_empty() {
+        return run_workloads(args, &configs);
+    }
     let opts = PerfOptions {
         lookups: args.lookups,
         speed_cycles: args.speed_cycles,
@@ -103,6 +150,32 @@ pub fn run(args: &Args) -> Result<()> {
         reports
     };
     let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+    if bad > 0 {
+        anyhow::bail!("{bad} mismatches against the reference model");
+    }
+    Ok(())
+}
+
+/// `--workload`: the workloads on each configuration, checked before any is built.
+fn run_workloads(args: &Args, configs: &[(String, qptable::config::Config)]) -> Result<()> {
+    let opts = WorkloadOptions {
+        specs: args.workloads.clone(),
+        live: args.live,
+        lookups: args.lookups,
+        warmup: args.warmup,
+        seed: args.seed,
+        mem_latency: args.mem_latency,
+    };
+    for (label, cfg) in configs {
+        workload::check(cfg, label, &opts)?;
+    }
+    out!("{}", workload::header(&opts))?;
+    let mut bad = 0;
+    for (label, cfg) in configs {
+        let r = workload::bench_workloads(label, cfg, &opts)?;
+        out!("{}", r.text())?;
+        bad += r.mismatches.len();
+    }
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");
     }

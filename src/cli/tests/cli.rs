@@ -661,6 +661,72 @@ fn bench_and_synth_bad_values_are_refused() {
     assert_refused_with(2, &["synth", "--freq", "fast"], &["fast"]);
 }
 
+/// `bench --workload` and `--live`: a bad kind, exponent or port, a live set larger than the
+/// ALLOC pool, or options that do not go together, refused before anything is built.
+#[test]
+fn bench_workload_and_live_bad_values_are_refused() {
+    // Workload syntax: clap's usage errors, naming the option, the value and what is allowed.
+    for (value, names) in [
+        ("zipf:abc", &["abc", "not a number"][..]),
+        ("zipf:10.5", &["10.5", "0..=10"][..]),
+        ("zipf:-1", &["-1", "0..=10"][..]),
+        ("zipf:NaN", &["NaN", "0..=10"][..]),
+        ("pareto", &["pareto", "not a workload kind"][..]),
+        ("tx=uniform,tx=garbage", &["tx", "twice"][..]),
+        ("uniform,garbage", &["two default kinds"][..]),
+        ("=garbage", &["no port name"][..]),
+        ("", &["empty"][..]),
+    ] {
+        let arg = format!("--workload={value}");
+        let line = assert_refused_with(2, &["bench", &arg], names);
+        for s in ["--workload", "allowed", "uniform", "zipf:S", "garbage"] {
+            assert!(line.contains(s), "{line:?} does not name {s:?}");
+        }
+    }
+    // Against the configuration: a port it lacks, a live set beyond its pool.
+    let small = repo_root().join("configs/small.toml");
+    let small = small.to_str().unwrap();
+    assert_bad_value(
+        &["bench", "--config", small, "--workload", "tx=garbage"],
+        &["tx=garbage", "no port `tx`", "rx"],
+    );
+    assert_bad_value(
+        &[
+            "bench",
+            "--config",
+            small,
+            "--workload",
+            "uniform",
+            "--live",
+            "49",
+        ],
+        &["live = 49", "0..=48"],
+    );
+    assert_bad_value(
+        &[
+            "bench",
+            "--config",
+            small,
+            "--workload",
+            "zipf:1",
+            "--live",
+            "0",
+        ],
+        &["zipf:1", "live = 0", "1..=48"],
+    );
+    // Options that do not go together.
+    assert_bad_value(&["bench", "--live", "5"], &["live = 5", "--workload"]);
+    assert_bad_value(&["bench", "--warmup", "5"], &["warmup = 5", "--workload"]);
+    assert_bad_value(
+        &["bench", "--workload", "garbage", "--warmup", "10000001"],
+        &["warmup = 10000001", "0..=10000000"],
+    );
+    assert_bad_value(
+        &["bench", "--markdown", "--workload", "garbage"],
+        &["--markdown", "--workload"],
+    );
+}
+
 #[test]
 fn synth_refuses_a_min_ratio_that_is_not_a_positive_number() {
     // Refused before any tool runs: no yosys or nextpnr needed.

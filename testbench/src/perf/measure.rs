@@ -193,16 +193,16 @@ pub fn timed_command(bench: &mut Bench, cmd: Command) -> Result<(CmdResult, u64)
 
 /// A small deterministic generator (xorshift64*), so the traffic does not depend on a crate's
 /// algorithm.
-struct Xs(u64);
+pub(crate) struct Xs(pub(crate) u64);
 
 impl Xs {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
 }
@@ -353,7 +353,7 @@ pub fn bench_config(label: &str, cfg: &Config, opts: &PerfOptions) -> Result<Con
 
 /// Runs the bench until every queued request is sent and answered, calling `each` before
 /// every cycle. Returns per port: requests accepted, first and last handshake cycle.
-fn run_window(
+pub(crate) fn run_window(
     bench: &mut Bench,
     per_port: u64,
     mut each: impl FnMut(&mut Bench),
