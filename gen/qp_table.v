@@ -2603,7 +2603,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  leaf_bits = 5'b1110;
     localparam  max_qps = 25'h4000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -2665,6 +2665,9 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -2763,6 +2766,11 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table$pipe_rx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2775,6 +2783,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -2784,13 +2793,14 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -2878,9 +2888,11 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -2891,6 +2903,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -3110,6 +3123,25 @@ module qp_table$pipe_rx$ram(clock,read_address,read_data,write_enable,write_addr
 endmodule // qp_table$pipe_rx$ram
 
 
+module qp_table$pipe_rx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$room
+
+
 module qp_table$pipe_rx$s1_qpn(d,q,clock);
     
     // Module arguments
@@ -3305,7 +3337,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  leaf_bits = 5'b1110;
     localparam  max_qps = 25'h4000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -3367,6 +3399,9 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3465,6 +3500,11 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table$pipe_tx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3477,6 +3517,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3486,13 +3527,14 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3580,9 +3622,11 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3593,6 +3637,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -3810,6 +3855,25 @@ module qp_table$pipe_tx$ram(clock,read_address,read_data,write_enable,write_addr
     end
     `endif
 endmodule // qp_table$pipe_tx$ram
+
+
+module qp_table$pipe_tx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$room
 
 
 module qp_table$pipe_tx$s1_qpn(d,q,clock);

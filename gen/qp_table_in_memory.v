@@ -3073,7 +3073,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  leaf_bits = 5'b1010;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b1000000;
+    localparam  credit_less_one = 10'b111111;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -3151,6 +3151,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3269,6 +3272,11 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_in_memory$pipe_rx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3281,6 +3289,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3290,13 +3299,14 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3399,9 +3409,11 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3412,6 +3424,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -3765,6 +3778,25 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
 endmodule // qp_table_in_memory$pipe_rx$results$0
 
 
+module qp_table_in_memory$pipe_rx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$room
+
+
 module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
     
     // Module arguments
@@ -3965,7 +3997,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  leaf_bits = 5'b1010;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b1000000;
+    localparam  credit_less_one = 10'b111111;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -4043,6 +4075,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -4161,6 +4196,11 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_in_memory$pipe_tx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4173,6 +4213,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -4182,13 +4223,14 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -4291,9 +4333,11 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -4304,6 +4348,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4655,6 +4700,25 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     end
     `endif
 endmodule // qp_table_in_memory$pipe_tx$results$0
+
+
+module qp_table_in_memory$pipe_tx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$room
 
 
 module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);

@@ -2711,7 +2711,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  leaf_bits = 5'b111;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -2779,6 +2779,9 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -2885,6 +2888,11 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_two_level$pipe_rx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2897,6 +2905,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -2906,13 +2915,14 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3006,9 +3016,11 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3019,6 +3031,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -3280,6 +3293,25 @@ module qp_table_two_level$pipe_rx$ram(clock,read_address,read_data,write_enable,
 endmodule // qp_table_two_level$pipe_rx$ram
 
 
+module qp_table_two_level$pipe_rx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_rx$room
+
+
 module qp_table_two_level$pipe_rx$s1_qpn(d,q,clock);
     
     // Module arguments
@@ -3478,7 +3510,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  leaf_bits = 5'b111;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -3546,6 +3578,9 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3652,6 +3687,11 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_two_level$pipe_tx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3664,6 +3704,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3673,13 +3714,14 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3773,9 +3815,11 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3786,6 +3830,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4045,6 +4090,25 @@ module qp_table_two_level$pipe_tx$ram(clock,read_address,read_data,write_enable,
     end
     `endif
 endmodule // qp_table_two_level$pipe_tx$ram
+
+
+module qp_table_two_level$pipe_tx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_tx$room
 
 
 module qp_table_two_level$pipe_tx$s1_qpn(d,q,clock);

@@ -2813,7 +2813,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  leaf_bits = 5'b10100;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -2875,6 +2875,9 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -2973,6 +2976,11 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_wide$pipe_cnp$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -2985,6 +2993,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -2994,13 +3003,14 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3088,9 +3098,11 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3101,6 +3113,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -3320,6 +3333,25 @@ module qp_table_wide$pipe_cnp$ram(clock,read_address,read_data,write_enable,writ
 endmodule // qp_table_wide$pipe_cnp$ram
 
 
+module qp_table_wide$pipe_cnp$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_cnp$room
+
+
 module qp_table_wide$pipe_cnp$s1_qpn(d,q,clock);
     
     // Module arguments
@@ -3515,7 +3547,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  leaf_bits = 5'b10100;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -3577,6 +3609,9 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3675,6 +3710,11 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_wide$pipe_rx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3687,6 +3727,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3696,13 +3737,14 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -3790,9 +3832,11 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -3803,6 +3847,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4022,6 +4067,25 @@ module qp_table_wide$pipe_rx$ram(clock,read_address,read_data,write_enable,write
 endmodule // qp_table_wide$pipe_rx$ram
 
 
+module qp_table_wide$pipe_rx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_rx$room
+
+
 module qp_table_wide$pipe_rx$s1_qpn(d,q,clock);
     
     // Module arguments
@@ -4217,7 +4281,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  leaf_bits = 5'b10100;
     localparam  max_qps = 25'h100000;
     localparam  base_shift = 64'h6;
-    localparam  credit = 10'b100;
+    localparam  credit_less_one = 10'b11;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -4279,6 +4343,9 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -4377,6 +4444,11 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(flight$q),
         .clock(flight$clock)
     );
+    qp_table_wide$pipe_tx$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4389,6 +4461,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_pre$clock = clock;
         s2_oor$clock = clock;
         flight$clock = clock;
+        room$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -4398,13 +4471,14 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
+        room$d = room$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & (flight$q < credit);
+        req_ready = init_done & ~rst & room$q;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -4492,9 +4566,11 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         unused_counts_addr = |queue$count | |s2_dreq_addr;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
+            room$d = flight$q < credit_less_one;
         end
         if (~s0_fire & fire) begin
             flight$d = flight$q - 32'h1;
+            room$d = 1'b1;
         end
         counters$clock = clock;
         counters$rst = rst;
@@ -4505,6 +4581,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             flight$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4722,6 +4799,25 @@ module qp_table_wide$pipe_tx$ram(clock,read_address,read_data,write_enable,write
     end
     `endif
 endmodule // qp_table_wide$pipe_tx$ram
+
+
+module qp_table_wide$pipe_tx$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_tx$room
 
 
 module qp_table_wide$pipe_tx$s1_qpn(d,q,clock);

@@ -36,8 +36,9 @@
 //! the AR register, the AR handshake, the result queue).
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, and
-//! `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down at a
-//! response handshake) and the synchronous reset, never from `rsp_ready`. A request is
+//! `room`: `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down
+//! at a response handshake, is below the queue's depth) and the synchronous reset, never from
+//! `rsp_ready`. A request is
 //! granted only while fewer lookups than the queue's depth are in flight, so no queue
 //! overflows (and the result queue always has room for a read's data: `rready` stays high);
 //! with an always-ready consumer the pipe takes one request per cycle (II = 1). Responses
@@ -152,6 +153,10 @@ pub struct LookupPipe {
     s2_oor: DFF<Bit>,
     /// Lookups in s1, s2 and the queue.
     flight: DFF<Bits<FIFO_COUNT_BITS>>,
+    /// `flight` below the queue's depth, kept in a register (its next value is chosen among comparisons of
+    /// `flight` made in parallel), so that `req_ready` is a register and no comparison runs
+    /// between a request handshake and the registers it enables.
+    room: DFF<Bit>,
     /// The state RAM word and the directory entry, from the RAMs' output registers.
     s2_entry: Signal<Local, StateEntry>,
     dir_rd: Signal<Local, DirEntry>,
@@ -193,7 +198,8 @@ pub struct LookupPipe {
     leaf_bits: Constant<Bits<5>>,
     max_qps: Constant<Bits<25>>,
     base_shift: Constant<Bits<ADDR_BITS>>,
-    credit: Constant<Bits<FIFO_COUNT_BITS>>,
+    /// The queue's depth less one: `room` stays set after a request when `flight` is below it.
+    credit_less_one: Constant<Bits<FIFO_COUNT_BITS>>,
     entry_base_mask: Constant<Bits<ADDR_BITS>>,
     entry_shift: Constant<Bits<ADDR_BITS>>,
     page_mask: Constant<Bits<64>>,
@@ -277,6 +283,7 @@ impl LookupPipe {
             s2_pre: Default::default(),
             s2_oor: Default::default(),
             flight: Default::default(),
+            room: Default::default(),
             s2_entry: Default::default(),
             dir_rd: Default::default(),
             s0_fire: Default::default(),
@@ -311,7 +318,7 @@ impl LookupPipe {
             leaf_bits: Constant::new(u64::from(leaf).into()),
             max_qps: Constant::new(u64::from(p.max_qps).into()),
             base_shift: Constant::new(u64::from(dir_entry::BASE_SHIFT).into()),
-            credit: Constant::new((depth as u64).into()),
+            credit_less_one: Constant::new((depth as u64 - 1).into()),
             entry_base_mask: Constant::new((!(dir_entry::BYTES - 1)).into()),
             entry_shift: Constant::new(u64::from(dir_entry::BYTES.trailing_zeros()).into()),
             page_mask: Constant::new(dir_entry::BASE_MASK.into()),
@@ -333,7 +340,8 @@ impl Logic for LookupPipe {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, flight
+            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor,
+            flight, room
         );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
@@ -342,9 +350,8 @@ impl Logic for LookupPipe {
         self.queue.clock.next = self.clock.val();
         self.queue.rst.next = self.rst.val();
 
-        // s0: grant on credit (the lookups in flight, a register).
-        self.req_ready.next =
-            self.init_done.val() & !self.rst.val() & (self.flight.q.val() < self.credit.val());
+        // s0: grant on credit (fewer lookups in flight than the queue holds: `room`).
+        self.req_ready.next = self.init_done.val() & !self.rst.val() & self.room.q.val();
         self.s0_fire.next = self.req_valid.val() & self.req_ready.val();
         self.req_fire.next = self.s0_fire.val();
         self.in_flight.next = self.flight.q.val();
@@ -496,9 +503,11 @@ impl Logic for LookupPipe {
         // Lookups in flight: up at a request handshake, down at a response handshake.
         if self.s0_fire.val() & !self.fire.val() {
             self.flight.d.next = self.flight.q.val() + 1;
+            self.room.d.next = self.flight.q.val() < self.credit_less_one.val();
         }
         if !self.s0_fire.val() & self.fire.val() {
             self.flight.d.next = self.flight.q.val() - 1;
+            self.room.d.next = true;
         }
 
         // Counters, at the response handshake.
@@ -512,6 +521,7 @@ impl Logic for LookupPipe {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.flight.d.next = 0.into();
+            self.room.d.next = true;
         }
     }
 }
