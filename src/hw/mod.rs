@@ -6,6 +6,7 @@
 //! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5) |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
+//! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9, not instantiated yet): the AXI4 write master of the state table, one burst at a time |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
@@ -18,6 +19,16 @@
 //! (`localparam`), and the top level narrows the ports to `tag_bits` and `addr_bits`.
 //! Synthesis removes the bits that are constant or unused.
 
+/// Builds a block in its constructor: the fields in brackets take `Default::default()` (ports,
+/// flip-flops, locals), the others the values given. rust-hdl's `Constant` has no `Default`, so
+/// a block that holds one cannot derive `Default` and name only its other fields. Defined
+/// before the block modules, so it is in scope in each of them.
+macro_rules! block_new {
+    ([$($default:ident),* $(,)?] $($field:ident : $value:expr),* $(,)?) => {
+        Self { $($default: Default::default(),)* $($field: $value,)* }
+    };
+}
+
 pub mod axil_regs;
 pub mod cmd_engine;
 pub mod codes;
@@ -26,6 +37,7 @@ pub mod free_map;
 pub mod lookup_counters;
 pub mod lookup_pipe;
 pub mod mem_fifo;
+pub mod mem_writer;
 pub mod qp_table;
 pub mod ram;
 

@@ -11,6 +11,9 @@
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
 //!
+//! The blocks of SPEC §9 that the engine does not instantiate yet (`MemWriter`) are checked
+//! alone by the lint, Icarus, one-assignment and yosys tests, as if each were an engine.
+//!
 //! The Verilog of every configuration is generated once per test process and written to
 //! `<target>/tmp/verilog_quality/gen/<top>.v`; the waivers of `verilator.vlt` apply to files
 //! in a directory named `gen`, so they cover these files and the committed ones alike.
@@ -202,9 +205,45 @@ fn designs() -> &'static [Design] {
     })
 }
 
+/// The blocks of SPEC §9 that the engine does not instantiate yet, each alone as a top
+/// module (its label and top are the block's name), written beside the engines: lint,
+/// Icarus, the one-assignment rule and synthesis hold for them as for an engine.
+fn standalone_blocks() -> &'static [Design] {
+    static BLOCKS: OnceLock<Vec<Design>> = OnceLock::new();
+    BLOCKS.get_or_init(|| {
+        let dir = work_dir();
+        [64, 512]
+            .into_iter()
+            .map(|bits| {
+                let top = format!("block_mem_writer_{bits}");
+                let text = qptable_testbench::block::verilog(
+                    qptable::hw::mem_writer::MemWriter::new(bits),
+                    &top,
+                )
+                .unwrap_or_else(|e| panic!("{top}: {e:#}"));
+                let path = dir.join(format!("{top}.v"));
+                write_atomically(&path, &text)
+                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+                let config = Config {
+                    top: top.clone(),
+                    ..Config::default()
+                };
+                Design {
+                    label: top,
+                    origin: format!("MemWriter::new({bits}), not instantiated by the engine yet"),
+                    config,
+                    text,
+                    path,
+                }
+            })
+            .collect()
+    })
+}
+
 fn design(label: &str) -> &'static Design {
     designs()
         .iter()
+        .chain(standalone_blocks())
         .find(|d| d.label == label)
         .unwrap_or_else(|| panic!("no configuration labelled {label}"))
 }
@@ -260,7 +299,7 @@ fn verilator_lint_is_clean() {
     let vlt = waiver_file();
     assert!(vlt.is_file(), "missing waiver file {}", vlt.display());
     let mut failures = Vec::new();
-    for d in designs() {
+    for d in designs().iter().chain(standalone_blocks()) {
         let run = run_tool(
             Command::new("verilator")
                 .arg("--lint-only")
@@ -286,7 +325,7 @@ fn verilator_lint_is_clean() {
 fn no_port_is_assigned_twice_in_one_evaluation() {
     let mut failures = Vec::new();
     let mut blocks = 0;
-    for d in designs() {
+    for d in designs().iter().chain(standalone_blocks()) {
         match qptable_testbench::comb_ports::double_assignments(&d.text) {
             Ok(found) => failures.extend(
                 found
@@ -316,7 +355,7 @@ fn no_port_is_assigned_twice_in_one_evaluation() {
 #[test]
 fn icarus_compiles_without_warnings() {
     let mut failures = Vec::new();
-    for d in designs() {
+    for d in designs().iter().chain(standalone_blocks()) {
         let run = run_tool(
             Command::new("iverilog")
                 .args(["-g2005", "-Wall", "-o", "/dev/null", "-s"])
@@ -408,6 +447,13 @@ fn cell_count(log: &str, key: &str) -> Option<u64> {
 /// Block RAMs in a `synth_ecp5` log.
 fn block_rams(log: &str) -> u64 {
     cell_count(log, "DP16KD").unwrap_or(0)
+}
+
+#[test]
+fn yosys_synth_standalone_blocks() {
+    for d in standalone_blocks() {
+        yosys_synth(&d.label, Synth::Generic);
+    }
 }
 
 #[test]
