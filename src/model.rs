@@ -500,7 +500,7 @@ impl Model {
     }
 
     /// two_level in_memory: the byte address of directory entry `i`, modulo 2^addr_bits
-    /// (`TABLE_BASE` with bits [2:0] ignored, plus 8 bytes per entry).
+    /// (`TABLE_BASE` with bits `[2:0]` ignored, plus 8 bytes per entry).
     pub fn mem_dir_address(&self, i: u32) -> u64 {
         (self.table_base & !7).wrapping_add(u64::from(i) * 8) & self.addr_mask
     }
@@ -628,7 +628,7 @@ impl Model {
         }
     }
 
-    /// Directory entry `i` (two_level), as stored: reserved bits [5:1] read as 0.
+    /// Directory entry `i` (two_level), as stored: reserved bits `[5:1]` read as 0.
     pub fn dir_entry(&self, i: u32) -> u64 {
         self.directory.get(i as usize).copied().unwrap_or(0)
     }

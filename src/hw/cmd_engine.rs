@@ -87,7 +87,7 @@ pub struct CmdEngine {
     pub rst: Signal<In, Bit>,
     /// A command is waiting (level, held until `cmd_done`).
     pub cmd_valid: Signal<In, Bit>,
-    /// The command: CMD[31:28] and CMD[23:0].
+    /// The command: `CMD[31:28]` and `CMD[23:0]`.
     pub cmd_op: Signal<In, Bits<4>>,
     pub cmd_qpn: Signal<In, Bits<QPN_BITS>>,
     /// The edge count at the command's CMD write handshake (quarantine time).

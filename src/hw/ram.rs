@@ -37,7 +37,7 @@
 //!   registered output). yosys 0.23 puts the second register in fabric flip-flops, right at
 //!   the block RAM's read port.
 //! - `ecp5`: the array is Lattice DP16KD primitives instantiated with `REGMODE_B = "OUTREG"`
-//!   (see [`dp16kd_verilog`]); yosys 0.23 never infers that register itself. RAMs of fewer
+//!   (see `dp16kd_verilog` below); yosys 0.23 never infers that register itself. RAMs of fewer
 //!   than [`DP16KD_MIN_DEPTH`] words are inferred as with `generic`.
 //!
 //! Simultaneous write and read of one address: the emitted RAM is read-first (the read

@@ -1,5 +1,5 @@
 //! The text of the `qptable bench` figures ([`ConfigReport::text`]) and of the run's header,
-//! and their Markdown ([`markdown`], `qptable bench --markdown`: the first part of
+//! and their Markdown ([`markdown()`], `qptable bench --markdown`: the first part of
 //! `BENCHMARKS.md`).
 
 use super::measure::{in_memory, ConfigReport, PerfOptions};
@@ -222,7 +222,7 @@ fn yes(b: bool) -> &'static str {
     }
 }
 
-/// Section headings of [`markdown`], in order.
+/// Section headings of [`markdown()`], in order.
 pub const MARKDOWN_HEADINGS: [&str; 5] = [
     "## Throughput and latency",
     "## Lookups while commands run",
