@@ -2,7 +2,8 @@
 // Configuration: index_bits = 6, max_qps = 50, entry_bytes = 96, mode = "flat", leaf_bits = 10,
 //   directory = "on_chip", max_outstanding = 32, ports = ["rx"], tag_bits = 1, addr_bits = 32,
 //   first_index = 2, reuse = "lowest", quarantine_cycles = 0, quarantine_depth = 64,
-//   top = "qp_table_small", fpga = "generic".
+//   top = "qp_table_small", state = "on_chip", block_bits = 6, cache_lines = 1024, max_misses = 64,
+//   mem_data_bits = 64, fpga = "generic".
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 

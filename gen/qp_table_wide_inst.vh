@@ -2,7 +2,8 @@
 // Configuration: index_bits = 20, max_qps = 1048576, entry_bytes = 512, mode = "flat",
 //   leaf_bits = 10, directory = "on_chip", max_outstanding = 32, ports = ["tx", "rx", "cnp"],
 //   tag_bits = 32, addr_bits = 48, first_index = 2, reuse = "cyclic", quarantine_cycles = 0,
-//   quarantine_depth = 64, top = "qp_table_wide", fpga = "generic".
+//   quarantine_depth = 64, top = "qp_table_wide", state = "on_chip", block_bits = 6,
+//   cache_lines = 1024, max_misses = 64, mem_data_bits = 64, fpga = "generic".
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 

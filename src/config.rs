@@ -46,6 +46,33 @@ pub enum Reuse {
     Lowest,
 }
 
+/// Where the per-index state lives (SPEC §3 `state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// On chip, one copy per lookup port and one for commands (version 1).
+    OnChip,
+    /// In memory behind an on-chip cache (SPEC §9, version 2): not implemented in this
+    /// release, refused by [`Config::validate`].
+    InMemory,
+}
+
+impl State {
+    /// The name used in TOML and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::OnChip => "on_chip",
+            State::InMemory => "in_memory",
+        }
+    }
+}
+
+impl fmt::Display for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How block RAMs are emitted (SPEC §3 `fpga`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -155,6 +182,19 @@ pub struct Config {
     pub quarantine_depth: u32,
     /// Verilog module name of the top level.
     pub top: String,
+    /// Where the per-index state lives: `on_chip` (the only value of this release) or
+    /// `in_memory` (SPEC §9).
+    pub state: State,
+    /// State in memory: indexes per block = 2^block_bits. 3..=8; no effect with the state on
+    /// chip.
+    pub block_bits: u32,
+    /// State in memory: blocks the state cache holds, a power of two in 16..=65536; no effect
+    /// with the state on chip.
+    pub cache_lines: u32,
+    /// State in memory: block fetches in flight. 1..=256; no effect with the state on chip.
+    pub max_misses: u32,
+    /// Data width of the memory master `m_axi_*`: 64, 128, 256 or 512 (this release: 64).
+    pub mem_data_bits: u32,
     /// How block RAMs are emitted: `generic` or `ecp5`.
     pub fpga: Fpga,
 }
@@ -178,13 +218,18 @@ impl Default for Config {
             quarantine_cycles: 0,
             quarantine_depth: 64,
             top: "qp_table".to_string(),
+            state: State::OnChip,
+            block_bits: 6,
+            cache_lines: 1024,
+            max_misses: 64,
+            mem_data_bits: 64,
             fpga: Fpga::Generic,
         }
     }
 }
 
 /// The parameter names, in declaration order (the order of messages and of [`Config::to_toml`]).
-pub const PARAMETERS: [&str; 16] = [
+pub const PARAMETERS: [&str; 21] = [
     "index_bits",
     "max_qps",
     "entry_bytes",
@@ -200,8 +245,16 @@ pub const PARAMETERS: [&str; 16] = [
     "quarantine_cycles",
     "quarantine_depth",
     "top",
+    "state",
+    "block_bits",
+    "cache_lines",
+    "max_misses",
+    "mem_data_bits",
     "fpga",
 ];
+
+const CACHE_LINES_ALLOWED: &str = "a power of two in 16..=65536";
+const MEM_DATA_BITS_ALLOWED: &str = "64, 128, 256 or 512";
 
 const PORTS_ALLOWED: &str =
     "1 to 4 unique names, each a Verilog identifier ([A-Za-z_][A-Za-z0-9_]*)";
@@ -252,9 +305,7 @@ impl ConfigError {
         ConfigError::new(p, format!("{p} = {v} is not allowed: {what}"))
     }
 
-    /// `{p} = {v} is not implemented yet: allowed {allowed}` (kept for the refusals of a
-    /// future release; none in this one).
-    #[allow(dead_code)]
+    /// `{p} = {v} is not implemented yet: allowed {allowed}`
     fn not_implemented(p: &str, v: impl fmt::Display, allowed: &str) -> ConfigError {
         ConfigError::new(
             p,
@@ -530,6 +581,14 @@ impl Config {
             "quarantine_cycles" => self.quarantine_cycles = g.integer("0..=4294967295")?,
             "quarantine_depth" => self.quarantine_depth = g.integer("1..=4096")?,
             "top" => self.top = g.string(&format!("a string, {TOP_ALLOWED}"))?,
+            "state" => {
+                self.state =
+                    g.word(&[("on_chip", State::OnChip), ("in_memory", State::InMemory)])?
+            }
+            "block_bits" => self.block_bits = g.integer("3..=8")?,
+            "cache_lines" => self.cache_lines = g.integer(CACHE_LINES_ALLOWED)?,
+            "max_misses" => self.max_misses = g.integer("1..=256")?,
+            "mem_data_bits" => self.mem_data_bits = g.integer(MEM_DATA_BITS_ALLOWED)?,
             "fpga" => self.fpga = g.word(&[("generic", Fpga::Generic), ("ecp5", Fpga::Ecp5)])?,
             unknown => return Err(ConfigError::unknown(unknown)),
         }
@@ -615,9 +674,42 @@ impl Config {
             ));
         }
 
+        // The parameters of the state in memory are checked whatever `state` is (like
+        // `max_outstanding` whatever the mode); with the state on chip they have no effect.
+        check_range("block_bits", self.block_bits, 3, 8, "3..=8")?;
+        if !self.cache_lines.is_power_of_two() || !(16..=65536).contains(&self.cache_lines) {
+            return Err(ConfigError::not_allowed(
+                "cache_lines",
+                self.cache_lines,
+                CACHE_LINES_ALLOWED,
+            ));
+        }
+        check_range("max_misses", self.max_misses, 1, 256, "1..=256")?;
+        if ![64, 128, 256, 512].contains(&self.mem_data_bits) {
+            return Err(ConfigError::not_allowed(
+                "mem_data_bits",
+                self.mem_data_bits,
+                &format!("one of {MEM_DATA_BITS_ALLOWED}"),
+            ));
+        }
+
         // ---- NOT IMPLEMENTED YET -------------------------------------------------------------
         // Features of SPEC §3 this release refuses. Lift a refusal here once the hardware, the
         // model and the testbenches support it; every other check above already covers it.
+        if self.state == State::InMemory {
+            return Err(ConfigError::not_implemented(
+                "state",
+                self.state,
+                "on_chip (the state in memory is SPEC §9, version 2: docs/state_in_memory.md)",
+            ));
+        }
+        if self.mem_data_bits != 64 {
+            return Err(ConfigError::not_implemented(
+                "mem_data_bits",
+                self.mem_data_bits,
+                "64 (wider memory buses come with the state in memory, SPEC §9)",
+            ));
+        }
         // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------
         Ok(())
     }
@@ -680,6 +772,11 @@ impl Config {
         line("quarantine_cycles", self.quarantine_cycles.to_string());
         line("quarantine_depth", self.quarantine_depth.to_string());
         line("top", toml_string(&self.top));
+        line("state", toml_string(self.state.as_str()));
+        line("block_bits", self.block_bits.to_string());
+        line("cache_lines", self.cache_lines.to_string());
+        line("max_misses", self.max_misses.to_string());
+        line("mem_data_bits", self.mem_data_bits.to_string());
         line("fpga", toml_string(self.fpga.as_str()));
         s
     }
@@ -955,7 +1052,8 @@ mod tests {
     fn unknown_parameter() {
         let known = "index_bits, max_qps, entry_bytes, mode, leaf_bits, directory, \
                      max_outstanding, ports, tag_bits, addr_bits, first_index, reuse, \
-                     quarantine_cycles, quarantine_depth, top, fpga";
+                     quarantine_cycles, quarantine_depth, top, state, block_bits, \
+                     cache_lines, max_misses, mem_data_bits, fpga";
         let e = Config::default().set("foo=1").unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -1117,6 +1215,64 @@ mod tests {
     }
 
     #[test]
+    fn state_in_memory_parameters() {
+        // Accepted in range with the state on chip (where they have no effect)...
+        let mut c = Config::default();
+        for a in [
+            "state=on_chip",
+            "block_bits=8",
+            "cache_lines=16",
+            "max_misses=256",
+            "mem_data_bits=64",
+        ] {
+            c.set(a).unwrap();
+        }
+        c.validate().unwrap();
+        // ...refused out of range, naming the parameter, the value and what is allowed...
+        assert_eq!(
+            invalid(&["block_bits=2"]).to_string(),
+            "block_bits = 2 is out of range: allowed 3..=8"
+        );
+        assert_eq!(
+            invalid(&["block_bits=9"]).to_string(),
+            "block_bits = 9 is out of range: allowed 3..=8"
+        );
+        assert_eq!(
+            invalid(&["cache_lines=1000"]).to_string(),
+            "cache_lines = 1000 is not allowed: a power of two in 16..=65536"
+        );
+        assert_eq!(
+            invalid(&["cache_lines=8"]).to_string(),
+            "cache_lines = 8 is not allowed: a power of two in 16..=65536"
+        );
+        assert_eq!(invalid(&["cache_lines=131072"]).parameter(), "cache_lines");
+        assert_eq!(
+            invalid(&["max_misses=0"]).to_string(),
+            "max_misses = 0 is out of range: allowed 1..=256"
+        );
+        assert_eq!(
+            invalid(&["mem_data_bits=32"]).to_string(),
+            "mem_data_bits = 32 is not allowed: one of 64, 128, 256 or 512"
+        );
+        // ...and what this release does not implement is refused as such.
+        assert_eq!(
+            invalid(&["state=in_memory"]).to_string(),
+            "state = in_memory is not implemented yet: allowed on_chip (the state in memory is \
+             SPEC §9, version 2: docs/state_in_memory.md)"
+        );
+        assert_eq!(
+            invalid(&["mem_data_bits=512"]).to_string(),
+            "mem_data_bits = 512 is not implemented yet: allowed 64 (wider memory buses come \
+             with the state in memory, SPEC §9)"
+        );
+        let mut c = Config::default();
+        assert_eq!(
+            c.set("state=cache").unwrap_err().to_string(),
+            "state = cache is not allowed: one of on_chip, in_memory"
+        );
+    }
+
+    #[test]
     fn parsing_does_not_validate() {
         // An override can repair a file: ranges are checked only by validate().
         let mut c = Config::from_toml_str("mode = \"two_level\"\nindex_bits = 99\n").unwrap();
@@ -1144,6 +1300,11 @@ mod tests {
         c.set("quarantine_cycles=0").unwrap();
         c.set("quarantine_depth=128").unwrap();
         c.set("top=my_qpt").unwrap();
+        c.set("state=on_chip").unwrap();
+        c.set("block_bits=3").unwrap();
+        c.set("cache_lines=65536").unwrap();
+        c.set("max_misses=1").unwrap();
+        c.set("mem_data_bits=64").unwrap();
         c.set("fpga=ecp5").unwrap();
         assert_eq!(
             c,
@@ -1163,6 +1324,11 @@ mod tests {
                 quarantine_cycles: 0,
                 quarantine_depth: 128,
                 top: "my_qpt".into(),
+                state: State::OnChip,
+                block_bits: 3,
+                cache_lines: 65536,
+                max_misses: 1,
+                mem_data_bits: 64,
                 fpga: Fpga::Ecp5,
             }
         );

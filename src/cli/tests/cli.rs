@@ -210,6 +210,18 @@ fn unknown_parameter_is_refused() {
 }
 
 #[test]
+fn state_in_memory_is_refused_as_not_implemented() {
+    let line = assert_refused(&["--set", "state=in_memory"], &["state", "in_memory"]);
+    assert!(
+        line.contains("not implemented") && line.contains("on_chip"),
+        "says it is not implemented and what is allowed: {line}"
+    );
+    let line = assert_refused(&["--set", "mem_data_bits=256"], &["mem_data_bits", "256"]);
+    assert!(line.contains("allowed 64"), "says what is allowed: {line}");
+    assert_refused(&["--set", "cache_lines=1000"], &["cache_lines", "1000"]);
+}
+
+#[test]
 fn quarantine_cycles_above_32_bits_is_refused() {
     assert_refused(
         &["--set", "quarantine_cycles=4294967296"],
