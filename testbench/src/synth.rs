@@ -162,12 +162,31 @@ pub struct SynthReport {
     pub reduced: Option<String>,
     pub seed: u64,
     pub freq_mhz: f64,
+    /// The ratio the configuration must reach, and where the target comes from.
+    pub target: (f64, &'static str),
+}
+
+/// The Fmax target of a configuration, over the adder: SPEC §7's 0.75, or 0.65 with the
+/// directory in memory (issue 9 sets it there: the memory path holds deep queues).
+pub fn fmax_target(cfg: &Config) -> (f64, &'static str) {
+    if cfg.mode == qptable::config::Mode::TwoLevel
+        && cfg.directory == qptable::config::Directory::InMemory
+    {
+        (0.65, "target with the directory in memory")
+    } else {
+        (0.75, "SPEC §7 target")
+    }
 }
 
 impl SynthReport {
     /// Engine Fmax over adder Fmax.
     pub fn ratio(&self) -> f64 {
         self.engine.fmax_mhz / self.adder.fmax_mhz
+    }
+
+    /// Whether [`SynthReport::ratio`] reaches the configuration's target.
+    pub fn target_met(&self) -> bool {
+        self.ratio() >= self.target.0
     }
 }
 
@@ -582,6 +601,7 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
             reduced,
             seed: opts.seed,
             freq_mhz: opts.freq_mhz,
+            target: fmax_target(cfg),
         })
     }
 }
@@ -666,11 +686,13 @@ impl SynthReport {
         let r = self.ratio();
         let _ = writeln!(
             o,
-            "Fmax ratio {} / {}: {:.3} (SPEC §7 target >= 0.75: {})",
+            "Fmax ratio {} / {}: {:.3} ({} >= {}: {})",
             self.engine.top,
             ADDER_TOP,
             r,
-            if r >= 0.75 { "met" } else { "NOT MET" }
+            self.target.1,
+            self.target.0,
+            if self.target_met() { "met" } else { "NOT MET" }
         );
         let _ = writeln!(
             o,
@@ -808,9 +830,11 @@ impl SynthReport {
         let r = self.ratio();
         let _ = writeln!(
             o,
-            "\nFmax ratio `{}` / `{ADDER_TOP}`: **{r:.3}**; SPEC §7 target >= 0.75: **{}**.\n",
+            "\nFmax ratio `{}` / `{ADDER_TOP}`: **{r:.3}**; {} >= {}: **{}**.\n",
             self.engine.top,
-            if r >= 0.75 { "met" } else { "not met" }
+            self.target.1,
+            self.target.0,
+            if self.target_met() { "met" } else { "not met" }
         );
         let _ = writeln!(
             o,
