@@ -207,6 +207,25 @@ impl Xs {
     }
 }
 
+/// So that `rand`'s distributions (e.g. `rand_distr::Zipf`) draw from the bench's generator.
+impl rand::RngCore for Xs {
+    fn next_u32(&mut self) -> u32 {
+        (self.next() >> 32) as u32
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.next()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(8) {
+            chunk.copy_from_slice(&self.next().to_le_bytes()[..chunk.len()]);
+        }
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
 /// Measures one configuration. `label` names it in the report (e.g. the file stem).
 pub fn bench_config(label: &str, cfg: &Config, opts: &PerfOptions) -> Result<ConfigReport> {
     let t0 = Instant::now();
