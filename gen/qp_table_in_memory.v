@@ -137,7 +137,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [63:0] fetch$araddr;
     wire  fetch$rvalid;
     wire  fetch$rready;
-    wire  [63:0] fetch$rdata;
+    wire  [511:0] fetch$rdata;
     wire  [1:0] fetch$rresp;
     wire  fetch$rlast;
     wire  regs$clock;
@@ -422,7 +422,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     assign m_axi_arvalid = fetch$arvalid;
     assign fetch$arready = m_axi_arready;
     assign fetch$rvalid = m_axi_rvalid;
-    assign fetch$rdata = m_axi_rdata;
+    assign fetch$rdata = {448'd0, m_axi_rdata};
     assign fetch$rresp = m_axi_rresp;
     assign fetch$rlast = m_axi_rlast;
     assign m_axi_rready = fetch$rready;
@@ -2771,7 +2771,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     output reg  [63:0] araddr;
     input wire  rvalid;
     output reg  rready;
-    input wire  [63:0] rdata;
+    input wire  [511:0] rdata;
     input wire  [1:0] rresp;
     input wire  rlast;
     
@@ -2781,15 +2781,17 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     localparam  max_outstanding = 10'b100000;
     localparam  entry_mask = 64'hffffffffffffffc1;
     localparam  error_bit = 64'h1;
+    localparam  word_mask = 64'hfffffffffffffff8;
+    localparam  lane_mask = 6'b0;
     
     // Stub signals
     reg  ret$clock;
     reg  ret$rst;
     reg  ret$in_valid;
-    reg  [2:0] ret$data_in;
+    reg  [5:0] ret$data_in;
     wire  ret$out_valid;
     reg  ret$out_ready;
-    wire  [2:0] ret$data_out;
+    wire  [5:0] ret$data_out;
     wire  [9:0] ret$count;
     reg  ar_valid$d;
     wire  ar_valid$q;
@@ -2808,6 +2810,10 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  load;
     reg  pop;
     reg  r_err;
+    reg  [5:0] sel_lane;
+    reg  [2:0] head_port;
+    reg  [15:0] head_lane;
+    reg  [63:0] r_entry;
     
     // Sub module instances
     qp_table_in_memory$fetch$ret ret(
@@ -2875,11 +2881,12 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         if (sel == port_num$1) begin
             sel_addr = dreq_addr$1;
         end
+        sel_lane = ((sel_addr >> 32'h3) & 6'h3f) & lane_mask;
         ret$in_valid = load;
-        ret$data_in = sel;
+        ret$data_in = (sel_lane << 32'h3) | ((sel) & 6'h3f);
         if (load) begin
             ar_valid$d = 1'b1;
-            ar_addr$d = sel_addr;
+            ar_addr$d = sel_addr & word_mask;
             rr$d = sel + 32'h1;
         end
         if (~load & arready) begin
@@ -2890,9 +2897,12 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         rready = 1'b1;
         ret$out_ready = pop;
         r_err = |rresp | ~rlast;
-        cpl_data = (rdata & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
-        cpl_valid$0 = rvalid & ret$out_valid & (ret$data_out == port_num$0);
-        cpl_valid$1 = rvalid & ret$out_valid & (ret$data_out == port_num$1);
+        head_port = ((ret$data_out) & 3'h7);
+        head_lane = ((ret$data_out[(32'h3)+:(3)]) & 16'hffff) << 32'h6;
+        r_entry = ((rdata >> head_lane) & 64'hffffffffffffffff);
+        cpl_data = (r_entry & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
+        cpl_valid$0 = rvalid & ret$out_valid & (head_port == port_num$0);
+        cpl_valid$1 = rvalid & ret$out_valid & (head_port == port_num$1);
         if (rst) begin
             ar_valid$d = 1'b0;
             rr$d = 32'h0;
@@ -2946,14 +2956,14 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     input wire  clock;
     input wire  rst;
     input wire  in_valid;
-    input wire  [2:0] data_in;
+    input wire  [5:0] data_in;
     output reg  out_valid;
     input wire  out_ready;
-    output reg  [2:0] data_out;
+    output reg  [5:0] data_out;
     output reg  [9:0] count;
     
     // Update code (custom)
-    reg [2:0] mem [0:31];
+    reg [5:0] mem [0:31];
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
     reg [9:0] fill;
@@ -2968,11 +2978,11 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
        wr_ptr = 5'd0;
        rd_ptr = 5'd0;
        fill = 10'd0;
-       for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 3'd0;
+       for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 6'd0;
     end
     `endif
     wire pop = (fill != 10'd0) & out_ready;
-    wire [2:0] head = mem[rd_ptr];
+    wire [5:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
        if (in_valid) begin

@@ -193,7 +193,8 @@ pub struct Config {
     pub cache_lines: u32,
     /// State in memory: block fetches in flight. 1..=256; no effect with the state on chip.
     pub max_misses: u32,
-    /// Data width of the memory master `m_axi_*`: 64, 128, 256 or 512 (this release: 64).
+    /// Data width of the memory master `m_axi_*`: 64, 128, 256 or 512 (the directory reads
+    /// of two_level in_memory fetch the bus word that holds the entry).
     pub mem_data_bits: u32,
     /// How block RAMs are emitted: `generic` or `ecp5`.
     pub fpga: Fpga,
@@ -701,13 +702,6 @@ impl Config {
                 "state",
                 self.state,
                 "on_chip (the state in memory is SPEC §9, version 2: docs/state_in_memory.md)",
-            ));
-        }
-        if self.mem_data_bits != 64 {
-            return Err(ConfigError::not_implemented(
-                "mem_data_bits",
-                self.mem_data_bits,
-                "64 (wider memory buses come with the state in memory, SPEC §9)",
             ));
         }
         // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------
@@ -1260,11 +1254,7 @@ mod tests {
             "state = in_memory is not implemented yet: allowed on_chip (the state in memory is \
              SPEC §9, version 2: docs/state_in_memory.md)"
         );
-        assert_eq!(
-            invalid(&["mem_data_bits=512"]).to_string(),
-            "mem_data_bits = 512 is not implemented yet: allowed 64 (wider memory buses come \
-             with the state in memory, SPEC §9)"
-        );
+        valid(&["mode=two_level", "directory=in_memory", "mem_data_bits=512"]);
         let mut c = Config::default();
         assert_eq!(
             c.set("state=cache").unwrap_err().to_string(),

@@ -6,7 +6,12 @@
 //! | arbiter | round-robin over the ports' directory read queues, one read per cycle |
 //! | AR register | `arvalid` / `araddr` come from registers, held until `arready` |
 //! | return queue | the port of every read, in AR order; at most `max_outstanding` reads between the AR register and their R beat (a slot freed by an R beat is taken again at the same edge) |
-//! | R | `rready` is always 1 (every port has room for the data of its reads); a beat goes to the port at the head of the return queue |
+//! | R | `rready` is always 1 (every port has room for the data of its reads); a beat goes to the port at the head of the return queue, with the entry taken from its 64-bit lane |
+//!
+//! On a data bus wider than 64 bits (`mem_data_bits` 128, 256 or 512) a read fetches the whole
+//! bus word that holds the entry (`araddr` aligned to the bus width, `arsize` the bus width,
+//! so no narrow transfer), and the return queue keeps the entry's lane (`araddr` bits
+//! `[log2(bus bytes)-1:3]`) beside its port.
 //!
 //! Every read has ID 0, so the memory answers in AR order (the AXI rule for one ID), and the
 //! reads of one port are issued in that port's order: each port receives its directory
@@ -16,6 +21,7 @@
 
 use super::lookup_pipe::DIR_ERROR_BIT;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::mem_writer::MEM_DATA_BITS_MAX;
 use super::{EngineParams, ADDR_BITS};
 use crate::spec::dir_entry;
 use rust_hdl::prelude::*;
@@ -37,10 +43,12 @@ pub struct DirFetch {
     pub araddr: Signal<Out, Bits<ADDR_BITS>>,
     pub rvalid: Signal<In, Bit>,
     pub rready: Signal<Out, Bit>,
-    pub rdata: Signal<In, Bits<64>>,
+    /// The read data, declared at the widest bus (the top level narrows it).
+    pub rdata: Signal<In, Bits<MEM_DATA_BITS_MAX>>,
     pub rresp: Signal<In, Bits<2>>,
     pub rlast: Signal<In, Bit>,
-    ret: MemFifo<Bits<3>>,
+    /// Per read in flight: its port (bits `[2:0]`) and its entry's 64-bit lane (`[5:3]`).
+    ret: MemFifo<Bits<6>>,
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
     /// The port to prefer next (3 bits, so that no comparison with it is constant).
@@ -52,10 +60,21 @@ pub struct DirFetch {
     /// An R beat at this edge: the head of the return queue leaves.
     pop: Signal<Local, Bit>,
     r_err: Signal<Local, Bit>,
+    /// The lane of the selected request's entry, and the port and lane at the return
+    /// queue's head.
+    sel_lane: Signal<Local, Bits<6>>,
+    head_port: Signal<Local, Bits<3>>,
+    /// The head's lane as a bit offset (lane * 64).
+    head_lane: Signal<Local, Bits<16>>,
+    r_entry: Signal<Local, Bits<64>>,
     port_num: Vec<Constant<Bits<3>>>,
     max_outstanding: Constant<Bits<FIFO_COUNT_BITS>>,
     entry_mask: Constant<Bits<64>>,
     error_bit: Constant<Bits<64>>,
+    /// `araddr` keeps the bits above the bus width's byte offset.
+    word_mask: Constant<Bits<ADDR_BITS>>,
+    /// Lanes of the bus less one (0 on a 64-bit bus).
+    lane_mask: Constant<Bits<6>>,
     _ports: usize,
 }
 
@@ -88,10 +107,16 @@ impl DirFetch {
             load: Default::default(),
             pop: Default::default(),
             r_err: Default::default(),
+            sel_lane: Default::default(),
+            head_port: Default::default(),
+            head_lane: Default::default(),
+            r_entry: Default::default(),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
             entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),
             error_bit: Constant::new(u64::from(DIR_ERROR_BIT).into()),
+            word_mask: Constant::new((!(u64::from(p.mem_data_bits) / 8 - 1)).into()),
+            lane_mask: Constant::new((u64::from(p.mem_data_bits) / 64 - 1).into()),
             _ports: n,
         }
     }
@@ -136,11 +161,13 @@ impl Logic for DirFetch {
                 self.sel_addr.next = self.dreq_addr[p].val();
             }
         }
+        self.sel_lane.next =
+            bit_cast::<6, ADDR_BITS>(self.sel_addr.val() >> 3) & self.lane_mask.val();
         self.ret.in_valid.next = self.load.val();
-        self.ret.data_in.next = self.sel.val();
+        self.ret.data_in.next = (self.sel_lane.val() << 3) | bit_cast::<6, 3>(self.sel.val());
         if self.load.val() {
             self.ar_valid.d.next = true;
-            self.ar_addr.d.next = self.sel_addr.val();
+            self.ar_addr.d.next = self.sel_addr.val() & self.word_mask.val();
             self.rr.d.next = self.sel.val() + 1;
         }
         if !self.load.val() & self.arready.val() {
@@ -153,12 +180,16 @@ impl Logic for DirFetch {
         self.rready.next = true;
         self.ret.out_ready.next = self.pop.val();
         self.r_err.next = self.rresp.val().any() | !self.rlast.val();
-        self.cpl_data.next = (self.rdata.val() & self.entry_mask.val())
+        self.head_port.next = bit_cast::<3, 6>(self.ret.data_out.val());
+        self.head_lane.next = bit_cast::<16, 3>(self.ret.data_out.val().get_bits::<3>(3)) << 6;
+        self.r_entry.next =
+            bit_cast::<64, MEM_DATA_BITS_MAX>(self.rdata.val() >> self.head_lane.val());
+        self.cpl_data.next = (self.r_entry.val() & self.entry_mask.val())
             | (bit_cast::<64, 1>(self.r_err.val().into()) << self.error_bit.val());
         for p in 0..self._ports {
             self.cpl_valid[p].next = self.rvalid.val()
                 & self.ret.out_valid.val()
-                & (self.ret.data_out.val() == self.port_num[p].val());
+                & (self.head_port.val() == self.port_num[p].val());
         }
 
         if self.rst.val() {

@@ -106,6 +106,8 @@ pub struct EngineParams {
     /// two_level with the directory on chip (else in memory).
     pub dir_on_chip: bool,
     pub max_outstanding: u32,
+    /// Data width of the memory master `m_axi_*` (64, 128, 256 or 512).
+    pub mem_data_bits: u32,
     /// How the RAMs are emitted.
     pub fpga: Fpga,
 }
@@ -126,6 +128,7 @@ impl EngineParams {
             leaf_bits: (cfg.mode == Mode::TwoLevel).then_some(cfg.leaf_bits),
             dir_on_chip: cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip,
             max_outstanding: cfg.max_outstanding,
+            mem_data_bits: cfg.mem_data_bits,
             fpga: cfg.fpga,
         }
     }

@@ -22,6 +22,7 @@ use super::axil_regs::AxilRegs;
 use super::cmd_engine::CmdEngine;
 use super::dir_fetch::DirFetch;
 use super::lookup_pipe::LookupPipe;
+use super::mem_writer::MEM_DATA_BITS_MAX;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -140,7 +141,7 @@ pub const AXIL_PORTS: [(&str, bool, usize); 19] = [
 ];
 
 /// The AXI4 read master of SPEC §4 (in_memory only): (name, is input, width); `None` is
-/// `addr_bits`.
+/// `addr_bits`, `Some(0)` the data bus, `mem_data_bits`.
 pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
     ("m_axi_arid", false, Some(1)),
     ("m_axi_araddr", false, None),
@@ -153,7 +154,7 @@ pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
     ("m_axi_arvalid", false, Some(1)),
     ("m_axi_arready", true, Some(1)),
     ("m_axi_rid", true, Some(1)),
-    ("m_axi_rdata", true, Some(64)),
+    ("m_axi_rdata", true, Some(0)),
     ("m_axi_rresp", true, Some(2)),
     ("m_axi_rlast", true, Some(1)),
     ("m_axi_rvalid", true, Some(1)),
@@ -180,7 +181,12 @@ impl QpTable {
         let mem = params.dir_in_memory();
         if mem {
             for (name, input, width) in AXI_PORTS {
-                let width = width.unwrap_or(params.addr_bits as usize);
+                // `None`: addr_bits wide; `Some(0)`: the data bus, mem_data_bits wide.
+                let width = match width {
+                    None => params.addr_bits as usize,
+                    Some(0) => params.mem_data_bits as usize,
+                    Some(w) => w,
+                };
                 ports.push(Port::new(name.into(), input, width));
             }
         }
@@ -341,10 +347,12 @@ impl QpTable {
             }
             // The fixed fields through wires (an `always @(*)` of a bare constant would never
             // trigger in an event simulator).
+            // Reads of whole bus words (`arsize` the bus width).
+            let arsize = format!("3'd{}", (self.params.mem_data_bits / 8).trailing_zeros());
             for (s, w, value) in [
                 ("arid", 1, "1'b0"),
                 ("arlen", 8, "8'd0"),
-                ("arsize", 3, "3'd3"),
+                ("arsize", 3, arsize.as_str()),
                 ("arburst", 2, "2'd1"),
                 ("arlock", 1, "1'b0"),
                 ("arcache", 4, "4'b0011"),
@@ -356,7 +364,15 @@ impl QpTable {
             set("m_axi_arvalid", "fetch$arvalid");
             set("fetch$arready", "m_axi_arready");
             set("fetch$rvalid", "m_axi_rvalid");
-            set("fetch$rdata", "m_axi_rdata");
+            let bus = self.params.mem_data_bits as usize;
+            if bus < MEM_DATA_BITS_MAX {
+                set(
+                    "fetch$rdata",
+                    &format!("{{{}'d0, m_axi_rdata}}", MEM_DATA_BITS_MAX - bus),
+                );
+            } else {
+                set("fetch$rdata", "m_axi_rdata");
+            }
             set("fetch$rresp", "m_axi_rresp");
             set("fetch$rlast", "m_axi_rlast");
             set("m_axi_rready", "fetch$rready");

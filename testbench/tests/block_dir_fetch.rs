@@ -54,7 +54,7 @@ fn wrapper(top: &str, block_top: &str, ports: usize) -> String {
         .clock(clock), .rst(rst),
 {conn}        .cpl_data(cpl_data),
         .arvalid(m_axi_arvalid), .arready(m_axi_arready), .araddr(m_axi_araddr),
-        .rvalid(m_axi_rvalid), .rready(m_axi_rready), .rdata(m_axi_rdata),
+        .rvalid(m_axi_rvalid), .rready(m_axi_rready), .rdata({{448'd0, m_axi_rdata}}),
         .rresp(m_axi_rresp), .rlast(m_axi_rlast)
     );
 endmodule

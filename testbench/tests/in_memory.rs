@@ -301,15 +301,46 @@ fn directory_entry_changed_in_memory() -> Result<()> {
 
 #[test]
 fn per_port_order_with_slow_random_memory() -> Result<()> {
+    per_port_order(&cfg_m(), 0x1DE_0003)
+}
+
+#[test]
+fn wide_memory_buses_take_the_entry_from_its_lane() -> Result<()> {
+    // The directory's 16 entries span two 64-byte lines: on a 128-, 256- or 512-bit bus each
+    // read fetches the bus word that holds its entry, and the engine must take the entry from
+    // its lane (a wrong lane gives another page base or presence: a mismatch).
+    for (bits, seed) in [(128, 0x1DE_0128), (256, 0x1DE_0256), (512, 0x1DE_0512)] {
+        let top = format!("qpt_mem_m_{bits}");
+        let data = format!("mem_data_bits={bits}");
+        let cfg = config(
+            &top,
+            &[
+                "index_bits=6",
+                "leaf_bits=2",
+                "entry_bytes=96",
+                "addr_bits=48",
+                "max_outstanding=4",
+                "first_index=0",
+                &data,
+            ],
+        );
+        per_port_order(&cfg, seed)?;
+    }
+    Ok(())
+}
+
+/// Lookups of live and absent pages on both ports under a slow, random memory: every
+/// response checked by the model, in request order per port.
+fn per_port_order(cfg: &Config, seed: u64) -> Result<()> {
     // Every lookup of each port carries its sequence number as tag (mod 2^8, tag_bits 8): the
     // responses must come back 0, 1, 2, ... on each port whatever the latency of each read.
-    let cfg = cfg_m();
+    let cfg = cfg.clone();
     let mut b = bench(
         &cfg,
         BenchOptions {
             req_idle: 0.1,
             rsp_backpressure: 0.5,
-            seed: 0x1DE_0003,
+            seed,
             ..BenchOptions::default()
         },
         MemOptions {

@@ -107,6 +107,7 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
             "max_outstanding=1",
             "ports=rx",
             "addr_bits=32",
+            "mem_data_bits=128",
             "top=qp_table_x_in_memory_min",
         ],
     ),
@@ -120,6 +121,7 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
             "max_outstanding=256",
             "ports=a,b,c,d",
             "tag_bits=32",
+            "mem_data_bits=512",
             "top=qp_table_x_in_memory_max",
         ],
     ),
@@ -780,14 +782,22 @@ fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
     }
     if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory {
         for (name, dir, width) in AXI_PORTS {
-            let width = if *width == 0 { cfg.addr_bits } else { *width };
+            let width = match *width {
+                0 => cfg.addr_bits,
+                DATA => cfg.mem_data_bits,
+                w => w,
+            };
             ports.push(p(format!("m_axi_{name}"), *dir, width));
         }
     }
     ports
 }
 
-/// The AXI4 read master of SPEC §4 (two_level in_memory); width 0 is addr_bits.
+/// Width of `rdata` in [`AXI_PORTS`]: the configuration's `mem_data_bits`.
+const DATA: u32 = u32::MAX;
+
+/// The AXI4 read master of SPEC §4 (two_level in_memory); width 0 is addr_bits, [`DATA`]
+/// mem_data_bits.
 const AXI_PORTS: &[(&str, Dir, u32)] = &[
     ("arid", Dir::Out, 1),
     ("araddr", Dir::Out, 0),
@@ -800,7 +810,7 @@ const AXI_PORTS: &[(&str, Dir, u32)] = &[
     ("arvalid", Dir::Out, 1),
     ("arready", Dir::In, 1),
     ("rid", Dir::In, 1),
-    ("rdata", Dir::In, 64),
+    ("rdata", Dir::In, DATA),
     ("rresp", Dir::In, 2),
     ("rlast", Dir::In, 1),
     ("rvalid", Dir::In, 1),
