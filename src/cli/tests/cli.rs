@@ -210,14 +210,17 @@ fn unknown_parameter_is_refused() {
 }
 
 #[test]
-fn state_in_memory_is_refused_as_not_implemented() {
+fn state_in_memory_is_refused_as_not_implemented_and_v2_values_are_checked() {
     let line = assert_refused(&["--set", "state=in_memory"], &["state", "in_memory"]);
     assert!(
         line.contains("not implemented") && line.contains("on_chip"),
         "says it is not implemented and what is allowed: {line}"
     );
-    let line = assert_refused(&["--set", "mem_data_bits=256"], &["mem_data_bits", "256"]);
-    assert!(line.contains("allowed 64"), "says what is allowed: {line}");
+    let line = assert_refused(&["--set", "mem_data_bits=100"], &["mem_data_bits", "100"]);
+    assert!(
+        line.contains("64, 128, 256 or 512"),
+        "says what is allowed: {line}"
+    );
     assert_refused(&["--set", "cache_lines=1000"], &["cache_lines", "1000"]);
 }
 
