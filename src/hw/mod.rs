@@ -6,6 +6,7 @@
 //! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5) |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
+//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9), not yet instantiated: the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
@@ -26,6 +27,7 @@ pub mod free_map;
 pub mod lookup_counters;
 pub mod lookup_pipe;
 pub mod mem_fifo;
+pub mod miss_unit;
 pub mod qp_table;
 pub mod ram;
 
