@@ -1016,6 +1016,8 @@ fn verilog_lints_compiles_and_synthesizes() {
     let cases: &[(&str, usize, MissParams)] = &[
         ("miss_unit_small", 1, mp(3, 2, 1, 64)),
         ("miss_unit_mid", 2, mp(6, 2, 4, 64)),
+        // The SPEC §9 target: 2 ports, the defaults of docs/state_in_memory.md.
+        ("miss_unit_target", 2, mp(6, 2, 64, 64)),
         ("miss_unit_wide", 4, mp(8, 8, 64, 512)),
         ("miss_unit_max", 4, mp(8, 32, 256, 64)),
     ];
@@ -1046,6 +1048,7 @@ fn verilog_lints_compiles_and_synthesizes() {
     for (top, flow) in [
         ("miss_unit_small", "synth"),
         ("miss_unit_mid", "synth"),
+        ("miss_unit_target", "synth_ecp5"),
         ("miss_unit_wide", "synth_ecp5"),
     ] {
         let path = gen_dir().join(format!("{top}.v"));
