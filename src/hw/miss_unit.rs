@@ -27,7 +27,7 @@
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `state_base` | in | STATE_BASE |
-//! | `req_valid[p]`, `req_ready[p]`, `req_block[p]` | in, out, in | port `p`'s miss requests (a stream): a block number, `24 - block_bits` bits used |
+//! | `req_valid[p]`, `req_ready[p]`, `req_block[p]` | in, out, in | port `p`'s miss requests (a stream): a block number; here and in `busy_block`, `hold_block` only the low `24 - block_bits` bits count |
 //! | `ans_valid[p]`, `ans_ready[p]`, `ans_slot[p]` | out, in, out | the slot of each of port `p`'s requests, in that port's request order (a stream from a queue of [`ANSWER_DEPTH`]) |
 //! | `rd_slot[p]`, `rd_word[p]` | in | port `p`'s read port of the fill buffer: a slot and a word index in the block |
 //! | `rd_filled[p]`, `rd_error[p]` | out | combinational, for `rd_slot[p]` now: its fill has landed; it failed (only with `rd_filled`) |
@@ -44,7 +44,7 @@
 //! | stage | at the edge | what happens |
 //! |---|---|---|
 //! | arbiter | `t` | round robin over the ports' requests: at most one taken (`req_ready`) into the request register, when it is empty or its request leaves at `t` |
-//! | request register | `t + 1` at the earliest | compared with every slot: a slot of the block that is live and not a failed fill: merge (reference count + 1); else the lowest free slot (block, count 1, queued for a read); waits while none is free, while the slot's count is at its maximum (2^[`REF_BITS`] - 1), while its port's answer queue is full, or while held. The slot goes to the port's answer queue at the same edge |
+//! | request register | `t + 1` at the earliest | compared with every slot: a slot of the block that is live and not a failed fill: merge (reference count + 1); else the lowest free slot (block, count 1, queued for a read); waits while none is free, while the slot's count is at its maximum (2^[`REF_BITS`] - 1), while its port's answer queue is full (a port that does not take its answers stops every port), or while held. The slot goes to the port's answer queue at the same edge |
 //! | read queue, AR register | `t + 2` | the read enters the AR register (`arvalid` from a register), held until `arready`; one read a cycle |
 //! | R | each beat | `rready` = 1; the beat (its lane for a narrow block) is written into the slot's fill buffer (one copy per port, same edge) and into the broadcast ring; the last beat (counted: `arlen + 1`) marks the slot filled, failed if a beat answered SLVERR/DECERR or `rlast` was not high exactly on the last beat |
 //! | broadcast | after the last beat | a good fill's beats leave the ring one a cycle (ring read, output register) on `cw_*`; a failed fill's are skipped. Slots wait for their broadcast before they can be free |
@@ -101,10 +101,10 @@
 //!
 //! | configuration | LUT4 | FF | CCU2C | DP16KD | LUT RAM (DPR16X4) |
 //! |---|---|---|---|---|---|
-//! | 2 ports, 64 slots, block_bits 6, word_bits 2, 64-bit bus (the §9 target) | 6535 | 2967 | 436 | 7 | 20 |
-//! | 4 ports, 64 slots, block_bits 8, word_bits 8, 512-bit bus | 11532 | 6746 | 464 | 63 | 136 |
+//! | 2 ports, 64 slots, block_bits 6, word_bits 2, 64-bit bus (the §9 target) | 6043 | 2769 | 436 | 7 | 20 |
+//! | 4 ports, 64 slots, block_bits 8, word_bits 8, 512-bit bus | 10501 | 6416 | 464 | 63 | 136 |
 //!
-//! About 80 LUT4 per slot at 2 ports: two 21-bit comparators, the reference count's adder,
+//! About 75 LUT4 per slot at 2 ports: two 21-bit comparators, the reference count's adder,
 //! the slot decoders of the request, the releases, the read ports and the fill.
 
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
@@ -329,6 +329,8 @@ pub struct MissUnit {
     found: Signal<Local, Bit>,
     sel: Signal<Local, Bits<3>>,
     sel_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    q_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    h_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     hit: Signal<Local, Bit>,
     hit_slot: Signal<Local, Bits<SLOT_BITS>>,
     hit_full: Signal<Local, Bit>,
@@ -386,6 +388,7 @@ pub struct MissUnit {
     word_shift: Constant<Bits<8>>,
     word_mask: Constant<Bits<WORD_BITS_MAX>>,
     line_mask: Constant<Bits<BLOCK_NUM_BITS>>,
+    block_mask: Constant<Bits<BLOCK_NUM_BITS>>,
     c_arlen: Constant<Bits<8>>,
     c_arsize: Constant<Bits<3>>,
     _ports: usize,
@@ -497,6 +500,8 @@ impl MissUnit {
             found: Default::default(),
             sel: Default::default(),
             sel_block: Default::default(),
+            q_block: Default::default(),
+            h_block: Default::default(),
             hit: Default::default(),
             hit_slot: Default::default(),
             hit_full: Default::default(),
@@ -554,6 +559,7 @@ impl MissUnit {
             word_shift: Constant::new(u64::from(m.word_bits.trailing_zeros()).into()),
             word_mask: Constant::new(((1u64 << m.word_bits) - 1).into()),
             line_mask: Constant::new(u64::from(m.cache_lines - 1).into()),
+            block_mask: Constant::new(((1u64 << (24 - m.block_bits)) - 1).into()),
             c_arlen: Constant::new((beats as u64 - 1).into()),
             c_arsize: Constant::new(u64::from(m.arsize()).into()),
             _ports: n,
@@ -619,9 +625,13 @@ impl Logic for MissUnit {
         self.sel_block.next = 0.into();
         for p in 0..self._ports {
             if self.sel.val() == self.port_num[p].val() {
-                self.sel_block.next = self.req_block[p].val();
+                self.sel_block.next = self.req_block[p].val() & self.block_mask.val();
             }
         }
+
+        // Block numbers: the bits above `24 - block_bits` are ignored.
+        self.q_block.next = self.busy_block.val() & self.block_mask.val();
+        self.h_block.next = self.hold_block.val() & self.block_mask.val();
 
         // ---- Request register against the slots. A slot is live while its count is not 0
         // or its fill or broadcast is pending; it is mergeable when live and not a failed
@@ -648,13 +658,13 @@ impl Logic for MissUnit {
                 self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
             }
             if (self.s_ref[s].q.val().any() | self.s_pending[s].q.val())
-                & (self.s_block[s].q.val() == self.busy_block.val())
+                & (self.s_block[s].q.val() == self.q_block.val())
             {
                 self.busy_any.next = true;
             }
         }
         self.blocked.next = self.hold_valid.val()
-            & (self.hold_block.val() == self.cur_block.q.val())
+            & (self.h_block.val() == self.cur_block.q.val())
             & !self.cur_exempt.q.val();
         self.room.next = false;
         for p in 0..self._ports {
@@ -676,7 +686,7 @@ impl Logic for MissUnit {
         self.busy.next = self.busy_any.val()
             | (self.cur_valid.q.val()
                 & self.cur_exempt.q.val()
-                & (self.cur_block.q.val() == self.busy_block.val()));
+                & (self.cur_block.q.val() == self.q_block.val()));
 
         // ---- The request register takes the arbiter's request when it is empty or its
         // request leaves at this edge.
@@ -695,7 +705,7 @@ impl Logic for MissUnit {
             self.cur_block.d.next = self.sel_block.val();
             self.cur_port.d.next = self.sel.val();
             self.cur_exempt.d.next =
-                !(self.hold_valid.val() & (self.hold_block.val() == self.sel_block.val()));
+                !(self.hold_valid.val() & (self.h_block.val() == self.sel_block.val()));
             self.rr.d.next = self.sel.val() + 1;
         }
 

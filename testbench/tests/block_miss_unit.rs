@@ -295,6 +295,10 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
 
     let block_bytes = m.block_bytes();
     let blocks_space = 1u64 << (24 - m.block_bits);
+    // Garbage in the bits of a 21-bit block number above `24 - block_bits`, which the block
+    // ignores.
+    let garbage =
+        |rng: &mut ChaCha8Rng| rng.gen_range(0..1u64 << (m.block_bits - 3)) * blocks_space;
     // STATE_BASE aligned to the block only (so a narrow block sits in any lane of a beat),
     // with garbage below the block size, which the block must ignore.
     let base = ((rng.gen::<u64>() & 0xFF_FFFF_FFFF) & !(block_bytes - 1) & !0xFFF_FFFF)
@@ -353,7 +357,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
             } else {
                 cold[rng.gen_range(0..cold.len())]
             };
-            src.push([b]);
+            src.push([b | garbage(&mut rng)]);
             total += 1;
         }
     }
@@ -499,7 +503,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         sim.set_bool(hold_valid, hold.is_some());
         sim.set(
             hold_block,
-            hold.map_or(rng.gen_range(0..blocks_space), |h| h.0),
+            hold.map_or(rng.gen_range(0..blocks_space), |h| h.0) | garbage(&mut rng),
         );
         let asked = if rng.gen_bool(0.5) {
             hot[rng.gen_range(0..hot.len())]
@@ -508,7 +512,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         } else {
             rng.gen_range(0..blocks_space)
         };
-        sim.set(busy_block, asked);
+        sim.set(busy_block, asked | garbage(&mut rng));
         let mut released: Vec<Option<usize>> = vec![None; ports];
         for (p, port) in pm.iter_mut().enumerate() {
             sim.set_bool(io[p].ans_ready, !rng.gen_bool(run.ans_backpressure));
@@ -776,7 +780,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         for (p, src) in sources.iter().enumerate() {
             if let Some(beat) = src.sent().last() {
                 if beat.cycle == e {
-                    let b = beat.data()[0];
+                    let b = beat.data()[0] % blocks_space;
                     cur.push_back(Taken {
                         port: p,
                         block: b,
