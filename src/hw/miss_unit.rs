@@ -89,8 +89,10 @@
 //!
 //! # Cost
 //!
-//! Per slot: the block number, a reference count and 3 flags in flip-flops, compared with
-//! the request register and `busy_block` every cycle (two comparators per slot). Fill
+//! Per slot: the block number, a reference count and 3 flags in flip-flops; the block
+//! number is compared with the request register and with `busy_block` every cycle (two
+//! block comparators per slot), the slot id with the request's, the releases', the read
+//! ports' and the fill's (slot decoders). Fill
 //! buffer: `max_misses x block bits`, one copy per port ([`Ram`], output register). Ring:
 //! 2 blocks. Queues: answers ([`ANSWER_DEPTH`] per port), reads, reads in flight and fills
 //! to broadcast (`max_misses` each, rounded up to a power of two, [`MemFifo`]).
@@ -104,8 +106,8 @@
 //! | 2 ports, 64 slots, block_bits 6, word_bits 2, 64-bit bus (the §9 target) | 6043 | 2769 | 436 | 7 | 20 |
 //! | 4 ports, 64 slots, block_bits 8, word_bits 8, 512-bit bus | 10501 | 6416 | 464 | 63 | 136 |
 //!
-//! About 75 LUT4 per slot at 2 ports: two 21-bit comparators, the reference count's adder,
-//! the slot decoders of the request, the releases, the read ports and the fill.
+//! About 75 LUT4 per slot at 2 ports (the comparators, decoders and the reference count's
+//! adder above); the fill buffers and the slot queues grow with the slots in RAM.
 
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
