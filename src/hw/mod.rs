@@ -7,6 +7,7 @@
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9, not instantiated yet): the AXI4 write master of the state table, one burst at a time |
+//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9), not yet instantiated: the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
@@ -38,6 +39,7 @@ pub mod lookup_counters;
 pub mod lookup_pipe;
 pub mod mem_fifo;
 pub mod mem_writer;
+pub mod miss_unit;
 pub mod qp_table;
 pub mod ram;
 
