@@ -81,36 +81,17 @@ pub struct DirFetch {
 impl DirFetch {
     pub fn new(p: &EngineParams) -> Self {
         let n = p.ports;
-        Self {
-            clock: Default::default(),
-            rst: Default::default(),
+        block_new!(
+            [
+                clock, rst, cpl_data, arvalid, arready, araddr, rvalid, rready, rdata, rresp,
+                rlast, ar_valid, ar_addr, rr, found, sel, sel_addr, load, pop, r_err, sel_lane,
+                head_port, head_lane, r_entry,
+            ]
             dreq_valid: (0..n).map(|_| Default::default()).collect(),
             dreq_ready: (0..n).map(|_| Default::default()).collect(),
             dreq_addr: (0..n).map(|_| Default::default()).collect(),
             cpl_valid: (0..n).map(|_| Default::default()).collect(),
-            cpl_data: Default::default(),
-            arvalid: Default::default(),
-            arready: Default::default(),
-            araddr: Default::default(),
-            rvalid: Default::default(),
-            rready: Default::default(),
-            rdata: Default::default(),
-            rresp: Default::default(),
-            rlast: Default::default(),
             ret: MemFifo::new((p.max_outstanding as usize).next_power_of_two().max(2)),
-            ar_valid: Default::default(),
-            ar_addr: Default::default(),
-            rr: Default::default(),
-            found: Default::default(),
-            sel: Default::default(),
-            sel_addr: Default::default(),
-            load: Default::default(),
-            pop: Default::default(),
-            r_err: Default::default(),
-            sel_lane: Default::default(),
-            head_port: Default::default(),
-            head_lane: Default::default(),
-            r_entry: Default::default(),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
             entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),
@@ -118,7 +99,7 @@ impl DirFetch {
             word_mask: Constant::new((!(u64::from(p.mem_data_bits) / 8 - 1)).into()),
             lane_mask: Constant::new((u64::from(p.mem_data_bits) / 64 - 1).into()),
             _ports: n,
-        }
+        )
     }
 }
 

@@ -39,18 +39,14 @@ impl LookupCounters {
     /// Counters of a pipe that can answer PAGE_ABSENT (`page_absent`) and MEM_ERROR
     /// (`mem_error`).
     pub fn new(page_absent: bool, mem_error: bool) -> Self {
-        Self {
-            clock: Default::default(),
-            rst: Default::default(),
-            fire: Default::default(),
-            status: Default::default(),
-            counts: Default::default(),
-            cnt: Default::default(),
+        block_new!(
+            [
+                clock, rst, fire, status, counts, cnt, codes,
+            ]
             zero: Constant::new(LookupCounts::default()),
-            codes: Default::default(),
             has_page_absent: Constant::new(page_absent),
             has_mem_error: Constant::new(mem_error),
-        }
+        )
     }
 }
 

@@ -91,13 +91,10 @@ impl<T: Synth> Ram<T> {
     pub fn with_layout(depth: usize, address_bits: usize, width: usize, fpga: Fpga) -> Self {
         assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= RAM_ADDR_BITS);
         assert!((1..=T::BITS).contains(&width));
-        Self {
-            clock: Default::default(),
-            read_address: Default::default(),
-            read_data: Default::default(),
-            write_enable: Default::default(),
-            write_address: Default::default(),
-            write_data: Default::default(),
+        block_new!(
+            [
+                clock, read_address, read_data, write_enable, write_address, write_data,
+            ]
             _depth: depth,
             _address_bits: address_bits,
             _width: width,
@@ -105,7 +102,7 @@ impl<T: Synth> Ram<T> {
             _registered: true,
             _sim: vec![T::default(); depth],
             _sim_word: T::default(),
-        }
+        )
     }
 
     /// The same RAM without its output register (read latency one cycle).
