@@ -10,9 +10,9 @@
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: read the index's word, latch it, check state and generation, write the new word |
+//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), check state and generation, write the new word |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
-//! | `AllocRead`, `AllocHold`, `AllocWrite` | 3 | ALLOC: read the index's generation, latch it, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
@@ -30,7 +30,9 @@
 //! and holds `cmd_valid` until `cmd_done`.
 //!
 //! ALLOC, ALLOC_AT and FREE (drain excluded) take a number of cycles bounded by the free
-//! map's levels, whatever the occupancy: see [`FreeMap`].
+//! map's levels, whatever the occupancy: see [`FreeMap`]. The free map takes each operation
+//! one edge after the engine decides it (`map_*_q`): no path runs from the engine's checks
+//! into the map's registers.
 
 use super::codes::{CmdCodes, MapOps, OpCodes, StateCodes};
 use super::free_map::FreeMap;
@@ -56,6 +58,7 @@ pub enum EngState {
     AllocFind,
     AllocRead,
     AllocHold,
+    AllocLatch,
     AllocWrite,
     AtTest,
     MapWait,
@@ -115,7 +118,11 @@ pub struct CmdEngine {
     q_count: DFF<Bits<13>>,
     q_overflow: DFF<Bits<32>>,
     time_q: DFF<Bits<TIME_BITS>>,
-    /// The RAM words, from the RAMs' output registers.
+    /// The state RAM word, registered once more after the RAM's output register (the block
+    /// RAM is placed far from the engine's logic: the route is the whole of that cycle).
+    entry_r: DFF<StateEntry>,
+    /// The RAM words: the state word from `entry_r`, the quarantine head from the RAM's
+    /// output register.
     entry_q: Signal<Local, StateEntry>,
     qhead_q: Signal<Local, Bits<QENTRY_BITS>>,
     q_head_index: Signal<Local, Bits<QPN_BITS>>,
@@ -167,6 +174,12 @@ pub struct CmdEngine {
     map_op_valid: Signal<Local, Bit>,
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
+    /// The operation for the free map, registered: the map takes it one edge after the
+    /// engine decides it, so no path runs from the engine's checks (drain counters, RAM
+    /// word, map result) into the map's registers.
+    map_valid_q: DFF<Bit>,
+    map_cmd_q: DFF<Bits<2>>,
+    map_index_q: DFF<Bits<QPN_BITS>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     gen_mask: Constant<Bits<QPN_BITS>>,
@@ -208,6 +221,7 @@ impl CmdEngine {
             q_count: Default::default(),
             q_overflow: Default::default(),
             time_q: Default::default(),
+            entry_r: Default::default(),
             entry_q: Default::default(),
             qhead_q: Default::default(),
             q_head_index: Default::default(),
@@ -252,6 +266,9 @@ impl CmdEngine {
             map_op_valid: Default::default(),
             map_cmd: Default::default(),
             map_op_index: Default::default(),
+            map_valid_q: Default::default(),
+            map_cmd_q: Default::default(),
+            map_index_q: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             gen_mask: Constant::new(p.gen_mask().into()),
@@ -295,15 +312,20 @@ impl Logic for CmdEngine {
             q_rd,
             q_count,
             q_overflow,
-            time_q
+            time_q,
+            map_valid_q,
+            map_cmd_q,
+            map_index_q,
+            entry_r
         );
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
         }
-        // The RAM words, registered in the RAMs' output registers: every decision reads a
-        // register, never a block RAM's array.
-        self.entry_q.next = self.ram.read_data.val();
+        // The RAM words, registered in the RAMs' output registers (and the state word once
+        // more): every decision reads a register, never a block RAM's array.
+        self.entry_r.d.next = self.ram.read_data.val();
+        self.entry_q.next = self.entry_r.q.val();
         self.qhead_q.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
@@ -381,6 +403,9 @@ impl Logic for CmdEngine {
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
+                    // The index's word is read from here on (through Start and Decode), so
+                    // that it is in `entry_r` by `Check`.
+                    self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
                     self.time_q.d.next = self.cmd_time.val();
                     self.state.d.next = EngState::Start;
                 }
@@ -518,6 +543,10 @@ impl Logic for CmdEngine {
                 self.state.d.next = EngState::AllocHold;
             }
             EngState::AllocHold => {
+                self.state.d.next = EngState::AllocLatch;
+            }
+            EngState::AllocLatch => {
+                // The word is registered once more (`entry_r`).
                 self.state.d.next = EngState::AllocWrite;
             }
             EngState::AllocWrite => {
@@ -625,15 +654,19 @@ impl Logic for CmdEngine {
         self.ram.write_enable.next = self.we_q.q.val();
         self.ram.write_address.next = self.waddr_q.q.val();
         self.ram.write_data.next = self.wdata_q.q.val();
-        self.map.op_valid.next = self.map_op_valid.val();
-        self.map.op.next = self.map_cmd.val();
-        self.map.op_index.next = self.map_op_index.val();
+        self.map_valid_q.d.next = self.map_op_valid.val();
+        self.map_cmd_q.d.next = self.map_cmd.val();
+        self.map_index_q.d.next = self.map_op_index.val();
+        self.map.op_valid.next = self.map_valid_q.q.val();
+        self.map.op.next = self.map_cmd_q.q.val();
+        self.map.op_index.next = self.map_index_q.q.val();
 
         if self.rst.val() {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
             self.we_q.d.next = false;
+            self.map_valid_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();

@@ -10,21 +10,24 @@
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
 //! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 5 cycles a level (read over two cycles, latch, find, check), `5 * (2 * levels)`, up to `5 * (3 * levels)` with the wrap |
-//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `4 * levels` |
-//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `4 * levels` |
-//! | TEST `i` | whether `i` is a member | 4 |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `5 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `5 * levels` |
+//! | TEST `i` | whether `i` is a member | 5 |
 //!
 //! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
 //!
-//! CLEAR, SET and TEST share one path of 4 cycles a level (`PointRead` twice, `PointLatch`,
-//! `PointApply`): read the word, latch it, then write it back with the bit changed (and go
-//! up a level while the word's summary bit changes with it), or report the bit (TEST).
+//! CLEAR, SET and TEST share one path of 5 cycles a level (`PointRead` twice, `PointLatch`,
+//! `PointPrep`, `PointApply`): read the word, latch it, compute the changed word and whether
+//! it became zero (or was zero) into registers, then write it back (and go up a level while
+//! the word's summary bit changes with it), or report the bit (TEST). The `PointPrep` cycle
+//! keeps the 64-bit mask and zero test off the paths into the position and state registers.
 //!
 //! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
 //! is set exactly when word of level `k` it stands for is not zero.
 //!
-//! After reset the levels are written word by word (`max_qps / 64` cycles, in parallel with
-//! the state RAM's sweep): every index `< max_qps` is a member. `init_done` rises after.
+//! After reset the levels are written word by word (`ceil(max_qps / 64)` cycles and one more,
+//! in parallel with the state RAM's sweep; each word's comparisons are registered before its
+//! write): every index `< max_qps` is a member. `init_done` rises after.
 //! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
 
 use super::codes::MapOps;
@@ -35,6 +38,8 @@ use rust_hdl::prelude::*;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum MapState {
     Init,
+    /// The last word of the init sweep goes through its pipeline stage.
+    InitTail,
     Idle,
     /// FIND: read the word of the current level, latch it, find its lowest set bit, then
     /// decide (up: `down` clear; down: `down` set).
@@ -42,10 +47,12 @@ pub enum MapState {
     WalkLatch,
     WalkFind,
     WalkCheck,
-    /// CLEAR, SET and TEST: read the word of the current level, latch it, then apply
-    /// the operation held in `op_q` (write the word back, or report the bit).
+    /// CLEAR, SET and TEST: read the word of the current level, latch it, compute the
+    /// changed word and whether the summary bit above changes (registered), then apply the
+    /// operation held in `op_q` (write the word back, or report the bit).
     PointRead,
     PointLatch,
+    PointPrep,
     PointApply,
     Done,
 }
@@ -96,6 +103,30 @@ pub struct FreeMap {
     /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
     /// edges: the array, then its output register).
     rd_wait: DFF<Bit>,
+    /// `bit_mask` and `ones << bitpos` of `pos`, registered (valid from the second cycle of
+    /// a read state on: `pos` does not change while a level is read).
+    bit_mask_q: DFF<Bits<64>>,
+    ge_mask_q: DFF<Bits<64>>,
+    /// Computed in `PointPrep` from the latched word: the word to write back, whether the
+    /// summary bit above changes with it, and the bit itself (TEST).
+    modified_q: DFF<Bits<64>>,
+    propagate_q: DFF<Bit>,
+    bit_q: DFF<Bit>,
+    /// The write port of every level, registered: a write decided in a cycle lands at the
+    /// edge after the next, so no logic runs into the block RAMs' write ports (the next read
+    /// of the level written comes later: the next level up, or the next operation).
+    wa_q: DFF<Bits<RAM_ADDR_BITS>>,
+    we_q: Vec<DFF<Bit>>,
+    wd_q: Vec<DFF<Bits<64>>>,
+    /// The init sweep's stage of comparisons: for the word `init_wa` (when `init_valid`),
+    /// per level, whether it exists, is a word of ones, or the partial word.
+    init_valid: DFF<Bit>,
+    init_wa: DFF<Bits<WORD_ADDR_BITS>>,
+    init_exists: Vec<DFF<Bit>>,
+    init_ones: Vec<DFF<Bit>>,
+    init_partial: Vec<DFF<Bit>>,
+    /// `word_exists`, registered (valid from the second cycle of a read state on).
+    word_exists_q: DFF<Bit>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
     word: Signal<Local, Bits<POS_BITS>>,
@@ -181,6 +212,20 @@ impl FreeMap {
             latched: Default::default(),
             lowest_q: Default::default(),
             rd_wait: Default::default(),
+            bit_mask_q: Default::default(),
+            ge_mask_q: Default::default(),
+            modified_q: Default::default(),
+            propagate_q: Default::default(),
+            bit_q: Default::default(),
+            wa_q: Default::default(),
+            we_q: words.iter().map(|_| Default::default()).collect(),
+            wd_q: words.iter().map(|_| Default::default()).collect(),
+            init_valid: Default::default(),
+            init_wa: Default::default(),
+            init_exists: words.iter().map(|_| Default::default()).collect(),
+            init_ones: words.iter().map(|_| Default::default()).collect(),
+            init_partial: words.iter().map(|_| Default::default()).collect(),
+            word_exists_q: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
             rd: Default::default(),
@@ -238,7 +283,8 @@ impl Logic for FreeMap {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
-            init_word, latched, lowest_q, any_q, rd_wait
+            init_word, latched, lowest_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
+            propagate_q, bit_q, wa_q, init_valid, init_wa, word_exists_q
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
@@ -247,38 +293,58 @@ impl Logic for FreeMap {
         self.done.next = self.state.q.val() == MapState::Done;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
-        self.init_done.next = self.state.q.val() != MapState::Init;
+        self.init_done.next =
+            (self.state.q.val() != MapState::Init) & (self.state.q.val() != MapState::InitTail);
 
         // The word and bit of the current position at the current level, and that level's
         // read data.
         self.word.next = self.pos.q.val() >> 6;
         self.bitpos.next = self.pos.q.val().get_bits::<6>(0);
         self.bit_mask.next = self.one.val() << self.bitpos.val();
+        self.bit_mask_q.d.next = self.bit_mask.val();
+        self.ge_mask_q.d.next = self.ones.val() << self.bitpos.val();
         // CLEAR and SET: the latched word with the bit changed, and whether the summary bit
-        // one level up changes with it.
+        // one level up changes with it (registered in `PointPrep`).
         if self.op_q.q.val() == self.ops.set.val() {
-            self.modified.next = self.latched.q.val() | self.bit_mask.val();
+            self.modified.next = self.latched.q.val() | self.bit_mask_q.q.val();
             self.propagate.next = self.latched.q.val() == 0;
         } else {
-            self.modified.next = self.latched.q.val() & !self.bit_mask.val();
+            self.modified.next = self.latched.q.val() & !self.bit_mask_q.q.val();
             self.propagate.next = self.modified.val() == 0;
         }
         self.rd.next = 0.into();
         self.word_exists.next = false;
+        self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
+        self.init_wa.d.next = self.init_word.q.val();
+        self.init_valid.d.next = false;
+        self.wa_q.d.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
         for k in 0..self._levels {
             self.rams[k].clock.next = self.clock.val();
+            self.we_q[k].clock.next = self.clock.val();
+            self.wd_q[k].clock.next = self.clock.val();
             self.rams[k].read_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
-            self.rams[k].write_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
-            self.rams[k].write_enable.next = false;
-            self.rams[k].write_data.next = self.modified.val();
+            self.rams[k].write_address.next = self.wa_q.q.val();
+            self.rams[k].write_enable.next = self.we_q[k].q.val();
+            self.rams[k].write_data.next = self.wd_q[k].q.val();
+            self.init_exists[k].clock.next = self.clock.val();
+            self.init_ones[k].clock.next = self.clock.val();
+            self.init_partial[k].clock.next = self.clock.val();
+            self.we_q[k].d.next = false;
+            self.wd_q[k].d.next = self.modified_q.q.val();
+            // The init sweep's comparisons, one stage ahead of its writes.
+            self.init_exists[k].d.next = self.init_pos.val() < self.depths[k].val();
+            self.init_ones[k].d.next = self.init_pos.val() < self.full_words_1[k].val();
+            self.init_partial[k].d.next = self.init_pos.val() == self.full_words[k].val();
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
                 self.word_exists.next = self.word.val() < self.depths[k].val();
             }
         }
         self.top.next = self.level.q.val() == self.top_level.val();
-        self.masked.next = self.rd.val() & (self.ones.val() << self.bitpos.val());
-        if !self.word_exists.val() {
+        // Registered: valid from the second cycle of a read state on, as the masks.
+        self.word_exists_q.d.next = self.word_exists.val();
+        self.masked.next = self.rd.val() & self.ge_mask_q.q.val();
+        if !self.word_exists_q.q.val() {
             self.masked.next = 0.into();
         }
 
@@ -302,26 +368,32 @@ impl Logic for FreeMap {
         self.hit.next = self.ffs.val();
         self.any_q.d.next = self.latched.q.val().any();
 
-        match self.state.q.val() {
-            MapState::Init => {
-                self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
-                // Every index < max_qps is a member: whole words of ones, one partial word.
-                for k in 0..self._levels {
-                    self.rams[k].write_address.next =
-                        bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
-                    self.rams[k].write_enable.next = self.init_pos.val() < self.depths[k].val();
-                    self.rams[k].write_data.next = 0.into();
-                    if self.init_pos.val() < self.full_words_1[k].val() {
-                        self.rams[k].write_data.next = self.ones.val();
-                        if self.init_pos.val() == self.full_words[k].val() {
-                            self.rams[k].write_data.next = self.partial[k].val();
-                        }
+        if self.init_valid.q.val() {
+            self.wa_q.d.next = bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_wa.q.val());
+            for k in 0..self._levels {
+                self.we_q[k].d.next = self.init_exists[k].q.val();
+                self.wd_q[k].d.next = 0.into();
+                if self.init_ones[k].q.val() {
+                    self.wd_q[k].d.next = self.ones.val();
+                    if self.init_partial[k].q.val() {
+                        self.wd_q[k].d.next = self.partial[k].val();
                     }
                 }
+            }
+        }
+
+        match self.state.q.val() {
+            MapState::Init => {
+                // Every index < max_qps is a member: whole words of ones, one partial word.
+                // The word `init_word` is compared in this cycle, written from the next.
+                self.init_valid.d.next = true;
                 self.init_word.d.next = self.init_word.q.val() + 1;
                 if self.init_word.q.val() == self.last_init_word.val() {
-                    self.state.d.next = MapState::Idle;
+                    self.state.d.next = MapState::InitTail;
                 }
+            }
+            MapState::InitTail => {
+                self.state.d.next = MapState::Idle;
             }
             MapState::Idle => {}
             MapState::WalkRead => {
@@ -380,20 +452,26 @@ impl Logic for FreeMap {
             }
             MapState::PointLatch => {
                 self.latched.d.next = self.rd.val();
+                self.state.d.next = MapState::PointPrep;
+            }
+            MapState::PointPrep => {
+                self.modified_q.d.next = self.modified.val();
+                self.propagate_q.d.next = self.propagate.val();
+                self.bit_q.d.next = (self.latched.q.val() & self.bit_mask_q.q.val()).any();
                 self.state.d.next = MapState::PointApply;
             }
             MapState::PointApply => {
                 self.state.d.next = MapState::Done;
                 if self.op_q.q.val() == self.ops.test.val() {
-                    self.found_q.d.next = (self.latched.q.val() & self.bit_mask.val()).any();
+                    self.found_q.d.next = self.bit_q.q.val();
                     self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
                 } else {
                     for k in 0..self._levels {
                         if self.level.q.val().index() == k {
-                            self.rams[k].write_enable.next = true;
+                            self.we_q[k].d.next = true;
                         }
                     }
-                    if self.propagate.val() & !self.top.val() {
+                    if self.propagate_q.q.val() & !self.top.val() {
                         self.pos.d.next = self.word.val();
                         self.level.d.next = self.level.q.val() + 1;
                         self.state.d.next = MapState::PointRead;
@@ -424,6 +502,10 @@ impl Logic for FreeMap {
         }
 
         if self.rst.val() {
+            for k in 0..self._levels {
+                self.we_q[k].d.next = false;
+            }
+            self.init_valid.d.next = false;
             self.state.d.next = MapState::Init;
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;
