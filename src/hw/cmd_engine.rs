@@ -16,6 +16,7 @@
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
+//! | `DrainSnap` | 1 | FREE: the count of that edge, from the registered drain inputs, into the drain counters |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
@@ -23,6 +24,9 @@
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
 //! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
 //! many responses of each port are exactly the lookups that may have seen the old state.
+//! The engine registers `in_flight`, `req_fire` and `rsp_fire` before it uses them (no path
+//! from a lookup pipe's handshakes into the drain counters): it counts one cycle behind the
+//! pipes, and so finds the drain done one cycle after the last of those responses.
 //! (Counters of [`FIFO_COUNT_BITS`] bits: in two_level in_memory the queues are up to 512
 //! deep.)
 //!
@@ -63,6 +67,7 @@ pub enum EngState {
     AtTest,
     MapWait,
     FreeSnap,
+    DrainSnap,
     Drain,
     Release,
     Overflow,
@@ -151,6 +156,13 @@ pub struct CmdEngine {
     waddr_q: DFF<Bits<QPN_BITS>>,
     wdata_q: DFF<StateEntry>,
     drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    /// Per port: the drain counter is zero, registered (kept with the counter, so that the
+    /// drain's end is a flag, not a comparison of the counters).
+    drain_zero: Vec<DFF<Bit>>,
+    /// The drain inputs of each port, registered.
+    req_fire_r: Vec<DFF<Bit>>,
+    rsp_fire_r: Vec<DFF<Bit>>,
+    in_flight_r: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
     _ports: usize,
     alloc_ok: DFF<Bits<32>>,
     alloc_full: DFF<Bits<32>>,
@@ -247,6 +259,10 @@ impl CmdEngine {
             waddr_q: Default::default(),
             wdata_q: Default::default(),
             drain: (0..p.ports).map(|_| Default::default()).collect(),
+            drain_zero: (0..p.ports).map(|_| Default::default()).collect(),
+            req_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
+            rsp_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
+            in_flight_r: (0..p.ports).map(|_| Default::default()).collect(),
             _ports: p.ports,
             alloc_ok: Default::default(),
             alloc_full: Default::default(),
@@ -321,6 +337,14 @@ impl Logic for CmdEngine {
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
+            self.drain_zero[p].clock.next = self.clock.val();
+            self.drain_zero[p].d.next = self.drain_zero[p].q.val();
+            self.req_fire_r[p].clock.next = self.clock.val();
+            self.rsp_fire_r[p].clock.next = self.clock.val();
+            self.in_flight_r[p].clock.next = self.clock.val();
+            self.req_fire_r[p].d.next = self.req_fire[p].val();
+            self.rsp_fire_r[p].d.next = self.rsp_fire[p].val();
+            self.in_flight_r[p].d.next = self.in_flight[p].val();
         }
         // The RAM words, registered in the RAMs' output registers (and the state word once
         // more): every decision reads a register, never a block RAM's array.
@@ -384,7 +408,7 @@ impl Logic for CmdEngine {
         self.map.op_wrap.next = !self.reuse_lowest.val();
         self.drained.next = true;
         for p in 0..self._ports {
-            if self.drain[p].q.val().any() {
+            if !self.drain_zero[p].q.val() {
                 self.drained.next = false;
             }
         }
@@ -513,15 +537,23 @@ impl Logic for CmdEngine {
             }
             EngState::FreeSnap => {
                 // The registered write of FREE lands at this edge: the lookups in flight after
-                // it may have seen the old word.
+                // it may have seen the old word. The drain inputs are registered at it.
+                self.state.d.next = EngState::DrainSnap;
+            }
+            EngState::DrainSnap => {
+                // The lookups in flight after the edge that wrote FREE, from the drain inputs
+                // registered at that edge.
                 self.state.d.next = EngState::Drain;
                 for p in 0..self._ports {
-                    self.drain[p].d.next = self.in_flight[p].val();
-                    if self.req_fire[p].val() & !self.rsp_fire[p].val() {
-                        self.drain[p].d.next = self.in_flight[p].val() + 1;
+                    self.drain[p].d.next = self.in_flight_r[p].q.val();
+                    self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
+                    if self.req_fire_r[p].q.val() & !self.rsp_fire_r[p].q.val() {
+                        self.drain[p].d.next = self.in_flight_r[p].q.val() + 1;
+                        self.drain_zero[p].d.next = false;
                     }
-                    if !self.req_fire[p].val() & self.rsp_fire[p].val() {
-                        self.drain[p].d.next = self.in_flight[p].val() - 1;
+                    if !self.req_fire_r[p].q.val() & self.rsp_fire_r[p].q.val() {
+                        self.drain[p].d.next = self.in_flight_r[p].q.val() - 1;
+                        self.drain_zero[p].d.next = self.in_flight_r[p].q.val() == 1;
                     }
                 }
             }
@@ -590,9 +622,14 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Drain => {
+                // The responses of the cycle before (registered), in order: the first ones
+                // are the lookups counted.
                 for p in 0..self._ports {
-                    if self.drain[p].q.val().any() & self.rsp_fire[p].val() {
+                    if self.drain[p].q.val().any() & self.rsp_fire_r[p].q.val() {
                         self.drain[p].d.next = self.drain[p].q.val() - 1;
+                        if self.drain[p].q.val() == 1 {
+                            self.drain_zero[p].d.next = true;
+                        }
                     }
                 }
                 if self.drained.val() {
@@ -681,6 +718,7 @@ impl Logic for CmdEngine {
             self.q_overflow.d.next = 0.into();
             for p in 0..self._ports {
                 self.drain[p].d.next = 0.into();
+                self.drain_zero[p].d.next = true;
             }
         }
     }
