@@ -95,7 +95,7 @@ pub struct FreeMap {
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
-    /// The lowest set bit of `latched` alone, registered (the carry chain of `x & -x` in one
+    /// The lowest set bit of `latched` alone, registered (the carry chains of `x & -x` in one
     /// cycle, its number and the decision in the next).
     lowest_q: DFF<Bits<64>>,
     any_q: DFF<Bit>,
@@ -107,11 +107,18 @@ pub struct FreeMap {
     /// a read state on: `pos` does not change while a level is read).
     bit_mask_q: DFF<Bits<64>>,
     ge_mask_q: DFF<Bits<64>>,
-    /// Computed in `PointPrep` from the latched word: the word to write back, whether the
-    /// summary bit above changes with it, and the bit itself (TEST).
+    /// Computed in `PointPrep` from the latched word: the word to write back, whether each
+    /// half of the word is zero without the bit (CLEAR: the summary bit above changes when
+    /// both are), and whether each half holds the bit (TEST). (Halves: each reduction is
+    /// finished by one gate in `PointApply`, so no cycle holds a whole 64-bit reduction and
+    /// the decision after it.)
     modified_q: DFF<Bits<64>>,
-    propagate_q: DFF<Bit>,
-    bit_q: DFF<Bit>,
+    zero_lo_q: DFF<Bit>,
+    zero_hi_q: DFF<Bit>,
+    bit_lo_q: DFF<Bit>,
+    bit_hi_q: DFF<Bit>,
+    others: Signal<Local, Bits<64>>,
+    hits: Signal<Local, Bits<64>>,
     /// The write port of every level, registered: a write decided in a cycle lands at the
     /// edge after the next, so no logic runs into the block RAMs' write ports (the next read
     /// of the level written comes later: the next level up, or the next operation).
@@ -125,7 +132,12 @@ pub struct FreeMap {
     init_exists: Vec<DFF<Bit>>,
     init_ones: Vec<DFF<Bit>>,
     init_partial: Vec<DFF<Bit>>,
-    /// `word_exists`, registered (valid from the second cycle of a read state on).
+    /// Per level: the current word exists at that level (`word < depth`), registered; then
+    /// the current level's, registered (valid from the third cycle after `pos` and `level`
+    /// change: the `*Latch` cycle that uses it).
+    exists_k: Vec<DFF<Bit>>,
+    /// `word + 1`, registered (the position one level up after this word, for `WalkCheck`).
+    next_word_q: DFF<Bits<POS_BITS>>,
     word_exists_q: DFF<Bit>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
@@ -143,6 +155,25 @@ pub struct FreeMap {
     ffs_in: Signal<Local, Bits<64>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
     lowest: Signal<Local, Bits<64>>,
+    /// The 16-bit groups of `ffs_in`, and the lowest set bit of each alone.
+    grp0: Signal<Local, Bits<16>>,
+    grp1: Signal<Local, Bits<16>>,
+    grp2: Signal<Local, Bits<16>>,
+    grp3: Signal<Local, Bits<16>>,
+    low0: Signal<Local, Bits<16>>,
+    low1: Signal<Local, Bits<16>>,
+    low2: Signal<Local, Bits<16>>,
+    low3: Signal<Local, Bits<16>>,
+    one16: Constant<Bits<16>>,
+    /// Per 16-bit group of the latched word: it has a set bit, registered.
+    grp_any_q: DFF<Bits<4>>,
+    /// The lowest set bit alone of the first group with one.
+    low_sel: Signal<Local, Bits<16>>,
+    /// 16 * g for the groups g = 1, 2, 3, at the width of a position (bits 5:4 of a found
+    /// bit's number).
+    grp_num: Vec<Constant<Bits<POS_BITS>>>,
+    /// For k in 0..4: the 16-bit mask of the positions whose number has bit k set.
+    bit_of_pos16: Vec<Constant<Bits<16>>>,
     hit: Signal<Local, Bits<POS_BITS>>,
     depths: Vec<Constant<Bits<POS_BITS>>>,
     full_words: Vec<Constant<Bits<POS_BITS>>>,
@@ -155,10 +186,8 @@ pub struct FreeMap {
     last_init_word: Constant<Bits<WORD_ADDR_BITS>>,
     first_index: Constant<Bits<POS_BITS>>,
     ones: Constant<Bits<64>>,
-    /// 1, 2, 4, ... 32 at the width of a position (bits of a found bit's number).
+    /// 1, 2, 4, 8 at the width of a position (bits 3:0 of a found bit's number).
     pow2: Vec<Constant<Bits<POS_BITS>>>,
-    /// For k in 0..6: the 64-bit mask of the positions whose number has bit k set.
-    bit_of_pos: Vec<Constant<Bits<64>>>,
     one: Constant<Bits<64>>,
     _levels: usize,
 }
@@ -215,8 +244,12 @@ impl FreeMap {
             bit_mask_q: Default::default(),
             ge_mask_q: Default::default(),
             modified_q: Default::default(),
-            propagate_q: Default::default(),
-            bit_q: Default::default(),
+            zero_lo_q: Default::default(),
+            zero_hi_q: Default::default(),
+            bit_lo_q: Default::default(),
+            bit_hi_q: Default::default(),
+            others: Default::default(),
+            hits: Default::default(),
             wa_q: Default::default(),
             we_q: words.iter().map(|_| Default::default()).collect(),
             wd_q: words.iter().map(|_| Default::default()).collect(),
@@ -225,6 +258,8 @@ impl FreeMap {
             init_exists: words.iter().map(|_| Default::default()).collect(),
             init_ones: words.iter().map(|_| Default::default()).collect(),
             init_partial: words.iter().map(|_| Default::default()).collect(),
+            exists_k: words.iter().map(|_| Default::default()).collect(),
+            next_word_q: Default::default(),
             word_exists_q: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
@@ -241,6 +276,26 @@ impl FreeMap {
             ffs_in: Default::default(),
             ffs: Default::default(),
             lowest: Default::default(),
+            grp0: Default::default(),
+            grp1: Default::default(),
+            grp2: Default::default(),
+            grp3: Default::default(),
+            low0: Default::default(),
+            low1: Default::default(),
+            low2: Default::default(),
+            low3: Default::default(),
+            one16: Constant::new(1u64.into()),
+            grp_any_q: Default::default(),
+            low_sel: Default::default(),
+            grp_num: (1..4).map(|g| Constant::new((16 * g as u64).into())).collect(),
+            bit_of_pos16: (0..4)
+                .map(|k| {
+                    let m = (0..16)
+                        .filter(|i| i >> k & 1 == 1)
+                        .fold(0u64, |m, i| m | 1 << i);
+                    Constant::new(m.into())
+                })
+                .collect(),
             hit: Default::default(),
             depths: words
                 .iter()
@@ -263,15 +318,7 @@ impl FreeMap {
             last_init_word: Constant::new(u64::from(words[0] - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
-            pow2: (0..6).map(|k| Constant::new((1u64 << k).into())).collect(),
-            bit_of_pos: (0..6)
-                .map(|k| {
-                    let m = (0..64)
-                        .filter(|i| i >> k & 1 == 1)
-                        .fold(0u64, |m, i| m | 1 << i);
-                    Constant::new(m.into())
-                })
-                .collect(),
+            pow2: (0..4).map(|k| Constant::new((1u64 << k).into())).collect(),
             one: Constant::new(1u64.into()),
             _levels: levels,
         }
@@ -284,7 +331,8 @@ impl Logic for FreeMap {
         dff_setup!(
             self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
             init_word, latched, lowest_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
-            propagate_q, bit_q, wa_q, init_valid, init_wa, word_exists_q
+            zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, wa_q, init_valid, init_wa, word_exists_q, grp_any_q,
+            next_word_q
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
@@ -303,14 +351,19 @@ impl Logic for FreeMap {
         self.bit_mask.next = self.one.val() << self.bitpos.val();
         self.bit_mask_q.d.next = self.bit_mask.val();
         self.ge_mask_q.d.next = self.ones.val() << self.bitpos.val();
-        // CLEAR and SET: the latched word with the bit changed, and whether the summary bit
-        // one level up changes with it (registered in `PointPrep`).
+        self.next_word_q.d.next = self.word.val() + 1;
+        // CLEAR and SET: the latched word with the bit changed (registered in `PointPrep`),
+        // and whether the summary bit one level up changes with it: SET, the word was zero
+        // (`any_q` holds the latched word's OR in `PointApply`); CLEAR, it is zero without
+        // the bit (from the halves registered in `PointPrep`).
+        self.others.next = self.latched.q.val() & !self.bit_mask_q.q.val();
+        self.hits.next = self.latched.q.val() & self.bit_mask_q.q.val();
         if self.op_q.q.val() == self.ops.set.val() {
             self.modified.next = self.latched.q.val() | self.bit_mask_q.q.val();
-            self.propagate.next = self.latched.q.val() == 0;
+            self.propagate.next = !self.any_q.q.val();
         } else {
-            self.modified.next = self.latched.q.val() & !self.bit_mask_q.q.val();
-            self.propagate.next = self.modified.val() == 0;
+            self.modified.next = self.others.val();
+            self.propagate.next = self.zero_lo_q.q.val() & self.zero_hi_q.q.val();
         }
         self.rd.next = 0.into();
         self.word_exists.next = false;
@@ -327,6 +380,8 @@ impl Logic for FreeMap {
             self.rams[k].write_enable.next = self.we_q[k].q.val();
             self.rams[k].write_data.next = self.wd_q[k].q.val();
             self.init_exists[k].clock.next = self.clock.val();
+            self.exists_k[k].clock.next = self.clock.val();
+            self.exists_k[k].d.next = self.word.val() < self.depths[k].val();
             self.init_ones[k].clock.next = self.clock.val();
             self.init_partial[k].clock.next = self.clock.val();
             self.we_q[k].d.next = false;
@@ -337,11 +392,11 @@ impl Logic for FreeMap {
             self.init_partial[k].d.next = self.init_pos.val() == self.full_words[k].val();
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
-                self.word_exists.next = self.word.val() < self.depths[k].val();
+                self.word_exists.next = self.exists_k[k].q.val();
             }
         }
         self.top.next = self.level.q.val() == self.top_level.val();
-        // Registered: valid from the second cycle of a read state on, as the masks.
+        // Registered: valid in the `WalkLatch` cycle (the third after `pos` changes).
         self.word_exists_q.d.next = self.word_exists.val();
         self.masked.next = self.rd.val() & self.ge_mask_q.q.val();
         if !self.word_exists_q.q.val() {
@@ -354,14 +409,46 @@ impl Logic for FreeMap {
         // (word << 6) | bit.
         self.ffs_in.next = self.latched.q.val();
         self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
-        // The lowest set bit alone (x & -x, one carry chain), then its number bit by bit: bit k
-        // of the number is set when the lowest set bit is at a position with bit k set.
-        self.lowest.next = self.ffs_in.val() & (!self.ffs_in.val() + self.one.val());
-        // The lowest set bit is registered (the carry chain in one cycle; its number, from
-        // OR trees, and the decision in the next).
+        // The lowest set bit, by 16-bit groups: in each group its lowest set bit alone
+        // (`x & -x`, a carry chain of 16 bits) and whether the group has one, registered;
+        // in the next cycle, the first group that has one gives bits 5:4 of the number, and
+        // its lowest set bit bits 3:0, bit by bit: bit k is set when the lowest set bit is at
+        // a position with bit k set.
+        self.grp0.next = self.ffs_in.val().get_bits::<16>(0);
+        self.grp1.next = self.ffs_in.val().get_bits::<16>(16);
+        self.grp2.next = self.ffs_in.val().get_bits::<16>(32);
+        self.grp3.next = self.ffs_in.val().get_bits::<16>(48);
+        self.low0.next = self.grp0.val() & (!self.grp0.val() + self.one16.val());
+        self.low1.next = self.grp1.val() & (!self.grp1.val() + self.one16.val());
+        self.low2.next = self.grp2.val() & (!self.grp2.val() + self.one16.val());
+        self.low3.next = self.grp3.val() & (!self.grp3.val() + self.one16.val());
+        self.lowest.next = (bit_cast::<64, 16>(self.low3.val()) << 48)
+            | (bit_cast::<64, 16>(self.low2.val()) << 32)
+            | (bit_cast::<64, 16>(self.low1.val()) << 16)
+            | bit_cast::<64, 16>(self.low0.val());
         self.lowest_q.d.next = self.lowest.val();
-        for k in 0..6 {
-            if (self.lowest_q.q.val() & self.bit_of_pos[k].val()).any() {
+        self.grp_any_q.d.next = bit_cast::<4, 1>(self.grp0.val().any().into())
+            | (bit_cast::<4, 1>(self.grp1.val().any().into()) << 1)
+            | (bit_cast::<4, 1>(self.grp2.val().any().into()) << 2)
+            | (bit_cast::<4, 1>(self.grp3.val().any().into()) << 3);
+        // The first group with a set bit (group 3 when none: then `any_q` is clear and the
+        // number is not used).
+        self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(48);
+        self.ffs.next = self.ffs.val() | self.grp_num[2].val();
+        if self.grp_any_q.q.val().get_bit(2) {
+            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(32);
+            self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[1].val();
+        }
+        if self.grp_any_q.q.val().get_bit(1) {
+            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(16);
+            self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[0].val();
+        }
+        if self.grp_any_q.q.val().get_bit(0) {
+            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(0);
+            self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+        }
+        for k in 0..4 {
+            if (self.low_sel.val() & self.bit_of_pos16[k].val()).any() {
                 self.ffs.next = self.ffs.val() | self.pow2[k].val();
             }
         }
@@ -439,7 +526,7 @@ impl Logic for FreeMap {
                         self.state.d.next = MapState::Done;
                     }
                 } else {
-                    self.pos.d.next = self.word.val() + 1;
+                    self.pos.d.next = self.next_word_q.q.val();
                     self.level.d.next = self.level.q.val() + 1;
                     self.state.d.next = MapState::WalkRead;
                 }
@@ -456,14 +543,16 @@ impl Logic for FreeMap {
             }
             MapState::PointPrep => {
                 self.modified_q.d.next = self.modified.val();
-                self.propagate_q.d.next = self.propagate.val();
-                self.bit_q.d.next = (self.latched.q.val() & self.bit_mask_q.q.val()).any();
+                self.zero_lo_q.d.next = !self.others.val().get_bits::<32>(0).any();
+                self.zero_hi_q.d.next = !self.others.val().get_bits::<32>(32).any();
+                self.bit_lo_q.d.next = self.hits.val().get_bits::<32>(0).any();
+                self.bit_hi_q.d.next = self.hits.val().get_bits::<32>(32).any();
                 self.state.d.next = MapState::PointApply;
             }
             MapState::PointApply => {
                 self.state.d.next = MapState::Done;
                 if self.op_q.q.val() == self.ops.test.val() {
-                    self.found_q.d.next = self.bit_q.q.val();
+                    self.found_q.d.next = self.bit_lo_q.q.val() | self.bit_hi_q.q.val();
                     self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
                 } else {
                     for k in 0..self._levels {
@@ -471,7 +560,7 @@ impl Logic for FreeMap {
                             self.we_q[k].d.next = true;
                         }
                     }
-                    if self.propagate_q.q.val() & !self.top.val() {
+                    if self.propagate.val() & !self.top.val() {
                         self.pos.d.next = self.word.val();
                         self.level.d.next = self.level.q.val() + 1;
                         self.state.d.next = MapState::PointRead;
