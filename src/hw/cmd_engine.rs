@@ -558,13 +558,16 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::AllocFind => {
+                // The result as FULL until the map answers (AllocWrite overwrites it when an
+                // index is found), and the cursor follows the map's result register: only
+                // the state and the FULL counter wait for `done`.
+                self.pending_status.d.next = self.res.full.val();
+                self.pending_qpn.d.next = 0.into();
+                self.cursor.d.next = self.map.result.val();
                 if self.map.done.val() {
                     if self.map.found.val() {
-                        self.cursor.d.next = self.map.result.val();
                         self.state.d.next = EngState::AllocRead;
                     } else {
-                        self.pending_status.d.next = self.res.full.val();
-                        self.pending_qpn.d.next = 0.into();
                         self.alloc_full.d.next = self.alloc_full.q.val() + 1;
                         self.state.d.next = EngState::Done;
                     }
@@ -601,6 +604,8 @@ impl Logic for CmdEngine {
                 self.waddr.next = self.index.val();
                 self.wdata.next.state = self.st.reserved.val();
                 self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                // BAD_STATE until the map answers (MapWait sets OK when it was available).
+                self.pending_status.d.next = self.res.bad_state.val();
                 if self.map.done.val() {
                     if self.map.found.val() {
                         self.we.next = true;
@@ -610,13 +615,14 @@ impl Logic for CmdEngine {
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = EngState::MapWait;
                     } else {
-                        self.pending_status.d.next = self.res.bad_state.val();
                         self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                         self.state.d.next = EngState::Done;
                     }
                 }
             }
             EngState::MapWait => {
+                // ALLOC and ALLOC_AT that reach here succeed.
+                self.pending_status.d.next = self.res.ok.val();
                 if self.map.done.val() {
                     self.state.d.next = EngState::Done;
                 }

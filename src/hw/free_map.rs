@@ -92,6 +92,8 @@ pub struct FreeMap {
     /// The operation taken (CLEAR, SET or TEST for the `Point*` states).
     op_q: DFF<Bits<2>>,
     found_q: DFF<Bit>,
+    /// `state == Done`, as a flip-flop of its own.
+    done_q: DFF<Bit>,
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
@@ -237,6 +239,7 @@ impl FreeMap {
             down: Default::default(),
             op_q: Default::default(),
             found_q: Default::default(),
+            done_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
             lowest_q: Default::default(),
@@ -332,13 +335,17 @@ impl Logic for FreeMap {
             self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
             init_word, latched, lowest_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
             zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, wa_q, init_valid, init_wa, word_exists_q, grp_any_q,
-            next_word_q
+            next_word_q,
+            done_q
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
-        // Assigned once, from the state register: a default overridden later in this block
-        // would pulse `done` in an event-driven simulator, and the engine reads it back.
-        self.done.next = self.state.q.val() == MapState::Done;
+        // Assigned once, from a register: a default overridden later in this block would
+        // pulse `done` in an event-driven simulator, and the engine reads it back. `done_q`
+        // is set exactly at the edges that enter `Done` (a flip-flop, not a decode of the
+        // state, on the engine's paths).
+        self.done.next = self.done_q.q.val();
+        self.done_q.d.next = false;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
         self.init_done.next =
@@ -510,6 +517,7 @@ impl Logic for FreeMap {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
                         self.state.d.next = MapState::Done;
+                        self.done_q.d.next = true;
                     } else {
                         self.pos.d.next = self.hit.val() << 6;
                         self.level.d.next = self.level.q.val() - 1;
@@ -524,6 +532,7 @@ impl Logic for FreeMap {
                         self.state.d.next = MapState::WalkRead;
                     } else {
                         self.state.d.next = MapState::Done;
+                        self.done_q.d.next = true;
                     }
                 } else {
                     self.pos.d.next = self.next_word_q.q.val();
@@ -551,6 +560,7 @@ impl Logic for FreeMap {
             }
             MapState::PointApply => {
                 self.state.d.next = MapState::Done;
+                self.done_q.d.next = true;
                 if self.op_q.q.val() == self.ops.test.val() {
                     self.found_q.d.next = self.bit_lo_q.q.val() | self.bit_hi_q.q.val();
                     self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
@@ -564,6 +574,7 @@ impl Logic for FreeMap {
                         self.pos.d.next = self.word.val();
                         self.level.d.next = self.level.q.val() + 1;
                         self.state.d.next = MapState::PointRead;
+                        self.done_q.d.next = false;
                     }
                 }
             }
@@ -595,6 +606,7 @@ impl Logic for FreeMap {
                 self.we_q[k].d.next = false;
             }
             self.init_valid.d.next = false;
+            self.done_q.d.next = false;
             self.state.d.next = MapState::Init;
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;
