@@ -97,9 +97,21 @@ pub struct FreeMap {
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
-    /// The lowest set bit of `latched` alone, registered (the carry chains of `x & -x` in one
-    /// cycle, its number and the decision in the next).
-    lowest_q: DFF<Bits<64>>,
+    /// Per 16-bit group of the latched word, the number (0..15) of its lowest set bit,
+    /// registered: bits 4g+3:4g for group g.
+    nums_q: DFF<Bits<16>>,
+    num0: Signal<Local, Bits<4>>,
+    num1: Signal<Local, Bits<4>>,
+    num2: Signal<Local, Bits<4>>,
+    num3: Signal<Local, Bits<4>>,
+    seen0: Signal<Local, Bit>,
+    seen1: Signal<Local, Bit>,
+    seen2: Signal<Local, Bit>,
+    seen3: Signal<Local, Bit>,
+    /// The number of the lowest set bit of the first group with one.
+    num_sel: Signal<Local, Bits<4>>,
+    /// 0..15 as 4-bit constants.
+    c4: Vec<Constant<Bits<4>>>,
     any_q: DFF<Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
     /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
@@ -156,26 +168,16 @@ pub struct FreeMap {
     top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
-    lowest: Signal<Local, Bits<64>>,
-    /// The 16-bit groups of `ffs_in`, and the lowest set bit of each alone.
+    /// The 16-bit groups of `ffs_in`.
     grp0: Signal<Local, Bits<16>>,
     grp1: Signal<Local, Bits<16>>,
     grp2: Signal<Local, Bits<16>>,
     grp3: Signal<Local, Bits<16>>,
-    low0: Signal<Local, Bits<16>>,
-    low1: Signal<Local, Bits<16>>,
-    low2: Signal<Local, Bits<16>>,
-    low3: Signal<Local, Bits<16>>,
-    one16: Constant<Bits<16>>,
     /// Per 16-bit group of the latched word: it has a set bit, registered.
     grp_any_q: DFF<Bits<4>>,
-    /// The lowest set bit alone of the first group with one.
-    low_sel: Signal<Local, Bits<16>>,
     /// 16 * g for the groups g = 1, 2, 3, at the width of a position (bits 5:4 of a found
     /// bit's number).
     grp_num: Vec<Constant<Bits<POS_BITS>>>,
-    /// For k in 0..4: the 16-bit mask of the positions whose number has bit k set.
-    bit_of_pos16: Vec<Constant<Bits<16>>>,
     hit: Signal<Local, Bits<POS_BITS>>,
     depths: Vec<Constant<Bits<POS_BITS>>>,
     full_words: Vec<Constant<Bits<POS_BITS>>>,
@@ -188,8 +190,6 @@ pub struct FreeMap {
     last_init_word: Constant<Bits<WORD_ADDR_BITS>>,
     first_index: Constant<Bits<POS_BITS>>,
     ones: Constant<Bits<64>>,
-    /// 1, 2, 4, 8 at the width of a position (bits 3:0 of a found bit's number).
-    pow2: Vec<Constant<Bits<POS_BITS>>>,
     one: Constant<Bits<64>>,
     _levels: usize,
 }
@@ -242,7 +242,17 @@ impl FreeMap {
             done_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
-            lowest_q: Default::default(),
+            nums_q: Default::default(),
+            num0: Default::default(),
+            num1: Default::default(),
+            num2: Default::default(),
+            num3: Default::default(),
+            seen0: Default::default(),
+            seen1: Default::default(),
+            seen2: Default::default(),
+            seen3: Default::default(),
+            num_sel: Default::default(),
+            c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             rd_wait: Default::default(),
             bit_mask_q: Default::default(),
             ge_mask_q: Default::default(),
@@ -278,27 +288,12 @@ impl FreeMap {
             top: Default::default(),
             ffs_in: Default::default(),
             ffs: Default::default(),
-            lowest: Default::default(),
             grp0: Default::default(),
             grp1: Default::default(),
             grp2: Default::default(),
             grp3: Default::default(),
-            low0: Default::default(),
-            low1: Default::default(),
-            low2: Default::default(),
-            low3: Default::default(),
-            one16: Constant::new(1u64.into()),
             grp_any_q: Default::default(),
-            low_sel: Default::default(),
             grp_num: (1..4).map(|g| Constant::new((16 * g as u64).into())).collect(),
-            bit_of_pos16: (0..4)
-                .map(|k| {
-                    let m = (0..16)
-                        .filter(|i| i >> k & 1 == 1)
-                        .fold(0u64, |m, i| m | 1 << i);
-                    Constant::new(m.into())
-                })
-                .collect(),
             hit: Default::default(),
             depths: words
                 .iter()
@@ -321,7 +316,6 @@ impl FreeMap {
             last_init_word: Constant::new(u64::from(words[0] - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
-            pow2: (0..4).map(|k| Constant::new((1u64 << k).into())).collect(),
             one: Constant::new(1u64.into()),
             _levels: levels,
         }
@@ -333,7 +327,7 @@ impl Logic for FreeMap {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
-            init_word, latched, lowest_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
+            init_word, latched, nums_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
             zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, wa_q, init_valid, init_wa, word_exists_q, grp_any_q,
             next_word_q,
             done_q
@@ -416,49 +410,66 @@ impl Logic for FreeMap {
         // (word << 6) | bit.
         self.ffs_in.next = self.latched.q.val();
         self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
-        // The lowest set bit, by 16-bit groups: in each group its lowest set bit alone
-        // (`x & -x`, a carry chain of 16 bits) and whether the group has one, registered;
-        // in the next cycle, the first group that has one gives bits 5:4 of the number, and
-        // its lowest set bit bits 3:0, bit by bit: bit k is set when the lowest set bit is at
-        // a position with bit k set.
+        // The lowest set bit, by 16-bit groups: in each group the number of its lowest set
+        // bit and whether the group has one, registered; in the next cycle, the first group
+        // that has one gives bits 5:4 of the number, its registered number bits 3:0.
         self.grp0.next = self.ffs_in.val().get_bits::<16>(0);
         self.grp1.next = self.ffs_in.val().get_bits::<16>(16);
         self.grp2.next = self.ffs_in.val().get_bits::<16>(32);
         self.grp3.next = self.ffs_in.val().get_bits::<16>(48);
-        self.low0.next = self.grp0.val() & (!self.grp0.val() + self.one16.val());
-        self.low1.next = self.grp1.val() & (!self.grp1.val() + self.one16.val());
-        self.low2.next = self.grp2.val() & (!self.grp2.val() + self.one16.val());
-        self.low3.next = self.grp3.val() & (!self.grp3.val() + self.one16.val());
-        self.lowest.next = (bit_cast::<64, 16>(self.low3.val()) << 48)
-            | (bit_cast::<64, 16>(self.low2.val()) << 32)
-            | (bit_cast::<64, 16>(self.low1.val()) << 16)
-            | bit_cast::<64, 16>(self.low0.val());
-        self.lowest_q.d.next = self.lowest.val();
+        // Per group, the number of its lowest set bit (a priority encoder, no carry chain),
+        // registered with whether the group has one.
+        self.num0.next = 0.into();
+        self.num1.next = 0.into();
+        self.num2.next = 0.into();
+        self.num3.next = 0.into();
+        self.seen0.next = false;
+        self.seen1.next = false;
+        self.seen2.next = false;
+        self.seen3.next = false;
+        for i in 0..16 {
+            if self.grp0.val().get_bit(i) & !self.seen0.val() {
+                self.num0.next = self.c4[i].val();
+                self.seen0.next = true;
+            }
+            if self.grp1.val().get_bit(i) & !self.seen1.val() {
+                self.num1.next = self.c4[i].val();
+                self.seen1.next = true;
+            }
+            if self.grp2.val().get_bit(i) & !self.seen2.val() {
+                self.num2.next = self.c4[i].val();
+                self.seen2.next = true;
+            }
+            if self.grp3.val().get_bit(i) & !self.seen3.val() {
+                self.num3.next = self.c4[i].val();
+                self.seen3.next = true;
+            }
+        }
+        self.nums_q.d.next = (bit_cast::<16, 4>(self.num3.val()) << 12)
+            | (bit_cast::<16, 4>(self.num2.val()) << 8)
+            | (bit_cast::<16, 4>(self.num1.val()) << 4)
+            | bit_cast::<16, 4>(self.num0.val());
         self.grp_any_q.d.next = bit_cast::<4, 1>(self.grp0.val().any().into())
             | (bit_cast::<4, 1>(self.grp1.val().any().into()) << 1)
             | (bit_cast::<4, 1>(self.grp2.val().any().into()) << 2)
             | (bit_cast::<4, 1>(self.grp3.val().any().into()) << 3);
         // The first group with a set bit (group 3 when none: then `any_q` is clear and the
         // number is not used).
-        self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(48);
+        self.num_sel.next = self.nums_q.q.val().get_bits::<4>(12);
         self.ffs.next = self.ffs.val() | self.grp_num[2].val();
         if self.grp_any_q.q.val().get_bit(2) {
-            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(32);
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(8);
             self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[1].val();
         }
         if self.grp_any_q.q.val().get_bit(1) {
-            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(16);
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(4);
             self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[0].val();
         }
         if self.grp_any_q.q.val().get_bit(0) {
-            self.low_sel.next = self.lowest_q.q.val().get_bits::<16>(0);
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(0);
             self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
         }
-        for k in 0..4 {
-            if (self.low_sel.val() & self.bit_of_pos16[k].val()).any() {
-                self.ffs.next = self.ffs.val() | self.pow2[k].val();
-            }
-        }
+        self.ffs.next = self.ffs.val() | bit_cast::<POS_BITS, 4>(self.num_sel.val());
         self.hit.next = self.ffs.val();
         self.any_q.d.next = self.latched.q.val().any();
 
