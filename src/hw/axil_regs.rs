@@ -476,114 +476,118 @@ impl Logic for AxilRegs {
             }
         }
         self.port_reg.next = self.araddr.val().get_bits::<3>(0);
+        // The addresses below are exclusive: each register ORs its word in (an OR of
+        // selected words, which synthesis balances, not a chain of priority multiplexers).
         self.read_ok.next = false;
         if self.araddr.val() == self.words.id.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.id.val();
+            self.read_data.next = self.read_data.val() | self.id.val();
         }
         if self.araddr.val() == self.words.version.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.version.val();
+            self.read_data.next = self.read_data.val() | self.version.val();
         }
         if self.araddr.val() == self.words.max_qps.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.max_qps.val();
+            self.read_data.next = self.read_data.val() | self.max_qps.val();
         }
         if self.araddr.val() == self.words.entry_bytes.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.entry_bytes.val();
+            self.read_data.next = self.read_data.val() | self.entry_bytes.val();
         }
         if self.araddr.val() == self.words.geometry.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.geometry.val();
+            self.read_data.next = self.read_data.val() | self.geometry.val();
         }
         if self.araddr.val() == self.words.status.val() {
             self.read_ok.next = true;
-            self.read_data.next = (bit_cast::<32, 1>(self.init_done.val().into())
-                << self.init_done_bit.val())
+            self.read_data.next = self.read_data.val()
+                | (bit_cast::<32, 1>(self.init_done.val().into()) << self.init_done_bit.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.busy_bit.val());
         }
         if self.araddr.val() == self.words.first_index.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.first_index.val();
+            self.read_data.next = self.read_data.val() | self.first_index.val();
         }
         if self.araddr.val() == self.words.table_base_lo.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.base_lo.q.val();
+            self.read_data.next = self.read_data.val() | self.base_lo.q.val();
         }
         if self.araddr.val() == self.words.table_base_hi.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.base_hi.q.val();
+            self.read_data.next = self.read_data.val() | self.base_hi.q.val();
         }
         if self.araddr.val() == self.words.dir_index.val() {
-            self.read_ok.next = self.on_chip.val();
-            self.read_data.next = self.dir_index.q.val();
+            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
+            self.read_data.next = self.read_data.val() | self.dir_index.q.val();
         }
         if (self.araddr.val() == self.words.dir_entry_lo.val())
             | (self.araddr.val() == self.words.dir_entry_hi.val())
         {
-            self.read_ok.next = self.on_chip.val();
+            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
         }
         if self.araddr.val() == self.words.cmd_result.val() {
             self.read_ok.next = true;
-            self.read_data.next = (bit_cast::<32, RESULT_BITS>(self.result_status.val())
-                << self.result_status_shift.val())
+            self.read_data.next = self.read_data.val()
+                | (bit_cast::<32, RESULT_BITS>(self.result_status.val())
+                    << self.result_status_shift.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.result_busy_bit.val())
                 | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
         }
         if self.araddr.val() == self.words.alloc_ok.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().alloc_ok;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().alloc_ok;
         }
         if self.araddr.val() == self.words.alloc_full.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().alloc_full;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().alloc_full;
         }
         if self.araddr.val() == self.words.free_ok.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().free_ok;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().free_ok;
         }
         if self.araddr.val() == self.words.cmd_error.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().cmd_error;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().cmd_error;
         }
         if self.araddr.val() == self.words.quarantine_overflow.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().quarantine_overflow;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().quarantine_overflow;
         }
         if self.araddr.val() == self.words.in_use.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().in_use;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().in_use;
         }
         if self.araddr.val() == self.words.quarantined.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().quarantined;
+            self.read_data.next = self.read_data.val() | self.cmd_counts.val().quarantined;
         }
         // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
         if self.araddr.val().get_bits::<5>(5) == self.port_block.val() {
-            self.read_ok.next = (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
-                & (self.port_reg.val() <= self.port.mem_error.val());
+            self.read_ok.next = self.read_ok.val()
+                | ((bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
+                    & (self.port_reg.val() <= self.port.mem_error.val()));
             if self.port_reg.val() == self.port.lookups.val() {
-                self.read_data.next = self.port_cnt.val().lookups;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().lookups;
             }
             if self.port_reg.val() == self.port.ok.val() {
-                self.read_data.next = self.port_cnt.val().ok;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().ok;
             }
             if self.port_reg.val() == self.port.out_of_range.val() {
-                self.read_data.next = self.port_cnt.val().out_of_range;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().out_of_range;
             }
             if self.port_reg.val() == self.port.not_allocated.val() {
-                self.read_data.next = self.port_cnt.val().not_allocated;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().not_allocated;
             }
             if self.port_reg.val() == self.port.stale.val() {
-                self.read_data.next = self.port_cnt.val().stale;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().stale;
             }
             if self.port_reg.val() == self.port.page_absent.val() {
-                self.read_data.next = self.port_cnt.val().page_absent;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().page_absent;
             }
             // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
             if self.port_reg.val() == self.port.mem_error.val() {
-                self.read_data.next = self.port_cnt.val().mem_error;
+                self.read_data.next = self.read_data.val() | self.port_cnt.val().mem_error;
             }
         }
         if self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_dir.q.val() {

@@ -293,7 +293,9 @@ impl FreeMap {
             grp2: Default::default(),
             grp3: Default::default(),
             grp_any_q: Default::default(),
-            grp_num: (1..4).map(|g| Constant::new((16 * g as u64).into())).collect(),
+            grp_num: (1..4)
+                .map(|g| Constant::new((16 * g as u64).into()))
+                .collect(),
             hit: Default::default(),
             depths: words
                 .iter()
@@ -326,9 +328,34 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
-            init_word, latched, nums_q, any_q, rd_wait, bit_mask_q, ge_mask_q, modified_q,
-            zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, wa_q, init_valid, init_wa, word_exists_q, grp_any_q,
+            self,
+            clock,
+            state,
+            level,
+            pos,
+            wrapped,
+            wrap,
+            down,
+            op_q,
+            found_q,
+            result_q,
+            init_word,
+            latched,
+            nums_q,
+            any_q,
+            rd_wait,
+            bit_mask_q,
+            ge_mask_q,
+            modified_q,
+            zero_lo_q,
+            zero_hi_q,
+            bit_lo_q,
+            bit_hi_q,
+            wa_q,
+            init_valid,
+            init_wa,
+            word_exists_q,
+            grp_any_q,
             next_word_q,
             done_q
         );
