@@ -364,7 +364,8 @@ impl Logic for CmdEngine {
         self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
         self.cmd_done.next = self.state.q.val() == EngState::Done;
-        self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
+        // A flip-flop of its own (every lookup pipe's request ready reads it).
+        self.init_done.next = self.init_done_q.q.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
         self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
@@ -422,8 +423,9 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Idle => {
-                // The last write of the sweep has landed (the write port is registered).
-                self.init_done_q.d.next = true;
+                // The last write of the sweep has landed (the write port is registered); the
+                // free map's sweep (shorter) is over too.
+                self.init_done_q.d.next = self.map.init_done.val();
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
