@@ -118,6 +118,9 @@ pub struct AxilRegs {
     busy: Signal<Local, Bit>,
     read_data: Signal<Local, Bits<32>>,
     read_ok: Signal<Local, Bit>,
+    /// IN_USE is 0, registered (IN_USE changes only while a command runs, and a command
+    /// holds the write channel until it is done: the flag is current by the next write).
+    no_qps_q: DFF<Bit>,
     /// The read's first stage: an AR handshake, its address and the counter word it
     /// selects, registered.
     ar_fire: Signal<Local, Bit>,
@@ -259,6 +262,7 @@ impl AxilRegs {
             busy: Default::default(),
             read_data: Default::default(),
             read_ok: Default::default(),
+            no_qps_q: Default::default(),
             ar_fire: Default::default(),
             ar_q: Default::default(),
             araddr_q: Default::default(),
@@ -309,7 +313,7 @@ impl Logic for AxilRegs {
         dff_setup!(
             self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
             rvalid_q, rdata_q, rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit,
-            dir_sweep, dir_swept, ar_q, araddr_q, cnt_word_q
+            dir_sweep, dir_swept, ar_q, araddr_q, cnt_word_q, no_qps_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -319,6 +323,7 @@ impl Logic for AxilRegs {
         self.cmd_qpn.next = self.cmd_qpn_q.q.val();
         self.cmd_time.next = self.cmd_time_q.q.val();
         self.now.d.next = self.now.q.val() + self.time_one.val();
+        self.no_qps_q.d.next = !self.cmd_counts.val().in_use.any();
 
         // Write channel.
         self.write_fire.next = false;
@@ -369,15 +374,11 @@ impl Logic for AxilRegs {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
             // TABLE_BASE_LO/HI: refused while QPs are in use.
-            if (self.awaddr.val() == self.words.table_base_lo.val())
-                & !self.cmd_counts.val().in_use.any()
-            {
+            if (self.awaddr.val() == self.words.table_base_lo.val()) & self.no_qps_q.q.val() {
                 self.base_lo.d.next = self.base_lo_new.val();
                 self.bresp_q.d.next = 0.into();
             }
-            if (self.awaddr.val() == self.words.table_base_hi.val())
-                & !self.cmd_counts.val().in_use.any()
-            {
+            if (self.awaddr.val() == self.words.table_base_hi.val()) & self.no_qps_q.q.val() {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();
             }
