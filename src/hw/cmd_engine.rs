@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), check state and generation, write the new word |
+//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
 //! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
@@ -178,6 +178,7 @@ pub struct CmdEngine {
     cursor_next: Signal<Local, Bits<QPN_BITS>>,
     drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
+    check_pass_q: DFF<Bit>,
     // What leaves the block is computed in these locals and assigned once at the end of
     // `update`: a port written twice in one evaluation pulses in an event-driven simulator.
     we: Signal<Local, Bit>,
@@ -276,6 +277,7 @@ impl CmdEngine {
             cursor_next: Default::default(),
             drained: Default::default(),
             check_pass: Default::default(),
+            check_pass_q: Default::default(),
             we: Default::default(),
             waddr: Default::default(),
             wdata: Default::default(),
@@ -332,7 +334,8 @@ impl Logic for CmdEngine {
             map_valid_q,
             map_cmd_q,
             map_index_q,
-            entry_r
+            entry_r,
+            check_pass_q
         );
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
@@ -407,6 +410,21 @@ impl Logic for CmdEngine {
         self.map_cmd.next = self.map_op.find.val();
         self.map_op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
+        // The checks of ALLOC_AT, PUBLISH and FREE, every cycle, registered: `entry_r` holds
+        // the index's word from `Hold` on, so `check_pass_q` is valid in `Check`.
+        self.check_pass.next = false;
+        if self.op.q.val() == self.ops.alloc_at.val() {
+            self.check_pass.next = self.entry_q.val().state == self.st.free.val();
+        }
+        if self.op.q.val() == self.ops.publish.val() {
+            self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
+                & (self.word_gen.val() == self.gen.val());
+        }
+        if self.op.q.val() == self.ops.free.val() {
+            self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
+                & (self.word_gen.val() == self.gen.val());
+        }
+        self.check_pass_q.d.next = self.check_pass.val();
         self.drained.next = true;
         for p in 0..self._ports {
             if !self.drain_zero[p].q.val() {
@@ -492,7 +510,7 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Hold => {
-                // The word read at the last edge is latched at this one.
+                // The word is in `entry_r`; its checks are registered at this edge.
                 self.state.d.next = EngState::Check;
             }
             EngState::Check => {
@@ -502,23 +520,17 @@ impl Logic for CmdEngine {
                 self.waddr.next = self.index.val();
                 self.wdata.next.gen = self.entry_q.val().gen;
                 self.state.d.next = EngState::Done;
-                self.check_pass.next = false;
                 if self.op.q.val() == self.ops.alloc_at.val() {
-                    self.check_pass.next = self.entry_q.val().state == self.st.free.val();
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == self.ops.publish.val() {
-                    self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
-                        & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.valid.val();
                 }
                 if self.op.q.val() == self.ops.free.val() {
-                    self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
-                        & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.free.val();
                 }
-                if self.check_pass.val() {
+                if self.check_pass_q.q.val() {
                     self.we.next = true;
                     self.pending_status.d.next = self.res.ok.val();
                     if self.op.q.val() == self.ops.alloc_at.val() {
