@@ -168,6 +168,8 @@ pub struct FreeMap {
     top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
+    /// The position with its bit number cleared.
+    ffs_base: Signal<Local, Bits<POS_BITS>>,
     /// The 16-bit groups of `ffs_in`.
     grp0: Signal<Local, Bits<16>>,
     grp1: Signal<Local, Bits<16>>,
@@ -288,6 +290,7 @@ impl FreeMap {
             top: Default::default(),
             ffs_in: Default::default(),
             ffs: Default::default(),
+            ffs_base: Default::default(),
             grp0: Default::default(),
             grp1: Default::default(),
             grp2: Default::default(),
@@ -436,7 +439,8 @@ impl Logic for FreeMap {
         // runs from a RAM's read port through the whole search), as a position:
         // (word << 6) | bit.
         self.ffs_in.next = self.latched.q.val();
-        self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+        self.ffs_base.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+        self.ffs.next = self.ffs_base.val();
         // The lowest set bit, by 16-bit groups: in each group the number of its lowest set
         // bit and whether the group has one, registered; in the next cycle, the first group
         // that has one gives bits 5:4 of the number, its registered number bits 3:0.
@@ -486,15 +490,15 @@ impl Logic for FreeMap {
         self.ffs.next = self.ffs.val() | self.grp_num[2].val();
         if self.grp_any_q.q.val().get_bit(2) {
             self.num_sel.next = self.nums_q.q.val().get_bits::<4>(8);
-            self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[1].val();
+            self.ffs.next = self.ffs_base.val() | self.grp_num[1].val();
         }
         if self.grp_any_q.q.val().get_bit(1) {
             self.num_sel.next = self.nums_q.q.val().get_bits::<4>(4);
-            self.ffs.next = (self.pos.q.val() & 0x1FF_FFC0_u64) | self.grp_num[0].val();
+            self.ffs.next = self.ffs_base.val() | self.grp_num[0].val();
         }
         if self.grp_any_q.q.val().get_bit(0) {
             self.num_sel.next = self.nums_q.q.val().get_bits::<4>(0);
-            self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+            self.ffs.next = self.ffs_base.val();
         }
         self.ffs.next = self.ffs.val() | bit_cast::<POS_BITS, 4>(self.num_sel.val());
         self.hit.next = self.ffs.val();
