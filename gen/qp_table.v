@@ -394,15 +394,17 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     localparam EngState$AllocFind = 8;
     localparam EngState$AllocRead = 9;
     localparam EngState$AllocHold = 10;
-    localparam EngState$AllocWrite = 11;
-    localparam EngState$AtTest = 12;
-    localparam EngState$MapWait = 13;
-    localparam EngState$FreeSnap = 14;
-    localparam EngState$Drain = 15;
-    localparam EngState$Release = 16;
-    localparam EngState$Overflow = 17;
-    localparam EngState$Push = 18;
-    localparam EngState$Done = 19;
+    localparam EngState$AllocLatch = 11;
+    localparam EngState$AllocWrite = 12;
+    localparam EngState$AtTest = 13;
+    localparam EngState$MapWait = 14;
+    localparam EngState$FreeSnap = 15;
+    localparam EngState$DrainSnap = 16;
+    localparam EngState$Drain = 17;
+    localparam EngState$Release = 18;
+    localparam EngState$Overflow = 19;
+    localparam EngState$Push = 20;
+    localparam EngState$Done = 21;
     
     // Stub signals
     reg  ram$clock;
@@ -432,6 +434,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
+    reg  [21:0] entry_r$d;
+    wire  [21:0] entry_r$q;
+    reg  entry_r$clock;
     reg  map$clock;
     reg  map$rst;
     wire  map$init_done;
@@ -487,6 +492,30 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [9:0] drain$1$d;
     wire  [9:0] drain$1$q;
     reg  drain$1$clock;
+    reg  drain_zero$0$d;
+    wire  drain_zero$0$q;
+    reg  drain_zero$0$clock;
+    reg  drain_zero$1$d;
+    wire  drain_zero$1$q;
+    reg  drain_zero$1$clock;
+    reg  req_fire_r$0$d;
+    wire  req_fire_r$0$q;
+    reg  req_fire_r$0$clock;
+    reg  req_fire_r$1$d;
+    wire  req_fire_r$1$q;
+    reg  req_fire_r$1$clock;
+    reg  rsp_fire_r$0$d;
+    wire  rsp_fire_r$0$q;
+    reg  rsp_fire_r$0$clock;
+    reg  rsp_fire_r$1$d;
+    wire  rsp_fire_r$1$q;
+    reg  rsp_fire_r$1$clock;
+    reg  [9:0] in_flight_r$0$d;
+    wire  [9:0] in_flight_r$0$q;
+    reg  in_flight_r$0$clock;
+    reg  [9:0] in_flight_r$1$d;
+    wire  [9:0] in_flight_r$1$q;
+    reg  in_flight_r$1$clock;
     reg  [31:0] alloc_ok$d;
     wire  [31:0] alloc_ok$q;
     reg  alloc_ok$clock;
@@ -502,6 +531,18 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [31:0] in_use$d;
     wire  [31:0] in_use$q;
     reg  in_use$clock;
+    reg  check_pass_q$d;
+    wire  check_pass_q$q;
+    reg  check_pass_q$clock;
+    reg  map_valid_q$d;
+    wire  map_valid_q$q;
+    reg  map_valid_q$clock;
+    reg  [1:0] map_cmd_q$d;
+    wire  [1:0] map_cmd_q$q;
+    reg  map_cmd_q$clock;
+    reg  [23:0] map_index_q$d;
+    wire  [23:0] map_index_q$q;
+    reg  map_index_q$clock;
     
     // Local signals
     reg  [21:0] entry_q;
@@ -566,6 +607,11 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
+    );
+    qp_table$engine$entry_r entry_r(
+        .d(entry_r$d),
+        .q(entry_r$q),
+        .clock(entry_r$clock)
     );
     qp_table$engine$map map(
         .clock(map$clock),
@@ -654,6 +700,46 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .q(drain$1$q),
         .clock(drain$1$clock)
     );
+    qp_table$engine$drain_zero$0 drain_zero$0(
+        .d(drain_zero$0$d),
+        .q(drain_zero$0$q),
+        .clock(drain_zero$0$clock)
+    );
+    qp_table$engine$drain_zero$1 drain_zero$1(
+        .d(drain_zero$1$d),
+        .q(drain_zero$1$q),
+        .clock(drain_zero$1$clock)
+    );
+    qp_table$engine$req_fire_r$0 req_fire_r$0(
+        .d(req_fire_r$0$d),
+        .q(req_fire_r$0$q),
+        .clock(req_fire_r$0$clock)
+    );
+    qp_table$engine$req_fire_r$1 req_fire_r$1(
+        .d(req_fire_r$1$d),
+        .q(req_fire_r$1$q),
+        .clock(req_fire_r$1$clock)
+    );
+    qp_table$engine$rsp_fire_r$0 rsp_fire_r$0(
+        .d(rsp_fire_r$0$d),
+        .q(rsp_fire_r$0$q),
+        .clock(rsp_fire_r$0$clock)
+    );
+    qp_table$engine$rsp_fire_r$1 rsp_fire_r$1(
+        .d(rsp_fire_r$1$d),
+        .q(rsp_fire_r$1$q),
+        .clock(rsp_fire_r$1$clock)
+    );
+    qp_table$engine$in_flight_r$0 in_flight_r$0(
+        .d(in_flight_r$0$d),
+        .q(in_flight_r$0$q),
+        .clock(in_flight_r$0$clock)
+    );
+    qp_table$engine$in_flight_r$1 in_flight_r$1(
+        .d(in_flight_r$1$d),
+        .q(in_flight_r$1$q),
+        .clock(in_flight_r$1$clock)
+    );
     qp_table$engine$alloc_ok alloc_ok(
         .d(alloc_ok$d),
         .q(alloc_ok$q),
@@ -678,6 +764,26 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
+    );
+    qp_table$engine$check_pass_q check_pass_q(
+        .d(check_pass_q$d),
+        .q(check_pass_q$q),
+        .clock(check_pass_q$clock)
+    );
+    qp_table$engine$map_valid_q map_valid_q(
+        .d(map_valid_q$d),
+        .q(map_valid_q$q),
+        .clock(map_valid_q$clock)
+    );
+    qp_table$engine$map_cmd_q map_cmd_q(
+        .d(map_cmd_q$d),
+        .q(map_cmd_q$q),
+        .clock(map_cmd_q$clock)
+    );
+    qp_table$engine$map_index_q map_index_q(
+        .d(map_index_q$d),
+        .q(map_index_q$q),
+        .clock(map_index_q$clock)
     );
     
     // Update code
@@ -705,6 +811,11 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         q_count$clock = clock;
         q_overflow$clock = clock;
         time_q$clock = clock;
+        map_valid_q$clock = clock;
+        map_cmd_q$clock = clock;
+        map_index_q$clock = clock;
+        entry_r$clock = clock;
+        check_pass_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -728,11 +839,33 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         q_count$d = q_count$q;
         q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
+        map_valid_q$d = map_valid_q$q;
+        map_cmd_q$d = map_cmd_q$q;
+        map_index_q$d = map_index_q$q;
+        entry_r$d = entry_r$q;
+        check_pass_q$d = check_pass_q$q;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
+        drain_zero$0$clock = clock;
+        drain_zero$0$d = drain_zero$0$q;
+        req_fire_r$0$clock = clock;
+        rsp_fire_r$0$clock = clock;
+        in_flight_r$0$clock = clock;
+        req_fire_r$0$d = req_fire$0;
+        rsp_fire_r$0$d = rsp_fire$0;
+        in_flight_r$0$d = in_flight$0;
         drain$1$clock = clock;
         drain$1$d = drain$1$q;
-        entry_q = ram$read_data;
+        drain_zero$1$clock = clock;
+        drain_zero$1$d = drain_zero$1$q;
+        req_fire_r$1$clock = clock;
+        rsp_fire_r$1$clock = clock;
+        in_flight_r$1$clock = clock;
+        req_fire_r$1$d = req_fire$1;
+        rsp_fire_r$1$d = rsp_fire$1;
+        in_flight_r$1$d = in_flight$1;
+        entry_r$d = ram$read_data;
+        entry_q = entry_r$q;
         qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
@@ -745,7 +878,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         wdata[(64'h0)+:(2)] = st$free;
         wdata[(64'h2)+:(20)] = 32'h0;
         cmd_done = state$q == EngState$Done;
-        init_done = init_done_q$q & map$init_done;
+        init_done = init_done_q$q;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
         counts_l[(64'h0)+:(32)] = alloc_ok$q;
@@ -781,11 +914,22 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         map_cmd = map_op$find;
         map_op_index = index;
         map$op_wrap = ~reuse_lowest;
+        check_pass = 1'b0;
+        if (op$q == ops$alloc_at) begin
+            check_pass = entry_q[(64'h0)+:(2)] == st$free;
+        end
+        if (op$q == ops$publish) begin
+            check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
+        end
+        if (op$q == ops$free) begin
+            check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
+        end
+        check_pass_q$d = check_pass;
         drained = 1'b1;
-        if (|drain$0$q) begin
+        if (~drain_zero$0$q) begin
             drained = 1'b0;
         end
-        if (|drain$1$q) begin
+        if (~drain_zero$1$q) begin
             drained = 1'b0;
         end
         case (state$q)
@@ -799,10 +943,11 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$Idle:
                 begin
-                    init_done_q$d = 1'b1;
+                    init_done_q$d = map$init_done;
                     if (cmd_valid & map$init_done) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
+                        cursor$d = cmd_qpn & index_mask;
                         time_q$d = cmd_time;
                         state$d = EngState$Start;
                     end
@@ -869,21 +1014,17 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     waddr = index;
                     wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
                     state$d = EngState$Done;
-                    check_pass = 1'b0;
                     if (op$q == ops$alloc_at) begin
-                        check_pass = entry_q[(64'h0)+:(2)] == st$free;
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
                     if (op$q == ops$publish) begin
-                        check_pass = (entry_q[(64'h0)+:(2)] == st$reserved) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
                     if (op$q == ops$free) begin
-                        check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
                         wdata[(64'h0)+:(2)] = st$free;
                     end
-                    if (check_pass) begin
+                    if (check_pass_q$q) begin
                         we = 1'b1;
                         pending_status$d = res$ok;
                         if (op$q == ops$alloc_at) begin
@@ -903,32 +1044,42 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$FreeSnap:
                 begin
+                    state$d = EngState$DrainSnap;
+                end
+            EngState$DrainSnap:
+                begin
                     state$d = EngState$Drain;
-                    drain$0$d = in_flight$0;
-                    if (req_fire$0 & ~rsp_fire$0) begin
-                        drain$0$d = in_flight$0 + 32'h1;
+                    drain$0$d = in_flight_r$0$q;
+                    drain_zero$0$d = ~|in_flight_r$0$q;
+                    if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
+                        drain$0$d = in_flight_r$0$q + 32'h1;
+                        drain_zero$0$d = 1'b0;
                     end
-                    if (~req_fire$0 & rsp_fire$0) begin
-                        drain$0$d = in_flight$0 - 32'h1;
+                    if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
+                        drain$0$d = in_flight_r$0$q - 32'h1;
+                        drain_zero$0$d = in_flight_r$0$q == 32'h1;
                     end
-                    drain$1$d = in_flight$1;
-                    if (req_fire$1 & ~rsp_fire$1) begin
-                        drain$1$d = in_flight$1 + 32'h1;
+                    drain$1$d = in_flight_r$1$q;
+                    drain_zero$1$d = ~|in_flight_r$1$q;
+                    if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
+                        drain$1$d = in_flight_r$1$q + 32'h1;
+                        drain_zero$1$d = 1'b0;
                     end
-                    if (~req_fire$1 & rsp_fire$1) begin
-                        drain$1$d = in_flight$1 - 32'h1;
+                    if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
+                        drain$1$d = in_flight_r$1$q - 32'h1;
+                        drain_zero$1$d = in_flight_r$1$q == 32'h1;
                     end
                 end
             EngState$AllocFind:
                 begin
+                    pending_status$d = res$full;
+                    pending_qpn$d = 32'h0;
+                    cursor$d = map$result;
                     if (map$done) begin
                         if (map$found) begin
-                            cursor$d = map$result;
                             state$d = EngState$AllocRead;
                         end
                         else begin
-                            pending_status$d = res$full;
-                            pending_qpn$d = 32'h0;
                             alloc_full$d = alloc_full$q + 32'h1;
                             state$d = EngState$Done;
                         end
@@ -939,6 +1090,10 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     state$d = EngState$AllocHold;
                 end
             EngState$AllocHold:
+                begin
+                    state$d = EngState$AllocLatch;
+                end
+            EngState$AllocLatch:
                 begin
                     state$d = EngState$AllocWrite;
                 end
@@ -962,6 +1117,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     waddr = index;
                     wdata[(64'h0)+:(2)] = st$reserved;
                     wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
+                    pending_status$d = res$bad_state;
                     if (map$done) begin
                         if (map$found) begin
                             we = 1'b1;
@@ -972,7 +1128,6 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                             state$d = EngState$MapWait;
                         end
                         else begin
-                            pending_status$d = res$bad_state;
                             cmd_error$d = cmd_error$q + 32'h1;
                             state$d = EngState$Done;
                         end
@@ -980,17 +1135,24 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$MapWait:
                 begin
+                    pending_status$d = res$ok;
                     if (map$done) begin
                         state$d = EngState$Done;
                     end
                 end
             EngState$Drain:
                 begin
-                    if (|drain$0$q & rsp_fire$0) begin
+                    if (|drain$0$q & rsp_fire_r$0$q) begin
                         drain$0$d = drain$0$q - 32'h1;
+                        if (drain$0$q == 32'h1) begin
+                            drain_zero$0$d = 1'b1;
+                        end
                     end
-                    if (|drain$1$q & rsp_fire$1) begin
+                    if (|drain$1$q & rsp_fire_r$1$q) begin
                         drain$1$d = drain$1$q - 32'h1;
+                        if (drain$1$q == 32'h1) begin
+                            drain_zero$1$d = 1'b1;
+                        end
                     end
                     if (drained) begin
                         if (q_on) begin
@@ -1051,14 +1213,18 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         ram$write_enable = we_q$q;
         ram$write_address = waddr_q$q;
         ram$write_data = wdata_q$q;
-        map$op_valid = map_op_valid;
-        map$op = map_cmd;
-        map$op_index = map_op_index;
+        map_valid_q$d = map_op_valid;
+        map_cmd_q$d = map_cmd;
+        map_index_q$d = map_op_index;
+        map$op_valid = map_valid_q$q;
+        map$op = map_cmd_q$q;
+        map$op_index = map_index_q$q;
         if (rst) begin
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
             we_q$d = 1'b0;
+            map_valid_q$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -1072,7 +1238,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             q_count$d = 32'h0;
             q_overflow$d = 32'h0;
             drain$0$d = 32'h0;
+            drain_zero$0$d = 1'b1;
             drain$1$d = 32'h0;
+            drain_zero$1$d = 1'b1;
         end
     end
     
@@ -1115,6 +1283,25 @@ module qp_table$engine$alloc_ok(d,q,clock);
     end
           
 endmodule // qp_table$engine$alloc_ok
+
+
+module qp_table$engine$check_pass_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$check_pass_q
 
 
 module qp_table$engine$cmd_error(d,q,clock);
@@ -1193,6 +1380,63 @@ module qp_table$engine$drain$1(d,q,clock);
 endmodule // qp_table$engine$drain$1
 
 
+module qp_table$engine$drain_zero$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$drain_zero$0
+
+
+module qp_table$engine$drain_zero$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$drain_zero$1
+
+
+module qp_table$engine$entry_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [21:0] d;
+    output reg  [21:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 22'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$entry_r
+
+
 module qp_table$engine$free_ok(d,q,clock);
     
     // Module arguments
@@ -1210,6 +1454,44 @@ module qp_table$engine$free_ok(d,q,clock);
     end
           
 endmodule // qp_table$engine$free_ok
+
+
+module qp_table$engine$in_flight_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$in_flight_r$0
+
+
+module qp_table$engine$in_flight_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$in_flight_r$1
 
 
 module qp_table$engine$in_use(d,q,clock);
@@ -1265,6 +1547,25 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     output reg  [23:0] result;
     
     // Constant declarations
+    localparam  c4$0 = 4'h0;
+    localparam  c4$1 = 4'h1;
+    localparam  c4$2 = 4'h2;
+    localparam  c4$3 = 4'h3;
+    localparam  c4$4 = 4'h4;
+    localparam  c4$5 = 4'h5;
+    localparam  c4$6 = 4'h6;
+    localparam  c4$7 = 4'h7;
+    localparam  c4$8 = 4'h8;
+    localparam  c4$9 = 4'h9;
+    localparam  c4$10 = 4'ha;
+    localparam  c4$11 = 4'hb;
+    localparam  c4$12 = 4'hc;
+    localparam  c4$13 = 4'hd;
+    localparam  c4$14 = 4'he;
+    localparam  c4$15 = 4'hf;
+    localparam  grp_num$0 = 25'h10;
+    localparam  grp_num$1 = 25'h20;
+    localparam  grp_num$2 = 25'h30;
     localparam  depths$0 = 25'h100;
     localparam  depths$1 = 25'h4;
     localparam  depths$2 = 25'h1;
@@ -1285,31 +1586,21 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     localparam  last_init_word = 18'b11111111;
     localparam  first_index = 25'h2;
     localparam  ones = 64'hffffffffffffffff;
-    localparam  pow2$0 = 25'h1;
-    localparam  pow2$1 = 25'h2;
-    localparam  pow2$2 = 25'h4;
-    localparam  pow2$3 = 25'h8;
-    localparam  pow2$4 = 25'h10;
-    localparam  pow2$5 = 25'h20;
-    localparam  bit_of_pos$0 = 64'haaaaaaaaaaaaaaaa;
-    localparam  bit_of_pos$1 = 64'hcccccccccccccccc;
-    localparam  bit_of_pos$2 = 64'hf0f0f0f0f0f0f0f0;
-    localparam  bit_of_pos$3 = 64'hff00ff00ff00ff00;
-    localparam  bit_of_pos$4 = 64'hffff0000ffff0000;
-    localparam  bit_of_pos$5 = 64'hffffffff00000000;
     localparam  one = 64'h1;
     
     // Enums
     localparam MapState$Init = 0;
-    localparam MapState$Idle = 1;
-    localparam MapState$WalkRead = 2;
-    localparam MapState$WalkLatch = 3;
-    localparam MapState$WalkFind = 4;
-    localparam MapState$WalkCheck = 5;
-    localparam MapState$PointRead = 6;
-    localparam MapState$PointLatch = 7;
-    localparam MapState$PointApply = 8;
-    localparam MapState$Done = 9;
+    localparam MapState$InitTail = 1;
+    localparam MapState$Idle = 2;
+    localparam MapState$WalkRead = 3;
+    localparam MapState$WalkLatch = 4;
+    localparam MapState$WalkFind = 5;
+    localparam MapState$WalkCheck = 6;
+    localparam MapState$PointRead = 7;
+    localparam MapState$PointLatch = 8;
+    localparam MapState$PointPrep = 9;
+    localparam MapState$PointApply = 10;
+    localparam MapState$Done = 11;
     
     // Stub signals
     reg  rams$0$clock;
@@ -1354,15 +1645,18 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  found_q$d;
     wire  found_q$q;
     reg  found_q$clock;
+    reg  done_q$d;
+    wire  done_q$q;
+    reg  done_q$clock;
     reg  [23:0] result_q$d;
     wire  [23:0] result_q$q;
     reg  result_q$clock;
     reg  [63:0] latched$d;
     wire  [63:0] latched$q;
     reg  latched$clock;
-    reg  [63:0] lowest_q$d;
-    wire  [63:0] lowest_q$q;
-    reg  lowest_q$clock;
+    reg  [15:0] nums_q$d;
+    wire  [15:0] nums_q$q;
+    reg  nums_q$clock;
     reg  any_q$d;
     wire  any_q$q;
     reg  any_q$clock;
@@ -1372,8 +1666,112 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  rd_wait$d;
     wire  rd_wait$q;
     reg  rd_wait$clock;
+    reg  [63:0] bit_mask_q$d;
+    wire  [63:0] bit_mask_q$q;
+    reg  bit_mask_q$clock;
+    reg  [63:0] ge_mask_q$d;
+    wire  [63:0] ge_mask_q$q;
+    reg  ge_mask_q$clock;
+    reg  [63:0] modified_q$d;
+    wire  [63:0] modified_q$q;
+    reg  modified_q$clock;
+    reg  zero_lo_q$d;
+    wire  zero_lo_q$q;
+    reg  zero_lo_q$clock;
+    reg  zero_hi_q$d;
+    wire  zero_hi_q$q;
+    reg  zero_hi_q$clock;
+    reg  bit_lo_q$d;
+    wire  bit_lo_q$q;
+    reg  bit_lo_q$clock;
+    reg  bit_hi_q$d;
+    wire  bit_hi_q$q;
+    reg  bit_hi_q$clock;
+    reg  [23:0] wa_q$d;
+    wire  [23:0] wa_q$q;
+    reg  wa_q$clock;
+    reg  we_q$0$d;
+    wire  we_q$0$q;
+    reg  we_q$0$clock;
+    reg  we_q$1$d;
+    wire  we_q$1$q;
+    reg  we_q$1$clock;
+    reg  we_q$2$d;
+    wire  we_q$2$q;
+    reg  we_q$2$clock;
+    reg  [63:0] wd_q$0$d;
+    wire  [63:0] wd_q$0$q;
+    reg  wd_q$0$clock;
+    reg  [63:0] wd_q$1$d;
+    wire  [63:0] wd_q$1$q;
+    reg  wd_q$1$clock;
+    reg  [63:0] wd_q$2$d;
+    wire  [63:0] wd_q$2$q;
+    reg  wd_q$2$clock;
+    reg  init_valid$d;
+    wire  init_valid$q;
+    reg  init_valid$clock;
+    reg  [17:0] init_wa$d;
+    wire  [17:0] init_wa$q;
+    reg  init_wa$clock;
+    reg  init_exists$0$d;
+    wire  init_exists$0$q;
+    reg  init_exists$0$clock;
+    reg  init_exists$1$d;
+    wire  init_exists$1$q;
+    reg  init_exists$1$clock;
+    reg  init_exists$2$d;
+    wire  init_exists$2$q;
+    reg  init_exists$2$clock;
+    reg  init_ones$0$d;
+    wire  init_ones$0$q;
+    reg  init_ones$0$clock;
+    reg  init_ones$1$d;
+    wire  init_ones$1$q;
+    reg  init_ones$1$clock;
+    reg  init_ones$2$d;
+    wire  init_ones$2$q;
+    reg  init_ones$2$clock;
+    reg  init_partial$0$d;
+    wire  init_partial$0$q;
+    reg  init_partial$0$clock;
+    reg  init_partial$1$d;
+    wire  init_partial$1$q;
+    reg  init_partial$1$clock;
+    reg  init_partial$2$d;
+    wire  init_partial$2$q;
+    reg  init_partial$2$clock;
+    reg  exists_k$0$d;
+    wire  exists_k$0$q;
+    reg  exists_k$0$clock;
+    reg  exists_k$1$d;
+    wire  exists_k$1$q;
+    reg  exists_k$1$clock;
+    reg  exists_k$2$d;
+    wire  exists_k$2$q;
+    reg  exists_k$2$clock;
+    reg  [24:0] next_word_q$d;
+    wire  [24:0] next_word_q$q;
+    reg  next_word_q$clock;
+    reg  word_exists_q$d;
+    wire  word_exists_q$q;
+    reg  word_exists_q$clock;
+    reg  [3:0] grp_any_q$d;
+    wire  [3:0] grp_any_q$q;
+    reg  grp_any_q$clock;
     
     // Local signals
+    reg  [3:0] num0;
+    reg  [3:0] num1;
+    reg  [3:0] num2;
+    reg  [3:0] num3;
+    reg  seen0;
+    reg  seen1;
+    reg  seen2;
+    reg  seen3;
+    reg  [3:0] num_sel;
+    reg  [63:0] others;
+    reg  [63:0] hits;
     reg  [63:0] rd;
     reg  [24:0] init_pos;
     reg  [24:0] word;
@@ -1386,7 +1784,11 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  top;
     reg  [63:0] ffs_in;
     reg  [24:0] ffs;
-    reg  [63:0] lowest;
+    reg  [24:0] ffs_base;
+    reg  [15:0] grp0;
+    reg  [15:0] grp1;
+    reg  [15:0] grp2;
+    reg  [15:0] grp3;
     reg  [24:0] hit;
     
     // Sub module instances
@@ -1454,6 +1856,11 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .q(found_q$q),
         .clock(found_q$clock)
     );
+    qp_table$engine$map$done_q done_q(
+        .d(done_q$d),
+        .q(done_q$q),
+        .clock(done_q$clock)
+    );
     qp_table$engine$map$result_q result_q(
         .d(result_q$d),
         .q(result_q$q),
@@ -1464,10 +1871,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table$engine$map$lowest_q lowest_q(
-        .d(lowest_q$d),
-        .q(lowest_q$q),
-        .clock(lowest_q$clock)
+    qp_table$engine$map$nums_q nums_q(
+        .d(nums_q$d),
+        .q(nums_q$q),
+        .clock(nums_q$clock)
     );
     qp_table$engine$map$any_q any_q(
         .d(any_q$d),
@@ -1484,6 +1891,161 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .q(rd_wait$q),
         .clock(rd_wait$clock)
     );
+    qp_table$engine$map$bit_mask_q bit_mask_q(
+        .d(bit_mask_q$d),
+        .q(bit_mask_q$q),
+        .clock(bit_mask_q$clock)
+    );
+    qp_table$engine$map$ge_mask_q ge_mask_q(
+        .d(ge_mask_q$d),
+        .q(ge_mask_q$q),
+        .clock(ge_mask_q$clock)
+    );
+    qp_table$engine$map$modified_q modified_q(
+        .d(modified_q$d),
+        .q(modified_q$q),
+        .clock(modified_q$clock)
+    );
+    qp_table$engine$map$zero_lo_q zero_lo_q(
+        .d(zero_lo_q$d),
+        .q(zero_lo_q$q),
+        .clock(zero_lo_q$clock)
+    );
+    qp_table$engine$map$zero_hi_q zero_hi_q(
+        .d(zero_hi_q$d),
+        .q(zero_hi_q$q),
+        .clock(zero_hi_q$clock)
+    );
+    qp_table$engine$map$bit_lo_q bit_lo_q(
+        .d(bit_lo_q$d),
+        .q(bit_lo_q$q),
+        .clock(bit_lo_q$clock)
+    );
+    qp_table$engine$map$bit_hi_q bit_hi_q(
+        .d(bit_hi_q$d),
+        .q(bit_hi_q$q),
+        .clock(bit_hi_q$clock)
+    );
+    qp_table$engine$map$wa_q wa_q(
+        .d(wa_q$d),
+        .q(wa_q$q),
+        .clock(wa_q$clock)
+    );
+    qp_table$engine$map$we_q$0 we_q$0(
+        .d(we_q$0$d),
+        .q(we_q$0$q),
+        .clock(we_q$0$clock)
+    );
+    qp_table$engine$map$we_q$1 we_q$1(
+        .d(we_q$1$d),
+        .q(we_q$1$q),
+        .clock(we_q$1$clock)
+    );
+    qp_table$engine$map$we_q$2 we_q$2(
+        .d(we_q$2$d),
+        .q(we_q$2$q),
+        .clock(we_q$2$clock)
+    );
+    qp_table$engine$map$wd_q$0 wd_q$0(
+        .d(wd_q$0$d),
+        .q(wd_q$0$q),
+        .clock(wd_q$0$clock)
+    );
+    qp_table$engine$map$wd_q$1 wd_q$1(
+        .d(wd_q$1$d),
+        .q(wd_q$1$q),
+        .clock(wd_q$1$clock)
+    );
+    qp_table$engine$map$wd_q$2 wd_q$2(
+        .d(wd_q$2$d),
+        .q(wd_q$2$q),
+        .clock(wd_q$2$clock)
+    );
+    qp_table$engine$map$init_valid init_valid(
+        .d(init_valid$d),
+        .q(init_valid$q),
+        .clock(init_valid$clock)
+    );
+    qp_table$engine$map$init_wa init_wa(
+        .d(init_wa$d),
+        .q(init_wa$q),
+        .clock(init_wa$clock)
+    );
+    qp_table$engine$map$init_exists$0 init_exists$0(
+        .d(init_exists$0$d),
+        .q(init_exists$0$q),
+        .clock(init_exists$0$clock)
+    );
+    qp_table$engine$map$init_exists$1 init_exists$1(
+        .d(init_exists$1$d),
+        .q(init_exists$1$q),
+        .clock(init_exists$1$clock)
+    );
+    qp_table$engine$map$init_exists$2 init_exists$2(
+        .d(init_exists$2$d),
+        .q(init_exists$2$q),
+        .clock(init_exists$2$clock)
+    );
+    qp_table$engine$map$init_ones$0 init_ones$0(
+        .d(init_ones$0$d),
+        .q(init_ones$0$q),
+        .clock(init_ones$0$clock)
+    );
+    qp_table$engine$map$init_ones$1 init_ones$1(
+        .d(init_ones$1$d),
+        .q(init_ones$1$q),
+        .clock(init_ones$1$clock)
+    );
+    qp_table$engine$map$init_ones$2 init_ones$2(
+        .d(init_ones$2$d),
+        .q(init_ones$2$q),
+        .clock(init_ones$2$clock)
+    );
+    qp_table$engine$map$init_partial$0 init_partial$0(
+        .d(init_partial$0$d),
+        .q(init_partial$0$q),
+        .clock(init_partial$0$clock)
+    );
+    qp_table$engine$map$init_partial$1 init_partial$1(
+        .d(init_partial$1$d),
+        .q(init_partial$1$q),
+        .clock(init_partial$1$clock)
+    );
+    qp_table$engine$map$init_partial$2 init_partial$2(
+        .d(init_partial$2$d),
+        .q(init_partial$2$q),
+        .clock(init_partial$2$clock)
+    );
+    qp_table$engine$map$exists_k$0 exists_k$0(
+        .d(exists_k$0$d),
+        .q(exists_k$0$q),
+        .clock(exists_k$0$clock)
+    );
+    qp_table$engine$map$exists_k$1 exists_k$1(
+        .d(exists_k$1$d),
+        .q(exists_k$1$q),
+        .clock(exists_k$1$clock)
+    );
+    qp_table$engine$map$exists_k$2 exists_k$2(
+        .d(exists_k$2$d),
+        .q(exists_k$2$q),
+        .clock(exists_k$2$clock)
+    );
+    qp_table$engine$map$next_word_q next_word_q(
+        .d(next_word_q$d),
+        .q(next_word_q$q),
+        .clock(next_word_q$clock)
+    );
+    qp_table$engine$map$word_exists_q word_exists_q(
+        .d(word_exists_q$d),
+        .q(word_exists_q$q),
+        .clock(word_exists_q$clock)
+    );
+    qp_table$engine$map$grp_any_q grp_any_q(
+        .d(grp_any_q$d),
+        .q(grp_any_q$q),
+        .clock(grp_any_q$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -1498,9 +2060,23 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         result_q$clock = clock;
         init_word$clock = clock;
         latched$clock = clock;
-        lowest_q$clock = clock;
+        nums_q$clock = clock;
         any_q$clock = clock;
         rd_wait$clock = clock;
+        bit_mask_q$clock = clock;
+        ge_mask_q$clock = clock;
+        modified_q$clock = clock;
+        zero_lo_q$clock = clock;
+        zero_hi_q$clock = clock;
+        bit_lo_q$clock = clock;
+        bit_hi_q$clock = clock;
+        wa_q$clock = clock;
+        init_valid$clock = clock;
+        init_wa$clock = clock;
+        word_exists_q$clock = clock;
+        grp_any_q$clock = clock;
+        next_word_q$clock = clock;
+        done_q$clock = clock;
         state$d = state$q;
         level$d = level$q;
         pos$d = pos$q;
@@ -1512,118 +2088,449 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         result_q$d = result_q$q;
         init_word$d = init_word$q;
         latched$d = latched$q;
-        lowest_q$d = lowest_q$q;
+        nums_q$d = nums_q$q;
         any_q$d = any_q$q;
         rd_wait$d = rd_wait$q;
+        bit_mask_q$d = bit_mask_q$q;
+        ge_mask_q$d = ge_mask_q$q;
+        modified_q$d = modified_q$q;
+        zero_lo_q$d = zero_lo_q$q;
+        zero_hi_q$d = zero_hi_q$q;
+        bit_lo_q$d = bit_lo_q$q;
+        bit_hi_q$d = bit_hi_q$q;
+        wa_q$d = wa_q$q;
+        init_valid$d = init_valid$q;
+        init_wa$d = init_wa$q;
+        word_exists_q$d = word_exists_q$q;
+        grp_any_q$d = grp_any_q$q;
+        next_word_q$d = next_word_q$q;
+        done_q$d = done_q$q;
         rd_wait$d = 1'b0;
-        done = state$q == MapState$Done;
+        done = done_q$q;
+        done_q$d = 1'b0;
         found = found_q$q;
         result = result_q$q;
-        init_done = state$q != MapState$Init;
+        init_done = (state$q != MapState$Init) & (state$q != MapState$InitTail);
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
+        bit_mask_q$d = bit_mask;
+        ge_mask_q$d = ones << bitpos;
+        next_word_q$d = word + 32'h1;
+        others = latched$q & ~bit_mask_q$q;
+        hits = latched$q & bit_mask_q$q;
         if (op_q$q == ops$set) begin
-            modified = latched$q | bit_mask;
-            propagate = latched$q == 32'h0;
+            modified = latched$q | bit_mask_q$q;
+            propagate = ~any_q$q;
         end
         else begin
-            modified = latched$q & ~bit_mask;
-            propagate = modified == 32'h0;
+            modified = others;
+            propagate = zero_lo_q$q & zero_hi_q$q;
         end
         rd = 32'h0;
         word_exists = 1'b0;
+        init_pos = ((init_word$q) & 25'h1ffffff);
+        init_wa$d = init_word$q;
+        init_valid$d = 1'b0;
+        wa_q$d = word[(32'h0)+:(24)];
         rams$0$clock = clock;
+        we_q$0$clock = clock;
+        wd_q$0$clock = clock;
         rams$0$read_address = word[(32'h0)+:(24)];
-        rams$0$write_address = word[(32'h0)+:(24)];
-        rams$0$write_enable = 1'b0;
-        rams$0$write_data = modified;
+        rams$0$write_address = wa_q$q;
+        rams$0$write_enable = we_q$0$q;
+        rams$0$write_data = wd_q$0$q;
+        init_exists$0$clock = clock;
+        exists_k$0$clock = clock;
+        exists_k$0$d = word < depths$0;
+        init_ones$0$clock = clock;
+        init_partial$0$clock = clock;
+        we_q$0$d = 1'b0;
+        wd_q$0$d = modified_q$q;
+        init_exists$0$d = init_pos < depths$0;
+        init_ones$0$d = init_pos < full_words_1$0;
+        init_partial$0$d = init_pos == full_words$0;
         if (level$q == 0) begin
             rd = rams$0$read_data;
-            word_exists = word < depths$0;
+            word_exists = exists_k$0$q;
         end
         rams$1$clock = clock;
+        we_q$1$clock = clock;
+        wd_q$1$clock = clock;
         rams$1$read_address = word[(32'h0)+:(24)];
-        rams$1$write_address = word[(32'h0)+:(24)];
-        rams$1$write_enable = 1'b0;
-        rams$1$write_data = modified;
+        rams$1$write_address = wa_q$q;
+        rams$1$write_enable = we_q$1$q;
+        rams$1$write_data = wd_q$1$q;
+        init_exists$1$clock = clock;
+        exists_k$1$clock = clock;
+        exists_k$1$d = word < depths$1;
+        init_ones$1$clock = clock;
+        init_partial$1$clock = clock;
+        we_q$1$d = 1'b0;
+        wd_q$1$d = modified_q$q;
+        init_exists$1$d = init_pos < depths$1;
+        init_ones$1$d = init_pos < full_words_1$1;
+        init_partial$1$d = init_pos == full_words$1;
         if (level$q == 1) begin
             rd = rams$1$read_data;
-            word_exists = word < depths$1;
+            word_exists = exists_k$1$q;
         end
         rams$2$clock = clock;
+        we_q$2$clock = clock;
+        wd_q$2$clock = clock;
         rams$2$read_address = word[(32'h0)+:(24)];
-        rams$2$write_address = word[(32'h0)+:(24)];
-        rams$2$write_enable = 1'b0;
-        rams$2$write_data = modified;
+        rams$2$write_address = wa_q$q;
+        rams$2$write_enable = we_q$2$q;
+        rams$2$write_data = wd_q$2$q;
+        init_exists$2$clock = clock;
+        exists_k$2$clock = clock;
+        exists_k$2$d = word < depths$2;
+        init_ones$2$clock = clock;
+        init_partial$2$clock = clock;
+        we_q$2$d = 1'b0;
+        wd_q$2$d = modified_q$q;
+        init_exists$2$d = init_pos < depths$2;
+        init_ones$2$d = init_pos < full_words_1$2;
+        init_partial$2$d = init_pos == full_words$2;
         if (level$q == 2) begin
             rd = rams$2$read_data;
-            word_exists = word < depths$2;
+            word_exists = exists_k$2$q;
         end
         top = level$q == top_level;
-        masked = rd & (ones << bitpos);
-        if (~word_exists) begin
+        word_exists_q$d = word_exists;
+        masked = rd & ge_mask_q$q;
+        if (~word_exists_q$q) begin
             masked = 32'h0;
         end
         ffs_in = latched$q;
-        ffs = pos$q & 64'h1ffffc0;
-        lowest = ffs_in & (~ffs_in + one);
-        lowest_q$d = lowest;
-        if (|(lowest_q$q & bit_of_pos$0)) begin
-            ffs = ffs | pow2$0;
+        ffs_base = pos$q & 64'h1ffffc0;
+        ffs = ffs_base;
+        grp0 = ffs_in[(32'h0)+:(16)];
+        grp1 = ffs_in[(32'h10)+:(16)];
+        grp2 = ffs_in[(32'h20)+:(16)];
+        grp3 = ffs_in[(32'h30)+:(16)];
+        num0 = 32'h0;
+        num1 = 32'h0;
+        num2 = 32'h0;
+        num3 = 32'h0;
+        seen0 = 1'b0;
+        seen1 = 1'b0;
+        seen2 = 1'b0;
+        seen3 = 1'b0;
+        if (grp0[0] & ~seen0) begin
+            num0 = c4$0;
+            seen0 = 1'b1;
         end
-        if (|(lowest_q$q & bit_of_pos$1)) begin
-            ffs = ffs | pow2$1;
+        if (grp1[0] & ~seen1) begin
+            num1 = c4$0;
+            seen1 = 1'b1;
         end
-        if (|(lowest_q$q & bit_of_pos$2)) begin
-            ffs = ffs | pow2$2;
+        if (grp2[0] & ~seen2) begin
+            num2 = c4$0;
+            seen2 = 1'b1;
         end
-        if (|(lowest_q$q & bit_of_pos$3)) begin
-            ffs = ffs | pow2$3;
+        if (grp3[0] & ~seen3) begin
+            num3 = c4$0;
+            seen3 = 1'b1;
         end
-        if (|(lowest_q$q & bit_of_pos$4)) begin
-            ffs = ffs | pow2$4;
+        if (grp0[1] & ~seen0) begin
+            num0 = c4$1;
+            seen0 = 1'b1;
         end
-        if (|(lowest_q$q & bit_of_pos$5)) begin
-            ffs = ffs | pow2$5;
+        if (grp1[1] & ~seen1) begin
+            num1 = c4$1;
+            seen1 = 1'b1;
         end
+        if (grp2[1] & ~seen2) begin
+            num2 = c4$1;
+            seen2 = 1'b1;
+        end
+        if (grp3[1] & ~seen3) begin
+            num3 = c4$1;
+            seen3 = 1'b1;
+        end
+        if (grp0[2] & ~seen0) begin
+            num0 = c4$2;
+            seen0 = 1'b1;
+        end
+        if (grp1[2] & ~seen1) begin
+            num1 = c4$2;
+            seen1 = 1'b1;
+        end
+        if (grp2[2] & ~seen2) begin
+            num2 = c4$2;
+            seen2 = 1'b1;
+        end
+        if (grp3[2] & ~seen3) begin
+            num3 = c4$2;
+            seen3 = 1'b1;
+        end
+        if (grp0[3] & ~seen0) begin
+            num0 = c4$3;
+            seen0 = 1'b1;
+        end
+        if (grp1[3] & ~seen1) begin
+            num1 = c4$3;
+            seen1 = 1'b1;
+        end
+        if (grp2[3] & ~seen2) begin
+            num2 = c4$3;
+            seen2 = 1'b1;
+        end
+        if (grp3[3] & ~seen3) begin
+            num3 = c4$3;
+            seen3 = 1'b1;
+        end
+        if (grp0[4] & ~seen0) begin
+            num0 = c4$4;
+            seen0 = 1'b1;
+        end
+        if (grp1[4] & ~seen1) begin
+            num1 = c4$4;
+            seen1 = 1'b1;
+        end
+        if (grp2[4] & ~seen2) begin
+            num2 = c4$4;
+            seen2 = 1'b1;
+        end
+        if (grp3[4] & ~seen3) begin
+            num3 = c4$4;
+            seen3 = 1'b1;
+        end
+        if (grp0[5] & ~seen0) begin
+            num0 = c4$5;
+            seen0 = 1'b1;
+        end
+        if (grp1[5] & ~seen1) begin
+            num1 = c4$5;
+            seen1 = 1'b1;
+        end
+        if (grp2[5] & ~seen2) begin
+            num2 = c4$5;
+            seen2 = 1'b1;
+        end
+        if (grp3[5] & ~seen3) begin
+            num3 = c4$5;
+            seen3 = 1'b1;
+        end
+        if (grp0[6] & ~seen0) begin
+            num0 = c4$6;
+            seen0 = 1'b1;
+        end
+        if (grp1[6] & ~seen1) begin
+            num1 = c4$6;
+            seen1 = 1'b1;
+        end
+        if (grp2[6] & ~seen2) begin
+            num2 = c4$6;
+            seen2 = 1'b1;
+        end
+        if (grp3[6] & ~seen3) begin
+            num3 = c4$6;
+            seen3 = 1'b1;
+        end
+        if (grp0[7] & ~seen0) begin
+            num0 = c4$7;
+            seen0 = 1'b1;
+        end
+        if (grp1[7] & ~seen1) begin
+            num1 = c4$7;
+            seen1 = 1'b1;
+        end
+        if (grp2[7] & ~seen2) begin
+            num2 = c4$7;
+            seen2 = 1'b1;
+        end
+        if (grp3[7] & ~seen3) begin
+            num3 = c4$7;
+            seen3 = 1'b1;
+        end
+        if (grp0[8] & ~seen0) begin
+            num0 = c4$8;
+            seen0 = 1'b1;
+        end
+        if (grp1[8] & ~seen1) begin
+            num1 = c4$8;
+            seen1 = 1'b1;
+        end
+        if (grp2[8] & ~seen2) begin
+            num2 = c4$8;
+            seen2 = 1'b1;
+        end
+        if (grp3[8] & ~seen3) begin
+            num3 = c4$8;
+            seen3 = 1'b1;
+        end
+        if (grp0[9] & ~seen0) begin
+            num0 = c4$9;
+            seen0 = 1'b1;
+        end
+        if (grp1[9] & ~seen1) begin
+            num1 = c4$9;
+            seen1 = 1'b1;
+        end
+        if (grp2[9] & ~seen2) begin
+            num2 = c4$9;
+            seen2 = 1'b1;
+        end
+        if (grp3[9] & ~seen3) begin
+            num3 = c4$9;
+            seen3 = 1'b1;
+        end
+        if (grp0[10] & ~seen0) begin
+            num0 = c4$10;
+            seen0 = 1'b1;
+        end
+        if (grp1[10] & ~seen1) begin
+            num1 = c4$10;
+            seen1 = 1'b1;
+        end
+        if (grp2[10] & ~seen2) begin
+            num2 = c4$10;
+            seen2 = 1'b1;
+        end
+        if (grp3[10] & ~seen3) begin
+            num3 = c4$10;
+            seen3 = 1'b1;
+        end
+        if (grp0[11] & ~seen0) begin
+            num0 = c4$11;
+            seen0 = 1'b1;
+        end
+        if (grp1[11] & ~seen1) begin
+            num1 = c4$11;
+            seen1 = 1'b1;
+        end
+        if (grp2[11] & ~seen2) begin
+            num2 = c4$11;
+            seen2 = 1'b1;
+        end
+        if (grp3[11] & ~seen3) begin
+            num3 = c4$11;
+            seen3 = 1'b1;
+        end
+        if (grp0[12] & ~seen0) begin
+            num0 = c4$12;
+            seen0 = 1'b1;
+        end
+        if (grp1[12] & ~seen1) begin
+            num1 = c4$12;
+            seen1 = 1'b1;
+        end
+        if (grp2[12] & ~seen2) begin
+            num2 = c4$12;
+            seen2 = 1'b1;
+        end
+        if (grp3[12] & ~seen3) begin
+            num3 = c4$12;
+            seen3 = 1'b1;
+        end
+        if (grp0[13] & ~seen0) begin
+            num0 = c4$13;
+            seen0 = 1'b1;
+        end
+        if (grp1[13] & ~seen1) begin
+            num1 = c4$13;
+            seen1 = 1'b1;
+        end
+        if (grp2[13] & ~seen2) begin
+            num2 = c4$13;
+            seen2 = 1'b1;
+        end
+        if (grp3[13] & ~seen3) begin
+            num3 = c4$13;
+            seen3 = 1'b1;
+        end
+        if (grp0[14] & ~seen0) begin
+            num0 = c4$14;
+            seen0 = 1'b1;
+        end
+        if (grp1[14] & ~seen1) begin
+            num1 = c4$14;
+            seen1 = 1'b1;
+        end
+        if (grp2[14] & ~seen2) begin
+            num2 = c4$14;
+            seen2 = 1'b1;
+        end
+        if (grp3[14] & ~seen3) begin
+            num3 = c4$14;
+            seen3 = 1'b1;
+        end
+        if (grp0[15] & ~seen0) begin
+            num0 = c4$15;
+            seen0 = 1'b1;
+        end
+        if (grp1[15] & ~seen1) begin
+            num1 = c4$15;
+            seen1 = 1'b1;
+        end
+        if (grp2[15] & ~seen2) begin
+            num2 = c4$15;
+            seen2 = 1'b1;
+        end
+        if (grp3[15] & ~seen3) begin
+            num3 = c4$15;
+            seen3 = 1'b1;
+        end
+        nums_q$d = (((num3) & 16'hffff) << 32'hc) | (((num2) & 16'hffff) << 32'h8) | (((num1) & 16'hffff) << 32'h4) | ((num0) & 16'hffff);
+        grp_any_q$d = ((|grp0) & 4'hf) | (((|grp1) & 4'hf) << 32'h1) | (((|grp2) & 4'hf) << 32'h2) | (((|grp3) & 4'hf) << 32'h3);
+        num_sel = nums_q$q[(32'hc)+:(4)];
+        ffs = ffs | grp_num$2;
+        if (grp_any_q$q[32'h2]) begin
+            num_sel = nums_q$q[(32'h8)+:(4)];
+            ffs = ffs_base | grp_num$1;
+        end
+        if (grp_any_q$q[32'h1]) begin
+            num_sel = nums_q$q[(32'h4)+:(4)];
+            ffs = ffs_base | grp_num$0;
+        end
+        if (grp_any_q$q[32'h0]) begin
+            num_sel = nums_q$q[(32'h0)+:(4)];
+            ffs = ffs_base;
+        end
+        ffs = ffs | ((num_sel) & 25'h1ffffff);
         hit = ffs;
         any_q$d = |latched$q;
+        if (init_valid$q) begin
+            wa_q$d = ((init_wa$q) & 24'hffffff);
+            we_q$0$d = init_exists$0$q;
+            wd_q$0$d = 32'h0;
+            if (init_ones$0$q) begin
+                wd_q$0$d = ones;
+                if (init_partial$0$q) begin
+                    wd_q$0$d = partial$0;
+                end
+            end
+            we_q$1$d = init_exists$1$q;
+            wd_q$1$d = 32'h0;
+            if (init_ones$1$q) begin
+                wd_q$1$d = ones;
+                if (init_partial$1$q) begin
+                    wd_q$1$d = partial$1;
+                end
+            end
+            we_q$2$d = init_exists$2$q;
+            wd_q$2$d = 32'h0;
+            if (init_ones$2$q) begin
+                wd_q$2$d = ones;
+                if (init_partial$2$q) begin
+                    wd_q$2$d = partial$2;
+                end
+            end
+        end
         case (state$q)
             MapState$Init:
                 begin
-                    init_pos = ((init_word$q) & 25'h1ffffff);
-                    rams$0$write_address = ((init_word$q) & 24'hffffff);
-                    rams$0$write_enable = init_pos < depths$0;
-                    rams$0$write_data = 32'h0;
-                    if (init_pos < full_words_1$0) begin
-                        rams$0$write_data = ones;
-                        if (init_pos == full_words$0) begin
-                            rams$0$write_data = partial$0;
-                        end
-                    end
-                    rams$1$write_address = ((init_word$q) & 24'hffffff);
-                    rams$1$write_enable = init_pos < depths$1;
-                    rams$1$write_data = 32'h0;
-                    if (init_pos < full_words_1$1) begin
-                        rams$1$write_data = ones;
-                        if (init_pos == full_words$1) begin
-                            rams$1$write_data = partial$1;
-                        end
-                    end
-                    rams$2$write_address = ((init_word$q) & 24'hffffff);
-                    rams$2$write_enable = init_pos < depths$2;
-                    rams$2$write_data = 32'h0;
-                    if (init_pos < full_words_1$2) begin
-                        rams$2$write_data = ones;
-                        if (init_pos == full_words$2) begin
-                            rams$2$write_data = partial$2;
-                        end
-                    end
+                    init_valid$d = 1'b1;
                     init_word$d = init_word$q + 32'h1;
                     if (init_word$q == last_init_word) begin
-                        state$d = MapState$Idle;
+                        state$d = MapState$InitTail;
                     end
+                end
+            MapState$InitTail:
+                begin
+                    state$d = MapState$Idle;
                 end
             MapState$Idle:
                 begin
@@ -1656,6 +2563,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                             found_q$d = 1'b1;
                             result_q$d = hit[(32'h0)+:(24)];
                             state$d = MapState$Done;
+                            done_q$d = 1'b1;
                         end
                         else begin
                             pos$d = hit << 32'h6;
@@ -1673,10 +2581,11 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
                         end
                         else begin
                             state$d = MapState$Done;
+                            done_q$d = 1'b1;
                         end
                     end
                     else begin
-                        pos$d = word + 32'h1;
+                        pos$d = next_word_q$q;
                         level$d = level$q + 32'h1;
                         state$d = MapState$WalkRead;
                     end
@@ -1691,29 +2600,40 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
             MapState$PointLatch:
                 begin
                     latched$d = rd;
+                    state$d = MapState$PointPrep;
+                end
+            MapState$PointPrep:
+                begin
+                    modified_q$d = modified;
+                    zero_lo_q$d = ~|others[(32'h0)+:(32)];
+                    zero_hi_q$d = ~|others[(32'h20)+:(32)];
+                    bit_lo_q$d = |hits[(32'h0)+:(32)];
+                    bit_hi_q$d = |hits[(32'h20)+:(32)];
                     state$d = MapState$PointApply;
                 end
             MapState$PointApply:
                 begin
                     state$d = MapState$Done;
+                    done_q$d = 1'b1;
                     if (op_q$q == ops$test) begin
-                        found_q$d = |(latched$q & bit_mask);
+                        found_q$d = bit_lo_q$q | bit_hi_q$q;
                         result_q$d = pos$q[(32'h0)+:(24)];
                     end
                     else begin
                         if (level$q == 0) begin
-                            rams$0$write_enable = 1'b1;
+                            we_q$0$d = 1'b1;
                         end
                         if (level$q == 1) begin
-                            rams$1$write_enable = 1'b1;
+                            we_q$1$d = 1'b1;
                         end
                         if (level$q == 2) begin
-                            rams$2$write_enable = 1'b1;
+                            we_q$2$d = 1'b1;
                         end
                         if (propagate & ~top) begin
                             pos$d = word;
                             level$d = level$q + 32'h1;
                             state$d = MapState$PointRead;
+                            done_q$d = 1'b0;
                         end
                     end
                 end
@@ -1738,6 +2658,11 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
             end
         end
         if (rst) begin
+            we_q$0$d = 1'b0;
+            we_q$1$d = 1'b0;
+            we_q$2$d = 1'b0;
+            init_valid$d = 1'b0;
+            done_q$d = 1'b0;
             state$d = MapState$Init;
             init_word$d = 32'h0;
             found_q$d = 1'b0;
@@ -1766,6 +2691,82 @@ module qp_table$engine$map$any_q(d,q,clock);
 endmodule // qp_table$engine$map$any_q
 
 
+module qp_table$engine$map$bit_hi_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$bit_hi_q
+
+
+module qp_table$engine$map$bit_lo_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$bit_lo_q
+
+
+module qp_table$engine$map$bit_mask_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$bit_mask_q
+
+
+module qp_table$engine$map$done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$done_q
+
+
 module qp_table$engine$map$down(d,q,clock);
     
     // Module arguments
@@ -1785,6 +2786,63 @@ module qp_table$engine$map$down(d,q,clock);
 endmodule // qp_table$engine$map$down
 
 
+module qp_table$engine$map$exists_k$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$exists_k$0
+
+
+module qp_table$engine$map$exists_k$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$exists_k$1
+
+
+module qp_table$engine$map$exists_k$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$exists_k$2
+
+
 module qp_table$engine$map$found_q(d,q,clock);
     
     // Module arguments
@@ -1802,6 +2860,253 @@ module qp_table$engine$map$found_q(d,q,clock);
     end
           
 endmodule // qp_table$engine$map$found_q
+
+
+module qp_table$engine$map$ge_mask_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$ge_mask_q
+
+
+module qp_table$engine$map$grp_any_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$grp_any_q
+
+
+module qp_table$engine$map$init_exists$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_exists$0
+
+
+module qp_table$engine$map$init_exists$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_exists$1
+
+
+module qp_table$engine$map$init_exists$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_exists$2
+
+
+module qp_table$engine$map$init_ones$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_ones$0
+
+
+module qp_table$engine$map$init_ones$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_ones$1
+
+
+module qp_table$engine$map$init_ones$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_ones$2
+
+
+module qp_table$engine$map$init_partial$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_partial$0
+
+
+module qp_table$engine$map$init_partial$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_partial$1
+
+
+module qp_table$engine$map$init_partial$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_partial$2
+
+
+module qp_table$engine$map$init_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_valid
+
+
+module qp_table$engine$map$init_wa(d,q,clock);
+    
+    // Module arguments
+    input wire  [17:0] d;
+    output reg  [17:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 18'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$init_wa
 
 
 module qp_table$engine$map$init_word(d,q,clock);
@@ -1861,7 +3166,7 @@ module qp_table$engine$map$level(d,q,clock);
 endmodule // qp_table$engine$map$level
 
 
-module qp_table$engine$map$lowest_q(d,q,clock);
+module qp_table$engine$map$modified_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -1877,7 +3182,45 @@ module qp_table$engine$map$lowest_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$lowest_q
+endmodule // qp_table$engine$map$modified_q
+
+
+module qp_table$engine$map$next_word_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [24:0] d;
+    output reg  [24:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 25'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$next_word_q
+
+
+module qp_table$engine$map$nums_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$nums_q
 
 
 module qp_table$engine$map$op_q(d,q,clock);
@@ -2091,15 +3434,17 @@ module qp_table$engine$map$state(d,q,clock);
     
     // Enums
     localparam MapState$Init = 0;
-    localparam MapState$Idle = 1;
-    localparam MapState$WalkRead = 2;
-    localparam MapState$WalkLatch = 3;
-    localparam MapState$WalkFind = 4;
-    localparam MapState$WalkCheck = 5;
-    localparam MapState$PointRead = 6;
-    localparam MapState$PointLatch = 7;
-    localparam MapState$PointApply = 8;
-    localparam MapState$Done = 9;
+    localparam MapState$InitTail = 1;
+    localparam MapState$Idle = 2;
+    localparam MapState$WalkRead = 3;
+    localparam MapState$WalkLatch = 4;
+    localparam MapState$WalkFind = 5;
+    localparam MapState$WalkCheck = 6;
+    localparam MapState$PointRead = 7;
+    localparam MapState$PointLatch = 8;
+    localparam MapState$PointPrep = 9;
+    localparam MapState$PointApply = 10;
+    localparam MapState$Done = 11;
     
     // Update code (custom)
     initial begin
@@ -2111,6 +3456,158 @@ module qp_table$engine$map$state(d,q,clock);
     end
           
 endmodule // qp_table$engine$map$state
+
+
+module qp_table$engine$map$wa_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$wa_q
+
+
+module qp_table$engine$map$wd_q$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$wd_q$0
+
+
+module qp_table$engine$map$wd_q$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$wd_q$1
+
+
+module qp_table$engine$map$wd_q$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$wd_q$2
+
+
+module qp_table$engine$map$we_q$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$we_q$0
+
+
+module qp_table$engine$map$we_q$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$we_q$1
+
+
+module qp_table$engine$map$we_q$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$we_q$2
+
+
+module qp_table$engine$map$word_exists_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$word_exists_q
 
 
 module qp_table$engine$map$wrap(d,q,clock);
@@ -2149,6 +3646,101 @@ module qp_table$engine$map$wrapped(d,q,clock);
     end
           
 endmodule // qp_table$engine$map$wrapped
+
+
+module qp_table$engine$map$zero_hi_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$zero_hi_q
+
+
+module qp_table$engine$map$zero_lo_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map$zero_lo_q
+
+
+module qp_table$engine$map_cmd_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map_cmd_q
+
+
+module qp_table$engine$map_index_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map_index_q
+
+
+module qp_table$engine$map_valid_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$map_valid_q
 
 
 module qp_table$engine$next_alloc(d,q,clock);
@@ -2425,6 +4017,82 @@ module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_addre
 endmodule // qp_table$engine$ram
 
 
+module qp_table$engine$req_fire_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$req_fire_r$0
+
+
+module qp_table$engine$req_fire_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$req_fire_r$1
+
+
+module qp_table$engine$rsp_fire_r$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$rsp_fire_r$0
+
+
+module qp_table$engine$rsp_fire_r$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$rsp_fire_r$1
+
+
 module qp_table$engine$state(d,q,clock);
     
     // Module arguments
@@ -2444,15 +4112,17 @@ module qp_table$engine$state(d,q,clock);
     localparam EngState$AllocFind = 8;
     localparam EngState$AllocRead = 9;
     localparam EngState$AllocHold = 10;
-    localparam EngState$AllocWrite = 11;
-    localparam EngState$AtTest = 12;
-    localparam EngState$MapWait = 13;
-    localparam EngState$FreeSnap = 14;
-    localparam EngState$Drain = 15;
-    localparam EngState$Release = 16;
-    localparam EngState$Overflow = 17;
-    localparam EngState$Push = 18;
-    localparam EngState$Done = 19;
+    localparam EngState$AllocLatch = 11;
+    localparam EngState$AllocWrite = 12;
+    localparam EngState$AtTest = 13;
+    localparam EngState$MapWait = 14;
+    localparam EngState$FreeSnap = 15;
+    localparam EngState$DrainSnap = 16;
+    localparam EngState$Drain = 17;
+    localparam EngState$Release = 18;
+    localparam EngState$Overflow = 19;
+    localparam EngState$Push = 20;
+    localparam EngState$Done = 21;
     
     // Update code (custom)
     initial begin
@@ -4066,7 +5736,6 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     
     // Constant declarations
     localparam  on_chip = 1'b0;
-    localparam  no_counts = 224'h0;
     localparam  id = 32'h51505431;
     localparam  version = 32'h10000;
     localparam  max_qps = 32'h4000;
@@ -4178,6 +5847,18 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     reg  [1:0] rresp_q$d;
     wire  [1:0] rresp_q$q;
     reg  rresp_q$clock;
+    reg  no_qps_q$d;
+    wire  no_qps_q$q;
+    reg  no_qps_q$clock;
+    reg  ar_q$d;
+    wire  ar_q$q;
+    reg  ar_q$clock;
+    reg  [9:0] araddr_q$d;
+    wire  [9:0] araddr_q$q;
+    reg  araddr_q$clock;
+    reg  [31:0] cnt_word_q$d;
+    wire  [31:0] cnt_word_q$q;
+    reg  cnt_word_q$clock;
     
     // Local signals
     reg  [63:0] dir_entry;
@@ -4190,6 +5871,11 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     reg  busy;
     reg  [31:0] read_data;
     reg  read_ok;
+    reg  ar_fire;
+    reg  [31:0] cnt_word;
+    reg  [9:0] raddr;
+    reg  [1:0] rport_sel;
+    reg  [2:0] rport_reg;
     reg  [1:0] port_sel;
     reg  [223:0] port_cnt;
     reg  [2:0] port_reg;
@@ -4290,6 +5976,26 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         .q(rresp_q$q),
         .clock(rresp_q$clock)
     );
+    qp_table$regs$no_qps_q no_qps_q(
+        .d(no_qps_q$d),
+        .q(no_qps_q$q),
+        .clock(no_qps_q$clock)
+    );
+    qp_table$regs$ar_q ar_q(
+        .d(ar_q$d),
+        .q(ar_q$q),
+        .clock(ar_q$clock)
+    );
+    qp_table$regs$araddr_q araddr_q(
+        .d(araddr_q$d),
+        .q(araddr_q$q),
+        .clock(araddr_q$clock)
+    );
+    qp_table$regs$cnt_word_q cnt_word_q(
+        .d(cnt_word_q$d),
+        .q(cnt_word_q$q),
+        .clock(cnt_word_q$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4312,6 +6018,10 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         commit$clock = clock;
         dir_sweep$clock = clock;
         dir_swept$clock = clock;
+        ar_q$clock = clock;
+        araddr_q$clock = clock;
+        cnt_word_q$clock = clock;
+        no_qps_q$clock = clock;
         wstate$d = wstate$q;
         now$d = now$q;
         cmd_time_q$d = cmd_time_q$q;
@@ -4331,6 +6041,10 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         commit$d = commit$q;
         dir_sweep$d = dir_sweep$q;
         dir_swept$d = dir_swept$q;
+        ar_q$d = ar_q$q;
+        araddr_q$d = araddr_q$q;
+        cnt_word_q$d = cnt_word_q$q;
+        no_qps_q$d = no_qps_q$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
         busy = wstate$q == WriteState$Command;
         cmd_valid = busy;
@@ -4338,6 +6052,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         cmd_qpn = cmd_qpn_q$q;
         cmd_time = cmd_time_q$q;
         now$d = now$q + time_one;
+        no_qps_q$d = ~|cmd_counts[(64'h80)+:(32)];
         write_fire = 1'b0;
         strobe_mask = 32'h0;
         if (wstrb[32'h0]) begin
@@ -4379,11 +6094,11 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         if (write_fire) begin
             bresp_q$d = 32'h2;
             wstate$d = WriteState$Response;
-            if ((awaddr == words$table_base_lo) & ~|cmd_counts[(64'h80)+:(32)]) begin
+            if ((awaddr == words$table_base_lo) & no_qps_q$q) begin
                 base_lo$d = base_lo_new;
                 bresp_q$d = 32'h0;
             end
-            if ((awaddr == words$table_base_hi) & ~|cmd_counts[(64'h80)+:(32)]) begin
+            if ((awaddr == words$table_base_hi) & no_qps_q$q) begin
                 base_hi$d = base_hi_new;
                 bresp_q$d = 32'h0;
             end
@@ -4398,132 +6113,158 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         dir_entry = (((dir_rd[(page_offset)+:(58)]) & 64'hffffffffffffffff) << base_shift) | (((dir_rd[present_offset]) & 64'hffffffffffffffff) << present_bit);
         bvalid = (wstate$q == WriteState$Response) & ~commit$q;
         bresp = bresp_q$q;
-        arready = ~rvalid_q$q & ~ar_dir$q;
+        ar_fire = arvalid & ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
+        arready = ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
         rvalid = rvalid_q$q;
         rdata = rdata_q$q;
         rresp = rresp_q$q;
-        read_data = 32'h0;
-        read_ok = 1'b1;
+        ar_q$d = ar_fire;
+        if (ar_fire) begin
+            araddr_q$d = araddr;
+        end
         port_sel = araddr[(32'h3)+:(2)];
-        port_cnt = no_counts;
-        if (port_sel == 0) begin
-            port_cnt = port_counts$0;
-        end
-        if (port_sel == 1) begin
-            port_cnt = port_counts$1;
-        end
         port_reg = araddr[(32'h0)+:(3)];
-        read_ok = 1'b0;
-        if (araddr == words$id) begin
-            read_ok = 1'b1;
-            read_data = id;
-        end
-        if (araddr == words$version) begin
-            read_ok = 1'b1;
-            read_data = version;
-        end
-        if (araddr == words$max_qps) begin
-            read_ok = 1'b1;
-            read_data = max_qps;
-        end
-        if (araddr == words$entry_bytes) begin
-            read_ok = 1'b1;
-            read_data = entry_bytes;
-        end
-        if (araddr == words$geometry) begin
-            read_ok = 1'b1;
-            read_data = geometry;
-        end
-        if (araddr == words$status) begin
-            read_ok = 1'b1;
-            read_data = (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
-        end
-        if (araddr == words$first_index) begin
-            read_ok = 1'b1;
-            read_data = first_index;
-        end
-        if (araddr == words$table_base_lo) begin
-            read_ok = 1'b1;
-            read_data = base_lo$q;
-        end
-        if (araddr == words$table_base_hi) begin
-            read_ok = 1'b1;
-            read_data = base_hi$q;
-        end
-        if (araddr == words$dir_index) begin
-            read_ok = on_chip;
-            read_data = dir_index$q;
-        end
-        if ((araddr == words$dir_entry_lo) | (araddr == words$dir_entry_hi)) begin
-            read_ok = on_chip;
-        end
-        if (araddr == words$cmd_result) begin
-            read_ok = 1'b1;
-            read_data = (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
-        end
+        cnt_word = 32'h0;
         if (araddr == words$alloc_ok) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'h0)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'h0)+:(32)];
         end
         if (araddr == words$alloc_full) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'h20)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'h20)+:(32)];
         end
         if (araddr == words$free_ok) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'h40)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'h40)+:(32)];
         end
         if (araddr == words$cmd_error) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'h60)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'h60)+:(32)];
         end
         if (araddr == words$quarantine_overflow) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'ha0)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'ha0)+:(32)];
         end
         if (araddr == words$in_use) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'h80)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'h80)+:(32)];
         end
         if (araddr == words$quarantined) begin
-            read_ok = 1'b1;
-            read_data = cmd_counts[(64'hc0)+:(32)];
+            cnt_word = cnt_word | cmd_counts[(64'hc0)+:(32)];
         end
-        if (araddr[(32'h5)+:(5)] == port_block) begin
-            read_ok = (((port_sel) & 3'h7) < ports) & (port_reg <= port$mem_error);
+        port_cnt = port_counts$0;
+        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 0)) begin
             if (port_reg == port$lookups) begin
-                read_data = port_cnt[(64'h0)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
             end
             if (port_reg == port$ok) begin
-                read_data = port_cnt[(64'h20)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
             end
             if (port_reg == port$out_of_range) begin
-                read_data = port_cnt[(64'h40)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
             end
             if (port_reg == port$not_allocated) begin
-                read_data = port_cnt[(64'h60)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
             end
             if (port_reg == port$stale) begin
-                read_data = port_cnt[(64'h80)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
             end
             if (port_reg == port$page_absent) begin
-                read_data = port_cnt[(64'ha0)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
             end
             if (port_reg == port$mem_error) begin
-                read_data = port_cnt[(64'hc0)+:(32)];
+                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
             end
         end
-        if (arvalid & ~rvalid_q$q & ~ar_dir$q) begin
+        port_cnt = port_counts$1;
+        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 1)) begin
+            if (port_reg == port$lookups) begin
+                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
+            end
+            if (port_reg == port$ok) begin
+                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
+            end
+            if (port_reg == port$out_of_range) begin
+                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
+            end
+            if (port_reg == port$not_allocated) begin
+                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
+            end
+            if (port_reg == port$stale) begin
+                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
+            end
+            if (port_reg == port$page_absent) begin
+                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
+            end
+            if (port_reg == port$mem_error) begin
+                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
+            end
+        end
+        cnt_word_q$d = cnt_word;
+        raddr = araddr_q$q;
+        rport_sel = raddr[(32'h3)+:(2)];
+        rport_reg = raddr[(32'h0)+:(3)];
+        read_data = 32'h0;
+        read_ok = 1'b0;
+        if (raddr == words$id) begin
+            read_ok = 1'b1;
+            read_data = read_data | id;
+        end
+        if (raddr == words$version) begin
+            read_ok = 1'b1;
+            read_data = read_data | version;
+        end
+        if (raddr == words$max_qps) begin
+            read_ok = 1'b1;
+            read_data = read_data | max_qps;
+        end
+        if (raddr == words$entry_bytes) begin
+            read_ok = 1'b1;
+            read_data = read_data | entry_bytes;
+        end
+        if (raddr == words$geometry) begin
+            read_ok = 1'b1;
+            read_data = read_data | geometry;
+        end
+        if (raddr == words$status) begin
+            read_ok = 1'b1;
+            read_data = read_data | (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
+        end
+        if (raddr == words$first_index) begin
+            read_ok = 1'b1;
+            read_data = read_data | first_index;
+        end
+        if (raddr == words$table_base_lo) begin
+            read_ok = 1'b1;
+            read_data = read_data | base_lo$q;
+        end
+        if (raddr == words$table_base_hi) begin
+            read_ok = 1'b1;
+            read_data = read_data | base_hi$q;
+        end
+        if (raddr == words$dir_index) begin
+            read_ok = read_ok | on_chip;
+            read_data = read_data | dir_index$q;
+        end
+        if ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi)) begin
+            read_ok = read_ok | on_chip;
+        end
+        if (raddr == words$cmd_result) begin
+            read_ok = 1'b1;
+            read_data = read_data | (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
+        end
+        if ((raddr == words$alloc_ok) | (raddr == words$alloc_full) | (raddr == words$free_ok) | (raddr == words$cmd_error) | (raddr == words$quarantine_overflow) | (raddr == words$in_use) | (raddr == words$quarantined)) begin
+            read_ok = 1'b1;
+        end
+        if (raddr[(32'h5)+:(5)] == port_block) begin
+            read_ok = read_ok | ((((rport_sel) & 3'h7) < ports) & (rport_reg <= port$mem_error));
+        end
+        read_data = read_data | cnt_word_q$q;
+        if (ar_q$q) begin
             rvalid_q$d = 1'b1;
             rdata_q$d = 32'h0;
             rresp_q$d = 32'h2;
             if (read_ok) begin
                 rdata_q$d = read_data;
                 rresp_q$d = 32'h0;
-                if (on_chip & ((araddr == words$dir_entry_lo) | (araddr == words$dir_entry_hi))) begin
+                if (on_chip & ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi))) begin
                     rvalid_q$d = 1'b0;
                     ar_dir$d = 1'b1;
-                    ar_dir_hi$d = araddr == words$dir_entry_hi;
+                    ar_dir_hi$d = raddr == words$dir_entry_hi;
                 end
             end
         end
@@ -4545,6 +6286,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
             base_lo$d = 32'h0;
             base_hi$d = 32'h0;
             rvalid_q$d = 1'b0;
+            ar_q$d = 1'b0;
             ar_dir$d = 1'b0;
             dir_index$d = 32'h0;
             dir_sweep$d = 32'h0;
@@ -4592,6 +6334,44 @@ module qp_table$regs$ar_dir_hi(d,q,clock);
     end
           
 endmodule // qp_table$regs$ar_dir_hi
+
+
+module qp_table$regs$ar_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$regs$ar_q
+
+
+module qp_table$regs$araddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$regs$araddr_q
 
 
 module qp_table$regs$base_hi(d,q,clock);
@@ -4708,6 +6488,25 @@ module qp_table$regs$cmd_time_q(d,q,clock);
 endmodule // qp_table$regs$cmd_time_q
 
 
+module qp_table$regs$cnt_word_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$regs$cnt_word_q
+
+
 module qp_table$regs$commit(d,q,clock);
     
     // Module arguments
@@ -4782,6 +6581,25 @@ module qp_table$regs$dir_swept(d,q,clock);
     end
           
 endmodule // qp_table$regs$dir_swept
+
+
+module qp_table$regs$no_qps_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$regs$no_qps_q
 
 
 module qp_table$regs$now(d,q,clock);

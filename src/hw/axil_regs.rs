@@ -3,7 +3,7 @@
 //! | channel | behaviour |
 //! |---|---|
 //! | write (AW + W) | taken together, one write at a time: `awready = wready = awvalid & wvalid` while idle. A register write answers on B the cycle after; a CMD write holds B until the command engine is done (`cmd_done`), so the B handshake marks the command's completion. |
-//! | read (AR -> R) | served while a write waits (so STATUS and CMD_RESULT can be polled during a command); R comes one cycle after AR; `arready` is low while R waits. |
+//! | read (AR -> R) | served while a write waits (so STATUS and CMD_RESULT can be polled during a command); R comes two cycles after AR (the address and the counter word it selects are registered at the AR handshake, the word read at the next edge; DIR_ENTRY_* one cycle more); `arready` is low from the AR handshake until R is taken. Counters read as of the AR handshake. |
 //!
 //! Errors: a read of an unmapped address (and of CMD, and of the blocks of ports that do
 //! not exist) and a write to a read-only or unmapped address answer SLVERR and change
@@ -118,10 +118,23 @@ pub struct AxilRegs {
     busy: Signal<Local, Bit>,
     read_data: Signal<Local, Bits<32>>,
     read_ok: Signal<Local, Bit>,
+    /// IN_USE is 0, registered (IN_USE changes only while a command runs, and a command
+    /// holds the write channel until it is done: the flag is current by the next write).
+    no_qps_q: DFF<Bit>,
+    /// The read's first stage: an AR handshake, its address and the counter word it
+    /// selects, registered.
+    ar_fire: Signal<Local, Bit>,
+    ar_q: DFF<Bit>,
+    araddr_q: DFF<Bits<WORD_BITS>>,
+    cnt_word: Signal<Local, Bits<32>>,
+    cnt_word_q: DFF<Bits<32>>,
+    /// The registered address, and its port fields.
+    raddr: Signal<Local, Bits<WORD_BITS>>,
+    rport_sel: Signal<Local, Bits<2>>,
+    rport_reg: Signal<Local, Bits<3>>,
     port_sel: Signal<Local, Bits<2>>,
-    /// The counters of the port `port_sel` selects (0 past the last port).
+    /// The counters of one port (in the loop over the ports).
     port_cnt: Signal<Local, LookupCounts>,
-    no_counts: Constant<LookupCounts>,
     port_reg: Signal<Local, Bits<3>>,
     id: Constant<Bits<32>>,
     version: Constant<Bits<32>>,
@@ -249,9 +262,17 @@ impl AxilRegs {
             busy: Default::default(),
             read_data: Default::default(),
             read_ok: Default::default(),
+            no_qps_q: Default::default(),
+            ar_fire: Default::default(),
+            ar_q: Default::default(),
+            araddr_q: Default::default(),
+            cnt_word: Default::default(),
+            cnt_word_q: Default::default(),
+            raddr: Default::default(),
+            rport_sel: Default::default(),
+            rport_reg: Default::default(),
             port_sel: Default::default(),
             port_cnt: Default::default(),
-            no_counts: Constant::new(LookupCounts::default()),
             port_reg: Default::default(),
             id: Constant::new(u64::from(regs::ID_VALUE).into()),
             version: Constant::new(u64::from(regs::VERSION_VALUE).into()),
@@ -292,7 +313,7 @@ impl Logic for AxilRegs {
         dff_setup!(
             self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
             rvalid_q, rdata_q, rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit,
-            dir_sweep, dir_swept
+            dir_sweep, dir_swept, ar_q, araddr_q, cnt_word_q, no_qps_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -302,6 +323,7 @@ impl Logic for AxilRegs {
         self.cmd_qpn.next = self.cmd_qpn_q.q.val();
         self.cmd_time.next = self.cmd_time_q.q.val();
         self.now.d.next = self.now.q.val() + self.time_one.val();
+        self.no_qps_q.d.next = !self.cmd_counts.val().in_use.any();
 
         // Write channel.
         self.write_fire.next = false;
@@ -352,15 +374,11 @@ impl Logic for AxilRegs {
             self.bresp_q.d.next = 2.into();
             self.wstate.d.next = WriteState::Response;
             // TABLE_BASE_LO/HI: refused while QPs are in use.
-            if (self.awaddr.val() == self.words.table_base_lo.val())
-                & !self.cmd_counts.val().in_use.any()
-            {
+            if (self.awaddr.val() == self.words.table_base_lo.val()) & self.no_qps_q.q.val() {
                 self.base_lo.d.next = self.base_lo_new.val();
                 self.bresp_q.d.next = 0.into();
             }
-            if (self.awaddr.val() == self.words.table_base_hi.val())
-                & !self.cmd_counts.val().in_use.any()
-            {
+            if (self.awaddr.val() == self.words.table_base_hi.val()) & self.no_qps_q.q.val() {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();
             }
@@ -460,133 +478,161 @@ impl Logic for AxilRegs {
         self.bvalid.next = (self.wstate.q.val() == WriteState::Response) & !self.commit.q.val();
         self.bresp.next = self.bresp_q.q.val();
 
-        // Read channel. DIR_ENTRY_* take one more cycle: the directory is read at the edge
-        // of the AR handshake.
-        self.arready.next = !self.rvalid_q.q.val() & !self.ar_dir.q.val();
+        // Read channel, two stages: at the AR handshake the address is registered, with
+        // the counter words it selects (the lookup pipes' and the engine's counters are far
+        // from here: their multiplexer ends at a register); at the next edge the word read
+        // is registered into R. DIR_ENTRY_* take one more cycle (the directory is read from
+        // DIR_INDEX, answered from `ar_dir`).
+        self.ar_fire.next =
+            self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_q.q.val() & !self.ar_dir.q.val();
+        self.arready.next = !self.rvalid_q.q.val() & !self.ar_q.q.val() & !self.ar_dir.q.val();
         self.rvalid.next = self.rvalid_q.q.val();
         self.rdata.next = self.rdata_q.q.val();
         self.rresp.next = self.rresp_q.q.val();
-        self.read_data.next = 0.into();
-        self.read_ok.next = true;
+        self.ar_q.d.next = self.ar_fire.val();
+        if self.ar_fire.val() {
+            self.araddr_q.d.next = self.araddr.val();
+        }
+        // Stage 1: the counter word the address selects (0 for any other address).
         self.port_sel.next = self.araddr.val().get_bits::<2>(3);
-        self.port_cnt.next = self.no_counts.val();
+        self.port_reg.next = self.araddr.val().get_bits::<3>(0);
+        self.cnt_word.next = 0.into();
+        if self.araddr.val() == self.words.alloc_ok.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().alloc_ok;
+        }
+        if self.araddr.val() == self.words.alloc_full.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().alloc_full;
+        }
+        if self.araddr.val() == self.words.free_ok.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().free_ok;
+        }
+        if self.araddr.val() == self.words.cmd_error.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().cmd_error;
+        }
+        if self.araddr.val() == self.words.quarantine_overflow.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().quarantine_overflow;
+        }
+        if self.araddr.val() == self.words.in_use.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().in_use;
+        }
+        if self.araddr.val() == self.words.quarantined.val() {
+            self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().quarantined;
+        }
+        // The ports' counters: one term per port and counter, ORed (no multiplexer of a
+        // port's counters before the one of the counter).
         for p in 0..self._ports {
-            if self.port_sel.val().index() == p {
-                self.port_cnt.next = self.port_counts[p].val();
+            self.port_cnt.next = self.port_counts[p].val();
+            if (self.araddr.val().get_bits::<5>(5) == self.port_block.val())
+                & (self.port_sel.val().index() == p)
+            {
+                if self.port_reg.val() == self.port.lookups.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().lookups;
+                }
+                if self.port_reg.val() == self.port.ok.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().ok;
+                }
+                if self.port_reg.val() == self.port.out_of_range.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().out_of_range;
+                }
+                if self.port_reg.val() == self.port.not_allocated.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().not_allocated;
+                }
+                if self.port_reg.val() == self.port.stale.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().stale;
+                }
+                if self.port_reg.val() == self.port.page_absent.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().page_absent;
+                }
+                // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
+                if self.port_reg.val() == self.port.mem_error.val() {
+                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().mem_error;
+                }
             }
         }
-        self.port_reg.next = self.araddr.val().get_bits::<3>(0);
+        self.cnt_word_q.d.next = self.cnt_word.val();
+        // Stage 2: the word of the registered address.
+        self.raddr.next = self.araddr_q.q.val();
+        self.rport_sel.next = self.raddr.val().get_bits::<2>(3);
+        self.rport_reg.next = self.raddr.val().get_bits::<3>(0);
+        self.read_data.next = 0.into();
+        // The addresses below are exclusive: each register ORs its word in (an OR of
+        // selected words, which synthesis balances, not a chain of priority multiplexers).
         self.read_ok.next = false;
-        if self.araddr.val() == self.words.id.val() {
+        if self.raddr.val() == self.words.id.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.id.val();
+            self.read_data.next = self.read_data.val() | self.id.val();
         }
-        if self.araddr.val() == self.words.version.val() {
+        if self.raddr.val() == self.words.version.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.version.val();
+            self.read_data.next = self.read_data.val() | self.version.val();
         }
-        if self.araddr.val() == self.words.max_qps.val() {
+        if self.raddr.val() == self.words.max_qps.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.max_qps.val();
+            self.read_data.next = self.read_data.val() | self.max_qps.val();
         }
-        if self.araddr.val() == self.words.entry_bytes.val() {
+        if self.raddr.val() == self.words.entry_bytes.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.entry_bytes.val();
+            self.read_data.next = self.read_data.val() | self.entry_bytes.val();
         }
-        if self.araddr.val() == self.words.geometry.val() {
+        if self.raddr.val() == self.words.geometry.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.geometry.val();
+            self.read_data.next = self.read_data.val() | self.geometry.val();
         }
-        if self.araddr.val() == self.words.status.val() {
+        if self.raddr.val() == self.words.status.val() {
             self.read_ok.next = true;
-            self.read_data.next = (bit_cast::<32, 1>(self.init_done.val().into())
-                << self.init_done_bit.val())
+            self.read_data.next = self.read_data.val()
+                | (bit_cast::<32, 1>(self.init_done.val().into()) << self.init_done_bit.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.busy_bit.val());
         }
-        if self.araddr.val() == self.words.first_index.val() {
+        if self.raddr.val() == self.words.first_index.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.first_index.val();
+            self.read_data.next = self.read_data.val() | self.first_index.val();
         }
-        if self.araddr.val() == self.words.table_base_lo.val() {
+        if self.raddr.val() == self.words.table_base_lo.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.base_lo.q.val();
+            self.read_data.next = self.read_data.val() | self.base_lo.q.val();
         }
-        if self.araddr.val() == self.words.table_base_hi.val() {
+        if self.raddr.val() == self.words.table_base_hi.val() {
             self.read_ok.next = true;
-            self.read_data.next = self.base_hi.q.val();
+            self.read_data.next = self.read_data.val() | self.base_hi.q.val();
         }
-        if self.araddr.val() == self.words.dir_index.val() {
-            self.read_ok.next = self.on_chip.val();
-            self.read_data.next = self.dir_index.q.val();
+        if self.raddr.val() == self.words.dir_index.val() {
+            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
+            self.read_data.next = self.read_data.val() | self.dir_index.q.val();
         }
-        if (self.araddr.val() == self.words.dir_entry_lo.val())
-            | (self.araddr.val() == self.words.dir_entry_hi.val())
+        if (self.raddr.val() == self.words.dir_entry_lo.val())
+            | (self.raddr.val() == self.words.dir_entry_hi.val())
         {
-            self.read_ok.next = self.on_chip.val();
+            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
         }
-        if self.araddr.val() == self.words.cmd_result.val() {
+        if self.raddr.val() == self.words.cmd_result.val() {
             self.read_ok.next = true;
-            self.read_data.next = (bit_cast::<32, RESULT_BITS>(self.result_status.val())
-                << self.result_status_shift.val())
+            self.read_data.next = self.read_data.val()
+                | (bit_cast::<32, RESULT_BITS>(self.result_status.val())
+                    << self.result_status_shift.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.result_busy_bit.val())
                 | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
         }
-        if self.araddr.val() == self.words.alloc_ok.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().alloc_ok;
-        }
-        if self.araddr.val() == self.words.alloc_full.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().alloc_full;
-        }
-        if self.araddr.val() == self.words.free_ok.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().free_ok;
-        }
-        if self.araddr.val() == self.words.cmd_error.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().cmd_error;
-        }
-        if self.araddr.val() == self.words.quarantine_overflow.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().quarantine_overflow;
-        }
-        if self.araddr.val() == self.words.in_use.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().in_use;
-        }
-        if self.araddr.val() == self.words.quarantined.val() {
-            self.read_ok.next = true;
-            self.read_data.next = self.cmd_counts.val().quarantined;
-        }
         // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
-        if self.araddr.val().get_bits::<5>(5) == self.port_block.val() {
-            self.read_ok.next = (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
-                & (self.port_reg.val() <= self.port.mem_error.val());
-            if self.port_reg.val() == self.port.lookups.val() {
-                self.read_data.next = self.port_cnt.val().lookups;
-            }
-            if self.port_reg.val() == self.port.ok.val() {
-                self.read_data.next = self.port_cnt.val().ok;
-            }
-            if self.port_reg.val() == self.port.out_of_range.val() {
-                self.read_data.next = self.port_cnt.val().out_of_range;
-            }
-            if self.port_reg.val() == self.port.not_allocated.val() {
-                self.read_data.next = self.port_cnt.val().not_allocated;
-            }
-            if self.port_reg.val() == self.port.stale.val() {
-                self.read_data.next = self.port_cnt.val().stale;
-            }
-            if self.port_reg.val() == self.port.page_absent.val() {
-                self.read_data.next = self.port_cnt.val().page_absent;
-            }
-            // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
-            if self.port_reg.val() == self.port.mem_error.val() {
-                self.read_data.next = self.port_cnt.val().mem_error;
-            }
+        // The counters (the engine's, then the ports'): their word was selected in stage 1
+        // (0 for any other address).
+        if (self.raddr.val() == self.words.alloc_ok.val())
+            | (self.raddr.val() == self.words.alloc_full.val())
+            | (self.raddr.val() == self.words.free_ok.val())
+            | (self.raddr.val() == self.words.cmd_error.val())
+            | (self.raddr.val() == self.words.quarantine_overflow.val())
+            | (self.raddr.val() == self.words.in_use.val())
+            | (self.raddr.val() == self.words.quarantined.val())
+        {
+            self.read_ok.next = true;
         }
-        if self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_dir.q.val() {
+        if self.raddr.val().get_bits::<5>(5) == self.port_block.val() {
+            self.read_ok.next = self.read_ok.val()
+                | ((bit_cast::<3, 2>(self.rport_sel.val()) < self.ports.val())
+                    & (self.rport_reg.val() <= self.port.mem_error.val()));
+        }
+        self.read_data.next = self.read_data.val() | self.cnt_word_q.q.val();
+        if self.ar_q.q.val() {
             self.rvalid_q.d.next = true;
             self.rdata_q.d.next = 0.into();
             self.rresp_q.d.next = 2.into();
@@ -594,13 +640,13 @@ impl Logic for AxilRegs {
                 self.rdata_q.d.next = self.read_data.val();
                 self.rresp_q.d.next = 0.into();
                 if self.on_chip.val()
-                    & ((self.araddr.val() == self.words.dir_entry_lo.val())
-                        | (self.araddr.val() == self.words.dir_entry_hi.val()))
+                    & ((self.raddr.val() == self.words.dir_entry_lo.val())
+                        | (self.raddr.val() == self.words.dir_entry_hi.val()))
                 {
                     // Answered next cycle, from the directory.
                     self.rvalid_q.d.next = false;
                     self.ar_dir.d.next = true;
-                    self.ar_dir_hi.d.next = self.araddr.val() == self.words.dir_entry_hi.val();
+                    self.ar_dir_hi.d.next = self.raddr.val() == self.words.dir_entry_hi.val();
                 }
             }
         }
@@ -623,6 +669,7 @@ impl Logic for AxilRegs {
             self.base_lo.d.next = 0.into();
             self.base_hi.d.next = 0.into();
             self.rvalid_q.d.next = false;
+            self.ar_q.d.next = false;
             self.ar_dir.d.next = false;
             self.dir_index.d.next = 0.into();
             self.dir_sweep.d.next = 0.into();

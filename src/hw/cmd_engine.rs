@@ -10,12 +10,13 @@
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: read the index's word, latch it, check state and generation, write the new word |
+//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
-//! | `AllocRead`, `AllocHold`, `AllocWrite` | 3 | ALLOC: read the index's generation, latch it, write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
+//! | `DrainSnap` | 1 | FREE: the count of that edge, from the registered drain inputs, into the drain counters |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
@@ -23,6 +24,9 @@
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
 //! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
 //! many responses of each port are exactly the lookups that may have seen the old state.
+//! The engine registers `in_flight`, `req_fire` and `rsp_fire` before it uses them (no path
+//! from a lookup pipe's handshakes into the drain counters): it counts one cycle behind the
+//! pipes, and so finds the drain done one cycle after the last of those responses.
 //! (Counters of [`FIFO_COUNT_BITS`] bits: in two_level in_memory the queues are up to 512
 //! deep.)
 //!
@@ -30,7 +34,9 @@
 //! and holds `cmd_valid` until `cmd_done`.
 //!
 //! ALLOC, ALLOC_AT and FREE (drain excluded) take a number of cycles bounded by the free
-//! map's levels, whatever the occupancy: see [`FreeMap`].
+//! map's levels, whatever the occupancy: see [`FreeMap`]. The free map takes each operation
+//! one edge after the engine decides it (`map_*_q`): no path runs from the engine's checks
+//! into the map's registers.
 
 use super::codes::{CmdCodes, MapOps, OpCodes, StateCodes};
 use super::free_map::FreeMap;
@@ -56,10 +62,12 @@ pub enum EngState {
     AllocFind,
     AllocRead,
     AllocHold,
+    AllocLatch,
     AllocWrite,
     AtTest,
     MapWait,
     FreeSnap,
+    DrainSnap,
     Drain,
     Release,
     Overflow,
@@ -115,7 +123,11 @@ pub struct CmdEngine {
     q_count: DFF<Bits<13>>,
     q_overflow: DFF<Bits<32>>,
     time_q: DFF<Bits<TIME_BITS>>,
-    /// The RAM words, from the RAMs' output registers.
+    /// The state RAM word, registered once more after the RAM's output register (the block
+    /// RAM is placed far from the engine's logic: the route is the whole of that cycle).
+    entry_r: DFF<StateEntry>,
+    /// The RAM words: the state word from `entry_r`, the quarantine head from the RAM's
+    /// output register.
     entry_q: Signal<Local, StateEntry>,
     qhead_q: Signal<Local, Bits<QENTRY_BITS>>,
     q_head_index: Signal<Local, Bits<QPN_BITS>>,
@@ -144,6 +156,13 @@ pub struct CmdEngine {
     waddr_q: DFF<Bits<QPN_BITS>>,
     wdata_q: DFF<StateEntry>,
     drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    /// Per port: the drain counter is zero, registered (kept with the counter, so that the
+    /// drain's end is a flag, not a comparison of the counters).
+    drain_zero: Vec<DFF<Bit>>,
+    /// The drain inputs of each port, registered.
+    req_fire_r: Vec<DFF<Bit>>,
+    rsp_fire_r: Vec<DFF<Bit>>,
+    in_flight_r: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
     _ports: usize,
     alloc_ok: DFF<Bits<32>>,
     alloc_full: DFF<Bits<32>>,
@@ -159,6 +178,7 @@ pub struct CmdEngine {
     cursor_next: Signal<Local, Bits<QPN_BITS>>,
     drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
+    check_pass_q: DFF<Bit>,
     // What leaves the block is computed in these locals and assigned once at the end of
     // `update`: a port written twice in one evaluation pulses in an event-driven simulator.
     we: Signal<Local, Bit>,
@@ -167,6 +187,12 @@ pub struct CmdEngine {
     map_op_valid: Signal<Local, Bit>,
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
+    /// The operation for the free map, registered: the map takes it one edge after the
+    /// engine decides it, so no path runs from the engine's checks (drain counters, RAM
+    /// word, map result) into the map's registers.
+    map_valid_q: DFF<Bit>,
+    map_cmd_q: DFF<Bits<2>>,
+    map_index_q: DFF<Bits<QPN_BITS>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     gen_mask: Constant<Bits<QPN_BITS>>,
@@ -208,6 +234,7 @@ impl CmdEngine {
             q_count: Default::default(),
             q_overflow: Default::default(),
             time_q: Default::default(),
+            entry_r: Default::default(),
             entry_q: Default::default(),
             qhead_q: Default::default(),
             q_head_index: Default::default(),
@@ -233,6 +260,10 @@ impl CmdEngine {
             waddr_q: Default::default(),
             wdata_q: Default::default(),
             drain: (0..p.ports).map(|_| Default::default()).collect(),
+            drain_zero: (0..p.ports).map(|_| Default::default()).collect(),
+            req_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
+            rsp_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
+            in_flight_r: (0..p.ports).map(|_| Default::default()).collect(),
             _ports: p.ports,
             alloc_ok: Default::default(),
             alloc_full: Default::default(),
@@ -246,12 +277,16 @@ impl CmdEngine {
             cursor_next: Default::default(),
             drained: Default::default(),
             check_pass: Default::default(),
+            check_pass_q: Default::default(),
             we: Default::default(),
             waddr: Default::default(),
             wdata: Default::default(),
             map_op_valid: Default::default(),
             map_cmd: Default::default(),
             map_op_index: Default::default(),
+            map_valid_q: Default::default(),
+            map_cmd_q: Default::default(),
+            map_index_q: Default::default(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             gen_mask: Constant::new(p.gen_mask().into()),
@@ -295,15 +330,29 @@ impl Logic for CmdEngine {
             q_rd,
             q_count,
             q_overflow,
-            time_q
+            time_q,
+            map_valid_q,
+            map_cmd_q,
+            map_index_q,
+            entry_r,
+            check_pass_q
         );
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
+            self.drain_zero[p].clock.next = self.clock.val();
+            self.drain_zero[p].d.next = self.drain_zero[p].q.val();
+            self.req_fire_r[p].clock.next = self.clock.val();
+            self.rsp_fire_r[p].clock.next = self.clock.val();
+            self.in_flight_r[p].clock.next = self.clock.val();
+            self.req_fire_r[p].d.next = self.req_fire[p].val();
+            self.rsp_fire_r[p].d.next = self.rsp_fire[p].val();
+            self.in_flight_r[p].d.next = self.in_flight[p].val();
         }
-        // The RAM words, registered in the RAMs' output registers: every decision reads a
-        // register, never a block RAM's array.
-        self.entry_q.next = self.ram.read_data.val();
+        // The RAM words, registered in the RAMs' output registers (and the state word once
+        // more): every decision reads a register, never a block RAM's array.
+        self.entry_r.d.next = self.ram.read_data.val();
+        self.entry_q.next = self.entry_r.q.val();
         self.qhead_q.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
@@ -318,7 +367,8 @@ impl Logic for CmdEngine {
         self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
         self.cmd_done.next = self.state.q.val() == EngState::Done;
-        self.init_done.next = self.init_done_q.q.val() & self.map.init_done.val();
+        // A flip-flop of its own (every lookup pipe's request ready reads it).
+        self.init_done.next = self.init_done_q.q.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
         self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
@@ -360,9 +410,24 @@ impl Logic for CmdEngine {
         self.map_cmd.next = self.map_op.find.val();
         self.map_op_index.next = self.index.val();
         self.map.op_wrap.next = !self.reuse_lowest.val();
+        // The checks of ALLOC_AT, PUBLISH and FREE, every cycle, registered: `entry_r` holds
+        // the index's word from `Hold` on, so `check_pass_q` is valid in `Check`.
+        self.check_pass.next = false;
+        if self.op.q.val() == self.ops.alloc_at.val() {
+            self.check_pass.next = self.entry_q.val().state == self.st.free.val();
+        }
+        if self.op.q.val() == self.ops.publish.val() {
+            self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
+                & (self.word_gen.val() == self.gen.val());
+        }
+        if self.op.q.val() == self.ops.free.val() {
+            self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
+                & (self.word_gen.val() == self.gen.val());
+        }
+        self.check_pass_q.d.next = self.check_pass.val();
         self.drained.next = true;
         for p in 0..self._ports {
-            if self.drain[p].q.val().any() {
+            if !self.drain_zero[p].q.val() {
                 self.drained.next = false;
             }
         }
@@ -376,11 +441,15 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Idle => {
-                // The last write of the sweep has landed (the write port is registered).
-                self.init_done_q.d.next = true;
+                // The last write of the sweep has landed (the write port is registered); the
+                // free map's sweep (shorter) is over too.
+                self.init_done_q.d.next = self.map.init_done.val();
                 if self.cmd_valid.val() & self.map.init_done.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
+                    // The index's word is read from here on (through Start and Decode), so
+                    // that it is in `entry_r` by `Check`.
+                    self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
                     self.time_q.d.next = self.cmd_time.val();
                     self.state.d.next = EngState::Start;
                 }
@@ -441,7 +510,7 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Hold => {
-                // The word read at the last edge is latched at this one.
+                // The word is in `entry_r`; its checks are registered at this edge.
                 self.state.d.next = EngState::Check;
             }
             EngState::Check => {
@@ -451,23 +520,17 @@ impl Logic for CmdEngine {
                 self.waddr.next = self.index.val();
                 self.wdata.next.gen = self.entry_q.val().gen;
                 self.state.d.next = EngState::Done;
-                self.check_pass.next = false;
                 if self.op.q.val() == self.ops.alloc_at.val() {
-                    self.check_pass.next = self.entry_q.val().state == self.st.free.val();
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
                 if self.op.q.val() == self.ops.publish.val() {
-                    self.check_pass.next = (self.entry_q.val().state == self.st.reserved.val())
-                        & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.valid.val();
                 }
                 if self.op.q.val() == self.ops.free.val() {
-                    self.check_pass.next = (self.entry_q.val().state != self.st.free.val())
-                        & (self.word_gen.val() == self.gen.val());
                     self.wdata.next.state = self.st.free.val();
                 }
-                if self.check_pass.val() {
+                if self.check_pass_q.q.val() {
                     self.we.next = true;
                     self.pending_status.d.next = self.res.ok.val();
                     if self.op.q.val() == self.ops.alloc_at.val() {
@@ -488,26 +551,37 @@ impl Logic for CmdEngine {
             }
             EngState::FreeSnap => {
                 // The registered write of FREE lands at this edge: the lookups in flight after
-                // it may have seen the old word.
+                // it may have seen the old word. The drain inputs are registered at it.
+                self.state.d.next = EngState::DrainSnap;
+            }
+            EngState::DrainSnap => {
+                // The lookups in flight after the edge that wrote FREE, from the drain inputs
+                // registered at that edge.
                 self.state.d.next = EngState::Drain;
                 for p in 0..self._ports {
-                    self.drain[p].d.next = self.in_flight[p].val();
-                    if self.req_fire[p].val() & !self.rsp_fire[p].val() {
-                        self.drain[p].d.next = self.in_flight[p].val() + 1;
+                    self.drain[p].d.next = self.in_flight_r[p].q.val();
+                    self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
+                    if self.req_fire_r[p].q.val() & !self.rsp_fire_r[p].q.val() {
+                        self.drain[p].d.next = self.in_flight_r[p].q.val() + 1;
+                        self.drain_zero[p].d.next = false;
                     }
-                    if !self.req_fire[p].val() & self.rsp_fire[p].val() {
-                        self.drain[p].d.next = self.in_flight[p].val() - 1;
+                    if !self.req_fire_r[p].q.val() & self.rsp_fire_r[p].q.val() {
+                        self.drain[p].d.next = self.in_flight_r[p].q.val() - 1;
+                        self.drain_zero[p].d.next = self.in_flight_r[p].q.val() == 1;
                     }
                 }
             }
             EngState::AllocFind => {
+                // The result as FULL until the map answers (AllocWrite overwrites it when an
+                // index is found), and the cursor follows the map's result register: only
+                // the state and the FULL counter wait for `done`.
+                self.pending_status.d.next = self.res.full.val();
+                self.pending_qpn.d.next = 0.into();
+                self.cursor.d.next = self.map.result.val();
                 if self.map.done.val() {
                     if self.map.found.val() {
-                        self.cursor.d.next = self.map.result.val();
                         self.state.d.next = EngState::AllocRead;
                     } else {
-                        self.pending_status.d.next = self.res.full.val();
-                        self.pending_qpn.d.next = 0.into();
                         self.alloc_full.d.next = self.alloc_full.q.val() + 1;
                         self.state.d.next = EngState::Done;
                     }
@@ -518,6 +592,10 @@ impl Logic for CmdEngine {
                 self.state.d.next = EngState::AllocHold;
             }
             EngState::AllocHold => {
+                self.state.d.next = EngState::AllocLatch;
+            }
+            EngState::AllocLatch => {
+                // The word is registered once more (`entry_r`).
                 self.state.d.next = EngState::AllocWrite;
             }
             EngState::AllocWrite => {
@@ -540,6 +618,8 @@ impl Logic for CmdEngine {
                 self.waddr.next = self.index.val();
                 self.wdata.next.state = self.st.reserved.val();
                 self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
+                // BAD_STATE until the map answers (MapWait sets OK when it was available).
+                self.pending_status.d.next = self.res.bad_state.val();
                 if self.map.done.val() {
                     if self.map.found.val() {
                         self.we.next = true;
@@ -549,21 +629,27 @@ impl Logic for CmdEngine {
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = EngState::MapWait;
                     } else {
-                        self.pending_status.d.next = self.res.bad_state.val();
                         self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                         self.state.d.next = EngState::Done;
                     }
                 }
             }
             EngState::MapWait => {
+                // ALLOC and ALLOC_AT that reach here succeed.
+                self.pending_status.d.next = self.res.ok.val();
                 if self.map.done.val() {
                     self.state.d.next = EngState::Done;
                 }
             }
             EngState::Drain => {
+                // The responses of the cycle before (registered), in order: the first ones
+                // are the lookups counted.
                 for p in 0..self._ports {
-                    if self.drain[p].q.val().any() & self.rsp_fire[p].val() {
+                    if self.drain[p].q.val().any() & self.rsp_fire_r[p].q.val() {
                         self.drain[p].d.next = self.drain[p].q.val() - 1;
+                        if self.drain[p].q.val() == 1 {
+                            self.drain_zero[p].d.next = true;
+                        }
                     }
                 }
                 if self.drained.val() {
@@ -625,15 +711,19 @@ impl Logic for CmdEngine {
         self.ram.write_enable.next = self.we_q.q.val();
         self.ram.write_address.next = self.waddr_q.q.val();
         self.ram.write_data.next = self.wdata_q.q.val();
-        self.map.op_valid.next = self.map_op_valid.val();
-        self.map.op.next = self.map_cmd.val();
-        self.map.op_index.next = self.map_op_index.val();
+        self.map_valid_q.d.next = self.map_op_valid.val();
+        self.map_cmd_q.d.next = self.map_cmd.val();
+        self.map_index_q.d.next = self.map_op_index.val();
+        self.map.op_valid.next = self.map_valid_q.q.val();
+        self.map.op.next = self.map_cmd_q.q.val();
+        self.map.op_index.next = self.map_index_q.q.val();
 
         if self.rst.val() {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
             self.we_q.d.next = false;
+            self.map_valid_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
@@ -648,6 +738,7 @@ impl Logic for CmdEngine {
             self.q_overflow.d.next = 0.into();
             for p in 0..self._ports {
                 self.drain[p].d.next = 0.into();
+                self.drain_zero[p].d.next = true;
             }
         }
     }

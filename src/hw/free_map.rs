@@ -10,21 +10,24 @@
 //! | operation | what it does | cycles (at most) |
 //! |---|---|---|
 //! | FIND `s` | the first member `>= s`; with `wrap`, if none, the first member `>= first_index` | up the levels from `s`, then down: 5 cycles a level (read over two cycles, latch, find, check), `5 * (2 * levels)`, up to `5 * (3 * levels)` with the wrap |
-//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `4 * levels` |
-//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `4 * levels` |
-//! | TEST `i` | whether `i` is a member | 4 |
+//! | CLEAR `i` | removes `i`; clears the summary bits whose word became zero | `5 * levels` |
+//! | SET `i` | adds `i`; sets the summary bits of words that were zero | `5 * levels` |
+//! | TEST `i` | whether `i` is a member | 5 |
 //!
 //! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
 //!
-//! CLEAR, SET and TEST share one path of 4 cycles a level (`PointRead` twice, `PointLatch`,
-//! `PointApply`): read the word, latch it, then write it back with the bit changed (and go
-//! up a level while the word's summary bit changes with it), or report the bit (TEST).
+//! CLEAR, SET and TEST share one path of 5 cycles a level (`PointRead` twice, `PointLatch`,
+//! `PointPrep`, `PointApply`): read the word, latch it, compute the changed word and whether
+//! it became zero (or was zero) into registers, then write it back (and go up a level while
+//! the word's summary bit changes with it), or report the bit (TEST). The `PointPrep` cycle
+//! keeps the 64-bit mask and zero test off the paths into the position and state registers.
 //!
 //! Invariant (checked by the reference model's identical structure): a bit of level `k + 1`
 //! is set exactly when word of level `k` it stands for is not zero.
 //!
-//! After reset the levels are written word by word (`max_qps / 64` cycles, in parallel with
-//! the state RAM's sweep): every index `< max_qps` is a member. `init_done` rises after.
+//! After reset the levels are written word by word (`ceil(max_qps / 64)` cycles and one more,
+//! in parallel with the state RAM's sweep; each word's comparisons are registered before its
+//! write): every index `< max_qps` is a member. `init_done` rises after.
 //! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
 
 use super::codes::MapOps;
@@ -35,6 +38,8 @@ use rust_hdl::prelude::*;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
 pub enum MapState {
     Init,
+    /// The last word of the init sweep goes through its pipeline stage.
+    InitTail,
     Idle,
     /// FIND: read the word of the current level, latch it, find its lowest set bit, then
     /// decide (up: `down` clear; down: `down` set).
@@ -42,10 +47,12 @@ pub enum MapState {
     WalkLatch,
     WalkFind,
     WalkCheck,
-    /// CLEAR, SET and TEST: read the word of the current level, latch it, then apply
-    /// the operation held in `op_q` (write the word back, or report the bit).
+    /// CLEAR, SET and TEST: read the word of the current level, latch it, compute the
+    /// changed word and whether the summary bit above changes (registered), then apply the
+    /// operation held in `op_q` (write the word back, or report the bit).
     PointRead,
     PointLatch,
+    PointPrep,
     PointApply,
     Done,
 }
@@ -85,17 +92,67 @@ pub struct FreeMap {
     /// The operation taken (CLEAR, SET or TEST for the `Point*` states).
     op_q: DFF<Bits<2>>,
     found_q: DFF<Bit>,
+    /// `state == Done`, as a flip-flop of its own.
+    done_q: DFF<Bit>,
     result_q: DFF<Bits<QPN_BITS>>,
     /// The word read at the current level (masked from pos on the way up), registered.
     latched: DFF<Bits<64>>,
-    /// The lowest set bit of `latched` alone, registered (the carry chain of `x & -x` in one
-    /// cycle, its number and the decision in the next).
-    lowest_q: DFF<Bits<64>>,
+    /// Per 16-bit group of the latched word, the number (0..15) of its lowest set bit,
+    /// registered: bits 4g+3:4g for group g.
+    nums_q: DFF<Bits<16>>,
+    num0: Signal<Local, Bits<4>>,
+    num1: Signal<Local, Bits<4>>,
+    num2: Signal<Local, Bits<4>>,
+    num3: Signal<Local, Bits<4>>,
+    seen0: Signal<Local, Bit>,
+    seen1: Signal<Local, Bit>,
+    seen2: Signal<Local, Bit>,
+    seen3: Signal<Local, Bit>,
+    /// The number of the lowest set bit of the first group with one.
+    num_sel: Signal<Local, Bits<4>>,
+    /// 0..15 as 4-bit constants.
+    c4: Vec<Constant<Bits<4>>>,
     any_q: DFF<Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
     /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
     /// edges: the array, then its output register).
     rd_wait: DFF<Bit>,
+    /// `bit_mask` and `ones << bitpos` of `pos`, registered (valid from the second cycle of
+    /// a read state on: `pos` does not change while a level is read).
+    bit_mask_q: DFF<Bits<64>>,
+    ge_mask_q: DFF<Bits<64>>,
+    /// Computed in `PointPrep` from the latched word: the word to write back, whether each
+    /// half of the word is zero without the bit (CLEAR: the summary bit above changes when
+    /// both are), and whether each half holds the bit (TEST). (Halves: each reduction is
+    /// finished by one gate in `PointApply`, so no cycle holds a whole 64-bit reduction and
+    /// the decision after it.)
+    modified_q: DFF<Bits<64>>,
+    zero_lo_q: DFF<Bit>,
+    zero_hi_q: DFF<Bit>,
+    bit_lo_q: DFF<Bit>,
+    bit_hi_q: DFF<Bit>,
+    others: Signal<Local, Bits<64>>,
+    hits: Signal<Local, Bits<64>>,
+    /// The write port of every level, registered: a write decided in a cycle lands at the
+    /// edge after the next, so no logic runs into the block RAMs' write ports (the next read
+    /// of the level written comes later: the next level up, or the next operation).
+    wa_q: DFF<Bits<RAM_ADDR_BITS>>,
+    we_q: Vec<DFF<Bit>>,
+    wd_q: Vec<DFF<Bits<64>>>,
+    /// The init sweep's stage of comparisons: for the word `init_wa` (when `init_valid`),
+    /// per level, whether it exists, is a word of ones, or the partial word.
+    init_valid: DFF<Bit>,
+    init_wa: DFF<Bits<WORD_ADDR_BITS>>,
+    init_exists: Vec<DFF<Bit>>,
+    init_ones: Vec<DFF<Bit>>,
+    init_partial: Vec<DFF<Bit>>,
+    /// Per level: the current word exists at that level (`word < depth`), registered; then
+    /// the current level's, registered (valid from the third cycle after `pos` and `level`
+    /// change: the `*Latch` cycle that uses it).
+    exists_k: Vec<DFF<Bit>>,
+    /// `word + 1`, registered (the position one level up after this word, for `WalkCheck`).
+    next_word_q: DFF<Bits<POS_BITS>>,
+    word_exists_q: DFF<Bit>,
     rd: Signal<Local, Bits<64>>,
     init_pos: Signal<Local, Bits<POS_BITS>>,
     word: Signal<Local, Bits<POS_BITS>>,
@@ -111,7 +168,18 @@ pub struct FreeMap {
     top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
-    lowest: Signal<Local, Bits<64>>,
+    /// The position with its bit number cleared.
+    ffs_base: Signal<Local, Bits<POS_BITS>>,
+    /// The 16-bit groups of `ffs_in`.
+    grp0: Signal<Local, Bits<16>>,
+    grp1: Signal<Local, Bits<16>>,
+    grp2: Signal<Local, Bits<16>>,
+    grp3: Signal<Local, Bits<16>>,
+    /// Per 16-bit group of the latched word: it has a set bit, registered.
+    grp_any_q: DFF<Bits<4>>,
+    /// 16 * g for the groups g = 1, 2, 3, at the width of a position (bits 5:4 of a found
+    /// bit's number).
+    grp_num: Vec<Constant<Bits<POS_BITS>>>,
     hit: Signal<Local, Bits<POS_BITS>>,
     depths: Vec<Constant<Bits<POS_BITS>>>,
     full_words: Vec<Constant<Bits<POS_BITS>>>,
@@ -124,10 +192,6 @@ pub struct FreeMap {
     last_init_word: Constant<Bits<WORD_ADDR_BITS>>,
     first_index: Constant<Bits<POS_BITS>>,
     ones: Constant<Bits<64>>,
-    /// 1, 2, 4, ... 32 at the width of a position (bits of a found bit's number).
-    pow2: Vec<Constant<Bits<POS_BITS>>>,
-    /// For k in 0..6: the 64-bit mask of the positions whose number has bit k set.
-    bit_of_pos: Vec<Constant<Bits<64>>>,
     one: Constant<Bits<64>>,
     _levels: usize,
 }
@@ -177,10 +241,41 @@ impl FreeMap {
             down: Default::default(),
             op_q: Default::default(),
             found_q: Default::default(),
+            done_q: Default::default(),
             result_q: Default::default(),
             latched: Default::default(),
-            lowest_q: Default::default(),
+            nums_q: Default::default(),
+            num0: Default::default(),
+            num1: Default::default(),
+            num2: Default::default(),
+            num3: Default::default(),
+            seen0: Default::default(),
+            seen1: Default::default(),
+            seen2: Default::default(),
+            seen3: Default::default(),
+            num_sel: Default::default(),
+            c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             rd_wait: Default::default(),
+            bit_mask_q: Default::default(),
+            ge_mask_q: Default::default(),
+            modified_q: Default::default(),
+            zero_lo_q: Default::default(),
+            zero_hi_q: Default::default(),
+            bit_lo_q: Default::default(),
+            bit_hi_q: Default::default(),
+            others: Default::default(),
+            hits: Default::default(),
+            wa_q: Default::default(),
+            we_q: words.iter().map(|_| Default::default()).collect(),
+            wd_q: words.iter().map(|_| Default::default()).collect(),
+            init_valid: Default::default(),
+            init_wa: Default::default(),
+            init_exists: words.iter().map(|_| Default::default()).collect(),
+            init_ones: words.iter().map(|_| Default::default()).collect(),
+            init_partial: words.iter().map(|_| Default::default()).collect(),
+            exists_k: words.iter().map(|_| Default::default()).collect(),
+            next_word_q: Default::default(),
+            word_exists_q: Default::default(),
             any_q: Default::default(),
             init_word: Default::default(),
             rd: Default::default(),
@@ -195,7 +290,15 @@ impl FreeMap {
             top: Default::default(),
             ffs_in: Default::default(),
             ffs: Default::default(),
-            lowest: Default::default(),
+            ffs_base: Default::default(),
+            grp0: Default::default(),
+            grp1: Default::default(),
+            grp2: Default::default(),
+            grp3: Default::default(),
+            grp_any_q: Default::default(),
+            grp_num: (1..4)
+                .map(|g| Constant::new((16 * g as u64).into()))
+                .collect(),
             hit: Default::default(),
             depths: words
                 .iter()
@@ -218,15 +321,6 @@ impl FreeMap {
             last_init_word: Constant::new(u64::from(words[0] - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
-            pow2: (0..6).map(|k| Constant::new((1u64 << k).into())).collect(),
-            bit_of_pos: (0..6)
-                .map(|k| {
-                    let m = (0..64)
-                        .filter(|i| i >> k & 1 == 1)
-                        .fold(0u64, |m, i| m | 1 << i);
-                    Constant::new(m.into())
-                })
-                .collect(),
             one: Constant::new(1u64.into()),
             _levels: levels,
         }
@@ -237,48 +331,106 @@ impl Logic for FreeMap {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, level, pos, wrapped, wrap, down, op_q, found_q, result_q,
-            init_word, latched, lowest_q, any_q, rd_wait
+            self,
+            clock,
+            state,
+            level,
+            pos,
+            wrapped,
+            wrap,
+            down,
+            op_q,
+            found_q,
+            result_q,
+            init_word,
+            latched,
+            nums_q,
+            any_q,
+            rd_wait,
+            bit_mask_q,
+            ge_mask_q,
+            modified_q,
+            zero_lo_q,
+            zero_hi_q,
+            bit_lo_q,
+            bit_hi_q,
+            wa_q,
+            init_valid,
+            init_wa,
+            word_exists_q,
+            grp_any_q,
+            next_word_q,
+            done_q
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
-        // Assigned once, from the state register: a default overridden later in this block
-        // would pulse `done` in an event-driven simulator, and the engine reads it back.
-        self.done.next = self.state.q.val() == MapState::Done;
+        // Assigned once, from a register: a default overridden later in this block would
+        // pulse `done` in an event-driven simulator, and the engine reads it back. `done_q`
+        // is set exactly at the edges that enter `Done` (a flip-flop, not a decode of the
+        // state, on the engine's paths).
+        self.done.next = self.done_q.q.val();
+        self.done_q.d.next = false;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
-        self.init_done.next = self.state.q.val() != MapState::Init;
+        self.init_done.next =
+            (self.state.q.val() != MapState::Init) & (self.state.q.val() != MapState::InitTail);
 
         // The word and bit of the current position at the current level, and that level's
         // read data.
         self.word.next = self.pos.q.val() >> 6;
         self.bitpos.next = self.pos.q.val().get_bits::<6>(0);
         self.bit_mask.next = self.one.val() << self.bitpos.val();
-        // CLEAR and SET: the latched word with the bit changed, and whether the summary bit
-        // one level up changes with it.
+        self.bit_mask_q.d.next = self.bit_mask.val();
+        self.ge_mask_q.d.next = self.ones.val() << self.bitpos.val();
+        self.next_word_q.d.next = self.word.val() + 1;
+        // CLEAR and SET: the latched word with the bit changed (registered in `PointPrep`),
+        // and whether the summary bit one level up changes with it: SET, the word was zero
+        // (`any_q` holds the latched word's OR in `PointApply`); CLEAR, it is zero without
+        // the bit (from the halves registered in `PointPrep`).
+        self.others.next = self.latched.q.val() & !self.bit_mask_q.q.val();
+        self.hits.next = self.latched.q.val() & self.bit_mask_q.q.val();
         if self.op_q.q.val() == self.ops.set.val() {
-            self.modified.next = self.latched.q.val() | self.bit_mask.val();
-            self.propagate.next = self.latched.q.val() == 0;
+            self.modified.next = self.latched.q.val() | self.bit_mask_q.q.val();
+            self.propagate.next = !self.any_q.q.val();
         } else {
-            self.modified.next = self.latched.q.val() & !self.bit_mask.val();
-            self.propagate.next = self.modified.val() == 0;
+            self.modified.next = self.others.val();
+            self.propagate.next = self.zero_lo_q.q.val() & self.zero_hi_q.q.val();
         }
         self.rd.next = 0.into();
         self.word_exists.next = false;
+        self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
+        self.init_wa.d.next = self.init_word.q.val();
+        self.init_valid.d.next = false;
+        self.wa_q.d.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
         for k in 0..self._levels {
             self.rams[k].clock.next = self.clock.val();
+            self.we_q[k].clock.next = self.clock.val();
+            self.wd_q[k].clock.next = self.clock.val();
             self.rams[k].read_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
-            self.rams[k].write_address.next = self.word.val().get_bits::<RAM_ADDR_BITS>(0);
-            self.rams[k].write_enable.next = false;
-            self.rams[k].write_data.next = self.modified.val();
+            self.rams[k].write_address.next = self.wa_q.q.val();
+            self.rams[k].write_enable.next = self.we_q[k].q.val();
+            self.rams[k].write_data.next = self.wd_q[k].q.val();
+            self.init_exists[k].clock.next = self.clock.val();
+            self.exists_k[k].clock.next = self.clock.val();
+            self.exists_k[k].d.next = self.word.val() < self.depths[k].val();
+            self.init_ones[k].clock.next = self.clock.val();
+            self.init_partial[k].clock.next = self.clock.val();
+            self.we_q[k].d.next = false;
+            self.wd_q[k].d.next = self.modified_q.q.val();
+            // The init sweep's comparisons, one stage ahead of its writes.
+            self.init_exists[k].d.next = self.init_pos.val() < self.depths[k].val();
+            self.init_ones[k].d.next = self.init_pos.val() < self.full_words_1[k].val();
+            self.init_partial[k].d.next = self.init_pos.val() == self.full_words[k].val();
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
-                self.word_exists.next = self.word.val() < self.depths[k].val();
+                self.word_exists.next = self.exists_k[k].q.val();
             }
         }
         self.top.next = self.level.q.val() == self.top_level.val();
-        self.masked.next = self.rd.val() & (self.ones.val() << self.bitpos.val());
-        if !self.word_exists.val() {
+        // Registered: valid in the `WalkLatch` cycle (the third after `pos` changes).
+        self.word_exists_q.d.next = self.word_exists.val();
+        self.masked.next = self.rd.val() & self.ge_mask_q.q.val();
+        if !self.word_exists_q.q.val() {
             self.masked.next = 0.into();
         }
 
@@ -287,41 +439,97 @@ impl Logic for FreeMap {
         // runs from a RAM's read port through the whole search), as a position:
         // (word << 6) | bit.
         self.ffs_in.next = self.latched.q.val();
-        self.ffs.next = self.pos.q.val() & 0x1FF_FFC0_u64;
-        // The lowest set bit alone (x & -x, one carry chain), then its number bit by bit: bit k
-        // of the number is set when the lowest set bit is at a position with bit k set.
-        self.lowest.next = self.ffs_in.val() & (!self.ffs_in.val() + self.one.val());
-        // The lowest set bit is registered (the carry chain in one cycle; its number, from
-        // OR trees, and the decision in the next).
-        self.lowest_q.d.next = self.lowest.val();
-        for k in 0..6 {
-            if (self.lowest_q.q.val() & self.bit_of_pos[k].val()).any() {
-                self.ffs.next = self.ffs.val() | self.pow2[k].val();
+        self.ffs_base.next = self.pos.q.val() & 0x1FF_FFC0_u64;
+        self.ffs.next = self.ffs_base.val();
+        // The lowest set bit, by 16-bit groups: in each group the number of its lowest set
+        // bit and whether the group has one, registered; in the next cycle, the first group
+        // that has one gives bits 5:4 of the number, its registered number bits 3:0.
+        self.grp0.next = self.ffs_in.val().get_bits::<16>(0);
+        self.grp1.next = self.ffs_in.val().get_bits::<16>(16);
+        self.grp2.next = self.ffs_in.val().get_bits::<16>(32);
+        self.grp3.next = self.ffs_in.val().get_bits::<16>(48);
+        // Per group, the number of its lowest set bit (a priority encoder, no carry chain),
+        // registered with whether the group has one.
+        self.num0.next = 0.into();
+        self.num1.next = 0.into();
+        self.num2.next = 0.into();
+        self.num3.next = 0.into();
+        self.seen0.next = false;
+        self.seen1.next = false;
+        self.seen2.next = false;
+        self.seen3.next = false;
+        for i in 0..16 {
+            if self.grp0.val().get_bit(i) & !self.seen0.val() {
+                self.num0.next = self.c4[i].val();
+                self.seen0.next = true;
+            }
+            if self.grp1.val().get_bit(i) & !self.seen1.val() {
+                self.num1.next = self.c4[i].val();
+                self.seen1.next = true;
+            }
+            if self.grp2.val().get_bit(i) & !self.seen2.val() {
+                self.num2.next = self.c4[i].val();
+                self.seen2.next = true;
+            }
+            if self.grp3.val().get_bit(i) & !self.seen3.val() {
+                self.num3.next = self.c4[i].val();
+                self.seen3.next = true;
             }
         }
+        self.nums_q.d.next = (bit_cast::<16, 4>(self.num3.val()) << 12)
+            | (bit_cast::<16, 4>(self.num2.val()) << 8)
+            | (bit_cast::<16, 4>(self.num1.val()) << 4)
+            | bit_cast::<16, 4>(self.num0.val());
+        self.grp_any_q.d.next = bit_cast::<4, 1>(self.grp0.val().any().into())
+            | (bit_cast::<4, 1>(self.grp1.val().any().into()) << 1)
+            | (bit_cast::<4, 1>(self.grp2.val().any().into()) << 2)
+            | (bit_cast::<4, 1>(self.grp3.val().any().into()) << 3);
+        // The first group with a set bit (group 3 when none: then `any_q` is clear and the
+        // number is not used).
+        self.num_sel.next = self.nums_q.q.val().get_bits::<4>(12);
+        self.ffs.next = self.ffs.val() | self.grp_num[2].val();
+        if self.grp_any_q.q.val().get_bit(2) {
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(8);
+            self.ffs.next = self.ffs_base.val() | self.grp_num[1].val();
+        }
+        if self.grp_any_q.q.val().get_bit(1) {
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(4);
+            self.ffs.next = self.ffs_base.val() | self.grp_num[0].val();
+        }
+        if self.grp_any_q.q.val().get_bit(0) {
+            self.num_sel.next = self.nums_q.q.val().get_bits::<4>(0);
+            self.ffs.next = self.ffs_base.val();
+        }
+        self.ffs.next = self.ffs.val() | bit_cast::<POS_BITS, 4>(self.num_sel.val());
         self.hit.next = self.ffs.val();
         self.any_q.d.next = self.latched.q.val().any();
 
-        match self.state.q.val() {
-            MapState::Init => {
-                self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
-                // Every index < max_qps is a member: whole words of ones, one partial word.
-                for k in 0..self._levels {
-                    self.rams[k].write_address.next =
-                        bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
-                    self.rams[k].write_enable.next = self.init_pos.val() < self.depths[k].val();
-                    self.rams[k].write_data.next = 0.into();
-                    if self.init_pos.val() < self.full_words_1[k].val() {
-                        self.rams[k].write_data.next = self.ones.val();
-                        if self.init_pos.val() == self.full_words[k].val() {
-                            self.rams[k].write_data.next = self.partial[k].val();
-                        }
+        if self.init_valid.q.val() {
+            self.wa_q.d.next = bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_wa.q.val());
+            for k in 0..self._levels {
+                self.we_q[k].d.next = self.init_exists[k].q.val();
+                self.wd_q[k].d.next = 0.into();
+                if self.init_ones[k].q.val() {
+                    self.wd_q[k].d.next = self.ones.val();
+                    if self.init_partial[k].q.val() {
+                        self.wd_q[k].d.next = self.partial[k].val();
                     }
                 }
+            }
+        }
+
+        match self.state.q.val() {
+            MapState::Init => {
+                // Every index < max_qps is a member: whole words of ones, one partial word.
+                // The word `init_word` is compared in this cycle, written from the next.
+                self.init_valid.d.next = true;
                 self.init_word.d.next = self.init_word.q.val() + 1;
                 if self.init_word.q.val() == self.last_init_word.val() {
-                    self.state.d.next = MapState::Idle;
+                    self.state.d.next = MapState::InitTail;
                 }
+            }
+            MapState::InitTail => {
+                self.state.d.next = MapState::Idle;
             }
             MapState::Idle => {}
             MapState::WalkRead => {
@@ -351,6 +559,7 @@ impl Logic for FreeMap {
                         self.found_q.d.next = true;
                         self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
                         self.state.d.next = MapState::Done;
+                        self.done_q.d.next = true;
                     } else {
                         self.pos.d.next = self.hit.val() << 6;
                         self.level.d.next = self.level.q.val() - 1;
@@ -365,9 +574,10 @@ impl Logic for FreeMap {
                         self.state.d.next = MapState::WalkRead;
                     } else {
                         self.state.d.next = MapState::Done;
+                        self.done_q.d.next = true;
                     }
                 } else {
-                    self.pos.d.next = self.word.val() + 1;
+                    self.pos.d.next = self.next_word_q.q.val();
                     self.level.d.next = self.level.q.val() + 1;
                     self.state.d.next = MapState::WalkRead;
                 }
@@ -380,23 +590,33 @@ impl Logic for FreeMap {
             }
             MapState::PointLatch => {
                 self.latched.d.next = self.rd.val();
+                self.state.d.next = MapState::PointPrep;
+            }
+            MapState::PointPrep => {
+                self.modified_q.d.next = self.modified.val();
+                self.zero_lo_q.d.next = !self.others.val().get_bits::<32>(0).any();
+                self.zero_hi_q.d.next = !self.others.val().get_bits::<32>(32).any();
+                self.bit_lo_q.d.next = self.hits.val().get_bits::<32>(0).any();
+                self.bit_hi_q.d.next = self.hits.val().get_bits::<32>(32).any();
                 self.state.d.next = MapState::PointApply;
             }
             MapState::PointApply => {
                 self.state.d.next = MapState::Done;
+                self.done_q.d.next = true;
                 if self.op_q.q.val() == self.ops.test.val() {
-                    self.found_q.d.next = (self.latched.q.val() & self.bit_mask.val()).any();
+                    self.found_q.d.next = self.bit_lo_q.q.val() | self.bit_hi_q.q.val();
                     self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
                 } else {
                     for k in 0..self._levels {
                         if self.level.q.val().index() == k {
-                            self.rams[k].write_enable.next = true;
+                            self.we_q[k].d.next = true;
                         }
                     }
                     if self.propagate.val() & !self.top.val() {
                         self.pos.d.next = self.word.val();
                         self.level.d.next = self.level.q.val() + 1;
                         self.state.d.next = MapState::PointRead;
+                        self.done_q.d.next = false;
                     }
                 }
             }
@@ -424,6 +644,11 @@ impl Logic for FreeMap {
         }
 
         if self.rst.val() {
+            for k in 0..self._levels {
+                self.we_q[k].d.next = false;
+            }
+            self.init_valid.d.next = false;
+            self.done_q.d.next = false;
             self.state.d.next = MapState::Init;
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;

@@ -8,11 +8,11 @@
 //! then on the empty set and a refilled one. Every result is compared with the model.
 //!
 //! Cycles: the block's doc comment gives 5 cycles per level visited by FIND (up from the
-//! start word, then down; a RAM read takes two cycles), 4 per level by CLEAR and SET, 4 for
+//! start word, then down; a RAM read takes two cycles), 5 per level by CLEAR and SET, 5 for
 //! TEST. The visits are derived here from the set alone (which ranges of indexes are empty),
 //! so every operation's cycle count is asserted exactly, and against the documented bound:
-//! FIND `<= 5 * 2 * levels`, `<= 5 * 3 * levels` with the wrap, CLEAR/SET `<= 4 * levels`,
-//! TEST 4. The cycles of an
+//! FIND `<= 5 * 2 * levels`, `<= 5 * 3 * levels` with the wrap, CLEAR/SET `<= 5 * levels`,
+//! TEST 5. The cycles of an
 //! operation are those between the edge that takes it and the edge that samples `done`.
 //!
 //! Sizes: 1, 2 and 3 levels, with partial words at every level.
@@ -56,8 +56,8 @@ impl Ports {
 
 /// Cycles per level visited (the block's doc comment).
 const FIND_CYCLES_PER_LEVEL: u64 = 5;
-const UPDATE_CYCLES_PER_LEVEL: u64 = 4;
-const TEST_CYCLES: u64 = 4;
+const UPDATE_CYCLES_PER_LEVEL: u64 = 5;
+const TEST_CYCLES: u64 = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Op {
@@ -417,9 +417,11 @@ fn free_map(name: &str, sets: &[&str], expect_levels: u32, ops: u64, default_see
             break;
         }
         init += 1;
-        assert!(init <= words, "{name}: init_done after {words} words");
+        assert!(init <= words + 1, "{name}: init_done after {words} words");
     }
-    assert_eq!(init, words, "{name}: one level-0 word written a cycle");
+    // One level-0 word a cycle, and one cycle more (the block's doc comment: each word's
+    // comparisons are registered before its write).
+    assert_eq!(init, words + 1, "{name}: one level-0 word written a cycle");
 
     // 1. On the full set.
     let t = std::time::Instant::now();

@@ -128,7 +128,13 @@ pub fn docs_waves(cfg: &Config, vcd: &Path, out_dir: &Path) -> Result<Vec<PathBu
                     start + 1,
                     "AW and W taken together (awready = wready = awvalid && wvalid)".into(),
                 ),
-                (rd.addr_cycle, "AR taken; R the cycle after".into()),
+                (
+                    rd.addr_cycle,
+                    format!(
+                        "AR taken; R {} cycles after (address and counter word registered first)",
+                        rd.done_cycle - rd.addr_cycle
+                    ),
+                ),
             ],
         },
     ));
