@@ -218,88 +218,31 @@ impl FreeMap {
             set_bits.push(below.div_ceil(64));
         }
         let levels = words.len();
-        Self {
-            clock: Default::default(),
-            rst: Default::default(),
-            init_done: Default::default(),
-            op_valid: Default::default(),
-            op: Default::default(),
-            op_index: Default::default(),
-            op_wrap: Default::default(),
-            done: Default::default(),
-            found: Default::default(),
-            result: Default::default(),
+        block_new!(
+            [
+                clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result,
+                state, level, pos, wrapped, wrap, down, op_q, found_q, done_q, result_q,
+                latched, nums_q, num0, num1, num2, num3, seen0, seen1, seen2, seen3, num_sel,
+                rd_wait, bit_mask_q, ge_mask_q, modified_q, zero_lo_q, zero_hi_q, bit_lo_q,
+                bit_hi_q, others, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q,
+                any_q, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
+                propagate, word_exists, top, ffs_in, ffs, ffs_base, grp0, grp1, grp2, grp3,
+                grp_any_q, hit, ops,
+            ]
             rams: words
                 .iter()
                 .map(|&d| Ram::new(d as usize, p.fpga))
                 .collect(),
-            state: Default::default(),
-            level: Default::default(),
-            pos: Default::default(),
-            wrapped: Default::default(),
-            wrap: Default::default(),
-            down: Default::default(),
-            op_q: Default::default(),
-            found_q: Default::default(),
-            done_q: Default::default(),
-            result_q: Default::default(),
-            latched: Default::default(),
-            nums_q: Default::default(),
-            num0: Default::default(),
-            num1: Default::default(),
-            num2: Default::default(),
-            num3: Default::default(),
-            seen0: Default::default(),
-            seen1: Default::default(),
-            seen2: Default::default(),
-            seen3: Default::default(),
-            num_sel: Default::default(),
             c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
-            rd_wait: Default::default(),
-            bit_mask_q: Default::default(),
-            ge_mask_q: Default::default(),
-            modified_q: Default::default(),
-            zero_lo_q: Default::default(),
-            zero_hi_q: Default::default(),
-            bit_lo_q: Default::default(),
-            bit_hi_q: Default::default(),
-            others: Default::default(),
-            hits: Default::default(),
-            wa_q: Default::default(),
             we_q: words.iter().map(|_| Default::default()).collect(),
             wd_q: words.iter().map(|_| Default::default()).collect(),
-            init_valid: Default::default(),
-            init_wa: Default::default(),
             init_exists: words.iter().map(|_| Default::default()).collect(),
             init_ones: words.iter().map(|_| Default::default()).collect(),
             init_partial: words.iter().map(|_| Default::default()).collect(),
             exists_k: words.iter().map(|_| Default::default()).collect(),
-            next_word_q: Default::default(),
-            word_exists_q: Default::default(),
-            any_q: Default::default(),
-            init_word: Default::default(),
-            rd: Default::default(),
-            init_pos: Default::default(),
-            word: Default::default(),
-            bitpos: Default::default(),
-            bit_mask: Default::default(),
-            masked: Default::default(),
-            modified: Default::default(),
-            propagate: Default::default(),
-            word_exists: Default::default(),
-            top: Default::default(),
-            ffs_in: Default::default(),
-            ffs: Default::default(),
-            ffs_base: Default::default(),
-            grp0: Default::default(),
-            grp1: Default::default(),
-            grp2: Default::default(),
-            grp3: Default::default(),
-            grp_any_q: Default::default(),
             grp_num: (1..4)
                 .map(|g| Constant::new((16 * g as u64).into()))
                 .collect(),
-            hit: Default::default(),
             depths: words
                 .iter()
                 .map(|&d| Constant::new(u64::from(d).into()))
@@ -317,13 +260,12 @@ impl FreeMap {
                 .map(|&b| Constant::new(((1u64 << (b % 64)) - 1).into()))
                 .collect(),
             top_level: Constant::new((levels as u64 - 1).into()),
-            ops: Default::default(),
             last_init_word: Constant::new(u64::from(words[0] - 1).into()),
             first_index: Constant::new(u64::from(p.first_index).into()),
             ones: Constant::new(u64::MAX.into()),
             one: Constant::new(1u64.into()),
             _levels: levels,
-        }
+        )
     }
 }
 
