@@ -1,6 +1,6 @@
 //! `BENCHMARKS.md` is what the tools write (`scripts/benchmarks`: `qptable bench --markdown`
 //! and `qptable synth --markdown`), not a hand-edited file. The figures are noisy and are
-//! not checked; the structure is:
+//! not checked; the structure and the freshness are:
 //!
 //! | test | what it checks |
 //! |---|---|
@@ -8,6 +8,7 @@
 //! | `tables_have_the_generators_columns` | each table header of the writers is in the file, and every row of every table has as many cells as its header |
 //! | `every_configuration_is_measured` | the throughput table has one row per `configs/*.toml`, in order |
 //! | `stamped_commit_is_in_the_history` | the file names at least one commit; each is a commit of `git log` (an ancestor of HEAD) and none is `+dirty` |
+//! | `measured_verilog_is_the_current_one` | the emitted Verilog (`gen/`) and the configurations are the same at each stamped commit as in this tree, so the figures are those of this design |
 
 use qptable_testbench::markdown::{
     header_row, split_row, COMMIT_PREFIX, STAMP_COLUMNS, STAMP_HEADING, TITLE,
@@ -151,6 +152,32 @@ fn stamped_commit_is_in_the_history() {
         assert!(
             run.success(),
             "the commit {c} of BENCHMARKS.md is not in `git log`: {}\n{REGENERATE}",
+            run.report()
+        );
+    }
+}
+
+#[test]
+fn measured_verilog_is_the_current_one() {
+    // The figures belong to the Verilog they were measured on: the emitted Verilog of the
+    // shipped configurations (`gen/`, itself checked fresh by `verilog_quality`) and the
+    // configurations must be the same at the stamped commit as in this tree.
+    let text = text();
+    let root = repo_root();
+    for c in text
+        .lines()
+        .filter_map(|l| l.strip_prefix(COMMIT_PREFIX)?.split('`').next())
+    {
+        let run = run_tool(
+            Command::new("git")
+                .arg("-C")
+                .arg(&root)
+                .args(["diff", "--quiet", c, "--", "gen", "configs"]),
+        );
+        assert!(
+            run.success(),
+            "BENCHMARKS.md was measured at {c}, and gen/ or configs/ changed since: its figures \
+             are not those of this tree ({}).\n{REGENERATE}",
             run.report()
         );
     }
