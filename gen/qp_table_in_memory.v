@@ -641,6 +641,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [31:0] in_use$d;
     wire  [31:0] in_use$q;
     reg  in_use$clock;
+    reg  in_use_up$d;
+    wire  in_use_up$q;
+    reg  in_use_up$clock;
+    reg  in_use_down$d;
+    wire  in_use_down$q;
+    reg  in_use_down$clock;
     reg  check_pass_q$d;
     wire  check_pass_q$q;
     reg  check_pass_q$clock;
@@ -875,6 +881,16 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(in_use$q),
         .clock(in_use$clock)
     );
+    qp_table_in_memory$engine$in_use_up in_use_up(
+        .d(in_use_up$d),
+        .q(in_use_up$q),
+        .clock(in_use_up$clock)
+    );
+    qp_table_in_memory$engine$in_use_down in_use_down(
+        .d(in_use_down$d),
+        .q(in_use_down$q),
+        .clock(in_use_down$clock)
+    );
     qp_table_in_memory$engine$check_pass_q check_pass_q(
         .d(check_pass_q$d),
         .q(check_pass_q$q),
@@ -916,6 +932,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         free_ok$clock = clock;
         cmd_error$clock = clock;
         in_use$clock = clock;
+        in_use_up$clock = clock;
+        in_use_down$clock = clock;
         q_wr$clock = clock;
         q_rd$clock = clock;
         q_count$clock = clock;
@@ -944,6 +962,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         free_ok$d = free_ok$q;
         cmd_error$d = cmd_error$q;
         in_use$d = in_use$q;
+        in_use_up$d = in_use_up$q;
+        in_use_down$d = in_use_down$q;
         q_wr$d = q_wr$q;
         q_rd$d = q_rd$q;
         q_count$d = q_count$q;
@@ -954,6 +974,14 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map_index_q$d = map_index_q$q;
         entry_r$d = entry_r$q;
         check_pass_q$d = check_pass_q$q;
+        in_use_up$d = 1'b0;
+        in_use_down$d = 1'b0;
+        if (in_use_up$q) begin
+            in_use$d = in_use$q + 32'h1;
+        end
+        if (in_use_down$q) begin
+            in_use$d = in_use$q - 32'h1;
+        end
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain_zero$0$clock = clock;
@@ -1216,7 +1244,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
                     alloc_ok$d = alloc_ok$q + 32'h1;
-                    in_use$d = in_use$q + 32'h1;
+                    in_use_up$d = 1'b1;
                     map_op_valid = 1'b1;
                     map_cmd = map_op$clear;
                     map_op_index = cursor$q;
@@ -1232,7 +1260,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                         if (map$found) begin
                             we = 1'b1;
                             alloc_ok$d = alloc_ok$q + 32'h1;
-                            in_use$d = in_use$q + 32'h1;
+                            in_use_up$d = 1'b1;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                             state$d = EngState$MapWait;
@@ -1296,14 +1324,14 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     q_wr$d = q_wr_next;
                     q_count$d = q_count$q + 32'h1;
                     free_ok$d = free_ok$q + 32'h1;
-                    in_use$d = in_use$q - 32'h1;
+                    in_use_down$d = 1'b1;
                     state$d = EngState$Done;
                 end
             EngState$Release:
                 begin
                     if (map$done) begin
                         free_ok$d = free_ok$q + 32'h1;
-                        in_use$d = in_use$q - 32'h1;
+                        in_use_down$d = 1'b1;
                         state$d = EngState$Done;
                     end
                 end
@@ -1343,6 +1371,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             free_ok$d = 32'h0;
             cmd_error$d = 32'h0;
             in_use$d = 32'h0;
+            in_use_up$d = 1'b0;
+            in_use_down$d = 1'b0;
             q_wr$d = 32'h0;
             q_rd$d = 32'h0;
             q_count$d = 32'h0;
@@ -1621,6 +1651,44 @@ module qp_table_in_memory$engine$in_use(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$in_use
+
+
+module qp_table_in_memory$engine$in_use_down(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$in_use_down
+
+
+module qp_table_in_memory$engine$in_use_up(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$in_use_up
 
 
 module qp_table_in_memory$engine$init_done_q(d,q,clock);

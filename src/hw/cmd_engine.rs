@@ -169,6 +169,10 @@ pub struct CmdEngine {
     free_ok: DFF<Bits<32>>,
     cmd_error: DFF<Bits<32>>,
     in_use: DFF<Bits<32>>,
+    /// IN_USE goes up (an index reserved) or down (a FREE completed) at the next edge: the
+    /// counter's enable comes from these flip-flops, not from the state decode.
+    in_use_up: DFF<Bit>,
+    in_use_down: DFF<Bit>,
     /// The counters, gathered here and assigned to `counts` once.
     counts_l: Signal<Local, CmdCounts>,
     index: Signal<Local, Bits<QPN_BITS>>,
@@ -215,7 +219,8 @@ impl CmdEngine {
                 q_rd, q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index,
                 q_due, q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, we_q, waddr_q, wdata_q, alloc_ok,
-                alloc_full, free_ok, cmd_error, in_use, index, gen, word_gen, new_gen,
+                alloc_full, free_ok, cmd_error, in_use, in_use_up, in_use_down, index, gen, word_gen,
+                new_gen,
                 cursor_next, drained, check_pass, check_pass_q, we, waddr, wdata, map_op_valid,
                 map_cmd, map_op_index, map_valid_q, map_cmd_q, map_index_q, st, ops, res,
                 map_op,
@@ -271,6 +276,8 @@ impl Logic for CmdEngine {
             free_ok,
             cmd_error,
             in_use,
+            in_use_up,
+            in_use_down,
             q_wr,
             q_rd,
             q_count,
@@ -282,6 +289,14 @@ impl Logic for CmdEngine {
             entry_r,
             check_pass_q
         );
+        self.in_use_up.d.next = false;
+        self.in_use_down.d.next = false;
+        if self.in_use_up.q.val() {
+            self.in_use.d.next = self.in_use.q.val() + 1;
+        }
+        if self.in_use_down.q.val() {
+            self.in_use.d.next = self.in_use.q.val() - 1;
+        }
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
             self.drain[p].d.next = self.drain[p].q.val();
@@ -553,7 +568,7 @@ impl Logic for CmdEngine {
                     (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
                 self.next_alloc.d.next = self.cursor_next.val();
                 self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-                self.in_use.d.next = self.in_use.q.val() + 1;
+                self.in_use_up.d.next = true;
                 self.map_op_valid.next = true;
                 self.map_cmd.next = self.map_op.clear.val();
                 self.map_op_index.next = self.cursor.q.val();
@@ -569,7 +584,7 @@ impl Logic for CmdEngine {
                     if self.map.found.val() {
                         self.we.next = true;
                         self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-                        self.in_use.d.next = self.in_use.q.val() + 1;
+                        self.in_use_up.d.next = true;
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = EngState::MapWait;
@@ -628,13 +643,13 @@ impl Logic for CmdEngine {
                 self.q_wr.d.next = self.q_wr_next.val();
                 self.q_count.d.next = self.q_count.q.val() + 1;
                 self.free_ok.d.next = self.free_ok.q.val() + 1;
-                self.in_use.d.next = self.in_use.q.val() - 1;
+                self.in_use_down.d.next = true;
                 self.state.d.next = EngState::Done;
             }
             EngState::Release => {
                 if self.map.done.val() {
                     self.free_ok.d.next = self.free_ok.q.val() + 1;
-                    self.in_use.d.next = self.in_use.q.val() - 1;
+                    self.in_use_down.d.next = true;
                     self.state.d.next = EngState::Done;
                 }
             }
@@ -677,6 +692,8 @@ impl Logic for CmdEngine {
             self.free_ok.d.next = 0.into();
             self.cmd_error.d.next = 0.into();
             self.in_use.d.next = 0.into();
+            self.in_use_up.d.next = false;
+            self.in_use_down.d.next = false;
             self.q_wr.d.next = 0.into();
             self.q_rd.d.next = 0.into();
             self.q_count.d.next = 0.into();
