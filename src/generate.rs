@@ -245,9 +245,9 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
             64,
         ));
         v.push((
-            "in_memory reads in flight (port of each)".into(),
+            "in_memory reads in flight (port and lane of each)".into(),
             u64::from(p.max_outstanding).next_power_of_two().max(2),
-            3,
+            crate::hw::dir_fetch::RET_BITS as u64,
         ));
     }
     for (k, words) in crate::hw::free_map::level_words(p.max_qps)

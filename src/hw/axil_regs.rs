@@ -21,6 +21,7 @@ const OP_BITS: usize = regs::CMD_OPCODE_BITS;
 const RESULT_BITS: usize = regs::CMD_RESULT_STATUS_BITS;
 const WORD_BITS: usize = regs::WORD_ADDR_BITS;
 use super::cmd_engine::CmdCounts;
+use super::defaults;
 use super::lookup_counters::LookupCounts;
 use rust_hdl::prelude::*;
 
@@ -196,19 +197,19 @@ impl AxilRegs {
                 read_data, read_ok, no_qps_q, ar_fire, ar_q, araddr_q, cnt_word, cnt_word_q,
                 raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port,
             ]
-            port_counts: (0..p.ports).map(|_| Default::default()).collect(),
-            dir_we: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_waddr: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_wdata: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            port_counts: defaults(p.ports),
+            dir_we: defaults(p.on_chip_dirs()),
+            dir_waddr: defaults(p.on_chip_dirs()),
+            dir_wdata: defaults(p.on_chip_dirs()),
             dirs: (0..p.on_chip_dirs())
                 .map(|_| Ram::new(p.dir_entries() as usize, p.fpga).unregistered())
                 .collect(),
             dir_last: (0..p.on_chip_dirs())
                 .map(|_| Constant::new(u64::from(p.dir_entries().saturating_sub(1)).into()))
                 .collect(),
-            dir_we_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_waddr_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
-            dir_wdata_l: (0..p.on_chip_dirs()).map(|_| Default::default()).collect(),
+            dir_we_l: defaults(p.on_chip_dirs()),
+            dir_waddr_l: defaults(p.on_chip_dirs()),
+            dir_wdata_l: defaults(p.on_chip_dirs()),
 
             on_chip: Constant::new(p.dir_on_chip),
             dir_entries: (0..p.on_chip_dirs())

@@ -46,6 +46,7 @@ use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS, TIME_BITS};
 
 /// Bits of a quarantine entry: the time it was freed, and its index.
 const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
+use super::defaults;
 use crate::config::Reuse;
 use rust_hdl::prelude::*;
 
@@ -225,9 +226,9 @@ impl CmdEngine {
                 map_cmd, map_op_index, map_valid_q, map_cmd_q, map_index_q, st, ops, res,
                 map_op,
             ]
-            req_fire: (0..p.ports).map(|_| Default::default()).collect(),
-            rsp_fire: (0..p.ports).map(|_| Default::default()).collect(),
-            in_flight: (0..p.ports).map(|_| Default::default()).collect(),
+            req_fire: defaults(p.ports),
+            rsp_fire: defaults(p.ports),
+            in_flight: defaults(p.ports),
             ram: p.state_ram(),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_on: Constant::new(p.quarantine_cycles > 0),
@@ -235,11 +236,11 @@ impl CmdEngine {
             q_depth: Constant::new(u64::from(p.quarantine_depth).into()),
             q_last: Constant::new(u64::from(p.quarantine_depth - 1).into()),
             map: FreeMap::new(p),
-            drain: (0..p.ports).map(|_| Default::default()).collect(),
-            drain_zero: (0..p.ports).map(|_| Default::default()).collect(),
-            req_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
-            rsp_fire_r: (0..p.ports).map(|_| Default::default()).collect(),
-            in_flight_r: (0..p.ports).map(|_| Default::default()).collect(),
+            drain: defaults(p.ports),
+            drain_zero: defaults(p.ports),
+            req_fire_r: defaults(p.ports),
+            rsp_fire_r: defaults(p.ports),
+            in_flight_r: defaults(p.ports),
             _ports: p.ports,
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),

@@ -19,12 +19,16 @@
 //! bit 1 (a reserved bit of the entry, SPEC §5) replaced by "AXI error" (`rresp != OKAY`, or
 //! a beat without `rlast`, which a single-beat read never has from a compliant slave).
 
+use super::defaults;
 use super::lookup_pipe::DIR_ERROR_BIT;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::mem_writer::MEM_DATA_BITS_MAX;
 use super::{EngineParams, ADDR_BITS};
 use crate::spec::dir_entry;
 use rust_hdl::prelude::*;
+
+/// Bits of a return-queue word: the port and the lane of a read in flight.
+pub const RET_BITS: usize = 6;
 
 #[derive(LogicBlock)]
 pub struct DirFetch {
@@ -48,7 +52,7 @@ pub struct DirFetch {
     pub rresp: Signal<In, Bits<2>>,
     pub rlast: Signal<In, Bit>,
     /// Per read in flight: its port (bits `[2:0]`) and its entry's 64-bit lane (`[5:3]`).
-    ret: MemFifo<Bits<6>>,
+    ret: MemFifo<Bits<RET_BITS>>,
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
     /// The port to prefer next (3 bits, so that no comparison with it is constant).
@@ -87,10 +91,10 @@ impl DirFetch {
                 rlast, ar_valid, ar_addr, rr, found, sel, sel_addr, load, pop, r_err, sel_lane,
                 head_port, head_lane, r_entry,
             ]
-            dreq_valid: (0..n).map(|_| Default::default()).collect(),
-            dreq_ready: (0..n).map(|_| Default::default()).collect(),
-            dreq_addr: (0..n).map(|_| Default::default()).collect(),
-            cpl_valid: (0..n).map(|_| Default::default()).collect(),
+            dreq_valid: defaults(n),
+            dreq_ready: defaults(n),
+            dreq_addr: defaults(n),
+            cpl_valid: defaults(n),
             ret: MemFifo::new((p.max_outstanding as usize).next_power_of_two().max(2)),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),

@@ -31,6 +31,7 @@
 //! One operation at a time: `op_valid` is taken in `Idle` and in the cycle of `done`.
 
 use super::codes::MapOps;
+use super::defaults;
 use super::ram::{Ram, RAM_ADDR_BITS, WORD_ADDR_BITS};
 use super::{EngineParams, QPN_BITS};
 use rust_hdl::prelude::*;
@@ -234,12 +235,12 @@ impl FreeMap {
                 .map(|&d| Ram::new(d as usize, p.fpga))
                 .collect(),
             c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
-            we_q: words.iter().map(|_| Default::default()).collect(),
-            wd_q: words.iter().map(|_| Default::default()).collect(),
-            init_exists: words.iter().map(|_| Default::default()).collect(),
-            init_ones: words.iter().map(|_| Default::default()).collect(),
-            init_partial: words.iter().map(|_| Default::default()).collect(),
-            exists_k: words.iter().map(|_| Default::default()).collect(),
+            we_q: defaults(words.len()),
+            wd_q: defaults(words.len()),
+            init_exists: defaults(words.len()),
+            init_ones: defaults(words.len()),
+            init_partial: defaults(words.len()),
+            exists_k: defaults(words.len()),
             grp_num: (1..4)
                 .map(|g| Constant::new((16 * g as u64).into()))
                 .collect(),

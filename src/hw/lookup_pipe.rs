@@ -51,6 +51,7 @@
 //! Counters (SPEC §6, per port): [`LookupCounters`], at the response handshake.
 
 use super::codes::{StateCodes, StatusCodes};
+use super::defaults;
 use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
@@ -217,11 +218,6 @@ pub struct LookupPipe {
     mul_mask7: Constant<Bits<ADDR_BITS>>,
 }
 
-/// `n` default signals (the ports and blocks that exist 0 or 1 times).
-fn some<T: Default>(n: usize) -> Vec<T> {
-    (0..n).map(|_| T::default()).collect()
-}
-
 impl LookupPipe {
     pub fn new(p: &EngineParams) -> Self {
         let mem = usize::from(p.dir_in_memory());
@@ -247,14 +243,14 @@ impl LookupPipe {
                 out_valid, status_out, addr_full, addr_out, fire, s2_dreq_addr,
                 unused_counts_addr, status, state,
             ]
-            dir_we: some(dirs),
-            dir_waddr: some(dirs),
-            dir_wdata: some(dirs),
-            dreq_valid: some(mem),
-            dreq_ready: some(mem),
-            dreq_addr: some(mem),
-            cpl_valid: some(mem),
-            cpl_data: some(mem),
+            dir_we: defaults(dirs),
+            dir_waddr: defaults(dirs),
+            dir_wdata: defaults(dirs),
+            dreq_valid: defaults(mem),
+            dreq_ready: defaults(mem),
+            dreq_addr: defaults(mem),
+            cpl_valid: defaults(mem),
+            cpl_data: defaults(mem),
             ram: p.state_ram(),
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
             queue: MemFifo::new(depth),

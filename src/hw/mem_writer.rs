@@ -117,7 +117,7 @@ impl Logic for MemWriter {
         );
         // Request: taken when no write is in flight.
         self.req_ready.next = !self.busy.q.val() & !self.rst.val();
-        self.req_fire.next = self.req_valid.val() & !self.busy.q.val() & !self.rst.val();
+        self.req_fire.next = self.req_valid.val() & self.req_ready.val();
         if self.req_fire.val() {
             self.busy.d.next = true;
             self.aw_valid.d.next = true;

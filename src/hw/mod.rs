@@ -30,6 +30,12 @@ macro_rules! block_new {
     };
 }
 
+/// `n` signals (or blocks) at their default: the ports and children a block has once per
+/// lookup port, or 0 or 1 times depending on the configuration.
+pub(crate) fn defaults<T: Default>(n: usize) -> Vec<T> {
+    (0..n).map(|_| T::default()).collect()
+}
+
 pub mod axil_regs;
 pub mod cmd_engine;
 pub mod codes;

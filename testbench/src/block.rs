@@ -4,7 +4,7 @@
 //! test their blocks.
 
 use anyhow::{Context, Result};
-use qptable_sim::{BuildOptions, Model};
+use qptable_sim::{BuildOptions, Model, Sim, StreamSource};
 use rust_hdl::prelude::*;
 use std::sync::Mutex;
 
@@ -46,4 +46,23 @@ pub fn seed(test: &str, default: u64) -> u64 {
         .unwrap_or(default);
     println!("{test}: seed {s} (replay with QPTABLE_SEED={s})");
     s
+}
+
+/// One request stream source per port of a block under test: port `p`'s signals are
+/// `<letter><p>_valid`, `<letter><p>_ready` and `<letter><p>_<field>`; each idles with
+/// probability `idle`, seeded with `seed + p`.
+pub fn port_sources(
+    sim: &Sim,
+    letter: char,
+    fields: &[&str],
+    ports: usize,
+    idle: f64,
+    seed: u64,
+) -> Result<Vec<StreamSource>> {
+    (0..ports)
+        .map(|p| {
+            Ok(StreamSource::new(sim, &format!("{letter}{p}_"), fields)?
+                .with_idle(idle, seed.wrapping_add(p as u64)))
+        })
+        .collect()
 }

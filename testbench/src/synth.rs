@@ -169,9 +169,7 @@ pub struct SynthReport {
 /// The Fmax target of a configuration, over the adder: SPEC §7's 0.75, or 0.65 with the
 /// directory in memory (issue 9 sets it there: the memory path holds deep queues).
 pub fn fmax_target(cfg: &Config) -> (f64, &'static str) {
-    if cfg.mode == qptable::config::Mode::TwoLevel
-        && cfg.directory == qptable::config::Directory::InMemory
-    {
+    if crate::perf::in_memory(cfg) {
         (0.65, "target with the directory in memory")
     } else {
         (0.75, "SPEC §7 target")

@@ -16,7 +16,7 @@ use qptable::hw::lookup_pipe::DIR_ERROR_BIT;
 use qptable::hw::EngineParams;
 use qptable::spec::dir_entry;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
-use qptable_sim::{step_agents, Agent, AxiResp, Out, StreamSource};
+use qptable_sim::{step_agents, Agent, AxiResp, Out};
 use qptable_testbench::{block, configs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -157,13 +157,7 @@ fn dir_fetch(
             | u64::from(errors.contains(&a)) << DIR_ERROR_BIT
     };
 
-    let mut sources: Vec<StreamSource> = (0..ports)
-        .map(|p| {
-            StreamSource::new(&sim, &format!("d{p}_"), &["addr"])
-                .unwrap()
-                .with_idle(mem.req_idle, seed.wrapping_add(p as u64))
-        })
-        .collect();
+    let mut sources = block::port_sources(&sim, 'd', &["addr"], ports, mem.req_idle, seed).unwrap();
     let cpl_valid: Vec<Out> = (0..ports)
         .map(|p| sim.output(&format!("c{p}_valid")).unwrap())
         .collect();

@@ -31,7 +31,7 @@
 use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS};
 use qptable::hw::EngineParams;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
-use qptable_sim::{Agent, AxiResp, BuildOptions, Dir, In, Model, Out, Sim, StreamSource};
+use qptable_sim::{Agent, AxiResp, BuildOptions, Dir, In, Model, Out, Sim};
 use qptable_testbench::tools::{run_tool, waiver_file};
 use qptable_testbench::xsim::{self, IcarusBench, Recording, Signal, Stats};
 use qptable_testbench::{block, comb_ports, configs};
@@ -348,13 +348,8 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let hot = &pool[..8];
     let cold = &pool[8..];
 
-    let mut sources: Vec<StreamSource> = (0..ports)
-        .map(|p| {
-            StreamSource::new(&sim, &format!("q{p}_"), &["block"])
-                .unwrap()
-                .with_idle(run.req_idle, seed.wrapping_add(p as u64))
-        })
-        .collect();
+    let mut sources =
+        block::port_sources(&sim, 'q', &["block"], ports, run.req_idle, seed).unwrap();
     let mut total = 0u64;
     for src in sources.iter_mut() {
         for _ in 0..run.requests {
@@ -436,9 +431,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     if run.reset_under_traffic {
         // Requests from every port, answers taken, nothing released, the memory slow: slots,
         // reads, answers and broadcasts in flight when the reset comes.
-        let mut pre: Vec<StreamSource> = (0..ports)
-            .map(|p| StreamSource::new(&sim, &format!("q{p}_"), &["block"]).unwrap())
-            .collect();
+        let mut pre = block::port_sources(&sim, 'q', &["block"], ports, 0.0, 0).unwrap();
         for src in pre.iter_mut() {
             for _ in 0..50 {
                 let b = if rng.gen_bool(0.5) {

@@ -27,17 +27,20 @@ fn config(top: &str, sets: &[&str]) -> Config {
 /// M: index_bits 6 (QPN = {gen[17:0], index[5:0]}), leaf_bits 2 (16 directory entries of
 /// 4 indexes), entry_bytes 96, addr_bits 48, ports tx and rx, 4 reads in flight.
 fn cfg_m() -> Config {
-    config(
-        "qpt_mem_m",
-        &[
-            "index_bits=6",
-            "leaf_bits=2",
-            "entry_bytes=96",
-            "addr_bits=48",
-            "max_outstanding=4",
-            "first_index=0",
-        ],
-    )
+    cfg_m_with("qpt_mem_m", &[])
+}
+
+/// M with top `top` and the assignments `extra` after its own.
+fn cfg_m_with(top: &str, extra: &[&str]) -> Config {
+    let m = [
+        "index_bits=6",
+        "leaf_bits=2",
+        "entry_bytes=96",
+        "addr_bits=48",
+        "max_outstanding=4",
+        "first_index=0",
+    ];
+    config(top, &[&m[..], extra].concat())
 }
 
 /// T: the throughput configuration: 2^12 indexes in pages of 2^6, 32 reads in flight.
@@ -312,19 +315,7 @@ fn wide_memory_buses_take_the_entry_from_its_lane() -> Result<()> {
     for (bits, seed) in [(128, 0x1DE_0128), (256, 0x1DE_0256), (512, 0x1DE_0512)] {
         let top = format!("qpt_mem_m_{bits}");
         let data = format!("mem_data_bits={bits}");
-        let cfg = config(
-            &top,
-            &[
-                "index_bits=6",
-                "leaf_bits=2",
-                "entry_bytes=96",
-                "addr_bits=48",
-                "max_outstanding=4",
-                "first_index=0",
-                &data,
-            ],
-        );
-        per_port_order(&cfg, seed)?;
+        per_port_order(&cfg_m_with(&top, &[&data]), seed)?;
     }
     Ok(())
 }
