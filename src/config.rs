@@ -697,11 +697,15 @@ impl Config {
         // ---- NOT IMPLEMENTED YET -------------------------------------------------------------
         // Features of SPEC §3 this release refuses. Lift a refusal here once the hardware, the
         // model and the testbenches support it; every other check above already covers it.
-        if self.state == State::InMemory {
+        if self.state == State::InMemory
+            && self.mode == Mode::TwoLevel
+            && self.directory == Directory::InMemory
+        {
             return Err(ConfigError::not_implemented(
                 "state",
                 self.state,
-                "on_chip (the state in memory is SPEC §9, version 2: docs/state_in_memory.md)",
+                "on_chip with two_level and the directory in memory (the state in memory \
+                 works with flat and with two_level and the directory on chip)",
             ));
         }
         // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------

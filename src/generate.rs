@@ -205,6 +205,9 @@ pub fn write_all_or_nothing(files: &[(&std::path::Path, &str)]) -> anyhow::Resul
 /// that cover the memory latency (see [`crate::hw::lookup_pipe`]).
 pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     let p = EngineParams::new(cfg);
+    if let Some(m) = p.state_mem {
+        return state_mem_on_chip(cfg, &p, &m);
+    }
     let copies = cfg.ports.len() as u64 + 1;
     let mut v = vec![(
         format!(
@@ -255,6 +258,80 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         .enumerate()
     {
         v.push((format!("free map level {k}"), u64::from(*words), 64));
+    }
+    if cfg.quarantine_cycles > 0 {
+        v.push((
+            "quarantine queue".into(),
+            u64::from(cfg.quarantine_depth),
+            crate::hw::TIME_BITS as u64 + 24,
+        ));
+    }
+    v
+}
+
+/// [`on_chip_memory`] with the state in memory (SPEC §9, `docs/state_in_memory.md`): per
+/// lookup port its `live` filter, cache tags and data, wait queue, miss request and slot
+/// queues (`StateCache`) and its copy of the miss unit's fill buffer; shared, the miss
+/// unit's queues and broadcast ring, and the command engine's `written` bits, block free map
+/// and quarantine queue. The directory on chip (two_level) as with the state on chip.
+fn state_mem_on_chip(
+    cfg: &Config,
+    p: &EngineParams,
+    m: &crate::hw::miss_unit::MissParams,
+) -> Vec<(String, u64, u64)> {
+    use crate::hw::miss_unit as mu;
+    let n = cfg.ports.len() as u64;
+    let bn = u64::from(p.index_bits.saturating_sub(m.block_bits));
+    let blocks = u64::from(p.max_qps.div_ceil(1 << m.block_bits));
+    let lines = u64::from(m.cache_lines);
+    let beats = u64::from(m.beats());
+    let stored = u64::from(m.stored_bits());
+    let depth = crate::hw::state_cache::state_queue_depth(m.max_misses) as u64;
+    let slots = u64::from(m.max_misses);
+    let sq = m.slot_queue_depth() as u64;
+    let queued = <crate::hw::lookup_pipe::QueuedLookup as rust_hdl::prelude::Synth>::BITS as u64;
+    let mut v = vec![
+        (format!("live filter ({n} copies, one per port)"), n << bn, 1),
+        (format!("cache tags ({n} copies: {lines} lines)"), n * lines, 1 + bn),
+        (
+            format!("cache data ({n} copies: {lines} lines x {beats} rows)"),
+            n * lines * beats,
+            stored,
+        ),
+        (format!("wait queues ({n} ports x {depth})"), n * depth, queued),
+        (
+            format!("miss request queues ({n} ports x {depth})"),
+            n * depth,
+            bn.max(1),
+        ),
+        (
+            format!("slot queues ({n} ports x {depth})"),
+            n * depth,
+            mu::SLOT_BITS as u64,
+        ),
+        (
+            format!("fill buffers ({n} copies: {slots} slots x {beats} rows)"),
+            n * slots * beats,
+            stored,
+        ),
+        ("miss unit broadcast ring (2 blocks)".into(), 2 * beats, stored),
+        ("miss unit read queue".into(), sq, mu::ARQ_BITS as u64),
+        ("miss unit reads in flight".into(), sq, mu::RET_BITS as u64),
+        ("miss unit fills to broadcast".into(), sq, mu::DONE_BITS as u64),
+        ("written (one bit per block)".into(), blocks, 1),
+    ];
+    if p.dir_on_chip {
+        v.push((
+            format!("directory ({} copies: {n} lookup ports + control port)", n + 1),
+            (n + 1) * u64::from(p.dir_entries()),
+            crate::hw::DIR_BITS as u64,
+        ));
+    }
+    for (k, words) in crate::hw::free_map::level_words(blocks as u32)
+        .iter()
+        .enumerate()
+    {
+        v.push((format!("block free map level {k}"), u64::from(*words), 64));
     }
     if cfg.quarantine_cycles > 0 {
         v.push((

@@ -355,6 +355,22 @@ impl Pool {
         self.available.remove(index);
     }
 
+    /// The oldest quarantined index.
+    fn oldest(&self) -> Option<u32> {
+        self.quarantine.front().map(|&(i, _)| i)
+    }
+
+    /// Whether the quarantine is on and full (the next release overflows).
+    fn full(&self) -> bool {
+        self.cycles > 0 && self.quarantine.len() == self.depth
+    }
+
+    /// The oldest quarantined index leaves the queue without going back to the pool (state
+    /// in memory: its release failed on a memory error, so its word stays QUARANTINED).
+    fn lose_oldest(&mut self) {
+        self.quarantine.pop_front();
+    }
+
     /// Before a command written at edge `now`: releases the oldest quarantined index if its
     /// time is over.
     fn tick(&mut self, now: u64) {
@@ -427,6 +443,8 @@ pub struct Model {
     /// index the last ALLOC handed out; max_qps wraps to first_index).
     cursor: u32,
     table_base: u64,
+    /// State in memory (SPEC §9): STATE_BASE.
+    state_base: u64,
     last_result: CmdResult,
     counters: Counters,
     /// Per port: LOOKUPS, then one counter per [`Status`].
@@ -434,8 +452,17 @@ pub struct Model {
     /// two_level in_memory: the memory the directory is read from (a copy of what the
     /// testbench's memory holds; see [`Model::mem_write_u64`]).
     mem: MemImage,
-    /// two_level in_memory: address ranges whose reads answer an AXI error.
+    /// two_level in_memory: address ranges whose reads answer an AXI error; state in memory:
+    /// whose reads and writes do.
     mem_errors: Vec<std::ops::Range<u64>>,
+    /// State in memory (SPEC §9): the blocks written since reset (lazy initialisation), one
+    /// bit each, and the RESERVED + VALID indexes of each block (empty with the state on
+    /// chip).
+    written: Vec<u64>,
+    live: Vec<u16>,
+    /// State in memory: log2 of the indexes of a block, and the bytes of a block in memory.
+    block_bits: u32,
+    block_bytes: u64,
 }
 
 impl Model {
@@ -445,6 +472,8 @@ impl Model {
             panic!("Model::new: invalid configuration: {e}");
         }
         let max_qps = cfg.max_qps();
+        let state_mem = crate::hw::EngineParams::new(cfg).state_mem;
+        let blocks = state_mem.map_or(0, |m| max_qps.div_ceil(1 << m.block_bits));
         Model {
             cfg: cfg.clone(),
             max_qps,
@@ -466,6 +495,7 @@ impl Model {
             stage_hi: 0,
             cursor: cfg.first_index,
             table_base: 0,
+            state_base: 0,
             last_result: CmdResult {
                 status: CmdStatus::Ok,
                 qpn: 0,
@@ -474,6 +504,10 @@ impl Model {
             port_counters: vec![[0; 7]; cfg.ports.len()],
             mem: MemImage::new(),
             mem_errors: Vec::new(),
+            written: vec![0; blocks.div_ceil(64) as usize],
+            live: vec![0; blocks as usize],
+            block_bits: cfg.block_bits,
+            block_bytes: state_mem.map_or(0, |m| m.block_bytes()),
         }
     }
 
@@ -530,7 +564,70 @@ impl Model {
     }
 
     fn set_entry(&mut self, index: u32, entry: Entry) {
+        if self.state_in_memory() {
+            let b = (index >> self.block_bits) as usize;
+            let live = |e: Entry| u16::from(e.state != State::Free);
+            self.live[b] = self.live[b] - live(self.entry(index)) + live(entry);
+            self.written[b / 64] |= 1 << (b % 64);
+        }
         self.entries[index as usize] = entry.pack();
+    }
+
+    /// State in memory: the state table's first byte, STATE_BASE aligned down to the block
+    /// size (SPEC §9 requires the alignment; the engine ignores the bits below it).
+    pub fn state_table_start(&self) -> u64 {
+        self.state_base & !(self.block_bytes.max(1) - 1)
+    }
+
+    /// State in memory: the byte range of the block of `index` in the state table (at
+    /// STATE_BASE aligned to the block, modulo 2^addr_bits).
+    pub fn state_block_range(&self, index: u32) -> std::ops::Range<u64> {
+        let b = u64::from(index >> self.block_bits);
+        let start = ((self.state_base & !(self.block_bytes - 1)) + b * self.block_bytes)
+            & self.addr_mask;
+        start..start + self.block_bytes
+    }
+
+    /// State in memory: an error range covers part of the block of `index`.
+    fn block_in_error(&self, index: u32) -> bool {
+        let r = self.state_block_range(index);
+        self.mem_errors
+            .iter()
+            .any(|e| e.start < r.end && r.start < e.end)
+    }
+
+    /// State in memory: the block of `index` was written since reset.
+    fn block_written(&self, index: u32) -> bool {
+        let b = (index >> self.block_bits) as usize;
+        self.written[b / 64] >> (b % 64) & 1 == 1
+    }
+
+    /// State in memory: the block of `index` holds a RESERVED or VALID index.
+    pub fn block_live(&self, index: u32) -> bool {
+        self.state_in_memory() && self.live[(index >> self.block_bits) as usize] > 0
+    }
+
+    /// State in memory (SPEC §9), a command on `index` whose checks pass (`check`) or not:
+    /// whether it answers MEM_ERROR. The engine reads a block that was written (and the read
+    /// fails in an error range); a block never written is all FREE, not read, and is written
+    /// only when the checks pass (and the write fails in an error range).
+    fn mem_fails(&self, index: u32, check: bool) -> bool {
+        self.state_in_memory()
+            && self.block_in_error(index)
+            && (check || self.block_written(index))
+    }
+
+    /// State in memory: whether a lookup of `qpn` may answer MEM_ERROR now (its block holds
+    /// a live index, or is the block of `window` (the index a command in flight changes),
+    /// and an error range covers the block: a cache miss reads it and fails; a hit answers
+    /// from the cache).
+    pub fn lookup_may_mem_error(&self, qpn: u32, window: Option<u32>) -> bool {
+        let (index, _) = self.split_qpn(qpn);
+        self.state_in_memory()
+            && index < self.max_qps
+            && self.block_in_error(index)
+            && (self.block_live(index)
+                || window.is_some_and(|w| w >> self.block_bits == index >> self.block_bits))
     }
 
     pub fn table_base(&self) -> u64 {
@@ -661,7 +758,15 @@ impl Model {
     /// quarantine counts time between such edges; see [`Model::quarantined`]).
     pub fn command_at(&mut self, cmd: Command, now: u64) -> (CmdResult, Option<Change>) {
         self.now = now;
-        self.pool.tick(now);
+        // State in memory: the release rewrites the index's word, which fails in an error
+        // range (the index stays quarantined and is tried again before the next command).
+        if !self
+            .pool
+            .oldest()
+            .is_some_and(|i| self.state_in_memory() && self.block_in_error(i))
+        {
+            self.pool.tick(now);
+        }
         let qpn = cmd.qpn();
         let outcome = match cmd.opcode() {
             Command::ALLOC => self.alloc(),
@@ -703,6 +808,9 @@ impl Model {
             (CmdStatus::OutOfRange | CmdStatus::BadState | CmdStatus::BadCmd, _) => {
                 c.cmd_error = c.cmd_error.wrapping_add(1)
             }
+            // SPEC §9: a command whose memory access failed changes nothing and counts in
+            // no counter.
+            (CmdStatus::MemError, _) => {}
         }
         self.last_result = result;
         (result, change)
@@ -739,6 +847,9 @@ impl Model {
             .first_at_or_after(start)
             .or_else(|| self.pool.first_at_or_after(first))
             .ok_or(CmdStatus::Full)?;
+        if self.mem_fails(index, true) {
+            return Err(CmdStatus::MemError);
+        }
         let generation = (self.entry(index).generation + 1) & self.gen_mask;
         self.pool.take(index);
         self.cursor = index + 1;
@@ -754,7 +865,11 @@ impl Model {
 
     fn alloc_at(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
-        if entry.state != State::Free || !self.pool.is_available(index) {
+        let check = entry.state == State::Free && self.pool.is_available(index);
+        if self.mem_fails(index, check) {
+            return Err(CmdStatus::MemError);
+        }
+        if !check {
             return Err(CmdStatus::BadState);
         }
         self.pool.take(index);
@@ -770,7 +885,11 @@ impl Model {
 
     fn publish(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
-        if entry.state != State::Reserved || entry.generation != generation {
+        let check = entry.state == State::Reserved && entry.generation == generation;
+        if self.mem_fails(index, check) {
+            return Err(CmdStatus::MemError);
+        }
+        if !check {
             return Err(CmdStatus::BadState);
         }
         let change = self.change(
@@ -785,7 +904,11 @@ impl Model {
 
     fn free(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
-        if entry.state == State::Free || entry.generation != generation {
+        let check = entry.state != State::Free && entry.generation == generation;
+        if self.mem_fails(index, check) {
+            return Err(CmdStatus::MemError);
+        }
+        if !check {
             return Err(CmdStatus::BadState);
         }
         let change = self.change(
@@ -795,6 +918,17 @@ impl Model {
                 generation,
             },
         );
+        // State in memory: an overflow releases the oldest by rewriting its word; in an
+        // error range that fails and the index is lost (its word stays QUARANTINED).
+        if self.pool.full()
+            && self
+                .pool
+                .oldest()
+                .is_some_and(|i| self.state_in_memory() && self.block_in_error(i))
+        {
+            self.pool.lose_oldest();
+            self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
+        }
         if self.pool.release(index, self.now) {
             self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
         }
@@ -824,7 +958,32 @@ impl Model {
             mode,
             self.cfg.ports.len() as u32,
             self.cfg.reuse == Reuse::Lowest,
+            self.state_in_memory(),
         )
+    }
+
+    /// The state is in memory (SPEC §9).
+    pub fn state_in_memory(&self) -> bool {
+        self.cfg.state == crate::config::State::InMemory
+    }
+
+    /// STATE_BASE (SPEC §9).
+    pub fn state_base(&self) -> u64 {
+        self.state_base
+    }
+
+    /// STATE_BYTES (SPEC §9): the bytes of the state table, 0 with the state on chip.
+    pub fn state_bytes(&self) -> u64 {
+        crate::hw::EngineParams::new(&self.cfg)
+            .state_mem
+            .map_or(0, |m| u64::from(self.max_qps.div_ceil(1 << m.block_bits)) * m.block_bytes())
+    }
+
+    /// Whether the value of a register read depends on timing the model does not follow (the
+    /// cache counters of SPEC §9 with the state in memory): its read answers OKAY, its value
+    /// is not predicted.
+    pub fn timing_register(&self, addr: u32) -> bool {
+        self.state_in_memory() && regs::MEM_COUNTERS.contains(&(addr & 0xFFC))
     }
 
     /// A register write (SPEC §6). `addr[1:0]` and bits above the 12-bit address are ignored.
@@ -845,6 +1004,19 @@ impl Model {
                 let mask = bytes << shift;
                 let value = u64::from(data) << shift;
                 self.table_base = (self.table_base & !mask | value & mask) & self.addr_mask;
+                Ok(())
+            }
+            regs::STATE_BASE_LO | regs::STATE_BASE_HI if self.state_in_memory() => {
+                if self.counters.in_use != 0 {
+                    return Err(Slverr::InUse);
+                }
+                let shift = if addr == regs::STATE_BASE_LO { 0 } else { 32 };
+                let bytes = (0..4)
+                    .filter(|b| strb >> b & 1 == 1)
+                    .fold(0u64, |m, b| m | 0xFF << (8 * b));
+                let mask = bytes << shift;
+                let value = u64::from(data) << shift;
+                self.state_base = (self.state_base & !mask | value & mask) & self.addr_mask;
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),
@@ -918,6 +1090,13 @@ impl Model {
             regs::QUARANTINE_OVERFLOW => c.quarantine_overflow,
             regs::IN_USE => c.in_use,
             regs::QUARANTINED => self.pool.quarantined(),
+            // SPEC §9: mapped with the state in memory only.
+            regs::STATE_BASE_LO if self.state_in_memory() => self.state_base as u32,
+            regs::STATE_BASE_HI if self.state_in_memory() => (self.state_base >> 32) as u32,
+            regs::STATE_BYTES if self.state_in_memory() => self.state_bytes() as u32,
+            // The cache counters: 0 with the state on chip; in memory their value depends on
+            // timing ([`Model::timing_register`]).
+            a if regs::MEM_COUNTERS.contains(&a) => 0,
             _ => return Err(Slverr::Unmapped),
         })
     }

@@ -81,18 +81,21 @@ pub enum CmdStatus {
     OutOfRange = 2,
     BadState = 3,
     BadCmd = 4,
+    /// State in memory (SPEC §9): the command's memory read or write failed.
+    MemError = 5,
 }
 
 impl CmdStatus {
-    pub const ALL: [CmdStatus; 5] = [
+    pub const ALL: [CmdStatus; 6] = [
         CmdStatus::Ok,
         CmdStatus::Full,
         CmdStatus::OutOfRange,
         CmdStatus::BadState,
         CmdStatus::BadCmd,
+        CmdStatus::MemError,
     ];
 
-    /// `None` for 5..=15.
+    /// `None` for 6..=15.
     pub fn from_u32(v: u32) -> Option<CmdStatus> {
         CmdStatus::ALL.get(usize::try_from(v).ok()?).copied()
     }
@@ -109,6 +112,7 @@ impl CmdStatus {
             CmdStatus::OutOfRange => "OUT_OF_RANGE",
             CmdStatus::BadState => "BAD_STATE",
             CmdStatus::BadCmd => "BAD_CMD",
+            CmdStatus::MemError => "MEM_ERROR",
         }
     }
 }
@@ -158,6 +162,10 @@ pub mod regs {
     pub const DIR_INDEX: u32 = 0x040;
     pub const DIR_ENTRY_LO: u32 = 0x044;
     pub const DIR_ENTRY_HI: u32 = 0x048;
+    /// State in memory (SPEC §9): the state table's base (RW, like TABLE_BASE) and size (RO).
+    pub const STATE_BASE_LO: u32 = 0x050;
+    pub const STATE_BASE_HI: u32 = 0x054;
+    pub const STATE_BYTES: u32 = 0x058;
     /// Block of port p at `PORT_BASE + PORT_STRIDE * p`.
     pub const PORT_BASE: u32 = 0x100;
     pub const PORT_STRIDE: u32 = 0x20;
@@ -176,6 +184,17 @@ pub mod regs {
     pub const QUARANTINE_OVERFLOW: u32 = 0x190;
     pub const IN_USE: u32 = 0x194;
     pub const QUARANTINED: u32 = 0x198;
+    /// State in memory (SPEC §9) counters, 32-bit wrapping; they read 0 with the state on
+    /// chip.
+    pub const CACHE_HIT: u32 = 0x1A0;
+    pub const CACHE_MISS: u32 = 0x1A4;
+    pub const MISS_MERGED: u32 = 0x1A8;
+    pub const FILTERED: u32 = 0x1AC;
+    pub const MEM_READS: u32 = 0x1B0;
+    pub const MEM_WRITES: u32 = 0x1B4;
+    /// The §9 counters, in address order.
+    pub const MEM_COUNTERS: [u32; 6] =
+        [CACHE_HIT, CACHE_MISS, MISS_MERGED, FILTERED, MEM_READS, MEM_WRITES];
     /// Bits of the register address the hardware decodes (`addr[11:2]`: 1024 words).
     pub const WORD_ADDR_BITS: usize = 10;
 
@@ -191,8 +210,8 @@ pub mod regs {
 
     /// ID register value: "QPT1".
     pub const ID_VALUE: u32 = 0x5150_5431;
-    /// VERSION register value of this datasheet: 1.0.
-    pub const VERSION_VALUE: u32 = 0x0001_0000;
+    /// VERSION register value of this datasheet: 2.0 (with SPEC §9).
+    pub const VERSION_VALUE: u32 = 0x0002_0000;
     /// STATUS bits.
     pub const STATUS_INIT_DONE: u32 = 1 << STATUS_INIT_DONE_BIT;
     pub const STATUS_CMD_BUSY: u32 = 1 << STATUS_CMD_BUSY_BIT;
@@ -218,18 +237,27 @@ pub mod regs {
     pub const GEOMETRY_MODE_SHIFT: u32 = 10;
     pub const GEOMETRY_PORTS_SHIFT: u32 = 12;
     pub const GEOMETRY_REUSE_SHIFT: u32 = 15;
+    pub const GEOMETRY_STATE_SHIFT: u32 = 16;
     /// GEOMETRY mode values.
     pub const MODE_FLAT: u32 = 0;
     pub const MODE_ON_CHIP: u32 = 1;
     pub const MODE_IN_MEMORY: u32 = 2;
 
     /// The GEOMETRY word.
-    pub fn geometry(index_bits: u32, leaf_bits: u32, mode: u32, ports: u32, lowest: bool) -> u32 {
+    pub fn geometry(
+        index_bits: u32,
+        leaf_bits: u32,
+        mode: u32,
+        ports: u32,
+        lowest: bool,
+        state_in_memory: bool,
+    ) -> u32 {
         index_bits << GEOMETRY_INDEX_BITS_SHIFT
             | leaf_bits << GEOMETRY_LEAF_BITS_SHIFT
             | mode << GEOMETRY_MODE_SHIFT
             | ports << GEOMETRY_PORTS_SHIFT
             | u32::from(lowest) << GEOMETRY_REUSE_SHIFT
+            | u32::from(state_in_memory) << GEOMETRY_STATE_SHIFT
     }
 }
 

@@ -71,6 +71,30 @@ pub struct AxilRegs {
     pub port_counts: Vec<Signal<In, LookupCounts>>,
     /// TABLE_BASE, `addr_bits` wide (higher bits 0).
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
+    /// State in memory (SPEC §9; one each, none with the state on chip): STATE_BASE,
+    /// `addr_bits` wide, and the events of this cycle the §9 counters count (each 0..=4:
+    /// summed over the ports at the top level).
+    pub state_base: Vec<Signal<Out, Bits<ADDR_BITS>>>,
+    pub ev_hit: Vec<Signal<In, Bits<3>>>,
+    pub ev_miss: Vec<Signal<In, Bits<3>>>,
+    pub ev_merged: Vec<Signal<In, Bits<3>>>,
+    pub ev_filtered: Vec<Signal<In, Bits<3>>>,
+    pub ev_reads: Vec<Signal<In, Bits<3>>>,
+    pub ev_writes: Vec<Signal<In, Bits<3>>>,
+    sbase_lo: Vec<DFF<Bits<32>>>,
+    sbase_hi: Vec<DFF<Bits<32>>>,
+    /// CACHE_HIT, CACHE_MISS, MISS_MERGED, FILTERED, MEM_READS, MEM_WRITES.
+    c_hit: Vec<DFF<Bits<32>>>,
+    c_miss: Vec<DFF<Bits<32>>>,
+    c_merged: Vec<DFF<Bits<32>>>,
+    c_filtered: Vec<DFF<Bits<32>>>,
+    c_reads: Vec<DFF<Bits<32>>>,
+    c_writes: Vec<DFF<Bits<32>>>,
+    state_bytes: Vec<Constant<Bits<32>>>,
+    s_lo: Signal<Local, Bits<32>>,
+    s_hi: Signal<Local, Bits<32>>,
+    ev: Signal<Local, Bits<3>>,
+    _smem: usize,
     /// Write port of every copy of the on-chip directory (two_level on_chip).
     /// (One each in two_level on_chip mode, none otherwise.)
     pub dir_we: Vec<Signal<Out, Bit>>,
@@ -179,7 +203,12 @@ impl AxilRegs {
             mode,
             p.ports as u32,
             p.reuse == crate::config::Reuse::Lowest,
+            p.state_mem.is_some(),
         ));
+        let smem = usize::from(p.state_mem.is_some());
+        let state_bytes = p.state_mem.map_or(0, |m| {
+            u64::from(p.max_qps.div_ceil(1 << m.block_bits)) * m.block_bytes()
+        });
         let base_hi_mask = if p.addr_bits >= 64 {
             u64::from(u32::MAX)
         } else {
@@ -195,9 +224,29 @@ impl AxilRegs {
                 now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q,
                 rdata_q, rresp_q, write_fire, strobe_mask, base_lo_new, base_hi_new, busy,
                 read_data, read_ok, no_qps_q, ar_fire, ar_q, araddr_q, cnt_word, cnt_word_q,
-                raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port,
+                raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port, s_lo,
+                s_hi, ev,
             ]
             port_counts: defaults(p.ports),
+            state_base: defaults(smem),
+            ev_hit: defaults(smem),
+            ev_miss: defaults(smem),
+            ev_merged: defaults(smem),
+            ev_filtered: defaults(smem),
+            ev_reads: defaults(smem),
+            ev_writes: defaults(smem),
+            sbase_lo: defaults(smem),
+            sbase_hi: defaults(smem),
+            c_hit: defaults(smem),
+            c_miss: defaults(smem),
+            c_merged: defaults(smem),
+            c_filtered: defaults(smem),
+            c_reads: defaults(smem),
+            c_writes: defaults(smem),
+            state_bytes: (0..smem)
+                .map(|_| Constant::new(state_bytes.into()))
+                .collect(),
+            _smem: smem,
             dir_we: defaults(p.on_chip_dirs()),
             dir_waddr: defaults(p.on_chip_dirs()),
             dir_wdata: defaults(p.on_chip_dirs()),
@@ -264,6 +313,37 @@ impl Logic for AxilRegs {
         self.cmd_time.next = self.cmd_time_q.q.val();
         self.now.d.next = self.now.q.val() + self.time_one.val();
         self.no_qps_q.d.next = !self.cmd_counts.val().in_use.any();
+        // State in memory: STATE_BASE and the §9 counters (the indexed reads go through
+        // locals: hdl_gen does not substitute a loop index inside a cast's argument).
+        for m in 0..self._smem {
+            self.sbase_lo[m].clock.next = self.clock.val();
+            self.sbase_hi[m].clock.next = self.clock.val();
+            self.sbase_lo[m].d.next = self.sbase_lo[m].q.val();
+            self.sbase_hi[m].d.next = self.sbase_hi[m].q.val();
+            self.s_lo.next = self.sbase_lo[m].q.val();
+            self.s_hi.next = self.sbase_hi[m].q.val();
+            self.state_base[m].next = (bit_cast::<ADDR_BITS, 32>(self.s_hi.val()) << 32)
+                | bit_cast::<ADDR_BITS, 32>(self.s_lo.val());
+            self.c_hit[m].clock.next = self.clock.val();
+            self.c_miss[m].clock.next = self.clock.val();
+            self.c_merged[m].clock.next = self.clock.val();
+            self.c_filtered[m].clock.next = self.clock.val();
+            self.c_reads[m].clock.next = self.clock.val();
+            self.c_writes[m].clock.next = self.clock.val();
+            self.ev.next = self.ev_hit[m].val();
+            self.c_hit[m].d.next = self.c_hit[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.ev.next = self.ev_miss[m].val();
+            self.c_miss[m].d.next = self.c_miss[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.ev.next = self.ev_merged[m].val();
+            self.c_merged[m].d.next = self.c_merged[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.ev.next = self.ev_filtered[m].val();
+            self.c_filtered[m].d.next =
+                self.c_filtered[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.ev.next = self.ev_reads[m].val();
+            self.c_reads[m].d.next = self.c_reads[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.ev.next = self.ev_writes[m].val();
+            self.c_writes[m].d.next = self.c_writes[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+        }
 
         // Write channel.
         self.write_fire.next = false;
@@ -321,6 +401,21 @@ impl Logic for AxilRegs {
             if (self.awaddr.val() == self.words.table_base_hi.val()) & self.no_qps_q.q.val() {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();
+            }
+            // STATE_BASE_LO/HI (state in memory): the same rules as TABLE_BASE.
+            for m in 0..self._smem {
+                if (self.awaddr.val() == self.words.state_base_lo.val()) & self.no_qps_q.q.val() {
+                    self.sbase_lo[m].d.next = (self.sbase_lo[m].q.val() & !self.strobe_mask.val())
+                        | (self.wdata.val() & self.strobe_mask.val());
+                    self.bresp_q.d.next = 0.into();
+                }
+                if (self.awaddr.val() == self.words.state_base_hi.val()) & self.no_qps_q.q.val() {
+                    self.sbase_hi[m].d.next = ((self.sbase_hi[m].q.val()
+                        & !self.strobe_mask.val())
+                        | (self.wdata.val() & self.strobe_mask.val()))
+                        & self.base_hi_mask.val();
+                    self.bresp_q.d.next = 0.into();
+                }
             }
             if self.awaddr.val() == self.words.cmd.val() {
                 // CMD: the response waits for the command engine.
@@ -458,6 +553,35 @@ impl Logic for AxilRegs {
         if self.araddr.val() == self.words.quarantined.val() {
             self.cnt_word.next = self.cnt_word.val() | self.cmd_counts.val().quarantined;
         }
+        for m in 0..self._smem {
+            if self.araddr.val() == self.words.cache_hit.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_hit[m].q.val();
+            }
+            if self.araddr.val() == self.words.cache_miss.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_miss[m].q.val();
+            }
+            if self.araddr.val() == self.words.miss_merged.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_merged[m].q.val();
+            }
+            if self.araddr.val() == self.words.filtered.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_filtered[m].q.val();
+            }
+            if self.araddr.val() == self.words.mem_reads.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_reads[m].q.val();
+            }
+            if self.araddr.val() == self.words.mem_writes.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.c_writes[m].q.val();
+            }
+            if self.araddr.val() == self.words.state_base_lo.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.sbase_lo[m].q.val();
+            }
+            if self.araddr.val() == self.words.state_base_hi.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.sbase_hi[m].q.val();
+            }
+            if self.araddr.val() == self.words.state_bytes.val() {
+                self.cnt_word.next = self.cnt_word.val() | self.state_bytes[m].val();
+            }
+        }
         // The ports' counters: one term per port and counter, ORed (no multiplexer of a
         // port's counters before the one of the counter).
         for p in 0..self._ports {
@@ -563,8 +687,23 @@ impl Logic for AxilRegs {
             | (self.raddr.val() == self.words.quarantine_overflow.val())
             | (self.raddr.val() == self.words.in_use.val())
             | (self.raddr.val() == self.words.quarantined.val())
+            | (self.raddr.val() == self.words.cache_hit.val())
+            | (self.raddr.val() == self.words.cache_miss.val())
+            | (self.raddr.val() == self.words.miss_merged.val())
+            | (self.raddr.val() == self.words.filtered.val())
+            | (self.raddr.val() == self.words.mem_reads.val())
+            | (self.raddr.val() == self.words.mem_writes.val())
         {
             self.read_ok.next = true;
+        }
+        // STATE_BASE and STATE_BYTES: mapped with the state in memory only.
+        for _m in 0..self._smem {
+            if (self.raddr.val() == self.words.state_base_lo.val())
+                | (self.raddr.val() == self.words.state_base_hi.val())
+                | (self.raddr.val() == self.words.state_bytes.val())
+            {
+                self.read_ok.next = true;
+            }
         }
         if self.raddr.val().get_bits::<5>(5) == self.port_block.val() {
             self.read_ok.next = self.read_ok.val()
@@ -615,6 +754,16 @@ impl Logic for AxilRegs {
             self.dir_sweep.d.next = 0.into();
             self.dir_swept.d.next = false;
             self.commit.d.next = false;
+            for m in 0..self._smem {
+                self.sbase_lo[m].d.next = 0.into();
+                self.sbase_hi[m].d.next = 0.into();
+                self.c_hit[m].d.next = 0.into();
+                self.c_miss[m].d.next = 0.into();
+                self.c_merged[m].d.next = 0.into();
+                self.c_filtered[m].d.next = 0.into();
+                self.c_reads[m].d.next = 0.into();
+                self.c_writes[m].d.next = 0.into();
+            }
         }
     }
 }

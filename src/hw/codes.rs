@@ -124,6 +124,15 @@ codes!(
         quarantine_overflow = regs::word(regs::QUARANTINE_OVERFLOW),
         in_use = regs::word(regs::IN_USE),
         quarantined = regs::word(regs::QUARANTINED),
+        state_base_lo = regs::word(regs::STATE_BASE_LO),
+        state_base_hi = regs::word(regs::STATE_BASE_HI),
+        state_bytes = regs::word(regs::STATE_BYTES),
+        cache_hit = regs::word(regs::CACHE_HIT),
+        cache_miss = regs::word(regs::CACHE_MISS),
+        miss_merged = regs::word(regs::MISS_MERGED),
+        filtered = regs::word(regs::FILTERED),
+        mem_reads = regs::word(regs::MEM_READS),
+        mem_writes = regs::word(regs::MEM_WRITES),
     }
 );
 

@@ -137,11 +137,11 @@ const PTR_BITS: usize = 9;
 /// `araddr` bits within a beat of the widest bus (64 bytes).
 const OFFSET_BITS: usize = 6;
 /// Read queue word: block, slot.
-const ARQ_BITS: usize = BLOCK_NUM_BITS + SLOT_BITS;
+pub const ARQ_BITS: usize = BLOCK_NUM_BITS + SLOT_BITS;
 /// In-flight queue word: offset in the beat, block, slot.
-const RET_BITS: usize = OFFSET_BITS + BLOCK_NUM_BITS + SLOT_BITS;
+pub const RET_BITS: usize = OFFSET_BITS + BLOCK_NUM_BITS + SLOT_BITS;
 /// Broadcast queue word: good, block, slot.
-const DONE_BITS: usize = 1 + BLOCK_NUM_BITS + SLOT_BITS;
+pub const DONE_BITS: usize = 1 + BLOCK_NUM_BITS + SLOT_BITS;
 
 /// The parameters of SPEC §9 that the configuration does not have yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,7 +226,7 @@ impl MissParams {
     }
 
     /// Depth of the queues that hold one entry per slot at most.
-    fn slot_queue_depth(&self) -> usize {
+    pub fn slot_queue_depth(&self) -> usize {
         (self.max_misses as usize).next_power_of_two().max(2)
     }
 }

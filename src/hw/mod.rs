@@ -43,14 +43,23 @@ pub mod dir_fetch;
 pub mod free_map;
 pub mod lookup_counters;
 pub mod lookup_pipe;
+pub mod mem_cmd;
 pub mod mem_fifo;
 pub mod mem_writer;
 pub mod miss_unit;
 pub mod qp_table;
 pub mod ram;
+pub mod read_arb;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};
 use rust_hdl::prelude::*;
+
+/// Bits of a state word in memory (SPEC §9, `docs/state_in_memory.md`): the state (2 bits)
+/// and the generation, rounded up to 2, 4, 8, 16 or 32 so that a word never straddles a
+/// bus beat.
+pub fn state_word_bits(gen_bits: u32) -> u32 {
+    (2 + gen_bits).next_power_of_two().max(2)
+}
 
 /// Bits of a QPN.
 pub const QPN_BITS: usize = 24;
@@ -118,6 +127,9 @@ pub struct EngineParams {
     pub mem_data_bits: u32,
     /// How the RAMs are emitted.
     pub fpga: Fpga,
+    /// `state = in_memory` (SPEC §9): the parameters of the state table in memory and its
+    /// cache; `None`: the state is on chip.
+    pub state_mem: Option<miss_unit::MissParams>,
 }
 
 impl EngineParams {
@@ -138,6 +150,15 @@ impl EngineParams {
             max_outstanding: cfg.max_outstanding,
             mem_data_bits: cfg.mem_data_bits,
             fpga: cfg.fpga,
+            state_mem: (cfg.state == crate::config::State::InMemory).then(|| {
+                miss_unit::MissParams {
+                    block_bits: cfg.block_bits,
+                    word_bits: state_word_bits(QPN_BITS as u32 - cfg.index_bits),
+                    max_misses: cfg.max_misses,
+                    mem_data_bits: cfg.mem_data_bits,
+                    cache_lines: cfg.cache_lines,
+                }
+            }),
         }
     }
 

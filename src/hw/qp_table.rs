@@ -19,10 +19,14 @@
 //! The unused high bits of the wide internal datapaths are gathered into `_unused_ok`.
 
 use super::axil_regs::AxilRegs;
+use super::cache_writes::CacheWrites;
 use super::cmd_engine::CmdEngine;
 use super::dir_fetch::DirFetch;
 use super::lookup_pipe::LookupPipe;
+use super::mem_cmd::MemCmdEngine;
 use super::mem_writer::MEM_DATA_BITS_MAX;
+use super::miss_unit::MissUnit;
+use super::read_arb::ReadArb;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -98,7 +102,15 @@ pub struct QpTable {
     /// The memory port's read master (one in in_memory mode, none otherwise).
     fetch: Vec<DirFetch>,
     regs: AxilRegs,
-    engine: CmdEngine,
+    /// The command engine: [`CmdEngine`] with the state on chip, [`MemCmdEngine`] with the
+    /// state in memory (one of the two, named `engine` in the Verilog either way).
+    engine: Vec<CmdEngine>,
+    mengine: Vec<MemCmdEngine>,
+    /// State in memory (one each, none otherwise): the miss unit, the cache write bus and the
+    /// AR arbiter of the miss unit (ID 0) and the command engine (ID 1).
+    miss: Vec<MissUnit>,
+    cw: Vec<CacheWrites>,
+    arb: Vec<ReadArb>,
 }
 
 /// Fields of a lookup port: (suffix, is input, width) with widths resolved.
@@ -140,6 +152,30 @@ pub const AXIL_PORTS: [(&str, bool, usize); 19] = [
     ("s_axil_rready", true, 1),
 ];
 
+/// The write channels of the memory master (state in memory, SPEC §9): (name, is input,
+/// width); `None` is `addr_bits`, `Some(0)` the data bus, `Some(1000)` its strobes.
+pub const AXI_WRITE_PORTS: [(&str, bool, Option<usize>); 19] = [
+    ("m_axi_awid", false, Some(1)),
+    ("m_axi_awaddr", false, None),
+    ("m_axi_awlen", false, Some(8)),
+    ("m_axi_awsize", false, Some(3)),
+    ("m_axi_awburst", false, Some(2)),
+    ("m_axi_awlock", false, Some(1)),
+    ("m_axi_awcache", false, Some(4)),
+    ("m_axi_awprot", false, Some(3)),
+    ("m_axi_awvalid", false, Some(1)),
+    ("m_axi_awready", true, Some(1)),
+    ("m_axi_wdata", false, Some(0)),
+    ("m_axi_wstrb", false, Some(1000)),
+    ("m_axi_wlast", false, Some(1)),
+    ("m_axi_wvalid", false, Some(1)),
+    ("m_axi_wready", true, Some(1)),
+    ("m_axi_bid", true, Some(1)),
+    ("m_axi_bresp", true, Some(2)),
+    ("m_axi_bvalid", true, Some(1)),
+    ("m_axi_bready", false, Some(1)),
+];
+
 /// The AXI4 read master of SPEC §4 (in_memory only): (name, is input, width); `None` is
 /// `addr_bits`, `Some(0)` the data bus, `mem_data_bits`.
 pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
@@ -179,15 +215,23 @@ impl QpTable {
             ports.push(Port::new(name.into(), input, width));
         }
         let mem = params.dir_in_memory();
-        if mem {
-            for (name, input, width) in AXI_PORTS {
-                // `None`: addr_bits wide; `Some(0)`: the data bus, mem_data_bits wide.
-                let width = match width {
-                    None => params.addr_bits as usize,
-                    Some(0) => params.mem_data_bits as usize,
-                    Some(w) => w,
-                };
-                ports.push(Port::new(name.into(), input, width));
+        let smem = params.state_mem.is_some();
+        let width = |w: Option<usize>| match w {
+            // `None`: addr_bits wide; `Some(0)`: the data bus, mem_data_bits wide; `Some(1000)`
+            // its byte strobes.
+            None => params.addr_bits as usize,
+            Some(0) => params.mem_data_bits as usize,
+            Some(1000) => params.mem_data_bits as usize / 8,
+            Some(w) => w,
+        };
+        if mem || smem {
+            for (name, input, w) in AXI_PORTS {
+                ports.push(Port::new(name.into(), input, width(w)));
+            }
+        }
+        if smem {
+            for (name, input, w) in AXI_WRITE_PORTS {
+                ports.push(Port::new(name.into(), input, width(w)));
             }
         }
         Self {
@@ -199,7 +243,21 @@ impl QpTable {
                 .map(|_| DirFetch::new(&params))
                 .collect(),
             regs: AxilRegs::new(&params),
-            engine: CmdEngine::new(&params),
+            engine: (0..usize::from(!smem))
+                .map(|_| CmdEngine::new(&params))
+                .collect(),
+            mengine: params
+                .state_mem
+                .iter()
+                .map(|m| MemCmdEngine::new(&params, m))
+                .collect(),
+            miss: params
+                .state_mem
+                .iter()
+                .map(|m| MissUnit::new(&params, m).expect("checked by the configuration"))
+                .collect(),
+            cw: params.state_mem.iter().map(CacheWrites::new).collect(),
+            arb: (0..usize::from(smem)).map(|_| ReadArb::default()).collect(),
             port_names: port_names.to_vec(),
             ports,
             params,
@@ -216,7 +274,22 @@ impl QpTable {
             check_all(f)?;
         }
         check_all(&self.regs)?;
-        check_all(&self.engine)
+        for e in &self.engine {
+            check_all(e)?;
+        }
+        for e in &self.mengine {
+            check_all(e)?;
+        }
+        for m in &self.miss {
+            check_all(m)?;
+        }
+        for c in &self.cw {
+            check_all(c)?;
+        }
+        for a in &self.arb {
+            check_all(a)?;
+        }
+        Ok(())
     }
 
     /// The top level's ports, in declaration order.
@@ -276,6 +349,7 @@ impl QpTable {
         set("regs$cmd_counts", "engine$counts");
         // Lookup ports.
         let mem = self.params.dir_in_memory();
+        let smem = self.params.state_mem.is_some();
         for i in 0..self.port_names.len() {
             let q = self.pipe_name(i);
             let p = &self.port_names[i];
@@ -283,9 +357,33 @@ impl QpTable {
             set(&format!("{q}$rst"), "rst");
             set(&format!("{q}$init_done"), "engine$init_done");
             set(&format!("{q}$table_base"), "regs$table_base");
-            set(&format!("{q}$ram_we"), "engine$ram_we");
-            set(&format!("{q}$ram_waddr"), "engine$ram_waddr");
-            set(&format!("{q}$ram_wdata"), "engine$ram_wdata");
+            if smem {
+                // The state RAM stand-in of a cache port is never written.
+                set(&format!("{q}$ram_we"), "1'b0");
+                set(&format!("{q}$ram_waddr"), "24'd0");
+                set(&format!("{q}$ram_wdata"), &format!("{}'d0", super::ENTRY_BITS));
+                for s in ["live_we", "live_waddr", "live_wdata"] {
+                    set(&format!("{q}${s}$0"), &format!("engine${s}"));
+                }
+                for s in [
+                    "tag_we", "tag_line", "tag_valid", "tag_block", "data_we", "data_row", "data",
+                ] {
+                    set(&format!("{q}${s}$0"), &format!("cw${s}"));
+                }
+                set(&format!("miss$req_valid${i}"), &format!("{q}$mreq_valid$0"));
+                set(&format!("miss$req_block${i}"), &format!("{q}$mreq_block$0"));
+                set(&format!("{q}$mreq_ready$0"), &format!("miss$req_ready${i}"));
+                for s in ["ans_valid", "ans_slot", "rd_data", "rd_filled", "rd_error"] {
+                    set(&format!("{q}${s}$0"), &format!("miss${s}${i}"));
+                }
+                for s in ["ans_ready", "rd_slot", "rd_word", "rel_valid", "rel_slot"] {
+                    set(&format!("miss${s}${i}"), &format!("{q}${s}$0"));
+                }
+            } else {
+                set(&format!("{q}$ram_we"), "engine$ram_we");
+                set(&format!("{q}$ram_waddr"), "engine$ram_waddr");
+                set(&format!("{q}$ram_wdata"), "engine$ram_wdata");
+            }
             if self.params.dir_on_chip {
                 for s in ["dir_we", "dir_waddr", "dir_wdata"] {
                     set(&format!("{q}${s}$0"), &format!("regs${s}$0"));
@@ -378,11 +476,146 @@ impl QpTable {
             set("m_axi_rready", "fetch$rready");
             unused.push("m_axi_rid".into());
         }
+        if let Some(m) = self.params.state_mem {
+            self.state_mem_wiring(&m, &mut set, &mut unused, &mut fixed);
+        }
         for w in fixed {
             let _ = writeln!(v, "{w}");
         }
         let _ = writeln!(v, "wire _unused_ok = &{{{}}};", unused.join(", "));
         v
+    }
+}
+
+impl QpTable {
+    /// The wiring of the state in memory (SPEC §9): the command engine's STATE_BASE, cache
+    /// and hold ports, the miss unit and the cache write bus, the §9 counters' events, and
+    /// the memory port: AR shared by the miss unit (ID 0) and the command engine (ID 1), R
+    /// sent back by `rid`, AW/W/B the command engine's.
+    fn state_mem_wiring(
+        &self,
+        m: &super::miss_unit::MissParams,
+        set: &mut impl FnMut(&str, &str),
+        unused: &mut Vec<String>,
+        fixed: &mut Vec<String>,
+    ) {
+        let addr = self.params.addr_bits as usize;
+        let bus = self.params.mem_data_bits as usize;
+        let n = self.port_names.len();
+        set("engine$state_base", "regs$state_base$0");
+        set("engine$cache_swept", "cw$swept");
+        set("engine$busy", "miss$busy");
+        set("engine$inv_done", "cw$inv_done");
+        set("miss$clock", "clk");
+        set("miss$rst", "rst");
+        set("miss$state_base", "regs$state_base$0");
+        set("miss$busy_block", "engine$busy_block");
+        set("miss$hold_valid", "engine$hold_valid");
+        set("miss$hold_block", "engine$hold_block");
+        set("cw$clock", "clk");
+        set("cw$rst", "rst");
+        for s in ["cw_valid", "cw_line", "cw_block", "cw_beat", "cw_last", "cw_data"] {
+            set(&format!("cw${s}"), &format!("miss${s}"));
+        }
+        set("cw$inv_valid", "engine$inv_valid");
+        set("cw$inv_line", "engine$inv_line");
+        // The §9 counters: events of this cycle, summed over the ports.
+        let sum = |s: &str| -> String {
+            (0..n)
+                .map(|i| format!("{{2'd0, {}${s}$0}}", self.pipe_name(i)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        set("regs$ev_hit$0", &sum("hit"));
+        set("regs$ev_miss$0", &sum("miss"));
+        set("regs$ev_filtered$0", &sum("filtered"));
+        set("regs$ev_merged$0", "{2'd0, miss$taken_merged}");
+        set("regs$ev_reads$0", "{2'd0, m_axi_arvalid & m_axi_arready}");
+        set("regs$ev_writes$0", "{2'd0, m_axi_awvalid & m_axi_awready}");
+        unused.push("miss$taken_new".into());
+        unused.push("miss$taken_slot".into());
+        unused.push("engine$mem_write_pulse".into());
+        unused.push("engine$mem_read_pulse".into());
+        // AR.
+        set("arb$clock", "clk");
+        set("arb$rst", "rst");
+        set("arb$a_valid", "miss$arvalid");
+        set("arb$a_addr", "miss$araddr");
+        set("arb$a_len", "miss$arlen");
+        set("miss$arready", "arb$a_ready");
+        set("arb$b_valid", "engine$c_arvalid");
+        set("arb$b_addr", "engine$c_araddr");
+        set("arb$b_len", "engine$c_arlen");
+        set("engine$c_arready", "arb$b_ready");
+        set("arb$arready", "m_axi_arready");
+        set("m_axi_arvalid", "arb$arvalid");
+        set("m_axi_arid", "arb$arid");
+        set("m_axi_arlen", "arb$arlen");
+        set("m_axi_araddr", &format!("arb$araddr[{}:0]", addr - 1));
+        if addr < ADDR_BITS {
+            unused.push(format!("arb$araddr[{}:{addr}]", ADDR_BITS - 1));
+        }
+        unused.push("miss$arsize".into());
+        unused.push("miss$arburst".into());
+        let arsize = format!("3'd{}", m.arsize());
+        let awsize = format!("3'd{}", (bus / 8).trailing_zeros());
+        for (s, w, value) in [
+            ("arsize", 3, arsize.as_str()),
+            ("arburst", 2, "2'd1"),
+            ("arlock", 1, "1'b0"),
+            ("arcache", 4, "4'b0011"),
+            ("arprot", 3, "3'd0"),
+            ("awid", 1, "1'b0"),
+            ("awsize", 3, awsize.as_str()),
+            ("awburst", 2, "2'd1"),
+            ("awlock", 1, "1'b0"),
+            ("awcache", 4, "4'b0011"),
+            ("awprot", 3, "3'd0"),
+        ] {
+            fixed.push(format!("wire [{}:0] m_axi_{s}_value = {value};", w - 1));
+            set(&format!("m_axi_{s}"), &format!("m_axi_{s}_value"));
+        }
+        // R, back by ID.
+        let rdata = if bus < MEM_DATA_BITS_MAX {
+            format!("{{{}'d0, m_axi_rdata}}", MEM_DATA_BITS_MAX - bus)
+        } else {
+            "m_axi_rdata".into()
+        };
+        set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
+        set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
+        set(
+            "m_axi_rready",
+            "m_axi_rid ? engine$c_rready : miss$rready",
+        );
+        for t in ["miss$rdata", "engine$c_rdata"] {
+            set(t, &rdata);
+        }
+        for t in ["miss", "engine"] {
+            let r = if t == "miss" { "" } else { "c_" };
+            set(&format!("{t}${r}rresp"), "m_axi_rresp");
+            set(&format!("{t}${r}rlast"), "m_axi_rlast");
+        }
+        // AW, W, B: the command engine's writer.
+        set("m_axi_awvalid", "engine$awvalid");
+        set("engine$awready", "m_axi_awready");
+        set("m_axi_awaddr", &format!("engine$awaddr[{}:0]", addr - 1));
+        if addr < ADDR_BITS {
+            unused.push(format!("engine$awaddr[{}:{addr}]", ADDR_BITS - 1));
+        }
+        set("m_axi_awlen", "engine$awlen");
+        set("m_axi_wvalid", "engine$wvalid");
+        set("engine$wready", "m_axi_wready");
+        set("m_axi_wdata", &format!("engine$wdata[{}:0]", bus - 1));
+        set("m_axi_wstrb", &format!("engine$wstrb[{}:0]", bus / 8 - 1));
+        if bus < MEM_DATA_BITS_MAX {
+            unused.push(format!("engine$wdata[{}:{bus}]", MEM_DATA_BITS_MAX - 1));
+            unused.push(format!("engine$wstrb[{}:{}]", MEM_DATA_BITS_MAX / 8 - 1, bus / 8));
+        }
+        set("m_axi_wlast", "engine$wlast");
+        set("engine$bvalid", "m_axi_bvalid");
+        set("engine$bresp", "m_axi_bresp");
+        set("m_axi_bready", "engine$bready");
+        unused.push("m_axi_bid".into());
     }
 }
 
@@ -406,7 +639,21 @@ impl Block for QpTable {
             f.connect_all();
         }
         self.regs.connect_all();
-        self.engine.connect_all();
+        for e in &mut self.engine {
+            e.connect_all();
+        }
+        for e in &mut self.mengine {
+            e.connect_all();
+        }
+        for m in &mut self.miss {
+            m.connect_all();
+        }
+        for c in &mut self.cw {
+            c.connect_all();
+        }
+        for a in &mut self.arb {
+            a.connect_all();
+        }
     }
 
     fn update_all(&mut self) {
@@ -417,14 +664,32 @@ impl Block for QpTable {
             f.update_all();
         }
         self.regs.update_all();
-        self.engine.update_all();
+        for e in &mut self.engine {
+            e.update_all();
+        }
+        for e in &mut self.mengine {
+            e.update_all();
+        }
+        for m in &mut self.miss {
+            m.update_all();
+        }
+        for c in &mut self.cw {
+            c.update_all();
+        }
+        for a in &mut self.arb {
+            a.update_all();
+        }
     }
 
     fn has_changed(&self) -> bool {
         self.pipes.iter().any(|p| p.has_changed())
             || self.fetch.iter().any(|f| f.has_changed())
             || self.regs.has_changed()
-            || self.engine.has_changed()
+            || self.engine.iter().any(|e| e.has_changed())
+            || self.mengine.iter().any(|e| e.has_changed())
+            || self.miss.iter().any(|m| m.has_changed())
+            || self.cw.iter().any(|c| c.has_changed())
+            || self.arb.iter().any(|a| a.has_changed())
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
@@ -439,7 +704,21 @@ impl Block for QpTable {
             f.accept("fetch", probe);
         }
         self.regs.accept("regs", probe);
-        self.engine.accept("engine", probe);
+        for e in &self.engine {
+            e.accept("engine", probe);
+        }
+        for e in &self.mengine {
+            e.accept("engine", probe);
+        }
+        for m in &self.miss {
+            m.accept("miss", probe);
+        }
+        for c in &self.cw {
+            c.accept("cw", probe);
+        }
+        for a in &self.arb {
+            a.accept("arb", probe);
+        }
         probe.visit_end_scope(name, self);
     }
 }

@@ -194,15 +194,17 @@ impl Bench {
             opts.seed ^ 0x3333,
         );
         let mem_opts = mem;
-        let mem = if cfg.mode == qptable::config::Mode::TwoLevel
-            && cfg.directory == qptable::config::Directory::InMemory
+        let mem = if (cfg.mode == qptable::config::Mode::TwoLevel
+            && cfg.directory == qptable::config::Directory::InMemory)
+            || cfg.state == qptable::config::State::InMemory
         {
             Some(
                 AxiMemory::new(&sim, "m_axi_")?
                     .with_seed(opts.seed ^ 0x4444)
                     .with_latency(mem_opts.latency)
                     .with_ar_backpressure(mem_opts.ar_backpressure)
-                    .with_r_gaps(mem_opts.r_gaps),
+                    .with_r_gaps(mem_opts.r_gaps)
+                    .with_aw_log(cfg.state == qptable::config::State::InMemory),
             )
         } else {
             None
@@ -413,6 +415,7 @@ impl Bench {
         }
         self.sb.model.mem_add_error(range);
         self.sb.memory_changed();
+        self.sb.state_errors_changed();
     }
 
     /// two_level in_memory: no read answers an error any more.

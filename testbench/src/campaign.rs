@@ -6,7 +6,7 @@
 
 use crate::bench::{Bench, BenchOptions, MemOptions};
 use anyhow::{bail, Result};
-use qptable::config::{Config, Directory, Mode};
+use qptable::config::{Config, Directory, Mode, State};
 use qptable::model::{regs, CmdStatus, Command};
 use qptable::spec::{opcode, Status};
 use rand::{Rng, SeedableRng};
@@ -41,7 +41,7 @@ pub struct Outcome {
     pub commands: u64,
     pub cycles: u64,
     pub status_counts: [u64; 6],
-    pub cmd_counts: [u64; 5],
+    pub cmd_counts: [u64; 6],
 }
 
 /// A campaign fills the table (ALLOC until FULL) once when at most this many indexes can be
@@ -58,13 +58,15 @@ pub const FILL_LIMIT: u32 = 16384;
 /// | lookup OUT_OF_RANGE, command OUT_OF_RANGE | `max_qps < 2^index_bits` (an index field value past the table) |
 /// | STALE | generation bits (`index_bits < 24`): a valid index looked up with another generation |
 /// | PAGE_ABSENT | two_level (directory entries written absent, or never written) |
-/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR) |
+/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while) |
 /// | command OK, BAD_STATE, BAD_CMD | always |
 /// | FULL | the campaign fills the table: `max_qps - first_index <=` [`FILL_LIMIT`] |
+/// | command MEM_ERROR | state in_memory (commands on those blocks) |
 pub fn reachable(cfg: &Config) -> (Vec<Status>, Vec<CmdStatus>) {
     let past_the_table = cfg.max_qps() < 1 << cfg.index_bits;
     let two_level = cfg.mode == Mode::TwoLevel;
     let in_memory = two_level && cfg.directory == Directory::InMemory;
+    let state_in_memory = cfg.state == State::InMemory;
     let statuses = Status::ALL
         .into_iter()
         .filter(|s| match s {
@@ -72,7 +74,7 @@ pub fn reachable(cfg: &Config) -> (Vec<Status>, Vec<CmdStatus>) {
             Status::OutOfRange => past_the_table,
             Status::Stale => cfg.gen_bits() > 0,
             Status::PageAbsent => two_level,
-            Status::MemError => in_memory,
+            Status::MemError => in_memory || state_in_memory,
         })
         .collect();
     let results = CmdStatus::ALL
@@ -81,6 +83,7 @@ pub fn reachable(cfg: &Config) -> (Vec<Status>, Vec<CmdStatus>) {
             CmdStatus::Ok | CmdStatus::BadState | CmdStatus::BadCmd => true,
             CmdStatus::OutOfRange => past_the_table,
             CmdStatus::Full => fills_the_table(cfg),
+            CmdStatus::MemError => state_in_memory,
         })
         .collect();
     (statuses, results)
@@ -172,6 +175,16 @@ pub fn run_with_mem(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     bench.write(qptable::model::regs::TABLE_BASE_LO, rng.gen())?;
     bench.write(qptable::model::regs::TABLE_BASE_HI, rng.gen())?;
+    let state_in_memory = cfg.state == State::InMemory;
+    if state_in_memory {
+        // The state table anywhere in the address space (the engine ignores the bits below
+        // the block size).
+        bench.write(regs::STATE_BASE_LO, rng.gen())?;
+        bench.write(regs::STATE_BASE_HI, rng.gen())?;
+        if let Some(m) = bench.mem.as_mut() {
+            m.set_out_of_order(rng.gen_bool(0.5));
+        }
+    }
     let index_mask = (1u32 << cfg.index_bits) - 1;
     // two_level on chip: most pages present, at random 64-byte aligned bases (some near the
     // top of the address space, so the address wraps).
@@ -262,6 +275,23 @@ pub fn run_with_mem(
                 }
                 Command::DirFlush
             }
+            17 if state_in_memory => {
+                // The blocks of a few live QPNs (and of a random index) answer SLVERR for a
+                // while: lookups that miss on them and commands on them answer MEM_ERROR.
+                bench.mem_clear_errors();
+                if rng.gen_bool(0.6) {
+                    for _ in 0..rng.gen_range(1..4) {
+                        let index = if !known.is_empty() && rng.gen_bool(0.8) {
+                            known[rng.gen_range(0..known.len())] & index_mask
+                        } else {
+                            rng.gen_range(0..cfg.max_qps())
+                        };
+                        let r = bench.sb.model.state_block_range(index);
+                        bench.mem_add_error(r);
+                    }
+                }
+                Command::DirFlush
+            }
             17 => Command::DirFlush,
             18 => {
                 // An opcode that names no command (BAD_CMD): 0, or past the last one.
@@ -298,6 +328,9 @@ pub fn run_with_mem(
     }
     bench.drain(1_000_000)?;
     out.cycles = bench.sim.cycle() - start;
+    if state_in_memory {
+        check_state_writes(&mut bench)?;
+    }
     // Every counter, global and per port, against the model.
     let mut addrs: Vec<u32> = (0..7).map(|k| regs::ALLOC_OK + 4 * k).collect();
     for p in 0..ports {
@@ -332,6 +365,39 @@ pub fn run_with_mem(
     );
     out.check_coverage(cfg)?;
     Ok(out)
+}
+
+/// State in memory: every write of the engine stayed inside [STATE_BASE, STATE_BASE +
+/// STATE_BYTES) (SPEC §9), modulo 2^addr_bits.
+fn check_state_writes(bench: &mut Bench) -> Result<()> {
+    let start = bench.sb.model.state_table_start();
+    let bytes = bench.sb.model.state_bytes();
+    let mask = u64::MAX >> (64 - bench.cfg.addr_bits);
+    let Some(m) = bench.mem.as_mut() else {
+        bail!("state in memory without a memory model");
+    };
+    let bus = m.bus_bytes();
+    let log = m.take_aw_log();
+    if log.is_empty() {
+        bail!("state in memory: the engine wrote nothing");
+    }
+    // The bus words that hold the table (a block narrower than the bus is written in its bus
+    // word, with strobes on its own bytes only).
+    let words_start = start & !(bus - 1);
+    let words_bytes = (start - words_start + bytes).div_ceil(bus) * bus;
+    for w in &log {
+        let len = w.beats() * bus;
+        let off = w.addr.wrapping_sub(words_start) & mask;
+        if off + len > words_bytes {
+            bail!(
+                "state in memory: write of {len} bytes at {:#x} outside the state table \
+                 [{start:#x}, +{bytes:#x})",
+                w.addr
+            );
+        }
+    }
+    println!("  {} state table writes, all inside the table", log.len());
+    Ok(())
 }
 
 /// ALLOC until FULL (while the lookups of the last batch are still in flight), most new QPs
@@ -429,7 +495,7 @@ mod tests {
             "max_qps=1000",
         ]));
         assert_eq!(s, Status::ALL);
-        assert_eq!(c, CmdStatus::ALL);
+        assert_eq!(c, [C::Ok, C::Full, C::OutOfRange, C::BadState, C::BadCmd]);
         // 24 index bits: no generation (no STALE), too large to fill (no FULL).
         let (s, c) = reachable(&config(&["index_bits=24"]));
         assert_eq!(s, [S::Ok, S::NotAllocated]);

@@ -277,6 +277,10 @@ impl Scoreboard {
         if allowed.contains(&got) {
             return Ok(());
         }
+        // A cache counter of the state in memory: mapped, its value not predicted.
+        if got.is_ok() && self.model.timing_register(addr) {
+            return Ok(());
+        }
         let show = |r: &Result<u32, ()>| match r {
             Ok(v) => format!("{v:#010x}"),
             Err(()) => "SLVERR".to_string(),
@@ -384,6 +388,21 @@ impl Scoreboard {
                 allowed.insert(0, before);
             }
         }
+        // State in memory: a lookup of a live block that an error range covers may miss and
+        // answer MEM_ERROR.
+        let changing = match &self.window {
+            Some(Window {
+                change: Some(change),
+                ..
+            }) => Some(change.index),
+            _ => None,
+        };
+        if self.model.lookup_may_mem_error(qpn, changing) {
+            allowed.push(Lookup {
+                status: Status::MemError,
+                addr: 0,
+            });
+        }
         self.queues[port].push_back(Expected {
             number: self.requests[port],
             seq: self.seq,
@@ -462,6 +481,31 @@ impl Scoreboard {
                 };
                 if !e.allowed.contains(&new) {
                     e.allowed.push(new);
+                }
+            }
+        }
+    }
+
+    /// State in memory: the error ranges of the memory have just changed (the model's copy
+    /// holds them). A lookup outstanding now may still read its block: it may answer
+    /// MEM_ERROR if the new ranges cover its live block (it keeps what it was allowed).
+    pub fn state_errors_changed(&mut self) {
+        let changing = match &self.window {
+            Some(Window {
+                change: Some(change),
+                ..
+            }) => Some(change.index),
+            _ => None,
+        };
+        for q in &mut self.queues {
+            for e in q.iter_mut() {
+                let mem_error = Lookup {
+                    status: Status::MemError,
+                    addr: 0,
+                };
+                if self.model.lookup_may_mem_error(e.qpn, changing) && !e.allowed.contains(&mem_error)
+                {
+                    e.allowed.push(mem_error);
                 }
             }
         }

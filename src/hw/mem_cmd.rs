@@ -1,0 +1,1117 @@
+//! `MemCmdEngine`: the command engine of `state = in_memory` (SPEC §9; design in
+//! `docs/state_in_memory.md`, "Commands"). It plays the part [`CmdEngine`](super::cmd_engine)
+//! plays with the state on chip: the init sweep, the commands of SPEC §6 one at a time, the
+//! quarantine, the drain and the command counters; but the per-index state lives in the state
+//! table in memory, which this engine alone writes, and on chip it keeps only one bit per
+//! block of each of: `written` (the block was written since reset: lazy initialisation),
+//! `live` (the block holds a RESERVED or VALID index: the lookup pipes' fail-fast filter, one
+//! copy per pipe, written from here) and the block free map (a [`FreeMap`] over blocks: the
+//! block holds an index ALLOC may take).
+//!
+//! # A command, step by step
+//!
+//! | step | states | what happens |
+//! |---|---|---|
+//! | take | `Idle` | the command is latched; the lookups in flight at that edge are counted (`PreA`, `PreB`, as the FREE drain counts them) |
+//! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
+//! | decode | `Decode`, `Find*` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor) |
+//! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
+//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and its words are scanned one a cycle: the command's word, the first index ALLOC may take from its start, whether other words are live or allocatable |
+//! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
+//! | on chip | `OnChip`, `MapWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters |
+//! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool) |
+//!
+//! A read or write answered with an AXI error ends the command with status MEM_ERROR and
+//! changes nothing on chip (a write error leaves the block's memory undefined: it is not
+//! marked written, so it reads as never written, all FREE; the line was invalidated).
+//!
+//! # Why lookups see what SPEC §6 requires
+//!
+//! A lookup accepted before the command's take has answered before the engine changes
+//! anything (the pre-drain), so it saw the old state. A lookup accepted after the write
+//! response either hits a line filled after the write (the line of the block was invalidated
+//! while the block was held, and no fill of the block can start while it is held) or misses
+//! and reads memory, which holds the new word. Lookups in between see either.
+//!
+//! # Cost
+//!
+//! One command at a time. A command on a block that was written takes one memory read round
+//! trip, 2^block_bits cycles of scan, one write round trip and a few cycles; one that
+//! also releases a quarantined index takes a second read and write.
+//!
+//! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
+//! the miss unit's (ID 0). `c_rready` is high only while the engine waits for a beat.
+
+use super::codes::{CmdCodes, MapOps, OpCodes};
+use super::cmd_engine::CmdCounts;
+use super::defaults;
+use super::free_map::FreeMap;
+use super::mem_fifo::FIFO_COUNT_BITS;
+use super::mem_writer::{MemWriter, MEM_DATA_BITS_MAX, MEM_STRB_BITS_MAX};
+use super::miss_unit::{MissParams, BLOCK_NUM_BITS, WORD_BITS_MAX};
+use super::ram::{Ram, RAM_ADDR_BITS};
+use super::{EngineParams, ADDR_BITS, QPN_BITS, TIME_BITS};
+use crate::config::Reuse;
+use rust_hdl::prelude::*;
+
+/// Bits of a quarantine entry: the time it was freed, and its QPN (index and generation).
+const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
+/// A word counter within a block (up to 256 words, and one past).
+const W_BITS: usize = 9;
+/// State codes of a word in memory (bits [1:0]).
+pub const WORD_FREE: u64 = 0;
+pub const WORD_RESERVED: u64 = 1;
+pub const WORD_VALID: u64 = 2;
+pub const WORD_QUARANTINED: u64 = 3;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum MemState {
+    Init,
+    Idle,
+    PreA,
+    PreB,
+    Start,
+    Decode,
+    FindWait,
+    Acquire,
+    HoldOn,
+    HoldWait,
+    Inval,
+    WRead1,
+    WRead2,
+    WRead3,
+    ArReq,
+    Scan,
+    Decide,
+    WReq,
+    WWait,
+    OnChip,
+    MapWait,
+    Finish,
+    FreeA,
+    FreeB,
+    Drain,
+    Push,
+    PoolWait,
+    Done,
+}
+
+#[derive(LogicBlock)]
+pub struct MemCmdEngine {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub cmd_valid: Signal<In, Bit>,
+    pub cmd_op: Signal<In, Bits<4>>,
+    pub cmd_qpn: Signal<In, Bits<QPN_BITS>>,
+    pub cmd_time: Signal<In, Bits<TIME_BITS>>,
+    pub cmd_done: Signal<Out, Bit>,
+    pub result_status: Signal<Out, Bits<4>>,
+    pub result_qpn: Signal<Out, Bits<QPN_BITS>>,
+    pub init_done: Signal<Out, Bit>,
+    pub state_base: Signal<In, Bits<ADDR_BITS>>,
+    /// The cache tags were swept after reset (`CacheWrites`): `init_done` waits for it.
+    pub cache_swept: Signal<In, Bit>,
+    /// Write port of every lookup pipe's `live` copy (one bit per block).
+    pub live_we: Signal<Out, Bit>,
+    pub live_waddr: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub live_wdata: Signal<Out, Bit>,
+    // Drain accounting, one entry per lookup port.
+    pub req_fire: Vec<Signal<In, Bit>>,
+    pub rsp_fire: Vec<Signal<In, Bit>>,
+    pub in_flight: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
+    // The miss unit's hold (see `MissUnit`, "Commands").
+    pub hold_valid: Signal<Out, Bit>,
+    pub hold_block: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub busy_block: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub busy: Signal<In, Bit>,
+    // Invalidation of a cache line in every port (held until `inv_done`).
+    pub inv_valid: Signal<Out, Bit>,
+    pub inv_line: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub inv_done: Signal<In, Bit>,
+    // AXI4 read (ID 1 at the top level).
+    pub c_arvalid: Signal<Out, Bit>,
+    pub c_arready: Signal<In, Bit>,
+    pub c_araddr: Signal<Out, Bits<ADDR_BITS>>,
+    pub c_arlen: Signal<Out, Bits<8>>,
+    pub c_rvalid: Signal<In, Bit>,
+    pub c_rready: Signal<Out, Bit>,
+    pub c_rdata: Signal<In, Bits<MEM_DATA_BITS_MAX>>,
+    pub c_rresp: Signal<In, Bits<2>>,
+    pub c_rlast: Signal<In, Bit>,
+    // AXI4 write (through the writer).
+    pub awvalid: Signal<Out, Bit>,
+    pub awready: Signal<In, Bit>,
+    pub awaddr: Signal<Out, Bits<ADDR_BITS>>,
+    pub awlen: Signal<Out, Bits<8>>,
+    pub wvalid: Signal<Out, Bit>,
+    pub wready: Signal<In, Bit>,
+    pub wdata: Signal<Out, Bits<MEM_DATA_BITS_MAX>>,
+    pub wstrb: Signal<Out, Bits<MEM_STRB_BITS_MAX>>,
+    pub wlast: Signal<Out, Bit>,
+    pub bvalid: Signal<In, Bit>,
+    pub bready: Signal<Out, Bit>,
+    pub bresp: Signal<In, Bits<2>>,
+    /// Counters of SPEC §6, and MEM_WRITES of §9 (block writes).
+    pub counts: Signal<Out, CmdCounts>,
+    pub mem_write_pulse: Signal<Out, Bit>,
+    pub mem_read_pulse: Signal<Out, Bit>,
+    // Children.
+    map: FreeMap,
+    written: Ram<Bit>,
+    qram: Ram<Bits<QENTRY_BITS>>,
+    writer: MemWriter,
+    // Control.
+    state: DFF<MemState>,
+    cursor: DFF<Bits<BLOCK_NUM_BITS>>,
+    op: DFF<Bits<4>>,
+    qpn: DFF<Bits<QPN_BITS>>,
+    time_q: DFF<Bits<TIME_BITS>>,
+    /// The operation in progress is the release of a quarantined index (not the command).
+    rel: DFF<Bit>,
+    /// The release in progress is the overflow of a FREE (else the one before a command).
+    rel_overflow: DFF<Bit>,
+    /// The block of the operation, and the word targeted (known up front, or found by ALLOC).
+    blk: DFF<Bits<BLOCK_NUM_BITS>>,
+    tw: DFF<Bits<W_BITS>>,
+    tw_known: DFF<Bit>,
+    /// ALLOC: the first index it may take in the block (the start of the search).
+    start: DFF<Bits<QPN_BITS>>,
+    /// ALLOC: the block where the search started, and that a second search ran.
+    start_blk: DFF<Bits<BLOCK_NUM_BITS>>,
+    second: DFF<Bit>,
+    next_alloc: DFF<Bits<QPN_BITS>>,
+    was_written: DFF<Bit>,
+    wait: DFF<Bits<2>>,
+    // Scan.
+    w: DFF<Bits<W_BITS>>,
+    beat_r: DFF<Bits<MEM_DATA_BITS_MAX>>,
+    beat_ok: DFF<Bit>,
+    rd_err: DFF<Bit>,
+    ar_q: DFF<Bit>,
+    tword: DFF<Bits<WORD_BITS_MAX>>,
+    tunit: DFF<Bits<WORD_BITS_MAX>>,
+    /// ALLOC: the first word from `start` it may take, and the first from the block's start.
+    any_w: DFF<Bits<W_BITS>>,
+    any_found: DFF<Bit>,
+    any_word: DFF<Bits<WORD_BITS_MAX>>,
+    any_unit: DFF<Bits<WORD_BITS_MAX>>,
+    /// Allocatable words (saturating at 2); the target word itself was allocatable.
+    n_alloc: DFF<Bits<2>>,
+    t_alloc: DFF<Bit>,
+    /// A live word other than the target.
+    other_live: DFF<Bit>,
+    // Decision.
+    new_word: DFF<Bits<WORD_BITS_MAX>>,
+    pending_status: DFF<Bits<4>>,
+    pending_qpn: DFF<Bits<QPN_BITS>>,
+    status_q: DFF<Bits<4>>,
+    qpn_q: DFF<Bits<QPN_BITS>>,
+    init_done_q: DFF<Bit>,
+    hold_q: DFF<Bit>,
+    inv_q: DFF<Bit>,
+    live_we_q: DFF<Bit>,
+    live_waddr_q: DFF<Bits<BLOCK_NUM_BITS>>,
+    live_wdata_q: DFF<Bit>,
+    wr_req_q: DFF<Bit>,
+    wr_addr_q: DFF<Bits<ADDR_BITS>>,
+    wr_last_q: DFF<Bits<8>>,
+    wr_beat_q: DFF<Bits<8>>,
+    wr_data_q: DFF<Bits<MEM_DATA_BITS_MAX>>,
+    wr_strb_q: DFF<Bits<MEM_STRB_BITS_MAX>>,
+    map_valid_q: DFF<Bit>,
+    map_cmd_q: DFF<Bits<2>>,
+    map_index_q: DFF<Bits<QPN_BITS>>,
+    // Quarantine queue.
+    q_wr: DFF<Bits<12>>,
+    q_rd: DFF<Bits<12>>,
+    q_count: DFF<Bits<13>>,
+    q_overflow: DFF<Bits<32>>,
+    // Drain.
+    drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    drain_zero: Vec<DFF<Bit>>,
+    req_fire_r: Vec<DFF<Bit>>,
+    rsp_fire_r: Vec<DFF<Bit>>,
+    in_flight_r: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
+    _ports: usize,
+    // Counters.
+    alloc_ok: DFF<Bits<32>>,
+    alloc_full: DFF<Bits<32>>,
+    free_ok: DFF<Bits<32>>,
+    cmd_error: DFF<Bits<32>>,
+    in_use: DFF<Bits<32>>,
+    // Locals.
+    counts_l: Signal<Local, CmdCounts>,
+    index: Signal<Local, Bits<QPN_BITS>>,
+    gen: Signal<Local, Bits<QPN_BITS>>,
+    qhead: Signal<Local, Bits<QENTRY_BITS>>,
+    q_head_qpn: Signal<Local, Bits<QPN_BITS>>,
+    q_due: Signal<Local, Bit>,
+    q_wr_next: Signal<Local, Bits<12>>,
+    q_rd_next: Signal<Local, Bits<12>>,
+    drained: Signal<Local, Bit>,
+    block_addr: Signal<Local, Bits<ADDR_BITS>>,
+    word_v: Signal<Local, Bits<WORD_BITS_MAX>>,
+    unit_v: Signal<Local, Bits<WORD_BITS_MAX>>,
+    w_index: Signal<Local, Bits<QPN_BITS>>,
+    w_state: Signal<Local, Bits<2>>,
+    w_alloc: Signal<Local, Bit>,
+    w_live: Signal<Local, Bit>,
+    w_is_t: Signal<Local, Bit>,
+    lane_bits: Signal<Local, Bits<16>>,
+    t_state: Signal<Local, Bits<2>>,
+    t_gen: Signal<Local, Bits<QPN_BITS>>,
+    t_index: Signal<Local, Bits<QPN_BITS>>,
+    new_unit: Signal<Local, Bits<WORD_BITS_MAX>>,
+    unit_off: Signal<Local, Bits<ADDR_BITS>>,
+    unit_addr: Signal<Local, Bits<ADDR_BITS>>,
+    data_shift: Signal<Local, Bits<16>>,
+    map_op_valid: Signal<Local, Bit>,
+    map_cmd: Signal<Local, Bits<2>>,
+    map_op_index: Signal<Local, Bits<QPN_BITS>>,
+    snap: Signal<Local, Bit>,
+    // Constants.
+    index_mask: Constant<Bits<QPN_BITS>>,
+    index_bits: Constant<Bits<5>>,
+    gen_mask: Constant<Bits<QPN_BITS>>,
+    max_qps: Constant<Bits<25>>,
+    last_index: Constant<Bits<QPN_BITS>>,
+    first_index: Constant<Bits<QPN_BITS>>,
+    last_block: Constant<Bits<BLOCK_NUM_BITS>>,
+    first_block: Constant<Bits<BLOCK_NUM_BITS>>,
+    reuse_lowest: Constant<Bit>,
+    q_on: Constant<Bit>,
+    q_cycles_m1: Constant<Bits<TIME_BITS>>,
+    q_depth: Constant<Bits<13>>,
+    q_last: Constant<Bits<12>>,
+    block_bits: Constant<Bits<5>>,
+    words_m1: Constant<Bits<W_BITS>>,
+    word_shift: Constant<Bits<5>>,
+    word_mask: Constant<Bits<WORD_BITS_MAX>>,
+    wpr_m1: Constant<Bits<W_BITS>>,
+    beats_m1: Constant<Bits<8>>,
+    block_bytes_shift: Constant<Bits<5>>,
+    base_mask: Constant<Bits<ADDR_BITS>>,
+    bus_mask: Constant<Bits<ADDR_BITS>>,
+    bus_shift: Constant<Bits<5>>,
+    upw_shift: Constant<Bits<5>>,
+    ub_shift: Constant<Bits<5>>,
+    unit_words_mask: Constant<Bits<W_BITS>>,
+    unit_strb: Constant<Bits<MEM_STRB_BITS_MAX>>,
+    init_strb: Constant<Bits<MEM_STRB_BITS_MAX>>,
+    line_mask: Constant<Bits<BLOCK_NUM_BITS>>,
+    one_w: Constant<Bits<W_BITS>>,
+    ops: OpCodes,
+    res: CmdCodes,
+    map_op: MapOps,
+    mem_error_code: Constant<Bits<4>>,
+}
+
+/// The block free map's parameters: one member per block.
+fn block_params(p: &EngineParams, m: &MissParams) -> EngineParams {
+    let mut b = p.clone();
+    b.max_qps = p.max_qps.div_ceil(1 << m.block_bits);
+    b.first_index = p.first_index >> m.block_bits;
+    b.index_bits = p.index_bits.saturating_sub(m.block_bits).max(1);
+    b
+}
+
+impl MemCmdEngine {
+    pub fn new(p: &EngineParams, m: &MissParams) -> Self {
+        let blocks = p.max_qps.div_ceil(1 << m.block_bits);
+        let wb = m.word_bits;
+        let stored = m.stored_bits();
+        let bus_bytes = m.mem_data_bits / 8;
+        let block_bytes = m.block_bytes();
+        let unit_bits = wb.max(8);
+        let unit_bytes = unit_bits / 8;
+        let all_bus: u64 = if bus_bytes >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bus_bytes) - 1
+        };
+        let init_strb = if block_bytes >= u64::from(bus_bytes) {
+            all_bus
+        } else {
+            (1u64 << block_bytes) - 1
+        };
+        let bp = block_params(p, m);
+        block_new!(
+            [
+                clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
+                result_qpn, init_done, state_base, cache_swept, live_we, live_waddr, live_wdata, hold_valid,
+                hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
+                c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
+                awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
+                bready, bresp, counts, mem_write_pulse, mem_read_pulse, state, cursor,
+                op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known, start, start_blk, second,
+                next_alloc, was_written, wait, w, beat_r, beat_ok, rd_err, ar_q, tword, tunit,
+                any_w, any_found, any_word, any_unit, n_alloc, t_alloc, other_live, new_word,
+                pending_status, pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q,
+                live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q, wr_last_q,
+                wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q, q_wr,
+                q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use,
+                counts_l, index, gen, qhead, q_head_qpn, q_due, q_wr_next, q_rd_next, drained,
+                block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live, w_is_t,
+                lane_bits, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
+                map_op_valid, map_cmd, map_op_index, snap, ops, res, map_op,
+            ]
+            req_fire: defaults(p.ports),
+            rsp_fire: defaults(p.ports),
+            in_flight: defaults(p.ports),
+            map: FreeMap::new(&bp),
+            writer: MemWriter::new(m.mem_data_bits as usize),
+            written: Ram::new(blocks as usize, p.fpga),
+            qram: Ram::new(p.quarantine_depth as usize, p.fpga),
+            drain: defaults(p.ports),
+            drain_zero: defaults(p.ports),
+            req_fire_r: defaults(p.ports),
+            rsp_fire_r: defaults(p.ports),
+            in_flight_r: defaults(p.ports),
+            _ports: p.ports,
+            index_mask: Constant::new(p.index_mask().into()),
+            index_bits: Constant::new(u64::from(p.index_bits).into()),
+            gen_mask: Constant::new(p.gen_mask().into()),
+            max_qps: Constant::new(u64::from(p.max_qps).into()),
+            last_index: Constant::new(u64::from(p.max_qps - 1).into()),
+            first_index: Constant::new(u64::from(p.first_index).into()),
+            last_block: Constant::new(u64::from(blocks - 1).into()),
+            first_block: Constant::new(u64::from(p.first_index >> m.block_bits).into()),
+            reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
+            q_on: Constant::new(p.quarantine_cycles > 0),
+            q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
+            q_depth: Constant::new(u64::from(p.quarantine_depth).into()),
+            q_last: Constant::new(u64::from(p.quarantine_depth - 1).into()),
+            block_bits: Constant::new(u64::from(m.block_bits).into()),
+            words_m1: Constant::new(((1u64 << m.block_bits) - 1).into()),
+            word_shift: Constant::new(u64::from(wb.trailing_zeros()).into()),
+            word_mask: Constant::new(((1u64 << wb) - 1).into()),
+            wpr_m1: Constant::new(u64::from(stored / wb - 1).into()),
+            beats_m1: Constant::new(u64::from(m.beats() - 1).into()),
+            block_bytes_shift: Constant::new(u64::from(block_bytes.trailing_zeros()).into()),
+            base_mask: Constant::new((!(block_bytes - 1)).into()),
+            bus_mask: Constant::new(u64::from(bus_bytes - 1).into()),
+            bus_shift: Constant::new(u64::from(bus_bytes.trailing_zeros()).into()),
+            upw_shift: Constant::new(u64::from((unit_bits / wb).trailing_zeros()).into()),
+            ub_shift: Constant::new(u64::from(unit_bytes.trailing_zeros()).into()),
+            unit_words_mask: Constant::new(u64::from(unit_bits / wb - 1).into()),
+            unit_strb: Constant::new(((1u64 << unit_bytes) - 1).into()),
+            init_strb: Constant::new(init_strb.into()),
+            line_mask: Constant::new(u64::from(m.cache_lines - 1).into()),
+            one_w: Constant::new(1u64.into()),
+            mem_error_code: Constant::new(5u64.into()),
+        )
+    }
+}
+
+impl Logic for MemCmdEngine {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known,
+            start, start_blk, second, next_alloc, was_written, wait, w, beat_r, beat_ok, rd_err,
+            ar_q, tword, tunit, any_w, any_found, any_word, any_unit, n_alloc, t_alloc,
+            other_live, new_word, pending_status, pending_qpn, status_q, qpn_q, init_done_q,
+            hold_q, inv_q, live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q,
+            wr_last_q, wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q,
+            q_wr, q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use
+        );
+        self.map.clock.next = self.clock.val();
+        self.map.rst.next = self.rst.val();
+        self.written.clock.next = self.clock.val();
+        self.qram.clock.next = self.clock.val();
+        self.writer.clock.next = self.clock.val();
+        self.writer.rst.next = self.rst.val();
+        // The writer's AXI side is this block's.
+        self.awvalid.next = self.writer.awvalid.val();
+        self.writer.awready.next = self.awready.val();
+        self.awaddr.next = self.writer.awaddr.val();
+        self.awlen.next = self.writer.awlen.val();
+        self.wvalid.next = self.writer.wvalid.val();
+        self.writer.wready.next = self.wready.val();
+        self.wdata.next = self.writer.wdata.val();
+        self.wstrb.next = self.writer.wstrb.val();
+        self.wlast.next = self.writer.wlast.val();
+        self.writer.bvalid.next = self.bvalid.val();
+        self.bready.next = self.writer.bready.val();
+        self.writer.bresp.next = self.bresp.val();
+        self.writer.req_valid.next = self.wr_req_q.q.val();
+        self.writer.req_addr.next = self.wr_addr_q.q.val();
+        self.writer.req_last.next = self.wr_last_q.q.val();
+        self.writer.req_beat.next = self.wr_beat_q.q.val();
+        self.writer.req_data.next = self.wr_data_q.q.val();
+        self.writer.req_strb.next = self.wr_strb_q.q.val();
+        if self.writer.req_ready.val() {
+            self.wr_req_q.d.next = false;
+        }
+        self.mem_write_pulse.next = self.writer.req_valid.val() & self.writer.req_ready.val();
+        self.mem_read_pulse.next = self.c_arvalid.val() & self.c_arready.val();
+
+        for p in 0..self._ports {
+            self.drain[p].clock.next = self.clock.val();
+            self.drain[p].d.next = self.drain[p].q.val();
+            self.drain_zero[p].clock.next = self.clock.val();
+            self.drain_zero[p].d.next = self.drain_zero[p].q.val();
+            self.req_fire_r[p].clock.next = self.clock.val();
+            self.rsp_fire_r[p].clock.next = self.clock.val();
+            self.in_flight_r[p].clock.next = self.clock.val();
+            self.req_fire_r[p].d.next = self.req_fire[p].val();
+            self.rsp_fire_r[p].d.next = self.rsp_fire[p].val();
+            self.in_flight_r[p].d.next = self.in_flight[p].val();
+        }
+        // The drain counters: a snapshot (`PreB`, `FreeB`: the lookups in flight after the
+        // edge before, from the registered inputs), else down by the responses, in order.
+        self.snap.next = (self.state.q.val() == MemState::PreB)
+            | (self.state.q.val() == MemState::FreeB);
+        for p in 0..self._ports {
+            if self.snap.val() {
+                self.drain[p].d.next = self.in_flight_r[p].q.val();
+                self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
+                if self.req_fire_r[p].q.val() & !self.rsp_fire_r[p].q.val() {
+                    self.drain[p].d.next = self.in_flight_r[p].q.val() + 1;
+                    self.drain_zero[p].d.next = false;
+                }
+                if !self.req_fire_r[p].q.val() & self.rsp_fire_r[p].q.val() {
+                    self.drain[p].d.next = self.in_flight_r[p].q.val() - 1;
+                    self.drain_zero[p].d.next = self.in_flight_r[p].q.val() == 1;
+                }
+            } else if self.drain[p].q.val().any() & self.rsp_fire_r[p].q.val() {
+                self.drain[p].d.next = self.drain[p].q.val() - 1;
+                if self.drain[p].q.val() == 1 {
+                    self.drain_zero[p].d.next = true;
+                }
+            }
+        }
+        self.drained.next = true;
+        for p in 0..self._ports {
+            if !self.drain_zero[p].q.val() {
+                self.drained.next = false;
+            }
+        }
+
+        // Outputs from registers.
+        self.cmd_done.next = self.state.q.val() == MemState::Done;
+        self.init_done.next = self.init_done_q.q.val();
+        self.result_status.next = self.status_q.q.val();
+        self.result_qpn.next = self.qpn_q.q.val();
+        self.hold_valid.next = self.hold_q.q.val();
+        self.hold_block.next = self.blk.q.val();
+        self.busy_block.next = self.blk.q.val();
+        self.inv_valid.next = self.inv_q.q.val();
+        self.inv_line.next = self.blk.q.val() & self.line_mask.val();
+        self.live_we.next = self.live_we_q.q.val();
+        self.live_waddr.next = self.live_waddr_q.q.val();
+        self.live_wdata.next = self.live_wdata_q.q.val();
+        self.live_we_q.d.next = false;
+        self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
+        self.counts_l.next.alloc_full = self.alloc_full.q.val();
+        self.counts_l.next.free_ok = self.free_ok.q.val();
+        self.counts_l.next.cmd_error = self.cmd_error.q.val();
+        self.counts_l.next.in_use = self.in_use.q.val();
+        self.counts_l.next.quarantine_overflow = self.q_overflow.q.val();
+        self.counts_l.next.quarantined = bit_cast::<32, 13>(self.q_count.q.val());
+        self.counts.next = self.counts_l.val();
+
+        // Fields of the command.
+        self.index.next = self.qpn.q.val() & self.index_mask.val();
+        self.gen.next = self.qpn.q.val() >> self.index_bits.val();
+
+        // Quarantine queue: the head is read continuously.
+        self.qram.read_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_rd.q.val());
+        self.qram.write_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_wr.q.val());
+        self.qram.write_enable.next = false;
+        self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
+            | bit_cast::<QENTRY_BITS, QPN_BITS>(self.qpn.q.val());
+        self.qhead.next = self.qram.read_data.val();
+        self.q_head_qpn.next = self.qhead.val().get_bits::<QPN_BITS>(0);
+        self.q_due.next = (self.time_q.q.val() - self.qhead.val().get_bits::<TIME_BITS>(24))
+            > self.q_cycles_m1.val();
+        self.q_wr_next.next = self.q_wr.q.val() + 1;
+        if self.q_wr.q.val() == self.q_last.val() {
+            self.q_wr_next.next = 0.into();
+        }
+        self.q_rd_next.next = self.q_rd.q.val() + 1;
+        if self.q_rd.q.val() == self.q_last.val() {
+            self.q_rd_next.next = 0.into();
+        }
+
+        // The block in memory and the `written` bit.
+        self.block_addr.next = (self.state_base.val() & self.base_mask.val())
+            + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
+                << self.block_bytes_shift.val());
+        self.written.read_address.next = bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.written.write_enable.next = false;
+        self.written.write_address.next =
+            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.written.write_data.next = true;
+
+        // The AXI read: one burst of the block.
+        self.c_arvalid.next = self.ar_q.q.val();
+        self.c_araddr.next = self.block_addr.val();
+        self.c_arlen.next = self.beats_m1.val();
+        self.c_rready.next = (self.state.q.val() == MemState::Scan) & !self.beat_ok.q.val()
+            & self.was_written.q.val();
+        if self.c_arready.val() {
+            self.ar_q.d.next = false;
+        }
+
+        // The word under the scan: word `w` of the block, lane `w mod wpr` of `beat_r`.
+        self.lane_bits.next = bit_cast::<16, W_BITS>(self.w.q.val() & self.wpr_m1.val())
+            << self.word_shift.val();
+        self.word_v.next = bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS_MAX>(
+            self.beat_r.q.val() >> self.lane_bits.val(),
+        ) & self.word_mask.val();
+        // The unit (max(8, word_bits) bits) that holds the word, as it is in memory.
+        self.unit_v.next = bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS_MAX>(
+            self.beat_r.q.val()
+                >> (bit_cast::<16, W_BITS>(
+                    (self.w.q.val() & self.wpr_m1.val()) & !self.unit_words_mask.val(),
+                ) << self.word_shift.val()),
+        );
+        self.w_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
+            << self.block_bits.val())
+            | bit_cast::<QPN_BITS, W_BITS>(self.w.q.val());
+        self.w_state.next = self.word_v.val().get_bits::<2>(0);
+        self.w_alloc.next = (self.w_state.val() == 0)
+            & (self.w_index.val() >= self.first_index.val())
+            & (bit_cast::<25, QPN_BITS>(self.w_index.val()) < self.max_qps.val());
+        self.w_live.next = (self.w_state.val() == 1) | (self.w_state.val() == 2);
+        self.w_is_t.next = self.tw_known.q.val() & (self.w.q.val() == self.tw.q.val());
+
+        // The target word's fields and the new unit.
+        self.t_state.next = self.tword.q.val().get_bits::<2>(0);
+        self.t_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.tword.q.val() >> 2)
+            & self.gen_mask.val();
+        self.t_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
+            << self.block_bits.val())
+            | bit_cast::<QPN_BITS, W_BITS>(self.tw.q.val());
+        self.new_unit.next = (self.tunit.q.val()
+            & !(self.word_mask.val()
+                << (bit_cast::<WORD_BITS_MAX, W_BITS>(self.tw.q.val() & self.unit_words_mask.val())
+                    << self.word_shift.val())))
+            | (self.new_word.q.val()
+                << (bit_cast::<WORD_BITS_MAX, W_BITS>(self.tw.q.val() & self.unit_words_mask.val())
+                    << self.word_shift.val()));
+        // Byte offset of the unit in the block, its address, its place in the bus beat.
+        self.unit_off.next = (bit_cast::<ADDR_BITS, W_BITS>(self.tw.q.val())
+            >> self.upw_shift.val())
+            << self.ub_shift.val();
+        self.unit_addr.next = self.block_addr.val() + self.unit_off.val();
+        self.data_shift.next =
+            bit_cast::<16, ADDR_BITS>(self.unit_addr.val() & self.bus_mask.val()) << 3;
+
+        // Free map operations are registered one edge.
+        self.map_op_valid.next = false;
+        self.map_cmd.next = self.map_op.find.val();
+        self.map_op_index.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.map.op_wrap.next = !self.reuse_lowest.val();
+
+        match self.state.q.val() {
+            MemState::Init => {
+                // Every block: not written, not live (the pipes' copies).
+                self.written.write_enable.next = true;
+                self.written.write_address.next =
+                    bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.cursor.q.val());
+                self.written.write_data.next = false;
+                self.live_we_q.d.next = true;
+                self.live_waddr_q.d.next = self.cursor.q.val();
+                self.live_wdata_q.d.next = false;
+                self.cursor.d.next = self.cursor.q.val() + 1;
+                if self.cursor.q.val() == self.last_block.val() {
+                    self.state.d.next = MemState::Idle;
+                }
+            }
+            MemState::Idle => {
+                self.init_done_q.d.next = self.map.init_done.val() & self.cache_swept.val();
+                if self.cmd_valid.val() & self.map.init_done.val() & self.cache_swept.val() {
+                    self.op.d.next = self.cmd_op.val();
+                    self.qpn.d.next = self.cmd_qpn.val();
+                    self.time_q.d.next = self.cmd_time.val();
+                    self.state.d.next = MemState::PreA;
+                }
+            }
+            MemState::PreA => {
+                self.state.d.next = MemState::PreB;
+            }
+            MemState::PreB => {
+                // (The drain snapshot is taken at this edge, above.)
+                self.state.d.next = MemState::Start;
+            }
+            MemState::Start => {
+                // Before the command: the oldest quarantined index goes back to the pool if
+                // its time is over (one per command).
+                self.rel.d.next = false;
+                self.rel_overflow.d.next = false;
+                self.state.d.next = MemState::Decode;
+                if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
+                    self.rel.d.next = true;
+                    self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
+                        (self.q_head_qpn.val() & self.index_mask.val()) >> self.block_bits.val(),
+                    );
+                    self.tw.d.next = bit_cast::<W_BITS, QPN_BITS>(
+                        self.q_head_qpn.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+                    );
+                    self.tw_known.d.next = true;
+                    self.state.d.next = MemState::WRead1;
+                }
+            }
+            MemState::Decode => {
+                self.pending_qpn.d.next = self.qpn.q.val();
+                self.second.d.next = false;
+                self.tw_known.d.next = true;
+                self.tw.d.next =
+                    bit_cast::<W_BITS, QPN_BITS>(self.index.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()));
+                self.blk.d.next =
+                    bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.index.val() >> self.block_bits.val());
+                self.state.d.next = MemState::Acquire;
+                if (bit_cast::<25, QPN_BITS>(self.index.val()) >= self.max_qps.val())
+                    & ((self.op.q.val() == self.ops.alloc_at.val())
+                        | (self.op.q.val() == self.ops.publish.val())
+                        | (self.op.q.val() == self.ops.free.val()))
+                {
+                    self.pending_status.d.next = self.res.out_of_range.val();
+                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.state.d.next = MemState::Done;
+                }
+                if self.op.q.val() == self.ops.alloc.val() {
+                    // ALLOC: a block with an index it may take, from the policy's start.
+                    self.tw_known.d.next = false;
+                    self.pending_qpn.d.next = 0.into();
+                    self.start.d.next = self.next_alloc.q.val();
+                    if self.reuse_lowest.val() {
+                        self.start.d.next = self.first_index.val();
+                    }
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.find.val();
+                    self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
+                    if self.reuse_lowest.val() {
+                        self.map_op_index.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(
+                            self.first_block.val(),
+                        );
+                    }
+                    self.start_blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
+                        self.next_alloc.q.val() >> self.block_bits.val(),
+                    );
+                    if self.reuse_lowest.val() {
+                        self.start_blk.d.next = self.first_block.val();
+                    }
+                    self.state.d.next = MemState::FindWait;
+                }
+                if self.op.q.val() == self.ops.dir_flush.val() {
+                    self.pending_status.d.next = self.res.ok.val();
+                    self.state.d.next = MemState::Done;
+                }
+                if (self.op.q.val() < self.ops.alloc.val())
+                    | (self.op.q.val() > self.ops.last.val())
+                {
+                    self.pending_status.d.next = self.res.bad_cmd.val();
+                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.state.d.next = MemState::Done;
+                }
+            }
+            MemState::FindWait => {
+                self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val());
+                if self.map.done.val() {
+                    if self.map.found.val() {
+                        // From `start` in the block where the search started, else from
+                        // the block's first index (a second search: from the block's start).
+                        if (bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val())
+                            != self.start_blk.q.val())
+                            | self.second.q.val()
+                        {
+                            self.start.d.next = self.map.result.val() << self.block_bits.val();
+                        }
+                        self.state.d.next = MemState::Acquire;
+                    } else {
+                        self.pending_status.d.next = self.res.full.val();
+                        self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                        self.state.d.next = MemState::Done;
+                    }
+                }
+            }
+            MemState::Acquire => {
+                // Every lookup accepted before the command has answered.
+                if self.drained.val() {
+                    self.state.d.next = MemState::HoldOn;
+                }
+            }
+            MemState::HoldOn => {
+                self.hold_q.d.next = true;
+                self.wait.d.next = 0.into();
+                self.state.d.next = MemState::HoldWait;
+            }
+            MemState::HoldWait => {
+                // The hold is seen by the miss unit from the cycle after it rose.
+                if self.wait.q.val() != 3 {
+                    self.wait.d.next = self.wait.q.val() + 1;
+                }
+                if (self.wait.q.val() != 0) & !self.busy.val() {
+                    self.inv_q.d.next = true;
+                    self.state.d.next = MemState::Inval;
+                }
+            }
+            MemState::Inval => {
+                if self.inv_done.val() {
+                    self.inv_q.d.next = false;
+                    self.state.d.next = MemState::WRead1;
+                }
+            }
+            MemState::WRead1 => {
+                // `written` of the block is read over two edges.
+                self.state.d.next = MemState::WRead2;
+            }
+            MemState::WRead2 => {
+                self.state.d.next = MemState::WRead3;
+            }
+            MemState::WRead3 => {
+                self.was_written.d.next = self.written.read_data.val();
+                self.w.d.next = 0.into();
+                self.beat_ok.d.next = false;
+                self.rd_err.d.next = false;
+                self.any_found.d.next = false;
+                self.n_alloc.d.next = 0.into();
+                self.t_alloc.d.next = false;
+                self.other_live.d.next = false;
+                self.tword.d.next = 0.into();
+                self.tunit.d.next = 0.into();
+                self.state.d.next = MemState::Scan;
+                if self.written.read_data.val() {
+                    self.ar_q.d.next = true;
+                    self.state.d.next = MemState::ArReq;
+                }
+            }
+            MemState::ArReq => {
+                if self.c_arready.val() {
+                    self.state.d.next = MemState::Scan;
+                }
+            }
+            MemState::Scan => {
+                if !self.beat_ok.q.val() {
+                    // The next beat: from memory, or zeros for a block never written.
+                    if !self.was_written.q.val() {
+                        self.beat_r.d.next = 0.into();
+                        self.beat_ok.d.next = true;
+                    } else if self.c_rvalid.val() {
+                        self.beat_r.d.next = self.c_rdata.val()
+                            >> (bit_cast::<16, ADDR_BITS>(
+                                self.block_addr.val() & self.bus_mask.val(),
+                            ) << 3);
+                        self.beat_ok.d.next = true;
+                        if self.c_rresp.val().any() {
+                            self.rd_err.d.next = true;
+                        }
+                    }
+                } else {
+                    // One word a cycle.
+                    if self.w_alloc.val() {
+                        if self.n_alloc.q.val() != 2 {
+                            self.n_alloc.d.next = self.n_alloc.q.val() + 1;
+                        }
+                        if !self.any_found.q.val() {
+                            self.any_found.d.next = true;
+                            self.any_w.d.next = self.w.q.val();
+                            self.any_word.d.next = self.word_v.val();
+                            self.any_unit.d.next = self.unit_v.val();
+                        }
+                        if !self.tw_known.q.val() & (self.w_index.val() >= self.start.q.val()) {
+                            self.tw_known.d.next = true;
+                            self.tw.d.next = self.w.q.val();
+                            self.tword.d.next = self.word_v.val();
+                            self.tunit.d.next = self.unit_v.val();
+                            self.t_alloc.d.next = true;
+                        }
+                    }
+                    if self.w_is_t.val() {
+                        self.tword.d.next = self.word_v.val();
+                        self.tunit.d.next = self.unit_v.val();
+                        self.t_alloc.d.next = self.w_alloc.val();
+                    }
+                    if self.w_live.val() & !self.w_is_t.val() {
+                        self.other_live.d.next = true;
+                    }
+                    self.w.d.next = self.w.q.val() + 1;
+                    if (self.w.q.val() & self.wpr_m1.val()) == self.wpr_m1.val() {
+                        self.beat_ok.d.next = false;
+                    }
+                    if self.w.q.val() == self.words_m1.val() {
+                        self.state.d.next = MemState::Decide;
+                    }
+                }
+            }
+            MemState::Decide => {
+                self.state.d.next = MemState::WReq;
+                if self.rd_err.q.val() {
+                    self.pending_status.d.next = self.mem_error_code.val();
+                    self.state.d.next = MemState::Finish;
+                } else if self.rel.q.val() {
+                    // Release: QUARANTINED -> FREE, the generation kept.
+                    self.new_word.d.next =
+                        bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2;
+                } else if self.op.q.val() == self.ops.alloc.val() {
+                    if !self.tw_known.q.val() {
+                        if self.second.q.val()
+                            | (self.blk.q.val() != self.start_blk.q.val())
+                        {
+                            // The free map said the block had an index to take; it has the
+                            // one from its start.
+                            self.tw_known.d.next = true;
+                            self.tw.d.next = self.any_w.q.val();
+                            self.tword.d.next = self.any_word.q.val();
+                            self.tunit.d.next = self.any_unit.q.val();
+                            self.t_alloc.d.next = true;
+                            self.state.d.next = MemState::Decide;
+                            if !self.any_found.q.val() {
+                                self.pending_status.d.next = self.res.full.val();
+                                self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                                self.state.d.next = MemState::Finish;
+                            }
+                        } else {
+                            // None from `start` in the first block: search from the next
+                            // block, wrapping (it may come back to this one).
+                            self.hold_q.d.next = false;
+                            self.second.d.next = true;
+                            self.map_op_valid.next = true;
+                            self.map_cmd.next = self.map_op.find.val();
+                            self.map_op_index.next =
+                                bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) + 1;
+                            self.state.d.next = MemState::FindWait;
+                        }
+                    } else {
+                        self.new_word.d.next = (bit_cast::<WORD_BITS_MAX, QPN_BITS>(
+                            (self.t_gen.val() + 1) & self.gen_mask.val(),
+                        ) << 2)
+                            | 1;
+                    }
+                } else if self.op.q.val() == self.ops.alloc_at.val() {
+                    self.new_word.d.next =
+                        (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.gen.val()) << 2) | 1;
+                    if self.t_state.val() != 0 {
+                        self.pending_status.d.next = self.res.bad_state.val();
+                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.state.d.next = MemState::Finish;
+                    }
+                } else if self.op.q.val() == self.ops.publish.val() {
+                    self.new_word.d.next =
+                        (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2) | 2;
+                    if (self.t_state.val() != 1) | (self.t_gen.val() != self.gen.val()) {
+                        self.pending_status.d.next = self.res.bad_state.val();
+                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.state.d.next = MemState::Finish;
+                    }
+                } else {
+                    // FREE: QUARANTINED with the quarantine on, else FREE.
+                    self.new_word.d.next =
+                        bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2;
+                    if self.q_on.val() {
+                        self.new_word.d.next =
+                            (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2) | 3;
+                    }
+                    if !((self.t_state.val() == 1) | (self.t_state.val() == 2))
+                        | (self.t_gen.val() != self.gen.val())
+                    {
+                        self.pending_status.d.next = self.res.bad_state.val();
+                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.state.d.next = MemState::Finish;
+                    }
+                }
+            }
+            MemState::WReq => {
+                // The unit that holds the word; a block never written is written whole.
+                self.wr_req_q.d.next = true;
+                self.wr_data_q.d.next =
+                    bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.new_unit.val())
+                        << self.data_shift.val();
+                if self.was_written.q.val() {
+                    self.wr_addr_q.d.next = self.unit_addr.val() & !self.bus_mask.val();
+                    self.wr_last_q.d.next = 0.into();
+                    self.wr_beat_q.d.next = 0.into();
+                    self.wr_strb_q.d.next = self.unit_strb.val()
+                        << bit_cast::<16, ADDR_BITS>(self.unit_addr.val() & self.bus_mask.val());
+                } else {
+                    self.wr_addr_q.d.next = self.block_addr.val() & !self.bus_mask.val();
+                    self.wr_last_q.d.next = self.beats_m1.val();
+                    self.wr_beat_q.d.next =
+                        bit_cast::<8, ADDR_BITS>(self.unit_off.val() >> self.bus_shift.val());
+                    self.wr_strb_q.d.next = self.init_strb.val()
+                        << bit_cast::<16, ADDR_BITS>(self.block_addr.val() & self.bus_mask.val());
+                }
+                self.state.d.next = MemState::WWait;
+            }
+            MemState::WWait => {
+                if self.writer.done.val() {
+                    self.state.d.next = MemState::OnChip;
+                    if self.writer.error.val() {
+                        self.pending_status.d.next = self.mem_error_code.val();
+                        self.state.d.next = MemState::Finish;
+                    }
+                }
+            }
+            MemState::OnChip => {
+                self.written.write_enable.next = true;
+                self.pending_status.d.next = self.res.ok.val();
+                self.state.d.next = MemState::Finish;
+                if self.rel.q.val() {
+                    // Back in the pool (the overflow popped its entry when it began); an
+                    // index below first_index is not one ALLOC takes.
+                    if !self.rel_overflow.q.val() {
+                        self.q_rd.d.next = self.q_rd_next.val();
+                        self.q_count.d.next = self.q_count.q.val() - 1;
+                    }
+                    if self.t_index.val() >= self.first_index.val() {
+                        self.map_op_valid.next = true;
+                        self.map_cmd.next = self.map_op.set.val();
+                        self.state.d.next = MemState::MapWait;
+                    }
+                } else if (self.op.q.val() == self.ops.alloc.val())
+                    | (self.op.q.val() == self.ops.alloc_at.val())
+                {
+                    self.live_we_q.d.next = true;
+                    self.live_waddr_q.d.next = self.blk.q.val();
+                    self.live_wdata_q.d.next = true;
+                    self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
+                    self.in_use.d.next = self.in_use.q.val() + 1;
+                    if self.op.q.val() == self.ops.alloc.val() {
+                        self.pending_qpn.d.next = (bit_cast::<QPN_BITS, WORD_BITS_MAX>(
+                            self.new_word.q.val() >> 2,
+                        ) << self.index_bits.val())
+                            | self.t_index.val();
+                        self.next_alloc.d.next = self.t_index.val() + 1;
+                        if self.t_index.val() == self.last_index.val() {
+                            self.next_alloc.d.next = self.first_index.val();
+                        }
+                    }
+                    // No other index to take in the block: out of the free map.
+                    if (self.n_alloc.q.val() == 0)
+                        | ((self.n_alloc.q.val() == 1) & self.t_alloc.q.val())
+                    {
+                        self.map_op_valid.next = true;
+                        self.map_cmd.next = self.map_op.clear.val();
+                        self.state.d.next = MemState::MapWait;
+                    }
+                } else if self.op.q.val() == self.ops.free.val() {
+                    self.live_we_q.d.next = true;
+                    self.live_waddr_q.d.next = self.blk.q.val();
+                    self.live_wdata_q.d.next = self.other_live.q.val();
+                }
+            }
+            MemState::MapWait => {
+                if self.map.done.val() {
+                    self.state.d.next = MemState::Finish;
+                }
+            }
+            MemState::Finish => {
+                self.hold_q.d.next = false;
+                self.state.d.next = MemState::Done;
+                if self.rel.q.val() {
+                    // The release is over (or failed: the index stays quarantined and is
+                    // tried again before the next command); on to the command, or, for
+                    // the overflow of a FREE, to its push.
+                    self.rel.d.next = false;
+                    self.state.d.next = MemState::Decode;
+                    if self.rel_overflow.q.val() {
+                        self.state.d.next = MemState::Push;
+                    }
+                } else if (self.op.q.val() == self.ops.free.val())
+                    & (self.pending_status.q.val() == self.res.ok.val())
+                {
+                    self.state.d.next = MemState::FreeA;
+                }
+            }
+            MemState::FreeA => {
+                self.state.d.next = MemState::FreeB;
+            }
+            MemState::FreeB => {
+                // (The drain snapshot is taken at this edge, above.)
+                self.state.d.next = MemState::Drain;
+            }
+            MemState::Drain => {
+                if self.drained.val() {
+                    self.state.d.next = MemState::Push;
+                    if !self.q_on.val() {
+                        // Back to the pool at once (the word was written FREE); an index
+                        // below first_index is not one ALLOC takes.
+                        self.free_ok.d.next = self.free_ok.q.val() + 1;
+                        self.in_use.d.next = self.in_use.q.val() - 1;
+                        self.state.d.next = MemState::Done;
+                        if self.t_index.val() >= self.first_index.val() {
+                            self.map_op_valid.next = true;
+                            self.map_cmd.next = self.map_op.set.val();
+                            self.state.d.next = MemState::PoolWait;
+                        }
+                    } else if self.q_count.q.val() == self.q_depth.val() {
+                        // The queue is full: its oldest goes back to the pool first.
+                        self.q_overflow.d.next = self.q_overflow.q.val() + 1;
+                        self.q_rd.d.next = self.q_rd_next.val();
+                        self.q_count.d.next = self.q_count.q.val() - 1;
+                        self.tw_known.d.next = true;
+                        self.rel.d.next = true;
+                        self.rel_overflow.d.next = true;
+                        self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
+                            (self.q_head_qpn.val() & self.index_mask.val())
+                                >> self.block_bits.val(),
+                        );
+                        self.tw.d.next = bit_cast::<W_BITS, QPN_BITS>(
+                            self.q_head_qpn.val()
+                                & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+                        );
+                        self.state.d.next = MemState::WRead1;
+                    }
+                }
+            }
+            MemState::Push => {
+                self.pending_status.d.next = self.res.ok.val();
+                self.qram.write_enable.next = true;
+                self.q_wr.d.next = self.q_wr_next.val();
+                self.q_count.d.next = self.q_count.q.val() + 1;
+                self.free_ok.d.next = self.free_ok.q.val() + 1;
+                self.in_use.d.next = self.in_use.q.val() - 1;
+                self.state.d.next = MemState::Done;
+            }
+            MemState::PoolWait => {
+                if self.map.done.val() {
+                    self.state.d.next = MemState::Done;
+                }
+            }
+            MemState::Done => {
+                self.status_q.d.next = self.pending_status.q.val();
+                self.qpn_q.d.next = self.pending_qpn.q.val();
+                self.state.d.next = MemState::Idle;
+            }
+        }
+
+        self.map_valid_q.d.next = self.map_op_valid.val();
+        self.map_cmd_q.d.next = self.map_cmd.val();
+        self.map_index_q.d.next = self.map_op_index.val();
+        self.map.op_valid.next = self.map_valid_q.q.val();
+        self.map.op.next = self.map_cmd_q.q.val();
+        self.map.op_index.next = self.map_index_q.q.val();
+
+        if self.rst.val() {
+            self.state.d.next = MemState::Init;
+            self.cursor.d.next = 0.into();
+            self.init_done_q.d.next = false;
+            self.hold_q.d.next = false;
+            self.inv_q.d.next = false;
+            self.ar_q.d.next = false;
+            self.wr_req_q.d.next = false;
+            self.live_we_q.d.next = false;
+            self.map_valid_q.d.next = false;
+            self.rel.d.next = false;
+            self.next_alloc.d.next = self.first_index.val();
+            self.status_q.d.next = self.res.ok.val();
+            self.qpn_q.d.next = 0.into();
+            self.alloc_ok.d.next = 0.into();
+            self.alloc_full.d.next = 0.into();
+            self.free_ok.d.next = 0.into();
+            self.cmd_error.d.next = 0.into();
+            self.in_use.d.next = 0.into();
+            self.q_wr.d.next = 0.into();
+            self.q_rd.d.next = 0.into();
+            self.q_count.d.next = 0.into();
+            self.q_overflow.d.next = 0.into();
+            for p in 0..self._ports {
+                self.drain[p].d.next = 0.into();
+                self.drain_zero[p].d.next = true;
+            }
+        }
+    }
+}
