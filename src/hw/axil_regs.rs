@@ -73,16 +73,18 @@ pub struct AxilRegs {
     pub table_base: Signal<Out, Bits<ADDR_BITS>>,
     /// State in memory (SPEC §9; one each, none with the state on chip): STATE_BASE,
     /// `addr_bits` wide, and the events of this cycle the §9 counters count (each 0..=4:
-    /// summed over the ports at the top level).
+    /// summed over the ports at the top level, 32 bits wide so that no cast is needed in the
+    /// loop over these 0/1-sized ports: hdl_gen does not substitute a loop index inside a
+    /// cast's argument).
     pub state_base: Vec<Signal<Out, Bits<ADDR_BITS>>>,
-    pub ev_hit: Vec<Signal<In, Bits<3>>>,
-    pub ev_miss: Vec<Signal<In, Bits<3>>>,
-    pub ev_merged: Vec<Signal<In, Bits<3>>>,
-    pub ev_filtered: Vec<Signal<In, Bits<3>>>,
-    pub ev_reads: Vec<Signal<In, Bits<3>>>,
-    pub ev_writes: Vec<Signal<In, Bits<3>>>,
-    sbase_lo: Vec<DFF<Bits<32>>>,
-    sbase_hi: Vec<DFF<Bits<32>>>,
+    pub ev_hit: Vec<Signal<In, Bits<32>>>,
+    pub ev_miss: Vec<Signal<In, Bits<32>>>,
+    pub ev_merged: Vec<Signal<In, Bits<32>>>,
+    pub ev_filtered: Vec<Signal<In, Bits<32>>>,
+    pub ev_reads: Vec<Signal<In, Bits<32>>>,
+    pub ev_writes: Vec<Signal<In, Bits<32>>>,
+    /// STATE_BASE, both words.
+    sbase: Vec<DFF<Bits<ADDR_BITS>>>,
     /// CACHE_HIT, CACHE_MISS, MISS_MERGED, FILTERED, MEM_READS, MEM_WRITES.
     c_hit: Vec<DFF<Bits<32>>>,
     c_miss: Vec<DFF<Bits<32>>>,
@@ -91,9 +93,12 @@ pub struct AxilRegs {
     c_reads: Vec<DFF<Bits<32>>>,
     c_writes: Vec<DFF<Bits<32>>>,
     state_bytes: Vec<Constant<Bits<32>>>,
-    s_lo: Signal<Local, Bits<32>>,
-    s_hi: Signal<Local, Bits<32>>,
-    ev: Signal<Local, Bits<3>>,
+    /// A write of STATE_BASE_LO / _HI, as a 64-bit mask and value.
+    sb_mask: Vec<Signal<Local, Bits<ADDR_BITS>>>,
+    sb_value: Vec<Signal<Local, Bits<ADDR_BITS>>>,
+    sb_write: Signal<Local, Bit>,
+    /// `addr_bits` ones: STATE_BASE keeps that many bits.
+    addr_mask: Vec<Constant<Bits<ADDR_BITS>>>,
     _smem: usize,
     /// Write port of every copy of the on-chip directory (two_level on_chip).
     /// (One each in two_level on_chip mode, none otherwise.)
@@ -224,8 +229,7 @@ impl AxilRegs {
                 now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q,
                 rdata_q, rresp_q, write_fire, strobe_mask, base_lo_new, base_hi_new, busy,
                 read_data, read_ok, no_qps_q, ar_fire, ar_q, araddr_q, cnt_word, cnt_word_q,
-                raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port, s_lo,
-                s_hi, ev,
+                raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port, sb_write,
             ]
             port_counts: defaults(p.ports),
             state_base: defaults(smem),
@@ -235,8 +239,12 @@ impl AxilRegs {
             ev_filtered: defaults(smem),
             ev_reads: defaults(smem),
             ev_writes: defaults(smem),
-            sbase_lo: defaults(smem),
-            sbase_hi: defaults(smem),
+            sbase: defaults(smem),
+            sb_mask: defaults(smem),
+            sb_value: defaults(smem),
+            addr_mask: (0..smem)
+                .map(|_| Constant::new((u64::MAX >> (64 - p.addr_bits)).into()))
+                .collect(),
             c_hit: defaults(smem),
             c_miss: defaults(smem),
             c_merged: defaults(smem),
@@ -313,36 +321,23 @@ impl Logic for AxilRegs {
         self.cmd_time.next = self.cmd_time_q.q.val();
         self.now.d.next = self.now.q.val() + self.time_one.val();
         self.no_qps_q.d.next = !self.cmd_counts.val().in_use.any();
-        // State in memory: STATE_BASE and the §9 counters (the indexed reads go through
-        // locals: hdl_gen does not substitute a loop index inside a cast's argument).
+        // State in memory: STATE_BASE and the §9 counters.
         for m in 0..self._smem {
-            self.sbase_lo[m].clock.next = self.clock.val();
-            self.sbase_hi[m].clock.next = self.clock.val();
-            self.sbase_lo[m].d.next = self.sbase_lo[m].q.val();
-            self.sbase_hi[m].d.next = self.sbase_hi[m].q.val();
-            self.s_lo.next = self.sbase_lo[m].q.val();
-            self.s_hi.next = self.sbase_hi[m].q.val();
-            self.state_base[m].next = (bit_cast::<ADDR_BITS, 32>(self.s_hi.val()) << 32)
-                | bit_cast::<ADDR_BITS, 32>(self.s_lo.val());
+            self.sbase[m].clock.next = self.clock.val();
+            self.sbase[m].d.next = self.sbase[m].q.val();
+            self.state_base[m].next = self.sbase[m].q.val();
             self.c_hit[m].clock.next = self.clock.val();
             self.c_miss[m].clock.next = self.clock.val();
             self.c_merged[m].clock.next = self.clock.val();
             self.c_filtered[m].clock.next = self.clock.val();
             self.c_reads[m].clock.next = self.clock.val();
             self.c_writes[m].clock.next = self.clock.val();
-            self.ev.next = self.ev_hit[m].val();
-            self.c_hit[m].d.next = self.c_hit[m].q.val() + bit_cast::<32, 3>(self.ev.val());
-            self.ev.next = self.ev_miss[m].val();
-            self.c_miss[m].d.next = self.c_miss[m].q.val() + bit_cast::<32, 3>(self.ev.val());
-            self.ev.next = self.ev_merged[m].val();
-            self.c_merged[m].d.next = self.c_merged[m].q.val() + bit_cast::<32, 3>(self.ev.val());
-            self.ev.next = self.ev_filtered[m].val();
-            self.c_filtered[m].d.next =
-                self.c_filtered[m].q.val() + bit_cast::<32, 3>(self.ev.val());
-            self.ev.next = self.ev_reads[m].val();
-            self.c_reads[m].d.next = self.c_reads[m].q.val() + bit_cast::<32, 3>(self.ev.val());
-            self.ev.next = self.ev_writes[m].val();
-            self.c_writes[m].d.next = self.c_writes[m].q.val() + bit_cast::<32, 3>(self.ev.val());
+            self.c_hit[m].d.next = self.c_hit[m].q.val() + self.ev_hit[m].val();
+            self.c_miss[m].d.next = self.c_miss[m].q.val() + self.ev_miss[m].val();
+            self.c_merged[m].d.next = self.c_merged[m].q.val() + self.ev_merged[m].val();
+            self.c_filtered[m].d.next = self.c_filtered[m].q.val() + self.ev_filtered[m].val();
+            self.c_reads[m].d.next = self.c_reads[m].q.val() + self.ev_reads[m].val();
+            self.c_writes[m].d.next = self.c_writes[m].q.val() + self.ev_writes[m].val();
         }
 
         // Write channel.
@@ -365,6 +360,19 @@ impl Logic for AxilRegs {
         self.base_hi_new.next = ((self.base_hi.q.val() & !self.strobe_mask.val())
             | (self.wdata.val() & self.strobe_mask.val()))
             & self.base_hi_mask.val();
+        // A STATE_BASE word write as a 64-bit mask and value (state in memory).
+        self.sb_write.next = (self.awaddr.val() == self.words.state_base_lo.val())
+            | (self.awaddr.val() == self.words.state_base_hi.val());
+        for m in 0..self._smem {
+            self.sb_mask[m].next =
+                bit_cast::<ADDR_BITS, 32>(self.strobe_mask.val()) & self.addr_mask[m].val();
+            self.sb_value[m].next = bit_cast::<ADDR_BITS, 32>(self.wdata.val());
+            if self.awaddr.val() == self.words.state_base_hi.val() {
+                self.sb_mask[m].next = (bit_cast::<ADDR_BITS, 32>(self.strobe_mask.val()) << 32)
+                    & self.addr_mask[m].val();
+                self.sb_value[m].next = bit_cast::<ADDR_BITS, 32>(self.wdata.val()) << 32;
+            }
+        }
         self.swept_ok.next = true;
         for _d in 0..self._dirs {
             self.swept_ok.next = self.dir_swept.q.val();
@@ -403,17 +411,10 @@ impl Logic for AxilRegs {
                 self.bresp_q.d.next = 0.into();
             }
             // STATE_BASE_LO/HI (state in memory): the same rules as TABLE_BASE.
-            for m in 0..self._smem {
-                if (self.awaddr.val() == self.words.state_base_lo.val()) & self.no_qps_q.q.val() {
-                    self.sbase_lo[m].d.next = (self.sbase_lo[m].q.val() & !self.strobe_mask.val())
-                        | (self.wdata.val() & self.strobe_mask.val());
-                    self.bresp_q.d.next = 0.into();
-                }
-                if (self.awaddr.val() == self.words.state_base_hi.val()) & self.no_qps_q.q.val() {
-                    self.sbase_hi[m].d.next = ((self.sbase_hi[m].q.val()
-                        & !self.strobe_mask.val())
-                        | (self.wdata.val() & self.strobe_mask.val()))
-                        & self.base_hi_mask.val();
+            if self.sb_write.val() & self.no_qps_q.q.val() {
+                for m in 0..self._smem {
+                    self.sbase[m].d.next = (self.sbase[m].q.val() & !self.sb_mask[m].val())
+                        | (self.sb_value[m].val() & self.sb_mask[m].val());
                     self.bresp_q.d.next = 0.into();
                 }
             }
@@ -573,10 +574,11 @@ impl Logic for AxilRegs {
                 self.cnt_word.next = self.cnt_word.val() | self.c_writes[m].q.val();
             }
             if self.araddr.val() == self.words.state_base_lo.val() {
-                self.cnt_word.next = self.cnt_word.val() | self.sbase_lo[m].q.val();
+                self.cnt_word.next = self.cnt_word.val() | self.sbase[m].q.val().get_bits::<32>(0);
             }
             if self.araddr.val() == self.words.state_base_hi.val() {
-                self.cnt_word.next = self.cnt_word.val() | self.sbase_hi[m].q.val();
+                self.cnt_word.next =
+                    self.cnt_word.val() | self.sbase[m].q.val().get_bits::<32>(32);
             }
             if self.araddr.val() == self.words.state_bytes.val() {
                 self.cnt_word.next = self.cnt_word.val() | self.state_bytes[m].val();
@@ -755,8 +757,7 @@ impl Logic for AxilRegs {
             self.dir_swept.d.next = false;
             self.commit.d.next = false;
             for m in 0..self._smem {
-                self.sbase_lo[m].d.next = 0.into();
-                self.sbase_hi[m].d.next = 0.into();
+                self.sbase[m].d.next = 0.into();
                 self.c_hit[m].d.next = 0.into();
                 self.c_miss[m].d.next = 0.into();
                 self.c_merged[m].d.next = 0.into();

@@ -157,7 +157,8 @@ pub struct MemCmdEngine {
     pub mem_read_pulse: Signal<Out, Bit>,
     // Children.
     map: FreeMap,
-    written: Ram<Bit>,
+    /// (A 2-bit word type, 1 bit stored: rust-hdl declares a 1-bit port without a range.)
+    written: Ram<Bits<2>>,
     qram: Ram<Bits<QENTRY_BITS>>,
     writer: MemWriter,
     // Control.
@@ -181,7 +182,7 @@ pub struct MemCmdEngine {
     second: DFF<Bit>,
     next_alloc: DFF<Bits<QPN_BITS>>,
     was_written: DFF<Bit>,
-    wait: DFF<Bits<2>>,
+    hold_wait: DFF<Bits<2>>,
     // Scan.
     w: DFF<Bits<W_BITS>>,
     beat_r: DFF<Bits<MEM_DATA_BITS_MAX>>,
@@ -258,6 +259,14 @@ pub struct MemCmdEngine {
     w_live: Signal<Local, Bit>,
     w_is_t: Signal<Local, Bit>,
     lane_bits: Signal<Local, Bits<16>>,
+    /// The beat under the scan is the block's last (its `rlast` must be high, and only then).
+    last_beat: Signal<Local, Bit>,
+    /// The bit of `written`'s 2-bit word that is not stored (the name tells the lint so).
+    unused_written: Signal<Local, Bit>,
+    w_unit0: Signal<Local, Bits<W_BITS>>,
+    unit_byte: Signal<Local, Bits<16>>,
+    res_blk: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    nw_gen: Signal<Local, Bits<QPN_BITS>>,
     t_state: Signal<Local, Bits<2>>,
     t_gen: Signal<Local, Bits<QPN_BITS>>,
     t_index: Signal<Local, Bits<QPN_BITS>>,
@@ -299,7 +308,6 @@ pub struct MemCmdEngine {
     unit_strb: Constant<Bits<MEM_STRB_BITS_MAX>>,
     init_strb: Constant<Bits<MEM_STRB_BITS_MAX>>,
     line_mask: Constant<Bits<BLOCK_NUM_BITS>>,
-    one_w: Constant<Bits<W_BITS>>,
     ops: OpCodes,
     res: CmdCodes,
     map_op: MapOps,
@@ -344,7 +352,7 @@ impl MemCmdEngine {
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
                 bready, bresp, counts, mem_write_pulse, mem_read_pulse, state, cursor,
                 op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known, start, start_blk, second,
-                next_alloc, was_written, wait, w, beat_r, beat_ok, rd_err, ar_q, tword, tunit,
+                next_alloc, was_written, hold_wait, w, beat_r, beat_ok, rd_err, ar_q, tword, tunit,
                 any_w, any_found, any_word, any_unit, n_alloc, t_alloc, other_live, new_word,
                 pending_status, pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q,
                 live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q, wr_last_q,
@@ -352,7 +360,7 @@ impl MemCmdEngine {
                 q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use,
                 counts_l, index, gen, qhead, q_head_qpn, q_due, q_wr_next, q_rd_next, drained,
                 block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live, w_is_t,
-                lane_bits, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
+                lane_bits, last_beat, unused_written, w_unit0, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
                 map_op_valid, map_cmd, map_op_index, snap, ops, res, map_op,
             ]
             req_fire: defaults(p.ports),
@@ -360,7 +368,12 @@ impl MemCmdEngine {
             in_flight: defaults(p.ports),
             map: FreeMap::new(&bp),
             writer: MemWriter::new(m.mem_data_bits as usize),
-            written: Ram::new(blocks as usize, p.fpga),
+            written: Ram::with_layout(
+                blocks as usize,
+                (blocks.next_power_of_two().trailing_zeros() as usize).max(1),
+                1,
+                p.fpga,
+            ),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             drain: defaults(p.ports),
             drain_zero: defaults(p.ports),
@@ -397,7 +410,6 @@ impl MemCmdEngine {
             unit_strb: Constant::new(((1u64 << unit_bytes) - 1).into()),
             init_strb: Constant::new(init_strb.into()),
             line_mask: Constant::new(u64::from(m.cache_lines - 1).into()),
-            one_w: Constant::new(1u64.into()),
             mem_error_code: Constant::new(5u64.into()),
         )
     }
@@ -408,7 +420,7 @@ impl Logic for MemCmdEngine {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known,
-            start, start_blk, second, next_alloc, was_written, wait, w, beat_r, beat_ok, rd_err,
+            start, start_blk, second, next_alloc, was_written, hold_wait, w, beat_r, beat_ok, rd_err,
             ar_q, tword, tunit, any_w, any_found, any_word, any_unit, n_alloc, t_alloc,
             other_live, new_word, pending_status, pending_qpn, status_q, qpn_q, init_done_q,
             hold_q, inv_q, live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q,
@@ -444,7 +456,7 @@ impl Logic for MemCmdEngine {
             self.wr_req_q.d.next = false;
         }
         self.mem_write_pulse.next = self.writer.req_valid.val() & self.writer.req_ready.val();
-        self.mem_read_pulse.next = self.c_arvalid.val() & self.c_arready.val();
+        self.mem_read_pulse.next = self.ar_q.q.val() & self.c_arready.val();
 
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
@@ -542,7 +554,7 @@ impl Logic for MemCmdEngine {
         self.written.write_enable.next = false;
         self.written.write_address.next =
             bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
-        self.written.write_data.next = true;
+        self.written.write_data.next = 1.into();
 
         // The AXI read: one burst of the block.
         self.c_arvalid.next = self.ar_q.q.val();
@@ -554,6 +566,9 @@ impl Logic for MemCmdEngine {
             self.ar_q.d.next = false;
         }
 
+        self.unused_written.next = self.written.read_data.val().get_bit(1);
+        self.last_beat.next = (self.w.q.val() & !self.wpr_m1.val())
+            == (self.words_m1.val() & !self.wpr_m1.val());
         // The word under the scan: word `w` of the block, lane `w mod wpr` of `beat_r`.
         self.lane_bits.next = bit_cast::<16, W_BITS>(self.w.q.val() & self.wpr_m1.val())
             << self.word_shift.val();
@@ -561,11 +576,10 @@ impl Logic for MemCmdEngine {
             self.beat_r.q.val() >> self.lane_bits.val(),
         ) & self.word_mask.val();
         // The unit (max(8, word_bits) bits) that holds the word, as it is in memory.
+        self.w_unit0.next = (self.w.q.val() & self.wpr_m1.val()) & !self.unit_words_mask.val();
         self.unit_v.next = bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS_MAX>(
             self.beat_r.q.val()
-                >> (bit_cast::<16, W_BITS>(
-                    (self.w.q.val() & self.wpr_m1.val()) & !self.unit_words_mask.val(),
-                ) << self.word_shift.val()),
+                >> (bit_cast::<16, W_BITS>(self.w_unit0.val()) << self.word_shift.val()),
         );
         self.w_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
             << self.block_bits.val())
@@ -596,8 +610,10 @@ impl Logic for MemCmdEngine {
             >> self.upw_shift.val())
             << self.ub_shift.val();
         self.unit_addr.next = self.block_addr.val() + self.unit_off.val();
-        self.data_shift.next =
-            bit_cast::<16, ADDR_BITS>(self.unit_addr.val() & self.bus_mask.val()) << 3;
+        self.unit_byte.next = bit_cast::<16, ADDR_BITS>(self.unit_addr.val() & self.bus_mask.val());
+        self.data_shift.next = self.unit_byte.val() << 3;
+        self.res_blk.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val());
+        self.nw_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.new_word.q.val() >> 2);
 
         // Free map operations are registered one edge.
         self.map_op_valid.next = false;
@@ -611,7 +627,7 @@ impl Logic for MemCmdEngine {
                 self.written.write_enable.next = true;
                 self.written.write_address.next =
                     bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.cursor.q.val());
-                self.written.write_data.next = false;
+                self.written.write_data.next = 0.into();
                 self.live_we_q.d.next = true;
                 self.live_waddr_q.d.next = self.cursor.q.val();
                 self.live_wdata_q.d.next = false;
@@ -714,8 +730,7 @@ impl Logic for MemCmdEngine {
                     if self.map.found.val() {
                         // From `start` in the block where the search started, else from
                         // the block's first index (a second search: from the block's start).
-                        if (bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val())
-                            != self.start_blk.q.val())
+                        if (self.res_blk.val() != self.start_blk.q.val())
                             | self.second.q.val()
                         {
                             self.start.d.next = self.map.result.val() << self.block_bits.val();
@@ -736,15 +751,15 @@ impl Logic for MemCmdEngine {
             }
             MemState::HoldOn => {
                 self.hold_q.d.next = true;
-                self.wait.d.next = 0.into();
+                self.hold_wait.d.next = 0.into();
                 self.state.d.next = MemState::HoldWait;
             }
             MemState::HoldWait => {
                 // The hold is seen by the miss unit from the cycle after it rose.
-                if self.wait.q.val() != 3 {
-                    self.wait.d.next = self.wait.q.val() + 1;
+                if self.hold_wait.q.val() != 3 {
+                    self.hold_wait.d.next = self.hold_wait.q.val() + 1;
                 }
-                if (self.wait.q.val() != 0) & !self.busy.val() {
+                if (self.hold_wait.q.val() != 0) & !self.busy.val() {
                     self.inv_q.d.next = true;
                     self.state.d.next = MemState::Inval;
                 }
@@ -763,7 +778,7 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::WRead3;
             }
             MemState::WRead3 => {
-                self.was_written.d.next = self.written.read_data.val();
+                self.was_written.d.next = self.written.read_data.val().get_bit(0);
                 self.w.d.next = 0.into();
                 self.beat_ok.d.next = false;
                 self.rd_err.d.next = false;
@@ -774,7 +789,7 @@ impl Logic for MemCmdEngine {
                 self.tword.d.next = 0.into();
                 self.tunit.d.next = 0.into();
                 self.state.d.next = MemState::Scan;
-                if self.written.read_data.val() {
+                if self.written.read_data.val().get_bit(0) {
                     self.ar_q.d.next = true;
                     self.state.d.next = MemState::ArReq;
                 }
@@ -796,7 +811,9 @@ impl Logic for MemCmdEngine {
                                 self.block_addr.val() & self.bus_mask.val(),
                             ) << 3);
                         self.beat_ok.d.next = true;
-                        if self.c_rresp.val().any() {
+                        // An error response, or `rlast` not high on the last beat alone.
+                        if self.c_rresp.val().any() | (self.c_rlast.val() != self.last_beat.val())
+                        {
                             self.rd_err.d.next = true;
                         }
                     }
@@ -970,10 +987,8 @@ impl Logic for MemCmdEngine {
                     self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                     self.in_use.d.next = self.in_use.q.val() + 1;
                     if self.op.q.val() == self.ops.alloc.val() {
-                        self.pending_qpn.d.next = (bit_cast::<QPN_BITS, WORD_BITS_MAX>(
-                            self.new_word.q.val() >> 2,
-                        ) << self.index_bits.val())
-                            | self.t_index.val();
+                        self.pending_qpn.d.next =
+                            (self.nw_gen.val() << self.index_bits.val()) | self.t_index.val();
                         self.next_alloc.d.next = self.t_index.val() + 1;
                         if self.t_index.val() == self.last_index.val() {
                             self.next_alloc.d.next = self.first_index.val();

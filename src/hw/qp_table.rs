@@ -522,16 +522,16 @@ impl QpTable {
         // The §9 counters: events of this cycle, summed over the ports.
         let sum = |s: &str| -> String {
             (0..n)
-                .map(|i| format!("{{2'd0, {}${s}$0}}", self.pipe_name(i)))
+                .map(|i| format!("{{31'd0, {}${s}$0}}", self.pipe_name(i)))
                 .collect::<Vec<_>>()
                 .join(" + ")
         };
         set("regs$ev_hit$0", &sum("hit"));
         set("regs$ev_miss$0", &sum("miss"));
         set("regs$ev_filtered$0", &sum("filtered"));
-        set("regs$ev_merged$0", "{2'd0, miss$taken_merged}");
-        set("regs$ev_reads$0", "{2'd0, m_axi_arvalid & m_axi_arready}");
-        set("regs$ev_writes$0", "{2'd0, m_axi_awvalid & m_axi_awready}");
+        set("regs$ev_merged$0", "{31'd0, miss$taken_merged}");
+        set("regs$ev_reads$0", "{31'd0, m_axi_arvalid & m_axi_arready}");
+        set("regs$ev_writes$0", "{31'd0, m_axi_awvalid & m_axi_awready}");
         unused.push("miss$taken_new".into());
         unused.push("miss$taken_slot".into());
         unused.push("engine$mem_write_pulse".into());

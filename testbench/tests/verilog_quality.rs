@@ -125,6 +125,40 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
             "top=qp_table_x_in_memory_max",
         ],
     ),
+    // The state in memory (SPEC §9) at its extremes: one port, one miss, the smallest blocks
+    // of 32-bit words on a 64-bit bus, 32-bit addresses; four ports, 256 misses, the largest
+    // blocks on a 512-bit bus, two_level with the directory on chip, the quarantine.
+    (
+        "state_in_memory_min",
+        &[
+            "state=in_memory",
+            "index_bits=6",
+            "block_bits=3",
+            "cache_lines=16",
+            "max_misses=1",
+            "ports=rx",
+            "addr_bits=32",
+            "top=qp_table_x_state_in_memory_min",
+        ],
+    ),
+    (
+        "state_in_memory_max",
+        &[
+            "state=in_memory",
+            "mode=two_level",
+            "index_bits=16",
+            "leaf_bits=8",
+            "block_bits=8",
+            "cache_lines=16",
+            "max_misses=256",
+            "mem_data_bits=512",
+            "ports=a,b,c,d",
+            "tag_bits=32",
+            "quarantine_cycles=1000",
+            "reuse=lowest",
+            "top=qp_table_x_state_in_memory_max",
+        ],
+    ),
     // The most ports.
     (
         "four_ports",
