@@ -35,6 +35,18 @@
 //! [`DIR_ERROR_BIT`]) or OK with `page_base + offset`. Latency: memory latency + 5 (s1, s2,
 //! the AR register, the AR handshake, the result queue).
 //!
+//! **State in memory** ([`EngineParams::state_mem`], SPEC §9). The pipe has no state RAM (a
+//! one-word stand-in, never written, whose checks go unused); its child
+//! [`StateCache`] reads the port's `live` filter and cache copies at s0, decides in s2
+//! (OUT_OF_RANGE, NOT_ALLOCATED from the `live` bit, a cache hit checked now, or a miss
+//! queued with `need` and sent to the shared miss unit), holds every lookup in its wait
+//! queue ([`state_queue_depth`] entries, which is then the credit) and drains it in order
+//! into `queue`, which is then the response queue ([`RSP_FIFO_DEPTH`] entries) and answers as
+//! in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
+//! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
+//! [`StateCache`] for their meaning and timing). Latency on a hit: 6. The directory in
+//! memory and the state in memory together are not supported.
+//!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, and
 //! `room`: `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down
 //! at a response handshake, is below the queue's depth) and the synchronous reset, never from
@@ -54,7 +66,9 @@ use super::codes::{StateCodes, StatusCodes};
 use super::defaults;
 use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::miss_unit::{BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
+use super::state_cache::{state_queue_depth, StateCache};
 use super::{
     DirEntry, EngineParams, StateEntry, ADDR_BITS, GEN_BITS_MAX, PAGE_BITS, QPN_BITS, TAG_BITS,
 };
@@ -129,8 +143,36 @@ pub struct LookupPipe {
     pub req_fire: Signal<Out, Bit>,
     pub rsp_fire: Signal<Out, Bit>,
     pub in_flight: Signal<Out, Bits<FIFO_COUNT_BITS>>,
-    /// Counters (PAGE_ABSENT stays 0 in flat, MEM_ERROR unless the directory is in memory).
+    /// Counters (PAGE_ABSENT stays 0 in flat, MEM_ERROR unless the directory or the state
+    /// is in memory).
     pub counts: Signal<Out, LookupCounts>,
+    // State in memory (one each, none otherwise): the ports of the [`StateCache`], see there.
+    pub live_we: Vec<Signal<In, Bit>>,
+    pub live_waddr: Vec<Signal<In, Bits<BLOCK_NUM_BITS>>>,
+    pub live_wdata: Vec<Signal<In, Bit>>,
+    pub tag_we: Vec<Signal<In, Bit>>,
+    pub tag_line: Vec<Signal<In, Bits<BLOCK_NUM_BITS>>>,
+    pub tag_valid: Vec<Signal<In, Bit>>,
+    pub tag_block: Vec<Signal<In, Bits<BLOCK_NUM_BITS>>>,
+    pub data_we: Vec<Signal<In, Bit>>,
+    pub data_row: Vec<Signal<In, Bits<RAM_ADDR_BITS>>>,
+    pub data: Vec<Signal<In, Bits<MEM_DATA_BITS>>>,
+    pub mreq_valid: Vec<Signal<Out, Bit>>,
+    pub mreq_ready: Vec<Signal<In, Bit>>,
+    pub mreq_block: Vec<Signal<Out, Bits<BLOCK_NUM_BITS>>>,
+    pub ans_valid: Vec<Signal<In, Bit>>,
+    pub ans_ready: Vec<Signal<Out, Bit>>,
+    pub ans_slot: Vec<Signal<In, Bits<SLOT_BITS>>>,
+    pub rd_slot: Vec<Signal<Out, Bits<SLOT_BITS>>>,
+    pub rd_word: Vec<Signal<Out, Bits<WORD_INDEX_BITS>>>,
+    pub rd_data: Vec<Signal<In, Bits<WORD_BITS_MAX>>>,
+    pub rd_filled: Vec<Signal<In, Bit>>,
+    pub rd_error: Vec<Signal<In, Bit>>,
+    pub rel_valid: Vec<Signal<Out, Bit>>,
+    pub rel_slot: Vec<Signal<Out, Bits<SLOT_BITS>>>,
+    pub filtered: Vec<Signal<Out, Bit>>,
+    pub hit: Vec<Signal<Out, Bit>>,
+    pub miss: Vec<Signal<Out, Bit>>,
     ram: Ram<StateEntry>,
     /// The on-chip directory copy: one in two_level on_chip mode, none otherwise.
     dirs: Vec<Ram<DirEntry>>,
@@ -139,8 +181,11 @@ pub struct LookupPipe {
     dreqs: Vec<MemFifo<Bits<ADDR_BITS>>>,
     results: Vec<MemFifo<Bits<64>>>,
     counters: LookupCounters,
+    /// State in memory: the port's cache (one), none otherwise.
+    caches: Vec<StateCache>,
     _dirs: usize,
     _mem: usize,
+    _cache: usize,
     s1_valid: DFF<Bit>,
     s1_qpn: DFF<Bits<QPN_BITS>>,
     s1_tag: DFF<Bits<TAG_BITS>>,
@@ -222,10 +267,17 @@ impl LookupPipe {
     pub fn new(p: &EngineParams) -> Self {
         let mem = usize::from(p.dir_in_memory());
         let dirs = p.on_chip_dirs();
-        let depth = if mem == 1 {
-            queue_depth(p.max_outstanding)
-        } else {
-            RSP_FIFO_DEPTH
+        let cache = usize::from(p.state_mem.is_some());
+        assert!(
+            mem + cache < 2,
+            "LookupPipe: two_level with the directory in memory and state = in_memory together \
+             are not supported (the configuration refuses them)"
+        );
+        // The credit: the lookups in flight are held by the queue this deep.
+        let depth = match p.state_mem {
+            Some(m) => state_queue_depth(m.max_misses),
+            None if mem == 1 => queue_depth(p.max_outstanding),
+            None => RSP_FIFO_DEPTH,
         };
         let mul = p.entry_bytes / 32;
         let mask = |k: u32| -> Constant<Bits<ADDR_BITS>> {
@@ -251,14 +303,49 @@ impl LookupPipe {
             dreq_addr: defaults(mem),
             cpl_valid: defaults(mem),
             cpl_data: defaults(mem),
-            ram: p.state_ram(),
+            live_we: defaults(cache),
+            live_waddr: defaults(cache),
+            live_wdata: defaults(cache),
+            tag_we: defaults(cache),
+            tag_line: defaults(cache),
+            tag_valid: defaults(cache),
+            tag_block: defaults(cache),
+            data_we: defaults(cache),
+            data_row: defaults(cache),
+            data: defaults(cache),
+            mreq_valid: defaults(cache),
+            mreq_ready: defaults(cache),
+            mreq_block: defaults(cache),
+            ans_valid: defaults(cache),
+            ans_ready: defaults(cache),
+            ans_slot: defaults(cache),
+            rd_slot: defaults(cache),
+            rd_word: defaults(cache),
+            rd_data: defaults(cache),
+            rd_filled: defaults(cache),
+            rd_error: defaults(cache),
+            rel_valid: defaults(cache),
+            rel_slot: defaults(cache),
+            filtered: defaults(cache),
+            hit: defaults(cache),
+            miss: defaults(cache),
+            // State in memory: no state RAM (a one-word stand-in, never written, whose
+            // checks the cache's replace), and the queue is the response queue behind the
+            // cache's wait queue.
+            ram: if cache == 1 {
+                Ram::with_layout(1, 1, 2 + p.gen_bits() as usize, p.fpga)
+            } else {
+                p.state_ram()
+            },
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
-            queue: MemFifo::new(depth),
+            queue: MemFifo::new(if cache == 1 { RSP_FIFO_DEPTH } else { depth }),
             dreqs: (0..mem).map(|_| MemFifo::new(depth)).collect(),
             results: (0..mem).map(|_| MemFifo::new(depth)).collect(),
-            counters: LookupCounters::new(p.leaf_bits.is_some(), mem == 1),
+            counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache == 1),
+            caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
             _dirs: dirs,
             _mem: mem,
+            _cache: cache,
             two_level: Constant::new(p.leaf_bits.is_some()),
             in_memory: Constant::new(mem == 1),
             index_mask: Constant::new(p.index_mask().into()),
@@ -385,6 +472,50 @@ impl Logic for LookupPipe {
         self.s2_lookup.next.qpn = self.s2_qpn.q.val();
         self.queue.in_valid.next = self.s2_valid.q.val();
         self.queue.data_in.next = self.s2_lookup.val();
+
+        // State in memory: s0 reads and s2 decides in the port's cache, which feeds the
+        // queue (the response queue) with final lookups, in order. (The queue's input is
+        // only sampled at the clock edge: its second assignment here wakes nothing.)
+        for c in 0..self._cache {
+            self.caches[c].clock.next = self.clock.val();
+            self.caches[c].rst.next = self.rst.val();
+            self.caches[c].rd_qpn.next = self.req_qpn.val();
+            self.caches[c].s2_valid.next = self.s2_valid.q.val();
+            self.caches[c].s2_qpn.next = self.s2_qpn.q.val();
+            self.caches[c].s2_tag.next = self.s2_tag.q.val();
+            self.caches[c].s2_oor.next = self.s2_oor.q.val();
+            self.caches[c].s2_addr.next = self.s2_lookup.val().offset;
+            self.caches[c].s2_present.next = self.dir_rd.val().present;
+            self.caches[c].out_count.next = self.queue.count.val();
+            self.queue.in_valid.next = self.caches[c].out_valid.val();
+            self.queue.data_in.next = self.caches[c].out_lookup.val();
+            self.caches[c].live_we.next = self.live_we[c].val();
+            self.caches[c].live_waddr.next = self.live_waddr[c].val();
+            self.caches[c].live_wdata.next = self.live_wdata[c].val();
+            self.caches[c].tag_we.next = self.tag_we[c].val();
+            self.caches[c].tag_line.next = self.tag_line[c].val();
+            self.caches[c].tag_valid.next = self.tag_valid[c].val();
+            self.caches[c].tag_block.next = self.tag_block[c].val();
+            self.caches[c].data_we.next = self.data_we[c].val();
+            self.caches[c].data_row.next = self.data_row[c].val();
+            self.caches[c].data.next = self.data[c].val();
+            self.mreq_valid[c].next = self.caches[c].mreq_valid.val();
+            self.caches[c].mreq_ready.next = self.mreq_ready[c].val();
+            self.mreq_block[c].next = self.caches[c].mreq_block.val();
+            self.caches[c].ans_valid.next = self.ans_valid[c].val();
+            self.ans_ready[c].next = self.caches[c].ans_ready.val();
+            self.caches[c].ans_slot.next = self.ans_slot[c].val();
+            self.rd_slot[c].next = self.caches[c].rd_slot.val();
+            self.rd_word[c].next = self.caches[c].rd_word.val();
+            self.caches[c].rd_data.next = self.rd_data[c].val();
+            self.caches[c].rd_filled.next = self.rd_filled[c].val();
+            self.caches[c].rd_error.next = self.rd_error[c].val();
+            self.rel_valid[c].next = self.caches[c].rel_valid.val();
+            self.rel_slot[c].next = self.caches[c].rel_slot.val();
+            self.filtered[c].next = self.caches[c].filtered.val();
+            self.hit[c].next = self.caches[c].hit.val();
+            self.miss[c].next = self.caches[c].miss.val();
+        }
 
         // Directory in memory: the read of a lookup that passed the checks, and the entries
         // read, in this port's order.

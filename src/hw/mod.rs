@@ -8,6 +8,8 @@
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9, not instantiated yet): the AXI4 write master of the state table, one burst at a time |
 //! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9), not yet instantiated: the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
+//! | [`StateCache`](state_cache::StateCache) | `state_cache.rs` | state in_memory (SPEC §9), a child of each `LookupPipe`: the port's `live` filter, cache tag and data copies, the s2 hit/miss decision, the wait queue and its in-order drain through the miss unit's fill buffer |
+//! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
@@ -37,6 +39,7 @@ pub(crate) fn defaults<T: Default>(n: usize) -> Vec<T> {
 }
 
 pub mod axil_regs;
+pub mod cache_writes;
 pub mod cmd_engine;
 pub mod codes;
 pub mod dir_fetch;
@@ -50,6 +53,7 @@ pub mod miss_unit;
 pub mod qp_table;
 pub mod ram;
 pub mod read_arb;
+pub mod state_cache;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};
 use rust_hdl::prelude::*;

@@ -272,6 +272,39 @@ fn standalone_blocks() -> &'static [Design] {
                     path,
                 }
             })
+            .chain(std::iter::once_with(|| {
+                // The cache write bus of state in_memory at the SPEC §9 defaults (1024 lines,
+                // 2-beat blocks).
+                let top = "block_cache_writes".to_string();
+                let m = qptable::hw::miss_unit::MissParams {
+                    block_bits: 6,
+                    word_bits: 2,
+                    max_misses: 64,
+                    mem_data_bits: 64,
+                    cache_lines: 1024,
+                };
+                let text = qptable_testbench::block::verilog(
+                    qptable::hw::cache_writes::CacheWrites::new(&m),
+                    &top,
+                )
+                .unwrap_or_else(|e| panic!("{top}: {e:#}"));
+                let path = dir.join(format!("{top}.v"));
+                write_atomically(&path, &text)
+                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+                let config = Config {
+                    top: top.clone(),
+                    ..Config::default()
+                };
+                Design {
+                    label: top,
+                    origin: "CacheWrites::new(defaults of SPEC §9), not instantiated by the \
+                             engine yet"
+                        .into(),
+                    config,
+                    text,
+                    path,
+                }
+            }))
             .collect()
     })
 }

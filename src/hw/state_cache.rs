@@ -1,0 +1,415 @@
+//! `StateCache`: the lookup side of `state = in_memory` (SPEC §9) for one port: a child of
+//! [`LookupPipe`](super::lookup_pipe::LookupPipe) when [`EngineParams::state_mem`] is set
+//! (design: `docs/state_in_memory.md`, "Lookup path").
+//!
+//! It holds the port's copies of the on-chip structures a lookup reads, all read at the
+//! request's edge (s0) with the [`Ram`]'s output register (as the state RAM of `state =
+//! on_chip`), so their words are there in s2:
+//!
+//! | RAM | depth | word | written by |
+//! |---|---|---|---|
+//! | `live` | 2^(index_bits - block_bits) | 1 bit per block: the block holds a RESERVED or VALID index | the command engine (`live_we`) |
+//! | `tags` | `cache_lines` | valid, block number | [`CacheWrites`](super::cache_writes::CacheWrites) (`tag_we`) |
+//! | `data` | `cache_lines x beats` | [`MissParams::stored_bits`] bits of a block: row `line * beats + beat` | [`CacheWrites`](super::cache_writes::CacheWrites) (`data_we`) |
+//!
+//! The line of block `b` is `b mod cache_lines`; the index's word `w` (the index's low
+//! `block_bits` bits) is in beat `w / words per row`, lane `w mod words per row`.
+//!
+//! # State word
+//!
+//! A state word in memory is [`MissParams::word_bits`] bits: bits `[1:0]` the state (0 FREE,
+//! 1 RESERVED, 2 VALID, 3 QUARANTINED), bits `[2 + gen_bits - 1 : 2]` the generation, the
+//! rest 0 (ignored here). Word `w` of a block is bits `[w * word_bits, (w + 1) * word_bits)`
+//! of the block as the little-endian bytes of memory (see [`MissUnit`](super::miss_unit::MissUnit)).
+//!
+//! # s2: the answer or the miss
+//!
+//! In s2 (the pipe's s2, from its registers and the RAMs' output registers), in SPEC order:
+//! - out of range (the pipe's `s2_oor`): OUT_OF_RANGE, final, no memory access;
+//! - `live` = 0: NOT_ALLOCATED, final, no memory access (`filtered` pulses);
+//! - the line's tag is valid and equals the block: the word is checked now (state, then
+//!   generation, then, two_level on chip, page presence), final (`hit` pulses);
+//! - otherwise the lookup is queued with `need` and its block is pushed into the miss
+//!   request queue (`miss` pulses), which feeds the [`MissUnit`](super::miss_unit::MissUnit)'s port
+//!   (`mreq_*`). Its status in the queue is what the page check alone gives (OK or
+//!   PAGE_ABSENT); the word decides the rest at the head.
+//!
+//! Every lookup enters the wait queue (`wq`, [`state_queue_depth`] entries) at the edge
+//! after s2, in request order. The miss unit's answers (the slot of each miss request, in
+//! this port's order) are taken at once (`ans_ready` = 1) into the slot queue, as deep as the
+//! wait queue: it holds at most one slot per lookup in flight, and the pipe grants a request
+//! only while fewer lookups than that are in flight.
+//!
+//! # Head: drain in order
+//!
+//! The head of `wq` leaves (edge `t`, `go`) when the output has room (below) and either it
+//! is final, or the slot queue holds its slot and that slot's fill has landed (`rd_filled`,
+//! combinational in the miss unit for `rd_slot` = the slot queue's head). At edge `t` the
+//! fill buffer takes its read address (`rd_slot`, `rd_word`), the slot is popped and
+//! released (`rel_valid`, one pulse per answer), and the lookup enters `d1` (with
+//! `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on `rd_data`, checked in `d2`
+//! (MEM_ERROR if the fill failed; else state, generation, then the page status from s2) and
+//! pushed at `t + 2` into the pipe's response queue (`out_valid`, `out_lookup`: final, `need`
+//! clear, the address as the pipe computed it). So a run of heads whose fills have landed
+//! leaves at one per cycle, and a head that needs nothing never waits on the miss side.
+//! Room: the response queue's fill (`out_count`) plus `d1` and `d2` is below
+//! [`OUT_DEPTH`](super::lookup_pipe::RSP_FIFO_DEPTH), so a push never finds it full.
+//!
+//! Latency (request handshake to response handshake) on a hit with an always-ready
+//! consumer: 6 edges (s1, s2, wq, d1, d2, response queue). A miss: add the miss unit's
+//! request path (3 edges to `arvalid`), the memory and the fill.
+
+use super::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
+use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::miss_unit::{
+    MissParams, BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS,
+};
+use super::ram::{Ram, RAM_ADDR_BITS};
+use super::{codes::StatusCodes, EngineParams, ADDR_BITS, QPN_BITS, TAG_BITS};
+use rust_hdl::prelude::*;
+
+/// Depth of the wait queue (and of the slot and miss request queues) of a port whose state
+/// is in memory: a power of two at least `2 * max_misses` (one lookup per cycle must be
+/// able to wait behind a full round of misses, each of which takes at least the memory
+/// latency, while as many more are already taking new slots), clamped to 16..=512 (16: the
+/// hit latency of 6 edges at one lookup per cycle with room to spare; 512: the deepest
+/// [`MemFifo`]).
+pub fn state_queue_depth(max_misses: u32) -> usize {
+    (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
+}
+
+/// One cache tag: the line holds `block` when `valid`. Stored: `valid` and the low
+/// `index_bits - block_bits` bits of the block number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CacheTag {
+    pub valid: Bit,
+    pub block: Bits<BLOCK_NUM_BITS>,
+}
+
+/// Bits of a block number for this configuration (0 when a block holds the whole table).
+fn block_num_bits(p: &EngineParams, m: &MissParams) -> usize {
+    p.index_bits.saturating_sub(m.block_bits) as usize
+}
+
+#[derive(LogicBlock)]
+pub struct StateCache {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    /// s0: the qpn presented on the request stream (the RAMs read it at every edge).
+    pub rd_qpn: Signal<In, Bits<QPN_BITS>>,
+    // s2, from the pipe's registers.
+    pub s2_valid: Signal<In, Bit>,
+    pub s2_qpn: Signal<In, Bits<QPN_BITS>>,
+    pub s2_tag: Signal<In, Bits<TAG_BITS>>,
+    pub s2_oor: Signal<In, Bit>,
+    /// The context address (flat: TABLE_BASE + offset; two_level on chip: page base +
+    /// offset).
+    pub s2_addr: Signal<In, Bits<ADDR_BITS>>,
+    /// The page is present (always 1 in flat).
+    pub s2_present: Signal<In, Bit>,
+    /// Final lookups, in request order, into the pipe's response queue.
+    pub out_valid: Signal<Out, Bit>,
+    pub out_lookup: Signal<Out, QueuedLookup>,
+    /// Words in the pipe's response queue.
+    pub out_count: Signal<In, Bits<FIFO_COUNT_BITS>>,
+    // Write port of the `live` copy (the command engine).
+    pub live_we: Signal<In, Bit>,
+    pub live_waddr: Signal<In, Bits<BLOCK_NUM_BITS>>,
+    pub live_wdata: Signal<In, Bit>,
+    // Write ports of the tag and data copies (CacheWrites).
+    pub tag_we: Signal<In, Bit>,
+    pub tag_line: Signal<In, Bits<BLOCK_NUM_BITS>>,
+    pub tag_valid: Signal<In, Bit>,
+    pub tag_block: Signal<In, Bits<BLOCK_NUM_BITS>>,
+    pub data_we: Signal<In, Bit>,
+    pub data_row: Signal<In, Bits<RAM_ADDR_BITS>>,
+    pub data: Signal<In, Bits<MEM_DATA_BITS>>,
+    // The miss unit's port.
+    pub mreq_valid: Signal<Out, Bit>,
+    pub mreq_ready: Signal<In, Bit>,
+    pub mreq_block: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub ans_valid: Signal<In, Bit>,
+    pub ans_ready: Signal<Out, Bit>,
+    pub ans_slot: Signal<In, Bits<SLOT_BITS>>,
+    pub rd_slot: Signal<Out, Bits<SLOT_BITS>>,
+    pub rd_word: Signal<Out, Bits<WORD_INDEX_BITS>>,
+    pub rd_data: Signal<In, Bits<WORD_BITS_MAX>>,
+    pub rd_filled: Signal<In, Bit>,
+    pub rd_error: Signal<In, Bit>,
+    pub rel_valid: Signal<Out, Bit>,
+    pub rel_slot: Signal<Out, Bits<SLOT_BITS>>,
+    /// s2 pulses for the counters of SPEC §9: answered from `live` (FILTERED), a cache hit,
+    /// a miss request.
+    pub filtered: Signal<Out, Bit>,
+    pub hit: Signal<Out, Bit>,
+    pub miss: Signal<Out, Bit>,
+    /// Words of 2 bits of which bit 0 is stored ([`Ram`] needs a word of more than one bit).
+    live: Ram<Bits<2>>,
+    tags: Ram<CacheTag>,
+    data_ram: Ram<Bits<MEM_DATA_BITS>>,
+    wq: MemFifo<QueuedLookup>,
+    mreqs: MemFifo<Bits<BLOCK_NUM_BITS>>,
+    slots: MemFifo<Bits<SLOT_BITS>>,
+    d1_valid: DFF<Bit>,
+    d1_lookup: DFF<QueuedLookup>,
+    d1_err: DFF<Bit>,
+    d2_valid: DFF<Bit>,
+    d2_lookup: DFF<QueuedLookup>,
+    d2_err: DFF<Bit>,
+    /// The tag written.
+    w_tag: Signal<Local, CacheTag>,
+    // s0.
+    r_index: Signal<Local, Bits<QPN_BITS>>,
+    // s2.
+    x_index: Signal<Local, Bits<QPN_BITS>>,
+    x_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    x_tag: Signal<Local, CacheTag>,
+    x_row: Signal<Local, Bits<MEM_DATA_BITS>>,
+    x_lane: Signal<Local, Bits<QPN_BITS>>,
+    x_word: Signal<Local, Bits<WORD_BITS_MAX>>,
+    x_gen: Signal<Local, Bits<QPN_BITS>>,
+    x_qgen: Signal<Local, Bits<QPN_BITS>>,
+    x_page: Signal<Local, Bits<3>>,
+    x_status: Signal<Local, Bits<3>>,
+    x_hit: Signal<Local, Bit>,
+    x_live: Signal<Local, Bit>,
+    x_asks: Signal<Local, Bit>,
+    x_lookup: Signal<Local, QueuedLookup>,
+    // Head.
+    h_lookup: Signal<Local, QueuedLookup>,
+    h_ready: Signal<Local, Bit>,
+    room: Signal<Local, Bit>,
+    go: Signal<Local, Bit>,
+    held: Signal<Local, Bits<FIFO_COUNT_BITS>>,
+    // d2.
+    f_gen: Signal<Local, Bits<QPN_BITS>>,
+    f_qgen: Signal<Local, Bits<QPN_BITS>>,
+    f_status: Signal<Local, Bits<3>>,
+    f_lookup: Signal<Local, QueuedLookup>,
+    /// The queues' fill levels and the live RAM's unstored bit, which nothing needs (the name
+    /// tells the lint so).
+    unused_counts: Signal<Local, Bit>,
+    status: StatusCodes,
+    index_mask: Constant<Bits<QPN_BITS>>,
+    index_bits: Constant<Bits<8>>,
+    block_bits: Constant<Bits<8>>,
+    line_mask: Constant<Bits<BLOCK_NUM_BITS>>,
+    beat_shift: Constant<Bits<8>>,
+    word_index_mask: Constant<Bits<QPN_BITS>>,
+    wpb_shift: Constant<Bits<8>>,
+    wpb_mask: Constant<Bits<QPN_BITS>>,
+    word_shift: Constant<Bits<8>>,
+    word_mask: Constant<Bits<WORD_BITS_MAX>>,
+    gen_mask: Constant<Bits<QPN_BITS>>,
+    valid_state: Constant<Bits<WORD_BITS_MAX>>,
+    state_mask: Constant<Bits<WORD_BITS_MAX>>,
+    out_depth: Constant<Bits<FIFO_COUNT_BITS>>,
+}
+
+impl StateCache {
+    /// The port's cache for the engine `p` with the state in memory as `m`.
+    pub fn new(p: &EngineParams, m: &MissParams) -> Self {
+        let depth = state_queue_depth(m.max_misses);
+        let beats = m.beats() as usize;
+        let beat_shift = beats.trailing_zeros() as usize;
+        let line_bits = m.cache_lines.trailing_zeros() as usize;
+        let bn = block_num_bits(p, m);
+        let wpb = (m.stored_bits() / m.word_bits) as u64;
+        block_new!(
+            [
+                clock, rst, rd_qpn, s2_valid, s2_qpn, s2_tag, s2_oor, s2_addr, s2_present,
+                out_valid, out_lookup, out_count, live_we, live_waddr, live_wdata, tag_we,
+                tag_line, tag_valid, tag_block, data_we, data_row, data, mreq_valid, mreq_ready,
+                mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
+                rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
+                d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
+                x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
+                h_lookup, h_ready, room, go, held, f_gen, f_qgen, f_status, f_lookup,
+                unused_counts, status,
+            ]
+            live: Ram::with_layout(1 << bn, bn.max(1), 1, p.fpga),
+            tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
+            data_ram: Ram::with_layout(
+                m.cache_lines as usize * beats,
+                (line_bits + beat_shift).max(1),
+                m.stored_bits() as usize,
+                p.fpga,
+            ),
+            wq: MemFifo::new(depth),
+            mreqs: MemFifo::new(depth),
+            slots: MemFifo::new(depth),
+            index_mask: Constant::new(p.index_mask().into()),
+            index_bits: Constant::new(u64::from(p.index_bits).into()),
+            block_bits: Constant::new(u64::from(m.block_bits).into()),
+            line_mask: Constant::new(u64::from(m.cache_lines - 1).into()),
+            beat_shift: Constant::new((beat_shift as u64).into()),
+            word_index_mask: Constant::new(((1u64 << m.block_bits) - 1).into()),
+            wpb_shift: Constant::new(u64::from(wpb.trailing_zeros()).into()),
+            wpb_mask: Constant::new((wpb - 1).into()),
+            word_shift: Constant::new(u64::from(m.word_bits.trailing_zeros()).into()),
+            word_mask: Constant::new(((1u64 << m.word_bits) - 1).into()),
+            gen_mask: Constant::new(p.gen_mask().into()),
+            valid_state: Constant::new(super::StateEntry::VALID.into()),
+            state_mask: Constant::new(3.into()),
+            out_depth: Constant::new((RSP_FIFO_DEPTH as u64).into()),
+        )
+    }
+}
+
+impl Logic for StateCache {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, d1_valid, d1_lookup, d1_err, d2_valid, d2_lookup, d2_err);
+        self.live.clock.next = self.clock.val();
+        self.tags.clock.next = self.clock.val();
+        self.data_ram.clock.next = self.clock.val();
+        self.wq.clock.next = self.clock.val();
+        self.wq.rst.next = self.rst.val();
+        self.mreqs.clock.next = self.clock.val();
+        self.mreqs.rst.next = self.rst.val();
+        self.slots.clock.next = self.clock.val();
+        self.slots.rst.next = self.rst.val();
+
+        // Writes.
+        self.live.write_enable.next = self.live_we.val();
+        self.live.write_address.next =
+            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.live_waddr.val());
+        self.live.write_data.next = bit_cast::<2, 1>(self.live_wdata.val().into());
+        self.tags.write_enable.next = self.tag_we.val();
+        self.tags.write_address.next =
+            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.tag_line.val());
+        self.w_tag.next.valid = self.tag_valid.val();
+        self.w_tag.next.block = self.tag_block.val();
+        self.tags.write_data.next = self.w_tag.val();
+        self.data_ram.write_enable.next = self.data_we.val();
+        self.data_ram.write_address.next = self.data_row.val();
+        self.data_ram.write_data.next = self.data.val();
+
+        // s0: the block's live bit, its line's tag and the row that holds the word.
+        self.r_index.next = self.rd_qpn.val() & self.index_mask.val();
+        self.live.read_address.next = self.r_index.val() >> self.block_bits.val();
+        self.tags.read_address.next = (self.r_index.val() >> self.block_bits.val())
+            & bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.line_mask.val());
+        self.data_ram.read_address.next = (((self.r_index.val() >> self.block_bits.val())
+            & bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.line_mask.val()))
+            << self.beat_shift.val())
+            | ((self.r_index.val() & self.word_index_mask.val()) >> self.wpb_shift.val());
+
+        // s2: the word of the row, and the checks in SPEC order.
+        self.x_index.next = self.s2_qpn.val() & self.index_mask.val();
+        self.x_block.next =
+            bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.x_index.val() >> self.block_bits.val());
+        self.x_tag.next = self.tags.read_data.val();
+        self.x_live.next = self.live.read_data.val().get_bit(0);
+        self.x_hit.next = self.x_tag.val().valid & (self.x_tag.val().block == self.x_block.val());
+        self.x_lane.next = self.x_index.val() & self.wpb_mask.val();
+        self.x_row.next = self.data_ram.read_data.val()
+            >> (bit_cast::<MEM_DATA_BITS, QPN_BITS>(self.x_lane.val()) << self.word_shift.val());
+        self.x_word.next =
+            bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS>(self.x_row.val()) & self.word_mask.val();
+        self.x_gen.next =
+            bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.x_word.val() >> 2) & self.gen_mask.val();
+        self.x_qgen.next = self.s2_qpn.val() >> self.index_bits.val();
+        self.x_page.next = self.status.ok.val();
+        if !self.s2_present.val() {
+            self.x_page.next = self.status.page_absent.val();
+        }
+        self.x_status.next = self.x_page.val();
+        if self.x_gen.val() != self.x_qgen.val() {
+            self.x_status.next = self.status.stale.val();
+        }
+        if (self.x_word.val() & self.state_mask.val()) != self.valid_state.val() {
+            self.x_status.next = self.status.not_allocated.val();
+        }
+        self.x_lookup.next.offset = self.s2_addr.val();
+        self.x_lookup.next.tag = self.s2_tag.val();
+        self.x_lookup.next.qpn = self.s2_qpn.val();
+        self.x_lookup.next.need = false;
+        self.x_lookup.next.status = self.x_status.val();
+        if !self.x_hit.val() {
+            self.x_lookup.next.need = true;
+            self.x_lookup.next.status = self.x_page.val();
+        }
+        if !self.x_live.val() {
+            self.x_lookup.next.need = false;
+            self.x_lookup.next.status = self.status.not_allocated.val();
+        }
+        if self.s2_oor.val() {
+            self.x_lookup.next.need = false;
+            self.x_lookup.next.status = self.status.out_of_range.val();
+        }
+        self.x_asks.next = self.s2_valid.val() & !self.s2_oor.val() & self.x_live.val();
+        self.filtered.next = self.s2_valid.val() & !self.s2_oor.val() & !self.x_live.val();
+        self.hit.next = self.x_asks.val() & self.x_hit.val();
+        self.miss.next = self.x_asks.val() & !self.x_hit.val();
+        self.wq.in_valid.next = self.s2_valid.val();
+        self.wq.data_in.next = self.x_lookup.val();
+        self.mreqs.in_valid.next = self.x_asks.val() & !self.x_hit.val();
+        self.mreqs.data_in.next = self.x_block.val();
+
+        // The miss unit's port: requests in order, answers taken at once.
+        self.mreq_valid.next = self.mreqs.out_valid.val();
+        self.mreq_block.next = self.mreqs.data_out.val();
+        self.mreqs.out_ready.next = self.mreq_ready.val();
+        self.ans_ready.next = true;
+        self.slots.in_valid.next = self.ans_valid.val();
+        self.slots.data_in.next = self.ans_slot.val();
+
+        // Head: leaves when final, or when its slot's fill has landed; the fill buffer takes
+        // the read address at the same edge, and the slot is released.
+        self.h_lookup.next = self.wq.data_out.val();
+        self.rd_slot.next = self.slots.data_out.val();
+        self.rd_word.next = bit_cast::<WORD_INDEX_BITS, QPN_BITS>(
+            self.h_lookup.val().qpn & self.word_index_mask.val(),
+        );
+        self.h_ready.next =
+            !self.h_lookup.val().need | (self.slots.out_valid.val() & self.rd_filled.val());
+        self.held.next = self.out_count.val()
+            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d1_valid.q.val().into())
+            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d2_valid.q.val().into());
+        self.room.next = self.held.val() < self.out_depth.val();
+        self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
+        self.wq.out_ready.next = self.go.val();
+        self.slots.out_ready.next = self.go.val() & self.h_lookup.val().need;
+        self.rel_valid.next = self.go.val() & self.h_lookup.val().need;
+        self.rel_slot.next = self.slots.data_out.val();
+        self.d1_valid.d.next = self.go.val();
+        self.d1_lookup.d.next = self.h_lookup.val();
+        self.d1_err.d.next = self.rd_error.val();
+        self.d2_valid.d.next = self.d1_valid.q.val();
+        self.d2_lookup.d.next = self.d1_lookup.q.val();
+        self.d2_err.d.next = self.d1_err.q.val();
+
+        // d2: the word read from the fill buffer decides a lookup that needed it.
+        self.f_gen.next =
+            bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.rd_data.val() >> 2) & self.gen_mask.val();
+        self.f_qgen.next = self.d2_lookup.q.val().qpn >> self.index_bits.val();
+        self.f_status.next = self.d2_lookup.q.val().status;
+        if self.d2_lookup.q.val().need {
+            if self.f_gen.val() != self.f_qgen.val() {
+                self.f_status.next = self.status.stale.val();
+            }
+            if (self.rd_data.val() & self.state_mask.val()) != self.valid_state.val() {
+                self.f_status.next = self.status.not_allocated.val();
+            }
+            if self.d2_err.q.val() {
+                self.f_status.next = self.status.mem_error.val();
+            }
+        }
+        self.f_lookup.next = self.d2_lookup.q.val();
+        self.f_lookup.next.need = false;
+        self.f_lookup.next.status = self.f_status.val();
+        self.out_valid.next = self.d2_valid.q.val();
+        self.out_lookup.next = self.f_lookup.val();
+
+        self.unused_counts.next = self.wq.count.val().any()
+            | self.mreqs.count.val().any()
+            | self.slots.count.val().any()
+            | self.live.read_data.val().get_bit(1);
+
+        if self.rst.val() {
+            self.d1_valid.d.next = false;
+            self.d2_valid.d.next = false;
+        }
+    }
+}
