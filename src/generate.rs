@@ -291,14 +291,26 @@ fn state_mem_on_chip(
     let sq = m.slot_queue_depth() as u64;
     let queued = <crate::hw::lookup_pipe::QueuedLookup as rust_hdl::prelude::Synth>::BITS as u64;
     let mut v = vec![
-        (format!("live filter ({n} copies, one per port)"), n << bn, 1),
-        (format!("cache tags ({n} copies: {lines} lines)"), n * lines, 1 + bn),
+        (
+            format!("live filter ({n} copies, one per port)"),
+            n << bn,
+            1,
+        ),
+        (
+            format!("cache tags ({n} copies: {lines} lines)"),
+            n * lines,
+            1 + bn,
+        ),
         (
             format!("cache data ({n} copies: {lines} lines x {beats} rows)"),
             n * lines * beats,
             stored,
         ),
-        (format!("wait queues ({n} ports x {depth})"), n * depth, queued),
+        (
+            format!("wait queues ({n} ports x {depth})"),
+            n * depth,
+            queued,
+        ),
         (
             format!("miss request queues ({n} ports x {depth})"),
             n * depth,
@@ -314,15 +326,26 @@ fn state_mem_on_chip(
             n * slots * beats,
             stored,
         ),
-        ("miss unit broadcast ring (2 blocks)".into(), 2 * beats, stored),
+        (
+            "miss unit broadcast ring (2 blocks)".into(),
+            2 * beats,
+            stored,
+        ),
         ("miss unit read queue".into(), sq, mu::ARQ_BITS as u64),
         ("miss unit reads in flight".into(), sq, mu::RET_BITS as u64),
-        ("miss unit fills to broadcast".into(), sq, mu::DONE_BITS as u64),
+        (
+            "miss unit fills to broadcast".into(),
+            sq,
+            mu::DONE_BITS as u64,
+        ),
         ("written (one bit per block)".into(), blocks, 1),
     ];
     if p.dir_on_chip {
         v.push((
-            format!("directory ({} copies: {n} lookup ports + control port)", n + 1),
+            format!(
+                "directory ({} copies: {n} lookup ports + control port)",
+                n + 1
+            ),
             (n + 1) * u64::from(p.dir_entries()),
             crate::hw::DIR_BITS as u64,
         ));

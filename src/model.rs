@@ -583,8 +583,8 @@ impl Model {
     /// STATE_BASE aligned to the block, modulo 2^addr_bits).
     pub fn state_block_range(&self, index: u32) -> std::ops::Range<u64> {
         let b = u64::from(index >> self.block_bits);
-        let start = ((self.state_base & !(self.block_bytes - 1)) + b * self.block_bytes)
-            & self.addr_mask;
+        let start =
+            ((self.state_base & !(self.block_bytes - 1)) + b * self.block_bytes) & self.addr_mask;
         start..start + self.block_bytes
     }
 
@@ -612,9 +612,7 @@ impl Model {
     /// fails in an error range); a block never written is all FREE, not read, and is written
     /// only when the checks pass (and the write fails in an error range).
     fn mem_fails(&self, index: u32, check: bool) -> bool {
-        self.state_in_memory()
-            && self.block_in_error(index)
-            && (check || self.block_written(index))
+        self.state_in_memory() && self.block_in_error(index) && (check || self.block_written(index))
     }
 
     /// State in memory: whether a lookup of `qpn` may answer MEM_ERROR now (its block holds
@@ -976,7 +974,9 @@ impl Model {
     pub fn state_bytes(&self) -> u64 {
         crate::hw::EngineParams::new(&self.cfg)
             .state_mem
-            .map_or(0, |m| u64::from(self.max_qps.div_ceil(1 << m.block_bits)) * m.block_bytes())
+            .map_or(0, |m| {
+                u64::from(self.max_qps.div_ceil(1 << m.block_bits)) * m.block_bytes()
+            })
     }
 
     /// Whether the value of a register read depends on timing the model does not follow (the
@@ -1586,7 +1586,7 @@ mod tests {
     fn read_only_registers() {
         let m = model(&[]);
         assert_eq!(reg(&m, regs::ID), 0x5150_5431);
-        assert_eq!(reg(&m, regs::VERSION), 0x0001_0000);
+        assert_eq!(reg(&m, regs::VERSION), 0x0002_0000);
         assert_eq!(reg(&m, regs::MAX_QPS), 16384);
         assert_eq!(reg(&m, regs::ENTRY_BYTES), 256);
         // 14 | 2 ports << 12.

@@ -193,8 +193,14 @@ pub mod regs {
     pub const MEM_READS: u32 = 0x1B0;
     pub const MEM_WRITES: u32 = 0x1B4;
     /// The §9 counters, in address order.
-    pub const MEM_COUNTERS: [u32; 6] =
-        [CACHE_HIT, CACHE_MISS, MISS_MERGED, FILTERED, MEM_READS, MEM_WRITES];
+    pub const MEM_COUNTERS: [u32; 6] = [
+        CACHE_HIT,
+        CACHE_MISS,
+        MISS_MERGED,
+        FILTERED,
+        MEM_READS,
+        MEM_WRITES,
+    ];
     /// Bits of the register address the hardware decodes (`addr[11:2]`: 1024 words).
     pub const WORD_ADDR_BITS: usize = 10;
 

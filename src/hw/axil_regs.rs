@@ -577,8 +577,7 @@ impl Logic for AxilRegs {
                 self.cnt_word.next = self.cnt_word.val() | self.sbase[m].q.val().get_bits::<32>(0);
             }
             if self.araddr.val() == self.words.state_base_hi.val() {
-                self.cnt_word.next =
-                    self.cnt_word.val() | self.sbase[m].q.val().get_bits::<32>(32);
+                self.cnt_word.next = self.cnt_word.val() | self.sbase[m].q.val().get_bits::<32>(32);
             }
             if self.araddr.val() == self.words.state_bytes.val() {
                 self.cnt_word.next = self.cnt_word.val() | self.state_bytes[m].val();

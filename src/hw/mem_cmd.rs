@@ -42,8 +42,8 @@
 //! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
 //! the miss unit's (ID 0). `c_rready` is high only while the engine waits for a beat.
 
-use super::codes::{CmdCodes, MapOps, OpCodes};
 use super::cmd_engine::CmdCounts;
+use super::codes::{CmdCodes, MapOps, OpCodes};
 use super::defaults;
 use super::free_map::FreeMap;
 use super::mem_fifo::FIFO_COUNT_BITS;
@@ -419,13 +419,67 @@ impl Logic for MemCmdEngine {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known,
-            start, start_blk, second, next_alloc, was_written, hold_wait, w, beat_r, beat_ok, rd_err,
-            ar_q, tword, tunit, any_w, any_found, any_word, any_unit, n_alloc, t_alloc,
-            other_live, new_word, pending_status, pending_qpn, status_q, qpn_q, init_done_q,
-            hold_q, inv_q, live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q,
-            wr_last_q, wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q,
-            q_wr, q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use
+            self,
+            clock,
+            state,
+            cursor,
+            op,
+            qpn,
+            time_q,
+            rel,
+            rel_overflow,
+            blk,
+            tw,
+            tw_known,
+            start,
+            start_blk,
+            second,
+            next_alloc,
+            was_written,
+            hold_wait,
+            w,
+            beat_r,
+            beat_ok,
+            rd_err,
+            ar_q,
+            tword,
+            tunit,
+            any_w,
+            any_found,
+            any_word,
+            any_unit,
+            n_alloc,
+            t_alloc,
+            other_live,
+            new_word,
+            pending_status,
+            pending_qpn,
+            status_q,
+            qpn_q,
+            init_done_q,
+            hold_q,
+            inv_q,
+            live_we_q,
+            live_waddr_q,
+            live_wdata_q,
+            wr_req_q,
+            wr_addr_q,
+            wr_last_q,
+            wr_beat_q,
+            wr_data_q,
+            wr_strb_q,
+            map_valid_q,
+            map_cmd_q,
+            map_index_q,
+            q_wr,
+            q_rd,
+            q_count,
+            q_overflow,
+            alloc_ok,
+            alloc_full,
+            free_ok,
+            cmd_error,
+            in_use
         );
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
@@ -472,8 +526,8 @@ impl Logic for MemCmdEngine {
         }
         // The drain counters: a snapshot (`PreB`, `FreeB`: the lookups in flight after the
         // edge before, from the registered inputs), else down by the responses, in order.
-        self.snap.next = (self.state.q.val() == MemState::PreB)
-            | (self.state.q.val() == MemState::FreeB);
+        self.snap.next =
+            (self.state.q.val() == MemState::PreB) | (self.state.q.val() == MemState::FreeB);
         for p in 0..self._ports {
             if self.snap.val() {
                 self.drain[p].d.next = self.in_flight_r[p].q.val();
@@ -550,7 +604,8 @@ impl Logic for MemCmdEngine {
         self.block_addr.next = (self.state_base.val() & self.base_mask.val())
             + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
                 << self.block_bytes_shift.val());
-        self.written.read_address.next = bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.written.read_address.next =
+            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
         self.written.write_enable.next = false;
         self.written.write_address.next =
             bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
@@ -560,18 +615,19 @@ impl Logic for MemCmdEngine {
         self.c_arvalid.next = self.ar_q.q.val();
         self.c_araddr.next = self.block_addr.val();
         self.c_arlen.next = self.beats_m1.val();
-        self.c_rready.next = (self.state.q.val() == MemState::Scan) & !self.beat_ok.q.val()
+        self.c_rready.next = (self.state.q.val() == MemState::Scan)
+            & !self.beat_ok.q.val()
             & self.was_written.q.val();
         if self.c_arready.val() {
             self.ar_q.d.next = false;
         }
 
         self.unused_written.next = self.written.read_data.val().get_bit(1);
-        self.last_beat.next = (self.w.q.val() & !self.wpr_m1.val())
-            == (self.words_m1.val() & !self.wpr_m1.val());
+        self.last_beat.next =
+            (self.w.q.val() & !self.wpr_m1.val()) == (self.words_m1.val() & !self.wpr_m1.val());
         // The word under the scan: word `w` of the block, lane `w mod wpr` of `beat_r`.
-        self.lane_bits.next = bit_cast::<16, W_BITS>(self.w.q.val() & self.wpr_m1.val())
-            << self.word_shift.val();
+        self.lane_bits.next =
+            bit_cast::<16, W_BITS>(self.w.q.val() & self.wpr_m1.val()) << self.word_shift.val();
         self.word_v.next = bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS_MAX>(
             self.beat_r.q.val() >> self.lane_bits.val(),
         ) & self.word_mask.val();
@@ -593,18 +649,20 @@ impl Logic for MemCmdEngine {
 
         // The target word's fields and the new unit.
         self.t_state.next = self.tword.q.val().get_bits::<2>(0);
-        self.t_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.tword.q.val() >> 2)
-            & self.gen_mask.val();
+        self.t_gen.next =
+            bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.tword.q.val() >> 2) & self.gen_mask.val();
         self.t_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
             << self.block_bits.val())
             | bit_cast::<QPN_BITS, W_BITS>(self.tw.q.val());
         self.new_unit.next = (self.tunit.q.val()
             & !(self.word_mask.val()
-                << (bit_cast::<WORD_BITS_MAX, W_BITS>(self.tw.q.val() & self.unit_words_mask.val())
-                    << self.word_shift.val())))
+                << (bit_cast::<WORD_BITS_MAX, W_BITS>(
+                    self.tw.q.val() & self.unit_words_mask.val(),
+                ) << self.word_shift.val())))
             | (self.new_word.q.val()
-                << (bit_cast::<WORD_BITS_MAX, W_BITS>(self.tw.q.val() & self.unit_words_mask.val())
-                    << self.word_shift.val()));
+                << (bit_cast::<WORD_BITS_MAX, W_BITS>(
+                    self.tw.q.val() & self.unit_words_mask.val(),
+                ) << self.word_shift.val()));
         // Byte offset of the unit in the block, its address, its place in the bus beat.
         self.unit_off.next = (bit_cast::<ADDR_BITS, W_BITS>(self.tw.q.val())
             >> self.upw_shift.val())
@@ -674,8 +732,9 @@ impl Logic for MemCmdEngine {
                 self.pending_qpn.d.next = self.qpn.q.val();
                 self.second.d.next = false;
                 self.tw_known.d.next = true;
-                self.tw.d.next =
-                    bit_cast::<W_BITS, QPN_BITS>(self.index.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()));
+                self.tw.d.next = bit_cast::<W_BITS, QPN_BITS>(
+                    self.index.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+                );
                 self.blk.d.next =
                     bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.index.val() >> self.block_bits.val());
                 self.state.d.next = MemState::Acquire;
@@ -700,9 +759,8 @@ impl Logic for MemCmdEngine {
                     self.map_cmd.next = self.map_op.find.val();
                     self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
                     if self.reuse_lowest.val() {
-                        self.map_op_index.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(
-                            self.first_block.val(),
-                        );
+                        self.map_op_index.next =
+                            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.first_block.val());
                     }
                     self.start_blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
                         self.next_alloc.q.val() >> self.block_bits.val(),
@@ -730,9 +788,7 @@ impl Logic for MemCmdEngine {
                     if self.map.found.val() {
                         // From `start` in the block where the search started, else from
                         // the block's first index (a second search: from the block's start).
-                        if (self.res_blk.val() != self.start_blk.q.val())
-                            | self.second.q.val()
-                        {
+                        if (self.res_blk.val() != self.start_blk.q.val()) | self.second.q.val() {
                             self.start.d.next = self.map.result.val() << self.block_bits.val();
                         }
                         self.state.d.next = MemState::Acquire;
@@ -812,8 +868,7 @@ impl Logic for MemCmdEngine {
                             ) << 3);
                         self.beat_ok.d.next = true;
                         // An error response, or `rlast` not high on the last beat alone.
-                        if self.c_rresp.val().any() | (self.c_rlast.val() != self.last_beat.val())
-                        {
+                        if self.c_rresp.val().any() | (self.c_rlast.val() != self.last_beat.val()) {
                             self.rd_err.d.next = true;
                         }
                     }
@@ -865,9 +920,7 @@ impl Logic for MemCmdEngine {
                         bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2;
                 } else if self.op.q.val() == self.ops.alloc.val() {
                     if !self.tw_known.q.val() {
-                        if self.second.q.val()
-                            | (self.blk.q.val() != self.start_blk.q.val())
-                        {
+                        if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
                             // The free map said the block had an index to take; it has the
                             // one from its start.
                             self.tw_known.d.next = true;

@@ -220,11 +220,6 @@ impl MissParams {
         (self.stored_bits() / 8).trailing_zeros()
     }
 
-    /// Bits of a slot id as the RAMs use it.
-    fn slot_bits(&self) -> usize {
-        (self.max_misses.next_power_of_two().trailing_zeros() as usize).max(1)
-    }
-
     /// Depth of the queues that hold one entry per slot at most.
     pub fn slot_queue_depth(&self) -> usize {
         (self.max_misses as usize).next_power_of_two().max(2)
@@ -410,7 +405,6 @@ impl MissUnit {
         let slots = m.max_misses as usize;
         let beats = m.beats() as usize;
         let beat_shift = beats.trailing_zeros() as usize;
-        let slot_bits = m.slot_bits();
         let stored = m.stored_bits() as usize;
         let block_bytes = m.block_bytes();
         let bus_bytes = u64::from(m.mem_data_bits / 8);
@@ -420,7 +414,9 @@ impl MissUnit {
             0
         };
         let wpb = stored / m.word_bits as usize;
-        let fill_ram = || Ram::with_layout(slots * beats, slot_bits + beat_shift, stored, p.fpga);
+        // (The address bits the depth needs: one slot of several beats needs only the beat.)
+        let fill_bits = (slots.next_power_of_two().trailing_zeros() as usize + beat_shift).max(1);
+        let fill_ram = || Ram::with_layout(slots * beats, fill_bits, stored, p.fpga);
         Ok(block_new!(
             [
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,

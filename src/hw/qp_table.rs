@@ -361,12 +361,21 @@ impl QpTable {
                 // The state RAM stand-in of a cache port is never written.
                 set(&format!("{q}$ram_we"), "1'b0");
                 set(&format!("{q}$ram_waddr"), "24'd0");
-                set(&format!("{q}$ram_wdata"), &format!("{}'d0", super::ENTRY_BITS));
+                set(
+                    &format!("{q}$ram_wdata"),
+                    &format!("{}'d0", super::ENTRY_BITS),
+                );
                 for s in ["live_we", "live_waddr", "live_wdata"] {
                     set(&format!("{q}${s}$0"), &format!("engine${s}"));
                 }
                 for s in [
-                    "tag_we", "tag_line", "tag_valid", "tag_block", "data_we", "data_row", "data",
+                    "tag_we",
+                    "tag_line",
+                    "tag_valid",
+                    "tag_block",
+                    "data_we",
+                    "data_row",
+                    "data",
                 ] {
                     set(&format!("{q}${s}$0"), &format!("cw${s}"));
                 }
@@ -514,7 +523,9 @@ impl QpTable {
         set("miss$hold_block", "engine$hold_block");
         set("cw$clock", "clk");
         set("cw$rst", "rst");
-        for s in ["cw_valid", "cw_line", "cw_block", "cw_beat", "cw_last", "cw_data"] {
+        for s in [
+            "cw_valid", "cw_line", "cw_block", "cw_beat", "cw_last", "cw_data",
+        ] {
             set(&format!("cw${s}"), &format!("miss${s}"));
         }
         set("cw$inv_valid", "engine$inv_valid");
@@ -583,10 +594,7 @@ impl QpTable {
         };
         set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
         set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
-        set(
-            "m_axi_rready",
-            "m_axi_rid ? engine$c_rready : miss$rready",
-        );
+        set("m_axi_rready", "m_axi_rid ? engine$c_rready : miss$rready");
         for t in ["miss$rdata", "engine$c_rdata"] {
             set(t, &rdata);
         }
@@ -609,7 +617,11 @@ impl QpTable {
         set("m_axi_wstrb", &format!("engine$wstrb[{}:0]", bus / 8 - 1));
         if bus < MEM_DATA_BITS_MAX {
             unused.push(format!("engine$wdata[{}:{bus}]", MEM_DATA_BITS_MAX - 1));
-            unused.push(format!("engine$wstrb[{}:{}]", MEM_DATA_BITS_MAX / 8 - 1, bus / 8));
+            unused.push(format!(
+                "engine$wstrb[{}:{}]",
+                MEM_DATA_BITS_MAX / 8 - 1,
+                bus / 8
+            ));
         }
         set("m_axi_wlast", "engine$wlast");
         set("engine$bvalid", "m_axi_bvalid");

@@ -503,7 +503,8 @@ impl Scoreboard {
                     status: Status::MemError,
                     addr: 0,
                 };
-                if self.model.lookup_may_mem_error(e.qpn, changing) && !e.allowed.contains(&mem_error)
+                if self.model.lookup_may_mem_error(e.qpn, changing)
+                    && !e.allowed.contains(&mem_error)
                 {
                     e.allowed.push(mem_error);
                 }

@@ -538,7 +538,7 @@ fn register_values() -> Result<()> {
         let name = format!("register_values {}", cfg.top);
         let mut tb = Tb::new(&name, &cfg, quiet())?;
         tb.expect_reg(regs::ID, Some(0x5150_5431))?;
-        tb.expect_reg(regs::VERSION, Some(0x0001_0000))?;
+        tb.expect_reg(regs::VERSION, Some(0x0002_0000))?;
         tb.expect_reg(regs::MAX_QPS, Some(max_qps))?;
         tb.expect_reg(regs::ENTRY_BYTES, Some(entry))?;
         tb.expect_reg(regs::GEOMETRY, Some(geometry))?;
@@ -727,7 +727,7 @@ fn slverr_cases() -> Result<()> {
     tb.expect_write(regs::TABLE_BASE_HI, 0xFF, 0xF, false)?;
     // Nothing changed.
     tb.expect_reg(regs::ID, Some(0x5150_5431))?;
-    tb.expect_reg(regs::VERSION, Some(0x0001_0000))?;
+    tb.expect_reg(regs::VERSION, Some(0x0002_0000))?;
     tb.expect_reg(regs::MAX_QPS, Some(13))?;
     tb.expect_reg(regs::ENTRY_BYTES, Some(96))?;
     tb.expect_reg(regs::GEOMETRY, Some(0x2004))?;

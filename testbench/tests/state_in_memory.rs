@@ -59,8 +59,14 @@ fn commands_lookups_lazy_init_and_counters() -> Result<()> {
     let start = 0xFF_8765_4320u64;
     // Nothing was written at reset, nothing is live: a lookup is filtered, no memory access.
     tb.expect_lookups(&[(0, 5, 1, NA, 0)])?;
-    ensure!(tb.b.mem.as_ref().unwrap().ar_count() == 0, "a filtered lookup read memory");
-    ensure!(tb.b.mem.as_ref().unwrap().aw_count() == 0, "a write at reset");
+    ensure!(
+        tb.b.mem.as_ref().unwrap().ar_count() == 0,
+        "a filtered lookup read memory"
+    );
+    ensure!(
+        tb.b.mem.as_ref().unwrap().aw_count() == 0,
+        "a write at reset"
+    );
     // First ALLOC: index 2 (first_index), generation 1. Block 0 was never written: it is
     // written whole (4 beats), zeros but word 2 = RESERVED (1) | generation 1 << 2.
     tb.cmd_ok(Command::Alloc, 1 << 10 | 2)?;
@@ -75,7 +81,10 @@ fn commands_lookups_lazy_init_and_counters() -> Result<()> {
     }
     // RESERVED answers NOT_ALLOCATED, from the block read from memory (block 0 is live).
     tb.expect_lookups(&[(0, 1 << 10 | 2, 2, NA, 0)])?;
-    ensure!(tb.b.mem.as_ref().unwrap().ar_count() == 1, "the miss read the block once");
+    ensure!(
+        tb.b.mem.as_ref().unwrap().ar_count() == 1,
+        "the miss read the block once"
+    );
     // PUBLISH reads the block (written) and writes the beat of word 2; it invalidates the
     // line, so the next lookup misses, the one after hits. (The miss answers from the fill
     // buffer as soon as the block has landed; the block reaches the cache a few cycles
@@ -87,7 +96,10 @@ fn commands_lookups_lazy_init_and_counters() -> Result<()> {
     tb.expect_lookups(&[(0, 2 << 10 | 2, 5, Status::Stale, 0)])?;
     {
         let m = tb.b.mem.as_ref().unwrap();
-        ensure!(m.mem().read_le(start + 4, 2) == 0b110, "word 2 not VALID, generation 1");
+        ensure!(
+            m.mem().read_le(start + 4, 2) == 0b110,
+            "word 2 not VALID, generation 1"
+        );
     }
     // FREE: the word is FREE again (generation kept), the block holds no live index: the next
     // lookup is filtered.
@@ -108,8 +120,16 @@ fn commands_lookups_lazy_init_and_counters() -> Result<()> {
     tb.expect_reg(regs::MEM_WRITES, Some(3))?;
     // ALLOC_AT in block 6 (never written), twice; PUBLISH with the wrong generation.
     tb.cmd_ok(Command::AllocAt(7 << 10 | 100), 7 << 10 | 100)?;
-    tb.cmd(Command::AllocAt(7 << 10 | 100), CmdStatus::BadState, 7 << 10 | 100)?;
-    tb.cmd(Command::Publish(6 << 10 | 100), CmdStatus::BadState, 6 << 10 | 100)?;
+    tb.cmd(
+        Command::AllocAt(7 << 10 | 100),
+        CmdStatus::BadState,
+        7 << 10 | 100,
+    )?;
+    tb.cmd(
+        Command::Publish(6 << 10 | 100),
+        CmdStatus::BadState,
+        6 << 10 | 100,
+    )?;
     tb.cmd_ok(Command::Publish(7 << 10 | 100), 7 << 10 | 100)?;
     tb.expect_lookups(&[(0, 7 << 10 | 100, 7, OK, 100 * 64)])?;
     // Cyclic: the next ALLOC takes index 3 (after 2), generation 1.
@@ -147,7 +167,14 @@ fn campaign_flat_one_port_index_bits_8() {
         "ports=a",
         "max_qps=200",
     ];
-    run("qpt_sm_c1", &sets, FULL_SPEED, MemOptions::default(), 0x51, 20_000);
+    run(
+        "qpt_sm_c1",
+        &sets,
+        FULL_SPEED,
+        MemOptions::default(),
+        0x51,
+        20_000,
+    );
     run("qpt_sm_c1", &sets, STRESSED, slow_random(), 0x52, 20_000);
 }
 
@@ -165,7 +192,14 @@ fn campaign_flat_two_ports_quarantine_wide_bus() {
         "quarantine_cycles=5000",
         "quarantine_depth=8",
     ];
-    run("qpt_sm_c2", &sets, FULL_SPEED, MemOptions::default(), 0x53, 20_000);
+    run(
+        "qpt_sm_c2",
+        &sets,
+        FULL_SPEED,
+        MemOptions::default(),
+        0x53,
+        20_000,
+    );
     run("qpt_sm_c2", &sets, STRESSED, slow_random(), 0x54, 20_000);
 }
 
@@ -183,7 +217,14 @@ fn campaign_two_level_three_ports_index_bits_16() {
         "ports=a,b,c",
         "reuse=lowest",
     ];
-    run("qpt_sm_c3", &sets, FULL_SPEED, MemOptions::default(), 0x55, 12_000);
+    run(
+        "qpt_sm_c3",
+        &sets,
+        FULL_SPEED,
+        MemOptions::default(),
+        0x55,
+        12_000,
+    );
     run(
         "qpt_sm_c3",
         &sets,
@@ -203,6 +244,13 @@ fn campaign_two_level_three_ports_index_bits_16() {
 #[test]
 fn campaign_flat_four_ports_index_bits_24() {
     let sets = ["state=in_memory", "index_bits=24", "ports=a,b,c,d"];
-    run("qpt_sm_c4", &sets, FULL_SPEED, MemOptions::default(), 0x57, 12_000);
+    run(
+        "qpt_sm_c4",
+        &sets,
+        FULL_SPEED,
+        MemOptions::default(),
+        0x57,
+        12_000,
+    );
     run("qpt_sm_c4", &sets, STRESSED, slow_random(), 0x58, 12_000);
 }

@@ -24,7 +24,7 @@
 //! QPTABLE_BLESS=1 cargo test --release -p qptable-testbench --test verilog_quality
 //! ```
 
-use qptable::config::{Config, Directory, Mode};
+use qptable::config::{Config, Directory, Mode, State};
 use qptable::generate::{
     generate_verilog, instantiation_template, instantiation_template_name, write_atomically,
 };
@@ -847,18 +847,53 @@ fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
     for (name, dir, width) in AXIL_PORTS {
         ports.push(p(format!("s_axil_{name}"), *dir, *width));
     }
-    if cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory {
-        for (name, dir, width) in AXI_PORTS {
-            let width = match *width {
-                0 => cfg.addr_bits,
-                DATA => cfg.mem_data_bits,
-                w => w,
-            };
-            ports.push(p(format!("m_axi_{name}"), *dir, width));
+    let width = |w: u32| match w {
+        0 => cfg.addr_bits,
+        DATA => cfg.mem_data_bits,
+        STRB => cfg.mem_data_bits / 8,
+        w => w,
+    };
+    let state_in_memory = cfg.state == State::InMemory;
+    if (cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory) || state_in_memory {
+        for (name, dir, w) in AXI_PORTS {
+            ports.push(p(format!("m_axi_{name}"), *dir, width(*w)));
+        }
+    }
+    // SPEC §9: with the state in memory the memory master gains its write channels.
+    if state_in_memory {
+        for (name, dir, w) in AXI_WRITE_PORTS {
+            ports.push(p(format!("m_axi_{name}"), *dir, width(*w)));
         }
     }
     ports
 }
+
+/// Width of `wstrb` in [`AXI_WRITE_PORTS`]: `mem_data_bits / 8`.
+const STRB: u32 = u32::MAX - 1;
+
+/// The write channels of the AXI4 master (state in memory, SPEC §9): the signals of AXI4's
+/// AW, W and B channels that the read channels have the counterparts of (ID width 1).
+const AXI_WRITE_PORTS: &[(&str, Dir, u32)] = &[
+    ("awid", Dir::Out, 1),
+    ("awaddr", Dir::Out, 0),
+    ("awlen", Dir::Out, 8),
+    ("awsize", Dir::Out, 3),
+    ("awburst", Dir::Out, 2),
+    ("awlock", Dir::Out, 1),
+    ("awcache", Dir::Out, 4),
+    ("awprot", Dir::Out, 3),
+    ("awvalid", Dir::Out, 1),
+    ("awready", Dir::In, 1),
+    ("wdata", Dir::Out, DATA),
+    ("wstrb", Dir::Out, STRB),
+    ("wlast", Dir::Out, 1),
+    ("wvalid", Dir::Out, 1),
+    ("wready", Dir::In, 1),
+    ("bid", Dir::In, 1),
+    ("bresp", Dir::In, 2),
+    ("bvalid", Dir::In, 1),
+    ("bready", Dir::Out, 1),
+];
 
 /// Width of `rdata` in [`AXI_PORTS`]: the configuration's `mem_data_bits`.
 const DATA: u32 = u32::MAX;
