@@ -1253,10 +1253,13 @@ mod tests {
             "mem_data_bits = 32 is not allowed: one of 64, 128, 256 or 512"
         );
         // ...and what this release does not implement is refused as such.
+        valid(&["state=in_memory"]);
+        valid(&["state=in_memory", "mode=two_level"]);
         assert_eq!(
-            invalid(&["state=in_memory"]).to_string(),
-            "state = in_memory is not implemented yet: allowed on_chip (the state in memory is \
-             SPEC §9, version 2: docs/state_in_memory.md)"
+            invalid(&["state=in_memory", "mode=two_level", "directory=in_memory"]).to_string(),
+            "state = in_memory is not implemented yet: allowed on_chip with two_level and the \
+             directory in memory (the state in memory works with flat and with two_level and \
+             the directory on chip)"
         );
         valid(&["mode=two_level", "directory=in_memory", "mem_data_bits=512"]);
         let mut c = Config::default();

@@ -1574,7 +1574,11 @@ mod tests {
         let r = res(CmdStatus::BadState, 0x4002);
         assert_eq!(r.to_register(), 0x3000_4002);
         assert_eq!(CmdResult::from_register(0x3800_4002), Some(r));
-        assert_eq!(CmdResult::from_register(0x5000_0000), None);
+        assert_eq!(
+            CmdResult::from_register(0x5000_0000),
+            Some(res(CmdStatus::MemError, 0))
+        );
+        assert_eq!(CmdResult::from_register(0x6000_0000), None);
         assert_eq!(Status::from_u64(3), Some(Status::Stale));
         assert_eq!(Status::from_u64(6), None);
         assert_eq!(Status::MemError.as_u64(), 5);
@@ -1663,7 +1667,7 @@ mod tests {
         let mut m = model(&[]);
         for addr in [
             0x01C, 0x028, 0x02C, 0x038, 0x03C, 0x040, 0x044, 0x048, 0x04C, 0x0FC, 0x11C, 0x13C,
-            0x140, 0x160, 0x17C, 0x19C, 0x1A0, 0xFFC,
+            0x140, 0x160, 0x17C, 0x19C, 0x1B8, 0x050, 0x054, 0x058, 0xFFC,
         ] {
             assert_eq!(
                 m.read_register(addr),
