@@ -360,6 +360,12 @@ impl Pool {
         self.quarantine.front().map(|&(i, _)| i)
     }
 
+    /// The oldest quarantined index if its time is over before a command written at `now`.
+    fn due(&self, now: u64) -> Option<u32> {
+        let &(index, freed) = self.quarantine.front()?;
+        (now.wrapping_sub(freed) >= self.cycles).then_some(index)
+    }
+
     /// Whether the quarantine is on and full (the next release overflows).
     fn full(&self) -> bool {
         self.cycles > 0 && self.quarantine.len() == self.depth
@@ -463,6 +469,10 @@ pub struct Model {
     /// State in memory: log2 of the indexes of a block, and the bytes of a block in memory.
     block_bits: u32,
     block_bytes: u64,
+    /// State in memory: the block in the command engine's block buffer (the last block a
+    /// command loaded or wrote; `docs/state_in_memory.md`, "Built"). A command on it does not
+    /// read memory, so whether a memory error shows depends on it.
+    buffered: Option<u32>,
 }
 
 impl Model {
@@ -508,6 +518,7 @@ impl Model {
             live: vec![0; blocks as usize],
             block_bits: cfg.block_bits,
             block_bytes: state_mem.map_or(0, |m| m.block_bytes()),
+            buffered: None,
         }
     }
 
@@ -607,12 +618,86 @@ impl Model {
         self.state_in_memory() && self.live[(index >> self.block_bits) as usize] > 0
     }
 
-    /// State in memory (SPEC §9), a command on `index` whose checks pass (`check`) or not:
-    /// whether it answers MEM_ERROR. The engine reads a block that was written (and the read
-    /// fails in an error range); a block never written is all FREE, not read, and is written
-    /// only when the checks pass (and the write fails in an error range).
-    fn mem_fails(&self, index: u32, check: bool) -> bool {
-        self.state_in_memory() && self.block_in_error(index) && (check || self.block_written(index))
+    /// State in memory (SPEC §9): the command engine brings the block of `index` into its
+    /// buffer; whether that fails. A block in the buffer is not read; a block never written is
+    /// all FREE and not read; any other is read, which fails in an error range (and empties
+    /// the buffer).
+    fn load_fails(&mut self, index: u32) -> bool {
+        if !self.state_in_memory() {
+            return false;
+        }
+        let b = index >> self.block_bits;
+        if self.buffered == Some(b) {
+            return false;
+        }
+        if self.block_written(index) && self.block_in_error(index) {
+            self.buffered = None;
+            return true;
+        }
+        self.buffered = Some(b);
+        false
+    }
+
+    /// State in memory: the command engine writes the word of `index`; whether that fails
+    /// (an error range: the block's bytes are then undefined and leave the buffer).
+    fn write_fails(&mut self, index: u32) -> bool {
+        if self.state_in_memory() && self.block_in_error(index) {
+            self.buffered = None;
+            return true;
+        }
+        false
+    }
+
+    /// State in memory: a command on `index` whose checks pass (`check`) or not: its result
+    /// if a memory access fails (MEM_ERROR) or the check fails (BAD_STATE), in the engine's
+    /// order: load the block, check, write.
+    fn load_check_write(&mut self, index: u32, check: bool) -> Result<(), CmdStatus> {
+        if self.load_fails(index) {
+            return Err(CmdStatus::MemError);
+        }
+        if !check {
+            return Err(CmdStatus::BadState);
+        }
+        if self.write_fails(index) {
+            return Err(CmdStatus::MemError);
+        }
+        Ok(())
+    }
+
+    /// State in memory: ALLOC of `index` from `start`: the engine loads the first block (from
+    /// the start's block, in the policy's order) that holds an index ALLOC may take; if that
+    /// is the start's block and it holds none from `start`, it then loads the next such block
+    /// (cyclic: wrapping, possibly back to the same one), then writes. Whether that fails.
+    fn alloc_fails(&mut self, start: u32, index: u32) -> bool {
+        if !self.state_in_memory() {
+            return false;
+        }
+        let bb = self.block_bits;
+        let first = self.cfg.first_index;
+        let cyclic = self.cfg.reuse == Reuse::Cyclic;
+        let find = |m: &Model, from: u32| -> Option<u32> {
+            m.pool
+                .first_at_or_after(from.max(first))
+                .or_else(|| cyclic.then(|| m.pool.first_at_or_after(first)).flatten())
+        };
+        let sb = start >> bb;
+        let b1 = find(self, sb << bb).expect("ALLOC found an index") >> bb;
+        if self.load_fails(b1 << bb) {
+            return true;
+        }
+        let block_end = (b1 + 1) << bb;
+        let from_start = self
+            .pool
+            .first_at_or_after(start.max(first))
+            .is_some_and(|i| i < block_end);
+        if b1 == sb && !from_start {
+            let b2 = find(self, block_end).expect("ALLOC found an index") >> bb;
+            if self.load_fails(b2 << bb) {
+                return true;
+            }
+        }
+        debug_assert_eq!(self.buffered, Some(index >> bb));
+        self.write_fails(index)
     }
 
     /// State in memory: whether a lookup of `qpn` may answer MEM_ERROR now (its block holds
@@ -758,12 +843,14 @@ impl Model {
         self.now = now;
         // State in memory: the release rewrites the index's word, which fails in an error
         // range (the index stays quarantined and is tried again before the next command).
-        if !self
-            .pool
-            .oldest()
-            .is_some_and(|i| self.state_in_memory() && self.block_in_error(i))
-        {
-            self.pool.tick(now);
+        let due = self.pool.due(now);
+        match due {
+            Some(i) if self.state_in_memory() => {
+                if !self.load_fails(i) && !self.write_fails(i) {
+                    self.pool.tick(now);
+                }
+            }
+            _ => self.pool.tick(now),
         }
         let qpn = cmd.qpn();
         let outcome = match cmd.opcode() {
@@ -845,7 +932,7 @@ impl Model {
             .first_at_or_after(start)
             .or_else(|| self.pool.first_at_or_after(first))
             .ok_or(CmdStatus::Full)?;
-        if self.mem_fails(index, true) {
+        if self.alloc_fails(start, index) {
             return Err(CmdStatus::MemError);
         }
         let generation = (self.entry(index).generation + 1) & self.gen_mask;
@@ -864,10 +951,9 @@ impl Model {
     fn alloc_at(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
         let check = entry.state == State::Free && self.pool.is_available(index);
-        if self.mem_fails(index, check) {
-            return Err(CmdStatus::MemError);
-        }
-        if !check {
+        if self.state_in_memory() {
+            self.load_check_write(index, check)?;
+        } else if !check {
             return Err(CmdStatus::BadState);
         }
         self.pool.take(index);
@@ -884,10 +970,9 @@ impl Model {
     fn publish(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
         let check = entry.state == State::Reserved && entry.generation == generation;
-        if self.mem_fails(index, check) {
-            return Err(CmdStatus::MemError);
-        }
-        if !check {
+        if self.state_in_memory() {
+            self.load_check_write(index, check)?;
+        } else if !check {
             return Err(CmdStatus::BadState);
         }
         let change = self.change(
@@ -903,10 +988,9 @@ impl Model {
     fn free(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
         let (index, generation, entry) = self.in_range(qpn)?;
         let check = entry.state != State::Free && entry.generation == generation;
-        if self.mem_fails(index, check) {
-            return Err(CmdStatus::MemError);
-        }
-        if !check {
+        if self.state_in_memory() {
+            self.load_check_write(index, check)?;
+        } else if !check {
             return Err(CmdStatus::BadState);
         }
         let change = self.change(
@@ -918,14 +1002,13 @@ impl Model {
         );
         // State in memory: an overflow releases the oldest by rewriting its word; in an
         // error range that fails and the index is lost (its word stays QUARANTINED).
-        if self.pool.full()
-            && self
-                .pool
-                .oldest()
-                .is_some_and(|i| self.state_in_memory() && self.block_in_error(i))
-        {
-            self.pool.lose_oldest();
-            self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
+        if self.state_in_memory() && self.pool.full() {
+            let oldest = self.pool.oldest().expect("a full quarantine");
+            if self.load_fails(oldest) || self.write_fails(oldest) {
+                self.pool.lose_oldest();
+                self.counters.quarantine_overflow =
+                    self.counters.quarantine_overflow.wrapping_add(1);
+            }
         }
         if self.pool.release(index, self.now) {
             self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
@@ -1017,6 +1100,7 @@ impl Model {
                 let mask = bytes << shift;
                 let value = u64::from(data) << shift;
                 self.state_base = (self.state_base & !mask | value & mask) & self.addr_mask;
+                self.buffered = None;
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),

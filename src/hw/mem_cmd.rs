@@ -58,6 +58,10 @@ use rust_hdl::prelude::*;
 const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
 /// A word counter within a block (up to 256 words, and one past).
 const W_BITS: usize = 9;
+/// A mask with one bit per word of a block (`block_bits <= 8`).
+const MASK_BITS: usize = 256;
+/// A mask with one bit per row (bus beat) of a block (at most 128 rows).
+const ROW_BITS: usize = 128;
 /// State codes of a word in memory (bits [1:0]).
 pub const WORD_FREE: u64 = 0;
 pub const WORD_RESERVED: u64 = 1;
@@ -77,11 +81,18 @@ pub enum MemState {
     HoldOn,
     HoldWait,
     Inval,
+    Lookup,
     WRead1,
     WRead2,
     WRead3,
     ArReq,
     Scan,
+    Select,
+    Pick,
+    RowRead1,
+    RowRead2,
+    RowRead3,
+    Extract,
     Decide,
     WReq,
     WWait,
@@ -191,16 +202,24 @@ pub struct MemCmdEngine {
     ar_q: DFF<Bit>,
     tword: DFF<Bits<WORD_BITS_MAX>>,
     tunit: DFF<Bits<WORD_BITS_MAX>>,
-    /// ALLOC: the first word from `start` it may take, and the first from the block's start.
-    any_w: DFF<Bits<W_BITS>>,
-    any_found: DFF<Bit>,
-    any_word: DFF<Bits<WORD_BITS_MAX>>,
-    any_unit: DFF<Bits<WORD_BITS_MAX>>,
-    /// Allocatable words (saturating at 2); the target word itself was allocatable.
-    n_alloc: DFF<Bits<2>>,
-    t_alloc: DFF<Bit>,
     /// A live word other than the target.
     other_live: DFF<Bit>,
+    // The block buffer: the last block the engine read or wrote (only the engine writes the
+    // state table, so it stays exact), its rows, and one bit per word: allocatable, live.
+    cbuf: Ram<Bits<MEM_DATA_BITS_MAX>>,
+    cb_valid: DFF<Bit>,
+    cb_block: DFF<Bits<BLOCK_NUM_BITS>>,
+    cb_written: DFF<Bit>,
+    alloc_m: DFF<Bits<MASK_BITS>>,
+    live_m: DFF<Bits<MASK_BITS>>,
+    /// Rows of the buffer that hold the block's data (the others are zeros: never written).
+    rows_ok: DFF<Bits<ROW_BITS>>,
+    /// ALLOC: the candidates from the start, and which 16-word groups hold one.
+    cand_q: DFF<Bits<MASK_BITS>>,
+    grp_q: DFF<Bits<16>>,
+    /// STATE_BASE as last seen (a change empties the buffer).
+    base_seen: DFF<Bits<ADDR_BITS>>,
+    others_alloc: DFF<Bit>,
     // Decision.
     new_word: DFF<Bits<WORD_BITS_MAX>>,
     pending_status: DFF<Bits<4>>,
@@ -257,7 +276,6 @@ pub struct MemCmdEngine {
     w_state: Signal<Local, Bits<2>>,
     w_alloc: Signal<Local, Bit>,
     w_live: Signal<Local, Bit>,
-    w_is_t: Signal<Local, Bit>,
     lane_bits: Signal<Local, Bits<16>>,
     /// The beat under the scan is the block's last (its `rlast` must be high, and only then).
     last_beat: Signal<Local, Bit>,
@@ -278,7 +296,32 @@ pub struct MemCmdEngine {
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
     snap: Signal<Local, Bit>,
+    w_onehot: Signal<Local, Bits<MASK_BITS>>,
+    t_onehot: Signal<Local, Bits<MASK_BITS>>,
+    start_w: Signal<Local, Bits<W_BITS>>,
+    cand: Signal<Local, Bits<MASK_BITS>>,
+    lo_w: Signal<Local, Bits<W_BITS>>,
+    hi_w: Signal<Local, Bits<W_BITS>>,
+    bstart: Signal<Local, Bits<QPN_BITS>>,
+    w_row: Signal<Local, Bits<W_BITS>>,
+    t_row: Signal<Local, Bits<W_BITS>>,
+    grp_sel: Signal<Local, Bits<W_BITS>>,
+    grp_bits: Signal<Local, Bits<16>>,
+    bit_sel: Signal<Local, Bits<W_BITS>>,
+    new_row: Signal<Local, Bits<MEM_DATA_BITS_MAX>>,
+    row_valid: Signal<Local, Bit>,
+    grp_acc: Signal<Local, Bits<16>>,
+    grp_seen: Signal<Local, Bit>,
+    bit_seen: Signal<Local, Bit>,
+    new_alloc: Signal<Local, Bit>,
+    new_live: Signal<Local, Bit>,
     // Constants.
+    words_all: Constant<Bits<MASK_BITS>>,
+    one_m: Constant<Bits<MASK_BITS>>,
+    one16: Constant<Bits<16>>,
+    one_r: Constant<Bits<ROW_BITS>>,
+    wpr_shift: Constant<Bits<5>>,
+    c16: Vec<Constant<Bits<W_BITS>>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     gen_mask: Constant<Bits<QPN_BITS>>,
@@ -312,6 +355,15 @@ pub struct MemCmdEngine {
     res: CmdCodes,
     map_op: MapOps,
     mem_error_code: Constant<Bits<4>>,
+}
+
+/// `2^block_bits` ones: a mask of every word of a block.
+fn words_all_mask(block_bits: u32) -> Bits<MASK_BITS> {
+    let mut b: Bits<MASK_BITS> = 0.into();
+    for i in 0..(1usize << block_bits) {
+        b = b.replace_bit(i, true);
+    }
+    b
 }
 
 /// The block free map's parameters: one member per block.
@@ -353,14 +405,17 @@ impl MemCmdEngine {
                 bready, bresp, counts, mem_write_pulse, mem_read_pulse, state, cursor,
                 op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known, start, start_blk, second,
                 next_alloc, was_written, hold_wait, w, beat_r, beat_ok, rd_err, ar_q, tword, tunit,
-                any_w, any_found, any_word, any_unit, n_alloc, t_alloc, other_live, new_word,
+                other_live, new_word,
                 pending_status, pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q,
                 live_we_q, live_waddr_q, live_wdata_q, wr_req_q, wr_addr_q, wr_last_q,
                 wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q, q_wr,
                 q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use,
                 counts_l, index, gen, qhead, q_head_qpn, q_due, q_wr_next, q_rd_next, drained,
-                block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live, w_is_t,
-                lane_bits, last_beat, unused_written, w_unit0, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
+                block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live,
+                lane_bits, last_beat, unused_written, w_unit0, w_onehot, t_onehot, start_w, cand,
+                lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel, new_row,
+                row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid, cb_block, cb_written, alloc_m, live_m,
+                rows_ok, cand_q, grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
                 map_op_valid, map_cmd, map_op_index, snap, ops, res, map_op,
             ]
             req_fire: defaults(p.ports),
@@ -368,6 +423,18 @@ impl MemCmdEngine {
             in_flight: defaults(p.ports),
             map: FreeMap::new(&bp),
             writer: MemWriter::new(m.mem_data_bits as usize),
+            cbuf: Ram::with_layout(
+                m.beats() as usize,
+                (m.beats().trailing_zeros() as usize).max(1),
+                stored as usize,
+                p.fpga,
+            ),
+            words_all: Constant::new(words_all_mask(m.block_bits)),
+            one_m: Constant::new(1u64.into()),
+            one16: Constant::new(1u64.into()),
+            one_r: Constant::new(1u64.into()),
+            wpr_shift: Constant::new(u64::from((stored / wb).trailing_zeros()).into()),
+            c16: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             written: Ram::with_layout(
                 blocks as usize,
                 (blocks.next_power_of_two().trailing_zeros() as usize).max(1),
@@ -444,12 +511,6 @@ impl Logic for MemCmdEngine {
             ar_q,
             tword,
             tunit,
-            any_w,
-            any_found,
-            any_word,
-            any_unit,
-            n_alloc,
-            t_alloc,
             other_live,
             new_word,
             pending_status,
@@ -479,8 +540,25 @@ impl Logic for MemCmdEngine {
             alloc_full,
             free_ok,
             cmd_error,
-            in_use
+            in_use,
+            cb_valid,
+            cb_block,
+            cb_written,
+            alloc_m,
+            live_m,
+            rows_ok,
+            cand_q,
+            grp_q,
+            base_seen,
+            others_alloc
         );
+        self.cbuf.clock.next = self.clock.val();
+        self.cbuf.write_enable.next = false;
+        // A change of STATE_BASE empties the buffer.
+        self.base_seen.d.next = self.state_base.val();
+        if self.base_seen.q.val() != self.state_base.val() {
+            self.cb_valid.d.next = false;
+        }
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
         self.written.clock.next = self.clock.val();
@@ -645,7 +723,76 @@ impl Logic for MemCmdEngine {
             & (self.w_index.val() >= self.first_index.val())
             & (bit_cast::<25, QPN_BITS>(self.w_index.val()) < self.max_qps.val());
         self.w_live.next = (self.w_state.val() == 1) | (self.w_state.val() == 2);
-        self.w_is_t.next = self.tw_known.q.val() & (self.w.q.val() == self.tw.q.val());
+
+        // The block buffer's masks and rows.
+        self.w_onehot.next = self.one_m.val() << self.w.q.val();
+        self.t_onehot.next = self.one_m.val() << self.tw.q.val();
+        self.w_row.next = self.w.q.val() >> self.wpr_shift.val();
+        self.t_row.next = self.tw.q.val() >> self.wpr_shift.val();
+        self.cbuf.write_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.w_row.val());
+        self.cbuf.write_data.next = self.beat_r.q.val();
+        self.cbuf.read_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.t_row.val());
+        self.bstart.next =
+            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) << self.block_bits.val();
+        // ALLOC: the candidates from the start (the whole block in a block after the start's).
+        self.start_w.next = bit_cast::<W_BITS, QPN_BITS>(
+            self.start.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+        );
+        if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
+            self.start_w.next = 0.into();
+        }
+        self.cand.next = self.alloc_m.q.val() & (self.words_all.val() << self.start_w.val());
+        self.grp_acc.next = 0.into();
+        for g in 0..16 {
+            if self.cand.val().get_bits::<16>(g * 16).any() {
+                self.grp_acc.next = self.grp_acc.val() | (self.one16.val() << self.c16[g].val());
+            }
+        }
+        // The first candidate: the lowest group with one, then its lowest word.
+        self.grp_sel.next = 0.into();
+        self.grp_seen.next = false;
+        for i in 0..16 {
+            if self.grp_q.q.val().get_bit(i) & !self.grp_seen.val() {
+                self.grp_sel.next = self.c16[i].val();
+                self.grp_seen.next = true;
+            }
+        }
+        self.grp_bits.next =
+            bit_cast::<16, MASK_BITS>(self.cand_q.q.val() >> (self.grp_sel.val() << 4));
+        self.bit_sel.next = 0.into();
+        self.bit_seen.next = false;
+        for i in 0..16 {
+            if self.grp_bits.val().get_bit(i) & !self.bit_seen.val() {
+                self.bit_sel.next = self.c16[i].val();
+                self.bit_seen.next = true;
+            }
+        }
+        // A block never written: the words ALLOC may take are those in [first_index, max_qps).
+        self.lo_w.next = 0.into();
+        if self.first_index.val() > self.bstart.val() {
+            self.lo_w.next =
+                bit_cast::<W_BITS, QPN_BITS>(self.first_index.val() - self.bstart.val());
+            if (self.first_index.val() - self.bstart.val())
+                > bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val())
+            {
+                self.lo_w.next = self.words_m1.val() + 1;
+            }
+        }
+        self.hi_w.next = self.words_m1.val() + 1;
+        if bit_cast::<25, QPN_BITS>(self.bstart.val()) + bit_cast::<25, W_BITS>(self.words_m1.val())
+            >= self.max_qps.val()
+        {
+            self.hi_w.next = bit_cast::<W_BITS, 25>(
+                self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
+            );
+        }
+        // The target's row with its new word (`beat_r` holds the row, `w` is the target).
+        self.new_row.next = (self.beat_r.q.val()
+            & !(bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.word_mask.val())
+                << self.lane_bits.val()))
+            | (bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.new_word.q.val())
+                << self.lane_bits.val());
+        self.row_valid.next = ((self.rows_ok.q.val() >> self.t_row.val()) & self.one_r.val()).any();
 
         // The target word's fields and the new unit.
         self.t_state.next = self.tword.q.val().get_bits::<2>(0);
@@ -654,6 +801,10 @@ impl Logic for MemCmdEngine {
         self.t_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
             << self.block_bits.val())
             | bit_cast::<QPN_BITS, W_BITS>(self.tw.q.val());
+        self.new_alloc.next = (self.new_word.q.val().get_bits::<2>(0) == 0)
+            & (self.t_index.val() >= self.first_index.val());
+        self.new_live.next = (self.new_word.q.val().get_bits::<2>(0) == 1)
+            | (self.new_word.q.val().get_bits::<2>(0) == 2);
         self.new_unit.next = (self.tunit.q.val()
             & !(self.word_mask.val()
                 << (bit_cast::<WORD_BITS_MAX, W_BITS>(
@@ -725,7 +876,7 @@ impl Logic for MemCmdEngine {
                         self.q_head_qpn.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                     );
                     self.tw_known.d.next = true;
-                    self.state.d.next = MemState::WRead1;
+                    self.state.d.next = MemState::Lookup;
                 }
             }
             MemState::Decode => {
@@ -823,7 +974,15 @@ impl Logic for MemCmdEngine {
             MemState::Inval => {
                 if self.inv_done.val() {
                     self.inv_q.d.next = false;
-                    self.state.d.next = MemState::WRead1;
+                    self.state.d.next = MemState::Lookup;
+                }
+            }
+            MemState::Lookup => {
+                // The block in the buffer, or read (or made) into it.
+                self.state.d.next = MemState::WRead1;
+                if self.cb_valid.q.val() & (self.cb_block.q.val() == self.blk.q.val()) {
+                    self.was_written.d.next = self.cb_written.q.val();
+                    self.state.d.next = MemState::Select;
                 }
             }
             MemState::WRead1 => {
@@ -838,16 +997,22 @@ impl Logic for MemCmdEngine {
                 self.w.d.next = 0.into();
                 self.beat_ok.d.next = false;
                 self.rd_err.d.next = false;
-                self.any_found.d.next = false;
-                self.n_alloc.d.next = 0.into();
-                self.t_alloc.d.next = false;
-                self.other_live.d.next = false;
-                self.tword.d.next = 0.into();
-                self.tunit.d.next = 0.into();
-                self.state.d.next = MemState::Scan;
+                self.alloc_m.d.next = 0.into();
+                self.live_m.d.next = 0.into();
+                self.rows_ok.d.next = 0.into();
+                self.cb_valid.d.next = false;
+                self.cb_block.d.next = self.blk.q.val();
                 if self.written.read_data.val().get_bit(0) {
                     self.ar_q.d.next = true;
                     self.state.d.next = MemState::ArReq;
+                } else {
+                    // Never written: every word FREE with generation 0, nothing to read.
+                    self.alloc_m.d.next = (self.words_all.val() << self.lo_w.val())
+                        & !(self.words_all.val() << self.hi_w.val())
+                        & self.words_all.val();
+                    self.cb_valid.d.next = true;
+                    self.cb_written.d.next = false;
+                    self.state.d.next = MemState::Select;
                 }
             }
             MemState::ArReq => {
@@ -856,12 +1021,10 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::Scan => {
+                // The block's beats into the buffer, and its words, one a cycle, into the
+                // masks.
                 if !self.beat_ok.q.val() {
-                    // The next beat: from memory, or zeros for a block never written.
-                    if !self.was_written.q.val() {
-                        self.beat_r.d.next = 0.into();
-                        self.beat_ok.d.next = true;
-                    } else if self.c_rvalid.val() {
+                    if self.c_rvalid.val() {
                         self.beat_r.d.next = self.c_rdata.val()
                             >> (bit_cast::<16, ADDR_BITS>(
                                 self.block_addr.val() & self.bus_mask.val(),
@@ -873,84 +1036,99 @@ impl Logic for MemCmdEngine {
                         }
                     }
                 } else {
-                    // One word a cycle.
+                    if (self.w.q.val() & self.wpr_m1.val()) == 0 {
+                        self.cbuf.write_enable.next = true;
+                        self.rows_ok.d.next =
+                            self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
+                    }
                     if self.w_alloc.val() {
-                        if self.n_alloc.q.val() != 2 {
-                            self.n_alloc.d.next = self.n_alloc.q.val() + 1;
-                        }
-                        if !self.any_found.q.val() {
-                            self.any_found.d.next = true;
-                            self.any_w.d.next = self.w.q.val();
-                            self.any_word.d.next = self.word_v.val();
-                            self.any_unit.d.next = self.unit_v.val();
-                        }
-                        if !self.tw_known.q.val() & (self.w_index.val() >= self.start.q.val()) {
-                            self.tw_known.d.next = true;
-                            self.tw.d.next = self.w.q.val();
-                            self.tword.d.next = self.word_v.val();
-                            self.tunit.d.next = self.unit_v.val();
-                            self.t_alloc.d.next = true;
-                        }
+                        self.alloc_m.d.next = self.alloc_m.q.val() | self.w_onehot.val();
                     }
-                    if self.w_is_t.val() {
-                        self.tword.d.next = self.word_v.val();
-                        self.tunit.d.next = self.unit_v.val();
-                        self.t_alloc.d.next = self.w_alloc.val();
-                    }
-                    if self.w_live.val() & !self.w_is_t.val() {
-                        self.other_live.d.next = true;
+                    if self.w_live.val() {
+                        self.live_m.d.next = self.live_m.q.val() | self.w_onehot.val();
                     }
                     self.w.d.next = self.w.q.val() + 1;
                     if (self.w.q.val() & self.wpr_m1.val()) == self.wpr_m1.val() {
                         self.beat_ok.d.next = false;
                     }
                     if self.w.q.val() == self.words_m1.val() {
-                        self.state.d.next = MemState::Decide;
+                        self.state.d.next = MemState::Select;
+                        self.cb_valid.d.next = true;
+                        self.cb_written.d.next = true;
+                        if self.rd_err.q.val() {
+                            self.cb_valid.d.next = false;
+                            self.pending_status.d.next = self.mem_error_code.val();
+                            self.state.d.next = MemState::Finish;
+                        }
                     }
                 }
             }
+            MemState::Select => {
+                // ALLOC: the candidates; the other commands know their word.
+                self.cand_q.d.next = self.cand.val();
+                self.grp_q.d.next = self.grp_acc.val();
+                self.state.d.next = MemState::RowRead1;
+                if !self.tw_known.q.val() {
+                    self.state.d.next = MemState::Pick;
+                }
+            }
+            MemState::Pick => {
+                if self.grp_q.q.val().any() {
+                    self.tw.d.next = (self.grp_sel.val() << 4) | self.bit_sel.val();
+                    self.tw_known.d.next = true;
+                    self.state.d.next = MemState::RowRead1;
+                } else if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
+                    // The free map said the block had an index to take (it is exact: not
+                    // reached).
+                    self.pending_status.d.next = self.res.full.val();
+                    self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                    self.state.d.next = MemState::Finish;
+                } else {
+                    // None from `start` in the first block: search from the next block,
+                    // wrapping (it may come back to this one, from its start).
+                    self.hold_q.d.next = false;
+                    self.second.d.next = true;
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.find.val();
+                    self.map_op_index.next =
+                        bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) + 1;
+                    self.state.d.next = MemState::FindWait;
+                }
+            }
+            MemState::RowRead1 => {
+                // The target's row is read from the buffer over two edges.
+                self.state.d.next = MemState::RowRead2;
+            }
+            MemState::RowRead2 => {
+                self.state.d.next = MemState::RowRead3;
+            }
+            MemState::RowRead3 => {
+                self.beat_r.d.next = 0.into();
+                if self.row_valid.val() {
+                    self.beat_r.d.next = self.cbuf.read_data.val();
+                }
+                self.w.d.next = self.tw.q.val();
+                self.state.d.next = MemState::Extract;
+            }
+            MemState::Extract => {
+                // `beat_r` holds the target's row and `w` is the target: its word and unit.
+                self.tword.d.next = self.word_v.val();
+                self.tunit.d.next = self.unit_v.val();
+                self.other_live.d.next = (self.live_m.q.val() & !self.t_onehot.val()).any();
+                self.others_alloc.d.next = (self.alloc_m.q.val() & !self.t_onehot.val()).any();
+                self.state.d.next = MemState::Decide;
+            }
             MemState::Decide => {
                 self.state.d.next = MemState::WReq;
-                if self.rd_err.q.val() {
-                    self.pending_status.d.next = self.mem_error_code.val();
-                    self.state.d.next = MemState::Finish;
-                } else if self.rel.q.val() {
+                if self.rel.q.val() {
                     // Release: QUARANTINED -> FREE, the generation kept.
                     self.new_word.d.next =
                         bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2;
                 } else if self.op.q.val() == self.ops.alloc.val() {
-                    if !self.tw_known.q.val() {
-                        if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
-                            // The free map said the block had an index to take; it has the
-                            // one from its start.
-                            self.tw_known.d.next = true;
-                            self.tw.d.next = self.any_w.q.val();
-                            self.tword.d.next = self.any_word.q.val();
-                            self.tunit.d.next = self.any_unit.q.val();
-                            self.t_alloc.d.next = true;
-                            self.state.d.next = MemState::Decide;
-                            if !self.any_found.q.val() {
-                                self.pending_status.d.next = self.res.full.val();
-                                self.alloc_full.d.next = self.alloc_full.q.val() + 1;
-                                self.state.d.next = MemState::Finish;
-                            }
-                        } else {
-                            // None from `start` in the first block: search from the next
-                            // block, wrapping (it may come back to this one).
-                            self.hold_q.d.next = false;
-                            self.second.d.next = true;
-                            self.map_op_valid.next = true;
-                            self.map_cmd.next = self.map_op.find.val();
-                            self.map_op_index.next =
-                                bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) + 1;
-                            self.state.d.next = MemState::FindWait;
-                        }
-                    } else {
-                        self.new_word.d.next = (bit_cast::<WORD_BITS_MAX, QPN_BITS>(
-                            (self.t_gen.val() + 1) & self.gen_mask.val(),
-                        ) << 2)
-                            | 1;
-                    }
+                    self.new_word.d.next = (bit_cast::<WORD_BITS_MAX, QPN_BITS>(
+                        (self.t_gen.val() + 1) & self.gen_mask.val(),
+                    ) << 2)
+                        | 1;
                 } else if self.op.q.val() == self.ops.alloc_at.val() {
                     self.new_word.d.next =
                         (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.gen.val()) << 2) | 1;
@@ -1010,6 +1188,8 @@ impl Logic for MemCmdEngine {
                 if self.writer.done.val() {
                     self.state.d.next = MemState::OnChip;
                     if self.writer.error.val() {
+                        // The block's bytes in memory are undefined now: not in the buffer.
+                        self.cb_valid.d.next = false;
                         self.pending_status.d.next = self.mem_error_code.val();
                         self.state.d.next = MemState::Finish;
                     }
@@ -1017,6 +1197,19 @@ impl Logic for MemCmdEngine {
             }
             MemState::OnChip => {
                 self.written.write_enable.next = true;
+                // The buffer follows the write: the row, the masks.
+                self.cbuf.write_enable.next = true;
+                self.cbuf.write_data.next = self.new_row.val();
+                self.rows_ok.d.next = self.rows_ok.q.val() | (self.one_r.val() << self.t_row.val());
+                self.cb_written.d.next = true;
+                self.alloc_m.d.next = self.alloc_m.q.val() & !self.t_onehot.val();
+                if self.new_alloc.val() {
+                    self.alloc_m.d.next = self.alloc_m.q.val() | self.t_onehot.val();
+                }
+                self.live_m.d.next = self.live_m.q.val() & !self.t_onehot.val();
+                if self.new_live.val() {
+                    self.live_m.d.next = self.live_m.q.val() | self.t_onehot.val();
+                }
                 self.pending_status.d.next = self.res.ok.val();
                 self.state.d.next = MemState::Finish;
                 if self.rel.q.val() {
@@ -1048,9 +1241,7 @@ impl Logic for MemCmdEngine {
                         }
                     }
                     // No other index to take in the block: out of the free map.
-                    if (self.n_alloc.q.val() == 0)
-                        | ((self.n_alloc.q.val() == 1) & self.t_alloc.q.val())
-                    {
+                    if !self.others_alloc.q.val() {
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = MemState::MapWait;
@@ -1121,7 +1312,7 @@ impl Logic for MemCmdEngine {
                             self.q_head_qpn.val()
                                 & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                         );
-                        self.state.d.next = MemState::WRead1;
+                        self.state.d.next = MemState::Lookup;
                     }
                 }
             }
@@ -1164,6 +1355,7 @@ impl Logic for MemCmdEngine {
             self.live_we_q.d.next = false;
             self.map_valid_q.d.next = false;
             self.rel.d.next = false;
+            self.cb_valid.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
