@@ -5,6 +5,8 @@
 //! targets are about).
 
 use qptable_testbench::configs::named;
+use qptable_testbench::markdown::{header_row, split_row};
+use qptable_testbench::perf::report;
 use qptable_testbench::perf::state_mem::{bench_state_mem, StateMemOptions};
 
 #[test]
@@ -127,4 +129,30 @@ fn state_mem_figures_agree_with_the_counters_and_the_memory_model() {
     assert_eq!(c.levels[1].alloc_full.0, 6);
     assert_eq!(c.levels[1].in_use, c.pool);
     assert_eq!(r.targets().len(), 6);
+    // The section of BENCHMARKS.md: both tables, one row per running port of each workload
+    // and one per target, every row as wide as its header.
+    let md = report::state_mem_markdown(std::slice::from_ref(&r));
+    let rows = |cols: &[&str]| -> Vec<Vec<String>> {
+        let head = header_row(cols);
+        let at = md
+            .find(&head)
+            .unwrap_or_else(|| panic!("no table {cols:?} in\n{md}"));
+        md[at + head.len()..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| split_row(l).unwrap())
+            .collect()
+    };
+    let w = rows(&report::STATE_MEM_WORKLOAD_COLUMNS);
+    let running: usize = r.workloads.iter().map(|w| w.active_ports()).sum();
+    assert_eq!(w.len(), running);
+    assert!(w
+        .iter()
+        .all(|c| c.len() == report::STATE_MEM_WORKLOAD_COLUMNS.len()));
+    let t = rows(&report::STATE_MEM_TARGET_COLUMNS);
+    assert_eq!(t.len(), 6);
+    for (row, (ok, _)) in t.iter().zip(r.targets()) {
+        assert_eq!(row[2], if ok { "met" } else { "NOT MET" });
+    }
 }

@@ -145,7 +145,18 @@ pub fn run(args: &Args) -> Result<()> {
         let stamp = Stamp::now(&[]);
         eprint!("{}", report::header(&opts));
         let reports = perf::run(&configs, &opts, &mut |r| eprint!("{}", r.text()))?;
-        out!("{}", report::markdown(&reports, &opts, &stamp))?;
+        let mut state = vec![];
+        for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
+            let r = state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| {
+                eprintln!("{l}")
+            })?;
+            eprint!("{}", r.text());
+            state.push(r);
+        }
+        out!("{}", report::markdown(&reports, &state, &opts, &stamp))?;
+        if state.iter().any(|r| !r.mismatches.is_empty()) {
+            anyhow::bail!("mismatches against the reference model in the §9 targets");
+        }
         reports
     } else {
         out!("{}", report::header(&opts))?;
