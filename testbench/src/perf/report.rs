@@ -481,7 +481,8 @@ pub fn markdown(
          bare loop over rust-hdl's settle function, against the Rust loop and the C++ main on \
          the Verilator model of the same block's Verilog (for in_memory, the `LookupPipe` of \
          the same parameters without its directory, since the stimulus answers no directory \
-         read). Every run gets \
+         read; for state in_memory, the pipe with its state on chip, since the stimulus \
+         answers no block fetch). Every run gets \
          the same stimulus and the responses of rust-hdl and Verilator are compared; \
          \"slower\" is against the Rust loop over Verilator.\n"
     );

@@ -146,11 +146,14 @@ pub fn measure_speed(cfg: &Config, engine: &Model, opts: &PerfOptions) -> Result
 
     // One lookup pipe: rust-hdl and Verilator on the same block and stimulus. The stimulus
     // answers no directory read, so a configuration whose directory is in memory is measured
-    // on the pipe of the same parameters without its directory (a flat pipe).
+    // on the pipe of the same parameters without its directory (a flat pipe); likewise it
+    // answers no block fetch and writes the pipe's state RAM itself, so a configuration whose
+    // state is in memory is measured on the pipe with its state on chip.
     let mut params = EngineParams::new(cfg);
     if params.dir_in_memory() {
         params.leaf_bits = None;
     }
+    params.state_mem = None;
     let pipe_model = Model::build(
         &lookup_pipe_verilog(&params),
         PIPE_TOP,
