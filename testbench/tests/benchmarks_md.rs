@@ -79,6 +79,8 @@ fn tables_have_the_generators_columns() {
         &report::COMMAND_COLUMNS,
         &report::SPEED_COLUMNS,
         &report::RUST_HDL_COLUMNS,
+        &report::STATE_MEM_WORKLOAD_COLUMNS,
+        &report::STATE_MEM_TARGET_COLUMNS,
         &synth::ECP5_COLUMNS,
         &synth::CLOCK_COLUMNS,
         &synth::GENERIC_COLUMNS,

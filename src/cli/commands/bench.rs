@@ -3,6 +3,7 @@
 use anyhow::{ensure, Result};
 use qptable::config_files;
 use qptable_testbench::markdown::Stamp;
+use qptable_testbench::perf::state_mem::{self, StateMemOptions};
 use qptable_testbench::perf::workload::{self, WorkloadOptions, WorkloadSpec, WORKLOAD_SYNTAX};
 use qptable_testbench::perf::{self, report, PerfOptions};
 use std::path::{Path, PathBuf};
@@ -50,6 +51,13 @@ pub struct Args {
     /// not measured (0..=10000000).
     #[arg(long, default_value_t = 0)]
     warmup: u64,
+    /// state in_memory configurations (SPEC §9 targets): QPNs live for the cold, garbage and
+    /// flood workloads (SPEC §9: 1048576; the default keeps the set-up to about 2 minutes).
+    #[arg(long, default_value_t = state_mem::COLD_LIVE)]
+    cold_live: u32,
+    /// state in_memory configurations: measured lookups per port of each §9 workload.
+    #[arg(long, default_value_t = 50_000)]
+    state_lookups: u64,
 }
 
 /// `--workload` values, refused with what is allowed.
@@ -121,6 +129,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !args.workloads.is_empty() {
         return run_workloads(args, &configs);
     }
+    for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
+        state_mem::check(cfg, label, &state_opts(args))?;
+    }
     let opts = PerfOptions {
         lookups: args.lookups,
         speed_cycles: args.speed_cycles,
@@ -134,7 +145,18 @@ pub fn run(args: &Args) -> Result<()> {
         let stamp = Stamp::now(&[]);
         eprint!("{}", report::header(&opts));
         let reports = perf::run(&configs, &opts, &mut |r| eprint!("{}", r.text()))?;
-        out!("{}", report::markdown(&reports, &opts, &stamp))?;
+        let mut state = vec![];
+        for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
+            let r = state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| {
+                eprintln!("{l}")
+            })?;
+            eprint!("{}", r.text());
+            state.push(r);
+        }
+        out!("{}", report::markdown(&reports, &state, &opts, &stamp))?;
+        if state.iter().any(|r| !r.mismatches.is_empty()) {
+            anyhow::bail!("mismatches against the reference model in the §9 targets");
+        }
         reports
     } else {
         out!("{}", report::header(&opts))?;
@@ -149,11 +171,31 @@ pub fn run(args: &Args) -> Result<()> {
         printed?;
         reports
     };
-    let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+    let mut bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+    if !args.markdown {
+        for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
+            let r = state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| {
+                eprintln!("{l}")
+            })?;
+            out!("{}", r.text())?;
+            bad += r.mismatches.len();
+        }
+    }
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");
     }
     Ok(())
+}
+
+/// The §9 options of `args`.
+fn state_opts(args: &Args) -> StateMemOptions {
+    StateMemOptions {
+        cold_live: args.cold_live,
+        lookups: args.state_lookups,
+        warmup: args.state_lookups,
+        seed: args.seed,
+        ..Default::default()
+    }
 }
 
 /// `--workload`: the workloads on each configuration, checked before any is built.

@@ -7,6 +7,7 @@
 pub mod measure;
 pub mod report;
 pub mod speed;
+pub mod state_mem;
 pub mod workload;
 
 pub use measure::*;

@@ -4,6 +4,7 @@
 
 use super::measure::{in_memory, ConfigReport, PerfOptions};
 use super::speed::{Rate, ROUNDS, SPEED_LOOP};
+use super::state_mem::StateMemReport;
 use crate::markdown::{self, header_row, row, Stamp};
 use std::fmt::Write as _;
 
@@ -223,13 +224,29 @@ fn yes(b: bool) -> &'static str {
 }
 
 /// Section headings of [`markdown()`], in order.
-pub const MARKDOWN_HEADINGS: [&str; 5] = [
+pub const MARKDOWN_HEADINGS: [&str; 6] = [
     "## Throughput and latency",
     "## Lookups while commands run",
     "## Command latency",
     "## Simulation speed",
     "## Simulation speed against rust-hdl",
+    "## State in memory (SPEC §9)",
 ];
+
+/// Columns of the §9 workload table.
+pub const STATE_MEM_WORKLOAD_COLUMNS: [&str; 8] = [
+    "configuration",
+    "workload",
+    "port",
+    "lookups/cycle",
+    "hit rate",
+    "misses in flight (mean)",
+    "memory reads/lookup",
+    "bound of §9",
+];
+
+/// Columns of the §9 target table.
+pub const STATE_MEM_TARGET_COLUMNS: [&str; 3] = ["configuration", "target of SPEC §9", "met"];
 
 /// Columns of the throughput and latency table.
 pub const THROUGHPUT_COLUMNS: [&str; 7] = [
@@ -300,7 +317,12 @@ fn rate(x: Rate) -> String {
 
 /// `BENCHMARKS.md` up to the synthesis figures: the title, the stamp (commit, machine,
 /// tools, options) and the tables of `reports`, with what each figure means.
-pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> String {
+pub fn markdown(
+    reports: &[ConfigReport],
+    state: &[StateMemReport],
+    opts: &PerfOptions,
+    stamp: &Stamp,
+) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{}\n", markdown::TITLE);
     let _ = writeln!(
@@ -459,7 +481,8 @@ pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> 
          bare loop over rust-hdl's settle function, against the Rust loop and the C++ main on \
          the Verilator model of the same block's Verilog (for in_memory, the `LookupPipe` of \
          the same parameters without its directory, since the stimulus answers no directory \
-         read). Every run gets \
+         read; for state in_memory, the pipe with its state on chip, since the stimulus \
+         answers no block fetch). Every run gets \
          the same stimulus and the responses of rust-hdl and Verilator are compared; \
          \"slower\" is against the Rust loop over Verilator.\n"
     );
@@ -495,10 +518,90 @@ pub fn markdown(reports: &[ConfigReport], opts: &PerfOptions, stamp: &Stamp) -> 
             ])
         );
     }
-    let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+    o.push_str(&state_mem_markdown(state));
+    let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum::<usize>()
+        + state.iter().map(|r| r.mismatches.len()).sum::<usize>();
     let _ = writeln!(
         o,
         "\nMismatches against the reference model in this run: {bad}."
     );
+    o
+}
+
+/// The section of the state in memory: per workload and port the figures, then the targets.
+pub fn state_mem_markdown(state: &[StateMemReport]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "\n{}\n", MARKDOWN_HEADINGS[5]);
+    let Some(first) = state.first() else {
+        let _ = writeln!(o, "No configuration keeps its state in memory.");
+        return o;
+    };
+    let so = &first.opts;
+    let _ = writeln!(
+        o,
+        "`qptable bench` on every `state = in_memory` configuration (`perf::state_mem`), \
+         through the checked bench, memory latency {} cycles for reads and writes, {} lookups \
+         per port after {} of warm-up, a request every cycle, consumers always ready. The live \
+         sets are made by the engine's ALLOC then PUBLISH at memory latency {} (the set-up \
+         changes no figure; its cost is below): the hot set {} QPNs, then {} for cold, garbage \
+         and the flood (SPEC §9 says 2^20: the set-up of that many takes too long for this \
+         run). Hit rate = CACHE_HIT / (CACHE_HIT + CACHE_MISS); memory reads per lookup `m` = \
+         MEM_READS / lookups of every port; misses in flight = the mean of the reads the memory \
+         model holds per cycle; bound per port = min(1, max_misses / (P m L), 1 / (P m B)) with \
+         P the ports running, L the latency, B the beats of a block (the fetch slots and the R \
+         channel are shared by the ports). ALLOC and FREE are timed (CMD write handshake to B \
+         handshake, no lookup in flight) on the same configuration with max_qps {}.\n",
+        so.latency,
+        so.lookups,
+        so.warmup,
+        so.setup_latency,
+        so.hot_live,
+        so.cold_live,
+        so.cmd_max_qps
+    );
+    let _ = writeln!(o, "{}", header_row(&STATE_MEM_WORKLOAD_COLUMNS));
+    for r in state {
+        for w in &r.workloads {
+            for p in w.ports.iter().filter(|p| p.lookups > 0) {
+                let _ = writeln!(
+                    o,
+                    "{}",
+                    row(&[
+                        format!("{} `{}`", r.label, r.cfg.top),
+                        format!("{} ({} live)", w.name, w.live),
+                        format!("{} {}", p.name, p.draw),
+                        format!("{:.3}", p.rate),
+                        format!("{:.2} %", 100.0 * w.hit_rate()),
+                        format!("{:.1}", w.in_flight_mean),
+                        format!("{:.4}", w.reads_per_lookup()),
+                        format!("{:.3}", r.bound(w)),
+                    ])
+                );
+            }
+        }
+    }
+    let _ = writeln!(o, "\n{}", header_row(&STATE_MEM_TARGET_COLUMNS));
+    for r in state {
+        for (ok, line) in r.targets() {
+            let _ = writeln!(
+                o,
+                "{}",
+                row(&[
+                    format!("{} `{}`", r.label, r.cfg.top),
+                    line,
+                    if ok { "met" } else { "NOT MET" }.to_string(),
+                ])
+            );
+        }
+    }
+    for r in state {
+        let (n, cyc, secs) = r.setup;
+        let _ = writeln!(
+            o,
+            "\n{}: set-up {n} QPNs in {cyc} cycles ({:.0} a QPN, {secs:.0} s).",
+            r.label,
+            cyc as f64 / n.max(1) as f64
+        );
+    }
     o
 }

@@ -538,6 +538,26 @@ fn pct(x: u64, n: f64) -> String {
     }
 }
 
+/// The closing lines of a report: no mismatch (with the run's seconds), or the first ten.
+pub(crate) fn mismatch_lines(o: &mut String, mismatches: &[String], seconds: f64) {
+    use std::fmt::Write as _;
+    if mismatches.is_empty() {
+        let _ = writeln!(
+            o,
+            "0 mismatches against the reference model ({seconds:.1} s)"
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "MISMATCHES against the reference model: {}",
+            mismatches.len()
+        );
+        for m in mismatches.iter().take(10) {
+            let _ = writeln!(o, "  {m}");
+        }
+    }
+}
+
 /// Short names of the statuses, by code.
 const STATUS_SHORT: [&str; 6] = ["OK", "OOR", "NOT_ALLOC", "STALE", "ABSENT", "MEM_ERR"];
 
@@ -640,22 +660,7 @@ impl WorkloadReport {
                 );
             }
         }
-        if self.mismatches.is_empty() {
-            let _ = writeln!(
-                o,
-                "0 mismatches against the reference model ({:.1} s)",
-                self.seconds
-            );
-        } else {
-            let _ = writeln!(
-                o,
-                "MISMATCHES against the reference model: {}",
-                self.mismatches.len()
-            );
-            for m in self.mismatches.iter().take(10) {
-                let _ = writeln!(o, "  {m}");
-            }
-        }
+        mismatch_lines(&mut o, &self.mismatches, self.seconds);
         o
     }
 }
