@@ -235,7 +235,7 @@ fn campaign_two_level_three_ports_index_bits_16() {
             r_gaps: 0.1,
         },
         0x56,
-        12_000,
+        20_000,
     );
 }
 
