@@ -47,7 +47,8 @@
 //! [`StateCache`] for their meaning and timing). Latency on a hit: 6. The directory in
 //! memory and the state in memory together are not supported.
 //!
-//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, and
+//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
+//! state in memory `live_steal`, the command engine's `live_we` register, and
 //! `room`: `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down
 //! at a response handshake, is below the queue's depth) and the synchronous reset, never from
 //! `rsp_ready`. A request is
