@@ -4412,6 +4412,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -4539,7 +4540,8 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -5146,6 +5148,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -5273,7 +5276,8 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;

@@ -5082,6 +5082,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -5229,7 +5230,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -6006,6 +6008,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -6153,7 +6156,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;

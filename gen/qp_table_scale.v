@@ -109,9 +109,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  pipe_tx$rsp_fire;
     wire  [9:0] pipe_tx$in_flight;
     wire  [223:0] pipe_tx$counts;
-    wire  pipe_tx$live_we$0;
-    wire  [20:0] pipe_tx$live_waddr$0;
-    wire  pipe_tx$live_wdata$0;
+    wire  [20:0] pipe_tx$live_raddr$0;
+    wire  pipe_tx$live_rdata$0;
+    wire  pipe_tx$live_steal$0;
     wire  pipe_tx$tag_we$0;
     wire  [20:0] pipe_tx$tag_line$0;
     wire  pipe_tx$tag_valid$0;
@@ -156,9 +156,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  pipe_rx$rsp_fire;
     wire  [9:0] pipe_rx$in_flight;
     wire  [223:0] pipe_rx$counts;
-    wire  pipe_rx$live_we$0;
-    wire  [20:0] pipe_rx$live_waddr$0;
-    wire  pipe_rx$live_wdata$0;
+    wire  [20:0] pipe_rx$live_raddr$0;
+    wire  pipe_rx$live_rdata$0;
+    wire  pipe_rx$live_steal$0;
     wire  pipe_rx$tag_we$0;
     wire  [20:0] pipe_rx$tag_line$0;
     wire  pipe_rx$tag_valid$0;
@@ -359,6 +359,14 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  [63:0] arb$araddr;
     wire  [7:0] arb$arlen;
     wire  arb$arid;
+    wire  live_0$clock;
+    wire  live_0$live_we;
+    wire  [20:0] live_0$live_waddr;
+    wire  live_0$live_wdata;
+    wire  [20:0] live_0$a_raddr;
+    wire  live_0$a_rdata;
+    wire  [20:0] live_0$b_raddr;
+    wire  live_0$b_rdata;
     
     // Sub module instances
     qp_table_scale$pipe_tx pipe_tx(
@@ -383,9 +391,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rsp_fire(pipe_tx$rsp_fire),
         .in_flight(pipe_tx$in_flight),
         .counts(pipe_tx$counts),
-        .live_we$0(pipe_tx$live_we$0),
-        .live_waddr$0(pipe_tx$live_waddr$0),
-        .live_wdata$0(pipe_tx$live_wdata$0),
+        .live_raddr$0(pipe_tx$live_raddr$0),
+        .live_rdata$0(pipe_tx$live_rdata$0),
+        .live_steal$0(pipe_tx$live_steal$0),
         .tag_we$0(pipe_tx$tag_we$0),
         .tag_line$0(pipe_tx$tag_line$0),
         .tag_valid$0(pipe_tx$tag_valid$0),
@@ -432,9 +440,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rsp_fire(pipe_rx$rsp_fire),
         .in_flight(pipe_rx$in_flight),
         .counts(pipe_rx$counts),
-        .live_we$0(pipe_rx$live_we$0),
-        .live_waddr$0(pipe_rx$live_waddr$0),
-        .live_wdata$0(pipe_rx$live_wdata$0),
+        .live_raddr$0(pipe_rx$live_raddr$0),
+        .live_rdata$0(pipe_rx$live_rdata$0),
+        .live_steal$0(pipe_rx$live_steal$0),
         .tag_we$0(pipe_rx$tag_we$0),
         .tag_line$0(pipe_rx$tag_line$0),
         .tag_valid$0(pipe_rx$tag_valid$0),
@@ -646,6 +654,16 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .arlen(arb$arlen),
         .arid(arb$arid)
     );
+    qp_table_scale$live_0 live_0(
+        .clock(live_0$clock),
+        .live_we(live_0$live_we),
+        .live_waddr(live_0$live_waddr),
+        .live_wdata(live_0$live_wdata),
+        .a_raddr(live_0$a_raddr),
+        .a_rdata(live_0$a_rdata),
+        .b_raddr(live_0$b_raddr),
+        .b_rdata(live_0$b_rdata)
+    );
     
     // Update code (custom)
     assign regs$clock = clk;
@@ -685,9 +703,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign pipe_tx$ram_we = 1'b0;
     assign pipe_tx$ram_waddr = 24'd0;
     assign pipe_tx$ram_wdata = 22'd0;
-    assign pipe_tx$live_we$0 = engine$live_we;
-    assign pipe_tx$live_waddr$0 = engine$live_waddr;
-    assign pipe_tx$live_wdata$0 = engine$live_wdata;
+    assign live_0$a_raddr = pipe_tx$live_raddr$0;
+    assign pipe_tx$live_rdata$0 = live_0$a_rdata;
+    assign pipe_tx$live_steal$0 = engine$live_we;
     assign pipe_tx$tag_we$0 = cw$tag_we;
     assign pipe_tx$tag_line$0 = cw$tag_line;
     assign pipe_tx$tag_valid$0 = cw$tag_valid;
@@ -729,9 +747,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign pipe_rx$ram_we = 1'b0;
     assign pipe_rx$ram_waddr = 24'd0;
     assign pipe_rx$ram_wdata = 22'd0;
-    assign pipe_rx$live_we$0 = engine$live_we;
-    assign pipe_rx$live_waddr$0 = engine$live_waddr;
-    assign pipe_rx$live_wdata$0 = engine$live_wdata;
+    assign live_0$b_raddr = pipe_rx$live_raddr$0;
+    assign pipe_rx$live_rdata$0 = live_0$b_rdata;
+    assign pipe_rx$live_steal$0 = 1'b0;
     assign pipe_rx$tag_we$0 = cw$tag_we;
     assign pipe_rx$tag_line$0 = cw$tag_line;
     assign pipe_rx$tag_valid$0 = cw$tag_valid;
@@ -778,6 +796,10 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign miss$hold_block = engine$hold_block;
     assign cw$clock = clk;
     assign cw$rst = rst;
+    assign live_0$clock = clk;
+    assign live_0$live_we = engine$live_we;
+    assign live_0$live_waddr = engine$live_waddr;
+    assign live_0$live_wdata = engine$live_wdata;
     assign cw$cw_valid = miss$cw_valid;
     assign cw$cw_line = miss$cw_line;
     assign cw$cw_block = miss$cw_block;
@@ -7049,6 +7071,119 @@ module qp_table_scale$engine$written(clock,read_address,read_data,write_enable,w
     end
     `endif
 endmodule // qp_table_scale$engine$written
+
+
+module qp_table_scale$live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata,b_raddr,b_rdata);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  live_we;
+    input wire  [20:0] live_waddr;
+    input wire  live_wdata;
+    input wire  [20:0] a_raddr;
+    output reg  a_rdata;
+    input wire  [20:0] b_raddr;
+    output reg  b_rdata;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [1:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [1:0] ram$write_data;
+    wire  [1:0] ram$a_read_data;
+    
+    // Local signals
+    reg  [20:0] a_addr;
+    reg  unused_bits;
+    
+    // Sub module instances
+    qp_table_scale$live_0$ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data),
+        .a_read_data(ram$a_read_data)
+    );
+    
+    // Update code
+    always @(*) begin
+        ram$clock = clock;
+        a_addr = a_raddr;
+        if (live_we) begin
+            a_addr = live_waddr;
+        end
+        ram$write_enable = live_we;
+        ram$write_address = ((a_addr) & 24'hffffff);
+        ram$write_data = ((live_wdata) & 2'h3);
+        ram$read_address = ((b_raddr) & 24'hffffff);
+        a_rdata = ram$a_read_data[32'h0];
+        b_rdata = ram$read_data[32'h0];
+        unused_bits = ram$a_read_data[32'h1] | ram$read_data[32'h1];
+    end
+    
+endmodule // qp_table_scale$live_0
+
+
+module qp_table_scale$live_0$ram(clock,read_address,read_data,write_enable,write_address,write_data,a_read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [1:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [1:0] write_data;
+    output reg  [1:0] a_read_data;
+    
+    // Update code (custom)
+    reg [0:0] mem [0:262143];
+    reg [0:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 1'd0;
+    `endif
+    reg [0:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 1'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:18], write_address[23:18], write_data[1:1]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[17:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[17:0]] <= write_data[0:0];
+       end
+    end
+    
+    always @(*) read_data = {1'd0, read_q};
+    reg [0:0] a_word;
+    `ifndef SYNTHESIS
+    initial a_word = 1'd0;
+    `endif
+    reg [0:0] a_q;
+    `ifndef SYNTHESIS
+    initial a_q = 1'd0;
+    `endif
+    
+    always @(posedge clock) begin
+       a_word <= mem[write_address[17:0]];
+       a_q <= a_word;
+    end
+    
+    always @(*) a_read_data = {1'd0, a_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd262144) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 262144 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale$live_0$ram
 
 
 module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);
@@ -21473,7 +21608,7 @@ module qp_table_scale$miss$w_ptr(d,q,clock);
 endmodule // qp_table_scale$miss$w_ptr
 
 
-module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_we$0,live_waddr$0,live_wdata$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -21497,9 +21632,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  rsp_fire;
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
-    input wire  live_we$0;
-    input wire  [20:0] live_waddr$0;
-    input wire  live_wdata$0;
+    output reg  [20:0] live_raddr$0;
+    input wire  live_rdata$0;
+    input wire  live_steal$0;
     input wire  tag_we$0;
     input wire  [20:0] tag_line$0;
     input wire  tag_valid$0;
@@ -21589,9 +21724,8 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  caches$0$out_valid;
     wire  [123:0] caches$0$out_lookup;
     reg  [9:0] caches$0$out_count;
-    reg  caches$0$live_we;
-    reg  [20:0] caches$0$live_waddr;
-    reg  caches$0$live_wdata;
+    wire  [20:0] caches$0$live_raddr;
+    reg  caches$0$live_rdata;
     reg  caches$0$tag_we;
     reg  [20:0] caches$0$tag_line;
     reg  caches$0$tag_valid;
@@ -21650,6 +21784,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -21711,9 +21846,8 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .out_valid(caches$0$out_valid),
         .out_lookup(caches$0$out_lookup),
         .out_count(caches$0$out_count),
-        .live_we(caches$0$live_we),
-        .live_waddr(caches$0$live_waddr),
-        .live_wdata(caches$0$live_wdata),
+        .live_raddr(caches$0$live_raddr),
+        .live_rdata(caches$0$live_rdata),
         .tag_we(caches$0$tag_we),
         .tag_line(caches$0$tag_line),
         .tag_valid(caches$0$tag_valid),
@@ -21817,7 +21951,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        steal = live_steal$0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -21883,9 +22019,8 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$out_count = queue$count;
         queue$in_valid = caches$0$out_valid;
         queue$data_in = caches$0$out_lookup;
-        caches$0$live_we = live_we$0;
-        caches$0$live_waddr = live_waddr$0;
-        caches$0$live_wdata = live_wdata$0;
+        live_raddr$0 = caches$0$live_raddr;
+        caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
         caches$0$tag_line = tag_line$0;
         caches$0$tag_valid = tag_valid$0;
@@ -21965,7 +22100,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_rx
 
 
-module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_we,live_waddr,live_wdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -21980,9 +22115,8 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  out_valid;
     output reg  [123:0] out_lookup;
     input wire  [9:0] out_count;
-    input wire  live_we;
-    input wire  [20:0] live_waddr;
-    input wire  live_wdata;
+    output reg  [20:0] live_raddr;
+    input wire  live_rdata;
     input wire  tag_we;
     input wire  [20:0] tag_line;
     input wire  tag_valid;
@@ -22030,12 +22164,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  out_depth = 10'b100;
     
     // Stub signals
-    reg  live$clock;
-    reg  [23:0] live$read_address;
-    wire  [1:0] live$read_data;
-    reg  live$write_enable;
-    reg  [23:0] live$write_address;
-    reg  [1:0] live$write_data;
     reg  tags$clock;
     reg  [23:0] tags$read_address;
     wire  [21:0] tags$read_data;
@@ -22120,14 +22248,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  unused_counts;
     
     // Sub module instances
-    qp_table_scale$pipe_rx$caches$0$live live(
-        .clock(live$clock),
-        .read_address(live$read_address),
-        .read_data(live$read_data),
-        .write_enable(live$write_enable),
-        .write_address(live$write_address),
-        .write_data(live$write_data)
-    );
     qp_table_scale$pipe_rx$caches$0$tags tags(
         .clock(tags$clock),
         .read_address(tags$read_address),
@@ -22219,7 +22339,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         d2_valid$d = d2_valid$q;
         d2_lookup$d = d2_lookup$q;
         d2_err$d = d2_err$q;
-        live$clock = clock;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -22228,9 +22347,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         mreqs$rst = rst;
         slots$clock = clock;
         slots$rst = rst;
-        live$write_enable = live_we;
-        live$write_address = ((live_waddr) & 24'hffffff);
-        live$write_data = ((live_wdata) & 2'h3);
         tags$write_enable = tag_we;
         tags$write_address = ((tag_line) & 24'hffffff);
         w_tag[(64'h0)+:(1)] = tag_valid;
@@ -22240,13 +22356,13 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         data_ram$write_address = data_row;
         data_ram$write_data = data;
         r_index = rd_qpn & index_mask;
-        live$read_address = r_index >> block_bits;
+        live_raddr = ((r_index >> block_bits) & 21'h1fffff);
         tags$read_address = (r_index >> block_bits) & ((line_mask) & 24'hffffff);
         data_ram$read_address = (((r_index >> block_bits) & ((line_mask) & 24'hffffff)) << beat_shift) | ((r_index & word_index_mask) >> wpb_shift);
         x_index = s2_qpn & index_mask;
         x_block = ((x_index >> block_bits) & 21'h1fffff);
         x_tag = tags$read_data;
-        x_live = live$read_data[32'h0];
+        x_live = live_rdata;
         x_hit = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
         x_lane = x_index & wpb_mask;
         x_row = data_ram$read_data >> (((x_lane) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << word_shift);
@@ -22331,7 +22447,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         f_lookup[(64'h41)+:(3)] = f_status;
         out_valid = d2_valid$q;
         out_lookup = f_lookup;
-        unused_counts = |wq$count | |mreqs$count | |slots$count | live$read_data[32'h1];
+        unused_counts = |wq$count | |mreqs$count | |slots$count;
         if (rst) begin
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
@@ -22495,48 +22611,6 @@ module qp_table_scale$pipe_rx$caches$0$data_ram(clock,read_address,read_data,wri
     end
     `endif
 endmodule // qp_table_scale$pipe_rx$caches$0$data_ram
-
-
-module qp_table_scale$pipe_rx$caches$0$live(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [1:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [1:0] write_data;
-    
-    // Update code (custom)
-    reg [0:0] mem [0:262143];
-    reg [0:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 1'd0;
-    `endif
-    reg [0:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 1'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:18], write_address[23:18], write_data[1:1]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[17:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[17:0]] <= write_data[0:0];
-       end
-    end
-    
-    always @(*) read_data = {1'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd262144) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 262144 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale$pipe_rx$caches$0$live
 
 
 module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -23166,7 +23240,7 @@ module qp_table_scale$pipe_rx$s2_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_rx$s2_valid
 
 
-module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_we$0,live_waddr$0,live_wdata$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -23190,9 +23264,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  rsp_fire;
     output reg  [9:0] in_flight;
     output reg  [223:0] counts;
-    input wire  live_we$0;
-    input wire  [20:0] live_waddr$0;
-    input wire  live_wdata$0;
+    output reg  [20:0] live_raddr$0;
+    input wire  live_rdata$0;
+    input wire  live_steal$0;
     input wire  tag_we$0;
     input wire  [20:0] tag_line$0;
     input wire  tag_valid$0;
@@ -23282,9 +23356,8 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  caches$0$out_valid;
     wire  [123:0] caches$0$out_lookup;
     reg  [9:0] caches$0$out_count;
-    reg  caches$0$live_we;
-    reg  [20:0] caches$0$live_waddr;
-    reg  caches$0$live_wdata;
+    wire  [20:0] caches$0$live_raddr;
+    reg  caches$0$live_rdata;
     reg  caches$0$tag_we;
     reg  [20:0] caches$0$tag_line;
     reg  caches$0$tag_valid;
@@ -23343,6 +23416,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -23404,9 +23478,8 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .out_valid(caches$0$out_valid),
         .out_lookup(caches$0$out_lookup),
         .out_count(caches$0$out_count),
-        .live_we(caches$0$live_we),
-        .live_waddr(caches$0$live_waddr),
-        .live_wdata(caches$0$live_wdata),
+        .live_raddr(caches$0$live_raddr),
+        .live_rdata(caches$0$live_rdata),
         .tag_we(caches$0$tag_we),
         .tag_line(caches$0$tag_line),
         .tag_valid(caches$0$tag_valid),
@@ -23510,7 +23583,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        steal = live_steal$0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -23576,9 +23651,8 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$out_count = queue$count;
         queue$in_valid = caches$0$out_valid;
         queue$data_in = caches$0$out_lookup;
-        caches$0$live_we = live_we$0;
-        caches$0$live_waddr = live_waddr$0;
-        caches$0$live_wdata = live_wdata$0;
+        live_raddr$0 = caches$0$live_raddr;
+        caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
         caches$0$tag_line = tag_line$0;
         caches$0$tag_valid = tag_valid$0;
@@ -23658,7 +23732,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_tx
 
 
-module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_we,live_waddr,live_wdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -23673,9 +23747,8 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  out_valid;
     output reg  [123:0] out_lookup;
     input wire  [9:0] out_count;
-    input wire  live_we;
-    input wire  [20:0] live_waddr;
-    input wire  live_wdata;
+    output reg  [20:0] live_raddr;
+    input wire  live_rdata;
     input wire  tag_we;
     input wire  [20:0] tag_line;
     input wire  tag_valid;
@@ -23723,12 +23796,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  out_depth = 10'b100;
     
     // Stub signals
-    reg  live$clock;
-    reg  [23:0] live$read_address;
-    wire  [1:0] live$read_data;
-    reg  live$write_enable;
-    reg  [23:0] live$write_address;
-    reg  [1:0] live$write_data;
     reg  tags$clock;
     reg  [23:0] tags$read_address;
     wire  [21:0] tags$read_data;
@@ -23813,14 +23880,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  unused_counts;
     
     // Sub module instances
-    qp_table_scale$pipe_tx$caches$0$live live(
-        .clock(live$clock),
-        .read_address(live$read_address),
-        .read_data(live$read_data),
-        .write_enable(live$write_enable),
-        .write_address(live$write_address),
-        .write_data(live$write_data)
-    );
     qp_table_scale$pipe_tx$caches$0$tags tags(
         .clock(tags$clock),
         .read_address(tags$read_address),
@@ -23912,7 +23971,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         d2_valid$d = d2_valid$q;
         d2_lookup$d = d2_lookup$q;
         d2_err$d = d2_err$q;
-        live$clock = clock;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -23921,9 +23979,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         mreqs$rst = rst;
         slots$clock = clock;
         slots$rst = rst;
-        live$write_enable = live_we;
-        live$write_address = ((live_waddr) & 24'hffffff);
-        live$write_data = ((live_wdata) & 2'h3);
         tags$write_enable = tag_we;
         tags$write_address = ((tag_line) & 24'hffffff);
         w_tag[(64'h0)+:(1)] = tag_valid;
@@ -23933,13 +23988,13 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         data_ram$write_address = data_row;
         data_ram$write_data = data;
         r_index = rd_qpn & index_mask;
-        live$read_address = r_index >> block_bits;
+        live_raddr = ((r_index >> block_bits) & 21'h1fffff);
         tags$read_address = (r_index >> block_bits) & ((line_mask) & 24'hffffff);
         data_ram$read_address = (((r_index >> block_bits) & ((line_mask) & 24'hffffff)) << beat_shift) | ((r_index & word_index_mask) >> wpb_shift);
         x_index = s2_qpn & index_mask;
         x_block = ((x_index >> block_bits) & 21'h1fffff);
         x_tag = tags$read_data;
-        x_live = live$read_data[32'h0];
+        x_live = live_rdata;
         x_hit = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
         x_lane = x_index & wpb_mask;
         x_row = data_ram$read_data >> (((x_lane) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << word_shift);
@@ -24024,7 +24079,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         f_lookup[(64'h41)+:(3)] = f_status;
         out_valid = d2_valid$q;
         out_lookup = f_lookup;
-        unused_counts = |wq$count | |mreqs$count | |slots$count | live$read_data[32'h1];
+        unused_counts = |wq$count | |mreqs$count | |slots$count;
         if (rst) begin
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
@@ -24188,48 +24243,6 @@ module qp_table_scale$pipe_tx$caches$0$data_ram(clock,read_address,read_data,wri
     end
     `endif
 endmodule // qp_table_scale$pipe_tx$caches$0$data_ram
-
-
-module qp_table_scale$pipe_tx$caches$0$live(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [1:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [1:0] write_data;
-    
-    // Update code (custom)
-    reg [0:0] mem [0:262143];
-    reg [0:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 1'd0;
-    `endif
-    reg [0:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 1'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:18], write_address[23:18], write_data[1:1]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[17:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[17:0]] <= write_data[0:0];
-       end
-    end
-    
-    always @(*) read_data = {1'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd262144) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 262144 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale$pipe_tx$caches$0$live
 
 
 module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);

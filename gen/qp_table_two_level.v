@@ -4700,6 +4700,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -4835,7 +4836,8 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -5499,6 +5501,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -5634,7 +5637,8 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;

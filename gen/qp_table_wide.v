@@ -4919,6 +4919,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -5046,7 +5047,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -5653,6 +5655,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -5780,7 +5783,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;
@@ -6387,6 +6391,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
+    reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
     reg  [23:0] s2_index;
@@ -6514,7 +6519,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         ram$write_data = ram_wdata;
         queue$clock = clock;
         queue$rst = rst;
-        req_ready = init_done & ~rst & room$q;
+        steal = 1'b0;
+        req_ready = init_done & ~rst & room$q & ~steal;
         s0_fire = req_valid & req_ready;
         req_fire = s0_fire;
         in_flight = flight$q;

@@ -269,9 +269,10 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     v
 }
 
-/// [`on_chip_memory`] with the state in memory (SPEC §9, `docs/state_in_memory.md`): per
-/// lookup port its `live` filter, cache tags and data, wait queue, miss request and slot
-/// queues (`StateCache`) and its copy of the miss unit's fill buffer; shared, the miss
+/// [`on_chip_memory`] with the state in memory (SPEC §9, `docs/state_in_memory.md`): the
+/// `live` filter, one true dual-port copy per two lookup ports (`LiveFilter`); per lookup
+/// port its cache tags and data, wait queue, miss request and slot queues (`StateCache`) and
+/// its copy of the miss unit's fill buffer; shared, the miss
 /// unit's queues and broadcast ring, and the command engine's `written` bits, block free map
 /// and quarantine queue. The directory on chip (two_level) as with the state on chip.
 fn state_mem_on_chip(
@@ -290,10 +291,11 @@ fn state_mem_on_chip(
     let slots = u64::from(m.max_misses);
     let sq = m.slot_queue_depth() as u64;
     let queued = <crate::hw::lookup_pipe::QueuedLookup as rust_hdl::prelude::Synth>::BITS as u64;
+    let live = crate::hw::qp_table::live_copies(cfg.ports.len()) as u64;
     let mut v = vec![
         (
-            format!("live filter ({n} copies, one per port)"),
-            n << bn,
+            format!("live filter ({live} copies, one per two ports: true dual port)"),
+            live << bn,
             1,
         ),
         (

@@ -47,7 +47,8 @@
 //! [`StateCache`] for their meaning and timing). Latency on a hit: 6. The directory in
 //! memory and the state in memory together are not supported.
 //!
-//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, and
+//! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
+//! state in memory `live_steal`, the command engine's `live_we` register, and
 //! `room`: `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down
 //! at a response handshake, is below the queue's depth) and the synchronous reset, never from
 //! `rsp_ready`. A request is
@@ -147,9 +148,14 @@ pub struct LookupPipe {
     /// is in memory).
     pub counts: Signal<Out, LookupCounts>,
     // State in memory (one each, none otherwise): the ports of the [`StateCache`], see there.
-    pub live_we: Vec<Signal<In, Bit>>,
-    pub live_waddr: Vec<Signal<In, Bits<BLOCK_NUM_BITS>>>,
-    pub live_wdata: Vec<Signal<In, Bit>>,
+    /// The read of the port's `live` filter ([`LiveFilter`](super::live_filter::LiveFilter),
+    /// outside the pipe: shared by two ports): the block at s0, its bit in s2.
+    pub live_raddr: Vec<Signal<Out, Bits<BLOCK_NUM_BITS>>>,
+    pub live_rdata: Vec<Signal<In, Bit>>,
+    /// The command engine writes the filter through this port's RAM port at the next edge
+    /// (the engine's `live_we` register, or 0 when the port reads the read-only port): no
+    /// request is taken at that edge (`req_ready` low for the cycle).
+    pub live_steal: Vec<Signal<In, Bit>>,
     pub tag_we: Vec<Signal<In, Bit>>,
     pub tag_line: Vec<Signal<In, Bits<BLOCK_NUM_BITS>>>,
     pub tag_valid: Vec<Signal<In, Bit>>,
@@ -207,6 +213,8 @@ pub struct LookupPipe {
     s2_entry: Signal<Local, StateEntry>,
     dir_rd: Signal<Local, DirEntry>,
     s0_fire: Signal<Local, Bit>,
+    /// State in memory: the engine takes the `live` port at this edge (else 0).
+    steal: Signal<Local, Bit>,
     s1_wide_index: Signal<Local, Bits<ADDR_BITS>>,
     s1_offset: Signal<Local, Bits<ADDR_BITS>>,
     s2_index: Signal<Local, Bits<QPN_BITS>>,
@@ -290,7 +298,7 @@ impl LookupPipe {
                 rsp_valid, rsp_ready, rsp_qpn, rsp_tag, rsp_status, rsp_addr, ram_we, ram_waddr,
                 ram_wdata, req_fire, rsp_fire, in_flight, counts, s1_valid, s1_qpn, s1_tag,
                 s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, flight, room, s2_entry, dir_rd,
-                s0_fire, s1_wide_index, s1_offset, s2_index, s2_gen, s2_entry_gen, s2_status,
+                s0_fire, steal, s1_wide_index, s1_offset, s2_index, s2_gen, s2_entry_gen, s2_status,
                 s2_ok, s2_base, s2_page, s2_lookup, head, result, result_valid, head_need,
                 out_valid, status_out, addr_full, addr_out, fire, s2_dreq_addr,
                 unused_counts_addr, status, state,
@@ -303,9 +311,9 @@ impl LookupPipe {
             dreq_addr: defaults(mem),
             cpl_valid: defaults(mem),
             cpl_data: defaults(mem),
-            live_we: defaults(cache),
-            live_waddr: defaults(cache),
-            live_wdata: defaults(cache),
+            live_raddr: defaults(cache),
+            live_rdata: defaults(cache),
+            live_steal: defaults(cache),
             tag_we: defaults(cache),
             tag_line: defaults(cache),
             tag_valid: defaults(cache),
@@ -387,7 +395,12 @@ impl Logic for LookupPipe {
         self.queue.rst.next = self.rst.val();
 
         // s0: grant on credit (fewer lookups in flight than the queue holds: `room`).
-        self.req_ready.next = self.init_done.val() & !self.rst.val() & self.room.q.val();
+        self.steal.next = false;
+        for c in 0..self._cache {
+            self.steal.next = self.live_steal[c].val();
+        }
+        self.req_ready.next =
+            self.init_done.val() & !self.rst.val() & self.room.q.val() & !self.steal.val();
         self.s0_fire.next = self.req_valid.val() & self.req_ready.val();
         self.req_fire.next = self.s0_fire.val();
         self.in_flight.next = self.flight.q.val();
@@ -489,9 +502,8 @@ impl Logic for LookupPipe {
             self.caches[c].out_count.next = self.queue.count.val();
             self.queue.in_valid.next = self.caches[c].out_valid.val();
             self.queue.data_in.next = self.caches[c].out_lookup.val();
-            self.caches[c].live_we.next = self.live_we[c].val();
-            self.caches[c].live_waddr.next = self.live_waddr[c].val();
-            self.caches[c].live_wdata.next = self.live_wdata[c].val();
+            self.live_raddr[c].next = self.caches[c].live_raddr.val();
+            self.caches[c].live_rdata.next = self.live_rdata[c].val();
             self.caches[c].tag_we.next = self.tag_we[c].val();
             self.caches[c].tag_line.next = self.tag_line[c].val();
             self.caches[c].tag_valid.next = self.tag_valid[c].val();

@@ -44,6 +44,7 @@ pub mod cmd_engine;
 pub mod codes;
 pub mod dir_fetch;
 pub mod free_map;
+pub mod live_filter;
 pub mod lookup_counters;
 pub mod lookup_pipe;
 pub mod mem_cmd;

@@ -22,6 +22,7 @@ use super::axil_regs::AxilRegs;
 use super::cache_writes::CacheWrites;
 use super::cmd_engine::CmdEngine;
 use super::dir_fetch::DirFetch;
+use super::live_filter::LiveFilter;
 use super::lookup_pipe::LookupPipe;
 use super::mem_cmd::MemCmdEngine;
 use super::mem_writer::MEM_DATA_BITS_MAX;
@@ -111,6 +112,9 @@ pub struct QpTable {
     miss: Vec<MissUnit>,
     cw: Vec<CacheWrites>,
     arb: Vec<ReadArb>,
+    /// State in memory: the `live` filter, one copy per two ports (`live_<k>`: pipes `2k`
+    /// on its port A, `2k + 1` on its port B), none otherwise.
+    live: Vec<LiveFilter>,
 }
 
 /// Fields of a lookup port: (suffix, is input, width) with widths resolved.
@@ -258,6 +262,15 @@ impl QpTable {
                 .collect(),
             cw: params.state_mem.iter().map(CacheWrites::new).collect(),
             arb: (0..usize::from(smem)).map(|_| ReadArb::default()).collect(),
+            live: params
+                .state_mem
+                .iter()
+                .flat_map(|m| {
+                    let bn = params.index_bits.saturating_sub(m.block_bits) as usize;
+                    (0..live_copies(port_names.len()))
+                        .map(move |_| LiveFilter::new(bn, params.fpga))
+                })
+                .collect(),
             port_names: port_names.to_vec(),
             ports,
             params,
@@ -288,6 +301,9 @@ impl QpTable {
         }
         for a in &self.arb {
             check_all(a)?;
+        }
+        for l in &self.live {
+            check_all(l)?;
         }
         Ok(())
     }
@@ -365,8 +381,29 @@ impl QpTable {
                     &format!("{q}$ram_wdata"),
                     &format!("{}'d0", super::ENTRY_BITS),
                 );
-                for s in ["live_we", "live_waddr", "live_wdata"] {
-                    set(&format!("{q}${s}$0"), &format!("engine${s}"));
+                // The `live` filter: pipe 2k on port A of copy k (the engine's write takes
+                // it: the steal), pipe 2k + 1, or an unpaired last pipe, on port B.
+                let (k, a) = (i / 2, i % 2 == 0 && i + 1 < self.port_names.len());
+                let (port, steal) = if a {
+                    ("a", "engine$live_we")
+                } else {
+                    ("b", "1'b0")
+                };
+                set(
+                    &format!("live_{k}${port}_raddr"),
+                    &format!("{q}$live_raddr$0"),
+                );
+                set(
+                    &format!("{q}$live_rdata$0"),
+                    &format!("live_{k}${port}_rdata"),
+                );
+                set(&format!("{q}$live_steal$0"), steal);
+                if !a && i % 2 == 0 {
+                    set(
+                        &format!("live_{k}$a_raddr"),
+                        &format!("{}'d0", super::miss_unit::BLOCK_NUM_BITS),
+                    );
+                    unused.push(format!("live_{k}$a_rdata"));
                 }
                 for s in [
                     "tag_we",
@@ -523,6 +560,12 @@ impl QpTable {
         set("miss$hold_block", "engine$hold_block");
         set("cw$clock", "clk");
         set("cw$rst", "rst");
+        for k in 0..self.live.len() {
+            set(&format!("live_{k}$clock"), "clk");
+            for s in ["live_we", "live_waddr", "live_wdata"] {
+                set(&format!("live_{k}${s}"), &format!("engine${s}"));
+            }
+        }
         for s in [
             "cw_valid", "cw_line", "cw_block", "cw_beat", "cw_last", "cw_data",
         ] {
@@ -666,6 +709,9 @@ impl Block for QpTable {
         for a in &mut self.arb {
             a.connect_all();
         }
+        for l in &mut self.live {
+            l.connect_all();
+        }
     }
 
     fn update_all(&mut self) {
@@ -691,6 +737,9 @@ impl Block for QpTable {
         for a in &mut self.arb {
             a.update_all();
         }
+        for l in &mut self.live {
+            l.update_all();
+        }
     }
 
     fn has_changed(&self) -> bool {
@@ -702,6 +751,7 @@ impl Block for QpTable {
             || self.miss.iter().any(|m| m.has_changed())
             || self.cw.iter().any(|c| c.has_changed())
             || self.arb.iter().any(|a| a.has_changed())
+            || self.live.iter().any(|l| l.has_changed())
     }
 
     fn accept(&self, name: &str, probe: &mut dyn Probe) {
@@ -731,8 +781,17 @@ impl Block for QpTable {
         for a in &self.arb {
             a.accept("arb", probe);
         }
+        for (k, l) in self.live.iter().enumerate() {
+            l.accept(&format!("live_{k}"), probe);
+        }
         probe.visit_end_scope(name, self);
     }
+}
+
+/// Copies of the `live` filter of the state in memory for `ports` lookup ports: one per
+/// two ports ([`LiveFilter`]).
+pub fn live_copies(ports: usize) -> usize {
+    ports.div_ceil(2)
 }
 
 /// The top module `top` of `verilog` with every signal driven by an `assign` of

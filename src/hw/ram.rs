@@ -152,12 +152,9 @@ impl<T: Synth> Logic for Ram<T> {
             width: self._width,
             port_width: T::BITS,
             registered: self._registered,
+            tdp: false,
         };
-        let body = match self._fpga {
-            Fpga::Ecp5 if self._depth >= DP16KD_MIN_DEPTH => dp16kd_verilog(&layout),
-            _ => ram_verilog(&layout),
-        };
-        Verilog::Custom(body + &write_range_check(&layout))
+        layout.emit(self._fpga)
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
@@ -182,6 +179,106 @@ impl<T: Synth> Logic for Ram<T> {
     }
 }
 
+/// `TdpRam<T>`: a true dual-port RAM, one block RAM read by two readers: [`Ram`]'s ports
+/// (port B: `read_address`, `read_data`; port A: `write_enable`, `write_address`,
+/// `write_data`) and port A's read, `a_read_data`: `mem[write_address]` read at every edge
+/// (when `write_enable` too: read-first, the old word), with the output register (latency 2,
+/// as [`Ram`]). Both reads are read-first against the write of the same edge. Emitted as
+/// [`Ram`] is: `generic` inferred (UG901's true dual-port read-first template: each port's
+/// read in its own process), `ecp5` DP16KD with both ports' output registers (`REGMODE_A =
+/// REGMODE_B = "OUTREG"`; DP16KD_MIN_DEPTH as for [`Ram`]). Used for the `live` filter of
+/// the state in memory, one copy per two lookup ports ([`crate::hw::live_filter`]).
+#[derive(LogicBlock)]
+pub struct TdpRam<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
+    pub read_data: Signal<Out, T>,
+    pub write_enable: Signal<In, Bit>,
+    pub write_address: Signal<In, Bits<RAM_ADDR_BITS>>,
+    pub write_data: Signal<In, T>,
+    pub a_read_data: Signal<Out, T>,
+    _depth: usize,
+    _address_bits: usize,
+    _width: usize,
+    _fpga: Fpga,
+    _sim: Vec<T>,
+    _sim_words: [T; 2],
+}
+
+impl<T: Synth> Default for TdpRam<T> {
+    fn default() -> Self {
+        Self::with_layout(1, 1, T::BITS, Fpga::Generic)
+    }
+}
+
+impl<T: Synth> TdpRam<T> {
+    /// As [`Ram::with_layout`].
+    pub fn with_layout(depth: usize, address_bits: usize, width: usize, fpga: Fpga) -> Self {
+        assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= RAM_ADDR_BITS);
+        assert!((1..=T::BITS).contains(&width));
+        block_new!(
+            [
+                clock, read_address, read_data, write_enable, write_address, write_data,
+                a_read_data,
+            ]
+            _depth: depth,
+            _address_bits: address_bits,
+            _width: width,
+            _fpga: fpga,
+            _sim: vec![T::default(); depth],
+            _sim_words: [T::default(); 2],
+        )
+    }
+}
+
+impl<T: Synth> Logic for TdpRam<T> {
+    fn update(&mut self) {
+        // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
+        if self.clock.pos_edge() {
+            let mask = (1 << self._address_bits) - 1;
+            let get = |a: Bits<RAM_ADDR_BITS>| self._sim.get(a.index() & mask).copied();
+            let b = get(self.read_address.val()).unwrap_or_default();
+            let a = get(self.write_address.val()).unwrap_or_default();
+            self.read_data.next = self._sim_words[0];
+            self.a_read_data.next = self._sim_words[1];
+            self._sim_words = [b, a];
+            if self.write_enable.val() {
+                let index = self.write_address.val().index() & mask;
+                if let Some(w) = self._sim.get_mut(index) {
+                    *w = self.write_data.val();
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+        self.a_read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let layout = Layout {
+            depth: self._depth,
+            address_bits: self._address_bits,
+            port_address_bits: RAM_ADDR_BITS,
+            width: self._width,
+            port_width: T::BITS,
+            registered: true,
+            tdp: true,
+        };
+        layout.emit(self._fpga)
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "ram_read".into(),
+            clock: "clock".into(),
+            inputs: vec!["read_address".into(), "write_address".into()],
+            outputs: vec!["read_data".into(), "a_read_data".into()],
+        }]
+    }
+}
+
 /// The shape of one emitted RAM.
 struct Layout {
     depth: usize,
@@ -193,9 +290,21 @@ struct Layout {
     port_width: usize,
     /// With the output register.
     registered: bool,
+    /// True dual port ([`TdpRam`]): the write port also reads, into `a_read_data`.
+    tdp: bool,
 }
 
 impl Layout {
+    /// The RAM module's body for `fpga`: DP16KD blocks with `ecp5` from
+    /// [`DP16KD_MIN_DEPTH`] words, inferred otherwise; the simulation write range check.
+    fn emit(&self, fpga: Fpga) -> Verilog {
+        let body = match fpga {
+            Fpga::Ecp5 if self.depth >= DP16KD_MIN_DEPTH => dp16kd_verilog(self),
+            _ => ram_verilog(self),
+        };
+        Verilog::Custom(body + &write_range_check(self))
+    }
+
     /// `wire _unused_ok` over the unused high bits of the ports, and the zero padding of the
     /// read data (`{N'd0, ` or `{`).
     fn unused_and_pad(&self) -> (String, String) {
@@ -259,10 +368,53 @@ always @(posedge clock) begin
 end
 
 always @(*) read_data = {pad}{out}}};
-",
+{a_port}",
         wm = l.width - 1,
         w = l.width,
         dm = l.depth - 1,
+        am = l.address_bits - 1,
+        a_port = if l.tdp {
+            ram_verilog_a_port(l, &pad)
+        } else {
+            String::new()
+        },
+    )
+}
+
+/// The read of port A of a true dual-port RAM ([`TdpRam`], `fpga = generic`), as the read of
+/// [`ram_verilog`] but at `write_address`: read-first (the write of the same edge is
+/// non-blocking, so the read returns the old word), then the output register. UG901's
+/// "True Dual-Port Block RAM" templates read each port in its own process as here; Vivado
+/// and yosys map the array with two such reads and one write onto one true dual-port block.
+fn ram_verilog_a_port(l: &Layout, pad: &str) -> String {
+    let (out_decl, out_reg, out) = if l.registered {
+        (
+            format!(
+                "reg [{}:0] a_q;\n`ifndef SYNTHESIS\ninitial a_q = {}'d0;\n`endif\n",
+                l.width - 1,
+                l.width
+            ),
+            "   a_q <= a_word;\n",
+            "a_q",
+        )
+    } else {
+        (String::new(), "", "a_word")
+    };
+    format!(
+        "\
+reg [{wm}:0] a_word;
+`ifndef SYNTHESIS
+initial a_word = {w}'d0;
+`endif
+{out_decl}
+always @(posedge clock) begin
+   a_word <= mem[write_address[{am}:0]];
+{out_reg}end
+
+always @(*) a_read_data = {pad}{out}}};
+",
+        wm = l.width - 1,
+        w = l.width,
         am = l.address_bits - 1,
     )
 }
@@ -366,6 +518,9 @@ fn dp16kd_verilog(l: &Layout) -> String {
     o.push_str(&format!("wire [13:0] wa = {wa};\n"));
     for r in 0..rows {
         o.push_str(&format!("wire [{}:0] rd{r};\n", cols * 18 - 1));
+        if l.tdp {
+            o.push_str(&format!("wire [{}:0] rda{r};\n", cols * 18 - 1));
+        }
         let we = if rows > 1 {
             format!(
                 "write_enable & (write_address[{}:{in_bits}] == {row_bits}'d{r})",
@@ -393,11 +548,21 @@ fn dp16kd_verilog(l: &Layout) -> String {
                 .map(|b| format!(".DOB{b}(rd{r}[{}])", c * 18 + b))
                 .collect();
             let dib: Vec<String> = (0..18).rev().map(|b| format!(".DIB{b}(1'b0)")).collect();
+            let doa: Vec<String> = (0..18)
+                .rev()
+                .map(|b| {
+                    if l.tdp {
+                        format!(".DOA{b}(rda{r}[{}])", c * 18 + b)
+                    } else {
+                        format!(".DOA{b}()")
+                    }
+                })
+                .collect();
             o.push_str(&format!(
                 "\
 DP16KD #(
    .DATA_WIDTH_A({bw}), .DATA_WIDTH_B({bw}),
-   .REGMODE_A(\"NOREG\"), .REGMODE_B(\"{regmode}\"),
+   .REGMODE_A(\"{regmode_a}\"), .REGMODE_B(\"{regmode}\"),
    .WRITEMODE_A(\"NORMAL\"), .WRITEMODE_B(\"NORMAL\"),
    .CSDECODE_A(\"0b000\"), .CSDECODE_B(\"0b000\"),
    .RESETMODE(\"SYNC\"), .GSR(\"DISABLED\")
@@ -406,8 +571,7 @@ DP16KD #(
    {ada},
    .CEA(1'b1), .OCEA(1'b1), .CLKA(clock), .WEA(we{r}), .RSTA(1'b0),
    .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
-   .DOA17(), .DOA16(), .DOA15(), .DOA14(), .DOA13(), .DOA12(), .DOA11(), .DOA10(), .DOA9(),
-   .DOA8(), .DOA7(), .DOA6(), .DOA5(), .DOA4(), .DOA3(), .DOA2(), .DOA1(), .DOA0(),
+   {doa},
    {dib},
    {adb},
    .CEB(1'b1), .OCEB(1'b1), .CLKB(clock), .WEB(1'b0), .RSTB(1'b0),
@@ -416,6 +580,17 @@ DP16KD #(
 );
 ",
                 regmode = if l.registered { "OUTREG" } else { "NOREG" },
+                regmode_a = if l.registered && l.tdp {
+                    "OUTREG"
+                } else {
+                    "NOREG"
+                },
+                doa = if l.tdp {
+                    doa.join(", ")
+                } else {
+                    // Unconnected, on two lines.
+                    format!("{},\n   {}", doa[..9].join(", "), doa[9..].join(", "))
+                },
                 di = di.join(", "),
                 ada = ada.join(", "),
                 dib = dib.join(", "),
@@ -424,46 +599,56 @@ DP16KD #(
             ));
         }
     }
-    // The word of each row: the used data bits of its blocks, side by side.
-    let row_word = |r: usize| -> String {
-        let parts: Vec<String> = (0..cols)
-            .rev()
-            .map(|c| format!("rd{r}[{}:{}]", c * 18 + bw - 1, c * 18))
-            .collect();
-        format!("{{{}}}", parts.join(", "))
-    };
-    o.push_str(&format!("wire [{}:0] read_word;\n", cols * bw - 1));
-    if rows == 1 {
-        o.push_str(&format!("assign read_word = {};\n", row_word(0)));
-    } else {
-        // The row of the read, delayed as its data is.
+    // The word of each row of port B (`rd`, into `read_word`) and, true dual port, of port
+    // A (`rda`, into `a_read_word`): the used data bits of its blocks, side by side; with
+    // several rows, the row of the read delayed as its data is selects.
+    let read_side = |o: &mut String, rd: &str, address: &str, word: &str, pre: &str| {
+        let row_word = |r: usize| -> String {
+            let parts: Vec<String> = (0..cols)
+                .rev()
+                .map(|c| format!("{rd}{r}[{}:{}]", c * 18 + bw - 1, c * 18))
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        };
+        o.push_str(&format!("wire [{}:0] {word};\n", cols * bw - 1));
+        if rows == 1 {
+            o.push_str(&format!("assign {word} = {};\n", row_word(0)));
+            return;
+        }
         for k in 0..lat {
             o.push_str(&format!(
-                "reg [{}:0] row{k};\n`ifndef SYNTHESIS\ninitial row{k} = {row_bits}'d0;\n`endif\n",
+                "reg [{}:0] {pre}row{k};\n`ifndef SYNTHESIS\ninitial {pre}row{k} = {row_bits}'d0;\n`endif\n",
                 row_bits - 1
             ));
         }
         o.push_str("always @(posedge clock) begin\n");
         o.push_str(&format!(
-            "   row0 <= read_address[{}:{in_bits}];\n",
+            "   {pre}row0 <= {address}[{}:{in_bits}];\n",
             in_bits + row_bits - 1
         ));
         for k in 1..lat {
-            o.push_str(&format!("   row{k} <= row{};\n", k - 1));
+            o.push_str(&format!("   {pre}row{k} <= {pre}row{};\n", k - 1));
         }
         o.push_str("end\n");
-        o.push_str(&format!("reg [{}:0] read_mux;\n", cols * bw - 1));
+        o.push_str(&format!("reg [{}:0] {pre}read_mux;\n", cols * bw - 1));
         o.push_str("always @(*) begin\n");
-        o.push_str(&format!("   case (row{})\n", lat - 1));
+        o.push_str(&format!("   case ({pre}row{})\n", lat - 1));
         for r in 0..rows {
             o.push_str(&format!(
-                "      {row_bits}'d{r}: read_mux = {};\n",
+                "      {row_bits}'d{r}:\n         {pre}read_mux = {};\n",
                 row_word(r)
             ));
         }
-        o.push_str(&format!("      default: read_mux = {}'d0;\n", cols * bw));
+        o.push_str(&format!(
+            "      default:\n         {pre}read_mux = {}'d0;\n",
+            cols * bw
+        ));
         o.push_str("   endcase\nend\n");
-        o.push_str("assign read_word = read_mux;\n");
+        o.push_str(&format!("assign {word} = {pre}read_mux;\n"));
+    };
+    read_side(&mut o, "rd", "read_address", "read_word", "");
+    if l.tdp {
+        read_side(&mut o, "rda", "write_address", "a_read_word", "a_");
     }
     // Every data bit of the blocks is read by an instance; the unused ones are marked, and so
     // are the address bits above those the blocks and rows use.
@@ -476,14 +661,26 @@ DP16KD #(
     }
     for r in 0..rows {
         spare.push(format!("rd{r}"));
+        if l.tdp {
+            spare.push(format!("rda{r}"));
+        }
     }
     if cols * bw > l.width {
         spare.push(format!("read_word[{}:{}]", cols * bw - 1, l.width));
+        if l.tdp {
+            spare.push(format!("a_read_word[{}:{}]", cols * bw - 1, l.width));
+        }
     }
     o.push_str(&format!("wire _unused_rd = &{{{}}};\n", spare.join(", ")));
     o.push_str(&format!(
         "always @(*) read_data = {pad}read_word[{}:0]}};\n",
         l.width - 1
     ));
+    if l.tdp {
+        o.push_str(&format!(
+            "always @(*) a_read_data = {pad}a_read_word[{}:0]}};\n",
+            l.width - 1
+        ));
+    }
     o
 }

@@ -4,11 +4,13 @@
 //!
 //! It holds the port's copies of the on-chip structures a lookup reads, all read at the
 //! request's edge (s0) with the [`Ram`]'s output register (as the state RAM of `state =
-//! on_chip`), so their words are there in s2:
+//! on_chip`), so their words are there in s2. The `live` filter (1 bit per block: the block
+//! holds a RESERVED or VALID index) is read the same way but lives outside, in a
+//! [`LiveFilter`](super::live_filter::LiveFilter) that two ports share (`live_raddr` at s0,
+//! `live_rdata` in s2):
 //!
 //! | RAM | depth | word | written by |
 //! |---|---|---|---|
-//! | `live` | 2^(index_bits - block_bits) | 1 bit per block: the block holds a RESERVED or VALID index | the command engine (`live_we`) |
 //! | `tags` | `cache_lines` | valid, block number | [`CacheWrites`](super::cache_writes::CacheWrites) (`tag_we`) |
 //! | `data` | `cache_lines x beats` | [`MissParams::stored_bits`] bits of a block: row `line * beats + beat` | [`CacheWrites`](super::cache_writes::CacheWrites) (`data_we`) |
 //!
@@ -112,10 +114,10 @@ pub struct StateCache {
     pub out_lookup: Signal<Out, QueuedLookup>,
     /// Words in the pipe's response queue.
     pub out_count: Signal<In, Bits<FIFO_COUNT_BITS>>,
-    // Write port of the `live` copy (the command engine).
-    pub live_we: Signal<In, Bit>,
-    pub live_waddr: Signal<In, Bits<BLOCK_NUM_BITS>>,
-    pub live_wdata: Signal<In, Bit>,
+    /// The read of the `live` filter ([`LiveFilter`](super::live_filter::LiveFilter), shared
+    /// with another port, outside the pipe): the block of `rd_qpn` at s0, its bit in s2.
+    pub live_raddr: Signal<Out, Bits<BLOCK_NUM_BITS>>,
+    pub live_rdata: Signal<In, Bit>,
     // Write ports of the tag and data copies (CacheWrites).
     pub tag_we: Signal<In, Bit>,
     pub tag_line: Signal<In, Bits<BLOCK_NUM_BITS>>,
@@ -143,8 +145,6 @@ pub struct StateCache {
     pub filtered: Signal<Out, Bit>,
     pub hit: Signal<Out, Bit>,
     pub miss: Signal<Out, Bit>,
-    /// Words of 2 bits of which bit 0 is stored ([`Ram`] needs a word of more than one bit).
-    live: Ram<Bits<2>>,
     tags: Ram<CacheTag>,
     data_ram: Ram<Bits<MEM_DATA_BITS>>,
     wq: MemFifo<QueuedLookup>,
@@ -186,8 +186,7 @@ pub struct StateCache {
     f_qgen: Signal<Local, Bits<QPN_BITS>>,
     f_status: Signal<Local, Bits<3>>,
     f_lookup: Signal<Local, QueuedLookup>,
-    /// The queues' fill levels and the live RAM's unstored bit, which nothing needs (the name
-    /// tells the lint so).
+    /// The queues' fill levels, which nothing needs (the name tells the lint so).
     unused_counts: Signal<Local, Bit>,
     status: StatusCodes,
     index_mask: Constant<Bits<QPN_BITS>>,
@@ -218,7 +217,7 @@ impl StateCache {
         block_new!(
             [
                 clock, rst, rd_qpn, s2_valid, s2_qpn, s2_tag, s2_oor, s2_addr, s2_present,
-                out_valid, out_lookup, out_count, live_we, live_waddr, live_wdata, tag_we,
+                out_valid, out_lookup, out_count, live_raddr, live_rdata, tag_we,
                 tag_line, tag_valid, tag_block, data_we, data_row, data, mreq_valid, mreq_ready,
                 mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
@@ -227,7 +226,6 @@ impl StateCache {
                 h_lookup, h_ready, room, go, held, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
-            live: Ram::with_layout(1 << bn, bn.max(1), 1, p.fpga),
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
             data_ram: Ram::with_layout(
                 m.cache_lines as usize * beats,
@@ -260,7 +258,6 @@ impl Logic for StateCache {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, d1_valid, d1_lookup, d1_err, d2_valid, d2_lookup, d2_err);
-        self.live.clock.next = self.clock.val();
         self.tags.clock.next = self.clock.val();
         self.data_ram.clock.next = self.clock.val();
         self.wq.clock.next = self.clock.val();
@@ -271,10 +268,6 @@ impl Logic for StateCache {
         self.slots.rst.next = self.rst.val();
 
         // Writes.
-        self.live.write_enable.next = self.live_we.val();
-        self.live.write_address.next =
-            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.live_waddr.val());
-        self.live.write_data.next = bit_cast::<2, 1>(self.live_wdata.val().into());
         self.tags.write_enable.next = self.tag_we.val();
         self.tags.write_address.next =
             bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.tag_line.val());
@@ -287,7 +280,8 @@ impl Logic for StateCache {
 
         // s0: the block's live bit, its line's tag and the row that holds the word.
         self.r_index.next = self.rd_qpn.val() & self.index_mask.val();
-        self.live.read_address.next = self.r_index.val() >> self.block_bits.val();
+        self.live_raddr.next =
+            bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.r_index.val() >> self.block_bits.val());
         self.tags.read_address.next = (self.r_index.val() >> self.block_bits.val())
             & bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.line_mask.val());
         self.data_ram.read_address.next = (((self.r_index.val() >> self.block_bits.val())
@@ -300,7 +294,7 @@ impl Logic for StateCache {
         self.x_block.next =
             bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.x_index.val() >> self.block_bits.val());
         self.x_tag.next = self.tags.read_data.val();
-        self.x_live.next = self.live.read_data.val().get_bit(0);
+        self.x_live.next = self.live_rdata.val();
         self.x_hit.next = self.x_tag.val().valid & (self.x_tag.val().block == self.x_block.val());
         self.x_lane.next = self.x_index.val() & self.wpb_mask.val();
         self.x_row.next = self.data_ram.read_data.val()
@@ -402,10 +396,8 @@ impl Logic for StateCache {
         self.out_valid.next = self.d2_valid.q.val();
         self.out_lookup.next = self.f_lookup.val();
 
-        self.unused_counts.next = self.wq.count.val().any()
-            | self.mreqs.count.val().any()
-            | self.slots.count.val().any()
-            | self.live.read_data.val().get_bit(1);
+        self.unused_counts.next =
+            self.wq.count.val().any() | self.mreqs.count.val().any() | self.slots.count.val().any();
 
         if self.rst.val() {
             self.d1_valid.d.next = false;

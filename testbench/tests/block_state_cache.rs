@@ -29,7 +29,9 @@
 //! The Verilog of the pipe with its cache and of `CacheWrites` is checked on its own:
 //! Verilator lint (`-Wall`), Icarus, yosys, no port assigned twice in one evaluation.
 
+use qptable::config::Fpga;
 use qptable::hw::cache_writes::CacheWrites;
+use qptable::hw::live_filter::LiveFilter;
 use qptable::hw::lookup_pipe::LookupPipe;
 use qptable::hw::miss_unit::{MissParams, MissUnit};
 use qptable::hw::state_cache::state_queue_depth;
@@ -86,7 +88,10 @@ fn design(name: &str, p: &EngineParams) -> String {
     let pipe = format!("sc_pipe_{name}");
     let miss = format!("sc_miss_{name}");
     let cw = format!("sc_cw_{name}");
+    let live = format!("sc_live_{name}");
     let mut v = block::verilog(LookupPipe::new(p), &pipe).unwrap();
+    let bn = p.index_bits.saturating_sub(m.block_bits) as usize;
+    v += &block::verilog(LiveFilter::new(bn, p.fpga), &live).unwrap();
     v += &block::verilog(MissUnit::new(p, &m).unwrap(), &miss).unwrap();
     v += &block::verilog(CacheWrites::new(&m), &cw).unwrap();
     let two = p.dir_on_chip;
@@ -105,6 +110,30 @@ fn design(name: &str, p: &EngineParams) -> String {
         } else {
             ""
         };
+        // The live filter as the top level wires it: pipe 2k on port A of copy k (the write
+        // steals its request cycle), pipe 2k + 1 or an unpaired last pipe on port B.
+        let (c, a) = (k / 2, k % 2 == 0 && k + 1 < p.ports);
+        let steal = if a { "live_we" } else { "1'b0" };
+        if k % 2 == 0 {
+            body += &format!(
+                "    wire [20:0] live_a{c}, live_b{c};
+    wire live_ra{c}, live_rb{c};
+    {live} u_live{c}(
+        .clock(clock), .live_we(live_we), .live_waddr(live_waddr), .live_wdata(live_wdata),
+        .a_raddr(live_a{c}), .a_rdata(live_ra{c}), .b_raddr(live_b{c}), .b_rdata(live_rb{c})
+    );\n"
+            );
+            if !a {
+                body += &format!("    assign live_a{c} = 21'd0;\n");
+            }
+        }
+        let port = if a { "a" } else { "b" };
+        body += &format!(
+            "    wire [20:0] live_raddr{k};
+    wire live_rdata{k};
+    assign live_{port}{c} = live_raddr{k};
+    assign live_rdata{k} = live_r{port}{c};\n"
+        );
         body += &format!(
             "    wire mreq_valid{k}, mreq_ready{k}, ans_valid{k}, ans_ready{k}, rd_filled{k}, rd_error{k}, rel_valid{k};
     wire [20:0] mreq_block{k};
@@ -117,7 +146,7 @@ fn design(name: &str, p: &EngineParams) -> String {
         .rsp_status(r{k}_status), .rsp_addr(r{k}_addr),
         .ram_we(1'b0), .ram_waddr(24'd0), .ram_wdata(22'd0), {dir}
         .req_fire(), .rsp_fire(), .in_flight(k{k}_flight), .counts(),
-        .live_we$0(live_we), .live_waddr$0(live_waddr), .live_wdata$0(live_wdata),
+        .live_raddr$0(live_raddr{k}), .live_rdata$0(live_rdata{k}), .live_steal$0({steal}),
         .tag_we$0(tag_we), .tag_line$0(tag_line), .tag_valid$0(tag_valid), .tag_block$0(tag_block),
         .data_we$0(data_we), .data_row$0(data_row), .data$0(data),
         .mreq_valid$0(mreq_valid{k}), .mreq_ready$0(mreq_ready{k}), .mreq_block$0(mreq_block{k}),
@@ -219,6 +248,9 @@ struct Run {
     errors: f64,
     /// Probability of raising an invalidation in a cycle.
     invalidations: f64,
+    /// Probability of a command's `live` write (flipping a block's bit) in a cycle, during
+    /// the lookups.
+    live_writes: f64,
 }
 
 /// The state table image and what the reference needs of it.
@@ -250,14 +282,15 @@ impl Image {
         (qpn & ((1 << self.index_bits) - 1)) < self.max_qps
     }
 
-    /// The reference answer: (status, address), given whether the block's read failed.
-    fn expect(&self, qpn: u64, failed: bool) -> (u64, u64) {
+    /// The reference answer: (status, address), given whether the block's read failed and
+    /// its live bit at the request's edge.
+    fn expect(&self, qpn: u64, failed: bool, live: bool) -> (u64, u64) {
         let index = qpn & ((1 << self.index_bits) - 1);
         let gen = qpn >> self.index_bits;
         if index >= self.max_qps {
             return (Status::OutOfRange as u64, 0);
         }
-        if !self.live[(index >> self.block_bits) as usize] {
+        if !live {
             return (Status::NotAllocated as u64, 0);
         }
         if failed {
@@ -321,6 +354,11 @@ struct Figures {
     reads_per_lookup: f64,
     /// Lookups answered from the `live` bit or out of range.
     no_memory: f64,
+    /// Per port, the cycles its source presented a request that was not taken, while it
+    /// sent the second half of its requests.
+    stalls: Vec<u64>,
+    /// Per port, the `live` writes made in the same window.
+    live_writes: Vec<u64>,
 }
 
 /// Runs `run`; `measure`: also the window for the figures (the second half of the
@@ -371,7 +409,7 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
     let dir: Vec<(bool, u64)> = (0..leaf_entries)
         .map(|_| (rng.gen_bool(0.85), rng.gen::<u64>() & 0xFFFF_FFFF_FFC0))
         .collect();
-    let img = Image {
+    let mut img = Image {
         index_bits: run.index_bits,
         max_qps: u64::from(p.max_qps),
         block_bits: m.block_bits,
@@ -519,7 +557,21 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
     let (mut filtered, mut hits, mut misses) = (0u64, 0u64, 0u64);
     // Per port, the lookups in request order: qpn, and whether the model of the cache held
     // its block at the request's edge (the RAMs are read-first).
-    let mut order: Vec<VecDeque<(u64, bool)>> = vec![VecDeque::new(); run.ports];
+    let mut order: Vec<VecDeque<(u64, bool, bool)>> = vec![VecDeque::new(); run.ports];
+    // Per port, the live bit of each lookup's block at its request's edge, in request order.
+    let mut lives: Vec<VecDeque<bool>> = vec![VecDeque::new(); run.ports];
+    // The blocks whose live bit was ever 1 (reads of them are allowed).
+    let mut ever_live = img.live.clone();
+    let mut stalls = vec![0u64; run.ports];
+    // The window of the stall count: the second half of a port's requests (after the cache's
+    // warm-up, whose misses hold requests back on credit).
+    let sending = |sent: usize| sent >= run.lookups / 2 && sent < run.lookups;
+    let mut live_writes = vec![0u64; run.ports];
+    let (live_we, live_waddr, live_wdata) = (
+        sim.input("live_we").unwrap(),
+        sim.input("live_waddr").unwrap(),
+        sim.input("live_wdata").unwrap(),
+    );
     let mut counts = [0u64; 8];
     let mut failed: HashSet<u64> = HashSet::new();
     let mut reads_seen = 0;
@@ -564,6 +616,23 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
         }
         sim.set_bool(inv_valid, inv.is_some());
         sim.set(inv_line, inv.map_or(rng.gen_range(0..lines), |i| i.0));
+        // A command's live write at this edge (a flip of a block that is not forced to 0:
+        // mostly a hot block, which the lookups hit).
+        let mut flip = None;
+        if rng.gen_bool(run.live_writes) {
+            let b = if rng.gen_bool(0.7) && !hot.is_empty() {
+                hot[rng.gen_range(0..hot.len())]
+            } else {
+                rng.gen_range(0..img.blocks())
+            };
+            if !forced.contains(&b) {
+                flip = Some(b);
+            }
+        }
+        sim.set_bool(live_we, flip.is_some());
+        sim.set(live_waddr, flip.unwrap_or(0));
+        sim.set_bool(live_wdata, flip.is_some_and(|b| !img.live[b as usize]));
+        let sent_before: Vec<usize> = sources.iter().map(|s| s.sent().len()).collect();
         sim.step();
         for s in sources.iter_mut() {
             s.observe(&sim);
@@ -595,13 +664,27 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
             );
         }
         for k in 0..run.ports {
+            let taken = sources[k].sent().len() > sent_before[k];
+            if !taken && sending(sent_before[k]) {
+                stalls[k] += 1;
+            }
             if let Some(b) = sources[k].sent().last() {
                 if b.cycle == e {
                     let q = b.data()[0];
                     let blk = img.block_of(q);
                     let held = tags[(blk % lines) as usize] == (true, blk);
-                    order[k].push_back((q, held));
+                    // Read-first: a request at the write's edge sees the old bit.
+                    let live = img.in_range(q) && img.live[blk as usize];
+                    order[k].push_back((q, held, live));
+                    lives[k].push_back(live);
                 }
+            }
+        }
+        if let Some(b) = flip {
+            img.live[b as usize] = !img.live[b as usize];
+            ever_live[b as usize] |= img.live[b as usize];
+            for k in 0..run.ports {
+                live_writes[k] += u64::from(sending(sent_before[k]));
             }
         }
         // The cache writes of edge e, into the model; an invalidation done at e is on them.
@@ -659,17 +742,17 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
             );
             if f || h || mi {
                 // The oldest lookup of the port not yet pulsed, skipping those out of range.
-                let (qpn, held) = loop {
-                    let (q, held) = order[k]
+                let (qpn, held, live) = loop {
+                    let (q, held, live) = order[k]
                         .pop_front()
                         .unwrap_or_else(|| panic!("{what}: port {k} pulse with no lookup at {e}"));
                     if img.in_range(q) {
-                        break (q, held);
+                        break (q, held, live);
                     }
                 };
                 let b = img.block_of(qpn);
                 assert_eq!(
-                    f, !img.live[b as usize],
+                    f, !live,
                     "{what}: port {k} filtered pulse for qpn {qpn:#x} (block {b}) at {e}"
                 );
                 if !f {
@@ -700,7 +783,8 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
                     r.cycle
                 );
                 let b = img.block_of(s.qpn);
-                let (status, addr) = img.expect(s.qpn, failed.contains(&b));
+                let live = lives[k].pop_front().unwrap();
+                let (status, addr) = img.expect(s.qpn, failed.contains(&b), live);
                 assert_eq!(
                     (d[2], d[3]),
                     (status, addr),
@@ -728,6 +812,7 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
     for _ in 0..5 {
         axi.drive(&mut sim);
         sim.set_bool(inv_valid, false);
+        sim.set_bool(live_we, false);
         sim.step();
         axi.observe(&sim);
     }
@@ -762,8 +847,8 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
         );
         let b = (ar.addr - base) / block_bytes;
         assert!(
-            img.live[b as usize],
-            "{what}: read of block {b} whose live bit is 0"
+            ever_live[b as usize],
+            "{what}: read of block {b} whose live bit was never 1"
         );
         assert!(!forced.contains(&b), "{what}: read of filtered block {b}");
     }
@@ -810,6 +895,8 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
         rate,
         reads_per_lookup: window_reads as f64 / window.iter().map(|w| w.2).sum::<u64>() as f64,
         no_memory: 1.0 - in_range_live as f64 / total as f64,
+        stalls,
+        live_writes,
     }
 }
 
@@ -838,6 +925,7 @@ fn random_run(ports: usize, index_bits: u32, m: MissParams, latency: Latency) ->
         hot_blocks: 24,
         errors: 0.05,
         invalidations: 0.05,
+        live_writes: 0.01,
     }
 }
 
@@ -915,6 +1003,7 @@ fn all_hit_one_lookup_per_cycle_and_missing_against_the_bound() {
             hot_blocks: 8,
             errors: 0.0,
             invalidations: 0.0,
+            live_writes: 0.0,
         },
         0x5CA0_0100,
     );
@@ -940,6 +1029,7 @@ fn all_hit_one_lookup_per_cycle_and_missing_against_the_bound() {
         hot_blocks: 0,
         errors: 0.0,
         invalidations: 0.0,
+        live_writes: 0.0,
     };
     let miss = state_cache("sc_misses", missing, 0x5CA0_0101);
     print_against_bound("sc_misses", ports, &m, &miss);
@@ -947,6 +1037,58 @@ fn all_hit_one_lookup_per_cycle_and_missing_against_the_bound() {
     let m16 = mp(6, 8, 16, 512, 1024);
     let slots = state_cache("sc_misses_slots", Run { m: m16, ..missing }, 0x5CA0_0102);
     print_against_bound("sc_misses_slots", ports, &m16, &slots);
+}
+
+#[test]
+fn live_writes_under_full_rate_steal_one_cycle_of_port_a_only() {
+    // Three ports: pipes 0 and 1 share a live copy (0 on its read/write port A, 1 on its
+    // read port B), pipe 2 is alone on port B of the second copy. Full-rate all-hit lookups
+    // (no idle, no backpressure) while commands flip live bits of the hot blocks (the
+    // lookups' answers follow the bit as of their request edge: checked in `state_cache`).
+    // Each write must cost port 0 exactly one request cycle and ports 1 and 2 none, and
+    // lose no lookup.
+    let m = mp(6, 8, 64, 64, 1024);
+    let f = state_cache(
+        "sc_live_steal",
+        Run {
+            ports: 3,
+            index_bits: 18,
+            max_qps: None,
+            leaf_bits: None,
+            m,
+            latency: Latency::Fixed(64),
+            idle: 0.0,
+            backpressure: 0.0,
+            lookups: 4000,
+            hot: 1.0,
+            hot_blocks: 8,
+            errors: 0.0,
+            invalidations: 0.0,
+            live_writes: 0.03,
+        },
+        0x5CA0_0200,
+    );
+    for k in 0..3 {
+        println!(
+            "sc_live_steal: port {k}: {} live writes while sending its second half, {} \
+             request cycles lost",
+            f.live_writes[k], f.stalls[k]
+        );
+    }
+    assert!(
+        f.live_writes[0] >= 50,
+        "too few writes: {}",
+        f.live_writes[0]
+    );
+    assert_eq!(
+        f.stalls[0], f.live_writes[0],
+        "port 0 (port A): one lost cycle per write"
+    );
+    assert_eq!(f.stalls[1], 0, "port 1 (port B) lost request cycles");
+    assert_eq!(
+        f.stalls[2], 0,
+        "port 2 (unpaired, port B) lost request cycles"
+    );
 }
 
 /// Prints each port's rate beside the bound of SPEC §9 for a memory latency of 64, the
@@ -1018,6 +1160,17 @@ fn verilog_lints_compiles_and_synthesizes() {
             "synth_ecp5",
         ),
         (
+            "sc_live_small",
+            block::verilog(LiveFilter::new(8, Fpga::Generic), "sc_live_small").unwrap(),
+            "synth",
+        ),
+        (
+            "sc_live_target",
+            // The SPEC §9 target: 2^18 blocks, 16 DP16KD of 16384 x 1 with both ports.
+            block::verilog(LiveFilter::new(18, Fpga::Ecp5), "sc_live_target").unwrap(),
+            "synth_ecp5",
+        ),
+        (
             "sc_cache_writes",
             block::verilog(CacheWrites::new(&mp(6, 2, 64, 64, 1024)), "sc_cache_writes").unwrap(),
             "synth",
@@ -1028,24 +1181,40 @@ fn verilog_lints_compiles_and_synthesizes() {
         std::fs::write(&path, text).unwrap();
         let doubles = comb_ports::double_assignments(text).unwrap();
         assert!(doubles.is_empty(), "{top}: {doubles:?}");
+        // Lint and Icarus with the DP16KD simulation model when the RAMs instantiate it;
+        // yosys with the vendor primitive.
+        let sim_dir = gen_dir().join("with_models");
+        std::fs::create_dir_all(&sim_dir).unwrap();
+        let sim_path = sim_dir.join(format!("{top}.v"));
+        let mut sim_text = text.clone();
+        if text.contains("DP16KD #(") {
+            sim_text.push_str(qptable_testbench::DP16KD_MODEL);
+        }
+        std::fs::write(&sim_path, &sim_text).unwrap();
         let lint = run_tool(
             Command::new("verilator")
                 .args(["--lint-only", "-Wall"])
                 .arg(waiver_file())
-                .arg(&path)
+                .arg(&sim_path)
                 .args(["--top-module", top]),
         );
         assert!(silent(&lint), "{top}: lint\n{}", lint.report());
         let icarus = run_tool(
             Command::new("iverilog")
                 .args(["-g2005", "-Wall", "-o", "/dev/null", "-s", top])
-                .arg(&path),
+                .arg(&sim_path),
         );
         assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
         let script = format!(
-            "read_verilog {p}; hierarchy -check -top {top}; proc -noopt; check -assert; \
+            "{lib}read_verilog {p}; hierarchy -check -top {top}; proc -noopt; check -assert; \
              {flow} -top {top}; check -assert; stat",
-            p = path.display()
+            p = path.display(),
+            // The vendor primitives the ecp5 RAMs instantiate, as black boxes.
+            lib = if *flow == "synth_ecp5" {
+                "read_verilog -lib -specify +/ecp5/cells_sim.v; "
+            } else {
+                ""
+            }
         );
         let run = run_tool(Command::new("yosys").arg("-p").arg(&script));
         let warnings: Vec<&str> = run
