@@ -1454,6 +1454,27 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  mem_read_pulse;
     
     // Constant declarations
+    localparam  words_all = 256'hffffffffffffffff;
+    localparam  one_m = 256'h1;
+    localparam  one16 = 16'h1;
+    localparam  one_r = 128'h1;
+    localparam  wpr_shift = 5'b101;
+    localparam  c16$0 = 9'b0;
+    localparam  c16$1 = 9'b1;
+    localparam  c16$2 = 9'b10;
+    localparam  c16$3 = 9'b11;
+    localparam  c16$4 = 9'b100;
+    localparam  c16$5 = 9'b101;
+    localparam  c16$6 = 9'b110;
+    localparam  c16$7 = 9'b111;
+    localparam  c16$8 = 9'b1000;
+    localparam  c16$9 = 9'b1001;
+    localparam  c16$10 = 9'b1010;
+    localparam  c16$11 = 9'b1011;
+    localparam  c16$12 = 9'b1100;
+    localparam  c16$13 = 9'b1101;
+    localparam  c16$14 = 9'b1110;
+    localparam  c16$15 = 9'b1111;
     localparam  index_mask = 24'hffffff;
     localparam  index_bits = 5'b11000;
     localparam  gen_mask = 24'h0;
@@ -1512,23 +1533,30 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$HoldOn = 8;
     localparam MemState$HoldWait = 9;
     localparam MemState$Inval = 10;
-    localparam MemState$WRead1 = 11;
-    localparam MemState$WRead2 = 12;
-    localparam MemState$WRead3 = 13;
-    localparam MemState$ArReq = 14;
-    localparam MemState$Scan = 15;
-    localparam MemState$Decide = 16;
-    localparam MemState$WReq = 17;
-    localparam MemState$WWait = 18;
-    localparam MemState$OnChip = 19;
-    localparam MemState$MapWait = 20;
-    localparam MemState$Finish = 21;
-    localparam MemState$FreeA = 22;
-    localparam MemState$FreeB = 23;
-    localparam MemState$Drain = 24;
-    localparam MemState$Push = 25;
-    localparam MemState$PoolWait = 26;
-    localparam MemState$Done = 27;
+    localparam MemState$Lookup = 11;
+    localparam MemState$WRead1 = 12;
+    localparam MemState$WRead2 = 13;
+    localparam MemState$WRead3 = 14;
+    localparam MemState$ArReq = 15;
+    localparam MemState$Scan = 16;
+    localparam MemState$Select = 17;
+    localparam MemState$Pick = 18;
+    localparam MemState$RowRead1 = 19;
+    localparam MemState$RowRead2 = 20;
+    localparam MemState$RowRead3 = 21;
+    localparam MemState$Extract = 22;
+    localparam MemState$Decide = 23;
+    localparam MemState$WReq = 24;
+    localparam MemState$WWait = 25;
+    localparam MemState$OnChip = 26;
+    localparam MemState$MapWait = 27;
+    localparam MemState$Finish = 28;
+    localparam MemState$FreeA = 29;
+    localparam MemState$FreeB = 30;
+    localparam MemState$Drain = 31;
+    localparam MemState$Push = 32;
+    localparam MemState$PoolWait = 33;
+    localparam MemState$Done = 34;
     
     // Stub signals
     reg  map$clock;
@@ -1576,8 +1604,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  writer$bvalid;
     wire  writer$bready;
     reg  [1:0] writer$bresp;
-    reg  [4:0] state$d;
-    wire  [4:0] state$q;
+    reg  [5:0] state$d;
+    wire  [5:0] state$q;
     reg  state$clock;
     reg  [20:0] cursor$d;
     wire  [20:0] cursor$q;
@@ -1645,27 +1673,45 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [31:0] tunit$d;
     wire  [31:0] tunit$q;
     reg  tunit$clock;
-    reg  [8:0] any_w$d;
-    wire  [8:0] any_w$q;
-    reg  any_w$clock;
-    reg  any_found$d;
-    wire  any_found$q;
-    reg  any_found$clock;
-    reg  [31:0] any_word$d;
-    wire  [31:0] any_word$q;
-    reg  any_word$clock;
-    reg  [31:0] any_unit$d;
-    wire  [31:0] any_unit$q;
-    reg  any_unit$clock;
-    reg  [1:0] n_alloc$d;
-    wire  [1:0] n_alloc$q;
-    reg  n_alloc$clock;
-    reg  t_alloc$d;
-    wire  t_alloc$q;
-    reg  t_alloc$clock;
     reg  other_live$d;
     wire  other_live$q;
     reg  other_live$clock;
+    reg  cbuf$clock;
+    reg  [23:0] cbuf$read_address;
+    wire  [511:0] cbuf$read_data;
+    reg  cbuf$write_enable;
+    reg  [23:0] cbuf$write_address;
+    reg  [511:0] cbuf$write_data;
+    reg  cb_valid$d;
+    wire  cb_valid$q;
+    reg  cb_valid$clock;
+    reg  [20:0] cb_block$d;
+    wire  [20:0] cb_block$q;
+    reg  cb_block$clock;
+    reg  cb_written$d;
+    wire  cb_written$q;
+    reg  cb_written$clock;
+    reg  [255:0] alloc_m$d;
+    wire  [255:0] alloc_m$q;
+    reg  alloc_m$clock;
+    reg  [255:0] live_m$d;
+    wire  [255:0] live_m$q;
+    reg  live_m$clock;
+    reg  [127:0] rows_ok$d;
+    wire  [127:0] rows_ok$q;
+    reg  rows_ok$clock;
+    reg  [255:0] cand_q$d;
+    wire  [255:0] cand_q$q;
+    reg  cand_q$clock;
+    reg  [15:0] grp_q$d;
+    wire  [15:0] grp_q$q;
+    reg  grp_q$clock;
+    reg  [63:0] base_seen$d;
+    wire  [63:0] base_seen$q;
+    reg  base_seen$clock;
+    reg  others_alloc$d;
+    wire  others_alloc$q;
+    reg  others_alloc$clock;
     reg  [31:0] new_word$d;
     wire  [31:0] new_word$q;
     reg  new_word$clock;
@@ -1801,7 +1847,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [1:0] w_state;
     reg  w_alloc;
     reg  w_live;
-    reg  w_is_t;
     reg  [15:0] lane_bits;
     reg  last_beat;
     reg  unused_written;
@@ -1820,6 +1865,25 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [1:0] map_cmd;
     reg  [23:0] map_op_index;
     reg  snap;
+    reg  [255:0] w_onehot;
+    reg  [255:0] t_onehot;
+    reg  [8:0] start_w;
+    reg  [255:0] cand;
+    reg  [8:0] lo_w;
+    reg  [8:0] hi_w;
+    reg  [23:0] bstart;
+    reg  [8:0] w_row;
+    reg  [8:0] t_row;
+    reg  [8:0] grp_sel;
+    reg  [15:0] grp_bits;
+    reg  [8:0] bit_sel;
+    reg  [511:0] new_row;
+    reg  row_valid;
+    reg  [15:0] grp_acc;
+    reg  grp_seen;
+    reg  bit_seen;
+    reg  new_alloc;
+    reg  new_live;
     
     // Sub module instances
     qp_table_scale$engine$map map(
@@ -1990,40 +2054,68 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(tunit$q),
         .clock(tunit$clock)
     );
-    qp_table_scale$engine$any_w any_w(
-        .d(any_w$d),
-        .q(any_w$q),
-        .clock(any_w$clock)
-    );
-    qp_table_scale$engine$any_found any_found(
-        .d(any_found$d),
-        .q(any_found$q),
-        .clock(any_found$clock)
-    );
-    qp_table_scale$engine$any_word any_word(
-        .d(any_word$d),
-        .q(any_word$q),
-        .clock(any_word$clock)
-    );
-    qp_table_scale$engine$any_unit any_unit(
-        .d(any_unit$d),
-        .q(any_unit$q),
-        .clock(any_unit$clock)
-    );
-    qp_table_scale$engine$n_alloc n_alloc(
-        .d(n_alloc$d),
-        .q(n_alloc$q),
-        .clock(n_alloc$clock)
-    );
-    qp_table_scale$engine$t_alloc t_alloc(
-        .d(t_alloc$d),
-        .q(t_alloc$q),
-        .clock(t_alloc$clock)
-    );
     qp_table_scale$engine$other_live other_live(
         .d(other_live$d),
         .q(other_live$q),
         .clock(other_live$clock)
+    );
+    qp_table_scale$engine$cbuf cbuf(
+        .clock(cbuf$clock),
+        .read_address(cbuf$read_address),
+        .read_data(cbuf$read_data),
+        .write_enable(cbuf$write_enable),
+        .write_address(cbuf$write_address),
+        .write_data(cbuf$write_data)
+    );
+    qp_table_scale$engine$cb_valid cb_valid(
+        .d(cb_valid$d),
+        .q(cb_valid$q),
+        .clock(cb_valid$clock)
+    );
+    qp_table_scale$engine$cb_block cb_block(
+        .d(cb_block$d),
+        .q(cb_block$q),
+        .clock(cb_block$clock)
+    );
+    qp_table_scale$engine$cb_written cb_written(
+        .d(cb_written$d),
+        .q(cb_written$q),
+        .clock(cb_written$clock)
+    );
+    qp_table_scale$engine$alloc_m alloc_m(
+        .d(alloc_m$d),
+        .q(alloc_m$q),
+        .clock(alloc_m$clock)
+    );
+    qp_table_scale$engine$live_m live_m(
+        .d(live_m$d),
+        .q(live_m$q),
+        .clock(live_m$clock)
+    );
+    qp_table_scale$engine$rows_ok rows_ok(
+        .d(rows_ok$d),
+        .q(rows_ok$q),
+        .clock(rows_ok$clock)
+    );
+    qp_table_scale$engine$cand_q cand_q(
+        .d(cand_q$d),
+        .q(cand_q$q),
+        .clock(cand_q$clock)
+    );
+    qp_table_scale$engine$grp_q grp_q(
+        .d(grp_q$d),
+        .q(grp_q$q),
+        .clock(grp_q$clock)
+    );
+    qp_table_scale$engine$base_seen base_seen(
+        .d(base_seen$d),
+        .q(base_seen$q),
+        .clock(base_seen$clock)
+    );
+    qp_table_scale$engine$others_alloc others_alloc(
+        .d(others_alloc$d),
+        .q(others_alloc$q),
+        .clock(others_alloc$clock)
     );
     qp_table_scale$engine$new_word new_word(
         .d(new_word$d),
@@ -2246,12 +2338,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         ar_q$clock = clock;
         tword$clock = clock;
         tunit$clock = clock;
-        any_w$clock = clock;
-        any_found$clock = clock;
-        any_word$clock = clock;
-        any_unit$clock = clock;
-        n_alloc$clock = clock;
-        t_alloc$clock = clock;
         other_live$clock = clock;
         new_word$clock = clock;
         pending_status$clock = clock;
@@ -2282,6 +2368,16 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         free_ok$clock = clock;
         cmd_error$clock = clock;
         in_use$clock = clock;
+        cb_valid$clock = clock;
+        cb_block$clock = clock;
+        cb_written$clock = clock;
+        alloc_m$clock = clock;
+        live_m$clock = clock;
+        rows_ok$clock = clock;
+        cand_q$clock = clock;
+        grp_q$clock = clock;
+        base_seen$clock = clock;
+        others_alloc$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         op$d = op$q;
@@ -2305,12 +2401,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         ar_q$d = ar_q$q;
         tword$d = tword$q;
         tunit$d = tunit$q;
-        any_w$d = any_w$q;
-        any_found$d = any_found$q;
-        any_word$d = any_word$q;
-        any_unit$d = any_unit$q;
-        n_alloc$d = n_alloc$q;
-        t_alloc$d = t_alloc$q;
         other_live$d = other_live$q;
         new_word$d = new_word$q;
         pending_status$d = pending_status$q;
@@ -2341,6 +2431,22 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         free_ok$d = free_ok$q;
         cmd_error$d = cmd_error$q;
         in_use$d = in_use$q;
+        cb_valid$d = cb_valid$q;
+        cb_block$d = cb_block$q;
+        cb_written$d = cb_written$q;
+        alloc_m$d = alloc_m$q;
+        live_m$d = live_m$q;
+        rows_ok$d = rows_ok$q;
+        cand_q$d = cand_q$q;
+        grp_q$d = grp_q$q;
+        base_seen$d = base_seen$q;
+        others_alloc$d = others_alloc$q;
+        cbuf$clock = clock;
+        cbuf$write_enable = 1'b0;
+        base_seen$d = state_base;
+        if (base_seen$q != state_base) begin
+            cb_valid$d = 1'b0;
+        end
         map$clock = clock;
         map$rst = rst;
         written$clock = clock;
@@ -2494,10 +2600,219 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         w_state = word_v[(32'h0)+:(2)];
         w_alloc = (w_state == 32'h0) & (w_index >= first_index) & (((w_index) & 25'h1ffffff) < max_qps);
         w_live = (w_state == 32'h1) | (w_state == 32'h2);
-        w_is_t = tw_known$q & (w$q == tw$q);
+        w_onehot = one_m << w$q;
+        t_onehot = one_m << tw$q;
+        w_row = w$q >> wpr_shift;
+        t_row = tw$q >> wpr_shift;
+        cbuf$write_address = ((w_row) & 24'hffffff);
+        cbuf$write_data = beat_r$q;
+        cbuf$read_address = ((t_row) & 24'hffffff);
+        bstart = ((blk$q) & 24'hffffff) << block_bits;
+        start_w = ((start$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
+        if (second$q | (blk$q != start_blk$q)) begin
+            start_w = 32'h0;
+        end
+        cand = alloc_m$q & (words_all << start_w);
+        grp_acc = 32'h0;
+        if (|cand[(0 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$0);
+        end
+        if (|cand[(1 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$1);
+        end
+        if (|cand[(2 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$2);
+        end
+        if (|cand[(3 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$3);
+        end
+        if (|cand[(4 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$4);
+        end
+        if (|cand[(5 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$5);
+        end
+        if (|cand[(6 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$6);
+        end
+        if (|cand[(7 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$7);
+        end
+        if (|cand[(8 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$8);
+        end
+        if (|cand[(9 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$9);
+        end
+        if (|cand[(10 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$10);
+        end
+        if (|cand[(11 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$11);
+        end
+        if (|cand[(12 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$12);
+        end
+        if (|cand[(13 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$13);
+        end
+        if (|cand[(14 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$14);
+        end
+        if (|cand[(15 * 32'h10)+:(16)]) begin
+            grp_acc = grp_acc | (one16 << c16$15);
+        end
+        grp_sel = 32'h0;
+        grp_seen = 1'b0;
+        if (grp_q$q[0] & ~grp_seen) begin
+            grp_sel = c16$0;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[1] & ~grp_seen) begin
+            grp_sel = c16$1;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[2] & ~grp_seen) begin
+            grp_sel = c16$2;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[3] & ~grp_seen) begin
+            grp_sel = c16$3;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[4] & ~grp_seen) begin
+            grp_sel = c16$4;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[5] & ~grp_seen) begin
+            grp_sel = c16$5;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[6] & ~grp_seen) begin
+            grp_sel = c16$6;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[7] & ~grp_seen) begin
+            grp_sel = c16$7;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[8] & ~grp_seen) begin
+            grp_sel = c16$8;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[9] & ~grp_seen) begin
+            grp_sel = c16$9;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[10] & ~grp_seen) begin
+            grp_sel = c16$10;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[11] & ~grp_seen) begin
+            grp_sel = c16$11;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[12] & ~grp_seen) begin
+            grp_sel = c16$12;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[13] & ~grp_seen) begin
+            grp_sel = c16$13;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[14] & ~grp_seen) begin
+            grp_sel = c16$14;
+            grp_seen = 1'b1;
+        end
+        if (grp_q$q[15] & ~grp_seen) begin
+            grp_sel = c16$15;
+            grp_seen = 1'b1;
+        end
+        grp_bits = ((cand_q$q >> (grp_sel << 32'h4)) & 16'hffff);
+        bit_sel = 32'h0;
+        bit_seen = 1'b0;
+        if (grp_bits[0] & ~bit_seen) begin
+            bit_sel = c16$0;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[1] & ~bit_seen) begin
+            bit_sel = c16$1;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[2] & ~bit_seen) begin
+            bit_sel = c16$2;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[3] & ~bit_seen) begin
+            bit_sel = c16$3;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[4] & ~bit_seen) begin
+            bit_sel = c16$4;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[5] & ~bit_seen) begin
+            bit_sel = c16$5;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[6] & ~bit_seen) begin
+            bit_sel = c16$6;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[7] & ~bit_seen) begin
+            bit_sel = c16$7;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[8] & ~bit_seen) begin
+            bit_sel = c16$8;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[9] & ~bit_seen) begin
+            bit_sel = c16$9;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[10] & ~bit_seen) begin
+            bit_sel = c16$10;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[11] & ~bit_seen) begin
+            bit_sel = c16$11;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[12] & ~bit_seen) begin
+            bit_sel = c16$12;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[13] & ~bit_seen) begin
+            bit_sel = c16$13;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[14] & ~bit_seen) begin
+            bit_sel = c16$14;
+            bit_seen = 1'b1;
+        end
+        if (grp_bits[15] & ~bit_seen) begin
+            bit_sel = c16$15;
+            bit_seen = 1'b1;
+        end
+        lo_w = 32'h0;
+        if (first_index > bstart) begin
+            lo_w = ((first_index - bstart) & 9'h1ff);
+            if ((first_index - bstart) > ((words_m1) & 24'hffffff)) begin
+                lo_w = words_m1 + 32'h1;
+            end
+        end
+        hi_w = words_m1 + 32'h1;
+        if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
+            hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
+        end
+        new_row = (beat_r$q & ~(((word_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits)) | (((new_word$q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits);
+        row_valid = |((rows_ok$q >> t_row) & one_r);
         t_state = tword$q[(32'h0)+:(2)];
         t_gen = ((tword$q >> 32'h2) & 24'hffffff) & gen_mask;
         t_index = (((blk$q) & 24'hffffff) << block_bits) | ((tw$q) & 24'hffffff);
+        new_alloc = (new_word$q[(32'h0)+:(2)] == 32'h0) & (t_index >= first_index);
+        new_live = (new_word$q[(32'h0)+:(2)] == 32'h1) | (new_word$q[(32'h0)+:(2)] == 32'h2);
         new_unit = (tunit$q & ~(word_mask << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift))) | (new_word$q << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift));
         unit_off = (((tw$q) & 64'hffffffffffffffff) >> upw_shift) << ub_shift;
         unit_addr = block_addr + unit_off;
@@ -2551,7 +2866,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                         tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
                         tw_known$d = 1'b1;
-                        state$d = MemState$WRead1;
+                        state$d = MemState$Lookup;
                     end
                 end
             MemState$Decode:
@@ -2639,7 +2954,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     if (inv_done) begin
                         inv_q$d = 1'b0;
-                        state$d = MemState$WRead1;
+                        state$d = MemState$Lookup;
+                    end
+                end
+            MemState$Lookup:
+                begin
+                    state$d = MemState$WRead1;
+                    if (cb_valid$q & (cb_block$q == blk$q)) begin
+                        was_written$d = cb_written$q;
+                        state$d = MemState$Select;
                     end
                 end
             MemState$WRead1:
@@ -2656,16 +2979,20 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     w$d = 32'h0;
                     beat_ok$d = 1'b0;
                     rd_err$d = 1'b0;
-                    any_found$d = 1'b0;
-                    n_alloc$d = 32'h0;
-                    t_alloc$d = 1'b0;
-                    other_live$d = 1'b0;
-                    tword$d = 32'h0;
-                    tunit$d = 32'h0;
-                    state$d = MemState$Scan;
+                    alloc_m$d = 32'h0;
+                    live_m$d = 32'h0;
+                    rows_ok$d = 32'h0;
+                    cb_valid$d = 1'b0;
+                    cb_block$d = blk$q;
                     if (written$read_data[32'h0]) begin
                         ar_q$d = 1'b1;
                         state$d = MemState$ArReq;
+                    end
+                    else begin
+                        alloc_m$d = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
+                        cb_valid$d = 1'b1;
+                        cb_written$d = 1'b0;
+                        state$d = MemState$Select;
                     end
                 end
             MemState$ArReq:
@@ -2677,11 +3004,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$Scan:
                 begin
                     if (~beat_ok$q) begin
-                        if (~was_written$q) begin
-                            beat_r$d = 32'h0;
-                            beat_ok$d = 1'b1;
-                        end
-                        else if (c_rvalid) begin
+                        if (c_rvalid) begin
                             beat_r$d = c_rdata >> (((block_addr & bus_mask) & 16'hffff) << 32'h3);
                             beat_ok$d = 1'b1;
                             if (|c_rresp | (c_rlast != last_beat)) begin
@@ -2690,78 +3013,95 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                     end
                     else begin
+                        if ((w$q & wpr_m1) == 32'h0) begin
+                            cbuf$write_enable = 1'b1;
+                            rows_ok$d = rows_ok$q | (one_r << w_row);
+                        end
                         if (w_alloc) begin
-                            if (n_alloc$q != 32'h2) begin
-                                n_alloc$d = n_alloc$q + 32'h1;
-                            end
-                            if (~any_found$q) begin
-                                any_found$d = 1'b1;
-                                any_w$d = w$q;
-                                any_word$d = word_v;
-                                any_unit$d = unit_v;
-                            end
-                            if (~tw_known$q & (w_index >= start$q)) begin
-                                tw_known$d = 1'b1;
-                                tw$d = w$q;
-                                tword$d = word_v;
-                                tunit$d = unit_v;
-                                t_alloc$d = 1'b1;
-                            end
+                            alloc_m$d = alloc_m$q | w_onehot;
                         end
-                        if (w_is_t) begin
-                            tword$d = word_v;
-                            tunit$d = unit_v;
-                            t_alloc$d = w_alloc;
-                        end
-                        if (w_live & ~w_is_t) begin
-                            other_live$d = 1'b1;
+                        if (w_live) begin
+                            live_m$d = live_m$q | w_onehot;
                         end
                         w$d = w$q + 32'h1;
                         if ((w$q & wpr_m1) == wpr_m1) begin
                             beat_ok$d = 1'b0;
                         end
                         if (w$q == words_m1) begin
-                            state$d = MemState$Decide;
+                            state$d = MemState$Select;
+                            cb_valid$d = 1'b1;
+                            cb_written$d = 1'b1;
+                            if (rd_err$q) begin
+                                cb_valid$d = 1'b0;
+                                pending_status$d = mem_error_code;
+                                state$d = MemState$Finish;
+                            end
                         end
                     end
+                end
+            MemState$Select:
+                begin
+                    cand_q$d = cand;
+                    grp_q$d = grp_acc;
+                    state$d = MemState$RowRead1;
+                    if (~tw_known$q) begin
+                        state$d = MemState$Pick;
+                    end
+                end
+            MemState$Pick:
+                begin
+                    if (|grp_q$q) begin
+                        tw$d = (grp_sel << 32'h4) | bit_sel;
+                        tw_known$d = 1'b1;
+                        state$d = MemState$RowRead1;
+                    end
+                    else if (second$q | (blk$q != start_blk$q)) begin
+                        pending_status$d = res$full;
+                        alloc_full$d = alloc_full$q + 32'h1;
+                        state$d = MemState$Finish;
+                    end
+                    else begin
+                        hold_q$d = 1'b0;
+                        second$d = 1'b1;
+                        map_op_valid = 1'b1;
+                        map_cmd = map_op$find;
+                        map_op_index = ((blk$q) & 24'hffffff) + 32'h1;
+                        state$d = MemState$FindWait;
+                    end
+                end
+            MemState$RowRead1:
+                begin
+                    state$d = MemState$RowRead2;
+                end
+            MemState$RowRead2:
+                begin
+                    state$d = MemState$RowRead3;
+                end
+            MemState$RowRead3:
+                begin
+                    beat_r$d = 32'h0;
+                    if (row_valid) begin
+                        beat_r$d = cbuf$read_data;
+                    end
+                    w$d = tw$q;
+                    state$d = MemState$Extract;
+                end
+            MemState$Extract:
+                begin
+                    tword$d = word_v;
+                    tunit$d = unit_v;
+                    other_live$d = |(live_m$q & ~t_onehot);
+                    others_alloc$d = |(alloc_m$q & ~t_onehot);
+                    state$d = MemState$Decide;
                 end
             MemState$Decide:
                 begin
                     state$d = MemState$WReq;
-                    if (rd_err$q) begin
-                        pending_status$d = mem_error_code;
-                        state$d = MemState$Finish;
-                    end
-                    else if (rel$q) begin
+                    if (rel$q) begin
                         new_word$d = ((t_gen) & 32'hffffffff) << 32'h2;
                     end
                     else if (op$q == ops$alloc) begin
-                        if (~tw_known$q) begin
-                            if (second$q | (blk$q != start_blk$q)) begin
-                                tw_known$d = 1'b1;
-                                tw$d = any_w$q;
-                                tword$d = any_word$q;
-                                tunit$d = any_unit$q;
-                                t_alloc$d = 1'b1;
-                                state$d = MemState$Decide;
-                                if (~any_found$q) begin
-                                    pending_status$d = res$full;
-                                    alloc_full$d = alloc_full$q + 32'h1;
-                                    state$d = MemState$Finish;
-                                end
-                            end
-                            else begin
-                                hold_q$d = 1'b0;
-                                second$d = 1'b1;
-                                map_op_valid = 1'b1;
-                                map_cmd = map_op$find;
-                                map_op_index = ((blk$q) & 24'hffffff) + 32'h1;
-                                state$d = MemState$FindWait;
-                            end
-                        end
-                        else begin
-                            new_word$d = ((((t_gen + 32'h1) & gen_mask) & 32'hffffffff) << 32'h2) | 32'h1;
-                        end
+                        new_word$d = ((((t_gen + 32'h1) & gen_mask) & 32'hffffffff) << 32'h2) | 32'h1;
                     end
                     else if (op$q == ops$alloc_at) begin
                         new_word$d = (((gen) & 32'hffffffff) << 32'h2) | 32'h1;
@@ -2814,6 +3154,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     if (writer$done) begin
                         state$d = MemState$OnChip;
                         if (writer$error) begin
+                            cb_valid$d = 1'b0;
                             pending_status$d = mem_error_code;
                             state$d = MemState$Finish;
                         end
@@ -2822,6 +3163,18 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$OnChip:
                 begin
                     written$write_enable = 1'b1;
+                    cbuf$write_enable = 1'b1;
+                    cbuf$write_data = new_row;
+                    rows_ok$d = rows_ok$q | (one_r << t_row);
+                    cb_written$d = 1'b1;
+                    alloc_m$d = alloc_m$q & ~t_onehot;
+                    if (new_alloc) begin
+                        alloc_m$d = alloc_m$q | t_onehot;
+                    end
+                    live_m$d = live_m$q & ~t_onehot;
+                    if (new_live) begin
+                        live_m$d = live_m$q | t_onehot;
+                    end
                     pending_status$d = res$ok;
                     state$d = MemState$Finish;
                     if (rel$q) begin
@@ -2848,7 +3201,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                                 next_alloc$d = first_index;
                             end
                         end
-                        if ((n_alloc$q == 32'h0) | ((n_alloc$q == 32'h1) & t_alloc$q)) begin
+                        if (~others_alloc$q) begin
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                             state$d = MemState$MapWait;
@@ -2912,7 +3265,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             rel_overflow$d = 1'b1;
                             blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                             tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
-                            state$d = MemState$WRead1;
+                            state$d = MemState$Lookup;
                         end
                     end
                 end
@@ -2956,6 +3309,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             live_we_q$d = 1'b0;
             map_valid_q$d = 1'b0;
             rel$d = 1'b0;
+            cb_valid$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -2997,6 +3351,25 @@ module qp_table_scale$engine$alloc_full(d,q,clock);
 endmodule // qp_table_scale$engine$alloc_full
 
 
+module qp_table_scale$engine$alloc_m(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$alloc_m
+
+
 module qp_table_scale$engine$alloc_ok(d,q,clock);
     
     // Module arguments
@@ -3016,82 +3389,6 @@ module qp_table_scale$engine$alloc_ok(d,q,clock);
 endmodule // qp_table_scale$engine$alloc_ok
 
 
-module qp_table_scale$engine$any_found(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$any_found
-
-
-module qp_table_scale$engine$any_unit(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$any_unit
-
-
-module qp_table_scale$engine$any_w(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$any_w
-
-
-module qp_table_scale$engine$any_word(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$any_word
-
-
 module qp_table_scale$engine$ar_q(d,q,clock);
     
     // Module arguments
@@ -3109,6 +3406,25 @@ module qp_table_scale$engine$ar_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$ar_q
+
+
+module qp_table_scale$engine$base_seen(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$base_seen
 
 
 module qp_table_scale$engine$beat_ok(d,q,clock);
@@ -3166,6 +3482,124 @@ module qp_table_scale$engine$blk(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$blk
+
+
+module qp_table_scale$engine$cand_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cand_q
+
+
+module qp_table_scale$engine$cb_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cb_block
+
+
+module qp_table_scale$engine$cb_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cb_valid
+
+
+module qp_table_scale$engine$cb_written(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cb_written
+
+
+module qp_table_scale$engine$cbuf(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [511:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [511:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:1];
+    reg [63:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 64'd0;
+    `endif
+    reg [63:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 64'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1], write_data[511:64]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[0:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[0:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {448'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd2) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 2 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale$engine$cbuf
 
 
 module qp_table_scale$engine$cmd_error(d,q,clock);
@@ -3301,6 +3735,25 @@ module qp_table_scale$engine$free_ok(d,q,clock);
 endmodule // qp_table_scale$engine$free_ok
 
 
+module qp_table_scale$engine$grp_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$grp_q
+
+
 module qp_table_scale$engine$hold_q(d,q,clock);
     
     // Module arguments
@@ -3432,6 +3885,25 @@ module qp_table_scale$engine$inv_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$inv_q
+
+
+module qp_table_scale$engine$live_m(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$live_m
 
 
 module qp_table_scale$engine$live_waddr_q(d,q,clock);
@@ -5702,25 +6174,6 @@ module qp_table_scale$engine$map_valid_q(d,q,clock);
 endmodule // qp_table_scale$engine$map_valid_q
 
 
-module qp_table_scale$engine$n_alloc(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$n_alloc
-
-
 module qp_table_scale$engine$new_word(d,q,clock);
     
     // Module arguments
@@ -5795,6 +6248,25 @@ module qp_table_scale$engine$other_live(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$other_live
+
+
+module qp_table_scale$engine$others_alloc(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$others_alloc
 
 
 module qp_table_scale$engine$pending_qpn(d,q,clock);
@@ -6086,6 +6558,25 @@ module qp_table_scale$engine$req_fire_r$1(d,q,clock);
 endmodule // qp_table_scale$engine$req_fire_r$1
 
 
+module qp_table_scale$engine$rows_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$rows_ok
+
+
 module qp_table_scale$engine$rsp_fire_r$0(d,q,clock);
     
     // Module arguments
@@ -6184,8 +6675,8 @@ endmodule // qp_table_scale$engine$start_blk
 module qp_table_scale$engine$state(d,q,clock);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
+    input wire  [5:0] d;
+    output reg  [5:0] q;
     input wire  clock;
     
     // Enums
@@ -6200,23 +6691,30 @@ module qp_table_scale$engine$state(d,q,clock);
     localparam MemState$HoldOn = 8;
     localparam MemState$HoldWait = 9;
     localparam MemState$Inval = 10;
-    localparam MemState$WRead1 = 11;
-    localparam MemState$WRead2 = 12;
-    localparam MemState$WRead3 = 13;
-    localparam MemState$ArReq = 14;
-    localparam MemState$Scan = 15;
-    localparam MemState$Decide = 16;
-    localparam MemState$WReq = 17;
-    localparam MemState$WWait = 18;
-    localparam MemState$OnChip = 19;
-    localparam MemState$MapWait = 20;
-    localparam MemState$Finish = 21;
-    localparam MemState$FreeA = 22;
-    localparam MemState$FreeB = 23;
-    localparam MemState$Drain = 24;
-    localparam MemState$Push = 25;
-    localparam MemState$PoolWait = 26;
-    localparam MemState$Done = 27;
+    localparam MemState$Lookup = 11;
+    localparam MemState$WRead1 = 12;
+    localparam MemState$WRead2 = 13;
+    localparam MemState$WRead3 = 14;
+    localparam MemState$ArReq = 15;
+    localparam MemState$Scan = 16;
+    localparam MemState$Select = 17;
+    localparam MemState$Pick = 18;
+    localparam MemState$RowRead1 = 19;
+    localparam MemState$RowRead2 = 20;
+    localparam MemState$RowRead3 = 21;
+    localparam MemState$Extract = 22;
+    localparam MemState$Decide = 23;
+    localparam MemState$WReq = 24;
+    localparam MemState$WWait = 25;
+    localparam MemState$OnChip = 26;
+    localparam MemState$MapWait = 27;
+    localparam MemState$Finish = 28;
+    localparam MemState$FreeA = 29;
+    localparam MemState$FreeB = 30;
+    localparam MemState$Drain = 31;
+    localparam MemState$Push = 32;
+    localparam MemState$PoolWait = 33;
+    localparam MemState$Done = 34;
     
     // Update code (custom)
     initial begin
@@ -6247,25 +6745,6 @@ module qp_table_scale$engine$status_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$status_q
-
-
-module qp_table_scale$engine$t_alloc(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$t_alloc
 
 
 module qp_table_scale$engine$time_q(d,q,clock);
