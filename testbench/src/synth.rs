@@ -427,8 +427,12 @@ pub const ECP5_85F_DP16KD: u64 = 208;
 const STATE_RAM_BLOCK_BUDGET: u64 = 150;
 
 /// DP16KD blocks the copies of the state RAM of `cfg` take (one copy per port and the
-/// command engine's; blocks of 16384 x 1 bit at these depths).
+/// command engine's; blocks of 16384 x 1 bit at these depths). With the state in memory
+/// (SPEC §9) there is no state RAM: 0, and the whole configuration is measured.
 pub fn state_ram_blocks(cfg: &Config) -> u64 {
+    if cfg.state == qptable::config::State::InMemory {
+        return 0;
+    }
     let copies = cfg.ports.len() as u64 + 1;
     let width = 2 + 24 - u64::from(cfg.index_bits);
     copies * u64::from(cfg.max_qps()).div_ceil(16384) * width
