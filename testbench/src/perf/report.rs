@@ -215,6 +215,8 @@ impl ConfigReport {
         }
         let (what, lat) = if in_memory(c) {
             ("directory reads/cycle, all ports", "min latency")
+        } else if state_in_memory(c) {
+            ("lookups/cycle per port", "min latency")
         } else {
             ("lookups/cycle per port", "latency")
         };
@@ -392,6 +394,8 @@ pub fn markdown(
             .collect();
         let (what, lat_what) = if in_memory(&r.cfg) {
             ("directory reads/cycle", "min latency")
+        } else if state_in_memory(&r.cfg) {
+            ("lookups/cycle", "min latency")
         } else {
             ("lookups/cycle", "max latency")
         };
