@@ -1667,7 +1667,8 @@ mod tests {
         assert_eq!(Status::from_u64(6), None);
         assert_eq!(Status::MemError.as_u64(), 5);
         assert_eq!(CmdStatus::from_u32(4), Some(CmdStatus::BadCmd));
-        assert_eq!(CmdStatus::from_u32(5), None);
+        assert_eq!(CmdStatus::from_u32(5), Some(CmdStatus::MemError));
+        assert_eq!(CmdStatus::from_u32(6), None);
     }
 
     #[test]

@@ -62,7 +62,7 @@ const W_BITS: usize = 9;
 const MASK_BITS: usize = 256;
 /// A mask with one bit per row (bus beat) of a block (at most 128 rows).
 const ROW_BITS: usize = 128;
-/// State codes of a word in memory (bits [1:0]).
+/// State codes of a word in memory (bits \[1:0\]).
 pub const WORD_FREE: u64 = 0;
 pub const WORD_RESERVED: u64 = 1;
 pub const WORD_VALID: u64 = 2;

@@ -236,7 +236,10 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
         });
     }
     let mut axil = AxiLiteMaster::new(&sim, "s_axil_")?.with_random(0.2, 0.2, seed ^ 0xa1);
-    let mut mem = if in_memory {
+    // The directory in memory reads it; the state in memory reads and writes its table
+    // (at STATE_BASE 0: the memory model serves any address).
+    let state_in_memory = cfg.state == qptable::config::State::InMemory;
+    let mut mem = if in_memory || state_in_memory {
         Some(
             AxiMemory::new(&sim, "m_axi_")?
                 .with_seed(seed ^ 0x3e3)
@@ -271,7 +274,7 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
         let e = page_base(rng) | rng.gen_bool(0.8) as u64;
         mem.write_u64(a, e);
     };
-    if let Some(m) = mem.as_mut() {
+    if let Some(m) = mem.as_mut().filter(|_| in_memory) {
         for i in 0..dir_entries {
             write_dir_mem(m, &mut rng, i);
         }
@@ -442,7 +445,7 @@ pub fn record(model: &Model, cfg: &Config, seed: u64, cycles: u64) -> Result<Rec
                     }
                     // In memory, now and then another directory entry answers SLVERR (the
                     // engine sees it once that entry is no longer cached: after a DIR_FLUSH).
-                    if let Some(m) = mem.as_mut() {
+                    if let Some(m) = mem.as_mut().filter(|_| in_memory) {
                         if rng.gen_bool(if op == OP_DIR_FLUSH { 0.3 } else { 0.003 }) {
                             m.clear_error_ranges();
                             let bad = rng.gen_range(0..dir_entries);
