@@ -217,16 +217,7 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         copies * u64::from(p.max_qps),
         2 + u64::from(p.gen_bits()),
     )];
-    if p.dir_on_chip {
-        v.push((
-            format!(
-                "directory ({copies} copies: {} lookup ports + control port)",
-                cfg.ports.len()
-            ),
-            copies * u64::from(p.dir_entries()),
-            crate::hw::DIR_BITS as u64,
-        ));
-    }
+    v.extend(directory_row(cfg, &p));
     if p.dir_in_memory() {
         // Per port: the lookup queue, the directory read requests and the directory entries
         // read; shared: the port of every read in flight.
@@ -253,12 +244,34 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
             crate::hw::dir_fetch::RET_BITS as u64,
         ));
     }
-    for (k, words) in crate::hw::free_map::level_words(p.max_qps)
+    v.extend(free_map_and_quarantine_rows(cfg, p.max_qps, "free map"));
+    v
+}
+
+/// The on-chip directory (two_level on_chip): one copy per lookup port and the control
+/// port's.
+fn directory_row(cfg: &Config, p: &EngineParams) -> Option<(String, u64, u64)> {
+    let copies = cfg.ports.len() as u64 + 1;
+    p.dir_on_chip.then(|| {
+        (
+            format!(
+                "directory ({copies} copies: {} lookup ports + control port)",
+                cfg.ports.len()
+            ),
+            copies * u64::from(p.dir_entries()),
+            crate::hw::DIR_BITS as u64,
+        )
+    })
+}
+
+/// The levels of a free map of `members` (indexes, or blocks with the state in memory) and
+/// the quarantine queue (when the quarantine is on).
+fn free_map_and_quarantine_rows(cfg: &Config, members: u32, name: &str) -> Vec<(String, u64, u64)> {
+    let mut v: Vec<(String, u64, u64)> = crate::hw::free_map::level_words(members)
         .iter()
         .enumerate()
-    {
-        v.push((format!("free map level {k}"), u64::from(*words), 64));
-    }
+        .map(|(k, words)| (format!("{name} level {k}"), u64::from(*words), 64))
+        .collect();
     if cfg.quarantine_cycles > 0 {
         v.push((
             "quarantine queue".into(),
@@ -342,29 +355,12 @@ fn state_mem_on_chip(
         ),
         ("written (one bit per block)".into(), blocks, 1),
     ];
-    if p.dir_on_chip {
-        v.push((
-            format!(
-                "directory ({} copies: {n} lookup ports + control port)",
-                n + 1
-            ),
-            (n + 1) * u64::from(p.dir_entries()),
-            crate::hw::DIR_BITS as u64,
-        ));
-    }
-    for (k, words) in crate::hw::free_map::level_words(blocks as u32)
-        .iter()
-        .enumerate()
-    {
-        v.push((format!("block free map level {k}"), u64::from(*words), 64));
-    }
-    if cfg.quarantine_cycles > 0 {
-        v.push((
-            "quarantine queue".into(),
-            u64::from(cfg.quarantine_depth),
-            crate::hw::TIME_BITS as u64 + 24,
-        ));
-    }
+    v.extend(directory_row(cfg, p));
+    v.extend(free_map_and_quarantine_rows(
+        cfg,
+        blocks as u32,
+        "block free map",
+    ));
     v
 }
 

@@ -1055,11 +1055,8 @@ impl Model {
 
     /// STATE_BYTES (SPEC §9): the bytes of the state table, 0 with the state on chip.
     pub fn state_bytes(&self) -> u64 {
-        crate::hw::EngineParams::new(&self.cfg)
-            .state_mem
-            .map_or(0, |m| {
-                u64::from(self.max_qps.div_ceil(1 << m.block_bits)) * m.block_bytes()
-            })
+        // (`block_bytes` is 0 with the state on chip.)
+        u64::from(self.max_qps.div_ceil(1 << self.block_bits)) * self.block_bytes
     }
 
     /// Whether the value of a register read depends on timing the model does not follow (the

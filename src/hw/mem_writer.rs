@@ -2,8 +2,8 @@
 //! in_memory`, docs/state_in_memory.md). A command writes through it either the bus beat
 //! that holds the state word it changed, or, the first time it touches a block, the whole
 //! block (lazy initialisation: every other word of a block never written is FREE with
-//! generation 0, all zero bits). This release does not instantiate it yet: the engine keeps
-//! its state on chip until the rest of SPEC §9 lands; the block is tested alone
+//! generation 0, all zero bits). A child of the state in memory's command engine
+//! ([`MemCmdEngine`](super::mem_cmd::MemCmdEngine)); also tested alone
 //! (`testbench/tests/block_mem_writer.rs`).
 //!
 //! One write at a time, as the command engine runs one command at a time:

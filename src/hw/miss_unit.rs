@@ -4,11 +4,10 @@
 //! into one of `max_misses` fill slots (AXI4 read master), keeps the block there until every
 //! request that took the slot has read it, and broadcasts each good block to the cache.
 //!
-//! **Not yet instantiated by the engine**: this release still refuses `state = in_memory`;
-//! the block is built and tested on its own (`testbench/tests/block_miss_unit.rs`) ahead of
-//! its integration, so its parameters that the configuration does not have yet
-//! (`block_bits`, `word_bits`, `max_misses`, `mem_data_bits`, `cache_lines`) come in a
-//! [`MissParams`] next to the [`EngineParams`].
+//! One per engine with the state in memory (the top level wires it to every port's
+//! [`StateCache`](super::state_cache::StateCache)); also tested alone
+//! (`testbench/tests/block_miss_unit.rs`). Its parameters come in a [`MissParams`]
+//! ([`EngineParams::state_mem`]).
 //!
 //! # Block in memory
 //!

@@ -6,13 +6,16 @@
 //! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5) |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
-//! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9, not instantiated yet): the AXI4 write master of the state table, one burst at a time |
-//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9), not yet instantiated: the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
+//! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9), a child of `MemCmdEngine`: the AXI4 write master of the state table, one burst at a time |
+//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9): the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
 //! | [`StateCache`](state_cache::StateCache) | `state_cache.rs` | state in_memory (SPEC §9), a child of each `LookupPipe`: the port's `live` filter, cache tag and data copies, the s2 hit/miss decision, the wait queue and its in-order drain through the miss unit's fill buffer |
 //! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
+//! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
+//! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0) and the command engine (ID 1) |
+//! | [`LiveFilter`](live_filter::LiveFilter) | `live_filter.rs` | state in_memory: the fail-fast `live` bit per block, one copy per two ports (a true dual-port RAM) |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
 //! | [`codes`] | `codes.rs` | the SPEC vocabulary ([`crate::spec`]) as groups of hardware constants |
 //! | [`AxilRegs`](axil_regs::AxilRegs) | `axil_regs.rs` | AXI4-Lite slave and the register map of SPEC §6 |

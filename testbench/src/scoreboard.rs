@@ -390,13 +390,7 @@ impl Scoreboard {
         }
         // State in memory: a lookup of a live block that an error range covers may miss and
         // answer MEM_ERROR.
-        let changing = match &self.window {
-            Some(Window {
-                change: Some(change),
-                ..
-            }) => Some(change.index),
-            _ => None,
-        };
+        let changing = self.changing_index();
         if self.model.lookup_may_mem_error(qpn, changing) {
             allowed.push(Lookup {
                 status: Status::MemError,
@@ -486,17 +480,16 @@ impl Scoreboard {
         }
     }
 
+    /// The index the command in flight changes, if any.
+    fn changing_index(&self) -> Option<u32> {
+        self.window.as_ref()?.change.map(|c| c.index)
+    }
+
     /// State in memory: the error ranges of the memory have just changed (the model's copy
     /// holds them). A lookup outstanding now may still read its block: it may answer
     /// MEM_ERROR if the new ranges cover its live block (it keeps what it was allowed).
     pub fn state_errors_changed(&mut self) {
-        let changing = match &self.window {
-            Some(Window {
-                change: Some(change),
-                ..
-            }) => Some(change.index),
-            _ => None,
-        };
+        let changing = self.changing_index();
         for q in &mut self.queues {
             for e in q.iter_mut() {
                 let mem_error = Lookup {

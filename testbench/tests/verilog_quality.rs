@@ -11,8 +11,8 @@
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
 //!
-//! The blocks of SPEC §9 that the engine does not instantiate yet (`MemWriter`) are checked
-//! alone by the lint, Icarus, one-assignment and yosys tests, as if each were an engine.
+//! Blocks of SPEC §9 (`MemWriter`, `CacheWrites`) are also checked alone by the lint, Icarus,
+//! one-assignment and yosys tests, as if each were an engine.
 //!
 //! The Verilog of every configuration is generated once per test process and written to
 //! `<target>/tmp/verilog_quality/gen/<top>.v`; the waivers of `verilator.vlt` apply to files
@@ -241,71 +241,61 @@ fn designs() -> &'static [Design] {
     })
 }
 
-/// The blocks of SPEC §9 that the engine does not instantiate yet, each alone as a top
-/// module (its label and top are the block's name), written beside the engines: lint,
-/// Icarus, the one-assignment rule and synthesis hold for them as for an engine.
+/// Blocks of SPEC §9 checked alone as well, each as a top module (its label and top are the
+/// block's name), written beside the engines: lint, Icarus, the one-assignment rule and
+/// synthesis hold for them as for an engine, at parameters the engines of `gen/` do not use.
 fn standalone_blocks() -> &'static [Design] {
     static BLOCKS: OnceLock<Vec<Design>> = OnceLock::new();
     BLOCKS.get_or_init(|| {
         let dir = work_dir();
-        [64, 512]
+        // One block's Verilog, written to `<top>.v`, as a design.
+        let standalone = |top: String, text: anyhow::Result<String>, origin: String| {
+            let text = text.unwrap_or_else(|e| panic!("{top}: {e:#}"));
+            let path = dir.join(format!("{top}.v"));
+            write_atomically(&path, &text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+            Design {
+                label: top.clone(),
+                origin,
+                config: Config {
+                    top,
+                    ..Config::default()
+                },
+                text,
+                path,
+            }
+        };
+        let mut designs: Vec<Design> = [64, 512]
             .into_iter()
             .map(|bits| {
                 let top = format!("block_mem_writer_{bits}");
                 let text = qptable_testbench::block::verilog(
                     qptable::hw::mem_writer::MemWriter::new(bits),
                     &top,
-                )
-                .unwrap_or_else(|e| panic!("{top}: {e:#}"));
-                let path = dir.join(format!("{top}.v"));
-                write_atomically(&path, &text)
-                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-                let config = Config {
-                    top: top.clone(),
-                    ..Config::default()
-                };
-                Design {
-                    label: top,
-                    origin: format!("MemWriter::new({bits}), not instantiated by the engine yet"),
-                    config,
-                    text,
-                    path,
-                }
+                );
+                standalone(top, text, format!("MemWriter::new({bits})"))
             })
-            .chain(std::iter::once_with(|| {
-                // The cache write bus of state in_memory at the SPEC §9 defaults (1024 lines,
-                // 2-beat blocks).
-                let top = "block_cache_writes".to_string();
-                let m = qptable::hw::miss_unit::MissParams {
-                    block_bits: 6,
-                    word_bits: 2,
-                    max_misses: 64,
-                    mem_data_bits: 64,
-                    cache_lines: 1024,
-                };
-                let text = qptable_testbench::block::verilog(
-                    qptable::hw::cache_writes::CacheWrites::new(&m),
-                    &top,
-                )
-                .unwrap_or_else(|e| panic!("{top}: {e:#}"));
-                let path = dir.join(format!("{top}.v"));
-                write_atomically(&path, &text)
-                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-                let config = Config {
-                    top: top.clone(),
-                    ..Config::default()
-                };
-                Design {
-                    label: top,
-                    origin: "CacheWrites::new(defaults of SPEC §9), not instantiated by the \
-                             engine yet"
-                        .into(),
-                    config,
-                    text,
-                    path,
-                }
-            }))
-            .collect()
+            .collect();
+        // The cache write bus of state in_memory at the SPEC §9 defaults (1024 lines, 2-beat
+        // blocks).
+        let m = qptable::hw::miss_unit::MissParams {
+            block_bits: 6,
+            word_bits: 2,
+            max_misses: 64,
+            mem_data_bits: 64,
+            cache_lines: 1024,
+        };
+        let top = "block_cache_writes".to_string();
+        let text = qptable_testbench::block::verilog(
+            qptable::hw::cache_writes::CacheWrites::new(&m),
+            &top,
+        );
+        designs.push(standalone(
+            top,
+            text,
+            "CacheWrites::new(defaults of SPEC §9)".into(),
+        ));
+        designs
     })
 }
 

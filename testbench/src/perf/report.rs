@@ -31,33 +31,32 @@ fn mc(x: f64) -> String {
 }
 
 impl ConfigReport {
-    /// SPEC §7 latency bound for this configuration (flat: 3).
-    pub fn latency_bound(&self) -> u64 {
-        match self.cfg.mode {
-            // The state in memory (SPEC §9): §7 sets no latency bound (see
-            // [`ConfigReport::latency_ok`]); the figure is printed alone.
-            _ if state_in_memory(&self.cfg) => u64::MAX,
+    /// SPEC §7 latency bound for this configuration (flat: 3); none with the state in memory
+    /// (SPEC §9 sets its own targets, which `perf::state_mem` measures).
+    pub fn latency_bound(&self) -> Option<u64> {
+        if state_in_memory(&self.cfg) {
+            return None;
+        }
+        Some(match self.cfg.mode {
             qptable::config::Mode::Flat => 3,
             // The repository's in_memory path: memory latency + 5 (SPEC §7 of the shared
             // datasheet says + 4; docs/SPEC.md §7 says why one more).
             _ if in_memory(&self.cfg) => self.mem_latency + 5,
             _ => 4,
-        }
+        })
     }
 
-    /// Whether the latency is within [`ConfigReport::latency_bound`] (always, with the state
-    /// in memory: SPEC §9 sets its own targets, which `perf::state_mem` measures).
+    /// Whether the latency is within [`ConfigReport::latency_bound`] (always when there is
+    /// none).
     pub fn latency_ok(&self) -> bool {
-        self.latency_figure() <= self.latency_bound()
+        self.latency_bound()
+            .is_none_or(|b| self.latency_figure() <= b)
     }
 
-    /// The bound as printed: a number, or `-` with the state in memory.
+    /// The bound as printed: a number, or `- (§9)` with the state in memory.
     fn bound_text(&self) -> String {
-        if state_in_memory(&self.cfg) {
-            "- (§9)".into()
-        } else {
-            self.latency_bound().to_string()
-        }
+        self.latency_bound()
+            .map_or_else(|| "- (§9)".to_string(), |b| b.to_string())
     }
 
     /// SPEC §7 target of [`ConfigReport::rate_figure`]: 1, or for in_memory
