@@ -66,3 +66,39 @@ pub fn port_sources(
         })
         .collect()
 }
+
+/// yosys on the block Verilog at `path` (top module `top`): `check -assert` after elaboration
+/// and after `flow` (`synth` or `synth_ecp5`; with `synth_ecp5` the ECP5 primitives the RAMs
+/// instantiate are read as black boxes first), then `stat`. Panics unless yosys succeeds with
+/// no `Warning:`; returns the cell count and the DP16KD count of its `stat`.
+pub fn yosys_synth(path: &std::path::Path, top: &str, flow: &str) -> (String, String) {
+    let script = format!(
+        "{lib}read_verilog {p}; hierarchy -check -top {top}; proc -noopt; check -assert; \
+         {flow} -top {top}; check -assert; stat",
+        p = path.display(),
+        lib = if flow == "synth_ecp5" {
+            "read_verilog -lib -specify +/ecp5/cells_sim.v; "
+        } else {
+            ""
+        }
+    );
+    let run = crate::tools::run_tool(std::process::Command::new("yosys").arg("-p").arg(&script));
+    let warnings: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Warning:"))
+        .collect();
+    assert!(
+        run.success() && warnings.is_empty(),
+        "{top}: yosys {flow}: {warnings:?}\n{}",
+        run.report()
+    );
+    let stat = |prefix: &str, none: &str| {
+        run.stdout
+            .lines()
+            .rev()
+            .find_map(|l| l.trim().strip_prefix(prefix))
+            .map_or_else(|| none.to_string(), |c| c.trim().to_string())
+    };
+    (stat("Number of cells:", ""), stat("DP16KD", "0"))
+}

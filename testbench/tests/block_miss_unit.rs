@@ -1128,36 +1128,7 @@ fn verilog_lints_compiles_and_synthesizes() {
         ("miss_unit_wide", "synth_ecp5"),
     ] {
         let path = gen_dir().join(format!("{top}.v"));
-        let script = format!(
-            "read_verilog {p}; hierarchy -check -top {top}; proc -noopt; check -assert; \
-             {flow} -top {top}; check -assert; stat",
-            p = path.display()
-        );
-        let run = run_tool(Command::new("yosys").arg("-p").arg(&script));
-        let warnings: Vec<&str> = run
-            .stdout
-            .lines()
-            .filter(|l| l.trim_start().starts_with("Warning:"))
-            .collect();
-        assert!(
-            run.success() && warnings.is_empty(),
-            "{top}: yosys {flow}: {warnings:?}\n{}",
-            run.report()
-        );
-        let cells = run
-            .stdout
-            .lines()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("Number of cells:"))
-            .map(|c| c.trim().to_string())
-            .unwrap_or_default();
-        let brams = run
-            .stdout
-            .lines()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("DP16KD"))
-            .map(|c| c.trim().to_string())
-            .unwrap_or_else(|| "0".into());
+        let (cells, brams) = block::yosys_synth(&path, top, flow);
         println!("{top}: yosys {flow}: {cells} cells, {brams} DP16KD");
     }
 }

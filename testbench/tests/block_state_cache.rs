@@ -1205,35 +1205,7 @@ fn verilog_lints_compiles_and_synthesizes() {
                 .arg(&sim_path),
         );
         assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
-        let script = format!(
-            "{lib}read_verilog {p}; hierarchy -check -top {top}; proc -noopt; check -assert; \
-             {flow} -top {top}; check -assert; stat",
-            p = path.display(),
-            // The vendor primitives the ecp5 RAMs instantiate, as black boxes.
-            lib = if *flow == "synth_ecp5" {
-                "read_verilog -lib -specify +/ecp5/cells_sim.v; "
-            } else {
-                ""
-            }
-        );
-        let run = run_tool(Command::new("yosys").arg("-p").arg(&script));
-        let warnings: Vec<&str> = run
-            .stdout
-            .lines()
-            .filter(|l| l.trim_start().starts_with("Warning:"))
-            .collect();
-        assert!(
-            run.success() && warnings.is_empty(),
-            "{top}: yosys {flow}: {warnings:?}\n{}",
-            run.report()
-        );
-        let cells = run
-            .stdout
-            .lines()
-            .rev()
-            .find_map(|l| l.trim().strip_prefix("Number of cells:"))
-            .map(|c| c.trim().to_string())
-            .unwrap_or_default();
+        let (cells, _) = block::yosys_synth(&path, top, flow);
         println!("{top}: yosys {flow}: {cells} cells");
     }
 }
