@@ -7,7 +7,7 @@
 use crate::bench::{Bench, BenchOptions, MemOptions};
 use anyhow::{bail, Result};
 use qptable::config::{Config, Directory, Mode, State};
-use qptable::model::{regs, CmdStatus, Command};
+use qptable::model::{regs, CmdResult, CmdStatus, Command, State as EntryState};
 use qptable::spec::{opcode, Status};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -57,11 +57,11 @@ pub const FILL_LIMIT: u32 = 16384;
 /// | lookup OK, NOT_ALLOCATED | always |
 /// | lookup OUT_OF_RANGE, command OUT_OF_RANGE | `max_qps < 2^index_bits` (an index field value past the table) |
 /// | STALE | generation bits (`index_bits < 24`): a valid index looked up with another generation |
-/// | PAGE_ABSENT | two_level (directory entries written absent, or never written) |
-/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while) |
+/// | PAGE_ABSENT | two_level (directory entries written absent, or never written; on chip, the directed phase makes one for sure: [`directed_phase`]) |
+/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while, and the directed phase for sure) |
 /// | command OK, BAD_STATE, BAD_CMD | always |
 /// | FULL | the campaign fills the table: `max_qps - first_index <=` [`FILL_LIMIT`] |
-/// | command MEM_ERROR | state in_memory (commands on those blocks) |
+/// | command MEM_ERROR | state in_memory (commands on those blocks; the directed phase for sure) |
 pub fn reachable(cfg: &Config) -> (Vec<Status>, Vec<CmdStatus>) {
     let past_the_table = cfg.max_qps() < 1 << cfg.index_bits;
     let two_level = cfg.mode == Mode::TwoLevel;
@@ -141,6 +141,7 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
 /// bases, most present, a few entries answering SLVERR (MEM_ERROR), and entries are rewritten
 /// (and made to answer SLVERR) under traffic between batches (see
 /// [`Scoreboard::memory_changed`](crate::scoreboard::Scoreboard::memory_changed)).
+/// two_level on chip and the state in memory: a quarter of the way in, [`directed_phase`].
 pub fn run_with_mem(
     cfg: &Config,
     shape: Shape,
@@ -214,7 +215,14 @@ pub fn run_with_mem(
     let ports = cfg.ports.len();
     let mut sent = 0;
     let mut filled = !fills_the_table(cfg);
+    // The directed phase (see [`directed_phase`]) runs once, a quarter of the way in, when
+    // the configuration has something for it to produce.
+    let mut directed = !(on_chip || state_in_memory);
     while sent < lookups {
+        if !directed && sent >= lookups / 4 {
+            directed = true;
+            directed_phase(&mut bench, &mut rng, &mut known, &mut out)?;
+        }
         if !filled && sent >= lookups / 2 {
             filled = true;
             if state_in_memory {
@@ -308,9 +316,7 @@ pub fn run_with_mem(
             }
             _ => Command::Alloc,
         };
-        let r = bench.command(cmd)?;
-        out.commands += 1;
-        out.cmd_counts[r.status as usize] += 1;
+        let r = counted_command(&mut bench, &mut out, cmd)?;
         if r.status == CmdStatus::Ok {
             if let Command::Alloc | Command::AllocAt(_) = cmd {
                 let qpn = if let Command::AllocAt(q) = cmd {
@@ -321,9 +327,7 @@ pub fn run_with_mem(
                 known.push(qpn);
                 // Most new QPs are published at once, so that lookups find them.
                 if rng.gen_bool(0.7) {
-                    let r = bench.command(Command::Publish(qpn))?;
-                    out.commands += 1;
-                    out.cmd_counts[r.status as usize] += 1;
+                    counted_command(&mut bench, &mut out, Command::Publish(qpn))?;
                 }
             }
         }
@@ -372,6 +376,146 @@ pub fn run_with_mem(
     Ok(out)
 }
 
+/// Statuses and results that random stimulus produces only by chance, produced on purpose
+/// (the campaign's coverage check then holds for every seed, not only for lucky ones):
+///
+/// - two_level, directory on chip: PAGE_ABSENT. The directory entry of a VALID index's page
+///   is written absent, the index is looked up on every port, and the entry is written
+///   present again (at a new base).
+/// - state in memory: lookup and command MEM_ERROR. An error range is set over the block of a
+///   VALID index; a FREE of that index (its checks pass) must then read or write the block
+///   (`docs/state_in_memory.md`, "Built": the command invalidates the block's line in every
+///   port, then loads the block unless it is in its buffer, then writes its word): whether the block was in the command
+///   engine's buffer or not, a memory access fails and the FREE answers MEM_ERROR, changing
+///   nothing. The block stays live and its line stays invalid (a fill answered with an error
+///   caches nothing), so lookups of the block on every port miss, read it and answer
+///   MEM_ERROR. Then the error range is cleared.
+///
+/// Every answer is still checked against the model by the scoreboard; this only chooses the
+/// stimulus. An error if the phase did not produce what it is built to produce.
+fn directed_phase(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    known: &mut Vec<u32>,
+    out: &mut Outcome,
+) -> Result<()> {
+    let cfg = bench.cfg.clone();
+    let on_chip = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip;
+    let state_in_memory = cfg.state == State::InMemory;
+    let ports = cfg.ports.len();
+    if state_in_memory {
+        // No error range left from the random phase may change the answers below.
+        bench.mem_clear_errors();
+    }
+    // Nothing of the random phase in flight: what the checks below count is this phase's.
+    bench.drain(1_000_000)?;
+    let Some(qpn) = valid_qpn(bench, rng, known, out)? else {
+        // Every ALLOC answered FULL: nothing VALID to work on (not with these campaigns'
+        // tables, which are never full a quarter of the way in).
+        bail!("directed phase: no VALID index and ALLOC answered FULL");
+    };
+    let (index, _) = bench.sb.model.split_qpn(qpn);
+    let counts =
+        |b: &Bench, s: Status| -> u64 { (0..ports).map(|p| b.status_counts(p)[s as usize]).sum() };
+    if on_chip {
+        let page = index >> cfg.leaf_bits;
+        let before = counts(bench, Status::PageAbsent);
+        write_dir_entry_present(bench, rng, page, false)?;
+        for p in 0..ports {
+            bench.lookup(p, qpn, rng.gen());
+        }
+        bench.drain(1_000_000)?;
+        write_dir_entry_present(bench, rng, page, true)?;
+        if counts(bench, Status::PageAbsent) == before {
+            bail!(
+                "directed phase: no lookup of {qpn:#08x} answered PAGE_ABSENT with its page absent"
+            );
+        }
+    }
+    if state_in_memory {
+        let before = counts(bench, Status::MemError);
+        let block = bench.sb.model.state_block_range(index);
+        bench.mem_add_error(block);
+        counted_command(bench, out, Command::Free(qpn))?;
+        let predicted = bench.sb.model.last_result().status;
+        if predicted != CmdStatus::MemError {
+            bail!(
+                "directed phase: the model predicts {predicted} for FREE {qpn:#08x} with its \
+                 block in an error range, not MEM_ERROR"
+            );
+        }
+        // The index itself and other indexes of its block (any generation).
+        let bb = cfg.block_bits;
+        let first = index >> bb << bb;
+        let last = (first + (1 << bb)).min(cfg.max_qps()) - 1;
+        let gen_mask = !((1u32 << cfg.index_bits) - 1) & qptable::spec::QPN_MASK;
+        for p in 0..ports {
+            bench.lookup(p, qpn, rng.gen());
+            for _ in 0..3 {
+                let i = rng.gen_range(first..=last);
+                bench.lookup(p, i | rng.gen::<u32>() & gen_mask, rng.gen());
+            }
+        }
+        bench.drain(1_000_000)?;
+        bench.mem_clear_errors();
+        if counts(bench, Status::MemError) == before {
+            bail!(
+                "directed phase: no lookup of the block of {qpn:#08x} answered MEM_ERROR with \
+                 the block in an error range"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A VALID QPN (index and current generation) from `known`, looked up in the model from a
+/// random start; if none, one made by ALLOC and PUBLISH. `None` if ALLOC answers FULL.
+fn valid_qpn(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    known: &mut Vec<u32>,
+    out: &mut Outcome,
+) -> Result<Option<u32>> {
+    let model = &bench.sb.model;
+    let max_qps = bench.cfg.max_qps();
+    let start = if known.is_empty() {
+        0
+    } else {
+        rng.gen_range(0..known.len())
+    };
+    let found = known[start..].iter().chain(&known[..start]).find_map(|&q| {
+        let (index, _) = model.split_qpn(q);
+        (index < max_qps).then(|| model.entry(index)).and_then(|e| {
+            (e.state == EntryState::Valid).then(|| model.make_qpn(index, e.generation))
+        })
+    });
+    if found.is_some() {
+        return Ok(found);
+    }
+    let r = counted_command(bench, out, Command::Alloc)?;
+    if r.status != CmdStatus::Ok {
+        return Ok(None);
+    }
+    known.push(r.qpn);
+    let r = counted_command(bench, out, Command::Publish(r.qpn))?;
+    if r.status != CmdStatus::Ok {
+        bail!(
+            "directed phase: PUBLISH {:#08x} after its ALLOC answered {}",
+            r.qpn,
+            r.status
+        );
+    }
+    Ok(Some(r.qpn))
+}
+
+/// Runs `cmd` ([`Bench::command`]) and counts its result in `out`.
+fn counted_command(bench: &mut Bench, out: &mut Outcome, cmd: Command) -> Result<CmdResult> {
+    let r = bench.command(cmd)?;
+    out.commands += 1;
+    out.cmd_counts[r.status as usize] += 1;
+    Ok(r)
+}
+
 /// State in memory: every write of the engine stayed inside [STATE_BASE, STATE_BASE +
 /// STATE_BYTES) (SPEC §9), modulo 2^addr_bits.
 fn check_state_writes(bench: &mut Bench) -> Result<()> {
@@ -417,24 +561,18 @@ fn fill_the_table(
     let limit = bench.cfg.max_qps() + 1;
     let mut taken = Vec::new();
     for _ in 0..limit {
-        let r = bench.command(Command::Alloc)?;
-        out.commands += 1;
-        out.cmd_counts[r.status as usize] += 1;
+        let r = counted_command(bench, out, Command::Alloc)?;
         if r.status != CmdStatus::Ok {
             break;
         }
         taken.push(r.qpn);
         if rng.gen_bool(0.7) {
-            let r = bench.command(Command::Publish(r.qpn))?;
-            out.commands += 1;
-            out.cmd_counts[r.status as usize] += 1;
+            counted_command(bench, out, Command::Publish(r.qpn))?;
         }
     }
     for &qpn in &taken {
         if rng.gen_bool(0.5) {
-            let r = bench.command(Command::Free(qpn))?;
-            out.commands += 1;
-            out.cmd_counts[r.status as usize] += 1;
+            counted_command(bench, out, Command::Free(qpn))?;
         } else {
             known.push(qpn);
         }
@@ -463,6 +601,16 @@ fn random_qpn(rng: &mut ChaCha8Rng, cfg: &Config) -> u32 {
 /// probability 0.8, a random 64-byte aligned page base, random reserved bits.
 fn write_dir_entry(bench: &mut Bench, rng: &mut ChaCha8Rng, i: u32) -> Result<()> {
     let present = rng.gen_bool(0.8);
+    write_dir_entry_present(bench, rng, i, present)
+}
+
+/// [`write_dir_entry`] with the present bit given.
+fn write_dir_entry_present(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    i: u32,
+    present: bool,
+) -> Result<()> {
     let entry = (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present);
     bench.write(regs::DIR_INDEX, i)?;
     bench.write(regs::DIR_ENTRY_LO, entry as u32)?;
