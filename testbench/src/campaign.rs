@@ -219,9 +219,10 @@ pub fn run_with_mem(
     // the configuration has something for it to produce.
     let mut directed = !(on_chip || state_in_memory);
     while sent < lookups {
-        if !directed && sent >= lookups / 4 {
+        if !directed && sent >= lookups / 4 && lookups - sent >= DIRECTED_LOOKUPS {
             directed = true;
-            directed_phase(&mut bench, &mut rng, &mut known, &mut out)?;
+            // Its lookups count in the `lookups` per port.
+            sent += directed_phase(&mut bench, &mut rng, &mut known, &mut out)?;
         }
         if !filled && sent >= lookups / 2 {
             filled = true;
@@ -376,6 +377,13 @@ pub fn run_with_mem(
     Ok(out)
 }
 
+/// Lookups per port of the state-in-memory part of [`directed_phase`] (the VALID index, then
+/// other indexes of its block).
+const BLOCK_LOOKUPS: u64 = 4;
+/// Lookups per port of [`directed_phase`], at most: one of the VALID index with its page
+/// absent, then [`BLOCK_LOOKUPS`].
+const DIRECTED_LOOKUPS: u64 = 1 + BLOCK_LOOKUPS;
+
 /// Statuses and results that random stimulus produces only by chance, produced on purpose
 /// (the campaign's coverage check then holds for every seed, not only for lucky ones):
 ///
@@ -392,13 +400,14 @@ pub fn run_with_mem(
 ///   MEM_ERROR. Then the error range is cleared.
 ///
 /// Every answer is still checked against the model by the scoreboard; this only chooses the
-/// stimulus. An error if the phase did not produce what it is built to produce.
+/// stimulus. An error if the phase did not produce what it is built to produce. Returns the
+/// lookups it sent on each port (at most [`DIRECTED_LOOKUPS`]).
 fn directed_phase(
     bench: &mut Bench,
     rng: &mut ChaCha8Rng,
     known: &mut Vec<u32>,
     out: &mut Outcome,
-) -> Result<()> {
+) -> Result<u64> {
     let cfg = bench.cfg.clone();
     let on_chip = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip;
     let state_in_memory = cfg.state == State::InMemory;
@@ -415,6 +424,7 @@ fn directed_phase(
         bail!("directed phase: no VALID index and ALLOC answered FULL");
     };
     let (index, _) = bench.sb.model.split_qpn(qpn);
+    let mut sent = 0;
     let counts =
         |b: &Bench, s: Status| -> u64 { (0..ports).map(|p| b.status_counts(p)[s as usize]).sum() };
     if on_chip {
@@ -424,6 +434,7 @@ fn directed_phase(
         for p in 0..ports {
             bench.lookup(p, qpn, rng.gen());
         }
+        sent += 1;
         bench.drain(1_000_000)?;
         write_dir_entry_present(bench, rng, page, true)?;
         if counts(bench, Status::PageAbsent) == before {
@@ -451,11 +462,12 @@ fn directed_phase(
         let gen_mask = !((1u32 << cfg.index_bits) - 1) & qptable::spec::QPN_MASK;
         for p in 0..ports {
             bench.lookup(p, qpn, rng.gen());
-            for _ in 0..3 {
+            for _ in 1..BLOCK_LOOKUPS {
                 let i = rng.gen_range(first..=last);
                 bench.lookup(p, i | rng.gen::<u32>() & gen_mask, rng.gen());
             }
         }
+        sent += BLOCK_LOOKUPS;
         bench.drain(1_000_000)?;
         bench.mem_clear_errors();
         if counts(bench, Status::MemError) == before {
@@ -465,7 +477,7 @@ fn directed_phase(
             );
         }
     }
-    Ok(())
+    Ok(sent)
 }
 
 /// A VALID QPN (index and current generation) from `known`, looked up in the model from a
