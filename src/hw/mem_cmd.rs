@@ -16,7 +16,7 @@
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
 //! | decode | `Decode`, `Find*` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and its words are scanned one a cycle: the command's word, the first index ALLOC may take from its start, whether other words are live or allocatable |
+//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start, whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | on chip | `OnChip`, `MapWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters |
 //! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool) |
@@ -36,7 +36,7 @@
 //! # Cost
 //!
 //! One command at a time. A command on a block that was written takes one memory read round
-//! trip, 2^block_bits cycles of scan, one write round trip and a few cycles; one that
+//! trip (two cycles a beat: receive, scan), one write round trip and a few cycles; one that
 //! also releases a quarantined index takes a second read and write.
 //!
 //! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
@@ -272,10 +272,11 @@ pub struct MemCmdEngine {
     block_addr: Signal<Local, Bits<ADDR_BITS>>,
     word_v: Signal<Local, Bits<WORD_BITS_MAX>>,
     unit_v: Signal<Local, Bits<WORD_BITS_MAX>>,
-    w_index: Signal<Local, Bits<QPN_BITS>>,
-    w_state: Signal<Local, Bits<2>>,
-    w_alloc: Signal<Local, Bit>,
-    w_live: Signal<Local, Bit>,
+    /// The scan of a beat: its words that are FREE, and live (RESERVED or VALID), one bit
+    /// per lane; the words of the block ALLOC may take (in [first_index, max_qps)).
+    lane_free: Signal<Local, Bits<MASK_BITS>>,
+    lane_live: Signal<Local, Bits<MASK_BITS>>,
+    range_m: Signal<Local, Bits<MASK_BITS>>,
     lane_bits: Signal<Local, Bits<16>>,
     /// The beat under the scan is the block's last (its `rlast` must be high, and only then).
     last_beat: Signal<Local, Bit>,
@@ -296,7 +297,6 @@ pub struct MemCmdEngine {
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
     snap: Signal<Local, Bit>,
-    w_onehot: Signal<Local, Bits<MASK_BITS>>,
     t_onehot: Signal<Local, Bits<MASK_BITS>>,
     start_w: Signal<Local, Bits<W_BITS>>,
     cand: Signal<Local, Bits<MASK_BITS>>,
@@ -321,6 +321,11 @@ pub struct MemCmdEngine {
     one16: Constant<Bits<16>>,
     one_r: Constant<Bits<ROW_BITS>>,
     wpr_shift: Constant<Bits<5>>,
+    /// Per lane of a beat: the offset of its word's state bits, and its bit in a lane mask.
+    lane_off: Vec<Constant<Bits<W_BITS>>>,
+    lane_bit: Vec<Constant<Bits<MASK_BITS>>>,
+    /// Words per beat (lanes).
+    _wpr: usize,
     c16: Vec<Constant<Bits<W_BITS>>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
@@ -411,8 +416,8 @@ impl MemCmdEngine {
                 wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q, q_wr,
                 q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use,
                 counts_l, index, gen, qhead, q_head_qpn, q_due, q_wr_next, q_rd_next, drained,
-                block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live,
-                lane_bits, last_beat, unused_written, w_unit0, w_onehot, t_onehot, start_w, cand,
+                block_addr, word_v, unit_v, lane_free, lane_live, range_m,
+                lane_bits, last_beat, unused_written, w_unit0, t_onehot, start_w, cand,
                 lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel, new_row,
                 row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid, cb_block, cb_written, alloc_m, live_m,
                 rows_ok, cand_q, grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
@@ -434,6 +439,13 @@ impl MemCmdEngine {
             one16: Constant::new(1u64.into()),
             one_r: Constant::new(1u64.into()),
             wpr_shift: Constant::new(u64::from((stored / wb).trailing_zeros()).into()),
+            lane_off: (0..stored / wb)
+                .map(|j| Constant::new(u64::from(j * wb).into()))
+                .collect(),
+            lane_bit: (0..stored / wb)
+                .map(|j| Constant::new(Bits::<MASK_BITS>::default().replace_bit(j as usize, true)))
+                .collect(),
+            _wpr: (stored / wb) as usize,
             c16: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             written: Ram::with_layout(
                 blocks as usize,
@@ -715,17 +727,37 @@ impl Logic for MemCmdEngine {
             self.beat_r.q.val()
                 >> (bit_cast::<16, W_BITS>(self.w_unit0.val()) << self.word_shift.val()),
         );
-        self.w_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
-            << self.block_bits.val())
-            | bit_cast::<QPN_BITS, W_BITS>(self.w.q.val());
-        self.w_state.next = self.word_v.val().get_bits::<2>(0);
-        self.w_alloc.next = (self.w_state.val() == 0)
-            & (self.w_index.val() >= self.first_index.val())
-            & (bit_cast::<25, QPN_BITS>(self.w_index.val()) < self.max_qps.val());
-        self.w_live.next = (self.w_state.val() == 1) | (self.w_state.val() == 2);
+        // The beat in `beat_r`, every word at once: state FREE, or live.
+        self.lane_free.next = 0.into();
+        self.lane_live.next = 0.into();
+        for j in 0..self._wpr {
+            if self
+                .beat_r
+                .q
+                .val()
+                .get_bits::<2>(self.lane_off[j].val().index())
+                == 0
+            {
+                self.lane_free.next = self.lane_free.val() | self.lane_bit[j].val();
+            }
+            if (self
+                .beat_r
+                .q
+                .val()
+                .get_bits::<2>(self.lane_off[j].val().index())
+                == 1)
+                | (self
+                    .beat_r
+                    .q
+                    .val()
+                    .get_bits::<2>(self.lane_off[j].val().index())
+                    == 2)
+            {
+                self.lane_live.next = self.lane_live.val() | self.lane_bit[j].val();
+            }
+        }
 
         // The block buffer's masks and rows.
-        self.w_onehot.next = self.one_m.val() << self.w.q.val();
         self.t_onehot.next = self.one_m.val() << self.tw.q.val();
         self.w_row.next = self.w.q.val() >> self.wpr_shift.val();
         self.t_row.next = self.tw.q.val() >> self.wpr_shift.val();
@@ -786,6 +818,9 @@ impl Logic for MemCmdEngine {
                 self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
             );
         }
+        self.range_m.next = (self.words_all.val() << self.lo_w.val())
+            & !(self.words_all.val() << self.hi_w.val())
+            & self.words_all.val();
         // The target's row with its new word (`beat_r` holds the row, `w` is the target).
         self.new_row.next = (self.beat_r.q.val()
             & !(bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.word_mask.val())
@@ -1007,9 +1042,7 @@ impl Logic for MemCmdEngine {
                     self.state.d.next = MemState::ArReq;
                 } else {
                     // Never written: every word FREE with generation 0, nothing to read.
-                    self.alloc_m.d.next = (self.words_all.val() << self.lo_w.val())
-                        & !(self.words_all.val() << self.hi_w.val())
-                        & self.words_all.val();
+                    self.alloc_m.d.next = self.range_m.val();
                     self.cb_valid.d.next = true;
                     self.cb_written.d.next = false;
                     self.state.d.next = MemState::Select;
@@ -1021,7 +1054,7 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::Scan => {
-                // The block's beats into the buffer, and its words, one a cycle, into the
+                // The block's beats into the buffer, and their words, a beat at a time, into the
                 // masks.
                 if !self.beat_ok.q.val() {
                     if self.c_rvalid.val() {
@@ -1036,22 +1069,17 @@ impl Logic for MemCmdEngine {
                         }
                     }
                 } else {
-                    if (self.w.q.val() & self.wpr_m1.val()) == 0 {
-                        self.cbuf.write_enable.next = true;
-                        self.rows_ok.d.next =
-                            self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
-                    }
-                    if self.w_alloc.val() {
-                        self.alloc_m.d.next = self.alloc_m.q.val() | self.w_onehot.val();
-                    }
-                    if self.w_live.val() {
-                        self.live_m.d.next = self.live_m.q.val() | self.w_onehot.val();
-                    }
-                    self.w.d.next = self.w.q.val() + 1;
-                    if (self.w.q.val() & self.wpr_m1.val()) == self.wpr_m1.val() {
-                        self.beat_ok.d.next = false;
-                    }
-                    if self.w.q.val() == self.words_m1.val() {
+                    // The beat: its row into the buffer, its words into the masks at once.
+                    self.cbuf.write_enable.next = true;
+                    self.rows_ok.d.next =
+                        self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
+                    self.alloc_m.d.next = self.alloc_m.q.val()
+                        | ((self.lane_free.val() << self.w.q.val()) & self.range_m.val());
+                    self.live_m.d.next =
+                        self.live_m.q.val() | (self.lane_live.val() << self.w.q.val());
+                    self.w.d.next = self.w.q.val() + self.wpr_m1.val() + 1;
+                    self.beat_ok.d.next = false;
+                    if self.last_beat.val() {
                         self.state.d.next = MemState::Select;
                         self.cb_valid.d.next = true;
                         self.cb_written.d.next = true;
