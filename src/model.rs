@@ -469,10 +469,13 @@ pub struct Model {
     /// State in memory: log2 of the indexes of a block, and the bytes of a block in memory.
     block_bits: u32,
     block_bytes: u64,
-    /// State in memory: the block in the command engine's block buffer (the last block a
-    /// command loaded or wrote; `docs/state_in_memory.md`, "Built"). A command on it does not
-    /// read memory, so whether a memory error shows depends on it.
+    /// State in memory: the blocks in the command engine's block buffer
+    /// (`docs/state_in_memory.md`, "Built"): its working slot (the last block a command
+    /// loaded or wrote) and its parked slot (the block the next ALLOC takes, when the engine
+    /// knows it: prefetched by an ALLOC that leaves its block, or parked by a FREE). A command
+    /// on either does not read memory, so whether a memory error shows depends on them.
     buffered: Option<u32>,
+    parked: Option<u32>,
 }
 
 impl Model {
@@ -519,6 +522,7 @@ impl Model {
             block_bits: cfg.block_bits,
             block_bytes: state_mem.map_or(0, |m| m.block_bytes()),
             buffered: None,
+            parked: None,
         }
     }
 
@@ -630,6 +634,10 @@ impl Model {
         if self.buffered == Some(b) {
             return false;
         }
+        if self.parked == Some(b) {
+            std::mem::swap(&mut self.buffered, &mut self.parked);
+            return false;
+        }
         if self.block_written(index) && self.block_in_error(index) {
             self.buffered = None;
             return true;
@@ -664,24 +672,32 @@ impl Model {
         Ok(())
     }
 
+    /// State in memory: the block of the first index ALLOC may take at or after `from`
+    /// (cyclic: wrapping), as the block free map finds it.
+    fn find_block(&self, from: u32) -> Option<u32> {
+        let first = self.cfg.first_index;
+        let cyclic = self.cfg.reuse == Reuse::Cyclic;
+        self.pool
+            .first_at_or_after(from.max(first))
+            .or_else(|| cyclic.then(|| self.pool.first_at_or_after(first)).flatten())
+            .map(|i| i >> self.block_bits)
+    }
+
     /// State in memory: ALLOC of `index` from `start`: the engine loads the first block (from
     /// the start's block, in the policy's order) that holds an index ALLOC may take; if that
     /// is the start's block and it holds none from `start`, it then loads the next such block
-    /// (cyclic: wrapping, possibly back to the same one), then writes. Whether that fails.
+    /// (cyclic: wrapping, possibly back to the same one); then writes, and if the next ALLOC
+    /// will not take from this block (lowest: no other index to take in it; cyclic: none
+    /// after `index`), it prefetches the block the free map finds after this one into the
+    /// parked slot while the write is in flight. Whether the ALLOC fails.
     fn alloc_fails(&mut self, start: u32, index: u32) -> bool {
         if !self.state_in_memory() {
             return false;
         }
         let bb = self.block_bits;
         let first = self.cfg.first_index;
-        let cyclic = self.cfg.reuse == Reuse::Cyclic;
-        let find = |m: &Model, from: u32| -> Option<u32> {
-            m.pool
-                .first_at_or_after(from.max(first))
-                .or_else(|| cyclic.then(|| m.pool.first_at_or_after(first)).flatten())
-        };
         let sb = start >> bb;
-        let b1 = find(self, sb << bb).expect("ALLOC found an index") >> bb;
+        let b1 = self.find_block(sb << bb).expect("ALLOC found an index");
         if self.load_fails(b1 << bb) {
             return true;
         }
@@ -691,12 +707,32 @@ impl Model {
             .first_at_or_after(start.max(first))
             .is_some_and(|i| i < block_end);
         if b1 == sb && !from_start {
-            let b2 = find(self, block_end).expect("ALLOC found an index") >> bb;
+            let b2 = self.find_block(block_end).expect("ALLOC found an index");
             if self.load_fails(b2 << bb) {
                 return true;
             }
         }
-        debug_assert_eq!(self.buffered, Some(index >> bb));
+        let b = index >> bb;
+        debug_assert_eq!(self.buffered, Some(b));
+        let (lo, hi) = ((b << bb).max(first), (b + 1) << bb);
+        // An index ALLOC may take after `index` in the block, and (lowest) one before it.
+        let after = self
+            .pool
+            .first_at_or_after(index + 1)
+            .is_some_and(|i| i < hi);
+        let before = self.pool.first_at_or_after(lo).is_some_and(|i| i < index);
+        let leaves = match self.cfg.reuse {
+            Reuse::Cyclic => !after,
+            Reuse::Lowest => !after && !before,
+        };
+        if leaves {
+            if let Some(p) = self.find_block((b + 1) << bb) {
+                if p != b && self.parked != Some(p) {
+                    self.parked = (!(self.block_written(p << bb) && self.block_in_error(p << bb)))
+                        .then_some(p);
+                }
+            }
+        }
         self.write_fails(index)
     }
 
@@ -1013,6 +1049,26 @@ impl Model {
         if self.pool.release(index, self.now) {
             self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
         }
+        // State in memory, back in the pool at once: if the block is now the one the next
+        // ALLOC takes (its first search), the engine parks it.
+        if self.state_in_memory()
+            && self.cfg.quarantine_cycles == 0
+            && index >= self.cfg.first_index
+        {
+            let c = if self.cursor >= self.max_qps {
+                self.cfg.first_index
+            } else {
+                self.cursor
+            };
+            let from = match self.cfg.reuse {
+                Reuse::Cyclic => c >> self.block_bits << self.block_bits,
+                Reuse::Lowest => self.cfg.first_index,
+            };
+            let n = self.find_block(from);
+            if n.is_some() && n == self.buffered {
+                std::mem::swap(&mut self.buffered, &mut self.parked);
+            }
+        }
         Ok((qpn, change))
     }
 
@@ -1098,6 +1154,7 @@ impl Model {
                 let value = u64::from(data) << shift;
                 self.state_base = (self.state_base & !mask | value & mask) & self.addr_mask;
                 self.buffered = None;
+                self.parked = None;
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),

@@ -14,12 +14,13 @@
 //! |---|---|---|
 //! | take | `Idle` | the command is latched; the lookups in flight at that edge are counted (`PreA`, `PreB`, as the FREE drain counts them) |
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
-//! | decode | `Decode`, `Find*` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor) |
+//! | decode | `Decode`, `Find*`, `Known` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor), or takes the one the engine knows it finds (`n_known`) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and its words are scanned one a cycle: the command's word, the first index ALLOC may take from its start, whether other words are live or allocatable |
+//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start, whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
-//! | on chip | `OnChip`, `MapWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters |
-//! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool) |
+//! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
+//! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
+//! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release`, `NFind*`, `Swap` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool, and parks its block if the next ALLOC takes from it) |
 //!
 //! A read or write answered with an AXI error ends the command with status MEM_ERROR and
 //! changes nothing on chip (a write error leaves the block's memory undefined: it is not
@@ -35,9 +36,11 @@
 //!
 //! # Cost
 //!
-//! One command at a time. A command on a block that was written takes one memory read round
-//! trip, 2^block_bits cycles of scan, one write round trip and a few cycles; one that
-//! also releases a quarantined index takes a second read and write.
+//! One command at a time. The block buffer has two slots (see `wh`): the working slot and the
+//! parked one, the block the next ALLOC takes. A command on either takes one write round trip
+//! and a few tens of cycles; on another block that was written, one memory read round trip
+//! (two cycles a beat: receive, scan) more; one that also releases a quarantined index takes
+//! a second read and write.
 //!
 //! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
 //! the miss unit's (ID 0). `c_rready` is high only while the engine waits for a beat.
@@ -77,6 +80,8 @@ pub enum MemState {
     Start,
     Decode,
     FindWait,
+    /// ALLOC whose block the engine knows (`n_known`): as `FindWait`, without the search.
+    Known,
     Acquire,
     HoldOn,
     HoldWait,
@@ -99,6 +104,20 @@ pub enum MemState {
     OnChip,
     MapWait,
     Finish,
+    /// ALLOC that leaves its block: the next block ALLOC will take (searched from `HoldOn`
+    /// on) into the parked slot, while its own write is in flight.
+    PfWait,
+    PfWr1,
+    PfWr2,
+    PfWr3,
+    /// FREE back to the pool: if its block is now the one the next ALLOC takes, park it.
+    NFind,
+    NFindWait,
+    /// ALLOC that took its block's last index: the free map's CLEAR of the block, sent while
+    /// the write is in flight, ends (`ClrWait`); or, the write failed, is undone (`Undo`).
+    ClrWait,
+    Undo,
+    Swap,
     FreeA,
     FreeB,
     Drain,
@@ -217,6 +236,50 @@ pub struct MemCmdEngine {
     /// ALLOC: the candidates from the start, and which 16-word groups hold one.
     cand_q: DFF<Bits<MASK_BITS>>,
     grp_q: DFF<Bits<16>>,
+    /// The buffer has two slots (two halves of `cbuf`): the working slot (`cb_*`, the masks
+    /// above, half `wh`) that a command uses, and the parked slot (`p_*`, the other half),
+    /// which holds the block the next ALLOC takes when the engine knows it (prefetched by
+    /// the ALLOC that leaves its block, or the block of a FREE that becomes it). A command
+    /// whose block is parked swaps the slots.
+    wh: DFF<Bit>,
+    p_valid: DFF<Bit>,
+    p_block: DFF<Bits<BLOCK_NUM_BITS>>,
+    p_written: DFF<Bit>,
+    p_alloc: DFF<Bits<MASK_BITS>>,
+    p_live: DFF<Bits<MASK_BITS>>,
+    p_rows: DFF<Bits<ROW_BITS>>,
+    /// The block being prefetched; that the ALLOC leaves its block; a read error of the
+    /// prefetch; `Swap` goes on to `Done` (else to `Select`).
+    pblk: DFF<Bits<BLOCK_NUM_BITS>>,
+    pf_need: DFF<Bit>,
+    pf_err: DFF<Bit>,
+    swap_done: DFF<Bit>,
+    /// The block the next ALLOC takes (its first search's result), when known exactly: set
+    /// by an ALLOC (its block, or the prefetch search's result) and by a FREE back to the
+    /// pool; dropped by anything else that changes the free map. Saves ALLOC the search.
+    n_known: DFF<Bit>,
+    n_blk: DFF<Bits<BLOCK_NUM_BITS>>,
+    /// ALLOC: the search of the block after this one (from `HoldOn`) runs; its result.
+    pf_busy: DFF<Bit>,
+    /// The prefetch's read, received in the background (the ALLOC that started it may have
+    /// ended): AR to send, in flight, its beat register and word counter, its half of
+    /// `cbuf`. A command that needs a block it does not have waits until it is over.
+    pf_ar_q: DFF<Bit>,
+    pf_inflight: DFF<Bit>,
+    pbeat: DFF<Bits<MEM_DATA_BITS_MAX>>,
+    pbeat_ok: DFF<Bit>,
+    pw: DFF<Bits<W_BITS>>,
+    pf_half: DFF<Bit>,
+    /// The early CLEAR of the block (see `ClrWait`): sent, and not yet done.
+    clr_issued: DFF<Bit>,
+    clr_busy: DFF<Bit>,
+    pf_found: DFF<Bit>,
+    pf_res: DFF<Bits<BLOCK_NUM_BITS>>,
+    /// The target's row with its new word, kept from `WReq` (a prefetch reuses `beat_r`).
+    new_row_q: DFF<Bits<MEM_DATA_BITS_MAX>>,
+    /// The writer's `done` (one cycle) and `error`, kept until `WWait` sees them.
+    wr_fin: DFF<Bit>,
+    wr_ferr: DFF<Bit>,
     /// STATE_BASE as last seen (a change empties the buffer).
     base_seen: DFF<Bits<ADDR_BITS>>,
     others_alloc: DFF<Bit>,
@@ -272,10 +335,11 @@ pub struct MemCmdEngine {
     block_addr: Signal<Local, Bits<ADDR_BITS>>,
     word_v: Signal<Local, Bits<WORD_BITS_MAX>>,
     unit_v: Signal<Local, Bits<WORD_BITS_MAX>>,
-    w_index: Signal<Local, Bits<QPN_BITS>>,
-    w_state: Signal<Local, Bits<2>>,
-    w_alloc: Signal<Local, Bit>,
-    w_live: Signal<Local, Bit>,
+    /// The scan of a beat: its words that are FREE, and live (RESERVED or VALID), one bit
+    /// per lane; the words of the block ALLOC may take (in [first_index, max_qps)).
+    lane_free: Signal<Local, Bits<MASK_BITS>>,
+    lane_live: Signal<Local, Bits<MASK_BITS>>,
+    range_m: Signal<Local, Bits<MASK_BITS>>,
     lane_bits: Signal<Local, Bits<16>>,
     /// The beat under the scan is the block's last (its `rlast` must be high, and only then).
     last_beat: Signal<Local, Bit>,
@@ -296,7 +360,6 @@ pub struct MemCmdEngine {
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
     snap: Signal<Local, Bit>,
-    w_onehot: Signal<Local, Bits<MASK_BITS>>,
     t_onehot: Signal<Local, Bits<MASK_BITS>>,
     start_w: Signal<Local, Bits<W_BITS>>,
     cand: Signal<Local, Bits<MASK_BITS>>,
@@ -315,12 +378,30 @@ pub struct MemCmdEngine {
     bit_seen: Signal<Local, Bit>,
     new_alloc: Signal<Local, Bit>,
     new_live: Signal<Local, Bit>,
+    /// The block whose address and ALLOC range are computed: `pblk` while prefetching.
+    ablk: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    /// First row of the working half of `cbuf`, and of the parked half.
+    whalf: Signal<Local, Bits<W_BITS>>,
+    /// The beat and word counter the lanes scan (`beat_r`, or the prefetch's), the
+    /// prefetch's block address, row, and last beat.
+    sbeat: Signal<Local, Bits<MEM_DATA_BITS_MAX>>,
+    pf_addr: Signal<Local, Bits<ADDR_BITS>>,
+    pf_row: Signal<Local, Bits<W_BITS>>,
+    p_last: Signal<Local, Bit>,
+    phalf: Signal<Local, Bits<W_BITS>>,
     // Constants.
     words_all: Constant<Bits<MASK_BITS>>,
     one_m: Constant<Bits<MASK_BITS>>,
     one16: Constant<Bits<16>>,
     one_r: Constant<Bits<ROW_BITS>>,
+    /// Rows of a slot (a block's beats): the first row of the second half of `cbuf`.
+    half_rows: Constant<Bits<W_BITS>>,
     wpr_shift: Constant<Bits<5>>,
+    /// Per lane of a beat: the offset of its word's state bits, and its bit in a lane mask.
+    lane_off: Vec<Constant<Bits<W_BITS>>>,
+    lane_bit: Vec<Constant<Bits<MASK_BITS>>>,
+    /// Words per beat (lanes).
+    _wpr: usize,
     c16: Vec<Constant<Bits<W_BITS>>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
@@ -411,12 +492,16 @@ impl MemCmdEngine {
                 wr_beat_q, wr_data_q, wr_strb_q, map_valid_q, map_cmd_q, map_index_q, q_wr,
                 q_rd, q_count, q_overflow, alloc_ok, alloc_full, free_ok, cmd_error, in_use,
                 counts_l, index, gen, qhead, q_head_qpn, q_due, q_wr_next, q_rd_next, drained,
-                block_addr, word_v, unit_v, w_index, w_state, w_alloc, w_live,
-                lane_bits, last_beat, unused_written, w_unit0, w_onehot, t_onehot, start_w, cand,
+                block_addr, word_v, unit_v, lane_free, lane_live, range_m,
+                lane_bits, last_beat, unused_written, w_unit0, t_onehot, start_w, cand,
                 lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel, new_row,
                 row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid, cb_block, cb_written, alloc_m, live_m,
                 rows_ok, cand_q, grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
                 map_op_valid, map_cmd, map_op_index, snap, ops, res, map_op,
+                wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows, pblk, pf_need, pf_err,
+                swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf, n_known, n_blk,
+                pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, pbeat, pbeat_ok, pw, pf_half,
+                sbeat, pf_addr, pf_row, p_last, clr_issued, clr_busy,
             ]
             req_fire: defaults(p.ports),
             rsp_fire: defaults(p.ports),
@@ -424,8 +509,8 @@ impl MemCmdEngine {
             map: FreeMap::new(&bp),
             writer: MemWriter::new(m.mem_data_bits as usize),
             cbuf: Ram::with_layout(
-                m.beats() as usize,
-                (m.beats().trailing_zeros() as usize).max(1),
+                2 * m.beats() as usize,
+                m.beats().trailing_zeros() as usize + 1,
                 stored as usize,
                 p.fpga,
             ),
@@ -433,7 +518,15 @@ impl MemCmdEngine {
             one_m: Constant::new(1u64.into()),
             one16: Constant::new(1u64.into()),
             one_r: Constant::new(1u64.into()),
+            half_rows: Constant::new(u64::from(m.beats()).into()),
             wpr_shift: Constant::new(u64::from((stored / wb).trailing_zeros()).into()),
+            lane_off: (0..stored / wb)
+                .map(|j| Constant::new(u64::from(j * wb).into()))
+                .collect(),
+            lane_bit: (0..stored / wb)
+                .map(|j| Constant::new(Bits::<MASK_BITS>::default().replace_bit(j as usize, true)))
+                .collect(),
+            _wpr: (stored / wb) as usize,
             c16: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             written: Ram::with_layout(
                 blocks as usize,
@@ -550,7 +643,34 @@ impl Logic for MemCmdEngine {
             cand_q,
             grp_q,
             base_seen,
-            others_alloc
+            others_alloc,
+            wh,
+            p_valid,
+            p_block,
+            p_written,
+            p_alloc,
+            p_live,
+            p_rows,
+            pblk,
+            pf_need,
+            pf_err,
+            swap_done,
+            new_row_q,
+            wr_fin,
+            wr_ferr,
+            n_known,
+            n_blk,
+            pf_found,
+            pf_res,
+            pf_busy,
+            pf_ar_q,
+            pf_inflight,
+            pbeat,
+            pbeat_ok,
+            pw,
+            pf_half,
+            clr_issued,
+            clr_busy
         );
         self.cbuf.clock.next = self.clock.val();
         self.cbuf.write_enable.next = false;
@@ -558,6 +678,7 @@ impl Logic for MemCmdEngine {
         self.base_seen.d.next = self.state_base.val();
         if self.base_seen.q.val() != self.state_base.val() {
             self.cb_valid.d.next = false;
+            self.p_valid.d.next = false;
         }
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
@@ -586,6 +707,18 @@ impl Logic for MemCmdEngine {
         self.writer.req_strb.next = self.wr_strb_q.q.val();
         if self.writer.req_ready.val() {
             self.wr_req_q.d.next = false;
+        }
+        if self.clr_busy.q.val() & self.map.done.val() {
+            self.clr_busy.d.next = false;
+        }
+        if self.pf_busy.q.val() & self.map.done.val() {
+            self.pf_busy.d.next = false;
+            self.pf_found.d.next = self.map.found.val();
+            self.pf_res.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val());
+        }
+        if self.writer.done.val() {
+            self.wr_fin.d.next = true;
+            self.wr_ferr.d.next = self.writer.error.val();
         }
         self.mem_write_pulse.next = self.writer.req_valid.val() & self.writer.req_ready.val();
         self.mem_read_pulse.next = self.ar_q.q.val() & self.c_arready.val();
@@ -679,25 +812,41 @@ impl Logic for MemCmdEngine {
         }
 
         // The block in memory and the `written` bit.
+        self.ablk.next = self.blk.q.val();
+        if (self.state.q.val() == MemState::PfWr1)
+            | (self.state.q.val() == MemState::PfWr2)
+            | (self.state.q.val() == MemState::PfWr3)
+            | self.pf_inflight.q.val()
+        {
+            self.ablk.next = self.pblk.q.val();
+        }
         self.block_addr.next = (self.state_base.val() & self.base_mask.val())
             + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
                 << self.block_bytes_shift.val());
-        self.written.read_address.next =
-            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.pf_addr.next = (self.state_base.val() & self.base_mask.val())
+            + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.pblk.q.val())
+                << self.block_bytes_shift.val());
+        self.written.read_address.next = bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.ablk.val());
         self.written.write_enable.next = false;
         self.written.write_address.next =
             bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
         self.written.write_data.next = 1.into();
 
         // The AXI read: one burst of the block.
-        self.c_arvalid.next = self.ar_q.q.val();
+        // (The command's read waits for the prefetch's: never both.)
+        self.c_arvalid.next = self.ar_q.q.val() | self.pf_ar_q.q.val();
         self.c_araddr.next = self.block_addr.val();
+        if self.pf_ar_q.q.val() {
+            self.c_araddr.next = self.pf_addr.val();
+        }
         self.c_arlen.next = self.beats_m1.val();
-        self.c_rready.next = (self.state.q.val() == MemState::Scan)
-            & !self.beat_ok.q.val()
-            & self.was_written.q.val();
+        self.c_rready.next = ((self.state.q.val() == MemState::Scan)
+            & self.was_written.q.val()
+            & !self.beat_ok.q.val())
+            | (self.pf_inflight.q.val() & !self.pbeat_ok.q.val());
         if self.c_arready.val() {
             self.ar_q.d.next = false;
+            self.pf_ar_q.d.next = false;
         }
 
         self.unused_written.next = self.written.read_data.val().get_bit(1);
@@ -715,25 +864,57 @@ impl Logic for MemCmdEngine {
             self.beat_r.q.val()
                 >> (bit_cast::<16, W_BITS>(self.w_unit0.val()) << self.word_shift.val()),
         );
-        self.w_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
-            << self.block_bits.val())
-            | bit_cast::<QPN_BITS, W_BITS>(self.w.q.val());
-        self.w_state.next = self.word_v.val().get_bits::<2>(0);
-        self.w_alloc.next = (self.w_state.val() == 0)
-            & (self.w_index.val() >= self.first_index.val())
-            & (bit_cast::<25, QPN_BITS>(self.w_index.val()) < self.max_qps.val());
-        self.w_live.next = (self.w_state.val() == 1) | (self.w_state.val() == 2);
+        // The beat under a scan, every word at once: state FREE, or live.
+        self.sbeat.next = self.beat_r.q.val();
+        if self.pf_inflight.q.val() {
+            self.sbeat.next = self.pbeat.q.val();
+        }
+        self.p_last.next =
+            (self.pw.q.val() & !self.wpr_m1.val()) == (self.words_m1.val() & !self.wpr_m1.val());
+        self.pf_row.next = self.pw.q.val() >> self.wpr_shift.val();
+        self.lane_free.next = 0.into();
+        self.lane_live.next = 0.into();
+        for j in 0..self._wpr {
+            if self
+                .sbeat
+                .val()
+                .get_bits::<2>(self.lane_off[j].val().index())
+                == 0
+            {
+                self.lane_free.next = self.lane_free.val() | self.lane_bit[j].val();
+            }
+            if (self
+                .sbeat
+                .val()
+                .get_bits::<2>(self.lane_off[j].val().index())
+                == 1)
+                | (self
+                    .sbeat
+                    .val()
+                    .get_bits::<2>(self.lane_off[j].val().index())
+                    == 2)
+            {
+                self.lane_live.next = self.lane_live.val() | self.lane_bit[j].val();
+            }
+        }
 
         // The block buffer's masks and rows.
-        self.w_onehot.next = self.one_m.val() << self.w.q.val();
         self.t_onehot.next = self.one_m.val() << self.tw.q.val();
         self.w_row.next = self.w.q.val() >> self.wpr_shift.val();
         self.t_row.next = self.tw.q.val() >> self.wpr_shift.val();
-        self.cbuf.write_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.w_row.val());
+        self.whalf.next = 0.into();
+        self.phalf.next = self.half_rows.val();
+        if self.wh.q.val() {
+            self.whalf.next = self.half_rows.val();
+            self.phalf.next = 0.into();
+        }
+        self.cbuf.write_address.next =
+            bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.w_row.val());
         self.cbuf.write_data.next = self.beat_r.q.val();
-        self.cbuf.read_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.t_row.val());
+        self.cbuf.read_address.next =
+            bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.t_row.val());
         self.bstart.next =
-            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) << self.block_bits.val();
+            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.ablk.val()) << self.block_bits.val();
         // ALLOC: the candidates from the start (the whole block in a block after the start's).
         self.start_w.next = bit_cast::<W_BITS, QPN_BITS>(
             self.start.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
@@ -786,6 +967,9 @@ impl Logic for MemCmdEngine {
                 self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
             );
         }
+        self.range_m.next = (self.words_all.val() << self.lo_w.val())
+            & !(self.words_all.val() << self.hi_w.val())
+            & self.words_all.val();
         // The target's row with its new word (`beat_r` holds the row, `w` is the target).
         self.new_row.next = (self.beat_r.q.val()
             & !(bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.word_mask.val())
@@ -847,7 +1031,12 @@ impl Logic for MemCmdEngine {
             }
             MemState::Idle => {
                 self.init_done_q.d.next = self.map.init_done.val() & self.cache_swept.val();
-                if self.cmd_valid.val() & self.map.init_done.val() & self.cache_swept.val() {
+                // (A search of the last ALLOC may still run when it ended early.)
+                if self.cmd_valid.val()
+                    & self.map.init_done.val()
+                    & self.cache_swept.val()
+                    & !self.pf_busy.q.val()
+                {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
                     self.time_q.d.next = self.cmd_time.val();
@@ -869,6 +1058,7 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::Decode;
                 if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
                     self.rel.d.next = true;
+                    self.n_known.d.next = false;
                     self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
                         (self.q_head_qpn.val() & self.index_mask.val()) >> self.block_bits.val(),
                     );
@@ -920,6 +1110,14 @@ impl Logic for MemCmdEngine {
                         self.start_blk.d.next = self.first_block.val();
                     }
                     self.state.d.next = MemState::FindWait;
+                    if self.n_known.q.val() {
+                        self.map_op_valid.next = false;
+                        self.state.d.next = MemState::Known;
+                    }
+                    self.n_known.d.next = false;
+                }
+                if self.op.q.val() == self.ops.alloc_at.val() {
+                    self.n_known.d.next = false;
                 }
                 if self.op.q.val() == self.ops.dir_flush.val() {
                     self.pending_status.d.next = self.res.ok.val();
@@ -950,6 +1148,14 @@ impl Logic for MemCmdEngine {
                     }
                 }
             }
+            MemState::Known => {
+                self.blk.d.next = self.n_blk.q.val();
+                if self.n_blk.q.val() != self.start_blk.q.val() {
+                    self.start.d.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.n_blk.q.val())
+                        << self.block_bits.val();
+                }
+                self.state.d.next = MemState::Acquire;
+            }
             MemState::Acquire => {
                 // Every lookup accepted before the command has answered.
                 if self.drained.val() {
@@ -957,6 +1163,15 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::HoldOn => {
+                if (self.op.q.val() == self.ops.alloc.val()) & !self.rel.q.val() {
+                    // The block after this one with an index to take (cyclic: wrapping),
+                    // for the prefetch (`PfWait`); the free map is idle until then.
+                    self.pf_busy.d.next = true;
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.find.val();
+                    self.map_op_index.next =
+                        bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val()) + 1;
+                }
                 self.hold_q.d.next = true;
                 self.hold_wait.d.next = 0.into();
                 self.state.d.next = MemState::HoldWait;
@@ -983,6 +1198,12 @@ impl Logic for MemCmdEngine {
                 if self.cb_valid.q.val() & (self.cb_block.q.val() == self.blk.q.val()) {
                     self.was_written.d.next = self.cb_written.q.val();
                     self.state.d.next = MemState::Select;
+                } else if self.pf_inflight.q.val() {
+                    // Not in the working slot: the prefetch's read ends first.
+                    self.state.d.next = MemState::Lookup;
+                } else if self.p_valid.q.val() & (self.p_block.q.val() == self.blk.q.val()) {
+                    self.swap_done.d.next = false;
+                    self.state.d.next = MemState::Swap;
                 }
             }
             MemState::WRead1 => {
@@ -1007,9 +1228,7 @@ impl Logic for MemCmdEngine {
                     self.state.d.next = MemState::ArReq;
                 } else {
                     // Never written: every word FREE with generation 0, nothing to read.
-                    self.alloc_m.d.next = (self.words_all.val() << self.lo_w.val())
-                        & !(self.words_all.val() << self.hi_w.val())
-                        & self.words_all.val();
+                    self.alloc_m.d.next = self.range_m.val();
                     self.cb_valid.d.next = true;
                     self.cb_written.d.next = false;
                     self.state.d.next = MemState::Select;
@@ -1021,7 +1240,7 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::Scan => {
-                // The block's beats into the buffer, and its words, one a cycle, into the
+                // The block's beats into the buffer, and their words, a beat at a time, into the
                 // masks.
                 if !self.beat_ok.q.val() {
                     if self.c_rvalid.val() {
@@ -1036,22 +1255,17 @@ impl Logic for MemCmdEngine {
                         }
                     }
                 } else {
-                    if (self.w.q.val() & self.wpr_m1.val()) == 0 {
-                        self.cbuf.write_enable.next = true;
-                        self.rows_ok.d.next =
-                            self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
-                    }
-                    if self.w_alloc.val() {
-                        self.alloc_m.d.next = self.alloc_m.q.val() | self.w_onehot.val();
-                    }
-                    if self.w_live.val() {
-                        self.live_m.d.next = self.live_m.q.val() | self.w_onehot.val();
-                    }
-                    self.w.d.next = self.w.q.val() + 1;
-                    if (self.w.q.val() & self.wpr_m1.val()) == self.wpr_m1.val() {
-                        self.beat_ok.d.next = false;
-                    }
-                    if self.w.q.val() == self.words_m1.val() {
+                    // The beat: its row into the buffer, its words into the masks at once.
+                    self.cbuf.write_enable.next = true;
+                    self.rows_ok.d.next =
+                        self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
+                    self.alloc_m.d.next = self.alloc_m.q.val()
+                        | ((self.lane_free.val() << self.w.q.val()) & self.range_m.val());
+                    self.live_m.d.next =
+                        self.live_m.q.val() | (self.lane_live.val() << self.w.q.val());
+                    self.w.d.next = self.w.q.val() + self.wpr_m1.val() + 1;
+                    self.beat_ok.d.next = false;
+                    if self.last_beat.val() {
                         self.state.d.next = MemState::Select;
                         self.cb_valid.d.next = true;
                         self.cb_written.d.next = true;
@@ -1083,9 +1297,10 @@ impl Logic for MemCmdEngine {
                     self.pending_status.d.next = self.res.full.val();
                     self.alloc_full.d.next = self.alloc_full.q.val() + 1;
                     self.state.d.next = MemState::Finish;
-                } else {
+                } else if !self.pf_busy.q.val() {
                     // None from `start` in the first block: search from the next block,
-                    // wrapping (it may come back to this one, from its start).
+                    // wrapping (it may come back to this one, from its start), once the
+                    // free map is done with the prefetch's search.
                     self.hold_q.d.next = false;
                     self.second.d.next = true;
                     self.map_op_valid.next = true;
@@ -1116,6 +1331,15 @@ impl Logic for MemCmdEngine {
                 self.tunit.d.next = self.unit_v.val();
                 self.other_live.d.next = (self.live_m.q.val() & !self.t_onehot.val()).any();
                 self.others_alloc.d.next = (self.alloc_m.q.val() & !self.t_onehot.val()).any();
+                // ALLOC leaves the block: no other index to take in it (lowest), none after
+                // the target (cyclic: the next ALLOC starts after it).
+                self.pf_need.d.next = !(self.alloc_m.q.val() & !self.t_onehot.val()).any();
+                if !self.reuse_lowest.val() {
+                    self.pf_need.d.next = !(self.alloc_m.q.val()
+                        & (self.words_all.val() << self.tw.q.val())
+                        & !self.t_onehot.val())
+                    .any();
+                }
                 self.state.d.next = MemState::Decide;
             }
             MemState::Decide => {
@@ -1165,6 +1389,9 @@ impl Logic for MemCmdEngine {
             MemState::WReq => {
                 // The unit that holds the word; a block never written is written whole.
                 self.wr_req_q.d.next = true;
+                self.wr_fin.d.next = false;
+                self.clr_issued.d.next = false;
+                self.new_row_q.d.next = self.new_row.val();
                 self.wr_data_q.d.next =
                     bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.new_unit.val())
                         << self.data_shift.val();
@@ -1183,15 +1410,76 @@ impl Logic for MemCmdEngine {
                         << bit_cast::<16, ADDR_BITS>(self.block_addr.val() & self.bus_mask.val());
                 }
                 self.state.d.next = MemState::WWait;
+                if (self.op.q.val() == self.ops.alloc.val())
+                    & !self.rel.q.val()
+                    & self.pf_need.q.val()
+                {
+                    self.state.d.next = MemState::PfWait;
+                }
+            }
+            MemState::PfWait => {
+                // The block the next ALLOC takes: the search's result, unless it is this
+                // block or already parked.
+                self.pblk.d.next = self.pf_res.q.val();
+                if !self.pf_busy.q.val() & !self.pf_inflight.q.val() {
+                    if !self.others_alloc.q.val() {
+                        // The block's last index: out of the free map now (undone if the
+                        // write fails).
+                        self.clr_issued.d.next = true;
+                        self.clr_busy.d.next = true;
+                        self.map_op_valid.next = true;
+                        self.map_cmd.next = self.map_op.clear.val();
+                    }
+                    self.state.d.next = MemState::WWait;
+                    if self.pf_found.q.val()
+                        & (self.pf_res.q.val() != self.blk.q.val())
+                        & !(self.p_valid.q.val() & (self.p_block.q.val() == self.pf_res.q.val()))
+                    {
+                        self.state.d.next = MemState::PfWr1;
+                    }
+                }
+            }
+            MemState::PfWr1 => {
+                self.state.d.next = MemState::PfWr2;
+            }
+            MemState::PfWr2 => {
+                self.state.d.next = MemState::PfWr3;
+            }
+            MemState::PfWr3 => {
+                // Into the parked slot: read, or (never written) made.
+                self.pf_err.d.next = false;
+                self.p_live.d.next = 0.into();
+                self.p_rows.d.next = 0.into();
+                self.p_block.d.next = self.pblk.q.val();
+                self.p_valid.d.next = false;
+                if self.written.read_data.val().get_bit(0) {
+                    self.p_alloc.d.next = 0.into();
+                    self.pf_ar_q.d.next = true;
+                    self.pf_inflight.d.next = true;
+                    self.pw.d.next = 0.into();
+                    self.pbeat_ok.d.next = false;
+                    self.pf_half.d.next = !self.wh.q.val();
+                    self.state.d.next = MemState::WWait;
+                } else {
+                    self.p_alloc.d.next = self.range_m.val();
+                    self.p_valid.d.next = true;
+                    self.p_written.d.next = false;
+                    self.state.d.next = MemState::WWait;
+                }
             }
             MemState::WWait => {
-                if self.writer.done.val() {
+                if self.writer.done.val() | self.wr_fin.q.val() {
                     self.state.d.next = MemState::OnChip;
-                    if self.writer.error.val() {
+                    if (self.writer.done.val() & self.writer.error.val())
+                        | (self.wr_fin.q.val() & self.wr_ferr.q.val())
+                    {
                         // The block's bytes in memory are undefined now: not in the buffer.
                         self.cb_valid.d.next = false;
                         self.pending_status.d.next = self.mem_error_code.val();
                         self.state.d.next = MemState::Finish;
+                        if self.clr_issued.q.val() {
+                            self.state.d.next = MemState::Undo;
+                        }
                     }
                 }
             }
@@ -1199,7 +1487,9 @@ impl Logic for MemCmdEngine {
                 self.written.write_enable.next = true;
                 // The buffer follows the write: the row, the masks.
                 self.cbuf.write_enable.next = true;
-                self.cbuf.write_data.next = self.new_row.val();
+                self.cbuf.write_address.next =
+                    bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.t_row.val());
+                self.cbuf.write_data.next = self.new_row_q.q.val();
                 self.rows_ok.d.next = self.rows_ok.q.val() | (self.one_r.val() << self.t_row.val());
                 self.cb_written.d.next = true;
                 self.alloc_m.d.next = self.alloc_m.q.val() & !self.t_onehot.val();
@@ -1233,6 +1523,17 @@ impl Logic for MemCmdEngine {
                     self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                     self.in_use.d.next = self.in_use.q.val() + 1;
                     if self.op.q.val() == self.ops.alloc.val() {
+                        // The next ALLOC's block: this one, or the prefetch search's result.
+                        self.n_known.d.next = true;
+                        self.n_blk.d.next = self.blk.q.val();
+                        if self.pf_need.q.val() {
+                            // (The search found this block: with no other index to take, it
+                            // leaves the free map now, and the next ALLOC searches.)
+                            self.n_known.d.next = self.pf_found.q.val()
+                                & ((self.pf_res.q.val() != self.blk.q.val())
+                                    | self.others_alloc.q.val());
+                            self.n_blk.d.next = self.pf_res.q.val();
+                        }
                         self.pending_qpn.d.next =
                             (self.nw_gen.val() << self.index_bits.val()) | self.t_index.val();
                         self.next_alloc.d.next = self.t_index.val() + 1;
@@ -1240,11 +1541,16 @@ impl Logic for MemCmdEngine {
                             self.next_alloc.d.next = self.first_index.val();
                         }
                     }
-                    // No other index to take in the block: out of the free map.
+                    // No other index to take in the block: out of the free map (ALLOC sent
+                    // the CLEAR with its write).
                     if !self.others_alloc.q.val() {
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = MemState::MapWait;
+                        if self.clr_issued.q.val() {
+                            self.map_op_valid.next = false;
+                            self.state.d.next = MemState::ClrWait;
+                        }
                     }
                 } else if self.op.q.val() == self.ops.free.val() {
                     self.live_we_q.d.next = true;
@@ -1255,6 +1561,19 @@ impl Logic for MemCmdEngine {
             MemState::MapWait => {
                 if self.map.done.val() {
                     self.state.d.next = MemState::Finish;
+                }
+            }
+            MemState::ClrWait => {
+                if !self.clr_busy.q.val() {
+                    self.state.d.next = MemState::Finish;
+                }
+            }
+            MemState::Undo => {
+                // The write failed: the block's index is back in the free map.
+                if !self.clr_busy.q.val() {
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.set.val();
+                    self.state.d.next = MemState::MapWait;
                 }
             }
             MemState::Finish => {
@@ -1304,6 +1623,7 @@ impl Logic for MemCmdEngine {
                         self.tw_known.d.next = true;
                         self.rel.d.next = true;
                         self.rel_overflow.d.next = true;
+                        self.n_known.d.next = false;
                         self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
                             (self.q_head_qpn.val() & self.index_mask.val())
                                 >> self.block_bits.val(),
@@ -1327,6 +1647,55 @@ impl Logic for MemCmdEngine {
             }
             MemState::PoolWait => {
                 if self.map.done.val() {
+                    self.state.d.next = MemState::NFind;
+                }
+            }
+            MemState::NFind => {
+                // The block the next ALLOC takes, as ALLOC's first search finds it (once a
+                // prefetch in flight is over: the slots may change places).
+                if !self.pf_inflight.q.val() {
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.find.val();
+                    self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
+                    if self.reuse_lowest.val() {
+                        self.map_op_index.next =
+                            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.first_block.val());
+                    }
+                    self.state.d.next = MemState::NFindWait;
+                }
+            }
+            MemState::NFindWait => {
+                if self.map.done.val() {
+                    self.n_known.d.next = self.map.found.val();
+                    self.n_blk.d.next = self.res_blk.val();
+                    self.state.d.next = MemState::Done;
+                    if self.map.found.val()
+                        & self.cb_valid.q.val()
+                        & (self.cb_block.q.val() == self.res_blk.val())
+                    {
+                        self.swap_done.d.next = true;
+                        self.state.d.next = MemState::Swap;
+                    }
+                }
+            }
+            MemState::Swap => {
+                // The working and parked slots change places.
+                self.wh.d.next = !self.wh.q.val();
+                self.cb_valid.d.next = self.p_valid.q.val();
+                self.cb_block.d.next = self.p_block.q.val();
+                self.cb_written.d.next = self.p_written.q.val();
+                self.alloc_m.d.next = self.p_alloc.q.val();
+                self.live_m.d.next = self.p_live.q.val();
+                self.rows_ok.d.next = self.p_rows.q.val();
+                self.p_valid.d.next = self.cb_valid.q.val();
+                self.p_block.d.next = self.cb_block.q.val();
+                self.p_written.d.next = self.cb_written.q.val();
+                self.p_alloc.d.next = self.alloc_m.q.val();
+                self.p_live.d.next = self.live_m.q.val();
+                self.p_rows.d.next = self.rows_ok.q.val();
+                self.was_written.d.next = self.p_written.q.val();
+                self.state.d.next = MemState::Select;
+                if self.swap_done.q.val() {
                     self.state.d.next = MemState::Done;
                 }
             }
@@ -1334,6 +1703,43 @@ impl Logic for MemCmdEngine {
                 self.status_q.d.next = self.pending_status.q.val();
                 self.qpn_q.d.next = self.pending_qpn.q.val();
                 self.state.d.next = MemState::Idle;
+            }
+        }
+
+        // The prefetch's beats, into the parked slot (a beat waits while `OnChip` writes the
+        // working slot); a read error, or a change of STATE_BASE, leaves the slot empty.
+        if self.pf_inflight.q.val() {
+            if !self.pbeat_ok.q.val() {
+                if self.c_rvalid.val() {
+                    self.pbeat.d.next = self.c_rdata.val()
+                        >> (bit_cast::<16, ADDR_BITS>(self.pf_addr.val() & self.bus_mask.val())
+                            << 3);
+                    self.pbeat_ok.d.next = true;
+                    if self.c_rresp.val().any() | (self.c_rlast.val() != self.p_last.val()) {
+                        self.pf_err.d.next = true;
+                    }
+                }
+            } else if self.state.q.val() != MemState::OnChip {
+                self.cbuf.write_enable.next = true;
+                self.cbuf.write_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.pf_row.val());
+                if self.pf_half.q.val() {
+                    self.cbuf.write_address.next =
+                        bit_cast::<RAM_ADDR_BITS, W_BITS>(self.half_rows.val() + self.pf_row.val());
+                }
+                self.cbuf.write_data.next = self.pbeat.q.val();
+                self.p_rows.d.next = self.p_rows.q.val() | (self.one_r.val() << self.pf_row.val());
+                self.p_alloc.d.next = self.p_alloc.q.val()
+                    | ((self.lane_free.val() << self.pw.q.val()) & self.range_m.val());
+                self.p_live.d.next =
+                    self.p_live.q.val() | (self.lane_live.val() << self.pw.q.val());
+                self.pw.d.next = self.pw.q.val() + self.wpr_m1.val() + 1;
+                self.pbeat_ok.d.next = false;
+                if self.p_last.val() {
+                    self.p_valid.d.next =
+                        !self.pf_err.q.val() & (self.base_seen.q.val() == self.state_base.val());
+                    self.p_written.d.next = true;
+                    self.pf_inflight.d.next = false;
+                }
             }
         }
 
@@ -1356,6 +1762,16 @@ impl Logic for MemCmdEngine {
             self.map_valid_q.d.next = false;
             self.rel.d.next = false;
             self.cb_valid.d.next = false;
+            self.p_valid.d.next = false;
+            self.n_known.d.next = false;
+            self.pf_busy.d.next = false;
+            self.pf_ar_q.d.next = false;
+            self.pf_inflight.d.next = false;
+            self.pbeat_ok.d.next = false;
+            self.clr_issued.d.next = false;
+            self.clr_busy.d.next = false;
+            self.wh.d.next = false;
+            self.wr_fin.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
