@@ -1458,7 +1458,72 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam  one_m = 256'h1;
     localparam  one16 = 16'h1;
     localparam  one_r = 128'h1;
+    localparam  half_rows = 9'b10;
     localparam  wpr_shift = 5'b101;
+    localparam  lane_off$0 = 9'b0;
+    localparam  lane_off$1 = 9'b10;
+    localparam  lane_off$2 = 9'b100;
+    localparam  lane_off$3 = 9'b110;
+    localparam  lane_off$4 = 9'b1000;
+    localparam  lane_off$5 = 9'b1010;
+    localparam  lane_off$6 = 9'b1100;
+    localparam  lane_off$7 = 9'b1110;
+    localparam  lane_off$8 = 9'b10000;
+    localparam  lane_off$9 = 9'b10010;
+    localparam  lane_off$10 = 9'b10100;
+    localparam  lane_off$11 = 9'b10110;
+    localparam  lane_off$12 = 9'b11000;
+    localparam  lane_off$13 = 9'b11010;
+    localparam  lane_off$14 = 9'b11100;
+    localparam  lane_off$15 = 9'b11110;
+    localparam  lane_off$16 = 9'b100000;
+    localparam  lane_off$17 = 9'b100010;
+    localparam  lane_off$18 = 9'b100100;
+    localparam  lane_off$19 = 9'b100110;
+    localparam  lane_off$20 = 9'b101000;
+    localparam  lane_off$21 = 9'b101010;
+    localparam  lane_off$22 = 9'b101100;
+    localparam  lane_off$23 = 9'b101110;
+    localparam  lane_off$24 = 9'b110000;
+    localparam  lane_off$25 = 9'b110010;
+    localparam  lane_off$26 = 9'b110100;
+    localparam  lane_off$27 = 9'b110110;
+    localparam  lane_off$28 = 9'b111000;
+    localparam  lane_off$29 = 9'b111010;
+    localparam  lane_off$30 = 9'b111100;
+    localparam  lane_off$31 = 9'b111110;
+    localparam  lane_bit$0 = 256'h1;
+    localparam  lane_bit$1 = 256'h2;
+    localparam  lane_bit$2 = 256'h4;
+    localparam  lane_bit$3 = 256'h8;
+    localparam  lane_bit$4 = 256'h10;
+    localparam  lane_bit$5 = 256'h20;
+    localparam  lane_bit$6 = 256'h40;
+    localparam  lane_bit$7 = 256'h80;
+    localparam  lane_bit$8 = 256'h100;
+    localparam  lane_bit$9 = 256'h200;
+    localparam  lane_bit$10 = 256'h400;
+    localparam  lane_bit$11 = 256'h800;
+    localparam  lane_bit$12 = 256'h1000;
+    localparam  lane_bit$13 = 256'h2000;
+    localparam  lane_bit$14 = 256'h4000;
+    localparam  lane_bit$15 = 256'h8000;
+    localparam  lane_bit$16 = 256'h10000;
+    localparam  lane_bit$17 = 256'h20000;
+    localparam  lane_bit$18 = 256'h40000;
+    localparam  lane_bit$19 = 256'h80000;
+    localparam  lane_bit$20 = 256'h100000;
+    localparam  lane_bit$21 = 256'h200000;
+    localparam  lane_bit$22 = 256'h400000;
+    localparam  lane_bit$23 = 256'h800000;
+    localparam  lane_bit$24 = 256'h1000000;
+    localparam  lane_bit$25 = 256'h2000000;
+    localparam  lane_bit$26 = 256'h4000000;
+    localparam  lane_bit$27 = 256'h8000000;
+    localparam  lane_bit$28 = 256'h10000000;
+    localparam  lane_bit$29 = 256'h20000000;
+    localparam  lane_bit$30 = 256'h40000000;
+    localparam  lane_bit$31 = 256'h80000000;
     localparam  c16$0 = 9'b0;
     localparam  c16$1 = 9'b1;
     localparam  c16$2 = 9'b10;
@@ -1529,34 +1594,44 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$Start = 4;
     localparam MemState$Decode = 5;
     localparam MemState$FindWait = 6;
-    localparam MemState$Acquire = 7;
-    localparam MemState$HoldOn = 8;
-    localparam MemState$HoldWait = 9;
-    localparam MemState$Inval = 10;
-    localparam MemState$Lookup = 11;
-    localparam MemState$WRead1 = 12;
-    localparam MemState$WRead2 = 13;
-    localparam MemState$WRead3 = 14;
-    localparam MemState$ArReq = 15;
-    localparam MemState$Scan = 16;
-    localparam MemState$Select = 17;
-    localparam MemState$Pick = 18;
-    localparam MemState$RowRead1 = 19;
-    localparam MemState$RowRead2 = 20;
-    localparam MemState$RowRead3 = 21;
-    localparam MemState$Extract = 22;
-    localparam MemState$Decide = 23;
-    localparam MemState$WReq = 24;
-    localparam MemState$WWait = 25;
-    localparam MemState$OnChip = 26;
-    localparam MemState$MapWait = 27;
-    localparam MemState$Finish = 28;
-    localparam MemState$FreeA = 29;
-    localparam MemState$FreeB = 30;
-    localparam MemState$Drain = 31;
-    localparam MemState$Push = 32;
-    localparam MemState$PoolWait = 33;
-    localparam MemState$Done = 34;
+    localparam MemState$Known = 7;
+    localparam MemState$Acquire = 8;
+    localparam MemState$HoldOn = 9;
+    localparam MemState$HoldWait = 10;
+    localparam MemState$Inval = 11;
+    localparam MemState$Lookup = 12;
+    localparam MemState$WRead1 = 13;
+    localparam MemState$WRead2 = 14;
+    localparam MemState$WRead3 = 15;
+    localparam MemState$ArReq = 16;
+    localparam MemState$Scan = 17;
+    localparam MemState$Select = 18;
+    localparam MemState$Pick = 19;
+    localparam MemState$RowRead1 = 20;
+    localparam MemState$RowRead2 = 21;
+    localparam MemState$RowRead3 = 22;
+    localparam MemState$Extract = 23;
+    localparam MemState$Decide = 24;
+    localparam MemState$WReq = 25;
+    localparam MemState$WWait = 26;
+    localparam MemState$OnChip = 27;
+    localparam MemState$MapWait = 28;
+    localparam MemState$Finish = 29;
+    localparam MemState$PfWait = 30;
+    localparam MemState$PfWr1 = 31;
+    localparam MemState$PfWr2 = 32;
+    localparam MemState$PfWr3 = 33;
+    localparam MemState$NFind = 34;
+    localparam MemState$NFindWait = 35;
+    localparam MemState$ClrWait = 36;
+    localparam MemState$Undo = 37;
+    localparam MemState$Swap = 38;
+    localparam MemState$FreeA = 39;
+    localparam MemState$FreeB = 40;
+    localparam MemState$Drain = 41;
+    localparam MemState$Push = 42;
+    localparam MemState$PoolWait = 43;
+    localparam MemState$Done = 44;
     
     // Stub signals
     reg  map$clock;
@@ -1706,6 +1781,87 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [15:0] grp_q$d;
     wire  [15:0] grp_q$q;
     reg  grp_q$clock;
+    reg  wh$d;
+    wire  wh$q;
+    reg  wh$clock;
+    reg  p_valid$d;
+    wire  p_valid$q;
+    reg  p_valid$clock;
+    reg  [20:0] p_block$d;
+    wire  [20:0] p_block$q;
+    reg  p_block$clock;
+    reg  p_written$d;
+    wire  p_written$q;
+    reg  p_written$clock;
+    reg  [255:0] p_alloc$d;
+    wire  [255:0] p_alloc$q;
+    reg  p_alloc$clock;
+    reg  [255:0] p_live$d;
+    wire  [255:0] p_live$q;
+    reg  p_live$clock;
+    reg  [127:0] p_rows$d;
+    wire  [127:0] p_rows$q;
+    reg  p_rows$clock;
+    reg  [20:0] pblk$d;
+    wire  [20:0] pblk$q;
+    reg  pblk$clock;
+    reg  pf_need$d;
+    wire  pf_need$q;
+    reg  pf_need$clock;
+    reg  pf_err$d;
+    wire  pf_err$q;
+    reg  pf_err$clock;
+    reg  swap_done$d;
+    wire  swap_done$q;
+    reg  swap_done$clock;
+    reg  n_known$d;
+    wire  n_known$q;
+    reg  n_known$clock;
+    reg  [20:0] n_blk$d;
+    wire  [20:0] n_blk$q;
+    reg  n_blk$clock;
+    reg  pf_busy$d;
+    wire  pf_busy$q;
+    reg  pf_busy$clock;
+    reg  pf_ar_q$d;
+    wire  pf_ar_q$q;
+    reg  pf_ar_q$clock;
+    reg  pf_inflight$d;
+    wire  pf_inflight$q;
+    reg  pf_inflight$clock;
+    reg  [511:0] pbeat$d;
+    wire  [511:0] pbeat$q;
+    reg  pbeat$clock;
+    reg  pbeat_ok$d;
+    wire  pbeat_ok$q;
+    reg  pbeat_ok$clock;
+    reg  [8:0] pw$d;
+    wire  [8:0] pw$q;
+    reg  pw$clock;
+    reg  pf_half$d;
+    wire  pf_half$q;
+    reg  pf_half$clock;
+    reg  clr_issued$d;
+    wire  clr_issued$q;
+    reg  clr_issued$clock;
+    reg  clr_busy$d;
+    wire  clr_busy$q;
+    reg  clr_busy$clock;
+    reg  pf_found$d;
+    wire  pf_found$q;
+    reg  pf_found$clock;
+    reg  [20:0] pf_res$d;
+    wire  [20:0] pf_res$q;
+    reg  pf_res$clock;
+    reg  [511:0] new_row_q$d;
+    wire  [511:0] new_row_q$q;
+    reg  new_row_q$clock;
+    reg  wr_fin$d;
+    wire  wr_fin$q;
+    reg  wr_fin$clock;
+    reg  wr_ferr$d;
+    wire  wr_ferr$q;
+    reg  wr_ferr$clock;
     reg  [63:0] base_seen$d;
     wire  [63:0] base_seen$q;
     reg  base_seen$clock;
@@ -1843,10 +1999,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [63:0] block_addr;
     reg  [31:0] word_v;
     reg  [31:0] unit_v;
-    reg  [23:0] w_index;
-    reg  [1:0] w_state;
-    reg  w_alloc;
-    reg  w_live;
+    reg  [255:0] lane_free;
+    reg  [255:0] lane_live;
+    reg  [255:0] range_m;
     reg  [15:0] lane_bits;
     reg  last_beat;
     reg  unused_written;
@@ -1865,7 +2020,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [1:0] map_cmd;
     reg  [23:0] map_op_index;
     reg  snap;
-    reg  [255:0] w_onehot;
     reg  [255:0] t_onehot;
     reg  [8:0] start_w;
     reg  [255:0] cand;
@@ -1884,6 +2038,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  bit_seen;
     reg  new_alloc;
     reg  new_live;
+    reg  [20:0] ablk;
+    reg  [8:0] whalf;
+    reg  [511:0] sbeat;
+    reg  [63:0] pf_addr;
+    reg  [8:0] pf_row;
+    reg  p_last;
+    reg  [8:0] phalf;
     
     // Sub module instances
     qp_table_scale$engine$map map(
@@ -2106,6 +2267,141 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(grp_q$d),
         .q(grp_q$q),
         .clock(grp_q$clock)
+    );
+    qp_table_scale$engine$wh wh(
+        .d(wh$d),
+        .q(wh$q),
+        .clock(wh$clock)
+    );
+    qp_table_scale$engine$p_valid p_valid(
+        .d(p_valid$d),
+        .q(p_valid$q),
+        .clock(p_valid$clock)
+    );
+    qp_table_scale$engine$p_block p_block(
+        .d(p_block$d),
+        .q(p_block$q),
+        .clock(p_block$clock)
+    );
+    qp_table_scale$engine$p_written p_written(
+        .d(p_written$d),
+        .q(p_written$q),
+        .clock(p_written$clock)
+    );
+    qp_table_scale$engine$p_alloc p_alloc(
+        .d(p_alloc$d),
+        .q(p_alloc$q),
+        .clock(p_alloc$clock)
+    );
+    qp_table_scale$engine$p_live p_live(
+        .d(p_live$d),
+        .q(p_live$q),
+        .clock(p_live$clock)
+    );
+    qp_table_scale$engine$p_rows p_rows(
+        .d(p_rows$d),
+        .q(p_rows$q),
+        .clock(p_rows$clock)
+    );
+    qp_table_scale$engine$pblk pblk(
+        .d(pblk$d),
+        .q(pblk$q),
+        .clock(pblk$clock)
+    );
+    qp_table_scale$engine$pf_need pf_need(
+        .d(pf_need$d),
+        .q(pf_need$q),
+        .clock(pf_need$clock)
+    );
+    qp_table_scale$engine$pf_err pf_err(
+        .d(pf_err$d),
+        .q(pf_err$q),
+        .clock(pf_err$clock)
+    );
+    qp_table_scale$engine$swap_done swap_done(
+        .d(swap_done$d),
+        .q(swap_done$q),
+        .clock(swap_done$clock)
+    );
+    qp_table_scale$engine$n_known n_known(
+        .d(n_known$d),
+        .q(n_known$q),
+        .clock(n_known$clock)
+    );
+    qp_table_scale$engine$n_blk n_blk(
+        .d(n_blk$d),
+        .q(n_blk$q),
+        .clock(n_blk$clock)
+    );
+    qp_table_scale$engine$pf_busy pf_busy(
+        .d(pf_busy$d),
+        .q(pf_busy$q),
+        .clock(pf_busy$clock)
+    );
+    qp_table_scale$engine$pf_ar_q pf_ar_q(
+        .d(pf_ar_q$d),
+        .q(pf_ar_q$q),
+        .clock(pf_ar_q$clock)
+    );
+    qp_table_scale$engine$pf_inflight pf_inflight(
+        .d(pf_inflight$d),
+        .q(pf_inflight$q),
+        .clock(pf_inflight$clock)
+    );
+    qp_table_scale$engine$pbeat pbeat(
+        .d(pbeat$d),
+        .q(pbeat$q),
+        .clock(pbeat$clock)
+    );
+    qp_table_scale$engine$pbeat_ok pbeat_ok(
+        .d(pbeat_ok$d),
+        .q(pbeat_ok$q),
+        .clock(pbeat_ok$clock)
+    );
+    qp_table_scale$engine$pw pw(
+        .d(pw$d),
+        .q(pw$q),
+        .clock(pw$clock)
+    );
+    qp_table_scale$engine$pf_half pf_half(
+        .d(pf_half$d),
+        .q(pf_half$q),
+        .clock(pf_half$clock)
+    );
+    qp_table_scale$engine$clr_issued clr_issued(
+        .d(clr_issued$d),
+        .q(clr_issued$q),
+        .clock(clr_issued$clock)
+    );
+    qp_table_scale$engine$clr_busy clr_busy(
+        .d(clr_busy$d),
+        .q(clr_busy$q),
+        .clock(clr_busy$clock)
+    );
+    qp_table_scale$engine$pf_found pf_found(
+        .d(pf_found$d),
+        .q(pf_found$q),
+        .clock(pf_found$clock)
+    );
+    qp_table_scale$engine$pf_res pf_res(
+        .d(pf_res$d),
+        .q(pf_res$q),
+        .clock(pf_res$clock)
+    );
+    qp_table_scale$engine$new_row_q new_row_q(
+        .d(new_row_q$d),
+        .q(new_row_q$q),
+        .clock(new_row_q$clock)
+    );
+    qp_table_scale$engine$wr_fin wr_fin(
+        .d(wr_fin$d),
+        .q(wr_fin$q),
+        .clock(wr_fin$clock)
+    );
+    qp_table_scale$engine$wr_ferr wr_ferr(
+        .d(wr_ferr$d),
+        .q(wr_ferr$q),
+        .clock(wr_ferr$clock)
     );
     qp_table_scale$engine$base_seen base_seen(
         .d(base_seen$d),
@@ -2378,6 +2674,33 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         grp_q$clock = clock;
         base_seen$clock = clock;
         others_alloc$clock = clock;
+        wh$clock = clock;
+        p_valid$clock = clock;
+        p_block$clock = clock;
+        p_written$clock = clock;
+        p_alloc$clock = clock;
+        p_live$clock = clock;
+        p_rows$clock = clock;
+        pblk$clock = clock;
+        pf_need$clock = clock;
+        pf_err$clock = clock;
+        swap_done$clock = clock;
+        new_row_q$clock = clock;
+        wr_fin$clock = clock;
+        wr_ferr$clock = clock;
+        n_known$clock = clock;
+        n_blk$clock = clock;
+        pf_found$clock = clock;
+        pf_res$clock = clock;
+        pf_busy$clock = clock;
+        pf_ar_q$clock = clock;
+        pf_inflight$clock = clock;
+        pbeat$clock = clock;
+        pbeat_ok$clock = clock;
+        pw$clock = clock;
+        pf_half$clock = clock;
+        clr_issued$clock = clock;
+        clr_busy$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         op$d = op$q;
@@ -2441,11 +2764,39 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         grp_q$d = grp_q$q;
         base_seen$d = base_seen$q;
         others_alloc$d = others_alloc$q;
+        wh$d = wh$q;
+        p_valid$d = p_valid$q;
+        p_block$d = p_block$q;
+        p_written$d = p_written$q;
+        p_alloc$d = p_alloc$q;
+        p_live$d = p_live$q;
+        p_rows$d = p_rows$q;
+        pblk$d = pblk$q;
+        pf_need$d = pf_need$q;
+        pf_err$d = pf_err$q;
+        swap_done$d = swap_done$q;
+        new_row_q$d = new_row_q$q;
+        wr_fin$d = wr_fin$q;
+        wr_ferr$d = wr_ferr$q;
+        n_known$d = n_known$q;
+        n_blk$d = n_blk$q;
+        pf_found$d = pf_found$q;
+        pf_res$d = pf_res$q;
+        pf_busy$d = pf_busy$q;
+        pf_ar_q$d = pf_ar_q$q;
+        pf_inflight$d = pf_inflight$q;
+        pbeat$d = pbeat$q;
+        pbeat_ok$d = pbeat_ok$q;
+        pw$d = pw$q;
+        pf_half$d = pf_half$q;
+        clr_issued$d = clr_issued$q;
+        clr_busy$d = clr_busy$q;
         cbuf$clock = clock;
         cbuf$write_enable = 1'b0;
         base_seen$d = state_base;
         if (base_seen$q != state_base) begin
             cb_valid$d = 1'b0;
+            p_valid$d = 1'b0;
         end
         map$clock = clock;
         map$rst = rst;
@@ -2473,6 +2824,18 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         writer$req_strb = wr_strb_q$q;
         if (writer$req_ready) begin
             wr_req_q$d = 1'b0;
+        end
+        if (clr_busy$q & map$done) begin
+            clr_busy$d = 1'b0;
+        end
+        if (pf_busy$q & map$done) begin
+            pf_busy$d = 1'b0;
+            pf_found$d = map$found;
+            pf_res$d = ((map$result) & 21'h1fffff);
+        end
+        if (writer$done) begin
+            wr_fin$d = 1'b1;
+            wr_ferr$d = writer$error;
         end
         mem_write_pulse = writer$req_valid & writer$req_ready;
         mem_read_pulse = ar_q$q & c_arready;
@@ -2578,17 +2941,26 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (q_rd$q == q_last) begin
             q_rd_next = 32'h0;
         end
+        ablk = blk$q;
+        if ((state$q == MemState$PfWr1) | (state$q == MemState$PfWr2) | (state$q == MemState$PfWr3) | pf_inflight$q) begin
+            ablk = pblk$q;
+        end
         block_addr = (state_base & base_mask) + (((blk$q) & 64'hffffffffffffffff) << block_bytes_shift);
-        written$read_address = ((blk$q) & 24'hffffff);
+        pf_addr = (state_base & base_mask) + (((pblk$q) & 64'hffffffffffffffff) << block_bytes_shift);
+        written$read_address = ((ablk) & 24'hffffff);
         written$write_enable = 1'b0;
         written$write_address = ((blk$q) & 24'hffffff);
         written$write_data = 32'h1;
-        c_arvalid = ar_q$q;
+        c_arvalid = ar_q$q | pf_ar_q$q;
         c_araddr = block_addr;
+        if (pf_ar_q$q) begin
+            c_araddr = pf_addr;
+        end
         c_arlen = beats_m1;
-        c_rready = (state$q == MemState$Scan) & ~beat_ok$q & was_written$q;
+        c_rready = ((state$q == MemState$Scan) & was_written$q & ~beat_ok$q) | (pf_inflight$q & ~pbeat_ok$q);
         if (c_arready) begin
             ar_q$d = 1'b0;
+            pf_ar_q$d = 1'b0;
         end
         unused_written = written$read_data[32'h1];
         last_beat = (w$q & ~wpr_m1) == (words_m1 & ~wpr_m1);
@@ -2596,18 +2968,219 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         word_v = ((beat_r$q >> lane_bits) & 32'hffffffff) & word_mask;
         w_unit0 = (w$q & wpr_m1) & ~unit_words_mask;
         unit_v = ((beat_r$q >> (((w_unit0) & 16'hffff) << word_shift)) & 32'hffffffff);
-        w_index = (((blk$q) & 24'hffffff) << block_bits) | ((w$q) & 24'hffffff);
-        w_state = word_v[(32'h0)+:(2)];
-        w_alloc = (w_state == 32'h0) & (w_index >= first_index) & (((w_index) & 25'h1ffffff) < max_qps);
-        w_live = (w_state == 32'h1) | (w_state == 32'h2);
-        w_onehot = one_m << w$q;
+        sbeat = beat_r$q;
+        if (pf_inflight$q) begin
+            sbeat = pbeat$q;
+        end
+        p_last = (pw$q & ~wpr_m1) == (words_m1 & ~wpr_m1);
+        pf_row = pw$q >> wpr_shift;
+        lane_free = 32'h0;
+        lane_live = 32'h0;
+        if (sbeat[(lane_off$0)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$0;
+        end
+        if ((sbeat[(lane_off$0)+:(2)] == 32'h1) | (sbeat[(lane_off$0)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$0;
+        end
+        if (sbeat[(lane_off$1)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$1;
+        end
+        if ((sbeat[(lane_off$1)+:(2)] == 32'h1) | (sbeat[(lane_off$1)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$1;
+        end
+        if (sbeat[(lane_off$2)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$2;
+        end
+        if ((sbeat[(lane_off$2)+:(2)] == 32'h1) | (sbeat[(lane_off$2)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$2;
+        end
+        if (sbeat[(lane_off$3)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$3;
+        end
+        if ((sbeat[(lane_off$3)+:(2)] == 32'h1) | (sbeat[(lane_off$3)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$3;
+        end
+        if (sbeat[(lane_off$4)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$4;
+        end
+        if ((sbeat[(lane_off$4)+:(2)] == 32'h1) | (sbeat[(lane_off$4)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$4;
+        end
+        if (sbeat[(lane_off$5)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$5;
+        end
+        if ((sbeat[(lane_off$5)+:(2)] == 32'h1) | (sbeat[(lane_off$5)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$5;
+        end
+        if (sbeat[(lane_off$6)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$6;
+        end
+        if ((sbeat[(lane_off$6)+:(2)] == 32'h1) | (sbeat[(lane_off$6)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$6;
+        end
+        if (sbeat[(lane_off$7)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$7;
+        end
+        if ((sbeat[(lane_off$7)+:(2)] == 32'h1) | (sbeat[(lane_off$7)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$7;
+        end
+        if (sbeat[(lane_off$8)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$8;
+        end
+        if ((sbeat[(lane_off$8)+:(2)] == 32'h1) | (sbeat[(lane_off$8)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$8;
+        end
+        if (sbeat[(lane_off$9)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$9;
+        end
+        if ((sbeat[(lane_off$9)+:(2)] == 32'h1) | (sbeat[(lane_off$9)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$9;
+        end
+        if (sbeat[(lane_off$10)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$10;
+        end
+        if ((sbeat[(lane_off$10)+:(2)] == 32'h1) | (sbeat[(lane_off$10)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$10;
+        end
+        if (sbeat[(lane_off$11)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$11;
+        end
+        if ((sbeat[(lane_off$11)+:(2)] == 32'h1) | (sbeat[(lane_off$11)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$11;
+        end
+        if (sbeat[(lane_off$12)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$12;
+        end
+        if ((sbeat[(lane_off$12)+:(2)] == 32'h1) | (sbeat[(lane_off$12)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$12;
+        end
+        if (sbeat[(lane_off$13)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$13;
+        end
+        if ((sbeat[(lane_off$13)+:(2)] == 32'h1) | (sbeat[(lane_off$13)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$13;
+        end
+        if (sbeat[(lane_off$14)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$14;
+        end
+        if ((sbeat[(lane_off$14)+:(2)] == 32'h1) | (sbeat[(lane_off$14)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$14;
+        end
+        if (sbeat[(lane_off$15)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$15;
+        end
+        if ((sbeat[(lane_off$15)+:(2)] == 32'h1) | (sbeat[(lane_off$15)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$15;
+        end
+        if (sbeat[(lane_off$16)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$16;
+        end
+        if ((sbeat[(lane_off$16)+:(2)] == 32'h1) | (sbeat[(lane_off$16)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$16;
+        end
+        if (sbeat[(lane_off$17)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$17;
+        end
+        if ((sbeat[(lane_off$17)+:(2)] == 32'h1) | (sbeat[(lane_off$17)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$17;
+        end
+        if (sbeat[(lane_off$18)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$18;
+        end
+        if ((sbeat[(lane_off$18)+:(2)] == 32'h1) | (sbeat[(lane_off$18)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$18;
+        end
+        if (sbeat[(lane_off$19)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$19;
+        end
+        if ((sbeat[(lane_off$19)+:(2)] == 32'h1) | (sbeat[(lane_off$19)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$19;
+        end
+        if (sbeat[(lane_off$20)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$20;
+        end
+        if ((sbeat[(lane_off$20)+:(2)] == 32'h1) | (sbeat[(lane_off$20)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$20;
+        end
+        if (sbeat[(lane_off$21)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$21;
+        end
+        if ((sbeat[(lane_off$21)+:(2)] == 32'h1) | (sbeat[(lane_off$21)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$21;
+        end
+        if (sbeat[(lane_off$22)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$22;
+        end
+        if ((sbeat[(lane_off$22)+:(2)] == 32'h1) | (sbeat[(lane_off$22)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$22;
+        end
+        if (sbeat[(lane_off$23)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$23;
+        end
+        if ((sbeat[(lane_off$23)+:(2)] == 32'h1) | (sbeat[(lane_off$23)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$23;
+        end
+        if (sbeat[(lane_off$24)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$24;
+        end
+        if ((sbeat[(lane_off$24)+:(2)] == 32'h1) | (sbeat[(lane_off$24)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$24;
+        end
+        if (sbeat[(lane_off$25)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$25;
+        end
+        if ((sbeat[(lane_off$25)+:(2)] == 32'h1) | (sbeat[(lane_off$25)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$25;
+        end
+        if (sbeat[(lane_off$26)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$26;
+        end
+        if ((sbeat[(lane_off$26)+:(2)] == 32'h1) | (sbeat[(lane_off$26)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$26;
+        end
+        if (sbeat[(lane_off$27)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$27;
+        end
+        if ((sbeat[(lane_off$27)+:(2)] == 32'h1) | (sbeat[(lane_off$27)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$27;
+        end
+        if (sbeat[(lane_off$28)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$28;
+        end
+        if ((sbeat[(lane_off$28)+:(2)] == 32'h1) | (sbeat[(lane_off$28)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$28;
+        end
+        if (sbeat[(lane_off$29)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$29;
+        end
+        if ((sbeat[(lane_off$29)+:(2)] == 32'h1) | (sbeat[(lane_off$29)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$29;
+        end
+        if (sbeat[(lane_off$30)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$30;
+        end
+        if ((sbeat[(lane_off$30)+:(2)] == 32'h1) | (sbeat[(lane_off$30)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$30;
+        end
+        if (sbeat[(lane_off$31)+:(2)] == 32'h0) begin
+            lane_free = lane_free | lane_bit$31;
+        end
+        if ((sbeat[(lane_off$31)+:(2)] == 32'h1) | (sbeat[(lane_off$31)+:(2)] == 32'h2)) begin
+            lane_live = lane_live | lane_bit$31;
+        end
         t_onehot = one_m << tw$q;
         w_row = w$q >> wpr_shift;
         t_row = tw$q >> wpr_shift;
-        cbuf$write_address = ((w_row) & 24'hffffff);
+        whalf = 32'h0;
+        phalf = half_rows;
+        if (wh$q) begin
+            whalf = half_rows;
+            phalf = 32'h0;
+        end
+        cbuf$write_address = ((whalf + w_row) & 24'hffffff);
         cbuf$write_data = beat_r$q;
-        cbuf$read_address = ((t_row) & 24'hffffff);
-        bstart = ((blk$q) & 24'hffffff) << block_bits;
+        cbuf$read_address = ((whalf + t_row) & 24'hffffff);
+        bstart = ((ablk) & 24'hffffff) << block_bits;
         start_w = ((start$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
         if (second$q | (blk$q != start_blk$q)) begin
             start_w = 32'h0;
@@ -2806,6 +3379,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
             hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
         end
+        range_m = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
         new_row = (beat_r$q & ~(((word_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits)) | (((new_word$q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits);
         row_valid = |((rows_ok$q >> t_row) & one_r);
         t_state = tword$q[(32'h0)+:(2)];
@@ -2841,7 +3415,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$Idle:
                 begin
                     init_done_q$d = map$init_done & cache_swept;
-                    if (cmd_valid & map$init_done & cache_swept) begin
+                    if (cmd_valid & map$init_done & cache_swept & ~pf_busy$q) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
                         time_q$d = cmd_time;
@@ -2863,6 +3437,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     state$d = MemState$Decode;
                     if (q_on & |q_count$q & q_due) begin
                         rel$d = 1'b1;
+                        n_known$d = 1'b0;
                         blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                         tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
                         tw_known$d = 1'b1;
@@ -2900,6 +3475,14 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             start_blk$d = first_block;
                         end
                         state$d = MemState$FindWait;
+                        if (n_known$q) begin
+                            map_op_valid = 1'b0;
+                            state$d = MemState$Known;
+                        end
+                        n_known$d = 1'b0;
+                    end
+                    if (op$q == ops$alloc_at) begin
+                        n_known$d = 1'b0;
                     end
                     if (op$q == ops$dir_flush) begin
                         pending_status$d = res$ok;
@@ -2928,6 +3511,14 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                     end
                 end
+            MemState$Known:
+                begin
+                    blk$d = n_blk$q;
+                    if (n_blk$q != start_blk$q) begin
+                        start$d = ((n_blk$q) & 24'hffffff) << block_bits;
+                    end
+                    state$d = MemState$Acquire;
+                end
             MemState$Acquire:
                 begin
                     if (drained) begin
@@ -2936,6 +3527,12 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$HoldOn:
                 begin
+                    if ((op$q == ops$alloc) & ~rel$q) begin
+                        pf_busy$d = 1'b1;
+                        map_op_valid = 1'b1;
+                        map_cmd = map_op$find;
+                        map_op_index = ((blk$q) & 24'hffffff) + 32'h1;
+                    end
                     hold_q$d = 1'b1;
                     hold_wait$d = 32'h0;
                     state$d = MemState$HoldWait;
@@ -2964,6 +3561,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         was_written$d = cb_written$q;
                         state$d = MemState$Select;
                     end
+                    else if (pf_inflight$q) begin
+                        state$d = MemState$Lookup;
+                    end
+                    else if (p_valid$q & (p_block$q == blk$q)) begin
+                        swap_done$d = 1'b0;
+                        state$d = MemState$Swap;
+                    end
                 end
             MemState$WRead1:
                 begin
@@ -2989,7 +3593,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         state$d = MemState$ArReq;
                     end
                     else begin
-                        alloc_m$d = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
+                        alloc_m$d = range_m;
                         cb_valid$d = 1'b1;
                         cb_written$d = 1'b0;
                         state$d = MemState$Select;
@@ -3013,21 +3617,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                     end
                     else begin
-                        if ((w$q & wpr_m1) == 32'h0) begin
-                            cbuf$write_enable = 1'b1;
-                            rows_ok$d = rows_ok$q | (one_r << w_row);
-                        end
-                        if (w_alloc) begin
-                            alloc_m$d = alloc_m$q | w_onehot;
-                        end
-                        if (w_live) begin
-                            live_m$d = live_m$q | w_onehot;
-                        end
-                        w$d = w$q + 32'h1;
-                        if ((w$q & wpr_m1) == wpr_m1) begin
-                            beat_ok$d = 1'b0;
-                        end
-                        if (w$q == words_m1) begin
+                        cbuf$write_enable = 1'b1;
+                        rows_ok$d = rows_ok$q | (one_r << w_row);
+                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_m);
+                        live_m$d = live_m$q | (lane_live << w$q);
+                        w$d = w$q + wpr_m1 + 32'h1;
+                        beat_ok$d = 1'b0;
+                        if (last_beat) begin
                             state$d = MemState$Select;
                             cb_valid$d = 1'b1;
                             cb_written$d = 1'b1;
@@ -3060,7 +3656,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         alloc_full$d = alloc_full$q + 32'h1;
                         state$d = MemState$Finish;
                     end
-                    else begin
+                    else if (~pf_busy$q) begin
                         hold_q$d = 1'b0;
                         second$d = 1'b1;
                         map_op_valid = 1'b1;
@@ -3092,6 +3688,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     tunit$d = unit_v;
                     other_live$d = |(live_m$q & ~t_onehot);
                     others_alloc$d = |(alloc_m$q & ~t_onehot);
+                    pf_need$d = ~|(alloc_m$q & ~t_onehot);
+                    if (~reuse_lowest) begin
+                        pf_need$d = ~|(alloc_m$q & (words_all << tw$q) & ~t_onehot);
+                    end
                     state$d = MemState$Decide;
                 end
             MemState$Decide:
@@ -3134,6 +3734,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$WReq:
                 begin
                     wr_req_q$d = 1'b1;
+                    wr_fin$d = 1'b0;
+                    clr_issued$d = 1'b0;
+                    new_row_q$d = new_row;
                     wr_data_q$d = ((new_unit) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data_shift;
                     if (was_written$q) begin
                         wr_addr_q$d = unit_addr & ~bus_mask;
@@ -3148,15 +3751,68 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         wr_strb_q$d = init_strb << ((block_addr & bus_mask) & 16'hffff);
                     end
                     state$d = MemState$WWait;
+                    if ((op$q == ops$alloc) & ~rel$q & pf_need$q) begin
+                        state$d = MemState$PfWait;
+                    end
+                end
+            MemState$PfWait:
+                begin
+                    pblk$d = pf_res$q;
+                    if (~pf_busy$q & ~pf_inflight$q) begin
+                        if (~others_alloc$q) begin
+                            clr_issued$d = 1'b1;
+                            clr_busy$d = 1'b1;
+                            map_op_valid = 1'b1;
+                            map_cmd = map_op$clear;
+                        end
+                        state$d = MemState$WWait;
+                        if (pf_found$q & (pf_res$q != blk$q) & ~(p_valid$q & (p_block$q == pf_res$q))) begin
+                            state$d = MemState$PfWr1;
+                        end
+                    end
+                end
+            MemState$PfWr1:
+                begin
+                    state$d = MemState$PfWr2;
+                end
+            MemState$PfWr2:
+                begin
+                    state$d = MemState$PfWr3;
+                end
+            MemState$PfWr3:
+                begin
+                    pf_err$d = 1'b0;
+                    p_live$d = 32'h0;
+                    p_rows$d = 32'h0;
+                    p_block$d = pblk$q;
+                    p_valid$d = 1'b0;
+                    if (written$read_data[32'h0]) begin
+                        p_alloc$d = 32'h0;
+                        pf_ar_q$d = 1'b1;
+                        pf_inflight$d = 1'b1;
+                        pw$d = 32'h0;
+                        pbeat_ok$d = 1'b0;
+                        pf_half$d = ~wh$q;
+                        state$d = MemState$WWait;
+                    end
+                    else begin
+                        p_alloc$d = range_m;
+                        p_valid$d = 1'b1;
+                        p_written$d = 1'b0;
+                        state$d = MemState$WWait;
+                    end
                 end
             MemState$WWait:
                 begin
-                    if (writer$done) begin
+                    if (writer$done | wr_fin$q) begin
                         state$d = MemState$OnChip;
-                        if (writer$error) begin
+                        if ((writer$done & writer$error) | (wr_fin$q & wr_ferr$q)) begin
                             cb_valid$d = 1'b0;
                             pending_status$d = mem_error_code;
                             state$d = MemState$Finish;
+                            if (clr_issued$q) begin
+                                state$d = MemState$Undo;
+                            end
                         end
                     end
                 end
@@ -3164,7 +3820,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     written$write_enable = 1'b1;
                     cbuf$write_enable = 1'b1;
-                    cbuf$write_data = new_row;
+                    cbuf$write_address = ((whalf + t_row) & 24'hffffff);
+                    cbuf$write_data = new_row_q$q;
                     rows_ok$d = rows_ok$q | (one_r << t_row);
                     cb_written$d = 1'b1;
                     alloc_m$d = alloc_m$q & ~t_onehot;
@@ -3195,6 +3852,12 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         alloc_ok$d = alloc_ok$q + 32'h1;
                         in_use$d = in_use$q + 32'h1;
                         if (op$q == ops$alloc) begin
+                            n_known$d = 1'b1;
+                            n_blk$d = blk$q;
+                            if (pf_need$q) begin
+                                n_known$d = pf_found$q & ((pf_res$q != blk$q) | others_alloc$q);
+                                n_blk$d = pf_res$q;
+                            end
                             pending_qpn$d = (nw_gen << index_bits) | t_index;
                             next_alloc$d = t_index + 32'h1;
                             if (t_index == last_index) begin
@@ -3205,6 +3868,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                             state$d = MemState$MapWait;
+                            if (clr_issued$q) begin
+                                map_op_valid = 1'b0;
+                                state$d = MemState$ClrWait;
+                            end
                         end
                     end
                     else if (op$q == ops$free) begin
@@ -3217,6 +3884,20 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     if (map$done) begin
                         state$d = MemState$Finish;
+                    end
+                end
+            MemState$ClrWait:
+                begin
+                    if (~clr_busy$q) begin
+                        state$d = MemState$Finish;
+                    end
+                end
+            MemState$Undo:
+                begin
+                    if (~clr_busy$q) begin
+                        map_op_valid = 1'b1;
+                        map_cmd = map_op$set;
+                        state$d = MemState$MapWait;
                     end
                 end
             MemState$Finish:
@@ -3263,6 +3944,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             tw_known$d = 1'b1;
                             rel$d = 1'b1;
                             rel_overflow$d = 1'b1;
+                            n_known$d = 1'b0;
                             blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                             tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
                             state$d = MemState$Lookup;
@@ -3282,6 +3964,51 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$PoolWait:
                 begin
                     if (map$done) begin
+                        state$d = MemState$NFind;
+                    end
+                end
+            MemState$NFind:
+                begin
+                    if (~pf_inflight$q) begin
+                        map_op_valid = 1'b1;
+                        map_cmd = map_op$find;
+                        map_op_index = next_alloc$q >> block_bits;
+                        if (reuse_lowest) begin
+                            map_op_index = ((first_block) & 24'hffffff);
+                        end
+                        state$d = MemState$NFindWait;
+                    end
+                end
+            MemState$NFindWait:
+                begin
+                    if (map$done) begin
+                        n_known$d = map$found;
+                        n_blk$d = res_blk;
+                        state$d = MemState$Done;
+                        if (map$found & cb_valid$q & (cb_block$q == res_blk)) begin
+                            swap_done$d = 1'b1;
+                            state$d = MemState$Swap;
+                        end
+                    end
+                end
+            MemState$Swap:
+                begin
+                    wh$d = ~wh$q;
+                    cb_valid$d = p_valid$q;
+                    cb_block$d = p_block$q;
+                    cb_written$d = p_written$q;
+                    alloc_m$d = p_alloc$q;
+                    live_m$d = p_live$q;
+                    rows_ok$d = p_rows$q;
+                    p_valid$d = cb_valid$q;
+                    p_block$d = cb_block$q;
+                    p_written$d = cb_written$q;
+                    p_alloc$d = alloc_m$q;
+                    p_live$d = live_m$q;
+                    p_rows$d = rows_ok$q;
+                    was_written$d = p_written$q;
+                    state$d = MemState$Select;
+                    if (swap_done$q) begin
                         state$d = MemState$Done;
                     end
                 end
@@ -3292,6 +4019,35 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     state$d = MemState$Idle;
                 end
         endcase
+        if (pf_inflight$q) begin
+            if (~pbeat_ok$q) begin
+                if (c_rvalid) begin
+                    pbeat$d = c_rdata >> (((pf_addr & bus_mask) & 16'hffff) << 32'h3);
+                    pbeat_ok$d = 1'b1;
+                    if (|c_rresp | (c_rlast != p_last)) begin
+                        pf_err$d = 1'b1;
+                    end
+                end
+            end
+            else if (state$q != MemState$OnChip) begin
+                cbuf$write_enable = 1'b1;
+                cbuf$write_address = ((pf_row) & 24'hffffff);
+                if (pf_half$q) begin
+                    cbuf$write_address = ((half_rows + pf_row) & 24'hffffff);
+                end
+                cbuf$write_data = pbeat$q;
+                p_rows$d = p_rows$q | (one_r << pf_row);
+                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_m);
+                p_live$d = p_live$q | (lane_live << pw$q);
+                pw$d = pw$q + wpr_m1 + 32'h1;
+                pbeat_ok$d = 1'b0;
+                if (p_last) begin
+                    p_valid$d = ~pf_err$q & (base_seen$q == state_base);
+                    p_written$d = 1'b1;
+                    pf_inflight$d = 1'b0;
+                end
+            end
+        end
         map_valid_q$d = map_op_valid;
         map_cmd_q$d = map_cmd;
         map_index_q$d = map_op_index;
@@ -3310,6 +4066,16 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             map_valid_q$d = 1'b0;
             rel$d = 1'b0;
             cb_valid$d = 1'b0;
+            p_valid$d = 1'b0;
+            n_known$d = 1'b0;
+            pf_busy$d = 1'b0;
+            pf_ar_q$d = 1'b0;
+            pf_inflight$d = 1'b0;
+            pbeat_ok$d = 1'b0;
+            clr_issued$d = 1'b0;
+            clr_busy$d = 1'b0;
+            wh$d = 1'b0;
+            wr_fin$d = 1'b0;
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
@@ -3571,7 +4337,7 @@ module qp_table_scale$engine$cbuf(clock,read_address,read_data,write_enable,writ
     input wire  [511:0] write_data;
     
     // Update code (custom)
-    reg [63:0] mem [0:1];
+    reg [63:0] mem [0:3];
     reg [63:0] read_word;
     `ifndef SYNTHESIS
     initial read_word = 64'd0;
@@ -3580,26 +4346,64 @@ module qp_table_scale$engine$cbuf(clock,read_address,read_data,write_enable,writ
     `ifndef SYNTHESIS
     initial read_q = 64'd0;
     `endif
-    wire _unused_ok = &{1'b0, read_address[23:1], write_address[23:1], write_data[511:64]};
+    wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2], write_data[511:64]};
     
     always @(posedge clock) begin
-       read_word <= mem[read_address[0:0]];
+       read_word <= mem[read_address[1:0]];
        read_q <= read_word;
        if (write_enable) begin
-          mem[write_address[0:0]] <= write_data[63:0];
+          mem[write_address[1:0]] <= write_data[63:0];
        end
     end
     
     always @(*) read_data = {448'd0, read_q};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd2) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 2 words", write_address);
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
           $fatal(1);
        end
     end
     `endif
 endmodule // qp_table_scale$engine$cbuf
+
+
+module qp_table_scale$engine$clr_busy(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$clr_busy
+
+
+module qp_table_scale$engine$clr_issued(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$clr_issued
 
 
 module qp_table_scale$engine$cmd_error(d,q,clock);
@@ -6174,6 +6978,63 @@ module qp_table_scale$engine$map_valid_q(d,q,clock);
 endmodule // qp_table_scale$engine$map_valid_q
 
 
+module qp_table_scale$engine$n_blk(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$n_blk
+
+
+module qp_table_scale$engine$n_known(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$n_known
+
+
+module qp_table_scale$engine$new_row_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$new_row_q
+
+
 module qp_table_scale$engine$new_word(d,q,clock);
     
     // Module arguments
@@ -6269,6 +7130,177 @@ module qp_table_scale$engine$others_alloc(d,q,clock);
 endmodule // qp_table_scale$engine$others_alloc
 
 
+module qp_table_scale$engine$p_alloc(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_alloc
+
+
+module qp_table_scale$engine$p_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_block
+
+
+module qp_table_scale$engine$p_live(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_live
+
+
+module qp_table_scale$engine$p_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_rows
+
+
+module qp_table_scale$engine$p_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_valid
+
+
+module qp_table_scale$engine$p_written(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_written
+
+
+module qp_table_scale$engine$pbeat(d,q,clock);
+    
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pbeat
+
+
+module qp_table_scale$engine$pbeat_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pbeat_ok
+
+
+module qp_table_scale$engine$pblk(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pblk
+
+
 module qp_table_scale$engine$pending_qpn(d,q,clock);
     
     // Module arguments
@@ -6305,6 +7337,177 @@ module qp_table_scale$engine$pending_status(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$pending_status
+
+
+module qp_table_scale$engine$pf_ar_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_ar_q
+
+
+module qp_table_scale$engine$pf_busy(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_busy
+
+
+module qp_table_scale$engine$pf_err(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_err
+
+
+module qp_table_scale$engine$pf_found(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_found
+
+
+module qp_table_scale$engine$pf_half(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_half
+
+
+module qp_table_scale$engine$pf_inflight(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_inflight
+
+
+module qp_table_scale$engine$pf_need(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_need
+
+
+module qp_table_scale$engine$pf_res(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_res
+
+
+module qp_table_scale$engine$pw(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pw
 
 
 module qp_table_scale$engine$q_count(d,q,clock);
@@ -6687,34 +7890,44 @@ module qp_table_scale$engine$state(d,q,clock);
     localparam MemState$Start = 4;
     localparam MemState$Decode = 5;
     localparam MemState$FindWait = 6;
-    localparam MemState$Acquire = 7;
-    localparam MemState$HoldOn = 8;
-    localparam MemState$HoldWait = 9;
-    localparam MemState$Inval = 10;
-    localparam MemState$Lookup = 11;
-    localparam MemState$WRead1 = 12;
-    localparam MemState$WRead2 = 13;
-    localparam MemState$WRead3 = 14;
-    localparam MemState$ArReq = 15;
-    localparam MemState$Scan = 16;
-    localparam MemState$Select = 17;
-    localparam MemState$Pick = 18;
-    localparam MemState$RowRead1 = 19;
-    localparam MemState$RowRead2 = 20;
-    localparam MemState$RowRead3 = 21;
-    localparam MemState$Extract = 22;
-    localparam MemState$Decide = 23;
-    localparam MemState$WReq = 24;
-    localparam MemState$WWait = 25;
-    localparam MemState$OnChip = 26;
-    localparam MemState$MapWait = 27;
-    localparam MemState$Finish = 28;
-    localparam MemState$FreeA = 29;
-    localparam MemState$FreeB = 30;
-    localparam MemState$Drain = 31;
-    localparam MemState$Push = 32;
-    localparam MemState$PoolWait = 33;
-    localparam MemState$Done = 34;
+    localparam MemState$Known = 7;
+    localparam MemState$Acquire = 8;
+    localparam MemState$HoldOn = 9;
+    localparam MemState$HoldWait = 10;
+    localparam MemState$Inval = 11;
+    localparam MemState$Lookup = 12;
+    localparam MemState$WRead1 = 13;
+    localparam MemState$WRead2 = 14;
+    localparam MemState$WRead3 = 15;
+    localparam MemState$ArReq = 16;
+    localparam MemState$Scan = 17;
+    localparam MemState$Select = 18;
+    localparam MemState$Pick = 19;
+    localparam MemState$RowRead1 = 20;
+    localparam MemState$RowRead2 = 21;
+    localparam MemState$RowRead3 = 22;
+    localparam MemState$Extract = 23;
+    localparam MemState$Decide = 24;
+    localparam MemState$WReq = 25;
+    localparam MemState$WWait = 26;
+    localparam MemState$OnChip = 27;
+    localparam MemState$MapWait = 28;
+    localparam MemState$Finish = 29;
+    localparam MemState$PfWait = 30;
+    localparam MemState$PfWr1 = 31;
+    localparam MemState$PfWr2 = 32;
+    localparam MemState$PfWr3 = 33;
+    localparam MemState$NFind = 34;
+    localparam MemState$NFindWait = 35;
+    localparam MemState$ClrWait = 36;
+    localparam MemState$Undo = 37;
+    localparam MemState$Swap = 38;
+    localparam MemState$FreeA = 39;
+    localparam MemState$FreeB = 40;
+    localparam MemState$Drain = 41;
+    localparam MemState$Push = 42;
+    localparam MemState$PoolWait = 43;
+    localparam MemState$Done = 44;
     
     // Update code (custom)
     initial begin
@@ -6745,6 +7958,25 @@ module qp_table_scale$engine$status_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$status_q
+
+
+module qp_table_scale$engine$swap_done(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$swap_done
 
 
 module qp_table_scale$engine$time_q(d,q,clock);
@@ -6880,6 +8112,25 @@ module qp_table_scale$engine$was_written(d,q,clock);
 endmodule // qp_table_scale$engine$was_written
 
 
+module qp_table_scale$engine$wh(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$wh
+
+
 module qp_table_scale$engine$wr_addr_q(d,q,clock);
     
     // Module arguments
@@ -6935,6 +8186,44 @@ module qp_table_scale$engine$wr_data_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$wr_data_q
+
+
+module qp_table_scale$engine$wr_ferr(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$wr_ferr
+
+
+module qp_table_scale$engine$wr_fin(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$wr_fin
 
 
 module qp_table_scale$engine$wr_last_q(d,q,clock);
