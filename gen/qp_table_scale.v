@@ -2042,6 +2042,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [8:0] whalf;
     reg  [511:0] sbeat;
     reg  [63:0] pf_addr;
+    reg  [63:0] ar_addr;
+    reg  [8:0] w_row_a;
+    reg  [8:0] t_row_a;
+    reg  [8:0] p_row_a;
     reg  [8:0] pf_row;
     reg  p_last;
     reg  [8:0] phalf;
@@ -2952,10 +2956,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         written$write_address = ((blk$q) & 24'hffffff);
         written$write_data = 32'h1;
         c_arvalid = ar_q$q | pf_ar_q$q;
-        c_araddr = block_addr;
+        ar_addr = block_addr;
         if (pf_ar_q$q) begin
-            c_araddr = pf_addr;
+            ar_addr = pf_addr;
         end
+        c_araddr = ar_addr;
         c_arlen = beats_m1;
         c_rready = ((state$q == MemState$Scan) & was_written$q & ~beat_ok$q) | (pf_inflight$q & ~pbeat_ok$q);
         if (c_arready) begin
@@ -3172,14 +3177,19 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         w_row = w$q >> wpr_shift;
         t_row = tw$q >> wpr_shift;
         whalf = 32'h0;
-        phalf = half_rows;
         if (wh$q) begin
             whalf = half_rows;
-            phalf = 32'h0;
         end
-        cbuf$write_address = ((whalf + w_row) & 24'hffffff);
-        cbuf$write_data = beat_r$q;
-        cbuf$read_address = ((whalf + t_row) & 24'hffffff);
+        phalf = 32'h0;
+        if (pf_half$q) begin
+            phalf = half_rows;
+        end
+        w_row_a = whalf + w_row;
+        t_row_a = whalf + t_row;
+        p_row_a = phalf + pf_row;
+        cbuf$write_address = ((w_row_a) & 24'hffffff);
+        cbuf$write_data = sbeat;
+        cbuf$read_address = ((t_row_a) & 24'hffffff);
         bstart = ((ablk) & 24'hffffff) << block_bits;
         start_w = ((start$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
         if (second$q | (blk$q != start_blk$q)) begin
@@ -3820,7 +3830,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     written$write_enable = 1'b1;
                     cbuf$write_enable = 1'b1;
-                    cbuf$write_address = ((whalf + t_row) & 24'hffffff);
+                    cbuf$write_address = ((t_row_a) & 24'hffffff);
                     cbuf$write_data = new_row_q$q;
                     rows_ok$d = rows_ok$q | (one_r << t_row);
                     cb_written$d = 1'b1;
@@ -4031,11 +4041,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             end
             else if (state$q != MemState$OnChip) begin
                 cbuf$write_enable = 1'b1;
-                cbuf$write_address = ((pf_row) & 24'hffffff);
-                if (pf_half$q) begin
-                    cbuf$write_address = ((half_rows + pf_row) & 24'hffffff);
-                end
-                cbuf$write_data = pbeat$q;
+                cbuf$write_address = ((p_row_a) & 24'hffffff);
                 p_rows$d = p_rows$q | (one_r << pf_row);
                 p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_m);
                 p_live$d = p_live$q | (lane_live << pw$q);

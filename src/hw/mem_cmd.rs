@@ -380,12 +380,18 @@ pub struct MemCmdEngine {
     new_live: Signal<Local, Bit>,
     /// The block whose address and ALLOC range are computed: `pblk` while prefetching.
     ablk: Signal<Local, Bits<BLOCK_NUM_BITS>>,
-    /// First row of the working half of `cbuf`, and of the parked half.
+    /// First row of the working half of `cbuf`, and of the prefetch's half.
     whalf: Signal<Local, Bits<W_BITS>>,
     /// The beat and word counter the lanes scan (`beat_r`, or the prefetch's), the
     /// prefetch's block address, row, and last beat.
     sbeat: Signal<Local, Bits<MEM_DATA_BITS_MAX>>,
     pf_addr: Signal<Local, Bits<ADDR_BITS>>,
+    ar_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// Rows of `cbuf`: the scan's and the target's in the working half, the prefetch's in
+    /// its half.
+    w_row_a: Signal<Local, Bits<W_BITS>>,
+    t_row_a: Signal<Local, Bits<W_BITS>>,
+    p_row_a: Signal<Local, Bits<W_BITS>>,
     pf_row: Signal<Local, Bits<W_BITS>>,
     p_last: Signal<Local, Bit>,
     phalf: Signal<Local, Bits<W_BITS>>,
@@ -501,7 +507,7 @@ impl MemCmdEngine {
                 wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows, pblk, pf_need, pf_err,
                 swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf, n_known, n_blk,
                 pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, pbeat, pbeat_ok, pw, pf_half,
-                sbeat, pf_addr, pf_row, p_last, clr_issued, clr_busy,
+                sbeat, pf_addr, ar_addr, w_row_a, t_row_a, p_row_a, pf_row, p_last, clr_issued, clr_busy,
             ]
             req_fire: defaults(p.ports),
             rsp_fire: defaults(p.ports),
@@ -835,10 +841,11 @@ impl Logic for MemCmdEngine {
         // The AXI read: one burst of the block.
         // (The command's read waits for the prefetch's: never both.)
         self.c_arvalid.next = self.ar_q.q.val() | self.pf_ar_q.q.val();
-        self.c_araddr.next = self.block_addr.val();
+        self.ar_addr.next = self.block_addr.val();
         if self.pf_ar_q.q.val() {
-            self.c_araddr.next = self.pf_addr.val();
+            self.ar_addr.next = self.pf_addr.val();
         }
+        self.c_araddr.next = self.ar_addr.val();
         self.c_arlen.next = self.beats_m1.val();
         self.c_rready.next = ((self.state.q.val() == MemState::Scan)
             & self.was_written.q.val()
@@ -903,16 +910,20 @@ impl Logic for MemCmdEngine {
         self.w_row.next = self.w.q.val() >> self.wpr_shift.val();
         self.t_row.next = self.tw.q.val() >> self.wpr_shift.val();
         self.whalf.next = 0.into();
-        self.phalf.next = self.half_rows.val();
         if self.wh.q.val() {
             self.whalf.next = self.half_rows.val();
-            self.phalf.next = 0.into();
         }
-        self.cbuf.write_address.next =
-            bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.w_row.val());
-        self.cbuf.write_data.next = self.beat_r.q.val();
-        self.cbuf.read_address.next =
-            bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.t_row.val());
+        self.phalf.next = 0.into();
+        if self.pf_half.q.val() {
+            self.phalf.next = self.half_rows.val();
+        }
+        self.w_row_a.next = self.whalf.val() + self.w_row.val();
+        self.t_row_a.next = self.whalf.val() + self.t_row.val();
+        self.p_row_a.next = self.phalf.val() + self.pf_row.val();
+        self.cbuf.write_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.w_row_a.val());
+        // (The beat under a scan: the command's, or the prefetch's.)
+        self.cbuf.write_data.next = self.sbeat.val();
+        self.cbuf.read_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.t_row_a.val());
         self.bstart.next =
             bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.ablk.val()) << self.block_bits.val();
         // ALLOC: the candidates from the start (the whole block in a block after the start's).
@@ -1488,7 +1499,7 @@ impl Logic for MemCmdEngine {
                 // The buffer follows the write: the row, the masks.
                 self.cbuf.write_enable.next = true;
                 self.cbuf.write_address.next =
-                    bit_cast::<RAM_ADDR_BITS, W_BITS>(self.whalf.val() + self.t_row.val());
+                    bit_cast::<RAM_ADDR_BITS, W_BITS>(self.t_row_a.val());
                 self.cbuf.write_data.next = self.new_row_q.q.val();
                 self.rows_ok.d.next = self.rows_ok.q.val() | (self.one_r.val() << self.t_row.val());
                 self.cb_written.d.next = true;
@@ -1721,12 +1732,8 @@ impl Logic for MemCmdEngine {
                 }
             } else if self.state.q.val() != MemState::OnChip {
                 self.cbuf.write_enable.next = true;
-                self.cbuf.write_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.pf_row.val());
-                if self.pf_half.q.val() {
-                    self.cbuf.write_address.next =
-                        bit_cast::<RAM_ADDR_BITS, W_BITS>(self.half_rows.val() + self.pf_row.val());
-                }
-                self.cbuf.write_data.next = self.pbeat.q.val();
+                self.cbuf.write_address.next =
+                    bit_cast::<RAM_ADDR_BITS, W_BITS>(self.p_row_a.val());
                 self.p_rows.d.next = self.p_rows.q.val() | (self.one_r.val() << self.pf_row.val());
                 self.p_alloc.d.next = self.p_alloc.q.val()
                     | ((self.lane_free.val() << self.pw.q.val()) & self.range_m.val());
