@@ -476,6 +476,10 @@ pub struct Model {
     /// on either does not read memory, so whether a memory error shows depends on them.
     buffered: Option<u32>,
     parked: Option<u32>,
+    /// State in memory: the block the next ALLOC takes, when a FREE found that ALLOC passes
+    /// over the cursor's block (the engine then goes to it at once, without loading the
+    /// cursor's block first).
+    n_eff: Option<u32>,
 }
 
 impl Model {
@@ -523,6 +527,7 @@ impl Model {
             block_bytes: state_mem.map_or(0, |m| m.block_bytes()),
             buffered: None,
             parked: None,
+            n_eff: None,
         }
     }
 
@@ -696,6 +701,12 @@ impl Model {
         }
         let bb = self.block_bits;
         let first = self.cfg.first_index;
+        if let Some(e) = self.n_eff.take() {
+            if self.load_fails(e << bb) {
+                return true;
+            }
+            return self.alloc_tail(index);
+        }
         let sb = start >> bb;
         let b1 = self.find_block(sb << bb).expect("ALLOC found an index");
         if self.load_fails(b1 << bb) {
@@ -712,6 +723,13 @@ impl Model {
                 return true;
             }
         }
+        self.alloc_tail(index)
+    }
+
+    /// State in memory: ALLOC of `index`, its block loaded: the prefetch (see
+    /// [`Model::alloc_fails`]) and the write. Whether the write fails.
+    fn alloc_tail(&mut self, index: u32) -> bool {
+        let (bb, first) = (self.block_bits, self.cfg.first_index);
         let b = index >> bb;
         debug_assert_eq!(self.buffered, Some(b));
         let (lo, hi) = ((b << bb).max(first), (b + 1) << bb);
@@ -882,6 +900,7 @@ impl Model {
         let due = self.pool.due(now);
         match due {
             Some(i) if self.state_in_memory() => {
+                self.n_eff = None;
                 if !self.load_fails(i) && !self.write_fails(i) {
                     self.pool.tick(now);
                 }
@@ -985,6 +1004,9 @@ impl Model {
     }
 
     fn alloc_at(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
+        // (State in memory: it may change the free map, so the engine forgets the block the
+        // next ALLOC takes.)
+        self.n_eff = None;
         let (index, generation, entry) = self.in_range(qpn)?;
         let check = entry.state == State::Free && self.pool.is_available(index);
         if self.state_in_memory() {
@@ -1064,7 +1086,20 @@ impl Model {
                 Reuse::Cyclic => c >> self.block_bits << self.block_bits,
                 Reuse::Lowest => self.cfg.first_index,
             };
-            let n = self.find_block(from);
+            let mut n = self.find_block(from);
+            self.n_eff = None;
+            // Cyclic: the cursor's block, in the working slot, with nothing to take from the
+            // cursor on: ALLOC passes over it to the next block the free map finds.
+            let cb = c >> self.block_bits;
+            let cb_end = (cb + 1) << self.block_bits;
+            if self.cfg.reuse == Reuse::Cyclic
+                && n == Some(cb)
+                && self.buffered == Some(cb)
+                && !self.pool.first_at_or_after(c).is_some_and(|i| i < cb_end)
+            {
+                n = self.find_block(cb_end);
+                self.n_eff = n;
+            }
             if n.is_some() && n == self.buffered {
                 std::mem::swap(&mut self.buffered, &mut self.parked);
             }

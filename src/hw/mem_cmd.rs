@@ -113,6 +113,11 @@ pub enum MemState {
     /// FREE back to the pool: if its block is now the one the next ALLOC takes, park it.
     NFind,
     NFindWait,
+    /// The FREE's block is the cursor's with nothing to take from the cursor on: ALLOC
+    /// passes over it, so the block it takes is the next the free map finds (`n_wrap`: the
+    /// search came back to it: ALLOC takes it from its start).
+    NFind2,
+    NFind2Wait,
     /// ALLOC that took its block's last index: the free map's CLEAR of the block, sent while
     /// the write is in flight, ends (`ClrWait`); or, the write failed, is undone (`Undo`).
     ClrWait,
@@ -259,6 +264,7 @@ pub struct MemCmdEngine {
     /// pool; dropped by anything else that changes the free map. Saves ALLOC the search.
     n_known: DFF<Bit>,
     n_blk: DFF<Bits<BLOCK_NUM_BITS>>,
+    n_wrap: DFF<Bit>,
     /// ALLOC: the search of the block after this one (from `HoldOn`) runs; its result.
     pf_busy: DFF<Bit>,
     /// The prefetch's read, received in the background (the ALLOC that started it may have
@@ -394,6 +400,9 @@ pub struct MemCmdEngine {
     p_row_a: Signal<Local, Bits<W_BITS>>,
     pf_row: Signal<Local, Bits<W_BITS>>,
     p_last: Signal<Local, Bit>,
+    /// The cursor (`next_alloc`): its block, and its word in the block.
+    cur_blk: Signal<Local, Bits<BLOCK_NUM_BITS>>,
+    cur_w: Signal<Local, Bits<W_BITS>>,
     phalf: Signal<Local, Bits<W_BITS>>,
     // Constants.
     words_all: Constant<Bits<MASK_BITS>>,
@@ -507,7 +516,7 @@ impl MemCmdEngine {
                 wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows, pblk, pf_need, pf_err,
                 swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf, n_known, n_blk,
                 pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, pbeat, pbeat_ok, pw, pf_half,
-                sbeat, pf_addr, ar_addr, w_row_a, t_row_a, p_row_a, pf_row, p_last, clr_issued, clr_busy,
+                n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a, p_row_a, pf_row, p_last, clr_issued, clr_busy,
             ]
             req_fire: defaults(p.ports),
             rsp_fire: defaults(p.ports),
@@ -666,6 +675,7 @@ impl Logic for MemCmdEngine {
             wr_ferr,
             n_known,
             n_blk,
+            n_wrap,
             pf_found,
             pf_res,
             pf_busy,
@@ -1017,6 +1027,11 @@ impl Logic for MemCmdEngine {
         self.unit_byte.next = bit_cast::<16, ADDR_BITS>(self.unit_addr.val() & self.bus_mask.val());
         self.data_shift.next = self.unit_byte.val() << 3;
         self.res_blk.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val());
+        self.cur_blk.next =
+            bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.next_alloc.q.val() >> self.block_bits.val());
+        self.cur_w.next = bit_cast::<W_BITS, QPN_BITS>(
+            self.next_alloc.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+        );
         self.nw_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.new_word.q.val() >> 2);
 
         // Free map operations are registered one edge.
@@ -1161,10 +1176,12 @@ impl Logic for MemCmdEngine {
             }
             MemState::Known => {
                 self.blk.d.next = self.n_blk.q.val();
-                if self.n_blk.q.val() != self.start_blk.q.val() {
+                if (self.n_blk.q.val() != self.start_blk.q.val()) | self.n_wrap.q.val() {
                     self.start.d.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.n_blk.q.val())
                         << self.block_bits.val();
                 }
+                // (Back to the cursor's block: from its start, as the second search.)
+                self.second.d.next = self.n_wrap.q.val();
                 self.state.d.next = MemState::Acquire;
             }
             MemState::Acquire => {
@@ -1536,6 +1553,7 @@ impl Logic for MemCmdEngine {
                     if self.op.q.val() == self.ops.alloc.val() {
                         // The next ALLOC's block: this one, or the prefetch search's result.
                         self.n_known.d.next = true;
+                        self.n_wrap.d.next = false;
                         self.n_blk.d.next = self.blk.q.val();
                         if self.pf_need.q.val() {
                             // (The search found this block: with no other index to take, it
@@ -1679,11 +1697,39 @@ impl Logic for MemCmdEngine {
                 if self.map.done.val() {
                     self.n_known.d.next = self.map.found.val();
                     self.n_blk.d.next = self.res_blk.val();
+                    self.n_wrap.d.next = false;
                     self.state.d.next = MemState::Done;
                     if self.map.found.val()
                         & self.cb_valid.q.val()
                         & (self.cb_block.q.val() == self.res_blk.val())
                     {
+                        self.swap_done.d.next = true;
+                        self.state.d.next = MemState::Swap;
+                        if !self.reuse_lowest.val()
+                            & (self.res_blk.val() == self.cur_blk.val())
+                            & !(self.alloc_m.q.val() & (self.words_all.val() << self.cur_w.val()))
+                                .any()
+                        {
+                            self.state.d.next = MemState::NFind2;
+                        }
+                    }
+                }
+            }
+            MemState::NFind2 => {
+                self.map_op_valid.next = true;
+                self.map_cmd.next = self.map_op.find.val();
+                self.map_op_index.next =
+                    bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.n_blk.q.val()) + 1;
+                self.state.d.next = MemState::NFind2Wait;
+            }
+            MemState::NFind2Wait => {
+                // (The working slot holds the cursor's block.)
+                if self.map.done.val() {
+                    self.n_known.d.next = self.map.found.val();
+                    self.n_blk.d.next = self.res_blk.val();
+                    self.n_wrap.d.next = self.res_blk.val() == self.cb_block.q.val();
+                    self.state.d.next = MemState::Done;
+                    if self.map.found.val() & (self.cb_block.q.val() == self.res_blk.val()) {
                         self.swap_done.d.next = true;
                         self.state.d.next = MemState::Swap;
                     }
