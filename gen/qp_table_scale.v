@@ -1623,15 +1623,17 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$PfWr3 = 33;
     localparam MemState$NFind = 34;
     localparam MemState$NFindWait = 35;
-    localparam MemState$ClrWait = 36;
-    localparam MemState$Undo = 37;
-    localparam MemState$Swap = 38;
-    localparam MemState$FreeA = 39;
-    localparam MemState$FreeB = 40;
-    localparam MemState$Drain = 41;
-    localparam MemState$Push = 42;
-    localparam MemState$PoolWait = 43;
-    localparam MemState$Done = 44;
+    localparam MemState$NFind2 = 36;
+    localparam MemState$NFind2Wait = 37;
+    localparam MemState$ClrWait = 38;
+    localparam MemState$Undo = 39;
+    localparam MemState$Swap = 40;
+    localparam MemState$FreeA = 41;
+    localparam MemState$FreeB = 42;
+    localparam MemState$Drain = 43;
+    localparam MemState$Push = 44;
+    localparam MemState$PoolWait = 45;
+    localparam MemState$Done = 46;
     
     // Stub signals
     reg  map$clock;
@@ -1820,6 +1822,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [20:0] n_blk$d;
     wire  [20:0] n_blk$q;
     reg  n_blk$clock;
+    reg  n_wrap$d;
+    wire  n_wrap$q;
+    reg  n_wrap$clock;
     reg  pf_busy$d;
     wire  pf_busy$q;
     reg  pf_busy$clock;
@@ -2048,6 +2053,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [8:0] p_row_a;
     reg  [8:0] pf_row;
     reg  p_last;
+    reg  [20:0] cur_blk;
+    reg  [8:0] cur_w;
     reg  [8:0] phalf;
     
     // Sub module instances
@@ -2336,6 +2343,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(n_blk$d),
         .q(n_blk$q),
         .clock(n_blk$clock)
+    );
+    qp_table_scale$engine$n_wrap n_wrap(
+        .d(n_wrap$d),
+        .q(n_wrap$q),
+        .clock(n_wrap$clock)
     );
     qp_table_scale$engine$pf_busy pf_busy(
         .d(pf_busy$d),
@@ -2694,6 +2706,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         wr_ferr$clock = clock;
         n_known$clock = clock;
         n_blk$clock = clock;
+        n_wrap$clock = clock;
         pf_found$clock = clock;
         pf_res$clock = clock;
         pf_busy$clock = clock;
@@ -2784,6 +2797,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         wr_ferr$d = wr_ferr$q;
         n_known$d = n_known$q;
         n_blk$d = n_blk$q;
+        n_wrap$d = n_wrap$q;
         pf_found$d = pf_found$q;
         pf_res$d = pf_res$q;
         pf_busy$d = pf_busy$q;
@@ -3403,6 +3417,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         unit_byte = ((unit_addr & bus_mask) & 16'hffff);
         data_shift = unit_byte << 32'h3;
         res_blk = ((map$result) & 21'h1fffff);
+        cur_blk = ((next_alloc$q >> block_bits) & 21'h1fffff);
+        cur_w = ((next_alloc$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
         nw_gen = ((new_word$q >> 32'h2) & 24'hffffff);
         map_op_valid = 1'b0;
         map_cmd = map_op$find;
@@ -3524,9 +3540,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$Known:
                 begin
                     blk$d = n_blk$q;
-                    if (n_blk$q != start_blk$q) begin
+                    if ((n_blk$q != start_blk$q) | n_wrap$q) begin
                         start$d = ((n_blk$q) & 24'hffffff) << block_bits;
                     end
+                    second$d = n_wrap$q;
                     state$d = MemState$Acquire;
                 end
             MemState$Acquire:
@@ -3863,6 +3880,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         in_use$d = in_use$q + 32'h1;
                         if (op$q == ops$alloc) begin
                             n_known$d = 1'b1;
+                            n_wrap$d = 1'b0;
                             n_blk$d = blk$q;
                             if (pf_need$q) begin
                                 n_known$d = pf_found$q & ((pf_res$q != blk$q) | others_alloc$q);
@@ -3994,8 +4012,32 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     if (map$done) begin
                         n_known$d = map$found;
                         n_blk$d = res_blk;
+                        n_wrap$d = 1'b0;
                         state$d = MemState$Done;
                         if (map$found & cb_valid$q & (cb_block$q == res_blk)) begin
+                            swap_done$d = 1'b1;
+                            state$d = MemState$Swap;
+                            if (~reuse_lowest & (res_blk == cur_blk) & ~|(alloc_m$q & (words_all << cur_w))) begin
+                                state$d = MemState$NFind2;
+                            end
+                        end
+                    end
+                end
+            MemState$NFind2:
+                begin
+                    map_op_valid = 1'b1;
+                    map_cmd = map_op$find;
+                    map_op_index = ((n_blk$q) & 24'hffffff) + 32'h1;
+                    state$d = MemState$NFind2Wait;
+                end
+            MemState$NFind2Wait:
+                begin
+                    if (map$done) begin
+                        n_known$d = map$found;
+                        n_blk$d = res_blk;
+                        n_wrap$d = res_blk == cb_block$q;
+                        state$d = MemState$Done;
+                        if (map$found & (cb_block$q == res_blk)) begin
                             swap_done$d = 1'b1;
                             state$d = MemState$Swap;
                         end
@@ -7022,6 +7064,25 @@ module qp_table_scale$engine$n_known(d,q,clock);
 endmodule // qp_table_scale$engine$n_known
 
 
+module qp_table_scale$engine$n_wrap(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$n_wrap
+
+
 module qp_table_scale$engine$new_row_q(d,q,clock);
     
     // Module arguments
@@ -7925,15 +7986,17 @@ module qp_table_scale$engine$state(d,q,clock);
     localparam MemState$PfWr3 = 33;
     localparam MemState$NFind = 34;
     localparam MemState$NFindWait = 35;
-    localparam MemState$ClrWait = 36;
-    localparam MemState$Undo = 37;
-    localparam MemState$Swap = 38;
-    localparam MemState$FreeA = 39;
-    localparam MemState$FreeB = 40;
-    localparam MemState$Drain = 41;
-    localparam MemState$Push = 42;
-    localparam MemState$PoolWait = 43;
-    localparam MemState$Done = 44;
+    localparam MemState$NFind2 = 36;
+    localparam MemState$NFind2Wait = 37;
+    localparam MemState$ClrWait = 38;
+    localparam MemState$Undo = 39;
+    localparam MemState$Swap = 40;
+    localparam MemState$FreeA = 41;
+    localparam MemState$FreeB = 42;
+    localparam MemState$Drain = 43;
+    localparam MemState$Push = 44;
+    localparam MemState$PoolWait = 45;
+    localparam MemState$Done = 46;
     
     // Update code (custom)
     initial begin

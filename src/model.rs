@@ -1095,7 +1095,7 @@ impl Model {
             if self.cfg.reuse == Reuse::Cyclic
                 && n == Some(cb)
                 && self.buffered == Some(cb)
-                && !self.pool.first_at_or_after(c).is_some_and(|i| i < cb_end)
+                && self.pool.first_at_or_after(c).is_none_or(|i| i >= cb_end)
             {
                 n = self.find_block(cb_end);
                 self.n_eff = n;
