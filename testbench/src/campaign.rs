@@ -57,7 +57,7 @@ pub const FILL_LIMIT: u32 = 16384;
 /// | lookup OK, NOT_ALLOCATED | always |
 /// | lookup OUT_OF_RANGE, command OUT_OF_RANGE | `max_qps < 2^index_bits` (an index field value past the table) |
 /// | STALE | generation bits (`index_bits < 24`): a valid index looked up with another generation |
-/// | PAGE_ABSENT | two_level (directory entries written absent, or never written; on chip, the directed phase makes one for sure: [`directed_phase`]) |
+/// | PAGE_ABSENT | two_level (directory entries written absent, or never written; on chip, the directed phase makes one for sure: `directed_phase`) |
 /// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while, and the directed phase for sure) |
 /// | command OK, BAD_STATE, BAD_CMD | always |
 /// | FULL | the campaign fills the table: `max_qps - first_index <=` [`FILL_LIMIT`] |
@@ -141,7 +141,7 @@ pub fn run(cfg: &Config, shape: Shape, seed: u64, lookups: u64) -> Result<Outcom
 /// bases, most present, a few entries answering SLVERR (MEM_ERROR), and entries are rewritten
 /// (and made to answer SLVERR) under traffic between batches (see
 /// [`Scoreboard::memory_changed`](crate::scoreboard::Scoreboard::memory_changed)).
-/// two_level on chip and the state in memory: a quarter of the way in, [`directed_phase`].
+/// two_level on chip and the state in memory: a quarter of the way in, `directed_phase`.
 pub fn run_with_mem(
     cfg: &Config,
     shape: Shape,
@@ -215,7 +215,7 @@ pub fn run_with_mem(
     let ports = cfg.ports.len();
     let mut sent = 0;
     let mut filled = !fills_the_table(cfg);
-    // The directed phase (see [`directed_phase`]) runs once, a quarter of the way in, when
+    // The directed phase (see `directed_phase`) runs once, a quarter of the way in, when
     // the configuration has something for it to produce.
     let mut directed = !(on_chip || state_in_memory);
     while sent < lookups {
@@ -377,10 +377,10 @@ pub fn run_with_mem(
     Ok(out)
 }
 
-/// Lookups per port of the state-in-memory part of [`directed_phase`] (the VALID index, then
+/// Lookups per port of the state-in-memory part of `directed_phase` (the VALID index, then
 /// other indexes of its block).
 const BLOCK_LOOKUPS: u64 = 4;
-/// Lookups per port of [`directed_phase`], at most: one of the VALID index with its page
+/// Lookups per port of `directed_phase`, at most: one of the VALID index with its page
 /// absent, then [`BLOCK_LOOKUPS`].
 const DIRECTED_LOOKUPS: u64 = 1 + BLOCK_LOOKUPS;
 
