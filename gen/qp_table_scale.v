@@ -270,8 +270,6 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  engine$bready;
     wire  [1:0] engine$bresp;
     wire  [223:0] engine$counts;
-    wire  engine$mem_write_pulse;
-    wire  engine$mem_read_pulse;
     wire  miss$clock;
     wire  miss$rst;
     wire  [63:0] miss$state_base;
@@ -557,9 +555,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .bvalid(engine$bvalid),
         .bready(engine$bready),
         .bresp(engine$bresp),
-        .counts(engine$counts),
-        .mem_write_pulse(engine$mem_write_pulse),
-        .mem_read_pulse(engine$mem_read_pulse)
+        .counts(engine$counts)
     );
     qp_table_scale$miss miss(
         .clock(miss$clock),
@@ -872,7 +868,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire [0:0] m_axi_awlock_value = 1'b0;
     wire [3:0] m_axi_awcache_value = 4'b0011;
     wire [2:0] m_axi_awprot_value = 3'd0;
-    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, engine$mem_write_pulse, engine$mem_read_pulse, miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
+    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
 endmodule // qp_table_scale
 
 
@@ -1397,7 +1393,7 @@ module qp_table_scale$cw$swept_q(d,q,clock);
 endmodule // qp_table_scale$cw$swept_q
 
 
-module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts,mem_write_pulse,mem_read_pulse);
+module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
     
     // Module arguments
     input wire  clock;
@@ -1450,8 +1446,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  bready;
     input wire  [1:0] bresp;
     output reg  [223:0] counts;
-    output reg  mem_write_pulse;
-    output reg  mem_read_pulse;
     
     // Constant declarations
     localparam  words_all = 256'hffffffffffffffff;
@@ -2855,8 +2849,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             wr_fin$d = 1'b1;
             wr_ferr$d = writer$error;
         end
-        mem_write_pulse = writer$req_valid & writer$req_ready;
-        mem_read_pulse = ar_q$q & c_arready;
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
         drain_zero$0$clock = clock;

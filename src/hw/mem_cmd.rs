@@ -186,10 +186,9 @@ pub struct MemCmdEngine {
     pub bvalid: Signal<In, Bit>,
     pub bready: Signal<Out, Bit>,
     pub bresp: Signal<In, Bits<2>>,
-    /// Counters of SPEC §6, and MEM_WRITES of §9 (block writes).
+    /// Counters of SPEC §6 (MEM_READS and MEM_WRITES of §9 are counted at the AXI handshakes
+    /// by the top level).
     pub counts: Signal<Out, CmdCounts>,
-    pub mem_write_pulse: Signal<Out, Bit>,
-    pub mem_read_pulse: Signal<Out, Bit>,
     // Children.
     map: FreeMap,
     /// (A 2-bit word type, 1 bit stored: rust-hdl declares a 1-bit port without a range.)
@@ -498,7 +497,7 @@ impl MemCmdEngine {
                 hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
-                bready, bresp, counts, mem_write_pulse, mem_read_pulse, state, cursor,
+                bready, bresp, counts, state, cursor,
                 op, qpn, time_q, rel, rel_overflow, blk, tw, tw_known, start, start_blk, second,
                 next_alloc, was_written, hold_wait, w, beat_r, beat_ok, rd_err, ar_q, tword, tunit,
                 other_live, new_word,
@@ -736,8 +735,6 @@ impl Logic for MemCmdEngine {
             self.wr_fin.d.next = true;
             self.wr_ferr.d.next = self.writer.error.val();
         }
-        self.mem_write_pulse.next = self.writer.req_valid.val() & self.writer.req_ready.val();
-        self.mem_read_pulse.next = self.ar_q.q.val() & self.c_arready.val();
 
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();

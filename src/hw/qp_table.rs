@@ -588,8 +588,6 @@ impl QpTable {
         set("regs$ev_writes$0", "{31'd0, m_axi_awvalid & m_axi_awready}");
         unused.push("miss$taken_new".into());
         unused.push("miss$taken_slot".into());
-        unused.push("engine$mem_write_pulse".into());
-        unused.push("engine$mem_read_pulse".into());
         // AR.
         set("arb$clock", "clk");
         set("arb$rst", "rst");
