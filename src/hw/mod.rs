@@ -192,6 +192,17 @@ impl EngineParams {
         self.leaf_bits.is_some() && !self.dir_on_chip
     }
 
+    /// Bits of the memory port's `m_axi_arid` / `m_axi_rid`: 2 when the directory and the
+    /// state are both in memory (reads of the miss unit ID 0, of the command engine ID 1, of
+    /// the directory ID 2), else 1 (with the directory alone every read has ID 0).
+    pub fn read_id_bits(&self) -> usize {
+        if self.dir_in_memory() && self.state_mem.is_some() {
+            2
+        } else {
+            1
+        }
+    }
+
     /// Copies of the on-chip directory each block holds (0 or 1).
     pub fn on_chip_dirs(&self) -> usize {
         usize::from(self.dir_on_chip)
