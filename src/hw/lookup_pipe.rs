@@ -44,8 +44,20 @@
 //! into `queue`, which is then the response queue ([`RSP_FIFO_DEPTH`] entries) and answers as
 //! in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
 //! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
-//! [`StateCache`] for their meaning and timing). Latency on a hit: 6. The directory in
-//! memory and the state in memory together are not supported.
+//! [`StateCache`] for their meaning and timing). Latency on a hit: 6.
+//!
+//! **State and directory in memory** (two_level, SPEC §9: "either directory"). The cache
+//! drains lookups final as far as the state goes; one whose status is OK (range, `live`,
+//! state and generation passed) enters `queue` with `need` and sends its directory read at
+//! the same edge (the address from its qpn), any other enters without `need` and never reads
+//! the directory (fail fast): PAGE_ABSENT only after the state checks, MEM_ERROR from the
+//! block fetch or from the directory read. `queue` (and the read request and result queues)
+//! are then [`queue_depth`] deep ([`rsp_queue_depth`]), the cache's `out_count` room check
+//! uses that depth, and the credit is the cache's wait queue
+//! ([`wait_queue_depth`](super::state_cache::wait_queue_depth): the larger of the two), so no
+//! queue overflows and `rready` stays high. The shared [`DirFetch`](super::dir_fetch::DirFetch)
+//! reads through the top level's [`ReadArb`](super::read_arb::ReadArb) with AXI ID 2.
+//! Latency on a hit: 6 + the directory read (memory latency + about 5).
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
 //! state in memory `live_steal`, the command engine's `live_we` register, and

@@ -14,7 +14,7 @@
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
-//! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0) and the command engine (ID 1) |
+//! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0), the command engine (ID 1) and, with the directory in memory too, the directory's reads (ID 2) |
 //! | [`LiveFilter`](live_filter::LiveFilter) | `live_filter.rs` | state in_memory: the fail-fast `live` bit per block, one copy per two ports (a true dual-port RAM) |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
 //! | [`codes`] | `codes.rs` | the SPEC vocabulary ([`crate::spec`]) as groups of hardware constants |
