@@ -40,7 +40,7 @@
 //! [`StateCache`] reads the port's `live` filter and cache copies at s0, decides in s2
 //! (OUT_OF_RANGE, NOT_ALLOCATED from the `live` bit, a cache hit checked now, or a miss
 //! queued with `need` and sent to the shared miss unit), holds every lookup in its wait
-//! queue ([`state_queue_depth`] entries, which is then the credit) and drains it in order
+//! queue ([`wait_queue_depth`] entries, which is then the credit) and drains it in order
 //! into `queue`, which is then the response queue ([`RSP_FIFO_DEPTH`] entries) and answers as
 //! in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
 //! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
@@ -54,7 +54,7 @@
 //! block fetch or from the directory read. `queue` (and the read request and result queues)
 //! are then [`queue_depth`] deep ([`rsp_queue_depth`]), the cache's `out_count` room check
 //! uses that depth, and the credit is the cache's wait queue
-//! ([`wait_queue_depth`](super::state_cache::wait_queue_depth): the larger of the two), so no
+//! ([`wait_queue_depth`]: the larger of the two), so no
 //! queue overflows and `rready` stays high. The shared [`DirFetch`](super::dir_fetch::DirFetch)
 //! reads through the top level's [`ReadArb`](super::read_arb::ReadArb) with AXI ID 2.
 //! Latency on a hit: 6 + the directory read (memory latency + about 5).
