@@ -4336,6 +4336,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'h3fff;
     localparam  index_bits = 5'b1110;
     localparam  leaf_mask = 24'h3fff;
@@ -4415,7 +4416,6 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -4433,6 +4433,13 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -4566,7 +4573,6 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -4583,7 +4589,6 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -4593,8 +4598,23 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -4626,7 +4646,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5072,6 +5092,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'h3fff;
     localparam  index_bits = 5'b1110;
     localparam  leaf_mask = 24'h3fff;
@@ -5151,7 +5172,6 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -5169,6 +5189,13 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -5302,7 +5329,6 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -5319,7 +5345,6 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -5329,8 +5354,23 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -5362,7 +5402,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -4990,6 +4990,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'h3ff;
@@ -5085,7 +5086,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -5103,6 +5103,13 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -5256,7 +5263,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -5273,7 +5279,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -5283,14 +5288,29 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
         dreqs$0$clock = clock;
         dreqs$0$rst = rst;
-        dreqs$0$in_valid = s2_valid$q & s2_ok;
+        dreqs$0$in_valid = d_valid;
         dreqs$0$data_in = s2_dreq_addr;
         dreq_valid$0 = dreqs$0$out_valid;
         dreq_addr$0 = dreqs$0$data_out;
@@ -5330,8 +5350,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
-        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5916,6 +5936,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'h3ff;
@@ -6011,7 +6032,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -6029,6 +6049,13 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -6182,7 +6209,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -6199,7 +6225,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -6209,14 +6234,29 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
         dreqs$0$clock = clock;
         dreqs$0$rst = rst;
-        dreqs$0$in_valid = s2_valid$q & s2_ok;
+        dreqs$0$in_valid = d_valid;
         dreqs$0$data_in = s2_dreq_addr;
         dreq_valid$0 = dreqs$0$out_valid;
         dreq_addr$0 = dreqs$0$data_out;
@@ -6256,8 +6296,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
-        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -356,7 +356,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  arb$arready;
     wire  [63:0] arb$araddr;
     wire  [7:0] arb$arlen;
-    wire  arb$arid;
+    wire  [1:0] arb$arid;
     wire  live_0$clock;
     wire  live_0$live_we;
     wire  [20:0] live_0$live_waddr;
@@ -822,7 +822,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign engine$c_arready = arb$b_ready;
     assign arb$arready = m_axi_arready;
     assign m_axi_arvalid = arb$arvalid;
-    assign m_axi_arid = arb$arid;
+    assign m_axi_arid = arb$arid[0:0];
     assign m_axi_arlen = arb$arlen;
     assign m_axi_araddr = arb$araddr[63:0];
     assign m_axi_arsize = m_axi_arsize_value;
@@ -868,7 +868,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire [0:0] m_axi_awlock_value = 1'b0;
     wire [3:0] m_axi_awcache_value = 4'b0011;
     wire [2:0] m_axi_awprot_value = 3'd0;
-    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
+    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, arb$arid[1:1], miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
 endmodule // qp_table_scale
 
 
@@ -889,21 +889,26 @@ module qp_table_scale$arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready
     input wire  arready;
     output reg  [63:0] araddr;
     output reg  [7:0] arlen;
-    output reg  arid;
+    output reg  [1:0] arid;
     
     // Stub signals
-    reg  grant_q$d;
-    wire  grant_q$q;
+    reg  [1:0] grant_q$d;
+    wire  [1:0] grant_q$q;
     reg  grant_q$clock;
     reg  wait_q$d;
     wire  wait_q$q;
     reg  wait_q$clock;
+    reg  turn_q$d;
+    wire  turn_q$q;
+    reg  turn_q$clock;
     
     // Local signals
-    reg  sel;
+    reg  [1:0] sel;
     reg  valid;
     reg  [63:0] addr;
     reg  [7:0] len;
+    reg  cv;
+    reg  [63:0] ca;
     
     // Sub module instances
     qp_table_scale$arb$grant_q grant_q(
@@ -916,35 +921,64 @@ module qp_table_scale$arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready
         .q(wait_q$q),
         .clock(wait_q$clock)
     );
+    qp_table_scale$arb$turn_q turn_q(
+        .d(turn_q$d),
+        .q(turn_q$q),
+        .clock(turn_q$clock)
+    );
     
     // Update code
     always @(*) begin
         grant_q$clock = clock;
         wait_q$clock = clock;
+        turn_q$clock = clock;
         grant_q$d = grant_q$q;
         wait_q$d = wait_q$q;
-        sel = b_valid;
+        turn_q$d = turn_q$q;
+        cv = 1'b0;
+        ca = 32'h0;
+        sel = 32'h0;
+        if (cv & (turn_q$q | ~a_valid)) begin
+            sel = 32'h2;
+        end
+        if (b_valid) begin
+            sel = 32'h1;
+        end
         if (wait_q$q) begin
             sel = grant_q$q;
         end
         valid = a_valid;
         addr = a_addr;
         len = a_len;
-        if (sel) begin
+        if (sel == 32'h1) begin
             valid = b_valid;
             addr = b_addr;
             len = b_len;
+        end
+        if (sel == 32'h2) begin
+            valid = cv;
+            addr = ca;
+            len = 32'h0;
         end
         arvalid = valid;
         araddr = addr;
         arlen = len;
         arid = sel;
-        a_ready = ~sel & arready;
-        b_ready = sel & arready;
+        a_ready = (sel == 32'h0) & arready;
+        b_ready = (sel == 32'h1) & arready;
         grant_q$d = sel;
         wait_q$d = valid & ~arready;
+        if (valid & arready) begin
+            if (sel == 32'h0) begin
+                turn_q$d = 1'b1;
+            end
+            if (sel == 32'h2) begin
+                turn_q$d = 1'b0;
+            end
+        end
         if (rst) begin
             wait_q$d = 1'b0;
+            turn_q$d = 1'b0;
         end
     end
     
@@ -952,6 +986,25 @@ endmodule // qp_table_scale$arb
 
 
 module qp_table_scale$arb$grant_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$arb$grant_q
+
+
+module qp_table_scale$arb$turn_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -967,7 +1020,7 @@ module qp_table_scale$arb$grant_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$arb$grant_q
+endmodule // qp_table_scale$arb$turn_q
 
 
 module qp_table_scale$arb$wait_q(d,q,clock);
@@ -23500,6 +23553,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b1;
     localparam  index_mask = 24'hffffff;
     localparam  index_bits = 5'b11000;
     localparam  leaf_mask = 24'hffffff;
@@ -23616,7 +23670,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -23634,6 +23687,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -23807,7 +23867,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -23824,7 +23883,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -23834,8 +23892,14 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_valid = caches$0$out_valid;
+        c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
         caches$0$rst = rst;
         caches$0$rd_qpn = req_qpn;
@@ -23846,8 +23910,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
         caches$0$out_count = queue$count;
-        queue$in_valid = caches$0$out_valid;
-        queue$data_in = caches$0$out_lookup;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -23873,6 +23935,17 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         filtered$0 = caches$0$filtered;
         hit$0 = caches$0$hit;
         miss$0 = caches$0$miss;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -23904,7 +23977,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -25132,6 +25205,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b1;
     localparam  index_mask = 24'hffffff;
     localparam  index_bits = 5'b11000;
     localparam  leaf_mask = 24'hffffff;
@@ -25248,7 +25322,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -25266,6 +25339,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -25439,7 +25519,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -25456,7 +25535,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -25466,8 +25544,14 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_valid = caches$0$out_valid;
+        c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
         caches$0$rst = rst;
         caches$0$rd_qpn = req_qpn;
@@ -25478,8 +25562,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
         caches$0$out_count = queue$count;
-        queue$in_valid = caches$0$out_valid;
-        queue$data_in = caches$0$out_lookup;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -25505,6 +25587,17 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         filtered$0 = caches$0$filtered;
         hit$0 = caches$0$hit;
         miss$0 = caches$0$miss;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -25536,7 +25629,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

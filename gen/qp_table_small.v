@@ -3574,6 +3574,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'h3f;
     localparam  index_bits = 5'b110;
     localparam  leaf_mask = 24'h3f;
@@ -3653,7 +3654,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -3671,6 +3671,13 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -3804,7 +3811,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -3821,7 +3827,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -3831,8 +3836,23 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -3864,7 +3884,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

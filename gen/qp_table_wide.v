@@ -4843,6 +4843,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
@@ -4922,7 +4923,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -4940,6 +4940,13 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -5073,7 +5080,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -5090,7 +5096,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -5100,8 +5105,23 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -5133,7 +5153,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5579,6 +5599,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
@@ -5658,7 +5679,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -5676,6 +5696,13 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -5809,7 +5836,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -5826,7 +5852,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -5836,8 +5861,23 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -5869,7 +5909,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -6315,6 +6355,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  state$valid = 2'b10;
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
+    localparam  state_in_memory = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
@@ -6394,7 +6435,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  steal;
     reg  [63:0] s1_wide_index;
     reg  [63:0] s1_offset;
-    reg  [23:0] s2_index;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
     reg  [2:0] s2_status;
@@ -6412,6 +6452,13 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  q_valid;
+    reg  [123:0] q_lookup;
+    reg  d_valid;
+    reg  [23:0] d_qpn;
+    reg  c_valid;
+    reg  [123:0] c_lookup;
+    reg  c_ok;
     reg  unused_counts_addr;
     
     // Sub module instances
@@ -6545,7 +6592,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         else begin
             s2_pre$d = table_base + s1_offset;
         end
-        s2_index = s2_qpn$q & index_mask;
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
         s2_status = status$ok;
@@ -6562,7 +6608,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_page = ((s2_index) & 64'hffffffffffffffff) >> leaf_bits;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -6572,8 +6617,23 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
-        queue$in_valid = s2_valid$q;
-        queue$data_in = s2_lookup;
+        q_valid = s2_valid$q;
+        q_lookup = s2_lookup;
+        d_valid = s2_valid$q & s2_ok;
+        d_qpn = s2_qpn$q;
+        c_valid = 1'b0;
+        c_lookup = s2_lookup;
+        c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
+        if (state_in_memory) begin
+            q_valid = c_valid;
+            q_lookup = c_lookup;
+            q_lookup[(64'h40)+:(1)] = in_memory & c_ok;
+            d_valid = c_valid & c_ok;
+            d_qpn = c_lookup[(64'h64)+:(24)];
+        end
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
+        s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
@@ -6605,7 +6665,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -52,8 +52,8 @@ pub enum Reuse {
 pub enum State {
     /// On chip, one copy per lookup port and one for commands (version 1).
     OnChip,
-    /// In memory behind an on-chip cache (SPEC §9, version 2): not implemented in this
-    /// release, refused by [`Config::validate`].
+    /// In memory behind an on-chip cache (SPEC §9, version 2), with every table
+    /// organisation (`flat`, `two_level` with either directory).
     InMemory,
 }
 
@@ -304,14 +304,6 @@ impl ConfigError {
     /// `{p} = {v} is not allowed: {what}`
     fn not_allowed(p: &str, v: impl fmt::Display, what: &str) -> ConfigError {
         ConfigError::new(p, format!("{p} = {v} is not allowed: {what}"))
-    }
-
-    /// `{p} = {v} is not implemented yet: allowed {allowed}`
-    fn not_implemented(p: &str, v: impl fmt::Display, allowed: &str) -> ConfigError {
-        ConfigError::new(
-            p,
-            format!("{p} = {v} is not implemented yet: allowed {allowed}"),
-        )
     }
 
     fn unknown(p: &str) -> ConfigError {
@@ -694,21 +686,8 @@ impl Config {
             ));
         }
 
-        // ---- NOT IMPLEMENTED YET -------------------------------------------------------------
-        // Features of SPEC §3 this release refuses. Lift a refusal here once the hardware, the
-        // model and the testbenches support it; every other check above already covers it.
-        if self.state == State::InMemory
-            && self.mode == Mode::TwoLevel
-            && self.directory == Directory::InMemory
-        {
-            return Err(ConfigError::not_implemented(
-                "state",
-                self.state,
-                "on_chip with two_level and the directory in memory (the state in memory \
-                 works with flat and with two_level and the directory on chip)",
-            ));
-        }
-        // ---- end of NOT IMPLEMENTED YET ------------------------------------------------------
+        // Every value of SPEC §3 is implemented (the last refusal, the state in memory with
+        // the directory in memory, was lifted with issue 10).
         Ok(())
     }
 
@@ -1252,15 +1231,18 @@ mod tests {
             invalid(&["mem_data_bits=32"]).to_string(),
             "mem_data_bits = 32 is not allowed: one of 64, 128, 256 or 512"
         );
-        // ...and what this release does not implement is refused as such.
+        // The state in memory works with every table organisation (SPEC §9).
         valid(&["state=in_memory"]);
         valid(&["state=in_memory", "mode=two_level"]);
-        assert_eq!(
-            invalid(&["state=in_memory", "mode=two_level", "directory=in_memory"]).to_string(),
-            "state = in_memory is not implemented yet: allowed on_chip with two_level and the \
-             directory in memory (the state in memory works with flat and with two_level and \
-             the directory on chip)"
-        );
+        valid(&["state=in_memory", "mode=two_level", "directory=in_memory"]);
+        valid(&[
+            "state=in_memory",
+            "mode=two_level",
+            "directory=in_memory",
+            "mem_data_bits=512",
+            "max_outstanding=256",
+            "max_misses=1",
+        ]);
         valid(&["mode=two_level", "directory=in_memory", "mem_data_bits=512"]);
         let mut c = Config::default();
         assert_eq!(

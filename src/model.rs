@@ -842,10 +842,14 @@ impl Model {
                 let leaf = self.cfg.leaf_bits;
                 let entry = if self.dir_in_memory() {
                     let a = self.mem_dir_address(index >> leaf);
+                    // The read is one beat of the whole bus word that holds the entry (SPEC
+                    // §4): an error range over any byte of that word fails it.
+                    let bus = u64::from(self.cfg.mem_data_bits / 8);
+                    let word = a & !(bus - 1);
                     if self
                         .mem_errors
                         .iter()
-                        .any(|r| r.start < a.saturating_add(dir_entry::BYTES) && a < r.end)
+                        .any(|r| r.start < word.saturating_add(bus) && word < r.end)
                     {
                         return Err(Status::MemError);
                     }

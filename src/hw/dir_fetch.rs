@@ -13,7 +13,9 @@
 //! so no narrow transfer), and the return queue keeps the entry's lane (`araddr` bits
 //! `[log2(bus bytes)-1:3]`) beside its port.
 //!
-//! Every read has ID 0, so the memory answers in AR order (the AXI rule for one ID), and the
+//! Every read has one ID (0; with the state in memory too the top level passes the reads
+//! through [`ReadArb`](super::read_arb::ReadArb) with ID 2 and gives this block the R beats
+//! of ID 2 alone), so the memory answers in AR order (the AXI rule for one ID), and the
 //! reads of one port are issued in that port's order: each port receives its directory
 //! entries in its request order. A beat's data is passed on as the directory entry, with
 //! bit 1 (a reserved bit of the entry, SPEC §5) replaced by "AXI error" (`rresp != OKAY`, or

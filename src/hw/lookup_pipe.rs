@@ -40,12 +40,24 @@
 //! [`StateCache`] reads the port's `live` filter and cache copies at s0, decides in s2
 //! (OUT_OF_RANGE, NOT_ALLOCATED from the `live` bit, a cache hit checked now, or a miss
 //! queued with `need` and sent to the shared miss unit), holds every lookup in its wait
-//! queue ([`state_queue_depth`] entries, which is then the credit) and drains it in order
+//! queue ([`wait_queue_depth`] entries, which is then the credit) and drains it in order
 //! into `queue`, which is then the response queue ([`RSP_FIFO_DEPTH`] entries) and answers as
 //! in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
 //! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
-//! [`StateCache`] for their meaning and timing). Latency on a hit: 6. The directory in
-//! memory and the state in memory together are not supported.
+//! [`StateCache`] for their meaning and timing). Latency on a hit: 6.
+//!
+//! **State and directory in memory** (two_level, SPEC §9: "either directory"). The cache
+//! drains lookups final as far as the state goes; one whose status is OK (range, `live`,
+//! state and generation passed) enters `queue` with `need` and sends its directory read at
+//! the same edge (the address from its qpn), any other enters without `need` and never reads
+//! the directory (fail fast): PAGE_ABSENT only after the state checks, MEM_ERROR from the
+//! block fetch or from the directory read. `queue` (and the read request and result queues)
+//! are then [`queue_depth`] deep ([`rsp_queue_depth`]), the cache's `out_count` room check
+//! uses that depth, and the credit is the cache's wait queue
+//! ([`wait_queue_depth`]: the larger of the two), so no
+//! queue overflows and `rready` stays high. The shared [`DirFetch`](super::dir_fetch::DirFetch)
+//! reads through the top level's [`ReadArb`](super::read_arb::ReadArb) with AXI ID 2.
+//! Latency on a hit: 6 + the directory read (memory latency + about 5).
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
 //! state in memory `live_steal`, the command engine's `live_we` register, and
@@ -69,7 +81,7 @@ use super::lookup_counters::{LookupCounters, LookupCounts};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::miss_unit::{BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
-use super::state_cache::{state_queue_depth, StateCache};
+use super::state_cache::{wait_queue_depth, StateCache};
 use super::{
     DirEntry, EngineParams, StateEntry, ADDR_BITS, GEN_BITS_MAX, PAGE_BITS, QPN_BITS, TAG_BITS,
 };
@@ -89,6 +101,16 @@ pub fn queue_depth(max_outstanding: u32) -> usize {
     ((max_outstanding as usize) + 4)
         .next_power_of_two()
         .min(512)
+}
+
+/// Depth of the pipe's response queue (`queue`): [`queue_depth`] when the directory is in
+/// memory (its lookups wait there for their directory entries), else [`RSP_FIFO_DEPTH`].
+pub fn rsp_queue_depth(p: &EngineParams) -> usize {
+    if p.dir_in_memory() {
+        queue_depth(p.max_outstanding)
+    } else {
+        RSP_FIFO_DEPTH
+    }
 }
 
 /// One lookup in the pipe's queue, waiting for its response.
@@ -217,7 +239,6 @@ pub struct LookupPipe {
     steal: Signal<Local, Bit>,
     s1_wide_index: Signal<Local, Bits<ADDR_BITS>>,
     s1_offset: Signal<Local, Bits<ADDR_BITS>>,
-    s2_index: Signal<Local, Bits<QPN_BITS>>,
     s2_gen: Signal<Local, Bits<QPN_BITS>>,
     s2_entry_gen: Signal<Local, Bits<QPN_BITS>>,
     s2_status: Signal<Local, Bits<STATUS_BITS>>,
@@ -239,6 +260,18 @@ pub struct LookupPipe {
     fire: Signal<Local, Bit>,
     /// The byte address of the lookup's directory entry (used when the directory is in memory).
     s2_dreq_addr: Signal<Local, Bits<ADDR_BITS>>,
+    /// The lookup that enters the queue at the next edge (from s2, or from the cache).
+    q_valid: Signal<Local, Bit>,
+    q_lookup: Signal<Local, QueuedLookup>,
+    /// The lookup that sends a directory read at the next edge (used when the directory is
+    /// in memory), and its qpn.
+    d_valid: Signal<Local, Bit>,
+    d_qpn: Signal<Local, Bits<QPN_BITS>>,
+    /// State in memory: the lookup the cache drains (the s2 lookup, unused, otherwise), and
+    /// whether it passed the state checks.
+    c_valid: Signal<Local, Bit>,
+    c_lookup: Signal<Local, QueuedLookup>,
+    c_ok: Signal<Local, Bit>,
     /// The queues' fill levels are not needed (credit counts `flight`), nor the directory
     /// entry's address unless the directory is in memory; the name tells the lint so.
     unused_counts_addr: Signal<Local, Bit>,
@@ -246,6 +279,7 @@ pub struct LookupPipe {
     state: StateCodes,
     two_level: Constant<Bit>,
     in_memory: Constant<Bit>,
+    state_in_memory: Constant<Bit>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     leaf_mask: Constant<Bits<QPN_BITS>>,
@@ -276,17 +310,13 @@ impl LookupPipe {
         let mem = usize::from(p.dir_in_memory());
         let dirs = p.on_chip_dirs();
         let cache = usize::from(p.state_mem.is_some());
-        assert!(
-            mem + cache < 2,
-            "LookupPipe: two_level with the directory in memory and state = in_memory together \
-             are not supported (the configuration refuses them)"
-        );
-        // The credit: the lookups in flight are held by the queue this deep.
+        // The credit: the lookups in flight are held by the queue this deep (with the state
+        // in memory, the cache's wait queue), and the response queue.
         let depth = match p.state_mem {
-            Some(m) => state_queue_depth(m.max_misses),
-            None if mem == 1 => queue_depth(p.max_outstanding),
-            None => RSP_FIFO_DEPTH,
+            Some(m) => wait_queue_depth(p, &m),
+            None => rsp_queue_depth(p),
         };
+        let rsp_depth = rsp_queue_depth(p);
         let mul = p.entry_bytes / 32;
         let mask = |k: u32| -> Constant<Bits<ADDR_BITS>> {
             Constant::new(if mul >> k & 1 == 1 { u64::MAX } else { 0 }.into())
@@ -298,10 +328,10 @@ impl LookupPipe {
                 rsp_valid, rsp_ready, rsp_qpn, rsp_tag, rsp_status, rsp_addr, ram_we, ram_waddr,
                 ram_wdata, req_fire, rsp_fire, in_flight, counts, s1_valid, s1_qpn, s1_tag,
                 s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, flight, room, s2_entry, dir_rd,
-                s0_fire, steal, s1_wide_index, s1_offset, s2_index, s2_gen, s2_entry_gen, s2_status,
+                s0_fire, steal, s1_wide_index, s1_offset, s2_gen, s2_entry_gen, s2_status,
                 s2_ok, s2_base, s2_page, s2_lookup, head, result, result_valid, head_need,
-                out_valid, status_out, addr_full, addr_out, fire, s2_dreq_addr,
-                unused_counts_addr, status, state,
+                out_valid, status_out, addr_full, addr_out, fire, s2_dreq_addr, q_valid, q_lookup,
+                d_valid, d_qpn, c_valid, c_lookup, c_ok, unused_counts_addr, status, state,
             ]
             dir_we: defaults(dirs),
             dir_waddr: defaults(dirs),
@@ -346,16 +376,17 @@ impl LookupPipe {
                 p.state_ram()
             },
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
-            queue: MemFifo::new(if cache == 1 { RSP_FIFO_DEPTH } else { depth }),
-            dreqs: (0..mem).map(|_| MemFifo::new(depth)).collect(),
-            results: (0..mem).map(|_| MemFifo::new(depth)).collect(),
-            counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache == 1),
+            queue: MemFifo::new(rsp_depth),
+            dreqs: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
+            results: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
+            counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
             _dirs: dirs,
             _mem: mem,
             _cache: cache,
             two_level: Constant::new(p.leaf_bits.is_some()),
             in_memory: Constant::new(mem == 1),
+            state_in_memory: Constant::new(cache == 1),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             leaf_mask: Constant::new(((1u64 << leaf) - 1).into()),
@@ -451,7 +482,6 @@ impl Logic for LookupPipe {
         }
 
         // s2: checks in SPEC order (range, state, generation, page), and the offset.
-        self.s2_index.next = self.s2_qpn.q.val() & self.index_mask.val();
         self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
         self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
         self.s2_status.next = self.status.ok.val();
@@ -468,8 +498,6 @@ impl Logic for LookupPipe {
             self.s2_status.next = self.status.out_of_range.val();
         }
         self.s2_ok.next = self.s2_status.val() == self.status.ok.val();
-        self.s2_page.next =
-            bit_cast::<ADDR_BITS, QPN_BITS>(self.s2_index.val()) >> self.leaf_bits.val();
         // Flat: the address computed in s1. on_chip: the page base of the on-chip directory
         // plus the offset. Directory in memory: the queue keeps the offset and the base comes
         // with the directory entry.
@@ -483,13 +511,22 @@ impl Logic for LookupPipe {
         self.s2_lookup.next.status = self.s2_status.val();
         self.s2_lookup.next.tag = self.s2_tag.q.val();
         self.s2_lookup.next.qpn = self.s2_qpn.q.val();
-        self.queue.in_valid.next = self.s2_valid.q.val();
-        self.queue.data_in.next = self.s2_lookup.val();
+        // What enters the queue, and which lookup reads its directory entry (the lookup of
+        // s2, or with the state in memory the one the cache drains).
+        self.q_valid.next = self.s2_valid.q.val();
+        self.q_lookup.next = self.s2_lookup.val();
+        self.d_valid.next = self.s2_valid.q.val() & self.s2_ok.val();
+        self.d_qpn.next = self.s2_qpn.q.val();
+        self.c_valid.next = false;
+        self.c_lookup.next = self.s2_lookup.val();
 
         // State in memory: s0 reads and s2 decides in the port's cache, which feeds the
-        // queue (the response queue) with final lookups, in order. (The queue's input is
-        // only sampled at the clock edge: its second assignment here wakes nothing.)
+        // queue (the response queue) with lookups final as far as the state goes, in order.
+        // With the directory in memory too, one whose state checks passed (OK) waits there
+        // for its directory entry (`need`) and sends its directory read at the same edge.
         for c in 0..self._cache {
+            self.c_valid.next = self.caches[c].out_valid.val();
+            self.c_lookup.next = self.caches[c].out_lookup.val();
             self.caches[c].clock.next = self.clock.val();
             self.caches[c].rst.next = self.rst.val();
             self.caches[c].rd_qpn.next = self.req_qpn.val();
@@ -500,8 +537,6 @@ impl Logic for LookupPipe {
             self.caches[c].s2_addr.next = self.s2_lookup.val().offset;
             self.caches[c].s2_present.next = self.dir_rd.val().present;
             self.caches[c].out_count.next = self.queue.count.val();
-            self.queue.in_valid.next = self.caches[c].out_valid.val();
-            self.queue.data_in.next = self.caches[c].out_lookup.val();
             self.live_raddr[c].next = self.caches[c].live_raddr.val();
             self.caches[c].live_rdata.next = self.live_rdata[c].val();
             self.caches[c].tag_we.next = self.tag_we[c].val();
@@ -529,8 +564,22 @@ impl Logic for LookupPipe {
             self.miss[c].next = self.caches[c].miss.val();
         }
 
+        self.c_ok.next = self.c_lookup.val().status == self.status.ok.val();
+        if self.state_in_memory.val() {
+            self.q_valid.next = self.c_valid.val();
+            self.q_lookup.next = self.c_lookup.val();
+            self.q_lookup.next.need = self.in_memory.val() & self.c_ok.val();
+            self.d_valid.next = self.c_valid.val() & self.c_ok.val();
+            self.d_qpn.next = self.c_lookup.val().qpn;
+        }
+        self.queue.in_valid.next = self.q_valid.val();
+        self.queue.data_in.next = self.q_lookup.val();
+
         // Directory in memory: the read of a lookup that passed the checks, and the entries
         // read, in this port's order.
+        self.s2_page.next =
+            bit_cast::<ADDR_BITS, QPN_BITS>(self.d_qpn.val() & self.index_mask.val())
+                >> self.leaf_bits.val();
         self.s2_dreq_addr.next = (self.table_base.val() & self.entry_base_mask.val())
             + (self.s2_page.val() << self.entry_shift.val());
         self.result.next = 0.into();
@@ -538,7 +587,7 @@ impl Logic for LookupPipe {
         for m in 0..self._mem {
             self.dreqs[m].clock.next = self.clock.val();
             self.dreqs[m].rst.next = self.rst.val();
-            self.dreqs[m].in_valid.next = self.s2_valid.q.val() & self.s2_ok.val();
+            self.dreqs[m].in_valid.next = self.d_valid.val();
             self.dreqs[m].data_in.next = self.s2_dreq_addr.val();
             self.dreq_valid[m].next = self.dreqs[m].out_valid.val();
             self.dreq_addr[m].next = self.dreqs[m].data_out.val();
@@ -585,11 +634,17 @@ impl Logic for LookupPipe {
         self.rsp_status.next = self.status_out.val();
         self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
-        self.unused_counts_addr.next = self.queue.count.val().any() | self.s2_dreq_addr.val().any();
+        self.unused_counts_addr.next = self.queue.count.val().any()
+            | self.s2_dreq_addr.val().any()
+            | self.d_valid.val()
+            | self.c_valid.val()
+            | self.c_ok.val();
         for m in 0..self._mem {
             self.unused_counts_addr.next = self.queue.count.val().any()
                 | self.dreqs[m].count.val().any()
-                | self.results[m].count.val().any();
+                | self.results[m].count.val().any()
+                | self.c_valid.val()
+                | self.c_ok.val();
         }
 
         // Lookups in flight: up at a request handshake, down at a response handshake.

@@ -14,7 +14,7 @@
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
-//! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0) and the command engine (ID 1) |
+//! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0), the command engine (ID 1) and, with the directory in memory too, the directory's reads (ID 2) |
 //! | [`LiveFilter`](live_filter::LiveFilter) | `live_filter.rs` | state in_memory: the fail-fast `live` bit per block, one copy per two ports (a true dual-port RAM) |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
 //! | [`codes`] | `codes.rs` | the SPEC vocabulary ([`crate::spec`]) as groups of hardware constants |
@@ -190,6 +190,17 @@ impl EngineParams {
     /// two_level with the directory in memory.
     pub fn dir_in_memory(&self) -> bool {
         self.leaf_bits.is_some() && !self.dir_on_chip
+    }
+
+    /// Bits of the memory port's `m_axi_arid` / `m_axi_rid`: 2 when the directory and the
+    /// state are both in memory (reads of the miss unit ID 0, of the command engine ID 1, of
+    /// the directory ID 2), else 1 (with the directory alone every read has ID 0).
+    pub fn read_id_bits(&self) -> usize {
+        if self.dir_in_memory() && self.state_mem.is_some() {
+            2
+        } else {
+            1
+        }
     }
 
     /// Copies of the on-chip directory each block holds (0 or 1).

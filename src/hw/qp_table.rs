@@ -181,9 +181,10 @@ pub const AXI_WRITE_PORTS: [(&str, bool, Option<usize>); 19] = [
 ];
 
 /// The AXI4 read master of SPEC §4 (in_memory only): (name, is input, width); `None` is
-/// `addr_bits`, `Some(0)` the data bus, `mem_data_bits`.
+/// `addr_bits`, `Some(0)` the data bus, `mem_data_bits`, `Some(2000)` the read ID: 1 bit, or 2
+/// with the directory and the state both in memory (IDs 0, 1 and 2, see [`ReadArb`]).
 pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
-    ("m_axi_arid", false, Some(1)),
+    ("m_axi_arid", false, Some(2000)),
     ("m_axi_araddr", false, None),
     ("m_axi_arlen", false, Some(8)),
     ("m_axi_arsize", false, Some(3)),
@@ -193,7 +194,7 @@ pub const AXI_PORTS: [(&str, bool, Option<usize>); 16] = [
     ("m_axi_arprot", false, Some(3)),
     ("m_axi_arvalid", false, Some(1)),
     ("m_axi_arready", true, Some(1)),
-    ("m_axi_rid", true, Some(1)),
+    ("m_axi_rid", true, Some(2000)),
     ("m_axi_rdata", true, Some(0)),
     ("m_axi_rresp", true, Some(2)),
     ("m_axi_rlast", true, Some(1)),
@@ -226,6 +227,7 @@ impl QpTable {
             None => params.addr_bits as usize,
             Some(0) => params.mem_data_bits as usize,
             Some(1000) => params.mem_data_bits as usize / 8,
+            Some(2000) => params.read_id_bits(),
             Some(w) => w,
         };
         if mem || smem {
@@ -261,7 +263,7 @@ impl QpTable {
                 .map(|m| MissUnit::new(&params, m).expect("checked by the configuration"))
                 .collect(),
             cw: params.state_mem.iter().map(CacheWrites::new).collect(),
-            arb: (0..usize::from(smem)).map(|_| ReadArb::default()).collect(),
+            arb: (0..usize::from(smem)).map(|_| ReadArb::new(mem)).collect(),
             live: params
                 .state_mem
                 .iter()
@@ -481,10 +483,14 @@ impl QpTable {
             }
             set(&format!("regs$port_counts${i}"), &format!("{q}$counts"));
         }
-        // Memory port (in_memory): single 8-byte INCR beats with ID 0.
+        // Memory port (in_memory): single 8-byte INCR beats with ID 0. With the state in
+        // memory too the directory's reads go through the AR arbiter with ID 2 (see
+        // `state_mem_wiring`).
         if mem {
             set("fetch$clock", "clk");
             set("fetch$rst", "rst");
+        }
+        if mem && !smem {
             set("m_axi_araddr", &format!("fetch$araddr[{}:0]", addr - 1));
             if addr < ADDR_BITS {
                 unused.push(format!("fetch$araddr[{}:{addr}]", ADDR_BITS - 1));
@@ -601,7 +607,17 @@ impl QpTable {
         set("engine$c_arready", "arb$b_ready");
         set("arb$arready", "m_axi_arready");
         set("m_axi_arvalid", "arb$arvalid");
-        set("m_axi_arid", "arb$arid");
+        let dir = self.params.dir_in_memory();
+        if dir {
+            // The directory's reads (single beats of the bus width), ID 2.
+            set("arb$c_valid$0", "fetch$arvalid");
+            set("arb$c_addr$0", "fetch$araddr");
+            set("fetch$arready", "arb$c_ready$0");
+            set("m_axi_arid", "arb$arid");
+        } else {
+            set("m_axi_arid", "arb$arid[0:0]");
+            unused.push("arb$arid[1:1]".into());
+        }
         set("m_axi_arlen", "arb$arlen");
         set("m_axi_araddr", &format!("arb$araddr[{}:0]", addr - 1));
         if addr < ADDR_BITS {
@@ -611,6 +627,13 @@ impl QpTable {
         unused.push("miss$arburst".into());
         let arsize = format!("3'd{}", m.arsize());
         let awsize = format!("3'd{}", (bus / 8).trailing_zeros());
+        // `arsize`: the miss unit's and the command engine's block reads (the block, at most
+        // the bus width); with the directory too, its reads (ID 2) are whole bus words.
+        let dir_arsize = format!(
+            "m_axi_arid[1] ? 3'd{} : {arsize}",
+            (bus / 8).trailing_zeros()
+        );
+        let arsize = if dir { dir_arsize } else { arsize };
         for (s, w, value) in [
             ("arsize", 3, arsize.as_str()),
             ("arburst", 2, "2'd1"),
@@ -633,9 +656,22 @@ impl QpTable {
         } else {
             "m_axi_rdata".into()
         };
-        set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
-        set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
-        set("m_axi_rready", "m_axi_rid ? engine$c_rready : miss$rready");
+        if dir {
+            set("miss$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd0)");
+            set("engine$c_rvalid", "m_axi_rvalid & (m_axi_rid == 2'd1)");
+            set("fetch$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd2)");
+            set(
+                "m_axi_rready",
+                "m_axi_rid[1] ? fetch$rready : m_axi_rid[0] ? engine$c_rready : miss$rready",
+            );
+            set("fetch$rdata", &rdata);
+            set("fetch$rresp", "m_axi_rresp");
+            set("fetch$rlast", "m_axi_rlast");
+        } else {
+            set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
+            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
+            set("m_axi_rready", "m_axi_rid ? engine$c_rready : miss$rready");
+        }
         for t in ["miss$rdata", "engine$c_rdata"] {
             set(t, &rdata);
         }

@@ -36,7 +36,7 @@
 //!   (`mreq_*`). Its status in the queue is what the page check alone gives (OK or
 //!   PAGE_ABSENT); the word decides the rest at the head.
 //!
-//! Every lookup enters the wait queue (`wq`, [`state_queue_depth`] entries) at the edge
+//! Every lookup enters the wait queue (`wq`, [`wait_queue_depth`] entries) at the edge
 //! after s2, in request order. The miss unit's answers (the slot of each miss request, in
 //! this port's order) are taken at once (`ans_ready` = 1) into the slot queue, as deep as the
 //! wait queue: it holds at most one slot per lookup in flight, and the pipe grants a request
@@ -54,14 +54,19 @@
 //! pushed at `t + 2` into the pipe's response queue (`out_valid`, `out_lookup`: final, `need`
 //! clear, the address as the pipe computed it). So a run of heads whose fills have landed
 //! leaves at one per cycle, and a head that needs nothing never waits on the miss side.
-//! Room: the response queue's fill (`out_count`) plus `d1` and `d2` is below
-//! [`OUT_DEPTH`](super::lookup_pipe::RSP_FIFO_DEPTH), so a push never finds it full.
+//! Room: the response queue's fill (`out_count`) plus `d1` and `d2` is below its depth
+//! ([`rsp_queue_depth`]), so a push never finds it full.
+//!
+//! With the directory in memory too (SPEC §9: `two_level`, either directory), what leaves
+//! here is final as far as the state goes: the pipe sets `need` on a lookup whose status is
+//! OK (the state checks passed; `s2_present` is 1, the page is not known yet) and sends its
+//! directory read at the same edge; any other lookup never reads the directory (fail fast).
 //!
 //! Latency (request handshake to response handshake) on a hit with an always-ready
 //! consumer: 6 edges (s1, s2, wq, d1, d2, response queue). A miss: add the miss unit's
 //! request path (3 edges to `arvalid`), the memory and the fill.
 
-use super::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
+use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::miss_unit::{
     MissParams, BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS,
@@ -78,6 +83,15 @@ use rust_hdl::prelude::*;
 /// [`MemFifo`]).
 pub fn state_queue_depth(max_misses: u32) -> usize {
     (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
+}
+
+/// Depth of the wait queue (and of the slot and miss request queues) of a port of the
+/// engine `p` with the state in memory as `m`, which is also the port's credit (the lookups
+/// it holds at most): [`state_queue_depth`], or with the directory in memory too the larger
+/// of it and the response queue ([`rsp_queue_depth`]), so that the lookups waiting for their
+/// directory reads do not starve the pipe of credit.
+pub fn wait_queue_depth(p: &EngineParams, m: &MissParams) -> usize {
+    state_queue_depth(m.max_misses).max(rsp_queue_depth(p))
 }
 
 /// One cache tag: the line holds `block` when `valid`. Stored: `valid` and the low
@@ -208,7 +222,7 @@ pub struct StateCache {
 impl StateCache {
     /// The port's cache for the engine `p` with the state in memory as `m`.
     pub fn new(p: &EngineParams, m: &MissParams) -> Self {
-        let depth = state_queue_depth(m.max_misses);
+        let depth = wait_queue_depth(p, m);
         let beats = m.beats() as usize;
         let beat_shift = beats.trailing_zeros() as usize;
         let line_bits = m.cache_lines.trailing_zeros() as usize;
@@ -249,7 +263,7 @@ impl StateCache {
             gen_mask: Constant::new(p.gen_mask().into()),
             valid_state: Constant::new(super::StateEntry::VALID.into()),
             state_mask: Constant::new(3.into()),
-            out_depth: Constant::new((RSP_FIFO_DEPTH as u64).into()),
+            out_depth: Constant::new((rsp_queue_depth(p) as u64).into()),
         )
     }
 }

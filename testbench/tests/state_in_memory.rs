@@ -254,3 +254,35 @@ fn campaign_flat_four_ports_index_bits_24() {
     );
     run("qpt_sm_c4", &sets, STRESSED, slow_random(), 0x58, 12_000);
 }
+
+/// two_level with the directory in memory too (three read IDs on one memory port), two
+/// ports, index_bits 12 (max_qps 3000), blocks of 16 on a 128-bit bus (narrower block reads than the
+/// directory's bus words), few misses and directory reads in flight: state MEM_ERROR from
+/// block fetches, directory MEM_ERROR and PAGE_ABSENT from directory reads (only after the
+/// state checks), entries rewritten under traffic, out-of-order IDs half the time.
+#[test]
+fn campaign_two_level_directory_in_memory() {
+    let sets = [
+        "state=in_memory",
+        "mode=two_level",
+        "directory=in_memory",
+        "index_bits=12",
+        "max_qps=3000",
+        "leaf_bits=6",
+        "block_bits=4",
+        "cache_lines=16",
+        "max_misses=4",
+        "max_outstanding=8",
+        "mem_data_bits=128",
+        "ports=tx,rx",
+    ];
+    run(
+        "qpt_sm_c5",
+        &sets,
+        FULL_SPEED,
+        MemOptions::default(),
+        0x59,
+        20_000,
+    );
+    run("qpt_sm_c5", &sets, STRESSED, slow_random(), 0x5A, 20_000);
+}

@@ -159,6 +159,45 @@ const EXTRA_CONFIGS: &[(&str, &[&str])] = &[
             "top=qp_table_x_state_in_memory_max",
         ],
     ),
+    // The state and the directory both in memory (three read IDs): blocks narrower than the
+    // bus (the directory's reads are whole bus words), one read of each in flight; and the
+    // widest bus with the most reads in flight.
+    (
+        "state_and_dir_in_memory_min",
+        &[
+            "state=in_memory",
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=6",
+            "leaf_bits=2",
+            "block_bits=3",
+            "cache_lines=16",
+            "max_misses=1",
+            "max_outstanding=1",
+            "mem_data_bits=128",
+            "ports=rx",
+            "addr_bits=32",
+            "top=qp_table_x_state_and_dir_in_memory_min",
+        ],
+    ),
+    (
+        "state_and_dir_in_memory_max",
+        &[
+            "state=in_memory",
+            "mode=two_level",
+            "directory=in_memory",
+            "index_bits=12",
+            "leaf_bits=1",
+            "block_bits=8",
+            "cache_lines=16",
+            "max_misses=256",
+            "max_outstanding=256",
+            "mem_data_bits=512",
+            "ports=a,b,c,d",
+            "tag_bits=32",
+            "top=qp_table_x_state_and_dir_in_memory_max",
+        ],
+    ),
     // The most ports.
     (
         "four_ports",
@@ -844,9 +883,17 @@ fn spec_ports(cfg: &Config) -> Vec<PortDecl> {
         w => w,
     };
     let state_in_memory = cfg.state == State::InMemory;
-    if (cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory) || state_in_memory {
+    let dir_in_memory = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory;
+    if dir_in_memory || state_in_memory {
         for (name, dir, w) in AXI_PORTS {
-            ports.push(p(format!("m_axi_{name}"), *dir, width(*w)));
+            // Read IDs: 0 and 1 with one master or two; 0, 1 and 2 (the directory's reads)
+            // with the state and the directory both in memory.
+            let w = match *w {
+                ID if dir_in_memory && state_in_memory => 2,
+                ID => 1,
+                w => width(w),
+            };
+            ports.push(p(format!("m_axi_{name}"), *dir, w));
         }
     }
     // SPEC §9: with the state in memory the memory master gains its write channels.
@@ -888,10 +935,14 @@ const AXI_WRITE_PORTS: &[(&str, Dir, u32)] = &[
 /// Width of `rdata` in [`AXI_PORTS`]: the configuration's `mem_data_bits`.
 const DATA: u32 = u32::MAX;
 
+/// Width of `arid` and `rid` in [`AXI_PORTS`]: 2 with the state and the directory both in
+/// memory, else 1.
+const ID: u32 = u32::MAX - 2;
+
 /// The AXI4 read master of SPEC §4 (two_level in_memory); width 0 is addr_bits, [`DATA`]
 /// mem_data_bits.
 const AXI_PORTS: &[(&str, Dir, u32)] = &[
-    ("arid", Dir::Out, 1),
+    ("arid", Dir::Out, ID),
     ("araddr", Dir::Out, 0),
     ("arlen", Dir::Out, 8),
     ("arsize", Dir::Out, 3),
@@ -901,7 +952,7 @@ const AXI_PORTS: &[(&str, Dir, u32)] = &[
     ("arprot", Dir::Out, 3),
     ("arvalid", Dir::Out, 1),
     ("arready", Dir::In, 1),
-    ("rid", Dir::In, 1),
+    ("rid", Dir::In, ID),
     ("rdata", Dir::In, DATA),
     ("rresp", Dir::In, 2),
     ("rlast", Dir::In, 1),

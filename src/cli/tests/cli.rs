@@ -210,22 +210,7 @@ fn unknown_parameter_is_refused() {
 }
 
 #[test]
-fn state_in_memory_with_the_directory_in_memory_is_refused_and_v2_values_are_checked() {
-    let line = assert_refused(
-        &[
-            "--set",
-            "state=in_memory",
-            "--set",
-            "mode=two_level",
-            "--set",
-            "directory=in_memory",
-        ],
-        &["state", "in_memory"],
-    );
-    assert!(
-        line.contains("not implemented") && line.contains("directory on chip"),
-        "says it is not implemented and what is allowed: {line}"
-    );
+fn v2_values_are_checked() {
     let line = assert_refused(&["--set", "mem_data_bits=100"], &["mem_data_bits", "100"]);
     assert!(
         line.contains("64, 128, 256 or 512"),
