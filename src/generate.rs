@@ -286,8 +286,8 @@ fn free_map_and_quarantine_rows(cfg: &Config, members: u32, name: &str) -> Vec<(
 /// `live` filter, one true dual-port copy per two lookup ports (`LiveFilter`); per lookup
 /// port its cache tags and data, wait queue, miss request and slot queues (`StateCache`) and
 /// its copy of the miss unit's fill buffer; shared, the miss
-/// unit's queues and broadcast ring, and the command engine's `written` bits, block free map
-/// and quarantine queue. The directory on chip (two_level) as with the state on chip.
+/// unit's queues and broadcast ring, and the command engine's `written` bits, block buffer
+/// (two slots), block free map and quarantine queue. The directory on chip (two_level) as with the state on chip.
 fn state_mem_on_chip(
     cfg: &Config,
     p: &EngineParams,
@@ -354,6 +354,11 @@ fn state_mem_on_chip(
             mu::DONE_BITS as u64,
         ),
         ("written (one bit per block)".into(), blocks, 1),
+        (
+            format!("command engine block buffer (2 slots x {beats} rows)"),
+            2 * beats,
+            stored,
+        ),
     ];
     v.extend(directory_row(cfg, p));
     v.extend(free_map_and_quarantine_rows(
