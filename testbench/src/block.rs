@@ -102,3 +102,36 @@ pub fn yosys_synth(path: &std::path::Path, top: &str, flow: &str) -> (String, St
     };
     (stat("Number of cells:", ""), stat("DP16KD", "0"))
 }
+
+/// `<tmp>/<test>/gen` (`tmp`: the test's `CARGO_TARGET_TMPDIR`), created: a directory named
+/// `gen`, so that the waivers of `verilator.vlt` apply to the block Verilog written there.
+pub fn gen_dir(tmp: &str, test: &str) -> std::path::PathBuf {
+    let d = std::path::Path::new(tmp).join(test).join("gen");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Verilator `--lint-only -Wall` (with the project's waivers) and Icarus `-g2005 -Wall` on
+/// the block Verilog at `path`, top module `top`: panics unless each succeeds and prints
+/// nothing.
+pub fn lint_and_icarus(path: &std::path::Path, top: &str) {
+    use crate::tools::{run_tool, waiver_file};
+    use std::process::Command;
+    let silent = |run: &crate::tools::ToolRun| {
+        run.success() && run.stdout.trim().is_empty() && run.stderr.trim().is_empty()
+    };
+    let lint = run_tool(
+        Command::new("verilator")
+            .args(["--lint-only", "-Wall"])
+            .arg(waiver_file())
+            .arg(path)
+            .args(["--top-module", top]),
+    );
+    assert!(silent(&lint), "{top}: lint\n{}", lint.report());
+    let icarus = run_tool(
+        Command::new("iverilog")
+            .args(["-g2005", "-Wall", "-o", "/dev/null", "-s", top])
+            .arg(path),
+    );
+    assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
+}

@@ -32,14 +32,12 @@ use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS};
 use qptable::hw::EngineParams;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
 use qptable_sim::{Agent, AxiResp, BuildOptions, Dir, In, Model, Out, Sim};
-use qptable_testbench::tools::{run_tool, waiver_file};
 use qptable_testbench::xsim::{self, IcarusBench, Recording, Signal, Stats};
 use qptable_testbench::{block, comb_ports, configs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 /// The block's ports under plain names: port `p`'s requests `q<p>_valid/ready/block` (a
 /// stream), answers `a<p>_valid/ready/slot`, releases `l<p>_valid/slot`, fill reads
@@ -1073,20 +1071,6 @@ fn four_ports_full_speed_512_with_merges() {
 
 // ---- The block's Verilog on its own ------------------------------------------------------
 
-/// `<target>/tmp/block_miss_unit/gen`: a directory named `gen`, so that the waivers of
-/// `verilator.vlt` apply.
-fn gen_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("block_miss_unit")
-        .join("gen");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn silent(run: &qptable_testbench::tools::ToolRun) -> bool {
-    run.success() && run.stdout.trim().is_empty() && run.stderr.trim().is_empty()
-}
-
 #[test]
 fn verilog_lints_compiles_and_synthesizes() {
     let cases: &[(&str, usize, MissParams)] = &[
@@ -1100,24 +1084,12 @@ fn verilog_lints_compiles_and_synthesizes() {
     for &(top, ports, m) in cases {
         let params = engine_params(ports);
         let text = block::verilog(MissUnit::new(&params, &m).unwrap(), top).unwrap();
-        let path = gen_dir().join(format!("{top}.v"));
+        let path =
+            block::gen_dir(env!("CARGO_TARGET_TMPDIR"), "block_miss_unit").join(format!("{top}.v"));
         std::fs::write(&path, &text).unwrap();
         let doubles = comb_ports::double_assignments(&text).unwrap();
         assert!(doubles.is_empty(), "{top}: {doubles:?}");
-        let lint = run_tool(
-            Command::new("verilator")
-                .args(["--lint-only", "-Wall"])
-                .arg(waiver_file())
-                .arg(&path)
-                .args(["--top-module", top]),
-        );
-        assert!(silent(&lint), "{top}: lint\n{}", lint.report());
-        let icarus = run_tool(
-            Command::new("iverilog")
-                .args(["-g2005", "-Wall", "-o", "/dev/null", "-s", top])
-                .arg(&path),
-        );
-        assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
+        block::lint_and_icarus(&path, top);
     }
     // Synthesis: generic for the small ones, ECP5 for a wide one (yosys infers its block
     // RAMs from the generic Verilog, as in `verilog_quality`).
@@ -1127,7 +1099,8 @@ fn verilog_lints_compiles_and_synthesizes() {
         ("miss_unit_target", "synth_ecp5"),
         ("miss_unit_wide", "synth_ecp5"),
     ] {
-        let path = gen_dir().join(format!("{top}.v"));
+        let path =
+            block::gen_dir(env!("CARGO_TARGET_TMPDIR"), "block_miss_unit").join(format!("{top}.v"));
         let (cells, brams) = block::yosys_synth(&path, top, flow);
         println!("{top}: yosys {flow}: {cells} cells, {brams} DP16KD");
     }

@@ -39,13 +39,10 @@ use qptable::hw::EngineParams;
 use qptable::spec::Status;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
 use qptable_sim::{Agent, AxiResp, Sim, StreamSink, StreamSource};
-use qptable_testbench::tools::{run_tool, waiver_file};
 use qptable_testbench::{block, comb_ports, configs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashSet, VecDeque};
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The engine parameters of a test: `ports` ports, `index_bits`, flat or two_level with the
 /// directory on chip (`leaf_bits`), the state in memory as `m`.
@@ -929,6 +926,27 @@ fn random_run(ports: usize, index_bits: u32, m: MissParams, latency: Latency) ->
     }
 }
 
+/// A quiet run at full rate: index_bits 18, memory latency 64, no idle, no backpressure, no
+/// error, no invalidation, no `live` write; every lookup drawn from 8 hot blocks.
+fn full_rate_hits(ports: usize, m: MissParams) -> Run {
+    Run {
+        ports,
+        index_bits: 18,
+        max_qps: None,
+        leaf_bits: None,
+        m,
+        latency: Latency::Fixed(64),
+        idle: 0.0,
+        backpressure: 0.0,
+        lookups: 4000,
+        hot: 1.0,
+        hot_blocks: 8,
+        errors: 0.0,
+        invalidations: 0.0,
+        live_writes: 0.0,
+    }
+}
+
 #[test]
 fn one_port_flat_16_beats_latency_64() {
     // index_bits 12 (12 generation bits: words of 16 bits), 64-word blocks on a 64-bit bus:
@@ -987,26 +1005,7 @@ fn all_hit_one_lookup_per_cycle_and_missing_against_the_bound() {
     // invalidation, no error: after warm-up (the second half) one answer per cycle per port.
     // index_bits 18: 6 generation bits, 8-bit words; 64 words a block: 8 beats of 64.
     let m = mp(6, 8, 64, 64, 1024);
-    let hits = state_cache(
-        "sc_hits",
-        Run {
-            ports: 2,
-            index_bits: 18,
-            max_qps: None,
-            leaf_bits: None,
-            m,
-            latency: Latency::Fixed(64),
-            idle: 0.0,
-            backpressure: 0.0,
-            lookups: 4000,
-            hot: 1.0,
-            hot_blocks: 8,
-            errors: 0.0,
-            invalidations: 0.0,
-            live_writes: 0.0,
-        },
-        0x5CA0_0100,
-    );
+    let hits = state_cache("sc_hits", full_rate_hits(2, m), 0x5CA0_0100);
     for (k, r) in hits.rate.iter().enumerate() {
         println!(
             "sc_hits: port {k}: {r:.3} lookups per cycle after warm-up (all hits; target 1.00)"
@@ -1016,20 +1015,9 @@ fn all_hit_one_lookup_per_cycle_and_missing_against_the_bound() {
     // Missing: uniform over 2^12 blocks (1024 lines), fixed latency 64.
     let ports = 2;
     let missing = Run {
-        ports,
-        index_bits: 18,
-        max_qps: None,
-        leaf_bits: None,
-        m,
-        latency: Latency::Fixed(64),
-        idle: 0.0,
-        backpressure: 0.0,
-        lookups: 4000,
         hot: 0.0,
         hot_blocks: 0,
-        errors: 0.0,
-        invalidations: 0.0,
-        live_writes: 0.0,
+        ..full_rate_hits(ports, m)
     };
     let miss = state_cache("sc_misses", missing, 0x5CA0_0101);
     print_against_bound("sc_misses", ports, &m, &miss);
@@ -1051,20 +1039,8 @@ fn live_writes_under_full_rate_steal_one_cycle_of_port_a_only() {
     let f = state_cache(
         "sc_live_steal",
         Run {
-            ports: 3,
-            index_bits: 18,
-            max_qps: None,
-            leaf_bits: None,
-            m,
-            latency: Latency::Fixed(64),
-            idle: 0.0,
-            backpressure: 0.0,
-            lookups: 4000,
-            hot: 1.0,
-            hot_blocks: 8,
-            errors: 0.0,
-            invalidations: 0.0,
             live_writes: 0.03,
+            ..full_rate_hits(3, m)
         },
         0x5CA0_0200,
     );
@@ -1113,18 +1089,6 @@ fn print_against_bound(name: &str, ports: usize, m: &MissParams, f: &Figures) {
 }
 
 // ---- The Verilog on its own ----------------------------------------------------------------
-
-fn gen_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("block_state_cache")
-        .join("gen");
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn silent(run: &qptable_testbench::tools::ToolRun) -> bool {
-    run.success() && run.stdout.trim().is_empty() && run.stderr.trim().is_empty()
-}
 
 #[test]
 fn verilog_lints_compiles_and_synthesizes() {
@@ -1177,13 +1141,15 @@ fn verilog_lints_compiles_and_synthesizes() {
         ),
     ];
     for (top, text, flow) in &cases {
-        let path = gen_dir().join(format!("{top}.v"));
+        let path = block::gen_dir(env!("CARGO_TARGET_TMPDIR"), "block_state_cache")
+            .join(format!("{top}.v"));
         std::fs::write(&path, text).unwrap();
         let doubles = comb_ports::double_assignments(text).unwrap();
         assert!(doubles.is_empty(), "{top}: {doubles:?}");
         // Lint and Icarus with the DP16KD simulation model when the RAMs instantiate it;
         // yosys with the vendor primitive.
-        let sim_dir = gen_dir().join("with_models");
+        let sim_dir =
+            block::gen_dir(env!("CARGO_TARGET_TMPDIR"), "block_state_cache").join("with_models");
         std::fs::create_dir_all(&sim_dir).unwrap();
         let sim_path = sim_dir.join(format!("{top}.v"));
         let mut sim_text = text.clone();
@@ -1191,20 +1157,7 @@ fn verilog_lints_compiles_and_synthesizes() {
             sim_text.push_str(qptable_testbench::DP16KD_MODEL);
         }
         std::fs::write(&sim_path, &sim_text).unwrap();
-        let lint = run_tool(
-            Command::new("verilator")
-                .args(["--lint-only", "-Wall"])
-                .arg(waiver_file())
-                .arg(&sim_path)
-                .args(["--top-module", top]),
-        );
-        assert!(silent(&lint), "{top}: lint\n{}", lint.report());
-        let icarus = run_tool(
-            Command::new("iverilog")
-                .args(["-g2005", "-Wall", "-o", "/dev/null", "-s", top])
-                .arg(&sim_path),
-        );
-        assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
+        block::lint_and_icarus(&sim_path, top);
         let (cells, _) = block::yosys_synth(&path, top, flow);
         println!("{top}: yosys {flow}: {cells} cells");
     }
