@@ -3,7 +3,7 @@
 //! | channel | behaviour |
 //! |---|---|
 //! | write (AW + W) | taken together, one write at a time: `awready = wready = awvalid & wvalid` while idle. A register write answers on B the cycle after; a CMD write holds B until the command engine is done (`cmd_done`), so the B handshake marks the command's completion. |
-//! | read (AR -> R) | served while a write waits (so STATUS and CMD_RESULT can be polled during a command); R comes two cycles after AR (the address and the counter word it selects are registered at the AR handshake, the word read at the next edge; DIR_ENTRY_* one cycle more); `arready` is low from the AR handshake until R is taken. Counters read as of the AR handshake. |
+//! | read (AR -> R) | served while a write waits (so STATUS and CMD_RESULT can be polled during a command); R comes three cycles after AR (at the AR handshake the address is decoded into one select per word and registered with the engine's counter word it selects; at the next edge the word is read, with the port counter word it selects (the port counters count one edge after their response handshake); at the next R is loaded; DIR_ENTRY_* one cycle more); `arready` is low from the AR handshake until R is taken. Counters read as of the AR handshake. |
 //!
 //! Errors: a read of an unmapped address (and of CMD, and of the blocks of ports that do
 //! not exist) and a write to a read-only or unmapped address answer SLVERR and change
@@ -30,6 +30,26 @@ pub enum WriteState {
     Idle,
     Command,
     Response,
+}
+
+/// A read address decoded (stage 1 of a read): one select per register word read in stage
+/// 2, and whether the address is mapped (`ok`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+struct ReadSel {
+    id: Bit,
+    version: Bit,
+    max_qps: Bit,
+    entry_bytes: Bit,
+    geometry: Bit,
+    status: Bit,
+    first_index: Bit,
+    base_lo: Bit,
+    base_hi: Bit,
+    dir_index: Bit,
+    dir_lo: Bit,
+    dir_hi: Bit,
+    cmd_result: Bit,
+    ok: Bit,
 }
 
 #[derive(LogicBlock)]
@@ -138,7 +158,19 @@ pub struct AxilRegs {
     bresp_q: DFF<Bits<2>>,
     base_lo: DFF<Bits<32>>,
     base_hi: DFF<Bits<32>>,
+    /// The word of a read is complete (its R beat is loaded at the next edge).
     rvalid_q: DFF<Bit>,
+    /// The R channel's registers.
+    r_valid: DFF<Bit>,
+    r_data: DFF<Bits<32>>,
+    r_resp: DFF<Bits<2>>,
+    /// The port counter a read selects (its block, port and counter), registered at the AR
+    /// handshake, and its word (stage 2).
+    rport_hit: DFF<Bit>,
+    rport_sel: DFF<Bits<2>>,
+    rport_reg: DFF<Bits<3>>,
+    pword: Signal<Local, Bits<32>>,
+    pword_q: DFF<Bits<32>>,
     rdata_q: DFF<Bits<32>>,
     rresp_q: DFF<Bits<2>>,
     write_fire: Signal<Local, Bit>,
@@ -155,13 +187,11 @@ pub struct AxilRegs {
     /// selects, registered.
     ar_fire: Signal<Local, Bit>,
     ar_q: DFF<Bit>,
-    araddr_q: DFF<Bits<WORD_BITS>>,
+    /// The address decoded: one select per word, and whether it is mapped.
+    sel: Signal<Local, ReadSel>,
+    rsel: DFF<ReadSel>,
     cnt_word: Signal<Local, Bits<32>>,
     cnt_word_q: DFF<Bits<32>>,
-    /// The registered address, and its port fields.
-    raddr: Signal<Local, Bits<WORD_BITS>>,
-    rport_sel: Signal<Local, Bits<2>>,
-    rport_reg: Signal<Local, Bits<3>>,
     port_sel: Signal<Local, Bits<2>>,
     /// The counters of one port (in the loop over the ports).
     port_cnt: Signal<Local, LookupCounts>,
@@ -227,9 +257,10 @@ impl AxilRegs {
                 init_done, cmd_counts, table_base, dir_index, stage_lo, stage_hi, ar_dir,
                 commit, ar_dir_hi, dir_sweep, dir_swept, dir_entry, dir_rd, swept_ok, wstate,
                 now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q,
+                r_valid, r_data, r_resp, rport_hit, rport_sel, rport_reg, pword, pword_q,
                 rdata_q, rresp_q, write_fire, strobe_mask, base_lo_new, base_hi_new, busy,
-                read_data, read_ok, no_qps_q, ar_fire, ar_q, araddr_q, cnt_word, cnt_word_q,
-                raddr, rport_sel, rport_reg, port_sel, port_cnt, port_reg, words, port, sb_write,
+                read_data, read_ok, no_qps_q, ar_fire, ar_q, sel, rsel, cnt_word, cnt_word_q,
+                port_sel, port_cnt, port_reg, words, port, sb_write,
             ]
             port_counts: defaults(p.ports),
             state_base: defaults(smem),
@@ -309,8 +340,9 @@ impl Logic for AxilRegs {
     fn update(&mut self) {
         dff_setup!(
             self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
-            rvalid_q, rdata_q, rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit,
-            dir_sweep, dir_swept, ar_q, araddr_q, cnt_word_q, no_qps_q
+            rvalid_q, r_valid, r_data, r_resp, rport_hit, rport_sel, rport_reg, pword_q, rdata_q,
+            rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit, dir_sweep,
+            dir_swept, ar_q, rsel, cnt_word_q, no_qps_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -514,21 +546,26 @@ impl Logic for AxilRegs {
         self.bvalid.next = (self.wstate.q.val() == WriteState::Response) & !self.commit.q.val();
         self.bresp.next = self.bresp_q.q.val();
 
-        // Read channel, two stages: at the AR handshake the address is registered, with
-        // the counter words it selects (the lookup pipes' and the engine's counters are far
-        // from here: their multiplexer ends at a register); at the next edge the word read
-        // is registered into R. DIR_ENTRY_* take one more cycle (the directory is read from
-        // DIR_INDEX, answered from `ar_dir`).
-        self.ar_fire.next =
-            self.arvalid.val() & !self.rvalid_q.q.val() & !self.ar_q.q.val() & !self.ar_dir.q.val();
-        self.arready.next = !self.rvalid_q.q.val() & !self.ar_q.q.val() & !self.ar_dir.q.val();
-        self.rvalid.next = self.rvalid_q.q.val();
-        self.rdata.next = self.rdata_q.q.val();
-        self.rresp.next = self.rresp_q.q.val();
+        // Read channel, three stages: at the AR handshake the address is decoded and
+        // registered, with the engine's counter word it selects (the counters are far from
+        // here: their multiplexer ends at a register); at the next edge the word read is
+        // registered (`rdata_q`), with the port counter word it selects (`pword_q`: the
+        // port counters count one edge after their handshake, so this reads them as of the
+        // AR handshake); at the next, R is loaded with both. DIR_ENTRY_* take one more
+        // cycle (the directory is read from DIR_INDEX, answered from `ar_dir`).
+        self.ar_fire.next = self.arvalid.val()
+            & !self.rvalid_q.q.val()
+            & !self.ar_q.q.val()
+            & !self.ar_dir.q.val()
+            & !self.r_valid.q.val();
+        self.arready.next = !self.rvalid_q.q.val()
+            & !self.ar_q.q.val()
+            & !self.ar_dir.q.val()
+            & !self.r_valid.q.val();
+        self.rvalid.next = self.r_valid.q.val();
+        self.rdata.next = self.r_data.q.val();
+        self.rresp.next = self.r_resp.q.val();
         self.ar_q.d.next = self.ar_fire.val();
-        if self.ar_fire.val() {
-            self.araddr_q.d.next = self.araddr.val();
-        }
         // Stage 1: the counter word the address selects (0 for any other address).
         self.port_sel.next = self.araddr.val().get_bits::<2>(3);
         self.port_reg.next = self.araddr.val().get_bits::<3>(0);
@@ -583,135 +620,157 @@ impl Logic for AxilRegs {
                 self.cnt_word.next = self.cnt_word.val() | self.state_bytes[m].val();
             }
         }
-        // The ports' counters: one term per port and counter, ORed (no multiplexer of a
-        // port's counters before the one of the counter).
-        for p in 0..self._ports {
-            self.port_cnt.next = self.port_counts[p].val();
-            if (self.araddr.val().get_bits::<5>(5) == self.port_block.val())
-                & (self.port_sel.val().index() == p)
-            {
-                if self.port_reg.val() == self.port.lookups.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().lookups;
-                }
-                if self.port_reg.val() == self.port.ok.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().ok;
-                }
-                if self.port_reg.val() == self.port.out_of_range.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().out_of_range;
-                }
-                if self.port_reg.val() == self.port.not_allocated.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().not_allocated;
-                }
-                if self.port_reg.val() == self.port.stale.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().stale;
-                }
-                if self.port_reg.val() == self.port.page_absent.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().page_absent;
-                }
-                // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
-                if self.port_reg.val() == self.port.mem_error.val() {
-                    self.cnt_word.next = self.cnt_word.val() | self.port_cnt.val().mem_error;
-                }
-            }
+        // The ports' counters: which port and counter, registered; their word is read in
+        // stage 2 (they count one edge after the response handshake, see `LookupCounters`).
+        if self.ar_fire.val() {
+            self.rport_hit.d.next = self.araddr.val().get_bits::<5>(5) == self.port_block.val();
+            self.rport_sel.d.next = self.port_sel.val();
+            self.rport_reg.d.next = self.port_reg.val();
         }
         self.cnt_word_q.d.next = self.cnt_word.val();
-        // Stage 2: the word of the registered address.
-        self.raddr.next = self.araddr_q.q.val();
-        self.rport_sel.next = self.raddr.val().get_bits::<2>(3);
-        self.rport_reg.next = self.raddr.val().get_bits::<3>(0);
+        // Stage 1 also decodes the address into one select per word and whether the read is
+        // mapped, registered with it: stage 2 is then an OR of selected words.
+        self.sel.next.id = self.araddr.val() == self.words.id.val();
+        self.sel.next.version = self.araddr.val() == self.words.version.val();
+        self.sel.next.max_qps = self.araddr.val() == self.words.max_qps.val();
+        self.sel.next.entry_bytes = self.araddr.val() == self.words.entry_bytes.val();
+        self.sel.next.geometry = self.araddr.val() == self.words.geometry.val();
+        self.sel.next.status = self.araddr.val() == self.words.status.val();
+        self.sel.next.first_index = self.araddr.val() == self.words.first_index.val();
+        self.sel.next.base_lo = self.araddr.val() == self.words.table_base_lo.val();
+        self.sel.next.base_hi = self.araddr.val() == self.words.table_base_hi.val();
+        self.sel.next.dir_index = self.araddr.val() == self.words.dir_index.val();
+        self.sel.next.dir_lo = self.araddr.val() == self.words.dir_entry_lo.val();
+        self.sel.next.dir_hi = self.araddr.val() == self.words.dir_entry_hi.val();
+        self.sel.next.cmd_result = self.araddr.val() == self.words.cmd_result.val();
+        // Mapped: every register above (DIR_* only with the directory on chip), the
+        // counters (the engine's, then the ports'), STATE_* with the state in memory.
+        self.sel.next.ok = self.sel.val().id
+            | self.sel.val().version
+            | self.sel.val().max_qps
+            | self.sel.val().entry_bytes
+            | self.sel.val().geometry
+            | self.sel.val().status
+            | self.sel.val().first_index
+            | self.sel.val().base_lo
+            | self.sel.val().base_hi
+            | self.sel.val().cmd_result
+            | (self.on_chip.val()
+                & (self.sel.val().dir_index | self.sel.val().dir_lo | self.sel.val().dir_hi))
+            | (self.araddr.val() == self.words.alloc_ok.val())
+            | (self.araddr.val() == self.words.alloc_full.val())
+            | (self.araddr.val() == self.words.free_ok.val())
+            | (self.araddr.val() == self.words.cmd_error.val())
+            | (self.araddr.val() == self.words.quarantine_overflow.val())
+            | (self.araddr.val() == self.words.in_use.val())
+            | (self.araddr.val() == self.words.quarantined.val())
+            | (self.araddr.val() == self.words.cache_hit.val())
+            | (self.araddr.val() == self.words.cache_miss.val())
+            | (self.araddr.val() == self.words.miss_merged.val())
+            | (self.araddr.val() == self.words.filtered.val())
+            | (self.araddr.val() == self.words.mem_reads.val())
+            | (self.araddr.val() == self.words.mem_writes.val());
+        for _m in 0..self._smem {
+            if (self.araddr.val() == self.words.state_base_lo.val())
+                | (self.araddr.val() == self.words.state_base_hi.val())
+                | (self.araddr.val() == self.words.state_bytes.val())
+            {
+                self.sel.next.ok = true;
+            }
+        }
+        if (self.araddr.val().get_bits::<5>(5) == self.port_block.val())
+            & (bit_cast::<3, 2>(self.port_sel.val()) < self.ports.val())
+            & (self.port_reg.val() <= self.port.mem_error.val())
+        {
+            self.sel.next.ok = true;
+        }
+        if self.ar_fire.val() {
+            self.rsel.d.next = self.sel.val();
+        }
+        // Stage 2: the selected word (the addresses are exclusive: each register ORs its
+        // word in, an OR of selected words, not a chain of priority multiplexers).
         self.read_data.next = 0.into();
-        // The addresses below are exclusive: each register ORs its word in (an OR of
-        // selected words, which synthesis balances, not a chain of priority multiplexers).
-        self.read_ok.next = false;
-        if self.raddr.val() == self.words.id.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().id {
             self.read_data.next = self.read_data.val() | self.id.val();
         }
-        if self.raddr.val() == self.words.version.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().version {
             self.read_data.next = self.read_data.val() | self.version.val();
         }
-        if self.raddr.val() == self.words.max_qps.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().max_qps {
             self.read_data.next = self.read_data.val() | self.max_qps.val();
         }
-        if self.raddr.val() == self.words.entry_bytes.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().entry_bytes {
             self.read_data.next = self.read_data.val() | self.entry_bytes.val();
         }
-        if self.raddr.val() == self.words.geometry.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().geometry {
             self.read_data.next = self.read_data.val() | self.geometry.val();
         }
-        if self.raddr.val() == self.words.status.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().status {
             self.read_data.next = self.read_data.val()
                 | (bit_cast::<32, 1>(self.init_done.val().into()) << self.init_done_bit.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.busy_bit.val());
         }
-        if self.raddr.val() == self.words.first_index.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().first_index {
             self.read_data.next = self.read_data.val() | self.first_index.val();
         }
-        if self.raddr.val() == self.words.table_base_lo.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().base_lo {
             self.read_data.next = self.read_data.val() | self.base_lo.q.val();
         }
-        if self.raddr.val() == self.words.table_base_hi.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().base_hi {
             self.read_data.next = self.read_data.val() | self.base_hi.q.val();
         }
-        if self.raddr.val() == self.words.dir_index.val() {
-            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
+        if self.rsel.q.val().dir_index {
             self.read_data.next = self.read_data.val() | self.dir_index.q.val();
         }
-        if (self.raddr.val() == self.words.dir_entry_lo.val())
-            | (self.raddr.val() == self.words.dir_entry_hi.val())
-        {
-            self.read_ok.next = self.read_ok.val() | self.on_chip.val();
-        }
-        if self.raddr.val() == self.words.cmd_result.val() {
-            self.read_ok.next = true;
+        if self.rsel.q.val().cmd_result {
             self.read_data.next = self.read_data.val()
                 | (bit_cast::<32, RESULT_BITS>(self.result_status.val())
                     << self.result_status_shift.val())
                 | (bit_cast::<32, 1>(self.busy.val().into()) << self.result_busy_bit.val())
                 | bit_cast::<32, QPN_BITS>(self.result_qpn.val());
         }
-        // Per-port counters at 0x100 + 0x20 * p + 4 * k: word index 64..95.
-        // The counters (the engine's, then the ports'): their word was selected in stage 1
-        // (0 for any other address).
-        if (self.raddr.val() == self.words.alloc_ok.val())
-            | (self.raddr.val() == self.words.alloc_full.val())
-            | (self.raddr.val() == self.words.free_ok.val())
-            | (self.raddr.val() == self.words.cmd_error.val())
-            | (self.raddr.val() == self.words.quarantine_overflow.val())
-            | (self.raddr.val() == self.words.in_use.val())
-            | (self.raddr.val() == self.words.quarantined.val())
-            | (self.raddr.val() == self.words.cache_hit.val())
-            | (self.raddr.val() == self.words.cache_miss.val())
-            | (self.raddr.val() == self.words.miss_merged.val())
-            | (self.raddr.val() == self.words.filtered.val())
-            | (self.raddr.val() == self.words.mem_reads.val())
-            | (self.raddr.val() == self.words.mem_writes.val())
-        {
-            self.read_ok.next = true;
-        }
-        // STATE_BASE and STATE_BYTES: mapped with the state in memory only.
-        for _m in 0..self._smem {
-            if (self.raddr.val() == self.words.state_base_lo.val())
-                | (self.raddr.val() == self.words.state_base_hi.val())
-                | (self.raddr.val() == self.words.state_bytes.val())
-            {
-                self.read_ok.next = true;
+        self.read_ok.next = self.rsel.q.val().ok;
+        // Stage 2, the ports' counters: one term per port and counter, ORed (no multiplexer
+        // of a port's counters before the one of the counter), registered beside R's word.
+        self.pword.next = 0.into();
+        for p in 0..self._ports {
+            self.port_cnt.next = self.port_counts[p].val();
+            if self.rport_hit.q.val() & (self.rport_sel.q.val().index() == p) {
+                if self.rport_reg.q.val() == self.port.lookups.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().lookups;
+                }
+                if self.rport_reg.q.val() == self.port.ok.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().ok;
+                }
+                if self.rport_reg.q.val() == self.port.out_of_range.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().out_of_range;
+                }
+                if self.rport_reg.q.val() == self.port.not_allocated.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().not_allocated;
+                }
+                if self.rport_reg.q.val() == self.port.stale.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().stale;
+                }
+                if self.rport_reg.q.val() == self.port.page_absent.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().page_absent;
+                }
+                // MEM_ERROR: 0 but in two_level in_memory (its counter stays 0).
+                if self.rport_reg.q.val() == self.port.mem_error.val() {
+                    self.pword.next = self.pword.val() | self.port_cnt.val().mem_error;
+                }
             }
         }
-        if self.raddr.val().get_bits::<5>(5) == self.port_block.val() {
-            self.read_ok.next = self.read_ok.val()
-                | ((bit_cast::<3, 2>(self.rport_sel.val()) < self.ports.val())
-                    & (self.rport_reg.val() <= self.port.mem_error.val()));
-        }
+        self.pword_q.d.next = self.pword.val();
+        // The counters' word was selected in stage 1 (0 for any other address).
         self.read_data.next = self.read_data.val() | self.cnt_word_q.q.val();
+        // The word is complete (`rvalid_q`): with the ports' counters ORed in, it is offered
+        // on R at the next edge.
+        if self.rvalid_q.q.val() {
+            self.rvalid_q.d.next = false;
+            self.r_valid.d.next = true;
+            self.r_data.d.next = self.rdata_q.q.val() | self.pword_q.q.val();
+            self.r_resp.d.next = self.rresp_q.q.val();
+        }
         if self.ar_q.q.val() {
             self.rvalid_q.d.next = true;
             self.rdata_q.d.next = 0.into();
@@ -719,14 +778,11 @@ impl Logic for AxilRegs {
             if self.read_ok.val() {
                 self.rdata_q.d.next = self.read_data.val();
                 self.rresp_q.d.next = 0.into();
-                if self.on_chip.val()
-                    & ((self.raddr.val() == self.words.dir_entry_lo.val())
-                        | (self.raddr.val() == self.words.dir_entry_hi.val()))
-                {
+                if self.on_chip.val() & (self.rsel.q.val().dir_lo | self.rsel.q.val().dir_hi) {
                     // Answered next cycle, from the directory.
                     self.rvalid_q.d.next = false;
                     self.ar_dir.d.next = true;
-                    self.ar_dir_hi.d.next = self.raddr.val() == self.words.dir_entry_hi.val();
+                    self.ar_dir_hi.d.next = self.rsel.q.val().dir_hi;
                 }
             }
         }
@@ -739,8 +795,8 @@ impl Logic for AxilRegs {
                 self.rdata_q.d.next = self.dir_entry.val().get_bits::<32>(32);
             }
         }
-        if self.rvalid_q.q.val() & self.rready.val() {
-            self.rvalid_q.d.next = false;
+        if self.r_valid.q.val() & self.rready.val() {
+            self.r_valid.d.next = false;
         }
 
         if self.rst.val() {
@@ -749,6 +805,7 @@ impl Logic for AxilRegs {
             self.base_lo.d.next = 0.into();
             self.base_hi.d.next = 0.into();
             self.rvalid_q.d.next = false;
+            self.r_valid.d.next = false;
             self.ar_q.d.next = false;
             self.ar_dir.d.next = false;
             self.dir_index.d.next = 0.into();

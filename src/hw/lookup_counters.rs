@@ -1,6 +1,8 @@
 //! `LookupCounters`: the per-port lookup counters of SPEC §6 (LOOKUPS and one per status),
-//! shared by both lookup pipelines. Each counts at the response handshake (`fire`) with the
-//! status the response carries; a status the configuration cannot produce (PAGE_ABSENT in
+//! shared by both lookup pipelines. Each counts the response handshake (`fire`) with the
+//! status the response carries, one edge after it (both registered first; a control read
+//! takes the port counters one edge later too, so it sees every response handshaken before
+//! its AR handshake, SPEC §6); a status the configuration cannot produce (PAGE_ABSENT in
 //! flat, MEM_ERROR but in two_level in_memory) has a counter that stays 0.
 
 use super::codes::StatusCodes;
@@ -29,6 +31,13 @@ pub struct LookupCounters {
     pub status: Signal<In, Bits<STATUS_BITS>>,
     pub counts: Signal<Out, LookupCounts>,
     cnt: DFF<LookupCounts>,
+    /// The handshake and its status, registered: the counters count one edge after the
+    /// response handshake (the handshake would otherwise drive the enables of every counter
+    /// bit, the design's longest path). Control reads take the ports' counters one edge
+    /// later too ([`AxilRegs`](super::axil_regs::AxilRegs)), so a read still sees every
+    /// response handshaken before its AR handshake.
+    fire_q: DFF<Bit>,
+    status_q: DFF<Bits<STATUS_BITS>>,
     zero: Constant<LookupCounts>,
     codes: StatusCodes,
     has_page_absent: Constant<Bit>,
@@ -41,7 +50,7 @@ impl LookupCounters {
     pub fn new(page_absent: bool, mem_error: bool) -> Self {
         block_new!(
             [
-                clock, rst, fire, status, counts, cnt, codes,
+                clock, rst, fire, status, counts, cnt, fire_q, status_q, codes,
             ]
             zero: Constant::new(LookupCounts::default()),
             has_page_absent: Constant::new(page_absent),
@@ -53,31 +62,35 @@ impl LookupCounters {
 impl Logic for LookupCounters {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, cnt);
-        if self.fire.val() {
+        dff_setup!(self, clock, cnt, fire_q, status_q);
+        self.fire_q.d.next = self.fire.val();
+        self.status_q.d.next = self.status.val();
+        if self.fire_q.q.val() {
             self.cnt.d.next.lookups = self.cnt.q.val().lookups + 1;
-            if self.status.val() == self.codes.ok.val() {
+            if self.status_q.q.val() == self.codes.ok.val() {
                 self.cnt.d.next.ok = self.cnt.q.val().ok + 1;
             }
-            if self.status.val() == self.codes.out_of_range.val() {
+            if self.status_q.q.val() == self.codes.out_of_range.val() {
                 self.cnt.d.next.out_of_range = self.cnt.q.val().out_of_range + 1;
             }
-            if self.status.val() == self.codes.not_allocated.val() {
+            if self.status_q.q.val() == self.codes.not_allocated.val() {
                 self.cnt.d.next.not_allocated = self.cnt.q.val().not_allocated + 1;
             }
-            if self.status.val() == self.codes.stale.val() {
+            if self.status_q.q.val() == self.codes.stale.val() {
                 self.cnt.d.next.stale = self.cnt.q.val().stale + 1;
             }
-            if self.has_page_absent.val() & (self.status.val() == self.codes.page_absent.val()) {
+            if self.has_page_absent.val() & (self.status_q.q.val() == self.codes.page_absent.val())
+            {
                 self.cnt.d.next.page_absent = self.cnt.q.val().page_absent + 1;
             }
-            if self.has_mem_error.val() & (self.status.val() == self.codes.mem_error.val()) {
+            if self.has_mem_error.val() & (self.status_q.q.val() == self.codes.mem_error.val()) {
                 self.cnt.d.next.mem_error = self.cnt.q.val().mem_error + 1;
             }
         }
         self.counts.next = self.cnt.q.val();
         if self.rst.val() {
             self.cnt.d.next = self.zero.val();
+            self.fire_q.d.next = false;
         }
     }
 }

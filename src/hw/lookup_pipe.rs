@@ -3,26 +3,34 @@
 //! memory (where the pipe also asks [`DirFetch`](super::dir_fetch::DirFetch) for the entry).
 //!
 //! ```text
-//!            +----------+         +-----------+         +-------------------+    +-------+
-//!  req  ---->| s0: RAM  |-------->| s1: latch |-------->| s2: checks,       |--->| queue |--+--> rsp
-//!  (qpn,tag) | reads    | (RAMs'  | the words |         | offset, address   |    | (in   |  |  (head
-//!            +----------+ output  +-----------+         +-------------------+    | order)|  |   ready?)
-//!                         regs)                            | in_memory: passed   +-------+  |
-//!                                                          v the checks                      |
-//!                                             dir read requests --> DirFetch --> results ----+
+//!            +----------+         +-----------+         +-----------------+    +-----------+
+//!  req  ---->| s0: RAM  |-------->| s1: latch |-------->| s2: the words,  |--->| s3: the   |--+
+//!  (qpn,tag) | reads    | (RAMs'  | the words |         | as they are     |    | lookup,   |  |
+//!            +----------+ output  +-----------+         +-----------------+    | the checks|  |
+//!                         regs)                            | in_memory: passed +-----------+  |
+//!                                                          v the checks         status |      |
+//!                                             dir read requests --> DirFetch   chosen  v      |
+//!                                                                    |       +-------+ empty: |
+//!                                                                    |       | queue |-bypass-+--> rsp
+//!                                                                    +------>| (in   |   (head
+//!                                                                   results  | order)|   ready?)
+//!                                                                            +-------+
 //! ```
 //!
 //! | stage | edge | what happens |
 //! |---|---|---|
 //! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
 //! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks); meanwhile what needs only the qpn is computed: the range check, the offset `index_in_page * entry_bytes`, and in flat mode the address `TABLE_BASE + offset` |
-//! | s2 | before `t + 2` | range, state and generation checks, then page presence (on-chip directory), in SPEC order; on_chip: the address `page base + offset`; every lookup is pushed into the queue at edge `t + 2` |
-//! | out | from `t + 2` | the queue's head is offered on the response stream, its address zeroed unless its status is OK: flat and on_chip, `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
+//! | s2 | before `t + 2` | the RAM words and the range check enter s3 as they are; on_chip: the address `page base + offset`; directory in memory: the checks decide whether the lookup reads its directory entry |
+//! | s3 | from `t + 2` | range, state, generation and page checks in SPEC order choose the status; the lookup is the response if the queue is empty (bypass), else it enters the queue at edge `t + 3`, behind the lookups there |
+//! | out | from `t + 2` | the queue's head (s3 when the queue is empty) is offered on the response stream, its address zeroed unless its status is OK: flat and on_chip, `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
 //!
-//! The address is zeroed at the queue's output, not before the queue: the status, which
-//! comes from the state RAM read, then drives three bits of the queue, not the 64 bits of
-//! the address (the path from the RAM's output register to the queue is the design's
-//! longest otherwise).
+//! s3 leaves nothing but routing between the block RAMs' output registers (spread over the
+//! die) and a register: the checks, which need the whole RAM word, and the address zeroing,
+//! which needs the status, come after it, and no latency is added (the queue is bypassed
+//! when empty). The
+//! address is zeroed at the output, not before the queue: the status then drives three bits
+//! of the queue, not the 64 bits of the address.
 //!
 //! **Directory in memory.** A lookup that passed the on-chip checks is queued with `need`
 //! set and its offset in the page, and sends a directory read request (`TABLE_BASE +
@@ -41,14 +49,15 @@
 //! (OUT_OF_RANGE, NOT_ALLOCATED from the `live` bit, a cache hit checked now, or a miss
 //! queued with `need` and sent to the shared miss unit), holds every lookup in its wait
 //! queue ([`wait_queue_depth`] entries, which is then the credit) and drains it in order
-//! into `queue`, which is then the response queue ([`RSP_FIFO_DEPTH`] entries) and answers as
-//! in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
+//! into s3 (with no checks: its status is final) and `queue`, which is then the response
+//! queue ([`RSP_FIFO_DEPTH`] entries; the cache's room check counts s3 with it) and answers
+//! as in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
 //! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
 //! [`StateCache`] for their meaning and timing). Latency on a hit: 6.
 //!
 //! **State and directory in memory** (two_level, SPEC §9: "either directory"). The cache
 //! drains lookups final as far as the state goes; one whose status is OK (range, `live`,
-//! state and generation passed) enters `queue` with `need` and sends its directory read at
+//! state and generation passed) enters s3 with `need` and sends its directory read at
 //! the same edge (the address from its qpn), any other enters without `need` and never reads
 //! the directory (fail fast): PAGE_ABSENT only after the state checks, MEM_ERROR from the
 //! block fetch or from the directory read. `queue` (and the read request and result queues)
@@ -61,7 +70,7 @@
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
 //! state in memory `live_steal`, the command engine's `live_we` register, and
-//! `room`: `flight`, the lookups in s1, s2 and the queue, up at a request handshake and down
+//! `room`: `flight`, the lookups in s1, s2, s3 and the queue, up at a request handshake and down
 //! at a response handshake, is below the queue's depth) and the synchronous reset, never from
 //! `rsp_ready`. A request is
 //! granted only while fewer lookups than the queue's depth are in flight, so no queue
@@ -111,6 +120,17 @@ pub fn rsp_queue_depth(p: &EngineParams) -> usize {
     } else {
         RSP_FIFO_DEPTH
     }
+}
+
+/// What s3 keeps of a lookup that left s2, besides its [`QueuedLookup`]: the words read
+/// and the range check, as they were (the checks run after s3, so that nothing but routing
+/// lies between the RAMs' output registers and s3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct S3Words {
+    pub entry: StateEntry,
+    /// The page's directory entry is present (two_level on_chip; 1 otherwise).
+    pub present: Bit,
+    pub out_of_range: Bit,
 }
 
 /// One lookup in the pipe's queue, waiting for its response.
@@ -225,7 +245,13 @@ pub struct LookupPipe {
     s2_pre: DFF<Bits<ADDR_BITS>>,
     /// Computed in s1 from the qpn alone: the index is out of range.
     s2_oor: DFF<Bit>,
-    /// Lookups in s1, s2 and the queue.
+    /// The lookup that left s2 (or the cache) at the last edge: the response when the queue
+    /// is empty (bypass), else it enters the queue at the next edge. No logic runs between
+    /// the checks and the queue's write port.
+    s3_valid: DFF<Bit>,
+    s3_lookup: DFF<QueuedLookup>,
+    s3_words: DFF<S3Words>,
+    /// Lookups in s1, s2, s3 and the queue.
     flight: DFF<Bits<FIFO_COUNT_BITS>>,
     /// `flight` below the queue's depth, kept in a register (its next value is chosen among comparisons of
     /// `flight` made in parallel), so that `req_ready` is a register and no comparison runs
@@ -246,6 +272,16 @@ pub struct LookupPipe {
     s2_base: Signal<Local, Bits<ADDR_BITS>>,
     s2_page: Signal<Local, Bits<ADDR_BITS>>,
     s2_lookup: Signal<Local, QueuedLookup>,
+    s2_words: Signal<Local, S3Words>,
+    /// s3's checks: the qpn's generation and the entry's; its lookup with its status.
+    s3_entry: Signal<Local, StateEntry>,
+    s3_gen: Signal<Local, Bits<QPN_BITS>>,
+    s3_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    s3_status: Signal<Local, Bits<STATUS_BITS>>,
+    s3_final: Signal<Local, QueuedLookup>,
+    /// The queue is empty: s3 is the head.
+    bypass: Signal<Local, Bit>,
+    head_valid: Signal<Local, Bit>,
     head: Signal<Local, QueuedLookup>,
     /// The head's directory entry (0 unless the directory is in memory).
     result: Signal<Local, Bits<64>>,
@@ -260,7 +296,9 @@ pub struct LookupPipe {
     fire: Signal<Local, Bit>,
     /// The byte address of the lookup's directory entry (used when the directory is in memory).
     s2_dreq_addr: Signal<Local, Bits<ADDR_BITS>>,
-    /// The lookup that enters the queue at the next edge (from s2, or from the cache).
+    /// What the queue and s3 hold, for the cache's room check.
+    out_held: Signal<Local, Bits<FIFO_COUNT_BITS>>,
+    /// The lookup that enters s3 at the next edge (from s2, or from the cache).
     q_valid: Signal<Local, Bit>,
     q_lookup: Signal<Local, QueuedLookup>,
     /// The lookup that sends a directory read at the next edge (used when the directory is
@@ -327,11 +365,13 @@ impl LookupPipe {
                 clock, rst, init_done, table_base, req_valid, req_ready, req_qpn, req_tag,
                 rsp_valid, rsp_ready, rsp_qpn, rsp_tag, rsp_status, rsp_addr, ram_we, ram_waddr,
                 ram_wdata, req_fire, rsp_fire, in_flight, counts, s1_valid, s1_qpn, s1_tag,
-                s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, flight, room, s2_entry, dir_rd,
-                s0_fire, steal, s1_wide_index, s1_offset, s2_gen, s2_entry_gen, s2_status,
-                s2_ok, s2_base, s2_page, s2_lookup, head, result, result_valid, head_need,
-                out_valid, status_out, addr_full, addr_out, fire, s2_dreq_addr, q_valid, q_lookup,
-                d_valid, d_qpn, c_valid, c_lookup, c_ok, unused_counts_addr, status, state,
+                s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, s3_valid, s3_lookup, s3_words, flight,
+                room, s2_entry, dir_rd, s0_fire, steal, s1_wide_index, s1_offset, s2_gen,
+                s2_entry_gen, s2_status, s2_ok, s2_base, s2_page, s2_lookup, s2_words, s3_entry,
+                s3_gen, s3_entry_gen, s3_status, s3_final, bypass, head_valid, head, result,
+                result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
+                s2_dreq_addr, out_held, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
+                unused_counts_addr, status, state,
             ]
             dir_we: defaults(dirs),
             dir_waddr: defaults(dirs),
@@ -376,7 +416,7 @@ impl LookupPipe {
                 p.state_ram()
             },
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
-            queue: MemFifo::new(rsp_depth),
+            queue: MemFifo::write_while_not_full(rsp_depth),
             dreqs: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
             results: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
@@ -416,7 +456,7 @@ impl Logic for LookupPipe {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor,
-            flight, room
+            s3_valid, s3_lookup, s3_words, flight, room
         );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
@@ -498,6 +538,10 @@ impl Logic for LookupPipe {
             self.s2_status.next = self.status.out_of_range.val();
         }
         self.s2_ok.next = self.s2_status.val() == self.status.ok.val();
+        // What s3 keeps: the words as read (the checks run after s3).
+        self.s2_words.next.entry = self.s2_entry.val();
+        self.s2_words.next.present = self.dir_rd.val().present;
+        self.s2_words.next.out_of_range = self.s2_oor.q.val();
         // Flat: the address computed in s1. on_chip: the page base of the on-chip directory
         // plus the offset. Directory in memory: the queue keeps the offset and the base comes
         // with the directory entry.
@@ -508,7 +552,7 @@ impl Logic for LookupPipe {
             self.s2_lookup.next.offset = self.s2_base.val() + self.s2_pre.q.val();
         }
         self.s2_lookup.next.need = self.in_memory.val() & self.s2_ok.val();
-        self.s2_lookup.next.status = self.s2_status.val();
+        self.s2_lookup.next.status = self.status.ok.val();
         self.s2_lookup.next.tag = self.s2_tag.q.val();
         self.s2_lookup.next.qpn = self.s2_qpn.q.val();
         // What enters the queue, and which lookup reads its directory entry (the lookup of
@@ -524,6 +568,8 @@ impl Logic for LookupPipe {
         // queue (the response queue) with lookups final as far as the state goes, in order.
         // With the directory in memory too, one whose state checks passed (OK) waits there
         // for its directory entry (`need`) and sends its directory read at the same edge.
+        self.out_held.next =
+            self.queue.count.val() + bit_cast::<FIFO_COUNT_BITS, 1>(self.s3_valid.q.val().into());
         for c in 0..self._cache {
             self.c_valid.next = self.caches[c].out_valid.val();
             self.c_lookup.next = self.caches[c].out_lookup.val();
@@ -536,7 +582,7 @@ impl Logic for LookupPipe {
             self.caches[c].s2_oor.next = self.s2_oor.q.val();
             self.caches[c].s2_addr.next = self.s2_lookup.val().offset;
             self.caches[c].s2_present.next = self.dir_rd.val().present;
-            self.caches[c].out_count.next = self.queue.count.val();
+            self.caches[c].out_count.next = self.out_held.val();
             self.live_raddr[c].next = self.caches[c].live_raddr.val();
             self.caches[c].live_rdata.next = self.live_rdata[c].val();
             self.caches[c].tag_we.next = self.tag_we[c].val();
@@ -572,8 +618,35 @@ impl Logic for LookupPipe {
             self.d_valid.next = self.c_valid.val() & self.c_ok.val();
             self.d_qpn.next = self.c_lookup.val().qpn;
         }
-        self.queue.in_valid.next = self.q_valid.val();
-        self.queue.data_in.next = self.q_lookup.val();
+        // s3 takes a lookup, and holds its words otherwise (what the RAMs show between
+        // lookups, never written during the init sweep, stays out of the response signals).
+        self.s3_valid.d.next = self.q_valid.val();
+        if self.q_valid.val() {
+            self.s3_lookup.d.next = self.q_lookup.val();
+            self.s3_words.d.next = self.s2_words.val();
+        }
+        // s3: the checks in SPEC order (range, state, generation, page) of a lookup that
+        // left s2 (with the state in memory the cache checked it: its status stands).
+        self.s3_entry.next = self.s3_words.q.val().entry;
+        self.s3_gen.next = self.s3_lookup.q.val().qpn >> self.index_bits.val();
+        self.s3_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s3_entry.val().gen);
+        self.s3_status.next = self.s3_lookup.q.val().status;
+        if !self.state_in_memory.val() {
+            if !self.s3_words.q.val().present {
+                self.s3_status.next = self.status.page_absent.val();
+            }
+            if self.s3_entry_gen.val() != self.s3_gen.val() {
+                self.s3_status.next = self.status.stale.val();
+            }
+            if self.s3_entry.val().state != self.state.valid.val() {
+                self.s3_status.next = self.status.not_allocated.val();
+            }
+            if self.s3_words.q.val().out_of_range {
+                self.s3_status.next = self.status.out_of_range.val();
+            }
+        }
+        self.s3_final.next = self.s3_lookup.q.val();
+        self.s3_final.next.status = self.s3_status.val();
 
         // Directory in memory: the read of a lookup that passed the checks, and the entries
         // read, in this port's order.
@@ -601,10 +674,15 @@ impl Logic for LookupPipe {
         }
 
         // Response stream from the queue's head (once its directory entry is there).
+        self.bypass.next = !self.queue.out_valid.val();
+        self.head_valid.next = self.queue.out_valid.val() | self.s3_valid.q.val();
         self.head.next = self.queue.data_out.val();
+        if self.bypass.val() {
+            self.head.next = self.s3_final.val();
+        }
         self.head_need.next = self.in_memory.val() & self.head.val().need;
         self.out_valid.next =
-            self.queue.out_valid.val() & !(self.head_need.val() & !self.result_valid.val());
+            self.head_valid.val() & !(self.head_need.val() & !self.result_valid.val());
         self.status_out.next = self.head.val().status;
         if self.head_need.val() {
             if !self.result.val().get_bit(self.present_bit.val().index()) {
@@ -624,7 +702,11 @@ impl Logic for LookupPipe {
             self.addr_out.next = self.addr_full.val();
         }
         self.fire.next = self.out_valid.val() & self.rsp_ready.val();
+        // The queue pops its head at a response handshake (none when it is empty); s3
+        // enters the queue unless it left as the response.
         self.queue.out_ready.next = self.fire.val();
+        self.queue.in_valid.next = self.s3_valid.q.val() & !(self.bypass.val() & self.fire.val());
+        self.queue.data_in.next = self.s3_final.val();
         for m in 0..self._mem {
             self.results[m].out_ready.next = self.fire.val() & self.head_need.val();
         }
@@ -635,12 +717,14 @@ impl Logic for LookupPipe {
         self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
         self.unused_counts_addr.next = self.queue.count.val().any()
+            | self.out_held.val().any()
             | self.s2_dreq_addr.val().any()
             | self.d_valid.val()
             | self.c_valid.val()
             | self.c_ok.val();
         for m in 0..self._mem {
             self.unused_counts_addr.next = self.queue.count.val().any()
+                | self.out_held.val().any()
                 | self.dreqs[m].count.val().any()
                 | self.results[m].count.val().any()
                 | self.c_valid.val()
@@ -667,6 +751,7 @@ impl Logic for LookupPipe {
         if self.rst.val() {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
+            self.s3_valid.d.next = false;
             self.flight.d.next = 0.into();
             self.room.d.next = true;
         }

@@ -31,6 +31,8 @@ pub struct MemFifo<T: Synth> {
     pub data_out: Signal<Out, T>,
     pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     _depth: usize,
+    /// See [`MemFifo::write_while_not_full`].
+    _eager: bool,
     _sim: std::collections::VecDeque<T>,
 }
 
@@ -40,6 +42,19 @@ impl<T: Synth> MemFifo<T> {
         Self {
             _depth: depth,
             ..Default::default()
+        }
+    }
+
+    /// A FIFO whose producer never pushes while it is full, not even at an edge where it
+    /// pops (the pipe's response queue: its credit counts every lookup in flight). The word
+    /// at the write pointer lies outside the FIFO unless it is full, so it is written at every
+    /// edge but then, pushed or not: the write enable comes straight from a flip-flop, not
+    /// from the push (whose logic would fan out to every LUT RAM of a wide word). Simulation
+    /// stops on a push while full.
+    pub fn write_while_not_full(depth: usize) -> Self {
+        Self {
+            _eager: true,
+            ..Self::new(depth)
         }
     }
 
@@ -82,6 +97,8 @@ reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 reg [{cm}:0] fill;
+// `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+reg nonempty;
 // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
 // every variable): an event-driven simulator shows the same outputs as Verilator before the
 // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -93,21 +110,24 @@ initial begin
    wr_ptr = {ab}'d0;
    rd_ptr = {ab}'d0;
    fill = {cb}'d0;
+   nonempty = 1'b0;
    for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
 end
 `endif
-wire pop = (fill != {cb}'d0) & out_ready;
+wire pop = nonempty & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 
 always @(posedge clock) begin
-   if (in_valid) begin
+   if ({we}) begin
       mem[wr_ptr] <= data_in;
    end
    if (rst) begin
       wr_ptr <= {ab}'d0;
       rd_ptr <= {ab}'d0;
       fill <= {cb}'d0;
+      nonempty <= 1'b0;
    end else begin
+      nonempty <= in_valid | (fill > {cb}'d1) | (nonempty & ~pop);
       if (in_valid) wr_ptr <= wr_ptr + {ab}'d1;
       if (pop) rd_ptr <= rd_ptr + {ab}'d1;
       if (in_valid & ~pop) fill <= fill + {cb}'d1;
@@ -115,15 +135,16 @@ always @(posedge clock) begin
    end
 end
 
-always @(*) out_valid = fill != {cb}'d0;
+always @(*) out_valid = nonempty;
 always @(*) data_out = head;
 always @(*) count = fill;
 
 `ifndef SYNTHESIS
 // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-// so it is a design error).
+// so it is a design error): without a pop at the same edge, or, when the FIFO writes its
+// free word at every edge, with one.
 always @(posedge clock) begin
-   if (!rst && in_valid && !pop && fill == {cb}'d{depth}) begin
+   if (!rst && in_valid && {full_pop} && fill == {cb}'d{depth}) begin
       $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
       $fatal(1);
    end
@@ -138,6 +159,13 @@ end
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
             depth = self._depth,
+            // `fill` reaches `depth` only when full: its bit `a` is set then.
+            we = if self._eager {
+                format!("~fill[{a}]")
+            } else {
+                "in_valid".to_string()
+            },
+            full_pop = if self._eager { "1'b1" } else { "!pop" },
         ))
     }
 }
