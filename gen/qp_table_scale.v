@@ -9192,8 +9192,73 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  slot_num$61 = 8'h3d;
     localparam  slot_num$62 = 8'h3e;
     localparam  slot_num$63 = 8'h3f;
+    localparam  group_start$0 = 1'b1;
+    localparam  group_start$1 = 1'b0;
+    localparam  group_start$2 = 1'b0;
+    localparam  group_start$3 = 1'b0;
+    localparam  group_start$4 = 1'b0;
+    localparam  group_start$5 = 1'b0;
+    localparam  group_start$6 = 1'b0;
+    localparam  group_start$7 = 1'b0;
+    localparam  group_start$8 = 1'b1;
+    localparam  group_start$9 = 1'b0;
+    localparam  group_start$10 = 1'b0;
+    localparam  group_start$11 = 1'b0;
+    localparam  group_start$12 = 1'b0;
+    localparam  group_start$13 = 1'b0;
+    localparam  group_start$14 = 1'b0;
+    localparam  group_start$15 = 1'b0;
+    localparam  group_start$16 = 1'b1;
+    localparam  group_start$17 = 1'b0;
+    localparam  group_start$18 = 1'b0;
+    localparam  group_start$19 = 1'b0;
+    localparam  group_start$20 = 1'b0;
+    localparam  group_start$21 = 1'b0;
+    localparam  group_start$22 = 1'b0;
+    localparam  group_start$23 = 1'b0;
+    localparam  group_start$24 = 1'b1;
+    localparam  group_start$25 = 1'b0;
+    localparam  group_start$26 = 1'b0;
+    localparam  group_start$27 = 1'b0;
+    localparam  group_start$28 = 1'b0;
+    localparam  group_start$29 = 1'b0;
+    localparam  group_start$30 = 1'b0;
+    localparam  group_start$31 = 1'b0;
+    localparam  group_start$32 = 1'b1;
+    localparam  group_start$33 = 1'b0;
+    localparam  group_start$34 = 1'b0;
+    localparam  group_start$35 = 1'b0;
+    localparam  group_start$36 = 1'b0;
+    localparam  group_start$37 = 1'b0;
+    localparam  group_start$38 = 1'b0;
+    localparam  group_start$39 = 1'b0;
+    localparam  group_start$40 = 1'b1;
+    localparam  group_start$41 = 1'b0;
+    localparam  group_start$42 = 1'b0;
+    localparam  group_start$43 = 1'b0;
+    localparam  group_start$44 = 1'b0;
+    localparam  group_start$45 = 1'b0;
+    localparam  group_start$46 = 1'b0;
+    localparam  group_start$47 = 1'b0;
+    localparam  group_start$48 = 1'b1;
+    localparam  group_start$49 = 1'b0;
+    localparam  group_start$50 = 1'b0;
+    localparam  group_start$51 = 1'b0;
+    localparam  group_start$52 = 1'b0;
+    localparam  group_start$53 = 1'b0;
+    localparam  group_start$54 = 1'b0;
+    localparam  group_start$55 = 1'b0;
+    localparam  group_start$56 = 1'b1;
+    localparam  group_start$57 = 1'b0;
+    localparam  group_start$58 = 1'b0;
+    localparam  group_start$59 = 1'b0;
+    localparam  group_start$60 = 1'b0;
+    localparam  group_start$61 = 1'b0;
+    localparam  group_start$62 = 1'b0;
+    localparam  group_start$63 = 1'b0;
     localparam  answer_depth = 10'b100;
     localparam  ref_max = 10'b1111111111;
+    localparam  ref_max_m1 = 10'b1111111110;
     localparam  base_mask = 64'hfffffffffffffff0;
     localparam  block_shift = 8'h4;
     localparam  beat_shift = 8'h1;
@@ -10245,6 +10310,390 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  s_pending$63$d;
     wire  s_pending$63$q;
     reg  s_pending$63$clock;
+    reg  s_inc$0$d;
+    wire  s_inc$0$q;
+    reg  s_inc$0$clock;
+    reg  s_inc$1$d;
+    wire  s_inc$1$q;
+    reg  s_inc$1$clock;
+    reg  s_inc$2$d;
+    wire  s_inc$2$q;
+    reg  s_inc$2$clock;
+    reg  s_inc$3$d;
+    wire  s_inc$3$q;
+    reg  s_inc$3$clock;
+    reg  s_inc$4$d;
+    wire  s_inc$4$q;
+    reg  s_inc$4$clock;
+    reg  s_inc$5$d;
+    wire  s_inc$5$q;
+    reg  s_inc$5$clock;
+    reg  s_inc$6$d;
+    wire  s_inc$6$q;
+    reg  s_inc$6$clock;
+    reg  s_inc$7$d;
+    wire  s_inc$7$q;
+    reg  s_inc$7$clock;
+    reg  s_inc$8$d;
+    wire  s_inc$8$q;
+    reg  s_inc$8$clock;
+    reg  s_inc$9$d;
+    wire  s_inc$9$q;
+    reg  s_inc$9$clock;
+    reg  s_inc$10$d;
+    wire  s_inc$10$q;
+    reg  s_inc$10$clock;
+    reg  s_inc$11$d;
+    wire  s_inc$11$q;
+    reg  s_inc$11$clock;
+    reg  s_inc$12$d;
+    wire  s_inc$12$q;
+    reg  s_inc$12$clock;
+    reg  s_inc$13$d;
+    wire  s_inc$13$q;
+    reg  s_inc$13$clock;
+    reg  s_inc$14$d;
+    wire  s_inc$14$q;
+    reg  s_inc$14$clock;
+    reg  s_inc$15$d;
+    wire  s_inc$15$q;
+    reg  s_inc$15$clock;
+    reg  s_inc$16$d;
+    wire  s_inc$16$q;
+    reg  s_inc$16$clock;
+    reg  s_inc$17$d;
+    wire  s_inc$17$q;
+    reg  s_inc$17$clock;
+    reg  s_inc$18$d;
+    wire  s_inc$18$q;
+    reg  s_inc$18$clock;
+    reg  s_inc$19$d;
+    wire  s_inc$19$q;
+    reg  s_inc$19$clock;
+    reg  s_inc$20$d;
+    wire  s_inc$20$q;
+    reg  s_inc$20$clock;
+    reg  s_inc$21$d;
+    wire  s_inc$21$q;
+    reg  s_inc$21$clock;
+    reg  s_inc$22$d;
+    wire  s_inc$22$q;
+    reg  s_inc$22$clock;
+    reg  s_inc$23$d;
+    wire  s_inc$23$q;
+    reg  s_inc$23$clock;
+    reg  s_inc$24$d;
+    wire  s_inc$24$q;
+    reg  s_inc$24$clock;
+    reg  s_inc$25$d;
+    wire  s_inc$25$q;
+    reg  s_inc$25$clock;
+    reg  s_inc$26$d;
+    wire  s_inc$26$q;
+    reg  s_inc$26$clock;
+    reg  s_inc$27$d;
+    wire  s_inc$27$q;
+    reg  s_inc$27$clock;
+    reg  s_inc$28$d;
+    wire  s_inc$28$q;
+    reg  s_inc$28$clock;
+    reg  s_inc$29$d;
+    wire  s_inc$29$q;
+    reg  s_inc$29$clock;
+    reg  s_inc$30$d;
+    wire  s_inc$30$q;
+    reg  s_inc$30$clock;
+    reg  s_inc$31$d;
+    wire  s_inc$31$q;
+    reg  s_inc$31$clock;
+    reg  s_inc$32$d;
+    wire  s_inc$32$q;
+    reg  s_inc$32$clock;
+    reg  s_inc$33$d;
+    wire  s_inc$33$q;
+    reg  s_inc$33$clock;
+    reg  s_inc$34$d;
+    wire  s_inc$34$q;
+    reg  s_inc$34$clock;
+    reg  s_inc$35$d;
+    wire  s_inc$35$q;
+    reg  s_inc$35$clock;
+    reg  s_inc$36$d;
+    wire  s_inc$36$q;
+    reg  s_inc$36$clock;
+    reg  s_inc$37$d;
+    wire  s_inc$37$q;
+    reg  s_inc$37$clock;
+    reg  s_inc$38$d;
+    wire  s_inc$38$q;
+    reg  s_inc$38$clock;
+    reg  s_inc$39$d;
+    wire  s_inc$39$q;
+    reg  s_inc$39$clock;
+    reg  s_inc$40$d;
+    wire  s_inc$40$q;
+    reg  s_inc$40$clock;
+    reg  s_inc$41$d;
+    wire  s_inc$41$q;
+    reg  s_inc$41$clock;
+    reg  s_inc$42$d;
+    wire  s_inc$42$q;
+    reg  s_inc$42$clock;
+    reg  s_inc$43$d;
+    wire  s_inc$43$q;
+    reg  s_inc$43$clock;
+    reg  s_inc$44$d;
+    wire  s_inc$44$q;
+    reg  s_inc$44$clock;
+    reg  s_inc$45$d;
+    wire  s_inc$45$q;
+    reg  s_inc$45$clock;
+    reg  s_inc$46$d;
+    wire  s_inc$46$q;
+    reg  s_inc$46$clock;
+    reg  s_inc$47$d;
+    wire  s_inc$47$q;
+    reg  s_inc$47$clock;
+    reg  s_inc$48$d;
+    wire  s_inc$48$q;
+    reg  s_inc$48$clock;
+    reg  s_inc$49$d;
+    wire  s_inc$49$q;
+    reg  s_inc$49$clock;
+    reg  s_inc$50$d;
+    wire  s_inc$50$q;
+    reg  s_inc$50$clock;
+    reg  s_inc$51$d;
+    wire  s_inc$51$q;
+    reg  s_inc$51$clock;
+    reg  s_inc$52$d;
+    wire  s_inc$52$q;
+    reg  s_inc$52$clock;
+    reg  s_inc$53$d;
+    wire  s_inc$53$q;
+    reg  s_inc$53$clock;
+    reg  s_inc$54$d;
+    wire  s_inc$54$q;
+    reg  s_inc$54$clock;
+    reg  s_inc$55$d;
+    wire  s_inc$55$q;
+    reg  s_inc$55$clock;
+    reg  s_inc$56$d;
+    wire  s_inc$56$q;
+    reg  s_inc$56$clock;
+    reg  s_inc$57$d;
+    wire  s_inc$57$q;
+    reg  s_inc$57$clock;
+    reg  s_inc$58$d;
+    wire  s_inc$58$q;
+    reg  s_inc$58$clock;
+    reg  s_inc$59$d;
+    wire  s_inc$59$q;
+    reg  s_inc$59$clock;
+    reg  s_inc$60$d;
+    wire  s_inc$60$q;
+    reg  s_inc$60$clock;
+    reg  s_inc$61$d;
+    wire  s_inc$61$q;
+    reg  s_inc$61$clock;
+    reg  s_inc$62$d;
+    wire  s_inc$62$q;
+    reg  s_inc$62$clock;
+    reg  s_inc$63$d;
+    wire  s_inc$63$q;
+    reg  s_inc$63$clock;
+    reg  s_eq$0$d;
+    wire  s_eq$0$q;
+    reg  s_eq$0$clock;
+    reg  s_eq$1$d;
+    wire  s_eq$1$q;
+    reg  s_eq$1$clock;
+    reg  s_eq$2$d;
+    wire  s_eq$2$q;
+    reg  s_eq$2$clock;
+    reg  s_eq$3$d;
+    wire  s_eq$3$q;
+    reg  s_eq$3$clock;
+    reg  s_eq$4$d;
+    wire  s_eq$4$q;
+    reg  s_eq$4$clock;
+    reg  s_eq$5$d;
+    wire  s_eq$5$q;
+    reg  s_eq$5$clock;
+    reg  s_eq$6$d;
+    wire  s_eq$6$q;
+    reg  s_eq$6$clock;
+    reg  s_eq$7$d;
+    wire  s_eq$7$q;
+    reg  s_eq$7$clock;
+    reg  s_eq$8$d;
+    wire  s_eq$8$q;
+    reg  s_eq$8$clock;
+    reg  s_eq$9$d;
+    wire  s_eq$9$q;
+    reg  s_eq$9$clock;
+    reg  s_eq$10$d;
+    wire  s_eq$10$q;
+    reg  s_eq$10$clock;
+    reg  s_eq$11$d;
+    wire  s_eq$11$q;
+    reg  s_eq$11$clock;
+    reg  s_eq$12$d;
+    wire  s_eq$12$q;
+    reg  s_eq$12$clock;
+    reg  s_eq$13$d;
+    wire  s_eq$13$q;
+    reg  s_eq$13$clock;
+    reg  s_eq$14$d;
+    wire  s_eq$14$q;
+    reg  s_eq$14$clock;
+    reg  s_eq$15$d;
+    wire  s_eq$15$q;
+    reg  s_eq$15$clock;
+    reg  s_eq$16$d;
+    wire  s_eq$16$q;
+    reg  s_eq$16$clock;
+    reg  s_eq$17$d;
+    wire  s_eq$17$q;
+    reg  s_eq$17$clock;
+    reg  s_eq$18$d;
+    wire  s_eq$18$q;
+    reg  s_eq$18$clock;
+    reg  s_eq$19$d;
+    wire  s_eq$19$q;
+    reg  s_eq$19$clock;
+    reg  s_eq$20$d;
+    wire  s_eq$20$q;
+    reg  s_eq$20$clock;
+    reg  s_eq$21$d;
+    wire  s_eq$21$q;
+    reg  s_eq$21$clock;
+    reg  s_eq$22$d;
+    wire  s_eq$22$q;
+    reg  s_eq$22$clock;
+    reg  s_eq$23$d;
+    wire  s_eq$23$q;
+    reg  s_eq$23$clock;
+    reg  s_eq$24$d;
+    wire  s_eq$24$q;
+    reg  s_eq$24$clock;
+    reg  s_eq$25$d;
+    wire  s_eq$25$q;
+    reg  s_eq$25$clock;
+    reg  s_eq$26$d;
+    wire  s_eq$26$q;
+    reg  s_eq$26$clock;
+    reg  s_eq$27$d;
+    wire  s_eq$27$q;
+    reg  s_eq$27$clock;
+    reg  s_eq$28$d;
+    wire  s_eq$28$q;
+    reg  s_eq$28$clock;
+    reg  s_eq$29$d;
+    wire  s_eq$29$q;
+    reg  s_eq$29$clock;
+    reg  s_eq$30$d;
+    wire  s_eq$30$q;
+    reg  s_eq$30$clock;
+    reg  s_eq$31$d;
+    wire  s_eq$31$q;
+    reg  s_eq$31$clock;
+    reg  s_eq$32$d;
+    wire  s_eq$32$q;
+    reg  s_eq$32$clock;
+    reg  s_eq$33$d;
+    wire  s_eq$33$q;
+    reg  s_eq$33$clock;
+    reg  s_eq$34$d;
+    wire  s_eq$34$q;
+    reg  s_eq$34$clock;
+    reg  s_eq$35$d;
+    wire  s_eq$35$q;
+    reg  s_eq$35$clock;
+    reg  s_eq$36$d;
+    wire  s_eq$36$q;
+    reg  s_eq$36$clock;
+    reg  s_eq$37$d;
+    wire  s_eq$37$q;
+    reg  s_eq$37$clock;
+    reg  s_eq$38$d;
+    wire  s_eq$38$q;
+    reg  s_eq$38$clock;
+    reg  s_eq$39$d;
+    wire  s_eq$39$q;
+    reg  s_eq$39$clock;
+    reg  s_eq$40$d;
+    wire  s_eq$40$q;
+    reg  s_eq$40$clock;
+    reg  s_eq$41$d;
+    wire  s_eq$41$q;
+    reg  s_eq$41$clock;
+    reg  s_eq$42$d;
+    wire  s_eq$42$q;
+    reg  s_eq$42$clock;
+    reg  s_eq$43$d;
+    wire  s_eq$43$q;
+    reg  s_eq$43$clock;
+    reg  s_eq$44$d;
+    wire  s_eq$44$q;
+    reg  s_eq$44$clock;
+    reg  s_eq$45$d;
+    wire  s_eq$45$q;
+    reg  s_eq$45$clock;
+    reg  s_eq$46$d;
+    wire  s_eq$46$q;
+    reg  s_eq$46$clock;
+    reg  s_eq$47$d;
+    wire  s_eq$47$q;
+    reg  s_eq$47$clock;
+    reg  s_eq$48$d;
+    wire  s_eq$48$q;
+    reg  s_eq$48$clock;
+    reg  s_eq$49$d;
+    wire  s_eq$49$q;
+    reg  s_eq$49$clock;
+    reg  s_eq$50$d;
+    wire  s_eq$50$q;
+    reg  s_eq$50$clock;
+    reg  s_eq$51$d;
+    wire  s_eq$51$q;
+    reg  s_eq$51$clock;
+    reg  s_eq$52$d;
+    wire  s_eq$52$q;
+    reg  s_eq$52$clock;
+    reg  s_eq$53$d;
+    wire  s_eq$53$q;
+    reg  s_eq$53$clock;
+    reg  s_eq$54$d;
+    wire  s_eq$54$q;
+    reg  s_eq$54$clock;
+    reg  s_eq$55$d;
+    wire  s_eq$55$q;
+    reg  s_eq$55$clock;
+    reg  s_eq$56$d;
+    wire  s_eq$56$q;
+    reg  s_eq$56$clock;
+    reg  s_eq$57$d;
+    wire  s_eq$57$q;
+    reg  s_eq$57$clock;
+    reg  s_eq$58$d;
+    wire  s_eq$58$q;
+    reg  s_eq$58$clock;
+    reg  s_eq$59$d;
+    wire  s_eq$59$q;
+    reg  s_eq$59$clock;
+    reg  s_eq$60$d;
+    wire  s_eq$60$q;
+    reg  s_eq$60$clock;
+    reg  s_eq$61$d;
+    wire  s_eq$61$q;
+    reg  s_eq$61$clock;
+    reg  s_eq$62$d;
+    wire  s_eq$62$q;
+    reg  s_eq$62$clock;
+    reg  s_eq$63$d;
+    wire  s_eq$63$q;
+    reg  s_eq$63$clock;
     reg  ar_valid$d;
     wire  ar_valid$q;
     reg  ar_valid$clock;
@@ -10333,6 +10782,266 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  free_found;
     reg  [7:0] free_slot;
     reg  busy_any;
+    reg  s_live$0;
+    reg  s_live$1;
+    reg  s_live$2;
+    reg  s_live$3;
+    reg  s_live$4;
+    reg  s_live$5;
+    reg  s_live$6;
+    reg  s_live$7;
+    reg  s_live$8;
+    reg  s_live$9;
+    reg  s_live$10;
+    reg  s_live$11;
+    reg  s_live$12;
+    reg  s_live$13;
+    reg  s_live$14;
+    reg  s_live$15;
+    reg  s_live$16;
+    reg  s_live$17;
+    reg  s_live$18;
+    reg  s_live$19;
+    reg  s_live$20;
+    reg  s_live$21;
+    reg  s_live$22;
+    reg  s_live$23;
+    reg  s_live$24;
+    reg  s_live$25;
+    reg  s_live$26;
+    reg  s_live$27;
+    reg  s_live$28;
+    reg  s_live$29;
+    reg  s_live$30;
+    reg  s_live$31;
+    reg  s_live$32;
+    reg  s_live$33;
+    reg  s_live$34;
+    reg  s_live$35;
+    reg  s_live$36;
+    reg  s_live$37;
+    reg  s_live$38;
+    reg  s_live$39;
+    reg  s_live$40;
+    reg  s_live$41;
+    reg  s_live$42;
+    reg  s_live$43;
+    reg  s_live$44;
+    reg  s_live$45;
+    reg  s_live$46;
+    reg  s_live$47;
+    reg  s_live$48;
+    reg  s_live$49;
+    reg  s_live$50;
+    reg  s_live$51;
+    reg  s_live$52;
+    reg  s_live$53;
+    reg  s_live$54;
+    reg  s_live$55;
+    reg  s_live$56;
+    reg  s_live$57;
+    reg  s_live$58;
+    reg  s_live$59;
+    reg  s_live$60;
+    reg  s_live$61;
+    reg  s_live$62;
+    reg  s_live$63;
+    reg  s_full$0;
+    reg  s_full$1;
+    reg  s_full$2;
+    reg  s_full$3;
+    reg  s_full$4;
+    reg  s_full$5;
+    reg  s_full$6;
+    reg  s_full$7;
+    reg  s_full$8;
+    reg  s_full$9;
+    reg  s_full$10;
+    reg  s_full$11;
+    reg  s_full$12;
+    reg  s_full$13;
+    reg  s_full$14;
+    reg  s_full$15;
+    reg  s_full$16;
+    reg  s_full$17;
+    reg  s_full$18;
+    reg  s_full$19;
+    reg  s_full$20;
+    reg  s_full$21;
+    reg  s_full$22;
+    reg  s_full$23;
+    reg  s_full$24;
+    reg  s_full$25;
+    reg  s_full$26;
+    reg  s_full$27;
+    reg  s_full$28;
+    reg  s_full$29;
+    reg  s_full$30;
+    reg  s_full$31;
+    reg  s_full$32;
+    reg  s_full$33;
+    reg  s_full$34;
+    reg  s_full$35;
+    reg  s_full$36;
+    reg  s_full$37;
+    reg  s_full$38;
+    reg  s_full$39;
+    reg  s_full$40;
+    reg  s_full$41;
+    reg  s_full$42;
+    reg  s_full$43;
+    reg  s_full$44;
+    reg  s_full$45;
+    reg  s_full$46;
+    reg  s_full$47;
+    reg  s_full$48;
+    reg  s_full$49;
+    reg  s_full$50;
+    reg  s_full$51;
+    reg  s_full$52;
+    reg  s_full$53;
+    reg  s_full$54;
+    reg  s_full$55;
+    reg  s_full$56;
+    reg  s_full$57;
+    reg  s_full$58;
+    reg  s_full$59;
+    reg  s_full$60;
+    reg  s_full$61;
+    reg  s_full$62;
+    reg  s_full$63;
+    reg  m_oh$0;
+    reg  m_oh$1;
+    reg  m_oh$2;
+    reg  m_oh$3;
+    reg  m_oh$4;
+    reg  m_oh$5;
+    reg  m_oh$6;
+    reg  m_oh$7;
+    reg  m_oh$8;
+    reg  m_oh$9;
+    reg  m_oh$10;
+    reg  m_oh$11;
+    reg  m_oh$12;
+    reg  m_oh$13;
+    reg  m_oh$14;
+    reg  m_oh$15;
+    reg  m_oh$16;
+    reg  m_oh$17;
+    reg  m_oh$18;
+    reg  m_oh$19;
+    reg  m_oh$20;
+    reg  m_oh$21;
+    reg  m_oh$22;
+    reg  m_oh$23;
+    reg  m_oh$24;
+    reg  m_oh$25;
+    reg  m_oh$26;
+    reg  m_oh$27;
+    reg  m_oh$28;
+    reg  m_oh$29;
+    reg  m_oh$30;
+    reg  m_oh$31;
+    reg  m_oh$32;
+    reg  m_oh$33;
+    reg  m_oh$34;
+    reg  m_oh$35;
+    reg  m_oh$36;
+    reg  m_oh$37;
+    reg  m_oh$38;
+    reg  m_oh$39;
+    reg  m_oh$40;
+    reg  m_oh$41;
+    reg  m_oh$42;
+    reg  m_oh$43;
+    reg  m_oh$44;
+    reg  m_oh$45;
+    reg  m_oh$46;
+    reg  m_oh$47;
+    reg  m_oh$48;
+    reg  m_oh$49;
+    reg  m_oh$50;
+    reg  m_oh$51;
+    reg  m_oh$52;
+    reg  m_oh$53;
+    reg  m_oh$54;
+    reg  m_oh$55;
+    reg  m_oh$56;
+    reg  m_oh$57;
+    reg  m_oh$58;
+    reg  m_oh$59;
+    reg  m_oh$60;
+    reg  m_oh$61;
+    reg  m_oh$62;
+    reg  m_oh$63;
+    reg  f_oh$0;
+    reg  f_oh$1;
+    reg  f_oh$2;
+    reg  f_oh$3;
+    reg  f_oh$4;
+    reg  f_oh$5;
+    reg  f_oh$6;
+    reg  f_oh$7;
+    reg  f_oh$8;
+    reg  f_oh$9;
+    reg  f_oh$10;
+    reg  f_oh$11;
+    reg  f_oh$12;
+    reg  f_oh$13;
+    reg  f_oh$14;
+    reg  f_oh$15;
+    reg  f_oh$16;
+    reg  f_oh$17;
+    reg  f_oh$18;
+    reg  f_oh$19;
+    reg  f_oh$20;
+    reg  f_oh$21;
+    reg  f_oh$22;
+    reg  f_oh$23;
+    reg  f_oh$24;
+    reg  f_oh$25;
+    reg  f_oh$26;
+    reg  f_oh$27;
+    reg  f_oh$28;
+    reg  f_oh$29;
+    reg  f_oh$30;
+    reg  f_oh$31;
+    reg  f_oh$32;
+    reg  f_oh$33;
+    reg  f_oh$34;
+    reg  f_oh$35;
+    reg  f_oh$36;
+    reg  f_oh$37;
+    reg  f_oh$38;
+    reg  f_oh$39;
+    reg  f_oh$40;
+    reg  f_oh$41;
+    reg  f_oh$42;
+    reg  f_oh$43;
+    reg  f_oh$44;
+    reg  f_oh$45;
+    reg  f_oh$46;
+    reg  f_oh$47;
+    reg  f_oh$48;
+    reg  f_oh$49;
+    reg  f_oh$50;
+    reg  f_oh$51;
+    reg  f_oh$52;
+    reg  f_oh$53;
+    reg  f_oh$54;
+    reg  f_oh$55;
+    reg  f_oh$56;
+    reg  f_oh$57;
+    reg  f_oh$58;
+    reg  f_oh$59;
+    reg  f_oh$60;
+    reg  f_oh$61;
+    reg  f_oh$62;
+    reg  f_oh$63;
+    reg  f_acc;
+    reg  f_below;
+    reg  merge;
+    reg  take_new;
     reg  blocked;
     reg  room;
     reg  go;
@@ -12066,6 +12775,646 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_pending$63$q),
         .clock(s_pending$63$clock)
     );
+    qp_table_scale$miss$s_inc$0 s_inc$0(
+        .d(s_inc$0$d),
+        .q(s_inc$0$q),
+        .clock(s_inc$0$clock)
+    );
+    qp_table_scale$miss$s_inc$1 s_inc$1(
+        .d(s_inc$1$d),
+        .q(s_inc$1$q),
+        .clock(s_inc$1$clock)
+    );
+    qp_table_scale$miss$s_inc$2 s_inc$2(
+        .d(s_inc$2$d),
+        .q(s_inc$2$q),
+        .clock(s_inc$2$clock)
+    );
+    qp_table_scale$miss$s_inc$3 s_inc$3(
+        .d(s_inc$3$d),
+        .q(s_inc$3$q),
+        .clock(s_inc$3$clock)
+    );
+    qp_table_scale$miss$s_inc$4 s_inc$4(
+        .d(s_inc$4$d),
+        .q(s_inc$4$q),
+        .clock(s_inc$4$clock)
+    );
+    qp_table_scale$miss$s_inc$5 s_inc$5(
+        .d(s_inc$5$d),
+        .q(s_inc$5$q),
+        .clock(s_inc$5$clock)
+    );
+    qp_table_scale$miss$s_inc$6 s_inc$6(
+        .d(s_inc$6$d),
+        .q(s_inc$6$q),
+        .clock(s_inc$6$clock)
+    );
+    qp_table_scale$miss$s_inc$7 s_inc$7(
+        .d(s_inc$7$d),
+        .q(s_inc$7$q),
+        .clock(s_inc$7$clock)
+    );
+    qp_table_scale$miss$s_inc$8 s_inc$8(
+        .d(s_inc$8$d),
+        .q(s_inc$8$q),
+        .clock(s_inc$8$clock)
+    );
+    qp_table_scale$miss$s_inc$9 s_inc$9(
+        .d(s_inc$9$d),
+        .q(s_inc$9$q),
+        .clock(s_inc$9$clock)
+    );
+    qp_table_scale$miss$s_inc$10 s_inc$10(
+        .d(s_inc$10$d),
+        .q(s_inc$10$q),
+        .clock(s_inc$10$clock)
+    );
+    qp_table_scale$miss$s_inc$11 s_inc$11(
+        .d(s_inc$11$d),
+        .q(s_inc$11$q),
+        .clock(s_inc$11$clock)
+    );
+    qp_table_scale$miss$s_inc$12 s_inc$12(
+        .d(s_inc$12$d),
+        .q(s_inc$12$q),
+        .clock(s_inc$12$clock)
+    );
+    qp_table_scale$miss$s_inc$13 s_inc$13(
+        .d(s_inc$13$d),
+        .q(s_inc$13$q),
+        .clock(s_inc$13$clock)
+    );
+    qp_table_scale$miss$s_inc$14 s_inc$14(
+        .d(s_inc$14$d),
+        .q(s_inc$14$q),
+        .clock(s_inc$14$clock)
+    );
+    qp_table_scale$miss$s_inc$15 s_inc$15(
+        .d(s_inc$15$d),
+        .q(s_inc$15$q),
+        .clock(s_inc$15$clock)
+    );
+    qp_table_scale$miss$s_inc$16 s_inc$16(
+        .d(s_inc$16$d),
+        .q(s_inc$16$q),
+        .clock(s_inc$16$clock)
+    );
+    qp_table_scale$miss$s_inc$17 s_inc$17(
+        .d(s_inc$17$d),
+        .q(s_inc$17$q),
+        .clock(s_inc$17$clock)
+    );
+    qp_table_scale$miss$s_inc$18 s_inc$18(
+        .d(s_inc$18$d),
+        .q(s_inc$18$q),
+        .clock(s_inc$18$clock)
+    );
+    qp_table_scale$miss$s_inc$19 s_inc$19(
+        .d(s_inc$19$d),
+        .q(s_inc$19$q),
+        .clock(s_inc$19$clock)
+    );
+    qp_table_scale$miss$s_inc$20 s_inc$20(
+        .d(s_inc$20$d),
+        .q(s_inc$20$q),
+        .clock(s_inc$20$clock)
+    );
+    qp_table_scale$miss$s_inc$21 s_inc$21(
+        .d(s_inc$21$d),
+        .q(s_inc$21$q),
+        .clock(s_inc$21$clock)
+    );
+    qp_table_scale$miss$s_inc$22 s_inc$22(
+        .d(s_inc$22$d),
+        .q(s_inc$22$q),
+        .clock(s_inc$22$clock)
+    );
+    qp_table_scale$miss$s_inc$23 s_inc$23(
+        .d(s_inc$23$d),
+        .q(s_inc$23$q),
+        .clock(s_inc$23$clock)
+    );
+    qp_table_scale$miss$s_inc$24 s_inc$24(
+        .d(s_inc$24$d),
+        .q(s_inc$24$q),
+        .clock(s_inc$24$clock)
+    );
+    qp_table_scale$miss$s_inc$25 s_inc$25(
+        .d(s_inc$25$d),
+        .q(s_inc$25$q),
+        .clock(s_inc$25$clock)
+    );
+    qp_table_scale$miss$s_inc$26 s_inc$26(
+        .d(s_inc$26$d),
+        .q(s_inc$26$q),
+        .clock(s_inc$26$clock)
+    );
+    qp_table_scale$miss$s_inc$27 s_inc$27(
+        .d(s_inc$27$d),
+        .q(s_inc$27$q),
+        .clock(s_inc$27$clock)
+    );
+    qp_table_scale$miss$s_inc$28 s_inc$28(
+        .d(s_inc$28$d),
+        .q(s_inc$28$q),
+        .clock(s_inc$28$clock)
+    );
+    qp_table_scale$miss$s_inc$29 s_inc$29(
+        .d(s_inc$29$d),
+        .q(s_inc$29$q),
+        .clock(s_inc$29$clock)
+    );
+    qp_table_scale$miss$s_inc$30 s_inc$30(
+        .d(s_inc$30$d),
+        .q(s_inc$30$q),
+        .clock(s_inc$30$clock)
+    );
+    qp_table_scale$miss$s_inc$31 s_inc$31(
+        .d(s_inc$31$d),
+        .q(s_inc$31$q),
+        .clock(s_inc$31$clock)
+    );
+    qp_table_scale$miss$s_inc$32 s_inc$32(
+        .d(s_inc$32$d),
+        .q(s_inc$32$q),
+        .clock(s_inc$32$clock)
+    );
+    qp_table_scale$miss$s_inc$33 s_inc$33(
+        .d(s_inc$33$d),
+        .q(s_inc$33$q),
+        .clock(s_inc$33$clock)
+    );
+    qp_table_scale$miss$s_inc$34 s_inc$34(
+        .d(s_inc$34$d),
+        .q(s_inc$34$q),
+        .clock(s_inc$34$clock)
+    );
+    qp_table_scale$miss$s_inc$35 s_inc$35(
+        .d(s_inc$35$d),
+        .q(s_inc$35$q),
+        .clock(s_inc$35$clock)
+    );
+    qp_table_scale$miss$s_inc$36 s_inc$36(
+        .d(s_inc$36$d),
+        .q(s_inc$36$q),
+        .clock(s_inc$36$clock)
+    );
+    qp_table_scale$miss$s_inc$37 s_inc$37(
+        .d(s_inc$37$d),
+        .q(s_inc$37$q),
+        .clock(s_inc$37$clock)
+    );
+    qp_table_scale$miss$s_inc$38 s_inc$38(
+        .d(s_inc$38$d),
+        .q(s_inc$38$q),
+        .clock(s_inc$38$clock)
+    );
+    qp_table_scale$miss$s_inc$39 s_inc$39(
+        .d(s_inc$39$d),
+        .q(s_inc$39$q),
+        .clock(s_inc$39$clock)
+    );
+    qp_table_scale$miss$s_inc$40 s_inc$40(
+        .d(s_inc$40$d),
+        .q(s_inc$40$q),
+        .clock(s_inc$40$clock)
+    );
+    qp_table_scale$miss$s_inc$41 s_inc$41(
+        .d(s_inc$41$d),
+        .q(s_inc$41$q),
+        .clock(s_inc$41$clock)
+    );
+    qp_table_scale$miss$s_inc$42 s_inc$42(
+        .d(s_inc$42$d),
+        .q(s_inc$42$q),
+        .clock(s_inc$42$clock)
+    );
+    qp_table_scale$miss$s_inc$43 s_inc$43(
+        .d(s_inc$43$d),
+        .q(s_inc$43$q),
+        .clock(s_inc$43$clock)
+    );
+    qp_table_scale$miss$s_inc$44 s_inc$44(
+        .d(s_inc$44$d),
+        .q(s_inc$44$q),
+        .clock(s_inc$44$clock)
+    );
+    qp_table_scale$miss$s_inc$45 s_inc$45(
+        .d(s_inc$45$d),
+        .q(s_inc$45$q),
+        .clock(s_inc$45$clock)
+    );
+    qp_table_scale$miss$s_inc$46 s_inc$46(
+        .d(s_inc$46$d),
+        .q(s_inc$46$q),
+        .clock(s_inc$46$clock)
+    );
+    qp_table_scale$miss$s_inc$47 s_inc$47(
+        .d(s_inc$47$d),
+        .q(s_inc$47$q),
+        .clock(s_inc$47$clock)
+    );
+    qp_table_scale$miss$s_inc$48 s_inc$48(
+        .d(s_inc$48$d),
+        .q(s_inc$48$q),
+        .clock(s_inc$48$clock)
+    );
+    qp_table_scale$miss$s_inc$49 s_inc$49(
+        .d(s_inc$49$d),
+        .q(s_inc$49$q),
+        .clock(s_inc$49$clock)
+    );
+    qp_table_scale$miss$s_inc$50 s_inc$50(
+        .d(s_inc$50$d),
+        .q(s_inc$50$q),
+        .clock(s_inc$50$clock)
+    );
+    qp_table_scale$miss$s_inc$51 s_inc$51(
+        .d(s_inc$51$d),
+        .q(s_inc$51$q),
+        .clock(s_inc$51$clock)
+    );
+    qp_table_scale$miss$s_inc$52 s_inc$52(
+        .d(s_inc$52$d),
+        .q(s_inc$52$q),
+        .clock(s_inc$52$clock)
+    );
+    qp_table_scale$miss$s_inc$53 s_inc$53(
+        .d(s_inc$53$d),
+        .q(s_inc$53$q),
+        .clock(s_inc$53$clock)
+    );
+    qp_table_scale$miss$s_inc$54 s_inc$54(
+        .d(s_inc$54$d),
+        .q(s_inc$54$q),
+        .clock(s_inc$54$clock)
+    );
+    qp_table_scale$miss$s_inc$55 s_inc$55(
+        .d(s_inc$55$d),
+        .q(s_inc$55$q),
+        .clock(s_inc$55$clock)
+    );
+    qp_table_scale$miss$s_inc$56 s_inc$56(
+        .d(s_inc$56$d),
+        .q(s_inc$56$q),
+        .clock(s_inc$56$clock)
+    );
+    qp_table_scale$miss$s_inc$57 s_inc$57(
+        .d(s_inc$57$d),
+        .q(s_inc$57$q),
+        .clock(s_inc$57$clock)
+    );
+    qp_table_scale$miss$s_inc$58 s_inc$58(
+        .d(s_inc$58$d),
+        .q(s_inc$58$q),
+        .clock(s_inc$58$clock)
+    );
+    qp_table_scale$miss$s_inc$59 s_inc$59(
+        .d(s_inc$59$d),
+        .q(s_inc$59$q),
+        .clock(s_inc$59$clock)
+    );
+    qp_table_scale$miss$s_inc$60 s_inc$60(
+        .d(s_inc$60$d),
+        .q(s_inc$60$q),
+        .clock(s_inc$60$clock)
+    );
+    qp_table_scale$miss$s_inc$61 s_inc$61(
+        .d(s_inc$61$d),
+        .q(s_inc$61$q),
+        .clock(s_inc$61$clock)
+    );
+    qp_table_scale$miss$s_inc$62 s_inc$62(
+        .d(s_inc$62$d),
+        .q(s_inc$62$q),
+        .clock(s_inc$62$clock)
+    );
+    qp_table_scale$miss$s_inc$63 s_inc$63(
+        .d(s_inc$63$d),
+        .q(s_inc$63$q),
+        .clock(s_inc$63$clock)
+    );
+    qp_table_scale$miss$s_eq$0 s_eq$0(
+        .d(s_eq$0$d),
+        .q(s_eq$0$q),
+        .clock(s_eq$0$clock)
+    );
+    qp_table_scale$miss$s_eq$1 s_eq$1(
+        .d(s_eq$1$d),
+        .q(s_eq$1$q),
+        .clock(s_eq$1$clock)
+    );
+    qp_table_scale$miss$s_eq$2 s_eq$2(
+        .d(s_eq$2$d),
+        .q(s_eq$2$q),
+        .clock(s_eq$2$clock)
+    );
+    qp_table_scale$miss$s_eq$3 s_eq$3(
+        .d(s_eq$3$d),
+        .q(s_eq$3$q),
+        .clock(s_eq$3$clock)
+    );
+    qp_table_scale$miss$s_eq$4 s_eq$4(
+        .d(s_eq$4$d),
+        .q(s_eq$4$q),
+        .clock(s_eq$4$clock)
+    );
+    qp_table_scale$miss$s_eq$5 s_eq$5(
+        .d(s_eq$5$d),
+        .q(s_eq$5$q),
+        .clock(s_eq$5$clock)
+    );
+    qp_table_scale$miss$s_eq$6 s_eq$6(
+        .d(s_eq$6$d),
+        .q(s_eq$6$q),
+        .clock(s_eq$6$clock)
+    );
+    qp_table_scale$miss$s_eq$7 s_eq$7(
+        .d(s_eq$7$d),
+        .q(s_eq$7$q),
+        .clock(s_eq$7$clock)
+    );
+    qp_table_scale$miss$s_eq$8 s_eq$8(
+        .d(s_eq$8$d),
+        .q(s_eq$8$q),
+        .clock(s_eq$8$clock)
+    );
+    qp_table_scale$miss$s_eq$9 s_eq$9(
+        .d(s_eq$9$d),
+        .q(s_eq$9$q),
+        .clock(s_eq$9$clock)
+    );
+    qp_table_scale$miss$s_eq$10 s_eq$10(
+        .d(s_eq$10$d),
+        .q(s_eq$10$q),
+        .clock(s_eq$10$clock)
+    );
+    qp_table_scale$miss$s_eq$11 s_eq$11(
+        .d(s_eq$11$d),
+        .q(s_eq$11$q),
+        .clock(s_eq$11$clock)
+    );
+    qp_table_scale$miss$s_eq$12 s_eq$12(
+        .d(s_eq$12$d),
+        .q(s_eq$12$q),
+        .clock(s_eq$12$clock)
+    );
+    qp_table_scale$miss$s_eq$13 s_eq$13(
+        .d(s_eq$13$d),
+        .q(s_eq$13$q),
+        .clock(s_eq$13$clock)
+    );
+    qp_table_scale$miss$s_eq$14 s_eq$14(
+        .d(s_eq$14$d),
+        .q(s_eq$14$q),
+        .clock(s_eq$14$clock)
+    );
+    qp_table_scale$miss$s_eq$15 s_eq$15(
+        .d(s_eq$15$d),
+        .q(s_eq$15$q),
+        .clock(s_eq$15$clock)
+    );
+    qp_table_scale$miss$s_eq$16 s_eq$16(
+        .d(s_eq$16$d),
+        .q(s_eq$16$q),
+        .clock(s_eq$16$clock)
+    );
+    qp_table_scale$miss$s_eq$17 s_eq$17(
+        .d(s_eq$17$d),
+        .q(s_eq$17$q),
+        .clock(s_eq$17$clock)
+    );
+    qp_table_scale$miss$s_eq$18 s_eq$18(
+        .d(s_eq$18$d),
+        .q(s_eq$18$q),
+        .clock(s_eq$18$clock)
+    );
+    qp_table_scale$miss$s_eq$19 s_eq$19(
+        .d(s_eq$19$d),
+        .q(s_eq$19$q),
+        .clock(s_eq$19$clock)
+    );
+    qp_table_scale$miss$s_eq$20 s_eq$20(
+        .d(s_eq$20$d),
+        .q(s_eq$20$q),
+        .clock(s_eq$20$clock)
+    );
+    qp_table_scale$miss$s_eq$21 s_eq$21(
+        .d(s_eq$21$d),
+        .q(s_eq$21$q),
+        .clock(s_eq$21$clock)
+    );
+    qp_table_scale$miss$s_eq$22 s_eq$22(
+        .d(s_eq$22$d),
+        .q(s_eq$22$q),
+        .clock(s_eq$22$clock)
+    );
+    qp_table_scale$miss$s_eq$23 s_eq$23(
+        .d(s_eq$23$d),
+        .q(s_eq$23$q),
+        .clock(s_eq$23$clock)
+    );
+    qp_table_scale$miss$s_eq$24 s_eq$24(
+        .d(s_eq$24$d),
+        .q(s_eq$24$q),
+        .clock(s_eq$24$clock)
+    );
+    qp_table_scale$miss$s_eq$25 s_eq$25(
+        .d(s_eq$25$d),
+        .q(s_eq$25$q),
+        .clock(s_eq$25$clock)
+    );
+    qp_table_scale$miss$s_eq$26 s_eq$26(
+        .d(s_eq$26$d),
+        .q(s_eq$26$q),
+        .clock(s_eq$26$clock)
+    );
+    qp_table_scale$miss$s_eq$27 s_eq$27(
+        .d(s_eq$27$d),
+        .q(s_eq$27$q),
+        .clock(s_eq$27$clock)
+    );
+    qp_table_scale$miss$s_eq$28 s_eq$28(
+        .d(s_eq$28$d),
+        .q(s_eq$28$q),
+        .clock(s_eq$28$clock)
+    );
+    qp_table_scale$miss$s_eq$29 s_eq$29(
+        .d(s_eq$29$d),
+        .q(s_eq$29$q),
+        .clock(s_eq$29$clock)
+    );
+    qp_table_scale$miss$s_eq$30 s_eq$30(
+        .d(s_eq$30$d),
+        .q(s_eq$30$q),
+        .clock(s_eq$30$clock)
+    );
+    qp_table_scale$miss$s_eq$31 s_eq$31(
+        .d(s_eq$31$d),
+        .q(s_eq$31$q),
+        .clock(s_eq$31$clock)
+    );
+    qp_table_scale$miss$s_eq$32 s_eq$32(
+        .d(s_eq$32$d),
+        .q(s_eq$32$q),
+        .clock(s_eq$32$clock)
+    );
+    qp_table_scale$miss$s_eq$33 s_eq$33(
+        .d(s_eq$33$d),
+        .q(s_eq$33$q),
+        .clock(s_eq$33$clock)
+    );
+    qp_table_scale$miss$s_eq$34 s_eq$34(
+        .d(s_eq$34$d),
+        .q(s_eq$34$q),
+        .clock(s_eq$34$clock)
+    );
+    qp_table_scale$miss$s_eq$35 s_eq$35(
+        .d(s_eq$35$d),
+        .q(s_eq$35$q),
+        .clock(s_eq$35$clock)
+    );
+    qp_table_scale$miss$s_eq$36 s_eq$36(
+        .d(s_eq$36$d),
+        .q(s_eq$36$q),
+        .clock(s_eq$36$clock)
+    );
+    qp_table_scale$miss$s_eq$37 s_eq$37(
+        .d(s_eq$37$d),
+        .q(s_eq$37$q),
+        .clock(s_eq$37$clock)
+    );
+    qp_table_scale$miss$s_eq$38 s_eq$38(
+        .d(s_eq$38$d),
+        .q(s_eq$38$q),
+        .clock(s_eq$38$clock)
+    );
+    qp_table_scale$miss$s_eq$39 s_eq$39(
+        .d(s_eq$39$d),
+        .q(s_eq$39$q),
+        .clock(s_eq$39$clock)
+    );
+    qp_table_scale$miss$s_eq$40 s_eq$40(
+        .d(s_eq$40$d),
+        .q(s_eq$40$q),
+        .clock(s_eq$40$clock)
+    );
+    qp_table_scale$miss$s_eq$41 s_eq$41(
+        .d(s_eq$41$d),
+        .q(s_eq$41$q),
+        .clock(s_eq$41$clock)
+    );
+    qp_table_scale$miss$s_eq$42 s_eq$42(
+        .d(s_eq$42$d),
+        .q(s_eq$42$q),
+        .clock(s_eq$42$clock)
+    );
+    qp_table_scale$miss$s_eq$43 s_eq$43(
+        .d(s_eq$43$d),
+        .q(s_eq$43$q),
+        .clock(s_eq$43$clock)
+    );
+    qp_table_scale$miss$s_eq$44 s_eq$44(
+        .d(s_eq$44$d),
+        .q(s_eq$44$q),
+        .clock(s_eq$44$clock)
+    );
+    qp_table_scale$miss$s_eq$45 s_eq$45(
+        .d(s_eq$45$d),
+        .q(s_eq$45$q),
+        .clock(s_eq$45$clock)
+    );
+    qp_table_scale$miss$s_eq$46 s_eq$46(
+        .d(s_eq$46$d),
+        .q(s_eq$46$q),
+        .clock(s_eq$46$clock)
+    );
+    qp_table_scale$miss$s_eq$47 s_eq$47(
+        .d(s_eq$47$d),
+        .q(s_eq$47$q),
+        .clock(s_eq$47$clock)
+    );
+    qp_table_scale$miss$s_eq$48 s_eq$48(
+        .d(s_eq$48$d),
+        .q(s_eq$48$q),
+        .clock(s_eq$48$clock)
+    );
+    qp_table_scale$miss$s_eq$49 s_eq$49(
+        .d(s_eq$49$d),
+        .q(s_eq$49$q),
+        .clock(s_eq$49$clock)
+    );
+    qp_table_scale$miss$s_eq$50 s_eq$50(
+        .d(s_eq$50$d),
+        .q(s_eq$50$q),
+        .clock(s_eq$50$clock)
+    );
+    qp_table_scale$miss$s_eq$51 s_eq$51(
+        .d(s_eq$51$d),
+        .q(s_eq$51$q),
+        .clock(s_eq$51$clock)
+    );
+    qp_table_scale$miss$s_eq$52 s_eq$52(
+        .d(s_eq$52$d),
+        .q(s_eq$52$q),
+        .clock(s_eq$52$clock)
+    );
+    qp_table_scale$miss$s_eq$53 s_eq$53(
+        .d(s_eq$53$d),
+        .q(s_eq$53$q),
+        .clock(s_eq$53$clock)
+    );
+    qp_table_scale$miss$s_eq$54 s_eq$54(
+        .d(s_eq$54$d),
+        .q(s_eq$54$q),
+        .clock(s_eq$54$clock)
+    );
+    qp_table_scale$miss$s_eq$55 s_eq$55(
+        .d(s_eq$55$d),
+        .q(s_eq$55$q),
+        .clock(s_eq$55$clock)
+    );
+    qp_table_scale$miss$s_eq$56 s_eq$56(
+        .d(s_eq$56$d),
+        .q(s_eq$56$q),
+        .clock(s_eq$56$clock)
+    );
+    qp_table_scale$miss$s_eq$57 s_eq$57(
+        .d(s_eq$57$d),
+        .q(s_eq$57$q),
+        .clock(s_eq$57$clock)
+    );
+    qp_table_scale$miss$s_eq$58 s_eq$58(
+        .d(s_eq$58$d),
+        .q(s_eq$58$q),
+        .clock(s_eq$58$clock)
+    );
+    qp_table_scale$miss$s_eq$59 s_eq$59(
+        .d(s_eq$59$d),
+        .q(s_eq$59$q),
+        .clock(s_eq$59$clock)
+    );
+    qp_table_scale$miss$s_eq$60 s_eq$60(
+        .d(s_eq$60$d),
+        .q(s_eq$60$q),
+        .clock(s_eq$60$clock)
+    );
+    qp_table_scale$miss$s_eq$61 s_eq$61(
+        .d(s_eq$61$d),
+        .q(s_eq$61$q),
+        .clock(s_eq$61$clock)
+    );
+    qp_table_scale$miss$s_eq$62 s_eq$62(
+        .d(s_eq$62$d),
+        .q(s_eq$62$q),
+        .clock(s_eq$62$clock)
+    );
+    qp_table_scale$miss$s_eq$63 s_eq$63(
+        .d(s_eq$63$d),
+        .q(s_eq$63$q),
+        .clock(s_eq$63$clock)
+    );
     qp_table_scale$miss$ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
@@ -12247,6 +13596,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$0$d = s_filled$0$q;
         s_error$0$d = s_error$0$q;
         s_pending$0$d = s_pending$0$q;
+        s_inc$0$clock = clock;
+        s_eq$0$clock = clock;
+        s_eq$0$d = s_eq$0$q;
         s_block$1$clock = clock;
         s_ref$1$clock = clock;
         s_filled$1$clock = clock;
@@ -12256,6 +13608,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$1$d = s_filled$1$q;
         s_error$1$d = s_error$1$q;
         s_pending$1$d = s_pending$1$q;
+        s_inc$1$clock = clock;
+        s_eq$1$clock = clock;
+        s_eq$1$d = s_eq$1$q;
         s_block$2$clock = clock;
         s_ref$2$clock = clock;
         s_filled$2$clock = clock;
@@ -12265,6 +13620,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$2$d = s_filled$2$q;
         s_error$2$d = s_error$2$q;
         s_pending$2$d = s_pending$2$q;
+        s_inc$2$clock = clock;
+        s_eq$2$clock = clock;
+        s_eq$2$d = s_eq$2$q;
         s_block$3$clock = clock;
         s_ref$3$clock = clock;
         s_filled$3$clock = clock;
@@ -12274,6 +13632,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$3$d = s_filled$3$q;
         s_error$3$d = s_error$3$q;
         s_pending$3$d = s_pending$3$q;
+        s_inc$3$clock = clock;
+        s_eq$3$clock = clock;
+        s_eq$3$d = s_eq$3$q;
         s_block$4$clock = clock;
         s_ref$4$clock = clock;
         s_filled$4$clock = clock;
@@ -12283,6 +13644,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$4$d = s_filled$4$q;
         s_error$4$d = s_error$4$q;
         s_pending$4$d = s_pending$4$q;
+        s_inc$4$clock = clock;
+        s_eq$4$clock = clock;
+        s_eq$4$d = s_eq$4$q;
         s_block$5$clock = clock;
         s_ref$5$clock = clock;
         s_filled$5$clock = clock;
@@ -12292,6 +13656,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$5$d = s_filled$5$q;
         s_error$5$d = s_error$5$q;
         s_pending$5$d = s_pending$5$q;
+        s_inc$5$clock = clock;
+        s_eq$5$clock = clock;
+        s_eq$5$d = s_eq$5$q;
         s_block$6$clock = clock;
         s_ref$6$clock = clock;
         s_filled$6$clock = clock;
@@ -12301,6 +13668,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$6$d = s_filled$6$q;
         s_error$6$d = s_error$6$q;
         s_pending$6$d = s_pending$6$q;
+        s_inc$6$clock = clock;
+        s_eq$6$clock = clock;
+        s_eq$6$d = s_eq$6$q;
         s_block$7$clock = clock;
         s_ref$7$clock = clock;
         s_filled$7$clock = clock;
@@ -12310,6 +13680,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$7$d = s_filled$7$q;
         s_error$7$d = s_error$7$q;
         s_pending$7$d = s_pending$7$q;
+        s_inc$7$clock = clock;
+        s_eq$7$clock = clock;
+        s_eq$7$d = s_eq$7$q;
         s_block$8$clock = clock;
         s_ref$8$clock = clock;
         s_filled$8$clock = clock;
@@ -12319,6 +13692,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$8$d = s_filled$8$q;
         s_error$8$d = s_error$8$q;
         s_pending$8$d = s_pending$8$q;
+        s_inc$8$clock = clock;
+        s_eq$8$clock = clock;
+        s_eq$8$d = s_eq$8$q;
         s_block$9$clock = clock;
         s_ref$9$clock = clock;
         s_filled$9$clock = clock;
@@ -12328,6 +13704,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$9$d = s_filled$9$q;
         s_error$9$d = s_error$9$q;
         s_pending$9$d = s_pending$9$q;
+        s_inc$9$clock = clock;
+        s_eq$9$clock = clock;
+        s_eq$9$d = s_eq$9$q;
         s_block$10$clock = clock;
         s_ref$10$clock = clock;
         s_filled$10$clock = clock;
@@ -12337,6 +13716,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$10$d = s_filled$10$q;
         s_error$10$d = s_error$10$q;
         s_pending$10$d = s_pending$10$q;
+        s_inc$10$clock = clock;
+        s_eq$10$clock = clock;
+        s_eq$10$d = s_eq$10$q;
         s_block$11$clock = clock;
         s_ref$11$clock = clock;
         s_filled$11$clock = clock;
@@ -12346,6 +13728,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$11$d = s_filled$11$q;
         s_error$11$d = s_error$11$q;
         s_pending$11$d = s_pending$11$q;
+        s_inc$11$clock = clock;
+        s_eq$11$clock = clock;
+        s_eq$11$d = s_eq$11$q;
         s_block$12$clock = clock;
         s_ref$12$clock = clock;
         s_filled$12$clock = clock;
@@ -12355,6 +13740,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$12$d = s_filled$12$q;
         s_error$12$d = s_error$12$q;
         s_pending$12$d = s_pending$12$q;
+        s_inc$12$clock = clock;
+        s_eq$12$clock = clock;
+        s_eq$12$d = s_eq$12$q;
         s_block$13$clock = clock;
         s_ref$13$clock = clock;
         s_filled$13$clock = clock;
@@ -12364,6 +13752,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$13$d = s_filled$13$q;
         s_error$13$d = s_error$13$q;
         s_pending$13$d = s_pending$13$q;
+        s_inc$13$clock = clock;
+        s_eq$13$clock = clock;
+        s_eq$13$d = s_eq$13$q;
         s_block$14$clock = clock;
         s_ref$14$clock = clock;
         s_filled$14$clock = clock;
@@ -12373,6 +13764,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$14$d = s_filled$14$q;
         s_error$14$d = s_error$14$q;
         s_pending$14$d = s_pending$14$q;
+        s_inc$14$clock = clock;
+        s_eq$14$clock = clock;
+        s_eq$14$d = s_eq$14$q;
         s_block$15$clock = clock;
         s_ref$15$clock = clock;
         s_filled$15$clock = clock;
@@ -12382,6 +13776,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$15$d = s_filled$15$q;
         s_error$15$d = s_error$15$q;
         s_pending$15$d = s_pending$15$q;
+        s_inc$15$clock = clock;
+        s_eq$15$clock = clock;
+        s_eq$15$d = s_eq$15$q;
         s_block$16$clock = clock;
         s_ref$16$clock = clock;
         s_filled$16$clock = clock;
@@ -12391,6 +13788,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$16$d = s_filled$16$q;
         s_error$16$d = s_error$16$q;
         s_pending$16$d = s_pending$16$q;
+        s_inc$16$clock = clock;
+        s_eq$16$clock = clock;
+        s_eq$16$d = s_eq$16$q;
         s_block$17$clock = clock;
         s_ref$17$clock = clock;
         s_filled$17$clock = clock;
@@ -12400,6 +13800,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$17$d = s_filled$17$q;
         s_error$17$d = s_error$17$q;
         s_pending$17$d = s_pending$17$q;
+        s_inc$17$clock = clock;
+        s_eq$17$clock = clock;
+        s_eq$17$d = s_eq$17$q;
         s_block$18$clock = clock;
         s_ref$18$clock = clock;
         s_filled$18$clock = clock;
@@ -12409,6 +13812,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$18$d = s_filled$18$q;
         s_error$18$d = s_error$18$q;
         s_pending$18$d = s_pending$18$q;
+        s_inc$18$clock = clock;
+        s_eq$18$clock = clock;
+        s_eq$18$d = s_eq$18$q;
         s_block$19$clock = clock;
         s_ref$19$clock = clock;
         s_filled$19$clock = clock;
@@ -12418,6 +13824,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$19$d = s_filled$19$q;
         s_error$19$d = s_error$19$q;
         s_pending$19$d = s_pending$19$q;
+        s_inc$19$clock = clock;
+        s_eq$19$clock = clock;
+        s_eq$19$d = s_eq$19$q;
         s_block$20$clock = clock;
         s_ref$20$clock = clock;
         s_filled$20$clock = clock;
@@ -12427,6 +13836,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$20$d = s_filled$20$q;
         s_error$20$d = s_error$20$q;
         s_pending$20$d = s_pending$20$q;
+        s_inc$20$clock = clock;
+        s_eq$20$clock = clock;
+        s_eq$20$d = s_eq$20$q;
         s_block$21$clock = clock;
         s_ref$21$clock = clock;
         s_filled$21$clock = clock;
@@ -12436,6 +13848,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$21$d = s_filled$21$q;
         s_error$21$d = s_error$21$q;
         s_pending$21$d = s_pending$21$q;
+        s_inc$21$clock = clock;
+        s_eq$21$clock = clock;
+        s_eq$21$d = s_eq$21$q;
         s_block$22$clock = clock;
         s_ref$22$clock = clock;
         s_filled$22$clock = clock;
@@ -12445,6 +13860,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$22$d = s_filled$22$q;
         s_error$22$d = s_error$22$q;
         s_pending$22$d = s_pending$22$q;
+        s_inc$22$clock = clock;
+        s_eq$22$clock = clock;
+        s_eq$22$d = s_eq$22$q;
         s_block$23$clock = clock;
         s_ref$23$clock = clock;
         s_filled$23$clock = clock;
@@ -12454,6 +13872,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$23$d = s_filled$23$q;
         s_error$23$d = s_error$23$q;
         s_pending$23$d = s_pending$23$q;
+        s_inc$23$clock = clock;
+        s_eq$23$clock = clock;
+        s_eq$23$d = s_eq$23$q;
         s_block$24$clock = clock;
         s_ref$24$clock = clock;
         s_filled$24$clock = clock;
@@ -12463,6 +13884,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$24$d = s_filled$24$q;
         s_error$24$d = s_error$24$q;
         s_pending$24$d = s_pending$24$q;
+        s_inc$24$clock = clock;
+        s_eq$24$clock = clock;
+        s_eq$24$d = s_eq$24$q;
         s_block$25$clock = clock;
         s_ref$25$clock = clock;
         s_filled$25$clock = clock;
@@ -12472,6 +13896,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$25$d = s_filled$25$q;
         s_error$25$d = s_error$25$q;
         s_pending$25$d = s_pending$25$q;
+        s_inc$25$clock = clock;
+        s_eq$25$clock = clock;
+        s_eq$25$d = s_eq$25$q;
         s_block$26$clock = clock;
         s_ref$26$clock = clock;
         s_filled$26$clock = clock;
@@ -12481,6 +13908,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$26$d = s_filled$26$q;
         s_error$26$d = s_error$26$q;
         s_pending$26$d = s_pending$26$q;
+        s_inc$26$clock = clock;
+        s_eq$26$clock = clock;
+        s_eq$26$d = s_eq$26$q;
         s_block$27$clock = clock;
         s_ref$27$clock = clock;
         s_filled$27$clock = clock;
@@ -12490,6 +13920,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$27$d = s_filled$27$q;
         s_error$27$d = s_error$27$q;
         s_pending$27$d = s_pending$27$q;
+        s_inc$27$clock = clock;
+        s_eq$27$clock = clock;
+        s_eq$27$d = s_eq$27$q;
         s_block$28$clock = clock;
         s_ref$28$clock = clock;
         s_filled$28$clock = clock;
@@ -12499,6 +13932,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$28$d = s_filled$28$q;
         s_error$28$d = s_error$28$q;
         s_pending$28$d = s_pending$28$q;
+        s_inc$28$clock = clock;
+        s_eq$28$clock = clock;
+        s_eq$28$d = s_eq$28$q;
         s_block$29$clock = clock;
         s_ref$29$clock = clock;
         s_filled$29$clock = clock;
@@ -12508,6 +13944,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$29$d = s_filled$29$q;
         s_error$29$d = s_error$29$q;
         s_pending$29$d = s_pending$29$q;
+        s_inc$29$clock = clock;
+        s_eq$29$clock = clock;
+        s_eq$29$d = s_eq$29$q;
         s_block$30$clock = clock;
         s_ref$30$clock = clock;
         s_filled$30$clock = clock;
@@ -12517,6 +13956,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$30$d = s_filled$30$q;
         s_error$30$d = s_error$30$q;
         s_pending$30$d = s_pending$30$q;
+        s_inc$30$clock = clock;
+        s_eq$30$clock = clock;
+        s_eq$30$d = s_eq$30$q;
         s_block$31$clock = clock;
         s_ref$31$clock = clock;
         s_filled$31$clock = clock;
@@ -12526,6 +13968,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$31$d = s_filled$31$q;
         s_error$31$d = s_error$31$q;
         s_pending$31$d = s_pending$31$q;
+        s_inc$31$clock = clock;
+        s_eq$31$clock = clock;
+        s_eq$31$d = s_eq$31$q;
         s_block$32$clock = clock;
         s_ref$32$clock = clock;
         s_filled$32$clock = clock;
@@ -12535,6 +13980,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$32$d = s_filled$32$q;
         s_error$32$d = s_error$32$q;
         s_pending$32$d = s_pending$32$q;
+        s_inc$32$clock = clock;
+        s_eq$32$clock = clock;
+        s_eq$32$d = s_eq$32$q;
         s_block$33$clock = clock;
         s_ref$33$clock = clock;
         s_filled$33$clock = clock;
@@ -12544,6 +13992,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$33$d = s_filled$33$q;
         s_error$33$d = s_error$33$q;
         s_pending$33$d = s_pending$33$q;
+        s_inc$33$clock = clock;
+        s_eq$33$clock = clock;
+        s_eq$33$d = s_eq$33$q;
         s_block$34$clock = clock;
         s_ref$34$clock = clock;
         s_filled$34$clock = clock;
@@ -12553,6 +14004,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$34$d = s_filled$34$q;
         s_error$34$d = s_error$34$q;
         s_pending$34$d = s_pending$34$q;
+        s_inc$34$clock = clock;
+        s_eq$34$clock = clock;
+        s_eq$34$d = s_eq$34$q;
         s_block$35$clock = clock;
         s_ref$35$clock = clock;
         s_filled$35$clock = clock;
@@ -12562,6 +14016,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$35$d = s_filled$35$q;
         s_error$35$d = s_error$35$q;
         s_pending$35$d = s_pending$35$q;
+        s_inc$35$clock = clock;
+        s_eq$35$clock = clock;
+        s_eq$35$d = s_eq$35$q;
         s_block$36$clock = clock;
         s_ref$36$clock = clock;
         s_filled$36$clock = clock;
@@ -12571,6 +14028,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$36$d = s_filled$36$q;
         s_error$36$d = s_error$36$q;
         s_pending$36$d = s_pending$36$q;
+        s_inc$36$clock = clock;
+        s_eq$36$clock = clock;
+        s_eq$36$d = s_eq$36$q;
         s_block$37$clock = clock;
         s_ref$37$clock = clock;
         s_filled$37$clock = clock;
@@ -12580,6 +14040,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$37$d = s_filled$37$q;
         s_error$37$d = s_error$37$q;
         s_pending$37$d = s_pending$37$q;
+        s_inc$37$clock = clock;
+        s_eq$37$clock = clock;
+        s_eq$37$d = s_eq$37$q;
         s_block$38$clock = clock;
         s_ref$38$clock = clock;
         s_filled$38$clock = clock;
@@ -12589,6 +14052,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$38$d = s_filled$38$q;
         s_error$38$d = s_error$38$q;
         s_pending$38$d = s_pending$38$q;
+        s_inc$38$clock = clock;
+        s_eq$38$clock = clock;
+        s_eq$38$d = s_eq$38$q;
         s_block$39$clock = clock;
         s_ref$39$clock = clock;
         s_filled$39$clock = clock;
@@ -12598,6 +14064,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$39$d = s_filled$39$q;
         s_error$39$d = s_error$39$q;
         s_pending$39$d = s_pending$39$q;
+        s_inc$39$clock = clock;
+        s_eq$39$clock = clock;
+        s_eq$39$d = s_eq$39$q;
         s_block$40$clock = clock;
         s_ref$40$clock = clock;
         s_filled$40$clock = clock;
@@ -12607,6 +14076,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$40$d = s_filled$40$q;
         s_error$40$d = s_error$40$q;
         s_pending$40$d = s_pending$40$q;
+        s_inc$40$clock = clock;
+        s_eq$40$clock = clock;
+        s_eq$40$d = s_eq$40$q;
         s_block$41$clock = clock;
         s_ref$41$clock = clock;
         s_filled$41$clock = clock;
@@ -12616,6 +14088,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$41$d = s_filled$41$q;
         s_error$41$d = s_error$41$q;
         s_pending$41$d = s_pending$41$q;
+        s_inc$41$clock = clock;
+        s_eq$41$clock = clock;
+        s_eq$41$d = s_eq$41$q;
         s_block$42$clock = clock;
         s_ref$42$clock = clock;
         s_filled$42$clock = clock;
@@ -12625,6 +14100,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$42$d = s_filled$42$q;
         s_error$42$d = s_error$42$q;
         s_pending$42$d = s_pending$42$q;
+        s_inc$42$clock = clock;
+        s_eq$42$clock = clock;
+        s_eq$42$d = s_eq$42$q;
         s_block$43$clock = clock;
         s_ref$43$clock = clock;
         s_filled$43$clock = clock;
@@ -12634,6 +14112,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$43$d = s_filled$43$q;
         s_error$43$d = s_error$43$q;
         s_pending$43$d = s_pending$43$q;
+        s_inc$43$clock = clock;
+        s_eq$43$clock = clock;
+        s_eq$43$d = s_eq$43$q;
         s_block$44$clock = clock;
         s_ref$44$clock = clock;
         s_filled$44$clock = clock;
@@ -12643,6 +14124,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$44$d = s_filled$44$q;
         s_error$44$d = s_error$44$q;
         s_pending$44$d = s_pending$44$q;
+        s_inc$44$clock = clock;
+        s_eq$44$clock = clock;
+        s_eq$44$d = s_eq$44$q;
         s_block$45$clock = clock;
         s_ref$45$clock = clock;
         s_filled$45$clock = clock;
@@ -12652,6 +14136,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$45$d = s_filled$45$q;
         s_error$45$d = s_error$45$q;
         s_pending$45$d = s_pending$45$q;
+        s_inc$45$clock = clock;
+        s_eq$45$clock = clock;
+        s_eq$45$d = s_eq$45$q;
         s_block$46$clock = clock;
         s_ref$46$clock = clock;
         s_filled$46$clock = clock;
@@ -12661,6 +14148,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$46$d = s_filled$46$q;
         s_error$46$d = s_error$46$q;
         s_pending$46$d = s_pending$46$q;
+        s_inc$46$clock = clock;
+        s_eq$46$clock = clock;
+        s_eq$46$d = s_eq$46$q;
         s_block$47$clock = clock;
         s_ref$47$clock = clock;
         s_filled$47$clock = clock;
@@ -12670,6 +14160,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$47$d = s_filled$47$q;
         s_error$47$d = s_error$47$q;
         s_pending$47$d = s_pending$47$q;
+        s_inc$47$clock = clock;
+        s_eq$47$clock = clock;
+        s_eq$47$d = s_eq$47$q;
         s_block$48$clock = clock;
         s_ref$48$clock = clock;
         s_filled$48$clock = clock;
@@ -12679,6 +14172,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$48$d = s_filled$48$q;
         s_error$48$d = s_error$48$q;
         s_pending$48$d = s_pending$48$q;
+        s_inc$48$clock = clock;
+        s_eq$48$clock = clock;
+        s_eq$48$d = s_eq$48$q;
         s_block$49$clock = clock;
         s_ref$49$clock = clock;
         s_filled$49$clock = clock;
@@ -12688,6 +14184,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$49$d = s_filled$49$q;
         s_error$49$d = s_error$49$q;
         s_pending$49$d = s_pending$49$q;
+        s_inc$49$clock = clock;
+        s_eq$49$clock = clock;
+        s_eq$49$d = s_eq$49$q;
         s_block$50$clock = clock;
         s_ref$50$clock = clock;
         s_filled$50$clock = clock;
@@ -12697,6 +14196,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$50$d = s_filled$50$q;
         s_error$50$d = s_error$50$q;
         s_pending$50$d = s_pending$50$q;
+        s_inc$50$clock = clock;
+        s_eq$50$clock = clock;
+        s_eq$50$d = s_eq$50$q;
         s_block$51$clock = clock;
         s_ref$51$clock = clock;
         s_filled$51$clock = clock;
@@ -12706,6 +14208,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$51$d = s_filled$51$q;
         s_error$51$d = s_error$51$q;
         s_pending$51$d = s_pending$51$q;
+        s_inc$51$clock = clock;
+        s_eq$51$clock = clock;
+        s_eq$51$d = s_eq$51$q;
         s_block$52$clock = clock;
         s_ref$52$clock = clock;
         s_filled$52$clock = clock;
@@ -12715,6 +14220,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$52$d = s_filled$52$q;
         s_error$52$d = s_error$52$q;
         s_pending$52$d = s_pending$52$q;
+        s_inc$52$clock = clock;
+        s_eq$52$clock = clock;
+        s_eq$52$d = s_eq$52$q;
         s_block$53$clock = clock;
         s_ref$53$clock = clock;
         s_filled$53$clock = clock;
@@ -12724,6 +14232,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$53$d = s_filled$53$q;
         s_error$53$d = s_error$53$q;
         s_pending$53$d = s_pending$53$q;
+        s_inc$53$clock = clock;
+        s_eq$53$clock = clock;
+        s_eq$53$d = s_eq$53$q;
         s_block$54$clock = clock;
         s_ref$54$clock = clock;
         s_filled$54$clock = clock;
@@ -12733,6 +14244,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$54$d = s_filled$54$q;
         s_error$54$d = s_error$54$q;
         s_pending$54$d = s_pending$54$q;
+        s_inc$54$clock = clock;
+        s_eq$54$clock = clock;
+        s_eq$54$d = s_eq$54$q;
         s_block$55$clock = clock;
         s_ref$55$clock = clock;
         s_filled$55$clock = clock;
@@ -12742,6 +14256,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$55$d = s_filled$55$q;
         s_error$55$d = s_error$55$q;
         s_pending$55$d = s_pending$55$q;
+        s_inc$55$clock = clock;
+        s_eq$55$clock = clock;
+        s_eq$55$d = s_eq$55$q;
         s_block$56$clock = clock;
         s_ref$56$clock = clock;
         s_filled$56$clock = clock;
@@ -12751,6 +14268,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$56$d = s_filled$56$q;
         s_error$56$d = s_error$56$q;
         s_pending$56$d = s_pending$56$q;
+        s_inc$56$clock = clock;
+        s_eq$56$clock = clock;
+        s_eq$56$d = s_eq$56$q;
         s_block$57$clock = clock;
         s_ref$57$clock = clock;
         s_filled$57$clock = clock;
@@ -12760,6 +14280,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$57$d = s_filled$57$q;
         s_error$57$d = s_error$57$q;
         s_pending$57$d = s_pending$57$q;
+        s_inc$57$clock = clock;
+        s_eq$57$clock = clock;
+        s_eq$57$d = s_eq$57$q;
         s_block$58$clock = clock;
         s_ref$58$clock = clock;
         s_filled$58$clock = clock;
@@ -12769,6 +14292,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$58$d = s_filled$58$q;
         s_error$58$d = s_error$58$q;
         s_pending$58$d = s_pending$58$q;
+        s_inc$58$clock = clock;
+        s_eq$58$clock = clock;
+        s_eq$58$d = s_eq$58$q;
         s_block$59$clock = clock;
         s_ref$59$clock = clock;
         s_filled$59$clock = clock;
@@ -12778,6 +14304,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$59$d = s_filled$59$q;
         s_error$59$d = s_error$59$q;
         s_pending$59$d = s_pending$59$q;
+        s_inc$59$clock = clock;
+        s_eq$59$clock = clock;
+        s_eq$59$d = s_eq$59$q;
         s_block$60$clock = clock;
         s_ref$60$clock = clock;
         s_filled$60$clock = clock;
@@ -12787,6 +14316,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$60$d = s_filled$60$q;
         s_error$60$d = s_error$60$q;
         s_pending$60$d = s_pending$60$q;
+        s_inc$60$clock = clock;
+        s_eq$60$clock = clock;
+        s_eq$60$d = s_eq$60$q;
         s_block$61$clock = clock;
         s_ref$61$clock = clock;
         s_filled$61$clock = clock;
@@ -12796,6 +14328,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$61$d = s_filled$61$q;
         s_error$61$d = s_error$61$q;
         s_pending$61$d = s_pending$61$q;
+        s_inc$61$clock = clock;
+        s_eq$61$clock = clock;
+        s_eq$61$d = s_eq$61$q;
         s_block$62$clock = clock;
         s_ref$62$clock = clock;
         s_filled$62$clock = clock;
@@ -12805,6 +14340,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$62$d = s_filled$62$q;
         s_error$62$d = s_error$62$q;
         s_pending$62$d = s_pending$62$q;
+        s_inc$62$clock = clock;
+        s_eq$62$clock = clock;
+        s_eq$62$d = s_eq$62$q;
         s_block$63$clock = clock;
         s_ref$63$clock = clock;
         s_filled$63$clock = clock;
@@ -12814,6 +14352,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$63$d = s_filled$63$q;
         s_error$63$d = s_error$63$q;
         s_pending$63$d = s_pending$63$q;
+        s_inc$63$clock = clock;
+        s_eq$63$clock = clock;
+        s_eq$63$d = s_eq$63$q;
         answers$0$clock = clock;
         answers$0$rst = rst;
         fill$0$clock = clock;
@@ -12863,779 +14404,1293 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         q_block = busy_block & block_mask;
         h_block = hold_block & block_mask;
         hit = 1'b0;
-        hit_slot = 32'h0;
-        hit_full = 1'b0;
-        free_found = 1'b0;
-        free_slot = 32'h0;
         busy_any = 1'b0;
-        if ((|s_ref$0$q | s_pending$0$q) & ~(s_filled$0$q & s_error$0$q) & (s_block$0$q == cur_block$q)) begin
-            hit = 1'b1;
-            hit_slot = hit_slot | slot_num$0;
-            hit_full = hit_full | (s_ref$0$q == ref_max);
+        s_live$0 = |s_ref$0$q | s_inc$0$q | s_pending$0$q;
+        s_full$0 = (s_ref$0$q == ref_max) | (s_inc$0$q & (s_ref$0$q == ref_max_m1));
+        m_oh$0 = s_live$0 & ~(s_filled$0$q & s_error$0$q) & s_eq$0$q;
+        if ((s_block$0$q == q_block) & s_live$0) begin
+            busy_any = 1'b1;
         end
-        if (~free_found & ~|s_ref$0$q & ~s_pending$0$q) begin
-            free_found = 1'b1;
+        s_live$1 = |s_ref$1$q | s_inc$1$q | s_pending$1$q;
+        s_full$1 = (s_ref$1$q == ref_max) | (s_inc$1$q & (s_ref$1$q == ref_max_m1));
+        m_oh$1 = s_live$1 & ~(s_filled$1$q & s_error$1$q) & s_eq$1$q;
+        if ((s_block$1$q == q_block) & s_live$1) begin
+            busy_any = 1'b1;
+        end
+        s_live$2 = |s_ref$2$q | s_inc$2$q | s_pending$2$q;
+        s_full$2 = (s_ref$2$q == ref_max) | (s_inc$2$q & (s_ref$2$q == ref_max_m1));
+        m_oh$2 = s_live$2 & ~(s_filled$2$q & s_error$2$q) & s_eq$2$q;
+        if ((s_block$2$q == q_block) & s_live$2) begin
+            busy_any = 1'b1;
+        end
+        s_live$3 = |s_ref$3$q | s_inc$3$q | s_pending$3$q;
+        s_full$3 = (s_ref$3$q == ref_max) | (s_inc$3$q & (s_ref$3$q == ref_max_m1));
+        m_oh$3 = s_live$3 & ~(s_filled$3$q & s_error$3$q) & s_eq$3$q;
+        if ((s_block$3$q == q_block) & s_live$3) begin
+            busy_any = 1'b1;
+        end
+        s_live$4 = |s_ref$4$q | s_inc$4$q | s_pending$4$q;
+        s_full$4 = (s_ref$4$q == ref_max) | (s_inc$4$q & (s_ref$4$q == ref_max_m1));
+        m_oh$4 = s_live$4 & ~(s_filled$4$q & s_error$4$q) & s_eq$4$q;
+        if ((s_block$4$q == q_block) & s_live$4) begin
+            busy_any = 1'b1;
+        end
+        s_live$5 = |s_ref$5$q | s_inc$5$q | s_pending$5$q;
+        s_full$5 = (s_ref$5$q == ref_max) | (s_inc$5$q & (s_ref$5$q == ref_max_m1));
+        m_oh$5 = s_live$5 & ~(s_filled$5$q & s_error$5$q) & s_eq$5$q;
+        if ((s_block$5$q == q_block) & s_live$5) begin
+            busy_any = 1'b1;
+        end
+        s_live$6 = |s_ref$6$q | s_inc$6$q | s_pending$6$q;
+        s_full$6 = (s_ref$6$q == ref_max) | (s_inc$6$q & (s_ref$6$q == ref_max_m1));
+        m_oh$6 = s_live$6 & ~(s_filled$6$q & s_error$6$q) & s_eq$6$q;
+        if ((s_block$6$q == q_block) & s_live$6) begin
+            busy_any = 1'b1;
+        end
+        s_live$7 = |s_ref$7$q | s_inc$7$q | s_pending$7$q;
+        s_full$7 = (s_ref$7$q == ref_max) | (s_inc$7$q & (s_ref$7$q == ref_max_m1));
+        m_oh$7 = s_live$7 & ~(s_filled$7$q & s_error$7$q) & s_eq$7$q;
+        if ((s_block$7$q == q_block) & s_live$7) begin
+            busy_any = 1'b1;
+        end
+        s_live$8 = |s_ref$8$q | s_inc$8$q | s_pending$8$q;
+        s_full$8 = (s_ref$8$q == ref_max) | (s_inc$8$q & (s_ref$8$q == ref_max_m1));
+        m_oh$8 = s_live$8 & ~(s_filled$8$q & s_error$8$q) & s_eq$8$q;
+        if ((s_block$8$q == q_block) & s_live$8) begin
+            busy_any = 1'b1;
+        end
+        s_live$9 = |s_ref$9$q | s_inc$9$q | s_pending$9$q;
+        s_full$9 = (s_ref$9$q == ref_max) | (s_inc$9$q & (s_ref$9$q == ref_max_m1));
+        m_oh$9 = s_live$9 & ~(s_filled$9$q & s_error$9$q) & s_eq$9$q;
+        if ((s_block$9$q == q_block) & s_live$9) begin
+            busy_any = 1'b1;
+        end
+        s_live$10 = |s_ref$10$q | s_inc$10$q | s_pending$10$q;
+        s_full$10 = (s_ref$10$q == ref_max) | (s_inc$10$q & (s_ref$10$q == ref_max_m1));
+        m_oh$10 = s_live$10 & ~(s_filled$10$q & s_error$10$q) & s_eq$10$q;
+        if ((s_block$10$q == q_block) & s_live$10) begin
+            busy_any = 1'b1;
+        end
+        s_live$11 = |s_ref$11$q | s_inc$11$q | s_pending$11$q;
+        s_full$11 = (s_ref$11$q == ref_max) | (s_inc$11$q & (s_ref$11$q == ref_max_m1));
+        m_oh$11 = s_live$11 & ~(s_filled$11$q & s_error$11$q) & s_eq$11$q;
+        if ((s_block$11$q == q_block) & s_live$11) begin
+            busy_any = 1'b1;
+        end
+        s_live$12 = |s_ref$12$q | s_inc$12$q | s_pending$12$q;
+        s_full$12 = (s_ref$12$q == ref_max) | (s_inc$12$q & (s_ref$12$q == ref_max_m1));
+        m_oh$12 = s_live$12 & ~(s_filled$12$q & s_error$12$q) & s_eq$12$q;
+        if ((s_block$12$q == q_block) & s_live$12) begin
+            busy_any = 1'b1;
+        end
+        s_live$13 = |s_ref$13$q | s_inc$13$q | s_pending$13$q;
+        s_full$13 = (s_ref$13$q == ref_max) | (s_inc$13$q & (s_ref$13$q == ref_max_m1));
+        m_oh$13 = s_live$13 & ~(s_filled$13$q & s_error$13$q) & s_eq$13$q;
+        if ((s_block$13$q == q_block) & s_live$13) begin
+            busy_any = 1'b1;
+        end
+        s_live$14 = |s_ref$14$q | s_inc$14$q | s_pending$14$q;
+        s_full$14 = (s_ref$14$q == ref_max) | (s_inc$14$q & (s_ref$14$q == ref_max_m1));
+        m_oh$14 = s_live$14 & ~(s_filled$14$q & s_error$14$q) & s_eq$14$q;
+        if ((s_block$14$q == q_block) & s_live$14) begin
+            busy_any = 1'b1;
+        end
+        s_live$15 = |s_ref$15$q | s_inc$15$q | s_pending$15$q;
+        s_full$15 = (s_ref$15$q == ref_max) | (s_inc$15$q & (s_ref$15$q == ref_max_m1));
+        m_oh$15 = s_live$15 & ~(s_filled$15$q & s_error$15$q) & s_eq$15$q;
+        if ((s_block$15$q == q_block) & s_live$15) begin
+            busy_any = 1'b1;
+        end
+        s_live$16 = |s_ref$16$q | s_inc$16$q | s_pending$16$q;
+        s_full$16 = (s_ref$16$q == ref_max) | (s_inc$16$q & (s_ref$16$q == ref_max_m1));
+        m_oh$16 = s_live$16 & ~(s_filled$16$q & s_error$16$q) & s_eq$16$q;
+        if ((s_block$16$q == q_block) & s_live$16) begin
+            busy_any = 1'b1;
+        end
+        s_live$17 = |s_ref$17$q | s_inc$17$q | s_pending$17$q;
+        s_full$17 = (s_ref$17$q == ref_max) | (s_inc$17$q & (s_ref$17$q == ref_max_m1));
+        m_oh$17 = s_live$17 & ~(s_filled$17$q & s_error$17$q) & s_eq$17$q;
+        if ((s_block$17$q == q_block) & s_live$17) begin
+            busy_any = 1'b1;
+        end
+        s_live$18 = |s_ref$18$q | s_inc$18$q | s_pending$18$q;
+        s_full$18 = (s_ref$18$q == ref_max) | (s_inc$18$q & (s_ref$18$q == ref_max_m1));
+        m_oh$18 = s_live$18 & ~(s_filled$18$q & s_error$18$q) & s_eq$18$q;
+        if ((s_block$18$q == q_block) & s_live$18) begin
+            busy_any = 1'b1;
+        end
+        s_live$19 = |s_ref$19$q | s_inc$19$q | s_pending$19$q;
+        s_full$19 = (s_ref$19$q == ref_max) | (s_inc$19$q & (s_ref$19$q == ref_max_m1));
+        m_oh$19 = s_live$19 & ~(s_filled$19$q & s_error$19$q) & s_eq$19$q;
+        if ((s_block$19$q == q_block) & s_live$19) begin
+            busy_any = 1'b1;
+        end
+        s_live$20 = |s_ref$20$q | s_inc$20$q | s_pending$20$q;
+        s_full$20 = (s_ref$20$q == ref_max) | (s_inc$20$q & (s_ref$20$q == ref_max_m1));
+        m_oh$20 = s_live$20 & ~(s_filled$20$q & s_error$20$q) & s_eq$20$q;
+        if ((s_block$20$q == q_block) & s_live$20) begin
+            busy_any = 1'b1;
+        end
+        s_live$21 = |s_ref$21$q | s_inc$21$q | s_pending$21$q;
+        s_full$21 = (s_ref$21$q == ref_max) | (s_inc$21$q & (s_ref$21$q == ref_max_m1));
+        m_oh$21 = s_live$21 & ~(s_filled$21$q & s_error$21$q) & s_eq$21$q;
+        if ((s_block$21$q == q_block) & s_live$21) begin
+            busy_any = 1'b1;
+        end
+        s_live$22 = |s_ref$22$q | s_inc$22$q | s_pending$22$q;
+        s_full$22 = (s_ref$22$q == ref_max) | (s_inc$22$q & (s_ref$22$q == ref_max_m1));
+        m_oh$22 = s_live$22 & ~(s_filled$22$q & s_error$22$q) & s_eq$22$q;
+        if ((s_block$22$q == q_block) & s_live$22) begin
+            busy_any = 1'b1;
+        end
+        s_live$23 = |s_ref$23$q | s_inc$23$q | s_pending$23$q;
+        s_full$23 = (s_ref$23$q == ref_max) | (s_inc$23$q & (s_ref$23$q == ref_max_m1));
+        m_oh$23 = s_live$23 & ~(s_filled$23$q & s_error$23$q) & s_eq$23$q;
+        if ((s_block$23$q == q_block) & s_live$23) begin
+            busy_any = 1'b1;
+        end
+        s_live$24 = |s_ref$24$q | s_inc$24$q | s_pending$24$q;
+        s_full$24 = (s_ref$24$q == ref_max) | (s_inc$24$q & (s_ref$24$q == ref_max_m1));
+        m_oh$24 = s_live$24 & ~(s_filled$24$q & s_error$24$q) & s_eq$24$q;
+        if ((s_block$24$q == q_block) & s_live$24) begin
+            busy_any = 1'b1;
+        end
+        s_live$25 = |s_ref$25$q | s_inc$25$q | s_pending$25$q;
+        s_full$25 = (s_ref$25$q == ref_max) | (s_inc$25$q & (s_ref$25$q == ref_max_m1));
+        m_oh$25 = s_live$25 & ~(s_filled$25$q & s_error$25$q) & s_eq$25$q;
+        if ((s_block$25$q == q_block) & s_live$25) begin
+            busy_any = 1'b1;
+        end
+        s_live$26 = |s_ref$26$q | s_inc$26$q | s_pending$26$q;
+        s_full$26 = (s_ref$26$q == ref_max) | (s_inc$26$q & (s_ref$26$q == ref_max_m1));
+        m_oh$26 = s_live$26 & ~(s_filled$26$q & s_error$26$q) & s_eq$26$q;
+        if ((s_block$26$q == q_block) & s_live$26) begin
+            busy_any = 1'b1;
+        end
+        s_live$27 = |s_ref$27$q | s_inc$27$q | s_pending$27$q;
+        s_full$27 = (s_ref$27$q == ref_max) | (s_inc$27$q & (s_ref$27$q == ref_max_m1));
+        m_oh$27 = s_live$27 & ~(s_filled$27$q & s_error$27$q) & s_eq$27$q;
+        if ((s_block$27$q == q_block) & s_live$27) begin
+            busy_any = 1'b1;
+        end
+        s_live$28 = |s_ref$28$q | s_inc$28$q | s_pending$28$q;
+        s_full$28 = (s_ref$28$q == ref_max) | (s_inc$28$q & (s_ref$28$q == ref_max_m1));
+        m_oh$28 = s_live$28 & ~(s_filled$28$q & s_error$28$q) & s_eq$28$q;
+        if ((s_block$28$q == q_block) & s_live$28) begin
+            busy_any = 1'b1;
+        end
+        s_live$29 = |s_ref$29$q | s_inc$29$q | s_pending$29$q;
+        s_full$29 = (s_ref$29$q == ref_max) | (s_inc$29$q & (s_ref$29$q == ref_max_m1));
+        m_oh$29 = s_live$29 & ~(s_filled$29$q & s_error$29$q) & s_eq$29$q;
+        if ((s_block$29$q == q_block) & s_live$29) begin
+            busy_any = 1'b1;
+        end
+        s_live$30 = |s_ref$30$q | s_inc$30$q | s_pending$30$q;
+        s_full$30 = (s_ref$30$q == ref_max) | (s_inc$30$q & (s_ref$30$q == ref_max_m1));
+        m_oh$30 = s_live$30 & ~(s_filled$30$q & s_error$30$q) & s_eq$30$q;
+        if ((s_block$30$q == q_block) & s_live$30) begin
+            busy_any = 1'b1;
+        end
+        s_live$31 = |s_ref$31$q | s_inc$31$q | s_pending$31$q;
+        s_full$31 = (s_ref$31$q == ref_max) | (s_inc$31$q & (s_ref$31$q == ref_max_m1));
+        m_oh$31 = s_live$31 & ~(s_filled$31$q & s_error$31$q) & s_eq$31$q;
+        if ((s_block$31$q == q_block) & s_live$31) begin
+            busy_any = 1'b1;
+        end
+        s_live$32 = |s_ref$32$q | s_inc$32$q | s_pending$32$q;
+        s_full$32 = (s_ref$32$q == ref_max) | (s_inc$32$q & (s_ref$32$q == ref_max_m1));
+        m_oh$32 = s_live$32 & ~(s_filled$32$q & s_error$32$q) & s_eq$32$q;
+        if ((s_block$32$q == q_block) & s_live$32) begin
+            busy_any = 1'b1;
+        end
+        s_live$33 = |s_ref$33$q | s_inc$33$q | s_pending$33$q;
+        s_full$33 = (s_ref$33$q == ref_max) | (s_inc$33$q & (s_ref$33$q == ref_max_m1));
+        m_oh$33 = s_live$33 & ~(s_filled$33$q & s_error$33$q) & s_eq$33$q;
+        if ((s_block$33$q == q_block) & s_live$33) begin
+            busy_any = 1'b1;
+        end
+        s_live$34 = |s_ref$34$q | s_inc$34$q | s_pending$34$q;
+        s_full$34 = (s_ref$34$q == ref_max) | (s_inc$34$q & (s_ref$34$q == ref_max_m1));
+        m_oh$34 = s_live$34 & ~(s_filled$34$q & s_error$34$q) & s_eq$34$q;
+        if ((s_block$34$q == q_block) & s_live$34) begin
+            busy_any = 1'b1;
+        end
+        s_live$35 = |s_ref$35$q | s_inc$35$q | s_pending$35$q;
+        s_full$35 = (s_ref$35$q == ref_max) | (s_inc$35$q & (s_ref$35$q == ref_max_m1));
+        m_oh$35 = s_live$35 & ~(s_filled$35$q & s_error$35$q) & s_eq$35$q;
+        if ((s_block$35$q == q_block) & s_live$35) begin
+            busy_any = 1'b1;
+        end
+        s_live$36 = |s_ref$36$q | s_inc$36$q | s_pending$36$q;
+        s_full$36 = (s_ref$36$q == ref_max) | (s_inc$36$q & (s_ref$36$q == ref_max_m1));
+        m_oh$36 = s_live$36 & ~(s_filled$36$q & s_error$36$q) & s_eq$36$q;
+        if ((s_block$36$q == q_block) & s_live$36) begin
+            busy_any = 1'b1;
+        end
+        s_live$37 = |s_ref$37$q | s_inc$37$q | s_pending$37$q;
+        s_full$37 = (s_ref$37$q == ref_max) | (s_inc$37$q & (s_ref$37$q == ref_max_m1));
+        m_oh$37 = s_live$37 & ~(s_filled$37$q & s_error$37$q) & s_eq$37$q;
+        if ((s_block$37$q == q_block) & s_live$37) begin
+            busy_any = 1'b1;
+        end
+        s_live$38 = |s_ref$38$q | s_inc$38$q | s_pending$38$q;
+        s_full$38 = (s_ref$38$q == ref_max) | (s_inc$38$q & (s_ref$38$q == ref_max_m1));
+        m_oh$38 = s_live$38 & ~(s_filled$38$q & s_error$38$q) & s_eq$38$q;
+        if ((s_block$38$q == q_block) & s_live$38) begin
+            busy_any = 1'b1;
+        end
+        s_live$39 = |s_ref$39$q | s_inc$39$q | s_pending$39$q;
+        s_full$39 = (s_ref$39$q == ref_max) | (s_inc$39$q & (s_ref$39$q == ref_max_m1));
+        m_oh$39 = s_live$39 & ~(s_filled$39$q & s_error$39$q) & s_eq$39$q;
+        if ((s_block$39$q == q_block) & s_live$39) begin
+            busy_any = 1'b1;
+        end
+        s_live$40 = |s_ref$40$q | s_inc$40$q | s_pending$40$q;
+        s_full$40 = (s_ref$40$q == ref_max) | (s_inc$40$q & (s_ref$40$q == ref_max_m1));
+        m_oh$40 = s_live$40 & ~(s_filled$40$q & s_error$40$q) & s_eq$40$q;
+        if ((s_block$40$q == q_block) & s_live$40) begin
+            busy_any = 1'b1;
+        end
+        s_live$41 = |s_ref$41$q | s_inc$41$q | s_pending$41$q;
+        s_full$41 = (s_ref$41$q == ref_max) | (s_inc$41$q & (s_ref$41$q == ref_max_m1));
+        m_oh$41 = s_live$41 & ~(s_filled$41$q & s_error$41$q) & s_eq$41$q;
+        if ((s_block$41$q == q_block) & s_live$41) begin
+            busy_any = 1'b1;
+        end
+        s_live$42 = |s_ref$42$q | s_inc$42$q | s_pending$42$q;
+        s_full$42 = (s_ref$42$q == ref_max) | (s_inc$42$q & (s_ref$42$q == ref_max_m1));
+        m_oh$42 = s_live$42 & ~(s_filled$42$q & s_error$42$q) & s_eq$42$q;
+        if ((s_block$42$q == q_block) & s_live$42) begin
+            busy_any = 1'b1;
+        end
+        s_live$43 = |s_ref$43$q | s_inc$43$q | s_pending$43$q;
+        s_full$43 = (s_ref$43$q == ref_max) | (s_inc$43$q & (s_ref$43$q == ref_max_m1));
+        m_oh$43 = s_live$43 & ~(s_filled$43$q & s_error$43$q) & s_eq$43$q;
+        if ((s_block$43$q == q_block) & s_live$43) begin
+            busy_any = 1'b1;
+        end
+        s_live$44 = |s_ref$44$q | s_inc$44$q | s_pending$44$q;
+        s_full$44 = (s_ref$44$q == ref_max) | (s_inc$44$q & (s_ref$44$q == ref_max_m1));
+        m_oh$44 = s_live$44 & ~(s_filled$44$q & s_error$44$q) & s_eq$44$q;
+        if ((s_block$44$q == q_block) & s_live$44) begin
+            busy_any = 1'b1;
+        end
+        s_live$45 = |s_ref$45$q | s_inc$45$q | s_pending$45$q;
+        s_full$45 = (s_ref$45$q == ref_max) | (s_inc$45$q & (s_ref$45$q == ref_max_m1));
+        m_oh$45 = s_live$45 & ~(s_filled$45$q & s_error$45$q) & s_eq$45$q;
+        if ((s_block$45$q == q_block) & s_live$45) begin
+            busy_any = 1'b1;
+        end
+        s_live$46 = |s_ref$46$q | s_inc$46$q | s_pending$46$q;
+        s_full$46 = (s_ref$46$q == ref_max) | (s_inc$46$q & (s_ref$46$q == ref_max_m1));
+        m_oh$46 = s_live$46 & ~(s_filled$46$q & s_error$46$q) & s_eq$46$q;
+        if ((s_block$46$q == q_block) & s_live$46) begin
+            busy_any = 1'b1;
+        end
+        s_live$47 = |s_ref$47$q | s_inc$47$q | s_pending$47$q;
+        s_full$47 = (s_ref$47$q == ref_max) | (s_inc$47$q & (s_ref$47$q == ref_max_m1));
+        m_oh$47 = s_live$47 & ~(s_filled$47$q & s_error$47$q) & s_eq$47$q;
+        if ((s_block$47$q == q_block) & s_live$47) begin
+            busy_any = 1'b1;
+        end
+        s_live$48 = |s_ref$48$q | s_inc$48$q | s_pending$48$q;
+        s_full$48 = (s_ref$48$q == ref_max) | (s_inc$48$q & (s_ref$48$q == ref_max_m1));
+        m_oh$48 = s_live$48 & ~(s_filled$48$q & s_error$48$q) & s_eq$48$q;
+        if ((s_block$48$q == q_block) & s_live$48) begin
+            busy_any = 1'b1;
+        end
+        s_live$49 = |s_ref$49$q | s_inc$49$q | s_pending$49$q;
+        s_full$49 = (s_ref$49$q == ref_max) | (s_inc$49$q & (s_ref$49$q == ref_max_m1));
+        m_oh$49 = s_live$49 & ~(s_filled$49$q & s_error$49$q) & s_eq$49$q;
+        if ((s_block$49$q == q_block) & s_live$49) begin
+            busy_any = 1'b1;
+        end
+        s_live$50 = |s_ref$50$q | s_inc$50$q | s_pending$50$q;
+        s_full$50 = (s_ref$50$q == ref_max) | (s_inc$50$q & (s_ref$50$q == ref_max_m1));
+        m_oh$50 = s_live$50 & ~(s_filled$50$q & s_error$50$q) & s_eq$50$q;
+        if ((s_block$50$q == q_block) & s_live$50) begin
+            busy_any = 1'b1;
+        end
+        s_live$51 = |s_ref$51$q | s_inc$51$q | s_pending$51$q;
+        s_full$51 = (s_ref$51$q == ref_max) | (s_inc$51$q & (s_ref$51$q == ref_max_m1));
+        m_oh$51 = s_live$51 & ~(s_filled$51$q & s_error$51$q) & s_eq$51$q;
+        if ((s_block$51$q == q_block) & s_live$51) begin
+            busy_any = 1'b1;
+        end
+        s_live$52 = |s_ref$52$q | s_inc$52$q | s_pending$52$q;
+        s_full$52 = (s_ref$52$q == ref_max) | (s_inc$52$q & (s_ref$52$q == ref_max_m1));
+        m_oh$52 = s_live$52 & ~(s_filled$52$q & s_error$52$q) & s_eq$52$q;
+        if ((s_block$52$q == q_block) & s_live$52) begin
+            busy_any = 1'b1;
+        end
+        s_live$53 = |s_ref$53$q | s_inc$53$q | s_pending$53$q;
+        s_full$53 = (s_ref$53$q == ref_max) | (s_inc$53$q & (s_ref$53$q == ref_max_m1));
+        m_oh$53 = s_live$53 & ~(s_filled$53$q & s_error$53$q) & s_eq$53$q;
+        if ((s_block$53$q == q_block) & s_live$53) begin
+            busy_any = 1'b1;
+        end
+        s_live$54 = |s_ref$54$q | s_inc$54$q | s_pending$54$q;
+        s_full$54 = (s_ref$54$q == ref_max) | (s_inc$54$q & (s_ref$54$q == ref_max_m1));
+        m_oh$54 = s_live$54 & ~(s_filled$54$q & s_error$54$q) & s_eq$54$q;
+        if ((s_block$54$q == q_block) & s_live$54) begin
+            busy_any = 1'b1;
+        end
+        s_live$55 = |s_ref$55$q | s_inc$55$q | s_pending$55$q;
+        s_full$55 = (s_ref$55$q == ref_max) | (s_inc$55$q & (s_ref$55$q == ref_max_m1));
+        m_oh$55 = s_live$55 & ~(s_filled$55$q & s_error$55$q) & s_eq$55$q;
+        if ((s_block$55$q == q_block) & s_live$55) begin
+            busy_any = 1'b1;
+        end
+        s_live$56 = |s_ref$56$q | s_inc$56$q | s_pending$56$q;
+        s_full$56 = (s_ref$56$q == ref_max) | (s_inc$56$q & (s_ref$56$q == ref_max_m1));
+        m_oh$56 = s_live$56 & ~(s_filled$56$q & s_error$56$q) & s_eq$56$q;
+        if ((s_block$56$q == q_block) & s_live$56) begin
+            busy_any = 1'b1;
+        end
+        s_live$57 = |s_ref$57$q | s_inc$57$q | s_pending$57$q;
+        s_full$57 = (s_ref$57$q == ref_max) | (s_inc$57$q & (s_ref$57$q == ref_max_m1));
+        m_oh$57 = s_live$57 & ~(s_filled$57$q & s_error$57$q) & s_eq$57$q;
+        if ((s_block$57$q == q_block) & s_live$57) begin
+            busy_any = 1'b1;
+        end
+        s_live$58 = |s_ref$58$q | s_inc$58$q | s_pending$58$q;
+        s_full$58 = (s_ref$58$q == ref_max) | (s_inc$58$q & (s_ref$58$q == ref_max_m1));
+        m_oh$58 = s_live$58 & ~(s_filled$58$q & s_error$58$q) & s_eq$58$q;
+        if ((s_block$58$q == q_block) & s_live$58) begin
+            busy_any = 1'b1;
+        end
+        s_live$59 = |s_ref$59$q | s_inc$59$q | s_pending$59$q;
+        s_full$59 = (s_ref$59$q == ref_max) | (s_inc$59$q & (s_ref$59$q == ref_max_m1));
+        m_oh$59 = s_live$59 & ~(s_filled$59$q & s_error$59$q) & s_eq$59$q;
+        if ((s_block$59$q == q_block) & s_live$59) begin
+            busy_any = 1'b1;
+        end
+        s_live$60 = |s_ref$60$q | s_inc$60$q | s_pending$60$q;
+        s_full$60 = (s_ref$60$q == ref_max) | (s_inc$60$q & (s_ref$60$q == ref_max_m1));
+        m_oh$60 = s_live$60 & ~(s_filled$60$q & s_error$60$q) & s_eq$60$q;
+        if ((s_block$60$q == q_block) & s_live$60) begin
+            busy_any = 1'b1;
+        end
+        s_live$61 = |s_ref$61$q | s_inc$61$q | s_pending$61$q;
+        s_full$61 = (s_ref$61$q == ref_max) | (s_inc$61$q & (s_ref$61$q == ref_max_m1));
+        m_oh$61 = s_live$61 & ~(s_filled$61$q & s_error$61$q) & s_eq$61$q;
+        if ((s_block$61$q == q_block) & s_live$61) begin
+            busy_any = 1'b1;
+        end
+        s_live$62 = |s_ref$62$q | s_inc$62$q | s_pending$62$q;
+        s_full$62 = (s_ref$62$q == ref_max) | (s_inc$62$q & (s_ref$62$q == ref_max_m1));
+        m_oh$62 = s_live$62 & ~(s_filled$62$q & s_error$62$q) & s_eq$62$q;
+        if ((s_block$62$q == q_block) & s_live$62) begin
+            busy_any = 1'b1;
+        end
+        s_live$63 = |s_ref$63$q | s_inc$63$q | s_pending$63$q;
+        s_full$63 = (s_ref$63$q == ref_max) | (s_inc$63$q & (s_ref$63$q == ref_max_m1));
+        m_oh$63 = s_live$63 & ~(s_filled$63$q & s_error$63$q) & s_eq$63$q;
+        if ((s_block$63$q == q_block) & s_live$63) begin
+            busy_any = 1'b1;
+        end
+        f_acc = 1'b0;
+        f_below = 1'b0;
+        hit_full = 1'b0;
+        hit_slot = 32'h0;
+        free_slot = 32'h0;
+        hit = hit | m_oh$0;
+        hit_full = hit_full | (m_oh$0 & s_full$0);
+        if (group_start$0) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
+        end
+        f_oh$0 = ~s_live$0 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$0;
+        if (m_oh$0) begin
+            hit_slot = hit_slot | slot_num$0;
+        end
+        if (f_oh$0) begin
             free_slot = free_slot | slot_num$0;
         end
-        if ((|s_ref$0$q | s_pending$0$q) & (s_block$0$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$1;
+        hit_full = hit_full | (m_oh$1 & s_full$1);
+        if (group_start$1) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$1$q | s_pending$1$q) & ~(s_filled$1$q & s_error$1$q) & (s_block$1$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$1 = ~s_live$1 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$1;
+        if (m_oh$1) begin
             hit_slot = hit_slot | slot_num$1;
-            hit_full = hit_full | (s_ref$1$q == ref_max);
         end
-        if (~free_found & ~|s_ref$1$q & ~s_pending$1$q) begin
-            free_found = 1'b1;
+        if (f_oh$1) begin
             free_slot = free_slot | slot_num$1;
         end
-        if ((|s_ref$1$q | s_pending$1$q) & (s_block$1$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$2;
+        hit_full = hit_full | (m_oh$2 & s_full$2);
+        if (group_start$2) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$2$q | s_pending$2$q) & ~(s_filled$2$q & s_error$2$q) & (s_block$2$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$2 = ~s_live$2 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$2;
+        if (m_oh$2) begin
             hit_slot = hit_slot | slot_num$2;
-            hit_full = hit_full | (s_ref$2$q == ref_max);
         end
-        if (~free_found & ~|s_ref$2$q & ~s_pending$2$q) begin
-            free_found = 1'b1;
+        if (f_oh$2) begin
             free_slot = free_slot | slot_num$2;
         end
-        if ((|s_ref$2$q | s_pending$2$q) & (s_block$2$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$3;
+        hit_full = hit_full | (m_oh$3 & s_full$3);
+        if (group_start$3) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$3$q | s_pending$3$q) & ~(s_filled$3$q & s_error$3$q) & (s_block$3$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$3 = ~s_live$3 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$3;
+        if (m_oh$3) begin
             hit_slot = hit_slot | slot_num$3;
-            hit_full = hit_full | (s_ref$3$q == ref_max);
         end
-        if (~free_found & ~|s_ref$3$q & ~s_pending$3$q) begin
-            free_found = 1'b1;
+        if (f_oh$3) begin
             free_slot = free_slot | slot_num$3;
         end
-        if ((|s_ref$3$q | s_pending$3$q) & (s_block$3$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$4;
+        hit_full = hit_full | (m_oh$4 & s_full$4);
+        if (group_start$4) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$4$q | s_pending$4$q) & ~(s_filled$4$q & s_error$4$q) & (s_block$4$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$4 = ~s_live$4 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$4;
+        if (m_oh$4) begin
             hit_slot = hit_slot | slot_num$4;
-            hit_full = hit_full | (s_ref$4$q == ref_max);
         end
-        if (~free_found & ~|s_ref$4$q & ~s_pending$4$q) begin
-            free_found = 1'b1;
+        if (f_oh$4) begin
             free_slot = free_slot | slot_num$4;
         end
-        if ((|s_ref$4$q | s_pending$4$q) & (s_block$4$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$5;
+        hit_full = hit_full | (m_oh$5 & s_full$5);
+        if (group_start$5) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$5$q | s_pending$5$q) & ~(s_filled$5$q & s_error$5$q) & (s_block$5$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$5 = ~s_live$5 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$5;
+        if (m_oh$5) begin
             hit_slot = hit_slot | slot_num$5;
-            hit_full = hit_full | (s_ref$5$q == ref_max);
         end
-        if (~free_found & ~|s_ref$5$q & ~s_pending$5$q) begin
-            free_found = 1'b1;
+        if (f_oh$5) begin
             free_slot = free_slot | slot_num$5;
         end
-        if ((|s_ref$5$q | s_pending$5$q) & (s_block$5$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$6;
+        hit_full = hit_full | (m_oh$6 & s_full$6);
+        if (group_start$6) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$6$q | s_pending$6$q) & ~(s_filled$6$q & s_error$6$q) & (s_block$6$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$6 = ~s_live$6 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$6;
+        if (m_oh$6) begin
             hit_slot = hit_slot | slot_num$6;
-            hit_full = hit_full | (s_ref$6$q == ref_max);
         end
-        if (~free_found & ~|s_ref$6$q & ~s_pending$6$q) begin
-            free_found = 1'b1;
+        if (f_oh$6) begin
             free_slot = free_slot | slot_num$6;
         end
-        if ((|s_ref$6$q | s_pending$6$q) & (s_block$6$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$7;
+        hit_full = hit_full | (m_oh$7 & s_full$7);
+        if (group_start$7) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$7$q | s_pending$7$q) & ~(s_filled$7$q & s_error$7$q) & (s_block$7$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$7 = ~s_live$7 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$7;
+        if (m_oh$7) begin
             hit_slot = hit_slot | slot_num$7;
-            hit_full = hit_full | (s_ref$7$q == ref_max);
         end
-        if (~free_found & ~|s_ref$7$q & ~s_pending$7$q) begin
-            free_found = 1'b1;
+        if (f_oh$7) begin
             free_slot = free_slot | slot_num$7;
         end
-        if ((|s_ref$7$q | s_pending$7$q) & (s_block$7$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$8;
+        hit_full = hit_full | (m_oh$8 & s_full$8);
+        if (group_start$8) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$8$q | s_pending$8$q) & ~(s_filled$8$q & s_error$8$q) & (s_block$8$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$8 = ~s_live$8 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$8;
+        if (m_oh$8) begin
             hit_slot = hit_slot | slot_num$8;
-            hit_full = hit_full | (s_ref$8$q == ref_max);
         end
-        if (~free_found & ~|s_ref$8$q & ~s_pending$8$q) begin
-            free_found = 1'b1;
+        if (f_oh$8) begin
             free_slot = free_slot | slot_num$8;
         end
-        if ((|s_ref$8$q | s_pending$8$q) & (s_block$8$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$9;
+        hit_full = hit_full | (m_oh$9 & s_full$9);
+        if (group_start$9) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$9$q | s_pending$9$q) & ~(s_filled$9$q & s_error$9$q) & (s_block$9$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$9 = ~s_live$9 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$9;
+        if (m_oh$9) begin
             hit_slot = hit_slot | slot_num$9;
-            hit_full = hit_full | (s_ref$9$q == ref_max);
         end
-        if (~free_found & ~|s_ref$9$q & ~s_pending$9$q) begin
-            free_found = 1'b1;
+        if (f_oh$9) begin
             free_slot = free_slot | slot_num$9;
         end
-        if ((|s_ref$9$q | s_pending$9$q) & (s_block$9$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$10;
+        hit_full = hit_full | (m_oh$10 & s_full$10);
+        if (group_start$10) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$10$q | s_pending$10$q) & ~(s_filled$10$q & s_error$10$q) & (s_block$10$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$10 = ~s_live$10 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$10;
+        if (m_oh$10) begin
             hit_slot = hit_slot | slot_num$10;
-            hit_full = hit_full | (s_ref$10$q == ref_max);
         end
-        if (~free_found & ~|s_ref$10$q & ~s_pending$10$q) begin
-            free_found = 1'b1;
+        if (f_oh$10) begin
             free_slot = free_slot | slot_num$10;
         end
-        if ((|s_ref$10$q | s_pending$10$q) & (s_block$10$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$11;
+        hit_full = hit_full | (m_oh$11 & s_full$11);
+        if (group_start$11) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$11$q | s_pending$11$q) & ~(s_filled$11$q & s_error$11$q) & (s_block$11$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$11 = ~s_live$11 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$11;
+        if (m_oh$11) begin
             hit_slot = hit_slot | slot_num$11;
-            hit_full = hit_full | (s_ref$11$q == ref_max);
         end
-        if (~free_found & ~|s_ref$11$q & ~s_pending$11$q) begin
-            free_found = 1'b1;
+        if (f_oh$11) begin
             free_slot = free_slot | slot_num$11;
         end
-        if ((|s_ref$11$q | s_pending$11$q) & (s_block$11$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$12;
+        hit_full = hit_full | (m_oh$12 & s_full$12);
+        if (group_start$12) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$12$q | s_pending$12$q) & ~(s_filled$12$q & s_error$12$q) & (s_block$12$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$12 = ~s_live$12 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$12;
+        if (m_oh$12) begin
             hit_slot = hit_slot | slot_num$12;
-            hit_full = hit_full | (s_ref$12$q == ref_max);
         end
-        if (~free_found & ~|s_ref$12$q & ~s_pending$12$q) begin
-            free_found = 1'b1;
+        if (f_oh$12) begin
             free_slot = free_slot | slot_num$12;
         end
-        if ((|s_ref$12$q | s_pending$12$q) & (s_block$12$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$13;
+        hit_full = hit_full | (m_oh$13 & s_full$13);
+        if (group_start$13) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$13$q | s_pending$13$q) & ~(s_filled$13$q & s_error$13$q) & (s_block$13$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$13 = ~s_live$13 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$13;
+        if (m_oh$13) begin
             hit_slot = hit_slot | slot_num$13;
-            hit_full = hit_full | (s_ref$13$q == ref_max);
         end
-        if (~free_found & ~|s_ref$13$q & ~s_pending$13$q) begin
-            free_found = 1'b1;
+        if (f_oh$13) begin
             free_slot = free_slot | slot_num$13;
         end
-        if ((|s_ref$13$q | s_pending$13$q) & (s_block$13$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$14;
+        hit_full = hit_full | (m_oh$14 & s_full$14);
+        if (group_start$14) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$14$q | s_pending$14$q) & ~(s_filled$14$q & s_error$14$q) & (s_block$14$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$14 = ~s_live$14 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$14;
+        if (m_oh$14) begin
             hit_slot = hit_slot | slot_num$14;
-            hit_full = hit_full | (s_ref$14$q == ref_max);
         end
-        if (~free_found & ~|s_ref$14$q & ~s_pending$14$q) begin
-            free_found = 1'b1;
+        if (f_oh$14) begin
             free_slot = free_slot | slot_num$14;
         end
-        if ((|s_ref$14$q | s_pending$14$q) & (s_block$14$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$15;
+        hit_full = hit_full | (m_oh$15 & s_full$15);
+        if (group_start$15) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$15$q | s_pending$15$q) & ~(s_filled$15$q & s_error$15$q) & (s_block$15$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$15 = ~s_live$15 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$15;
+        if (m_oh$15) begin
             hit_slot = hit_slot | slot_num$15;
-            hit_full = hit_full | (s_ref$15$q == ref_max);
         end
-        if (~free_found & ~|s_ref$15$q & ~s_pending$15$q) begin
-            free_found = 1'b1;
+        if (f_oh$15) begin
             free_slot = free_slot | slot_num$15;
         end
-        if ((|s_ref$15$q | s_pending$15$q) & (s_block$15$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$16;
+        hit_full = hit_full | (m_oh$16 & s_full$16);
+        if (group_start$16) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$16$q | s_pending$16$q) & ~(s_filled$16$q & s_error$16$q) & (s_block$16$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$16 = ~s_live$16 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$16;
+        if (m_oh$16) begin
             hit_slot = hit_slot | slot_num$16;
-            hit_full = hit_full | (s_ref$16$q == ref_max);
         end
-        if (~free_found & ~|s_ref$16$q & ~s_pending$16$q) begin
-            free_found = 1'b1;
+        if (f_oh$16) begin
             free_slot = free_slot | slot_num$16;
         end
-        if ((|s_ref$16$q | s_pending$16$q) & (s_block$16$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$17;
+        hit_full = hit_full | (m_oh$17 & s_full$17);
+        if (group_start$17) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$17$q | s_pending$17$q) & ~(s_filled$17$q & s_error$17$q) & (s_block$17$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$17 = ~s_live$17 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$17;
+        if (m_oh$17) begin
             hit_slot = hit_slot | slot_num$17;
-            hit_full = hit_full | (s_ref$17$q == ref_max);
         end
-        if (~free_found & ~|s_ref$17$q & ~s_pending$17$q) begin
-            free_found = 1'b1;
+        if (f_oh$17) begin
             free_slot = free_slot | slot_num$17;
         end
-        if ((|s_ref$17$q | s_pending$17$q) & (s_block$17$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$18;
+        hit_full = hit_full | (m_oh$18 & s_full$18);
+        if (group_start$18) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$18$q | s_pending$18$q) & ~(s_filled$18$q & s_error$18$q) & (s_block$18$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$18 = ~s_live$18 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$18;
+        if (m_oh$18) begin
             hit_slot = hit_slot | slot_num$18;
-            hit_full = hit_full | (s_ref$18$q == ref_max);
         end
-        if (~free_found & ~|s_ref$18$q & ~s_pending$18$q) begin
-            free_found = 1'b1;
+        if (f_oh$18) begin
             free_slot = free_slot | slot_num$18;
         end
-        if ((|s_ref$18$q | s_pending$18$q) & (s_block$18$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$19;
+        hit_full = hit_full | (m_oh$19 & s_full$19);
+        if (group_start$19) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$19$q | s_pending$19$q) & ~(s_filled$19$q & s_error$19$q) & (s_block$19$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$19 = ~s_live$19 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$19;
+        if (m_oh$19) begin
             hit_slot = hit_slot | slot_num$19;
-            hit_full = hit_full | (s_ref$19$q == ref_max);
         end
-        if (~free_found & ~|s_ref$19$q & ~s_pending$19$q) begin
-            free_found = 1'b1;
+        if (f_oh$19) begin
             free_slot = free_slot | slot_num$19;
         end
-        if ((|s_ref$19$q | s_pending$19$q) & (s_block$19$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$20;
+        hit_full = hit_full | (m_oh$20 & s_full$20);
+        if (group_start$20) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$20$q | s_pending$20$q) & ~(s_filled$20$q & s_error$20$q) & (s_block$20$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$20 = ~s_live$20 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$20;
+        if (m_oh$20) begin
             hit_slot = hit_slot | slot_num$20;
-            hit_full = hit_full | (s_ref$20$q == ref_max);
         end
-        if (~free_found & ~|s_ref$20$q & ~s_pending$20$q) begin
-            free_found = 1'b1;
+        if (f_oh$20) begin
             free_slot = free_slot | slot_num$20;
         end
-        if ((|s_ref$20$q | s_pending$20$q) & (s_block$20$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$21;
+        hit_full = hit_full | (m_oh$21 & s_full$21);
+        if (group_start$21) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$21$q | s_pending$21$q) & ~(s_filled$21$q & s_error$21$q) & (s_block$21$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$21 = ~s_live$21 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$21;
+        if (m_oh$21) begin
             hit_slot = hit_slot | slot_num$21;
-            hit_full = hit_full | (s_ref$21$q == ref_max);
         end
-        if (~free_found & ~|s_ref$21$q & ~s_pending$21$q) begin
-            free_found = 1'b1;
+        if (f_oh$21) begin
             free_slot = free_slot | slot_num$21;
         end
-        if ((|s_ref$21$q | s_pending$21$q) & (s_block$21$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$22;
+        hit_full = hit_full | (m_oh$22 & s_full$22);
+        if (group_start$22) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$22$q | s_pending$22$q) & ~(s_filled$22$q & s_error$22$q) & (s_block$22$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$22 = ~s_live$22 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$22;
+        if (m_oh$22) begin
             hit_slot = hit_slot | slot_num$22;
-            hit_full = hit_full | (s_ref$22$q == ref_max);
         end
-        if (~free_found & ~|s_ref$22$q & ~s_pending$22$q) begin
-            free_found = 1'b1;
+        if (f_oh$22) begin
             free_slot = free_slot | slot_num$22;
         end
-        if ((|s_ref$22$q | s_pending$22$q) & (s_block$22$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$23;
+        hit_full = hit_full | (m_oh$23 & s_full$23);
+        if (group_start$23) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$23$q | s_pending$23$q) & ~(s_filled$23$q & s_error$23$q) & (s_block$23$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$23 = ~s_live$23 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$23;
+        if (m_oh$23) begin
             hit_slot = hit_slot | slot_num$23;
-            hit_full = hit_full | (s_ref$23$q == ref_max);
         end
-        if (~free_found & ~|s_ref$23$q & ~s_pending$23$q) begin
-            free_found = 1'b1;
+        if (f_oh$23) begin
             free_slot = free_slot | slot_num$23;
         end
-        if ((|s_ref$23$q | s_pending$23$q) & (s_block$23$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$24;
+        hit_full = hit_full | (m_oh$24 & s_full$24);
+        if (group_start$24) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$24$q | s_pending$24$q) & ~(s_filled$24$q & s_error$24$q) & (s_block$24$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$24 = ~s_live$24 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$24;
+        if (m_oh$24) begin
             hit_slot = hit_slot | slot_num$24;
-            hit_full = hit_full | (s_ref$24$q == ref_max);
         end
-        if (~free_found & ~|s_ref$24$q & ~s_pending$24$q) begin
-            free_found = 1'b1;
+        if (f_oh$24) begin
             free_slot = free_slot | slot_num$24;
         end
-        if ((|s_ref$24$q | s_pending$24$q) & (s_block$24$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$25;
+        hit_full = hit_full | (m_oh$25 & s_full$25);
+        if (group_start$25) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$25$q | s_pending$25$q) & ~(s_filled$25$q & s_error$25$q) & (s_block$25$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$25 = ~s_live$25 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$25;
+        if (m_oh$25) begin
             hit_slot = hit_slot | slot_num$25;
-            hit_full = hit_full | (s_ref$25$q == ref_max);
         end
-        if (~free_found & ~|s_ref$25$q & ~s_pending$25$q) begin
-            free_found = 1'b1;
+        if (f_oh$25) begin
             free_slot = free_slot | slot_num$25;
         end
-        if ((|s_ref$25$q | s_pending$25$q) & (s_block$25$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$26;
+        hit_full = hit_full | (m_oh$26 & s_full$26);
+        if (group_start$26) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$26$q | s_pending$26$q) & ~(s_filled$26$q & s_error$26$q) & (s_block$26$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$26 = ~s_live$26 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$26;
+        if (m_oh$26) begin
             hit_slot = hit_slot | slot_num$26;
-            hit_full = hit_full | (s_ref$26$q == ref_max);
         end
-        if (~free_found & ~|s_ref$26$q & ~s_pending$26$q) begin
-            free_found = 1'b1;
+        if (f_oh$26) begin
             free_slot = free_slot | slot_num$26;
         end
-        if ((|s_ref$26$q | s_pending$26$q) & (s_block$26$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$27;
+        hit_full = hit_full | (m_oh$27 & s_full$27);
+        if (group_start$27) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$27$q | s_pending$27$q) & ~(s_filled$27$q & s_error$27$q) & (s_block$27$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$27 = ~s_live$27 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$27;
+        if (m_oh$27) begin
             hit_slot = hit_slot | slot_num$27;
-            hit_full = hit_full | (s_ref$27$q == ref_max);
         end
-        if (~free_found & ~|s_ref$27$q & ~s_pending$27$q) begin
-            free_found = 1'b1;
+        if (f_oh$27) begin
             free_slot = free_slot | slot_num$27;
         end
-        if ((|s_ref$27$q | s_pending$27$q) & (s_block$27$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$28;
+        hit_full = hit_full | (m_oh$28 & s_full$28);
+        if (group_start$28) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$28$q | s_pending$28$q) & ~(s_filled$28$q & s_error$28$q) & (s_block$28$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$28 = ~s_live$28 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$28;
+        if (m_oh$28) begin
             hit_slot = hit_slot | slot_num$28;
-            hit_full = hit_full | (s_ref$28$q == ref_max);
         end
-        if (~free_found & ~|s_ref$28$q & ~s_pending$28$q) begin
-            free_found = 1'b1;
+        if (f_oh$28) begin
             free_slot = free_slot | slot_num$28;
         end
-        if ((|s_ref$28$q | s_pending$28$q) & (s_block$28$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$29;
+        hit_full = hit_full | (m_oh$29 & s_full$29);
+        if (group_start$29) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$29$q | s_pending$29$q) & ~(s_filled$29$q & s_error$29$q) & (s_block$29$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$29 = ~s_live$29 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$29;
+        if (m_oh$29) begin
             hit_slot = hit_slot | slot_num$29;
-            hit_full = hit_full | (s_ref$29$q == ref_max);
         end
-        if (~free_found & ~|s_ref$29$q & ~s_pending$29$q) begin
-            free_found = 1'b1;
+        if (f_oh$29) begin
             free_slot = free_slot | slot_num$29;
         end
-        if ((|s_ref$29$q | s_pending$29$q) & (s_block$29$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$30;
+        hit_full = hit_full | (m_oh$30 & s_full$30);
+        if (group_start$30) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$30$q | s_pending$30$q) & ~(s_filled$30$q & s_error$30$q) & (s_block$30$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$30 = ~s_live$30 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$30;
+        if (m_oh$30) begin
             hit_slot = hit_slot | slot_num$30;
-            hit_full = hit_full | (s_ref$30$q == ref_max);
         end
-        if (~free_found & ~|s_ref$30$q & ~s_pending$30$q) begin
-            free_found = 1'b1;
+        if (f_oh$30) begin
             free_slot = free_slot | slot_num$30;
         end
-        if ((|s_ref$30$q | s_pending$30$q) & (s_block$30$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$31;
+        hit_full = hit_full | (m_oh$31 & s_full$31);
+        if (group_start$31) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$31$q | s_pending$31$q) & ~(s_filled$31$q & s_error$31$q) & (s_block$31$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$31 = ~s_live$31 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$31;
+        if (m_oh$31) begin
             hit_slot = hit_slot | slot_num$31;
-            hit_full = hit_full | (s_ref$31$q == ref_max);
         end
-        if (~free_found & ~|s_ref$31$q & ~s_pending$31$q) begin
-            free_found = 1'b1;
+        if (f_oh$31) begin
             free_slot = free_slot | slot_num$31;
         end
-        if ((|s_ref$31$q | s_pending$31$q) & (s_block$31$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$32;
+        hit_full = hit_full | (m_oh$32 & s_full$32);
+        if (group_start$32) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$32$q | s_pending$32$q) & ~(s_filled$32$q & s_error$32$q) & (s_block$32$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$32 = ~s_live$32 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$32;
+        if (m_oh$32) begin
             hit_slot = hit_slot | slot_num$32;
-            hit_full = hit_full | (s_ref$32$q == ref_max);
         end
-        if (~free_found & ~|s_ref$32$q & ~s_pending$32$q) begin
-            free_found = 1'b1;
+        if (f_oh$32) begin
             free_slot = free_slot | slot_num$32;
         end
-        if ((|s_ref$32$q | s_pending$32$q) & (s_block$32$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$33;
+        hit_full = hit_full | (m_oh$33 & s_full$33);
+        if (group_start$33) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$33$q | s_pending$33$q) & ~(s_filled$33$q & s_error$33$q) & (s_block$33$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$33 = ~s_live$33 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$33;
+        if (m_oh$33) begin
             hit_slot = hit_slot | slot_num$33;
-            hit_full = hit_full | (s_ref$33$q == ref_max);
         end
-        if (~free_found & ~|s_ref$33$q & ~s_pending$33$q) begin
-            free_found = 1'b1;
+        if (f_oh$33) begin
             free_slot = free_slot | slot_num$33;
         end
-        if ((|s_ref$33$q | s_pending$33$q) & (s_block$33$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$34;
+        hit_full = hit_full | (m_oh$34 & s_full$34);
+        if (group_start$34) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$34$q | s_pending$34$q) & ~(s_filled$34$q & s_error$34$q) & (s_block$34$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$34 = ~s_live$34 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$34;
+        if (m_oh$34) begin
             hit_slot = hit_slot | slot_num$34;
-            hit_full = hit_full | (s_ref$34$q == ref_max);
         end
-        if (~free_found & ~|s_ref$34$q & ~s_pending$34$q) begin
-            free_found = 1'b1;
+        if (f_oh$34) begin
             free_slot = free_slot | slot_num$34;
         end
-        if ((|s_ref$34$q | s_pending$34$q) & (s_block$34$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$35;
+        hit_full = hit_full | (m_oh$35 & s_full$35);
+        if (group_start$35) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$35$q | s_pending$35$q) & ~(s_filled$35$q & s_error$35$q) & (s_block$35$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$35 = ~s_live$35 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$35;
+        if (m_oh$35) begin
             hit_slot = hit_slot | slot_num$35;
-            hit_full = hit_full | (s_ref$35$q == ref_max);
         end
-        if (~free_found & ~|s_ref$35$q & ~s_pending$35$q) begin
-            free_found = 1'b1;
+        if (f_oh$35) begin
             free_slot = free_slot | slot_num$35;
         end
-        if ((|s_ref$35$q | s_pending$35$q) & (s_block$35$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$36;
+        hit_full = hit_full | (m_oh$36 & s_full$36);
+        if (group_start$36) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$36$q | s_pending$36$q) & ~(s_filled$36$q & s_error$36$q) & (s_block$36$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$36 = ~s_live$36 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$36;
+        if (m_oh$36) begin
             hit_slot = hit_slot | slot_num$36;
-            hit_full = hit_full | (s_ref$36$q == ref_max);
         end
-        if (~free_found & ~|s_ref$36$q & ~s_pending$36$q) begin
-            free_found = 1'b1;
+        if (f_oh$36) begin
             free_slot = free_slot | slot_num$36;
         end
-        if ((|s_ref$36$q | s_pending$36$q) & (s_block$36$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$37;
+        hit_full = hit_full | (m_oh$37 & s_full$37);
+        if (group_start$37) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$37$q | s_pending$37$q) & ~(s_filled$37$q & s_error$37$q) & (s_block$37$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$37 = ~s_live$37 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$37;
+        if (m_oh$37) begin
             hit_slot = hit_slot | slot_num$37;
-            hit_full = hit_full | (s_ref$37$q == ref_max);
         end
-        if (~free_found & ~|s_ref$37$q & ~s_pending$37$q) begin
-            free_found = 1'b1;
+        if (f_oh$37) begin
             free_slot = free_slot | slot_num$37;
         end
-        if ((|s_ref$37$q | s_pending$37$q) & (s_block$37$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$38;
+        hit_full = hit_full | (m_oh$38 & s_full$38);
+        if (group_start$38) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$38$q | s_pending$38$q) & ~(s_filled$38$q & s_error$38$q) & (s_block$38$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$38 = ~s_live$38 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$38;
+        if (m_oh$38) begin
             hit_slot = hit_slot | slot_num$38;
-            hit_full = hit_full | (s_ref$38$q == ref_max);
         end
-        if (~free_found & ~|s_ref$38$q & ~s_pending$38$q) begin
-            free_found = 1'b1;
+        if (f_oh$38) begin
             free_slot = free_slot | slot_num$38;
         end
-        if ((|s_ref$38$q | s_pending$38$q) & (s_block$38$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$39;
+        hit_full = hit_full | (m_oh$39 & s_full$39);
+        if (group_start$39) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$39$q | s_pending$39$q) & ~(s_filled$39$q & s_error$39$q) & (s_block$39$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$39 = ~s_live$39 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$39;
+        if (m_oh$39) begin
             hit_slot = hit_slot | slot_num$39;
-            hit_full = hit_full | (s_ref$39$q == ref_max);
         end
-        if (~free_found & ~|s_ref$39$q & ~s_pending$39$q) begin
-            free_found = 1'b1;
+        if (f_oh$39) begin
             free_slot = free_slot | slot_num$39;
         end
-        if ((|s_ref$39$q | s_pending$39$q) & (s_block$39$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$40;
+        hit_full = hit_full | (m_oh$40 & s_full$40);
+        if (group_start$40) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$40$q | s_pending$40$q) & ~(s_filled$40$q & s_error$40$q) & (s_block$40$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$40 = ~s_live$40 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$40;
+        if (m_oh$40) begin
             hit_slot = hit_slot | slot_num$40;
-            hit_full = hit_full | (s_ref$40$q == ref_max);
         end
-        if (~free_found & ~|s_ref$40$q & ~s_pending$40$q) begin
-            free_found = 1'b1;
+        if (f_oh$40) begin
             free_slot = free_slot | slot_num$40;
         end
-        if ((|s_ref$40$q | s_pending$40$q) & (s_block$40$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$41;
+        hit_full = hit_full | (m_oh$41 & s_full$41);
+        if (group_start$41) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$41$q | s_pending$41$q) & ~(s_filled$41$q & s_error$41$q) & (s_block$41$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$41 = ~s_live$41 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$41;
+        if (m_oh$41) begin
             hit_slot = hit_slot | slot_num$41;
-            hit_full = hit_full | (s_ref$41$q == ref_max);
         end
-        if (~free_found & ~|s_ref$41$q & ~s_pending$41$q) begin
-            free_found = 1'b1;
+        if (f_oh$41) begin
             free_slot = free_slot | slot_num$41;
         end
-        if ((|s_ref$41$q | s_pending$41$q) & (s_block$41$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$42;
+        hit_full = hit_full | (m_oh$42 & s_full$42);
+        if (group_start$42) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$42$q | s_pending$42$q) & ~(s_filled$42$q & s_error$42$q) & (s_block$42$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$42 = ~s_live$42 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$42;
+        if (m_oh$42) begin
             hit_slot = hit_slot | slot_num$42;
-            hit_full = hit_full | (s_ref$42$q == ref_max);
         end
-        if (~free_found & ~|s_ref$42$q & ~s_pending$42$q) begin
-            free_found = 1'b1;
+        if (f_oh$42) begin
             free_slot = free_slot | slot_num$42;
         end
-        if ((|s_ref$42$q | s_pending$42$q) & (s_block$42$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$43;
+        hit_full = hit_full | (m_oh$43 & s_full$43);
+        if (group_start$43) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$43$q | s_pending$43$q) & ~(s_filled$43$q & s_error$43$q) & (s_block$43$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$43 = ~s_live$43 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$43;
+        if (m_oh$43) begin
             hit_slot = hit_slot | slot_num$43;
-            hit_full = hit_full | (s_ref$43$q == ref_max);
         end
-        if (~free_found & ~|s_ref$43$q & ~s_pending$43$q) begin
-            free_found = 1'b1;
+        if (f_oh$43) begin
             free_slot = free_slot | slot_num$43;
         end
-        if ((|s_ref$43$q | s_pending$43$q) & (s_block$43$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$44;
+        hit_full = hit_full | (m_oh$44 & s_full$44);
+        if (group_start$44) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$44$q | s_pending$44$q) & ~(s_filled$44$q & s_error$44$q) & (s_block$44$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$44 = ~s_live$44 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$44;
+        if (m_oh$44) begin
             hit_slot = hit_slot | slot_num$44;
-            hit_full = hit_full | (s_ref$44$q == ref_max);
         end
-        if (~free_found & ~|s_ref$44$q & ~s_pending$44$q) begin
-            free_found = 1'b1;
+        if (f_oh$44) begin
             free_slot = free_slot | slot_num$44;
         end
-        if ((|s_ref$44$q | s_pending$44$q) & (s_block$44$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$45;
+        hit_full = hit_full | (m_oh$45 & s_full$45);
+        if (group_start$45) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$45$q | s_pending$45$q) & ~(s_filled$45$q & s_error$45$q) & (s_block$45$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$45 = ~s_live$45 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$45;
+        if (m_oh$45) begin
             hit_slot = hit_slot | slot_num$45;
-            hit_full = hit_full | (s_ref$45$q == ref_max);
         end
-        if (~free_found & ~|s_ref$45$q & ~s_pending$45$q) begin
-            free_found = 1'b1;
+        if (f_oh$45) begin
             free_slot = free_slot | slot_num$45;
         end
-        if ((|s_ref$45$q | s_pending$45$q) & (s_block$45$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$46;
+        hit_full = hit_full | (m_oh$46 & s_full$46);
+        if (group_start$46) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$46$q | s_pending$46$q) & ~(s_filled$46$q & s_error$46$q) & (s_block$46$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$46 = ~s_live$46 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$46;
+        if (m_oh$46) begin
             hit_slot = hit_slot | slot_num$46;
-            hit_full = hit_full | (s_ref$46$q == ref_max);
         end
-        if (~free_found & ~|s_ref$46$q & ~s_pending$46$q) begin
-            free_found = 1'b1;
+        if (f_oh$46) begin
             free_slot = free_slot | slot_num$46;
         end
-        if ((|s_ref$46$q | s_pending$46$q) & (s_block$46$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$47;
+        hit_full = hit_full | (m_oh$47 & s_full$47);
+        if (group_start$47) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$47$q | s_pending$47$q) & ~(s_filled$47$q & s_error$47$q) & (s_block$47$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$47 = ~s_live$47 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$47;
+        if (m_oh$47) begin
             hit_slot = hit_slot | slot_num$47;
-            hit_full = hit_full | (s_ref$47$q == ref_max);
         end
-        if (~free_found & ~|s_ref$47$q & ~s_pending$47$q) begin
-            free_found = 1'b1;
+        if (f_oh$47) begin
             free_slot = free_slot | slot_num$47;
         end
-        if ((|s_ref$47$q | s_pending$47$q) & (s_block$47$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$48;
+        hit_full = hit_full | (m_oh$48 & s_full$48);
+        if (group_start$48) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$48$q | s_pending$48$q) & ~(s_filled$48$q & s_error$48$q) & (s_block$48$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$48 = ~s_live$48 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$48;
+        if (m_oh$48) begin
             hit_slot = hit_slot | slot_num$48;
-            hit_full = hit_full | (s_ref$48$q == ref_max);
         end
-        if (~free_found & ~|s_ref$48$q & ~s_pending$48$q) begin
-            free_found = 1'b1;
+        if (f_oh$48) begin
             free_slot = free_slot | slot_num$48;
         end
-        if ((|s_ref$48$q | s_pending$48$q) & (s_block$48$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$49;
+        hit_full = hit_full | (m_oh$49 & s_full$49);
+        if (group_start$49) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$49$q | s_pending$49$q) & ~(s_filled$49$q & s_error$49$q) & (s_block$49$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$49 = ~s_live$49 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$49;
+        if (m_oh$49) begin
             hit_slot = hit_slot | slot_num$49;
-            hit_full = hit_full | (s_ref$49$q == ref_max);
         end
-        if (~free_found & ~|s_ref$49$q & ~s_pending$49$q) begin
-            free_found = 1'b1;
+        if (f_oh$49) begin
             free_slot = free_slot | slot_num$49;
         end
-        if ((|s_ref$49$q | s_pending$49$q) & (s_block$49$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$50;
+        hit_full = hit_full | (m_oh$50 & s_full$50);
+        if (group_start$50) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$50$q | s_pending$50$q) & ~(s_filled$50$q & s_error$50$q) & (s_block$50$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$50 = ~s_live$50 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$50;
+        if (m_oh$50) begin
             hit_slot = hit_slot | slot_num$50;
-            hit_full = hit_full | (s_ref$50$q == ref_max);
         end
-        if (~free_found & ~|s_ref$50$q & ~s_pending$50$q) begin
-            free_found = 1'b1;
+        if (f_oh$50) begin
             free_slot = free_slot | slot_num$50;
         end
-        if ((|s_ref$50$q | s_pending$50$q) & (s_block$50$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$51;
+        hit_full = hit_full | (m_oh$51 & s_full$51);
+        if (group_start$51) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$51$q | s_pending$51$q) & ~(s_filled$51$q & s_error$51$q) & (s_block$51$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$51 = ~s_live$51 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$51;
+        if (m_oh$51) begin
             hit_slot = hit_slot | slot_num$51;
-            hit_full = hit_full | (s_ref$51$q == ref_max);
         end
-        if (~free_found & ~|s_ref$51$q & ~s_pending$51$q) begin
-            free_found = 1'b1;
+        if (f_oh$51) begin
             free_slot = free_slot | slot_num$51;
         end
-        if ((|s_ref$51$q | s_pending$51$q) & (s_block$51$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$52;
+        hit_full = hit_full | (m_oh$52 & s_full$52);
+        if (group_start$52) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$52$q | s_pending$52$q) & ~(s_filled$52$q & s_error$52$q) & (s_block$52$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$52 = ~s_live$52 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$52;
+        if (m_oh$52) begin
             hit_slot = hit_slot | slot_num$52;
-            hit_full = hit_full | (s_ref$52$q == ref_max);
         end
-        if (~free_found & ~|s_ref$52$q & ~s_pending$52$q) begin
-            free_found = 1'b1;
+        if (f_oh$52) begin
             free_slot = free_slot | slot_num$52;
         end
-        if ((|s_ref$52$q | s_pending$52$q) & (s_block$52$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$53;
+        hit_full = hit_full | (m_oh$53 & s_full$53);
+        if (group_start$53) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$53$q | s_pending$53$q) & ~(s_filled$53$q & s_error$53$q) & (s_block$53$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$53 = ~s_live$53 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$53;
+        if (m_oh$53) begin
             hit_slot = hit_slot | slot_num$53;
-            hit_full = hit_full | (s_ref$53$q == ref_max);
         end
-        if (~free_found & ~|s_ref$53$q & ~s_pending$53$q) begin
-            free_found = 1'b1;
+        if (f_oh$53) begin
             free_slot = free_slot | slot_num$53;
         end
-        if ((|s_ref$53$q | s_pending$53$q) & (s_block$53$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$54;
+        hit_full = hit_full | (m_oh$54 & s_full$54);
+        if (group_start$54) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$54$q | s_pending$54$q) & ~(s_filled$54$q & s_error$54$q) & (s_block$54$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$54 = ~s_live$54 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$54;
+        if (m_oh$54) begin
             hit_slot = hit_slot | slot_num$54;
-            hit_full = hit_full | (s_ref$54$q == ref_max);
         end
-        if (~free_found & ~|s_ref$54$q & ~s_pending$54$q) begin
-            free_found = 1'b1;
+        if (f_oh$54) begin
             free_slot = free_slot | slot_num$54;
         end
-        if ((|s_ref$54$q | s_pending$54$q) & (s_block$54$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$55;
+        hit_full = hit_full | (m_oh$55 & s_full$55);
+        if (group_start$55) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$55$q | s_pending$55$q) & ~(s_filled$55$q & s_error$55$q) & (s_block$55$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$55 = ~s_live$55 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$55;
+        if (m_oh$55) begin
             hit_slot = hit_slot | slot_num$55;
-            hit_full = hit_full | (s_ref$55$q == ref_max);
         end
-        if (~free_found & ~|s_ref$55$q & ~s_pending$55$q) begin
-            free_found = 1'b1;
+        if (f_oh$55) begin
             free_slot = free_slot | slot_num$55;
         end
-        if ((|s_ref$55$q | s_pending$55$q) & (s_block$55$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$56;
+        hit_full = hit_full | (m_oh$56 & s_full$56);
+        if (group_start$56) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$56$q | s_pending$56$q) & ~(s_filled$56$q & s_error$56$q) & (s_block$56$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$56 = ~s_live$56 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$56;
+        if (m_oh$56) begin
             hit_slot = hit_slot | slot_num$56;
-            hit_full = hit_full | (s_ref$56$q == ref_max);
         end
-        if (~free_found & ~|s_ref$56$q & ~s_pending$56$q) begin
-            free_found = 1'b1;
+        if (f_oh$56) begin
             free_slot = free_slot | slot_num$56;
         end
-        if ((|s_ref$56$q | s_pending$56$q) & (s_block$56$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$57;
+        hit_full = hit_full | (m_oh$57 & s_full$57);
+        if (group_start$57) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$57$q | s_pending$57$q) & ~(s_filled$57$q & s_error$57$q) & (s_block$57$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$57 = ~s_live$57 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$57;
+        if (m_oh$57) begin
             hit_slot = hit_slot | slot_num$57;
-            hit_full = hit_full | (s_ref$57$q == ref_max);
         end
-        if (~free_found & ~|s_ref$57$q & ~s_pending$57$q) begin
-            free_found = 1'b1;
+        if (f_oh$57) begin
             free_slot = free_slot | slot_num$57;
         end
-        if ((|s_ref$57$q | s_pending$57$q) & (s_block$57$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$58;
+        hit_full = hit_full | (m_oh$58 & s_full$58);
+        if (group_start$58) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$58$q | s_pending$58$q) & ~(s_filled$58$q & s_error$58$q) & (s_block$58$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$58 = ~s_live$58 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$58;
+        if (m_oh$58) begin
             hit_slot = hit_slot | slot_num$58;
-            hit_full = hit_full | (s_ref$58$q == ref_max);
         end
-        if (~free_found & ~|s_ref$58$q & ~s_pending$58$q) begin
-            free_found = 1'b1;
+        if (f_oh$58) begin
             free_slot = free_slot | slot_num$58;
         end
-        if ((|s_ref$58$q | s_pending$58$q) & (s_block$58$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$59;
+        hit_full = hit_full | (m_oh$59 & s_full$59);
+        if (group_start$59) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$59$q | s_pending$59$q) & ~(s_filled$59$q & s_error$59$q) & (s_block$59$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$59 = ~s_live$59 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$59;
+        if (m_oh$59) begin
             hit_slot = hit_slot | slot_num$59;
-            hit_full = hit_full | (s_ref$59$q == ref_max);
         end
-        if (~free_found & ~|s_ref$59$q & ~s_pending$59$q) begin
-            free_found = 1'b1;
+        if (f_oh$59) begin
             free_slot = free_slot | slot_num$59;
         end
-        if ((|s_ref$59$q | s_pending$59$q) & (s_block$59$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$60;
+        hit_full = hit_full | (m_oh$60 & s_full$60);
+        if (group_start$60) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$60$q | s_pending$60$q) & ~(s_filled$60$q & s_error$60$q) & (s_block$60$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$60 = ~s_live$60 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$60;
+        if (m_oh$60) begin
             hit_slot = hit_slot | slot_num$60;
-            hit_full = hit_full | (s_ref$60$q == ref_max);
         end
-        if (~free_found & ~|s_ref$60$q & ~s_pending$60$q) begin
-            free_found = 1'b1;
+        if (f_oh$60) begin
             free_slot = free_slot | slot_num$60;
         end
-        if ((|s_ref$60$q | s_pending$60$q) & (s_block$60$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$61;
+        hit_full = hit_full | (m_oh$61 & s_full$61);
+        if (group_start$61) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$61$q | s_pending$61$q) & ~(s_filled$61$q & s_error$61$q) & (s_block$61$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$61 = ~s_live$61 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$61;
+        if (m_oh$61) begin
             hit_slot = hit_slot | slot_num$61;
-            hit_full = hit_full | (s_ref$61$q == ref_max);
         end
-        if (~free_found & ~|s_ref$61$q & ~s_pending$61$q) begin
-            free_found = 1'b1;
+        if (f_oh$61) begin
             free_slot = free_slot | slot_num$61;
         end
-        if ((|s_ref$61$q | s_pending$61$q) & (s_block$61$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$62;
+        hit_full = hit_full | (m_oh$62 & s_full$62);
+        if (group_start$62) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$62$q | s_pending$62$q) & ~(s_filled$62$q & s_error$62$q) & (s_block$62$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$62 = ~s_live$62 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$62;
+        if (m_oh$62) begin
             hit_slot = hit_slot | slot_num$62;
-            hit_full = hit_full | (s_ref$62$q == ref_max);
         end
-        if (~free_found & ~|s_ref$62$q & ~s_pending$62$q) begin
-            free_found = 1'b1;
+        if (f_oh$62) begin
             free_slot = free_slot | slot_num$62;
         end
-        if ((|s_ref$62$q | s_pending$62$q) & (s_block$62$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$63;
+        hit_full = hit_full | (m_oh$63 & s_full$63);
+        if (group_start$63) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$63$q | s_pending$63$q) & ~(s_filled$63$q & s_error$63$q) & (s_block$63$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$63 = ~s_live$63 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$63;
+        if (m_oh$63) begin
             hit_slot = hit_slot | slot_num$63;
-            hit_full = hit_full | (s_ref$63$q == ref_max);
         end
-        if (~free_found & ~|s_ref$63$q & ~s_pending$63$q) begin
-            free_found = 1'b1;
+        if (f_oh$63) begin
             free_slot = free_slot | slot_num$63;
         end
-        if ((|s_ref$63$q | s_pending$63$q) & (s_block$63$q == q_block)) begin
-            busy_any = 1'b1;
-        end
+        free_found = f_below | f_acc;
         blocked = hold_valid & (h_block == cur_block$q) & ~cur_exempt$q;
         room = 1'b0;
         if (cur_port$q == port_num$0) begin
@@ -13649,8 +15704,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         if (hit) begin
             slot_out = hit_slot;
         end
-        taken_merged = go & hit;
-        taken_new = go & ~hit;
+        merge = go & hit;
+        take_new = go & ~hit;
+        taken_merged = merge;
+        taken_new = take_new;
         taken_slot = slot_out;
         busy = busy_any | (cur_valid$q & cur_exempt$q & (cur_block$q == q_block));
         take = found & (~cur_valid$q | go);
@@ -13765,7 +15822,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             cw_out = 32'h0;
         end
         cw_data = cw_out;
-        inc = go & (slot_out == slot_num$0);
+        s_inc$0$d = (merge & m_oh$0) | (take_new & f_oh$0);
+        inc = s_inc$0$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$0)) begin
             dec = dec + 32'h1;
@@ -13775,8 +15833,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$0$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$0$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$0)) begin
+        if (f_oh$0) begin
             s_block$0$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$0$d = s_block$0$q == sel_block;
+            if (f_oh$0) begin
+                s_eq$0$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$0) begin
+            s_eq$0$d = 1'b1;
+        end
+        if (take_new & f_oh$0) begin
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             s_pending$0$d = 1'b1;
@@ -13793,11 +15862,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$0$d = 32'h0;
+            s_inc$0$d = 1'b0;
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             s_pending$0$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$1);
+        s_inc$1$d = (merge & m_oh$1) | (take_new & f_oh$1);
+        inc = s_inc$1$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$1)) begin
             dec = dec + 32'h1;
@@ -13807,8 +15878,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$1$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$1$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$1)) begin
+        if (f_oh$1) begin
             s_block$1$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$1$d = s_block$1$q == sel_block;
+            if (f_oh$1) begin
+                s_eq$1$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$1) begin
+            s_eq$1$d = 1'b1;
+        end
+        if (take_new & f_oh$1) begin
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             s_pending$1$d = 1'b1;
@@ -13825,11 +15907,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$1$d = 32'h0;
+            s_inc$1$d = 1'b0;
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             s_pending$1$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$2);
+        s_inc$2$d = (merge & m_oh$2) | (take_new & f_oh$2);
+        inc = s_inc$2$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$2)) begin
             dec = dec + 32'h1;
@@ -13839,8 +15923,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$2$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$2$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$2)) begin
+        if (f_oh$2) begin
             s_block$2$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$2$d = s_block$2$q == sel_block;
+            if (f_oh$2) begin
+                s_eq$2$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$2) begin
+            s_eq$2$d = 1'b1;
+        end
+        if (take_new & f_oh$2) begin
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             s_pending$2$d = 1'b1;
@@ -13857,11 +15952,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$2$d = 32'h0;
+            s_inc$2$d = 1'b0;
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             s_pending$2$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$3);
+        s_inc$3$d = (merge & m_oh$3) | (take_new & f_oh$3);
+        inc = s_inc$3$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$3)) begin
             dec = dec + 32'h1;
@@ -13871,8 +15968,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$3$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$3$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$3)) begin
+        if (f_oh$3) begin
             s_block$3$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$3$d = s_block$3$q == sel_block;
+            if (f_oh$3) begin
+                s_eq$3$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$3) begin
+            s_eq$3$d = 1'b1;
+        end
+        if (take_new & f_oh$3) begin
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             s_pending$3$d = 1'b1;
@@ -13889,11 +15997,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$3$d = 32'h0;
+            s_inc$3$d = 1'b0;
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             s_pending$3$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$4);
+        s_inc$4$d = (merge & m_oh$4) | (take_new & f_oh$4);
+        inc = s_inc$4$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$4)) begin
             dec = dec + 32'h1;
@@ -13903,8 +16013,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$4$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$4$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$4)) begin
+        if (f_oh$4) begin
             s_block$4$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$4$d = s_block$4$q == sel_block;
+            if (f_oh$4) begin
+                s_eq$4$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$4) begin
+            s_eq$4$d = 1'b1;
+        end
+        if (take_new & f_oh$4) begin
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             s_pending$4$d = 1'b1;
@@ -13921,11 +16042,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$4$d = 32'h0;
+            s_inc$4$d = 1'b0;
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             s_pending$4$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$5);
+        s_inc$5$d = (merge & m_oh$5) | (take_new & f_oh$5);
+        inc = s_inc$5$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$5)) begin
             dec = dec + 32'h1;
@@ -13935,8 +16058,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$5$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$5$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$5)) begin
+        if (f_oh$5) begin
             s_block$5$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$5$d = s_block$5$q == sel_block;
+            if (f_oh$5) begin
+                s_eq$5$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$5) begin
+            s_eq$5$d = 1'b1;
+        end
+        if (take_new & f_oh$5) begin
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             s_pending$5$d = 1'b1;
@@ -13953,11 +16087,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$5$d = 32'h0;
+            s_inc$5$d = 1'b0;
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             s_pending$5$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$6);
+        s_inc$6$d = (merge & m_oh$6) | (take_new & f_oh$6);
+        inc = s_inc$6$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$6)) begin
             dec = dec + 32'h1;
@@ -13967,8 +16103,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$6$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$6$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$6)) begin
+        if (f_oh$6) begin
             s_block$6$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$6$d = s_block$6$q == sel_block;
+            if (f_oh$6) begin
+                s_eq$6$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$6) begin
+            s_eq$6$d = 1'b1;
+        end
+        if (take_new & f_oh$6) begin
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             s_pending$6$d = 1'b1;
@@ -13985,11 +16132,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$6$d = 32'h0;
+            s_inc$6$d = 1'b0;
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             s_pending$6$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$7);
+        s_inc$7$d = (merge & m_oh$7) | (take_new & f_oh$7);
+        inc = s_inc$7$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$7)) begin
             dec = dec + 32'h1;
@@ -13999,8 +16148,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$7$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$7$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$7)) begin
+        if (f_oh$7) begin
             s_block$7$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$7$d = s_block$7$q == sel_block;
+            if (f_oh$7) begin
+                s_eq$7$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$7) begin
+            s_eq$7$d = 1'b1;
+        end
+        if (take_new & f_oh$7) begin
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             s_pending$7$d = 1'b1;
@@ -14017,11 +16177,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$7$d = 32'h0;
+            s_inc$7$d = 1'b0;
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             s_pending$7$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$8);
+        s_inc$8$d = (merge & m_oh$8) | (take_new & f_oh$8);
+        inc = s_inc$8$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$8)) begin
             dec = dec + 32'h1;
@@ -14031,8 +16193,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$8$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$8$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$8)) begin
+        if (f_oh$8) begin
             s_block$8$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$8$d = s_block$8$q == sel_block;
+            if (f_oh$8) begin
+                s_eq$8$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$8) begin
+            s_eq$8$d = 1'b1;
+        end
+        if (take_new & f_oh$8) begin
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             s_pending$8$d = 1'b1;
@@ -14049,11 +16222,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$8$d = 32'h0;
+            s_inc$8$d = 1'b0;
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             s_pending$8$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$9);
+        s_inc$9$d = (merge & m_oh$9) | (take_new & f_oh$9);
+        inc = s_inc$9$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$9)) begin
             dec = dec + 32'h1;
@@ -14063,8 +16238,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$9$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$9$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$9)) begin
+        if (f_oh$9) begin
             s_block$9$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$9$d = s_block$9$q == sel_block;
+            if (f_oh$9) begin
+                s_eq$9$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$9) begin
+            s_eq$9$d = 1'b1;
+        end
+        if (take_new & f_oh$9) begin
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             s_pending$9$d = 1'b1;
@@ -14081,11 +16267,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$9$d = 32'h0;
+            s_inc$9$d = 1'b0;
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             s_pending$9$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$10);
+        s_inc$10$d = (merge & m_oh$10) | (take_new & f_oh$10);
+        inc = s_inc$10$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$10)) begin
             dec = dec + 32'h1;
@@ -14095,8 +16283,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$10$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$10$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$10)) begin
+        if (f_oh$10) begin
             s_block$10$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$10$d = s_block$10$q == sel_block;
+            if (f_oh$10) begin
+                s_eq$10$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$10) begin
+            s_eq$10$d = 1'b1;
+        end
+        if (take_new & f_oh$10) begin
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             s_pending$10$d = 1'b1;
@@ -14113,11 +16312,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$10$d = 32'h0;
+            s_inc$10$d = 1'b0;
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             s_pending$10$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$11);
+        s_inc$11$d = (merge & m_oh$11) | (take_new & f_oh$11);
+        inc = s_inc$11$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$11)) begin
             dec = dec + 32'h1;
@@ -14127,8 +16328,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$11$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$11$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$11)) begin
+        if (f_oh$11) begin
             s_block$11$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$11$d = s_block$11$q == sel_block;
+            if (f_oh$11) begin
+                s_eq$11$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$11) begin
+            s_eq$11$d = 1'b1;
+        end
+        if (take_new & f_oh$11) begin
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             s_pending$11$d = 1'b1;
@@ -14145,11 +16357,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$11$d = 32'h0;
+            s_inc$11$d = 1'b0;
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             s_pending$11$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$12);
+        s_inc$12$d = (merge & m_oh$12) | (take_new & f_oh$12);
+        inc = s_inc$12$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$12)) begin
             dec = dec + 32'h1;
@@ -14159,8 +16373,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$12$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$12$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$12)) begin
+        if (f_oh$12) begin
             s_block$12$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$12$d = s_block$12$q == sel_block;
+            if (f_oh$12) begin
+                s_eq$12$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$12) begin
+            s_eq$12$d = 1'b1;
+        end
+        if (take_new & f_oh$12) begin
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             s_pending$12$d = 1'b1;
@@ -14177,11 +16402,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$12$d = 32'h0;
+            s_inc$12$d = 1'b0;
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             s_pending$12$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$13);
+        s_inc$13$d = (merge & m_oh$13) | (take_new & f_oh$13);
+        inc = s_inc$13$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$13)) begin
             dec = dec + 32'h1;
@@ -14191,8 +16418,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$13$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$13$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$13)) begin
+        if (f_oh$13) begin
             s_block$13$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$13$d = s_block$13$q == sel_block;
+            if (f_oh$13) begin
+                s_eq$13$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$13) begin
+            s_eq$13$d = 1'b1;
+        end
+        if (take_new & f_oh$13) begin
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             s_pending$13$d = 1'b1;
@@ -14209,11 +16447,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$13$d = 32'h0;
+            s_inc$13$d = 1'b0;
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             s_pending$13$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$14);
+        s_inc$14$d = (merge & m_oh$14) | (take_new & f_oh$14);
+        inc = s_inc$14$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$14)) begin
             dec = dec + 32'h1;
@@ -14223,8 +16463,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$14$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$14$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$14)) begin
+        if (f_oh$14) begin
             s_block$14$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$14$d = s_block$14$q == sel_block;
+            if (f_oh$14) begin
+                s_eq$14$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$14) begin
+            s_eq$14$d = 1'b1;
+        end
+        if (take_new & f_oh$14) begin
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             s_pending$14$d = 1'b1;
@@ -14241,11 +16492,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$14$d = 32'h0;
+            s_inc$14$d = 1'b0;
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             s_pending$14$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$15);
+        s_inc$15$d = (merge & m_oh$15) | (take_new & f_oh$15);
+        inc = s_inc$15$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$15)) begin
             dec = dec + 32'h1;
@@ -14255,8 +16508,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$15$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$15$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$15)) begin
+        if (f_oh$15) begin
             s_block$15$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$15$d = s_block$15$q == sel_block;
+            if (f_oh$15) begin
+                s_eq$15$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$15) begin
+            s_eq$15$d = 1'b1;
+        end
+        if (take_new & f_oh$15) begin
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             s_pending$15$d = 1'b1;
@@ -14273,11 +16537,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$15$d = 32'h0;
+            s_inc$15$d = 1'b0;
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             s_pending$15$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$16);
+        s_inc$16$d = (merge & m_oh$16) | (take_new & f_oh$16);
+        inc = s_inc$16$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$16)) begin
             dec = dec + 32'h1;
@@ -14287,8 +16553,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$16$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$16$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$16)) begin
+        if (f_oh$16) begin
             s_block$16$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$16$d = s_block$16$q == sel_block;
+            if (f_oh$16) begin
+                s_eq$16$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$16) begin
+            s_eq$16$d = 1'b1;
+        end
+        if (take_new & f_oh$16) begin
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             s_pending$16$d = 1'b1;
@@ -14305,11 +16582,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$16$d = 32'h0;
+            s_inc$16$d = 1'b0;
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             s_pending$16$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$17);
+        s_inc$17$d = (merge & m_oh$17) | (take_new & f_oh$17);
+        inc = s_inc$17$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$17)) begin
             dec = dec + 32'h1;
@@ -14319,8 +16598,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$17$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$17$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$17)) begin
+        if (f_oh$17) begin
             s_block$17$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$17$d = s_block$17$q == sel_block;
+            if (f_oh$17) begin
+                s_eq$17$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$17) begin
+            s_eq$17$d = 1'b1;
+        end
+        if (take_new & f_oh$17) begin
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             s_pending$17$d = 1'b1;
@@ -14337,11 +16627,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$17$d = 32'h0;
+            s_inc$17$d = 1'b0;
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             s_pending$17$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$18);
+        s_inc$18$d = (merge & m_oh$18) | (take_new & f_oh$18);
+        inc = s_inc$18$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$18)) begin
             dec = dec + 32'h1;
@@ -14351,8 +16643,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$18$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$18$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$18)) begin
+        if (f_oh$18) begin
             s_block$18$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$18$d = s_block$18$q == sel_block;
+            if (f_oh$18) begin
+                s_eq$18$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$18) begin
+            s_eq$18$d = 1'b1;
+        end
+        if (take_new & f_oh$18) begin
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             s_pending$18$d = 1'b1;
@@ -14369,11 +16672,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$18$d = 32'h0;
+            s_inc$18$d = 1'b0;
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             s_pending$18$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$19);
+        s_inc$19$d = (merge & m_oh$19) | (take_new & f_oh$19);
+        inc = s_inc$19$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$19)) begin
             dec = dec + 32'h1;
@@ -14383,8 +16688,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$19$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$19$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$19)) begin
+        if (f_oh$19) begin
             s_block$19$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$19$d = s_block$19$q == sel_block;
+            if (f_oh$19) begin
+                s_eq$19$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$19) begin
+            s_eq$19$d = 1'b1;
+        end
+        if (take_new & f_oh$19) begin
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             s_pending$19$d = 1'b1;
@@ -14401,11 +16717,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$19$d = 32'h0;
+            s_inc$19$d = 1'b0;
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             s_pending$19$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$20);
+        s_inc$20$d = (merge & m_oh$20) | (take_new & f_oh$20);
+        inc = s_inc$20$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$20)) begin
             dec = dec + 32'h1;
@@ -14415,8 +16733,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$20$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$20$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$20)) begin
+        if (f_oh$20) begin
             s_block$20$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$20$d = s_block$20$q == sel_block;
+            if (f_oh$20) begin
+                s_eq$20$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$20) begin
+            s_eq$20$d = 1'b1;
+        end
+        if (take_new & f_oh$20) begin
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             s_pending$20$d = 1'b1;
@@ -14433,11 +16762,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$20$d = 32'h0;
+            s_inc$20$d = 1'b0;
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             s_pending$20$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$21);
+        s_inc$21$d = (merge & m_oh$21) | (take_new & f_oh$21);
+        inc = s_inc$21$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$21)) begin
             dec = dec + 32'h1;
@@ -14447,8 +16778,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$21$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$21$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$21)) begin
+        if (f_oh$21) begin
             s_block$21$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$21$d = s_block$21$q == sel_block;
+            if (f_oh$21) begin
+                s_eq$21$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$21) begin
+            s_eq$21$d = 1'b1;
+        end
+        if (take_new & f_oh$21) begin
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             s_pending$21$d = 1'b1;
@@ -14465,11 +16807,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$21$d = 32'h0;
+            s_inc$21$d = 1'b0;
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             s_pending$21$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$22);
+        s_inc$22$d = (merge & m_oh$22) | (take_new & f_oh$22);
+        inc = s_inc$22$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$22)) begin
             dec = dec + 32'h1;
@@ -14479,8 +16823,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$22$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$22$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$22)) begin
+        if (f_oh$22) begin
             s_block$22$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$22$d = s_block$22$q == sel_block;
+            if (f_oh$22) begin
+                s_eq$22$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$22) begin
+            s_eq$22$d = 1'b1;
+        end
+        if (take_new & f_oh$22) begin
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             s_pending$22$d = 1'b1;
@@ -14497,11 +16852,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$22$d = 32'h0;
+            s_inc$22$d = 1'b0;
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             s_pending$22$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$23);
+        s_inc$23$d = (merge & m_oh$23) | (take_new & f_oh$23);
+        inc = s_inc$23$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$23)) begin
             dec = dec + 32'h1;
@@ -14511,8 +16868,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$23$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$23$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$23)) begin
+        if (f_oh$23) begin
             s_block$23$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$23$d = s_block$23$q == sel_block;
+            if (f_oh$23) begin
+                s_eq$23$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$23) begin
+            s_eq$23$d = 1'b1;
+        end
+        if (take_new & f_oh$23) begin
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             s_pending$23$d = 1'b1;
@@ -14529,11 +16897,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$23$d = 32'h0;
+            s_inc$23$d = 1'b0;
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             s_pending$23$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$24);
+        s_inc$24$d = (merge & m_oh$24) | (take_new & f_oh$24);
+        inc = s_inc$24$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$24)) begin
             dec = dec + 32'h1;
@@ -14543,8 +16913,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$24$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$24$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$24)) begin
+        if (f_oh$24) begin
             s_block$24$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$24$d = s_block$24$q == sel_block;
+            if (f_oh$24) begin
+                s_eq$24$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$24) begin
+            s_eq$24$d = 1'b1;
+        end
+        if (take_new & f_oh$24) begin
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             s_pending$24$d = 1'b1;
@@ -14561,11 +16942,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$24$d = 32'h0;
+            s_inc$24$d = 1'b0;
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             s_pending$24$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$25);
+        s_inc$25$d = (merge & m_oh$25) | (take_new & f_oh$25);
+        inc = s_inc$25$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$25)) begin
             dec = dec + 32'h1;
@@ -14575,8 +16958,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$25$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$25$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$25)) begin
+        if (f_oh$25) begin
             s_block$25$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$25$d = s_block$25$q == sel_block;
+            if (f_oh$25) begin
+                s_eq$25$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$25) begin
+            s_eq$25$d = 1'b1;
+        end
+        if (take_new & f_oh$25) begin
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             s_pending$25$d = 1'b1;
@@ -14593,11 +16987,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$25$d = 32'h0;
+            s_inc$25$d = 1'b0;
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             s_pending$25$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$26);
+        s_inc$26$d = (merge & m_oh$26) | (take_new & f_oh$26);
+        inc = s_inc$26$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$26)) begin
             dec = dec + 32'h1;
@@ -14607,8 +17003,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$26$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$26$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$26)) begin
+        if (f_oh$26) begin
             s_block$26$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$26$d = s_block$26$q == sel_block;
+            if (f_oh$26) begin
+                s_eq$26$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$26) begin
+            s_eq$26$d = 1'b1;
+        end
+        if (take_new & f_oh$26) begin
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             s_pending$26$d = 1'b1;
@@ -14625,11 +17032,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$26$d = 32'h0;
+            s_inc$26$d = 1'b0;
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             s_pending$26$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$27);
+        s_inc$27$d = (merge & m_oh$27) | (take_new & f_oh$27);
+        inc = s_inc$27$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$27)) begin
             dec = dec + 32'h1;
@@ -14639,8 +17048,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$27$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$27$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$27)) begin
+        if (f_oh$27) begin
             s_block$27$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$27$d = s_block$27$q == sel_block;
+            if (f_oh$27) begin
+                s_eq$27$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$27) begin
+            s_eq$27$d = 1'b1;
+        end
+        if (take_new & f_oh$27) begin
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             s_pending$27$d = 1'b1;
@@ -14657,11 +17077,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$27$d = 32'h0;
+            s_inc$27$d = 1'b0;
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             s_pending$27$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$28);
+        s_inc$28$d = (merge & m_oh$28) | (take_new & f_oh$28);
+        inc = s_inc$28$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$28)) begin
             dec = dec + 32'h1;
@@ -14671,8 +17093,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$28$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$28$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$28)) begin
+        if (f_oh$28) begin
             s_block$28$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$28$d = s_block$28$q == sel_block;
+            if (f_oh$28) begin
+                s_eq$28$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$28) begin
+            s_eq$28$d = 1'b1;
+        end
+        if (take_new & f_oh$28) begin
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             s_pending$28$d = 1'b1;
@@ -14689,11 +17122,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$28$d = 32'h0;
+            s_inc$28$d = 1'b0;
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             s_pending$28$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$29);
+        s_inc$29$d = (merge & m_oh$29) | (take_new & f_oh$29);
+        inc = s_inc$29$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$29)) begin
             dec = dec + 32'h1;
@@ -14703,8 +17138,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$29$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$29$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$29)) begin
+        if (f_oh$29) begin
             s_block$29$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$29$d = s_block$29$q == sel_block;
+            if (f_oh$29) begin
+                s_eq$29$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$29) begin
+            s_eq$29$d = 1'b1;
+        end
+        if (take_new & f_oh$29) begin
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             s_pending$29$d = 1'b1;
@@ -14721,11 +17167,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$29$d = 32'h0;
+            s_inc$29$d = 1'b0;
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             s_pending$29$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$30);
+        s_inc$30$d = (merge & m_oh$30) | (take_new & f_oh$30);
+        inc = s_inc$30$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$30)) begin
             dec = dec + 32'h1;
@@ -14735,8 +17183,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$30$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$30$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$30)) begin
+        if (f_oh$30) begin
             s_block$30$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$30$d = s_block$30$q == sel_block;
+            if (f_oh$30) begin
+                s_eq$30$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$30) begin
+            s_eq$30$d = 1'b1;
+        end
+        if (take_new & f_oh$30) begin
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             s_pending$30$d = 1'b1;
@@ -14753,11 +17212,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$30$d = 32'h0;
+            s_inc$30$d = 1'b0;
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             s_pending$30$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$31);
+        s_inc$31$d = (merge & m_oh$31) | (take_new & f_oh$31);
+        inc = s_inc$31$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$31)) begin
             dec = dec + 32'h1;
@@ -14767,8 +17228,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$31$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$31$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$31)) begin
+        if (f_oh$31) begin
             s_block$31$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$31$d = s_block$31$q == sel_block;
+            if (f_oh$31) begin
+                s_eq$31$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$31) begin
+            s_eq$31$d = 1'b1;
+        end
+        if (take_new & f_oh$31) begin
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             s_pending$31$d = 1'b1;
@@ -14785,11 +17257,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$31$d = 32'h0;
+            s_inc$31$d = 1'b0;
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             s_pending$31$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$32);
+        s_inc$32$d = (merge & m_oh$32) | (take_new & f_oh$32);
+        inc = s_inc$32$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$32)) begin
             dec = dec + 32'h1;
@@ -14799,8 +17273,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$32$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$32$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$32)) begin
+        if (f_oh$32) begin
             s_block$32$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$32$d = s_block$32$q == sel_block;
+            if (f_oh$32) begin
+                s_eq$32$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$32) begin
+            s_eq$32$d = 1'b1;
+        end
+        if (take_new & f_oh$32) begin
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             s_pending$32$d = 1'b1;
@@ -14817,11 +17302,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$32$d = 32'h0;
+            s_inc$32$d = 1'b0;
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             s_pending$32$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$33);
+        s_inc$33$d = (merge & m_oh$33) | (take_new & f_oh$33);
+        inc = s_inc$33$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$33)) begin
             dec = dec + 32'h1;
@@ -14831,8 +17318,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$33$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$33$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$33)) begin
+        if (f_oh$33) begin
             s_block$33$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$33$d = s_block$33$q == sel_block;
+            if (f_oh$33) begin
+                s_eq$33$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$33) begin
+            s_eq$33$d = 1'b1;
+        end
+        if (take_new & f_oh$33) begin
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             s_pending$33$d = 1'b1;
@@ -14849,11 +17347,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$33$d = 32'h0;
+            s_inc$33$d = 1'b0;
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             s_pending$33$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$34);
+        s_inc$34$d = (merge & m_oh$34) | (take_new & f_oh$34);
+        inc = s_inc$34$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$34)) begin
             dec = dec + 32'h1;
@@ -14863,8 +17363,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$34$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$34$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$34)) begin
+        if (f_oh$34) begin
             s_block$34$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$34$d = s_block$34$q == sel_block;
+            if (f_oh$34) begin
+                s_eq$34$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$34) begin
+            s_eq$34$d = 1'b1;
+        end
+        if (take_new & f_oh$34) begin
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             s_pending$34$d = 1'b1;
@@ -14881,11 +17392,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$34$d = 32'h0;
+            s_inc$34$d = 1'b0;
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             s_pending$34$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$35);
+        s_inc$35$d = (merge & m_oh$35) | (take_new & f_oh$35);
+        inc = s_inc$35$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$35)) begin
             dec = dec + 32'h1;
@@ -14895,8 +17408,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$35$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$35$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$35)) begin
+        if (f_oh$35) begin
             s_block$35$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$35$d = s_block$35$q == sel_block;
+            if (f_oh$35) begin
+                s_eq$35$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$35) begin
+            s_eq$35$d = 1'b1;
+        end
+        if (take_new & f_oh$35) begin
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             s_pending$35$d = 1'b1;
@@ -14913,11 +17437,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$35$d = 32'h0;
+            s_inc$35$d = 1'b0;
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             s_pending$35$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$36);
+        s_inc$36$d = (merge & m_oh$36) | (take_new & f_oh$36);
+        inc = s_inc$36$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$36)) begin
             dec = dec + 32'h1;
@@ -14927,8 +17453,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$36$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$36$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$36)) begin
+        if (f_oh$36) begin
             s_block$36$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$36$d = s_block$36$q == sel_block;
+            if (f_oh$36) begin
+                s_eq$36$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$36) begin
+            s_eq$36$d = 1'b1;
+        end
+        if (take_new & f_oh$36) begin
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             s_pending$36$d = 1'b1;
@@ -14945,11 +17482,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$36$d = 32'h0;
+            s_inc$36$d = 1'b0;
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             s_pending$36$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$37);
+        s_inc$37$d = (merge & m_oh$37) | (take_new & f_oh$37);
+        inc = s_inc$37$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$37)) begin
             dec = dec + 32'h1;
@@ -14959,8 +17498,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$37$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$37$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$37)) begin
+        if (f_oh$37) begin
             s_block$37$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$37$d = s_block$37$q == sel_block;
+            if (f_oh$37) begin
+                s_eq$37$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$37) begin
+            s_eq$37$d = 1'b1;
+        end
+        if (take_new & f_oh$37) begin
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             s_pending$37$d = 1'b1;
@@ -14977,11 +17527,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$37$d = 32'h0;
+            s_inc$37$d = 1'b0;
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             s_pending$37$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$38);
+        s_inc$38$d = (merge & m_oh$38) | (take_new & f_oh$38);
+        inc = s_inc$38$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$38)) begin
             dec = dec + 32'h1;
@@ -14991,8 +17543,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$38$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$38$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$38)) begin
+        if (f_oh$38) begin
             s_block$38$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$38$d = s_block$38$q == sel_block;
+            if (f_oh$38) begin
+                s_eq$38$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$38) begin
+            s_eq$38$d = 1'b1;
+        end
+        if (take_new & f_oh$38) begin
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             s_pending$38$d = 1'b1;
@@ -15009,11 +17572,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$38$d = 32'h0;
+            s_inc$38$d = 1'b0;
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             s_pending$38$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$39);
+        s_inc$39$d = (merge & m_oh$39) | (take_new & f_oh$39);
+        inc = s_inc$39$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$39)) begin
             dec = dec + 32'h1;
@@ -15023,8 +17588,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$39$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$39$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$39)) begin
+        if (f_oh$39) begin
             s_block$39$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$39$d = s_block$39$q == sel_block;
+            if (f_oh$39) begin
+                s_eq$39$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$39) begin
+            s_eq$39$d = 1'b1;
+        end
+        if (take_new & f_oh$39) begin
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             s_pending$39$d = 1'b1;
@@ -15041,11 +17617,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$39$d = 32'h0;
+            s_inc$39$d = 1'b0;
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             s_pending$39$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$40);
+        s_inc$40$d = (merge & m_oh$40) | (take_new & f_oh$40);
+        inc = s_inc$40$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$40)) begin
             dec = dec + 32'h1;
@@ -15055,8 +17633,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$40$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$40$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$40)) begin
+        if (f_oh$40) begin
             s_block$40$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$40$d = s_block$40$q == sel_block;
+            if (f_oh$40) begin
+                s_eq$40$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$40) begin
+            s_eq$40$d = 1'b1;
+        end
+        if (take_new & f_oh$40) begin
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             s_pending$40$d = 1'b1;
@@ -15073,11 +17662,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$40$d = 32'h0;
+            s_inc$40$d = 1'b0;
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             s_pending$40$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$41);
+        s_inc$41$d = (merge & m_oh$41) | (take_new & f_oh$41);
+        inc = s_inc$41$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$41)) begin
             dec = dec + 32'h1;
@@ -15087,8 +17678,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$41$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$41$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$41)) begin
+        if (f_oh$41) begin
             s_block$41$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$41$d = s_block$41$q == sel_block;
+            if (f_oh$41) begin
+                s_eq$41$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$41) begin
+            s_eq$41$d = 1'b1;
+        end
+        if (take_new & f_oh$41) begin
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             s_pending$41$d = 1'b1;
@@ -15105,11 +17707,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$41$d = 32'h0;
+            s_inc$41$d = 1'b0;
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             s_pending$41$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$42);
+        s_inc$42$d = (merge & m_oh$42) | (take_new & f_oh$42);
+        inc = s_inc$42$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$42)) begin
             dec = dec + 32'h1;
@@ -15119,8 +17723,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$42$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$42$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$42)) begin
+        if (f_oh$42) begin
             s_block$42$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$42$d = s_block$42$q == sel_block;
+            if (f_oh$42) begin
+                s_eq$42$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$42) begin
+            s_eq$42$d = 1'b1;
+        end
+        if (take_new & f_oh$42) begin
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             s_pending$42$d = 1'b1;
@@ -15137,11 +17752,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$42$d = 32'h0;
+            s_inc$42$d = 1'b0;
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             s_pending$42$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$43);
+        s_inc$43$d = (merge & m_oh$43) | (take_new & f_oh$43);
+        inc = s_inc$43$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$43)) begin
             dec = dec + 32'h1;
@@ -15151,8 +17768,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$43$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$43$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$43)) begin
+        if (f_oh$43) begin
             s_block$43$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$43$d = s_block$43$q == sel_block;
+            if (f_oh$43) begin
+                s_eq$43$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$43) begin
+            s_eq$43$d = 1'b1;
+        end
+        if (take_new & f_oh$43) begin
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             s_pending$43$d = 1'b1;
@@ -15169,11 +17797,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$43$d = 32'h0;
+            s_inc$43$d = 1'b0;
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             s_pending$43$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$44);
+        s_inc$44$d = (merge & m_oh$44) | (take_new & f_oh$44);
+        inc = s_inc$44$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$44)) begin
             dec = dec + 32'h1;
@@ -15183,8 +17813,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$44$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$44$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$44)) begin
+        if (f_oh$44) begin
             s_block$44$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$44$d = s_block$44$q == sel_block;
+            if (f_oh$44) begin
+                s_eq$44$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$44) begin
+            s_eq$44$d = 1'b1;
+        end
+        if (take_new & f_oh$44) begin
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             s_pending$44$d = 1'b1;
@@ -15201,11 +17842,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$44$d = 32'h0;
+            s_inc$44$d = 1'b0;
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             s_pending$44$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$45);
+        s_inc$45$d = (merge & m_oh$45) | (take_new & f_oh$45);
+        inc = s_inc$45$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$45)) begin
             dec = dec + 32'h1;
@@ -15215,8 +17858,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$45$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$45$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$45)) begin
+        if (f_oh$45) begin
             s_block$45$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$45$d = s_block$45$q == sel_block;
+            if (f_oh$45) begin
+                s_eq$45$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$45) begin
+            s_eq$45$d = 1'b1;
+        end
+        if (take_new & f_oh$45) begin
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             s_pending$45$d = 1'b1;
@@ -15233,11 +17887,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$45$d = 32'h0;
+            s_inc$45$d = 1'b0;
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             s_pending$45$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$46);
+        s_inc$46$d = (merge & m_oh$46) | (take_new & f_oh$46);
+        inc = s_inc$46$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$46)) begin
             dec = dec + 32'h1;
@@ -15247,8 +17903,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$46$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$46$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$46)) begin
+        if (f_oh$46) begin
             s_block$46$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$46$d = s_block$46$q == sel_block;
+            if (f_oh$46) begin
+                s_eq$46$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$46) begin
+            s_eq$46$d = 1'b1;
+        end
+        if (take_new & f_oh$46) begin
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             s_pending$46$d = 1'b1;
@@ -15265,11 +17932,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$46$d = 32'h0;
+            s_inc$46$d = 1'b0;
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             s_pending$46$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$47);
+        s_inc$47$d = (merge & m_oh$47) | (take_new & f_oh$47);
+        inc = s_inc$47$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$47)) begin
             dec = dec + 32'h1;
@@ -15279,8 +17948,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$47$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$47$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$47)) begin
+        if (f_oh$47) begin
             s_block$47$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$47$d = s_block$47$q == sel_block;
+            if (f_oh$47) begin
+                s_eq$47$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$47) begin
+            s_eq$47$d = 1'b1;
+        end
+        if (take_new & f_oh$47) begin
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             s_pending$47$d = 1'b1;
@@ -15297,11 +17977,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$47$d = 32'h0;
+            s_inc$47$d = 1'b0;
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             s_pending$47$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$48);
+        s_inc$48$d = (merge & m_oh$48) | (take_new & f_oh$48);
+        inc = s_inc$48$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$48)) begin
             dec = dec + 32'h1;
@@ -15311,8 +17993,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$48$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$48$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$48)) begin
+        if (f_oh$48) begin
             s_block$48$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$48$d = s_block$48$q == sel_block;
+            if (f_oh$48) begin
+                s_eq$48$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$48) begin
+            s_eq$48$d = 1'b1;
+        end
+        if (take_new & f_oh$48) begin
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             s_pending$48$d = 1'b1;
@@ -15329,11 +18022,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$48$d = 32'h0;
+            s_inc$48$d = 1'b0;
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             s_pending$48$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$49);
+        s_inc$49$d = (merge & m_oh$49) | (take_new & f_oh$49);
+        inc = s_inc$49$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$49)) begin
             dec = dec + 32'h1;
@@ -15343,8 +18038,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$49$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$49$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$49)) begin
+        if (f_oh$49) begin
             s_block$49$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$49$d = s_block$49$q == sel_block;
+            if (f_oh$49) begin
+                s_eq$49$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$49) begin
+            s_eq$49$d = 1'b1;
+        end
+        if (take_new & f_oh$49) begin
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             s_pending$49$d = 1'b1;
@@ -15361,11 +18067,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$49$d = 32'h0;
+            s_inc$49$d = 1'b0;
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             s_pending$49$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$50);
+        s_inc$50$d = (merge & m_oh$50) | (take_new & f_oh$50);
+        inc = s_inc$50$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$50)) begin
             dec = dec + 32'h1;
@@ -15375,8 +18083,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$50$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$50$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$50)) begin
+        if (f_oh$50) begin
             s_block$50$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$50$d = s_block$50$q == sel_block;
+            if (f_oh$50) begin
+                s_eq$50$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$50) begin
+            s_eq$50$d = 1'b1;
+        end
+        if (take_new & f_oh$50) begin
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             s_pending$50$d = 1'b1;
@@ -15393,11 +18112,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$50$d = 32'h0;
+            s_inc$50$d = 1'b0;
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             s_pending$50$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$51);
+        s_inc$51$d = (merge & m_oh$51) | (take_new & f_oh$51);
+        inc = s_inc$51$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$51)) begin
             dec = dec + 32'h1;
@@ -15407,8 +18128,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$51$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$51$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$51)) begin
+        if (f_oh$51) begin
             s_block$51$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$51$d = s_block$51$q == sel_block;
+            if (f_oh$51) begin
+                s_eq$51$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$51) begin
+            s_eq$51$d = 1'b1;
+        end
+        if (take_new & f_oh$51) begin
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             s_pending$51$d = 1'b1;
@@ -15425,11 +18157,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$51$d = 32'h0;
+            s_inc$51$d = 1'b0;
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             s_pending$51$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$52);
+        s_inc$52$d = (merge & m_oh$52) | (take_new & f_oh$52);
+        inc = s_inc$52$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$52)) begin
             dec = dec + 32'h1;
@@ -15439,8 +18173,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$52$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$52$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$52)) begin
+        if (f_oh$52) begin
             s_block$52$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$52$d = s_block$52$q == sel_block;
+            if (f_oh$52) begin
+                s_eq$52$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$52) begin
+            s_eq$52$d = 1'b1;
+        end
+        if (take_new & f_oh$52) begin
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             s_pending$52$d = 1'b1;
@@ -15457,11 +18202,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$52$d = 32'h0;
+            s_inc$52$d = 1'b0;
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             s_pending$52$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$53);
+        s_inc$53$d = (merge & m_oh$53) | (take_new & f_oh$53);
+        inc = s_inc$53$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$53)) begin
             dec = dec + 32'h1;
@@ -15471,8 +18218,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$53$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$53$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$53)) begin
+        if (f_oh$53) begin
             s_block$53$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$53$d = s_block$53$q == sel_block;
+            if (f_oh$53) begin
+                s_eq$53$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$53) begin
+            s_eq$53$d = 1'b1;
+        end
+        if (take_new & f_oh$53) begin
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             s_pending$53$d = 1'b1;
@@ -15489,11 +18247,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$53$d = 32'h0;
+            s_inc$53$d = 1'b0;
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             s_pending$53$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$54);
+        s_inc$54$d = (merge & m_oh$54) | (take_new & f_oh$54);
+        inc = s_inc$54$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$54)) begin
             dec = dec + 32'h1;
@@ -15503,8 +18263,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$54$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$54$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$54)) begin
+        if (f_oh$54) begin
             s_block$54$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$54$d = s_block$54$q == sel_block;
+            if (f_oh$54) begin
+                s_eq$54$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$54) begin
+            s_eq$54$d = 1'b1;
+        end
+        if (take_new & f_oh$54) begin
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             s_pending$54$d = 1'b1;
@@ -15521,11 +18292,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$54$d = 32'h0;
+            s_inc$54$d = 1'b0;
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             s_pending$54$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$55);
+        s_inc$55$d = (merge & m_oh$55) | (take_new & f_oh$55);
+        inc = s_inc$55$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$55)) begin
             dec = dec + 32'h1;
@@ -15535,8 +18308,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$55$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$55$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$55)) begin
+        if (f_oh$55) begin
             s_block$55$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$55$d = s_block$55$q == sel_block;
+            if (f_oh$55) begin
+                s_eq$55$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$55) begin
+            s_eq$55$d = 1'b1;
+        end
+        if (take_new & f_oh$55) begin
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             s_pending$55$d = 1'b1;
@@ -15553,11 +18337,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$55$d = 32'h0;
+            s_inc$55$d = 1'b0;
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             s_pending$55$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$56);
+        s_inc$56$d = (merge & m_oh$56) | (take_new & f_oh$56);
+        inc = s_inc$56$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$56)) begin
             dec = dec + 32'h1;
@@ -15567,8 +18353,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$56$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$56$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$56)) begin
+        if (f_oh$56) begin
             s_block$56$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$56$d = s_block$56$q == sel_block;
+            if (f_oh$56) begin
+                s_eq$56$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$56) begin
+            s_eq$56$d = 1'b1;
+        end
+        if (take_new & f_oh$56) begin
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             s_pending$56$d = 1'b1;
@@ -15585,11 +18382,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$56$d = 32'h0;
+            s_inc$56$d = 1'b0;
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             s_pending$56$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$57);
+        s_inc$57$d = (merge & m_oh$57) | (take_new & f_oh$57);
+        inc = s_inc$57$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$57)) begin
             dec = dec + 32'h1;
@@ -15599,8 +18398,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$57$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$57$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$57)) begin
+        if (f_oh$57) begin
             s_block$57$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$57$d = s_block$57$q == sel_block;
+            if (f_oh$57) begin
+                s_eq$57$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$57) begin
+            s_eq$57$d = 1'b1;
+        end
+        if (take_new & f_oh$57) begin
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             s_pending$57$d = 1'b1;
@@ -15617,11 +18427,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$57$d = 32'h0;
+            s_inc$57$d = 1'b0;
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             s_pending$57$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$58);
+        s_inc$58$d = (merge & m_oh$58) | (take_new & f_oh$58);
+        inc = s_inc$58$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$58)) begin
             dec = dec + 32'h1;
@@ -15631,8 +18443,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$58$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$58$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$58)) begin
+        if (f_oh$58) begin
             s_block$58$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$58$d = s_block$58$q == sel_block;
+            if (f_oh$58) begin
+                s_eq$58$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$58) begin
+            s_eq$58$d = 1'b1;
+        end
+        if (take_new & f_oh$58) begin
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             s_pending$58$d = 1'b1;
@@ -15649,11 +18472,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$58$d = 32'h0;
+            s_inc$58$d = 1'b0;
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             s_pending$58$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$59);
+        s_inc$59$d = (merge & m_oh$59) | (take_new & f_oh$59);
+        inc = s_inc$59$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$59)) begin
             dec = dec + 32'h1;
@@ -15663,8 +18488,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$59$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$59$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$59)) begin
+        if (f_oh$59) begin
             s_block$59$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$59$d = s_block$59$q == sel_block;
+            if (f_oh$59) begin
+                s_eq$59$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$59) begin
+            s_eq$59$d = 1'b1;
+        end
+        if (take_new & f_oh$59) begin
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             s_pending$59$d = 1'b1;
@@ -15681,11 +18517,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$59$d = 32'h0;
+            s_inc$59$d = 1'b0;
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             s_pending$59$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$60);
+        s_inc$60$d = (merge & m_oh$60) | (take_new & f_oh$60);
+        inc = s_inc$60$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$60)) begin
             dec = dec + 32'h1;
@@ -15695,8 +18533,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$60$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$60$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$60)) begin
+        if (f_oh$60) begin
             s_block$60$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$60$d = s_block$60$q == sel_block;
+            if (f_oh$60) begin
+                s_eq$60$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$60) begin
+            s_eq$60$d = 1'b1;
+        end
+        if (take_new & f_oh$60) begin
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             s_pending$60$d = 1'b1;
@@ -15713,11 +18562,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$60$d = 32'h0;
+            s_inc$60$d = 1'b0;
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             s_pending$60$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$61);
+        s_inc$61$d = (merge & m_oh$61) | (take_new & f_oh$61);
+        inc = s_inc$61$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$61)) begin
             dec = dec + 32'h1;
@@ -15727,8 +18578,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$61$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$61$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$61)) begin
+        if (f_oh$61) begin
             s_block$61$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$61$d = s_block$61$q == sel_block;
+            if (f_oh$61) begin
+                s_eq$61$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$61) begin
+            s_eq$61$d = 1'b1;
+        end
+        if (take_new & f_oh$61) begin
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             s_pending$61$d = 1'b1;
@@ -15745,11 +18607,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$61$d = 32'h0;
+            s_inc$61$d = 1'b0;
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             s_pending$61$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$62);
+        s_inc$62$d = (merge & m_oh$62) | (take_new & f_oh$62);
+        inc = s_inc$62$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$62)) begin
             dec = dec + 32'h1;
@@ -15759,8 +18623,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$62$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$62$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$62)) begin
+        if (f_oh$62) begin
             s_block$62$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$62$d = s_block$62$q == sel_block;
+            if (f_oh$62) begin
+                s_eq$62$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$62) begin
+            s_eq$62$d = 1'b1;
+        end
+        if (take_new & f_oh$62) begin
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             s_pending$62$d = 1'b1;
@@ -15777,11 +18652,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$62$d = 32'h0;
+            s_inc$62$d = 1'b0;
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             s_pending$62$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$63);
+        s_inc$63$d = (merge & m_oh$63) | (take_new & f_oh$63);
+        inc = s_inc$63$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$63)) begin
             dec = dec + 32'h1;
@@ -15791,8 +18668,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$63$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$63$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$63)) begin
+        if (f_oh$63) begin
             s_block$63$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$63$d = s_block$63$q == sel_block;
+            if (f_oh$63) begin
+                s_eq$63$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$63) begin
+            s_eq$63$d = 1'b1;
+        end
+        if (take_new & f_oh$63) begin
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             s_pending$63$d = 1'b1;
@@ -15809,6 +18697,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$63$d = 32'h0;
+            s_inc$63$d = 1'b0;
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             s_pending$63$d = 1'b0;
@@ -18607,6 +21496,1222 @@ module qp_table_scale$miss$s_block$9(d,q,clock);
 endmodule // qp_table_scale$miss$s_block$9
 
 
+module qp_table_scale$miss$s_eq$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$0
+
+
+module qp_table_scale$miss$s_eq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$1
+
+
+module qp_table_scale$miss$s_eq$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$10
+
+
+module qp_table_scale$miss$s_eq$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$11
+
+
+module qp_table_scale$miss$s_eq$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$12
+
+
+module qp_table_scale$miss$s_eq$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$13
+
+
+module qp_table_scale$miss$s_eq$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$14
+
+
+module qp_table_scale$miss$s_eq$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$15
+
+
+module qp_table_scale$miss$s_eq$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$16
+
+
+module qp_table_scale$miss$s_eq$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$17
+
+
+module qp_table_scale$miss$s_eq$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$18
+
+
+module qp_table_scale$miss$s_eq$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$19
+
+
+module qp_table_scale$miss$s_eq$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$2
+
+
+module qp_table_scale$miss$s_eq$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$20
+
+
+module qp_table_scale$miss$s_eq$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$21
+
+
+module qp_table_scale$miss$s_eq$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$22
+
+
+module qp_table_scale$miss$s_eq$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$23
+
+
+module qp_table_scale$miss$s_eq$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$24
+
+
+module qp_table_scale$miss$s_eq$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$25
+
+
+module qp_table_scale$miss$s_eq$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$26
+
+
+module qp_table_scale$miss$s_eq$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$27
+
+
+module qp_table_scale$miss$s_eq$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$28
+
+
+module qp_table_scale$miss$s_eq$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$29
+
+
+module qp_table_scale$miss$s_eq$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$3
+
+
+module qp_table_scale$miss$s_eq$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$30
+
+
+module qp_table_scale$miss$s_eq$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$31
+
+
+module qp_table_scale$miss$s_eq$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$32
+
+
+module qp_table_scale$miss$s_eq$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$33
+
+
+module qp_table_scale$miss$s_eq$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$34
+
+
+module qp_table_scale$miss$s_eq$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$35
+
+
+module qp_table_scale$miss$s_eq$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$36
+
+
+module qp_table_scale$miss$s_eq$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$37
+
+
+module qp_table_scale$miss$s_eq$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$38
+
+
+module qp_table_scale$miss$s_eq$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$39
+
+
+module qp_table_scale$miss$s_eq$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$4
+
+
+module qp_table_scale$miss$s_eq$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$40
+
+
+module qp_table_scale$miss$s_eq$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$41
+
+
+module qp_table_scale$miss$s_eq$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$42
+
+
+module qp_table_scale$miss$s_eq$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$43
+
+
+module qp_table_scale$miss$s_eq$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$44
+
+
+module qp_table_scale$miss$s_eq$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$45
+
+
+module qp_table_scale$miss$s_eq$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$46
+
+
+module qp_table_scale$miss$s_eq$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$47
+
+
+module qp_table_scale$miss$s_eq$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$48
+
+
+module qp_table_scale$miss$s_eq$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$49
+
+
+module qp_table_scale$miss$s_eq$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$5
+
+
+module qp_table_scale$miss$s_eq$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$50
+
+
+module qp_table_scale$miss$s_eq$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$51
+
+
+module qp_table_scale$miss$s_eq$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$52
+
+
+module qp_table_scale$miss$s_eq$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$53
+
+
+module qp_table_scale$miss$s_eq$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$54
+
+
+module qp_table_scale$miss$s_eq$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$55
+
+
+module qp_table_scale$miss$s_eq$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$56
+
+
+module qp_table_scale$miss$s_eq$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$57
+
+
+module qp_table_scale$miss$s_eq$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$58
+
+
+module qp_table_scale$miss$s_eq$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$59
+
+
+module qp_table_scale$miss$s_eq$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$6
+
+
+module qp_table_scale$miss$s_eq$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$60
+
+
+module qp_table_scale$miss$s_eq$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$61
+
+
+module qp_table_scale$miss$s_eq$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$62
+
+
+module qp_table_scale$miss$s_eq$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$63
+
+
+module qp_table_scale$miss$s_eq$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$7
+
+
+module qp_table_scale$miss$s_eq$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$8
+
+
+module qp_table_scale$miss$s_eq$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$9
+
+
 module qp_table_scale$miss$s_error$0(d,q,clock);
     
     // Module arguments
@@ -21037,6 +25142,1222 @@ module qp_table_scale$miss$s_filled$9(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$s_filled$9
+
+
+module qp_table_scale$miss$s_inc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$0
+
+
+module qp_table_scale$miss$s_inc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$1
+
+
+module qp_table_scale$miss$s_inc$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$10
+
+
+module qp_table_scale$miss$s_inc$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$11
+
+
+module qp_table_scale$miss$s_inc$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$12
+
+
+module qp_table_scale$miss$s_inc$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$13
+
+
+module qp_table_scale$miss$s_inc$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$14
+
+
+module qp_table_scale$miss$s_inc$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$15
+
+
+module qp_table_scale$miss$s_inc$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$16
+
+
+module qp_table_scale$miss$s_inc$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$17
+
+
+module qp_table_scale$miss$s_inc$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$18
+
+
+module qp_table_scale$miss$s_inc$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$19
+
+
+module qp_table_scale$miss$s_inc$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$2
+
+
+module qp_table_scale$miss$s_inc$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$20
+
+
+module qp_table_scale$miss$s_inc$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$21
+
+
+module qp_table_scale$miss$s_inc$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$22
+
+
+module qp_table_scale$miss$s_inc$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$23
+
+
+module qp_table_scale$miss$s_inc$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$24
+
+
+module qp_table_scale$miss$s_inc$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$25
+
+
+module qp_table_scale$miss$s_inc$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$26
+
+
+module qp_table_scale$miss$s_inc$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$27
+
+
+module qp_table_scale$miss$s_inc$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$28
+
+
+module qp_table_scale$miss$s_inc$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$29
+
+
+module qp_table_scale$miss$s_inc$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$3
+
+
+module qp_table_scale$miss$s_inc$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$30
+
+
+module qp_table_scale$miss$s_inc$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$31
+
+
+module qp_table_scale$miss$s_inc$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$32
+
+
+module qp_table_scale$miss$s_inc$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$33
+
+
+module qp_table_scale$miss$s_inc$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$34
+
+
+module qp_table_scale$miss$s_inc$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$35
+
+
+module qp_table_scale$miss$s_inc$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$36
+
+
+module qp_table_scale$miss$s_inc$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$37
+
+
+module qp_table_scale$miss$s_inc$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$38
+
+
+module qp_table_scale$miss$s_inc$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$39
+
+
+module qp_table_scale$miss$s_inc$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$4
+
+
+module qp_table_scale$miss$s_inc$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$40
+
+
+module qp_table_scale$miss$s_inc$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$41
+
+
+module qp_table_scale$miss$s_inc$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$42
+
+
+module qp_table_scale$miss$s_inc$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$43
+
+
+module qp_table_scale$miss$s_inc$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$44
+
+
+module qp_table_scale$miss$s_inc$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$45
+
+
+module qp_table_scale$miss$s_inc$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$46
+
+
+module qp_table_scale$miss$s_inc$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$47
+
+
+module qp_table_scale$miss$s_inc$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$48
+
+
+module qp_table_scale$miss$s_inc$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$49
+
+
+module qp_table_scale$miss$s_inc$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$5
+
+
+module qp_table_scale$miss$s_inc$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$50
+
+
+module qp_table_scale$miss$s_inc$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$51
+
+
+module qp_table_scale$miss$s_inc$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$52
+
+
+module qp_table_scale$miss$s_inc$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$53
+
+
+module qp_table_scale$miss$s_inc$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$54
+
+
+module qp_table_scale$miss$s_inc$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$55
+
+
+module qp_table_scale$miss$s_inc$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$56
+
+
+module qp_table_scale$miss$s_inc$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$57
+
+
+module qp_table_scale$miss$s_inc$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$58
+
+
+module qp_table_scale$miss$s_inc$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$59
+
+
+module qp_table_scale$miss$s_inc$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$6
+
+
+module qp_table_scale$miss$s_inc$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$60
+
+
+module qp_table_scale$miss$s_inc$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$61
+
+
+module qp_table_scale$miss$s_inc$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$62
+
+
+module qp_table_scale$miss$s_inc$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$63
+
+
+module qp_table_scale$miss$s_inc$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$7
+
+
+module qp_table_scale$miss$s_inc$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$8
+
+
+module qp_table_scale$miss$s_inc$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$9
 
 
 module qp_table_scale$miss$s_pending$0(d,q,clock);
@@ -24531,42 +29852,80 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [20:0] rd_data;
+    reg [20:0] ob0;
+    reg [20:0] ob1;
+    reg [20:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 21'd0;
+       ob0 = 21'd0;
+       ob1 = 21'd0;
+       ob2 = 21'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [20:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [20:0] s0 = pop ? ob1 : ob0;
+    wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -24598,42 +29957,80 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [7:0] rd_data;
+    reg [7:0] ob0;
+    reg [7:0] ob1;
+    reg [7:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 8'd0;
+       ob0 = 8'd0;
+       ob1 = 8'd0;
+       ob2 = 8'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [7:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [7:0] s0 = pop ? ob1 : ob0;
+    wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -24707,42 +30104,80 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -26183,42 +31618,80 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [20:0] rd_data;
+    reg [20:0] ob0;
+    reg [20:0] ob1;
+    reg [20:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 21'd0;
+       ob0 = 21'd0;
+       ob1 = 21'd0;
+       ob2 = 21'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [20:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [20:0] s0 = pop ? ob1 : ob0;
+    wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -26250,42 +31723,80 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [7:0] rd_data;
+    reg [7:0] ob0;
+    reg [7:0] ob1;
+    reg [7:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 8'd0;
+       ob0 = 8'd0;
+       ob1 = 8'd0;
+       ob2 = 8'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [7:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [7:0] s0 = pop ? ob1 : ob0;
+    wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -26359,42 +31870,80 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
+          rd_busy <= 1'b0;
        end else begin
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
