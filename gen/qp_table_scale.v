@@ -1821,6 +1821,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [255:0] live_m$d;
     wire  [255:0] live_m$q;
     reg  live_m$clock;
+    reg  [8:0] lo_wq$d;
+    wire  [8:0] lo_wq$q;
+    reg  lo_wq$clock;
+    reg  [8:0] hi_wq$d;
+    wire  [8:0] hi_wq$q;
+    reg  hi_wq$clock;
+    reg  [255:0] range_q$d;
+    wire  [255:0] range_q$q;
+    reg  range_q$clock;
     reg  [127:0] rows_ok$d;
     wire  [127:0] rows_ok$q;
     reg  rows_ok$clock;
@@ -2311,6 +2320,21 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(live_m$q),
         .clock(live_m$clock)
     );
+    qp_table_scale$engine$lo_wq lo_wq(
+        .d(lo_wq$d),
+        .q(lo_wq$q),
+        .clock(lo_wq$clock)
+    );
+    qp_table_scale$engine$hi_wq hi_wq(
+        .d(hi_wq$d),
+        .q(hi_wq$q),
+        .clock(hi_wq$clock)
+    );
+    qp_table_scale$engine$range_q range_q(
+        .d(range_q$d),
+        .q(range_q$q),
+        .clock(range_q$clock)
+    );
     qp_table_scale$engine$rows_ok rows_ok(
         .d(rows_ok$d),
         .q(rows_ok$q),
@@ -2731,6 +2755,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$clock = clock;
         cb_written$clock = clock;
         alloc_m$clock = clock;
+        lo_wq$clock = clock;
+        hi_wq$clock = clock;
+        range_q$clock = clock;
         live_m$clock = clock;
         rows_ok$clock = clock;
         cand_q$clock = clock;
@@ -2822,6 +2849,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$d = cb_block$q;
         cb_written$d = cb_written$q;
         alloc_m$d = alloc_m$q;
+        lo_wq$d = lo_wq$q;
+        hi_wq$d = hi_wq$q;
+        range_q$d = range_q$q;
         live_m$d = live_m$q;
         rows_ok$d = rows_ok$q;
         cand_q$d = cand_q$q;
@@ -3448,7 +3478,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
             hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
         end
-        range_m = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
+        lo_wq$d = lo_w;
+        hi_wq$d = hi_w;
+        range_m = (words_all << lo_wq$q) & ~(words_all << hi_wq$q) & words_all;
+        range_q$d = range_m;
         new_row = (beat_r$q & ~(((word_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits)) | (((new_word$q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits);
         row_valid = |((rows_ok$q >> t_row) & one_r);
         t_state = tword$q[(32'h0)+:(2)];
@@ -3665,7 +3698,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         state$d = MemState$ArReq;
                     end
                     else begin
-                        alloc_m$d = range_m;
+                        alloc_m$d = range_q$q;
                         cb_valid$d = 1'b1;
                         cb_written$d = 1'b0;
                         state$d = MemState$Select;
@@ -3691,7 +3724,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     else begin
                         cbuf$write_enable = 1'b1;
                         rows_ok$d = rows_ok$q | (one_r << w_row);
-                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_m);
+                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_q$q);
                         live_m$d = live_m$q | (lane_live << w$q);
                         w$d = w$q + wpr_m1 + 32'h1;
                         beat_ok$d = 1'b0;
@@ -3868,7 +3901,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         state$d = MemState$WWait;
                     end
                     else begin
-                        p_alloc$d = range_m;
+                        p_alloc$d = range_q$q;
                         p_valid$d = 1'b1;
                         p_written$d = 1'b0;
                         state$d = MemState$WWait;
@@ -4130,7 +4163,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 cbuf$write_enable = 1'b1;
                 cbuf$write_address = ((p_row_a) & 24'hffffff);
                 p_rows$d = p_rows$q | (one_r << pf_row);
-                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_m);
+                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_q$q);
                 p_live$d = p_live$q | (lane_live << pw$q);
                 pw$d = pw$q + wpr_m1 + 32'h1;
                 pbeat_ok$d = 1'b0;
@@ -4651,6 +4684,25 @@ module qp_table_scale$engine$grp_q(d,q,clock);
 endmodule // qp_table_scale$engine$grp_q
 
 
+module qp_table_scale$engine$hi_wq(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$hi_wq
+
+
 module qp_table_scale$engine$hold_q(d,q,clock);
     
     // Module arguments
@@ -4858,6 +4910,25 @@ module qp_table_scale$engine$live_we_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$live_we_q
+
+
+module qp_table_scale$engine$lo_wq(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$lo_wq
 
 
 module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
@@ -7776,6 +7847,25 @@ module qp_table_scale$engine$qram(clock,read_address,read_data,write_enable,writ
     end
     `endif
 endmodule // qp_table_scale$engine$qram
+
+
+module qp_table_scale$engine$range_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$range_q
 
 
 module qp_table_scale$engine$rd_err(d,q,clock);
@@ -29385,6 +29475,8 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  valid_state = 32'h2;
     localparam  state_mask = 32'h3;
     localparam  out_depth = 10'b100;
+    localparam  out_depth_m1 = 10'b11;
+    localparam  out_depth_m2 = 10'b10;
     
     // Stub signals
     reg  tags$clock;
@@ -29463,7 +29555,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  h_ready;
     reg  room;
     reg  go;
-    reg  [9:0] held;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
     reg  [2:0] f_status;
@@ -29638,8 +29729,13 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        held = out_count + ((d1_valid$q) & 10'h3ff) + ((d2_valid$q) & 10'h3ff);
-        room = held < out_depth;
+        room = out_count < out_depth;
+        if (d1_valid$q ^ d2_valid$q) begin
+            room = out_count < out_depth_m1;
+        end
+        if (d1_valid$q & d2_valid$q) begin
+            room = out_count < out_depth_m2;
+        end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
@@ -31151,6 +31247,8 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  valid_state = 32'h2;
     localparam  state_mask = 32'h3;
     localparam  out_depth = 10'b100;
+    localparam  out_depth_m1 = 10'b11;
+    localparam  out_depth_m2 = 10'b10;
     
     // Stub signals
     reg  tags$clock;
@@ -31229,7 +31327,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  h_ready;
     reg  room;
     reg  go;
-    reg  [9:0] held;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
     reg  [2:0] f_status;
@@ -31404,8 +31501,13 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        held = out_count + ((d1_valid$q) & 10'h3ff) + ((d2_valid$q) & 10'h3ff);
-        room = held < out_depth;
+        room = out_count < out_depth;
+        if (d1_valid$q ^ d2_valid$q) begin
+            room = out_count < out_depth_m1;
+        end
+        if (d1_valid$q & d2_valid$q) begin
+            room = out_count < out_depth_m2;
+        end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];

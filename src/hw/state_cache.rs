@@ -199,7 +199,6 @@ pub struct StateCache {
     h_ready: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    held: Signal<Local, Bits<FIFO_COUNT_BITS>>,
     // d2.
     f_gen: Signal<Local, Bits<QPN_BITS>>,
     f_qgen: Signal<Local, Bits<QPN_BITS>>,
@@ -222,6 +221,8 @@ pub struct StateCache {
     valid_state: Constant<Bits<WORD_BITS_MAX>>,
     state_mask: Constant<Bits<WORD_BITS_MAX>>,
     out_depth: Constant<Bits<FIFO_COUNT_BITS>>,
+    out_depth_m1: Constant<Bits<FIFO_COUNT_BITS>>,
+    out_depth_m2: Constant<Bits<FIFO_COUNT_BITS>>,
 }
 
 impl StateCache {
@@ -242,7 +243,7 @@ impl StateCache {
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
                 x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
-                h_lookup, h_ready, room, go, held, f_gen, f_qgen, f_status, f_lookup,
+                h_lookup, h_ready, room, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
@@ -269,6 +270,8 @@ impl StateCache {
             valid_state: Constant::new(super::StateEntry::VALID.into()),
             state_mask: Constant::new(3.into()),
             out_depth: Constant::new((rsp_queue_depth(p) as u64).into()),
+            out_depth_m1: Constant::new((rsp_queue_depth(p) as u64 - 1).into()),
+            out_depth_m2: Constant::new((rsp_queue_depth(p) as u64 - 2).into()),
         )
     }
 }
@@ -377,10 +380,15 @@ impl Logic for StateCache {
         );
         self.h_ready.next =
             !self.h_lookup.val().need | (self.slots.out_valid.val() & self.rd_filled.val());
-        self.held.next = self.out_count.val()
-            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d1_valid.q.val().into())
-            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d2_valid.q.val().into());
-        self.room.next = self.held.val() < self.out_depth.val();
+        // Room: `out_count + d1 + d2 < depth`, as three comparisons of `out_count` with
+        // constants in parallel (no adder on the head's path).
+        self.room.next = self.out_count.val() < self.out_depth.val();
+        if self.d1_valid.q.val() ^ self.d2_valid.q.val() {
+            self.room.next = self.out_count.val() < self.out_depth_m1.val();
+        }
+        if self.d1_valid.q.val() & self.d2_valid.q.val() {
+            self.room.next = self.out_count.val() < self.out_depth_m2.val();
+        }
         self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
         self.wq.out_ready.next = self.go.val();
         self.slots.out_ready.next = self.go.val() & self.h_lookup.val().need;
