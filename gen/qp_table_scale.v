@@ -1821,6 +1821,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [255:0] live_m$d;
     wire  [255:0] live_m$q;
     reg  live_m$clock;
+    reg  [8:0] lo_wq$d;
+    wire  [8:0] lo_wq$q;
+    reg  lo_wq$clock;
+    reg  [8:0] hi_wq$d;
+    wire  [8:0] hi_wq$q;
+    reg  hi_wq$clock;
+    reg  [255:0] range_q$d;
+    wire  [255:0] range_q$q;
+    reg  range_q$clock;
     reg  [127:0] rows_ok$d;
     wire  [127:0] rows_ok$q;
     reg  rows_ok$clock;
@@ -2311,6 +2320,21 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(live_m$q),
         .clock(live_m$clock)
     );
+    qp_table_scale$engine$lo_wq lo_wq(
+        .d(lo_wq$d),
+        .q(lo_wq$q),
+        .clock(lo_wq$clock)
+    );
+    qp_table_scale$engine$hi_wq hi_wq(
+        .d(hi_wq$d),
+        .q(hi_wq$q),
+        .clock(hi_wq$clock)
+    );
+    qp_table_scale$engine$range_q range_q(
+        .d(range_q$d),
+        .q(range_q$q),
+        .clock(range_q$clock)
+    );
     qp_table_scale$engine$rows_ok rows_ok(
         .d(rows_ok$d),
         .q(rows_ok$q),
@@ -2731,6 +2755,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$clock = clock;
         cb_written$clock = clock;
         alloc_m$clock = clock;
+        lo_wq$clock = clock;
+        hi_wq$clock = clock;
+        range_q$clock = clock;
         live_m$clock = clock;
         rows_ok$clock = clock;
         cand_q$clock = clock;
@@ -2822,6 +2849,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$d = cb_block$q;
         cb_written$d = cb_written$q;
         alloc_m$d = alloc_m$q;
+        lo_wq$d = lo_wq$q;
+        hi_wq$d = hi_wq$q;
+        range_q$d = range_q$q;
         live_m$d = live_m$q;
         rows_ok$d = rows_ok$q;
         cand_q$d = cand_q$q;
@@ -3448,7 +3478,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
             hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
         end
-        range_m = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
+        lo_wq$d = lo_w;
+        hi_wq$d = hi_w;
+        range_m = (words_all << lo_wq$q) & ~(words_all << hi_wq$q) & words_all;
+        range_q$d = range_m;
         new_row = (beat_r$q & ~(((word_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits)) | (((new_word$q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits);
         row_valid = |((rows_ok$q >> t_row) & one_r);
         t_state = tword$q[(32'h0)+:(2)];
@@ -3665,7 +3698,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         state$d = MemState$ArReq;
                     end
                     else begin
-                        alloc_m$d = range_m;
+                        alloc_m$d = range_q$q;
                         cb_valid$d = 1'b1;
                         cb_written$d = 1'b0;
                         state$d = MemState$Select;
@@ -3691,7 +3724,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     else begin
                         cbuf$write_enable = 1'b1;
                         rows_ok$d = rows_ok$q | (one_r << w_row);
-                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_m);
+                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_q$q);
                         live_m$d = live_m$q | (lane_live << w$q);
                         w$d = w$q + wpr_m1 + 32'h1;
                         beat_ok$d = 1'b0;
@@ -3868,7 +3901,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         state$d = MemState$WWait;
                     end
                     else begin
-                        p_alloc$d = range_m;
+                        p_alloc$d = range_q$q;
                         p_valid$d = 1'b1;
                         p_written$d = 1'b0;
                         state$d = MemState$WWait;
@@ -4130,7 +4163,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 cbuf$write_enable = 1'b1;
                 cbuf$write_address = ((p_row_a) & 24'hffffff);
                 p_rows$d = p_rows$q | (one_r << pf_row);
-                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_m);
+                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_q$q);
                 p_live$d = p_live$q | (lane_live << pw$q);
                 pw$d = pw$q + wpr_m1 + 32'h1;
                 pbeat_ok$d = 1'b0;
@@ -4651,6 +4684,25 @@ module qp_table_scale$engine$grp_q(d,q,clock);
 endmodule // qp_table_scale$engine$grp_q
 
 
+module qp_table_scale$engine$hi_wq(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$hi_wq
+
+
 module qp_table_scale$engine$hold_q(d,q,clock);
     
     // Module arguments
@@ -4858,6 +4910,25 @@ module qp_table_scale$engine$live_we_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$live_we_q
+
+
+module qp_table_scale$engine$lo_wq(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$lo_wq
 
 
 module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
@@ -7778,6 +7849,25 @@ module qp_table_scale$engine$qram(clock,read_address,read_data,write_enable,writ
 endmodule // qp_table_scale$engine$qram
 
 
+module qp_table_scale$engine$range_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$range_q
+
+
 module qp_table_scale$engine$rd_err(d,q,clock);
     
     // Module arguments
@@ -9192,8 +9282,73 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  slot_num$61 = 8'h3d;
     localparam  slot_num$62 = 8'h3e;
     localparam  slot_num$63 = 8'h3f;
+    localparam  group_start$0 = 1'b1;
+    localparam  group_start$1 = 1'b0;
+    localparam  group_start$2 = 1'b0;
+    localparam  group_start$3 = 1'b0;
+    localparam  group_start$4 = 1'b0;
+    localparam  group_start$5 = 1'b0;
+    localparam  group_start$6 = 1'b0;
+    localparam  group_start$7 = 1'b0;
+    localparam  group_start$8 = 1'b1;
+    localparam  group_start$9 = 1'b0;
+    localparam  group_start$10 = 1'b0;
+    localparam  group_start$11 = 1'b0;
+    localparam  group_start$12 = 1'b0;
+    localparam  group_start$13 = 1'b0;
+    localparam  group_start$14 = 1'b0;
+    localparam  group_start$15 = 1'b0;
+    localparam  group_start$16 = 1'b1;
+    localparam  group_start$17 = 1'b0;
+    localparam  group_start$18 = 1'b0;
+    localparam  group_start$19 = 1'b0;
+    localparam  group_start$20 = 1'b0;
+    localparam  group_start$21 = 1'b0;
+    localparam  group_start$22 = 1'b0;
+    localparam  group_start$23 = 1'b0;
+    localparam  group_start$24 = 1'b1;
+    localparam  group_start$25 = 1'b0;
+    localparam  group_start$26 = 1'b0;
+    localparam  group_start$27 = 1'b0;
+    localparam  group_start$28 = 1'b0;
+    localparam  group_start$29 = 1'b0;
+    localparam  group_start$30 = 1'b0;
+    localparam  group_start$31 = 1'b0;
+    localparam  group_start$32 = 1'b1;
+    localparam  group_start$33 = 1'b0;
+    localparam  group_start$34 = 1'b0;
+    localparam  group_start$35 = 1'b0;
+    localparam  group_start$36 = 1'b0;
+    localparam  group_start$37 = 1'b0;
+    localparam  group_start$38 = 1'b0;
+    localparam  group_start$39 = 1'b0;
+    localparam  group_start$40 = 1'b1;
+    localparam  group_start$41 = 1'b0;
+    localparam  group_start$42 = 1'b0;
+    localparam  group_start$43 = 1'b0;
+    localparam  group_start$44 = 1'b0;
+    localparam  group_start$45 = 1'b0;
+    localparam  group_start$46 = 1'b0;
+    localparam  group_start$47 = 1'b0;
+    localparam  group_start$48 = 1'b1;
+    localparam  group_start$49 = 1'b0;
+    localparam  group_start$50 = 1'b0;
+    localparam  group_start$51 = 1'b0;
+    localparam  group_start$52 = 1'b0;
+    localparam  group_start$53 = 1'b0;
+    localparam  group_start$54 = 1'b0;
+    localparam  group_start$55 = 1'b0;
+    localparam  group_start$56 = 1'b1;
+    localparam  group_start$57 = 1'b0;
+    localparam  group_start$58 = 1'b0;
+    localparam  group_start$59 = 1'b0;
+    localparam  group_start$60 = 1'b0;
+    localparam  group_start$61 = 1'b0;
+    localparam  group_start$62 = 1'b0;
+    localparam  group_start$63 = 1'b0;
     localparam  answer_depth = 10'b100;
     localparam  ref_max = 10'b1111111111;
+    localparam  ref_max_m1 = 10'b1111111110;
     localparam  base_mask = 64'hfffffffffffffff0;
     localparam  block_shift = 8'h4;
     localparam  beat_shift = 8'h1;
@@ -10245,6 +10400,390 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  s_pending$63$d;
     wire  s_pending$63$q;
     reg  s_pending$63$clock;
+    reg  s_inc$0$d;
+    wire  s_inc$0$q;
+    reg  s_inc$0$clock;
+    reg  s_inc$1$d;
+    wire  s_inc$1$q;
+    reg  s_inc$1$clock;
+    reg  s_inc$2$d;
+    wire  s_inc$2$q;
+    reg  s_inc$2$clock;
+    reg  s_inc$3$d;
+    wire  s_inc$3$q;
+    reg  s_inc$3$clock;
+    reg  s_inc$4$d;
+    wire  s_inc$4$q;
+    reg  s_inc$4$clock;
+    reg  s_inc$5$d;
+    wire  s_inc$5$q;
+    reg  s_inc$5$clock;
+    reg  s_inc$6$d;
+    wire  s_inc$6$q;
+    reg  s_inc$6$clock;
+    reg  s_inc$7$d;
+    wire  s_inc$7$q;
+    reg  s_inc$7$clock;
+    reg  s_inc$8$d;
+    wire  s_inc$8$q;
+    reg  s_inc$8$clock;
+    reg  s_inc$9$d;
+    wire  s_inc$9$q;
+    reg  s_inc$9$clock;
+    reg  s_inc$10$d;
+    wire  s_inc$10$q;
+    reg  s_inc$10$clock;
+    reg  s_inc$11$d;
+    wire  s_inc$11$q;
+    reg  s_inc$11$clock;
+    reg  s_inc$12$d;
+    wire  s_inc$12$q;
+    reg  s_inc$12$clock;
+    reg  s_inc$13$d;
+    wire  s_inc$13$q;
+    reg  s_inc$13$clock;
+    reg  s_inc$14$d;
+    wire  s_inc$14$q;
+    reg  s_inc$14$clock;
+    reg  s_inc$15$d;
+    wire  s_inc$15$q;
+    reg  s_inc$15$clock;
+    reg  s_inc$16$d;
+    wire  s_inc$16$q;
+    reg  s_inc$16$clock;
+    reg  s_inc$17$d;
+    wire  s_inc$17$q;
+    reg  s_inc$17$clock;
+    reg  s_inc$18$d;
+    wire  s_inc$18$q;
+    reg  s_inc$18$clock;
+    reg  s_inc$19$d;
+    wire  s_inc$19$q;
+    reg  s_inc$19$clock;
+    reg  s_inc$20$d;
+    wire  s_inc$20$q;
+    reg  s_inc$20$clock;
+    reg  s_inc$21$d;
+    wire  s_inc$21$q;
+    reg  s_inc$21$clock;
+    reg  s_inc$22$d;
+    wire  s_inc$22$q;
+    reg  s_inc$22$clock;
+    reg  s_inc$23$d;
+    wire  s_inc$23$q;
+    reg  s_inc$23$clock;
+    reg  s_inc$24$d;
+    wire  s_inc$24$q;
+    reg  s_inc$24$clock;
+    reg  s_inc$25$d;
+    wire  s_inc$25$q;
+    reg  s_inc$25$clock;
+    reg  s_inc$26$d;
+    wire  s_inc$26$q;
+    reg  s_inc$26$clock;
+    reg  s_inc$27$d;
+    wire  s_inc$27$q;
+    reg  s_inc$27$clock;
+    reg  s_inc$28$d;
+    wire  s_inc$28$q;
+    reg  s_inc$28$clock;
+    reg  s_inc$29$d;
+    wire  s_inc$29$q;
+    reg  s_inc$29$clock;
+    reg  s_inc$30$d;
+    wire  s_inc$30$q;
+    reg  s_inc$30$clock;
+    reg  s_inc$31$d;
+    wire  s_inc$31$q;
+    reg  s_inc$31$clock;
+    reg  s_inc$32$d;
+    wire  s_inc$32$q;
+    reg  s_inc$32$clock;
+    reg  s_inc$33$d;
+    wire  s_inc$33$q;
+    reg  s_inc$33$clock;
+    reg  s_inc$34$d;
+    wire  s_inc$34$q;
+    reg  s_inc$34$clock;
+    reg  s_inc$35$d;
+    wire  s_inc$35$q;
+    reg  s_inc$35$clock;
+    reg  s_inc$36$d;
+    wire  s_inc$36$q;
+    reg  s_inc$36$clock;
+    reg  s_inc$37$d;
+    wire  s_inc$37$q;
+    reg  s_inc$37$clock;
+    reg  s_inc$38$d;
+    wire  s_inc$38$q;
+    reg  s_inc$38$clock;
+    reg  s_inc$39$d;
+    wire  s_inc$39$q;
+    reg  s_inc$39$clock;
+    reg  s_inc$40$d;
+    wire  s_inc$40$q;
+    reg  s_inc$40$clock;
+    reg  s_inc$41$d;
+    wire  s_inc$41$q;
+    reg  s_inc$41$clock;
+    reg  s_inc$42$d;
+    wire  s_inc$42$q;
+    reg  s_inc$42$clock;
+    reg  s_inc$43$d;
+    wire  s_inc$43$q;
+    reg  s_inc$43$clock;
+    reg  s_inc$44$d;
+    wire  s_inc$44$q;
+    reg  s_inc$44$clock;
+    reg  s_inc$45$d;
+    wire  s_inc$45$q;
+    reg  s_inc$45$clock;
+    reg  s_inc$46$d;
+    wire  s_inc$46$q;
+    reg  s_inc$46$clock;
+    reg  s_inc$47$d;
+    wire  s_inc$47$q;
+    reg  s_inc$47$clock;
+    reg  s_inc$48$d;
+    wire  s_inc$48$q;
+    reg  s_inc$48$clock;
+    reg  s_inc$49$d;
+    wire  s_inc$49$q;
+    reg  s_inc$49$clock;
+    reg  s_inc$50$d;
+    wire  s_inc$50$q;
+    reg  s_inc$50$clock;
+    reg  s_inc$51$d;
+    wire  s_inc$51$q;
+    reg  s_inc$51$clock;
+    reg  s_inc$52$d;
+    wire  s_inc$52$q;
+    reg  s_inc$52$clock;
+    reg  s_inc$53$d;
+    wire  s_inc$53$q;
+    reg  s_inc$53$clock;
+    reg  s_inc$54$d;
+    wire  s_inc$54$q;
+    reg  s_inc$54$clock;
+    reg  s_inc$55$d;
+    wire  s_inc$55$q;
+    reg  s_inc$55$clock;
+    reg  s_inc$56$d;
+    wire  s_inc$56$q;
+    reg  s_inc$56$clock;
+    reg  s_inc$57$d;
+    wire  s_inc$57$q;
+    reg  s_inc$57$clock;
+    reg  s_inc$58$d;
+    wire  s_inc$58$q;
+    reg  s_inc$58$clock;
+    reg  s_inc$59$d;
+    wire  s_inc$59$q;
+    reg  s_inc$59$clock;
+    reg  s_inc$60$d;
+    wire  s_inc$60$q;
+    reg  s_inc$60$clock;
+    reg  s_inc$61$d;
+    wire  s_inc$61$q;
+    reg  s_inc$61$clock;
+    reg  s_inc$62$d;
+    wire  s_inc$62$q;
+    reg  s_inc$62$clock;
+    reg  s_inc$63$d;
+    wire  s_inc$63$q;
+    reg  s_inc$63$clock;
+    reg  s_eq$0$d;
+    wire  s_eq$0$q;
+    reg  s_eq$0$clock;
+    reg  s_eq$1$d;
+    wire  s_eq$1$q;
+    reg  s_eq$1$clock;
+    reg  s_eq$2$d;
+    wire  s_eq$2$q;
+    reg  s_eq$2$clock;
+    reg  s_eq$3$d;
+    wire  s_eq$3$q;
+    reg  s_eq$3$clock;
+    reg  s_eq$4$d;
+    wire  s_eq$4$q;
+    reg  s_eq$4$clock;
+    reg  s_eq$5$d;
+    wire  s_eq$5$q;
+    reg  s_eq$5$clock;
+    reg  s_eq$6$d;
+    wire  s_eq$6$q;
+    reg  s_eq$6$clock;
+    reg  s_eq$7$d;
+    wire  s_eq$7$q;
+    reg  s_eq$7$clock;
+    reg  s_eq$8$d;
+    wire  s_eq$8$q;
+    reg  s_eq$8$clock;
+    reg  s_eq$9$d;
+    wire  s_eq$9$q;
+    reg  s_eq$9$clock;
+    reg  s_eq$10$d;
+    wire  s_eq$10$q;
+    reg  s_eq$10$clock;
+    reg  s_eq$11$d;
+    wire  s_eq$11$q;
+    reg  s_eq$11$clock;
+    reg  s_eq$12$d;
+    wire  s_eq$12$q;
+    reg  s_eq$12$clock;
+    reg  s_eq$13$d;
+    wire  s_eq$13$q;
+    reg  s_eq$13$clock;
+    reg  s_eq$14$d;
+    wire  s_eq$14$q;
+    reg  s_eq$14$clock;
+    reg  s_eq$15$d;
+    wire  s_eq$15$q;
+    reg  s_eq$15$clock;
+    reg  s_eq$16$d;
+    wire  s_eq$16$q;
+    reg  s_eq$16$clock;
+    reg  s_eq$17$d;
+    wire  s_eq$17$q;
+    reg  s_eq$17$clock;
+    reg  s_eq$18$d;
+    wire  s_eq$18$q;
+    reg  s_eq$18$clock;
+    reg  s_eq$19$d;
+    wire  s_eq$19$q;
+    reg  s_eq$19$clock;
+    reg  s_eq$20$d;
+    wire  s_eq$20$q;
+    reg  s_eq$20$clock;
+    reg  s_eq$21$d;
+    wire  s_eq$21$q;
+    reg  s_eq$21$clock;
+    reg  s_eq$22$d;
+    wire  s_eq$22$q;
+    reg  s_eq$22$clock;
+    reg  s_eq$23$d;
+    wire  s_eq$23$q;
+    reg  s_eq$23$clock;
+    reg  s_eq$24$d;
+    wire  s_eq$24$q;
+    reg  s_eq$24$clock;
+    reg  s_eq$25$d;
+    wire  s_eq$25$q;
+    reg  s_eq$25$clock;
+    reg  s_eq$26$d;
+    wire  s_eq$26$q;
+    reg  s_eq$26$clock;
+    reg  s_eq$27$d;
+    wire  s_eq$27$q;
+    reg  s_eq$27$clock;
+    reg  s_eq$28$d;
+    wire  s_eq$28$q;
+    reg  s_eq$28$clock;
+    reg  s_eq$29$d;
+    wire  s_eq$29$q;
+    reg  s_eq$29$clock;
+    reg  s_eq$30$d;
+    wire  s_eq$30$q;
+    reg  s_eq$30$clock;
+    reg  s_eq$31$d;
+    wire  s_eq$31$q;
+    reg  s_eq$31$clock;
+    reg  s_eq$32$d;
+    wire  s_eq$32$q;
+    reg  s_eq$32$clock;
+    reg  s_eq$33$d;
+    wire  s_eq$33$q;
+    reg  s_eq$33$clock;
+    reg  s_eq$34$d;
+    wire  s_eq$34$q;
+    reg  s_eq$34$clock;
+    reg  s_eq$35$d;
+    wire  s_eq$35$q;
+    reg  s_eq$35$clock;
+    reg  s_eq$36$d;
+    wire  s_eq$36$q;
+    reg  s_eq$36$clock;
+    reg  s_eq$37$d;
+    wire  s_eq$37$q;
+    reg  s_eq$37$clock;
+    reg  s_eq$38$d;
+    wire  s_eq$38$q;
+    reg  s_eq$38$clock;
+    reg  s_eq$39$d;
+    wire  s_eq$39$q;
+    reg  s_eq$39$clock;
+    reg  s_eq$40$d;
+    wire  s_eq$40$q;
+    reg  s_eq$40$clock;
+    reg  s_eq$41$d;
+    wire  s_eq$41$q;
+    reg  s_eq$41$clock;
+    reg  s_eq$42$d;
+    wire  s_eq$42$q;
+    reg  s_eq$42$clock;
+    reg  s_eq$43$d;
+    wire  s_eq$43$q;
+    reg  s_eq$43$clock;
+    reg  s_eq$44$d;
+    wire  s_eq$44$q;
+    reg  s_eq$44$clock;
+    reg  s_eq$45$d;
+    wire  s_eq$45$q;
+    reg  s_eq$45$clock;
+    reg  s_eq$46$d;
+    wire  s_eq$46$q;
+    reg  s_eq$46$clock;
+    reg  s_eq$47$d;
+    wire  s_eq$47$q;
+    reg  s_eq$47$clock;
+    reg  s_eq$48$d;
+    wire  s_eq$48$q;
+    reg  s_eq$48$clock;
+    reg  s_eq$49$d;
+    wire  s_eq$49$q;
+    reg  s_eq$49$clock;
+    reg  s_eq$50$d;
+    wire  s_eq$50$q;
+    reg  s_eq$50$clock;
+    reg  s_eq$51$d;
+    wire  s_eq$51$q;
+    reg  s_eq$51$clock;
+    reg  s_eq$52$d;
+    wire  s_eq$52$q;
+    reg  s_eq$52$clock;
+    reg  s_eq$53$d;
+    wire  s_eq$53$q;
+    reg  s_eq$53$clock;
+    reg  s_eq$54$d;
+    wire  s_eq$54$q;
+    reg  s_eq$54$clock;
+    reg  s_eq$55$d;
+    wire  s_eq$55$q;
+    reg  s_eq$55$clock;
+    reg  s_eq$56$d;
+    wire  s_eq$56$q;
+    reg  s_eq$56$clock;
+    reg  s_eq$57$d;
+    wire  s_eq$57$q;
+    reg  s_eq$57$clock;
+    reg  s_eq$58$d;
+    wire  s_eq$58$q;
+    reg  s_eq$58$clock;
+    reg  s_eq$59$d;
+    wire  s_eq$59$q;
+    reg  s_eq$59$clock;
+    reg  s_eq$60$d;
+    wire  s_eq$60$q;
+    reg  s_eq$60$clock;
+    reg  s_eq$61$d;
+    wire  s_eq$61$q;
+    reg  s_eq$61$clock;
+    reg  s_eq$62$d;
+    wire  s_eq$62$q;
+    reg  s_eq$62$clock;
+    reg  s_eq$63$d;
+    wire  s_eq$63$q;
+    reg  s_eq$63$clock;
     reg  ar_valid$d;
     wire  ar_valid$q;
     reg  ar_valid$clock;
@@ -10333,6 +10872,266 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  free_found;
     reg  [7:0] free_slot;
     reg  busy_any;
+    reg  s_live$0;
+    reg  s_live$1;
+    reg  s_live$2;
+    reg  s_live$3;
+    reg  s_live$4;
+    reg  s_live$5;
+    reg  s_live$6;
+    reg  s_live$7;
+    reg  s_live$8;
+    reg  s_live$9;
+    reg  s_live$10;
+    reg  s_live$11;
+    reg  s_live$12;
+    reg  s_live$13;
+    reg  s_live$14;
+    reg  s_live$15;
+    reg  s_live$16;
+    reg  s_live$17;
+    reg  s_live$18;
+    reg  s_live$19;
+    reg  s_live$20;
+    reg  s_live$21;
+    reg  s_live$22;
+    reg  s_live$23;
+    reg  s_live$24;
+    reg  s_live$25;
+    reg  s_live$26;
+    reg  s_live$27;
+    reg  s_live$28;
+    reg  s_live$29;
+    reg  s_live$30;
+    reg  s_live$31;
+    reg  s_live$32;
+    reg  s_live$33;
+    reg  s_live$34;
+    reg  s_live$35;
+    reg  s_live$36;
+    reg  s_live$37;
+    reg  s_live$38;
+    reg  s_live$39;
+    reg  s_live$40;
+    reg  s_live$41;
+    reg  s_live$42;
+    reg  s_live$43;
+    reg  s_live$44;
+    reg  s_live$45;
+    reg  s_live$46;
+    reg  s_live$47;
+    reg  s_live$48;
+    reg  s_live$49;
+    reg  s_live$50;
+    reg  s_live$51;
+    reg  s_live$52;
+    reg  s_live$53;
+    reg  s_live$54;
+    reg  s_live$55;
+    reg  s_live$56;
+    reg  s_live$57;
+    reg  s_live$58;
+    reg  s_live$59;
+    reg  s_live$60;
+    reg  s_live$61;
+    reg  s_live$62;
+    reg  s_live$63;
+    reg  s_full$0;
+    reg  s_full$1;
+    reg  s_full$2;
+    reg  s_full$3;
+    reg  s_full$4;
+    reg  s_full$5;
+    reg  s_full$6;
+    reg  s_full$7;
+    reg  s_full$8;
+    reg  s_full$9;
+    reg  s_full$10;
+    reg  s_full$11;
+    reg  s_full$12;
+    reg  s_full$13;
+    reg  s_full$14;
+    reg  s_full$15;
+    reg  s_full$16;
+    reg  s_full$17;
+    reg  s_full$18;
+    reg  s_full$19;
+    reg  s_full$20;
+    reg  s_full$21;
+    reg  s_full$22;
+    reg  s_full$23;
+    reg  s_full$24;
+    reg  s_full$25;
+    reg  s_full$26;
+    reg  s_full$27;
+    reg  s_full$28;
+    reg  s_full$29;
+    reg  s_full$30;
+    reg  s_full$31;
+    reg  s_full$32;
+    reg  s_full$33;
+    reg  s_full$34;
+    reg  s_full$35;
+    reg  s_full$36;
+    reg  s_full$37;
+    reg  s_full$38;
+    reg  s_full$39;
+    reg  s_full$40;
+    reg  s_full$41;
+    reg  s_full$42;
+    reg  s_full$43;
+    reg  s_full$44;
+    reg  s_full$45;
+    reg  s_full$46;
+    reg  s_full$47;
+    reg  s_full$48;
+    reg  s_full$49;
+    reg  s_full$50;
+    reg  s_full$51;
+    reg  s_full$52;
+    reg  s_full$53;
+    reg  s_full$54;
+    reg  s_full$55;
+    reg  s_full$56;
+    reg  s_full$57;
+    reg  s_full$58;
+    reg  s_full$59;
+    reg  s_full$60;
+    reg  s_full$61;
+    reg  s_full$62;
+    reg  s_full$63;
+    reg  m_oh$0;
+    reg  m_oh$1;
+    reg  m_oh$2;
+    reg  m_oh$3;
+    reg  m_oh$4;
+    reg  m_oh$5;
+    reg  m_oh$6;
+    reg  m_oh$7;
+    reg  m_oh$8;
+    reg  m_oh$9;
+    reg  m_oh$10;
+    reg  m_oh$11;
+    reg  m_oh$12;
+    reg  m_oh$13;
+    reg  m_oh$14;
+    reg  m_oh$15;
+    reg  m_oh$16;
+    reg  m_oh$17;
+    reg  m_oh$18;
+    reg  m_oh$19;
+    reg  m_oh$20;
+    reg  m_oh$21;
+    reg  m_oh$22;
+    reg  m_oh$23;
+    reg  m_oh$24;
+    reg  m_oh$25;
+    reg  m_oh$26;
+    reg  m_oh$27;
+    reg  m_oh$28;
+    reg  m_oh$29;
+    reg  m_oh$30;
+    reg  m_oh$31;
+    reg  m_oh$32;
+    reg  m_oh$33;
+    reg  m_oh$34;
+    reg  m_oh$35;
+    reg  m_oh$36;
+    reg  m_oh$37;
+    reg  m_oh$38;
+    reg  m_oh$39;
+    reg  m_oh$40;
+    reg  m_oh$41;
+    reg  m_oh$42;
+    reg  m_oh$43;
+    reg  m_oh$44;
+    reg  m_oh$45;
+    reg  m_oh$46;
+    reg  m_oh$47;
+    reg  m_oh$48;
+    reg  m_oh$49;
+    reg  m_oh$50;
+    reg  m_oh$51;
+    reg  m_oh$52;
+    reg  m_oh$53;
+    reg  m_oh$54;
+    reg  m_oh$55;
+    reg  m_oh$56;
+    reg  m_oh$57;
+    reg  m_oh$58;
+    reg  m_oh$59;
+    reg  m_oh$60;
+    reg  m_oh$61;
+    reg  m_oh$62;
+    reg  m_oh$63;
+    reg  f_oh$0;
+    reg  f_oh$1;
+    reg  f_oh$2;
+    reg  f_oh$3;
+    reg  f_oh$4;
+    reg  f_oh$5;
+    reg  f_oh$6;
+    reg  f_oh$7;
+    reg  f_oh$8;
+    reg  f_oh$9;
+    reg  f_oh$10;
+    reg  f_oh$11;
+    reg  f_oh$12;
+    reg  f_oh$13;
+    reg  f_oh$14;
+    reg  f_oh$15;
+    reg  f_oh$16;
+    reg  f_oh$17;
+    reg  f_oh$18;
+    reg  f_oh$19;
+    reg  f_oh$20;
+    reg  f_oh$21;
+    reg  f_oh$22;
+    reg  f_oh$23;
+    reg  f_oh$24;
+    reg  f_oh$25;
+    reg  f_oh$26;
+    reg  f_oh$27;
+    reg  f_oh$28;
+    reg  f_oh$29;
+    reg  f_oh$30;
+    reg  f_oh$31;
+    reg  f_oh$32;
+    reg  f_oh$33;
+    reg  f_oh$34;
+    reg  f_oh$35;
+    reg  f_oh$36;
+    reg  f_oh$37;
+    reg  f_oh$38;
+    reg  f_oh$39;
+    reg  f_oh$40;
+    reg  f_oh$41;
+    reg  f_oh$42;
+    reg  f_oh$43;
+    reg  f_oh$44;
+    reg  f_oh$45;
+    reg  f_oh$46;
+    reg  f_oh$47;
+    reg  f_oh$48;
+    reg  f_oh$49;
+    reg  f_oh$50;
+    reg  f_oh$51;
+    reg  f_oh$52;
+    reg  f_oh$53;
+    reg  f_oh$54;
+    reg  f_oh$55;
+    reg  f_oh$56;
+    reg  f_oh$57;
+    reg  f_oh$58;
+    reg  f_oh$59;
+    reg  f_oh$60;
+    reg  f_oh$61;
+    reg  f_oh$62;
+    reg  f_oh$63;
+    reg  f_acc;
+    reg  f_below;
+    reg  merge;
+    reg  take_new;
     reg  blocked;
     reg  room;
     reg  go;
@@ -12066,6 +12865,646 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_pending$63$q),
         .clock(s_pending$63$clock)
     );
+    qp_table_scale$miss$s_inc$0 s_inc$0(
+        .d(s_inc$0$d),
+        .q(s_inc$0$q),
+        .clock(s_inc$0$clock)
+    );
+    qp_table_scale$miss$s_inc$1 s_inc$1(
+        .d(s_inc$1$d),
+        .q(s_inc$1$q),
+        .clock(s_inc$1$clock)
+    );
+    qp_table_scale$miss$s_inc$2 s_inc$2(
+        .d(s_inc$2$d),
+        .q(s_inc$2$q),
+        .clock(s_inc$2$clock)
+    );
+    qp_table_scale$miss$s_inc$3 s_inc$3(
+        .d(s_inc$3$d),
+        .q(s_inc$3$q),
+        .clock(s_inc$3$clock)
+    );
+    qp_table_scale$miss$s_inc$4 s_inc$4(
+        .d(s_inc$4$d),
+        .q(s_inc$4$q),
+        .clock(s_inc$4$clock)
+    );
+    qp_table_scale$miss$s_inc$5 s_inc$5(
+        .d(s_inc$5$d),
+        .q(s_inc$5$q),
+        .clock(s_inc$5$clock)
+    );
+    qp_table_scale$miss$s_inc$6 s_inc$6(
+        .d(s_inc$6$d),
+        .q(s_inc$6$q),
+        .clock(s_inc$6$clock)
+    );
+    qp_table_scale$miss$s_inc$7 s_inc$7(
+        .d(s_inc$7$d),
+        .q(s_inc$7$q),
+        .clock(s_inc$7$clock)
+    );
+    qp_table_scale$miss$s_inc$8 s_inc$8(
+        .d(s_inc$8$d),
+        .q(s_inc$8$q),
+        .clock(s_inc$8$clock)
+    );
+    qp_table_scale$miss$s_inc$9 s_inc$9(
+        .d(s_inc$9$d),
+        .q(s_inc$9$q),
+        .clock(s_inc$9$clock)
+    );
+    qp_table_scale$miss$s_inc$10 s_inc$10(
+        .d(s_inc$10$d),
+        .q(s_inc$10$q),
+        .clock(s_inc$10$clock)
+    );
+    qp_table_scale$miss$s_inc$11 s_inc$11(
+        .d(s_inc$11$d),
+        .q(s_inc$11$q),
+        .clock(s_inc$11$clock)
+    );
+    qp_table_scale$miss$s_inc$12 s_inc$12(
+        .d(s_inc$12$d),
+        .q(s_inc$12$q),
+        .clock(s_inc$12$clock)
+    );
+    qp_table_scale$miss$s_inc$13 s_inc$13(
+        .d(s_inc$13$d),
+        .q(s_inc$13$q),
+        .clock(s_inc$13$clock)
+    );
+    qp_table_scale$miss$s_inc$14 s_inc$14(
+        .d(s_inc$14$d),
+        .q(s_inc$14$q),
+        .clock(s_inc$14$clock)
+    );
+    qp_table_scale$miss$s_inc$15 s_inc$15(
+        .d(s_inc$15$d),
+        .q(s_inc$15$q),
+        .clock(s_inc$15$clock)
+    );
+    qp_table_scale$miss$s_inc$16 s_inc$16(
+        .d(s_inc$16$d),
+        .q(s_inc$16$q),
+        .clock(s_inc$16$clock)
+    );
+    qp_table_scale$miss$s_inc$17 s_inc$17(
+        .d(s_inc$17$d),
+        .q(s_inc$17$q),
+        .clock(s_inc$17$clock)
+    );
+    qp_table_scale$miss$s_inc$18 s_inc$18(
+        .d(s_inc$18$d),
+        .q(s_inc$18$q),
+        .clock(s_inc$18$clock)
+    );
+    qp_table_scale$miss$s_inc$19 s_inc$19(
+        .d(s_inc$19$d),
+        .q(s_inc$19$q),
+        .clock(s_inc$19$clock)
+    );
+    qp_table_scale$miss$s_inc$20 s_inc$20(
+        .d(s_inc$20$d),
+        .q(s_inc$20$q),
+        .clock(s_inc$20$clock)
+    );
+    qp_table_scale$miss$s_inc$21 s_inc$21(
+        .d(s_inc$21$d),
+        .q(s_inc$21$q),
+        .clock(s_inc$21$clock)
+    );
+    qp_table_scale$miss$s_inc$22 s_inc$22(
+        .d(s_inc$22$d),
+        .q(s_inc$22$q),
+        .clock(s_inc$22$clock)
+    );
+    qp_table_scale$miss$s_inc$23 s_inc$23(
+        .d(s_inc$23$d),
+        .q(s_inc$23$q),
+        .clock(s_inc$23$clock)
+    );
+    qp_table_scale$miss$s_inc$24 s_inc$24(
+        .d(s_inc$24$d),
+        .q(s_inc$24$q),
+        .clock(s_inc$24$clock)
+    );
+    qp_table_scale$miss$s_inc$25 s_inc$25(
+        .d(s_inc$25$d),
+        .q(s_inc$25$q),
+        .clock(s_inc$25$clock)
+    );
+    qp_table_scale$miss$s_inc$26 s_inc$26(
+        .d(s_inc$26$d),
+        .q(s_inc$26$q),
+        .clock(s_inc$26$clock)
+    );
+    qp_table_scale$miss$s_inc$27 s_inc$27(
+        .d(s_inc$27$d),
+        .q(s_inc$27$q),
+        .clock(s_inc$27$clock)
+    );
+    qp_table_scale$miss$s_inc$28 s_inc$28(
+        .d(s_inc$28$d),
+        .q(s_inc$28$q),
+        .clock(s_inc$28$clock)
+    );
+    qp_table_scale$miss$s_inc$29 s_inc$29(
+        .d(s_inc$29$d),
+        .q(s_inc$29$q),
+        .clock(s_inc$29$clock)
+    );
+    qp_table_scale$miss$s_inc$30 s_inc$30(
+        .d(s_inc$30$d),
+        .q(s_inc$30$q),
+        .clock(s_inc$30$clock)
+    );
+    qp_table_scale$miss$s_inc$31 s_inc$31(
+        .d(s_inc$31$d),
+        .q(s_inc$31$q),
+        .clock(s_inc$31$clock)
+    );
+    qp_table_scale$miss$s_inc$32 s_inc$32(
+        .d(s_inc$32$d),
+        .q(s_inc$32$q),
+        .clock(s_inc$32$clock)
+    );
+    qp_table_scale$miss$s_inc$33 s_inc$33(
+        .d(s_inc$33$d),
+        .q(s_inc$33$q),
+        .clock(s_inc$33$clock)
+    );
+    qp_table_scale$miss$s_inc$34 s_inc$34(
+        .d(s_inc$34$d),
+        .q(s_inc$34$q),
+        .clock(s_inc$34$clock)
+    );
+    qp_table_scale$miss$s_inc$35 s_inc$35(
+        .d(s_inc$35$d),
+        .q(s_inc$35$q),
+        .clock(s_inc$35$clock)
+    );
+    qp_table_scale$miss$s_inc$36 s_inc$36(
+        .d(s_inc$36$d),
+        .q(s_inc$36$q),
+        .clock(s_inc$36$clock)
+    );
+    qp_table_scale$miss$s_inc$37 s_inc$37(
+        .d(s_inc$37$d),
+        .q(s_inc$37$q),
+        .clock(s_inc$37$clock)
+    );
+    qp_table_scale$miss$s_inc$38 s_inc$38(
+        .d(s_inc$38$d),
+        .q(s_inc$38$q),
+        .clock(s_inc$38$clock)
+    );
+    qp_table_scale$miss$s_inc$39 s_inc$39(
+        .d(s_inc$39$d),
+        .q(s_inc$39$q),
+        .clock(s_inc$39$clock)
+    );
+    qp_table_scale$miss$s_inc$40 s_inc$40(
+        .d(s_inc$40$d),
+        .q(s_inc$40$q),
+        .clock(s_inc$40$clock)
+    );
+    qp_table_scale$miss$s_inc$41 s_inc$41(
+        .d(s_inc$41$d),
+        .q(s_inc$41$q),
+        .clock(s_inc$41$clock)
+    );
+    qp_table_scale$miss$s_inc$42 s_inc$42(
+        .d(s_inc$42$d),
+        .q(s_inc$42$q),
+        .clock(s_inc$42$clock)
+    );
+    qp_table_scale$miss$s_inc$43 s_inc$43(
+        .d(s_inc$43$d),
+        .q(s_inc$43$q),
+        .clock(s_inc$43$clock)
+    );
+    qp_table_scale$miss$s_inc$44 s_inc$44(
+        .d(s_inc$44$d),
+        .q(s_inc$44$q),
+        .clock(s_inc$44$clock)
+    );
+    qp_table_scale$miss$s_inc$45 s_inc$45(
+        .d(s_inc$45$d),
+        .q(s_inc$45$q),
+        .clock(s_inc$45$clock)
+    );
+    qp_table_scale$miss$s_inc$46 s_inc$46(
+        .d(s_inc$46$d),
+        .q(s_inc$46$q),
+        .clock(s_inc$46$clock)
+    );
+    qp_table_scale$miss$s_inc$47 s_inc$47(
+        .d(s_inc$47$d),
+        .q(s_inc$47$q),
+        .clock(s_inc$47$clock)
+    );
+    qp_table_scale$miss$s_inc$48 s_inc$48(
+        .d(s_inc$48$d),
+        .q(s_inc$48$q),
+        .clock(s_inc$48$clock)
+    );
+    qp_table_scale$miss$s_inc$49 s_inc$49(
+        .d(s_inc$49$d),
+        .q(s_inc$49$q),
+        .clock(s_inc$49$clock)
+    );
+    qp_table_scale$miss$s_inc$50 s_inc$50(
+        .d(s_inc$50$d),
+        .q(s_inc$50$q),
+        .clock(s_inc$50$clock)
+    );
+    qp_table_scale$miss$s_inc$51 s_inc$51(
+        .d(s_inc$51$d),
+        .q(s_inc$51$q),
+        .clock(s_inc$51$clock)
+    );
+    qp_table_scale$miss$s_inc$52 s_inc$52(
+        .d(s_inc$52$d),
+        .q(s_inc$52$q),
+        .clock(s_inc$52$clock)
+    );
+    qp_table_scale$miss$s_inc$53 s_inc$53(
+        .d(s_inc$53$d),
+        .q(s_inc$53$q),
+        .clock(s_inc$53$clock)
+    );
+    qp_table_scale$miss$s_inc$54 s_inc$54(
+        .d(s_inc$54$d),
+        .q(s_inc$54$q),
+        .clock(s_inc$54$clock)
+    );
+    qp_table_scale$miss$s_inc$55 s_inc$55(
+        .d(s_inc$55$d),
+        .q(s_inc$55$q),
+        .clock(s_inc$55$clock)
+    );
+    qp_table_scale$miss$s_inc$56 s_inc$56(
+        .d(s_inc$56$d),
+        .q(s_inc$56$q),
+        .clock(s_inc$56$clock)
+    );
+    qp_table_scale$miss$s_inc$57 s_inc$57(
+        .d(s_inc$57$d),
+        .q(s_inc$57$q),
+        .clock(s_inc$57$clock)
+    );
+    qp_table_scale$miss$s_inc$58 s_inc$58(
+        .d(s_inc$58$d),
+        .q(s_inc$58$q),
+        .clock(s_inc$58$clock)
+    );
+    qp_table_scale$miss$s_inc$59 s_inc$59(
+        .d(s_inc$59$d),
+        .q(s_inc$59$q),
+        .clock(s_inc$59$clock)
+    );
+    qp_table_scale$miss$s_inc$60 s_inc$60(
+        .d(s_inc$60$d),
+        .q(s_inc$60$q),
+        .clock(s_inc$60$clock)
+    );
+    qp_table_scale$miss$s_inc$61 s_inc$61(
+        .d(s_inc$61$d),
+        .q(s_inc$61$q),
+        .clock(s_inc$61$clock)
+    );
+    qp_table_scale$miss$s_inc$62 s_inc$62(
+        .d(s_inc$62$d),
+        .q(s_inc$62$q),
+        .clock(s_inc$62$clock)
+    );
+    qp_table_scale$miss$s_inc$63 s_inc$63(
+        .d(s_inc$63$d),
+        .q(s_inc$63$q),
+        .clock(s_inc$63$clock)
+    );
+    qp_table_scale$miss$s_eq$0 s_eq$0(
+        .d(s_eq$0$d),
+        .q(s_eq$0$q),
+        .clock(s_eq$0$clock)
+    );
+    qp_table_scale$miss$s_eq$1 s_eq$1(
+        .d(s_eq$1$d),
+        .q(s_eq$1$q),
+        .clock(s_eq$1$clock)
+    );
+    qp_table_scale$miss$s_eq$2 s_eq$2(
+        .d(s_eq$2$d),
+        .q(s_eq$2$q),
+        .clock(s_eq$2$clock)
+    );
+    qp_table_scale$miss$s_eq$3 s_eq$3(
+        .d(s_eq$3$d),
+        .q(s_eq$3$q),
+        .clock(s_eq$3$clock)
+    );
+    qp_table_scale$miss$s_eq$4 s_eq$4(
+        .d(s_eq$4$d),
+        .q(s_eq$4$q),
+        .clock(s_eq$4$clock)
+    );
+    qp_table_scale$miss$s_eq$5 s_eq$5(
+        .d(s_eq$5$d),
+        .q(s_eq$5$q),
+        .clock(s_eq$5$clock)
+    );
+    qp_table_scale$miss$s_eq$6 s_eq$6(
+        .d(s_eq$6$d),
+        .q(s_eq$6$q),
+        .clock(s_eq$6$clock)
+    );
+    qp_table_scale$miss$s_eq$7 s_eq$7(
+        .d(s_eq$7$d),
+        .q(s_eq$7$q),
+        .clock(s_eq$7$clock)
+    );
+    qp_table_scale$miss$s_eq$8 s_eq$8(
+        .d(s_eq$8$d),
+        .q(s_eq$8$q),
+        .clock(s_eq$8$clock)
+    );
+    qp_table_scale$miss$s_eq$9 s_eq$9(
+        .d(s_eq$9$d),
+        .q(s_eq$9$q),
+        .clock(s_eq$9$clock)
+    );
+    qp_table_scale$miss$s_eq$10 s_eq$10(
+        .d(s_eq$10$d),
+        .q(s_eq$10$q),
+        .clock(s_eq$10$clock)
+    );
+    qp_table_scale$miss$s_eq$11 s_eq$11(
+        .d(s_eq$11$d),
+        .q(s_eq$11$q),
+        .clock(s_eq$11$clock)
+    );
+    qp_table_scale$miss$s_eq$12 s_eq$12(
+        .d(s_eq$12$d),
+        .q(s_eq$12$q),
+        .clock(s_eq$12$clock)
+    );
+    qp_table_scale$miss$s_eq$13 s_eq$13(
+        .d(s_eq$13$d),
+        .q(s_eq$13$q),
+        .clock(s_eq$13$clock)
+    );
+    qp_table_scale$miss$s_eq$14 s_eq$14(
+        .d(s_eq$14$d),
+        .q(s_eq$14$q),
+        .clock(s_eq$14$clock)
+    );
+    qp_table_scale$miss$s_eq$15 s_eq$15(
+        .d(s_eq$15$d),
+        .q(s_eq$15$q),
+        .clock(s_eq$15$clock)
+    );
+    qp_table_scale$miss$s_eq$16 s_eq$16(
+        .d(s_eq$16$d),
+        .q(s_eq$16$q),
+        .clock(s_eq$16$clock)
+    );
+    qp_table_scale$miss$s_eq$17 s_eq$17(
+        .d(s_eq$17$d),
+        .q(s_eq$17$q),
+        .clock(s_eq$17$clock)
+    );
+    qp_table_scale$miss$s_eq$18 s_eq$18(
+        .d(s_eq$18$d),
+        .q(s_eq$18$q),
+        .clock(s_eq$18$clock)
+    );
+    qp_table_scale$miss$s_eq$19 s_eq$19(
+        .d(s_eq$19$d),
+        .q(s_eq$19$q),
+        .clock(s_eq$19$clock)
+    );
+    qp_table_scale$miss$s_eq$20 s_eq$20(
+        .d(s_eq$20$d),
+        .q(s_eq$20$q),
+        .clock(s_eq$20$clock)
+    );
+    qp_table_scale$miss$s_eq$21 s_eq$21(
+        .d(s_eq$21$d),
+        .q(s_eq$21$q),
+        .clock(s_eq$21$clock)
+    );
+    qp_table_scale$miss$s_eq$22 s_eq$22(
+        .d(s_eq$22$d),
+        .q(s_eq$22$q),
+        .clock(s_eq$22$clock)
+    );
+    qp_table_scale$miss$s_eq$23 s_eq$23(
+        .d(s_eq$23$d),
+        .q(s_eq$23$q),
+        .clock(s_eq$23$clock)
+    );
+    qp_table_scale$miss$s_eq$24 s_eq$24(
+        .d(s_eq$24$d),
+        .q(s_eq$24$q),
+        .clock(s_eq$24$clock)
+    );
+    qp_table_scale$miss$s_eq$25 s_eq$25(
+        .d(s_eq$25$d),
+        .q(s_eq$25$q),
+        .clock(s_eq$25$clock)
+    );
+    qp_table_scale$miss$s_eq$26 s_eq$26(
+        .d(s_eq$26$d),
+        .q(s_eq$26$q),
+        .clock(s_eq$26$clock)
+    );
+    qp_table_scale$miss$s_eq$27 s_eq$27(
+        .d(s_eq$27$d),
+        .q(s_eq$27$q),
+        .clock(s_eq$27$clock)
+    );
+    qp_table_scale$miss$s_eq$28 s_eq$28(
+        .d(s_eq$28$d),
+        .q(s_eq$28$q),
+        .clock(s_eq$28$clock)
+    );
+    qp_table_scale$miss$s_eq$29 s_eq$29(
+        .d(s_eq$29$d),
+        .q(s_eq$29$q),
+        .clock(s_eq$29$clock)
+    );
+    qp_table_scale$miss$s_eq$30 s_eq$30(
+        .d(s_eq$30$d),
+        .q(s_eq$30$q),
+        .clock(s_eq$30$clock)
+    );
+    qp_table_scale$miss$s_eq$31 s_eq$31(
+        .d(s_eq$31$d),
+        .q(s_eq$31$q),
+        .clock(s_eq$31$clock)
+    );
+    qp_table_scale$miss$s_eq$32 s_eq$32(
+        .d(s_eq$32$d),
+        .q(s_eq$32$q),
+        .clock(s_eq$32$clock)
+    );
+    qp_table_scale$miss$s_eq$33 s_eq$33(
+        .d(s_eq$33$d),
+        .q(s_eq$33$q),
+        .clock(s_eq$33$clock)
+    );
+    qp_table_scale$miss$s_eq$34 s_eq$34(
+        .d(s_eq$34$d),
+        .q(s_eq$34$q),
+        .clock(s_eq$34$clock)
+    );
+    qp_table_scale$miss$s_eq$35 s_eq$35(
+        .d(s_eq$35$d),
+        .q(s_eq$35$q),
+        .clock(s_eq$35$clock)
+    );
+    qp_table_scale$miss$s_eq$36 s_eq$36(
+        .d(s_eq$36$d),
+        .q(s_eq$36$q),
+        .clock(s_eq$36$clock)
+    );
+    qp_table_scale$miss$s_eq$37 s_eq$37(
+        .d(s_eq$37$d),
+        .q(s_eq$37$q),
+        .clock(s_eq$37$clock)
+    );
+    qp_table_scale$miss$s_eq$38 s_eq$38(
+        .d(s_eq$38$d),
+        .q(s_eq$38$q),
+        .clock(s_eq$38$clock)
+    );
+    qp_table_scale$miss$s_eq$39 s_eq$39(
+        .d(s_eq$39$d),
+        .q(s_eq$39$q),
+        .clock(s_eq$39$clock)
+    );
+    qp_table_scale$miss$s_eq$40 s_eq$40(
+        .d(s_eq$40$d),
+        .q(s_eq$40$q),
+        .clock(s_eq$40$clock)
+    );
+    qp_table_scale$miss$s_eq$41 s_eq$41(
+        .d(s_eq$41$d),
+        .q(s_eq$41$q),
+        .clock(s_eq$41$clock)
+    );
+    qp_table_scale$miss$s_eq$42 s_eq$42(
+        .d(s_eq$42$d),
+        .q(s_eq$42$q),
+        .clock(s_eq$42$clock)
+    );
+    qp_table_scale$miss$s_eq$43 s_eq$43(
+        .d(s_eq$43$d),
+        .q(s_eq$43$q),
+        .clock(s_eq$43$clock)
+    );
+    qp_table_scale$miss$s_eq$44 s_eq$44(
+        .d(s_eq$44$d),
+        .q(s_eq$44$q),
+        .clock(s_eq$44$clock)
+    );
+    qp_table_scale$miss$s_eq$45 s_eq$45(
+        .d(s_eq$45$d),
+        .q(s_eq$45$q),
+        .clock(s_eq$45$clock)
+    );
+    qp_table_scale$miss$s_eq$46 s_eq$46(
+        .d(s_eq$46$d),
+        .q(s_eq$46$q),
+        .clock(s_eq$46$clock)
+    );
+    qp_table_scale$miss$s_eq$47 s_eq$47(
+        .d(s_eq$47$d),
+        .q(s_eq$47$q),
+        .clock(s_eq$47$clock)
+    );
+    qp_table_scale$miss$s_eq$48 s_eq$48(
+        .d(s_eq$48$d),
+        .q(s_eq$48$q),
+        .clock(s_eq$48$clock)
+    );
+    qp_table_scale$miss$s_eq$49 s_eq$49(
+        .d(s_eq$49$d),
+        .q(s_eq$49$q),
+        .clock(s_eq$49$clock)
+    );
+    qp_table_scale$miss$s_eq$50 s_eq$50(
+        .d(s_eq$50$d),
+        .q(s_eq$50$q),
+        .clock(s_eq$50$clock)
+    );
+    qp_table_scale$miss$s_eq$51 s_eq$51(
+        .d(s_eq$51$d),
+        .q(s_eq$51$q),
+        .clock(s_eq$51$clock)
+    );
+    qp_table_scale$miss$s_eq$52 s_eq$52(
+        .d(s_eq$52$d),
+        .q(s_eq$52$q),
+        .clock(s_eq$52$clock)
+    );
+    qp_table_scale$miss$s_eq$53 s_eq$53(
+        .d(s_eq$53$d),
+        .q(s_eq$53$q),
+        .clock(s_eq$53$clock)
+    );
+    qp_table_scale$miss$s_eq$54 s_eq$54(
+        .d(s_eq$54$d),
+        .q(s_eq$54$q),
+        .clock(s_eq$54$clock)
+    );
+    qp_table_scale$miss$s_eq$55 s_eq$55(
+        .d(s_eq$55$d),
+        .q(s_eq$55$q),
+        .clock(s_eq$55$clock)
+    );
+    qp_table_scale$miss$s_eq$56 s_eq$56(
+        .d(s_eq$56$d),
+        .q(s_eq$56$q),
+        .clock(s_eq$56$clock)
+    );
+    qp_table_scale$miss$s_eq$57 s_eq$57(
+        .d(s_eq$57$d),
+        .q(s_eq$57$q),
+        .clock(s_eq$57$clock)
+    );
+    qp_table_scale$miss$s_eq$58 s_eq$58(
+        .d(s_eq$58$d),
+        .q(s_eq$58$q),
+        .clock(s_eq$58$clock)
+    );
+    qp_table_scale$miss$s_eq$59 s_eq$59(
+        .d(s_eq$59$d),
+        .q(s_eq$59$q),
+        .clock(s_eq$59$clock)
+    );
+    qp_table_scale$miss$s_eq$60 s_eq$60(
+        .d(s_eq$60$d),
+        .q(s_eq$60$q),
+        .clock(s_eq$60$clock)
+    );
+    qp_table_scale$miss$s_eq$61 s_eq$61(
+        .d(s_eq$61$d),
+        .q(s_eq$61$q),
+        .clock(s_eq$61$clock)
+    );
+    qp_table_scale$miss$s_eq$62 s_eq$62(
+        .d(s_eq$62$d),
+        .q(s_eq$62$q),
+        .clock(s_eq$62$clock)
+    );
+    qp_table_scale$miss$s_eq$63 s_eq$63(
+        .d(s_eq$63$d),
+        .q(s_eq$63$q),
+        .clock(s_eq$63$clock)
+    );
     qp_table_scale$miss$ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
@@ -12247,6 +13686,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$0$d = s_filled$0$q;
         s_error$0$d = s_error$0$q;
         s_pending$0$d = s_pending$0$q;
+        s_inc$0$clock = clock;
+        s_eq$0$clock = clock;
+        s_eq$0$d = s_eq$0$q;
         s_block$1$clock = clock;
         s_ref$1$clock = clock;
         s_filled$1$clock = clock;
@@ -12256,6 +13698,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$1$d = s_filled$1$q;
         s_error$1$d = s_error$1$q;
         s_pending$1$d = s_pending$1$q;
+        s_inc$1$clock = clock;
+        s_eq$1$clock = clock;
+        s_eq$1$d = s_eq$1$q;
         s_block$2$clock = clock;
         s_ref$2$clock = clock;
         s_filled$2$clock = clock;
@@ -12265,6 +13710,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$2$d = s_filled$2$q;
         s_error$2$d = s_error$2$q;
         s_pending$2$d = s_pending$2$q;
+        s_inc$2$clock = clock;
+        s_eq$2$clock = clock;
+        s_eq$2$d = s_eq$2$q;
         s_block$3$clock = clock;
         s_ref$3$clock = clock;
         s_filled$3$clock = clock;
@@ -12274,6 +13722,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$3$d = s_filled$3$q;
         s_error$3$d = s_error$3$q;
         s_pending$3$d = s_pending$3$q;
+        s_inc$3$clock = clock;
+        s_eq$3$clock = clock;
+        s_eq$3$d = s_eq$3$q;
         s_block$4$clock = clock;
         s_ref$4$clock = clock;
         s_filled$4$clock = clock;
@@ -12283,6 +13734,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$4$d = s_filled$4$q;
         s_error$4$d = s_error$4$q;
         s_pending$4$d = s_pending$4$q;
+        s_inc$4$clock = clock;
+        s_eq$4$clock = clock;
+        s_eq$4$d = s_eq$4$q;
         s_block$5$clock = clock;
         s_ref$5$clock = clock;
         s_filled$5$clock = clock;
@@ -12292,6 +13746,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$5$d = s_filled$5$q;
         s_error$5$d = s_error$5$q;
         s_pending$5$d = s_pending$5$q;
+        s_inc$5$clock = clock;
+        s_eq$5$clock = clock;
+        s_eq$5$d = s_eq$5$q;
         s_block$6$clock = clock;
         s_ref$6$clock = clock;
         s_filled$6$clock = clock;
@@ -12301,6 +13758,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$6$d = s_filled$6$q;
         s_error$6$d = s_error$6$q;
         s_pending$6$d = s_pending$6$q;
+        s_inc$6$clock = clock;
+        s_eq$6$clock = clock;
+        s_eq$6$d = s_eq$6$q;
         s_block$7$clock = clock;
         s_ref$7$clock = clock;
         s_filled$7$clock = clock;
@@ -12310,6 +13770,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$7$d = s_filled$7$q;
         s_error$7$d = s_error$7$q;
         s_pending$7$d = s_pending$7$q;
+        s_inc$7$clock = clock;
+        s_eq$7$clock = clock;
+        s_eq$7$d = s_eq$7$q;
         s_block$8$clock = clock;
         s_ref$8$clock = clock;
         s_filled$8$clock = clock;
@@ -12319,6 +13782,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$8$d = s_filled$8$q;
         s_error$8$d = s_error$8$q;
         s_pending$8$d = s_pending$8$q;
+        s_inc$8$clock = clock;
+        s_eq$8$clock = clock;
+        s_eq$8$d = s_eq$8$q;
         s_block$9$clock = clock;
         s_ref$9$clock = clock;
         s_filled$9$clock = clock;
@@ -12328,6 +13794,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$9$d = s_filled$9$q;
         s_error$9$d = s_error$9$q;
         s_pending$9$d = s_pending$9$q;
+        s_inc$9$clock = clock;
+        s_eq$9$clock = clock;
+        s_eq$9$d = s_eq$9$q;
         s_block$10$clock = clock;
         s_ref$10$clock = clock;
         s_filled$10$clock = clock;
@@ -12337,6 +13806,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$10$d = s_filled$10$q;
         s_error$10$d = s_error$10$q;
         s_pending$10$d = s_pending$10$q;
+        s_inc$10$clock = clock;
+        s_eq$10$clock = clock;
+        s_eq$10$d = s_eq$10$q;
         s_block$11$clock = clock;
         s_ref$11$clock = clock;
         s_filled$11$clock = clock;
@@ -12346,6 +13818,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$11$d = s_filled$11$q;
         s_error$11$d = s_error$11$q;
         s_pending$11$d = s_pending$11$q;
+        s_inc$11$clock = clock;
+        s_eq$11$clock = clock;
+        s_eq$11$d = s_eq$11$q;
         s_block$12$clock = clock;
         s_ref$12$clock = clock;
         s_filled$12$clock = clock;
@@ -12355,6 +13830,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$12$d = s_filled$12$q;
         s_error$12$d = s_error$12$q;
         s_pending$12$d = s_pending$12$q;
+        s_inc$12$clock = clock;
+        s_eq$12$clock = clock;
+        s_eq$12$d = s_eq$12$q;
         s_block$13$clock = clock;
         s_ref$13$clock = clock;
         s_filled$13$clock = clock;
@@ -12364,6 +13842,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$13$d = s_filled$13$q;
         s_error$13$d = s_error$13$q;
         s_pending$13$d = s_pending$13$q;
+        s_inc$13$clock = clock;
+        s_eq$13$clock = clock;
+        s_eq$13$d = s_eq$13$q;
         s_block$14$clock = clock;
         s_ref$14$clock = clock;
         s_filled$14$clock = clock;
@@ -12373,6 +13854,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$14$d = s_filled$14$q;
         s_error$14$d = s_error$14$q;
         s_pending$14$d = s_pending$14$q;
+        s_inc$14$clock = clock;
+        s_eq$14$clock = clock;
+        s_eq$14$d = s_eq$14$q;
         s_block$15$clock = clock;
         s_ref$15$clock = clock;
         s_filled$15$clock = clock;
@@ -12382,6 +13866,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$15$d = s_filled$15$q;
         s_error$15$d = s_error$15$q;
         s_pending$15$d = s_pending$15$q;
+        s_inc$15$clock = clock;
+        s_eq$15$clock = clock;
+        s_eq$15$d = s_eq$15$q;
         s_block$16$clock = clock;
         s_ref$16$clock = clock;
         s_filled$16$clock = clock;
@@ -12391,6 +13878,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$16$d = s_filled$16$q;
         s_error$16$d = s_error$16$q;
         s_pending$16$d = s_pending$16$q;
+        s_inc$16$clock = clock;
+        s_eq$16$clock = clock;
+        s_eq$16$d = s_eq$16$q;
         s_block$17$clock = clock;
         s_ref$17$clock = clock;
         s_filled$17$clock = clock;
@@ -12400,6 +13890,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$17$d = s_filled$17$q;
         s_error$17$d = s_error$17$q;
         s_pending$17$d = s_pending$17$q;
+        s_inc$17$clock = clock;
+        s_eq$17$clock = clock;
+        s_eq$17$d = s_eq$17$q;
         s_block$18$clock = clock;
         s_ref$18$clock = clock;
         s_filled$18$clock = clock;
@@ -12409,6 +13902,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$18$d = s_filled$18$q;
         s_error$18$d = s_error$18$q;
         s_pending$18$d = s_pending$18$q;
+        s_inc$18$clock = clock;
+        s_eq$18$clock = clock;
+        s_eq$18$d = s_eq$18$q;
         s_block$19$clock = clock;
         s_ref$19$clock = clock;
         s_filled$19$clock = clock;
@@ -12418,6 +13914,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$19$d = s_filled$19$q;
         s_error$19$d = s_error$19$q;
         s_pending$19$d = s_pending$19$q;
+        s_inc$19$clock = clock;
+        s_eq$19$clock = clock;
+        s_eq$19$d = s_eq$19$q;
         s_block$20$clock = clock;
         s_ref$20$clock = clock;
         s_filled$20$clock = clock;
@@ -12427,6 +13926,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$20$d = s_filled$20$q;
         s_error$20$d = s_error$20$q;
         s_pending$20$d = s_pending$20$q;
+        s_inc$20$clock = clock;
+        s_eq$20$clock = clock;
+        s_eq$20$d = s_eq$20$q;
         s_block$21$clock = clock;
         s_ref$21$clock = clock;
         s_filled$21$clock = clock;
@@ -12436,6 +13938,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$21$d = s_filled$21$q;
         s_error$21$d = s_error$21$q;
         s_pending$21$d = s_pending$21$q;
+        s_inc$21$clock = clock;
+        s_eq$21$clock = clock;
+        s_eq$21$d = s_eq$21$q;
         s_block$22$clock = clock;
         s_ref$22$clock = clock;
         s_filled$22$clock = clock;
@@ -12445,6 +13950,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$22$d = s_filled$22$q;
         s_error$22$d = s_error$22$q;
         s_pending$22$d = s_pending$22$q;
+        s_inc$22$clock = clock;
+        s_eq$22$clock = clock;
+        s_eq$22$d = s_eq$22$q;
         s_block$23$clock = clock;
         s_ref$23$clock = clock;
         s_filled$23$clock = clock;
@@ -12454,6 +13962,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$23$d = s_filled$23$q;
         s_error$23$d = s_error$23$q;
         s_pending$23$d = s_pending$23$q;
+        s_inc$23$clock = clock;
+        s_eq$23$clock = clock;
+        s_eq$23$d = s_eq$23$q;
         s_block$24$clock = clock;
         s_ref$24$clock = clock;
         s_filled$24$clock = clock;
@@ -12463,6 +13974,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$24$d = s_filled$24$q;
         s_error$24$d = s_error$24$q;
         s_pending$24$d = s_pending$24$q;
+        s_inc$24$clock = clock;
+        s_eq$24$clock = clock;
+        s_eq$24$d = s_eq$24$q;
         s_block$25$clock = clock;
         s_ref$25$clock = clock;
         s_filled$25$clock = clock;
@@ -12472,6 +13986,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$25$d = s_filled$25$q;
         s_error$25$d = s_error$25$q;
         s_pending$25$d = s_pending$25$q;
+        s_inc$25$clock = clock;
+        s_eq$25$clock = clock;
+        s_eq$25$d = s_eq$25$q;
         s_block$26$clock = clock;
         s_ref$26$clock = clock;
         s_filled$26$clock = clock;
@@ -12481,6 +13998,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$26$d = s_filled$26$q;
         s_error$26$d = s_error$26$q;
         s_pending$26$d = s_pending$26$q;
+        s_inc$26$clock = clock;
+        s_eq$26$clock = clock;
+        s_eq$26$d = s_eq$26$q;
         s_block$27$clock = clock;
         s_ref$27$clock = clock;
         s_filled$27$clock = clock;
@@ -12490,6 +14010,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$27$d = s_filled$27$q;
         s_error$27$d = s_error$27$q;
         s_pending$27$d = s_pending$27$q;
+        s_inc$27$clock = clock;
+        s_eq$27$clock = clock;
+        s_eq$27$d = s_eq$27$q;
         s_block$28$clock = clock;
         s_ref$28$clock = clock;
         s_filled$28$clock = clock;
@@ -12499,6 +14022,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$28$d = s_filled$28$q;
         s_error$28$d = s_error$28$q;
         s_pending$28$d = s_pending$28$q;
+        s_inc$28$clock = clock;
+        s_eq$28$clock = clock;
+        s_eq$28$d = s_eq$28$q;
         s_block$29$clock = clock;
         s_ref$29$clock = clock;
         s_filled$29$clock = clock;
@@ -12508,6 +14034,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$29$d = s_filled$29$q;
         s_error$29$d = s_error$29$q;
         s_pending$29$d = s_pending$29$q;
+        s_inc$29$clock = clock;
+        s_eq$29$clock = clock;
+        s_eq$29$d = s_eq$29$q;
         s_block$30$clock = clock;
         s_ref$30$clock = clock;
         s_filled$30$clock = clock;
@@ -12517,6 +14046,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$30$d = s_filled$30$q;
         s_error$30$d = s_error$30$q;
         s_pending$30$d = s_pending$30$q;
+        s_inc$30$clock = clock;
+        s_eq$30$clock = clock;
+        s_eq$30$d = s_eq$30$q;
         s_block$31$clock = clock;
         s_ref$31$clock = clock;
         s_filled$31$clock = clock;
@@ -12526,6 +14058,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$31$d = s_filled$31$q;
         s_error$31$d = s_error$31$q;
         s_pending$31$d = s_pending$31$q;
+        s_inc$31$clock = clock;
+        s_eq$31$clock = clock;
+        s_eq$31$d = s_eq$31$q;
         s_block$32$clock = clock;
         s_ref$32$clock = clock;
         s_filled$32$clock = clock;
@@ -12535,6 +14070,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$32$d = s_filled$32$q;
         s_error$32$d = s_error$32$q;
         s_pending$32$d = s_pending$32$q;
+        s_inc$32$clock = clock;
+        s_eq$32$clock = clock;
+        s_eq$32$d = s_eq$32$q;
         s_block$33$clock = clock;
         s_ref$33$clock = clock;
         s_filled$33$clock = clock;
@@ -12544,6 +14082,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$33$d = s_filled$33$q;
         s_error$33$d = s_error$33$q;
         s_pending$33$d = s_pending$33$q;
+        s_inc$33$clock = clock;
+        s_eq$33$clock = clock;
+        s_eq$33$d = s_eq$33$q;
         s_block$34$clock = clock;
         s_ref$34$clock = clock;
         s_filled$34$clock = clock;
@@ -12553,6 +14094,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$34$d = s_filled$34$q;
         s_error$34$d = s_error$34$q;
         s_pending$34$d = s_pending$34$q;
+        s_inc$34$clock = clock;
+        s_eq$34$clock = clock;
+        s_eq$34$d = s_eq$34$q;
         s_block$35$clock = clock;
         s_ref$35$clock = clock;
         s_filled$35$clock = clock;
@@ -12562,6 +14106,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$35$d = s_filled$35$q;
         s_error$35$d = s_error$35$q;
         s_pending$35$d = s_pending$35$q;
+        s_inc$35$clock = clock;
+        s_eq$35$clock = clock;
+        s_eq$35$d = s_eq$35$q;
         s_block$36$clock = clock;
         s_ref$36$clock = clock;
         s_filled$36$clock = clock;
@@ -12571,6 +14118,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$36$d = s_filled$36$q;
         s_error$36$d = s_error$36$q;
         s_pending$36$d = s_pending$36$q;
+        s_inc$36$clock = clock;
+        s_eq$36$clock = clock;
+        s_eq$36$d = s_eq$36$q;
         s_block$37$clock = clock;
         s_ref$37$clock = clock;
         s_filled$37$clock = clock;
@@ -12580,6 +14130,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$37$d = s_filled$37$q;
         s_error$37$d = s_error$37$q;
         s_pending$37$d = s_pending$37$q;
+        s_inc$37$clock = clock;
+        s_eq$37$clock = clock;
+        s_eq$37$d = s_eq$37$q;
         s_block$38$clock = clock;
         s_ref$38$clock = clock;
         s_filled$38$clock = clock;
@@ -12589,6 +14142,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$38$d = s_filled$38$q;
         s_error$38$d = s_error$38$q;
         s_pending$38$d = s_pending$38$q;
+        s_inc$38$clock = clock;
+        s_eq$38$clock = clock;
+        s_eq$38$d = s_eq$38$q;
         s_block$39$clock = clock;
         s_ref$39$clock = clock;
         s_filled$39$clock = clock;
@@ -12598,6 +14154,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$39$d = s_filled$39$q;
         s_error$39$d = s_error$39$q;
         s_pending$39$d = s_pending$39$q;
+        s_inc$39$clock = clock;
+        s_eq$39$clock = clock;
+        s_eq$39$d = s_eq$39$q;
         s_block$40$clock = clock;
         s_ref$40$clock = clock;
         s_filled$40$clock = clock;
@@ -12607,6 +14166,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$40$d = s_filled$40$q;
         s_error$40$d = s_error$40$q;
         s_pending$40$d = s_pending$40$q;
+        s_inc$40$clock = clock;
+        s_eq$40$clock = clock;
+        s_eq$40$d = s_eq$40$q;
         s_block$41$clock = clock;
         s_ref$41$clock = clock;
         s_filled$41$clock = clock;
@@ -12616,6 +14178,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$41$d = s_filled$41$q;
         s_error$41$d = s_error$41$q;
         s_pending$41$d = s_pending$41$q;
+        s_inc$41$clock = clock;
+        s_eq$41$clock = clock;
+        s_eq$41$d = s_eq$41$q;
         s_block$42$clock = clock;
         s_ref$42$clock = clock;
         s_filled$42$clock = clock;
@@ -12625,6 +14190,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$42$d = s_filled$42$q;
         s_error$42$d = s_error$42$q;
         s_pending$42$d = s_pending$42$q;
+        s_inc$42$clock = clock;
+        s_eq$42$clock = clock;
+        s_eq$42$d = s_eq$42$q;
         s_block$43$clock = clock;
         s_ref$43$clock = clock;
         s_filled$43$clock = clock;
@@ -12634,6 +14202,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$43$d = s_filled$43$q;
         s_error$43$d = s_error$43$q;
         s_pending$43$d = s_pending$43$q;
+        s_inc$43$clock = clock;
+        s_eq$43$clock = clock;
+        s_eq$43$d = s_eq$43$q;
         s_block$44$clock = clock;
         s_ref$44$clock = clock;
         s_filled$44$clock = clock;
@@ -12643,6 +14214,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$44$d = s_filled$44$q;
         s_error$44$d = s_error$44$q;
         s_pending$44$d = s_pending$44$q;
+        s_inc$44$clock = clock;
+        s_eq$44$clock = clock;
+        s_eq$44$d = s_eq$44$q;
         s_block$45$clock = clock;
         s_ref$45$clock = clock;
         s_filled$45$clock = clock;
@@ -12652,6 +14226,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$45$d = s_filled$45$q;
         s_error$45$d = s_error$45$q;
         s_pending$45$d = s_pending$45$q;
+        s_inc$45$clock = clock;
+        s_eq$45$clock = clock;
+        s_eq$45$d = s_eq$45$q;
         s_block$46$clock = clock;
         s_ref$46$clock = clock;
         s_filled$46$clock = clock;
@@ -12661,6 +14238,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$46$d = s_filled$46$q;
         s_error$46$d = s_error$46$q;
         s_pending$46$d = s_pending$46$q;
+        s_inc$46$clock = clock;
+        s_eq$46$clock = clock;
+        s_eq$46$d = s_eq$46$q;
         s_block$47$clock = clock;
         s_ref$47$clock = clock;
         s_filled$47$clock = clock;
@@ -12670,6 +14250,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$47$d = s_filled$47$q;
         s_error$47$d = s_error$47$q;
         s_pending$47$d = s_pending$47$q;
+        s_inc$47$clock = clock;
+        s_eq$47$clock = clock;
+        s_eq$47$d = s_eq$47$q;
         s_block$48$clock = clock;
         s_ref$48$clock = clock;
         s_filled$48$clock = clock;
@@ -12679,6 +14262,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$48$d = s_filled$48$q;
         s_error$48$d = s_error$48$q;
         s_pending$48$d = s_pending$48$q;
+        s_inc$48$clock = clock;
+        s_eq$48$clock = clock;
+        s_eq$48$d = s_eq$48$q;
         s_block$49$clock = clock;
         s_ref$49$clock = clock;
         s_filled$49$clock = clock;
@@ -12688,6 +14274,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$49$d = s_filled$49$q;
         s_error$49$d = s_error$49$q;
         s_pending$49$d = s_pending$49$q;
+        s_inc$49$clock = clock;
+        s_eq$49$clock = clock;
+        s_eq$49$d = s_eq$49$q;
         s_block$50$clock = clock;
         s_ref$50$clock = clock;
         s_filled$50$clock = clock;
@@ -12697,6 +14286,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$50$d = s_filled$50$q;
         s_error$50$d = s_error$50$q;
         s_pending$50$d = s_pending$50$q;
+        s_inc$50$clock = clock;
+        s_eq$50$clock = clock;
+        s_eq$50$d = s_eq$50$q;
         s_block$51$clock = clock;
         s_ref$51$clock = clock;
         s_filled$51$clock = clock;
@@ -12706,6 +14298,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$51$d = s_filled$51$q;
         s_error$51$d = s_error$51$q;
         s_pending$51$d = s_pending$51$q;
+        s_inc$51$clock = clock;
+        s_eq$51$clock = clock;
+        s_eq$51$d = s_eq$51$q;
         s_block$52$clock = clock;
         s_ref$52$clock = clock;
         s_filled$52$clock = clock;
@@ -12715,6 +14310,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$52$d = s_filled$52$q;
         s_error$52$d = s_error$52$q;
         s_pending$52$d = s_pending$52$q;
+        s_inc$52$clock = clock;
+        s_eq$52$clock = clock;
+        s_eq$52$d = s_eq$52$q;
         s_block$53$clock = clock;
         s_ref$53$clock = clock;
         s_filled$53$clock = clock;
@@ -12724,6 +14322,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$53$d = s_filled$53$q;
         s_error$53$d = s_error$53$q;
         s_pending$53$d = s_pending$53$q;
+        s_inc$53$clock = clock;
+        s_eq$53$clock = clock;
+        s_eq$53$d = s_eq$53$q;
         s_block$54$clock = clock;
         s_ref$54$clock = clock;
         s_filled$54$clock = clock;
@@ -12733,6 +14334,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$54$d = s_filled$54$q;
         s_error$54$d = s_error$54$q;
         s_pending$54$d = s_pending$54$q;
+        s_inc$54$clock = clock;
+        s_eq$54$clock = clock;
+        s_eq$54$d = s_eq$54$q;
         s_block$55$clock = clock;
         s_ref$55$clock = clock;
         s_filled$55$clock = clock;
@@ -12742,6 +14346,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$55$d = s_filled$55$q;
         s_error$55$d = s_error$55$q;
         s_pending$55$d = s_pending$55$q;
+        s_inc$55$clock = clock;
+        s_eq$55$clock = clock;
+        s_eq$55$d = s_eq$55$q;
         s_block$56$clock = clock;
         s_ref$56$clock = clock;
         s_filled$56$clock = clock;
@@ -12751,6 +14358,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$56$d = s_filled$56$q;
         s_error$56$d = s_error$56$q;
         s_pending$56$d = s_pending$56$q;
+        s_inc$56$clock = clock;
+        s_eq$56$clock = clock;
+        s_eq$56$d = s_eq$56$q;
         s_block$57$clock = clock;
         s_ref$57$clock = clock;
         s_filled$57$clock = clock;
@@ -12760,6 +14370,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$57$d = s_filled$57$q;
         s_error$57$d = s_error$57$q;
         s_pending$57$d = s_pending$57$q;
+        s_inc$57$clock = clock;
+        s_eq$57$clock = clock;
+        s_eq$57$d = s_eq$57$q;
         s_block$58$clock = clock;
         s_ref$58$clock = clock;
         s_filled$58$clock = clock;
@@ -12769,6 +14382,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$58$d = s_filled$58$q;
         s_error$58$d = s_error$58$q;
         s_pending$58$d = s_pending$58$q;
+        s_inc$58$clock = clock;
+        s_eq$58$clock = clock;
+        s_eq$58$d = s_eq$58$q;
         s_block$59$clock = clock;
         s_ref$59$clock = clock;
         s_filled$59$clock = clock;
@@ -12778,6 +14394,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$59$d = s_filled$59$q;
         s_error$59$d = s_error$59$q;
         s_pending$59$d = s_pending$59$q;
+        s_inc$59$clock = clock;
+        s_eq$59$clock = clock;
+        s_eq$59$d = s_eq$59$q;
         s_block$60$clock = clock;
         s_ref$60$clock = clock;
         s_filled$60$clock = clock;
@@ -12787,6 +14406,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$60$d = s_filled$60$q;
         s_error$60$d = s_error$60$q;
         s_pending$60$d = s_pending$60$q;
+        s_inc$60$clock = clock;
+        s_eq$60$clock = clock;
+        s_eq$60$d = s_eq$60$q;
         s_block$61$clock = clock;
         s_ref$61$clock = clock;
         s_filled$61$clock = clock;
@@ -12796,6 +14418,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$61$d = s_filled$61$q;
         s_error$61$d = s_error$61$q;
         s_pending$61$d = s_pending$61$q;
+        s_inc$61$clock = clock;
+        s_eq$61$clock = clock;
+        s_eq$61$d = s_eq$61$q;
         s_block$62$clock = clock;
         s_ref$62$clock = clock;
         s_filled$62$clock = clock;
@@ -12805,6 +14430,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$62$d = s_filled$62$q;
         s_error$62$d = s_error$62$q;
         s_pending$62$d = s_pending$62$q;
+        s_inc$62$clock = clock;
+        s_eq$62$clock = clock;
+        s_eq$62$d = s_eq$62$q;
         s_block$63$clock = clock;
         s_ref$63$clock = clock;
         s_filled$63$clock = clock;
@@ -12814,6 +14442,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$63$d = s_filled$63$q;
         s_error$63$d = s_error$63$q;
         s_pending$63$d = s_pending$63$q;
+        s_inc$63$clock = clock;
+        s_eq$63$clock = clock;
+        s_eq$63$d = s_eq$63$q;
         answers$0$clock = clock;
         answers$0$rst = rst;
         fill$0$clock = clock;
@@ -12863,779 +14494,1293 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         q_block = busy_block & block_mask;
         h_block = hold_block & block_mask;
         hit = 1'b0;
-        hit_slot = 32'h0;
-        hit_full = 1'b0;
-        free_found = 1'b0;
-        free_slot = 32'h0;
         busy_any = 1'b0;
-        if ((|s_ref$0$q | s_pending$0$q) & ~(s_filled$0$q & s_error$0$q) & (s_block$0$q == cur_block$q)) begin
-            hit = 1'b1;
-            hit_slot = hit_slot | slot_num$0;
-            hit_full = hit_full | (s_ref$0$q == ref_max);
+        s_live$0 = |s_ref$0$q | s_inc$0$q | s_pending$0$q;
+        s_full$0 = (s_ref$0$q == ref_max) | (s_inc$0$q & (s_ref$0$q == ref_max_m1));
+        m_oh$0 = s_live$0 & ~(s_filled$0$q & s_error$0$q) & s_eq$0$q;
+        if ((s_block$0$q == q_block) & s_live$0) begin
+            busy_any = 1'b1;
         end
-        if (~free_found & ~|s_ref$0$q & ~s_pending$0$q) begin
-            free_found = 1'b1;
+        s_live$1 = |s_ref$1$q | s_inc$1$q | s_pending$1$q;
+        s_full$1 = (s_ref$1$q == ref_max) | (s_inc$1$q & (s_ref$1$q == ref_max_m1));
+        m_oh$1 = s_live$1 & ~(s_filled$1$q & s_error$1$q) & s_eq$1$q;
+        if ((s_block$1$q == q_block) & s_live$1) begin
+            busy_any = 1'b1;
+        end
+        s_live$2 = |s_ref$2$q | s_inc$2$q | s_pending$2$q;
+        s_full$2 = (s_ref$2$q == ref_max) | (s_inc$2$q & (s_ref$2$q == ref_max_m1));
+        m_oh$2 = s_live$2 & ~(s_filled$2$q & s_error$2$q) & s_eq$2$q;
+        if ((s_block$2$q == q_block) & s_live$2) begin
+            busy_any = 1'b1;
+        end
+        s_live$3 = |s_ref$3$q | s_inc$3$q | s_pending$3$q;
+        s_full$3 = (s_ref$3$q == ref_max) | (s_inc$3$q & (s_ref$3$q == ref_max_m1));
+        m_oh$3 = s_live$3 & ~(s_filled$3$q & s_error$3$q) & s_eq$3$q;
+        if ((s_block$3$q == q_block) & s_live$3) begin
+            busy_any = 1'b1;
+        end
+        s_live$4 = |s_ref$4$q | s_inc$4$q | s_pending$4$q;
+        s_full$4 = (s_ref$4$q == ref_max) | (s_inc$4$q & (s_ref$4$q == ref_max_m1));
+        m_oh$4 = s_live$4 & ~(s_filled$4$q & s_error$4$q) & s_eq$4$q;
+        if ((s_block$4$q == q_block) & s_live$4) begin
+            busy_any = 1'b1;
+        end
+        s_live$5 = |s_ref$5$q | s_inc$5$q | s_pending$5$q;
+        s_full$5 = (s_ref$5$q == ref_max) | (s_inc$5$q & (s_ref$5$q == ref_max_m1));
+        m_oh$5 = s_live$5 & ~(s_filled$5$q & s_error$5$q) & s_eq$5$q;
+        if ((s_block$5$q == q_block) & s_live$5) begin
+            busy_any = 1'b1;
+        end
+        s_live$6 = |s_ref$6$q | s_inc$6$q | s_pending$6$q;
+        s_full$6 = (s_ref$6$q == ref_max) | (s_inc$6$q & (s_ref$6$q == ref_max_m1));
+        m_oh$6 = s_live$6 & ~(s_filled$6$q & s_error$6$q) & s_eq$6$q;
+        if ((s_block$6$q == q_block) & s_live$6) begin
+            busy_any = 1'b1;
+        end
+        s_live$7 = |s_ref$7$q | s_inc$7$q | s_pending$7$q;
+        s_full$7 = (s_ref$7$q == ref_max) | (s_inc$7$q & (s_ref$7$q == ref_max_m1));
+        m_oh$7 = s_live$7 & ~(s_filled$7$q & s_error$7$q) & s_eq$7$q;
+        if ((s_block$7$q == q_block) & s_live$7) begin
+            busy_any = 1'b1;
+        end
+        s_live$8 = |s_ref$8$q | s_inc$8$q | s_pending$8$q;
+        s_full$8 = (s_ref$8$q == ref_max) | (s_inc$8$q & (s_ref$8$q == ref_max_m1));
+        m_oh$8 = s_live$8 & ~(s_filled$8$q & s_error$8$q) & s_eq$8$q;
+        if ((s_block$8$q == q_block) & s_live$8) begin
+            busy_any = 1'b1;
+        end
+        s_live$9 = |s_ref$9$q | s_inc$9$q | s_pending$9$q;
+        s_full$9 = (s_ref$9$q == ref_max) | (s_inc$9$q & (s_ref$9$q == ref_max_m1));
+        m_oh$9 = s_live$9 & ~(s_filled$9$q & s_error$9$q) & s_eq$9$q;
+        if ((s_block$9$q == q_block) & s_live$9) begin
+            busy_any = 1'b1;
+        end
+        s_live$10 = |s_ref$10$q | s_inc$10$q | s_pending$10$q;
+        s_full$10 = (s_ref$10$q == ref_max) | (s_inc$10$q & (s_ref$10$q == ref_max_m1));
+        m_oh$10 = s_live$10 & ~(s_filled$10$q & s_error$10$q) & s_eq$10$q;
+        if ((s_block$10$q == q_block) & s_live$10) begin
+            busy_any = 1'b1;
+        end
+        s_live$11 = |s_ref$11$q | s_inc$11$q | s_pending$11$q;
+        s_full$11 = (s_ref$11$q == ref_max) | (s_inc$11$q & (s_ref$11$q == ref_max_m1));
+        m_oh$11 = s_live$11 & ~(s_filled$11$q & s_error$11$q) & s_eq$11$q;
+        if ((s_block$11$q == q_block) & s_live$11) begin
+            busy_any = 1'b1;
+        end
+        s_live$12 = |s_ref$12$q | s_inc$12$q | s_pending$12$q;
+        s_full$12 = (s_ref$12$q == ref_max) | (s_inc$12$q & (s_ref$12$q == ref_max_m1));
+        m_oh$12 = s_live$12 & ~(s_filled$12$q & s_error$12$q) & s_eq$12$q;
+        if ((s_block$12$q == q_block) & s_live$12) begin
+            busy_any = 1'b1;
+        end
+        s_live$13 = |s_ref$13$q | s_inc$13$q | s_pending$13$q;
+        s_full$13 = (s_ref$13$q == ref_max) | (s_inc$13$q & (s_ref$13$q == ref_max_m1));
+        m_oh$13 = s_live$13 & ~(s_filled$13$q & s_error$13$q) & s_eq$13$q;
+        if ((s_block$13$q == q_block) & s_live$13) begin
+            busy_any = 1'b1;
+        end
+        s_live$14 = |s_ref$14$q | s_inc$14$q | s_pending$14$q;
+        s_full$14 = (s_ref$14$q == ref_max) | (s_inc$14$q & (s_ref$14$q == ref_max_m1));
+        m_oh$14 = s_live$14 & ~(s_filled$14$q & s_error$14$q) & s_eq$14$q;
+        if ((s_block$14$q == q_block) & s_live$14) begin
+            busy_any = 1'b1;
+        end
+        s_live$15 = |s_ref$15$q | s_inc$15$q | s_pending$15$q;
+        s_full$15 = (s_ref$15$q == ref_max) | (s_inc$15$q & (s_ref$15$q == ref_max_m1));
+        m_oh$15 = s_live$15 & ~(s_filled$15$q & s_error$15$q) & s_eq$15$q;
+        if ((s_block$15$q == q_block) & s_live$15) begin
+            busy_any = 1'b1;
+        end
+        s_live$16 = |s_ref$16$q | s_inc$16$q | s_pending$16$q;
+        s_full$16 = (s_ref$16$q == ref_max) | (s_inc$16$q & (s_ref$16$q == ref_max_m1));
+        m_oh$16 = s_live$16 & ~(s_filled$16$q & s_error$16$q) & s_eq$16$q;
+        if ((s_block$16$q == q_block) & s_live$16) begin
+            busy_any = 1'b1;
+        end
+        s_live$17 = |s_ref$17$q | s_inc$17$q | s_pending$17$q;
+        s_full$17 = (s_ref$17$q == ref_max) | (s_inc$17$q & (s_ref$17$q == ref_max_m1));
+        m_oh$17 = s_live$17 & ~(s_filled$17$q & s_error$17$q) & s_eq$17$q;
+        if ((s_block$17$q == q_block) & s_live$17) begin
+            busy_any = 1'b1;
+        end
+        s_live$18 = |s_ref$18$q | s_inc$18$q | s_pending$18$q;
+        s_full$18 = (s_ref$18$q == ref_max) | (s_inc$18$q & (s_ref$18$q == ref_max_m1));
+        m_oh$18 = s_live$18 & ~(s_filled$18$q & s_error$18$q) & s_eq$18$q;
+        if ((s_block$18$q == q_block) & s_live$18) begin
+            busy_any = 1'b1;
+        end
+        s_live$19 = |s_ref$19$q | s_inc$19$q | s_pending$19$q;
+        s_full$19 = (s_ref$19$q == ref_max) | (s_inc$19$q & (s_ref$19$q == ref_max_m1));
+        m_oh$19 = s_live$19 & ~(s_filled$19$q & s_error$19$q) & s_eq$19$q;
+        if ((s_block$19$q == q_block) & s_live$19) begin
+            busy_any = 1'b1;
+        end
+        s_live$20 = |s_ref$20$q | s_inc$20$q | s_pending$20$q;
+        s_full$20 = (s_ref$20$q == ref_max) | (s_inc$20$q & (s_ref$20$q == ref_max_m1));
+        m_oh$20 = s_live$20 & ~(s_filled$20$q & s_error$20$q) & s_eq$20$q;
+        if ((s_block$20$q == q_block) & s_live$20) begin
+            busy_any = 1'b1;
+        end
+        s_live$21 = |s_ref$21$q | s_inc$21$q | s_pending$21$q;
+        s_full$21 = (s_ref$21$q == ref_max) | (s_inc$21$q & (s_ref$21$q == ref_max_m1));
+        m_oh$21 = s_live$21 & ~(s_filled$21$q & s_error$21$q) & s_eq$21$q;
+        if ((s_block$21$q == q_block) & s_live$21) begin
+            busy_any = 1'b1;
+        end
+        s_live$22 = |s_ref$22$q | s_inc$22$q | s_pending$22$q;
+        s_full$22 = (s_ref$22$q == ref_max) | (s_inc$22$q & (s_ref$22$q == ref_max_m1));
+        m_oh$22 = s_live$22 & ~(s_filled$22$q & s_error$22$q) & s_eq$22$q;
+        if ((s_block$22$q == q_block) & s_live$22) begin
+            busy_any = 1'b1;
+        end
+        s_live$23 = |s_ref$23$q | s_inc$23$q | s_pending$23$q;
+        s_full$23 = (s_ref$23$q == ref_max) | (s_inc$23$q & (s_ref$23$q == ref_max_m1));
+        m_oh$23 = s_live$23 & ~(s_filled$23$q & s_error$23$q) & s_eq$23$q;
+        if ((s_block$23$q == q_block) & s_live$23) begin
+            busy_any = 1'b1;
+        end
+        s_live$24 = |s_ref$24$q | s_inc$24$q | s_pending$24$q;
+        s_full$24 = (s_ref$24$q == ref_max) | (s_inc$24$q & (s_ref$24$q == ref_max_m1));
+        m_oh$24 = s_live$24 & ~(s_filled$24$q & s_error$24$q) & s_eq$24$q;
+        if ((s_block$24$q == q_block) & s_live$24) begin
+            busy_any = 1'b1;
+        end
+        s_live$25 = |s_ref$25$q | s_inc$25$q | s_pending$25$q;
+        s_full$25 = (s_ref$25$q == ref_max) | (s_inc$25$q & (s_ref$25$q == ref_max_m1));
+        m_oh$25 = s_live$25 & ~(s_filled$25$q & s_error$25$q) & s_eq$25$q;
+        if ((s_block$25$q == q_block) & s_live$25) begin
+            busy_any = 1'b1;
+        end
+        s_live$26 = |s_ref$26$q | s_inc$26$q | s_pending$26$q;
+        s_full$26 = (s_ref$26$q == ref_max) | (s_inc$26$q & (s_ref$26$q == ref_max_m1));
+        m_oh$26 = s_live$26 & ~(s_filled$26$q & s_error$26$q) & s_eq$26$q;
+        if ((s_block$26$q == q_block) & s_live$26) begin
+            busy_any = 1'b1;
+        end
+        s_live$27 = |s_ref$27$q | s_inc$27$q | s_pending$27$q;
+        s_full$27 = (s_ref$27$q == ref_max) | (s_inc$27$q & (s_ref$27$q == ref_max_m1));
+        m_oh$27 = s_live$27 & ~(s_filled$27$q & s_error$27$q) & s_eq$27$q;
+        if ((s_block$27$q == q_block) & s_live$27) begin
+            busy_any = 1'b1;
+        end
+        s_live$28 = |s_ref$28$q | s_inc$28$q | s_pending$28$q;
+        s_full$28 = (s_ref$28$q == ref_max) | (s_inc$28$q & (s_ref$28$q == ref_max_m1));
+        m_oh$28 = s_live$28 & ~(s_filled$28$q & s_error$28$q) & s_eq$28$q;
+        if ((s_block$28$q == q_block) & s_live$28) begin
+            busy_any = 1'b1;
+        end
+        s_live$29 = |s_ref$29$q | s_inc$29$q | s_pending$29$q;
+        s_full$29 = (s_ref$29$q == ref_max) | (s_inc$29$q & (s_ref$29$q == ref_max_m1));
+        m_oh$29 = s_live$29 & ~(s_filled$29$q & s_error$29$q) & s_eq$29$q;
+        if ((s_block$29$q == q_block) & s_live$29) begin
+            busy_any = 1'b1;
+        end
+        s_live$30 = |s_ref$30$q | s_inc$30$q | s_pending$30$q;
+        s_full$30 = (s_ref$30$q == ref_max) | (s_inc$30$q & (s_ref$30$q == ref_max_m1));
+        m_oh$30 = s_live$30 & ~(s_filled$30$q & s_error$30$q) & s_eq$30$q;
+        if ((s_block$30$q == q_block) & s_live$30) begin
+            busy_any = 1'b1;
+        end
+        s_live$31 = |s_ref$31$q | s_inc$31$q | s_pending$31$q;
+        s_full$31 = (s_ref$31$q == ref_max) | (s_inc$31$q & (s_ref$31$q == ref_max_m1));
+        m_oh$31 = s_live$31 & ~(s_filled$31$q & s_error$31$q) & s_eq$31$q;
+        if ((s_block$31$q == q_block) & s_live$31) begin
+            busy_any = 1'b1;
+        end
+        s_live$32 = |s_ref$32$q | s_inc$32$q | s_pending$32$q;
+        s_full$32 = (s_ref$32$q == ref_max) | (s_inc$32$q & (s_ref$32$q == ref_max_m1));
+        m_oh$32 = s_live$32 & ~(s_filled$32$q & s_error$32$q) & s_eq$32$q;
+        if ((s_block$32$q == q_block) & s_live$32) begin
+            busy_any = 1'b1;
+        end
+        s_live$33 = |s_ref$33$q | s_inc$33$q | s_pending$33$q;
+        s_full$33 = (s_ref$33$q == ref_max) | (s_inc$33$q & (s_ref$33$q == ref_max_m1));
+        m_oh$33 = s_live$33 & ~(s_filled$33$q & s_error$33$q) & s_eq$33$q;
+        if ((s_block$33$q == q_block) & s_live$33) begin
+            busy_any = 1'b1;
+        end
+        s_live$34 = |s_ref$34$q | s_inc$34$q | s_pending$34$q;
+        s_full$34 = (s_ref$34$q == ref_max) | (s_inc$34$q & (s_ref$34$q == ref_max_m1));
+        m_oh$34 = s_live$34 & ~(s_filled$34$q & s_error$34$q) & s_eq$34$q;
+        if ((s_block$34$q == q_block) & s_live$34) begin
+            busy_any = 1'b1;
+        end
+        s_live$35 = |s_ref$35$q | s_inc$35$q | s_pending$35$q;
+        s_full$35 = (s_ref$35$q == ref_max) | (s_inc$35$q & (s_ref$35$q == ref_max_m1));
+        m_oh$35 = s_live$35 & ~(s_filled$35$q & s_error$35$q) & s_eq$35$q;
+        if ((s_block$35$q == q_block) & s_live$35) begin
+            busy_any = 1'b1;
+        end
+        s_live$36 = |s_ref$36$q | s_inc$36$q | s_pending$36$q;
+        s_full$36 = (s_ref$36$q == ref_max) | (s_inc$36$q & (s_ref$36$q == ref_max_m1));
+        m_oh$36 = s_live$36 & ~(s_filled$36$q & s_error$36$q) & s_eq$36$q;
+        if ((s_block$36$q == q_block) & s_live$36) begin
+            busy_any = 1'b1;
+        end
+        s_live$37 = |s_ref$37$q | s_inc$37$q | s_pending$37$q;
+        s_full$37 = (s_ref$37$q == ref_max) | (s_inc$37$q & (s_ref$37$q == ref_max_m1));
+        m_oh$37 = s_live$37 & ~(s_filled$37$q & s_error$37$q) & s_eq$37$q;
+        if ((s_block$37$q == q_block) & s_live$37) begin
+            busy_any = 1'b1;
+        end
+        s_live$38 = |s_ref$38$q | s_inc$38$q | s_pending$38$q;
+        s_full$38 = (s_ref$38$q == ref_max) | (s_inc$38$q & (s_ref$38$q == ref_max_m1));
+        m_oh$38 = s_live$38 & ~(s_filled$38$q & s_error$38$q) & s_eq$38$q;
+        if ((s_block$38$q == q_block) & s_live$38) begin
+            busy_any = 1'b1;
+        end
+        s_live$39 = |s_ref$39$q | s_inc$39$q | s_pending$39$q;
+        s_full$39 = (s_ref$39$q == ref_max) | (s_inc$39$q & (s_ref$39$q == ref_max_m1));
+        m_oh$39 = s_live$39 & ~(s_filled$39$q & s_error$39$q) & s_eq$39$q;
+        if ((s_block$39$q == q_block) & s_live$39) begin
+            busy_any = 1'b1;
+        end
+        s_live$40 = |s_ref$40$q | s_inc$40$q | s_pending$40$q;
+        s_full$40 = (s_ref$40$q == ref_max) | (s_inc$40$q & (s_ref$40$q == ref_max_m1));
+        m_oh$40 = s_live$40 & ~(s_filled$40$q & s_error$40$q) & s_eq$40$q;
+        if ((s_block$40$q == q_block) & s_live$40) begin
+            busy_any = 1'b1;
+        end
+        s_live$41 = |s_ref$41$q | s_inc$41$q | s_pending$41$q;
+        s_full$41 = (s_ref$41$q == ref_max) | (s_inc$41$q & (s_ref$41$q == ref_max_m1));
+        m_oh$41 = s_live$41 & ~(s_filled$41$q & s_error$41$q) & s_eq$41$q;
+        if ((s_block$41$q == q_block) & s_live$41) begin
+            busy_any = 1'b1;
+        end
+        s_live$42 = |s_ref$42$q | s_inc$42$q | s_pending$42$q;
+        s_full$42 = (s_ref$42$q == ref_max) | (s_inc$42$q & (s_ref$42$q == ref_max_m1));
+        m_oh$42 = s_live$42 & ~(s_filled$42$q & s_error$42$q) & s_eq$42$q;
+        if ((s_block$42$q == q_block) & s_live$42) begin
+            busy_any = 1'b1;
+        end
+        s_live$43 = |s_ref$43$q | s_inc$43$q | s_pending$43$q;
+        s_full$43 = (s_ref$43$q == ref_max) | (s_inc$43$q & (s_ref$43$q == ref_max_m1));
+        m_oh$43 = s_live$43 & ~(s_filled$43$q & s_error$43$q) & s_eq$43$q;
+        if ((s_block$43$q == q_block) & s_live$43) begin
+            busy_any = 1'b1;
+        end
+        s_live$44 = |s_ref$44$q | s_inc$44$q | s_pending$44$q;
+        s_full$44 = (s_ref$44$q == ref_max) | (s_inc$44$q & (s_ref$44$q == ref_max_m1));
+        m_oh$44 = s_live$44 & ~(s_filled$44$q & s_error$44$q) & s_eq$44$q;
+        if ((s_block$44$q == q_block) & s_live$44) begin
+            busy_any = 1'b1;
+        end
+        s_live$45 = |s_ref$45$q | s_inc$45$q | s_pending$45$q;
+        s_full$45 = (s_ref$45$q == ref_max) | (s_inc$45$q & (s_ref$45$q == ref_max_m1));
+        m_oh$45 = s_live$45 & ~(s_filled$45$q & s_error$45$q) & s_eq$45$q;
+        if ((s_block$45$q == q_block) & s_live$45) begin
+            busy_any = 1'b1;
+        end
+        s_live$46 = |s_ref$46$q | s_inc$46$q | s_pending$46$q;
+        s_full$46 = (s_ref$46$q == ref_max) | (s_inc$46$q & (s_ref$46$q == ref_max_m1));
+        m_oh$46 = s_live$46 & ~(s_filled$46$q & s_error$46$q) & s_eq$46$q;
+        if ((s_block$46$q == q_block) & s_live$46) begin
+            busy_any = 1'b1;
+        end
+        s_live$47 = |s_ref$47$q | s_inc$47$q | s_pending$47$q;
+        s_full$47 = (s_ref$47$q == ref_max) | (s_inc$47$q & (s_ref$47$q == ref_max_m1));
+        m_oh$47 = s_live$47 & ~(s_filled$47$q & s_error$47$q) & s_eq$47$q;
+        if ((s_block$47$q == q_block) & s_live$47) begin
+            busy_any = 1'b1;
+        end
+        s_live$48 = |s_ref$48$q | s_inc$48$q | s_pending$48$q;
+        s_full$48 = (s_ref$48$q == ref_max) | (s_inc$48$q & (s_ref$48$q == ref_max_m1));
+        m_oh$48 = s_live$48 & ~(s_filled$48$q & s_error$48$q) & s_eq$48$q;
+        if ((s_block$48$q == q_block) & s_live$48) begin
+            busy_any = 1'b1;
+        end
+        s_live$49 = |s_ref$49$q | s_inc$49$q | s_pending$49$q;
+        s_full$49 = (s_ref$49$q == ref_max) | (s_inc$49$q & (s_ref$49$q == ref_max_m1));
+        m_oh$49 = s_live$49 & ~(s_filled$49$q & s_error$49$q) & s_eq$49$q;
+        if ((s_block$49$q == q_block) & s_live$49) begin
+            busy_any = 1'b1;
+        end
+        s_live$50 = |s_ref$50$q | s_inc$50$q | s_pending$50$q;
+        s_full$50 = (s_ref$50$q == ref_max) | (s_inc$50$q & (s_ref$50$q == ref_max_m1));
+        m_oh$50 = s_live$50 & ~(s_filled$50$q & s_error$50$q) & s_eq$50$q;
+        if ((s_block$50$q == q_block) & s_live$50) begin
+            busy_any = 1'b1;
+        end
+        s_live$51 = |s_ref$51$q | s_inc$51$q | s_pending$51$q;
+        s_full$51 = (s_ref$51$q == ref_max) | (s_inc$51$q & (s_ref$51$q == ref_max_m1));
+        m_oh$51 = s_live$51 & ~(s_filled$51$q & s_error$51$q) & s_eq$51$q;
+        if ((s_block$51$q == q_block) & s_live$51) begin
+            busy_any = 1'b1;
+        end
+        s_live$52 = |s_ref$52$q | s_inc$52$q | s_pending$52$q;
+        s_full$52 = (s_ref$52$q == ref_max) | (s_inc$52$q & (s_ref$52$q == ref_max_m1));
+        m_oh$52 = s_live$52 & ~(s_filled$52$q & s_error$52$q) & s_eq$52$q;
+        if ((s_block$52$q == q_block) & s_live$52) begin
+            busy_any = 1'b1;
+        end
+        s_live$53 = |s_ref$53$q | s_inc$53$q | s_pending$53$q;
+        s_full$53 = (s_ref$53$q == ref_max) | (s_inc$53$q & (s_ref$53$q == ref_max_m1));
+        m_oh$53 = s_live$53 & ~(s_filled$53$q & s_error$53$q) & s_eq$53$q;
+        if ((s_block$53$q == q_block) & s_live$53) begin
+            busy_any = 1'b1;
+        end
+        s_live$54 = |s_ref$54$q | s_inc$54$q | s_pending$54$q;
+        s_full$54 = (s_ref$54$q == ref_max) | (s_inc$54$q & (s_ref$54$q == ref_max_m1));
+        m_oh$54 = s_live$54 & ~(s_filled$54$q & s_error$54$q) & s_eq$54$q;
+        if ((s_block$54$q == q_block) & s_live$54) begin
+            busy_any = 1'b1;
+        end
+        s_live$55 = |s_ref$55$q | s_inc$55$q | s_pending$55$q;
+        s_full$55 = (s_ref$55$q == ref_max) | (s_inc$55$q & (s_ref$55$q == ref_max_m1));
+        m_oh$55 = s_live$55 & ~(s_filled$55$q & s_error$55$q) & s_eq$55$q;
+        if ((s_block$55$q == q_block) & s_live$55) begin
+            busy_any = 1'b1;
+        end
+        s_live$56 = |s_ref$56$q | s_inc$56$q | s_pending$56$q;
+        s_full$56 = (s_ref$56$q == ref_max) | (s_inc$56$q & (s_ref$56$q == ref_max_m1));
+        m_oh$56 = s_live$56 & ~(s_filled$56$q & s_error$56$q) & s_eq$56$q;
+        if ((s_block$56$q == q_block) & s_live$56) begin
+            busy_any = 1'b1;
+        end
+        s_live$57 = |s_ref$57$q | s_inc$57$q | s_pending$57$q;
+        s_full$57 = (s_ref$57$q == ref_max) | (s_inc$57$q & (s_ref$57$q == ref_max_m1));
+        m_oh$57 = s_live$57 & ~(s_filled$57$q & s_error$57$q) & s_eq$57$q;
+        if ((s_block$57$q == q_block) & s_live$57) begin
+            busy_any = 1'b1;
+        end
+        s_live$58 = |s_ref$58$q | s_inc$58$q | s_pending$58$q;
+        s_full$58 = (s_ref$58$q == ref_max) | (s_inc$58$q & (s_ref$58$q == ref_max_m1));
+        m_oh$58 = s_live$58 & ~(s_filled$58$q & s_error$58$q) & s_eq$58$q;
+        if ((s_block$58$q == q_block) & s_live$58) begin
+            busy_any = 1'b1;
+        end
+        s_live$59 = |s_ref$59$q | s_inc$59$q | s_pending$59$q;
+        s_full$59 = (s_ref$59$q == ref_max) | (s_inc$59$q & (s_ref$59$q == ref_max_m1));
+        m_oh$59 = s_live$59 & ~(s_filled$59$q & s_error$59$q) & s_eq$59$q;
+        if ((s_block$59$q == q_block) & s_live$59) begin
+            busy_any = 1'b1;
+        end
+        s_live$60 = |s_ref$60$q | s_inc$60$q | s_pending$60$q;
+        s_full$60 = (s_ref$60$q == ref_max) | (s_inc$60$q & (s_ref$60$q == ref_max_m1));
+        m_oh$60 = s_live$60 & ~(s_filled$60$q & s_error$60$q) & s_eq$60$q;
+        if ((s_block$60$q == q_block) & s_live$60) begin
+            busy_any = 1'b1;
+        end
+        s_live$61 = |s_ref$61$q | s_inc$61$q | s_pending$61$q;
+        s_full$61 = (s_ref$61$q == ref_max) | (s_inc$61$q & (s_ref$61$q == ref_max_m1));
+        m_oh$61 = s_live$61 & ~(s_filled$61$q & s_error$61$q) & s_eq$61$q;
+        if ((s_block$61$q == q_block) & s_live$61) begin
+            busy_any = 1'b1;
+        end
+        s_live$62 = |s_ref$62$q | s_inc$62$q | s_pending$62$q;
+        s_full$62 = (s_ref$62$q == ref_max) | (s_inc$62$q & (s_ref$62$q == ref_max_m1));
+        m_oh$62 = s_live$62 & ~(s_filled$62$q & s_error$62$q) & s_eq$62$q;
+        if ((s_block$62$q == q_block) & s_live$62) begin
+            busy_any = 1'b1;
+        end
+        s_live$63 = |s_ref$63$q | s_inc$63$q | s_pending$63$q;
+        s_full$63 = (s_ref$63$q == ref_max) | (s_inc$63$q & (s_ref$63$q == ref_max_m1));
+        m_oh$63 = s_live$63 & ~(s_filled$63$q & s_error$63$q) & s_eq$63$q;
+        if ((s_block$63$q == q_block) & s_live$63) begin
+            busy_any = 1'b1;
+        end
+        f_acc = 1'b0;
+        f_below = 1'b0;
+        hit_full = 1'b0;
+        hit_slot = 32'h0;
+        free_slot = 32'h0;
+        hit = hit | m_oh$0;
+        hit_full = hit_full | (m_oh$0 & s_full$0);
+        if (group_start$0) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
+        end
+        f_oh$0 = ~s_live$0 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$0;
+        if (m_oh$0) begin
+            hit_slot = hit_slot | slot_num$0;
+        end
+        if (f_oh$0) begin
             free_slot = free_slot | slot_num$0;
         end
-        if ((|s_ref$0$q | s_pending$0$q) & (s_block$0$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$1;
+        hit_full = hit_full | (m_oh$1 & s_full$1);
+        if (group_start$1) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$1$q | s_pending$1$q) & ~(s_filled$1$q & s_error$1$q) & (s_block$1$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$1 = ~s_live$1 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$1;
+        if (m_oh$1) begin
             hit_slot = hit_slot | slot_num$1;
-            hit_full = hit_full | (s_ref$1$q == ref_max);
         end
-        if (~free_found & ~|s_ref$1$q & ~s_pending$1$q) begin
-            free_found = 1'b1;
+        if (f_oh$1) begin
             free_slot = free_slot | slot_num$1;
         end
-        if ((|s_ref$1$q | s_pending$1$q) & (s_block$1$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$2;
+        hit_full = hit_full | (m_oh$2 & s_full$2);
+        if (group_start$2) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$2$q | s_pending$2$q) & ~(s_filled$2$q & s_error$2$q) & (s_block$2$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$2 = ~s_live$2 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$2;
+        if (m_oh$2) begin
             hit_slot = hit_slot | slot_num$2;
-            hit_full = hit_full | (s_ref$2$q == ref_max);
         end
-        if (~free_found & ~|s_ref$2$q & ~s_pending$2$q) begin
-            free_found = 1'b1;
+        if (f_oh$2) begin
             free_slot = free_slot | slot_num$2;
         end
-        if ((|s_ref$2$q | s_pending$2$q) & (s_block$2$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$3;
+        hit_full = hit_full | (m_oh$3 & s_full$3);
+        if (group_start$3) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$3$q | s_pending$3$q) & ~(s_filled$3$q & s_error$3$q) & (s_block$3$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$3 = ~s_live$3 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$3;
+        if (m_oh$3) begin
             hit_slot = hit_slot | slot_num$3;
-            hit_full = hit_full | (s_ref$3$q == ref_max);
         end
-        if (~free_found & ~|s_ref$3$q & ~s_pending$3$q) begin
-            free_found = 1'b1;
+        if (f_oh$3) begin
             free_slot = free_slot | slot_num$3;
         end
-        if ((|s_ref$3$q | s_pending$3$q) & (s_block$3$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$4;
+        hit_full = hit_full | (m_oh$4 & s_full$4);
+        if (group_start$4) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$4$q | s_pending$4$q) & ~(s_filled$4$q & s_error$4$q) & (s_block$4$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$4 = ~s_live$4 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$4;
+        if (m_oh$4) begin
             hit_slot = hit_slot | slot_num$4;
-            hit_full = hit_full | (s_ref$4$q == ref_max);
         end
-        if (~free_found & ~|s_ref$4$q & ~s_pending$4$q) begin
-            free_found = 1'b1;
+        if (f_oh$4) begin
             free_slot = free_slot | slot_num$4;
         end
-        if ((|s_ref$4$q | s_pending$4$q) & (s_block$4$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$5;
+        hit_full = hit_full | (m_oh$5 & s_full$5);
+        if (group_start$5) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$5$q | s_pending$5$q) & ~(s_filled$5$q & s_error$5$q) & (s_block$5$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$5 = ~s_live$5 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$5;
+        if (m_oh$5) begin
             hit_slot = hit_slot | slot_num$5;
-            hit_full = hit_full | (s_ref$5$q == ref_max);
         end
-        if (~free_found & ~|s_ref$5$q & ~s_pending$5$q) begin
-            free_found = 1'b1;
+        if (f_oh$5) begin
             free_slot = free_slot | slot_num$5;
         end
-        if ((|s_ref$5$q | s_pending$5$q) & (s_block$5$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$6;
+        hit_full = hit_full | (m_oh$6 & s_full$6);
+        if (group_start$6) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$6$q | s_pending$6$q) & ~(s_filled$6$q & s_error$6$q) & (s_block$6$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$6 = ~s_live$6 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$6;
+        if (m_oh$6) begin
             hit_slot = hit_slot | slot_num$6;
-            hit_full = hit_full | (s_ref$6$q == ref_max);
         end
-        if (~free_found & ~|s_ref$6$q & ~s_pending$6$q) begin
-            free_found = 1'b1;
+        if (f_oh$6) begin
             free_slot = free_slot | slot_num$6;
         end
-        if ((|s_ref$6$q | s_pending$6$q) & (s_block$6$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$7;
+        hit_full = hit_full | (m_oh$7 & s_full$7);
+        if (group_start$7) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$7$q | s_pending$7$q) & ~(s_filled$7$q & s_error$7$q) & (s_block$7$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$7 = ~s_live$7 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$7;
+        if (m_oh$7) begin
             hit_slot = hit_slot | slot_num$7;
-            hit_full = hit_full | (s_ref$7$q == ref_max);
         end
-        if (~free_found & ~|s_ref$7$q & ~s_pending$7$q) begin
-            free_found = 1'b1;
+        if (f_oh$7) begin
             free_slot = free_slot | slot_num$7;
         end
-        if ((|s_ref$7$q | s_pending$7$q) & (s_block$7$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$8;
+        hit_full = hit_full | (m_oh$8 & s_full$8);
+        if (group_start$8) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$8$q | s_pending$8$q) & ~(s_filled$8$q & s_error$8$q) & (s_block$8$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$8 = ~s_live$8 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$8;
+        if (m_oh$8) begin
             hit_slot = hit_slot | slot_num$8;
-            hit_full = hit_full | (s_ref$8$q == ref_max);
         end
-        if (~free_found & ~|s_ref$8$q & ~s_pending$8$q) begin
-            free_found = 1'b1;
+        if (f_oh$8) begin
             free_slot = free_slot | slot_num$8;
         end
-        if ((|s_ref$8$q | s_pending$8$q) & (s_block$8$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$9;
+        hit_full = hit_full | (m_oh$9 & s_full$9);
+        if (group_start$9) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$9$q | s_pending$9$q) & ~(s_filled$9$q & s_error$9$q) & (s_block$9$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$9 = ~s_live$9 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$9;
+        if (m_oh$9) begin
             hit_slot = hit_slot | slot_num$9;
-            hit_full = hit_full | (s_ref$9$q == ref_max);
         end
-        if (~free_found & ~|s_ref$9$q & ~s_pending$9$q) begin
-            free_found = 1'b1;
+        if (f_oh$9) begin
             free_slot = free_slot | slot_num$9;
         end
-        if ((|s_ref$9$q | s_pending$9$q) & (s_block$9$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$10;
+        hit_full = hit_full | (m_oh$10 & s_full$10);
+        if (group_start$10) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$10$q | s_pending$10$q) & ~(s_filled$10$q & s_error$10$q) & (s_block$10$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$10 = ~s_live$10 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$10;
+        if (m_oh$10) begin
             hit_slot = hit_slot | slot_num$10;
-            hit_full = hit_full | (s_ref$10$q == ref_max);
         end
-        if (~free_found & ~|s_ref$10$q & ~s_pending$10$q) begin
-            free_found = 1'b1;
+        if (f_oh$10) begin
             free_slot = free_slot | slot_num$10;
         end
-        if ((|s_ref$10$q | s_pending$10$q) & (s_block$10$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$11;
+        hit_full = hit_full | (m_oh$11 & s_full$11);
+        if (group_start$11) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$11$q | s_pending$11$q) & ~(s_filled$11$q & s_error$11$q) & (s_block$11$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$11 = ~s_live$11 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$11;
+        if (m_oh$11) begin
             hit_slot = hit_slot | slot_num$11;
-            hit_full = hit_full | (s_ref$11$q == ref_max);
         end
-        if (~free_found & ~|s_ref$11$q & ~s_pending$11$q) begin
-            free_found = 1'b1;
+        if (f_oh$11) begin
             free_slot = free_slot | slot_num$11;
         end
-        if ((|s_ref$11$q | s_pending$11$q) & (s_block$11$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$12;
+        hit_full = hit_full | (m_oh$12 & s_full$12);
+        if (group_start$12) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$12$q | s_pending$12$q) & ~(s_filled$12$q & s_error$12$q) & (s_block$12$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$12 = ~s_live$12 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$12;
+        if (m_oh$12) begin
             hit_slot = hit_slot | slot_num$12;
-            hit_full = hit_full | (s_ref$12$q == ref_max);
         end
-        if (~free_found & ~|s_ref$12$q & ~s_pending$12$q) begin
-            free_found = 1'b1;
+        if (f_oh$12) begin
             free_slot = free_slot | slot_num$12;
         end
-        if ((|s_ref$12$q | s_pending$12$q) & (s_block$12$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$13;
+        hit_full = hit_full | (m_oh$13 & s_full$13);
+        if (group_start$13) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$13$q | s_pending$13$q) & ~(s_filled$13$q & s_error$13$q) & (s_block$13$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$13 = ~s_live$13 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$13;
+        if (m_oh$13) begin
             hit_slot = hit_slot | slot_num$13;
-            hit_full = hit_full | (s_ref$13$q == ref_max);
         end
-        if (~free_found & ~|s_ref$13$q & ~s_pending$13$q) begin
-            free_found = 1'b1;
+        if (f_oh$13) begin
             free_slot = free_slot | slot_num$13;
         end
-        if ((|s_ref$13$q | s_pending$13$q) & (s_block$13$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$14;
+        hit_full = hit_full | (m_oh$14 & s_full$14);
+        if (group_start$14) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$14$q | s_pending$14$q) & ~(s_filled$14$q & s_error$14$q) & (s_block$14$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$14 = ~s_live$14 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$14;
+        if (m_oh$14) begin
             hit_slot = hit_slot | slot_num$14;
-            hit_full = hit_full | (s_ref$14$q == ref_max);
         end
-        if (~free_found & ~|s_ref$14$q & ~s_pending$14$q) begin
-            free_found = 1'b1;
+        if (f_oh$14) begin
             free_slot = free_slot | slot_num$14;
         end
-        if ((|s_ref$14$q | s_pending$14$q) & (s_block$14$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$15;
+        hit_full = hit_full | (m_oh$15 & s_full$15);
+        if (group_start$15) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$15$q | s_pending$15$q) & ~(s_filled$15$q & s_error$15$q) & (s_block$15$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$15 = ~s_live$15 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$15;
+        if (m_oh$15) begin
             hit_slot = hit_slot | slot_num$15;
-            hit_full = hit_full | (s_ref$15$q == ref_max);
         end
-        if (~free_found & ~|s_ref$15$q & ~s_pending$15$q) begin
-            free_found = 1'b1;
+        if (f_oh$15) begin
             free_slot = free_slot | slot_num$15;
         end
-        if ((|s_ref$15$q | s_pending$15$q) & (s_block$15$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$16;
+        hit_full = hit_full | (m_oh$16 & s_full$16);
+        if (group_start$16) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$16$q | s_pending$16$q) & ~(s_filled$16$q & s_error$16$q) & (s_block$16$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$16 = ~s_live$16 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$16;
+        if (m_oh$16) begin
             hit_slot = hit_slot | slot_num$16;
-            hit_full = hit_full | (s_ref$16$q == ref_max);
         end
-        if (~free_found & ~|s_ref$16$q & ~s_pending$16$q) begin
-            free_found = 1'b1;
+        if (f_oh$16) begin
             free_slot = free_slot | slot_num$16;
         end
-        if ((|s_ref$16$q | s_pending$16$q) & (s_block$16$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$17;
+        hit_full = hit_full | (m_oh$17 & s_full$17);
+        if (group_start$17) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$17$q | s_pending$17$q) & ~(s_filled$17$q & s_error$17$q) & (s_block$17$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$17 = ~s_live$17 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$17;
+        if (m_oh$17) begin
             hit_slot = hit_slot | slot_num$17;
-            hit_full = hit_full | (s_ref$17$q == ref_max);
         end
-        if (~free_found & ~|s_ref$17$q & ~s_pending$17$q) begin
-            free_found = 1'b1;
+        if (f_oh$17) begin
             free_slot = free_slot | slot_num$17;
         end
-        if ((|s_ref$17$q | s_pending$17$q) & (s_block$17$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$18;
+        hit_full = hit_full | (m_oh$18 & s_full$18);
+        if (group_start$18) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$18$q | s_pending$18$q) & ~(s_filled$18$q & s_error$18$q) & (s_block$18$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$18 = ~s_live$18 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$18;
+        if (m_oh$18) begin
             hit_slot = hit_slot | slot_num$18;
-            hit_full = hit_full | (s_ref$18$q == ref_max);
         end
-        if (~free_found & ~|s_ref$18$q & ~s_pending$18$q) begin
-            free_found = 1'b1;
+        if (f_oh$18) begin
             free_slot = free_slot | slot_num$18;
         end
-        if ((|s_ref$18$q | s_pending$18$q) & (s_block$18$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$19;
+        hit_full = hit_full | (m_oh$19 & s_full$19);
+        if (group_start$19) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$19$q | s_pending$19$q) & ~(s_filled$19$q & s_error$19$q) & (s_block$19$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$19 = ~s_live$19 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$19;
+        if (m_oh$19) begin
             hit_slot = hit_slot | slot_num$19;
-            hit_full = hit_full | (s_ref$19$q == ref_max);
         end
-        if (~free_found & ~|s_ref$19$q & ~s_pending$19$q) begin
-            free_found = 1'b1;
+        if (f_oh$19) begin
             free_slot = free_slot | slot_num$19;
         end
-        if ((|s_ref$19$q | s_pending$19$q) & (s_block$19$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$20;
+        hit_full = hit_full | (m_oh$20 & s_full$20);
+        if (group_start$20) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$20$q | s_pending$20$q) & ~(s_filled$20$q & s_error$20$q) & (s_block$20$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$20 = ~s_live$20 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$20;
+        if (m_oh$20) begin
             hit_slot = hit_slot | slot_num$20;
-            hit_full = hit_full | (s_ref$20$q == ref_max);
         end
-        if (~free_found & ~|s_ref$20$q & ~s_pending$20$q) begin
-            free_found = 1'b1;
+        if (f_oh$20) begin
             free_slot = free_slot | slot_num$20;
         end
-        if ((|s_ref$20$q | s_pending$20$q) & (s_block$20$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$21;
+        hit_full = hit_full | (m_oh$21 & s_full$21);
+        if (group_start$21) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$21$q | s_pending$21$q) & ~(s_filled$21$q & s_error$21$q) & (s_block$21$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$21 = ~s_live$21 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$21;
+        if (m_oh$21) begin
             hit_slot = hit_slot | slot_num$21;
-            hit_full = hit_full | (s_ref$21$q == ref_max);
         end
-        if (~free_found & ~|s_ref$21$q & ~s_pending$21$q) begin
-            free_found = 1'b1;
+        if (f_oh$21) begin
             free_slot = free_slot | slot_num$21;
         end
-        if ((|s_ref$21$q | s_pending$21$q) & (s_block$21$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$22;
+        hit_full = hit_full | (m_oh$22 & s_full$22);
+        if (group_start$22) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$22$q | s_pending$22$q) & ~(s_filled$22$q & s_error$22$q) & (s_block$22$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$22 = ~s_live$22 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$22;
+        if (m_oh$22) begin
             hit_slot = hit_slot | slot_num$22;
-            hit_full = hit_full | (s_ref$22$q == ref_max);
         end
-        if (~free_found & ~|s_ref$22$q & ~s_pending$22$q) begin
-            free_found = 1'b1;
+        if (f_oh$22) begin
             free_slot = free_slot | slot_num$22;
         end
-        if ((|s_ref$22$q | s_pending$22$q) & (s_block$22$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$23;
+        hit_full = hit_full | (m_oh$23 & s_full$23);
+        if (group_start$23) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$23$q | s_pending$23$q) & ~(s_filled$23$q & s_error$23$q) & (s_block$23$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$23 = ~s_live$23 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$23;
+        if (m_oh$23) begin
             hit_slot = hit_slot | slot_num$23;
-            hit_full = hit_full | (s_ref$23$q == ref_max);
         end
-        if (~free_found & ~|s_ref$23$q & ~s_pending$23$q) begin
-            free_found = 1'b1;
+        if (f_oh$23) begin
             free_slot = free_slot | slot_num$23;
         end
-        if ((|s_ref$23$q | s_pending$23$q) & (s_block$23$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$24;
+        hit_full = hit_full | (m_oh$24 & s_full$24);
+        if (group_start$24) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$24$q | s_pending$24$q) & ~(s_filled$24$q & s_error$24$q) & (s_block$24$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$24 = ~s_live$24 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$24;
+        if (m_oh$24) begin
             hit_slot = hit_slot | slot_num$24;
-            hit_full = hit_full | (s_ref$24$q == ref_max);
         end
-        if (~free_found & ~|s_ref$24$q & ~s_pending$24$q) begin
-            free_found = 1'b1;
+        if (f_oh$24) begin
             free_slot = free_slot | slot_num$24;
         end
-        if ((|s_ref$24$q | s_pending$24$q) & (s_block$24$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$25;
+        hit_full = hit_full | (m_oh$25 & s_full$25);
+        if (group_start$25) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$25$q | s_pending$25$q) & ~(s_filled$25$q & s_error$25$q) & (s_block$25$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$25 = ~s_live$25 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$25;
+        if (m_oh$25) begin
             hit_slot = hit_slot | slot_num$25;
-            hit_full = hit_full | (s_ref$25$q == ref_max);
         end
-        if (~free_found & ~|s_ref$25$q & ~s_pending$25$q) begin
-            free_found = 1'b1;
+        if (f_oh$25) begin
             free_slot = free_slot | slot_num$25;
         end
-        if ((|s_ref$25$q | s_pending$25$q) & (s_block$25$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$26;
+        hit_full = hit_full | (m_oh$26 & s_full$26);
+        if (group_start$26) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$26$q | s_pending$26$q) & ~(s_filled$26$q & s_error$26$q) & (s_block$26$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$26 = ~s_live$26 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$26;
+        if (m_oh$26) begin
             hit_slot = hit_slot | slot_num$26;
-            hit_full = hit_full | (s_ref$26$q == ref_max);
         end
-        if (~free_found & ~|s_ref$26$q & ~s_pending$26$q) begin
-            free_found = 1'b1;
+        if (f_oh$26) begin
             free_slot = free_slot | slot_num$26;
         end
-        if ((|s_ref$26$q | s_pending$26$q) & (s_block$26$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$27;
+        hit_full = hit_full | (m_oh$27 & s_full$27);
+        if (group_start$27) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$27$q | s_pending$27$q) & ~(s_filled$27$q & s_error$27$q) & (s_block$27$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$27 = ~s_live$27 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$27;
+        if (m_oh$27) begin
             hit_slot = hit_slot | slot_num$27;
-            hit_full = hit_full | (s_ref$27$q == ref_max);
         end
-        if (~free_found & ~|s_ref$27$q & ~s_pending$27$q) begin
-            free_found = 1'b1;
+        if (f_oh$27) begin
             free_slot = free_slot | slot_num$27;
         end
-        if ((|s_ref$27$q | s_pending$27$q) & (s_block$27$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$28;
+        hit_full = hit_full | (m_oh$28 & s_full$28);
+        if (group_start$28) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$28$q | s_pending$28$q) & ~(s_filled$28$q & s_error$28$q) & (s_block$28$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$28 = ~s_live$28 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$28;
+        if (m_oh$28) begin
             hit_slot = hit_slot | slot_num$28;
-            hit_full = hit_full | (s_ref$28$q == ref_max);
         end
-        if (~free_found & ~|s_ref$28$q & ~s_pending$28$q) begin
-            free_found = 1'b1;
+        if (f_oh$28) begin
             free_slot = free_slot | slot_num$28;
         end
-        if ((|s_ref$28$q | s_pending$28$q) & (s_block$28$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$29;
+        hit_full = hit_full | (m_oh$29 & s_full$29);
+        if (group_start$29) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$29$q | s_pending$29$q) & ~(s_filled$29$q & s_error$29$q) & (s_block$29$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$29 = ~s_live$29 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$29;
+        if (m_oh$29) begin
             hit_slot = hit_slot | slot_num$29;
-            hit_full = hit_full | (s_ref$29$q == ref_max);
         end
-        if (~free_found & ~|s_ref$29$q & ~s_pending$29$q) begin
-            free_found = 1'b1;
+        if (f_oh$29) begin
             free_slot = free_slot | slot_num$29;
         end
-        if ((|s_ref$29$q | s_pending$29$q) & (s_block$29$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$30;
+        hit_full = hit_full | (m_oh$30 & s_full$30);
+        if (group_start$30) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$30$q | s_pending$30$q) & ~(s_filled$30$q & s_error$30$q) & (s_block$30$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$30 = ~s_live$30 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$30;
+        if (m_oh$30) begin
             hit_slot = hit_slot | slot_num$30;
-            hit_full = hit_full | (s_ref$30$q == ref_max);
         end
-        if (~free_found & ~|s_ref$30$q & ~s_pending$30$q) begin
-            free_found = 1'b1;
+        if (f_oh$30) begin
             free_slot = free_slot | slot_num$30;
         end
-        if ((|s_ref$30$q | s_pending$30$q) & (s_block$30$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$31;
+        hit_full = hit_full | (m_oh$31 & s_full$31);
+        if (group_start$31) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$31$q | s_pending$31$q) & ~(s_filled$31$q & s_error$31$q) & (s_block$31$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$31 = ~s_live$31 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$31;
+        if (m_oh$31) begin
             hit_slot = hit_slot | slot_num$31;
-            hit_full = hit_full | (s_ref$31$q == ref_max);
         end
-        if (~free_found & ~|s_ref$31$q & ~s_pending$31$q) begin
-            free_found = 1'b1;
+        if (f_oh$31) begin
             free_slot = free_slot | slot_num$31;
         end
-        if ((|s_ref$31$q | s_pending$31$q) & (s_block$31$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$32;
+        hit_full = hit_full | (m_oh$32 & s_full$32);
+        if (group_start$32) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$32$q | s_pending$32$q) & ~(s_filled$32$q & s_error$32$q) & (s_block$32$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$32 = ~s_live$32 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$32;
+        if (m_oh$32) begin
             hit_slot = hit_slot | slot_num$32;
-            hit_full = hit_full | (s_ref$32$q == ref_max);
         end
-        if (~free_found & ~|s_ref$32$q & ~s_pending$32$q) begin
-            free_found = 1'b1;
+        if (f_oh$32) begin
             free_slot = free_slot | slot_num$32;
         end
-        if ((|s_ref$32$q | s_pending$32$q) & (s_block$32$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$33;
+        hit_full = hit_full | (m_oh$33 & s_full$33);
+        if (group_start$33) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$33$q | s_pending$33$q) & ~(s_filled$33$q & s_error$33$q) & (s_block$33$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$33 = ~s_live$33 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$33;
+        if (m_oh$33) begin
             hit_slot = hit_slot | slot_num$33;
-            hit_full = hit_full | (s_ref$33$q == ref_max);
         end
-        if (~free_found & ~|s_ref$33$q & ~s_pending$33$q) begin
-            free_found = 1'b1;
+        if (f_oh$33) begin
             free_slot = free_slot | slot_num$33;
         end
-        if ((|s_ref$33$q | s_pending$33$q) & (s_block$33$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$34;
+        hit_full = hit_full | (m_oh$34 & s_full$34);
+        if (group_start$34) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$34$q | s_pending$34$q) & ~(s_filled$34$q & s_error$34$q) & (s_block$34$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$34 = ~s_live$34 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$34;
+        if (m_oh$34) begin
             hit_slot = hit_slot | slot_num$34;
-            hit_full = hit_full | (s_ref$34$q == ref_max);
         end
-        if (~free_found & ~|s_ref$34$q & ~s_pending$34$q) begin
-            free_found = 1'b1;
+        if (f_oh$34) begin
             free_slot = free_slot | slot_num$34;
         end
-        if ((|s_ref$34$q | s_pending$34$q) & (s_block$34$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$35;
+        hit_full = hit_full | (m_oh$35 & s_full$35);
+        if (group_start$35) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$35$q | s_pending$35$q) & ~(s_filled$35$q & s_error$35$q) & (s_block$35$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$35 = ~s_live$35 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$35;
+        if (m_oh$35) begin
             hit_slot = hit_slot | slot_num$35;
-            hit_full = hit_full | (s_ref$35$q == ref_max);
         end
-        if (~free_found & ~|s_ref$35$q & ~s_pending$35$q) begin
-            free_found = 1'b1;
+        if (f_oh$35) begin
             free_slot = free_slot | slot_num$35;
         end
-        if ((|s_ref$35$q | s_pending$35$q) & (s_block$35$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$36;
+        hit_full = hit_full | (m_oh$36 & s_full$36);
+        if (group_start$36) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$36$q | s_pending$36$q) & ~(s_filled$36$q & s_error$36$q) & (s_block$36$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$36 = ~s_live$36 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$36;
+        if (m_oh$36) begin
             hit_slot = hit_slot | slot_num$36;
-            hit_full = hit_full | (s_ref$36$q == ref_max);
         end
-        if (~free_found & ~|s_ref$36$q & ~s_pending$36$q) begin
-            free_found = 1'b1;
+        if (f_oh$36) begin
             free_slot = free_slot | slot_num$36;
         end
-        if ((|s_ref$36$q | s_pending$36$q) & (s_block$36$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$37;
+        hit_full = hit_full | (m_oh$37 & s_full$37);
+        if (group_start$37) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$37$q | s_pending$37$q) & ~(s_filled$37$q & s_error$37$q) & (s_block$37$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$37 = ~s_live$37 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$37;
+        if (m_oh$37) begin
             hit_slot = hit_slot | slot_num$37;
-            hit_full = hit_full | (s_ref$37$q == ref_max);
         end
-        if (~free_found & ~|s_ref$37$q & ~s_pending$37$q) begin
-            free_found = 1'b1;
+        if (f_oh$37) begin
             free_slot = free_slot | slot_num$37;
         end
-        if ((|s_ref$37$q | s_pending$37$q) & (s_block$37$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$38;
+        hit_full = hit_full | (m_oh$38 & s_full$38);
+        if (group_start$38) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$38$q | s_pending$38$q) & ~(s_filled$38$q & s_error$38$q) & (s_block$38$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$38 = ~s_live$38 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$38;
+        if (m_oh$38) begin
             hit_slot = hit_slot | slot_num$38;
-            hit_full = hit_full | (s_ref$38$q == ref_max);
         end
-        if (~free_found & ~|s_ref$38$q & ~s_pending$38$q) begin
-            free_found = 1'b1;
+        if (f_oh$38) begin
             free_slot = free_slot | slot_num$38;
         end
-        if ((|s_ref$38$q | s_pending$38$q) & (s_block$38$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$39;
+        hit_full = hit_full | (m_oh$39 & s_full$39);
+        if (group_start$39) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$39$q | s_pending$39$q) & ~(s_filled$39$q & s_error$39$q) & (s_block$39$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$39 = ~s_live$39 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$39;
+        if (m_oh$39) begin
             hit_slot = hit_slot | slot_num$39;
-            hit_full = hit_full | (s_ref$39$q == ref_max);
         end
-        if (~free_found & ~|s_ref$39$q & ~s_pending$39$q) begin
-            free_found = 1'b1;
+        if (f_oh$39) begin
             free_slot = free_slot | slot_num$39;
         end
-        if ((|s_ref$39$q | s_pending$39$q) & (s_block$39$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$40;
+        hit_full = hit_full | (m_oh$40 & s_full$40);
+        if (group_start$40) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$40$q | s_pending$40$q) & ~(s_filled$40$q & s_error$40$q) & (s_block$40$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$40 = ~s_live$40 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$40;
+        if (m_oh$40) begin
             hit_slot = hit_slot | slot_num$40;
-            hit_full = hit_full | (s_ref$40$q == ref_max);
         end
-        if (~free_found & ~|s_ref$40$q & ~s_pending$40$q) begin
-            free_found = 1'b1;
+        if (f_oh$40) begin
             free_slot = free_slot | slot_num$40;
         end
-        if ((|s_ref$40$q | s_pending$40$q) & (s_block$40$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$41;
+        hit_full = hit_full | (m_oh$41 & s_full$41);
+        if (group_start$41) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$41$q | s_pending$41$q) & ~(s_filled$41$q & s_error$41$q) & (s_block$41$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$41 = ~s_live$41 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$41;
+        if (m_oh$41) begin
             hit_slot = hit_slot | slot_num$41;
-            hit_full = hit_full | (s_ref$41$q == ref_max);
         end
-        if (~free_found & ~|s_ref$41$q & ~s_pending$41$q) begin
-            free_found = 1'b1;
+        if (f_oh$41) begin
             free_slot = free_slot | slot_num$41;
         end
-        if ((|s_ref$41$q | s_pending$41$q) & (s_block$41$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$42;
+        hit_full = hit_full | (m_oh$42 & s_full$42);
+        if (group_start$42) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$42$q | s_pending$42$q) & ~(s_filled$42$q & s_error$42$q) & (s_block$42$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$42 = ~s_live$42 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$42;
+        if (m_oh$42) begin
             hit_slot = hit_slot | slot_num$42;
-            hit_full = hit_full | (s_ref$42$q == ref_max);
         end
-        if (~free_found & ~|s_ref$42$q & ~s_pending$42$q) begin
-            free_found = 1'b1;
+        if (f_oh$42) begin
             free_slot = free_slot | slot_num$42;
         end
-        if ((|s_ref$42$q | s_pending$42$q) & (s_block$42$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$43;
+        hit_full = hit_full | (m_oh$43 & s_full$43);
+        if (group_start$43) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$43$q | s_pending$43$q) & ~(s_filled$43$q & s_error$43$q) & (s_block$43$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$43 = ~s_live$43 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$43;
+        if (m_oh$43) begin
             hit_slot = hit_slot | slot_num$43;
-            hit_full = hit_full | (s_ref$43$q == ref_max);
         end
-        if (~free_found & ~|s_ref$43$q & ~s_pending$43$q) begin
-            free_found = 1'b1;
+        if (f_oh$43) begin
             free_slot = free_slot | slot_num$43;
         end
-        if ((|s_ref$43$q | s_pending$43$q) & (s_block$43$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$44;
+        hit_full = hit_full | (m_oh$44 & s_full$44);
+        if (group_start$44) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$44$q | s_pending$44$q) & ~(s_filled$44$q & s_error$44$q) & (s_block$44$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$44 = ~s_live$44 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$44;
+        if (m_oh$44) begin
             hit_slot = hit_slot | slot_num$44;
-            hit_full = hit_full | (s_ref$44$q == ref_max);
         end
-        if (~free_found & ~|s_ref$44$q & ~s_pending$44$q) begin
-            free_found = 1'b1;
+        if (f_oh$44) begin
             free_slot = free_slot | slot_num$44;
         end
-        if ((|s_ref$44$q | s_pending$44$q) & (s_block$44$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$45;
+        hit_full = hit_full | (m_oh$45 & s_full$45);
+        if (group_start$45) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$45$q | s_pending$45$q) & ~(s_filled$45$q & s_error$45$q) & (s_block$45$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$45 = ~s_live$45 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$45;
+        if (m_oh$45) begin
             hit_slot = hit_slot | slot_num$45;
-            hit_full = hit_full | (s_ref$45$q == ref_max);
         end
-        if (~free_found & ~|s_ref$45$q & ~s_pending$45$q) begin
-            free_found = 1'b1;
+        if (f_oh$45) begin
             free_slot = free_slot | slot_num$45;
         end
-        if ((|s_ref$45$q | s_pending$45$q) & (s_block$45$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$46;
+        hit_full = hit_full | (m_oh$46 & s_full$46);
+        if (group_start$46) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$46$q | s_pending$46$q) & ~(s_filled$46$q & s_error$46$q) & (s_block$46$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$46 = ~s_live$46 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$46;
+        if (m_oh$46) begin
             hit_slot = hit_slot | slot_num$46;
-            hit_full = hit_full | (s_ref$46$q == ref_max);
         end
-        if (~free_found & ~|s_ref$46$q & ~s_pending$46$q) begin
-            free_found = 1'b1;
+        if (f_oh$46) begin
             free_slot = free_slot | slot_num$46;
         end
-        if ((|s_ref$46$q | s_pending$46$q) & (s_block$46$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$47;
+        hit_full = hit_full | (m_oh$47 & s_full$47);
+        if (group_start$47) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$47$q | s_pending$47$q) & ~(s_filled$47$q & s_error$47$q) & (s_block$47$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$47 = ~s_live$47 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$47;
+        if (m_oh$47) begin
             hit_slot = hit_slot | slot_num$47;
-            hit_full = hit_full | (s_ref$47$q == ref_max);
         end
-        if (~free_found & ~|s_ref$47$q & ~s_pending$47$q) begin
-            free_found = 1'b1;
+        if (f_oh$47) begin
             free_slot = free_slot | slot_num$47;
         end
-        if ((|s_ref$47$q | s_pending$47$q) & (s_block$47$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$48;
+        hit_full = hit_full | (m_oh$48 & s_full$48);
+        if (group_start$48) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$48$q | s_pending$48$q) & ~(s_filled$48$q & s_error$48$q) & (s_block$48$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$48 = ~s_live$48 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$48;
+        if (m_oh$48) begin
             hit_slot = hit_slot | slot_num$48;
-            hit_full = hit_full | (s_ref$48$q == ref_max);
         end
-        if (~free_found & ~|s_ref$48$q & ~s_pending$48$q) begin
-            free_found = 1'b1;
+        if (f_oh$48) begin
             free_slot = free_slot | slot_num$48;
         end
-        if ((|s_ref$48$q | s_pending$48$q) & (s_block$48$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$49;
+        hit_full = hit_full | (m_oh$49 & s_full$49);
+        if (group_start$49) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$49$q | s_pending$49$q) & ~(s_filled$49$q & s_error$49$q) & (s_block$49$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$49 = ~s_live$49 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$49;
+        if (m_oh$49) begin
             hit_slot = hit_slot | slot_num$49;
-            hit_full = hit_full | (s_ref$49$q == ref_max);
         end
-        if (~free_found & ~|s_ref$49$q & ~s_pending$49$q) begin
-            free_found = 1'b1;
+        if (f_oh$49) begin
             free_slot = free_slot | slot_num$49;
         end
-        if ((|s_ref$49$q | s_pending$49$q) & (s_block$49$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$50;
+        hit_full = hit_full | (m_oh$50 & s_full$50);
+        if (group_start$50) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$50$q | s_pending$50$q) & ~(s_filled$50$q & s_error$50$q) & (s_block$50$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$50 = ~s_live$50 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$50;
+        if (m_oh$50) begin
             hit_slot = hit_slot | slot_num$50;
-            hit_full = hit_full | (s_ref$50$q == ref_max);
         end
-        if (~free_found & ~|s_ref$50$q & ~s_pending$50$q) begin
-            free_found = 1'b1;
+        if (f_oh$50) begin
             free_slot = free_slot | slot_num$50;
         end
-        if ((|s_ref$50$q | s_pending$50$q) & (s_block$50$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$51;
+        hit_full = hit_full | (m_oh$51 & s_full$51);
+        if (group_start$51) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$51$q | s_pending$51$q) & ~(s_filled$51$q & s_error$51$q) & (s_block$51$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$51 = ~s_live$51 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$51;
+        if (m_oh$51) begin
             hit_slot = hit_slot | slot_num$51;
-            hit_full = hit_full | (s_ref$51$q == ref_max);
         end
-        if (~free_found & ~|s_ref$51$q & ~s_pending$51$q) begin
-            free_found = 1'b1;
+        if (f_oh$51) begin
             free_slot = free_slot | slot_num$51;
         end
-        if ((|s_ref$51$q | s_pending$51$q) & (s_block$51$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$52;
+        hit_full = hit_full | (m_oh$52 & s_full$52);
+        if (group_start$52) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$52$q | s_pending$52$q) & ~(s_filled$52$q & s_error$52$q) & (s_block$52$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$52 = ~s_live$52 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$52;
+        if (m_oh$52) begin
             hit_slot = hit_slot | slot_num$52;
-            hit_full = hit_full | (s_ref$52$q == ref_max);
         end
-        if (~free_found & ~|s_ref$52$q & ~s_pending$52$q) begin
-            free_found = 1'b1;
+        if (f_oh$52) begin
             free_slot = free_slot | slot_num$52;
         end
-        if ((|s_ref$52$q | s_pending$52$q) & (s_block$52$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$53;
+        hit_full = hit_full | (m_oh$53 & s_full$53);
+        if (group_start$53) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$53$q | s_pending$53$q) & ~(s_filled$53$q & s_error$53$q) & (s_block$53$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$53 = ~s_live$53 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$53;
+        if (m_oh$53) begin
             hit_slot = hit_slot | slot_num$53;
-            hit_full = hit_full | (s_ref$53$q == ref_max);
         end
-        if (~free_found & ~|s_ref$53$q & ~s_pending$53$q) begin
-            free_found = 1'b1;
+        if (f_oh$53) begin
             free_slot = free_slot | slot_num$53;
         end
-        if ((|s_ref$53$q | s_pending$53$q) & (s_block$53$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$54;
+        hit_full = hit_full | (m_oh$54 & s_full$54);
+        if (group_start$54) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$54$q | s_pending$54$q) & ~(s_filled$54$q & s_error$54$q) & (s_block$54$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$54 = ~s_live$54 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$54;
+        if (m_oh$54) begin
             hit_slot = hit_slot | slot_num$54;
-            hit_full = hit_full | (s_ref$54$q == ref_max);
         end
-        if (~free_found & ~|s_ref$54$q & ~s_pending$54$q) begin
-            free_found = 1'b1;
+        if (f_oh$54) begin
             free_slot = free_slot | slot_num$54;
         end
-        if ((|s_ref$54$q | s_pending$54$q) & (s_block$54$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$55;
+        hit_full = hit_full | (m_oh$55 & s_full$55);
+        if (group_start$55) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$55$q | s_pending$55$q) & ~(s_filled$55$q & s_error$55$q) & (s_block$55$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$55 = ~s_live$55 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$55;
+        if (m_oh$55) begin
             hit_slot = hit_slot | slot_num$55;
-            hit_full = hit_full | (s_ref$55$q == ref_max);
         end
-        if (~free_found & ~|s_ref$55$q & ~s_pending$55$q) begin
-            free_found = 1'b1;
+        if (f_oh$55) begin
             free_slot = free_slot | slot_num$55;
         end
-        if ((|s_ref$55$q | s_pending$55$q) & (s_block$55$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$56;
+        hit_full = hit_full | (m_oh$56 & s_full$56);
+        if (group_start$56) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$56$q | s_pending$56$q) & ~(s_filled$56$q & s_error$56$q) & (s_block$56$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$56 = ~s_live$56 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$56;
+        if (m_oh$56) begin
             hit_slot = hit_slot | slot_num$56;
-            hit_full = hit_full | (s_ref$56$q == ref_max);
         end
-        if (~free_found & ~|s_ref$56$q & ~s_pending$56$q) begin
-            free_found = 1'b1;
+        if (f_oh$56) begin
             free_slot = free_slot | slot_num$56;
         end
-        if ((|s_ref$56$q | s_pending$56$q) & (s_block$56$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$57;
+        hit_full = hit_full | (m_oh$57 & s_full$57);
+        if (group_start$57) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$57$q | s_pending$57$q) & ~(s_filled$57$q & s_error$57$q) & (s_block$57$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$57 = ~s_live$57 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$57;
+        if (m_oh$57) begin
             hit_slot = hit_slot | slot_num$57;
-            hit_full = hit_full | (s_ref$57$q == ref_max);
         end
-        if (~free_found & ~|s_ref$57$q & ~s_pending$57$q) begin
-            free_found = 1'b1;
+        if (f_oh$57) begin
             free_slot = free_slot | slot_num$57;
         end
-        if ((|s_ref$57$q | s_pending$57$q) & (s_block$57$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$58;
+        hit_full = hit_full | (m_oh$58 & s_full$58);
+        if (group_start$58) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$58$q | s_pending$58$q) & ~(s_filled$58$q & s_error$58$q) & (s_block$58$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$58 = ~s_live$58 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$58;
+        if (m_oh$58) begin
             hit_slot = hit_slot | slot_num$58;
-            hit_full = hit_full | (s_ref$58$q == ref_max);
         end
-        if (~free_found & ~|s_ref$58$q & ~s_pending$58$q) begin
-            free_found = 1'b1;
+        if (f_oh$58) begin
             free_slot = free_slot | slot_num$58;
         end
-        if ((|s_ref$58$q | s_pending$58$q) & (s_block$58$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$59;
+        hit_full = hit_full | (m_oh$59 & s_full$59);
+        if (group_start$59) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$59$q | s_pending$59$q) & ~(s_filled$59$q & s_error$59$q) & (s_block$59$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$59 = ~s_live$59 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$59;
+        if (m_oh$59) begin
             hit_slot = hit_slot | slot_num$59;
-            hit_full = hit_full | (s_ref$59$q == ref_max);
         end
-        if (~free_found & ~|s_ref$59$q & ~s_pending$59$q) begin
-            free_found = 1'b1;
+        if (f_oh$59) begin
             free_slot = free_slot | slot_num$59;
         end
-        if ((|s_ref$59$q | s_pending$59$q) & (s_block$59$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$60;
+        hit_full = hit_full | (m_oh$60 & s_full$60);
+        if (group_start$60) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$60$q | s_pending$60$q) & ~(s_filled$60$q & s_error$60$q) & (s_block$60$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$60 = ~s_live$60 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$60;
+        if (m_oh$60) begin
             hit_slot = hit_slot | slot_num$60;
-            hit_full = hit_full | (s_ref$60$q == ref_max);
         end
-        if (~free_found & ~|s_ref$60$q & ~s_pending$60$q) begin
-            free_found = 1'b1;
+        if (f_oh$60) begin
             free_slot = free_slot | slot_num$60;
         end
-        if ((|s_ref$60$q | s_pending$60$q) & (s_block$60$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$61;
+        hit_full = hit_full | (m_oh$61 & s_full$61);
+        if (group_start$61) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$61$q | s_pending$61$q) & ~(s_filled$61$q & s_error$61$q) & (s_block$61$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$61 = ~s_live$61 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$61;
+        if (m_oh$61) begin
             hit_slot = hit_slot | slot_num$61;
-            hit_full = hit_full | (s_ref$61$q == ref_max);
         end
-        if (~free_found & ~|s_ref$61$q & ~s_pending$61$q) begin
-            free_found = 1'b1;
+        if (f_oh$61) begin
             free_slot = free_slot | slot_num$61;
         end
-        if ((|s_ref$61$q | s_pending$61$q) & (s_block$61$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$62;
+        hit_full = hit_full | (m_oh$62 & s_full$62);
+        if (group_start$62) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$62$q | s_pending$62$q) & ~(s_filled$62$q & s_error$62$q) & (s_block$62$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$62 = ~s_live$62 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$62;
+        if (m_oh$62) begin
             hit_slot = hit_slot | slot_num$62;
-            hit_full = hit_full | (s_ref$62$q == ref_max);
         end
-        if (~free_found & ~|s_ref$62$q & ~s_pending$62$q) begin
-            free_found = 1'b1;
+        if (f_oh$62) begin
             free_slot = free_slot | slot_num$62;
         end
-        if ((|s_ref$62$q | s_pending$62$q) & (s_block$62$q == q_block)) begin
-            busy_any = 1'b1;
+        hit = hit | m_oh$63;
+        hit_full = hit_full | (m_oh$63 & s_full$63);
+        if (group_start$63) begin
+            f_below = f_below | f_acc;
+            f_acc = 1'b0;
         end
-        if ((|s_ref$63$q | s_pending$63$q) & ~(s_filled$63$q & s_error$63$q) & (s_block$63$q == cur_block$q)) begin
-            hit = 1'b1;
+        f_oh$63 = ~s_live$63 & ~f_acc & ~f_below;
+        f_acc = f_acc | ~s_live$63;
+        if (m_oh$63) begin
             hit_slot = hit_slot | slot_num$63;
-            hit_full = hit_full | (s_ref$63$q == ref_max);
         end
-        if (~free_found & ~|s_ref$63$q & ~s_pending$63$q) begin
-            free_found = 1'b1;
+        if (f_oh$63) begin
             free_slot = free_slot | slot_num$63;
         end
-        if ((|s_ref$63$q | s_pending$63$q) & (s_block$63$q == q_block)) begin
-            busy_any = 1'b1;
-        end
+        free_found = f_below | f_acc;
         blocked = hold_valid & (h_block == cur_block$q) & ~cur_exempt$q;
         room = 1'b0;
         if (cur_port$q == port_num$0) begin
@@ -13649,8 +15794,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         if (hit) begin
             slot_out = hit_slot;
         end
-        taken_merged = go & hit;
-        taken_new = go & ~hit;
+        merge = go & hit;
+        take_new = go & ~hit;
+        taken_merged = merge;
+        taken_new = take_new;
         taken_slot = slot_out;
         busy = busy_any | (cur_valid$q & cur_exempt$q & (cur_block$q == q_block));
         take = found & (~cur_valid$q | go);
@@ -13765,7 +15912,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             cw_out = 32'h0;
         end
         cw_data = cw_out;
-        inc = go & (slot_out == slot_num$0);
+        s_inc$0$d = (merge & m_oh$0) | (take_new & f_oh$0);
+        inc = s_inc$0$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$0)) begin
             dec = dec + 32'h1;
@@ -13775,8 +15923,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$0$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$0$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$0)) begin
+        if (f_oh$0) begin
             s_block$0$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$0$d = s_block$0$q == sel_block;
+            if (f_oh$0) begin
+                s_eq$0$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$0) begin
+            s_eq$0$d = 1'b1;
+        end
+        if (take_new & f_oh$0) begin
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             s_pending$0$d = 1'b1;
@@ -13793,11 +15952,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$0$d = 32'h0;
+            s_inc$0$d = 1'b0;
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             s_pending$0$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$1);
+        s_inc$1$d = (merge & m_oh$1) | (take_new & f_oh$1);
+        inc = s_inc$1$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$1)) begin
             dec = dec + 32'h1;
@@ -13807,8 +15968,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$1$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$1$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$1)) begin
+        if (f_oh$1) begin
             s_block$1$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$1$d = s_block$1$q == sel_block;
+            if (f_oh$1) begin
+                s_eq$1$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$1) begin
+            s_eq$1$d = 1'b1;
+        end
+        if (take_new & f_oh$1) begin
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             s_pending$1$d = 1'b1;
@@ -13825,11 +15997,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$1$d = 32'h0;
+            s_inc$1$d = 1'b0;
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             s_pending$1$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$2);
+        s_inc$2$d = (merge & m_oh$2) | (take_new & f_oh$2);
+        inc = s_inc$2$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$2)) begin
             dec = dec + 32'h1;
@@ -13839,8 +16013,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$2$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$2$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$2)) begin
+        if (f_oh$2) begin
             s_block$2$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$2$d = s_block$2$q == sel_block;
+            if (f_oh$2) begin
+                s_eq$2$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$2) begin
+            s_eq$2$d = 1'b1;
+        end
+        if (take_new & f_oh$2) begin
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             s_pending$2$d = 1'b1;
@@ -13857,11 +16042,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$2$d = 32'h0;
+            s_inc$2$d = 1'b0;
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             s_pending$2$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$3);
+        s_inc$3$d = (merge & m_oh$3) | (take_new & f_oh$3);
+        inc = s_inc$3$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$3)) begin
             dec = dec + 32'h1;
@@ -13871,8 +16058,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$3$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$3$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$3)) begin
+        if (f_oh$3) begin
             s_block$3$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$3$d = s_block$3$q == sel_block;
+            if (f_oh$3) begin
+                s_eq$3$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$3) begin
+            s_eq$3$d = 1'b1;
+        end
+        if (take_new & f_oh$3) begin
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             s_pending$3$d = 1'b1;
@@ -13889,11 +16087,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$3$d = 32'h0;
+            s_inc$3$d = 1'b0;
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             s_pending$3$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$4);
+        s_inc$4$d = (merge & m_oh$4) | (take_new & f_oh$4);
+        inc = s_inc$4$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$4)) begin
             dec = dec + 32'h1;
@@ -13903,8 +16103,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$4$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$4$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$4)) begin
+        if (f_oh$4) begin
             s_block$4$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$4$d = s_block$4$q == sel_block;
+            if (f_oh$4) begin
+                s_eq$4$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$4) begin
+            s_eq$4$d = 1'b1;
+        end
+        if (take_new & f_oh$4) begin
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             s_pending$4$d = 1'b1;
@@ -13921,11 +16132,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$4$d = 32'h0;
+            s_inc$4$d = 1'b0;
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             s_pending$4$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$5);
+        s_inc$5$d = (merge & m_oh$5) | (take_new & f_oh$5);
+        inc = s_inc$5$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$5)) begin
             dec = dec + 32'h1;
@@ -13935,8 +16148,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$5$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$5$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$5)) begin
+        if (f_oh$5) begin
             s_block$5$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$5$d = s_block$5$q == sel_block;
+            if (f_oh$5) begin
+                s_eq$5$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$5) begin
+            s_eq$5$d = 1'b1;
+        end
+        if (take_new & f_oh$5) begin
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             s_pending$5$d = 1'b1;
@@ -13953,11 +16177,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$5$d = 32'h0;
+            s_inc$5$d = 1'b0;
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             s_pending$5$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$6);
+        s_inc$6$d = (merge & m_oh$6) | (take_new & f_oh$6);
+        inc = s_inc$6$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$6)) begin
             dec = dec + 32'h1;
@@ -13967,8 +16193,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$6$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$6$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$6)) begin
+        if (f_oh$6) begin
             s_block$6$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$6$d = s_block$6$q == sel_block;
+            if (f_oh$6) begin
+                s_eq$6$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$6) begin
+            s_eq$6$d = 1'b1;
+        end
+        if (take_new & f_oh$6) begin
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             s_pending$6$d = 1'b1;
@@ -13985,11 +16222,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$6$d = 32'h0;
+            s_inc$6$d = 1'b0;
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             s_pending$6$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$7);
+        s_inc$7$d = (merge & m_oh$7) | (take_new & f_oh$7);
+        inc = s_inc$7$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$7)) begin
             dec = dec + 32'h1;
@@ -13999,8 +16238,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$7$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$7$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$7)) begin
+        if (f_oh$7) begin
             s_block$7$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$7$d = s_block$7$q == sel_block;
+            if (f_oh$7) begin
+                s_eq$7$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$7) begin
+            s_eq$7$d = 1'b1;
+        end
+        if (take_new & f_oh$7) begin
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             s_pending$7$d = 1'b1;
@@ -14017,11 +16267,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$7$d = 32'h0;
+            s_inc$7$d = 1'b0;
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             s_pending$7$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$8);
+        s_inc$8$d = (merge & m_oh$8) | (take_new & f_oh$8);
+        inc = s_inc$8$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$8)) begin
             dec = dec + 32'h1;
@@ -14031,8 +16283,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$8$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$8$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$8)) begin
+        if (f_oh$8) begin
             s_block$8$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$8$d = s_block$8$q == sel_block;
+            if (f_oh$8) begin
+                s_eq$8$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$8) begin
+            s_eq$8$d = 1'b1;
+        end
+        if (take_new & f_oh$8) begin
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             s_pending$8$d = 1'b1;
@@ -14049,11 +16312,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$8$d = 32'h0;
+            s_inc$8$d = 1'b0;
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             s_pending$8$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$9);
+        s_inc$9$d = (merge & m_oh$9) | (take_new & f_oh$9);
+        inc = s_inc$9$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$9)) begin
             dec = dec + 32'h1;
@@ -14063,8 +16328,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$9$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$9$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$9)) begin
+        if (f_oh$9) begin
             s_block$9$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$9$d = s_block$9$q == sel_block;
+            if (f_oh$9) begin
+                s_eq$9$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$9) begin
+            s_eq$9$d = 1'b1;
+        end
+        if (take_new & f_oh$9) begin
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             s_pending$9$d = 1'b1;
@@ -14081,11 +16357,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$9$d = 32'h0;
+            s_inc$9$d = 1'b0;
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             s_pending$9$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$10);
+        s_inc$10$d = (merge & m_oh$10) | (take_new & f_oh$10);
+        inc = s_inc$10$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$10)) begin
             dec = dec + 32'h1;
@@ -14095,8 +16373,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$10$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$10$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$10)) begin
+        if (f_oh$10) begin
             s_block$10$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$10$d = s_block$10$q == sel_block;
+            if (f_oh$10) begin
+                s_eq$10$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$10) begin
+            s_eq$10$d = 1'b1;
+        end
+        if (take_new & f_oh$10) begin
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             s_pending$10$d = 1'b1;
@@ -14113,11 +16402,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$10$d = 32'h0;
+            s_inc$10$d = 1'b0;
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             s_pending$10$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$11);
+        s_inc$11$d = (merge & m_oh$11) | (take_new & f_oh$11);
+        inc = s_inc$11$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$11)) begin
             dec = dec + 32'h1;
@@ -14127,8 +16418,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$11$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$11$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$11)) begin
+        if (f_oh$11) begin
             s_block$11$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$11$d = s_block$11$q == sel_block;
+            if (f_oh$11) begin
+                s_eq$11$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$11) begin
+            s_eq$11$d = 1'b1;
+        end
+        if (take_new & f_oh$11) begin
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             s_pending$11$d = 1'b1;
@@ -14145,11 +16447,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$11$d = 32'h0;
+            s_inc$11$d = 1'b0;
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             s_pending$11$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$12);
+        s_inc$12$d = (merge & m_oh$12) | (take_new & f_oh$12);
+        inc = s_inc$12$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$12)) begin
             dec = dec + 32'h1;
@@ -14159,8 +16463,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$12$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$12$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$12)) begin
+        if (f_oh$12) begin
             s_block$12$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$12$d = s_block$12$q == sel_block;
+            if (f_oh$12) begin
+                s_eq$12$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$12) begin
+            s_eq$12$d = 1'b1;
+        end
+        if (take_new & f_oh$12) begin
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             s_pending$12$d = 1'b1;
@@ -14177,11 +16492,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$12$d = 32'h0;
+            s_inc$12$d = 1'b0;
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             s_pending$12$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$13);
+        s_inc$13$d = (merge & m_oh$13) | (take_new & f_oh$13);
+        inc = s_inc$13$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$13)) begin
             dec = dec + 32'h1;
@@ -14191,8 +16508,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$13$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$13$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$13)) begin
+        if (f_oh$13) begin
             s_block$13$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$13$d = s_block$13$q == sel_block;
+            if (f_oh$13) begin
+                s_eq$13$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$13) begin
+            s_eq$13$d = 1'b1;
+        end
+        if (take_new & f_oh$13) begin
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             s_pending$13$d = 1'b1;
@@ -14209,11 +16537,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$13$d = 32'h0;
+            s_inc$13$d = 1'b0;
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             s_pending$13$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$14);
+        s_inc$14$d = (merge & m_oh$14) | (take_new & f_oh$14);
+        inc = s_inc$14$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$14)) begin
             dec = dec + 32'h1;
@@ -14223,8 +16553,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$14$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$14$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$14)) begin
+        if (f_oh$14) begin
             s_block$14$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$14$d = s_block$14$q == sel_block;
+            if (f_oh$14) begin
+                s_eq$14$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$14) begin
+            s_eq$14$d = 1'b1;
+        end
+        if (take_new & f_oh$14) begin
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             s_pending$14$d = 1'b1;
@@ -14241,11 +16582,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$14$d = 32'h0;
+            s_inc$14$d = 1'b0;
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             s_pending$14$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$15);
+        s_inc$15$d = (merge & m_oh$15) | (take_new & f_oh$15);
+        inc = s_inc$15$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$15)) begin
             dec = dec + 32'h1;
@@ -14255,8 +16598,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$15$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$15$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$15)) begin
+        if (f_oh$15) begin
             s_block$15$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$15$d = s_block$15$q == sel_block;
+            if (f_oh$15) begin
+                s_eq$15$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$15) begin
+            s_eq$15$d = 1'b1;
+        end
+        if (take_new & f_oh$15) begin
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             s_pending$15$d = 1'b1;
@@ -14273,11 +16627,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$15$d = 32'h0;
+            s_inc$15$d = 1'b0;
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             s_pending$15$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$16);
+        s_inc$16$d = (merge & m_oh$16) | (take_new & f_oh$16);
+        inc = s_inc$16$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$16)) begin
             dec = dec + 32'h1;
@@ -14287,8 +16643,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$16$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$16$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$16)) begin
+        if (f_oh$16) begin
             s_block$16$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$16$d = s_block$16$q == sel_block;
+            if (f_oh$16) begin
+                s_eq$16$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$16) begin
+            s_eq$16$d = 1'b1;
+        end
+        if (take_new & f_oh$16) begin
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             s_pending$16$d = 1'b1;
@@ -14305,11 +16672,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$16$d = 32'h0;
+            s_inc$16$d = 1'b0;
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             s_pending$16$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$17);
+        s_inc$17$d = (merge & m_oh$17) | (take_new & f_oh$17);
+        inc = s_inc$17$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$17)) begin
             dec = dec + 32'h1;
@@ -14319,8 +16688,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$17$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$17$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$17)) begin
+        if (f_oh$17) begin
             s_block$17$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$17$d = s_block$17$q == sel_block;
+            if (f_oh$17) begin
+                s_eq$17$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$17) begin
+            s_eq$17$d = 1'b1;
+        end
+        if (take_new & f_oh$17) begin
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             s_pending$17$d = 1'b1;
@@ -14337,11 +16717,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$17$d = 32'h0;
+            s_inc$17$d = 1'b0;
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             s_pending$17$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$18);
+        s_inc$18$d = (merge & m_oh$18) | (take_new & f_oh$18);
+        inc = s_inc$18$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$18)) begin
             dec = dec + 32'h1;
@@ -14351,8 +16733,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$18$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$18$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$18)) begin
+        if (f_oh$18) begin
             s_block$18$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$18$d = s_block$18$q == sel_block;
+            if (f_oh$18) begin
+                s_eq$18$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$18) begin
+            s_eq$18$d = 1'b1;
+        end
+        if (take_new & f_oh$18) begin
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             s_pending$18$d = 1'b1;
@@ -14369,11 +16762,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$18$d = 32'h0;
+            s_inc$18$d = 1'b0;
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             s_pending$18$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$19);
+        s_inc$19$d = (merge & m_oh$19) | (take_new & f_oh$19);
+        inc = s_inc$19$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$19)) begin
             dec = dec + 32'h1;
@@ -14383,8 +16778,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$19$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$19$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$19)) begin
+        if (f_oh$19) begin
             s_block$19$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$19$d = s_block$19$q == sel_block;
+            if (f_oh$19) begin
+                s_eq$19$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$19) begin
+            s_eq$19$d = 1'b1;
+        end
+        if (take_new & f_oh$19) begin
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             s_pending$19$d = 1'b1;
@@ -14401,11 +16807,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$19$d = 32'h0;
+            s_inc$19$d = 1'b0;
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             s_pending$19$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$20);
+        s_inc$20$d = (merge & m_oh$20) | (take_new & f_oh$20);
+        inc = s_inc$20$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$20)) begin
             dec = dec + 32'h1;
@@ -14415,8 +16823,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$20$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$20$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$20)) begin
+        if (f_oh$20) begin
             s_block$20$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$20$d = s_block$20$q == sel_block;
+            if (f_oh$20) begin
+                s_eq$20$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$20) begin
+            s_eq$20$d = 1'b1;
+        end
+        if (take_new & f_oh$20) begin
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             s_pending$20$d = 1'b1;
@@ -14433,11 +16852,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$20$d = 32'h0;
+            s_inc$20$d = 1'b0;
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             s_pending$20$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$21);
+        s_inc$21$d = (merge & m_oh$21) | (take_new & f_oh$21);
+        inc = s_inc$21$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$21)) begin
             dec = dec + 32'h1;
@@ -14447,8 +16868,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$21$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$21$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$21)) begin
+        if (f_oh$21) begin
             s_block$21$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$21$d = s_block$21$q == sel_block;
+            if (f_oh$21) begin
+                s_eq$21$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$21) begin
+            s_eq$21$d = 1'b1;
+        end
+        if (take_new & f_oh$21) begin
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             s_pending$21$d = 1'b1;
@@ -14465,11 +16897,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$21$d = 32'h0;
+            s_inc$21$d = 1'b0;
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             s_pending$21$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$22);
+        s_inc$22$d = (merge & m_oh$22) | (take_new & f_oh$22);
+        inc = s_inc$22$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$22)) begin
             dec = dec + 32'h1;
@@ -14479,8 +16913,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$22$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$22$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$22)) begin
+        if (f_oh$22) begin
             s_block$22$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$22$d = s_block$22$q == sel_block;
+            if (f_oh$22) begin
+                s_eq$22$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$22) begin
+            s_eq$22$d = 1'b1;
+        end
+        if (take_new & f_oh$22) begin
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             s_pending$22$d = 1'b1;
@@ -14497,11 +16942,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$22$d = 32'h0;
+            s_inc$22$d = 1'b0;
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             s_pending$22$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$23);
+        s_inc$23$d = (merge & m_oh$23) | (take_new & f_oh$23);
+        inc = s_inc$23$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$23)) begin
             dec = dec + 32'h1;
@@ -14511,8 +16958,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$23$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$23$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$23)) begin
+        if (f_oh$23) begin
             s_block$23$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$23$d = s_block$23$q == sel_block;
+            if (f_oh$23) begin
+                s_eq$23$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$23) begin
+            s_eq$23$d = 1'b1;
+        end
+        if (take_new & f_oh$23) begin
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             s_pending$23$d = 1'b1;
@@ -14529,11 +16987,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$23$d = 32'h0;
+            s_inc$23$d = 1'b0;
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             s_pending$23$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$24);
+        s_inc$24$d = (merge & m_oh$24) | (take_new & f_oh$24);
+        inc = s_inc$24$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$24)) begin
             dec = dec + 32'h1;
@@ -14543,8 +17003,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$24$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$24$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$24)) begin
+        if (f_oh$24) begin
             s_block$24$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$24$d = s_block$24$q == sel_block;
+            if (f_oh$24) begin
+                s_eq$24$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$24) begin
+            s_eq$24$d = 1'b1;
+        end
+        if (take_new & f_oh$24) begin
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             s_pending$24$d = 1'b1;
@@ -14561,11 +17032,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$24$d = 32'h0;
+            s_inc$24$d = 1'b0;
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             s_pending$24$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$25);
+        s_inc$25$d = (merge & m_oh$25) | (take_new & f_oh$25);
+        inc = s_inc$25$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$25)) begin
             dec = dec + 32'h1;
@@ -14575,8 +17048,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$25$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$25$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$25)) begin
+        if (f_oh$25) begin
             s_block$25$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$25$d = s_block$25$q == sel_block;
+            if (f_oh$25) begin
+                s_eq$25$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$25) begin
+            s_eq$25$d = 1'b1;
+        end
+        if (take_new & f_oh$25) begin
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             s_pending$25$d = 1'b1;
@@ -14593,11 +17077,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$25$d = 32'h0;
+            s_inc$25$d = 1'b0;
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             s_pending$25$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$26);
+        s_inc$26$d = (merge & m_oh$26) | (take_new & f_oh$26);
+        inc = s_inc$26$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$26)) begin
             dec = dec + 32'h1;
@@ -14607,8 +17093,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$26$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$26$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$26)) begin
+        if (f_oh$26) begin
             s_block$26$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$26$d = s_block$26$q == sel_block;
+            if (f_oh$26) begin
+                s_eq$26$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$26) begin
+            s_eq$26$d = 1'b1;
+        end
+        if (take_new & f_oh$26) begin
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             s_pending$26$d = 1'b1;
@@ -14625,11 +17122,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$26$d = 32'h0;
+            s_inc$26$d = 1'b0;
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             s_pending$26$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$27);
+        s_inc$27$d = (merge & m_oh$27) | (take_new & f_oh$27);
+        inc = s_inc$27$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$27)) begin
             dec = dec + 32'h1;
@@ -14639,8 +17138,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$27$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$27$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$27)) begin
+        if (f_oh$27) begin
             s_block$27$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$27$d = s_block$27$q == sel_block;
+            if (f_oh$27) begin
+                s_eq$27$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$27) begin
+            s_eq$27$d = 1'b1;
+        end
+        if (take_new & f_oh$27) begin
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             s_pending$27$d = 1'b1;
@@ -14657,11 +17167,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$27$d = 32'h0;
+            s_inc$27$d = 1'b0;
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             s_pending$27$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$28);
+        s_inc$28$d = (merge & m_oh$28) | (take_new & f_oh$28);
+        inc = s_inc$28$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$28)) begin
             dec = dec + 32'h1;
@@ -14671,8 +17183,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$28$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$28$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$28)) begin
+        if (f_oh$28) begin
             s_block$28$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$28$d = s_block$28$q == sel_block;
+            if (f_oh$28) begin
+                s_eq$28$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$28) begin
+            s_eq$28$d = 1'b1;
+        end
+        if (take_new & f_oh$28) begin
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             s_pending$28$d = 1'b1;
@@ -14689,11 +17212,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$28$d = 32'h0;
+            s_inc$28$d = 1'b0;
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             s_pending$28$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$29);
+        s_inc$29$d = (merge & m_oh$29) | (take_new & f_oh$29);
+        inc = s_inc$29$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$29)) begin
             dec = dec + 32'h1;
@@ -14703,8 +17228,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$29$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$29$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$29)) begin
+        if (f_oh$29) begin
             s_block$29$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$29$d = s_block$29$q == sel_block;
+            if (f_oh$29) begin
+                s_eq$29$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$29) begin
+            s_eq$29$d = 1'b1;
+        end
+        if (take_new & f_oh$29) begin
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             s_pending$29$d = 1'b1;
@@ -14721,11 +17257,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$29$d = 32'h0;
+            s_inc$29$d = 1'b0;
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             s_pending$29$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$30);
+        s_inc$30$d = (merge & m_oh$30) | (take_new & f_oh$30);
+        inc = s_inc$30$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$30)) begin
             dec = dec + 32'h1;
@@ -14735,8 +17273,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$30$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$30$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$30)) begin
+        if (f_oh$30) begin
             s_block$30$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$30$d = s_block$30$q == sel_block;
+            if (f_oh$30) begin
+                s_eq$30$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$30) begin
+            s_eq$30$d = 1'b1;
+        end
+        if (take_new & f_oh$30) begin
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             s_pending$30$d = 1'b1;
@@ -14753,11 +17302,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$30$d = 32'h0;
+            s_inc$30$d = 1'b0;
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             s_pending$30$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$31);
+        s_inc$31$d = (merge & m_oh$31) | (take_new & f_oh$31);
+        inc = s_inc$31$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$31)) begin
             dec = dec + 32'h1;
@@ -14767,8 +17318,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$31$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$31$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$31)) begin
+        if (f_oh$31) begin
             s_block$31$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$31$d = s_block$31$q == sel_block;
+            if (f_oh$31) begin
+                s_eq$31$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$31) begin
+            s_eq$31$d = 1'b1;
+        end
+        if (take_new & f_oh$31) begin
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             s_pending$31$d = 1'b1;
@@ -14785,11 +17347,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$31$d = 32'h0;
+            s_inc$31$d = 1'b0;
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             s_pending$31$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$32);
+        s_inc$32$d = (merge & m_oh$32) | (take_new & f_oh$32);
+        inc = s_inc$32$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$32)) begin
             dec = dec + 32'h1;
@@ -14799,8 +17363,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$32$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$32$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$32)) begin
+        if (f_oh$32) begin
             s_block$32$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$32$d = s_block$32$q == sel_block;
+            if (f_oh$32) begin
+                s_eq$32$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$32) begin
+            s_eq$32$d = 1'b1;
+        end
+        if (take_new & f_oh$32) begin
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             s_pending$32$d = 1'b1;
@@ -14817,11 +17392,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$32$d = 32'h0;
+            s_inc$32$d = 1'b0;
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             s_pending$32$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$33);
+        s_inc$33$d = (merge & m_oh$33) | (take_new & f_oh$33);
+        inc = s_inc$33$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$33)) begin
             dec = dec + 32'h1;
@@ -14831,8 +17408,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$33$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$33$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$33)) begin
+        if (f_oh$33) begin
             s_block$33$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$33$d = s_block$33$q == sel_block;
+            if (f_oh$33) begin
+                s_eq$33$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$33) begin
+            s_eq$33$d = 1'b1;
+        end
+        if (take_new & f_oh$33) begin
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             s_pending$33$d = 1'b1;
@@ -14849,11 +17437,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$33$d = 32'h0;
+            s_inc$33$d = 1'b0;
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             s_pending$33$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$34);
+        s_inc$34$d = (merge & m_oh$34) | (take_new & f_oh$34);
+        inc = s_inc$34$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$34)) begin
             dec = dec + 32'h1;
@@ -14863,8 +17453,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$34$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$34$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$34)) begin
+        if (f_oh$34) begin
             s_block$34$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$34$d = s_block$34$q == sel_block;
+            if (f_oh$34) begin
+                s_eq$34$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$34) begin
+            s_eq$34$d = 1'b1;
+        end
+        if (take_new & f_oh$34) begin
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             s_pending$34$d = 1'b1;
@@ -14881,11 +17482,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$34$d = 32'h0;
+            s_inc$34$d = 1'b0;
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             s_pending$34$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$35);
+        s_inc$35$d = (merge & m_oh$35) | (take_new & f_oh$35);
+        inc = s_inc$35$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$35)) begin
             dec = dec + 32'h1;
@@ -14895,8 +17498,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$35$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$35$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$35)) begin
+        if (f_oh$35) begin
             s_block$35$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$35$d = s_block$35$q == sel_block;
+            if (f_oh$35) begin
+                s_eq$35$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$35) begin
+            s_eq$35$d = 1'b1;
+        end
+        if (take_new & f_oh$35) begin
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             s_pending$35$d = 1'b1;
@@ -14913,11 +17527,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$35$d = 32'h0;
+            s_inc$35$d = 1'b0;
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             s_pending$35$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$36);
+        s_inc$36$d = (merge & m_oh$36) | (take_new & f_oh$36);
+        inc = s_inc$36$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$36)) begin
             dec = dec + 32'h1;
@@ -14927,8 +17543,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$36$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$36$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$36)) begin
+        if (f_oh$36) begin
             s_block$36$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$36$d = s_block$36$q == sel_block;
+            if (f_oh$36) begin
+                s_eq$36$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$36) begin
+            s_eq$36$d = 1'b1;
+        end
+        if (take_new & f_oh$36) begin
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             s_pending$36$d = 1'b1;
@@ -14945,11 +17572,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$36$d = 32'h0;
+            s_inc$36$d = 1'b0;
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             s_pending$36$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$37);
+        s_inc$37$d = (merge & m_oh$37) | (take_new & f_oh$37);
+        inc = s_inc$37$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$37)) begin
             dec = dec + 32'h1;
@@ -14959,8 +17588,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$37$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$37$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$37)) begin
+        if (f_oh$37) begin
             s_block$37$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$37$d = s_block$37$q == sel_block;
+            if (f_oh$37) begin
+                s_eq$37$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$37) begin
+            s_eq$37$d = 1'b1;
+        end
+        if (take_new & f_oh$37) begin
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             s_pending$37$d = 1'b1;
@@ -14977,11 +17617,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$37$d = 32'h0;
+            s_inc$37$d = 1'b0;
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             s_pending$37$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$38);
+        s_inc$38$d = (merge & m_oh$38) | (take_new & f_oh$38);
+        inc = s_inc$38$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$38)) begin
             dec = dec + 32'h1;
@@ -14991,8 +17633,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$38$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$38$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$38)) begin
+        if (f_oh$38) begin
             s_block$38$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$38$d = s_block$38$q == sel_block;
+            if (f_oh$38) begin
+                s_eq$38$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$38) begin
+            s_eq$38$d = 1'b1;
+        end
+        if (take_new & f_oh$38) begin
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             s_pending$38$d = 1'b1;
@@ -15009,11 +17662,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$38$d = 32'h0;
+            s_inc$38$d = 1'b0;
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             s_pending$38$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$39);
+        s_inc$39$d = (merge & m_oh$39) | (take_new & f_oh$39);
+        inc = s_inc$39$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$39)) begin
             dec = dec + 32'h1;
@@ -15023,8 +17678,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$39$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$39$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$39)) begin
+        if (f_oh$39) begin
             s_block$39$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$39$d = s_block$39$q == sel_block;
+            if (f_oh$39) begin
+                s_eq$39$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$39) begin
+            s_eq$39$d = 1'b1;
+        end
+        if (take_new & f_oh$39) begin
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             s_pending$39$d = 1'b1;
@@ -15041,11 +17707,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$39$d = 32'h0;
+            s_inc$39$d = 1'b0;
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             s_pending$39$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$40);
+        s_inc$40$d = (merge & m_oh$40) | (take_new & f_oh$40);
+        inc = s_inc$40$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$40)) begin
             dec = dec + 32'h1;
@@ -15055,8 +17723,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$40$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$40$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$40)) begin
+        if (f_oh$40) begin
             s_block$40$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$40$d = s_block$40$q == sel_block;
+            if (f_oh$40) begin
+                s_eq$40$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$40) begin
+            s_eq$40$d = 1'b1;
+        end
+        if (take_new & f_oh$40) begin
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             s_pending$40$d = 1'b1;
@@ -15073,11 +17752,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$40$d = 32'h0;
+            s_inc$40$d = 1'b0;
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             s_pending$40$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$41);
+        s_inc$41$d = (merge & m_oh$41) | (take_new & f_oh$41);
+        inc = s_inc$41$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$41)) begin
             dec = dec + 32'h1;
@@ -15087,8 +17768,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$41$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$41$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$41)) begin
+        if (f_oh$41) begin
             s_block$41$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$41$d = s_block$41$q == sel_block;
+            if (f_oh$41) begin
+                s_eq$41$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$41) begin
+            s_eq$41$d = 1'b1;
+        end
+        if (take_new & f_oh$41) begin
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             s_pending$41$d = 1'b1;
@@ -15105,11 +17797,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$41$d = 32'h0;
+            s_inc$41$d = 1'b0;
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             s_pending$41$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$42);
+        s_inc$42$d = (merge & m_oh$42) | (take_new & f_oh$42);
+        inc = s_inc$42$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$42)) begin
             dec = dec + 32'h1;
@@ -15119,8 +17813,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$42$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$42$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$42)) begin
+        if (f_oh$42) begin
             s_block$42$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$42$d = s_block$42$q == sel_block;
+            if (f_oh$42) begin
+                s_eq$42$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$42) begin
+            s_eq$42$d = 1'b1;
+        end
+        if (take_new & f_oh$42) begin
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             s_pending$42$d = 1'b1;
@@ -15137,11 +17842,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$42$d = 32'h0;
+            s_inc$42$d = 1'b0;
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             s_pending$42$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$43);
+        s_inc$43$d = (merge & m_oh$43) | (take_new & f_oh$43);
+        inc = s_inc$43$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$43)) begin
             dec = dec + 32'h1;
@@ -15151,8 +17858,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$43$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$43$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$43)) begin
+        if (f_oh$43) begin
             s_block$43$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$43$d = s_block$43$q == sel_block;
+            if (f_oh$43) begin
+                s_eq$43$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$43) begin
+            s_eq$43$d = 1'b1;
+        end
+        if (take_new & f_oh$43) begin
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             s_pending$43$d = 1'b1;
@@ -15169,11 +17887,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$43$d = 32'h0;
+            s_inc$43$d = 1'b0;
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             s_pending$43$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$44);
+        s_inc$44$d = (merge & m_oh$44) | (take_new & f_oh$44);
+        inc = s_inc$44$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$44)) begin
             dec = dec + 32'h1;
@@ -15183,8 +17903,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$44$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$44$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$44)) begin
+        if (f_oh$44) begin
             s_block$44$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$44$d = s_block$44$q == sel_block;
+            if (f_oh$44) begin
+                s_eq$44$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$44) begin
+            s_eq$44$d = 1'b1;
+        end
+        if (take_new & f_oh$44) begin
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             s_pending$44$d = 1'b1;
@@ -15201,11 +17932,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$44$d = 32'h0;
+            s_inc$44$d = 1'b0;
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             s_pending$44$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$45);
+        s_inc$45$d = (merge & m_oh$45) | (take_new & f_oh$45);
+        inc = s_inc$45$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$45)) begin
             dec = dec + 32'h1;
@@ -15215,8 +17948,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$45$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$45$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$45)) begin
+        if (f_oh$45) begin
             s_block$45$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$45$d = s_block$45$q == sel_block;
+            if (f_oh$45) begin
+                s_eq$45$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$45) begin
+            s_eq$45$d = 1'b1;
+        end
+        if (take_new & f_oh$45) begin
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             s_pending$45$d = 1'b1;
@@ -15233,11 +17977,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$45$d = 32'h0;
+            s_inc$45$d = 1'b0;
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             s_pending$45$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$46);
+        s_inc$46$d = (merge & m_oh$46) | (take_new & f_oh$46);
+        inc = s_inc$46$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$46)) begin
             dec = dec + 32'h1;
@@ -15247,8 +17993,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$46$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$46$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$46)) begin
+        if (f_oh$46) begin
             s_block$46$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$46$d = s_block$46$q == sel_block;
+            if (f_oh$46) begin
+                s_eq$46$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$46) begin
+            s_eq$46$d = 1'b1;
+        end
+        if (take_new & f_oh$46) begin
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             s_pending$46$d = 1'b1;
@@ -15265,11 +18022,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$46$d = 32'h0;
+            s_inc$46$d = 1'b0;
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             s_pending$46$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$47);
+        s_inc$47$d = (merge & m_oh$47) | (take_new & f_oh$47);
+        inc = s_inc$47$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$47)) begin
             dec = dec + 32'h1;
@@ -15279,8 +18038,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$47$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$47$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$47)) begin
+        if (f_oh$47) begin
             s_block$47$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$47$d = s_block$47$q == sel_block;
+            if (f_oh$47) begin
+                s_eq$47$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$47) begin
+            s_eq$47$d = 1'b1;
+        end
+        if (take_new & f_oh$47) begin
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             s_pending$47$d = 1'b1;
@@ -15297,11 +18067,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$47$d = 32'h0;
+            s_inc$47$d = 1'b0;
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             s_pending$47$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$48);
+        s_inc$48$d = (merge & m_oh$48) | (take_new & f_oh$48);
+        inc = s_inc$48$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$48)) begin
             dec = dec + 32'h1;
@@ -15311,8 +18083,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$48$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$48$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$48)) begin
+        if (f_oh$48) begin
             s_block$48$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$48$d = s_block$48$q == sel_block;
+            if (f_oh$48) begin
+                s_eq$48$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$48) begin
+            s_eq$48$d = 1'b1;
+        end
+        if (take_new & f_oh$48) begin
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             s_pending$48$d = 1'b1;
@@ -15329,11 +18112,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$48$d = 32'h0;
+            s_inc$48$d = 1'b0;
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             s_pending$48$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$49);
+        s_inc$49$d = (merge & m_oh$49) | (take_new & f_oh$49);
+        inc = s_inc$49$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$49)) begin
             dec = dec + 32'h1;
@@ -15343,8 +18128,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$49$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$49$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$49)) begin
+        if (f_oh$49) begin
             s_block$49$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$49$d = s_block$49$q == sel_block;
+            if (f_oh$49) begin
+                s_eq$49$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$49) begin
+            s_eq$49$d = 1'b1;
+        end
+        if (take_new & f_oh$49) begin
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             s_pending$49$d = 1'b1;
@@ -15361,11 +18157,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$49$d = 32'h0;
+            s_inc$49$d = 1'b0;
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             s_pending$49$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$50);
+        s_inc$50$d = (merge & m_oh$50) | (take_new & f_oh$50);
+        inc = s_inc$50$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$50)) begin
             dec = dec + 32'h1;
@@ -15375,8 +18173,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$50$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$50$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$50)) begin
+        if (f_oh$50) begin
             s_block$50$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$50$d = s_block$50$q == sel_block;
+            if (f_oh$50) begin
+                s_eq$50$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$50) begin
+            s_eq$50$d = 1'b1;
+        end
+        if (take_new & f_oh$50) begin
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             s_pending$50$d = 1'b1;
@@ -15393,11 +18202,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$50$d = 32'h0;
+            s_inc$50$d = 1'b0;
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             s_pending$50$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$51);
+        s_inc$51$d = (merge & m_oh$51) | (take_new & f_oh$51);
+        inc = s_inc$51$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$51)) begin
             dec = dec + 32'h1;
@@ -15407,8 +18218,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$51$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$51$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$51)) begin
+        if (f_oh$51) begin
             s_block$51$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$51$d = s_block$51$q == sel_block;
+            if (f_oh$51) begin
+                s_eq$51$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$51) begin
+            s_eq$51$d = 1'b1;
+        end
+        if (take_new & f_oh$51) begin
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             s_pending$51$d = 1'b1;
@@ -15425,11 +18247,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$51$d = 32'h0;
+            s_inc$51$d = 1'b0;
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             s_pending$51$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$52);
+        s_inc$52$d = (merge & m_oh$52) | (take_new & f_oh$52);
+        inc = s_inc$52$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$52)) begin
             dec = dec + 32'h1;
@@ -15439,8 +18263,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$52$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$52$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$52)) begin
+        if (f_oh$52) begin
             s_block$52$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$52$d = s_block$52$q == sel_block;
+            if (f_oh$52) begin
+                s_eq$52$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$52) begin
+            s_eq$52$d = 1'b1;
+        end
+        if (take_new & f_oh$52) begin
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             s_pending$52$d = 1'b1;
@@ -15457,11 +18292,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$52$d = 32'h0;
+            s_inc$52$d = 1'b0;
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             s_pending$52$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$53);
+        s_inc$53$d = (merge & m_oh$53) | (take_new & f_oh$53);
+        inc = s_inc$53$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$53)) begin
             dec = dec + 32'h1;
@@ -15471,8 +18308,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$53$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$53$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$53)) begin
+        if (f_oh$53) begin
             s_block$53$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$53$d = s_block$53$q == sel_block;
+            if (f_oh$53) begin
+                s_eq$53$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$53) begin
+            s_eq$53$d = 1'b1;
+        end
+        if (take_new & f_oh$53) begin
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             s_pending$53$d = 1'b1;
@@ -15489,11 +18337,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$53$d = 32'h0;
+            s_inc$53$d = 1'b0;
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             s_pending$53$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$54);
+        s_inc$54$d = (merge & m_oh$54) | (take_new & f_oh$54);
+        inc = s_inc$54$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$54)) begin
             dec = dec + 32'h1;
@@ -15503,8 +18353,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$54$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$54$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$54)) begin
+        if (f_oh$54) begin
             s_block$54$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$54$d = s_block$54$q == sel_block;
+            if (f_oh$54) begin
+                s_eq$54$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$54) begin
+            s_eq$54$d = 1'b1;
+        end
+        if (take_new & f_oh$54) begin
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             s_pending$54$d = 1'b1;
@@ -15521,11 +18382,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$54$d = 32'h0;
+            s_inc$54$d = 1'b0;
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             s_pending$54$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$55);
+        s_inc$55$d = (merge & m_oh$55) | (take_new & f_oh$55);
+        inc = s_inc$55$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$55)) begin
             dec = dec + 32'h1;
@@ -15535,8 +18398,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$55$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$55$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$55)) begin
+        if (f_oh$55) begin
             s_block$55$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$55$d = s_block$55$q == sel_block;
+            if (f_oh$55) begin
+                s_eq$55$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$55) begin
+            s_eq$55$d = 1'b1;
+        end
+        if (take_new & f_oh$55) begin
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             s_pending$55$d = 1'b1;
@@ -15553,11 +18427,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$55$d = 32'h0;
+            s_inc$55$d = 1'b0;
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             s_pending$55$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$56);
+        s_inc$56$d = (merge & m_oh$56) | (take_new & f_oh$56);
+        inc = s_inc$56$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$56)) begin
             dec = dec + 32'h1;
@@ -15567,8 +18443,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$56$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$56$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$56)) begin
+        if (f_oh$56) begin
             s_block$56$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$56$d = s_block$56$q == sel_block;
+            if (f_oh$56) begin
+                s_eq$56$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$56) begin
+            s_eq$56$d = 1'b1;
+        end
+        if (take_new & f_oh$56) begin
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             s_pending$56$d = 1'b1;
@@ -15585,11 +18472,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$56$d = 32'h0;
+            s_inc$56$d = 1'b0;
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             s_pending$56$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$57);
+        s_inc$57$d = (merge & m_oh$57) | (take_new & f_oh$57);
+        inc = s_inc$57$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$57)) begin
             dec = dec + 32'h1;
@@ -15599,8 +18488,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$57$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$57$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$57)) begin
+        if (f_oh$57) begin
             s_block$57$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$57$d = s_block$57$q == sel_block;
+            if (f_oh$57) begin
+                s_eq$57$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$57) begin
+            s_eq$57$d = 1'b1;
+        end
+        if (take_new & f_oh$57) begin
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             s_pending$57$d = 1'b1;
@@ -15617,11 +18517,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$57$d = 32'h0;
+            s_inc$57$d = 1'b0;
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             s_pending$57$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$58);
+        s_inc$58$d = (merge & m_oh$58) | (take_new & f_oh$58);
+        inc = s_inc$58$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$58)) begin
             dec = dec + 32'h1;
@@ -15631,8 +18533,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$58$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$58$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$58)) begin
+        if (f_oh$58) begin
             s_block$58$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$58$d = s_block$58$q == sel_block;
+            if (f_oh$58) begin
+                s_eq$58$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$58) begin
+            s_eq$58$d = 1'b1;
+        end
+        if (take_new & f_oh$58) begin
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             s_pending$58$d = 1'b1;
@@ -15649,11 +18562,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$58$d = 32'h0;
+            s_inc$58$d = 1'b0;
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             s_pending$58$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$59);
+        s_inc$59$d = (merge & m_oh$59) | (take_new & f_oh$59);
+        inc = s_inc$59$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$59)) begin
             dec = dec + 32'h1;
@@ -15663,8 +18578,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$59$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$59$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$59)) begin
+        if (f_oh$59) begin
             s_block$59$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$59$d = s_block$59$q == sel_block;
+            if (f_oh$59) begin
+                s_eq$59$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$59) begin
+            s_eq$59$d = 1'b1;
+        end
+        if (take_new & f_oh$59) begin
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             s_pending$59$d = 1'b1;
@@ -15681,11 +18607,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$59$d = 32'h0;
+            s_inc$59$d = 1'b0;
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             s_pending$59$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$60);
+        s_inc$60$d = (merge & m_oh$60) | (take_new & f_oh$60);
+        inc = s_inc$60$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$60)) begin
             dec = dec + 32'h1;
@@ -15695,8 +18623,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$60$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$60$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$60)) begin
+        if (f_oh$60) begin
             s_block$60$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$60$d = s_block$60$q == sel_block;
+            if (f_oh$60) begin
+                s_eq$60$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$60) begin
+            s_eq$60$d = 1'b1;
+        end
+        if (take_new & f_oh$60) begin
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             s_pending$60$d = 1'b1;
@@ -15713,11 +18652,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$60$d = 32'h0;
+            s_inc$60$d = 1'b0;
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             s_pending$60$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$61);
+        s_inc$61$d = (merge & m_oh$61) | (take_new & f_oh$61);
+        inc = s_inc$61$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$61)) begin
             dec = dec + 32'h1;
@@ -15727,8 +18668,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$61$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$61$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$61)) begin
+        if (f_oh$61) begin
             s_block$61$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$61$d = s_block$61$q == sel_block;
+            if (f_oh$61) begin
+                s_eq$61$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$61) begin
+            s_eq$61$d = 1'b1;
+        end
+        if (take_new & f_oh$61) begin
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             s_pending$61$d = 1'b1;
@@ -15745,11 +18697,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$61$d = 32'h0;
+            s_inc$61$d = 1'b0;
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             s_pending$61$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$62);
+        s_inc$62$d = (merge & m_oh$62) | (take_new & f_oh$62);
+        inc = s_inc$62$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$62)) begin
             dec = dec + 32'h1;
@@ -15759,8 +18713,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$62$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$62$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$62)) begin
+        if (f_oh$62) begin
             s_block$62$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$62$d = s_block$62$q == sel_block;
+            if (f_oh$62) begin
+                s_eq$62$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$62) begin
+            s_eq$62$d = 1'b1;
+        end
+        if (take_new & f_oh$62) begin
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             s_pending$62$d = 1'b1;
@@ -15777,11 +18742,13 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$62$d = 32'h0;
+            s_inc$62$d = 1'b0;
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             s_pending$62$d = 1'b0;
         end
-        inc = go & (slot_out == slot_num$63);
+        s_inc$63$d = (merge & m_oh$63) | (take_new & f_oh$63);
+        inc = s_inc$63$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$63)) begin
             dec = dec + 32'h1;
@@ -15791,8 +18758,19 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         ref_d = s_ref$63$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
         s_ref$63$d = ref_d;
-        if (go & ~hit & (free_slot == slot_num$63)) begin
+        if (f_oh$63) begin
             s_block$63$d = cur_block$q;
+        end
+        if (take) begin
+            s_eq$63$d = s_block$63$q == sel_block;
+            if (f_oh$63) begin
+                s_eq$63$d = cur_block$q == sel_block;
+            end
+        end
+        else if (f_oh$63) begin
+            s_eq$63$d = 1'b1;
+        end
+        if (take_new & f_oh$63) begin
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             s_pending$63$d = 1'b1;
@@ -15809,6 +18787,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             s_ref$63$d = 32'h0;
+            s_inc$63$d = 1'b0;
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             s_pending$63$d = 1'b0;
@@ -16396,8 +19375,6 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -16409,11 +19386,10 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [7:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -16424,9 +19400,7 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -16434,14 +19408,13 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
@@ -16469,8 +19442,6 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -16482,11 +19453,10 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [7:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -16497,9 +19467,7 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -16507,14 +19475,13 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
@@ -16580,8 +19547,6 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -16593,11 +19558,10 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 29'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [28:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -16608,9 +19572,7 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -16618,14 +19580,13 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -16767,8 +19728,6 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -16780,11 +19739,10 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 30'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [29:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -16795,9 +19753,7 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -16805,14 +19761,13 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -17304,8 +20259,6 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -17317,11 +20270,10 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 35'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [34:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -17332,9 +20284,7 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -17342,14 +20292,13 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
@@ -18635,6 +21584,1222 @@ module qp_table_scale$miss$s_block$9(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$s_block$9
+
+
+module qp_table_scale$miss$s_eq$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$0
+
+
+module qp_table_scale$miss$s_eq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$1
+
+
+module qp_table_scale$miss$s_eq$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$10
+
+
+module qp_table_scale$miss$s_eq$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$11
+
+
+module qp_table_scale$miss$s_eq$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$12
+
+
+module qp_table_scale$miss$s_eq$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$13
+
+
+module qp_table_scale$miss$s_eq$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$14
+
+
+module qp_table_scale$miss$s_eq$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$15
+
+
+module qp_table_scale$miss$s_eq$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$16
+
+
+module qp_table_scale$miss$s_eq$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$17
+
+
+module qp_table_scale$miss$s_eq$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$18
+
+
+module qp_table_scale$miss$s_eq$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$19
+
+
+module qp_table_scale$miss$s_eq$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$2
+
+
+module qp_table_scale$miss$s_eq$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$20
+
+
+module qp_table_scale$miss$s_eq$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$21
+
+
+module qp_table_scale$miss$s_eq$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$22
+
+
+module qp_table_scale$miss$s_eq$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$23
+
+
+module qp_table_scale$miss$s_eq$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$24
+
+
+module qp_table_scale$miss$s_eq$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$25
+
+
+module qp_table_scale$miss$s_eq$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$26
+
+
+module qp_table_scale$miss$s_eq$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$27
+
+
+module qp_table_scale$miss$s_eq$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$28
+
+
+module qp_table_scale$miss$s_eq$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$29
+
+
+module qp_table_scale$miss$s_eq$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$3
+
+
+module qp_table_scale$miss$s_eq$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$30
+
+
+module qp_table_scale$miss$s_eq$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$31
+
+
+module qp_table_scale$miss$s_eq$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$32
+
+
+module qp_table_scale$miss$s_eq$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$33
+
+
+module qp_table_scale$miss$s_eq$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$34
+
+
+module qp_table_scale$miss$s_eq$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$35
+
+
+module qp_table_scale$miss$s_eq$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$36
+
+
+module qp_table_scale$miss$s_eq$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$37
+
+
+module qp_table_scale$miss$s_eq$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$38
+
+
+module qp_table_scale$miss$s_eq$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$39
+
+
+module qp_table_scale$miss$s_eq$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$4
+
+
+module qp_table_scale$miss$s_eq$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$40
+
+
+module qp_table_scale$miss$s_eq$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$41
+
+
+module qp_table_scale$miss$s_eq$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$42
+
+
+module qp_table_scale$miss$s_eq$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$43
+
+
+module qp_table_scale$miss$s_eq$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$44
+
+
+module qp_table_scale$miss$s_eq$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$45
+
+
+module qp_table_scale$miss$s_eq$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$46
+
+
+module qp_table_scale$miss$s_eq$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$47
+
+
+module qp_table_scale$miss$s_eq$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$48
+
+
+module qp_table_scale$miss$s_eq$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$49
+
+
+module qp_table_scale$miss$s_eq$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$5
+
+
+module qp_table_scale$miss$s_eq$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$50
+
+
+module qp_table_scale$miss$s_eq$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$51
+
+
+module qp_table_scale$miss$s_eq$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$52
+
+
+module qp_table_scale$miss$s_eq$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$53
+
+
+module qp_table_scale$miss$s_eq$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$54
+
+
+module qp_table_scale$miss$s_eq$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$55
+
+
+module qp_table_scale$miss$s_eq$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$56
+
+
+module qp_table_scale$miss$s_eq$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$57
+
+
+module qp_table_scale$miss$s_eq$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$58
+
+
+module qp_table_scale$miss$s_eq$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$59
+
+
+module qp_table_scale$miss$s_eq$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$6
+
+
+module qp_table_scale$miss$s_eq$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$60
+
+
+module qp_table_scale$miss$s_eq$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$61
+
+
+module qp_table_scale$miss$s_eq$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$62
+
+
+module qp_table_scale$miss$s_eq$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$63
+
+
+module qp_table_scale$miss$s_eq$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$7
+
+
+module qp_table_scale$miss$s_eq$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$8
+
+
+module qp_table_scale$miss$s_eq$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq$9
 
 
 module qp_table_scale$miss$s_error$0(d,q,clock);
@@ -21067,6 +25232,1222 @@ module qp_table_scale$miss$s_filled$9(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$s_filled$9
+
+
+module qp_table_scale$miss$s_inc$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$0
+
+
+module qp_table_scale$miss$s_inc$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$1
+
+
+module qp_table_scale$miss$s_inc$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$10
+
+
+module qp_table_scale$miss$s_inc$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$11
+
+
+module qp_table_scale$miss$s_inc$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$12
+
+
+module qp_table_scale$miss$s_inc$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$13
+
+
+module qp_table_scale$miss$s_inc$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$14
+
+
+module qp_table_scale$miss$s_inc$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$15
+
+
+module qp_table_scale$miss$s_inc$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$16
+
+
+module qp_table_scale$miss$s_inc$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$17
+
+
+module qp_table_scale$miss$s_inc$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$18
+
+
+module qp_table_scale$miss$s_inc$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$19
+
+
+module qp_table_scale$miss$s_inc$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$2
+
+
+module qp_table_scale$miss$s_inc$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$20
+
+
+module qp_table_scale$miss$s_inc$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$21
+
+
+module qp_table_scale$miss$s_inc$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$22
+
+
+module qp_table_scale$miss$s_inc$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$23
+
+
+module qp_table_scale$miss$s_inc$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$24
+
+
+module qp_table_scale$miss$s_inc$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$25
+
+
+module qp_table_scale$miss$s_inc$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$26
+
+
+module qp_table_scale$miss$s_inc$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$27
+
+
+module qp_table_scale$miss$s_inc$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$28
+
+
+module qp_table_scale$miss$s_inc$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$29
+
+
+module qp_table_scale$miss$s_inc$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$3
+
+
+module qp_table_scale$miss$s_inc$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$30
+
+
+module qp_table_scale$miss$s_inc$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$31
+
+
+module qp_table_scale$miss$s_inc$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$32
+
+
+module qp_table_scale$miss$s_inc$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$33
+
+
+module qp_table_scale$miss$s_inc$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$34
+
+
+module qp_table_scale$miss$s_inc$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$35
+
+
+module qp_table_scale$miss$s_inc$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$36
+
+
+module qp_table_scale$miss$s_inc$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$37
+
+
+module qp_table_scale$miss$s_inc$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$38
+
+
+module qp_table_scale$miss$s_inc$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$39
+
+
+module qp_table_scale$miss$s_inc$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$4
+
+
+module qp_table_scale$miss$s_inc$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$40
+
+
+module qp_table_scale$miss$s_inc$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$41
+
+
+module qp_table_scale$miss$s_inc$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$42
+
+
+module qp_table_scale$miss$s_inc$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$43
+
+
+module qp_table_scale$miss$s_inc$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$44
+
+
+module qp_table_scale$miss$s_inc$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$45
+
+
+module qp_table_scale$miss$s_inc$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$46
+
+
+module qp_table_scale$miss$s_inc$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$47
+
+
+module qp_table_scale$miss$s_inc$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$48
+
+
+module qp_table_scale$miss$s_inc$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$49
+
+
+module qp_table_scale$miss$s_inc$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$5
+
+
+module qp_table_scale$miss$s_inc$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$50
+
+
+module qp_table_scale$miss$s_inc$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$51
+
+
+module qp_table_scale$miss$s_inc$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$52
+
+
+module qp_table_scale$miss$s_inc$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$53
+
+
+module qp_table_scale$miss$s_inc$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$54
+
+
+module qp_table_scale$miss$s_inc$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$55
+
+
+module qp_table_scale$miss$s_inc$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$56
+
+
+module qp_table_scale$miss$s_inc$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$57
+
+
+module qp_table_scale$miss$s_inc$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$58
+
+
+module qp_table_scale$miss$s_inc$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$59
+
+
+module qp_table_scale$miss$s_inc$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$6
+
+
+module qp_table_scale$miss$s_inc$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$60
+
+
+module qp_table_scale$miss$s_inc$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$61
+
+
+module qp_table_scale$miss$s_inc$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$62
+
+
+module qp_table_scale$miss$s_inc$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$63
+
+
+module qp_table_scale$miss$s_inc$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$7
+
+
+module qp_table_scale$miss$s_inc$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$8
+
+
+module qp_table_scale$miss$s_inc$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_inc$9
 
 
 module qp_table_scale$miss$s_pending$0(d,q,clock);
@@ -23686,15 +29067,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  s2_oor$d;
     wire  s2_oor$q;
     reg  s2_oor$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  [123:0] s3_lookup$d;
-    wire  [123:0] s3_lookup$q;
-    reg  s3_lookup$clock;
-    reg  [23:0] s3_words$d;
-    wire  [23:0] s3_words$q;
-    reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
@@ -23716,14 +29088,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
-    reg  [23:0] s2_words;
-    reg  [21:0] s3_entry;
-    reg  [23:0] s3_gen;
-    reg  [23:0] s3_entry_gen;
-    reg  [2:0] s3_status;
-    reg  [123:0] s3_final;
-    reg  bypass;
-    reg  head_valid;
     reg  [123:0] head;
     reg  [63:0] result;
     reg  result_valid;
@@ -23734,7 +29098,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -23849,21 +29212,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_scale$pipe_rx$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
-    );
-    qp_table_scale$pipe_rx$s3_lookup s3_lookup(
-        .d(s3_lookup$d),
-        .q(s3_lookup$q),
-        .clock(s3_lookup$clock)
-    );
-    qp_table_scale$pipe_rx$s3_words s3_words(
-        .d(s3_words$d),
-        .q(s3_words$q),
-        .clock(s3_words$clock)
-    );
     qp_table_scale$pipe_rx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -23885,9 +29233,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$clock = clock;
         s2_pre$clock = clock;
         s2_oor$clock = clock;
-        s3_valid$clock = clock;
-        s3_lookup$clock = clock;
-        s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
         s1_valid$d = s1_valid$q;
@@ -23898,9 +29243,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$d = s2_tag$q;
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
-        s3_valid$d = s3_valid$q;
-        s3_lookup$d = s3_lookup$q;
-        s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
         ram$clock = clock;
@@ -23952,16 +29294,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_words[(64'h0)+:(22)] = s2_entry;
-        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
-        s2_words[(64'h17)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
             s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
-        s2_lookup[(64'h41)+:(3)] = status$ok;
+        s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
         q_valid = s2_valid$q;
@@ -23970,7 +29309,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -23982,7 +29320,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = out_held;
+        caches$0$out_count = queue$count;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -24016,43 +29354,15 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             d_valid = c_valid & c_ok;
             d_qpn = c_lookup[(64'h64)+:(24)];
         end
-        s3_valid$d = q_valid;
-        if (q_valid) begin
-            s3_lookup$d = q_lookup;
-            s3_words$d = s2_words;
-        end
-        s3_entry = s3_words$q[(64'h0)+:(22)];
-        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
-        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
-        s3_status = s3_lookup$q[(64'h41)+:(3)];
-        if (~state_in_memory) begin
-            if (~s3_words$q[(64'h16)+:(1)]) begin
-                s3_status = status$page_absent;
-            end
-            if (s3_entry_gen != s3_gen) begin
-                s3_status = status$stale;
-            end
-            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
-                s3_status = status$not_allocated;
-            end
-            if (s3_words$q[(64'h17)+:(1)]) begin
-                s3_status = status$out_of_range;
-            end
-        end
-        s3_final = s3_lookup$q;
-        s3_final[(64'h41)+:(3)] = s3_status;
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
-        bypass = ~queue$out_valid;
-        head_valid = queue$out_valid | s3_valid$q;
         head = queue$data_out;
-        if (bypass) begin
-            head = s3_final;
-        end
         head_need = in_memory & head[(64'h40)+:(1)];
-        out_valid = head_valid & ~(head_need & ~result_valid);
+        out_valid = queue$out_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
         if (head_need) begin
             if (~result[present_bit]) begin
@@ -24072,15 +29382,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
-        queue$in_valid = s3_valid$q & ~(bypass & fire);
-        queue$data_in = s3_final;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -24097,7 +29405,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
-            s3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -24168,6 +29475,8 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  valid_state = 32'h2;
     localparam  state_mask = 32'h3;
     localparam  out_depth = 10'b100;
+    localparam  out_depth_m1 = 10'b11;
+    localparam  out_depth_m2 = 10'b10;
     
     // Stub signals
     reg  tags$clock;
@@ -24246,7 +29555,6 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  h_ready;
     reg  room;
     reg  go;
-    reg  [9:0] held;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
     reg  [2:0] f_status;
@@ -24421,8 +29729,13 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        held = out_count + ((d1_valid$q) & 10'h3ff) + ((d2_valid$q) & 10'h3ff);
-        room = held < out_depth;
+        room = out_count < out_depth;
+        if (d1_valid$q ^ d2_valid$q) begin
+            room = out_count < out_depth_m1;
+        end
+        if (d1_valid$q & d2_valid$q) begin
+            room = out_count < out_depth_m2;
+        end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
@@ -24635,53 +29948,85 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [20:0] rd_data;
+    reg [20:0] ob0;
+    reg [20:0] ob1;
+    reg [20:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 21'd0;
+       ob0 = 21'd0;
+       ob1 = 21'd0;
+       ob2 = 21'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [20:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [20:0] s0 = pop ? ob1 : ob0;
+    wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -24708,53 +30053,85 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [7:0] rd_data;
+    reg [7:0] ob0;
+    reg [7:0] ob1;
+    reg [7:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 8'd0;
+       ob0 = 8'd0;
+       ob1 = 8'd0;
+       ob2 = 8'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [7:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [7:0] s0 = pop ? ob1 : ob0;
+    wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -24823,53 +30200,85 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -24904,12 +30313,6 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  [223:0] cnt$d;
     wire  [223:0] cnt$q;
     reg  cnt$clock;
-    reg  fire_q$d;
-    wire  fire_q$q;
-    reg  fire_q$clock;
-    reg  [2:0] status_q$d;
-    wire  [2:0] status_q$q;
-    reg  status_q$clock;
     
     // Sub module instances
     qp_table_scale$pipe_rx$counters$cnt cnt(
@@ -24917,52 +30320,35 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_scale$pipe_rx$counters$fire_q fire_q(
-        .d(fire_q$d),
-        .q(fire_q$q),
-        .clock(fire_q$clock)
-    );
-    qp_table_scale$pipe_rx$counters$status_q status_q(
-        .d(status_q$d),
-        .q(status_q$q),
-        .clock(status_q$clock)
-    );
     
     // Update code
     always @(*) begin
         cnt$clock = clock;
-        fire_q$clock = clock;
-        status_q$clock = clock;
         cnt$d = cnt$q;
-        fire_q$d = fire_q$q;
-        status_q$d = status_q$q;
-        fire_q$d = fire;
-        status_q$d = status;
-        if (fire_q$q) begin
+        if (fire) begin
             cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
-            if (status_q$q == codes$ok) begin
+            if (status == codes$ok) begin
                 cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$out_of_range) begin
+            if (status == codes$out_of_range) begin
                 cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$not_allocated) begin
+            if (status == codes$not_allocated) begin
                 cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$stale) begin
+            if (status == codes$stale) begin
                 cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
-            if (has_page_absent & (status_q$q == codes$page_absent)) begin
+            if (has_page_absent & (status == codes$page_absent)) begin
                 cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
-            if (has_mem_error & (status_q$q == codes$mem_error)) begin
+            if (has_mem_error & (status == codes$mem_error)) begin
                 cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
         counts = cnt$q;
         if (rst) begin
             cnt$d = zero;
-            fire_q$d = 1'b0;
         end
     end
     
@@ -24986,44 +30372,6 @@ module qp_table_scale$pipe_rx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_scale$pipe_rx$counters$cnt
-
-
-module qp_table_scale$pipe_rx$counters$fire_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_rx$counters$fire_q
-
-
-module qp_table_scale$pipe_rx$counters$status_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_rx$counters$status_q
 
 
 module qp_table_scale$pipe_rx$flight(d,q,clock);
@@ -25062,8 +30410,6 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -25075,24 +30421,21 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (~fill[2]) begin
+       if (in_valid) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -25100,16 +30443,15 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
           $fatal(1);
        end
@@ -25331,63 +30673,6 @@ module qp_table_scale$pipe_rx$s2_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_rx$s2_valid
 
 
-module qp_table_scale$pipe_rx$s3_lookup(d,q,clock);
-    
-    // Module arguments
-    input wire  [123:0] d;
-    output reg  [123:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 124'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_rx$s3_lookup
-
-
-module qp_table_scale$pipe_rx$s3_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_rx$s3_valid
-
-
-module qp_table_scale$pipe_rx$s3_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_rx$s3_words
-
-
 module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
@@ -25554,15 +30839,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  s2_oor$d;
     wire  s2_oor$q;
     reg  s2_oor$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  [123:0] s3_lookup$d;
-    wire  [123:0] s3_lookup$q;
-    reg  s3_lookup$clock;
-    reg  [23:0] s3_words$d;
-    wire  [23:0] s3_words$q;
-    reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
@@ -25584,14 +30860,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
-    reg  [23:0] s2_words;
-    reg  [21:0] s3_entry;
-    reg  [23:0] s3_gen;
-    reg  [23:0] s3_entry_gen;
-    reg  [2:0] s3_status;
-    reg  [123:0] s3_final;
-    reg  bypass;
-    reg  head_valid;
     reg  [123:0] head;
     reg  [63:0] result;
     reg  result_valid;
@@ -25602,7 +30870,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -25717,21 +30984,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_scale$pipe_tx$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
-    );
-    qp_table_scale$pipe_tx$s3_lookup s3_lookup(
-        .d(s3_lookup$d),
-        .q(s3_lookup$q),
-        .clock(s3_lookup$clock)
-    );
-    qp_table_scale$pipe_tx$s3_words s3_words(
-        .d(s3_words$d),
-        .q(s3_words$q),
-        .clock(s3_words$clock)
-    );
     qp_table_scale$pipe_tx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -25753,9 +31005,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$clock = clock;
         s2_pre$clock = clock;
         s2_oor$clock = clock;
-        s3_valid$clock = clock;
-        s3_lookup$clock = clock;
-        s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
         s1_valid$d = s1_valid$q;
@@ -25766,9 +31015,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$d = s2_tag$q;
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
-        s3_valid$d = s3_valid$q;
-        s3_lookup$d = s3_lookup$q;
-        s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
         ram$clock = clock;
@@ -25820,16 +31066,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_words[(64'h0)+:(22)] = s2_entry;
-        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
-        s2_words[(64'h17)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
             s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
-        s2_lookup[(64'h41)+:(3)] = status$ok;
+        s2_lookup[(64'h41)+:(3)] = s2_status;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
         q_valid = s2_valid$q;
@@ -25838,7 +31081,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -25850,7 +31092,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = out_held;
+        caches$0$out_count = queue$count;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -25884,43 +31126,15 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
             d_valid = c_valid & c_ok;
             d_qpn = c_lookup[(64'h64)+:(24)];
         end
-        s3_valid$d = q_valid;
-        if (q_valid) begin
-            s3_lookup$d = q_lookup;
-            s3_words$d = s2_words;
-        end
-        s3_entry = s3_words$q[(64'h0)+:(22)];
-        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
-        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
-        s3_status = s3_lookup$q[(64'h41)+:(3)];
-        if (~state_in_memory) begin
-            if (~s3_words$q[(64'h16)+:(1)]) begin
-                s3_status = status$page_absent;
-            end
-            if (s3_entry_gen != s3_gen) begin
-                s3_status = status$stale;
-            end
-            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
-                s3_status = status$not_allocated;
-            end
-            if (s3_words$q[(64'h17)+:(1)]) begin
-                s3_status = status$out_of_range;
-            end
-        end
-        s3_final = s3_lookup$q;
-        s3_final[(64'h41)+:(3)] = s3_status;
+        queue$in_valid = q_valid;
+        queue$data_in = q_lookup;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
         result = 32'h0;
         result_valid = 1'b0;
-        bypass = ~queue$out_valid;
-        head_valid = queue$out_valid | s3_valid$q;
         head = queue$data_out;
-        if (bypass) begin
-            head = s3_final;
-        end
         head_need = in_memory & head[(64'h40)+:(1)];
-        out_valid = head_valid & ~(head_need & ~result_valid);
+        out_valid = queue$out_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
         if (head_need) begin
             if (~result[present_bit]) begin
@@ -25940,15 +31154,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
-        queue$in_valid = s3_valid$q & ~(bypass & fire);
-        queue$data_in = s3_final;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -25965,7 +31177,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
-            s3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -26036,6 +31247,8 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  valid_state = 32'h2;
     localparam  state_mask = 32'h3;
     localparam  out_depth = 10'b100;
+    localparam  out_depth_m1 = 10'b11;
+    localparam  out_depth_m2 = 10'b10;
     
     // Stub signals
     reg  tags$clock;
@@ -26114,7 +31327,6 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  h_ready;
     reg  room;
     reg  go;
-    reg  [9:0] held;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
     reg  [2:0] f_status;
@@ -26289,8 +31501,13 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        held = out_count + ((d1_valid$q) & 10'h3ff) + ((d2_valid$q) & 10'h3ff);
-        room = held < out_depth;
+        room = out_count < out_depth;
+        if (d1_valid$q ^ d2_valid$q) begin
+            room = out_count < out_depth_m1;
+        end
+        if (d1_valid$q & d2_valid$q) begin
+            room = out_count < out_depth_m2;
+        end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
@@ -26503,53 +31720,85 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [20:0] rd_data;
+    reg [20:0] ob0;
+    reg [20:0] ob1;
+    reg [20:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 21'd0;
+       ob0 = 21'd0;
+       ob1 = 21'd0;
+       ob2 = 21'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [20:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [20:0] s0 = pop ? ob1 : ob0;
+    wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -26576,53 +31825,85 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [7:0] rd_data;
+    reg [7:0] ob0;
+    reg [7:0] ob1;
+    reg [7:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 8'd0;
+       ob0 = 8'd0;
+       ob1 = 8'd0;
+       ob2 = 8'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [7:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [7:0] s0 = pop ? ob1 : ob0;
+    wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -26691,53 +31972,85 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 7'd0;
        rd_ptr = 7'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 7'd1;
-          if (pop) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd128) begin
           $display("ERROR: %m: push into a full FIFO of 128 words");
@@ -26772,12 +32085,6 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  [223:0] cnt$d;
     wire  [223:0] cnt$q;
     reg  cnt$clock;
-    reg  fire_q$d;
-    wire  fire_q$q;
-    reg  fire_q$clock;
-    reg  [2:0] status_q$d;
-    wire  [2:0] status_q$q;
-    reg  status_q$clock;
     
     // Sub module instances
     qp_table_scale$pipe_tx$counters$cnt cnt(
@@ -26785,52 +32092,35 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_scale$pipe_tx$counters$fire_q fire_q(
-        .d(fire_q$d),
-        .q(fire_q$q),
-        .clock(fire_q$clock)
-    );
-    qp_table_scale$pipe_tx$counters$status_q status_q(
-        .d(status_q$d),
-        .q(status_q$q),
-        .clock(status_q$clock)
-    );
     
     // Update code
     always @(*) begin
         cnt$clock = clock;
-        fire_q$clock = clock;
-        status_q$clock = clock;
         cnt$d = cnt$q;
-        fire_q$d = fire_q$q;
-        status_q$d = status_q$q;
-        fire_q$d = fire;
-        status_q$d = status;
-        if (fire_q$q) begin
+        if (fire) begin
             cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
-            if (status_q$q == codes$ok) begin
+            if (status == codes$ok) begin
                 cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$out_of_range) begin
+            if (status == codes$out_of_range) begin
                 cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$not_allocated) begin
+            if (status == codes$not_allocated) begin
                 cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
-            if (status_q$q == codes$stale) begin
+            if (status == codes$stale) begin
                 cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
-            if (has_page_absent & (status_q$q == codes$page_absent)) begin
+            if (has_page_absent & (status == codes$page_absent)) begin
                 cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
-            if (has_mem_error & (status_q$q == codes$mem_error)) begin
+            if (has_mem_error & (status == codes$mem_error)) begin
                 cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
         counts = cnt$q;
         if (rst) begin
             cnt$d = zero;
-            fire_q$d = 1'b0;
         end
     end
     
@@ -26854,44 +32144,6 @@ module qp_table_scale$pipe_tx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_scale$pipe_tx$counters$cnt
-
-
-module qp_table_scale$pipe_tx$counters$fire_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_tx$counters$fire_q
-
-
-module qp_table_scale$pipe_tx$counters$status_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_tx$counters$status_q
 
 
 module qp_table_scale$pipe_tx$flight(d,q,clock);
@@ -26930,8 +32182,6 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -26943,24 +32193,21 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
+    wire pop = (fill != 10'd0) & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (~fill[2]) begin
+       if (in_valid) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -26968,16 +32215,15 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     
-    always @(*) out_valid = nonempty;
+    always @(*) out_valid = fill != 10'd0;
     always @(*) data_out = head;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
           $fatal(1);
        end
@@ -27199,63 +32445,6 @@ module qp_table_scale$pipe_tx$s2_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_tx$s2_valid
 
 
-module qp_table_scale$pipe_tx$s3_lookup(d,q,clock);
-    
-    // Module arguments
-    input wire  [123:0] d;
-    output reg  [123:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 124'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_tx$s3_lookup
-
-
-module qp_table_scale$pipe_tx$s3_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_tx$s3_valid
-
-
-module qp_table_scale$pipe_tx$s3_words(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$pipe_tx$s3_words
-
-
 module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
     
     // Module arguments
@@ -27437,27 +32626,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  rvalid_q$d;
     wire  rvalid_q$q;
     reg  rvalid_q$clock;
-    reg  r_valid$d;
-    wire  r_valid$q;
-    reg  r_valid$clock;
-    reg  [31:0] r_data$d;
-    wire  [31:0] r_data$q;
-    reg  r_data$clock;
-    reg  [1:0] r_resp$d;
-    wire  [1:0] r_resp$q;
-    reg  r_resp$clock;
-    reg  rport_hit$d;
-    wire  rport_hit$q;
-    reg  rport_hit$clock;
-    reg  [1:0] rport_sel$d;
-    wire  [1:0] rport_sel$q;
-    reg  rport_sel$clock;
-    reg  [2:0] rport_reg$d;
-    wire  [2:0] rport_reg$q;
-    reg  rport_reg$clock;
-    reg  [31:0] pword_q$d;
-    wire  [31:0] pword_q$q;
-    reg  pword_q$clock;
     reg  [31:0] rdata_q$d;
     wire  [31:0] rdata_q$q;
     reg  rdata_q$clock;
@@ -27470,9 +32638,9 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  ar_q$d;
     wire  ar_q$q;
     reg  ar_q$clock;
-    reg  [13:0] rsel$d;
-    wire  [13:0] rsel$q;
-    reg  rsel$clock;
+    reg  [9:0] araddr_q$d;
+    wire  [9:0] araddr_q$q;
+    reg  araddr_q$clock;
     reg  [31:0] cnt_word_q$d;
     wire  [31:0] cnt_word_q$q;
     reg  cnt_word_q$clock;
@@ -27484,7 +32652,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [63:0] dir_entry;
     reg  [58:0] dir_rd;
     reg  swept_ok;
-    reg  [31:0] pword;
     reg  write_fire;
     reg  [31:0] strobe_mask;
     reg  [31:0] base_lo_new;
@@ -27493,8 +32660,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [31:0] read_data;
     reg  read_ok;
     reg  ar_fire;
-    reg  [13:0] sel;
     reg  [31:0] cnt_word;
+    reg  [9:0] raddr;
+    reg  [1:0] rport_sel;
+    reg  [2:0] rport_reg;
     reg  [1:0] port_sel;
     reg  [223:0] port_cnt;
     reg  [2:0] port_reg;
@@ -27620,41 +32789,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
-    qp_table_scale$regs$r_valid r_valid(
-        .d(r_valid$d),
-        .q(r_valid$q),
-        .clock(r_valid$clock)
-    );
-    qp_table_scale$regs$r_data r_data(
-        .d(r_data$d),
-        .q(r_data$q),
-        .clock(r_data$clock)
-    );
-    qp_table_scale$regs$r_resp r_resp(
-        .d(r_resp$d),
-        .q(r_resp$q),
-        .clock(r_resp$clock)
-    );
-    qp_table_scale$regs$rport_hit rport_hit(
-        .d(rport_hit$d),
-        .q(rport_hit$q),
-        .clock(rport_hit$clock)
-    );
-    qp_table_scale$regs$rport_sel rport_sel(
-        .d(rport_sel$d),
-        .q(rport_sel$q),
-        .clock(rport_sel$clock)
-    );
-    qp_table_scale$regs$rport_reg rport_reg(
-        .d(rport_reg$d),
-        .q(rport_reg$q),
-        .clock(rport_reg$clock)
-    );
-    qp_table_scale$regs$pword_q pword_q(
-        .d(pword_q$d),
-        .q(pword_q$q),
-        .clock(pword_q$clock)
-    );
     qp_table_scale$regs$rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
@@ -27675,10 +32809,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_scale$regs$rsel rsel(
-        .d(rsel$d),
-        .q(rsel$q),
-        .clock(rsel$clock)
+    qp_table_scale$regs$araddr_q araddr_q(
+        .d(araddr_q$d),
+        .q(araddr_q$q),
+        .clock(araddr_q$clock)
     );
     qp_table_scale$regs$cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
@@ -27697,13 +32831,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         base_lo$clock = clock;
         base_hi$clock = clock;
         rvalid_q$clock = clock;
-        r_valid$clock = clock;
-        r_data$clock = clock;
-        r_resp$clock = clock;
-        rport_hit$clock = clock;
-        rport_sel$clock = clock;
-        rport_reg$clock = clock;
-        pword_q$clock = clock;
         rdata_q$clock = clock;
         rresp_q$clock = clock;
         dir_index$clock = clock;
@@ -27715,7 +32842,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_sweep$clock = clock;
         dir_swept$clock = clock;
         ar_q$clock = clock;
-        rsel$clock = clock;
+        araddr_q$clock = clock;
         cnt_word_q$clock = clock;
         no_qps_q$clock = clock;
         wstate$d = wstate$q;
@@ -27727,13 +32854,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         base_lo$d = base_lo$q;
         base_hi$d = base_hi$q;
         rvalid_q$d = rvalid_q$q;
-        r_valid$d = r_valid$q;
-        r_data$d = r_data$q;
-        r_resp$d = r_resp$q;
-        rport_hit$d = rport_hit$q;
-        rport_sel$d = rport_sel$q;
-        rport_reg$d = rport_reg$q;
-        pword_q$d = pword_q$q;
         rdata_q$d = rdata_q$q;
         rresp_q$d = rresp_q$q;
         dir_index$d = dir_index$q;
@@ -27745,7 +32865,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_sweep$d = dir_sweep$q;
         dir_swept$d = dir_swept$q;
         ar_q$d = ar_q$q;
-        rsel$d = rsel$q;
+        araddr_q$d = araddr_q$q;
         cnt_word_q$d = cnt_word_q$q;
         no_qps_q$d = no_qps_q$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
@@ -27842,12 +32962,15 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_entry = (((dir_rd[(page_offset)+:(58)]) & 64'hffffffffffffffff) << base_shift) | (((dir_rd[present_offset]) & 64'hffffffffffffffff) << present_bit);
         bvalid = (wstate$q == WriteState$Response) & ~commit$q;
         bresp = bresp_q$q;
-        ar_fire = arvalid & ~rvalid_q$q & ~ar_q$q & ~ar_dir$q & ~r_valid$q;
-        arready = ~rvalid_q$q & ~ar_q$q & ~ar_dir$q & ~r_valid$q;
-        rvalid = r_valid$q;
-        rdata = r_data$q;
-        rresp = r_resp$q;
+        ar_fire = arvalid & ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
+        arready = ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
+        rvalid = rvalid_q$q;
+        rdata = rdata_q$q;
+        rresp = rresp_q$q;
         ar_q$d = ar_fire;
+        if (ar_fire) begin
+            araddr_q$d = araddr;
+        end
         port_sel = araddr[(32'h3)+:(2)];
         port_reg = araddr[(32'h0)+:(3)];
         cnt_word = 32'h0;
@@ -27899,127 +33022,117 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         if (araddr == words$state_bytes) begin
             cnt_word = cnt_word | state_bytes$0;
         end
-        if (ar_fire) begin
-            rport_hit$d = araddr[(32'h5)+:(5)] == port_block;
-            rport_sel$d = port_sel;
-            rport_reg$d = port_reg;
-        end
-        cnt_word_q$d = cnt_word;
-        sel[(64'h0)+:(1)] = araddr == words$id;
-        sel[(64'h1)+:(1)] = araddr == words$version;
-        sel[(64'h2)+:(1)] = araddr == words$max_qps;
-        sel[(64'h3)+:(1)] = araddr == words$entry_bytes;
-        sel[(64'h4)+:(1)] = araddr == words$geometry;
-        sel[(64'h5)+:(1)] = araddr == words$status;
-        sel[(64'h6)+:(1)] = araddr == words$first_index;
-        sel[(64'h7)+:(1)] = araddr == words$table_base_lo;
-        sel[(64'h8)+:(1)] = araddr == words$table_base_hi;
-        sel[(64'h9)+:(1)] = araddr == words$dir_index;
-        sel[(64'ha)+:(1)] = araddr == words$dir_entry_lo;
-        sel[(64'hb)+:(1)] = araddr == words$dir_entry_hi;
-        sel[(64'hc)+:(1)] = araddr == words$cmd_result;
-        sel[(64'hd)+:(1)] = sel[(64'h0)+:(1)] | sel[(64'h1)+:(1)] | sel[(64'h2)+:(1)] | sel[(64'h3)+:(1)] | sel[(64'h4)+:(1)] | sel[(64'h5)+:(1)] | sel[(64'h6)+:(1)] | sel[(64'h7)+:(1)] | sel[(64'h8)+:(1)] | sel[(64'hc)+:(1)] | (on_chip & (sel[(64'h9)+:(1)] | sel[(64'ha)+:(1)] | sel[(64'hb)+:(1)])) | (araddr == words$alloc_ok) | (araddr == words$alloc_full) | (araddr == words$free_ok) | (araddr == words$cmd_error) | (araddr == words$quarantine_overflow) | (araddr == words$in_use) | (araddr == words$quarantined) | (araddr == words$cache_hit) | (araddr == words$cache_miss) | (araddr == words$miss_merged) | (araddr == words$filtered) | (araddr == words$mem_reads) | (araddr == words$mem_writes);
-        if ((araddr == words$state_base_lo) | (araddr == words$state_base_hi) | (araddr == words$state_bytes)) begin
-            sel[(64'hd)+:(1)] = 1'b1;
-        end
-        if ((araddr[(32'h5)+:(5)] == port_block) & (((port_sel) & 3'h7) < ports) & (port_reg <= port$mem_error)) begin
-            sel[(64'hd)+:(1)] = 1'b1;
-        end
-        if (ar_fire) begin
-            rsel$d = sel;
-        end
-        read_data = 32'h0;
-        if (rsel$q[(64'h0)+:(1)]) begin
-            read_data = read_data | id;
-        end
-        if (rsel$q[(64'h1)+:(1)]) begin
-            read_data = read_data | version;
-        end
-        if (rsel$q[(64'h2)+:(1)]) begin
-            read_data = read_data | max_qps;
-        end
-        if (rsel$q[(64'h3)+:(1)]) begin
-            read_data = read_data | entry_bytes;
-        end
-        if (rsel$q[(64'h4)+:(1)]) begin
-            read_data = read_data | geometry;
-        end
-        if (rsel$q[(64'h5)+:(1)]) begin
-            read_data = read_data | (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
-        end
-        if (rsel$q[(64'h6)+:(1)]) begin
-            read_data = read_data | first_index;
-        end
-        if (rsel$q[(64'h7)+:(1)]) begin
-            read_data = read_data | base_lo$q;
-        end
-        if (rsel$q[(64'h8)+:(1)]) begin
-            read_data = read_data | base_hi$q;
-        end
-        if (rsel$q[(64'h9)+:(1)]) begin
-            read_data = read_data | dir_index$q;
-        end
-        if (rsel$q[(64'hc)+:(1)]) begin
-            read_data = read_data | (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
-        end
-        read_ok = rsel$q[(64'hd)+:(1)];
-        pword = 32'h0;
         port_cnt = port_counts$0;
-        if (rport_hit$q & (rport_sel$q == 0)) begin
-            if (rport_reg$q == port$lookups) begin
-                pword = pword | port_cnt[(64'h0)+:(32)];
+        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 0)) begin
+            if (port_reg == port$lookups) begin
+                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
             end
-            if (rport_reg$q == port$ok) begin
-                pword = pword | port_cnt[(64'h20)+:(32)];
+            if (port_reg == port$ok) begin
+                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
             end
-            if (rport_reg$q == port$out_of_range) begin
-                pword = pword | port_cnt[(64'h40)+:(32)];
+            if (port_reg == port$out_of_range) begin
+                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
             end
-            if (rport_reg$q == port$not_allocated) begin
-                pword = pword | port_cnt[(64'h60)+:(32)];
+            if (port_reg == port$not_allocated) begin
+                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
             end
-            if (rport_reg$q == port$stale) begin
-                pword = pword | port_cnt[(64'h80)+:(32)];
+            if (port_reg == port$stale) begin
+                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
             end
-            if (rport_reg$q == port$page_absent) begin
-                pword = pword | port_cnt[(64'ha0)+:(32)];
+            if (port_reg == port$page_absent) begin
+                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
             end
-            if (rport_reg$q == port$mem_error) begin
-                pword = pword | port_cnt[(64'hc0)+:(32)];
+            if (port_reg == port$mem_error) begin
+                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
             end
         end
         port_cnt = port_counts$1;
-        if (rport_hit$q & (rport_sel$q == 1)) begin
-            if (rport_reg$q == port$lookups) begin
-                pword = pword | port_cnt[(64'h0)+:(32)];
+        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 1)) begin
+            if (port_reg == port$lookups) begin
+                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
             end
-            if (rport_reg$q == port$ok) begin
-                pword = pword | port_cnt[(64'h20)+:(32)];
+            if (port_reg == port$ok) begin
+                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
             end
-            if (rport_reg$q == port$out_of_range) begin
-                pword = pword | port_cnt[(64'h40)+:(32)];
+            if (port_reg == port$out_of_range) begin
+                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
             end
-            if (rport_reg$q == port$not_allocated) begin
-                pword = pword | port_cnt[(64'h60)+:(32)];
+            if (port_reg == port$not_allocated) begin
+                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
             end
-            if (rport_reg$q == port$stale) begin
-                pword = pword | port_cnt[(64'h80)+:(32)];
+            if (port_reg == port$stale) begin
+                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
             end
-            if (rport_reg$q == port$page_absent) begin
-                pword = pword | port_cnt[(64'ha0)+:(32)];
+            if (port_reg == port$page_absent) begin
+                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
             end
-            if (rport_reg$q == port$mem_error) begin
-                pword = pword | port_cnt[(64'hc0)+:(32)];
+            if (port_reg == port$mem_error) begin
+                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
             end
         end
-        pword_q$d = pword;
+        cnt_word_q$d = cnt_word;
+        raddr = araddr_q$q;
+        rport_sel = raddr[(32'h3)+:(2)];
+        rport_reg = raddr[(32'h0)+:(3)];
+        read_data = 32'h0;
+        read_ok = 1'b0;
+        if (raddr == words$id) begin
+            read_ok = 1'b1;
+            read_data = read_data | id;
+        end
+        if (raddr == words$version) begin
+            read_ok = 1'b1;
+            read_data = read_data | version;
+        end
+        if (raddr == words$max_qps) begin
+            read_ok = 1'b1;
+            read_data = read_data | max_qps;
+        end
+        if (raddr == words$entry_bytes) begin
+            read_ok = 1'b1;
+            read_data = read_data | entry_bytes;
+        end
+        if (raddr == words$geometry) begin
+            read_ok = 1'b1;
+            read_data = read_data | geometry;
+        end
+        if (raddr == words$status) begin
+            read_ok = 1'b1;
+            read_data = read_data | (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
+        end
+        if (raddr == words$first_index) begin
+            read_ok = 1'b1;
+            read_data = read_data | first_index;
+        end
+        if (raddr == words$table_base_lo) begin
+            read_ok = 1'b1;
+            read_data = read_data | base_lo$q;
+        end
+        if (raddr == words$table_base_hi) begin
+            read_ok = 1'b1;
+            read_data = read_data | base_hi$q;
+        end
+        if (raddr == words$dir_index) begin
+            read_ok = read_ok | on_chip;
+            read_data = read_data | dir_index$q;
+        end
+        if ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi)) begin
+            read_ok = read_ok | on_chip;
+        end
+        if (raddr == words$cmd_result) begin
+            read_ok = 1'b1;
+            read_data = read_data | (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
+        end
+        if ((raddr == words$alloc_ok) | (raddr == words$alloc_full) | (raddr == words$free_ok) | (raddr == words$cmd_error) | (raddr == words$quarantine_overflow) | (raddr == words$in_use) | (raddr == words$quarantined) | (raddr == words$cache_hit) | (raddr == words$cache_miss) | (raddr == words$miss_merged) | (raddr == words$filtered) | (raddr == words$mem_reads) | (raddr == words$mem_writes)) begin
+            read_ok = 1'b1;
+        end
+        if ((raddr == words$state_base_lo) | (raddr == words$state_base_hi) | (raddr == words$state_bytes)) begin
+            read_ok = 1'b1;
+        end
+        if (raddr[(32'h5)+:(5)] == port_block) begin
+            read_ok = read_ok | ((((rport_sel) & 3'h7) < ports) & (rport_reg <= port$mem_error));
+        end
         read_data = read_data | cnt_word_q$q;
-        if (rvalid_q$q) begin
-            rvalid_q$d = 1'b0;
-            r_valid$d = 1'b1;
-            r_data$d = rdata_q$q | pword_q$q;
-            r_resp$d = rresp_q$q;
-        end
         if (ar_q$q) begin
             rvalid_q$d = 1'b1;
             rdata_q$d = 32'h0;
@@ -28027,10 +33140,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             if (read_ok) begin
                 rdata_q$d = read_data;
                 rresp_q$d = 32'h0;
-                if (on_chip & (rsel$q[(64'ha)+:(1)] | rsel$q[(64'hb)+:(1)])) begin
+                if (on_chip & ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi))) begin
                     rvalid_q$d = 1'b0;
                     ar_dir$d = 1'b1;
-                    ar_dir_hi$d = rsel$q[(64'hb)+:(1)];
+                    ar_dir_hi$d = raddr == words$dir_entry_hi;
                 end
             end
         end
@@ -28043,8 +33156,8 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 rdata_q$d = dir_entry[(32'h20)+:(32)];
             end
         end
-        if (r_valid$q & rready) begin
-            r_valid$d = 1'b0;
+        if (rvalid_q$q & rready) begin
+            rvalid_q$d = 1'b0;
         end
         if (rst) begin
             wstate$d = WriteState$Idle;
@@ -28052,7 +33165,6 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             base_lo$d = 32'h0;
             base_hi$d = 32'h0;
             rvalid_q$d = 1'b0;
-            r_valid$d = 1'b0;
             ar_q$d = 1'b0;
             ar_dir$d = 1'b0;
             dir_index$d = 32'h0;
@@ -28127,6 +33239,25 @@ module qp_table_scale$regs$ar_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$ar_q
+
+
+module qp_table_scale$regs$araddr_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$araddr_q
 
 
 module qp_table_scale$regs$base_hi(d,q,clock);
@@ -28490,82 +33621,6 @@ module qp_table_scale$regs$now(d,q,clock);
 endmodule // qp_table_scale$regs$now
 
 
-module qp_table_scale$regs$pword_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$pword_q
-
-
-module qp_table_scale$regs$r_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$r_data
-
-
-module qp_table_scale$regs$r_resp(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$r_resp
-
-
-module qp_table_scale$regs$r_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$r_valid
-
-
 module qp_table_scale$regs$rdata_q(d,q,clock);
     
     // Module arguments
@@ -28585,63 +33640,6 @@ module qp_table_scale$regs$rdata_q(d,q,clock);
 endmodule // qp_table_scale$regs$rdata_q
 
 
-module qp_table_scale$regs$rport_hit(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$rport_hit
-
-
-module qp_table_scale$regs$rport_reg(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$rport_reg
-
-
-module qp_table_scale$regs$rport_sel(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$rport_sel
-
-
 module qp_table_scale$regs$rresp_q(d,q,clock);
     
     // Module arguments
@@ -28659,25 +33657,6 @@ module qp_table_scale$regs$rresp_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$rresp_q
-
-
-module qp_table_scale$regs$rsel(d,q,clock);
-    
-    // Module arguments
-    input wire  [13:0] d;
-    output reg  [13:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 14'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$rsel
 
 
 module qp_table_scale$regs$rvalid_q(d,q,clock);

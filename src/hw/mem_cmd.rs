@@ -235,6 +235,11 @@ pub struct MemCmdEngine {
     cb_written: DFF<Bit>,
     alloc_m: DFF<Bits<MASK_BITS>>,
     live_m: DFF<Bits<MASK_BITS>>,
+    /// `range_m` over two edges (its bounds, then the mask): `range_q` is the range of the
+    /// block `ablk` was two edges before.
+    lo_wq: DFF<Bits<W_BITS>>,
+    hi_wq: DFF<Bits<W_BITS>>,
+    range_q: DFF<Bits<MASK_BITS>>,
     /// Rows of the buffer that hold the block's data (the others are zeros: never written).
     rows_ok: DFF<Bits<ROW_BITS>>,
     /// ALLOC: the candidates from the start, and which 16-word groups hold one.
@@ -510,6 +515,7 @@ impl MemCmdEngine {
                 lane_bits, last_beat, unused_written, w_unit0, t_onehot, start_w, cand,
                 lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel, new_row,
                 row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid, cb_block, cb_written, alloc_m, live_m,
+                lo_wq, hi_wq, range_q,
                 rows_ok, cand_q, grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index, new_unit, unit_off, unit_addr, data_shift,
                 map_op_valid, map_cmd, map_op_index, snap, ops, res, map_op,
                 wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows, pblk, pf_need, pf_err,
@@ -652,6 +658,9 @@ impl Logic for MemCmdEngine {
             cb_block,
             cb_written,
             alloc_m,
+            lo_wq,
+            hi_wq,
+            range_q,
             live_m,
             rows_ok,
             cand_q,
@@ -985,9 +994,16 @@ impl Logic for MemCmdEngine {
                 self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
             );
         }
-        self.range_m.next = (self.words_all.val() << self.lo_w.val())
-            & !(self.words_all.val() << self.hi_w.val())
+        // Registered over two edges (`range_q`, off the paths of the state machine): every use
+        // comes two edges or more after `ablk` last changed (WRead3 and the scan of a command
+        // after WRead1, PfWr3 and the prefetch's scan after PfWr1, where `ablk` turns to
+        // `pblk`).
+        self.lo_wq.d.next = self.lo_w.val();
+        self.hi_wq.d.next = self.hi_w.val();
+        self.range_m.next = (self.words_all.val() << self.lo_wq.q.val())
+            & !(self.words_all.val() << self.hi_wq.q.val())
             & self.words_all.val();
+        self.range_q.d.next = self.range_m.val();
         // The target's row with its new word (`beat_r` holds the row, `w` is the target).
         self.new_row.next = (self.beat_r.q.val()
             & !(bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.word_mask.val())
@@ -1253,7 +1269,7 @@ impl Logic for MemCmdEngine {
                     self.state.d.next = MemState::ArReq;
                 } else {
                     // Never written: every word FREE with generation 0, nothing to read.
-                    self.alloc_m.d.next = self.range_m.val();
+                    self.alloc_m.d.next = self.range_q.q.val();
                     self.cb_valid.d.next = true;
                     self.cb_written.d.next = false;
                     self.state.d.next = MemState::Select;
@@ -1285,7 +1301,7 @@ impl Logic for MemCmdEngine {
                     self.rows_ok.d.next =
                         self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
                     self.alloc_m.d.next = self.alloc_m.q.val()
-                        | ((self.lane_free.val() << self.w.q.val()) & self.range_m.val());
+                        | ((self.lane_free.val() << self.w.q.val()) & self.range_q.q.val());
                     self.live_m.d.next =
                         self.live_m.q.val() | (self.lane_live.val() << self.w.q.val());
                     self.w.d.next = self.w.q.val() + self.wpr_m1.val() + 1;
@@ -1486,7 +1502,7 @@ impl Logic for MemCmdEngine {
                     self.pf_half.d.next = !self.wh.q.val();
                     self.state.d.next = MemState::WWait;
                 } else {
-                    self.p_alloc.d.next = self.range_m.val();
+                    self.p_alloc.d.next = self.range_q.q.val();
                     self.p_valid.d.next = true;
                     self.p_written.d.next = false;
                     self.state.d.next = MemState::WWait;
@@ -1779,7 +1795,7 @@ impl Logic for MemCmdEngine {
                     bit_cast::<RAM_ADDR_BITS, W_BITS>(self.p_row_a.val());
                 self.p_rows.d.next = self.p_rows.q.val() | (self.one_r.val() << self.pf_row.val());
                 self.p_alloc.d.next = self.p_alloc.q.val()
-                    | ((self.lane_free.val() << self.pw.q.val()) & self.range_m.val());
+                    | ((self.lane_free.val() << self.pw.q.val()) & self.range_q.q.val());
                 self.p_live.d.next =
                     self.p_live.q.val() | (self.lane_live.val() << self.pw.q.val());
                 self.pw.d.next = self.pw.q.val() + self.wpr_m1.val() + 1;

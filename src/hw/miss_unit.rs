@@ -63,8 +63,12 @@
 //! enters the AR register at `t + 2` (`arvalid` from then on); a slot freed at edge `f` can
 //! be taken again at `f + 1`.
 //!
-//! Paths: `req_ready` depends combinationally on the comparison of the request register
-//! with every slot (it says whether the request leaves at this edge); `rd_filled` /
+//! Paths: `req_ready` depends combinationally on the request register's match against
+//! every slot (it says whether the request leaves at this edge); that match is short: the
+//! block comparison is registered (`s_eq`: each slot's block is compared with the request
+//! the arbiter takes, at the edge it enters the request register), the matching and the
+//! lowest free slot are one-hot, and the take of a slot reaches its count one edge later
+//! (`s_inc`: the count is `s_ref + s_inc`, which is what every decision reads). `rd_filled` /
 //! `rd_error` and `busy` are multiplexers and comparators over the slots. Nothing depends
 //! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
 //!
@@ -88,15 +92,16 @@
 //!
 //! # Cost
 //!
-//! Per slot: the block number, a reference count and 3 flags in flip-flops; the block
-//! number is compared with the request register and with `busy_block` every cycle (two
-//! block comparators per slot), the slot id with the request's, the releases', the read
-//! ports' and the fill's (slot decoders). Fill
+//! Per slot: the block number, a reference count and 5 flags in flip-flops; the block
+//! number is compared with the arbiter's request and with `busy_block` every cycle (two
+//! block comparators per slot), the slot id with the releases', the read ports' and the
+//! fill's (slot decoders). Fill
 //! buffer: `max_misses x block bits`, one copy per port ([`Ram`], output register). Ring:
 //! 2 blocks. Queues: answers ([`ANSWER_DEPTH`] per port), reads, reads in flight and fills
 //! to broadcast (`max_misses` each, rounded up to a power of two, [`MemFifo`]).
 //!
-//! Measured with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
+//! Measured (before the registered match of the request register, which adds 2 flip-flops
+//! per slot) with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
 //! writes to `target/tmp/block_miss_unit/gen/`, then `yosys -p "read_verilog <file>;
 //! synth_ecp5 -top <top>; stat"`):
 //!
@@ -131,6 +136,8 @@ pub const WORD_BITS_MAX: usize = 32;
 pub const REF_BITS: usize = 10;
 /// Depth of each port's answer queue.
 pub const ANSWER_DEPTH: usize = 4;
+/// Slots per group of the free-slot search (a prefix within the group, then over groups).
+const FREE_GROUP: usize = 8;
 /// Ring pointers (2 blocks of at most 128 beats).
 const PTR_BITS: usize = 9;
 /// `araddr` bits within a beat of the widest bus (64 bytes).
@@ -296,6 +303,12 @@ pub struct MissUnit {
     s_error: Vec<DFF<Bit>>,
     /// Fill or broadcast not done.
     s_pending: Vec<DFF<Bit>>,
+    /// The request register took the slot at the last edge (merged, or took it new): its
+    /// count is `s_ref + s_inc` (the increment lands one edge late, off the request's path).
+    s_inc: Vec<DFF<Bit>>,
+    /// The request register's block equals the slot's block (both as they are now), kept
+    /// as the two change.
+    s_eq: Vec<DFF<Bit>>,
     // AR and R.
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
@@ -333,6 +346,18 @@ pub struct MissUnit {
     free_found: Signal<Local, Bit>,
     free_slot: Signal<Local, Bits<SLOT_BITS>>,
     busy_any: Signal<Local, Bit>,
+    /// Per slot: count not 0 or fill/broadcast pending.
+    s_live: Vec<Signal<Local, Bit>>,
+    /// Per slot: the count is at its maximum.
+    s_full: Vec<Signal<Local, Bit>>,
+    /// Per slot: mergeable and of the request's block (at most one).
+    m_oh: Vec<Signal<Local, Bit>>,
+    /// Per slot: the lowest free slot (at most one).
+    f_oh: Vec<Signal<Local, Bit>>,
+    f_acc: Signal<Local, Bit>,
+    f_below: Signal<Local, Bit>,
+    merge: Signal<Local, Bit>,
+    take_new: Signal<Local, Bit>,
     blocked: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
@@ -369,8 +394,11 @@ pub struct MissUnit {
     // Constants.
     port_num: Vec<Constant<Bits<3>>>,
     slot_num: Vec<Constant<Bits<SLOT_BITS>>>,
+    /// Per slot: the first of a group of [`FREE_GROUP`] slots.
+    group_start: Vec<Constant<Bit>>,
     answer_depth: Constant<Bits<FIFO_COUNT_BITS>>,
     ref_max: Constant<Bits<REF_BITS>>,
+    ref_max_m1: Constant<Bits<REF_BITS>>,
     base_mask: Constant<Bits<ADDR_BITS>>,
     block_shift: Constant<Bits<8>>,
     beat_shift: Constant<Bits<8>>,
@@ -425,10 +453,10 @@ impl MissUnit {
                 r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block,
                 p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block,
                 q_block, h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any,
-                blocked, room, go, slot_out, take, ref_d, inc, dec, a_block, a_addr, ar_load,
-                r_pop, r_last, r_fail, r_ok, ret_slot, ret_block, lane_data, fill_done, d_good,
-                d_last, issue, skip, st_filled, x_slot, x_word, x_lane, x_data, x_out, cw_out,
-                st_error, unused_counts,
+                blocked, room, go, slot_out, take, f_acc, f_below, merge, take_new, ref_d, inc,
+                dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block,
+                lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot, x_word,
+                x_lane, x_data, x_out, cw_out, st_error, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
@@ -462,8 +490,18 @@ impl MissUnit {
             slot_num: (0..slots)
                 .map(|i| Constant::new((i as u64).into()))
                 .collect(),
+            group_start: (0..slots)
+                .map(|i| Constant::new(i % FREE_GROUP == 0))
+                .collect(),
+            s_live: vec_of(slots),
+            s_full: vec_of(slots),
+            s_inc: vec_of(slots),
+            s_eq: vec_of(slots),
+            m_oh: vec_of(slots),
+            f_oh: vec_of(slots),
             answer_depth: Constant::new((ANSWER_DEPTH as u64).into()),
             ref_max: Constant::new(((1u64 << REF_BITS) - 1).into()),
+            ref_max_m1: Constant::new(((1u64 << REF_BITS) - 2).into()),
             base_mask: Constant::new((!(block_bytes - 1)).into()),
             block_shift: Constant::new(u64::from(block_bytes.trailing_zeros()).into()),
             beat_shift: Constant::new((beat_shift as u64).into()),
@@ -504,6 +542,9 @@ impl Logic for MissUnit {
             self.s_filled[s].d.next = self.s_filled[s].q.val();
             self.s_error[s].d.next = self.s_error[s].q.val();
             self.s_pending[s].d.next = self.s_pending[s].q.val();
+            self.s_inc[s].clock.next = self.clock.val();
+            self.s_eq[s].clock.next = self.clock.val();
+            self.s_eq[s].d.next = self.s_eq[s].q.val();
         }
         for p in 0..self._ports {
             self.answers[p].clock.next = self.clock.val();
@@ -553,34 +594,48 @@ impl Logic for MissUnit {
 
         // ---- Request register against the slots. A slot is live while its count is not 0
         // or its fill or broadcast is pending; it is mergeable when live and not a failed
-        // fill.
+        // fill. On the way from the slots to the slots' next state everything is one-hot and
+        // reduced without a priority chain of multiplexers: the matching slot `m_oh`, the
+        // lowest free slot `f_oh`; slot numbers are encoded from them only for the outputs.
         self.hit.next = false;
-        self.hit_slot.next = 0.into();
-        self.hit_full.next = false;
-        self.free_found.next = false;
-        self.free_slot.next = 0.into();
         self.busy_any.next = false;
         for s in 0..self._slots {
-            if (self.s_ref[s].q.val().any() | self.s_pending[s].q.val())
+            self.s_live[s].next =
+                self.s_ref[s].q.val().any() | self.s_inc[s].q.val() | self.s_pending[s].q.val();
+            self.s_full[s].next = (self.s_ref[s].q.val() == self.ref_max.val())
+                | (self.s_inc[s].q.val() & (self.s_ref[s].q.val() == self.ref_max_m1.val()));
+            self.m_oh[s].next = self.s_live[s].val()
                 & !(self.s_filled[s].q.val() & self.s_error[s].q.val())
-                & (self.s_block[s].q.val() == self.cur_block.q.val())
-            {
-                self.hit.next = true;
-                // At most one slot matches: OR, not a priority chain of multiplexers.
-                self.hit_slot.next = self.hit_slot.val() | self.slot_num[s].val();
-                self.hit_full.next =
-                    self.hit_full.val() | (self.s_ref[s].q.val() == self.ref_max.val());
-            }
-            if !self.free_found.val() & !self.s_ref[s].q.val().any() & !self.s_pending[s].q.val() {
-                self.free_found.next = true;
-                self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
-            }
-            if (self.s_ref[s].q.val().any() | self.s_pending[s].q.val())
-                & (self.s_block[s].q.val() == self.q_block.val())
-            {
+                & self.s_eq[s].q.val();
+            if (self.s_block[s].q.val() == self.q_block.val()) & self.s_live[s].val() {
                 self.busy_any.next = true;
             }
         }
+        // The lowest free slot, by groups of `FREE_GROUP` slots: `f_acc` holds whether a slot
+        // before this one in its group is free, `f_below` whether a group before this one
+        // holds a free slot (updated at each group's first slot).
+        self.f_acc.next = false;
+        self.f_below.next = false;
+        self.hit_full.next = false;
+        self.hit_slot.next = 0.into();
+        self.free_slot.next = 0.into();
+        for s in 0..self._slots {
+            self.hit.next = self.hit.val() | self.m_oh[s].val();
+            self.hit_full.next = self.hit_full.val() | (self.m_oh[s].val() & self.s_full[s].val());
+            if self.group_start[s].val() {
+                self.f_below.next = self.f_below.val() | self.f_acc.val();
+                self.f_acc.next = false;
+            }
+            self.f_oh[s].next = !self.s_live[s].val() & !self.f_acc.val() & !self.f_below.val();
+            self.f_acc.next = self.f_acc.val() | !self.s_live[s].val();
+            if self.m_oh[s].val() {
+                self.hit_slot.next = self.hit_slot.val() | self.slot_num[s].val();
+            }
+            if self.f_oh[s].val() {
+                self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
+            }
+        }
+        self.free_found.next = self.f_below.val() | self.f_acc.val();
         self.blocked.next = self.hold_valid.val()
             & (self.h_block.val() == self.cur_block.q.val())
             & !self.cur_exempt.q.val();
@@ -598,8 +653,10 @@ impl Logic for MissUnit {
         if self.hit.val() {
             self.slot_out.next = self.hit_slot.val();
         }
-        self.taken_merged.next = self.go.val() & self.hit.val();
-        self.taken_new.next = self.go.val() & !self.hit.val();
+        self.merge.next = self.go.val() & self.hit.val();
+        self.take_new.next = self.go.val() & !self.hit.val();
+        self.taken_merged.next = self.merge.val();
+        self.taken_new.next = self.take_new.val();
         self.taken_slot.next = self.slot_out.val();
         self.busy.next = self.busy_any.val()
             | (self.cur_valid.q.val()
@@ -749,8 +806,10 @@ impl Logic for MissUnit {
         // ---- Slot updates.
         for s in 0..self._slots {
             // The count moves by `inc - dec` (one addition of a small two's complement delta,
-            // not one adder per port).
-            self.inc.next = self.go.val() & (self.slot_out.val() == self.slot_num[s].val());
+            // not one adder per port); `inc` is the request register's take of the edge before.
+            self.s_inc[s].d.next = (self.merge.val() & self.m_oh[s].val())
+                | (self.take_new.val() & self.f_oh[s].val());
+            self.inc.next = self.s_inc[s].q.val();
             self.dec.next = 0.into();
             for p in 0..self._ports {
                 if self.rel_valid[p].val() & (self.rel_slot[p].val() == self.slot_num[s].val()) {
@@ -761,8 +820,21 @@ impl Logic for MissUnit {
                 + (bit_cast::<REF_BITS, 1>(self.inc.val().into())
                     - bit_cast::<REF_BITS, 3>(self.dec.val()));
             self.s_ref[s].d.next = self.ref_d.val();
-            if self.go.val() & !self.hit.val() & (self.free_slot.val() == self.slot_num[s].val()) {
+            // A free slot's block does not count (it is not live): the lowest free slot takes
+            // the request's block whether or not the request takes it.
+            if self.f_oh[s].val() {
                 self.s_block[s].d.next = self.cur_block.q.val();
+            }
+            // The blocks of the request register and of the slot after this edge.
+            if self.take.val() {
+                self.s_eq[s].d.next = self.s_block[s].q.val() == self.sel_block.val();
+                if self.f_oh[s].val() {
+                    self.s_eq[s].d.next = self.cur_block.q.val() == self.sel_block.val();
+                }
+            } else if self.f_oh[s].val() {
+                self.s_eq[s].d.next = true;
+            }
+            if self.take_new.val() & self.f_oh[s].val() {
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
                 self.s_pending[s].d.next = true;
@@ -782,6 +854,7 @@ impl Logic for MissUnit {
             }
             if self.rst.val() {
                 self.s_ref[s].d.next = 0.into();
+                self.s_inc[s].d.next = false;
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
                 self.s_pending[s].d.next = false;

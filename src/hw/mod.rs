@@ -11,6 +11,7 @@
 //! | [`StateCache`](state_cache::StateCache) | `state_cache.rs` | state in_memory (SPEC §9), a child of each `LookupPipe`: the port's `live` filter, cache tag and data copies, the s2 hit/miss decision, the wait queue and its in-order drain through the miss unit's fill buffer |
 //! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
+//! | [`HeadFifo`](head_fifo::HeadFifo) | `head_fifo.rs` | a [`MemFifo`](mem_fifo::MemFifo) whose head is read ahead into registers (no path from the array's read data back to its read address): the state cache's wait, slot and miss request queues |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
@@ -47,6 +48,7 @@ pub mod cmd_engine;
 pub mod codes;
 pub mod dir_fetch;
 pub mod free_map;
+pub mod head_fifo;
 pub mod live_filter;
 pub mod lookup_counters;
 pub mod lookup_pipe;

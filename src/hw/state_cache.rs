@@ -42,6 +42,10 @@
 //! wait queue: it holds at most one slot per lookup in flight, and the pipe grants a request
 //! only while fewer lookups than that are in flight.
 //!
+//! The three queues (wait, slot, miss request) are [`HeadFifo`]s: their heads, which decide
+//! the pops at the same edge (the wait queue's head its own pop and the fill buffer's read
+//! address), come from registers, not from a block RAM's read port.
+//!
 //! # Head: drain in order
 //!
 //! The head of `wq` leaves (edge `t`, `go`) when the output has room (below) and either it
@@ -66,8 +70,9 @@
 //! consumer: 6 edges (s1, s2, wq, d1, d2, response queue). A miss: add the miss unit's
 //! request path (3 edges to `arvalid`), the memory and the fill.
 
+use super::head_fifo::HeadFifo;
 use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
-use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
+use super::mem_fifo::FIFO_COUNT_BITS;
 use super::miss_unit::{
     MissParams, BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS,
 };
@@ -80,7 +85,7 @@ use rust_hdl::prelude::*;
 /// able to wait behind a full round of misses, each of which takes at least the memory
 /// latency, while as many more are already taking new slots), clamped to 16..=512 (16: the
 /// hit latency of 6 edges at one lookup per cycle with room to spare; 512: the deepest
-/// [`MemFifo`]).
+/// [`HeadFifo`]).
 pub fn state_queue_depth(max_misses: u32) -> usize {
     (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
 }
@@ -161,9 +166,9 @@ pub struct StateCache {
     pub miss: Signal<Out, Bit>,
     tags: Ram<CacheTag>,
     data_ram: Ram<Bits<MEM_DATA_BITS>>,
-    wq: MemFifo<QueuedLookup>,
-    mreqs: MemFifo<Bits<BLOCK_NUM_BITS>>,
-    slots: MemFifo<Bits<SLOT_BITS>>,
+    wq: HeadFifo<QueuedLookup>,
+    mreqs: HeadFifo<Bits<BLOCK_NUM_BITS>>,
+    slots: HeadFifo<Bits<SLOT_BITS>>,
     d1_valid: DFF<Bit>,
     d1_lookup: DFF<QueuedLookup>,
     d1_err: DFF<Bit>,
@@ -194,7 +199,6 @@ pub struct StateCache {
     h_ready: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
-    held: Signal<Local, Bits<FIFO_COUNT_BITS>>,
     // d2.
     f_gen: Signal<Local, Bits<QPN_BITS>>,
     f_qgen: Signal<Local, Bits<QPN_BITS>>,
@@ -217,6 +221,8 @@ pub struct StateCache {
     valid_state: Constant<Bits<WORD_BITS_MAX>>,
     state_mask: Constant<Bits<WORD_BITS_MAX>>,
     out_depth: Constant<Bits<FIFO_COUNT_BITS>>,
+    out_depth_m1: Constant<Bits<FIFO_COUNT_BITS>>,
+    out_depth_m2: Constant<Bits<FIFO_COUNT_BITS>>,
 }
 
 impl StateCache {
@@ -237,7 +243,7 @@ impl StateCache {
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
                 x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
-                h_lookup, h_ready, room, go, held, f_gen, f_qgen, f_status, f_lookup,
+                h_lookup, h_ready, room, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
@@ -247,9 +253,9 @@ impl StateCache {
                 m.stored_bits() as usize,
                 p.fpga,
             ),
-            wq: MemFifo::new(depth),
-            mreqs: MemFifo::new(depth),
-            slots: MemFifo::new(depth),
+            wq: HeadFifo::new(depth),
+            mreqs: HeadFifo::new(depth),
+            slots: HeadFifo::new(depth),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             block_bits: Constant::new(u64::from(m.block_bits).into()),
@@ -264,6 +270,8 @@ impl StateCache {
             valid_state: Constant::new(super::StateEntry::VALID.into()),
             state_mask: Constant::new(3.into()),
             out_depth: Constant::new((rsp_queue_depth(p) as u64).into()),
+            out_depth_m1: Constant::new((rsp_queue_depth(p) as u64 - 1).into()),
+            out_depth_m2: Constant::new((rsp_queue_depth(p) as u64 - 2).into()),
         )
     }
 }
@@ -372,10 +380,15 @@ impl Logic for StateCache {
         );
         self.h_ready.next =
             !self.h_lookup.val().need | (self.slots.out_valid.val() & self.rd_filled.val());
-        self.held.next = self.out_count.val()
-            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d1_valid.q.val().into())
-            + bit_cast::<FIFO_COUNT_BITS, 1>(self.d2_valid.q.val().into());
-        self.room.next = self.held.val() < self.out_depth.val();
+        // Room: `out_count + d1 + d2 < depth`, as three comparisons of `out_count` with
+        // constants in parallel (no adder on the head's path).
+        self.room.next = self.out_count.val() < self.out_depth.val();
+        if self.d1_valid.q.val() ^ self.d2_valid.q.val() {
+            self.room.next = self.out_count.val() < self.out_depth_m1.val();
+        }
+        if self.d1_valid.q.val() & self.d2_valid.q.val() {
+            self.room.next = self.out_count.val() < self.out_depth_m2.val();
+        }
         self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
         self.wq.out_ready.next = self.go.val();
         self.slots.out_ready.next = self.go.val() & self.h_lookup.val().need;

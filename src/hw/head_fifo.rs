@@ -1,0 +1,204 @@
+//! `HeadFifo<T>`: a first-word-fall-through FIFO whose head is read ahead into registers:
+//! the wait queue of every [`StateCache`](super::state_cache::StateCache), whose head decides
+//! the pop at the same edge.
+//!
+//! It behaves as a [`MemFifo`](super::mem_fifo::MemFifo) of the same depth, cycle for cycle
+//! (same ports, same `out_valid`, `data_out` and `count` after every edge: a word pushed at
+//! edge `t` is offered right after edge `t`), but `out_valid` and `data_out` come from
+//! flip-flops and the memory array's read address from a register: no path runs from the
+//! array's read data through the consumer's pop back into the array's read address. With a
+//! [`MemFifo`] deep or wide enough for block RAM, yosys reads the head through the block's
+//! address register (the next read pointer, `rd_ptr + pop`), so on ECP5 the path went from a
+//! DP16KD's read data (5.8 ns clock to out) through the consumer's decision into the same
+//! DP16KD's read address.
+//!
+//! # How
+//!
+//! The words are held, in order, in an output buffer of [`HEAD_WORDS`] registers (`ob`, the
+//! head first), then at most one word being read from the array (read at the edge before,
+//! on the array's read data now), then the array. At each edge:
+//! - the array is read at `rd_ptr` when it holds a word and the buffer and the read in flight
+//!   hold fewer than [`HEAD_WORDS`] words (registers only: the pop does not enter);
+//! - the buffer drops its head on a pop, then takes the word read (if one was in flight),
+//!   then the word pushed if the array holds nothing and the buffer and the read in flight
+//!   hold fewer than [`HEAD_WORDS`] words before the pop; otherwise the push goes to the
+//!   array.
+//!
+//! So whenever the array holds a word, the buffer and the read in flight hold at least two
+//! (a pop a cycle cannot empty the buffer before the next read lands), and the head is always
+//! in the buffer when the FIFO is not empty. Cost: [`HEAD_WORDS`] words of flip-flops and a
+//! 3-way multiplexer in front of each.
+//!
+//! | port | dir | meaning |
+//! |---|---|---|
+//! | `in_valid`, `data_in` | in | push (no ready: every producer holds credit and never pushes into a full FIFO) |
+//! | `out_valid`, `out_ready`, `data_out` | out/in/out | AXI-style pop; `out_valid` and `data_out` come from registers |
+//! | `count` | out | words held, `0..=depth` |
+//!
+//! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
+
+use super::mem_fifo::FIFO_COUNT_BITS;
+use rust_hdl::prelude::*;
+
+/// Words of the output buffer.
+pub const HEAD_WORDS: usize = 3;
+
+#[derive(LogicBlock, Default)]
+pub struct HeadFifo<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
+    pub data_in: Signal<In, T>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_ready: Signal<In, Bit>,
+    pub data_out: Signal<Out, T>,
+    pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
+    _depth: usize,
+    /// rust-hdl's own simulation: the words held, the head first.
+    _words: std::collections::VecDeque<T>,
+}
+
+impl<T: Synth> HeadFifo<T> {
+    pub fn new(depth: usize) -> Self {
+        assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
+        Self {
+            _depth: depth,
+            ..Default::default()
+        }
+    }
+}
+
+impl<T: Synth> Logic for HeadFifo<T> {
+    fn update(&mut self) {
+        // rust-hdl's own simulator (not used by the testbenches, which run Verilator): the
+        // behaviour seen at the ports, a plain queue.
+        if self.clock.pos_edge() {
+            let pop = self.out_ready.val() && !self._words.is_empty();
+            match (self.rst.val(), pop) {
+                (true, _) => self._words.clear(),
+                (false, true) => {
+                    self._words.pop_front();
+                }
+                (false, false) => {}
+            }
+            if !self.rst.val() && self.in_valid.val() {
+                self._words.push_back(self.data_in.val());
+            }
+        }
+        self.count.next = (self._words.len() as u64).into();
+        self.out_valid.next = !self._words.is_empty();
+        self.data_out.next = self._words.front().copied().unwrap_or_default();
+    }
+
+    fn connect(&mut self) {
+        self.out_valid.connect();
+        self.data_out.connect();
+        self.count.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let a = self._depth.trailing_zeros() as usize;
+        Verilog::Custom(format!(
+            "\
+reg [{wm}:0] mem [0:{dm}];
+reg [{am}:0] wr_ptr;
+reg [{am}:0] rd_ptr;
+// Words in the array (not yet read), in the output buffer, in all.
+reg [{cm}:0] in_mem;
+reg [1:0] occ;
+reg [{cm}:0] fill;
+// A word was read at the last edge: it is on rd_data now.
+reg rd_busy;
+reg [{wm}:0] rd_data;
+reg [{wm}:0] ob0;
+reg [{wm}:0] ob1;
+reg [{wm}:0] ob2;
+// Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+// are the same in an event-driven simulator and in Verilator.
+`ifndef SYNTHESIS
+integer init_i;
+initial begin
+   wr_ptr = {ab}'d0;
+   rd_ptr = {ab}'d0;
+   in_mem = {cb}'d0;
+   occ = 2'd0;
+   fill = {cb}'d0;
+   rd_busy = 1'b0;
+   rd_data = {wb}'d0;
+   ob0 = {wb}'d0;
+   ob1 = {wb}'d0;
+   ob2 = {wb}'d0;
+   for (init_i = 0; init_i <= {dm}; init_i = init_i + 1) mem[init_i] = {wb}'d0;
+end
+`endif
+wire pop = (occ != 2'd0) & out_ready;
+// From registers only.
+wire [2:0] ahead = {{1'b0, occ}} + {{2'b0, rd_busy}};
+wire rd_go = (in_mem != {cb}'d0) & (ahead < 3'd{hw});
+wire bypass = in_valid & (in_mem == {cb}'d0) & (ahead < 3'd{hw});
+wire to_mem = in_valid & ~bypass;
+// The buffer after the pop, then the word read, then the word pushed.
+wire [1:0] kept = occ - {{1'b0, pop}};
+wire [1:0] at_push = kept + {{1'b0, rd_busy}};
+wire [{wm}:0] s0 = pop ? ob1 : ob0;
+wire [{wm}:0] s1 = pop ? ob2 : ob1;
+
+always @(posedge clock) begin
+   if (to_mem) begin
+      mem[wr_ptr] <= data_in;
+   end
+   if (rd_go) begin
+      rd_data <= mem[rd_ptr];
+   end
+end
+
+always @(posedge clock) begin
+   ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+   ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+   ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+   if (rst) begin
+      wr_ptr <= {ab}'d0;
+      rd_ptr <= {ab}'d0;
+      in_mem <= {cb}'d0;
+      occ <= 2'd0;
+      fill <= {cb}'d0;
+      rd_busy <= 1'b0;
+   end else begin
+      if (to_mem) wr_ptr <= wr_ptr + {ab}'d1;
+      if (rd_go) rd_ptr <= rd_ptr + {ab}'d1;
+      if (to_mem & ~rd_go) in_mem <= in_mem + {cb}'d1;
+      if (~to_mem & rd_go) in_mem <= in_mem - {cb}'d1;
+      rd_busy <= rd_go;
+      occ <= at_push + {{1'b0, bypass}};
+      if (in_valid & ~pop) fill <= fill + {cb}'d1;
+      if (~in_valid & pop) fill <= fill - {cb}'d1;
+   end
+end
+
+always @(*) out_valid = occ != 2'd0;
+always @(*) data_out = ob0;
+always @(*) count = fill;
+
+`ifndef SYNTHESIS
+// Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+// so it is a design error).
+always @(posedge clock) begin
+   if (!rst && in_valid && !pop && fill == {cb}'d{depth}) begin
+      $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
+      $fatal(1);
+   end
+end
+`endif
+",
+            wm = T::BITS - 1,
+            wb = T::BITS,
+            dm = self._depth - 1,
+            am = a - 1,
+            ab = a,
+            cm = FIFO_COUNT_BITS - 1,
+            cb = FIFO_COUNT_BITS,
+            depth = self._depth,
+            hw = HEAD_WORDS,
+        ))
+    }
+}
