@@ -4875,6 +4875,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [5:0] mem [0:31];
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
@@ -5474,6 +5475,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -5560,6 +5562,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -5669,6 +5672,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -6420,6 +6424,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -6506,6 +6511,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -6615,6 +6621,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;

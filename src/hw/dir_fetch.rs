@@ -97,7 +97,7 @@ impl DirFetch {
             dreq_ready: defaults(n),
             dreq_addr: defaults(n),
             cpl_valid: defaults(n),
-            ret: MemFifo::new((p.max_outstanding as usize).next_power_of_two().max(2)),
+            ret: MemFifo::lut_ram((p.max_outstanding as usize).next_power_of_two().max(2)),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
             entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),

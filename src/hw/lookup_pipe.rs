@@ -376,9 +376,15 @@ impl LookupPipe {
                 p.state_ram()
             },
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
-            queue: MemFifo::new(rsp_depth),
-            dreqs: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
-            results: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
+            // With the directory in memory the queues are deep (lookups wait for their
+            // entries): distributed RAM, so that no path runs from a block RAM's read port.
+            queue: if mem == 1 {
+                MemFifo::lut_ram(rsp_depth)
+            } else {
+                MemFifo::new(rsp_depth)
+            },
+            dreqs: (0..mem).map(|_| MemFifo::lut_ram(rsp_depth)).collect(),
+            results: (0..mem).map(|_| MemFifo::lut_ram(rsp_depth)).collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
             _dirs: dirs,

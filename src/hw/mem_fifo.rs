@@ -14,6 +14,16 @@
 //! | `count` | out | words held, `0..=depth` |
 //!
 //! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
+//!
+//! Where the words live: [`MemFifo::new`] leaves it to the synthesis tool (yosys puts a deep
+//! or wide array in block RAM, where the head is read through the block's address register:
+//! on ECP5 a DP16KD read port without its output register, 5.8 ns from the clock to the
+//! data, so any logic after the head runs on a slow path); [`MemFifo::lut_ram`] asks for
+//! distributed RAM (`ram_style = "distributed"`, read by yosys 0.23's `memory_libmap`, by
+//! Vivado and by Quartus (as `ramstyle`), so the head is read through LUTs (ECP5
+//! `TRELLIS_DPR16X4`, 16 words of 4 bits each) in about a LUT delay after the read pointer.
+//! It costs LUTs: about 7 LUT4 per 64 bits stored (measured on ECP5 with the in_memory
+//! directory queues).
 
 use rust_hdl::prelude::*;
 
@@ -31,15 +41,27 @@ pub struct MemFifo<T: Synth> {
     pub data_out: Signal<Out, T>,
     pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     _depth: usize,
+    /// Ask for distributed (LUT) RAM.
+    _lut: bool,
     _sim: std::collections::VecDeque<T>,
 }
 
 impl<T: Synth> MemFifo<T> {
+    /// A FIFO whose array the synthesis tool places (block RAM when deep or wide).
     pub fn new(depth: usize) -> Self {
         assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
         Self {
             _depth: depth,
             ..Default::default()
+        }
+    }
+
+    /// A FIFO whose array is in distributed (LUT) RAM, so the head is read in about a LUT
+    /// delay: for the queues whose head feeds logic on a short path.
+    pub fn lut_ram(depth: usize) -> Self {
+        Self {
+            _lut: true,
+            ..Self::new(depth)
         }
     }
 
@@ -78,7 +100,7 @@ impl<T: Synth> Logic for MemFifo<T> {
         let a = self.address_bits();
         Verilog::Custom(format!(
             "\
-reg [{wm}:0] mem [0:{dm}];
+{style}reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 reg [{cm}:0] fill;
@@ -138,6 +160,11 @@ end
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
             depth = self._depth,
+            style = if self._lut {
+                "(* ram_style = \"distributed\" *)\n"
+            } else {
+                ""
+            },
         ))
     }
 }
