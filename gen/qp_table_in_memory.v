@@ -5498,7 +5498,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (fill != 10'd64) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -5523,6 +5523,11 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6447,7 +6452,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (fill != 10'd64) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -6472,6 +6477,11 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end

@@ -383,7 +383,9 @@ impl LookupPipe {
             } else {
                 MemFifo::new(rsp_depth)
             },
-            dreqs: (0..mem).map(|_| MemFifo::lut_ram(rsp_depth)).collect(),
+            dreqs: (0..mem)
+                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .collect(),
             results: (0..mem).map(|_| MemFifo::lut_ram(rsp_depth)).collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),

@@ -24,6 +24,12 @@
 //! `TRELLIS_DPR16X4`, 16 words of 4 bits each) in about a LUT delay after the read pointer.
 //! It costs LUTs: about 7 LUT4 per 64 bits stored (measured on ECP5 with the in_memory
 //! directory queues).
+//!
+//! [`MemFifo::write_ahead`]: the array is written at every edge where the FIFO is not full
+//! (the word after the tail, which only a push keeps), and `in_valid` only moves the write
+//! pointer: the push decision, when it comes late in the cycle, then drives a few pointer
+//! flip-flops, not the write enable of every RAM cell. Such a FIFO must never be pushed while
+//! full, even at an edge where its head leaves (a simulation check stops on it).
 
 use rust_hdl::prelude::*;
 
@@ -43,6 +49,8 @@ pub struct MemFifo<T: Synth> {
     _depth: usize,
     /// Ask for distributed (LUT) RAM.
     _lut: bool,
+    /// Write the array at every edge where the FIFO is not full ([`MemFifo::write_ahead`]).
+    _ahead: bool,
     _sim: std::collections::VecDeque<T>,
 }
 
@@ -62,6 +70,16 @@ impl<T: Synth> MemFifo<T> {
         Self {
             _lut: true,
             ..Self::new(depth)
+        }
+    }
+
+    /// This FIFO with its array written at every edge where it is not full, `in_valid` moving
+    /// only the write pointer (see the module documentation). Its producer never pushes while
+    /// it is full, even at an edge where its head leaves.
+    pub fn write_ahead(self) -> Self {
+        Self {
+            _ahead: true,
+            ..self
         }
     }
 
@@ -122,7 +140,7 @@ wire pop = (fill != {cb}'d0) & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 
 always @(posedge clock) begin
-   if (in_valid) begin
+   if ({write}) begin
       mem[wr_ptr] <= data_in;
    end
    if (rst) begin
@@ -149,7 +167,7 @@ always @(posedge clock) begin
       $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
       $fatal(1);
    end
-end
+{ahead_check}end
 `endif
 ",
             wm = T::BITS - 1,
@@ -160,6 +178,24 @@ end
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
             depth = self._depth,
+            write = if self._ahead {
+                format!("fill != {FIFO_COUNT_BITS}'d{}", self._depth)
+            } else {
+                "in_valid".to_string()
+            },
+            ahead_check = if self._ahead {
+                format!(
+                    "   // Write-ahead: the word after the tail is the head when full.
+   if (!rst && in_valid && fill == {FIFO_COUNT_BITS}'d{depth}) begin
+      $display(\"ERROR: %m: push into a full write-ahead FIFO of {depth} words\");
+      $fatal(1);
+   end
+",
+                    depth = self._depth
+                )
+            } else {
+                String::new()
+            },
             style = if self._lut {
                 "(* ram_style = \"distributed\" *)\n"
             } else {
