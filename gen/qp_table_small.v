@@ -3646,6 +3646,12 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3675,6 +3681,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -3756,6 +3764,16 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_small$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_small$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3769,6 +3787,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_oor$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3779,6 +3799,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -3854,6 +3876,10 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         queue$data_in = q_lookup;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         head = queue$data_out;
@@ -3884,7 +3910,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -3901,6 +3927,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -3992,6 +4019,44 @@ module qp_table_small$pipe_rx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_small$pipe_rx$counters$cnt
+
+
+module qp_table_small$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$d3_addr
+
+
+module qp_table_small$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$d3_valid
 
 
 module qp_table_small$pipe_rx$flight(d,q,clock);

@@ -4696,6 +4696,12 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -4725,6 +4731,8 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -4814,6 +4822,16 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_two_level$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_two_level$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4827,6 +4845,8 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_oor$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -4837,6 +4857,8 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -4918,6 +4940,10 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         queue$data_in = q_lookup;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         head = queue$data_out;
@@ -4948,7 +4974,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -4965,6 +4991,7 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -5056,6 +5083,44 @@ module qp_table_two_level$pipe_rx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_rx$counters$cnt
+
+
+module qp_table_two_level$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_rx$d3_addr
+
+
+module qp_table_two_level$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_rx$d3_valid
 
 
 module qp_table_two_level$pipe_rx$dirs$0(clock,read_address,read_data,write_enable,write_address,write_data);
@@ -5517,6 +5582,12 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -5546,6 +5617,8 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -5635,6 +5708,16 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_two_level$pipe_tx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_two_level$pipe_tx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -5648,6 +5731,8 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_oor$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -5658,6 +5743,8 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s2_oor$d = s2_oor$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -5739,6 +5826,10 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         queue$data_in = q_lookup;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         head = queue$data_out;
@@ -5769,7 +5860,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5786,6 +5877,7 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -5877,6 +5969,44 @@ module qp_table_two_level$pipe_tx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_tx$counters$cnt
+
+
+module qp_table_two_level$pipe_tx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_tx$d3_addr
+
+
+module qp_table_two_level$pipe_tx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$pipe_tx$d3_valid
 
 
 module qp_table_two_level$pipe_tx$dirs$0(clock,read_address,read_data,write_enable,write_address,write_data);
