@@ -4714,8 +4714,13 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  [2:0] rr$d;
     wire  [2:0] rr$q;
     reg  rr$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
+    reg  below_less_one;
+    reg  below;
     reg  found;
     reg  [2:0] sel;
     reg  [63:0] sel_addr;
@@ -4753,15 +4758,22 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         .q(rr$q),
         .clock(rr$clock)
     );
+    qp_table_in_memory$fetch$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
         ar_valid$clock = clock;
         ar_addr$clock = clock;
         rr$clock = clock;
+        room$clock = clock;
         ar_valid$d = ar_valid$q;
         ar_addr$d = ar_addr$q;
         rr$d = rr$q;
+        room$d = room$q;
         ret$clock = clock;
         ret$rst = rst;
         found = 1'b0;
@@ -4783,7 +4795,16 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
             found = 1'b1;
         end
         pop = rvalid & ret$out_valid;
-        load = found & (~ar_valid$q | arready) & ((ret$count < max_outstanding) | pop);
+        load = found & (~ar_valid$q | arready) & (room$q | pop);
+        below_less_one = (ret$count + 32'h1) < max_outstanding;
+        below = ret$count < max_outstanding;
+        room$d = below;
+        if (load & ~pop) begin
+            room$d = below_less_one;
+        end
+        if (~load & pop) begin
+            room$d = 1'b1;
+        end
         sel_addr = 32'h0;
         dreq_ready$0 = load & (sel == port_num$0);
         if (sel == port_num$0) begin
@@ -4818,6 +4839,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         if (rst) begin
             ar_valid$d = 1'b0;
             rr$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4928,6 +4950,25 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     end
     `endif
 endmodule // qp_table_in_memory$fetch$ret
+
+
+module qp_table_in_memory$fetch$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$fetch$room
 
 
 module qp_table_in_memory$fetch$rr(d,q,clock);
