@@ -5810,7 +5810,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (fill != 10'd64) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -5835,6 +5835,11 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6833,7 +6838,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (fill != 10'd64) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -6858,6 +6863,11 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end

@@ -401,7 +401,9 @@ impl LookupPipe {
             dreqs: (0..mem)
                 .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
                 .collect(),
-            results: (0..mem).map(|_| MemFifo::lut_ram(rsp_depth)).collect(),
+            results: (0..mem)
+                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
             _dirs: dirs,
