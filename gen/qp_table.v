@@ -4417,6 +4417,12 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -4455,6 +4461,8 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -4551,6 +4559,16 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -4567,6 +4585,8 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -4580,6 +4600,8 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -4682,6 +4704,10 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -4719,7 +4745,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -4737,6 +4763,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -4891,6 +4918,44 @@ module qp_table$pipe_rx$counters$status_q(d,q,clock);
 endmodule // qp_table$pipe_rx$counters$status_q
 
 
+module qp_table$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$d3_addr
+
+
+module qp_table$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$d3_valid
+
+
 module qp_table$pipe_rx$flight(d,q,clock);
     
     // Module arguments
@@ -4971,11 +5036,15 @@ module qp_table$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,dat
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end
@@ -5371,6 +5440,12 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -5409,6 +5484,8 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -5505,6 +5582,16 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table$pipe_tx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table$pipe_tx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -5521,6 +5608,8 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -5534,6 +5623,8 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -5636,6 +5727,10 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -5673,7 +5768,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5691,6 +5786,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -5845,6 +5941,44 @@ module qp_table$pipe_tx$counters$status_q(d,q,clock);
 endmodule // qp_table$pipe_tx$counters$status_q
 
 
+module qp_table$pipe_tx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$d3_addr
+
+
+module qp_table$pipe_tx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$d3_valid
+
+
 module qp_table$pipe_tx$flight(d,q,clock);
     
     // Module arguments
@@ -5925,11 +6059,15 @@ module qp_table$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,dat
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end

@@ -4714,8 +4714,13 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  [2:0] rr$d;
     wire  [2:0] rr$q;
     reg  rr$clock;
+    reg  room$d;
+    wire  room$q;
+    reg  room$clock;
     
     // Local signals
+    reg  below_less_one;
+    reg  below;
     reg  found;
     reg  [2:0] sel;
     reg  [63:0] sel_addr;
@@ -4753,15 +4758,22 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         .q(rr$q),
         .clock(rr$clock)
     );
+    qp_table_in_memory$fetch$room room(
+        .d(room$d),
+        .q(room$q),
+        .clock(room$clock)
+    );
     
     // Update code
     always @(*) begin
         ar_valid$clock = clock;
         ar_addr$clock = clock;
         rr$clock = clock;
+        room$clock = clock;
         ar_valid$d = ar_valid$q;
         ar_addr$d = ar_addr$q;
         rr$d = rr$q;
+        room$d = room$q;
         ret$clock = clock;
         ret$rst = rst;
         found = 1'b0;
@@ -4783,7 +4795,16 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
             found = 1'b1;
         end
         pop = rvalid & ret$out_valid;
-        load = found & (~ar_valid$q | arready) & ((ret$count < max_outstanding) | pop);
+        load = found & (~ar_valid$q | arready) & (room$q | pop);
+        below_less_one = (ret$count + 32'h1) < max_outstanding;
+        below = ret$count < max_outstanding;
+        room$d = below;
+        if (load & ~pop) begin
+            room$d = below_less_one;
+        end
+        if (~load & pop) begin
+            room$d = 1'b1;
+        end
         sel_addr = 32'h0;
         dreq_ready$0 = load & (sel == port_num$0);
         if (sel == port_num$0) begin
@@ -4818,6 +4839,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         if (rst) begin
             ar_valid$d = 1'b0;
             rr$d = 32'h0;
+            room$d = 1'b1;
         end
     end
     
@@ -4875,6 +4897,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [5:0] mem [0:31];
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
@@ -4923,8 +4946,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd32) begin
           $display("ERROR: %m: push into a full FIFO of 32 words");
@@ -4933,6 +4955,25 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     end
     `endif
 endmodule // qp_table_in_memory$fetch$ret
+
+
+module qp_table_in_memory$fetch$room(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$fetch$room
 
 
 module qp_table_in_memory$fetch$rr(d,q,clock);
@@ -5093,6 +5134,12 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -5131,6 +5178,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -5247,6 +5296,16 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_in_memory$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -5263,6 +5322,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -5276,6 +5337,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -5378,14 +5441,22 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         dreqs$0$clock = clock;
         dreqs$0$rst = rst;
-        dreqs$0$in_valid = d_valid;
-        dreqs$0$data_in = s2_dreq_addr;
-        dreq_valid$0 = dreqs$0$out_valid;
-        dreq_addr$0 = dreqs$0$data_out;
+        d3_direct = d3_valid$q & ~dreqs$0$out_valid;
+        if (dreqs$0$out_valid) begin
+            d3_out_addr = dreqs$0$data_out;
+        end
+        dreqs$0$in_valid = d3_valid$q & ~(d3_direct & dreq_ready$0);
+        dreqs$0$data_in = d3_addr$q;
+        dreq_valid$0 = dreqs$0$out_valid | d3_valid$q;
+        dreq_addr$0 = d3_out_addr;
         dreqs$0$out_ready = dreq_ready$0;
         results$0$clock = clock;
         results$0$rst = rst;
@@ -5429,7 +5500,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         unused_counts_addr = |queue$count | |out_held | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
@@ -5448,6 +5519,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -5602,6 +5674,44 @@ module qp_table_in_memory$pipe_rx$counters$status_q(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$counters$status_q
 
 
+module qp_table_in_memory$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$d3_addr
+
+
+module qp_table_in_memory$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$d3_valid
+
+
 module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -5615,6 +5725,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -5640,7 +5751,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[6]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -5663,11 +5774,15 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -5707,6 +5822,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -5755,11 +5871,15 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd64) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -5822,6 +5942,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -5847,7 +5968,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[6]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -5870,11 +5991,15 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6249,6 +6374,12 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -6287,6 +6418,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -6403,6 +6536,16 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_in_memory$pipe_tx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -6419,6 +6562,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -6432,6 +6577,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -6534,14 +6681,22 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         dreqs$0$clock = clock;
         dreqs$0$rst = rst;
-        dreqs$0$in_valid = d_valid;
-        dreqs$0$data_in = s2_dreq_addr;
-        dreq_valid$0 = dreqs$0$out_valid;
-        dreq_addr$0 = dreqs$0$data_out;
+        d3_direct = d3_valid$q & ~dreqs$0$out_valid;
+        if (dreqs$0$out_valid) begin
+            d3_out_addr = dreqs$0$data_out;
+        end
+        dreqs$0$in_valid = d3_valid$q & ~(d3_direct & dreq_ready$0);
+        dreqs$0$data_in = d3_addr$q;
+        dreq_valid$0 = dreqs$0$out_valid | d3_valid$q;
+        dreq_addr$0 = d3_out_addr;
         dreqs$0$out_ready = dreq_ready$0;
         results$0$clock = clock;
         results$0$rst = rst;
@@ -6585,7 +6740,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         unused_counts_addr = |queue$count | |out_held | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
@@ -6604,6 +6759,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -6758,6 +6914,44 @@ module qp_table_in_memory$pipe_tx$counters$status_q(d,q,clock);
 endmodule // qp_table_in_memory$pipe_tx$counters$status_q
 
 
+module qp_table_in_memory$pipe_tx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$d3_addr
+
+
+module qp_table_in_memory$pipe_tx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$d3_valid
+
+
 module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -6771,6 +6965,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -6796,7 +6991,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[6]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -6819,11 +7014,15 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6863,6 +7062,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -6911,11 +7111,15 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd64) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6978,6 +7182,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -7003,7 +7208,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     wire [63:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[6]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
@@ -7026,11 +7231,15 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end

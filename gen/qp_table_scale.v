@@ -19375,6 +19375,8 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -19386,10 +19388,11 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [7:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -19400,7 +19403,9 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -19408,7 +19413,7 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -19442,6 +19447,8 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -19453,10 +19460,11 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [7:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -19467,7 +19475,9 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -19475,7 +19485,7 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -19547,6 +19557,8 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -19558,10 +19570,11 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 29'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [28:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -19572,7 +19585,9 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -19580,7 +19595,7 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -19728,6 +19743,8 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -19739,10 +19756,11 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 30'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [29:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -19753,7 +19771,9 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -19761,7 +19781,7 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -20259,6 +20279,8 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -20270,10 +20292,11 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 35'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [34:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
@@ -20284,7 +20307,9 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 6'd1;
           if (pop) rd_ptr <= rd_ptr + 6'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -20292,7 +20317,7 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -29067,12 +29092,27 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  s2_oor$d;
     wire  s2_oor$q;
     reg  s2_oor$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  [123:0] s3_lookup$d;
+    wire  [123:0] s3_lookup$q;
+    reg  s3_lookup$clock;
+    reg  [23:0] s3_words$d;
+    wire  [23:0] s3_words$q;
+    reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -29088,6 +29128,14 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
+    reg  [23:0] s2_words;
+    reg  [21:0] s3_entry;
+    reg  [23:0] s3_gen;
+    reg  [23:0] s3_entry_gen;
+    reg  [2:0] s3_status;
+    reg  [123:0] s3_final;
+    reg  bypass;
+    reg  head_valid;
     reg  [123:0] head;
     reg  [63:0] result;
     reg  result_valid;
@@ -29098,10 +29146,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -29212,6 +29263,21 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
+    qp_table_scale$pipe_rx$s3_valid s3_valid(
+        .d(s3_valid$d),
+        .q(s3_valid$q),
+        .clock(s3_valid$clock)
+    );
+    qp_table_scale$pipe_rx$s3_lookup s3_lookup(
+        .d(s3_lookup$d),
+        .q(s3_lookup$q),
+        .clock(s3_lookup$clock)
+    );
+    qp_table_scale$pipe_rx$s3_words s3_words(
+        .d(s3_words$d),
+        .q(s3_words$q),
+        .clock(s3_words$clock)
+    );
     qp_table_scale$pipe_rx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -29221,6 +29287,16 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
+    );
+    qp_table_scale$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_scale$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
     );
     
     // Update code
@@ -29233,8 +29309,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$clock = clock;
         s2_pre$clock = clock;
         s2_oor$clock = clock;
+        s3_valid$clock = clock;
+        s3_lookup$clock = clock;
+        s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -29243,8 +29324,13 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$d = s2_tag$q;
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
+        s3_valid$d = s3_valid$q;
+        s3_lookup$d = s3_lookup$q;
+        s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -29294,13 +29380,16 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
+        s2_words[(64'h0)+:(22)] = s2_entry;
+        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
+        s2_words[(64'h17)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
             s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
-        s2_lookup[(64'h41)+:(3)] = s2_status;
+        s2_lookup[(64'h41)+:(3)] = status$ok;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
         q_valid = s2_valid$q;
@@ -29309,6 +29398,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
+        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -29320,7 +29410,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = queue$count;
+        caches$0$out_count = out_held;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -29354,15 +29444,47 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             d_valid = c_valid & c_ok;
             d_qpn = c_lookup[(64'h64)+:(24)];
         end
-        queue$in_valid = q_valid;
-        queue$data_in = q_lookup;
+        s3_valid$d = q_valid;
+        if (q_valid) begin
+            s3_lookup$d = q_lookup;
+            s3_words$d = s2_words;
+        end
+        s3_entry = s3_words$q[(64'h0)+:(22)];
+        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
+        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s3_status = s3_lookup$q[(64'h41)+:(3)];
+        if (~state_in_memory) begin
+            if (~s3_words$q[(64'h16)+:(1)]) begin
+                s3_status = status$page_absent;
+            end
+            if (s3_entry_gen != s3_gen) begin
+                s3_status = status$stale;
+            end
+            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
+                s3_status = status$not_allocated;
+            end
+            if (s3_words$q[(64'h17)+:(1)]) begin
+                s3_status = status$out_of_range;
+            end
+        end
+        s3_final = s3_lookup$q;
+        s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
+        bypass = ~queue$out_valid;
+        head_valid = queue$out_valid | s3_valid$q;
         head = queue$data_out;
+        if (bypass) begin
+            head = s3_final;
+        end
         head_need = in_memory & head[(64'h40)+:(1)];
-        out_valid = queue$out_valid & ~(head_need & ~result_valid);
+        out_valid = head_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
         if (head_need) begin
             if (~result[present_bit]) begin
@@ -29382,13 +29504,15 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
+        queue$in_valid = s3_valid$q & ~(bypass & fire);
+        queue$data_in = s3_final;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -29405,6 +29529,8 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -30313,6 +30439,12 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  [223:0] cnt$d;
     wire  [223:0] cnt$q;
     reg  cnt$clock;
+    reg  fire_q$d;
+    wire  fire_q$q;
+    reg  fire_q$clock;
+    reg  [2:0] status_q$d;
+    wire  [2:0] status_q$q;
+    reg  status_q$clock;
     
     // Sub module instances
     qp_table_scale$pipe_rx$counters$cnt cnt(
@@ -30320,35 +30452,52 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    qp_table_scale$pipe_rx$counters$fire_q fire_q(
+        .d(fire_q$d),
+        .q(fire_q$q),
+        .clock(fire_q$clock)
+    );
+    qp_table_scale$pipe_rx$counters$status_q status_q(
+        .d(status_q$d),
+        .q(status_q$q),
+        .clock(status_q$clock)
+    );
     
     // Update code
     always @(*) begin
         cnt$clock = clock;
+        fire_q$clock = clock;
+        status_q$clock = clock;
         cnt$d = cnt$q;
-        if (fire) begin
+        fire_q$d = fire_q$q;
+        status_q$d = status_q$q;
+        fire_q$d = fire;
+        status_q$d = status;
+        if (fire_q$q) begin
             cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
-            if (status == codes$ok) begin
+            if (status_q$q == codes$ok) begin
                 cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
-            if (status == codes$out_of_range) begin
+            if (status_q$q == codes$out_of_range) begin
                 cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
-            if (status == codes$not_allocated) begin
+            if (status_q$q == codes$not_allocated) begin
                 cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
-            if (status == codes$stale) begin
+            if (status_q$q == codes$stale) begin
                 cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
-            if (has_page_absent & (status == codes$page_absent)) begin
+            if (has_page_absent & (status_q$q == codes$page_absent)) begin
                 cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
-            if (has_mem_error & (status == codes$mem_error)) begin
+            if (has_mem_error & (status_q$q == codes$mem_error)) begin
                 cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
         counts = cnt$q;
         if (rst) begin
             cnt$d = zero;
+            fire_q$d = 1'b0;
         end
     end
     
@@ -30372,6 +30521,82 @@ module qp_table_scale$pipe_rx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_scale$pipe_rx$counters$cnt
+
+
+module qp_table_scale$pipe_rx$counters$fire_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$counters$fire_q
+
+
+module qp_table_scale$pipe_rx$counters$status_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$counters$status_q
+
+
+module qp_table_scale$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$d3_addr
+
+
+module qp_table_scale$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$d3_valid
 
 
 module qp_table_scale$pipe_rx$flight(d,q,clock);
@@ -30410,6 +30635,8 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -30421,21 +30648,24 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[2]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -30443,7 +30673,7 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -30453,6 +30683,11 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end
@@ -30673,6 +30908,63 @@ module qp_table_scale$pipe_rx$s2_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_rx$s2_valid
 
 
+module qp_table_scale$pipe_rx$s3_lookup(d,q,clock);
+    
+    // Module arguments
+    input wire  [123:0] d;
+    output reg  [123:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 124'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$s3_lookup
+
+
+module qp_table_scale$pipe_rx$s3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$s3_valid
+
+
+module qp_table_scale$pipe_rx$s3_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$s3_words
+
+
 module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
@@ -30839,12 +31131,27 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  s2_oor$d;
     wire  s2_oor$q;
     reg  s2_oor$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  [123:0] s3_lookup$d;
+    wire  [123:0] s3_lookup$q;
+    reg  s3_lookup$clock;
+    reg  [23:0] s3_words$d;
+    wire  [23:0] s3_words$q;
+    reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
     reg  flight$clock;
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -30860,6 +31167,14 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
+    reg  [23:0] s2_words;
+    reg  [21:0] s3_entry;
+    reg  [23:0] s3_gen;
+    reg  [23:0] s3_entry_gen;
+    reg  [2:0] s3_status;
+    reg  [123:0] s3_final;
+    reg  bypass;
+    reg  head_valid;
     reg  [123:0] head;
     reg  [63:0] result;
     reg  result_valid;
@@ -30870,10 +31185,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
+    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -30984,6 +31302,21 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
+    qp_table_scale$pipe_tx$s3_valid s3_valid(
+        .d(s3_valid$d),
+        .q(s3_valid$q),
+        .clock(s3_valid$clock)
+    );
+    qp_table_scale$pipe_tx$s3_lookup s3_lookup(
+        .d(s3_lookup$d),
+        .q(s3_lookup$q),
+        .clock(s3_lookup$clock)
+    );
+    qp_table_scale$pipe_tx$s3_words s3_words(
+        .d(s3_words$d),
+        .q(s3_words$q),
+        .clock(s3_words$clock)
+    );
     qp_table_scale$pipe_tx$flight flight(
         .d(flight$d),
         .q(flight$q),
@@ -30993,6 +31326,16 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
+    );
+    qp_table_scale$pipe_tx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_scale$pipe_tx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
     );
     
     // Update code
@@ -31005,8 +31348,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$clock = clock;
         s2_pre$clock = clock;
         s2_oor$clock = clock;
+        s3_valid$clock = clock;
+        s3_lookup$clock = clock;
+        s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -31015,8 +31363,13 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         s2_tag$d = s2_tag$q;
         s2_pre$d = s2_pre$q;
         s2_oor$d = s2_oor$q;
+        s3_valid$d = s3_valid$q;
+        s3_lookup$d = s3_lookup$q;
+        s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -31066,13 +31419,16 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
+        s2_words[(64'h0)+:(22)] = s2_entry;
+        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
+        s2_words[(64'h17)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
             s2_lookup[(64'h0)+:(64)] = s2_base + s2_pre$q;
         end
         s2_lookup[(64'h40)+:(1)] = in_memory & s2_ok;
-        s2_lookup[(64'h41)+:(3)] = s2_status;
+        s2_lookup[(64'h41)+:(3)] = status$ok;
         s2_lookup[(64'h44)+:(32)] = s2_tag$q;
         s2_lookup[(64'h64)+:(24)] = s2_qpn$q;
         q_valid = s2_valid$q;
@@ -31081,6 +31437,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
+        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -31092,7 +31449,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = queue$count;
+        caches$0$out_count = out_held;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -31126,15 +31483,47 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
             d_valid = c_valid & c_ok;
             d_qpn = c_lookup[(64'h64)+:(24)];
         end
-        queue$in_valid = q_valid;
-        queue$data_in = q_lookup;
+        s3_valid$d = q_valid;
+        if (q_valid) begin
+            s3_lookup$d = q_lookup;
+            s3_words$d = s2_words;
+        end
+        s3_entry = s3_words$q[(64'h0)+:(22)];
+        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
+        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s3_status = s3_lookup$q[(64'h41)+:(3)];
+        if (~state_in_memory) begin
+            if (~s3_words$q[(64'h16)+:(1)]) begin
+                s3_status = status$page_absent;
+            end
+            if (s3_entry_gen != s3_gen) begin
+                s3_status = status$stale;
+            end
+            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
+                s3_status = status$not_allocated;
+            end
+            if (s3_words$q[(64'h17)+:(1)]) begin
+                s3_status = status$out_of_range;
+            end
+        end
+        s3_final = s3_lookup$q;
+        s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
+        bypass = ~queue$out_valid;
+        head_valid = queue$out_valid | s3_valid$q;
         head = queue$data_out;
+        if (bypass) begin
+            head = s3_final;
+        end
         head_need = in_memory & head[(64'h40)+:(1)];
-        out_valid = queue$out_valid & ~(head_need & ~result_valid);
+        out_valid = head_valid & ~(head_need & ~result_valid);
         status_out = head[(64'h41)+:(3)];
         if (head_need) begin
             if (~result[present_bit]) begin
@@ -31154,13 +31543,15 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         end
         fire = out_valid & rsp_ready;
         queue$out_ready = fire;
+        queue$in_valid = s3_valid$q & ~(bypass & fire);
+        queue$data_in = s3_final;
         rsp_valid = out_valid;
         rsp_qpn = head[(64'h64)+:(24)];
         rsp_tag = head[(64'h44)+:(32)];
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -31177,6 +31568,8 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         if (rst) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
+            s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -32085,6 +32478,12 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  [223:0] cnt$d;
     wire  [223:0] cnt$q;
     reg  cnt$clock;
+    reg  fire_q$d;
+    wire  fire_q$q;
+    reg  fire_q$clock;
+    reg  [2:0] status_q$d;
+    wire  [2:0] status_q$q;
+    reg  status_q$clock;
     
     // Sub module instances
     qp_table_scale$pipe_tx$counters$cnt cnt(
@@ -32092,35 +32491,52 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
         .q(cnt$q),
         .clock(cnt$clock)
     );
+    qp_table_scale$pipe_tx$counters$fire_q fire_q(
+        .d(fire_q$d),
+        .q(fire_q$q),
+        .clock(fire_q$clock)
+    );
+    qp_table_scale$pipe_tx$counters$status_q status_q(
+        .d(status_q$d),
+        .q(status_q$q),
+        .clock(status_q$clock)
+    );
     
     // Update code
     always @(*) begin
         cnt$clock = clock;
+        fire_q$clock = clock;
+        status_q$clock = clock;
         cnt$d = cnt$q;
-        if (fire) begin
+        fire_q$d = fire_q$q;
+        status_q$d = status_q$q;
+        fire_q$d = fire;
+        status_q$d = status;
+        if (fire_q$q) begin
             cnt$d[(64'h0)+:(32)] = cnt$q[(64'h0)+:(32)] + 32'h1;
-            if (status == codes$ok) begin
+            if (status_q$q == codes$ok) begin
                 cnt$d[(64'h20)+:(32)] = cnt$q[(64'h20)+:(32)] + 32'h1;
             end
-            if (status == codes$out_of_range) begin
+            if (status_q$q == codes$out_of_range) begin
                 cnt$d[(64'h40)+:(32)] = cnt$q[(64'h40)+:(32)] + 32'h1;
             end
-            if (status == codes$not_allocated) begin
+            if (status_q$q == codes$not_allocated) begin
                 cnt$d[(64'h60)+:(32)] = cnt$q[(64'h60)+:(32)] + 32'h1;
             end
-            if (status == codes$stale) begin
+            if (status_q$q == codes$stale) begin
                 cnt$d[(64'h80)+:(32)] = cnt$q[(64'h80)+:(32)] + 32'h1;
             end
-            if (has_page_absent & (status == codes$page_absent)) begin
+            if (has_page_absent & (status_q$q == codes$page_absent)) begin
                 cnt$d[(64'ha0)+:(32)] = cnt$q[(64'ha0)+:(32)] + 32'h1;
             end
-            if (has_mem_error & (status == codes$mem_error)) begin
+            if (has_mem_error & (status_q$q == codes$mem_error)) begin
                 cnt$d[(64'hc0)+:(32)] = cnt$q[(64'hc0)+:(32)] + 32'h1;
             end
         end
         counts = cnt$q;
         if (rst) begin
             cnt$d = zero;
+            fire_q$d = 1'b0;
         end
     end
     
@@ -32144,6 +32560,82 @@ module qp_table_scale$pipe_tx$counters$cnt(d,q,clock);
     end
           
 endmodule // qp_table_scale$pipe_tx$counters$cnt
+
+
+module qp_table_scale$pipe_tx$counters$fire_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$counters$fire_q
+
+
+module qp_table_scale$pipe_tx$counters$status_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$counters$status_q
+
+
+module qp_table_scale$pipe_tx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$d3_addr
+
+
+module qp_table_scale$pipe_tx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$d3_valid
 
 
 module qp_table_scale$pipe_tx$flight(d,q,clock);
@@ -32182,6 +32674,8 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [1:0] wr_ptr;
     reg [1:0] rd_ptr;
     reg [9:0] fill;
+    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
+    reg nonempty;
     // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
     // every variable): an event-driven simulator shows the same outputs as Verilator before the
     // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
@@ -32193,21 +32687,24 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        wr_ptr = 2'd0;
        rd_ptr = 2'd0;
        fill = 10'd0;
+       nonempty = 1'b0;
        for (init_i = 0; init_i <= 3; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = (fill != 10'd0) & out_ready;
+    wire pop = nonempty & out_ready;
     wire [123:0] head = mem[rd_ptr];
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (~fill[2]) begin
           mem[wr_ptr] <= data_in;
        end
        if (rst) begin
           wr_ptr <= 2'd0;
           rd_ptr <= 2'd0;
           fill <= 10'd0;
+          nonempty <= 1'b0;
        end else begin
+          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
           if (in_valid) wr_ptr <= wr_ptr + 2'd1;
           if (pop) rd_ptr <= rd_ptr + 2'd1;
           if (in_valid & ~pop) fill <= fill + 10'd1;
@@ -32215,7 +32712,7 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     
-    always @(*) out_valid = fill != 10'd0;
+    always @(*) out_valid = nonempty;
     always @(*) data_out = head;
     always @(*) count = fill;
     
@@ -32225,6 +32722,11 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end
@@ -32445,6 +32947,63 @@ module qp_table_scale$pipe_tx$s2_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_tx$s2_valid
 
 
+module qp_table_scale$pipe_tx$s3_lookup(d,q,clock);
+    
+    // Module arguments
+    input wire  [123:0] d;
+    output reg  [123:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 124'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$s3_lookup
+
+
+module qp_table_scale$pipe_tx$s3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$s3_valid
+
+
+module qp_table_scale$pipe_tx$s3_words(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$s3_words
+
+
 module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
     
     // Module arguments
@@ -32626,6 +33185,27 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  rvalid_q$d;
     wire  rvalid_q$q;
     reg  rvalid_q$clock;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_valid$clock;
+    reg  [31:0] r_data$d;
+    wire  [31:0] r_data$q;
+    reg  r_data$clock;
+    reg  [1:0] r_resp$d;
+    wire  [1:0] r_resp$q;
+    reg  r_resp$clock;
+    reg  rport_hit$d;
+    wire  rport_hit$q;
+    reg  rport_hit$clock;
+    reg  [1:0] rport_sel$d;
+    wire  [1:0] rport_sel$q;
+    reg  rport_sel$clock;
+    reg  [2:0] rport_reg$d;
+    wire  [2:0] rport_reg$q;
+    reg  rport_reg$clock;
+    reg  [31:0] pword_q$d;
+    wire  [31:0] pword_q$q;
+    reg  pword_q$clock;
     reg  [31:0] rdata_q$d;
     wire  [31:0] rdata_q$q;
     reg  rdata_q$clock;
@@ -32638,9 +33218,9 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  ar_q$d;
     wire  ar_q$q;
     reg  ar_q$clock;
-    reg  [9:0] araddr_q$d;
-    wire  [9:0] araddr_q$q;
-    reg  araddr_q$clock;
+    reg  [13:0] rsel$d;
+    wire  [13:0] rsel$q;
+    reg  rsel$clock;
     reg  [31:0] cnt_word_q$d;
     wire  [31:0] cnt_word_q$q;
     reg  cnt_word_q$clock;
@@ -32652,6 +33232,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [63:0] dir_entry;
     reg  [58:0] dir_rd;
     reg  swept_ok;
+    reg  [31:0] pword;
     reg  write_fire;
     reg  [31:0] strobe_mask;
     reg  [31:0] base_lo_new;
@@ -32660,10 +33241,8 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [31:0] read_data;
     reg  read_ok;
     reg  ar_fire;
+    reg  [13:0] sel;
     reg  [31:0] cnt_word;
-    reg  [9:0] raddr;
-    reg  [1:0] rport_sel;
-    reg  [2:0] rport_reg;
     reg  [1:0] port_sel;
     reg  [223:0] port_cnt;
     reg  [2:0] port_reg;
@@ -32789,6 +33368,41 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
+    qp_table_scale$regs$r_valid r_valid(
+        .d(r_valid$d),
+        .q(r_valid$q),
+        .clock(r_valid$clock)
+    );
+    qp_table_scale$regs$r_data r_data(
+        .d(r_data$d),
+        .q(r_data$q),
+        .clock(r_data$clock)
+    );
+    qp_table_scale$regs$r_resp r_resp(
+        .d(r_resp$d),
+        .q(r_resp$q),
+        .clock(r_resp$clock)
+    );
+    qp_table_scale$regs$rport_hit rport_hit(
+        .d(rport_hit$d),
+        .q(rport_hit$q),
+        .clock(rport_hit$clock)
+    );
+    qp_table_scale$regs$rport_sel rport_sel(
+        .d(rport_sel$d),
+        .q(rport_sel$q),
+        .clock(rport_sel$clock)
+    );
+    qp_table_scale$regs$rport_reg rport_reg(
+        .d(rport_reg$d),
+        .q(rport_reg$q),
+        .clock(rport_reg$clock)
+    );
+    qp_table_scale$regs$pword_q pword_q(
+        .d(pword_q$d),
+        .q(pword_q$q),
+        .clock(pword_q$clock)
+    );
     qp_table_scale$regs$rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
@@ -32809,10 +33423,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_scale$regs$araddr_q araddr_q(
-        .d(araddr_q$d),
-        .q(araddr_q$q),
-        .clock(araddr_q$clock)
+    qp_table_scale$regs$rsel rsel(
+        .d(rsel$d),
+        .q(rsel$q),
+        .clock(rsel$clock)
     );
     qp_table_scale$regs$cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
@@ -32831,6 +33445,13 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         base_lo$clock = clock;
         base_hi$clock = clock;
         rvalid_q$clock = clock;
+        r_valid$clock = clock;
+        r_data$clock = clock;
+        r_resp$clock = clock;
+        rport_hit$clock = clock;
+        rport_sel$clock = clock;
+        rport_reg$clock = clock;
+        pword_q$clock = clock;
         rdata_q$clock = clock;
         rresp_q$clock = clock;
         dir_index$clock = clock;
@@ -32842,7 +33463,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_sweep$clock = clock;
         dir_swept$clock = clock;
         ar_q$clock = clock;
-        araddr_q$clock = clock;
+        rsel$clock = clock;
         cnt_word_q$clock = clock;
         no_qps_q$clock = clock;
         wstate$d = wstate$q;
@@ -32854,6 +33475,13 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         base_lo$d = base_lo$q;
         base_hi$d = base_hi$q;
         rvalid_q$d = rvalid_q$q;
+        r_valid$d = r_valid$q;
+        r_data$d = r_data$q;
+        r_resp$d = r_resp$q;
+        rport_hit$d = rport_hit$q;
+        rport_sel$d = rport_sel$q;
+        rport_reg$d = rport_reg$q;
+        pword_q$d = pword_q$q;
         rdata_q$d = rdata_q$q;
         rresp_q$d = rresp_q$q;
         dir_index$d = dir_index$q;
@@ -32865,7 +33493,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_sweep$d = dir_sweep$q;
         dir_swept$d = dir_swept$q;
         ar_q$d = ar_q$q;
-        araddr_q$d = araddr_q$q;
+        rsel$d = rsel$q;
         cnt_word_q$d = cnt_word_q$q;
         no_qps_q$d = no_qps_q$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
@@ -32962,15 +33590,12 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         dir_entry = (((dir_rd[(page_offset)+:(58)]) & 64'hffffffffffffffff) << base_shift) | (((dir_rd[present_offset]) & 64'hffffffffffffffff) << present_bit);
         bvalid = (wstate$q == WriteState$Response) & ~commit$q;
         bresp = bresp_q$q;
-        ar_fire = arvalid & ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
-        arready = ~rvalid_q$q & ~ar_q$q & ~ar_dir$q;
-        rvalid = rvalid_q$q;
-        rdata = rdata_q$q;
-        rresp = rresp_q$q;
+        ar_fire = arvalid & ~rvalid_q$q & ~ar_q$q & ~ar_dir$q & ~r_valid$q;
+        arready = ~rvalid_q$q & ~ar_q$q & ~ar_dir$q & ~r_valid$q;
+        rvalid = r_valid$q;
+        rdata = r_data$q;
+        rresp = r_resp$q;
         ar_q$d = ar_fire;
-        if (ar_fire) begin
-            araddr_q$d = araddr;
-        end
         port_sel = araddr[(32'h3)+:(2)];
         port_reg = araddr[(32'h0)+:(3)];
         cnt_word = 32'h0;
@@ -33022,117 +33647,127 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         if (araddr == words$state_bytes) begin
             cnt_word = cnt_word | state_bytes$0;
         end
+        if (ar_fire) begin
+            rport_hit$d = araddr[(32'h5)+:(5)] == port_block;
+            rport_sel$d = port_sel;
+            rport_reg$d = port_reg;
+        end
+        cnt_word_q$d = cnt_word;
+        sel[(64'h0)+:(1)] = araddr == words$id;
+        sel[(64'h1)+:(1)] = araddr == words$version;
+        sel[(64'h2)+:(1)] = araddr == words$max_qps;
+        sel[(64'h3)+:(1)] = araddr == words$entry_bytes;
+        sel[(64'h4)+:(1)] = araddr == words$geometry;
+        sel[(64'h5)+:(1)] = araddr == words$status;
+        sel[(64'h6)+:(1)] = araddr == words$first_index;
+        sel[(64'h7)+:(1)] = araddr == words$table_base_lo;
+        sel[(64'h8)+:(1)] = araddr == words$table_base_hi;
+        sel[(64'h9)+:(1)] = araddr == words$dir_index;
+        sel[(64'ha)+:(1)] = araddr == words$dir_entry_lo;
+        sel[(64'hb)+:(1)] = araddr == words$dir_entry_hi;
+        sel[(64'hc)+:(1)] = araddr == words$cmd_result;
+        sel[(64'hd)+:(1)] = sel[(64'h0)+:(1)] | sel[(64'h1)+:(1)] | sel[(64'h2)+:(1)] | sel[(64'h3)+:(1)] | sel[(64'h4)+:(1)] | sel[(64'h5)+:(1)] | sel[(64'h6)+:(1)] | sel[(64'h7)+:(1)] | sel[(64'h8)+:(1)] | sel[(64'hc)+:(1)] | (on_chip & (sel[(64'h9)+:(1)] | sel[(64'ha)+:(1)] | sel[(64'hb)+:(1)])) | (araddr == words$alloc_ok) | (araddr == words$alloc_full) | (araddr == words$free_ok) | (araddr == words$cmd_error) | (araddr == words$quarantine_overflow) | (araddr == words$in_use) | (araddr == words$quarantined) | (araddr == words$cache_hit) | (araddr == words$cache_miss) | (araddr == words$miss_merged) | (araddr == words$filtered) | (araddr == words$mem_reads) | (araddr == words$mem_writes);
+        if ((araddr == words$state_base_lo) | (araddr == words$state_base_hi) | (araddr == words$state_bytes)) begin
+            sel[(64'hd)+:(1)] = 1'b1;
+        end
+        if ((araddr[(32'h5)+:(5)] == port_block) & (((port_sel) & 3'h7) < ports) & (port_reg <= port$mem_error)) begin
+            sel[(64'hd)+:(1)] = 1'b1;
+        end
+        if (ar_fire) begin
+            rsel$d = sel;
+        end
+        read_data = 32'h0;
+        if (rsel$q[(64'h0)+:(1)]) begin
+            read_data = read_data | id;
+        end
+        if (rsel$q[(64'h1)+:(1)]) begin
+            read_data = read_data | version;
+        end
+        if (rsel$q[(64'h2)+:(1)]) begin
+            read_data = read_data | max_qps;
+        end
+        if (rsel$q[(64'h3)+:(1)]) begin
+            read_data = read_data | entry_bytes;
+        end
+        if (rsel$q[(64'h4)+:(1)]) begin
+            read_data = read_data | geometry;
+        end
+        if (rsel$q[(64'h5)+:(1)]) begin
+            read_data = read_data | (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
+        end
+        if (rsel$q[(64'h6)+:(1)]) begin
+            read_data = read_data | first_index;
+        end
+        if (rsel$q[(64'h7)+:(1)]) begin
+            read_data = read_data | base_lo$q;
+        end
+        if (rsel$q[(64'h8)+:(1)]) begin
+            read_data = read_data | base_hi$q;
+        end
+        if (rsel$q[(64'h9)+:(1)]) begin
+            read_data = read_data | dir_index$q;
+        end
+        if (rsel$q[(64'hc)+:(1)]) begin
+            read_data = read_data | (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
+        end
+        read_ok = rsel$q[(64'hd)+:(1)];
+        pword = 32'h0;
         port_cnt = port_counts$0;
-        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 0)) begin
-            if (port_reg == port$lookups) begin
-                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
+        if (rport_hit$q & (rport_sel$q == 0)) begin
+            if (rport_reg$q == port$lookups) begin
+                pword = pword | port_cnt[(64'h0)+:(32)];
             end
-            if (port_reg == port$ok) begin
-                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
+            if (rport_reg$q == port$ok) begin
+                pword = pword | port_cnt[(64'h20)+:(32)];
             end
-            if (port_reg == port$out_of_range) begin
-                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
+            if (rport_reg$q == port$out_of_range) begin
+                pword = pword | port_cnt[(64'h40)+:(32)];
             end
-            if (port_reg == port$not_allocated) begin
-                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
+            if (rport_reg$q == port$not_allocated) begin
+                pword = pword | port_cnt[(64'h60)+:(32)];
             end
-            if (port_reg == port$stale) begin
-                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
+            if (rport_reg$q == port$stale) begin
+                pword = pword | port_cnt[(64'h80)+:(32)];
             end
-            if (port_reg == port$page_absent) begin
-                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
+            if (rport_reg$q == port$page_absent) begin
+                pword = pword | port_cnt[(64'ha0)+:(32)];
             end
-            if (port_reg == port$mem_error) begin
-                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
+            if (rport_reg$q == port$mem_error) begin
+                pword = pword | port_cnt[(64'hc0)+:(32)];
             end
         end
         port_cnt = port_counts$1;
-        if ((araddr[(32'h5)+:(5)] == port_block) & (port_sel == 1)) begin
-            if (port_reg == port$lookups) begin
-                cnt_word = cnt_word | port_cnt[(64'h0)+:(32)];
+        if (rport_hit$q & (rport_sel$q == 1)) begin
+            if (rport_reg$q == port$lookups) begin
+                pword = pword | port_cnt[(64'h0)+:(32)];
             end
-            if (port_reg == port$ok) begin
-                cnt_word = cnt_word | port_cnt[(64'h20)+:(32)];
+            if (rport_reg$q == port$ok) begin
+                pword = pword | port_cnt[(64'h20)+:(32)];
             end
-            if (port_reg == port$out_of_range) begin
-                cnt_word = cnt_word | port_cnt[(64'h40)+:(32)];
+            if (rport_reg$q == port$out_of_range) begin
+                pword = pword | port_cnt[(64'h40)+:(32)];
             end
-            if (port_reg == port$not_allocated) begin
-                cnt_word = cnt_word | port_cnt[(64'h60)+:(32)];
+            if (rport_reg$q == port$not_allocated) begin
+                pword = pword | port_cnt[(64'h60)+:(32)];
             end
-            if (port_reg == port$stale) begin
-                cnt_word = cnt_word | port_cnt[(64'h80)+:(32)];
+            if (rport_reg$q == port$stale) begin
+                pword = pword | port_cnt[(64'h80)+:(32)];
             end
-            if (port_reg == port$page_absent) begin
-                cnt_word = cnt_word | port_cnt[(64'ha0)+:(32)];
+            if (rport_reg$q == port$page_absent) begin
+                pword = pword | port_cnt[(64'ha0)+:(32)];
             end
-            if (port_reg == port$mem_error) begin
-                cnt_word = cnt_word | port_cnt[(64'hc0)+:(32)];
+            if (rport_reg$q == port$mem_error) begin
+                pword = pword | port_cnt[(64'hc0)+:(32)];
             end
         end
-        cnt_word_q$d = cnt_word;
-        raddr = araddr_q$q;
-        rport_sel = raddr[(32'h3)+:(2)];
-        rport_reg = raddr[(32'h0)+:(3)];
-        read_data = 32'h0;
-        read_ok = 1'b0;
-        if (raddr == words$id) begin
-            read_ok = 1'b1;
-            read_data = read_data | id;
-        end
-        if (raddr == words$version) begin
-            read_ok = 1'b1;
-            read_data = read_data | version;
-        end
-        if (raddr == words$max_qps) begin
-            read_ok = 1'b1;
-            read_data = read_data | max_qps;
-        end
-        if (raddr == words$entry_bytes) begin
-            read_ok = 1'b1;
-            read_data = read_data | entry_bytes;
-        end
-        if (raddr == words$geometry) begin
-            read_ok = 1'b1;
-            read_data = read_data | geometry;
-        end
-        if (raddr == words$status) begin
-            read_ok = 1'b1;
-            read_data = read_data | (((init_done) & 32'hffffffff) << init_done_bit) | (((busy) & 32'hffffffff) << busy_bit);
-        end
-        if (raddr == words$first_index) begin
-            read_ok = 1'b1;
-            read_data = read_data | first_index;
-        end
-        if (raddr == words$table_base_lo) begin
-            read_ok = 1'b1;
-            read_data = read_data | base_lo$q;
-        end
-        if (raddr == words$table_base_hi) begin
-            read_ok = 1'b1;
-            read_data = read_data | base_hi$q;
-        end
-        if (raddr == words$dir_index) begin
-            read_ok = read_ok | on_chip;
-            read_data = read_data | dir_index$q;
-        end
-        if ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi)) begin
-            read_ok = read_ok | on_chip;
-        end
-        if (raddr == words$cmd_result) begin
-            read_ok = 1'b1;
-            read_data = read_data | (((result_status) & 32'hffffffff) << result_status_shift) | (((busy) & 32'hffffffff) << result_busy_bit) | ((result_qpn) & 32'hffffffff);
-        end
-        if ((raddr == words$alloc_ok) | (raddr == words$alloc_full) | (raddr == words$free_ok) | (raddr == words$cmd_error) | (raddr == words$quarantine_overflow) | (raddr == words$in_use) | (raddr == words$quarantined) | (raddr == words$cache_hit) | (raddr == words$cache_miss) | (raddr == words$miss_merged) | (raddr == words$filtered) | (raddr == words$mem_reads) | (raddr == words$mem_writes)) begin
-            read_ok = 1'b1;
-        end
-        if ((raddr == words$state_base_lo) | (raddr == words$state_base_hi) | (raddr == words$state_bytes)) begin
-            read_ok = 1'b1;
-        end
-        if (raddr[(32'h5)+:(5)] == port_block) begin
-            read_ok = read_ok | ((((rport_sel) & 3'h7) < ports) & (rport_reg <= port$mem_error));
-        end
+        pword_q$d = pword;
         read_data = read_data | cnt_word_q$q;
+        if (rvalid_q$q) begin
+            rvalid_q$d = 1'b0;
+            r_valid$d = 1'b1;
+            r_data$d = rdata_q$q | pword_q$q;
+            r_resp$d = rresp_q$q;
+        end
         if (ar_q$q) begin
             rvalid_q$d = 1'b1;
             rdata_q$d = 32'h0;
@@ -33140,10 +33775,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             if (read_ok) begin
                 rdata_q$d = read_data;
                 rresp_q$d = 32'h0;
-                if (on_chip & ((raddr == words$dir_entry_lo) | (raddr == words$dir_entry_hi))) begin
+                if (on_chip & (rsel$q[(64'ha)+:(1)] | rsel$q[(64'hb)+:(1)])) begin
                     rvalid_q$d = 1'b0;
                     ar_dir$d = 1'b1;
-                    ar_dir_hi$d = raddr == words$dir_entry_hi;
+                    ar_dir_hi$d = rsel$q[(64'hb)+:(1)];
                 end
             end
         end
@@ -33156,8 +33791,8 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 rdata_q$d = dir_entry[(32'h20)+:(32)];
             end
         end
-        if (rvalid_q$q & rready) begin
-            rvalid_q$d = 1'b0;
+        if (r_valid$q & rready) begin
+            r_valid$d = 1'b0;
         end
         if (rst) begin
             wstate$d = WriteState$Idle;
@@ -33165,6 +33800,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             base_lo$d = 32'h0;
             base_hi$d = 32'h0;
             rvalid_q$d = 1'b0;
+            r_valid$d = 1'b0;
             ar_q$d = 1'b0;
             ar_dir$d = 1'b0;
             dir_index$d = 32'h0;
@@ -33239,25 +33875,6 @@ module qp_table_scale$regs$ar_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$ar_q
-
-
-module qp_table_scale$regs$araddr_q(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$regs$araddr_q
 
 
 module qp_table_scale$regs$base_hi(d,q,clock);
@@ -33621,6 +34238,82 @@ module qp_table_scale$regs$now(d,q,clock);
 endmodule // qp_table_scale$regs$now
 
 
+module qp_table_scale$regs$pword_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$pword_q
+
+
+module qp_table_scale$regs$r_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$r_data
+
+
+module qp_table_scale$regs$r_resp(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$r_resp
+
+
+module qp_table_scale$regs$r_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$r_valid
+
+
 module qp_table_scale$regs$rdata_q(d,q,clock);
     
     // Module arguments
@@ -33640,6 +34333,63 @@ module qp_table_scale$regs$rdata_q(d,q,clock);
 endmodule // qp_table_scale$regs$rdata_q
 
 
+module qp_table_scale$regs$rport_hit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$rport_hit
+
+
+module qp_table_scale$regs$rport_reg(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$rport_reg
+
+
+module qp_table_scale$regs$rport_sel(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$rport_sel
+
+
 module qp_table_scale$regs$rresp_q(d,q,clock);
     
     // Module arguments
@@ -33657,6 +34407,25 @@ module qp_table_scale$regs$rresp_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$rresp_q
+
+
+module qp_table_scale$regs$rsel(d,q,clock);
+    
+    // Module arguments
+    input wire  [13:0] d;
+    output reg  [13:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 14'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$rsel
 
 
 module qp_table_scale$regs$rvalid_q(d,q,clock);

@@ -3655,6 +3655,12 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -3693,6 +3699,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -3789,6 +3797,16 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_small$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_small$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -3805,6 +3823,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -3818,6 +3838,8 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -3920,6 +3942,10 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -3957,7 +3983,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -3975,6 +4001,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -4129,6 +4156,44 @@ module qp_table_small$pipe_rx$counters$status_q(d,q,clock);
 endmodule // qp_table_small$pipe_rx$counters$status_q
 
 
+module qp_table_small$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$d3_addr
+
+
+module qp_table_small$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_small$pipe_rx$d3_valid
+
+
 module qp_table_small$pipe_rx$flight(d,q,clock);
     
     // Module arguments
@@ -4209,11 +4274,15 @@ module qp_table_small$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end

@@ -4924,6 +4924,12 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -4962,6 +4968,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -5058,6 +5066,16 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_wide$pipe_cnp$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_wide$pipe_cnp$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -5074,6 +5092,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -5087,6 +5107,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -5189,6 +5211,10 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -5226,7 +5252,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5244,6 +5270,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -5398,6 +5425,44 @@ module qp_table_wide$pipe_cnp$counters$status_q(d,q,clock);
 endmodule // qp_table_wide$pipe_cnp$counters$status_q
 
 
+module qp_table_wide$pipe_cnp$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_cnp$d3_addr
+
+
+module qp_table_wide$pipe_cnp$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_cnp$d3_valid
+
+
 module qp_table_wide$pipe_cnp$flight(d,q,clock);
     
     // Module arguments
@@ -5478,11 +5543,15 @@ module qp_table_wide$pipe_cnp$queue(clock,rst,in_valid,data_in,out_valid,out_rea
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end
@@ -5878,6 +5947,12 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -5916,6 +5991,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -6012,6 +6089,16 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_wide$pipe_rx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_wide$pipe_rx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -6028,6 +6115,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -6041,6 +6130,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -6143,6 +6234,10 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -6180,7 +6275,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -6198,6 +6293,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -6352,6 +6448,44 @@ module qp_table_wide$pipe_rx$counters$status_q(d,q,clock);
 endmodule // qp_table_wide$pipe_rx$counters$status_q
 
 
+module qp_table_wide$pipe_rx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_rx$d3_addr
+
+
+module qp_table_wide$pipe_rx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_rx$d3_valid
+
+
 module qp_table_wide$pipe_rx$flight(d,q,clock);
     
     // Module arguments
@@ -6432,11 +6566,15 @@ module qp_table_wide$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_read
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end
@@ -6832,6 +6970,12 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  room$d;
     wire  room$q;
     reg  room$clock;
+    reg  d3_valid$d;
+    wire  d3_valid$q;
+    reg  d3_valid$clock;
+    reg  [63:0] d3_addr$d;
+    wire  [63:0] d3_addr$q;
+    reg  d3_addr$clock;
     
     // Local signals
     reg  [21:0] s2_entry;
@@ -6870,6 +7014,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [123:0] q_lookup;
     reg  d_valid;
     reg  [23:0] d_qpn;
+    reg  d3_direct;
+    reg  [63:0] d3_out_addr;
     reg  c_valid;
     reg  [123:0] c_lookup;
     reg  c_ok;
@@ -6966,6 +7112,16 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(room$q),
         .clock(room$clock)
     );
+    qp_table_wide$pipe_tx$d3_valid d3_valid(
+        .d(d3_valid$d),
+        .q(d3_valid$q),
+        .clock(d3_valid$clock)
+    );
+    qp_table_wide$pipe_tx$d3_addr d3_addr(
+        .d(d3_addr$d),
+        .q(d3_addr$q),
+        .clock(d3_addr$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -6982,6 +7138,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_words$clock = clock;
         flight$clock = clock;
         room$clock = clock;
+        d3_valid$clock = clock;
+        d3_addr$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
@@ -6995,6 +7153,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_words$d = s3_words$q;
         flight$d = flight$q;
         room$d = room$q;
+        d3_valid$d = d3_valid$q;
+        d3_addr$d = d3_addr$q;
         ram$clock = clock;
         ram$write_enable = ram_we;
         ram$write_address = ram_waddr;
@@ -7097,6 +7257,10 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s3_final[(64'h41)+:(3)] = s3_status;
         s2_page = ((d_qpn & index_mask) & 64'hffffffffffffffff) >> leaf_bits;
         s2_dreq_addr = (table_base & entry_base_mask) + (s2_page << entry_shift);
+        d3_valid$d = d_valid;
+        d3_addr$d = s2_dreq_addr;
+        d3_direct = 1'b0;
+        d3_out_addr = d3_addr$q;
         result = 32'h0;
         result_valid = 1'b0;
         bypass = ~queue$out_valid;
@@ -7134,7 +7298,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -7152,6 +7316,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
+            d3_valid$d = 1'b0;
             flight$d = 32'h0;
             room$d = 1'b1;
         end
@@ -7306,6 +7471,44 @@ module qp_table_wide$pipe_tx$counters$status_q(d,q,clock);
 endmodule // qp_table_wide$pipe_tx$counters$status_q
 
 
+module qp_table_wide$pipe_tx$d3_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_tx$d3_addr
+
+
+module qp_table_wide$pipe_tx$d3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$pipe_tx$d3_valid
+
+
 module qp_table_wide$pipe_tx$flight(d,q,clock);
     
     // Module arguments
@@ -7386,11 +7589,15 @@ module qp_table_wide$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_read
     
     `ifndef SYNTHESIS
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-    // free word at every edge, with one.
+    // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && 1'b1 && fill == 10'd4) begin
+       if (!rst && in_valid && !pop && fill == 10'd4) begin
           $display("ERROR: %m: push into a full FIFO of 4 words");
+          $fatal(1);
+       end
+       // Write-ahead: the word after the tail is the head when full.
+       if (!rst && in_valid && fill == 10'd4) begin
+          $display("ERROR: %m: push into a full write-ahead FIFO of 4 words");
           $fatal(1);
        end
     end

@@ -59,6 +59,13 @@ pub struct DirFetch {
     ar_addr: DFF<Bits<ADDR_BITS>>,
     /// The port to prefer next (3 bits, so that no comparison with it is constant).
     rr: DFF<Bits<3>>,
+    /// Fewer than max_outstanding reads pending or in flight (the return queue's count below
+    /// it), kept in a register: its next value is chosen among comparisons of the count made
+    /// in parallel, so that no comparison runs between `load` and the registers it enables.
+    room: DFF<Bit>,
+    /// The count below max_outstanding - 1, and below max_outstanding.
+    below_less_one: Signal<Local, Bit>,
+    below: Signal<Local, Bit>,
     found: Signal<Local, Bit>,
     sel: Signal<Local, Bits<3>>,
     sel_addr: Signal<Local, Bits<ADDR_BITS>>,
@@ -90,14 +97,14 @@ impl DirFetch {
         block_new!(
             [
                 clock, rst, cpl_data, arvalid, arready, araddr, rvalid, rready, rdata, rresp,
-                rlast, ar_valid, ar_addr, rr, found, sel, sel_addr, load, pop, r_err, sel_lane,
+                rlast, ar_valid, ar_addr, rr, room, below_less_one, below, found, sel, sel_addr, load, pop, r_err, sel_lane,
                 head_port, head_lane, r_entry,
             ]
             dreq_valid: defaults(n),
             dreq_ready: defaults(n),
             dreq_addr: defaults(n),
             cpl_valid: defaults(n),
-            ret: MemFifo::new((p.max_outstanding as usize).next_power_of_two().max(2)),
+            ret: MemFifo::lut_ram((p.max_outstanding as usize).next_power_of_two().max(2)),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
             entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),
@@ -112,7 +119,7 @@ impl DirFetch {
 impl Logic for DirFetch {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, ar_valid, ar_addr, rr);
+        dff_setup!(self, clock, ar_valid, ar_addr, rr, room);
         self.ret.clock.next = self.clock.val();
         self.ret.rst.next = self.rst.val();
 
@@ -140,7 +147,18 @@ impl Logic for DirFetch {
         self.pop.next = self.rvalid.val() & self.ret.out_valid.val();
         self.load.next = self.found.val()
             & (!self.ar_valid.q.val() | self.arready.val())
-            & ((self.ret.count.val() < self.max_outstanding.val()) | self.pop.val());
+            & (self.room.q.val() | self.pop.val());
+        // The next `room`: the count moves by one up at a load, down at a pop (it is at most
+        // max_outstanding, so below it after a pop).
+        self.below_less_one.next = (self.ret.count.val() + 1) < self.max_outstanding.val();
+        self.below.next = self.ret.count.val() < self.max_outstanding.val();
+        self.room.d.next = self.below.val();
+        if self.load.val() & !self.pop.val() {
+            self.room.d.next = self.below_less_one.val();
+        }
+        if !self.load.val() & self.pop.val() {
+            self.room.d.next = true;
+        }
         self.sel_addr.next = 0.into();
         for p in 0..self._ports {
             self.dreq_ready[p].next = self.load.val() & (self.sel.val() == self.port_num[p].val());
@@ -182,6 +200,7 @@ impl Logic for DirFetch {
         if self.rst.val() {
             self.ar_valid.d.next = false;
             self.rr.d.next = 0.into();
+            self.room.d.next = true;
         }
     }
 }

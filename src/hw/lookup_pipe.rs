@@ -35,10 +35,14 @@
 //! **Directory in memory.** A lookup that passed the on-chip checks is queued with `need`
 //! set and its offset in the page, and sends a directory read request (`TABLE_BASE +
 //! (index >> leaf_bits) * 8`, bits `[2:0]` of TABLE_BASE ignored) to the shared `DirFetch`;
-//! lookups that fail the checks never touch memory (SPEC §1, fail fast). The memory is read
-//! with one AXI ID, so it answers in AR order; `DirFetch` issues each port's reads in the
-//! port's order, so the directory entries come back in this port's request order and wait in
-//! a result queue. The queue's head leaves when it needs no entry, or when the result queue
+//! lookups that fail the checks never touch memory (SPEC §1, fail fast). The read request
+//! is registered after the checks (`d3`, so the checks end at one flip-flop) and offered to
+//! the DirFetch from there while the read request queue (distributed RAM, written ahead:
+//! [`MemFifo::write_ahead`]) is empty, else pushed behind its tail: the DirFetch sees the same
+//! requests at the same cycles as if the request entered the queue at the edge after s2.
+//! The memory is read with one AXI ID, so it answers in AR order; `DirFetch` issues each
+//! port's reads in the port's order, so the directory entries come back in this port's
+//! request order and wait in a result queue. The queue's head leaves when it needs no entry, or when the result queue
 //! holds its entry: the status is then PAGE_ABSENT (bit 0 clear) or MEM_ERROR (AXI error,
 //! [`DIR_ERROR_BIT`]) or OK with `page_base + offset`. Latency: memory latency + 5 (s1, s2,
 //! the AR register, the AR handshake, the result queue).
@@ -305,6 +309,16 @@ pub struct LookupPipe {
     /// in memory), and its qpn.
     d_valid: Signal<Local, Bit>,
     d_qpn: Signal<Local, Bits<QPN_BITS>>,
+    /// Directory in memory: the read request of the lookup that left s2 (or the cache) at the
+    /// last edge, registered after the checks (`d_valid`) so that they end at one flip-flop;
+    /// offered to the DirFetch directly while the read request queue is empty, else pushed
+    /// behind its tail (the queue and this register together hold what the queue alone held
+    /// before: same order, same cycle at the DirFetch).
+    d3_valid: DFF<Bit>,
+    d3_addr: DFF<Bits<ADDR_BITS>>,
+    /// `d3` is offered directly (the read request queue is empty), and the request offered.
+    d3_direct: Signal<Local, Bit>,
+    d3_out_addr: Signal<Local, Bits<ADDR_BITS>>,
     /// State in memory: the lookup the cache drains (the s2 lookup, unused, otherwise), and
     /// whether it passed the state checks.
     c_valid: Signal<Local, Bit>,
@@ -372,6 +386,7 @@ impl LookupPipe {
                 result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
                 s2_dreq_addr, out_held, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
                 unused_counts_addr, status, state,
+                d3_valid, d3_addr, d3_direct, d3_out_addr,
             ]
             dir_we: defaults(dirs),
             dir_waddr: defaults(dirs),
@@ -416,9 +431,22 @@ impl LookupPipe {
                 p.state_ram()
             },
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
-            queue: MemFifo::write_while_not_full(rsp_depth),
-            dreqs: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
-            results: (0..mem).map(|_| MemFifo::new(rsp_depth)).collect(),
+            // The response queue is written ahead (its credit counts every lookup in flight,
+            // s3 included, so it is never pushed while full): its write enable comes from a
+            // flip-flop. With the directory in memory the queues are deep (lookups wait for
+            // their entries): distributed RAM, so that no path runs from a block RAM's read
+            // port.
+            queue: if mem == 1 {
+                MemFifo::lut_ram(rsp_depth).write_ahead()
+            } else {
+                MemFifo::new(rsp_depth).write_ahead()
+            },
+            dreqs: (0..mem)
+                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .collect(),
+            results: (0..mem)
+                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
             _dirs: dirs,
@@ -456,7 +484,7 @@ impl Logic for LookupPipe {
     fn update(&mut self) {
         dff_setup!(
             self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor,
-            s3_valid, s3_lookup, s3_words, flight, room
+            s3_valid, s3_lookup, s3_words, flight, room, d3_valid, d3_addr
         );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
@@ -655,15 +683,27 @@ impl Logic for LookupPipe {
                 >> self.leaf_bits.val();
         self.s2_dreq_addr.next = (self.table_base.val() & self.entry_base_mask.val())
             + (self.s2_page.val() << self.entry_shift.val());
+        // The request is registered in `d3` (the address loaded at every edge, so that
+        // `d_valid` drives one flip-flop), then offered to the DirFetch directly while the
+        // request queue is empty, or pushed behind the queue's tail unless taken directly.
+        self.d3_valid.d.next = self.d_valid.val();
+        self.d3_addr.d.next = self.s2_dreq_addr.val();
+        self.d3_direct.next = false;
+        self.d3_out_addr.next = self.d3_addr.q.val();
         self.result.next = 0.into();
         self.result_valid.next = false;
         for m in 0..self._mem {
             self.dreqs[m].clock.next = self.clock.val();
             self.dreqs[m].rst.next = self.rst.val();
-            self.dreqs[m].in_valid.next = self.d_valid.val();
-            self.dreqs[m].data_in.next = self.s2_dreq_addr.val();
-            self.dreq_valid[m].next = self.dreqs[m].out_valid.val();
-            self.dreq_addr[m].next = self.dreqs[m].data_out.val();
+            self.d3_direct.next = self.d3_valid.q.val() & !self.dreqs[m].out_valid.val();
+            if self.dreqs[m].out_valid.val() {
+                self.d3_out_addr.next = self.dreqs[m].data_out.val();
+            }
+            self.dreqs[m].in_valid.next =
+                self.d3_valid.q.val() & !(self.d3_direct.val() & self.dreq_ready[m].val());
+            self.dreqs[m].data_in.next = self.d3_addr.q.val();
+            self.dreq_valid[m].next = self.dreqs[m].out_valid.val() | self.d3_valid.q.val();
+            self.dreq_addr[m].next = self.d3_out_addr.val();
             self.dreqs[m].out_ready.next = self.dreq_ready[m].val();
             self.results[m].clock.next = self.clock.val();
             self.results[m].rst.next = self.rst.val();
@@ -720,6 +760,10 @@ impl Logic for LookupPipe {
             | self.out_held.val().any()
             | self.s2_dreq_addr.val().any()
             | self.d_valid.val()
+            | self.d3_valid.q.val()
+            | self.d3_addr.q.val().any()
+            | self.d3_direct.val()
+            | self.d3_out_addr.val().any()
             | self.c_valid.val()
             | self.c_ok.val();
         for m in 0..self._mem {
@@ -752,6 +796,7 @@ impl Logic for LookupPipe {
             self.s1_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.s3_valid.d.next = false;
+            self.d3_valid.d.next = false;
             self.flight.d.next = 0.into();
             self.room.d.next = true;
         }

@@ -14,6 +14,22 @@
 //! | `count` | out | words held, `0..=depth` |
 //!
 //! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
+//!
+//! Where the words live: [`MemFifo::new`] leaves it to the synthesis tool (yosys puts a deep
+//! or wide array in block RAM, where the head is read through the block's address register:
+//! on ECP5 a DP16KD read port without its output register, 5.8 ns from the clock to the
+//! data, so any logic after the head runs on a slow path); [`MemFifo::lut_ram`] asks for
+//! distributed RAM (`ram_style = "distributed"`, read by yosys 0.23's `memory_libmap`, by
+//! Vivado and by Quartus (as `ramstyle`), so the head is read through LUTs (ECP5
+//! `TRELLIS_DPR16X4`, 16 words of 4 bits each) in about a LUT delay after the read pointer.
+//! It costs LUTs: about 7 LUT4 per 64 bits stored (measured on ECP5 with the in_memory
+//! directory queues).
+//!
+//! [`MemFifo::write_ahead`]: the array is written at every edge where the FIFO is not full
+//! (the word after the tail, which only a push keeps), and `in_valid` only moves the write
+//! pointer: the push decision, when it comes late in the cycle, then drives a few pointer
+//! flip-flops, not the write enable of every RAM cell. Such a FIFO must never be pushed while
+//! full, even at an edge where its head leaves (a simulation check stops on it).
 
 use rust_hdl::prelude::*;
 
@@ -31,12 +47,15 @@ pub struct MemFifo<T: Synth> {
     pub data_out: Signal<Out, T>,
     pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
     _depth: usize,
-    /// See [`MemFifo::write_while_not_full`].
-    _eager: bool,
+    /// Ask for distributed (LUT) RAM.
+    _lut: bool,
+    /// Write the array at every edge where the FIFO is not full ([`MemFifo::write_ahead`]).
+    _ahead: bool,
     _sim: std::collections::VecDeque<T>,
 }
 
 impl<T: Synth> MemFifo<T> {
+    /// A FIFO whose array the synthesis tool places (block RAM when deep or wide).
     pub fn new(depth: usize) -> Self {
         assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
         Self {
@@ -45,16 +64,22 @@ impl<T: Synth> MemFifo<T> {
         }
     }
 
-    /// A FIFO whose producer never pushes while it is full, not even at an edge where it
-    /// pops (the pipe's response queue: its credit counts every lookup in flight). The word
-    /// at the write pointer lies outside the FIFO unless it is full, so it is written at every
-    /// edge but then, pushed or not: the write enable comes straight from a flip-flop, not
-    /// from the push (whose logic would fan out to every LUT RAM of a wide word). Simulation
-    /// stops on a push while full.
-    pub fn write_while_not_full(depth: usize) -> Self {
+    /// A FIFO whose array is in distributed (LUT) RAM, so the head is read in about a LUT
+    /// delay: for the queues whose head feeds logic on a short path.
+    pub fn lut_ram(depth: usize) -> Self {
         Self {
-            _eager: true,
+            _lut: true,
             ..Self::new(depth)
+        }
+    }
+
+    /// This FIFO with its array written at every edge where it is not full, `in_valid` moving
+    /// only the write pointer (see the module documentation). Its producer never pushes while
+    /// it is full, even at an edge where its head leaves.
+    pub fn write_ahead(self) -> Self {
+        Self {
+            _ahead: true,
+            ..self
         }
     }
 
@@ -93,7 +118,7 @@ impl<T: Synth> Logic for MemFifo<T> {
         let a = self.address_bits();
         Verilog::Custom(format!(
             "\
-reg [{wm}:0] mem [0:{dm}];
+{style}reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 reg [{cm}:0] fill;
@@ -118,7 +143,7 @@ wire pop = nonempty & out_ready;
 wire [{wm}:0] head = mem[rd_ptr];
 
 always @(posedge clock) begin
-   if ({we}) begin
+   if ({write}) begin
       mem[wr_ptr] <= data_in;
    end
    if (rst) begin
@@ -141,14 +166,13 @@ always @(*) count = fill;
 
 `ifndef SYNTHESIS
 // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-// so it is a design error): without a pop at the same edge, or, when the FIFO writes its
-// free word at every edge, with one.
+// so it is a design error).
 always @(posedge clock) begin
-   if (!rst && in_valid && {full_pop} && fill == {cb}'d{depth}) begin
+   if (!rst && in_valid && !pop && fill == {cb}'d{depth}) begin
       $display(\"ERROR: %m: push into a full FIFO of {depth} words\");
       $fatal(1);
    end
-end
+{ahead_check}end
 `endif
 ",
             wm = T::BITS - 1,
@@ -159,13 +183,30 @@ end
             cm = FIFO_COUNT_BITS - 1,
             cb = FIFO_COUNT_BITS,
             depth = self._depth,
-            // `fill` reaches `depth` only when full: its bit `a` is set then.
-            we = if self._eager {
+            write = if self._ahead {
+                // `fill` reaches `depth` only when full: its bit `a` is set then.
                 format!("~fill[{a}]")
             } else {
                 "in_valid".to_string()
             },
-            full_pop = if self._eager { "1'b1" } else { "!pop" },
+            ahead_check = if self._ahead {
+                format!(
+                    "   // Write-ahead: the word after the tail is the head when full.
+   if (!rst && in_valid && fill == {FIFO_COUNT_BITS}'d{depth}) begin
+      $display(\"ERROR: %m: push into a full write-ahead FIFO of {depth} words\");
+      $fatal(1);
+   end
+",
+                    depth = self._depth
+                )
+            } else {
+                String::new()
+            },
+            style = if self._lut {
+                "(* ram_style = \"distributed\" *)\n"
+            } else {
+                ""
+            },
         ))
     }
 }

@@ -1,6 +1,7 @@
 //! Block-level tests of the one FIFO block, [`MemFifo`], alone in Verilator against a
 //! `VecDeque`: as the response queue at the end of a lookup pipe (4 words of a whole
-//! `QueuedLookup`, 124 bits) and as the queues of the in_memory path (2, 16 and 512 words).
+//! `QueuedLookup`, 124 bits) and as the queues of the in_memory path (2, 16 and 512 words, and
+//! the read request queue's write-ahead kind in distributed RAM at 2 and 64 words).
 //!
 //! Every cycle, before the edge, the block must show exactly the queue's state: `out_valid`
 //! when it holds a word, `data_out` the oldest word (first word fall-through: a word pushed at
@@ -257,5 +258,18 @@ fn mem_fifo_against_a_queue() {
         let top = format!("mem_fifo_{depth}");
         let model = block::model(MemFifo::<Bits<40>>::new(depth), &top).unwrap();
         all_shapes(&top, &model, depth, cycles, 0xF1F0_0010 + depth as u64);
+    }
+}
+
+/// The in_memory read request queue's kind: distributed RAM, written at every edge where it is
+/// not full (`in_valid` moves only the write pointer). `data_in` carries a random word at every
+/// edge, pushed or not, so a word written ahead that overwrote a held word, or a push that
+/// lost its word, shows against the queue.
+#[test]
+fn write_ahead_lut_ram_fifo_against_a_queue() {
+    for (depth, cycles) in [(2, 10_000), (64, 20_000)] {
+        let top = format!("mem_fifo_ahead_{depth}");
+        let model = block::model(MemFifo::<Bits<40>>::lut_ram(depth).write_ahead(), &top).unwrap();
+        all_shapes(&top, &model, depth, cycles, 0xF1F0_0A00 + depth as u64);
     }
 }
