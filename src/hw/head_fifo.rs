@@ -7,7 +7,7 @@
 //! edge `t` is offered right after edge `t`), but `out_valid` and `data_out` come from
 //! flip-flops and the memory array's read address from a register: no path runs from the
 //! array's read data through the consumer's pop back into the array's read address. With a
-//! [`MemFifo`] deep or wide enough for block RAM, yosys reads the head through the block's
+//! [`MemFifo`](super::mem_fifo::MemFifo) deep or wide enough for block RAM, yosys reads the head through the block's
 //! address register (the next read pointer, `rd_ptr + pop`), so on ECP5 the path went from a
 //! DP16KD's read data (5.8 ns clock to out) through the consumer's decision into the same
 //! DP16KD's read address.
