@@ -250,8 +250,8 @@ pub struct LookupPipe {
     /// Computed in s1 from the qpn alone: the index is out of range.
     s2_oor: DFF<Bit>,
     /// The lookup that left s2 (or the cache) at the last edge: the response when the queue
-    /// is empty (bypass), else it enters the queue at the next edge. No logic runs between
-    /// the checks and the queue's write port.
+    /// is empty (bypass), else it enters the queue at the next edge. Its checks run after
+    /// it (`s3_words`), so no logic runs between the RAMs' output registers and s3.
     s3_valid: DFF<Bit>,
     s3_lookup: DFF<QueuedLookup>,
     s3_words: DFF<S3Words>,
