@@ -4456,7 +4456,6 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -4668,7 +4667,6 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
         if (state_in_memory) begin
             q_valid = c_valid;
@@ -4745,7 +4743,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -5479,7 +5477,6 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -5691,7 +5688,6 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
         if (state_in_memory) begin
             q_valid = c_valid;
@@ -5768,7 +5764,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -5173,7 +5173,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -5405,7 +5404,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
         if (state_in_memory) begin
             q_valid = c_valid;
@@ -5500,8 +5498,8 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
-        unused_counts_addr = |queue$count | |out_held | |dreqs$0$count | |results$0$count | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -6413,7 +6411,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -6645,7 +6642,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
         if (state_in_memory) begin
             q_valid = c_valid;
@@ -6740,8 +6736,8 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
-        unused_counts_addr = |queue$count | |out_held | |dreqs$0$count | |results$0$count | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |dreqs$0$count | |results$0$count | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -9282,72 +9282,334 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  slot_num$61 = 8'h3d;
     localparam  slot_num$62 = 8'h3e;
     localparam  slot_num$63 = 8'h3f;
-    localparam  group_start$0 = 1'b1;
-    localparam  group_start$1 = 1'b0;
-    localparam  group_start$2 = 1'b0;
-    localparam  group_start$3 = 1'b0;
-    localparam  group_start$4 = 1'b0;
-    localparam  group_start$5 = 1'b0;
-    localparam  group_start$6 = 1'b0;
-    localparam  group_start$7 = 1'b0;
-    localparam  group_start$8 = 1'b1;
-    localparam  group_start$9 = 1'b0;
-    localparam  group_start$10 = 1'b0;
-    localparam  group_start$11 = 1'b0;
-    localparam  group_start$12 = 1'b0;
-    localparam  group_start$13 = 1'b0;
-    localparam  group_start$14 = 1'b0;
-    localparam  group_start$15 = 1'b0;
-    localparam  group_start$16 = 1'b1;
-    localparam  group_start$17 = 1'b0;
-    localparam  group_start$18 = 1'b0;
-    localparam  group_start$19 = 1'b0;
-    localparam  group_start$20 = 1'b0;
-    localparam  group_start$21 = 1'b0;
-    localparam  group_start$22 = 1'b0;
-    localparam  group_start$23 = 1'b0;
-    localparam  group_start$24 = 1'b1;
-    localparam  group_start$25 = 1'b0;
-    localparam  group_start$26 = 1'b0;
-    localparam  group_start$27 = 1'b0;
-    localparam  group_start$28 = 1'b0;
-    localparam  group_start$29 = 1'b0;
-    localparam  group_start$30 = 1'b0;
-    localparam  group_start$31 = 1'b0;
-    localparam  group_start$32 = 1'b1;
-    localparam  group_start$33 = 1'b0;
-    localparam  group_start$34 = 1'b0;
-    localparam  group_start$35 = 1'b0;
-    localparam  group_start$36 = 1'b0;
-    localparam  group_start$37 = 1'b0;
-    localparam  group_start$38 = 1'b0;
-    localparam  group_start$39 = 1'b0;
-    localparam  group_start$40 = 1'b1;
-    localparam  group_start$41 = 1'b0;
-    localparam  group_start$42 = 1'b0;
-    localparam  group_start$43 = 1'b0;
-    localparam  group_start$44 = 1'b0;
-    localparam  group_start$45 = 1'b0;
-    localparam  group_start$46 = 1'b0;
-    localparam  group_start$47 = 1'b0;
-    localparam  group_start$48 = 1'b1;
-    localparam  group_start$49 = 1'b0;
-    localparam  group_start$50 = 1'b0;
-    localparam  group_start$51 = 1'b0;
-    localparam  group_start$52 = 1'b0;
-    localparam  group_start$53 = 1'b0;
-    localparam  group_start$54 = 1'b0;
-    localparam  group_start$55 = 1'b0;
-    localparam  group_start$56 = 1'b1;
-    localparam  group_start$57 = 1'b0;
-    localparam  group_start$58 = 1'b0;
-    localparam  group_start$59 = 1'b0;
-    localparam  group_start$60 = 1'b0;
-    localparam  group_start$61 = 1'b0;
-    localparam  group_start$62 = 1'b0;
-    localparam  group_start$63 = 1'b0;
+    localparam  slot_bit$0 = 256'h1;
+    localparam  slot_bit$1 = 256'h2;
+    localparam  slot_bit$2 = 256'h4;
+    localparam  slot_bit$3 = 256'h8;
+    localparam  slot_bit$4 = 256'h10;
+    localparam  slot_bit$5 = 256'h20;
+    localparam  slot_bit$6 = 256'h40;
+    localparam  slot_bit$7 = 256'h80;
+    localparam  slot_bit$8 = 256'h100;
+    localparam  slot_bit$9 = 256'h200;
+    localparam  slot_bit$10 = 256'h400;
+    localparam  slot_bit$11 = 256'h800;
+    localparam  slot_bit$12 = 256'h1000;
+    localparam  slot_bit$13 = 256'h2000;
+    localparam  slot_bit$14 = 256'h4000;
+    localparam  slot_bit$15 = 256'h8000;
+    localparam  slot_bit$16 = 256'h10000;
+    localparam  slot_bit$17 = 256'h20000;
+    localparam  slot_bit$18 = 256'h40000;
+    localparam  slot_bit$19 = 256'h80000;
+    localparam  slot_bit$20 = 256'h100000;
+    localparam  slot_bit$21 = 256'h200000;
+    localparam  slot_bit$22 = 256'h400000;
+    localparam  slot_bit$23 = 256'h800000;
+    localparam  slot_bit$24 = 256'h1000000;
+    localparam  slot_bit$25 = 256'h2000000;
+    localparam  slot_bit$26 = 256'h4000000;
+    localparam  slot_bit$27 = 256'h8000000;
+    localparam  slot_bit$28 = 256'h10000000;
+    localparam  slot_bit$29 = 256'h20000000;
+    localparam  slot_bit$30 = 256'h40000000;
+    localparam  slot_bit$31 = 256'h80000000;
+    localparam  slot_bit$32 = 256'h100000000;
+    localparam  slot_bit$33 = 256'h200000000;
+    localparam  slot_bit$34 = 256'h400000000;
+    localparam  slot_bit$35 = 256'h800000000;
+    localparam  slot_bit$36 = 256'h1000000000;
+    localparam  slot_bit$37 = 256'h2000000000;
+    localparam  slot_bit$38 = 256'h4000000000;
+    localparam  slot_bit$39 = 256'h8000000000;
+    localparam  slot_bit$40 = 256'h10000000000;
+    localparam  slot_bit$41 = 256'h20000000000;
+    localparam  slot_bit$42 = 256'h40000000000;
+    localparam  slot_bit$43 = 256'h80000000000;
+    localparam  slot_bit$44 = 256'h100000000000;
+    localparam  slot_bit$45 = 256'h200000000000;
+    localparam  slot_bit$46 = 256'h400000000000;
+    localparam  slot_bit$47 = 256'h800000000000;
+    localparam  slot_bit$48 = 256'h1000000000000;
+    localparam  slot_bit$49 = 256'h2000000000000;
+    localparam  slot_bit$50 = 256'h4000000000000;
+    localparam  slot_bit$51 = 256'h8000000000000;
+    localparam  slot_bit$52 = 256'h10000000000000;
+    localparam  slot_bit$53 = 256'h20000000000000;
+    localparam  slot_bit$54 = 256'h40000000000000;
+    localparam  slot_bit$55 = 256'h80000000000000;
+    localparam  slot_bit$56 = 256'h100000000000000;
+    localparam  slot_bit$57 = 256'h200000000000000;
+    localparam  slot_bit$58 = 256'h400000000000000;
+    localparam  slot_bit$59 = 256'h800000000000000;
+    localparam  slot_bit$60 = 256'h1000000000000000;
+    localparam  slot_bit$61 = 256'h2000000000000000;
+    localparam  slot_bit$62 = 256'h4000000000000000;
+    localparam  slot_bit$63 = 256'h8000000000000000;
+    localparam  group_mask$0 = 256'hff;
+    localparam  group_mask$1 = 256'hff;
+    localparam  group_mask$2 = 256'hff;
+    localparam  group_mask$3 = 256'hff;
+    localparam  group_mask$4 = 256'hff;
+    localparam  group_mask$5 = 256'hff;
+    localparam  group_mask$6 = 256'hff;
+    localparam  group_mask$7 = 256'hff;
+    localparam  group_mask$8 = 256'hff00;
+    localparam  group_mask$9 = 256'hff00;
+    localparam  group_mask$10 = 256'hff00;
+    localparam  group_mask$11 = 256'hff00;
+    localparam  group_mask$12 = 256'hff00;
+    localparam  group_mask$13 = 256'hff00;
+    localparam  group_mask$14 = 256'hff00;
+    localparam  group_mask$15 = 256'hff00;
+    localparam  group_mask$16 = 256'hff0000;
+    localparam  group_mask$17 = 256'hff0000;
+    localparam  group_mask$18 = 256'hff0000;
+    localparam  group_mask$19 = 256'hff0000;
+    localparam  group_mask$20 = 256'hff0000;
+    localparam  group_mask$21 = 256'hff0000;
+    localparam  group_mask$22 = 256'hff0000;
+    localparam  group_mask$23 = 256'hff0000;
+    localparam  group_mask$24 = 256'hff000000;
+    localparam  group_mask$25 = 256'hff000000;
+    localparam  group_mask$26 = 256'hff000000;
+    localparam  group_mask$27 = 256'hff000000;
+    localparam  group_mask$28 = 256'hff000000;
+    localparam  group_mask$29 = 256'hff000000;
+    localparam  group_mask$30 = 256'hff000000;
+    localparam  group_mask$31 = 256'hff000000;
+    localparam  group_mask$32 = 256'hff00000000;
+    localparam  group_mask$33 = 256'hff00000000;
+    localparam  group_mask$34 = 256'hff00000000;
+    localparam  group_mask$35 = 256'hff00000000;
+    localparam  group_mask$36 = 256'hff00000000;
+    localparam  group_mask$37 = 256'hff00000000;
+    localparam  group_mask$38 = 256'hff00000000;
+    localparam  group_mask$39 = 256'hff00000000;
+    localparam  group_mask$40 = 256'hff0000000000;
+    localparam  group_mask$41 = 256'hff0000000000;
+    localparam  group_mask$42 = 256'hff0000000000;
+    localparam  group_mask$43 = 256'hff0000000000;
+    localparam  group_mask$44 = 256'hff0000000000;
+    localparam  group_mask$45 = 256'hff0000000000;
+    localparam  group_mask$46 = 256'hff0000000000;
+    localparam  group_mask$47 = 256'hff0000000000;
+    localparam  group_mask$48 = 256'hff000000000000;
+    localparam  group_mask$49 = 256'hff000000000000;
+    localparam  group_mask$50 = 256'hff000000000000;
+    localparam  group_mask$51 = 256'hff000000000000;
+    localparam  group_mask$52 = 256'hff000000000000;
+    localparam  group_mask$53 = 256'hff000000000000;
+    localparam  group_mask$54 = 256'hff000000000000;
+    localparam  group_mask$55 = 256'hff000000000000;
+    localparam  group_mask$56 = 256'hff00000000000000;
+    localparam  group_mask$57 = 256'hff00000000000000;
+    localparam  group_mask$58 = 256'hff00000000000000;
+    localparam  group_mask$59 = 256'hff00000000000000;
+    localparam  group_mask$60 = 256'hff00000000000000;
+    localparam  group_mask$61 = 256'hff00000000000000;
+    localparam  group_mask$62 = 256'hff00000000000000;
+    localparam  group_mask$63 = 256'hff00000000000000;
+    localparam  group_below$0 = 256'h0;
+    localparam  group_below$1 = 256'h1;
+    localparam  group_below$2 = 256'h3;
+    localparam  group_below$3 = 256'h7;
+    localparam  group_below$4 = 256'hf;
+    localparam  group_below$5 = 256'h1f;
+    localparam  group_below$6 = 256'h3f;
+    localparam  group_below$7 = 256'h7f;
+    localparam  group_below$8 = 256'h0;
+    localparam  group_below$9 = 256'h100;
+    localparam  group_below$10 = 256'h300;
+    localparam  group_below$11 = 256'h700;
+    localparam  group_below$12 = 256'hf00;
+    localparam  group_below$13 = 256'h1f00;
+    localparam  group_below$14 = 256'h3f00;
+    localparam  group_below$15 = 256'h7f00;
+    localparam  group_below$16 = 256'h0;
+    localparam  group_below$17 = 256'h10000;
+    localparam  group_below$18 = 256'h30000;
+    localparam  group_below$19 = 256'h70000;
+    localparam  group_below$20 = 256'hf0000;
+    localparam  group_below$21 = 256'h1f0000;
+    localparam  group_below$22 = 256'h3f0000;
+    localparam  group_below$23 = 256'h7f0000;
+    localparam  group_below$24 = 256'h0;
+    localparam  group_below$25 = 256'h1000000;
+    localparam  group_below$26 = 256'h3000000;
+    localparam  group_below$27 = 256'h7000000;
+    localparam  group_below$28 = 256'hf000000;
+    localparam  group_below$29 = 256'h1f000000;
+    localparam  group_below$30 = 256'h3f000000;
+    localparam  group_below$31 = 256'h7f000000;
+    localparam  group_below$32 = 256'h0;
+    localparam  group_below$33 = 256'h100000000;
+    localparam  group_below$34 = 256'h300000000;
+    localparam  group_below$35 = 256'h700000000;
+    localparam  group_below$36 = 256'hf00000000;
+    localparam  group_below$37 = 256'h1f00000000;
+    localparam  group_below$38 = 256'h3f00000000;
+    localparam  group_below$39 = 256'h7f00000000;
+    localparam  group_below$40 = 256'h0;
+    localparam  group_below$41 = 256'h10000000000;
+    localparam  group_below$42 = 256'h30000000000;
+    localparam  group_below$43 = 256'h70000000000;
+    localparam  group_below$44 = 256'hf0000000000;
+    localparam  group_below$45 = 256'h1f0000000000;
+    localparam  group_below$46 = 256'h3f0000000000;
+    localparam  group_below$47 = 256'h7f0000000000;
+    localparam  group_below$48 = 256'h0;
+    localparam  group_below$49 = 256'h1000000000000;
+    localparam  group_below$50 = 256'h3000000000000;
+    localparam  group_below$51 = 256'h7000000000000;
+    localparam  group_below$52 = 256'hf000000000000;
+    localparam  group_below$53 = 256'h1f000000000000;
+    localparam  group_below$54 = 256'h3f000000000000;
+    localparam  group_below$55 = 256'h7f000000000000;
+    localparam  group_below$56 = 256'h0;
+    localparam  group_below$57 = 256'h100000000000000;
+    localparam  group_below$58 = 256'h300000000000000;
+    localparam  group_below$59 = 256'h700000000000000;
+    localparam  group_below$60 = 256'hf00000000000000;
+    localparam  group_below$61 = 256'h1f00000000000000;
+    localparam  group_below$62 = 256'h3f00000000000000;
+    localparam  group_below$63 = 256'h7f00000000000000;
+    localparam  group_bit$0 = 32'h1;
+    localparam  group_bit$1 = 32'h1;
+    localparam  group_bit$2 = 32'h1;
+    localparam  group_bit$3 = 32'h1;
+    localparam  group_bit$4 = 32'h1;
+    localparam  group_bit$5 = 32'h1;
+    localparam  group_bit$6 = 32'h1;
+    localparam  group_bit$7 = 32'h1;
+    localparam  group_bit$8 = 32'h2;
+    localparam  group_bit$9 = 32'h2;
+    localparam  group_bit$10 = 32'h2;
+    localparam  group_bit$11 = 32'h2;
+    localparam  group_bit$12 = 32'h2;
+    localparam  group_bit$13 = 32'h2;
+    localparam  group_bit$14 = 32'h2;
+    localparam  group_bit$15 = 32'h2;
+    localparam  group_bit$16 = 32'h4;
+    localparam  group_bit$17 = 32'h4;
+    localparam  group_bit$18 = 32'h4;
+    localparam  group_bit$19 = 32'h4;
+    localparam  group_bit$20 = 32'h4;
+    localparam  group_bit$21 = 32'h4;
+    localparam  group_bit$22 = 32'h4;
+    localparam  group_bit$23 = 32'h4;
+    localparam  group_bit$24 = 32'h8;
+    localparam  group_bit$25 = 32'h8;
+    localparam  group_bit$26 = 32'h8;
+    localparam  group_bit$27 = 32'h8;
+    localparam  group_bit$28 = 32'h8;
+    localparam  group_bit$29 = 32'h8;
+    localparam  group_bit$30 = 32'h8;
+    localparam  group_bit$31 = 32'h8;
+    localparam  group_bit$32 = 32'h10;
+    localparam  group_bit$33 = 32'h10;
+    localparam  group_bit$34 = 32'h10;
+    localparam  group_bit$35 = 32'h10;
+    localparam  group_bit$36 = 32'h10;
+    localparam  group_bit$37 = 32'h10;
+    localparam  group_bit$38 = 32'h10;
+    localparam  group_bit$39 = 32'h10;
+    localparam  group_bit$40 = 32'h20;
+    localparam  group_bit$41 = 32'h20;
+    localparam  group_bit$42 = 32'h20;
+    localparam  group_bit$43 = 32'h20;
+    localparam  group_bit$44 = 32'h20;
+    localparam  group_bit$45 = 32'h20;
+    localparam  group_bit$46 = 32'h20;
+    localparam  group_bit$47 = 32'h20;
+    localparam  group_bit$48 = 32'h40;
+    localparam  group_bit$49 = 32'h40;
+    localparam  group_bit$50 = 32'h40;
+    localparam  group_bit$51 = 32'h40;
+    localparam  group_bit$52 = 32'h40;
+    localparam  group_bit$53 = 32'h40;
+    localparam  group_bit$54 = 32'h40;
+    localparam  group_bit$55 = 32'h40;
+    localparam  group_bit$56 = 32'h80;
+    localparam  group_bit$57 = 32'h80;
+    localparam  group_bit$58 = 32'h80;
+    localparam  group_bit$59 = 32'h80;
+    localparam  group_bit$60 = 32'h80;
+    localparam  group_bit$61 = 32'h80;
+    localparam  group_bit$62 = 32'h80;
+    localparam  group_bit$63 = 32'h80;
+    localparam  groups_below$0 = 32'h0;
+    localparam  groups_below$1 = 32'h0;
+    localparam  groups_below$2 = 32'h0;
+    localparam  groups_below$3 = 32'h0;
+    localparam  groups_below$4 = 32'h0;
+    localparam  groups_below$5 = 32'h0;
+    localparam  groups_below$6 = 32'h0;
+    localparam  groups_below$7 = 32'h0;
+    localparam  groups_below$8 = 32'h1;
+    localparam  groups_below$9 = 32'h1;
+    localparam  groups_below$10 = 32'h1;
+    localparam  groups_below$11 = 32'h1;
+    localparam  groups_below$12 = 32'h1;
+    localparam  groups_below$13 = 32'h1;
+    localparam  groups_below$14 = 32'h1;
+    localparam  groups_below$15 = 32'h1;
+    localparam  groups_below$16 = 32'h3;
+    localparam  groups_below$17 = 32'h3;
+    localparam  groups_below$18 = 32'h3;
+    localparam  groups_below$19 = 32'h3;
+    localparam  groups_below$20 = 32'h3;
+    localparam  groups_below$21 = 32'h3;
+    localparam  groups_below$22 = 32'h3;
+    localparam  groups_below$23 = 32'h3;
+    localparam  groups_below$24 = 32'h7;
+    localparam  groups_below$25 = 32'h7;
+    localparam  groups_below$26 = 32'h7;
+    localparam  groups_below$27 = 32'h7;
+    localparam  groups_below$28 = 32'h7;
+    localparam  groups_below$29 = 32'h7;
+    localparam  groups_below$30 = 32'h7;
+    localparam  groups_below$31 = 32'h7;
+    localparam  groups_below$32 = 32'hf;
+    localparam  groups_below$33 = 32'hf;
+    localparam  groups_below$34 = 32'hf;
+    localparam  groups_below$35 = 32'hf;
+    localparam  groups_below$36 = 32'hf;
+    localparam  groups_below$37 = 32'hf;
+    localparam  groups_below$38 = 32'hf;
+    localparam  groups_below$39 = 32'hf;
+    localparam  groups_below$40 = 32'h1f;
+    localparam  groups_below$41 = 32'h1f;
+    localparam  groups_below$42 = 32'h1f;
+    localparam  groups_below$43 = 32'h1f;
+    localparam  groups_below$44 = 32'h1f;
+    localparam  groups_below$45 = 32'h1f;
+    localparam  groups_below$46 = 32'h1f;
+    localparam  groups_below$47 = 32'h1f;
+    localparam  groups_below$48 = 32'h3f;
+    localparam  groups_below$49 = 32'h3f;
+    localparam  groups_below$50 = 32'h3f;
+    localparam  groups_below$51 = 32'h3f;
+    localparam  groups_below$52 = 32'h3f;
+    localparam  groups_below$53 = 32'h3f;
+    localparam  groups_below$54 = 32'h3f;
+    localparam  groups_below$55 = 32'h3f;
+    localparam  groups_below$56 = 32'h7f;
+    localparam  groups_below$57 = 32'h7f;
+    localparam  groups_below$58 = 32'h7f;
+    localparam  groups_below$59 = 32'h7f;
+    localparam  groups_below$60 = 32'h7f;
+    localparam  groups_below$61 = 32'h7f;
+    localparam  groups_below$62 = 32'h7f;
+    localparam  groups_below$63 = 32'h7f;
     localparam  answer_depth = 10'b100;
     localparam  ref_max = 10'b1111111111;
+    localparam  dec_num$0 = 3'b0;
+    localparam  dec_num$1 = 3'b1;
+    localparam  dec_num$2 = 3'b10;
+    localparam  ref_num$0 = 10'b0;
+    localparam  ref_num$1 = 10'b1;
+    localparam  ref_num$2 = 10'b10;
     localparam  ref_max_m1 = 10'b1111111110;
     localparam  base_mask = 64'hfffffffffffffff0;
     localparam  block_shift = 8'h4;
@@ -10784,6 +11046,198 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  s_eq$63$d;
     wire  s_eq$63$q;
     reg  s_eq$63$clock;
+    reg  s_lv$0$d;
+    wire  s_lv$0$q;
+    reg  s_lv$0$clock;
+    reg  s_lv$1$d;
+    wire  s_lv$1$q;
+    reg  s_lv$1$clock;
+    reg  s_lv$2$d;
+    wire  s_lv$2$q;
+    reg  s_lv$2$clock;
+    reg  s_lv$3$d;
+    wire  s_lv$3$q;
+    reg  s_lv$3$clock;
+    reg  s_lv$4$d;
+    wire  s_lv$4$q;
+    reg  s_lv$4$clock;
+    reg  s_lv$5$d;
+    wire  s_lv$5$q;
+    reg  s_lv$5$clock;
+    reg  s_lv$6$d;
+    wire  s_lv$6$q;
+    reg  s_lv$6$clock;
+    reg  s_lv$7$d;
+    wire  s_lv$7$q;
+    reg  s_lv$7$clock;
+    reg  s_lv$8$d;
+    wire  s_lv$8$q;
+    reg  s_lv$8$clock;
+    reg  s_lv$9$d;
+    wire  s_lv$9$q;
+    reg  s_lv$9$clock;
+    reg  s_lv$10$d;
+    wire  s_lv$10$q;
+    reg  s_lv$10$clock;
+    reg  s_lv$11$d;
+    wire  s_lv$11$q;
+    reg  s_lv$11$clock;
+    reg  s_lv$12$d;
+    wire  s_lv$12$q;
+    reg  s_lv$12$clock;
+    reg  s_lv$13$d;
+    wire  s_lv$13$q;
+    reg  s_lv$13$clock;
+    reg  s_lv$14$d;
+    wire  s_lv$14$q;
+    reg  s_lv$14$clock;
+    reg  s_lv$15$d;
+    wire  s_lv$15$q;
+    reg  s_lv$15$clock;
+    reg  s_lv$16$d;
+    wire  s_lv$16$q;
+    reg  s_lv$16$clock;
+    reg  s_lv$17$d;
+    wire  s_lv$17$q;
+    reg  s_lv$17$clock;
+    reg  s_lv$18$d;
+    wire  s_lv$18$q;
+    reg  s_lv$18$clock;
+    reg  s_lv$19$d;
+    wire  s_lv$19$q;
+    reg  s_lv$19$clock;
+    reg  s_lv$20$d;
+    wire  s_lv$20$q;
+    reg  s_lv$20$clock;
+    reg  s_lv$21$d;
+    wire  s_lv$21$q;
+    reg  s_lv$21$clock;
+    reg  s_lv$22$d;
+    wire  s_lv$22$q;
+    reg  s_lv$22$clock;
+    reg  s_lv$23$d;
+    wire  s_lv$23$q;
+    reg  s_lv$23$clock;
+    reg  s_lv$24$d;
+    wire  s_lv$24$q;
+    reg  s_lv$24$clock;
+    reg  s_lv$25$d;
+    wire  s_lv$25$q;
+    reg  s_lv$25$clock;
+    reg  s_lv$26$d;
+    wire  s_lv$26$q;
+    reg  s_lv$26$clock;
+    reg  s_lv$27$d;
+    wire  s_lv$27$q;
+    reg  s_lv$27$clock;
+    reg  s_lv$28$d;
+    wire  s_lv$28$q;
+    reg  s_lv$28$clock;
+    reg  s_lv$29$d;
+    wire  s_lv$29$q;
+    reg  s_lv$29$clock;
+    reg  s_lv$30$d;
+    wire  s_lv$30$q;
+    reg  s_lv$30$clock;
+    reg  s_lv$31$d;
+    wire  s_lv$31$q;
+    reg  s_lv$31$clock;
+    reg  s_lv$32$d;
+    wire  s_lv$32$q;
+    reg  s_lv$32$clock;
+    reg  s_lv$33$d;
+    wire  s_lv$33$q;
+    reg  s_lv$33$clock;
+    reg  s_lv$34$d;
+    wire  s_lv$34$q;
+    reg  s_lv$34$clock;
+    reg  s_lv$35$d;
+    wire  s_lv$35$q;
+    reg  s_lv$35$clock;
+    reg  s_lv$36$d;
+    wire  s_lv$36$q;
+    reg  s_lv$36$clock;
+    reg  s_lv$37$d;
+    wire  s_lv$37$q;
+    reg  s_lv$37$clock;
+    reg  s_lv$38$d;
+    wire  s_lv$38$q;
+    reg  s_lv$38$clock;
+    reg  s_lv$39$d;
+    wire  s_lv$39$q;
+    reg  s_lv$39$clock;
+    reg  s_lv$40$d;
+    wire  s_lv$40$q;
+    reg  s_lv$40$clock;
+    reg  s_lv$41$d;
+    wire  s_lv$41$q;
+    reg  s_lv$41$clock;
+    reg  s_lv$42$d;
+    wire  s_lv$42$q;
+    reg  s_lv$42$clock;
+    reg  s_lv$43$d;
+    wire  s_lv$43$q;
+    reg  s_lv$43$clock;
+    reg  s_lv$44$d;
+    wire  s_lv$44$q;
+    reg  s_lv$44$clock;
+    reg  s_lv$45$d;
+    wire  s_lv$45$q;
+    reg  s_lv$45$clock;
+    reg  s_lv$46$d;
+    wire  s_lv$46$q;
+    reg  s_lv$46$clock;
+    reg  s_lv$47$d;
+    wire  s_lv$47$q;
+    reg  s_lv$47$clock;
+    reg  s_lv$48$d;
+    wire  s_lv$48$q;
+    reg  s_lv$48$clock;
+    reg  s_lv$49$d;
+    wire  s_lv$49$q;
+    reg  s_lv$49$clock;
+    reg  s_lv$50$d;
+    wire  s_lv$50$q;
+    reg  s_lv$50$clock;
+    reg  s_lv$51$d;
+    wire  s_lv$51$q;
+    reg  s_lv$51$clock;
+    reg  s_lv$52$d;
+    wire  s_lv$52$q;
+    reg  s_lv$52$clock;
+    reg  s_lv$53$d;
+    wire  s_lv$53$q;
+    reg  s_lv$53$clock;
+    reg  s_lv$54$d;
+    wire  s_lv$54$q;
+    reg  s_lv$54$clock;
+    reg  s_lv$55$d;
+    wire  s_lv$55$q;
+    reg  s_lv$55$clock;
+    reg  s_lv$56$d;
+    wire  s_lv$56$q;
+    reg  s_lv$56$clock;
+    reg  s_lv$57$d;
+    wire  s_lv$57$q;
+    reg  s_lv$57$clock;
+    reg  s_lv$58$d;
+    wire  s_lv$58$q;
+    reg  s_lv$58$clock;
+    reg  s_lv$59$d;
+    wire  s_lv$59$q;
+    reg  s_lv$59$clock;
+    reg  s_lv$60$d;
+    wire  s_lv$60$q;
+    reg  s_lv$60$clock;
+    reg  s_lv$61$d;
+    wire  s_lv$61$q;
+    reg  s_lv$61$clock;
+    reg  s_lv$62$d;
+    wire  s_lv$62$q;
+    reg  s_lv$62$clock;
+    reg  s_lv$63$d;
+    wire  s_lv$63$q;
+    reg  s_lv$63$clock;
     reg  ar_valid$d;
     wire  ar_valid$q;
     reg  ar_valid$clock;
@@ -11128,8 +11582,12 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  f_oh$61;
     reg  f_oh$62;
     reg  f_oh$63;
-    reg  f_acc;
-    reg  f_below;
+    reg  [255:0] free_vec;
+    reg  [31:0] g_vec;
+    reg  inc_d;
+    reg  pend_d;
+    reg  [9:0] ref_t;
+    reg  ref_z;
     reg  merge;
     reg  take_new;
     reg  blocked;
@@ -13505,6 +13963,326 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_eq$63$q),
         .clock(s_eq$63$clock)
     );
+    qp_table_scale$miss$s_lv$0 s_lv$0(
+        .d(s_lv$0$d),
+        .q(s_lv$0$q),
+        .clock(s_lv$0$clock)
+    );
+    qp_table_scale$miss$s_lv$1 s_lv$1(
+        .d(s_lv$1$d),
+        .q(s_lv$1$q),
+        .clock(s_lv$1$clock)
+    );
+    qp_table_scale$miss$s_lv$2 s_lv$2(
+        .d(s_lv$2$d),
+        .q(s_lv$2$q),
+        .clock(s_lv$2$clock)
+    );
+    qp_table_scale$miss$s_lv$3 s_lv$3(
+        .d(s_lv$3$d),
+        .q(s_lv$3$q),
+        .clock(s_lv$3$clock)
+    );
+    qp_table_scale$miss$s_lv$4 s_lv$4(
+        .d(s_lv$4$d),
+        .q(s_lv$4$q),
+        .clock(s_lv$4$clock)
+    );
+    qp_table_scale$miss$s_lv$5 s_lv$5(
+        .d(s_lv$5$d),
+        .q(s_lv$5$q),
+        .clock(s_lv$5$clock)
+    );
+    qp_table_scale$miss$s_lv$6 s_lv$6(
+        .d(s_lv$6$d),
+        .q(s_lv$6$q),
+        .clock(s_lv$6$clock)
+    );
+    qp_table_scale$miss$s_lv$7 s_lv$7(
+        .d(s_lv$7$d),
+        .q(s_lv$7$q),
+        .clock(s_lv$7$clock)
+    );
+    qp_table_scale$miss$s_lv$8 s_lv$8(
+        .d(s_lv$8$d),
+        .q(s_lv$8$q),
+        .clock(s_lv$8$clock)
+    );
+    qp_table_scale$miss$s_lv$9 s_lv$9(
+        .d(s_lv$9$d),
+        .q(s_lv$9$q),
+        .clock(s_lv$9$clock)
+    );
+    qp_table_scale$miss$s_lv$10 s_lv$10(
+        .d(s_lv$10$d),
+        .q(s_lv$10$q),
+        .clock(s_lv$10$clock)
+    );
+    qp_table_scale$miss$s_lv$11 s_lv$11(
+        .d(s_lv$11$d),
+        .q(s_lv$11$q),
+        .clock(s_lv$11$clock)
+    );
+    qp_table_scale$miss$s_lv$12 s_lv$12(
+        .d(s_lv$12$d),
+        .q(s_lv$12$q),
+        .clock(s_lv$12$clock)
+    );
+    qp_table_scale$miss$s_lv$13 s_lv$13(
+        .d(s_lv$13$d),
+        .q(s_lv$13$q),
+        .clock(s_lv$13$clock)
+    );
+    qp_table_scale$miss$s_lv$14 s_lv$14(
+        .d(s_lv$14$d),
+        .q(s_lv$14$q),
+        .clock(s_lv$14$clock)
+    );
+    qp_table_scale$miss$s_lv$15 s_lv$15(
+        .d(s_lv$15$d),
+        .q(s_lv$15$q),
+        .clock(s_lv$15$clock)
+    );
+    qp_table_scale$miss$s_lv$16 s_lv$16(
+        .d(s_lv$16$d),
+        .q(s_lv$16$q),
+        .clock(s_lv$16$clock)
+    );
+    qp_table_scale$miss$s_lv$17 s_lv$17(
+        .d(s_lv$17$d),
+        .q(s_lv$17$q),
+        .clock(s_lv$17$clock)
+    );
+    qp_table_scale$miss$s_lv$18 s_lv$18(
+        .d(s_lv$18$d),
+        .q(s_lv$18$q),
+        .clock(s_lv$18$clock)
+    );
+    qp_table_scale$miss$s_lv$19 s_lv$19(
+        .d(s_lv$19$d),
+        .q(s_lv$19$q),
+        .clock(s_lv$19$clock)
+    );
+    qp_table_scale$miss$s_lv$20 s_lv$20(
+        .d(s_lv$20$d),
+        .q(s_lv$20$q),
+        .clock(s_lv$20$clock)
+    );
+    qp_table_scale$miss$s_lv$21 s_lv$21(
+        .d(s_lv$21$d),
+        .q(s_lv$21$q),
+        .clock(s_lv$21$clock)
+    );
+    qp_table_scale$miss$s_lv$22 s_lv$22(
+        .d(s_lv$22$d),
+        .q(s_lv$22$q),
+        .clock(s_lv$22$clock)
+    );
+    qp_table_scale$miss$s_lv$23 s_lv$23(
+        .d(s_lv$23$d),
+        .q(s_lv$23$q),
+        .clock(s_lv$23$clock)
+    );
+    qp_table_scale$miss$s_lv$24 s_lv$24(
+        .d(s_lv$24$d),
+        .q(s_lv$24$q),
+        .clock(s_lv$24$clock)
+    );
+    qp_table_scale$miss$s_lv$25 s_lv$25(
+        .d(s_lv$25$d),
+        .q(s_lv$25$q),
+        .clock(s_lv$25$clock)
+    );
+    qp_table_scale$miss$s_lv$26 s_lv$26(
+        .d(s_lv$26$d),
+        .q(s_lv$26$q),
+        .clock(s_lv$26$clock)
+    );
+    qp_table_scale$miss$s_lv$27 s_lv$27(
+        .d(s_lv$27$d),
+        .q(s_lv$27$q),
+        .clock(s_lv$27$clock)
+    );
+    qp_table_scale$miss$s_lv$28 s_lv$28(
+        .d(s_lv$28$d),
+        .q(s_lv$28$q),
+        .clock(s_lv$28$clock)
+    );
+    qp_table_scale$miss$s_lv$29 s_lv$29(
+        .d(s_lv$29$d),
+        .q(s_lv$29$q),
+        .clock(s_lv$29$clock)
+    );
+    qp_table_scale$miss$s_lv$30 s_lv$30(
+        .d(s_lv$30$d),
+        .q(s_lv$30$q),
+        .clock(s_lv$30$clock)
+    );
+    qp_table_scale$miss$s_lv$31 s_lv$31(
+        .d(s_lv$31$d),
+        .q(s_lv$31$q),
+        .clock(s_lv$31$clock)
+    );
+    qp_table_scale$miss$s_lv$32 s_lv$32(
+        .d(s_lv$32$d),
+        .q(s_lv$32$q),
+        .clock(s_lv$32$clock)
+    );
+    qp_table_scale$miss$s_lv$33 s_lv$33(
+        .d(s_lv$33$d),
+        .q(s_lv$33$q),
+        .clock(s_lv$33$clock)
+    );
+    qp_table_scale$miss$s_lv$34 s_lv$34(
+        .d(s_lv$34$d),
+        .q(s_lv$34$q),
+        .clock(s_lv$34$clock)
+    );
+    qp_table_scale$miss$s_lv$35 s_lv$35(
+        .d(s_lv$35$d),
+        .q(s_lv$35$q),
+        .clock(s_lv$35$clock)
+    );
+    qp_table_scale$miss$s_lv$36 s_lv$36(
+        .d(s_lv$36$d),
+        .q(s_lv$36$q),
+        .clock(s_lv$36$clock)
+    );
+    qp_table_scale$miss$s_lv$37 s_lv$37(
+        .d(s_lv$37$d),
+        .q(s_lv$37$q),
+        .clock(s_lv$37$clock)
+    );
+    qp_table_scale$miss$s_lv$38 s_lv$38(
+        .d(s_lv$38$d),
+        .q(s_lv$38$q),
+        .clock(s_lv$38$clock)
+    );
+    qp_table_scale$miss$s_lv$39 s_lv$39(
+        .d(s_lv$39$d),
+        .q(s_lv$39$q),
+        .clock(s_lv$39$clock)
+    );
+    qp_table_scale$miss$s_lv$40 s_lv$40(
+        .d(s_lv$40$d),
+        .q(s_lv$40$q),
+        .clock(s_lv$40$clock)
+    );
+    qp_table_scale$miss$s_lv$41 s_lv$41(
+        .d(s_lv$41$d),
+        .q(s_lv$41$q),
+        .clock(s_lv$41$clock)
+    );
+    qp_table_scale$miss$s_lv$42 s_lv$42(
+        .d(s_lv$42$d),
+        .q(s_lv$42$q),
+        .clock(s_lv$42$clock)
+    );
+    qp_table_scale$miss$s_lv$43 s_lv$43(
+        .d(s_lv$43$d),
+        .q(s_lv$43$q),
+        .clock(s_lv$43$clock)
+    );
+    qp_table_scale$miss$s_lv$44 s_lv$44(
+        .d(s_lv$44$d),
+        .q(s_lv$44$q),
+        .clock(s_lv$44$clock)
+    );
+    qp_table_scale$miss$s_lv$45 s_lv$45(
+        .d(s_lv$45$d),
+        .q(s_lv$45$q),
+        .clock(s_lv$45$clock)
+    );
+    qp_table_scale$miss$s_lv$46 s_lv$46(
+        .d(s_lv$46$d),
+        .q(s_lv$46$q),
+        .clock(s_lv$46$clock)
+    );
+    qp_table_scale$miss$s_lv$47 s_lv$47(
+        .d(s_lv$47$d),
+        .q(s_lv$47$q),
+        .clock(s_lv$47$clock)
+    );
+    qp_table_scale$miss$s_lv$48 s_lv$48(
+        .d(s_lv$48$d),
+        .q(s_lv$48$q),
+        .clock(s_lv$48$clock)
+    );
+    qp_table_scale$miss$s_lv$49 s_lv$49(
+        .d(s_lv$49$d),
+        .q(s_lv$49$q),
+        .clock(s_lv$49$clock)
+    );
+    qp_table_scale$miss$s_lv$50 s_lv$50(
+        .d(s_lv$50$d),
+        .q(s_lv$50$q),
+        .clock(s_lv$50$clock)
+    );
+    qp_table_scale$miss$s_lv$51 s_lv$51(
+        .d(s_lv$51$d),
+        .q(s_lv$51$q),
+        .clock(s_lv$51$clock)
+    );
+    qp_table_scale$miss$s_lv$52 s_lv$52(
+        .d(s_lv$52$d),
+        .q(s_lv$52$q),
+        .clock(s_lv$52$clock)
+    );
+    qp_table_scale$miss$s_lv$53 s_lv$53(
+        .d(s_lv$53$d),
+        .q(s_lv$53$q),
+        .clock(s_lv$53$clock)
+    );
+    qp_table_scale$miss$s_lv$54 s_lv$54(
+        .d(s_lv$54$d),
+        .q(s_lv$54$q),
+        .clock(s_lv$54$clock)
+    );
+    qp_table_scale$miss$s_lv$55 s_lv$55(
+        .d(s_lv$55$d),
+        .q(s_lv$55$q),
+        .clock(s_lv$55$clock)
+    );
+    qp_table_scale$miss$s_lv$56 s_lv$56(
+        .d(s_lv$56$d),
+        .q(s_lv$56$q),
+        .clock(s_lv$56$clock)
+    );
+    qp_table_scale$miss$s_lv$57 s_lv$57(
+        .d(s_lv$57$d),
+        .q(s_lv$57$q),
+        .clock(s_lv$57$clock)
+    );
+    qp_table_scale$miss$s_lv$58 s_lv$58(
+        .d(s_lv$58$d),
+        .q(s_lv$58$q),
+        .clock(s_lv$58$clock)
+    );
+    qp_table_scale$miss$s_lv$59 s_lv$59(
+        .d(s_lv$59$d),
+        .q(s_lv$59$q),
+        .clock(s_lv$59$clock)
+    );
+    qp_table_scale$miss$s_lv$60 s_lv$60(
+        .d(s_lv$60$d),
+        .q(s_lv$60$q),
+        .clock(s_lv$60$clock)
+    );
+    qp_table_scale$miss$s_lv$61 s_lv$61(
+        .d(s_lv$61$d),
+        .q(s_lv$61$q),
+        .clock(s_lv$61$clock)
+    );
+    qp_table_scale$miss$s_lv$62 s_lv$62(
+        .d(s_lv$62$d),
+        .q(s_lv$62$q),
+        .clock(s_lv$62$clock)
+    );
+    qp_table_scale$miss$s_lv$63 s_lv$63(
+        .d(s_lv$63$d),
+        .q(s_lv$63$q),
+        .clock(s_lv$63$clock)
+    );
     qp_table_scale$miss$ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
@@ -13682,10 +14460,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$0$clock = clock;
         s_error$0$clock = clock;
         s_pending$0$clock = clock;
+        s_lv$0$clock = clock;
         s_block$0$d = s_block$0$q;
         s_filled$0$d = s_filled$0$q;
         s_error$0$d = s_error$0$q;
-        s_pending$0$d = s_pending$0$q;
         s_inc$0$clock = clock;
         s_eq$0$clock = clock;
         s_eq$0$d = s_eq$0$q;
@@ -13694,10 +14472,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$1$clock = clock;
         s_error$1$clock = clock;
         s_pending$1$clock = clock;
+        s_lv$1$clock = clock;
         s_block$1$d = s_block$1$q;
         s_filled$1$d = s_filled$1$q;
         s_error$1$d = s_error$1$q;
-        s_pending$1$d = s_pending$1$q;
         s_inc$1$clock = clock;
         s_eq$1$clock = clock;
         s_eq$1$d = s_eq$1$q;
@@ -13706,10 +14484,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$2$clock = clock;
         s_error$2$clock = clock;
         s_pending$2$clock = clock;
+        s_lv$2$clock = clock;
         s_block$2$d = s_block$2$q;
         s_filled$2$d = s_filled$2$q;
         s_error$2$d = s_error$2$q;
-        s_pending$2$d = s_pending$2$q;
         s_inc$2$clock = clock;
         s_eq$2$clock = clock;
         s_eq$2$d = s_eq$2$q;
@@ -13718,10 +14496,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$3$clock = clock;
         s_error$3$clock = clock;
         s_pending$3$clock = clock;
+        s_lv$3$clock = clock;
         s_block$3$d = s_block$3$q;
         s_filled$3$d = s_filled$3$q;
         s_error$3$d = s_error$3$q;
-        s_pending$3$d = s_pending$3$q;
         s_inc$3$clock = clock;
         s_eq$3$clock = clock;
         s_eq$3$d = s_eq$3$q;
@@ -13730,10 +14508,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$4$clock = clock;
         s_error$4$clock = clock;
         s_pending$4$clock = clock;
+        s_lv$4$clock = clock;
         s_block$4$d = s_block$4$q;
         s_filled$4$d = s_filled$4$q;
         s_error$4$d = s_error$4$q;
-        s_pending$4$d = s_pending$4$q;
         s_inc$4$clock = clock;
         s_eq$4$clock = clock;
         s_eq$4$d = s_eq$4$q;
@@ -13742,10 +14520,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$5$clock = clock;
         s_error$5$clock = clock;
         s_pending$5$clock = clock;
+        s_lv$5$clock = clock;
         s_block$5$d = s_block$5$q;
         s_filled$5$d = s_filled$5$q;
         s_error$5$d = s_error$5$q;
-        s_pending$5$d = s_pending$5$q;
         s_inc$5$clock = clock;
         s_eq$5$clock = clock;
         s_eq$5$d = s_eq$5$q;
@@ -13754,10 +14532,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$6$clock = clock;
         s_error$6$clock = clock;
         s_pending$6$clock = clock;
+        s_lv$6$clock = clock;
         s_block$6$d = s_block$6$q;
         s_filled$6$d = s_filled$6$q;
         s_error$6$d = s_error$6$q;
-        s_pending$6$d = s_pending$6$q;
         s_inc$6$clock = clock;
         s_eq$6$clock = clock;
         s_eq$6$d = s_eq$6$q;
@@ -13766,10 +14544,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$7$clock = clock;
         s_error$7$clock = clock;
         s_pending$7$clock = clock;
+        s_lv$7$clock = clock;
         s_block$7$d = s_block$7$q;
         s_filled$7$d = s_filled$7$q;
         s_error$7$d = s_error$7$q;
-        s_pending$7$d = s_pending$7$q;
         s_inc$7$clock = clock;
         s_eq$7$clock = clock;
         s_eq$7$d = s_eq$7$q;
@@ -13778,10 +14556,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$8$clock = clock;
         s_error$8$clock = clock;
         s_pending$8$clock = clock;
+        s_lv$8$clock = clock;
         s_block$8$d = s_block$8$q;
         s_filled$8$d = s_filled$8$q;
         s_error$8$d = s_error$8$q;
-        s_pending$8$d = s_pending$8$q;
         s_inc$8$clock = clock;
         s_eq$8$clock = clock;
         s_eq$8$d = s_eq$8$q;
@@ -13790,10 +14568,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$9$clock = clock;
         s_error$9$clock = clock;
         s_pending$9$clock = clock;
+        s_lv$9$clock = clock;
         s_block$9$d = s_block$9$q;
         s_filled$9$d = s_filled$9$q;
         s_error$9$d = s_error$9$q;
-        s_pending$9$d = s_pending$9$q;
         s_inc$9$clock = clock;
         s_eq$9$clock = clock;
         s_eq$9$d = s_eq$9$q;
@@ -13802,10 +14580,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$10$clock = clock;
         s_error$10$clock = clock;
         s_pending$10$clock = clock;
+        s_lv$10$clock = clock;
         s_block$10$d = s_block$10$q;
         s_filled$10$d = s_filled$10$q;
         s_error$10$d = s_error$10$q;
-        s_pending$10$d = s_pending$10$q;
         s_inc$10$clock = clock;
         s_eq$10$clock = clock;
         s_eq$10$d = s_eq$10$q;
@@ -13814,10 +14592,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$11$clock = clock;
         s_error$11$clock = clock;
         s_pending$11$clock = clock;
+        s_lv$11$clock = clock;
         s_block$11$d = s_block$11$q;
         s_filled$11$d = s_filled$11$q;
         s_error$11$d = s_error$11$q;
-        s_pending$11$d = s_pending$11$q;
         s_inc$11$clock = clock;
         s_eq$11$clock = clock;
         s_eq$11$d = s_eq$11$q;
@@ -13826,10 +14604,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$12$clock = clock;
         s_error$12$clock = clock;
         s_pending$12$clock = clock;
+        s_lv$12$clock = clock;
         s_block$12$d = s_block$12$q;
         s_filled$12$d = s_filled$12$q;
         s_error$12$d = s_error$12$q;
-        s_pending$12$d = s_pending$12$q;
         s_inc$12$clock = clock;
         s_eq$12$clock = clock;
         s_eq$12$d = s_eq$12$q;
@@ -13838,10 +14616,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$13$clock = clock;
         s_error$13$clock = clock;
         s_pending$13$clock = clock;
+        s_lv$13$clock = clock;
         s_block$13$d = s_block$13$q;
         s_filled$13$d = s_filled$13$q;
         s_error$13$d = s_error$13$q;
-        s_pending$13$d = s_pending$13$q;
         s_inc$13$clock = clock;
         s_eq$13$clock = clock;
         s_eq$13$d = s_eq$13$q;
@@ -13850,10 +14628,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$14$clock = clock;
         s_error$14$clock = clock;
         s_pending$14$clock = clock;
+        s_lv$14$clock = clock;
         s_block$14$d = s_block$14$q;
         s_filled$14$d = s_filled$14$q;
         s_error$14$d = s_error$14$q;
-        s_pending$14$d = s_pending$14$q;
         s_inc$14$clock = clock;
         s_eq$14$clock = clock;
         s_eq$14$d = s_eq$14$q;
@@ -13862,10 +14640,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$15$clock = clock;
         s_error$15$clock = clock;
         s_pending$15$clock = clock;
+        s_lv$15$clock = clock;
         s_block$15$d = s_block$15$q;
         s_filled$15$d = s_filled$15$q;
         s_error$15$d = s_error$15$q;
-        s_pending$15$d = s_pending$15$q;
         s_inc$15$clock = clock;
         s_eq$15$clock = clock;
         s_eq$15$d = s_eq$15$q;
@@ -13874,10 +14652,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$16$clock = clock;
         s_error$16$clock = clock;
         s_pending$16$clock = clock;
+        s_lv$16$clock = clock;
         s_block$16$d = s_block$16$q;
         s_filled$16$d = s_filled$16$q;
         s_error$16$d = s_error$16$q;
-        s_pending$16$d = s_pending$16$q;
         s_inc$16$clock = clock;
         s_eq$16$clock = clock;
         s_eq$16$d = s_eq$16$q;
@@ -13886,10 +14664,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$17$clock = clock;
         s_error$17$clock = clock;
         s_pending$17$clock = clock;
+        s_lv$17$clock = clock;
         s_block$17$d = s_block$17$q;
         s_filled$17$d = s_filled$17$q;
         s_error$17$d = s_error$17$q;
-        s_pending$17$d = s_pending$17$q;
         s_inc$17$clock = clock;
         s_eq$17$clock = clock;
         s_eq$17$d = s_eq$17$q;
@@ -13898,10 +14676,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$18$clock = clock;
         s_error$18$clock = clock;
         s_pending$18$clock = clock;
+        s_lv$18$clock = clock;
         s_block$18$d = s_block$18$q;
         s_filled$18$d = s_filled$18$q;
         s_error$18$d = s_error$18$q;
-        s_pending$18$d = s_pending$18$q;
         s_inc$18$clock = clock;
         s_eq$18$clock = clock;
         s_eq$18$d = s_eq$18$q;
@@ -13910,10 +14688,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$19$clock = clock;
         s_error$19$clock = clock;
         s_pending$19$clock = clock;
+        s_lv$19$clock = clock;
         s_block$19$d = s_block$19$q;
         s_filled$19$d = s_filled$19$q;
         s_error$19$d = s_error$19$q;
-        s_pending$19$d = s_pending$19$q;
         s_inc$19$clock = clock;
         s_eq$19$clock = clock;
         s_eq$19$d = s_eq$19$q;
@@ -13922,10 +14700,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$20$clock = clock;
         s_error$20$clock = clock;
         s_pending$20$clock = clock;
+        s_lv$20$clock = clock;
         s_block$20$d = s_block$20$q;
         s_filled$20$d = s_filled$20$q;
         s_error$20$d = s_error$20$q;
-        s_pending$20$d = s_pending$20$q;
         s_inc$20$clock = clock;
         s_eq$20$clock = clock;
         s_eq$20$d = s_eq$20$q;
@@ -13934,10 +14712,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$21$clock = clock;
         s_error$21$clock = clock;
         s_pending$21$clock = clock;
+        s_lv$21$clock = clock;
         s_block$21$d = s_block$21$q;
         s_filled$21$d = s_filled$21$q;
         s_error$21$d = s_error$21$q;
-        s_pending$21$d = s_pending$21$q;
         s_inc$21$clock = clock;
         s_eq$21$clock = clock;
         s_eq$21$d = s_eq$21$q;
@@ -13946,10 +14724,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$22$clock = clock;
         s_error$22$clock = clock;
         s_pending$22$clock = clock;
+        s_lv$22$clock = clock;
         s_block$22$d = s_block$22$q;
         s_filled$22$d = s_filled$22$q;
         s_error$22$d = s_error$22$q;
-        s_pending$22$d = s_pending$22$q;
         s_inc$22$clock = clock;
         s_eq$22$clock = clock;
         s_eq$22$d = s_eq$22$q;
@@ -13958,10 +14736,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$23$clock = clock;
         s_error$23$clock = clock;
         s_pending$23$clock = clock;
+        s_lv$23$clock = clock;
         s_block$23$d = s_block$23$q;
         s_filled$23$d = s_filled$23$q;
         s_error$23$d = s_error$23$q;
-        s_pending$23$d = s_pending$23$q;
         s_inc$23$clock = clock;
         s_eq$23$clock = clock;
         s_eq$23$d = s_eq$23$q;
@@ -13970,10 +14748,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$24$clock = clock;
         s_error$24$clock = clock;
         s_pending$24$clock = clock;
+        s_lv$24$clock = clock;
         s_block$24$d = s_block$24$q;
         s_filled$24$d = s_filled$24$q;
         s_error$24$d = s_error$24$q;
-        s_pending$24$d = s_pending$24$q;
         s_inc$24$clock = clock;
         s_eq$24$clock = clock;
         s_eq$24$d = s_eq$24$q;
@@ -13982,10 +14760,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$25$clock = clock;
         s_error$25$clock = clock;
         s_pending$25$clock = clock;
+        s_lv$25$clock = clock;
         s_block$25$d = s_block$25$q;
         s_filled$25$d = s_filled$25$q;
         s_error$25$d = s_error$25$q;
-        s_pending$25$d = s_pending$25$q;
         s_inc$25$clock = clock;
         s_eq$25$clock = clock;
         s_eq$25$d = s_eq$25$q;
@@ -13994,10 +14772,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$26$clock = clock;
         s_error$26$clock = clock;
         s_pending$26$clock = clock;
+        s_lv$26$clock = clock;
         s_block$26$d = s_block$26$q;
         s_filled$26$d = s_filled$26$q;
         s_error$26$d = s_error$26$q;
-        s_pending$26$d = s_pending$26$q;
         s_inc$26$clock = clock;
         s_eq$26$clock = clock;
         s_eq$26$d = s_eq$26$q;
@@ -14006,10 +14784,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$27$clock = clock;
         s_error$27$clock = clock;
         s_pending$27$clock = clock;
+        s_lv$27$clock = clock;
         s_block$27$d = s_block$27$q;
         s_filled$27$d = s_filled$27$q;
         s_error$27$d = s_error$27$q;
-        s_pending$27$d = s_pending$27$q;
         s_inc$27$clock = clock;
         s_eq$27$clock = clock;
         s_eq$27$d = s_eq$27$q;
@@ -14018,10 +14796,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$28$clock = clock;
         s_error$28$clock = clock;
         s_pending$28$clock = clock;
+        s_lv$28$clock = clock;
         s_block$28$d = s_block$28$q;
         s_filled$28$d = s_filled$28$q;
         s_error$28$d = s_error$28$q;
-        s_pending$28$d = s_pending$28$q;
         s_inc$28$clock = clock;
         s_eq$28$clock = clock;
         s_eq$28$d = s_eq$28$q;
@@ -14030,10 +14808,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$29$clock = clock;
         s_error$29$clock = clock;
         s_pending$29$clock = clock;
+        s_lv$29$clock = clock;
         s_block$29$d = s_block$29$q;
         s_filled$29$d = s_filled$29$q;
         s_error$29$d = s_error$29$q;
-        s_pending$29$d = s_pending$29$q;
         s_inc$29$clock = clock;
         s_eq$29$clock = clock;
         s_eq$29$d = s_eq$29$q;
@@ -14042,10 +14820,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$30$clock = clock;
         s_error$30$clock = clock;
         s_pending$30$clock = clock;
+        s_lv$30$clock = clock;
         s_block$30$d = s_block$30$q;
         s_filled$30$d = s_filled$30$q;
         s_error$30$d = s_error$30$q;
-        s_pending$30$d = s_pending$30$q;
         s_inc$30$clock = clock;
         s_eq$30$clock = clock;
         s_eq$30$d = s_eq$30$q;
@@ -14054,10 +14832,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$31$clock = clock;
         s_error$31$clock = clock;
         s_pending$31$clock = clock;
+        s_lv$31$clock = clock;
         s_block$31$d = s_block$31$q;
         s_filled$31$d = s_filled$31$q;
         s_error$31$d = s_error$31$q;
-        s_pending$31$d = s_pending$31$q;
         s_inc$31$clock = clock;
         s_eq$31$clock = clock;
         s_eq$31$d = s_eq$31$q;
@@ -14066,10 +14844,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$32$clock = clock;
         s_error$32$clock = clock;
         s_pending$32$clock = clock;
+        s_lv$32$clock = clock;
         s_block$32$d = s_block$32$q;
         s_filled$32$d = s_filled$32$q;
         s_error$32$d = s_error$32$q;
-        s_pending$32$d = s_pending$32$q;
         s_inc$32$clock = clock;
         s_eq$32$clock = clock;
         s_eq$32$d = s_eq$32$q;
@@ -14078,10 +14856,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$33$clock = clock;
         s_error$33$clock = clock;
         s_pending$33$clock = clock;
+        s_lv$33$clock = clock;
         s_block$33$d = s_block$33$q;
         s_filled$33$d = s_filled$33$q;
         s_error$33$d = s_error$33$q;
-        s_pending$33$d = s_pending$33$q;
         s_inc$33$clock = clock;
         s_eq$33$clock = clock;
         s_eq$33$d = s_eq$33$q;
@@ -14090,10 +14868,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$34$clock = clock;
         s_error$34$clock = clock;
         s_pending$34$clock = clock;
+        s_lv$34$clock = clock;
         s_block$34$d = s_block$34$q;
         s_filled$34$d = s_filled$34$q;
         s_error$34$d = s_error$34$q;
-        s_pending$34$d = s_pending$34$q;
         s_inc$34$clock = clock;
         s_eq$34$clock = clock;
         s_eq$34$d = s_eq$34$q;
@@ -14102,10 +14880,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$35$clock = clock;
         s_error$35$clock = clock;
         s_pending$35$clock = clock;
+        s_lv$35$clock = clock;
         s_block$35$d = s_block$35$q;
         s_filled$35$d = s_filled$35$q;
         s_error$35$d = s_error$35$q;
-        s_pending$35$d = s_pending$35$q;
         s_inc$35$clock = clock;
         s_eq$35$clock = clock;
         s_eq$35$d = s_eq$35$q;
@@ -14114,10 +14892,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$36$clock = clock;
         s_error$36$clock = clock;
         s_pending$36$clock = clock;
+        s_lv$36$clock = clock;
         s_block$36$d = s_block$36$q;
         s_filled$36$d = s_filled$36$q;
         s_error$36$d = s_error$36$q;
-        s_pending$36$d = s_pending$36$q;
         s_inc$36$clock = clock;
         s_eq$36$clock = clock;
         s_eq$36$d = s_eq$36$q;
@@ -14126,10 +14904,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$37$clock = clock;
         s_error$37$clock = clock;
         s_pending$37$clock = clock;
+        s_lv$37$clock = clock;
         s_block$37$d = s_block$37$q;
         s_filled$37$d = s_filled$37$q;
         s_error$37$d = s_error$37$q;
-        s_pending$37$d = s_pending$37$q;
         s_inc$37$clock = clock;
         s_eq$37$clock = clock;
         s_eq$37$d = s_eq$37$q;
@@ -14138,10 +14916,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$38$clock = clock;
         s_error$38$clock = clock;
         s_pending$38$clock = clock;
+        s_lv$38$clock = clock;
         s_block$38$d = s_block$38$q;
         s_filled$38$d = s_filled$38$q;
         s_error$38$d = s_error$38$q;
-        s_pending$38$d = s_pending$38$q;
         s_inc$38$clock = clock;
         s_eq$38$clock = clock;
         s_eq$38$d = s_eq$38$q;
@@ -14150,10 +14928,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$39$clock = clock;
         s_error$39$clock = clock;
         s_pending$39$clock = clock;
+        s_lv$39$clock = clock;
         s_block$39$d = s_block$39$q;
         s_filled$39$d = s_filled$39$q;
         s_error$39$d = s_error$39$q;
-        s_pending$39$d = s_pending$39$q;
         s_inc$39$clock = clock;
         s_eq$39$clock = clock;
         s_eq$39$d = s_eq$39$q;
@@ -14162,10 +14940,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$40$clock = clock;
         s_error$40$clock = clock;
         s_pending$40$clock = clock;
+        s_lv$40$clock = clock;
         s_block$40$d = s_block$40$q;
         s_filled$40$d = s_filled$40$q;
         s_error$40$d = s_error$40$q;
-        s_pending$40$d = s_pending$40$q;
         s_inc$40$clock = clock;
         s_eq$40$clock = clock;
         s_eq$40$d = s_eq$40$q;
@@ -14174,10 +14952,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$41$clock = clock;
         s_error$41$clock = clock;
         s_pending$41$clock = clock;
+        s_lv$41$clock = clock;
         s_block$41$d = s_block$41$q;
         s_filled$41$d = s_filled$41$q;
         s_error$41$d = s_error$41$q;
-        s_pending$41$d = s_pending$41$q;
         s_inc$41$clock = clock;
         s_eq$41$clock = clock;
         s_eq$41$d = s_eq$41$q;
@@ -14186,10 +14964,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$42$clock = clock;
         s_error$42$clock = clock;
         s_pending$42$clock = clock;
+        s_lv$42$clock = clock;
         s_block$42$d = s_block$42$q;
         s_filled$42$d = s_filled$42$q;
         s_error$42$d = s_error$42$q;
-        s_pending$42$d = s_pending$42$q;
         s_inc$42$clock = clock;
         s_eq$42$clock = clock;
         s_eq$42$d = s_eq$42$q;
@@ -14198,10 +14976,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$43$clock = clock;
         s_error$43$clock = clock;
         s_pending$43$clock = clock;
+        s_lv$43$clock = clock;
         s_block$43$d = s_block$43$q;
         s_filled$43$d = s_filled$43$q;
         s_error$43$d = s_error$43$q;
-        s_pending$43$d = s_pending$43$q;
         s_inc$43$clock = clock;
         s_eq$43$clock = clock;
         s_eq$43$d = s_eq$43$q;
@@ -14210,10 +14988,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$44$clock = clock;
         s_error$44$clock = clock;
         s_pending$44$clock = clock;
+        s_lv$44$clock = clock;
         s_block$44$d = s_block$44$q;
         s_filled$44$d = s_filled$44$q;
         s_error$44$d = s_error$44$q;
-        s_pending$44$d = s_pending$44$q;
         s_inc$44$clock = clock;
         s_eq$44$clock = clock;
         s_eq$44$d = s_eq$44$q;
@@ -14222,10 +15000,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$45$clock = clock;
         s_error$45$clock = clock;
         s_pending$45$clock = clock;
+        s_lv$45$clock = clock;
         s_block$45$d = s_block$45$q;
         s_filled$45$d = s_filled$45$q;
         s_error$45$d = s_error$45$q;
-        s_pending$45$d = s_pending$45$q;
         s_inc$45$clock = clock;
         s_eq$45$clock = clock;
         s_eq$45$d = s_eq$45$q;
@@ -14234,10 +15012,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$46$clock = clock;
         s_error$46$clock = clock;
         s_pending$46$clock = clock;
+        s_lv$46$clock = clock;
         s_block$46$d = s_block$46$q;
         s_filled$46$d = s_filled$46$q;
         s_error$46$d = s_error$46$q;
-        s_pending$46$d = s_pending$46$q;
         s_inc$46$clock = clock;
         s_eq$46$clock = clock;
         s_eq$46$d = s_eq$46$q;
@@ -14246,10 +15024,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$47$clock = clock;
         s_error$47$clock = clock;
         s_pending$47$clock = clock;
+        s_lv$47$clock = clock;
         s_block$47$d = s_block$47$q;
         s_filled$47$d = s_filled$47$q;
         s_error$47$d = s_error$47$q;
-        s_pending$47$d = s_pending$47$q;
         s_inc$47$clock = clock;
         s_eq$47$clock = clock;
         s_eq$47$d = s_eq$47$q;
@@ -14258,10 +15036,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$48$clock = clock;
         s_error$48$clock = clock;
         s_pending$48$clock = clock;
+        s_lv$48$clock = clock;
         s_block$48$d = s_block$48$q;
         s_filled$48$d = s_filled$48$q;
         s_error$48$d = s_error$48$q;
-        s_pending$48$d = s_pending$48$q;
         s_inc$48$clock = clock;
         s_eq$48$clock = clock;
         s_eq$48$d = s_eq$48$q;
@@ -14270,10 +15048,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$49$clock = clock;
         s_error$49$clock = clock;
         s_pending$49$clock = clock;
+        s_lv$49$clock = clock;
         s_block$49$d = s_block$49$q;
         s_filled$49$d = s_filled$49$q;
         s_error$49$d = s_error$49$q;
-        s_pending$49$d = s_pending$49$q;
         s_inc$49$clock = clock;
         s_eq$49$clock = clock;
         s_eq$49$d = s_eq$49$q;
@@ -14282,10 +15060,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$50$clock = clock;
         s_error$50$clock = clock;
         s_pending$50$clock = clock;
+        s_lv$50$clock = clock;
         s_block$50$d = s_block$50$q;
         s_filled$50$d = s_filled$50$q;
         s_error$50$d = s_error$50$q;
-        s_pending$50$d = s_pending$50$q;
         s_inc$50$clock = clock;
         s_eq$50$clock = clock;
         s_eq$50$d = s_eq$50$q;
@@ -14294,10 +15072,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$51$clock = clock;
         s_error$51$clock = clock;
         s_pending$51$clock = clock;
+        s_lv$51$clock = clock;
         s_block$51$d = s_block$51$q;
         s_filled$51$d = s_filled$51$q;
         s_error$51$d = s_error$51$q;
-        s_pending$51$d = s_pending$51$q;
         s_inc$51$clock = clock;
         s_eq$51$clock = clock;
         s_eq$51$d = s_eq$51$q;
@@ -14306,10 +15084,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$52$clock = clock;
         s_error$52$clock = clock;
         s_pending$52$clock = clock;
+        s_lv$52$clock = clock;
         s_block$52$d = s_block$52$q;
         s_filled$52$d = s_filled$52$q;
         s_error$52$d = s_error$52$q;
-        s_pending$52$d = s_pending$52$q;
         s_inc$52$clock = clock;
         s_eq$52$clock = clock;
         s_eq$52$d = s_eq$52$q;
@@ -14318,10 +15096,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$53$clock = clock;
         s_error$53$clock = clock;
         s_pending$53$clock = clock;
+        s_lv$53$clock = clock;
         s_block$53$d = s_block$53$q;
         s_filled$53$d = s_filled$53$q;
         s_error$53$d = s_error$53$q;
-        s_pending$53$d = s_pending$53$q;
         s_inc$53$clock = clock;
         s_eq$53$clock = clock;
         s_eq$53$d = s_eq$53$q;
@@ -14330,10 +15108,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$54$clock = clock;
         s_error$54$clock = clock;
         s_pending$54$clock = clock;
+        s_lv$54$clock = clock;
         s_block$54$d = s_block$54$q;
         s_filled$54$d = s_filled$54$q;
         s_error$54$d = s_error$54$q;
-        s_pending$54$d = s_pending$54$q;
         s_inc$54$clock = clock;
         s_eq$54$clock = clock;
         s_eq$54$d = s_eq$54$q;
@@ -14342,10 +15120,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$55$clock = clock;
         s_error$55$clock = clock;
         s_pending$55$clock = clock;
+        s_lv$55$clock = clock;
         s_block$55$d = s_block$55$q;
         s_filled$55$d = s_filled$55$q;
         s_error$55$d = s_error$55$q;
-        s_pending$55$d = s_pending$55$q;
         s_inc$55$clock = clock;
         s_eq$55$clock = clock;
         s_eq$55$d = s_eq$55$q;
@@ -14354,10 +15132,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$56$clock = clock;
         s_error$56$clock = clock;
         s_pending$56$clock = clock;
+        s_lv$56$clock = clock;
         s_block$56$d = s_block$56$q;
         s_filled$56$d = s_filled$56$q;
         s_error$56$d = s_error$56$q;
-        s_pending$56$d = s_pending$56$q;
         s_inc$56$clock = clock;
         s_eq$56$clock = clock;
         s_eq$56$d = s_eq$56$q;
@@ -14366,10 +15144,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$57$clock = clock;
         s_error$57$clock = clock;
         s_pending$57$clock = clock;
+        s_lv$57$clock = clock;
         s_block$57$d = s_block$57$q;
         s_filled$57$d = s_filled$57$q;
         s_error$57$d = s_error$57$q;
-        s_pending$57$d = s_pending$57$q;
         s_inc$57$clock = clock;
         s_eq$57$clock = clock;
         s_eq$57$d = s_eq$57$q;
@@ -14378,10 +15156,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$58$clock = clock;
         s_error$58$clock = clock;
         s_pending$58$clock = clock;
+        s_lv$58$clock = clock;
         s_block$58$d = s_block$58$q;
         s_filled$58$d = s_filled$58$q;
         s_error$58$d = s_error$58$q;
-        s_pending$58$d = s_pending$58$q;
         s_inc$58$clock = clock;
         s_eq$58$clock = clock;
         s_eq$58$d = s_eq$58$q;
@@ -14390,10 +15168,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$59$clock = clock;
         s_error$59$clock = clock;
         s_pending$59$clock = clock;
+        s_lv$59$clock = clock;
         s_block$59$d = s_block$59$q;
         s_filled$59$d = s_filled$59$q;
         s_error$59$d = s_error$59$q;
-        s_pending$59$d = s_pending$59$q;
         s_inc$59$clock = clock;
         s_eq$59$clock = clock;
         s_eq$59$d = s_eq$59$q;
@@ -14402,10 +15180,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$60$clock = clock;
         s_error$60$clock = clock;
         s_pending$60$clock = clock;
+        s_lv$60$clock = clock;
         s_block$60$d = s_block$60$q;
         s_filled$60$d = s_filled$60$q;
         s_error$60$d = s_error$60$q;
-        s_pending$60$d = s_pending$60$q;
         s_inc$60$clock = clock;
         s_eq$60$clock = clock;
         s_eq$60$d = s_eq$60$q;
@@ -14414,10 +15192,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$61$clock = clock;
         s_error$61$clock = clock;
         s_pending$61$clock = clock;
+        s_lv$61$clock = clock;
         s_block$61$d = s_block$61$q;
         s_filled$61$d = s_filled$61$q;
         s_error$61$d = s_error$61$q;
-        s_pending$61$d = s_pending$61$q;
         s_inc$61$clock = clock;
         s_eq$61$clock = clock;
         s_eq$61$d = s_eq$61$q;
@@ -14426,10 +15204,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$62$clock = clock;
         s_error$62$clock = clock;
         s_pending$62$clock = clock;
+        s_lv$62$clock = clock;
         s_block$62$d = s_block$62$q;
         s_filled$62$d = s_filled$62$q;
         s_error$62$d = s_error$62$q;
-        s_pending$62$d = s_pending$62$q;
         s_inc$62$clock = clock;
         s_eq$62$clock = clock;
         s_eq$62$d = s_eq$62$q;
@@ -14438,10 +15216,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$63$clock = clock;
         s_error$63$clock = clock;
         s_pending$63$clock = clock;
+        s_lv$63$clock = clock;
         s_block$63$d = s_block$63$q;
         s_filled$63$d = s_filled$63$q;
         s_error$63$d = s_error$63$q;
-        s_pending$63$d = s_pending$63$q;
         s_inc$63$clock = clock;
         s_eq$63$clock = clock;
         s_eq$63$d = s_eq$63$q;
@@ -14495,403 +15273,782 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         h_block = hold_block & block_mask;
         hit = 1'b0;
         busy_any = 1'b0;
-        s_live$0 = |s_ref$0$q | s_inc$0$q | s_pending$0$q;
+        s_live$0 = s_lv$0$q;
         s_full$0 = (s_ref$0$q == ref_max) | (s_inc$0$q & (s_ref$0$q == ref_max_m1));
         m_oh$0 = s_live$0 & ~(s_filled$0$q & s_error$0$q) & s_eq$0$q;
         if ((s_block$0$q == q_block) & s_live$0) begin
             busy_any = 1'b1;
         end
-        s_live$1 = |s_ref$1$q | s_inc$1$q | s_pending$1$q;
+        s_live$1 = s_lv$1$q;
         s_full$1 = (s_ref$1$q == ref_max) | (s_inc$1$q & (s_ref$1$q == ref_max_m1));
         m_oh$1 = s_live$1 & ~(s_filled$1$q & s_error$1$q) & s_eq$1$q;
         if ((s_block$1$q == q_block) & s_live$1) begin
             busy_any = 1'b1;
         end
-        s_live$2 = |s_ref$2$q | s_inc$2$q | s_pending$2$q;
+        s_live$2 = s_lv$2$q;
         s_full$2 = (s_ref$2$q == ref_max) | (s_inc$2$q & (s_ref$2$q == ref_max_m1));
         m_oh$2 = s_live$2 & ~(s_filled$2$q & s_error$2$q) & s_eq$2$q;
         if ((s_block$2$q == q_block) & s_live$2) begin
             busy_any = 1'b1;
         end
-        s_live$3 = |s_ref$3$q | s_inc$3$q | s_pending$3$q;
+        s_live$3 = s_lv$3$q;
         s_full$3 = (s_ref$3$q == ref_max) | (s_inc$3$q & (s_ref$3$q == ref_max_m1));
         m_oh$3 = s_live$3 & ~(s_filled$3$q & s_error$3$q) & s_eq$3$q;
         if ((s_block$3$q == q_block) & s_live$3) begin
             busy_any = 1'b1;
         end
-        s_live$4 = |s_ref$4$q | s_inc$4$q | s_pending$4$q;
+        s_live$4 = s_lv$4$q;
         s_full$4 = (s_ref$4$q == ref_max) | (s_inc$4$q & (s_ref$4$q == ref_max_m1));
         m_oh$4 = s_live$4 & ~(s_filled$4$q & s_error$4$q) & s_eq$4$q;
         if ((s_block$4$q == q_block) & s_live$4) begin
             busy_any = 1'b1;
         end
-        s_live$5 = |s_ref$5$q | s_inc$5$q | s_pending$5$q;
+        s_live$5 = s_lv$5$q;
         s_full$5 = (s_ref$5$q == ref_max) | (s_inc$5$q & (s_ref$5$q == ref_max_m1));
         m_oh$5 = s_live$5 & ~(s_filled$5$q & s_error$5$q) & s_eq$5$q;
         if ((s_block$5$q == q_block) & s_live$5) begin
             busy_any = 1'b1;
         end
-        s_live$6 = |s_ref$6$q | s_inc$6$q | s_pending$6$q;
+        s_live$6 = s_lv$6$q;
         s_full$6 = (s_ref$6$q == ref_max) | (s_inc$6$q & (s_ref$6$q == ref_max_m1));
         m_oh$6 = s_live$6 & ~(s_filled$6$q & s_error$6$q) & s_eq$6$q;
         if ((s_block$6$q == q_block) & s_live$6) begin
             busy_any = 1'b1;
         end
-        s_live$7 = |s_ref$7$q | s_inc$7$q | s_pending$7$q;
+        s_live$7 = s_lv$7$q;
         s_full$7 = (s_ref$7$q == ref_max) | (s_inc$7$q & (s_ref$7$q == ref_max_m1));
         m_oh$7 = s_live$7 & ~(s_filled$7$q & s_error$7$q) & s_eq$7$q;
         if ((s_block$7$q == q_block) & s_live$7) begin
             busy_any = 1'b1;
         end
-        s_live$8 = |s_ref$8$q | s_inc$8$q | s_pending$8$q;
+        s_live$8 = s_lv$8$q;
         s_full$8 = (s_ref$8$q == ref_max) | (s_inc$8$q & (s_ref$8$q == ref_max_m1));
         m_oh$8 = s_live$8 & ~(s_filled$8$q & s_error$8$q) & s_eq$8$q;
         if ((s_block$8$q == q_block) & s_live$8) begin
             busy_any = 1'b1;
         end
-        s_live$9 = |s_ref$9$q | s_inc$9$q | s_pending$9$q;
+        s_live$9 = s_lv$9$q;
         s_full$9 = (s_ref$9$q == ref_max) | (s_inc$9$q & (s_ref$9$q == ref_max_m1));
         m_oh$9 = s_live$9 & ~(s_filled$9$q & s_error$9$q) & s_eq$9$q;
         if ((s_block$9$q == q_block) & s_live$9) begin
             busy_any = 1'b1;
         end
-        s_live$10 = |s_ref$10$q | s_inc$10$q | s_pending$10$q;
+        s_live$10 = s_lv$10$q;
         s_full$10 = (s_ref$10$q == ref_max) | (s_inc$10$q & (s_ref$10$q == ref_max_m1));
         m_oh$10 = s_live$10 & ~(s_filled$10$q & s_error$10$q) & s_eq$10$q;
         if ((s_block$10$q == q_block) & s_live$10) begin
             busy_any = 1'b1;
         end
-        s_live$11 = |s_ref$11$q | s_inc$11$q | s_pending$11$q;
+        s_live$11 = s_lv$11$q;
         s_full$11 = (s_ref$11$q == ref_max) | (s_inc$11$q & (s_ref$11$q == ref_max_m1));
         m_oh$11 = s_live$11 & ~(s_filled$11$q & s_error$11$q) & s_eq$11$q;
         if ((s_block$11$q == q_block) & s_live$11) begin
             busy_any = 1'b1;
         end
-        s_live$12 = |s_ref$12$q | s_inc$12$q | s_pending$12$q;
+        s_live$12 = s_lv$12$q;
         s_full$12 = (s_ref$12$q == ref_max) | (s_inc$12$q & (s_ref$12$q == ref_max_m1));
         m_oh$12 = s_live$12 & ~(s_filled$12$q & s_error$12$q) & s_eq$12$q;
         if ((s_block$12$q == q_block) & s_live$12) begin
             busy_any = 1'b1;
         end
-        s_live$13 = |s_ref$13$q | s_inc$13$q | s_pending$13$q;
+        s_live$13 = s_lv$13$q;
         s_full$13 = (s_ref$13$q == ref_max) | (s_inc$13$q & (s_ref$13$q == ref_max_m1));
         m_oh$13 = s_live$13 & ~(s_filled$13$q & s_error$13$q) & s_eq$13$q;
         if ((s_block$13$q == q_block) & s_live$13) begin
             busy_any = 1'b1;
         end
-        s_live$14 = |s_ref$14$q | s_inc$14$q | s_pending$14$q;
+        s_live$14 = s_lv$14$q;
         s_full$14 = (s_ref$14$q == ref_max) | (s_inc$14$q & (s_ref$14$q == ref_max_m1));
         m_oh$14 = s_live$14 & ~(s_filled$14$q & s_error$14$q) & s_eq$14$q;
         if ((s_block$14$q == q_block) & s_live$14) begin
             busy_any = 1'b1;
         end
-        s_live$15 = |s_ref$15$q | s_inc$15$q | s_pending$15$q;
+        s_live$15 = s_lv$15$q;
         s_full$15 = (s_ref$15$q == ref_max) | (s_inc$15$q & (s_ref$15$q == ref_max_m1));
         m_oh$15 = s_live$15 & ~(s_filled$15$q & s_error$15$q) & s_eq$15$q;
         if ((s_block$15$q == q_block) & s_live$15) begin
             busy_any = 1'b1;
         end
-        s_live$16 = |s_ref$16$q | s_inc$16$q | s_pending$16$q;
+        s_live$16 = s_lv$16$q;
         s_full$16 = (s_ref$16$q == ref_max) | (s_inc$16$q & (s_ref$16$q == ref_max_m1));
         m_oh$16 = s_live$16 & ~(s_filled$16$q & s_error$16$q) & s_eq$16$q;
         if ((s_block$16$q == q_block) & s_live$16) begin
             busy_any = 1'b1;
         end
-        s_live$17 = |s_ref$17$q | s_inc$17$q | s_pending$17$q;
+        s_live$17 = s_lv$17$q;
         s_full$17 = (s_ref$17$q == ref_max) | (s_inc$17$q & (s_ref$17$q == ref_max_m1));
         m_oh$17 = s_live$17 & ~(s_filled$17$q & s_error$17$q) & s_eq$17$q;
         if ((s_block$17$q == q_block) & s_live$17) begin
             busy_any = 1'b1;
         end
-        s_live$18 = |s_ref$18$q | s_inc$18$q | s_pending$18$q;
+        s_live$18 = s_lv$18$q;
         s_full$18 = (s_ref$18$q == ref_max) | (s_inc$18$q & (s_ref$18$q == ref_max_m1));
         m_oh$18 = s_live$18 & ~(s_filled$18$q & s_error$18$q) & s_eq$18$q;
         if ((s_block$18$q == q_block) & s_live$18) begin
             busy_any = 1'b1;
         end
-        s_live$19 = |s_ref$19$q | s_inc$19$q | s_pending$19$q;
+        s_live$19 = s_lv$19$q;
         s_full$19 = (s_ref$19$q == ref_max) | (s_inc$19$q & (s_ref$19$q == ref_max_m1));
         m_oh$19 = s_live$19 & ~(s_filled$19$q & s_error$19$q) & s_eq$19$q;
         if ((s_block$19$q == q_block) & s_live$19) begin
             busy_any = 1'b1;
         end
-        s_live$20 = |s_ref$20$q | s_inc$20$q | s_pending$20$q;
+        s_live$20 = s_lv$20$q;
         s_full$20 = (s_ref$20$q == ref_max) | (s_inc$20$q & (s_ref$20$q == ref_max_m1));
         m_oh$20 = s_live$20 & ~(s_filled$20$q & s_error$20$q) & s_eq$20$q;
         if ((s_block$20$q == q_block) & s_live$20) begin
             busy_any = 1'b1;
         end
-        s_live$21 = |s_ref$21$q | s_inc$21$q | s_pending$21$q;
+        s_live$21 = s_lv$21$q;
         s_full$21 = (s_ref$21$q == ref_max) | (s_inc$21$q & (s_ref$21$q == ref_max_m1));
         m_oh$21 = s_live$21 & ~(s_filled$21$q & s_error$21$q) & s_eq$21$q;
         if ((s_block$21$q == q_block) & s_live$21) begin
             busy_any = 1'b1;
         end
-        s_live$22 = |s_ref$22$q | s_inc$22$q | s_pending$22$q;
+        s_live$22 = s_lv$22$q;
         s_full$22 = (s_ref$22$q == ref_max) | (s_inc$22$q & (s_ref$22$q == ref_max_m1));
         m_oh$22 = s_live$22 & ~(s_filled$22$q & s_error$22$q) & s_eq$22$q;
         if ((s_block$22$q == q_block) & s_live$22) begin
             busy_any = 1'b1;
         end
-        s_live$23 = |s_ref$23$q | s_inc$23$q | s_pending$23$q;
+        s_live$23 = s_lv$23$q;
         s_full$23 = (s_ref$23$q == ref_max) | (s_inc$23$q & (s_ref$23$q == ref_max_m1));
         m_oh$23 = s_live$23 & ~(s_filled$23$q & s_error$23$q) & s_eq$23$q;
         if ((s_block$23$q == q_block) & s_live$23) begin
             busy_any = 1'b1;
         end
-        s_live$24 = |s_ref$24$q | s_inc$24$q | s_pending$24$q;
+        s_live$24 = s_lv$24$q;
         s_full$24 = (s_ref$24$q == ref_max) | (s_inc$24$q & (s_ref$24$q == ref_max_m1));
         m_oh$24 = s_live$24 & ~(s_filled$24$q & s_error$24$q) & s_eq$24$q;
         if ((s_block$24$q == q_block) & s_live$24) begin
             busy_any = 1'b1;
         end
-        s_live$25 = |s_ref$25$q | s_inc$25$q | s_pending$25$q;
+        s_live$25 = s_lv$25$q;
         s_full$25 = (s_ref$25$q == ref_max) | (s_inc$25$q & (s_ref$25$q == ref_max_m1));
         m_oh$25 = s_live$25 & ~(s_filled$25$q & s_error$25$q) & s_eq$25$q;
         if ((s_block$25$q == q_block) & s_live$25) begin
             busy_any = 1'b1;
         end
-        s_live$26 = |s_ref$26$q | s_inc$26$q | s_pending$26$q;
+        s_live$26 = s_lv$26$q;
         s_full$26 = (s_ref$26$q == ref_max) | (s_inc$26$q & (s_ref$26$q == ref_max_m1));
         m_oh$26 = s_live$26 & ~(s_filled$26$q & s_error$26$q) & s_eq$26$q;
         if ((s_block$26$q == q_block) & s_live$26) begin
             busy_any = 1'b1;
         end
-        s_live$27 = |s_ref$27$q | s_inc$27$q | s_pending$27$q;
+        s_live$27 = s_lv$27$q;
         s_full$27 = (s_ref$27$q == ref_max) | (s_inc$27$q & (s_ref$27$q == ref_max_m1));
         m_oh$27 = s_live$27 & ~(s_filled$27$q & s_error$27$q) & s_eq$27$q;
         if ((s_block$27$q == q_block) & s_live$27) begin
             busy_any = 1'b1;
         end
-        s_live$28 = |s_ref$28$q | s_inc$28$q | s_pending$28$q;
+        s_live$28 = s_lv$28$q;
         s_full$28 = (s_ref$28$q == ref_max) | (s_inc$28$q & (s_ref$28$q == ref_max_m1));
         m_oh$28 = s_live$28 & ~(s_filled$28$q & s_error$28$q) & s_eq$28$q;
         if ((s_block$28$q == q_block) & s_live$28) begin
             busy_any = 1'b1;
         end
-        s_live$29 = |s_ref$29$q | s_inc$29$q | s_pending$29$q;
+        s_live$29 = s_lv$29$q;
         s_full$29 = (s_ref$29$q == ref_max) | (s_inc$29$q & (s_ref$29$q == ref_max_m1));
         m_oh$29 = s_live$29 & ~(s_filled$29$q & s_error$29$q) & s_eq$29$q;
         if ((s_block$29$q == q_block) & s_live$29) begin
             busy_any = 1'b1;
         end
-        s_live$30 = |s_ref$30$q | s_inc$30$q | s_pending$30$q;
+        s_live$30 = s_lv$30$q;
         s_full$30 = (s_ref$30$q == ref_max) | (s_inc$30$q & (s_ref$30$q == ref_max_m1));
         m_oh$30 = s_live$30 & ~(s_filled$30$q & s_error$30$q) & s_eq$30$q;
         if ((s_block$30$q == q_block) & s_live$30) begin
             busy_any = 1'b1;
         end
-        s_live$31 = |s_ref$31$q | s_inc$31$q | s_pending$31$q;
+        s_live$31 = s_lv$31$q;
         s_full$31 = (s_ref$31$q == ref_max) | (s_inc$31$q & (s_ref$31$q == ref_max_m1));
         m_oh$31 = s_live$31 & ~(s_filled$31$q & s_error$31$q) & s_eq$31$q;
         if ((s_block$31$q == q_block) & s_live$31) begin
             busy_any = 1'b1;
         end
-        s_live$32 = |s_ref$32$q | s_inc$32$q | s_pending$32$q;
+        s_live$32 = s_lv$32$q;
         s_full$32 = (s_ref$32$q == ref_max) | (s_inc$32$q & (s_ref$32$q == ref_max_m1));
         m_oh$32 = s_live$32 & ~(s_filled$32$q & s_error$32$q) & s_eq$32$q;
         if ((s_block$32$q == q_block) & s_live$32) begin
             busy_any = 1'b1;
         end
-        s_live$33 = |s_ref$33$q | s_inc$33$q | s_pending$33$q;
+        s_live$33 = s_lv$33$q;
         s_full$33 = (s_ref$33$q == ref_max) | (s_inc$33$q & (s_ref$33$q == ref_max_m1));
         m_oh$33 = s_live$33 & ~(s_filled$33$q & s_error$33$q) & s_eq$33$q;
         if ((s_block$33$q == q_block) & s_live$33) begin
             busy_any = 1'b1;
         end
-        s_live$34 = |s_ref$34$q | s_inc$34$q | s_pending$34$q;
+        s_live$34 = s_lv$34$q;
         s_full$34 = (s_ref$34$q == ref_max) | (s_inc$34$q & (s_ref$34$q == ref_max_m1));
         m_oh$34 = s_live$34 & ~(s_filled$34$q & s_error$34$q) & s_eq$34$q;
         if ((s_block$34$q == q_block) & s_live$34) begin
             busy_any = 1'b1;
         end
-        s_live$35 = |s_ref$35$q | s_inc$35$q | s_pending$35$q;
+        s_live$35 = s_lv$35$q;
         s_full$35 = (s_ref$35$q == ref_max) | (s_inc$35$q & (s_ref$35$q == ref_max_m1));
         m_oh$35 = s_live$35 & ~(s_filled$35$q & s_error$35$q) & s_eq$35$q;
         if ((s_block$35$q == q_block) & s_live$35) begin
             busy_any = 1'b1;
         end
-        s_live$36 = |s_ref$36$q | s_inc$36$q | s_pending$36$q;
+        s_live$36 = s_lv$36$q;
         s_full$36 = (s_ref$36$q == ref_max) | (s_inc$36$q & (s_ref$36$q == ref_max_m1));
         m_oh$36 = s_live$36 & ~(s_filled$36$q & s_error$36$q) & s_eq$36$q;
         if ((s_block$36$q == q_block) & s_live$36) begin
             busy_any = 1'b1;
         end
-        s_live$37 = |s_ref$37$q | s_inc$37$q | s_pending$37$q;
+        s_live$37 = s_lv$37$q;
         s_full$37 = (s_ref$37$q == ref_max) | (s_inc$37$q & (s_ref$37$q == ref_max_m1));
         m_oh$37 = s_live$37 & ~(s_filled$37$q & s_error$37$q) & s_eq$37$q;
         if ((s_block$37$q == q_block) & s_live$37) begin
             busy_any = 1'b1;
         end
-        s_live$38 = |s_ref$38$q | s_inc$38$q | s_pending$38$q;
+        s_live$38 = s_lv$38$q;
         s_full$38 = (s_ref$38$q == ref_max) | (s_inc$38$q & (s_ref$38$q == ref_max_m1));
         m_oh$38 = s_live$38 & ~(s_filled$38$q & s_error$38$q) & s_eq$38$q;
         if ((s_block$38$q == q_block) & s_live$38) begin
             busy_any = 1'b1;
         end
-        s_live$39 = |s_ref$39$q | s_inc$39$q | s_pending$39$q;
+        s_live$39 = s_lv$39$q;
         s_full$39 = (s_ref$39$q == ref_max) | (s_inc$39$q & (s_ref$39$q == ref_max_m1));
         m_oh$39 = s_live$39 & ~(s_filled$39$q & s_error$39$q) & s_eq$39$q;
         if ((s_block$39$q == q_block) & s_live$39) begin
             busy_any = 1'b1;
         end
-        s_live$40 = |s_ref$40$q | s_inc$40$q | s_pending$40$q;
+        s_live$40 = s_lv$40$q;
         s_full$40 = (s_ref$40$q == ref_max) | (s_inc$40$q & (s_ref$40$q == ref_max_m1));
         m_oh$40 = s_live$40 & ~(s_filled$40$q & s_error$40$q) & s_eq$40$q;
         if ((s_block$40$q == q_block) & s_live$40) begin
             busy_any = 1'b1;
         end
-        s_live$41 = |s_ref$41$q | s_inc$41$q | s_pending$41$q;
+        s_live$41 = s_lv$41$q;
         s_full$41 = (s_ref$41$q == ref_max) | (s_inc$41$q & (s_ref$41$q == ref_max_m1));
         m_oh$41 = s_live$41 & ~(s_filled$41$q & s_error$41$q) & s_eq$41$q;
         if ((s_block$41$q == q_block) & s_live$41) begin
             busy_any = 1'b1;
         end
-        s_live$42 = |s_ref$42$q | s_inc$42$q | s_pending$42$q;
+        s_live$42 = s_lv$42$q;
         s_full$42 = (s_ref$42$q == ref_max) | (s_inc$42$q & (s_ref$42$q == ref_max_m1));
         m_oh$42 = s_live$42 & ~(s_filled$42$q & s_error$42$q) & s_eq$42$q;
         if ((s_block$42$q == q_block) & s_live$42) begin
             busy_any = 1'b1;
         end
-        s_live$43 = |s_ref$43$q | s_inc$43$q | s_pending$43$q;
+        s_live$43 = s_lv$43$q;
         s_full$43 = (s_ref$43$q == ref_max) | (s_inc$43$q & (s_ref$43$q == ref_max_m1));
         m_oh$43 = s_live$43 & ~(s_filled$43$q & s_error$43$q) & s_eq$43$q;
         if ((s_block$43$q == q_block) & s_live$43) begin
             busy_any = 1'b1;
         end
-        s_live$44 = |s_ref$44$q | s_inc$44$q | s_pending$44$q;
+        s_live$44 = s_lv$44$q;
         s_full$44 = (s_ref$44$q == ref_max) | (s_inc$44$q & (s_ref$44$q == ref_max_m1));
         m_oh$44 = s_live$44 & ~(s_filled$44$q & s_error$44$q) & s_eq$44$q;
         if ((s_block$44$q == q_block) & s_live$44) begin
             busy_any = 1'b1;
         end
-        s_live$45 = |s_ref$45$q | s_inc$45$q | s_pending$45$q;
+        s_live$45 = s_lv$45$q;
         s_full$45 = (s_ref$45$q == ref_max) | (s_inc$45$q & (s_ref$45$q == ref_max_m1));
         m_oh$45 = s_live$45 & ~(s_filled$45$q & s_error$45$q) & s_eq$45$q;
         if ((s_block$45$q == q_block) & s_live$45) begin
             busy_any = 1'b1;
         end
-        s_live$46 = |s_ref$46$q | s_inc$46$q | s_pending$46$q;
+        s_live$46 = s_lv$46$q;
         s_full$46 = (s_ref$46$q == ref_max) | (s_inc$46$q & (s_ref$46$q == ref_max_m1));
         m_oh$46 = s_live$46 & ~(s_filled$46$q & s_error$46$q) & s_eq$46$q;
         if ((s_block$46$q == q_block) & s_live$46) begin
             busy_any = 1'b1;
         end
-        s_live$47 = |s_ref$47$q | s_inc$47$q | s_pending$47$q;
+        s_live$47 = s_lv$47$q;
         s_full$47 = (s_ref$47$q == ref_max) | (s_inc$47$q & (s_ref$47$q == ref_max_m1));
         m_oh$47 = s_live$47 & ~(s_filled$47$q & s_error$47$q) & s_eq$47$q;
         if ((s_block$47$q == q_block) & s_live$47) begin
             busy_any = 1'b1;
         end
-        s_live$48 = |s_ref$48$q | s_inc$48$q | s_pending$48$q;
+        s_live$48 = s_lv$48$q;
         s_full$48 = (s_ref$48$q == ref_max) | (s_inc$48$q & (s_ref$48$q == ref_max_m1));
         m_oh$48 = s_live$48 & ~(s_filled$48$q & s_error$48$q) & s_eq$48$q;
         if ((s_block$48$q == q_block) & s_live$48) begin
             busy_any = 1'b1;
         end
-        s_live$49 = |s_ref$49$q | s_inc$49$q | s_pending$49$q;
+        s_live$49 = s_lv$49$q;
         s_full$49 = (s_ref$49$q == ref_max) | (s_inc$49$q & (s_ref$49$q == ref_max_m1));
         m_oh$49 = s_live$49 & ~(s_filled$49$q & s_error$49$q) & s_eq$49$q;
         if ((s_block$49$q == q_block) & s_live$49) begin
             busy_any = 1'b1;
         end
-        s_live$50 = |s_ref$50$q | s_inc$50$q | s_pending$50$q;
+        s_live$50 = s_lv$50$q;
         s_full$50 = (s_ref$50$q == ref_max) | (s_inc$50$q & (s_ref$50$q == ref_max_m1));
         m_oh$50 = s_live$50 & ~(s_filled$50$q & s_error$50$q) & s_eq$50$q;
         if ((s_block$50$q == q_block) & s_live$50) begin
             busy_any = 1'b1;
         end
-        s_live$51 = |s_ref$51$q | s_inc$51$q | s_pending$51$q;
+        s_live$51 = s_lv$51$q;
         s_full$51 = (s_ref$51$q == ref_max) | (s_inc$51$q & (s_ref$51$q == ref_max_m1));
         m_oh$51 = s_live$51 & ~(s_filled$51$q & s_error$51$q) & s_eq$51$q;
         if ((s_block$51$q == q_block) & s_live$51) begin
             busy_any = 1'b1;
         end
-        s_live$52 = |s_ref$52$q | s_inc$52$q | s_pending$52$q;
+        s_live$52 = s_lv$52$q;
         s_full$52 = (s_ref$52$q == ref_max) | (s_inc$52$q & (s_ref$52$q == ref_max_m1));
         m_oh$52 = s_live$52 & ~(s_filled$52$q & s_error$52$q) & s_eq$52$q;
         if ((s_block$52$q == q_block) & s_live$52) begin
             busy_any = 1'b1;
         end
-        s_live$53 = |s_ref$53$q | s_inc$53$q | s_pending$53$q;
+        s_live$53 = s_lv$53$q;
         s_full$53 = (s_ref$53$q == ref_max) | (s_inc$53$q & (s_ref$53$q == ref_max_m1));
         m_oh$53 = s_live$53 & ~(s_filled$53$q & s_error$53$q) & s_eq$53$q;
         if ((s_block$53$q == q_block) & s_live$53) begin
             busy_any = 1'b1;
         end
-        s_live$54 = |s_ref$54$q | s_inc$54$q | s_pending$54$q;
+        s_live$54 = s_lv$54$q;
         s_full$54 = (s_ref$54$q == ref_max) | (s_inc$54$q & (s_ref$54$q == ref_max_m1));
         m_oh$54 = s_live$54 & ~(s_filled$54$q & s_error$54$q) & s_eq$54$q;
         if ((s_block$54$q == q_block) & s_live$54) begin
             busy_any = 1'b1;
         end
-        s_live$55 = |s_ref$55$q | s_inc$55$q | s_pending$55$q;
+        s_live$55 = s_lv$55$q;
         s_full$55 = (s_ref$55$q == ref_max) | (s_inc$55$q & (s_ref$55$q == ref_max_m1));
         m_oh$55 = s_live$55 & ~(s_filled$55$q & s_error$55$q) & s_eq$55$q;
         if ((s_block$55$q == q_block) & s_live$55) begin
             busy_any = 1'b1;
         end
-        s_live$56 = |s_ref$56$q | s_inc$56$q | s_pending$56$q;
+        s_live$56 = s_lv$56$q;
         s_full$56 = (s_ref$56$q == ref_max) | (s_inc$56$q & (s_ref$56$q == ref_max_m1));
         m_oh$56 = s_live$56 & ~(s_filled$56$q & s_error$56$q) & s_eq$56$q;
         if ((s_block$56$q == q_block) & s_live$56) begin
             busy_any = 1'b1;
         end
-        s_live$57 = |s_ref$57$q | s_inc$57$q | s_pending$57$q;
+        s_live$57 = s_lv$57$q;
         s_full$57 = (s_ref$57$q == ref_max) | (s_inc$57$q & (s_ref$57$q == ref_max_m1));
         m_oh$57 = s_live$57 & ~(s_filled$57$q & s_error$57$q) & s_eq$57$q;
         if ((s_block$57$q == q_block) & s_live$57) begin
             busy_any = 1'b1;
         end
-        s_live$58 = |s_ref$58$q | s_inc$58$q | s_pending$58$q;
+        s_live$58 = s_lv$58$q;
         s_full$58 = (s_ref$58$q == ref_max) | (s_inc$58$q & (s_ref$58$q == ref_max_m1));
         m_oh$58 = s_live$58 & ~(s_filled$58$q & s_error$58$q) & s_eq$58$q;
         if ((s_block$58$q == q_block) & s_live$58) begin
             busy_any = 1'b1;
         end
-        s_live$59 = |s_ref$59$q | s_inc$59$q | s_pending$59$q;
+        s_live$59 = s_lv$59$q;
         s_full$59 = (s_ref$59$q == ref_max) | (s_inc$59$q & (s_ref$59$q == ref_max_m1));
         m_oh$59 = s_live$59 & ~(s_filled$59$q & s_error$59$q) & s_eq$59$q;
         if ((s_block$59$q == q_block) & s_live$59) begin
             busy_any = 1'b1;
         end
-        s_live$60 = |s_ref$60$q | s_inc$60$q | s_pending$60$q;
+        s_live$60 = s_lv$60$q;
         s_full$60 = (s_ref$60$q == ref_max) | (s_inc$60$q & (s_ref$60$q == ref_max_m1));
         m_oh$60 = s_live$60 & ~(s_filled$60$q & s_error$60$q) & s_eq$60$q;
         if ((s_block$60$q == q_block) & s_live$60) begin
             busy_any = 1'b1;
         end
-        s_live$61 = |s_ref$61$q | s_inc$61$q | s_pending$61$q;
+        s_live$61 = s_lv$61$q;
         s_full$61 = (s_ref$61$q == ref_max) | (s_inc$61$q & (s_ref$61$q == ref_max_m1));
         m_oh$61 = s_live$61 & ~(s_filled$61$q & s_error$61$q) & s_eq$61$q;
         if ((s_block$61$q == q_block) & s_live$61) begin
             busy_any = 1'b1;
         end
-        s_live$62 = |s_ref$62$q | s_inc$62$q | s_pending$62$q;
+        s_live$62 = s_lv$62$q;
         s_full$62 = (s_ref$62$q == ref_max) | (s_inc$62$q & (s_ref$62$q == ref_max_m1));
         m_oh$62 = s_live$62 & ~(s_filled$62$q & s_error$62$q) & s_eq$62$q;
         if ((s_block$62$q == q_block) & s_live$62) begin
             busy_any = 1'b1;
         end
-        s_live$63 = |s_ref$63$q | s_inc$63$q | s_pending$63$q;
+        s_live$63 = s_lv$63$q;
         s_full$63 = (s_ref$63$q == ref_max) | (s_inc$63$q & (s_ref$63$q == ref_max_m1));
         m_oh$63 = s_live$63 & ~(s_filled$63$q & s_error$63$q) & s_eq$63$q;
         if ((s_block$63$q == q_block) & s_live$63) begin
             busy_any = 1'b1;
         end
-        f_acc = 1'b0;
-        f_below = 1'b0;
+        free_vec = 32'h0;
+        if (~s_live$0) begin
+            free_vec = free_vec | slot_bit$0;
+        end
+        if (~s_live$1) begin
+            free_vec = free_vec | slot_bit$1;
+        end
+        if (~s_live$2) begin
+            free_vec = free_vec | slot_bit$2;
+        end
+        if (~s_live$3) begin
+            free_vec = free_vec | slot_bit$3;
+        end
+        if (~s_live$4) begin
+            free_vec = free_vec | slot_bit$4;
+        end
+        if (~s_live$5) begin
+            free_vec = free_vec | slot_bit$5;
+        end
+        if (~s_live$6) begin
+            free_vec = free_vec | slot_bit$6;
+        end
+        if (~s_live$7) begin
+            free_vec = free_vec | slot_bit$7;
+        end
+        if (~s_live$8) begin
+            free_vec = free_vec | slot_bit$8;
+        end
+        if (~s_live$9) begin
+            free_vec = free_vec | slot_bit$9;
+        end
+        if (~s_live$10) begin
+            free_vec = free_vec | slot_bit$10;
+        end
+        if (~s_live$11) begin
+            free_vec = free_vec | slot_bit$11;
+        end
+        if (~s_live$12) begin
+            free_vec = free_vec | slot_bit$12;
+        end
+        if (~s_live$13) begin
+            free_vec = free_vec | slot_bit$13;
+        end
+        if (~s_live$14) begin
+            free_vec = free_vec | slot_bit$14;
+        end
+        if (~s_live$15) begin
+            free_vec = free_vec | slot_bit$15;
+        end
+        if (~s_live$16) begin
+            free_vec = free_vec | slot_bit$16;
+        end
+        if (~s_live$17) begin
+            free_vec = free_vec | slot_bit$17;
+        end
+        if (~s_live$18) begin
+            free_vec = free_vec | slot_bit$18;
+        end
+        if (~s_live$19) begin
+            free_vec = free_vec | slot_bit$19;
+        end
+        if (~s_live$20) begin
+            free_vec = free_vec | slot_bit$20;
+        end
+        if (~s_live$21) begin
+            free_vec = free_vec | slot_bit$21;
+        end
+        if (~s_live$22) begin
+            free_vec = free_vec | slot_bit$22;
+        end
+        if (~s_live$23) begin
+            free_vec = free_vec | slot_bit$23;
+        end
+        if (~s_live$24) begin
+            free_vec = free_vec | slot_bit$24;
+        end
+        if (~s_live$25) begin
+            free_vec = free_vec | slot_bit$25;
+        end
+        if (~s_live$26) begin
+            free_vec = free_vec | slot_bit$26;
+        end
+        if (~s_live$27) begin
+            free_vec = free_vec | slot_bit$27;
+        end
+        if (~s_live$28) begin
+            free_vec = free_vec | slot_bit$28;
+        end
+        if (~s_live$29) begin
+            free_vec = free_vec | slot_bit$29;
+        end
+        if (~s_live$30) begin
+            free_vec = free_vec | slot_bit$30;
+        end
+        if (~s_live$31) begin
+            free_vec = free_vec | slot_bit$31;
+        end
+        if (~s_live$32) begin
+            free_vec = free_vec | slot_bit$32;
+        end
+        if (~s_live$33) begin
+            free_vec = free_vec | slot_bit$33;
+        end
+        if (~s_live$34) begin
+            free_vec = free_vec | slot_bit$34;
+        end
+        if (~s_live$35) begin
+            free_vec = free_vec | slot_bit$35;
+        end
+        if (~s_live$36) begin
+            free_vec = free_vec | slot_bit$36;
+        end
+        if (~s_live$37) begin
+            free_vec = free_vec | slot_bit$37;
+        end
+        if (~s_live$38) begin
+            free_vec = free_vec | slot_bit$38;
+        end
+        if (~s_live$39) begin
+            free_vec = free_vec | slot_bit$39;
+        end
+        if (~s_live$40) begin
+            free_vec = free_vec | slot_bit$40;
+        end
+        if (~s_live$41) begin
+            free_vec = free_vec | slot_bit$41;
+        end
+        if (~s_live$42) begin
+            free_vec = free_vec | slot_bit$42;
+        end
+        if (~s_live$43) begin
+            free_vec = free_vec | slot_bit$43;
+        end
+        if (~s_live$44) begin
+            free_vec = free_vec | slot_bit$44;
+        end
+        if (~s_live$45) begin
+            free_vec = free_vec | slot_bit$45;
+        end
+        if (~s_live$46) begin
+            free_vec = free_vec | slot_bit$46;
+        end
+        if (~s_live$47) begin
+            free_vec = free_vec | slot_bit$47;
+        end
+        if (~s_live$48) begin
+            free_vec = free_vec | slot_bit$48;
+        end
+        if (~s_live$49) begin
+            free_vec = free_vec | slot_bit$49;
+        end
+        if (~s_live$50) begin
+            free_vec = free_vec | slot_bit$50;
+        end
+        if (~s_live$51) begin
+            free_vec = free_vec | slot_bit$51;
+        end
+        if (~s_live$52) begin
+            free_vec = free_vec | slot_bit$52;
+        end
+        if (~s_live$53) begin
+            free_vec = free_vec | slot_bit$53;
+        end
+        if (~s_live$54) begin
+            free_vec = free_vec | slot_bit$54;
+        end
+        if (~s_live$55) begin
+            free_vec = free_vec | slot_bit$55;
+        end
+        if (~s_live$56) begin
+            free_vec = free_vec | slot_bit$56;
+        end
+        if (~s_live$57) begin
+            free_vec = free_vec | slot_bit$57;
+        end
+        if (~s_live$58) begin
+            free_vec = free_vec | slot_bit$58;
+        end
+        if (~s_live$59) begin
+            free_vec = free_vec | slot_bit$59;
+        end
+        if (~s_live$60) begin
+            free_vec = free_vec | slot_bit$60;
+        end
+        if (~s_live$61) begin
+            free_vec = free_vec | slot_bit$61;
+        end
+        if (~s_live$62) begin
+            free_vec = free_vec | slot_bit$62;
+        end
+        if (~s_live$63) begin
+            free_vec = free_vec | slot_bit$63;
+        end
+        g_vec = 32'h0;
+        if (|(free_vec & group_mask$0)) begin
+            g_vec = g_vec | group_bit$0;
+        end
+        if (|(free_vec & group_mask$1)) begin
+            g_vec = g_vec | group_bit$1;
+        end
+        if (|(free_vec & group_mask$2)) begin
+            g_vec = g_vec | group_bit$2;
+        end
+        if (|(free_vec & group_mask$3)) begin
+            g_vec = g_vec | group_bit$3;
+        end
+        if (|(free_vec & group_mask$4)) begin
+            g_vec = g_vec | group_bit$4;
+        end
+        if (|(free_vec & group_mask$5)) begin
+            g_vec = g_vec | group_bit$5;
+        end
+        if (|(free_vec & group_mask$6)) begin
+            g_vec = g_vec | group_bit$6;
+        end
+        if (|(free_vec & group_mask$7)) begin
+            g_vec = g_vec | group_bit$7;
+        end
+        if (|(free_vec & group_mask$8)) begin
+            g_vec = g_vec | group_bit$8;
+        end
+        if (|(free_vec & group_mask$9)) begin
+            g_vec = g_vec | group_bit$9;
+        end
+        if (|(free_vec & group_mask$10)) begin
+            g_vec = g_vec | group_bit$10;
+        end
+        if (|(free_vec & group_mask$11)) begin
+            g_vec = g_vec | group_bit$11;
+        end
+        if (|(free_vec & group_mask$12)) begin
+            g_vec = g_vec | group_bit$12;
+        end
+        if (|(free_vec & group_mask$13)) begin
+            g_vec = g_vec | group_bit$13;
+        end
+        if (|(free_vec & group_mask$14)) begin
+            g_vec = g_vec | group_bit$14;
+        end
+        if (|(free_vec & group_mask$15)) begin
+            g_vec = g_vec | group_bit$15;
+        end
+        if (|(free_vec & group_mask$16)) begin
+            g_vec = g_vec | group_bit$16;
+        end
+        if (|(free_vec & group_mask$17)) begin
+            g_vec = g_vec | group_bit$17;
+        end
+        if (|(free_vec & group_mask$18)) begin
+            g_vec = g_vec | group_bit$18;
+        end
+        if (|(free_vec & group_mask$19)) begin
+            g_vec = g_vec | group_bit$19;
+        end
+        if (|(free_vec & group_mask$20)) begin
+            g_vec = g_vec | group_bit$20;
+        end
+        if (|(free_vec & group_mask$21)) begin
+            g_vec = g_vec | group_bit$21;
+        end
+        if (|(free_vec & group_mask$22)) begin
+            g_vec = g_vec | group_bit$22;
+        end
+        if (|(free_vec & group_mask$23)) begin
+            g_vec = g_vec | group_bit$23;
+        end
+        if (|(free_vec & group_mask$24)) begin
+            g_vec = g_vec | group_bit$24;
+        end
+        if (|(free_vec & group_mask$25)) begin
+            g_vec = g_vec | group_bit$25;
+        end
+        if (|(free_vec & group_mask$26)) begin
+            g_vec = g_vec | group_bit$26;
+        end
+        if (|(free_vec & group_mask$27)) begin
+            g_vec = g_vec | group_bit$27;
+        end
+        if (|(free_vec & group_mask$28)) begin
+            g_vec = g_vec | group_bit$28;
+        end
+        if (|(free_vec & group_mask$29)) begin
+            g_vec = g_vec | group_bit$29;
+        end
+        if (|(free_vec & group_mask$30)) begin
+            g_vec = g_vec | group_bit$30;
+        end
+        if (|(free_vec & group_mask$31)) begin
+            g_vec = g_vec | group_bit$31;
+        end
+        if (|(free_vec & group_mask$32)) begin
+            g_vec = g_vec | group_bit$32;
+        end
+        if (|(free_vec & group_mask$33)) begin
+            g_vec = g_vec | group_bit$33;
+        end
+        if (|(free_vec & group_mask$34)) begin
+            g_vec = g_vec | group_bit$34;
+        end
+        if (|(free_vec & group_mask$35)) begin
+            g_vec = g_vec | group_bit$35;
+        end
+        if (|(free_vec & group_mask$36)) begin
+            g_vec = g_vec | group_bit$36;
+        end
+        if (|(free_vec & group_mask$37)) begin
+            g_vec = g_vec | group_bit$37;
+        end
+        if (|(free_vec & group_mask$38)) begin
+            g_vec = g_vec | group_bit$38;
+        end
+        if (|(free_vec & group_mask$39)) begin
+            g_vec = g_vec | group_bit$39;
+        end
+        if (|(free_vec & group_mask$40)) begin
+            g_vec = g_vec | group_bit$40;
+        end
+        if (|(free_vec & group_mask$41)) begin
+            g_vec = g_vec | group_bit$41;
+        end
+        if (|(free_vec & group_mask$42)) begin
+            g_vec = g_vec | group_bit$42;
+        end
+        if (|(free_vec & group_mask$43)) begin
+            g_vec = g_vec | group_bit$43;
+        end
+        if (|(free_vec & group_mask$44)) begin
+            g_vec = g_vec | group_bit$44;
+        end
+        if (|(free_vec & group_mask$45)) begin
+            g_vec = g_vec | group_bit$45;
+        end
+        if (|(free_vec & group_mask$46)) begin
+            g_vec = g_vec | group_bit$46;
+        end
+        if (|(free_vec & group_mask$47)) begin
+            g_vec = g_vec | group_bit$47;
+        end
+        if (|(free_vec & group_mask$48)) begin
+            g_vec = g_vec | group_bit$48;
+        end
+        if (|(free_vec & group_mask$49)) begin
+            g_vec = g_vec | group_bit$49;
+        end
+        if (|(free_vec & group_mask$50)) begin
+            g_vec = g_vec | group_bit$50;
+        end
+        if (|(free_vec & group_mask$51)) begin
+            g_vec = g_vec | group_bit$51;
+        end
+        if (|(free_vec & group_mask$52)) begin
+            g_vec = g_vec | group_bit$52;
+        end
+        if (|(free_vec & group_mask$53)) begin
+            g_vec = g_vec | group_bit$53;
+        end
+        if (|(free_vec & group_mask$54)) begin
+            g_vec = g_vec | group_bit$54;
+        end
+        if (|(free_vec & group_mask$55)) begin
+            g_vec = g_vec | group_bit$55;
+        end
+        if (|(free_vec & group_mask$56)) begin
+            g_vec = g_vec | group_bit$56;
+        end
+        if (|(free_vec & group_mask$57)) begin
+            g_vec = g_vec | group_bit$57;
+        end
+        if (|(free_vec & group_mask$58)) begin
+            g_vec = g_vec | group_bit$58;
+        end
+        if (|(free_vec & group_mask$59)) begin
+            g_vec = g_vec | group_bit$59;
+        end
+        if (|(free_vec & group_mask$60)) begin
+            g_vec = g_vec | group_bit$60;
+        end
+        if (|(free_vec & group_mask$61)) begin
+            g_vec = g_vec | group_bit$61;
+        end
+        if (|(free_vec & group_mask$62)) begin
+            g_vec = g_vec | group_bit$62;
+        end
+        if (|(free_vec & group_mask$63)) begin
+            g_vec = g_vec | group_bit$63;
+        end
         hit_full = 1'b0;
         hit_slot = 32'h0;
         free_slot = 32'h0;
         hit = hit | m_oh$0;
         hit_full = hit_full | (m_oh$0 & s_full$0);
-        if (group_start$0) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$0 = ~s_live$0 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$0;
+        f_oh$0 = ~s_live$0 & ~|(free_vec & group_below$0) & ~|(g_vec & groups_below$0);
         if (m_oh$0) begin
             hit_slot = hit_slot | slot_num$0;
         end
@@ -14900,12 +16057,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$1;
         hit_full = hit_full | (m_oh$1 & s_full$1);
-        if (group_start$1) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$1 = ~s_live$1 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$1;
+        f_oh$1 = ~s_live$1 & ~|(free_vec & group_below$1) & ~|(g_vec & groups_below$1);
         if (m_oh$1) begin
             hit_slot = hit_slot | slot_num$1;
         end
@@ -14914,12 +16066,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$2;
         hit_full = hit_full | (m_oh$2 & s_full$2);
-        if (group_start$2) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$2 = ~s_live$2 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$2;
+        f_oh$2 = ~s_live$2 & ~|(free_vec & group_below$2) & ~|(g_vec & groups_below$2);
         if (m_oh$2) begin
             hit_slot = hit_slot | slot_num$2;
         end
@@ -14928,12 +16075,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$3;
         hit_full = hit_full | (m_oh$3 & s_full$3);
-        if (group_start$3) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$3 = ~s_live$3 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$3;
+        f_oh$3 = ~s_live$3 & ~|(free_vec & group_below$3) & ~|(g_vec & groups_below$3);
         if (m_oh$3) begin
             hit_slot = hit_slot | slot_num$3;
         end
@@ -14942,12 +16084,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$4;
         hit_full = hit_full | (m_oh$4 & s_full$4);
-        if (group_start$4) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$4 = ~s_live$4 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$4;
+        f_oh$4 = ~s_live$4 & ~|(free_vec & group_below$4) & ~|(g_vec & groups_below$4);
         if (m_oh$4) begin
             hit_slot = hit_slot | slot_num$4;
         end
@@ -14956,12 +16093,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$5;
         hit_full = hit_full | (m_oh$5 & s_full$5);
-        if (group_start$5) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$5 = ~s_live$5 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$5;
+        f_oh$5 = ~s_live$5 & ~|(free_vec & group_below$5) & ~|(g_vec & groups_below$5);
         if (m_oh$5) begin
             hit_slot = hit_slot | slot_num$5;
         end
@@ -14970,12 +16102,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$6;
         hit_full = hit_full | (m_oh$6 & s_full$6);
-        if (group_start$6) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$6 = ~s_live$6 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$6;
+        f_oh$6 = ~s_live$6 & ~|(free_vec & group_below$6) & ~|(g_vec & groups_below$6);
         if (m_oh$6) begin
             hit_slot = hit_slot | slot_num$6;
         end
@@ -14984,12 +16111,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$7;
         hit_full = hit_full | (m_oh$7 & s_full$7);
-        if (group_start$7) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$7 = ~s_live$7 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$7;
+        f_oh$7 = ~s_live$7 & ~|(free_vec & group_below$7) & ~|(g_vec & groups_below$7);
         if (m_oh$7) begin
             hit_slot = hit_slot | slot_num$7;
         end
@@ -14998,12 +16120,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$8;
         hit_full = hit_full | (m_oh$8 & s_full$8);
-        if (group_start$8) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$8 = ~s_live$8 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$8;
+        f_oh$8 = ~s_live$8 & ~|(free_vec & group_below$8) & ~|(g_vec & groups_below$8);
         if (m_oh$8) begin
             hit_slot = hit_slot | slot_num$8;
         end
@@ -15012,12 +16129,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$9;
         hit_full = hit_full | (m_oh$9 & s_full$9);
-        if (group_start$9) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$9 = ~s_live$9 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$9;
+        f_oh$9 = ~s_live$9 & ~|(free_vec & group_below$9) & ~|(g_vec & groups_below$9);
         if (m_oh$9) begin
             hit_slot = hit_slot | slot_num$9;
         end
@@ -15026,12 +16138,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$10;
         hit_full = hit_full | (m_oh$10 & s_full$10);
-        if (group_start$10) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$10 = ~s_live$10 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$10;
+        f_oh$10 = ~s_live$10 & ~|(free_vec & group_below$10) & ~|(g_vec & groups_below$10);
         if (m_oh$10) begin
             hit_slot = hit_slot | slot_num$10;
         end
@@ -15040,12 +16147,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$11;
         hit_full = hit_full | (m_oh$11 & s_full$11);
-        if (group_start$11) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$11 = ~s_live$11 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$11;
+        f_oh$11 = ~s_live$11 & ~|(free_vec & group_below$11) & ~|(g_vec & groups_below$11);
         if (m_oh$11) begin
             hit_slot = hit_slot | slot_num$11;
         end
@@ -15054,12 +16156,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$12;
         hit_full = hit_full | (m_oh$12 & s_full$12);
-        if (group_start$12) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$12 = ~s_live$12 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$12;
+        f_oh$12 = ~s_live$12 & ~|(free_vec & group_below$12) & ~|(g_vec & groups_below$12);
         if (m_oh$12) begin
             hit_slot = hit_slot | slot_num$12;
         end
@@ -15068,12 +16165,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$13;
         hit_full = hit_full | (m_oh$13 & s_full$13);
-        if (group_start$13) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$13 = ~s_live$13 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$13;
+        f_oh$13 = ~s_live$13 & ~|(free_vec & group_below$13) & ~|(g_vec & groups_below$13);
         if (m_oh$13) begin
             hit_slot = hit_slot | slot_num$13;
         end
@@ -15082,12 +16174,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$14;
         hit_full = hit_full | (m_oh$14 & s_full$14);
-        if (group_start$14) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$14 = ~s_live$14 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$14;
+        f_oh$14 = ~s_live$14 & ~|(free_vec & group_below$14) & ~|(g_vec & groups_below$14);
         if (m_oh$14) begin
             hit_slot = hit_slot | slot_num$14;
         end
@@ -15096,12 +16183,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$15;
         hit_full = hit_full | (m_oh$15 & s_full$15);
-        if (group_start$15) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$15 = ~s_live$15 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$15;
+        f_oh$15 = ~s_live$15 & ~|(free_vec & group_below$15) & ~|(g_vec & groups_below$15);
         if (m_oh$15) begin
             hit_slot = hit_slot | slot_num$15;
         end
@@ -15110,12 +16192,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$16;
         hit_full = hit_full | (m_oh$16 & s_full$16);
-        if (group_start$16) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$16 = ~s_live$16 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$16;
+        f_oh$16 = ~s_live$16 & ~|(free_vec & group_below$16) & ~|(g_vec & groups_below$16);
         if (m_oh$16) begin
             hit_slot = hit_slot | slot_num$16;
         end
@@ -15124,12 +16201,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$17;
         hit_full = hit_full | (m_oh$17 & s_full$17);
-        if (group_start$17) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$17 = ~s_live$17 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$17;
+        f_oh$17 = ~s_live$17 & ~|(free_vec & group_below$17) & ~|(g_vec & groups_below$17);
         if (m_oh$17) begin
             hit_slot = hit_slot | slot_num$17;
         end
@@ -15138,12 +16210,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$18;
         hit_full = hit_full | (m_oh$18 & s_full$18);
-        if (group_start$18) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$18 = ~s_live$18 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$18;
+        f_oh$18 = ~s_live$18 & ~|(free_vec & group_below$18) & ~|(g_vec & groups_below$18);
         if (m_oh$18) begin
             hit_slot = hit_slot | slot_num$18;
         end
@@ -15152,12 +16219,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$19;
         hit_full = hit_full | (m_oh$19 & s_full$19);
-        if (group_start$19) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$19 = ~s_live$19 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$19;
+        f_oh$19 = ~s_live$19 & ~|(free_vec & group_below$19) & ~|(g_vec & groups_below$19);
         if (m_oh$19) begin
             hit_slot = hit_slot | slot_num$19;
         end
@@ -15166,12 +16228,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$20;
         hit_full = hit_full | (m_oh$20 & s_full$20);
-        if (group_start$20) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$20 = ~s_live$20 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$20;
+        f_oh$20 = ~s_live$20 & ~|(free_vec & group_below$20) & ~|(g_vec & groups_below$20);
         if (m_oh$20) begin
             hit_slot = hit_slot | slot_num$20;
         end
@@ -15180,12 +16237,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$21;
         hit_full = hit_full | (m_oh$21 & s_full$21);
-        if (group_start$21) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$21 = ~s_live$21 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$21;
+        f_oh$21 = ~s_live$21 & ~|(free_vec & group_below$21) & ~|(g_vec & groups_below$21);
         if (m_oh$21) begin
             hit_slot = hit_slot | slot_num$21;
         end
@@ -15194,12 +16246,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$22;
         hit_full = hit_full | (m_oh$22 & s_full$22);
-        if (group_start$22) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$22 = ~s_live$22 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$22;
+        f_oh$22 = ~s_live$22 & ~|(free_vec & group_below$22) & ~|(g_vec & groups_below$22);
         if (m_oh$22) begin
             hit_slot = hit_slot | slot_num$22;
         end
@@ -15208,12 +16255,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$23;
         hit_full = hit_full | (m_oh$23 & s_full$23);
-        if (group_start$23) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$23 = ~s_live$23 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$23;
+        f_oh$23 = ~s_live$23 & ~|(free_vec & group_below$23) & ~|(g_vec & groups_below$23);
         if (m_oh$23) begin
             hit_slot = hit_slot | slot_num$23;
         end
@@ -15222,12 +16264,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$24;
         hit_full = hit_full | (m_oh$24 & s_full$24);
-        if (group_start$24) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$24 = ~s_live$24 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$24;
+        f_oh$24 = ~s_live$24 & ~|(free_vec & group_below$24) & ~|(g_vec & groups_below$24);
         if (m_oh$24) begin
             hit_slot = hit_slot | slot_num$24;
         end
@@ -15236,12 +16273,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$25;
         hit_full = hit_full | (m_oh$25 & s_full$25);
-        if (group_start$25) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$25 = ~s_live$25 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$25;
+        f_oh$25 = ~s_live$25 & ~|(free_vec & group_below$25) & ~|(g_vec & groups_below$25);
         if (m_oh$25) begin
             hit_slot = hit_slot | slot_num$25;
         end
@@ -15250,12 +16282,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$26;
         hit_full = hit_full | (m_oh$26 & s_full$26);
-        if (group_start$26) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$26 = ~s_live$26 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$26;
+        f_oh$26 = ~s_live$26 & ~|(free_vec & group_below$26) & ~|(g_vec & groups_below$26);
         if (m_oh$26) begin
             hit_slot = hit_slot | slot_num$26;
         end
@@ -15264,12 +16291,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$27;
         hit_full = hit_full | (m_oh$27 & s_full$27);
-        if (group_start$27) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$27 = ~s_live$27 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$27;
+        f_oh$27 = ~s_live$27 & ~|(free_vec & group_below$27) & ~|(g_vec & groups_below$27);
         if (m_oh$27) begin
             hit_slot = hit_slot | slot_num$27;
         end
@@ -15278,12 +16300,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$28;
         hit_full = hit_full | (m_oh$28 & s_full$28);
-        if (group_start$28) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$28 = ~s_live$28 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$28;
+        f_oh$28 = ~s_live$28 & ~|(free_vec & group_below$28) & ~|(g_vec & groups_below$28);
         if (m_oh$28) begin
             hit_slot = hit_slot | slot_num$28;
         end
@@ -15292,12 +16309,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$29;
         hit_full = hit_full | (m_oh$29 & s_full$29);
-        if (group_start$29) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$29 = ~s_live$29 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$29;
+        f_oh$29 = ~s_live$29 & ~|(free_vec & group_below$29) & ~|(g_vec & groups_below$29);
         if (m_oh$29) begin
             hit_slot = hit_slot | slot_num$29;
         end
@@ -15306,12 +16318,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$30;
         hit_full = hit_full | (m_oh$30 & s_full$30);
-        if (group_start$30) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$30 = ~s_live$30 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$30;
+        f_oh$30 = ~s_live$30 & ~|(free_vec & group_below$30) & ~|(g_vec & groups_below$30);
         if (m_oh$30) begin
             hit_slot = hit_slot | slot_num$30;
         end
@@ -15320,12 +16327,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$31;
         hit_full = hit_full | (m_oh$31 & s_full$31);
-        if (group_start$31) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$31 = ~s_live$31 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$31;
+        f_oh$31 = ~s_live$31 & ~|(free_vec & group_below$31) & ~|(g_vec & groups_below$31);
         if (m_oh$31) begin
             hit_slot = hit_slot | slot_num$31;
         end
@@ -15334,12 +16336,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$32;
         hit_full = hit_full | (m_oh$32 & s_full$32);
-        if (group_start$32) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$32 = ~s_live$32 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$32;
+        f_oh$32 = ~s_live$32 & ~|(free_vec & group_below$32) & ~|(g_vec & groups_below$32);
         if (m_oh$32) begin
             hit_slot = hit_slot | slot_num$32;
         end
@@ -15348,12 +16345,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$33;
         hit_full = hit_full | (m_oh$33 & s_full$33);
-        if (group_start$33) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$33 = ~s_live$33 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$33;
+        f_oh$33 = ~s_live$33 & ~|(free_vec & group_below$33) & ~|(g_vec & groups_below$33);
         if (m_oh$33) begin
             hit_slot = hit_slot | slot_num$33;
         end
@@ -15362,12 +16354,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$34;
         hit_full = hit_full | (m_oh$34 & s_full$34);
-        if (group_start$34) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$34 = ~s_live$34 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$34;
+        f_oh$34 = ~s_live$34 & ~|(free_vec & group_below$34) & ~|(g_vec & groups_below$34);
         if (m_oh$34) begin
             hit_slot = hit_slot | slot_num$34;
         end
@@ -15376,12 +16363,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$35;
         hit_full = hit_full | (m_oh$35 & s_full$35);
-        if (group_start$35) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$35 = ~s_live$35 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$35;
+        f_oh$35 = ~s_live$35 & ~|(free_vec & group_below$35) & ~|(g_vec & groups_below$35);
         if (m_oh$35) begin
             hit_slot = hit_slot | slot_num$35;
         end
@@ -15390,12 +16372,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$36;
         hit_full = hit_full | (m_oh$36 & s_full$36);
-        if (group_start$36) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$36 = ~s_live$36 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$36;
+        f_oh$36 = ~s_live$36 & ~|(free_vec & group_below$36) & ~|(g_vec & groups_below$36);
         if (m_oh$36) begin
             hit_slot = hit_slot | slot_num$36;
         end
@@ -15404,12 +16381,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$37;
         hit_full = hit_full | (m_oh$37 & s_full$37);
-        if (group_start$37) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$37 = ~s_live$37 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$37;
+        f_oh$37 = ~s_live$37 & ~|(free_vec & group_below$37) & ~|(g_vec & groups_below$37);
         if (m_oh$37) begin
             hit_slot = hit_slot | slot_num$37;
         end
@@ -15418,12 +16390,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$38;
         hit_full = hit_full | (m_oh$38 & s_full$38);
-        if (group_start$38) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$38 = ~s_live$38 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$38;
+        f_oh$38 = ~s_live$38 & ~|(free_vec & group_below$38) & ~|(g_vec & groups_below$38);
         if (m_oh$38) begin
             hit_slot = hit_slot | slot_num$38;
         end
@@ -15432,12 +16399,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$39;
         hit_full = hit_full | (m_oh$39 & s_full$39);
-        if (group_start$39) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$39 = ~s_live$39 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$39;
+        f_oh$39 = ~s_live$39 & ~|(free_vec & group_below$39) & ~|(g_vec & groups_below$39);
         if (m_oh$39) begin
             hit_slot = hit_slot | slot_num$39;
         end
@@ -15446,12 +16408,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$40;
         hit_full = hit_full | (m_oh$40 & s_full$40);
-        if (group_start$40) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$40 = ~s_live$40 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$40;
+        f_oh$40 = ~s_live$40 & ~|(free_vec & group_below$40) & ~|(g_vec & groups_below$40);
         if (m_oh$40) begin
             hit_slot = hit_slot | slot_num$40;
         end
@@ -15460,12 +16417,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$41;
         hit_full = hit_full | (m_oh$41 & s_full$41);
-        if (group_start$41) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$41 = ~s_live$41 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$41;
+        f_oh$41 = ~s_live$41 & ~|(free_vec & group_below$41) & ~|(g_vec & groups_below$41);
         if (m_oh$41) begin
             hit_slot = hit_slot | slot_num$41;
         end
@@ -15474,12 +16426,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$42;
         hit_full = hit_full | (m_oh$42 & s_full$42);
-        if (group_start$42) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$42 = ~s_live$42 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$42;
+        f_oh$42 = ~s_live$42 & ~|(free_vec & group_below$42) & ~|(g_vec & groups_below$42);
         if (m_oh$42) begin
             hit_slot = hit_slot | slot_num$42;
         end
@@ -15488,12 +16435,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$43;
         hit_full = hit_full | (m_oh$43 & s_full$43);
-        if (group_start$43) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$43 = ~s_live$43 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$43;
+        f_oh$43 = ~s_live$43 & ~|(free_vec & group_below$43) & ~|(g_vec & groups_below$43);
         if (m_oh$43) begin
             hit_slot = hit_slot | slot_num$43;
         end
@@ -15502,12 +16444,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$44;
         hit_full = hit_full | (m_oh$44 & s_full$44);
-        if (group_start$44) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$44 = ~s_live$44 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$44;
+        f_oh$44 = ~s_live$44 & ~|(free_vec & group_below$44) & ~|(g_vec & groups_below$44);
         if (m_oh$44) begin
             hit_slot = hit_slot | slot_num$44;
         end
@@ -15516,12 +16453,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$45;
         hit_full = hit_full | (m_oh$45 & s_full$45);
-        if (group_start$45) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$45 = ~s_live$45 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$45;
+        f_oh$45 = ~s_live$45 & ~|(free_vec & group_below$45) & ~|(g_vec & groups_below$45);
         if (m_oh$45) begin
             hit_slot = hit_slot | slot_num$45;
         end
@@ -15530,12 +16462,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$46;
         hit_full = hit_full | (m_oh$46 & s_full$46);
-        if (group_start$46) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$46 = ~s_live$46 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$46;
+        f_oh$46 = ~s_live$46 & ~|(free_vec & group_below$46) & ~|(g_vec & groups_below$46);
         if (m_oh$46) begin
             hit_slot = hit_slot | slot_num$46;
         end
@@ -15544,12 +16471,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$47;
         hit_full = hit_full | (m_oh$47 & s_full$47);
-        if (group_start$47) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$47 = ~s_live$47 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$47;
+        f_oh$47 = ~s_live$47 & ~|(free_vec & group_below$47) & ~|(g_vec & groups_below$47);
         if (m_oh$47) begin
             hit_slot = hit_slot | slot_num$47;
         end
@@ -15558,12 +16480,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$48;
         hit_full = hit_full | (m_oh$48 & s_full$48);
-        if (group_start$48) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$48 = ~s_live$48 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$48;
+        f_oh$48 = ~s_live$48 & ~|(free_vec & group_below$48) & ~|(g_vec & groups_below$48);
         if (m_oh$48) begin
             hit_slot = hit_slot | slot_num$48;
         end
@@ -15572,12 +16489,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$49;
         hit_full = hit_full | (m_oh$49 & s_full$49);
-        if (group_start$49) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$49 = ~s_live$49 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$49;
+        f_oh$49 = ~s_live$49 & ~|(free_vec & group_below$49) & ~|(g_vec & groups_below$49);
         if (m_oh$49) begin
             hit_slot = hit_slot | slot_num$49;
         end
@@ -15586,12 +16498,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$50;
         hit_full = hit_full | (m_oh$50 & s_full$50);
-        if (group_start$50) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$50 = ~s_live$50 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$50;
+        f_oh$50 = ~s_live$50 & ~|(free_vec & group_below$50) & ~|(g_vec & groups_below$50);
         if (m_oh$50) begin
             hit_slot = hit_slot | slot_num$50;
         end
@@ -15600,12 +16507,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$51;
         hit_full = hit_full | (m_oh$51 & s_full$51);
-        if (group_start$51) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$51 = ~s_live$51 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$51;
+        f_oh$51 = ~s_live$51 & ~|(free_vec & group_below$51) & ~|(g_vec & groups_below$51);
         if (m_oh$51) begin
             hit_slot = hit_slot | slot_num$51;
         end
@@ -15614,12 +16516,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$52;
         hit_full = hit_full | (m_oh$52 & s_full$52);
-        if (group_start$52) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$52 = ~s_live$52 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$52;
+        f_oh$52 = ~s_live$52 & ~|(free_vec & group_below$52) & ~|(g_vec & groups_below$52);
         if (m_oh$52) begin
             hit_slot = hit_slot | slot_num$52;
         end
@@ -15628,12 +16525,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$53;
         hit_full = hit_full | (m_oh$53 & s_full$53);
-        if (group_start$53) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$53 = ~s_live$53 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$53;
+        f_oh$53 = ~s_live$53 & ~|(free_vec & group_below$53) & ~|(g_vec & groups_below$53);
         if (m_oh$53) begin
             hit_slot = hit_slot | slot_num$53;
         end
@@ -15642,12 +16534,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$54;
         hit_full = hit_full | (m_oh$54 & s_full$54);
-        if (group_start$54) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$54 = ~s_live$54 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$54;
+        f_oh$54 = ~s_live$54 & ~|(free_vec & group_below$54) & ~|(g_vec & groups_below$54);
         if (m_oh$54) begin
             hit_slot = hit_slot | slot_num$54;
         end
@@ -15656,12 +16543,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$55;
         hit_full = hit_full | (m_oh$55 & s_full$55);
-        if (group_start$55) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$55 = ~s_live$55 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$55;
+        f_oh$55 = ~s_live$55 & ~|(free_vec & group_below$55) & ~|(g_vec & groups_below$55);
         if (m_oh$55) begin
             hit_slot = hit_slot | slot_num$55;
         end
@@ -15670,12 +16552,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$56;
         hit_full = hit_full | (m_oh$56 & s_full$56);
-        if (group_start$56) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$56 = ~s_live$56 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$56;
+        f_oh$56 = ~s_live$56 & ~|(free_vec & group_below$56) & ~|(g_vec & groups_below$56);
         if (m_oh$56) begin
             hit_slot = hit_slot | slot_num$56;
         end
@@ -15684,12 +16561,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$57;
         hit_full = hit_full | (m_oh$57 & s_full$57);
-        if (group_start$57) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$57 = ~s_live$57 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$57;
+        f_oh$57 = ~s_live$57 & ~|(free_vec & group_below$57) & ~|(g_vec & groups_below$57);
         if (m_oh$57) begin
             hit_slot = hit_slot | slot_num$57;
         end
@@ -15698,12 +16570,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$58;
         hit_full = hit_full | (m_oh$58 & s_full$58);
-        if (group_start$58) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$58 = ~s_live$58 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$58;
+        f_oh$58 = ~s_live$58 & ~|(free_vec & group_below$58) & ~|(g_vec & groups_below$58);
         if (m_oh$58) begin
             hit_slot = hit_slot | slot_num$58;
         end
@@ -15712,12 +16579,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$59;
         hit_full = hit_full | (m_oh$59 & s_full$59);
-        if (group_start$59) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$59 = ~s_live$59 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$59;
+        f_oh$59 = ~s_live$59 & ~|(free_vec & group_below$59) & ~|(g_vec & groups_below$59);
         if (m_oh$59) begin
             hit_slot = hit_slot | slot_num$59;
         end
@@ -15726,12 +16588,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$60;
         hit_full = hit_full | (m_oh$60 & s_full$60);
-        if (group_start$60) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$60 = ~s_live$60 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$60;
+        f_oh$60 = ~s_live$60 & ~|(free_vec & group_below$60) & ~|(g_vec & groups_below$60);
         if (m_oh$60) begin
             hit_slot = hit_slot | slot_num$60;
         end
@@ -15740,12 +16597,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$61;
         hit_full = hit_full | (m_oh$61 & s_full$61);
-        if (group_start$61) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$61 = ~s_live$61 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$61;
+        f_oh$61 = ~s_live$61 & ~|(free_vec & group_below$61) & ~|(g_vec & groups_below$61);
         if (m_oh$61) begin
             hit_slot = hit_slot | slot_num$61;
         end
@@ -15754,12 +16606,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$62;
         hit_full = hit_full | (m_oh$62 & s_full$62);
-        if (group_start$62) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$62 = ~s_live$62 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$62;
+        f_oh$62 = ~s_live$62 & ~|(free_vec & group_below$62) & ~|(g_vec & groups_below$62);
         if (m_oh$62) begin
             hit_slot = hit_slot | slot_num$62;
         end
@@ -15768,19 +16615,14 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         hit = hit | m_oh$63;
         hit_full = hit_full | (m_oh$63 & s_full$63);
-        if (group_start$63) begin
-            f_below = f_below | f_acc;
-            f_acc = 1'b0;
-        end
-        f_oh$63 = ~s_live$63 & ~f_acc & ~f_below;
-        f_acc = f_acc | ~s_live$63;
+        f_oh$63 = ~s_live$63 & ~|(free_vec & group_below$63) & ~|(g_vec & groups_below$63);
         if (m_oh$63) begin
             hit_slot = hit_slot | slot_num$63;
         end
         if (f_oh$63) begin
             free_slot = free_slot | slot_num$63;
         end
-        free_found = f_below | f_acc;
+        free_found = |g_vec;
         blocked = hold_valid & (h_block == cur_block$q) & ~cur_exempt$q;
         room = 1'b0;
         if (cur_port$q == port_num$0) begin
@@ -15912,7 +16754,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             cw_out = 32'h0;
         end
         cw_data = cw_out;
-        s_inc$0$d = (merge & m_oh$0) | (take_new & f_oh$0);
+        inc_d = (merge & m_oh$0) | (take_new & f_oh$0);
         inc = s_inc$0$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$0)) begin
@@ -15922,7 +16764,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$0$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$0$d = ref_d;
+        ref_t = s_ref$0$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$0) begin
             s_block$0$d = cur_block$q;
         end
@@ -15935,29 +16787,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$0) begin
             s_eq$0$d = 1'b1;
         end
+        pend_d = s_pending$0$q;
         if (take_new & f_oh$0) begin
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
-            s_pending$0$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$0)) begin
             s_filled$0$d = 1'b1;
             s_error$0$d = r_fail;
             if (r_fail) begin
-                s_pending$0$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$0)) begin
-            s_pending$0$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$0$d = 32'h0;
-            s_inc$0$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
-            s_pending$0$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$1$d = (merge & m_oh$1) | (take_new & f_oh$1);
+        s_ref$0$d = ref_d;
+        s_inc$0$d = inc_d;
+        s_pending$0$d = pend_d;
+        s_lv$0$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$1) | (take_new & f_oh$1);
         inc = s_inc$1$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$1)) begin
@@ -15967,7 +16824,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$1$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$1$d = ref_d;
+        ref_t = s_ref$1$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$1) begin
             s_block$1$d = cur_block$q;
         end
@@ -15980,29 +16847,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$1) begin
             s_eq$1$d = 1'b1;
         end
+        pend_d = s_pending$1$q;
         if (take_new & f_oh$1) begin
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
-            s_pending$1$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$1)) begin
             s_filled$1$d = 1'b1;
             s_error$1$d = r_fail;
             if (r_fail) begin
-                s_pending$1$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$1)) begin
-            s_pending$1$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$1$d = 32'h0;
-            s_inc$1$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
-            s_pending$1$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$2$d = (merge & m_oh$2) | (take_new & f_oh$2);
+        s_ref$1$d = ref_d;
+        s_inc$1$d = inc_d;
+        s_pending$1$d = pend_d;
+        s_lv$1$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$2) | (take_new & f_oh$2);
         inc = s_inc$2$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$2)) begin
@@ -16012,7 +16884,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$2$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$2$d = ref_d;
+        ref_t = s_ref$2$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$2) begin
             s_block$2$d = cur_block$q;
         end
@@ -16025,29 +16907,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$2) begin
             s_eq$2$d = 1'b1;
         end
+        pend_d = s_pending$2$q;
         if (take_new & f_oh$2) begin
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
-            s_pending$2$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$2)) begin
             s_filled$2$d = 1'b1;
             s_error$2$d = r_fail;
             if (r_fail) begin
-                s_pending$2$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$2)) begin
-            s_pending$2$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$2$d = 32'h0;
-            s_inc$2$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
-            s_pending$2$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$3$d = (merge & m_oh$3) | (take_new & f_oh$3);
+        s_ref$2$d = ref_d;
+        s_inc$2$d = inc_d;
+        s_pending$2$d = pend_d;
+        s_lv$2$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$3) | (take_new & f_oh$3);
         inc = s_inc$3$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$3)) begin
@@ -16057,7 +16944,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$3$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$3$d = ref_d;
+        ref_t = s_ref$3$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$3) begin
             s_block$3$d = cur_block$q;
         end
@@ -16070,29 +16967,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$3) begin
             s_eq$3$d = 1'b1;
         end
+        pend_d = s_pending$3$q;
         if (take_new & f_oh$3) begin
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
-            s_pending$3$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$3)) begin
             s_filled$3$d = 1'b1;
             s_error$3$d = r_fail;
             if (r_fail) begin
-                s_pending$3$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$3)) begin
-            s_pending$3$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$3$d = 32'h0;
-            s_inc$3$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
-            s_pending$3$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$4$d = (merge & m_oh$4) | (take_new & f_oh$4);
+        s_ref$3$d = ref_d;
+        s_inc$3$d = inc_d;
+        s_pending$3$d = pend_d;
+        s_lv$3$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$4) | (take_new & f_oh$4);
         inc = s_inc$4$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$4)) begin
@@ -16102,7 +17004,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$4$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$4$d = ref_d;
+        ref_t = s_ref$4$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$4) begin
             s_block$4$d = cur_block$q;
         end
@@ -16115,29 +17027,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$4) begin
             s_eq$4$d = 1'b1;
         end
+        pend_d = s_pending$4$q;
         if (take_new & f_oh$4) begin
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
-            s_pending$4$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$4)) begin
             s_filled$4$d = 1'b1;
             s_error$4$d = r_fail;
             if (r_fail) begin
-                s_pending$4$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$4)) begin
-            s_pending$4$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$4$d = 32'h0;
-            s_inc$4$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
-            s_pending$4$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$5$d = (merge & m_oh$5) | (take_new & f_oh$5);
+        s_ref$4$d = ref_d;
+        s_inc$4$d = inc_d;
+        s_pending$4$d = pend_d;
+        s_lv$4$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$5) | (take_new & f_oh$5);
         inc = s_inc$5$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$5)) begin
@@ -16147,7 +17064,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$5$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$5$d = ref_d;
+        ref_t = s_ref$5$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$5) begin
             s_block$5$d = cur_block$q;
         end
@@ -16160,29 +17087,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$5) begin
             s_eq$5$d = 1'b1;
         end
+        pend_d = s_pending$5$q;
         if (take_new & f_oh$5) begin
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
-            s_pending$5$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$5)) begin
             s_filled$5$d = 1'b1;
             s_error$5$d = r_fail;
             if (r_fail) begin
-                s_pending$5$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$5)) begin
-            s_pending$5$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$5$d = 32'h0;
-            s_inc$5$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
-            s_pending$5$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$6$d = (merge & m_oh$6) | (take_new & f_oh$6);
+        s_ref$5$d = ref_d;
+        s_inc$5$d = inc_d;
+        s_pending$5$d = pend_d;
+        s_lv$5$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$6) | (take_new & f_oh$6);
         inc = s_inc$6$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$6)) begin
@@ -16192,7 +17124,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$6$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$6$d = ref_d;
+        ref_t = s_ref$6$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$6) begin
             s_block$6$d = cur_block$q;
         end
@@ -16205,29 +17147,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$6) begin
             s_eq$6$d = 1'b1;
         end
+        pend_d = s_pending$6$q;
         if (take_new & f_oh$6) begin
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
-            s_pending$6$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$6)) begin
             s_filled$6$d = 1'b1;
             s_error$6$d = r_fail;
             if (r_fail) begin
-                s_pending$6$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$6)) begin
-            s_pending$6$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$6$d = 32'h0;
-            s_inc$6$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
-            s_pending$6$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$7$d = (merge & m_oh$7) | (take_new & f_oh$7);
+        s_ref$6$d = ref_d;
+        s_inc$6$d = inc_d;
+        s_pending$6$d = pend_d;
+        s_lv$6$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$7) | (take_new & f_oh$7);
         inc = s_inc$7$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$7)) begin
@@ -16237,7 +17184,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$7$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$7$d = ref_d;
+        ref_t = s_ref$7$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$7) begin
             s_block$7$d = cur_block$q;
         end
@@ -16250,29 +17207,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$7) begin
             s_eq$7$d = 1'b1;
         end
+        pend_d = s_pending$7$q;
         if (take_new & f_oh$7) begin
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
-            s_pending$7$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$7)) begin
             s_filled$7$d = 1'b1;
             s_error$7$d = r_fail;
             if (r_fail) begin
-                s_pending$7$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$7)) begin
-            s_pending$7$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$7$d = 32'h0;
-            s_inc$7$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
-            s_pending$7$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$8$d = (merge & m_oh$8) | (take_new & f_oh$8);
+        s_ref$7$d = ref_d;
+        s_inc$7$d = inc_d;
+        s_pending$7$d = pend_d;
+        s_lv$7$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$8) | (take_new & f_oh$8);
         inc = s_inc$8$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$8)) begin
@@ -16282,7 +17244,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$8$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$8$d = ref_d;
+        ref_t = s_ref$8$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$8) begin
             s_block$8$d = cur_block$q;
         end
@@ -16295,29 +17267,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$8) begin
             s_eq$8$d = 1'b1;
         end
+        pend_d = s_pending$8$q;
         if (take_new & f_oh$8) begin
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
-            s_pending$8$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$8)) begin
             s_filled$8$d = 1'b1;
             s_error$8$d = r_fail;
             if (r_fail) begin
-                s_pending$8$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$8)) begin
-            s_pending$8$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$8$d = 32'h0;
-            s_inc$8$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
-            s_pending$8$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$9$d = (merge & m_oh$9) | (take_new & f_oh$9);
+        s_ref$8$d = ref_d;
+        s_inc$8$d = inc_d;
+        s_pending$8$d = pend_d;
+        s_lv$8$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$9) | (take_new & f_oh$9);
         inc = s_inc$9$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$9)) begin
@@ -16327,7 +17304,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$9$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$9$d = ref_d;
+        ref_t = s_ref$9$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$9) begin
             s_block$9$d = cur_block$q;
         end
@@ -16340,29 +17327,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$9) begin
             s_eq$9$d = 1'b1;
         end
+        pend_d = s_pending$9$q;
         if (take_new & f_oh$9) begin
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
-            s_pending$9$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$9)) begin
             s_filled$9$d = 1'b1;
             s_error$9$d = r_fail;
             if (r_fail) begin
-                s_pending$9$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$9)) begin
-            s_pending$9$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$9$d = 32'h0;
-            s_inc$9$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
-            s_pending$9$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$10$d = (merge & m_oh$10) | (take_new & f_oh$10);
+        s_ref$9$d = ref_d;
+        s_inc$9$d = inc_d;
+        s_pending$9$d = pend_d;
+        s_lv$9$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$10) | (take_new & f_oh$10);
         inc = s_inc$10$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$10)) begin
@@ -16372,7 +17364,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$10$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$10$d = ref_d;
+        ref_t = s_ref$10$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$10) begin
             s_block$10$d = cur_block$q;
         end
@@ -16385,29 +17387,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$10) begin
             s_eq$10$d = 1'b1;
         end
+        pend_d = s_pending$10$q;
         if (take_new & f_oh$10) begin
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
-            s_pending$10$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$10)) begin
             s_filled$10$d = 1'b1;
             s_error$10$d = r_fail;
             if (r_fail) begin
-                s_pending$10$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$10)) begin
-            s_pending$10$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$10$d = 32'h0;
-            s_inc$10$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
-            s_pending$10$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$11$d = (merge & m_oh$11) | (take_new & f_oh$11);
+        s_ref$10$d = ref_d;
+        s_inc$10$d = inc_d;
+        s_pending$10$d = pend_d;
+        s_lv$10$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$11) | (take_new & f_oh$11);
         inc = s_inc$11$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$11)) begin
@@ -16417,7 +17424,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$11$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$11$d = ref_d;
+        ref_t = s_ref$11$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$11) begin
             s_block$11$d = cur_block$q;
         end
@@ -16430,29 +17447,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$11) begin
             s_eq$11$d = 1'b1;
         end
+        pend_d = s_pending$11$q;
         if (take_new & f_oh$11) begin
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
-            s_pending$11$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$11)) begin
             s_filled$11$d = 1'b1;
             s_error$11$d = r_fail;
             if (r_fail) begin
-                s_pending$11$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$11)) begin
-            s_pending$11$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$11$d = 32'h0;
-            s_inc$11$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
-            s_pending$11$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$12$d = (merge & m_oh$12) | (take_new & f_oh$12);
+        s_ref$11$d = ref_d;
+        s_inc$11$d = inc_d;
+        s_pending$11$d = pend_d;
+        s_lv$11$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$12) | (take_new & f_oh$12);
         inc = s_inc$12$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$12)) begin
@@ -16462,7 +17484,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$12$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$12$d = ref_d;
+        ref_t = s_ref$12$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$12) begin
             s_block$12$d = cur_block$q;
         end
@@ -16475,29 +17507,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$12) begin
             s_eq$12$d = 1'b1;
         end
+        pend_d = s_pending$12$q;
         if (take_new & f_oh$12) begin
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
-            s_pending$12$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$12)) begin
             s_filled$12$d = 1'b1;
             s_error$12$d = r_fail;
             if (r_fail) begin
-                s_pending$12$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$12)) begin
-            s_pending$12$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$12$d = 32'h0;
-            s_inc$12$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
-            s_pending$12$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$13$d = (merge & m_oh$13) | (take_new & f_oh$13);
+        s_ref$12$d = ref_d;
+        s_inc$12$d = inc_d;
+        s_pending$12$d = pend_d;
+        s_lv$12$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$13) | (take_new & f_oh$13);
         inc = s_inc$13$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$13)) begin
@@ -16507,7 +17544,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$13$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$13$d = ref_d;
+        ref_t = s_ref$13$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$13) begin
             s_block$13$d = cur_block$q;
         end
@@ -16520,29 +17567,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$13) begin
             s_eq$13$d = 1'b1;
         end
+        pend_d = s_pending$13$q;
         if (take_new & f_oh$13) begin
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
-            s_pending$13$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$13)) begin
             s_filled$13$d = 1'b1;
             s_error$13$d = r_fail;
             if (r_fail) begin
-                s_pending$13$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$13)) begin
-            s_pending$13$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$13$d = 32'h0;
-            s_inc$13$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
-            s_pending$13$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$14$d = (merge & m_oh$14) | (take_new & f_oh$14);
+        s_ref$13$d = ref_d;
+        s_inc$13$d = inc_d;
+        s_pending$13$d = pend_d;
+        s_lv$13$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$14) | (take_new & f_oh$14);
         inc = s_inc$14$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$14)) begin
@@ -16552,7 +17604,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$14$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$14$d = ref_d;
+        ref_t = s_ref$14$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$14) begin
             s_block$14$d = cur_block$q;
         end
@@ -16565,29 +17627,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$14) begin
             s_eq$14$d = 1'b1;
         end
+        pend_d = s_pending$14$q;
         if (take_new & f_oh$14) begin
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
-            s_pending$14$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$14)) begin
             s_filled$14$d = 1'b1;
             s_error$14$d = r_fail;
             if (r_fail) begin
-                s_pending$14$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$14)) begin
-            s_pending$14$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$14$d = 32'h0;
-            s_inc$14$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
-            s_pending$14$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$15$d = (merge & m_oh$15) | (take_new & f_oh$15);
+        s_ref$14$d = ref_d;
+        s_inc$14$d = inc_d;
+        s_pending$14$d = pend_d;
+        s_lv$14$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$15) | (take_new & f_oh$15);
         inc = s_inc$15$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$15)) begin
@@ -16597,7 +17664,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$15$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$15$d = ref_d;
+        ref_t = s_ref$15$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$15) begin
             s_block$15$d = cur_block$q;
         end
@@ -16610,29 +17687,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$15) begin
             s_eq$15$d = 1'b1;
         end
+        pend_d = s_pending$15$q;
         if (take_new & f_oh$15) begin
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
-            s_pending$15$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$15)) begin
             s_filled$15$d = 1'b1;
             s_error$15$d = r_fail;
             if (r_fail) begin
-                s_pending$15$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$15)) begin
-            s_pending$15$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$15$d = 32'h0;
-            s_inc$15$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
-            s_pending$15$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$16$d = (merge & m_oh$16) | (take_new & f_oh$16);
+        s_ref$15$d = ref_d;
+        s_inc$15$d = inc_d;
+        s_pending$15$d = pend_d;
+        s_lv$15$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$16) | (take_new & f_oh$16);
         inc = s_inc$16$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$16)) begin
@@ -16642,7 +17724,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$16$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$16$d = ref_d;
+        ref_t = s_ref$16$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$16) begin
             s_block$16$d = cur_block$q;
         end
@@ -16655,29 +17747,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$16) begin
             s_eq$16$d = 1'b1;
         end
+        pend_d = s_pending$16$q;
         if (take_new & f_oh$16) begin
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
-            s_pending$16$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$16)) begin
             s_filled$16$d = 1'b1;
             s_error$16$d = r_fail;
             if (r_fail) begin
-                s_pending$16$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$16)) begin
-            s_pending$16$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$16$d = 32'h0;
-            s_inc$16$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
-            s_pending$16$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$17$d = (merge & m_oh$17) | (take_new & f_oh$17);
+        s_ref$16$d = ref_d;
+        s_inc$16$d = inc_d;
+        s_pending$16$d = pend_d;
+        s_lv$16$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$17) | (take_new & f_oh$17);
         inc = s_inc$17$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$17)) begin
@@ -16687,7 +17784,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$17$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$17$d = ref_d;
+        ref_t = s_ref$17$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$17) begin
             s_block$17$d = cur_block$q;
         end
@@ -16700,29 +17807,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$17) begin
             s_eq$17$d = 1'b1;
         end
+        pend_d = s_pending$17$q;
         if (take_new & f_oh$17) begin
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
-            s_pending$17$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$17)) begin
             s_filled$17$d = 1'b1;
             s_error$17$d = r_fail;
             if (r_fail) begin
-                s_pending$17$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$17)) begin
-            s_pending$17$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$17$d = 32'h0;
-            s_inc$17$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
-            s_pending$17$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$18$d = (merge & m_oh$18) | (take_new & f_oh$18);
+        s_ref$17$d = ref_d;
+        s_inc$17$d = inc_d;
+        s_pending$17$d = pend_d;
+        s_lv$17$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$18) | (take_new & f_oh$18);
         inc = s_inc$18$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$18)) begin
@@ -16732,7 +17844,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$18$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$18$d = ref_d;
+        ref_t = s_ref$18$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$18) begin
             s_block$18$d = cur_block$q;
         end
@@ -16745,29 +17867,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$18) begin
             s_eq$18$d = 1'b1;
         end
+        pend_d = s_pending$18$q;
         if (take_new & f_oh$18) begin
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
-            s_pending$18$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$18)) begin
             s_filled$18$d = 1'b1;
             s_error$18$d = r_fail;
             if (r_fail) begin
-                s_pending$18$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$18)) begin
-            s_pending$18$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$18$d = 32'h0;
-            s_inc$18$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
-            s_pending$18$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$19$d = (merge & m_oh$19) | (take_new & f_oh$19);
+        s_ref$18$d = ref_d;
+        s_inc$18$d = inc_d;
+        s_pending$18$d = pend_d;
+        s_lv$18$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$19) | (take_new & f_oh$19);
         inc = s_inc$19$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$19)) begin
@@ -16777,7 +17904,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$19$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$19$d = ref_d;
+        ref_t = s_ref$19$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$19) begin
             s_block$19$d = cur_block$q;
         end
@@ -16790,29 +17927,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$19) begin
             s_eq$19$d = 1'b1;
         end
+        pend_d = s_pending$19$q;
         if (take_new & f_oh$19) begin
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
-            s_pending$19$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$19)) begin
             s_filled$19$d = 1'b1;
             s_error$19$d = r_fail;
             if (r_fail) begin
-                s_pending$19$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$19)) begin
-            s_pending$19$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$19$d = 32'h0;
-            s_inc$19$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
-            s_pending$19$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$20$d = (merge & m_oh$20) | (take_new & f_oh$20);
+        s_ref$19$d = ref_d;
+        s_inc$19$d = inc_d;
+        s_pending$19$d = pend_d;
+        s_lv$19$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$20) | (take_new & f_oh$20);
         inc = s_inc$20$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$20)) begin
@@ -16822,7 +17964,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$20$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$20$d = ref_d;
+        ref_t = s_ref$20$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$20) begin
             s_block$20$d = cur_block$q;
         end
@@ -16835,29 +17987,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$20) begin
             s_eq$20$d = 1'b1;
         end
+        pend_d = s_pending$20$q;
         if (take_new & f_oh$20) begin
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
-            s_pending$20$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$20)) begin
             s_filled$20$d = 1'b1;
             s_error$20$d = r_fail;
             if (r_fail) begin
-                s_pending$20$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$20)) begin
-            s_pending$20$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$20$d = 32'h0;
-            s_inc$20$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
-            s_pending$20$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$21$d = (merge & m_oh$21) | (take_new & f_oh$21);
+        s_ref$20$d = ref_d;
+        s_inc$20$d = inc_d;
+        s_pending$20$d = pend_d;
+        s_lv$20$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$21) | (take_new & f_oh$21);
         inc = s_inc$21$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$21)) begin
@@ -16867,7 +18024,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$21$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$21$d = ref_d;
+        ref_t = s_ref$21$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$21) begin
             s_block$21$d = cur_block$q;
         end
@@ -16880,29 +18047,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$21) begin
             s_eq$21$d = 1'b1;
         end
+        pend_d = s_pending$21$q;
         if (take_new & f_oh$21) begin
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
-            s_pending$21$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$21)) begin
             s_filled$21$d = 1'b1;
             s_error$21$d = r_fail;
             if (r_fail) begin
-                s_pending$21$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$21)) begin
-            s_pending$21$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$21$d = 32'h0;
-            s_inc$21$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
-            s_pending$21$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$22$d = (merge & m_oh$22) | (take_new & f_oh$22);
+        s_ref$21$d = ref_d;
+        s_inc$21$d = inc_d;
+        s_pending$21$d = pend_d;
+        s_lv$21$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$22) | (take_new & f_oh$22);
         inc = s_inc$22$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$22)) begin
@@ -16912,7 +18084,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$22$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$22$d = ref_d;
+        ref_t = s_ref$22$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$22) begin
             s_block$22$d = cur_block$q;
         end
@@ -16925,29 +18107,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$22) begin
             s_eq$22$d = 1'b1;
         end
+        pend_d = s_pending$22$q;
         if (take_new & f_oh$22) begin
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
-            s_pending$22$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$22)) begin
             s_filled$22$d = 1'b1;
             s_error$22$d = r_fail;
             if (r_fail) begin
-                s_pending$22$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$22)) begin
-            s_pending$22$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$22$d = 32'h0;
-            s_inc$22$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
-            s_pending$22$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$23$d = (merge & m_oh$23) | (take_new & f_oh$23);
+        s_ref$22$d = ref_d;
+        s_inc$22$d = inc_d;
+        s_pending$22$d = pend_d;
+        s_lv$22$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$23) | (take_new & f_oh$23);
         inc = s_inc$23$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$23)) begin
@@ -16957,7 +18144,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$23$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$23$d = ref_d;
+        ref_t = s_ref$23$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$23) begin
             s_block$23$d = cur_block$q;
         end
@@ -16970,29 +18167,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$23) begin
             s_eq$23$d = 1'b1;
         end
+        pend_d = s_pending$23$q;
         if (take_new & f_oh$23) begin
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
-            s_pending$23$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$23)) begin
             s_filled$23$d = 1'b1;
             s_error$23$d = r_fail;
             if (r_fail) begin
-                s_pending$23$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$23)) begin
-            s_pending$23$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$23$d = 32'h0;
-            s_inc$23$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
-            s_pending$23$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$24$d = (merge & m_oh$24) | (take_new & f_oh$24);
+        s_ref$23$d = ref_d;
+        s_inc$23$d = inc_d;
+        s_pending$23$d = pend_d;
+        s_lv$23$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$24) | (take_new & f_oh$24);
         inc = s_inc$24$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$24)) begin
@@ -17002,7 +18204,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$24$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$24$d = ref_d;
+        ref_t = s_ref$24$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$24) begin
             s_block$24$d = cur_block$q;
         end
@@ -17015,29 +18227,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$24) begin
             s_eq$24$d = 1'b1;
         end
+        pend_d = s_pending$24$q;
         if (take_new & f_oh$24) begin
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
-            s_pending$24$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$24)) begin
             s_filled$24$d = 1'b1;
             s_error$24$d = r_fail;
             if (r_fail) begin
-                s_pending$24$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$24)) begin
-            s_pending$24$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$24$d = 32'h0;
-            s_inc$24$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
-            s_pending$24$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$25$d = (merge & m_oh$25) | (take_new & f_oh$25);
+        s_ref$24$d = ref_d;
+        s_inc$24$d = inc_d;
+        s_pending$24$d = pend_d;
+        s_lv$24$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$25) | (take_new & f_oh$25);
         inc = s_inc$25$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$25)) begin
@@ -17047,7 +18264,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$25$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$25$d = ref_d;
+        ref_t = s_ref$25$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$25) begin
             s_block$25$d = cur_block$q;
         end
@@ -17060,29 +18287,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$25) begin
             s_eq$25$d = 1'b1;
         end
+        pend_d = s_pending$25$q;
         if (take_new & f_oh$25) begin
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
-            s_pending$25$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$25)) begin
             s_filled$25$d = 1'b1;
             s_error$25$d = r_fail;
             if (r_fail) begin
-                s_pending$25$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$25)) begin
-            s_pending$25$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$25$d = 32'h0;
-            s_inc$25$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
-            s_pending$25$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$26$d = (merge & m_oh$26) | (take_new & f_oh$26);
+        s_ref$25$d = ref_d;
+        s_inc$25$d = inc_d;
+        s_pending$25$d = pend_d;
+        s_lv$25$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$26) | (take_new & f_oh$26);
         inc = s_inc$26$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$26)) begin
@@ -17092,7 +18324,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$26$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$26$d = ref_d;
+        ref_t = s_ref$26$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$26) begin
             s_block$26$d = cur_block$q;
         end
@@ -17105,29 +18347,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$26) begin
             s_eq$26$d = 1'b1;
         end
+        pend_d = s_pending$26$q;
         if (take_new & f_oh$26) begin
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
-            s_pending$26$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$26)) begin
             s_filled$26$d = 1'b1;
             s_error$26$d = r_fail;
             if (r_fail) begin
-                s_pending$26$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$26)) begin
-            s_pending$26$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$26$d = 32'h0;
-            s_inc$26$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
-            s_pending$26$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$27$d = (merge & m_oh$27) | (take_new & f_oh$27);
+        s_ref$26$d = ref_d;
+        s_inc$26$d = inc_d;
+        s_pending$26$d = pend_d;
+        s_lv$26$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$27) | (take_new & f_oh$27);
         inc = s_inc$27$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$27)) begin
@@ -17137,7 +18384,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$27$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$27$d = ref_d;
+        ref_t = s_ref$27$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$27) begin
             s_block$27$d = cur_block$q;
         end
@@ -17150,29 +18407,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$27) begin
             s_eq$27$d = 1'b1;
         end
+        pend_d = s_pending$27$q;
         if (take_new & f_oh$27) begin
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
-            s_pending$27$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$27)) begin
             s_filled$27$d = 1'b1;
             s_error$27$d = r_fail;
             if (r_fail) begin
-                s_pending$27$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$27)) begin
-            s_pending$27$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$27$d = 32'h0;
-            s_inc$27$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
-            s_pending$27$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$28$d = (merge & m_oh$28) | (take_new & f_oh$28);
+        s_ref$27$d = ref_d;
+        s_inc$27$d = inc_d;
+        s_pending$27$d = pend_d;
+        s_lv$27$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$28) | (take_new & f_oh$28);
         inc = s_inc$28$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$28)) begin
@@ -17182,7 +18444,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$28$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$28$d = ref_d;
+        ref_t = s_ref$28$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$28) begin
             s_block$28$d = cur_block$q;
         end
@@ -17195,29 +18467,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$28) begin
             s_eq$28$d = 1'b1;
         end
+        pend_d = s_pending$28$q;
         if (take_new & f_oh$28) begin
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
-            s_pending$28$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$28)) begin
             s_filled$28$d = 1'b1;
             s_error$28$d = r_fail;
             if (r_fail) begin
-                s_pending$28$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$28)) begin
-            s_pending$28$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$28$d = 32'h0;
-            s_inc$28$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
-            s_pending$28$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$29$d = (merge & m_oh$29) | (take_new & f_oh$29);
+        s_ref$28$d = ref_d;
+        s_inc$28$d = inc_d;
+        s_pending$28$d = pend_d;
+        s_lv$28$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$29) | (take_new & f_oh$29);
         inc = s_inc$29$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$29)) begin
@@ -17227,7 +18504,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$29$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$29$d = ref_d;
+        ref_t = s_ref$29$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$29) begin
             s_block$29$d = cur_block$q;
         end
@@ -17240,29 +18527,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$29) begin
             s_eq$29$d = 1'b1;
         end
+        pend_d = s_pending$29$q;
         if (take_new & f_oh$29) begin
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
-            s_pending$29$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$29)) begin
             s_filled$29$d = 1'b1;
             s_error$29$d = r_fail;
             if (r_fail) begin
-                s_pending$29$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$29)) begin
-            s_pending$29$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$29$d = 32'h0;
-            s_inc$29$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
-            s_pending$29$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$30$d = (merge & m_oh$30) | (take_new & f_oh$30);
+        s_ref$29$d = ref_d;
+        s_inc$29$d = inc_d;
+        s_pending$29$d = pend_d;
+        s_lv$29$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$30) | (take_new & f_oh$30);
         inc = s_inc$30$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$30)) begin
@@ -17272,7 +18564,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$30$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$30$d = ref_d;
+        ref_t = s_ref$30$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$30) begin
             s_block$30$d = cur_block$q;
         end
@@ -17285,29 +18587,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$30) begin
             s_eq$30$d = 1'b1;
         end
+        pend_d = s_pending$30$q;
         if (take_new & f_oh$30) begin
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
-            s_pending$30$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$30)) begin
             s_filled$30$d = 1'b1;
             s_error$30$d = r_fail;
             if (r_fail) begin
-                s_pending$30$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$30)) begin
-            s_pending$30$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$30$d = 32'h0;
-            s_inc$30$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
-            s_pending$30$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$31$d = (merge & m_oh$31) | (take_new & f_oh$31);
+        s_ref$30$d = ref_d;
+        s_inc$30$d = inc_d;
+        s_pending$30$d = pend_d;
+        s_lv$30$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$31) | (take_new & f_oh$31);
         inc = s_inc$31$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$31)) begin
@@ -17317,7 +18624,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$31$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$31$d = ref_d;
+        ref_t = s_ref$31$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$31) begin
             s_block$31$d = cur_block$q;
         end
@@ -17330,29 +18647,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$31) begin
             s_eq$31$d = 1'b1;
         end
+        pend_d = s_pending$31$q;
         if (take_new & f_oh$31) begin
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
-            s_pending$31$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$31)) begin
             s_filled$31$d = 1'b1;
             s_error$31$d = r_fail;
             if (r_fail) begin
-                s_pending$31$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$31)) begin
-            s_pending$31$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$31$d = 32'h0;
-            s_inc$31$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
-            s_pending$31$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$32$d = (merge & m_oh$32) | (take_new & f_oh$32);
+        s_ref$31$d = ref_d;
+        s_inc$31$d = inc_d;
+        s_pending$31$d = pend_d;
+        s_lv$31$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$32) | (take_new & f_oh$32);
         inc = s_inc$32$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$32)) begin
@@ -17362,7 +18684,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$32$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$32$d = ref_d;
+        ref_t = s_ref$32$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$32) begin
             s_block$32$d = cur_block$q;
         end
@@ -17375,29 +18707,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$32) begin
             s_eq$32$d = 1'b1;
         end
+        pend_d = s_pending$32$q;
         if (take_new & f_oh$32) begin
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
-            s_pending$32$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$32)) begin
             s_filled$32$d = 1'b1;
             s_error$32$d = r_fail;
             if (r_fail) begin
-                s_pending$32$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$32)) begin
-            s_pending$32$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$32$d = 32'h0;
-            s_inc$32$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
-            s_pending$32$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$33$d = (merge & m_oh$33) | (take_new & f_oh$33);
+        s_ref$32$d = ref_d;
+        s_inc$32$d = inc_d;
+        s_pending$32$d = pend_d;
+        s_lv$32$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$33) | (take_new & f_oh$33);
         inc = s_inc$33$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$33)) begin
@@ -17407,7 +18744,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$33$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$33$d = ref_d;
+        ref_t = s_ref$33$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$33) begin
             s_block$33$d = cur_block$q;
         end
@@ -17420,29 +18767,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$33) begin
             s_eq$33$d = 1'b1;
         end
+        pend_d = s_pending$33$q;
         if (take_new & f_oh$33) begin
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
-            s_pending$33$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$33)) begin
             s_filled$33$d = 1'b1;
             s_error$33$d = r_fail;
             if (r_fail) begin
-                s_pending$33$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$33)) begin
-            s_pending$33$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$33$d = 32'h0;
-            s_inc$33$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
-            s_pending$33$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$34$d = (merge & m_oh$34) | (take_new & f_oh$34);
+        s_ref$33$d = ref_d;
+        s_inc$33$d = inc_d;
+        s_pending$33$d = pend_d;
+        s_lv$33$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$34) | (take_new & f_oh$34);
         inc = s_inc$34$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$34)) begin
@@ -17452,7 +18804,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$34$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$34$d = ref_d;
+        ref_t = s_ref$34$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$34) begin
             s_block$34$d = cur_block$q;
         end
@@ -17465,29 +18827,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$34) begin
             s_eq$34$d = 1'b1;
         end
+        pend_d = s_pending$34$q;
         if (take_new & f_oh$34) begin
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
-            s_pending$34$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$34)) begin
             s_filled$34$d = 1'b1;
             s_error$34$d = r_fail;
             if (r_fail) begin
-                s_pending$34$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$34)) begin
-            s_pending$34$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$34$d = 32'h0;
-            s_inc$34$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
-            s_pending$34$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$35$d = (merge & m_oh$35) | (take_new & f_oh$35);
+        s_ref$34$d = ref_d;
+        s_inc$34$d = inc_d;
+        s_pending$34$d = pend_d;
+        s_lv$34$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$35) | (take_new & f_oh$35);
         inc = s_inc$35$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$35)) begin
@@ -17497,7 +18864,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$35$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$35$d = ref_d;
+        ref_t = s_ref$35$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$35) begin
             s_block$35$d = cur_block$q;
         end
@@ -17510,29 +18887,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$35) begin
             s_eq$35$d = 1'b1;
         end
+        pend_d = s_pending$35$q;
         if (take_new & f_oh$35) begin
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
-            s_pending$35$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$35)) begin
             s_filled$35$d = 1'b1;
             s_error$35$d = r_fail;
             if (r_fail) begin
-                s_pending$35$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$35)) begin
-            s_pending$35$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$35$d = 32'h0;
-            s_inc$35$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
-            s_pending$35$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$36$d = (merge & m_oh$36) | (take_new & f_oh$36);
+        s_ref$35$d = ref_d;
+        s_inc$35$d = inc_d;
+        s_pending$35$d = pend_d;
+        s_lv$35$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$36) | (take_new & f_oh$36);
         inc = s_inc$36$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$36)) begin
@@ -17542,7 +18924,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$36$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$36$d = ref_d;
+        ref_t = s_ref$36$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$36) begin
             s_block$36$d = cur_block$q;
         end
@@ -17555,29 +18947,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$36) begin
             s_eq$36$d = 1'b1;
         end
+        pend_d = s_pending$36$q;
         if (take_new & f_oh$36) begin
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
-            s_pending$36$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$36)) begin
             s_filled$36$d = 1'b1;
             s_error$36$d = r_fail;
             if (r_fail) begin
-                s_pending$36$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$36)) begin
-            s_pending$36$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$36$d = 32'h0;
-            s_inc$36$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
-            s_pending$36$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$37$d = (merge & m_oh$37) | (take_new & f_oh$37);
+        s_ref$36$d = ref_d;
+        s_inc$36$d = inc_d;
+        s_pending$36$d = pend_d;
+        s_lv$36$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$37) | (take_new & f_oh$37);
         inc = s_inc$37$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$37)) begin
@@ -17587,7 +18984,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$37$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$37$d = ref_d;
+        ref_t = s_ref$37$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$37) begin
             s_block$37$d = cur_block$q;
         end
@@ -17600,29 +19007,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$37) begin
             s_eq$37$d = 1'b1;
         end
+        pend_d = s_pending$37$q;
         if (take_new & f_oh$37) begin
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
-            s_pending$37$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$37)) begin
             s_filled$37$d = 1'b1;
             s_error$37$d = r_fail;
             if (r_fail) begin
-                s_pending$37$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$37)) begin
-            s_pending$37$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$37$d = 32'h0;
-            s_inc$37$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
-            s_pending$37$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$38$d = (merge & m_oh$38) | (take_new & f_oh$38);
+        s_ref$37$d = ref_d;
+        s_inc$37$d = inc_d;
+        s_pending$37$d = pend_d;
+        s_lv$37$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$38) | (take_new & f_oh$38);
         inc = s_inc$38$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$38)) begin
@@ -17632,7 +19044,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$38$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$38$d = ref_d;
+        ref_t = s_ref$38$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$38) begin
             s_block$38$d = cur_block$q;
         end
@@ -17645,29 +19067,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$38) begin
             s_eq$38$d = 1'b1;
         end
+        pend_d = s_pending$38$q;
         if (take_new & f_oh$38) begin
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
-            s_pending$38$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$38)) begin
             s_filled$38$d = 1'b1;
             s_error$38$d = r_fail;
             if (r_fail) begin
-                s_pending$38$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$38)) begin
-            s_pending$38$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$38$d = 32'h0;
-            s_inc$38$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
-            s_pending$38$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$39$d = (merge & m_oh$39) | (take_new & f_oh$39);
+        s_ref$38$d = ref_d;
+        s_inc$38$d = inc_d;
+        s_pending$38$d = pend_d;
+        s_lv$38$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$39) | (take_new & f_oh$39);
         inc = s_inc$39$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$39)) begin
@@ -17677,7 +19104,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$39$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$39$d = ref_d;
+        ref_t = s_ref$39$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$39) begin
             s_block$39$d = cur_block$q;
         end
@@ -17690,29 +19127,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$39) begin
             s_eq$39$d = 1'b1;
         end
+        pend_d = s_pending$39$q;
         if (take_new & f_oh$39) begin
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
-            s_pending$39$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$39)) begin
             s_filled$39$d = 1'b1;
             s_error$39$d = r_fail;
             if (r_fail) begin
-                s_pending$39$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$39)) begin
-            s_pending$39$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$39$d = 32'h0;
-            s_inc$39$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
-            s_pending$39$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$40$d = (merge & m_oh$40) | (take_new & f_oh$40);
+        s_ref$39$d = ref_d;
+        s_inc$39$d = inc_d;
+        s_pending$39$d = pend_d;
+        s_lv$39$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$40) | (take_new & f_oh$40);
         inc = s_inc$40$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$40)) begin
@@ -17722,7 +19164,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$40$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$40$d = ref_d;
+        ref_t = s_ref$40$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$40) begin
             s_block$40$d = cur_block$q;
         end
@@ -17735,29 +19187,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$40) begin
             s_eq$40$d = 1'b1;
         end
+        pend_d = s_pending$40$q;
         if (take_new & f_oh$40) begin
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
-            s_pending$40$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$40)) begin
             s_filled$40$d = 1'b1;
             s_error$40$d = r_fail;
             if (r_fail) begin
-                s_pending$40$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$40)) begin
-            s_pending$40$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$40$d = 32'h0;
-            s_inc$40$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
-            s_pending$40$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$41$d = (merge & m_oh$41) | (take_new & f_oh$41);
+        s_ref$40$d = ref_d;
+        s_inc$40$d = inc_d;
+        s_pending$40$d = pend_d;
+        s_lv$40$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$41) | (take_new & f_oh$41);
         inc = s_inc$41$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$41)) begin
@@ -17767,7 +19224,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$41$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$41$d = ref_d;
+        ref_t = s_ref$41$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$41) begin
             s_block$41$d = cur_block$q;
         end
@@ -17780,29 +19247,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$41) begin
             s_eq$41$d = 1'b1;
         end
+        pend_d = s_pending$41$q;
         if (take_new & f_oh$41) begin
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
-            s_pending$41$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$41)) begin
             s_filled$41$d = 1'b1;
             s_error$41$d = r_fail;
             if (r_fail) begin
-                s_pending$41$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$41)) begin
-            s_pending$41$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$41$d = 32'h0;
-            s_inc$41$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
-            s_pending$41$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$42$d = (merge & m_oh$42) | (take_new & f_oh$42);
+        s_ref$41$d = ref_d;
+        s_inc$41$d = inc_d;
+        s_pending$41$d = pend_d;
+        s_lv$41$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$42) | (take_new & f_oh$42);
         inc = s_inc$42$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$42)) begin
@@ -17812,7 +19284,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$42$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$42$d = ref_d;
+        ref_t = s_ref$42$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$42) begin
             s_block$42$d = cur_block$q;
         end
@@ -17825,29 +19307,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$42) begin
             s_eq$42$d = 1'b1;
         end
+        pend_d = s_pending$42$q;
         if (take_new & f_oh$42) begin
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
-            s_pending$42$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$42)) begin
             s_filled$42$d = 1'b1;
             s_error$42$d = r_fail;
             if (r_fail) begin
-                s_pending$42$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$42)) begin
-            s_pending$42$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$42$d = 32'h0;
-            s_inc$42$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
-            s_pending$42$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$43$d = (merge & m_oh$43) | (take_new & f_oh$43);
+        s_ref$42$d = ref_d;
+        s_inc$42$d = inc_d;
+        s_pending$42$d = pend_d;
+        s_lv$42$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$43) | (take_new & f_oh$43);
         inc = s_inc$43$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$43)) begin
@@ -17857,7 +19344,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$43$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$43$d = ref_d;
+        ref_t = s_ref$43$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$43) begin
             s_block$43$d = cur_block$q;
         end
@@ -17870,29 +19367,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$43) begin
             s_eq$43$d = 1'b1;
         end
+        pend_d = s_pending$43$q;
         if (take_new & f_oh$43) begin
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
-            s_pending$43$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$43)) begin
             s_filled$43$d = 1'b1;
             s_error$43$d = r_fail;
             if (r_fail) begin
-                s_pending$43$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$43)) begin
-            s_pending$43$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$43$d = 32'h0;
-            s_inc$43$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
-            s_pending$43$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$44$d = (merge & m_oh$44) | (take_new & f_oh$44);
+        s_ref$43$d = ref_d;
+        s_inc$43$d = inc_d;
+        s_pending$43$d = pend_d;
+        s_lv$43$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$44) | (take_new & f_oh$44);
         inc = s_inc$44$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$44)) begin
@@ -17902,7 +19404,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$44$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$44$d = ref_d;
+        ref_t = s_ref$44$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$44) begin
             s_block$44$d = cur_block$q;
         end
@@ -17915,29 +19427,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$44) begin
             s_eq$44$d = 1'b1;
         end
+        pend_d = s_pending$44$q;
         if (take_new & f_oh$44) begin
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
-            s_pending$44$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$44)) begin
             s_filled$44$d = 1'b1;
             s_error$44$d = r_fail;
             if (r_fail) begin
-                s_pending$44$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$44)) begin
-            s_pending$44$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$44$d = 32'h0;
-            s_inc$44$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
-            s_pending$44$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$45$d = (merge & m_oh$45) | (take_new & f_oh$45);
+        s_ref$44$d = ref_d;
+        s_inc$44$d = inc_d;
+        s_pending$44$d = pend_d;
+        s_lv$44$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$45) | (take_new & f_oh$45);
         inc = s_inc$45$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$45)) begin
@@ -17947,7 +19464,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$45$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$45$d = ref_d;
+        ref_t = s_ref$45$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$45) begin
             s_block$45$d = cur_block$q;
         end
@@ -17960,29 +19487,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$45) begin
             s_eq$45$d = 1'b1;
         end
+        pend_d = s_pending$45$q;
         if (take_new & f_oh$45) begin
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
-            s_pending$45$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$45)) begin
             s_filled$45$d = 1'b1;
             s_error$45$d = r_fail;
             if (r_fail) begin
-                s_pending$45$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$45)) begin
-            s_pending$45$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$45$d = 32'h0;
-            s_inc$45$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
-            s_pending$45$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$46$d = (merge & m_oh$46) | (take_new & f_oh$46);
+        s_ref$45$d = ref_d;
+        s_inc$45$d = inc_d;
+        s_pending$45$d = pend_d;
+        s_lv$45$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$46) | (take_new & f_oh$46);
         inc = s_inc$46$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$46)) begin
@@ -17992,7 +19524,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$46$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$46$d = ref_d;
+        ref_t = s_ref$46$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$46) begin
             s_block$46$d = cur_block$q;
         end
@@ -18005,29 +19547,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$46) begin
             s_eq$46$d = 1'b1;
         end
+        pend_d = s_pending$46$q;
         if (take_new & f_oh$46) begin
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
-            s_pending$46$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$46)) begin
             s_filled$46$d = 1'b1;
             s_error$46$d = r_fail;
             if (r_fail) begin
-                s_pending$46$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$46)) begin
-            s_pending$46$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$46$d = 32'h0;
-            s_inc$46$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
-            s_pending$46$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$47$d = (merge & m_oh$47) | (take_new & f_oh$47);
+        s_ref$46$d = ref_d;
+        s_inc$46$d = inc_d;
+        s_pending$46$d = pend_d;
+        s_lv$46$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$47) | (take_new & f_oh$47);
         inc = s_inc$47$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$47)) begin
@@ -18037,7 +19584,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$47$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$47$d = ref_d;
+        ref_t = s_ref$47$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$47) begin
             s_block$47$d = cur_block$q;
         end
@@ -18050,29 +19607,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$47) begin
             s_eq$47$d = 1'b1;
         end
+        pend_d = s_pending$47$q;
         if (take_new & f_oh$47) begin
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
-            s_pending$47$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$47)) begin
             s_filled$47$d = 1'b1;
             s_error$47$d = r_fail;
             if (r_fail) begin
-                s_pending$47$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$47)) begin
-            s_pending$47$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$47$d = 32'h0;
-            s_inc$47$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
-            s_pending$47$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$48$d = (merge & m_oh$48) | (take_new & f_oh$48);
+        s_ref$47$d = ref_d;
+        s_inc$47$d = inc_d;
+        s_pending$47$d = pend_d;
+        s_lv$47$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$48) | (take_new & f_oh$48);
         inc = s_inc$48$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$48)) begin
@@ -18082,7 +19644,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$48$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$48$d = ref_d;
+        ref_t = s_ref$48$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$48) begin
             s_block$48$d = cur_block$q;
         end
@@ -18095,29 +19667,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$48) begin
             s_eq$48$d = 1'b1;
         end
+        pend_d = s_pending$48$q;
         if (take_new & f_oh$48) begin
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
-            s_pending$48$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$48)) begin
             s_filled$48$d = 1'b1;
             s_error$48$d = r_fail;
             if (r_fail) begin
-                s_pending$48$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$48)) begin
-            s_pending$48$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$48$d = 32'h0;
-            s_inc$48$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
-            s_pending$48$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$49$d = (merge & m_oh$49) | (take_new & f_oh$49);
+        s_ref$48$d = ref_d;
+        s_inc$48$d = inc_d;
+        s_pending$48$d = pend_d;
+        s_lv$48$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$49) | (take_new & f_oh$49);
         inc = s_inc$49$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$49)) begin
@@ -18127,7 +19704,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$49$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$49$d = ref_d;
+        ref_t = s_ref$49$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$49) begin
             s_block$49$d = cur_block$q;
         end
@@ -18140,29 +19727,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$49) begin
             s_eq$49$d = 1'b1;
         end
+        pend_d = s_pending$49$q;
         if (take_new & f_oh$49) begin
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
-            s_pending$49$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$49)) begin
             s_filled$49$d = 1'b1;
             s_error$49$d = r_fail;
             if (r_fail) begin
-                s_pending$49$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$49)) begin
-            s_pending$49$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$49$d = 32'h0;
-            s_inc$49$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
-            s_pending$49$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$50$d = (merge & m_oh$50) | (take_new & f_oh$50);
+        s_ref$49$d = ref_d;
+        s_inc$49$d = inc_d;
+        s_pending$49$d = pend_d;
+        s_lv$49$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$50) | (take_new & f_oh$50);
         inc = s_inc$50$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$50)) begin
@@ -18172,7 +19764,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$50$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$50$d = ref_d;
+        ref_t = s_ref$50$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$50) begin
             s_block$50$d = cur_block$q;
         end
@@ -18185,29 +19787,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$50) begin
             s_eq$50$d = 1'b1;
         end
+        pend_d = s_pending$50$q;
         if (take_new & f_oh$50) begin
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
-            s_pending$50$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$50)) begin
             s_filled$50$d = 1'b1;
             s_error$50$d = r_fail;
             if (r_fail) begin
-                s_pending$50$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$50)) begin
-            s_pending$50$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$50$d = 32'h0;
-            s_inc$50$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
-            s_pending$50$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$51$d = (merge & m_oh$51) | (take_new & f_oh$51);
+        s_ref$50$d = ref_d;
+        s_inc$50$d = inc_d;
+        s_pending$50$d = pend_d;
+        s_lv$50$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$51) | (take_new & f_oh$51);
         inc = s_inc$51$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$51)) begin
@@ -18217,7 +19824,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$51$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$51$d = ref_d;
+        ref_t = s_ref$51$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$51) begin
             s_block$51$d = cur_block$q;
         end
@@ -18230,29 +19847,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$51) begin
             s_eq$51$d = 1'b1;
         end
+        pend_d = s_pending$51$q;
         if (take_new & f_oh$51) begin
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
-            s_pending$51$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$51)) begin
             s_filled$51$d = 1'b1;
             s_error$51$d = r_fail;
             if (r_fail) begin
-                s_pending$51$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$51)) begin
-            s_pending$51$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$51$d = 32'h0;
-            s_inc$51$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
-            s_pending$51$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$52$d = (merge & m_oh$52) | (take_new & f_oh$52);
+        s_ref$51$d = ref_d;
+        s_inc$51$d = inc_d;
+        s_pending$51$d = pend_d;
+        s_lv$51$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$52) | (take_new & f_oh$52);
         inc = s_inc$52$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$52)) begin
@@ -18262,7 +19884,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$52$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$52$d = ref_d;
+        ref_t = s_ref$52$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$52) begin
             s_block$52$d = cur_block$q;
         end
@@ -18275,29 +19907,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$52) begin
             s_eq$52$d = 1'b1;
         end
+        pend_d = s_pending$52$q;
         if (take_new & f_oh$52) begin
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
-            s_pending$52$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$52)) begin
             s_filled$52$d = 1'b1;
             s_error$52$d = r_fail;
             if (r_fail) begin
-                s_pending$52$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$52)) begin
-            s_pending$52$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$52$d = 32'h0;
-            s_inc$52$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
-            s_pending$52$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$53$d = (merge & m_oh$53) | (take_new & f_oh$53);
+        s_ref$52$d = ref_d;
+        s_inc$52$d = inc_d;
+        s_pending$52$d = pend_d;
+        s_lv$52$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$53) | (take_new & f_oh$53);
         inc = s_inc$53$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$53)) begin
@@ -18307,7 +19944,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$53$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$53$d = ref_d;
+        ref_t = s_ref$53$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$53) begin
             s_block$53$d = cur_block$q;
         end
@@ -18320,29 +19967,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$53) begin
             s_eq$53$d = 1'b1;
         end
+        pend_d = s_pending$53$q;
         if (take_new & f_oh$53) begin
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
-            s_pending$53$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$53)) begin
             s_filled$53$d = 1'b1;
             s_error$53$d = r_fail;
             if (r_fail) begin
-                s_pending$53$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$53)) begin
-            s_pending$53$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$53$d = 32'h0;
-            s_inc$53$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
-            s_pending$53$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$54$d = (merge & m_oh$54) | (take_new & f_oh$54);
+        s_ref$53$d = ref_d;
+        s_inc$53$d = inc_d;
+        s_pending$53$d = pend_d;
+        s_lv$53$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$54) | (take_new & f_oh$54);
         inc = s_inc$54$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$54)) begin
@@ -18352,7 +20004,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$54$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$54$d = ref_d;
+        ref_t = s_ref$54$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$54) begin
             s_block$54$d = cur_block$q;
         end
@@ -18365,29 +20027,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$54) begin
             s_eq$54$d = 1'b1;
         end
+        pend_d = s_pending$54$q;
         if (take_new & f_oh$54) begin
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
-            s_pending$54$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$54)) begin
             s_filled$54$d = 1'b1;
             s_error$54$d = r_fail;
             if (r_fail) begin
-                s_pending$54$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$54)) begin
-            s_pending$54$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$54$d = 32'h0;
-            s_inc$54$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
-            s_pending$54$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$55$d = (merge & m_oh$55) | (take_new & f_oh$55);
+        s_ref$54$d = ref_d;
+        s_inc$54$d = inc_d;
+        s_pending$54$d = pend_d;
+        s_lv$54$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$55) | (take_new & f_oh$55);
         inc = s_inc$55$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$55)) begin
@@ -18397,7 +20064,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$55$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$55$d = ref_d;
+        ref_t = s_ref$55$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$55) begin
             s_block$55$d = cur_block$q;
         end
@@ -18410,29 +20087,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$55) begin
             s_eq$55$d = 1'b1;
         end
+        pend_d = s_pending$55$q;
         if (take_new & f_oh$55) begin
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
-            s_pending$55$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$55)) begin
             s_filled$55$d = 1'b1;
             s_error$55$d = r_fail;
             if (r_fail) begin
-                s_pending$55$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$55)) begin
-            s_pending$55$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$55$d = 32'h0;
-            s_inc$55$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
-            s_pending$55$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$56$d = (merge & m_oh$56) | (take_new & f_oh$56);
+        s_ref$55$d = ref_d;
+        s_inc$55$d = inc_d;
+        s_pending$55$d = pend_d;
+        s_lv$55$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$56) | (take_new & f_oh$56);
         inc = s_inc$56$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$56)) begin
@@ -18442,7 +20124,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$56$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$56$d = ref_d;
+        ref_t = s_ref$56$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$56) begin
             s_block$56$d = cur_block$q;
         end
@@ -18455,29 +20147,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$56) begin
             s_eq$56$d = 1'b1;
         end
+        pend_d = s_pending$56$q;
         if (take_new & f_oh$56) begin
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
-            s_pending$56$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$56)) begin
             s_filled$56$d = 1'b1;
             s_error$56$d = r_fail;
             if (r_fail) begin
-                s_pending$56$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$56)) begin
-            s_pending$56$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$56$d = 32'h0;
-            s_inc$56$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
-            s_pending$56$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$57$d = (merge & m_oh$57) | (take_new & f_oh$57);
+        s_ref$56$d = ref_d;
+        s_inc$56$d = inc_d;
+        s_pending$56$d = pend_d;
+        s_lv$56$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$57) | (take_new & f_oh$57);
         inc = s_inc$57$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$57)) begin
@@ -18487,7 +20184,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$57$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$57$d = ref_d;
+        ref_t = s_ref$57$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$57) begin
             s_block$57$d = cur_block$q;
         end
@@ -18500,29 +20207,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$57) begin
             s_eq$57$d = 1'b1;
         end
+        pend_d = s_pending$57$q;
         if (take_new & f_oh$57) begin
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
-            s_pending$57$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$57)) begin
             s_filled$57$d = 1'b1;
             s_error$57$d = r_fail;
             if (r_fail) begin
-                s_pending$57$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$57)) begin
-            s_pending$57$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$57$d = 32'h0;
-            s_inc$57$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
-            s_pending$57$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$58$d = (merge & m_oh$58) | (take_new & f_oh$58);
+        s_ref$57$d = ref_d;
+        s_inc$57$d = inc_d;
+        s_pending$57$d = pend_d;
+        s_lv$57$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$58) | (take_new & f_oh$58);
         inc = s_inc$58$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$58)) begin
@@ -18532,7 +20244,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$58$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$58$d = ref_d;
+        ref_t = s_ref$58$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$58) begin
             s_block$58$d = cur_block$q;
         end
@@ -18545,29 +20267,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$58) begin
             s_eq$58$d = 1'b1;
         end
+        pend_d = s_pending$58$q;
         if (take_new & f_oh$58) begin
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
-            s_pending$58$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$58)) begin
             s_filled$58$d = 1'b1;
             s_error$58$d = r_fail;
             if (r_fail) begin
-                s_pending$58$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$58)) begin
-            s_pending$58$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$58$d = 32'h0;
-            s_inc$58$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
-            s_pending$58$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$59$d = (merge & m_oh$59) | (take_new & f_oh$59);
+        s_ref$58$d = ref_d;
+        s_inc$58$d = inc_d;
+        s_pending$58$d = pend_d;
+        s_lv$58$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$59) | (take_new & f_oh$59);
         inc = s_inc$59$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$59)) begin
@@ -18577,7 +20304,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$59$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$59$d = ref_d;
+        ref_t = s_ref$59$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$59) begin
             s_block$59$d = cur_block$q;
         end
@@ -18590,29 +20327,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$59) begin
             s_eq$59$d = 1'b1;
         end
+        pend_d = s_pending$59$q;
         if (take_new & f_oh$59) begin
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
-            s_pending$59$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$59)) begin
             s_filled$59$d = 1'b1;
             s_error$59$d = r_fail;
             if (r_fail) begin
-                s_pending$59$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$59)) begin
-            s_pending$59$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$59$d = 32'h0;
-            s_inc$59$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
-            s_pending$59$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$60$d = (merge & m_oh$60) | (take_new & f_oh$60);
+        s_ref$59$d = ref_d;
+        s_inc$59$d = inc_d;
+        s_pending$59$d = pend_d;
+        s_lv$59$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$60) | (take_new & f_oh$60);
         inc = s_inc$60$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$60)) begin
@@ -18622,7 +20364,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$60$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$60$d = ref_d;
+        ref_t = s_ref$60$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$60) begin
             s_block$60$d = cur_block$q;
         end
@@ -18635,29 +20387,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$60) begin
             s_eq$60$d = 1'b1;
         end
+        pend_d = s_pending$60$q;
         if (take_new & f_oh$60) begin
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
-            s_pending$60$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$60)) begin
             s_filled$60$d = 1'b1;
             s_error$60$d = r_fail;
             if (r_fail) begin
-                s_pending$60$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$60)) begin
-            s_pending$60$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$60$d = 32'h0;
-            s_inc$60$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
-            s_pending$60$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$61$d = (merge & m_oh$61) | (take_new & f_oh$61);
+        s_ref$60$d = ref_d;
+        s_inc$60$d = inc_d;
+        s_pending$60$d = pend_d;
+        s_lv$60$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$61) | (take_new & f_oh$61);
         inc = s_inc$61$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$61)) begin
@@ -18667,7 +20424,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$61$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$61$d = ref_d;
+        ref_t = s_ref$61$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$61) begin
             s_block$61$d = cur_block$q;
         end
@@ -18680,29 +20447,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$61) begin
             s_eq$61$d = 1'b1;
         end
+        pend_d = s_pending$61$q;
         if (take_new & f_oh$61) begin
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
-            s_pending$61$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$61)) begin
             s_filled$61$d = 1'b1;
             s_error$61$d = r_fail;
             if (r_fail) begin
-                s_pending$61$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$61)) begin
-            s_pending$61$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$61$d = 32'h0;
-            s_inc$61$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
-            s_pending$61$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$62$d = (merge & m_oh$62) | (take_new & f_oh$62);
+        s_ref$61$d = ref_d;
+        s_inc$61$d = inc_d;
+        s_pending$61$d = pend_d;
+        s_lv$61$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$62) | (take_new & f_oh$62);
         inc = s_inc$62$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$62)) begin
@@ -18712,7 +20484,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$62$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$62$d = ref_d;
+        ref_t = s_ref$62$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$62) begin
             s_block$62$d = cur_block$q;
         end
@@ -18725,29 +20507,34 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$62) begin
             s_eq$62$d = 1'b1;
         end
+        pend_d = s_pending$62$q;
         if (take_new & f_oh$62) begin
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
-            s_pending$62$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$62)) begin
             s_filled$62$d = 1'b1;
             s_error$62$d = r_fail;
             if (r_fail) begin
-                s_pending$62$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$62)) begin
-            s_pending$62$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$62$d = 32'h0;
-            s_inc$62$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
-            s_pending$62$d = 1'b0;
+            pend_d = 1'b0;
         end
-        s_inc$63$d = (merge & m_oh$63) | (take_new & f_oh$63);
+        s_ref$62$d = ref_d;
+        s_inc$62$d = inc_d;
+        s_pending$62$d = pend_d;
+        s_lv$62$d = (~ref_z & ~rst) | inc_d | pend_d;
+        inc_d = (merge & m_oh$63) | (take_new & f_oh$63);
         inc = s_inc$63$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$63)) begin
@@ -18757,7 +20544,17 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$63$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        s_ref$63$d = ref_d;
+        ref_t = s_ref$63$q + ((inc) & 10'h3ff);
+        ref_z = 1'b0;
+        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+            ref_z = 1'b1;
+        end
+        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+            ref_z = 1'b1;
+        end
         if (f_oh$63) begin
             s_block$63$d = cur_block$q;
         end
@@ -18770,28 +20567,33 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         else if (f_oh$63) begin
             s_eq$63$d = 1'b1;
         end
+        pend_d = s_pending$63$q;
         if (take_new & f_oh$63) begin
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
-            s_pending$63$d = 1'b1;
+            pend_d = 1'b1;
         end
         if (fill_done & (ret_slot == slot_num$63)) begin
             s_filled$63$d = 1'b1;
             s_error$63$d = r_fail;
             if (r_fail) begin
-                s_pending$63$d = 1'b0;
+                pend_d = 1'b0;
             end
         end
         if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$63)) begin
-            s_pending$63$d = 1'b0;
+            pend_d = 1'b0;
         end
         if (rst) begin
-            s_ref$63$d = 32'h0;
-            s_inc$63$d = 1'b0;
+            ref_d = 32'h0;
+            inc_d = 1'b0;
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
-            s_pending$63$d = 1'b0;
+            pend_d = 1'b0;
         end
+        s_ref$63$d = ref_d;
+        s_inc$63$d = inc_d;
+        s_pending$63$d = pend_d;
+        s_lv$63$d = (~ref_z & ~rst) | inc_d | pend_d;
         x_slot = rd_slot$0;
         x_word = (rd_word$0 & word_index_mask) >> wpb_shift;
         x_lane = lane2$0$q;
@@ -19556,47 +21358,80 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [28:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [28:0] rd_data;
+    reg [28:0] ob0;
+    reg [28:0] ob1;
+    reg [28:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 29'd0;
+       ob0 = 29'd0;
+       ob1 = 29'd0;
+       ob2 = 29'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 29'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [28:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [28:0] s0 = pop ? ob1 : ob0;
+    wire [28:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -19742,47 +21577,80 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     reg [29:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [29:0] rd_data;
+    reg [29:0] ob0;
+    reg [29:0] ob1;
+    reg [29:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 30'd0;
+       ob0 = 30'd0;
+       ob1 = 30'd0;
+       ob2 = 30'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 30'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [29:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [29:0] s0 = pop ? ob1 : ob0;
+    wire [29:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -20278,47 +22146,80 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     reg [34:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [34:0] rd_data;
+    reg [34:0] ob0;
+    reg [34:0] ob1;
+    reg [34:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 35'd0;
+       ob0 = 35'd0;
+       ob1 = 35'd0;
+       ob2 = 35'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 35'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [34:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [34:0] s0 = pop ? ob1 : ob0;
+    wire [34:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
+       if (to_mem) begin
           mem[wr_ptr] <= data_in;
        end
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -26475,6 +28376,1222 @@ module qp_table_scale$miss$s_inc$9(d,q,clock);
 endmodule // qp_table_scale$miss$s_inc$9
 
 
+module qp_table_scale$miss$s_lv$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$0
+
+
+module qp_table_scale$miss$s_lv$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$1
+
+
+module qp_table_scale$miss$s_lv$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$10
+
+
+module qp_table_scale$miss$s_lv$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$11
+
+
+module qp_table_scale$miss$s_lv$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$12
+
+
+module qp_table_scale$miss$s_lv$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$13
+
+
+module qp_table_scale$miss$s_lv$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$14
+
+
+module qp_table_scale$miss$s_lv$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$15
+
+
+module qp_table_scale$miss$s_lv$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$16
+
+
+module qp_table_scale$miss$s_lv$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$17
+
+
+module qp_table_scale$miss$s_lv$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$18
+
+
+module qp_table_scale$miss$s_lv$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$19
+
+
+module qp_table_scale$miss$s_lv$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$2
+
+
+module qp_table_scale$miss$s_lv$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$20
+
+
+module qp_table_scale$miss$s_lv$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$21
+
+
+module qp_table_scale$miss$s_lv$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$22
+
+
+module qp_table_scale$miss$s_lv$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$23
+
+
+module qp_table_scale$miss$s_lv$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$24
+
+
+module qp_table_scale$miss$s_lv$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$25
+
+
+module qp_table_scale$miss$s_lv$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$26
+
+
+module qp_table_scale$miss$s_lv$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$27
+
+
+module qp_table_scale$miss$s_lv$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$28
+
+
+module qp_table_scale$miss$s_lv$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$29
+
+
+module qp_table_scale$miss$s_lv$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$3
+
+
+module qp_table_scale$miss$s_lv$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$30
+
+
+module qp_table_scale$miss$s_lv$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$31
+
+
+module qp_table_scale$miss$s_lv$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$32
+
+
+module qp_table_scale$miss$s_lv$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$33
+
+
+module qp_table_scale$miss$s_lv$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$34
+
+
+module qp_table_scale$miss$s_lv$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$35
+
+
+module qp_table_scale$miss$s_lv$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$36
+
+
+module qp_table_scale$miss$s_lv$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$37
+
+
+module qp_table_scale$miss$s_lv$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$38
+
+
+module qp_table_scale$miss$s_lv$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$39
+
+
+module qp_table_scale$miss$s_lv$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$4
+
+
+module qp_table_scale$miss$s_lv$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$40
+
+
+module qp_table_scale$miss$s_lv$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$41
+
+
+module qp_table_scale$miss$s_lv$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$42
+
+
+module qp_table_scale$miss$s_lv$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$43
+
+
+module qp_table_scale$miss$s_lv$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$44
+
+
+module qp_table_scale$miss$s_lv$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$45
+
+
+module qp_table_scale$miss$s_lv$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$46
+
+
+module qp_table_scale$miss$s_lv$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$47
+
+
+module qp_table_scale$miss$s_lv$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$48
+
+
+module qp_table_scale$miss$s_lv$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$49
+
+
+module qp_table_scale$miss$s_lv$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$5
+
+
+module qp_table_scale$miss$s_lv$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$50
+
+
+module qp_table_scale$miss$s_lv$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$51
+
+
+module qp_table_scale$miss$s_lv$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$52
+
+
+module qp_table_scale$miss$s_lv$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$53
+
+
+module qp_table_scale$miss$s_lv$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$54
+
+
+module qp_table_scale$miss$s_lv$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$55
+
+
+module qp_table_scale$miss$s_lv$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$56
+
+
+module qp_table_scale$miss$s_lv$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$57
+
+
+module qp_table_scale$miss$s_lv$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$58
+
+
+module qp_table_scale$miss$s_lv$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$59
+
+
+module qp_table_scale$miss$s_lv$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$6
+
+
+module qp_table_scale$miss$s_lv$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$60
+
+
+module qp_table_scale$miss$s_lv$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$61
+
+
+module qp_table_scale$miss$s_lv$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$62
+
+
+module qp_table_scale$miss$s_lv$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$63
+
+
+module qp_table_scale$miss$s_lv$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$7
+
+
+module qp_table_scale$miss$s_lv$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$8
+
+
+module qp_table_scale$miss$s_lv$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_lv$9
+
+
 module qp_table_scale$miss$s_pending$0(d,q,clock);
     
     // Module arguments
@@ -29043,6 +32160,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  caches$0$out_valid;
     wire  [123:0] caches$0$out_lookup;
     reg  [9:0] caches$0$out_count;
+    reg  caches$0$out_extra;
     wire  [20:0] caches$0$live_raddr;
     reg  caches$0$live_rdata;
     reg  caches$0$tag_we;
@@ -29146,7 +32264,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -29197,6 +32314,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .out_valid(caches$0$out_valid),
         .out_lookup(caches$0$out_lookup),
         .out_count(caches$0$out_count),
+        .out_extra(caches$0$out_extra),
         .live_raddr(caches$0$live_raddr),
         .live_rdata(caches$0$live_rdata),
         .tag_we(caches$0$tag_we),
@@ -29398,7 +32516,6 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -29410,7 +32527,8 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = out_held;
+        caches$0$out_count = queue$count;
+        caches$0$out_extra = s3_valid$q;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -29512,7 +32630,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -29539,7 +32657,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_rx
 
 
-module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -29554,6 +32672,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  out_valid;
     output reg  [123:0] out_lookup;
     input wire  [9:0] out_count;
+    input wire  out_extra;
     output reg  [20:0] live_raddr;
     input wire  live_rdata;
     input wire  tag_we;
@@ -29603,6 +32722,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  out_depth = 10'b100;
     localparam  out_depth_m1 = 10'b11;
     localparam  out_depth_m2 = 10'b10;
+    localparam  out_depth_m3 = 10'b1;
     
     // Stub signals
     reg  tags$clock;
@@ -29680,6 +32800,10 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  [123:0] h_lookup;
     reg  h_ready;
     reg  room;
+    reg  at_d0;
+    reg  at_d1;
+    reg  at_d2;
+    reg  at_d3;
     reg  go;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
@@ -29855,12 +32979,19 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        room = out_count < out_depth;
-        if (d1_valid$q ^ d2_valid$q) begin
-            room = out_count < out_depth_m1;
+        at_d0 = out_count == out_depth;
+        at_d1 = out_count == out_depth_m1;
+        at_d2 = out_count == out_depth_m2;
+        at_d3 = out_count == out_depth_m3;
+        room = ~at_d0;
+        if (out_extra | d1_valid$q | d2_valid$q) begin
+            room = ~at_d0 & ~at_d1;
         end
-        if (d1_valid$q & d2_valid$q) begin
-            room = out_count < out_depth_m2;
+        if ((out_extra & (d1_valid$q | d2_valid$q)) | (d1_valid$q & d2_valid$q)) begin
+            room = ~at_d0 & ~at_d1 & ~at_d2;
+        end
+        if (out_extra & d1_valid$q & d2_valid$q) begin
+            room = ~at_d0 & ~at_d1 & ~at_d2 & ~at_d3;
         end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
@@ -31082,6 +34213,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  caches$0$out_valid;
     wire  [123:0] caches$0$out_lookup;
     reg  [9:0] caches$0$out_count;
+    reg  caches$0$out_extra;
     wire  [20:0] caches$0$live_raddr;
     reg  caches$0$live_rdata;
     reg  caches$0$tag_we;
@@ -31185,7 +34317,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -31236,6 +34367,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .out_valid(caches$0$out_valid),
         .out_lookup(caches$0$out_lookup),
         .out_count(caches$0$out_count),
+        .out_extra(caches$0$out_extra),
         .live_raddr(caches$0$live_raddr),
         .live_rdata(caches$0$live_rdata),
         .tag_we(caches$0$tag_we),
@@ -31437,7 +34569,6 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_valid = caches$0$out_valid;
         c_lookup = caches$0$out_lookup;
         caches$0$clock = clock;
@@ -31449,7 +34580,8 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         caches$0$s2_oor = s2_oor$q;
         caches$0$s2_addr = s2_lookup[(64'h0)+:(64)];
         caches$0$s2_present = dir_rd[(64'h0)+:(1)];
-        caches$0$out_count = out_held;
+        caches$0$out_count = queue$count;
+        caches$0$out_extra = s3_valid$q;
         live_raddr$0 = caches$0$live_raddr;
         caches$0$live_rdata = live_rdata$0;
         caches$0$tag_we = tag_we$0;
@@ -31551,7 +34683,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;
@@ -31578,7 +34710,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_tx
 
 
-module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -31593,6 +34725,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  out_valid;
     output reg  [123:0] out_lookup;
     input wire  [9:0] out_count;
+    input wire  out_extra;
     output reg  [20:0] live_raddr;
     input wire  live_rdata;
     input wire  tag_we;
@@ -31642,6 +34775,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     localparam  out_depth = 10'b100;
     localparam  out_depth_m1 = 10'b11;
     localparam  out_depth_m2 = 10'b10;
+    localparam  out_depth_m3 = 10'b1;
     
     // Stub signals
     reg  tags$clock;
@@ -31719,6 +34853,10 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  [123:0] h_lookup;
     reg  h_ready;
     reg  room;
+    reg  at_d0;
+    reg  at_d1;
+    reg  at_d2;
+    reg  at_d3;
     reg  go;
     reg  [23:0] f_gen;
     reg  [23:0] f_qgen;
@@ -31894,12 +35032,19 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         rd_slot = slots$data_out;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
         h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
-        room = out_count < out_depth;
-        if (d1_valid$q ^ d2_valid$q) begin
-            room = out_count < out_depth_m1;
+        at_d0 = out_count == out_depth;
+        at_d1 = out_count == out_depth_m1;
+        at_d2 = out_count == out_depth_m2;
+        at_d3 = out_count == out_depth_m3;
+        room = ~at_d0;
+        if (out_extra | d1_valid$q | d2_valid$q) begin
+            room = ~at_d0 & ~at_d1;
         end
-        if (d1_valid$q & d2_valid$q) begin
-            room = out_count < out_depth_m2;
+        if ((out_extra & (d1_valid$q | d2_valid$q)) | (d1_valid$q & d2_valid$q)) begin
+            room = ~at_d0 & ~at_d1 & ~at_d2;
+        end
+        if (out_extra & d1_valid$q & d2_valid$q) begin
+            room = ~at_d0 & ~at_d1 & ~at_d2 & ~at_d3;
         end
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;

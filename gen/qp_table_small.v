@@ -3694,7 +3694,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] addr_out;
     reg  fire;
     reg  [63:0] s2_dreq_addr;
-    reg  [9:0] out_held;
     reg  q_valid;
     reg  [123:0] q_lookup;
     reg  d_valid;
@@ -3906,7 +3905,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         d_qpn = s2_qpn$q;
         c_valid = 1'b0;
         c_lookup = s2_lookup;
-        out_held = queue$count + ((s3_valid$q) & 10'h3ff);
         c_ok = c_lookup[(64'h41)+:(3)] == status$ok;
         if (state_in_memory) begin
             q_valid = c_valid;
@@ -3983,7 +3981,7 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rsp_status = status_out;
         rsp_addr = addr_out;
         rsp_fire = fire;
-        unused_counts_addr = |queue$count | |out_held | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
+        unused_counts_addr = |queue$count | |s2_dreq_addr | d_valid | d3_valid$q | |d3_addr$q | d3_direct | |d3_out_addr | c_valid | c_ok;
         if (s0_fire & ~fire) begin
             flight$d = flight$q + 32'h1;
             room$d = flight$q < credit_less_one;

@@ -301,7 +301,6 @@ pub struct LookupPipe {
     /// The byte address of the lookup's directory entry (used when the directory is in memory).
     s2_dreq_addr: Signal<Local, Bits<ADDR_BITS>>,
     /// What the queue and s3 hold, for the cache's room check.
-    out_held: Signal<Local, Bits<FIFO_COUNT_BITS>>,
     /// The lookup that enters s3 at the next edge (from s2, or from the cache).
     q_valid: Signal<Local, Bit>,
     q_lookup: Signal<Local, QueuedLookup>,
@@ -384,7 +383,7 @@ impl LookupPipe {
                 s2_entry_gen, s2_status, s2_ok, s2_base, s2_page, s2_lookup, s2_words, s3_entry,
                 s3_gen, s3_entry_gen, s3_status, s3_final, bypass, head_valid, head, result,
                 result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
-                s2_dreq_addr, out_held, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
+                s2_dreq_addr, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
                 unused_counts_addr, status, state,
                 d3_valid, d3_addr, d3_direct, d3_out_addr,
             ]
@@ -596,8 +595,6 @@ impl Logic for LookupPipe {
         // queue (the response queue) with lookups final as far as the state goes, in order.
         // With the directory in memory too, one whose state checks passed (OK) waits there
         // for its directory entry (`need`) and sends its directory read at the same edge.
-        self.out_held.next =
-            self.queue.count.val() + bit_cast::<FIFO_COUNT_BITS, 1>(self.s3_valid.q.val().into());
         for c in 0..self._cache {
             self.c_valid.next = self.caches[c].out_valid.val();
             self.c_lookup.next = self.caches[c].out_lookup.val();
@@ -610,7 +607,8 @@ impl Logic for LookupPipe {
             self.caches[c].s2_oor.next = self.s2_oor.q.val();
             self.caches[c].s2_addr.next = self.s2_lookup.val().offset;
             self.caches[c].s2_present.next = self.dir_rd.val().present;
-            self.caches[c].out_count.next = self.out_held.val();
+            self.caches[c].out_count.next = self.queue.count.val();
+            self.caches[c].out_extra.next = self.s3_valid.q.val();
             self.live_raddr[c].next = self.caches[c].live_raddr.val();
             self.caches[c].live_rdata.next = self.live_rdata[c].val();
             self.caches[c].tag_we.next = self.tag_we[c].val();
@@ -757,7 +755,6 @@ impl Logic for LookupPipe {
         self.rsp_addr.next = self.addr_out.val();
         self.rsp_fire.next = self.fire.val();
         self.unused_counts_addr.next = self.queue.count.val().any()
-            | self.out_held.val().any()
             | self.s2_dreq_addr.val().any()
             | self.d_valid.val()
             | self.d3_valid.q.val()
@@ -768,7 +765,6 @@ impl Logic for LookupPipe {
             | self.c_ok.val();
         for m in 0..self._mem {
             self.unused_counts_addr.next = self.queue.count.val().any()
-                | self.out_held.val().any()
                 | self.dreqs[m].count.val().any()
                 | self.results[m].count.val().any()
                 | self.c_valid.val()

@@ -68,7 +68,13 @@
 //! block comparison is registered (`s_eq`: each slot's block is compared with the request
 //! the arbiter takes, at the edge it enters the request register), the matching and the
 //! lowest free slot are one-hot, and the take of a slot reaches its count one edge later
-//! (`s_inc`: the count is `s_ref + s_inc`, which is what every decision reads). `rd_filled` /
+//! (`s_inc`: the count is `s_ref + s_inc`, which is what every decision reads). Whether a
+//! slot is live is registered too (`s_lv`, from the next `s_inc` and `s_pending` and whether
+//! the next count is 0: `s_ref + s_inc` equals the releases, compared for each possible
+//! number of releases in parallel, not after the adder), and the lowest free slot is found without
+//! a chain through the slots: free, none below it in its group of [`FREE_GROUP`] free, no
+//! group below holding a free slot, each a reduction of the free flags under a constant
+//! mask. `rd_filled` /
 //! `rd_error` and `busy` are multiplexers and comparators over the slots. Nothing depends
 //! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
 //!
@@ -92,13 +98,15 @@
 //!
 //! # Cost
 //!
-//! Per slot: the block number, a reference count and 5 flags in flip-flops; the block
+//! Per slot: the block number, a reference count and 6 flags in flip-flops; the block
 //! number is compared with the arbiter's request and with `busy_block` every cycle (two
 //! block comparators per slot), the slot id with the releases', the read ports' and the
 //! fill's (slot decoders). Fill
 //! buffer: `max_misses x block bits`, one copy per port ([`Ram`], output register). Ring:
 //! 2 blocks. Queues: answers ([`ANSWER_DEPTH`] per port), reads, reads in flight and fills
-//! to broadcast (`max_misses` each, rounded up to a power of two, [`MemFifo`]).
+//! to broadcast (`max_misses` each, rounded up to a power of two, [`HeadFifo`]: their heads
+//! come from registers, not from a block RAM's read port, since each head decides its own
+//! pop or every slot's next state).
 //!
 //! Measured (before the registered match of the request register, which adds 2 flip-flops
 //! per slot) with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
@@ -113,6 +121,7 @@
 //! About 75 LUT4 per slot at 2 ports (the comparators, decoders and the reference count's
 //! adder above); the fill buffers and the slot queues grow with the slots in RAM.
 
+use super::head_fifo::HeadFifo;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
 use super::{EngineParams, ADDR_BITS, MAX_PORTS};
@@ -138,6 +147,10 @@ pub const REF_BITS: usize = 10;
 pub const ANSWER_DEPTH: usize = 4;
 /// Slots per group of the free-slot search (a prefix within the group, then over groups).
 const FREE_GROUP: usize = 8;
+/// Most slots.
+const MAX_SLOTS: usize = 256;
+/// Most groups of the free-slot search.
+const MAX_GROUPS: usize = MAX_SLOTS / FREE_GROUP;
 /// Ring pointers (2 blocks of at most 128 beats).
 const PTR_BITS: usize = 9;
 /// `araddr` bits within a beat of the widest bus (64 bytes).
@@ -282,11 +295,11 @@ pub struct MissUnit {
     // Queues and RAMs.
     answers: Vec<MemFifo<Bits<SLOT_BITS>>>,
     /// Reads to issue: block, slot.
-    arq: MemFifo<Bits<ARQ_BITS>>,
+    arq: HeadFifo<Bits<ARQ_BITS>>,
     /// Reads issued, in AR order: offset of the block in its beat, block, slot.
-    ret: MemFifo<Bits<RET_BITS>>,
+    ret: HeadFifo<Bits<RET_BITS>>,
     /// Fills landed, in order, to broadcast or skip: good, block, slot.
-    done: MemFifo<Bits<DONE_BITS>>,
+    done: HeadFifo<Bits<DONE_BITS>>,
     fill: Vec<Ram<Bits<MEM_DATA_BITS>>>,
     ring: Ram<Bits<MEM_DATA_BITS>>,
     // Arbiter and request register.
@@ -309,6 +322,9 @@ pub struct MissUnit {
     /// The request register's block equals the slot's block (both as they are now), kept
     /// as the two change.
     s_eq: Vec<DFF<Bit>>,
+    /// The slot is live (count not 0, or fill or broadcast pending), from the next state of
+    /// the flags it depends on (so a register, not a comparison, starts the slot decision).
+    s_lv: Vec<DFF<Bit>>,
     // AR and R.
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
@@ -354,8 +370,16 @@ pub struct MissUnit {
     m_oh: Vec<Signal<Local, Bit>>,
     /// Per slot: the lowest free slot (at most one).
     f_oh: Vec<Signal<Local, Bit>>,
-    f_acc: Signal<Local, Bit>,
-    f_below: Signal<Local, Bit>,
+    /// Bit `s`: slot `s` is free.
+    free_vec: Signal<Local, Bits<MAX_SLOTS>>,
+    /// Bit `g`: group `g` of [`FREE_GROUP`] slots holds a free slot.
+    g_vec: Signal<Local, Bits<MAX_GROUPS>>,
+    inc_d: Signal<Local, Bit>,
+    pend_d: Signal<Local, Bit>,
+    /// The slot's count plus `s_inc` (registers only).
+    ref_t: Signal<Local, Bits<REF_BITS>>,
+    /// The count after this edge is 0 (`ref_t` equals the releases of the slot).
+    ref_z: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
     take_new: Signal<Local, Bit>,
     blocked: Signal<Local, Bit>,
@@ -394,10 +418,21 @@ pub struct MissUnit {
     // Constants.
     port_num: Vec<Constant<Bits<3>>>,
     slot_num: Vec<Constant<Bits<SLOT_BITS>>>,
-    /// Per slot: the first of a group of [`FREE_GROUP`] slots.
-    group_start: Vec<Constant<Bit>>,
+    /// Per slot: its bit of `free_vec`.
+    slot_bit: Vec<Constant<Bits<MAX_SLOTS>>>,
+    /// Per slot: the slots of its group (bits of `free_vec`).
+    group_mask: Vec<Constant<Bits<MAX_SLOTS>>>,
+    /// Per slot: the slots of its group below it (bits of `free_vec`).
+    group_below: Vec<Constant<Bits<MAX_SLOTS>>>,
+    /// Per slot: its group's bit of `g_vec`.
+    group_bit: Vec<Constant<Bits<MAX_GROUPS>>>,
+    /// Per slot: the groups below its group (bits of `g_vec`).
+    groups_below: Vec<Constant<Bits<MAX_GROUPS>>>,
     answer_depth: Constant<Bits<FIFO_COUNT_BITS>>,
     ref_max: Constant<Bits<REF_BITS>>,
+    /// `0..=ports`, as a release count and as a count.
+    dec_num: Vec<Constant<Bits<3>>>,
+    ref_num: Vec<Constant<Bits<REF_BITS>>>,
     ref_max_m1: Constant<Bits<REF_BITS>>,
     base_mask: Constant<Bits<ADDR_BITS>>,
     block_shift: Constant<Bits<8>>,
@@ -421,6 +456,22 @@ pub struct MissUnit {
 
 fn vec_of<T: Default>(n: usize) -> Vec<T> {
     (0..n).map(|_| T::default()).collect()
+}
+
+/// Per slot `s` of `slots`: the constant with the bits `bits(s)` set.
+fn masks<const N: usize, I: Iterator<Item = usize>>(
+    slots: usize,
+    bits: impl Fn(usize) -> I,
+) -> Vec<Constant<Bits<N>>> {
+    (0..slots)
+        .map(|s| {
+            let mut m = Bits::<N>::default();
+            for b in bits(s) {
+                m.set_bits::<1>(b, true.into());
+            }
+            Constant::new(m)
+        })
+        .collect()
 }
 
 impl MissUnit {
@@ -453,7 +504,7 @@ impl MissUnit {
                 r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block,
                 p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block,
                 q_block, h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any,
-                blocked, room, go, slot_out, take, f_acc, f_below, merge, take_new, ref_d, inc,
+                blocked, room, go, slot_out, take, free_vec, g_vec, inc_d, pend_d, ref_t, ref_z, merge, take_new, ref_d, inc,
                 dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block,
                 lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot, x_word,
                 x_lane, x_data, x_out, cw_out, st_error, unused_counts,
@@ -472,9 +523,9 @@ impl MissUnit {
             rd_filled: vec_of(n),
             rd_error: vec_of(n),
             answers: (0..n).map(|_| MemFifo::new(ANSWER_DEPTH)).collect(),
-            arq: MemFifo::new(m.slot_queue_depth()),
-            ret: MemFifo::new(m.slot_queue_depth()),
-            done: MemFifo::new(m.slot_queue_depth()),
+            arq: HeadFifo::new(m.slot_queue_depth()),
+            ret: HeadFifo::new(m.slot_queue_depth()),
+            done: HeadFifo::new(m.slot_queue_depth()),
             fill: (0..n).map(|_| fill_ram()).collect(),
             ring: Ram::with_layout(2 * beats, beat_shift + 1, stored, p.fpga),
             s_block: vec_of(slots),
@@ -490,9 +541,14 @@ impl MissUnit {
             slot_num: (0..slots)
                 .map(|i| Constant::new((i as u64).into()))
                 .collect(),
-            group_start: (0..slots)
-                .map(|i| Constant::new(i % FREE_GROUP == 0))
-                .collect(),
+            slot_bit: masks(slots, |s| s..s + 1),
+            group_mask: masks(slots, |s| s / FREE_GROUP * FREE_GROUP..(s / FREE_GROUP + 1) * FREE_GROUP),
+            group_below: masks(slots, |s| s / FREE_GROUP * FREE_GROUP..s),
+            group_bit: masks(slots, |s| s / FREE_GROUP..s / FREE_GROUP + 1),
+            groups_below: masks(slots, |s| 0..s / FREE_GROUP),
+            s_lv: vec_of(slots),
+            dec_num: (0..=n).map(|k| Constant::new((k as u64).into())).collect(),
+            ref_num: (0..=n).map(|k| Constant::new((k as u64).into())).collect(),
             s_live: vec_of(slots),
             s_full: vec_of(slots),
             s_inc: vec_of(slots),
@@ -538,10 +594,10 @@ impl Logic for MissUnit {
             self.s_filled[s].clock.next = self.clock.val();
             self.s_error[s].clock.next = self.clock.val();
             self.s_pending[s].clock.next = self.clock.val();
+            self.s_lv[s].clock.next = self.clock.val();
             self.s_block[s].d.next = self.s_block[s].q.val();
             self.s_filled[s].d.next = self.s_filled[s].q.val();
             self.s_error[s].d.next = self.s_error[s].q.val();
-            self.s_pending[s].d.next = self.s_pending[s].q.val();
             self.s_inc[s].clock.next = self.clock.val();
             self.s_eq[s].clock.next = self.clock.val();
             self.s_eq[s].d.next = self.s_eq[s].q.val();
@@ -600,8 +656,7 @@ impl Logic for MissUnit {
         self.hit.next = false;
         self.busy_any.next = false;
         for s in 0..self._slots {
-            self.s_live[s].next =
-                self.s_ref[s].q.val().any() | self.s_inc[s].q.val() | self.s_pending[s].q.val();
+            self.s_live[s].next = self.s_lv[s].q.val();
             self.s_full[s].next = (self.s_ref[s].q.val() == self.ref_max.val())
                 | (self.s_inc[s].q.val() & (self.s_ref[s].q.val() == self.ref_max_m1.val()));
             self.m_oh[s].next = self.s_live[s].val()
@@ -611,23 +666,31 @@ impl Logic for MissUnit {
                 self.busy_any.next = true;
             }
         }
-        // The lowest free slot, by groups of `FREE_GROUP` slots: `f_acc` holds whether a slot
-        // before this one in its group is free, `f_below` whether a group before this one
-        // holds a free slot (updated at each group's first slot).
-        self.f_acc.next = false;
-        self.f_below.next = false;
+        // The lowest free slot, by groups of `FREE_GROUP` slots, without a chain through the
+        // slots: a slot is the lowest free one when it is free, no slot below it in its group
+        // is free and no group below its group holds a free slot (each a reduction of the
+        // free flags under a constant mask, `free_vec` and `g_vec`).
+        self.free_vec.next = 0.into();
+        for s in 0..self._slots {
+            if !self.s_live[s].val() {
+                self.free_vec.next = self.free_vec.val() | self.slot_bit[s].val();
+            }
+        }
+        self.g_vec.next = 0.into();
+        for s in 0..self._slots {
+            if (self.free_vec.val() & self.group_mask[s].val()).any() {
+                self.g_vec.next = self.g_vec.val() | self.group_bit[s].val();
+            }
+        }
         self.hit_full.next = false;
         self.hit_slot.next = 0.into();
         self.free_slot.next = 0.into();
         for s in 0..self._slots {
             self.hit.next = self.hit.val() | self.m_oh[s].val();
             self.hit_full.next = self.hit_full.val() | (self.m_oh[s].val() & self.s_full[s].val());
-            if self.group_start[s].val() {
-                self.f_below.next = self.f_below.val() | self.f_acc.val();
-                self.f_acc.next = false;
-            }
-            self.f_oh[s].next = !self.s_live[s].val() & !self.f_acc.val() & !self.f_below.val();
-            self.f_acc.next = self.f_acc.val() | !self.s_live[s].val();
+            self.f_oh[s].next = !self.s_live[s].val()
+                & !(self.free_vec.val() & self.group_below[s].val()).any()
+                & !(self.g_vec.val() & self.groups_below[s].val()).any();
             if self.m_oh[s].val() {
                 self.hit_slot.next = self.hit_slot.val() | self.slot_num[s].val();
             }
@@ -635,7 +698,7 @@ impl Logic for MissUnit {
                 self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
             }
         }
-        self.free_found.next = self.f_below.val() | self.f_acc.val();
+        self.free_found.next = self.g_vec.val().any();
         self.blocked.next = self.hold_valid.val()
             & (self.h_block.val() == self.cur_block.q.val())
             & !self.cur_exempt.q.val();
@@ -807,7 +870,7 @@ impl Logic for MissUnit {
         for s in 0..self._slots {
             // The count moves by `inc - dec` (one addition of a small two's complement delta,
             // not one adder per port); `inc` is the request register's take of the edge before.
-            self.s_inc[s].d.next = (self.merge.val() & self.m_oh[s].val())
+            self.inc_d.next = (self.merge.val() & self.m_oh[s].val())
                 | (self.take_new.val() & self.f_oh[s].val());
             self.inc.next = self.s_inc[s].q.val();
             self.dec.next = 0.into();
@@ -819,7 +882,18 @@ impl Logic for MissUnit {
             self.ref_d.next = self.s_ref[s].q.val()
                 + (bit_cast::<REF_BITS, 1>(self.inc.val().into())
                     - bit_cast::<REF_BITS, 3>(self.dec.val()));
-            self.s_ref[s].d.next = self.ref_d.val();
+            // `ref_d == 0` without the adder after the releases: `s_ref + inc` (registers)
+            // compared with each possible release count, the one of `dec` picked.
+            self.ref_t.next =
+                self.s_ref[s].q.val() + bit_cast::<REF_BITS, 1>(self.inc.val().into());
+            self.ref_z.next = false;
+            for k in 0..self.dec_num.len() {
+                if (self.dec.val() == self.dec_num[k].val())
+                    & (self.ref_t.val() == self.ref_num[k].val())
+                {
+                    self.ref_z.next = true;
+                }
+            }
             // A free slot's block does not count (it is not live): the lowest free slot takes
             // the request's block whether or not the request takes it.
             if self.f_oh[s].val() {
@@ -834,31 +908,39 @@ impl Logic for MissUnit {
             } else if self.f_oh[s].val() {
                 self.s_eq[s].d.next = true;
             }
+            self.pend_d.next = self.s_pending[s].q.val();
             if self.take_new.val() & self.f_oh[s].val() {
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
-                self.s_pending[s].d.next = true;
+                self.pend_d.next = true;
             }
             if self.fill_done.val() & (self.ret_slot.val() == self.slot_num[s].val()) {
                 self.s_filled[s].d.next = true;
                 self.s_error[s].d.next = self.r_fail.val();
                 if self.r_fail.val() {
-                    self.s_pending[s].d.next = false;
+                    self.pend_d.next = false;
                 }
             }
             if self.p2_valid.q.val()
                 & self.p2_last.q.val()
                 & (self.p2_slot.q.val() == self.slot_num[s].val())
             {
-                self.s_pending[s].d.next = false;
+                self.pend_d.next = false;
             }
             if self.rst.val() {
-                self.s_ref[s].d.next = 0.into();
-                self.s_inc[s].d.next = false;
+                self.ref_d.next = 0.into();
+                self.inc_d.next = false;
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
-                self.s_pending[s].d.next = false;
+                self.pend_d.next = false;
             }
+            self.s_ref[s].d.next = self.ref_d.val();
+            self.s_inc[s].d.next = self.inc_d.val();
+            self.s_pending[s].d.next = self.pend_d.val();
+            // Live after this edge, as `s_live` was read from the count, `s_inc` and
+            // `s_pending`.
+            self.s_lv[s].d.next =
+                (!self.ref_z.val() & !self.rst.val()) | self.inc_d.val() | self.pend_d.val();
         }
 
         // ---- Fill buffer read ports.

@@ -58,7 +58,8 @@
 //! pushed at `t + 2` into the pipe's response queue (`out_valid`, `out_lookup`: final, `need`
 //! clear, the address as the pipe computed it). So a run of heads whose fills have landed
 //! leaves at one per cycle, and a head that needs nothing never waits on the miss side.
-//! Room: the response queue's fill (`out_count`) plus `d1` and `d2` is below its depth
+//! Room: the response queue's fill (`out_count`) plus the word on its way into it
+//! (`out_extra`, the pipe's s3) plus `d1` and `d2` is below its depth
 //! ([`rsp_queue_depth`]), so a push never finds it full.
 //!
 //! With the directory in memory too (SPEC §9: `two_level`, either directory), what leaves
@@ -133,6 +134,8 @@ pub struct StateCache {
     pub out_lookup: Signal<Out, QueuedLookup>,
     /// Words in the pipe's response queue.
     pub out_count: Signal<In, Bits<FIFO_COUNT_BITS>>,
+    /// A word on its way into the pipe's response queue (counted with `out_count`).
+    pub out_extra: Signal<In, Bit>,
     /// The read of the `live` filter ([`LiveFilter`](super::live_filter::LiveFilter), shared
     /// with another port, outside the pipe): the block of `rd_qpn` at s0, its bit in s2.
     pub live_raddr: Signal<Out, Bits<BLOCK_NUM_BITS>>,
@@ -198,6 +201,11 @@ pub struct StateCache {
     h_lookup: Signal<Local, QueuedLookup>,
     h_ready: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
+    /// `out_count` equals the depth, minus 1, 2, 3.
+    at_d0: Signal<Local, Bit>,
+    at_d1: Signal<Local, Bit>,
+    at_d2: Signal<Local, Bit>,
+    at_d3: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     // d2.
     f_gen: Signal<Local, Bits<QPN_BITS>>,
@@ -223,6 +231,7 @@ pub struct StateCache {
     out_depth: Constant<Bits<FIFO_COUNT_BITS>>,
     out_depth_m1: Constant<Bits<FIFO_COUNT_BITS>>,
     out_depth_m2: Constant<Bits<FIFO_COUNT_BITS>>,
+    out_depth_m3: Constant<Bits<FIFO_COUNT_BITS>>,
 }
 
 impl StateCache {
@@ -237,13 +246,13 @@ impl StateCache {
         block_new!(
             [
                 clock, rst, rd_qpn, s2_valid, s2_qpn, s2_tag, s2_oor, s2_addr, s2_present,
-                out_valid, out_lookup, out_count, live_raddr, live_rdata, tag_we,
+                out_valid, out_lookup, out_count, out_extra, live_raddr, live_rdata, tag_we,
                 tag_line, tag_valid, tag_block, data_we, data_row, data, mreq_valid, mreq_ready,
                 mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
                 x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
-                h_lookup, h_ready, room, go, f_gen, f_qgen, f_status, f_lookup,
+                h_lookup, h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
@@ -272,6 +281,7 @@ impl StateCache {
             out_depth: Constant::new((rsp_queue_depth(p) as u64).into()),
             out_depth_m1: Constant::new((rsp_queue_depth(p) as u64 - 1).into()),
             out_depth_m2: Constant::new((rsp_queue_depth(p) as u64 - 2).into()),
+            out_depth_m3: Constant::new((rsp_queue_depth(p) as u64 - 3).into()),
         )
     }
 }
@@ -380,14 +390,27 @@ impl Logic for StateCache {
         );
         self.h_ready.next =
             !self.h_lookup.val().need | (self.slots.out_valid.val() & self.rd_filled.val());
-        // Room: `out_count + d1 + d2 < depth`, as three comparisons of `out_count` with
-        // constants in parallel (no adder on the head's path).
-        self.room.next = self.out_count.val() < self.out_depth.val();
-        if self.d1_valid.q.val() ^ self.d2_valid.q.val() {
-            self.room.next = self.out_count.val() < self.out_depth_m1.val();
+        // Room: `out_count + out_extra + d1 + d2 < depth`, as comparisons of `out_count` with
+        // constants in parallel, picked by how many of `out_extra`, d1 and d2 hold a word (no
+        // adder on the head's path). The fill never exceeds the depth, so `out_count < depth
+        // - k` is `out_count` equal to none of `depth - k ..= depth` (equalities: no carry
+        // chain).
+        self.at_d0.next = self.out_count.val() == self.out_depth.val();
+        self.at_d1.next = self.out_count.val() == self.out_depth_m1.val();
+        self.at_d2.next = self.out_count.val() == self.out_depth_m2.val();
+        self.at_d3.next = self.out_count.val() == self.out_depth_m3.val();
+        self.room.next = !self.at_d0.val();
+        if self.out_extra.val() | self.d1_valid.q.val() | self.d2_valid.q.val() {
+            self.room.next = !self.at_d0.val() & !self.at_d1.val();
         }
-        if self.d1_valid.q.val() & self.d2_valid.q.val() {
-            self.room.next = self.out_count.val() < self.out_depth_m2.val();
+        if (self.out_extra.val() & (self.d1_valid.q.val() | self.d2_valid.q.val()))
+            | (self.d1_valid.q.val() & self.d2_valid.q.val())
+        {
+            self.room.next = !self.at_d0.val() & !self.at_d1.val() & !self.at_d2.val();
+        }
+        if self.out_extra.val() & self.d1_valid.q.val() & self.d2_valid.q.val() {
+            self.room.next =
+                !self.at_d0.val() & !self.at_d1.val() & !self.at_d2.val() & !self.at_d3.val();
         }
         self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
         self.wq.out_ready.next = self.go.val();

@@ -1,7 +1,9 @@
-//! Block-level tests of the one FIFO block, [`MemFifo`], alone in Verilator against a
-//! `VecDeque`: as the response queue at the end of a lookup pipe (4 words of a whole
-//! `QueuedLookup`, 124 bits) and as the queues of the in_memory path (2, 16 and 512 words, and
-//! the read request queue's write-ahead kind in distributed RAM at 2 and 64 words).
+//! Block-level tests of the FIFO blocks alone in Verilator against a `VecDeque`: [`MemFifo`]
+//! as the response queue at the end of a lookup pipe (4 words of a whole `QueuedLookup`, 124
+//! bits) and as the queues of the in_memory path (2, 16 and 512 words, and the read request
+//! queue's write-ahead kind in distributed RAM at 2 and 64 words); [`HeadFifo`] (the state
+//! cache's wait queue, its head read ahead into registers) at 2, 4, 64 and 512 words, whose
+//! contract is to behave as a [`MemFifo`] of the same depth cycle for cycle.
 //!
 //! Every cycle, before the edge, the block must show exactly the queue's state: `out_valid`
 //! when it holds a word, `data_out` the oldest word (first word fall-through: a word pushed at
@@ -12,6 +14,7 @@
 //! word lost, doubled or reordered shows at once. A reset in the middle of the traffic empties
 //! the queue; each run ends drained: count 0, nothing valid, every word popped exactly once.
 
+use qptable::hw::head_fifo::HeadFifo;
 use qptable::hw::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
 use qptable::hw::mem_fifo::MemFifo;
 use qptable_sim::{In, Model, Out, Sim};
@@ -21,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::VecDeque;
 
-/// The ports of both FIFOs (one place: a rename in the blocks is a one-line fix here).
+/// The ports of the FIFOs (one place: a rename in the blocks is a one-line fix here).
 struct Ports {
     rst: In,
     in_valid: In,
@@ -271,5 +274,19 @@ fn write_ahead_lut_ram_fifo_against_a_queue() {
         let top = format!("mem_fifo_ahead_{depth}");
         let model = block::model(MemFifo::<Bits<40>>::lut_ram(depth).write_ahead(), &top).unwrap();
         all_shapes(&top, &model, depth, cycles, 0xF1F0_0A00 + depth as u64);
+    }
+}
+
+/// The state cache's wait queue: the same queue as a [`MemFifo`] (so the same checks every
+/// cycle), its head served from registers while the array (block RAM at 512 words) is read
+/// ahead. Depth 2 and 4 keep everything within the head registers and the read in flight; 64
+/// and 512 go through the array at every fill level, with pops at every rate from none to
+/// every cycle (the shapes above).
+#[test]
+fn head_fifo_against_a_queue() {
+    for (depth, cycles) in [(2, 10_000), (4, 10_000), (64, 20_000), (512, 40_000)] {
+        let top = format!("head_fifo_{depth}");
+        let model = block::model(HeadFifo::<Bits<40>>::new(depth), &top).unwrap();
+        all_shapes(&top, &model, depth, cycles, 0xF1F0_0B00 + depth as u64);
     }
 }
