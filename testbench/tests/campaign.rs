@@ -343,7 +343,7 @@ fn ecp5_in_memory_two_rows_of_blocks() {
         "ecp5-in-memory-rows",
         &[
             "fpga=ecp5",
-            "leaf_bits=8",
+            "leaf_bits=6",
             "index_bits=15",
             "max_qps=30000",
             "max_outstanding=8",
@@ -353,6 +353,6 @@ fn ecp5_in_memory_two_rows_of_blocks() {
             latency: MemLatency::Uniform(1, 20),
             ..MemOptions::default()
         },
-        0x5EED_0240,
+        0x5EED_0250,
     );
 }
