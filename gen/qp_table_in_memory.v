@@ -4774,6 +4774,8 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     localparam  port_num$0 = 3'b0;
     localparam  port_num$1 = 3'b1;
     localparam  max_outstanding = 10'b100000;
+    localparam  max_less_one = 10'b11111;
+    localparam  one_outstanding = 1'b0;
     localparam  entry_mask = 64'hffffffffffffffc1;
     localparam  error_bit = 64'h1;
     localparam  word_mask = 64'hfffffffffffffff8;
@@ -4879,7 +4881,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         end
         pop = rvalid & ret$out_valid;
         load = found & (~ar_valid$q | arready) & (room$q | pop);
-        below_less_one = (ret$count + 32'h1) < max_outstanding;
+        below_less_one = (ret$count < max_less_one) & ~one_outstanding;
         below = ret$count < max_outstanding;
         room$d = below;
         if (load & ~pop) begin
@@ -4914,7 +4916,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         ret$out_ready = pop;
         r_err = |rresp | ~rlast;
         head_port = ((ret$data_out) & 3'h7);
-        head_lane = ((ret$data_out[(32'h3)+:(3)]) & 16'hffff) << 32'h6;
+        head_lane = ((((ret$data_out[(32'h3)+:(3)]) & 6'h3f) & lane_mask) & 16'hffff) << 32'h6;
         r_entry = ((rdata >> head_lane) & 64'hffffffffffffffff);
         cpl_data = (r_entry & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
         cpl_valid$0 = rvalid & ret$out_valid & (head_port == port_num$0);
