@@ -356,6 +356,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     localparam  q_cycles_m1 = 48'h0;
     localparam  q_depth = 13'b1000000;
     localparam  q_last = 12'h3f;
+    localparam  late_write = 1'b0;
     localparam  index_mask = 24'h3fff;
     localparam  index_bits = 5'b1110;
     localparam  gen_mask = 24'h3ff;
@@ -477,6 +478,12 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  land_wait$d;
+    wire  land_wait$q;
+    reg  land_wait$clock;
+    reg  was_idle$d;
+    wire  was_idle$q;
+    reg  was_idle$clock;
     reg  we_q$d;
     wire  we_q$q;
     reg  we_q$clock;
@@ -681,6 +688,16 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table$engine$land_wait land_wait(
+        .d(land_wait$d),
+        .q(land_wait$q),
+        .clock(land_wait$clock)
+    );
+    qp_table$engine$was_idle was_idle(
+        .d(was_idle$d),
+        .q(was_idle$q),
+        .clock(was_idle$clock)
+    );
     qp_table$engine$we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
@@ -814,6 +831,8 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        land_wait$clock = clock;
+        was_idle$clock = clock;
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
@@ -844,6 +863,8 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        land_wait$d = land_wait$q;
+        was_idle$d = was_idle$q;
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
@@ -905,7 +926,9 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         waddr = cursor$q;
         wdata[(64'h0)+:(2)] = st$free;
         wdata[(64'h2)+:(20)] = 32'h0;
-        cmd_done = state$q == EngState$Done;
+        cmd_done = (state$q == EngState$Done) & (~late_write | land_wait$q);
+        land_wait$d = 1'b0;
+        was_idle$d = state$q == EngState$Idle;
         init_done = init_done_q$q;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
@@ -971,8 +994,8 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$Idle:
                 begin
-                    init_done_q$d = map$init_done;
-                    if (cmd_valid & map$init_done) begin
+                    init_done_q$d = map$init_done & (~late_write | was_idle$q);
+                    if (cmd_valid & map$init_done & (~late_write | init_done_q$q)) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
                         cursor$d = cmd_qpn & index_mask;
@@ -1072,7 +1095,12 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$FreeSnap:
                 begin
-                    state$d = EngState$DrainSnap;
+                    if (late_write & ~land_wait$q) begin
+                        land_wait$d = 1'b1;
+                    end
+                    else begin
+                        state$d = EngState$DrainSnap;
+                    end
                 end
             EngState$DrainSnap:
                 begin
@@ -1229,7 +1257,12 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 begin
                     status_q$d = pending_status$q;
                     qpn_q$d = pending_qpn$q;
-                    state$d = EngState$Idle;
+                    if (late_write & ~land_wait$q) begin
+                        land_wait$d = 1'b1;
+                    end
+                    else begin
+                        state$d = EngState$Idle;
+                    end
                 end
         endcase
         we_q$d = we;
@@ -1251,6 +1284,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            land_wait$d = 1'b0;
             we_q$d = 1'b0;
             map_valid_q$d = 1'b0;
             next_alloc$d = first_index;
@@ -1598,6 +1632,25 @@ module qp_table$engine$init_done_q(d,q,clock);
     end
           
 endmodule // qp_table$engine$init_done_q
+
+
+module qp_table$engine$land_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$land_wait
 
 
 module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
@@ -4261,6 +4314,25 @@ module qp_table$engine$waddr_q(d,q,clock);
 endmodule // qp_table$engine$waddr_q
 
 
+module qp_table$engine$was_idle(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$engine$was_idle
+
+
 module qp_table$engine$wdata_q(d,q,clock);
     
     // Module arguments
@@ -4337,6 +4409,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
+    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'h3fff;
     localparam  index_bits = 5'b1110;
     localparam  leaf_mask = 24'h3fff;
@@ -4387,6 +4460,15 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
+    reg  sx_valid$d;
+    wire  sx_valid$q;
+    reg  sx_valid$clock;
+    reg  [23:0] sx_qpn$d;
+    wire  [23:0] sx_qpn$q;
+    reg  sx_qpn$clock;
+    reg  [31:0] sx_tag$d;
+    wire  [31:0] sx_tag$q;
+    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -4425,6 +4507,9 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  d3_addr$clock;
     
     // Local signals
+    reg  p1_valid;
+    reg  [23:0] p1_qpn;
+    reg  [31:0] p1_tag;
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
@@ -4508,6 +4593,21 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
+    qp_table$pipe_rx$sx_valid sx_valid(
+        .d(sx_valid$d),
+        .q(sx_valid$q),
+        .clock(sx_valid$clock)
+    );
+    qp_table$pipe_rx$sx_qpn sx_qpn(
+        .d(sx_qpn$d),
+        .q(sx_qpn$q),
+        .clock(sx_qpn$clock)
+    );
+    qp_table$pipe_rx$sx_tag sx_tag(
+        .d(sx_tag$d),
+        .q(sx_tag$q),
+        .clock(sx_tag$clock)
+    );
     qp_table$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -4574,6 +4674,9 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
+        sx_valid$clock = clock;
+        sx_qpn$clock = clock;
+        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -4589,6 +4692,9 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
+        sx_valid$d = sx_valid$q;
+        sx_qpn$d = sx_qpn$q;
+        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -4620,13 +4726,24 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
+        sx_valid$d = s1_valid$q;
+        sx_qpn$d = s1_qpn$q;
+        sx_tag$d = s1_tag$q;
+        p1_valid = s1_valid$q;
+        p1_qpn = s1_qpn$q;
+        p1_tag = s1_tag$q;
+        if (row_reg) begin
+            p1_valid = sx_valid$q;
+            p1_qpn = sx_qpn$q;
+            p1_tag = sx_tag$q;
+        end
+        s2_valid$d = p1_valid;
+        s2_qpn$d = p1_qpn;
+        s2_tag$d = p1_tag;
         s2_entry = ram$read_data;
-        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_wide_index = ((p1_qpn & index_mask & leaf_mask) & 64'hffffffffffffffff);
         s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        s2_oor$d = ((p1_qpn & index_mask) & 25'h1ffffff) >= max_qps;
         if (two_level) begin
             s2_pre$d = s1_offset;
         end
@@ -4759,6 +4876,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
+            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -5320,6 +5438,63 @@ module qp_table$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table$pipe_rx$s3_words
 
 
+module qp_table$pipe_rx$sx_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$sx_qpn
+
+
+module qp_table$pipe_rx$sx_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$sx_tag
+
+
+module qp_table$pipe_rx$sx_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_rx$sx_valid
+
+
 module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -5358,6 +5533,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
+    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'h3fff;
     localparam  index_bits = 5'b1110;
     localparam  leaf_mask = 24'h3fff;
@@ -5408,6 +5584,15 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
+    reg  sx_valid$d;
+    wire  sx_valid$q;
+    reg  sx_valid$clock;
+    reg  [23:0] sx_qpn$d;
+    wire  [23:0] sx_qpn$q;
+    reg  sx_qpn$clock;
+    reg  [31:0] sx_tag$d;
+    wire  [31:0] sx_tag$q;
+    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -5446,6 +5631,9 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  d3_addr$clock;
     
     // Local signals
+    reg  p1_valid;
+    reg  [23:0] p1_qpn;
+    reg  [31:0] p1_tag;
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
@@ -5529,6 +5717,21 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
+    qp_table$pipe_tx$sx_valid sx_valid(
+        .d(sx_valid$d),
+        .q(sx_valid$q),
+        .clock(sx_valid$clock)
+    );
+    qp_table$pipe_tx$sx_qpn sx_qpn(
+        .d(sx_qpn$d),
+        .q(sx_qpn$q),
+        .clock(sx_qpn$clock)
+    );
+    qp_table$pipe_tx$sx_tag sx_tag(
+        .d(sx_tag$d),
+        .q(sx_tag$q),
+        .clock(sx_tag$clock)
+    );
     qp_table$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -5595,6 +5798,9 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
+        sx_valid$clock = clock;
+        sx_qpn$clock = clock;
+        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -5610,6 +5816,9 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
+        sx_valid$d = sx_valid$q;
+        sx_qpn$d = sx_qpn$q;
+        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -5641,13 +5850,24 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
+        sx_valid$d = s1_valid$q;
+        sx_qpn$d = s1_qpn$q;
+        sx_tag$d = s1_tag$q;
+        p1_valid = s1_valid$q;
+        p1_qpn = s1_qpn$q;
+        p1_tag = s1_tag$q;
+        if (row_reg) begin
+            p1_valid = sx_valid$q;
+            p1_qpn = sx_qpn$q;
+            p1_tag = sx_tag$q;
+        end
+        s2_valid$d = p1_valid;
+        s2_qpn$d = p1_qpn;
+        s2_tag$d = p1_tag;
         s2_entry = ram$read_data;
-        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_wide_index = ((p1_qpn & index_mask & leaf_mask) & 64'hffffffffffffffff);
         s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        s2_oor$d = ((p1_qpn & index_mask) & 25'h1ffffff) >= max_qps;
         if (two_level) begin
             s2_pre$d = s1_offset;
         end
@@ -5780,6 +6000,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
+            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -6339,6 +6560,63 @@ module qp_table$pipe_tx$s3_words(d,q,clock);
     end
           
 endmodule // qp_table$pipe_tx$s3_words
+
+
+module qp_table$pipe_tx$sx_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$sx_qpn
+
+
+module qp_table$pipe_tx$sx_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$sx_tag
+
+
+module qp_table$pipe_tx$sx_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$pipe_tx$sx_valid
 
 
 module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);

@@ -466,6 +466,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam  q_cycles_m1 = 48'h0;
     localparam  q_depth = 13'b1000000;
     localparam  q_last = 12'h3f;
+    localparam  late_write = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  gen_mask = 24'hf;
@@ -587,6 +588,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  init_done_q$d;
     wire  init_done_q$q;
     reg  init_done_q$clock;
+    reg  land_wait$d;
+    wire  land_wait$q;
+    reg  land_wait$clock;
+    reg  was_idle$d;
+    wire  was_idle$q;
+    reg  was_idle$clock;
     reg  we_q$d;
     wire  we_q$q;
     reg  we_q$clock;
@@ -791,6 +798,16 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
+    qp_table_in_memory$engine$land_wait land_wait(
+        .d(land_wait$d),
+        .q(land_wait$q),
+        .clock(land_wait$clock)
+    );
+    qp_table_in_memory$engine$was_idle was_idle(
+        .d(was_idle$d),
+        .q(was_idle$q),
+        .clock(was_idle$clock)
+    );
     qp_table_in_memory$engine$we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
@@ -924,6 +941,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$clock = clock;
         qpn_q$clock = clock;
         init_done_q$clock = clock;
+        land_wait$clock = clock;
+        was_idle$clock = clock;
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
@@ -954,6 +973,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         status_q$d = status_q$q;
         qpn_q$d = qpn_q$q;
         init_done_q$d = init_done_q$q;
+        land_wait$d = land_wait$q;
+        was_idle$d = was_idle$q;
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
@@ -1015,7 +1036,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         waddr = cursor$q;
         wdata[(64'h0)+:(2)] = st$free;
         wdata[(64'h2)+:(20)] = 32'h0;
-        cmd_done = state$q == EngState$Done;
+        cmd_done = (state$q == EngState$Done) & (~late_write | land_wait$q);
+        land_wait$d = 1'b0;
+        was_idle$d = state$q == EngState$Idle;
         init_done = init_done_q$q;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
@@ -1081,8 +1104,8 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$Idle:
                 begin
-                    init_done_q$d = map$init_done;
-                    if (cmd_valid & map$init_done) begin
+                    init_done_q$d = map$init_done & (~late_write | was_idle$q);
+                    if (cmd_valid & map$init_done & (~late_write | init_done_q$q)) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
                         cursor$d = cmd_qpn & index_mask;
@@ -1182,7 +1205,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
             EngState$FreeSnap:
                 begin
-                    state$d = EngState$DrainSnap;
+                    if (late_write & ~land_wait$q) begin
+                        land_wait$d = 1'b1;
+                    end
+                    else begin
+                        state$d = EngState$DrainSnap;
+                    end
                 end
             EngState$DrainSnap:
                 begin
@@ -1339,7 +1367,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 begin
                     status_q$d = pending_status$q;
                     qpn_q$d = pending_qpn$q;
-                    state$d = EngState$Idle;
+                    if (late_write & ~land_wait$q) begin
+                        land_wait$d = 1'b1;
+                    end
+                    else begin
+                        state$d = EngState$Idle;
+                    end
                 end
         endcase
         we_q$d = we;
@@ -1361,6 +1394,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             state$d = EngState$Init;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
+            land_wait$d = 1'b0;
             we_q$d = 1'b0;
             map_valid_q$d = 1'b0;
             next_alloc$d = first_index;
@@ -1708,6 +1742,25 @@ module qp_table_in_memory$engine$init_done_q(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$init_done_q
+
+
+module qp_table_in_memory$engine$land_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$land_wait
 
 
 module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
@@ -4430,11 +4483,22 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
+    reg we_q;
+    reg [19:0] wa_q;
+    reg [5:0] wd_q;
+    `ifndef SYNTHESIS
+    initial we_q = 1'b0;
+    `endif
+    always @(posedge clock) begin
+       we_q <= write_enable;
+       wa_q <= write_address[19:0];
+       wd_q <= write_data[5:0];
+    end
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
        read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
+       if (we_q) begin
+          mem[wa_q] <= wd_q;
        end
     end
     
@@ -4626,6 +4690,25 @@ module qp_table_in_memory$engine$waddr_q(d,q,clock);
 endmodule // qp_table_in_memory$engine$waddr_q
 
 
+module qp_table_in_memory$engine$was_idle(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$was_idle
+
+
 module qp_table_in_memory$engine$wdata_q(d,q,clock);
     
     // Module arguments
@@ -4691,6 +4774,8 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     localparam  port_num$0 = 3'b0;
     localparam  port_num$1 = 3'b1;
     localparam  max_outstanding = 10'b100000;
+    localparam  max_less_one = 10'b11111;
+    localparam  one_outstanding = 1'b0;
     localparam  entry_mask = 64'hffffffffffffffc1;
     localparam  error_bit = 64'h1;
     localparam  word_mask = 64'hfffffffffffffff8;
@@ -4796,7 +4881,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         end
         pop = rvalid & ret$out_valid;
         load = found & (~ar_valid$q | arready) & (room$q | pop);
-        below_less_one = (ret$count + 32'h1) < max_outstanding;
+        below_less_one = (ret$count < max_less_one) & ~one_outstanding;
         below = ret$count < max_outstanding;
         room$d = below;
         if (load & ~pop) begin
@@ -4831,7 +4916,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         ret$out_ready = pop;
         r_err = |rresp | ~rlast;
         head_port = ((ret$data_out) & 3'h7);
-        head_lane = ((ret$data_out[(32'h3)+:(3)]) & 16'hffff) << 32'h6;
+        head_lane = ((((ret$data_out[(32'h3)+:(3)]) & 6'h3f) & lane_mask) & 16'hffff) << 32'h6;
         r_entry = ((rdata >> head_lane) & 64'hffffffffffffffff);
         cpl_data = (r_entry & entry_mask) | (((r_err) & 64'hffffffffffffffff) << error_bit);
         cpl_valid$0 = rvalid & ret$out_valid & (head_port == port_num$0);
@@ -5038,6 +5123,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
     localparam  state_in_memory = 1'b0;
+    localparam  row_reg = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'h3ff;
@@ -5104,6 +5190,15 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
+    reg  sx_valid$d;
+    wire  sx_valid$q;
+    reg  sx_valid$clock;
+    reg  [23:0] sx_qpn$d;
+    wire  [23:0] sx_qpn$q;
+    reg  sx_qpn$clock;
+    reg  [31:0] sx_tag$d;
+    wire  [31:0] sx_tag$q;
+    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -5142,6 +5237,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  d3_addr$clock;
     
     // Local signals
+    reg  p1_valid;
+    reg  [23:0] p1_qpn;
+    reg  [31:0] p1_tag;
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
@@ -5245,6 +5343,21 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
+    qp_table_in_memory$pipe_rx$sx_valid sx_valid(
+        .d(sx_valid$d),
+        .q(sx_valid$q),
+        .clock(sx_valid$clock)
+    );
+    qp_table_in_memory$pipe_rx$sx_qpn sx_qpn(
+        .d(sx_qpn$d),
+        .q(sx_qpn$q),
+        .clock(sx_qpn$clock)
+    );
+    qp_table_in_memory$pipe_rx$sx_tag sx_tag(
+        .d(sx_tag$d),
+        .q(sx_tag$q),
+        .clock(sx_tag$clock)
+    );
     qp_table_in_memory$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -5311,6 +5424,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
+        sx_valid$clock = clock;
+        sx_qpn$clock = clock;
+        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -5326,6 +5442,9 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
+        sx_valid$d = sx_valid$q;
+        sx_qpn$d = sx_qpn$q;
+        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -5357,13 +5476,24 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
+        sx_valid$d = s1_valid$q;
+        sx_qpn$d = s1_qpn$q;
+        sx_tag$d = s1_tag$q;
+        p1_valid = s1_valid$q;
+        p1_qpn = s1_qpn$q;
+        p1_tag = s1_tag$q;
+        if (row_reg) begin
+            p1_valid = sx_valid$q;
+            p1_qpn = sx_qpn$q;
+            p1_tag = sx_tag$q;
+        end
+        s2_valid$d = p1_valid;
+        s2_qpn$d = p1_qpn;
+        s2_tag$d = p1_tag;
         s2_entry = ram$read_data;
-        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_wide_index = ((p1_qpn & index_mask & leaf_mask) & 64'hffffffffffffffff);
         s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        s2_oor$d = ((p1_qpn & index_mask) & 25'h1ffffff) >= max_qps;
         if (two_level) begin
             s2_pre$d = s1_offset;
         end
@@ -5515,6 +5645,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
+            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -5905,17 +6036,33 @@ module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,
     `ifndef SYNTHESIS
     initial read_q = 6'd0;
     `endif
+    reg [5:0] read_rq;
+    `ifndef SYNTHESIS
+    initial read_rq = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
+    reg we_q;
+    reg [19:0] wa_q;
+    reg [5:0] wd_q;
+    `ifndef SYNTHESIS
+    initial we_q = 1'b0;
+    `endif
+    always @(posedge clock) begin
+       we_q <= write_enable;
+       wa_q <= write_address[19:0];
+       wd_q <= write_data[5:0];
+    end
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
        read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
+       read_rq <= read_q;
+       if (we_q) begin
+          mem[wa_q] <= wd_q;
        end
     end
     
-    always @(*) read_data = {16'd0, read_q};
+    always @(*) read_data = {16'd0, read_rq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd1048576) begin
@@ -6233,6 +6380,63 @@ module qp_table_in_memory$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$s3_words
 
 
+module qp_table_in_memory$pipe_rx$sx_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_qpn
+
+
+module qp_table_in_memory$pipe_rx$sx_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_tag
+
+
+module qp_table_in_memory$pipe_rx$sx_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_valid
+
+
 module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -6276,6 +6480,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
     localparam  state_in_memory = 1'b0;
+    localparam  row_reg = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'h3ff;
@@ -6342,6 +6547,15 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
+    reg  sx_valid$d;
+    wire  sx_valid$q;
+    reg  sx_valid$clock;
+    reg  [23:0] sx_qpn$d;
+    wire  [23:0] sx_qpn$q;
+    reg  sx_qpn$clock;
+    reg  [31:0] sx_tag$d;
+    wire  [31:0] sx_tag$q;
+    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -6380,6 +6594,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  d3_addr$clock;
     
     // Local signals
+    reg  p1_valid;
+    reg  [23:0] p1_qpn;
+    reg  [31:0] p1_tag;
     reg  [21:0] s2_entry;
     reg  [58:0] dir_rd;
     reg  s0_fire;
@@ -6483,6 +6700,21 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
+    qp_table_in_memory$pipe_tx$sx_valid sx_valid(
+        .d(sx_valid$d),
+        .q(sx_valid$q),
+        .clock(sx_valid$clock)
+    );
+    qp_table_in_memory$pipe_tx$sx_qpn sx_qpn(
+        .d(sx_qpn$d),
+        .q(sx_qpn$q),
+        .clock(sx_qpn$clock)
+    );
+    qp_table_in_memory$pipe_tx$sx_tag sx_tag(
+        .d(sx_tag$d),
+        .q(sx_tag$q),
+        .clock(sx_tag$clock)
+    );
     qp_table_in_memory$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -6549,6 +6781,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
+        sx_valid$clock = clock;
+        sx_qpn$clock = clock;
+        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -6564,6 +6799,9 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
+        sx_valid$d = sx_valid$q;
+        sx_qpn$d = sx_qpn$q;
+        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -6595,13 +6833,24 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        s2_valid$d = s1_valid$q;
-        s2_qpn$d = s1_qpn$q;
-        s2_tag$d = s1_tag$q;
+        sx_valid$d = s1_valid$q;
+        sx_qpn$d = s1_qpn$q;
+        sx_tag$d = s1_tag$q;
+        p1_valid = s1_valid$q;
+        p1_qpn = s1_qpn$q;
+        p1_tag = s1_tag$q;
+        if (row_reg) begin
+            p1_valid = sx_valid$q;
+            p1_qpn = sx_qpn$q;
+            p1_tag = sx_tag$q;
+        end
+        s2_valid$d = p1_valid;
+        s2_qpn$d = p1_qpn;
+        s2_tag$d = p1_tag;
         s2_entry = ram$read_data;
-        s1_wide_index = ((s1_qpn$q & index_mask & leaf_mask) & 64'hffffffffffffffff);
+        s1_wide_index = ((p1_qpn & index_mask & leaf_mask) & 64'hffffffffffffffff);
         s1_offset = ((s1_wide_index << 32'h5) & mul_mask0) + ((s1_wide_index << 32'h6) & mul_mask1) + ((s1_wide_index << 32'h7) & mul_mask2) + ((s1_wide_index << 32'h8) & mul_mask3) + ((s1_wide_index << 32'h9) & mul_mask4) + ((s1_wide_index << 32'ha) & mul_mask5) + ((s1_wide_index << 32'hb) & mul_mask6) + ((s1_wide_index << 32'hc) & mul_mask7);
-        s2_oor$d = ((s1_qpn$q & index_mask) & 25'h1ffffff) >= max_qps;
+        s2_oor$d = ((p1_qpn & index_mask) & 25'h1ffffff) >= max_qps;
         if (two_level) begin
             s2_pre$d = s1_offset;
         end
@@ -6753,6 +7002,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
+            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -7143,17 +7393,33 @@ module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,
     `ifndef SYNTHESIS
     initial read_q = 6'd0;
     `endif
+    reg [5:0] read_rq;
+    `ifndef SYNTHESIS
+    initial read_rq = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
+    reg we_q;
+    reg [19:0] wa_q;
+    reg [5:0] wd_q;
+    `ifndef SYNTHESIS
+    initial we_q = 1'b0;
+    `endif
+    always @(posedge clock) begin
+       we_q <= write_enable;
+       wa_q <= write_address[19:0];
+       wd_q <= write_data[5:0];
+    end
     always @(posedge clock) begin
        read_word <= mem[read_address[19:0]];
        read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[19:0]] <= write_data[5:0];
+       read_rq <= read_q;
+       if (we_q) begin
+          mem[wa_q] <= wd_q;
        end
     end
     
-    always @(*) read_data = {16'd0, read_q};
+    always @(*) read_data = {16'd0, read_rq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd1048576) begin
@@ -7469,6 +7735,63 @@ module qp_table_in_memory$pipe_tx$s3_words(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_tx$s3_words
+
+
+module qp_table_in_memory$pipe_tx$sx_qpn(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_qpn
+
+
+module qp_table_in_memory$pipe_tx$sx_tag(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_tag
+
+
+module qp_table_in_memory$pipe_tx$sx_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_valid
 
 
 module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);

@@ -4,7 +4,12 @@
 //! port of every copy, so all lookup pipes see a write at the same edge. The write port is
 //! registered (`we_q`, `waddr_q`, `wdata_q`): a write decided in a cycle lands in every copy
 //! at the edge after the next, so the path from the engine's RAM word through its checks
-//! ends at a register, not at the write enables of every block RAM of every copy.
+//! ends at a register, not at the write enables of every block RAM of every copy. With
+//! [`EngineParams::state_write_registered`] (`late_write`: directory in memory, a state RAM
+//! of several rows of block RAMs) every block registers the write once more
+//! ([`Ram::write_registered`]) and the write lands one edge later still: `Done` and
+//! `FreeSnap` then last two cycles and `init_done` rises one edge later, so a command's result
+//! and FREE's drain count still come after its write has landed.
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
@@ -15,11 +20,11 @@
 //! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
-//! | `FreeSnap` | 1 | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
+//! | `FreeSnap` | 1 (2 with `late_write`) | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
 //! | `DrainSnap` | 1 | FREE: the count of that edge, from the registered drain inputs, into the drain counters |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
-//! | `Done` | 1 | publishes the result (`cmd_done`), back to `Idle` |
+//! | `Done` | 1 (2 with `late_write`) | publishes the result (`cmd_done`), back to `Idle` |
 //!
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
 //! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
@@ -152,6 +157,13 @@ pub struct CmdEngine {
     status_q: DFF<Bits<4>>,
     qpn_q: DFF<Bits<QPN_BITS>>,
     init_done_q: DFF<Bit>,
+    /// Every copy's write port is registered once more in the RAM ([`Ram::write_registered`],
+    /// [`EngineParams::state_write_registered`]): a write lands one edge later, so `Done` and
+    /// `FreeSnap` last two cycles (`land_wait` marks the first) and `init_done` rises one
+    /// edge after `Idle` is reached (`was_idle`).
+    late_write: Constant<Bit>,
+    land_wait: DFF<Bit>,
+    was_idle: DFF<Bit>,
     /// The write port of every copy of the state RAM, registered.
     we_q: DFF<Bit>,
     waddr_q: DFF<Bits<QPN_BITS>>,
@@ -219,7 +231,7 @@ impl CmdEngine {
                 result_qpn, init_done, ram_we, ram_waddr, ram_wdata, counts, counts_l, q_wr,
                 q_rd, q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index,
                 q_due, q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
-                pending_qpn, status_q, qpn_q, init_done_q, we_q, waddr_q, wdata_q, alloc_ok,
+                pending_qpn, status_q, qpn_q, init_done_q, land_wait, was_idle, we_q, waddr_q, wdata_q, alloc_ok,
                 alloc_full, free_ok, cmd_error, in_use, in_use_up, in_use_down, index, gen, word_gen,
                 new_gen,
                 cursor_next, drained, check_pass, check_pass_q, we, waddr, wdata, map_op_valid,
@@ -230,6 +242,7 @@ impl CmdEngine {
             rsp_fire: defaults(p.ports),
             in_flight: defaults(p.ports),
             ram: p.state_ram(),
+            late_write: Constant::new(p.state_ram().write_latency() == 2),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_on: Constant::new(p.quarantine_cycles > 0),
             q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
@@ -269,6 +282,8 @@ impl Logic for CmdEngine {
             status_q,
             qpn_q,
             init_done_q,
+            land_wait,
+            was_idle,
             we_q,
             waddr_q,
             wdata_q,
@@ -327,7 +342,10 @@ impl Logic for CmdEngine {
         self.waddr.next = self.cursor.q.val();
         self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
-        self.cmd_done.next = self.state.q.val() == EngState::Done;
+        self.cmd_done.next = (self.state.q.val() == EngState::Done)
+            & (!self.late_write.val() | self.land_wait.q.val());
+        self.land_wait.d.next = false;
+        self.was_idle.d.next = self.state.q.val() == EngState::Idle;
         // A flip-flop of its own (every lookup pipe's request ready reads it).
         self.init_done.next = self.init_done_q.q.val();
         self.result_status.next = self.status_q.q.val();
@@ -402,10 +420,15 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Idle => {
-                // The last write of the sweep has landed (the write port is registered); the
-                // free map's sweep (shorter) is over too.
-                self.init_done_q.d.next = self.map.init_done.val();
-                if self.cmd_valid.val() & self.map.init_done.val() {
+                // The last write of the sweep has landed (the write port is registered; once
+                // more with `late_write`, one cycle of Idle later); the free map's sweep
+                // (shorter) is over too.
+                self.init_done_q.d.next =
+                    self.map.init_done.val() & (!self.late_write.val() | self.was_idle.q.val());
+                if self.cmd_valid.val()
+                    & self.map.init_done.val()
+                    & (!self.late_write.val() | self.init_done_q.q.val())
+                {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
                     // The index's word is read from here on (through Start and Decode), so
@@ -511,9 +534,14 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::FreeSnap => {
-                // The registered write of FREE lands at this edge: the lookups in flight after
-                // it may have seen the old word. The drain inputs are registered at it.
-                self.state.d.next = EngState::DrainSnap;
+                // The registered write of FREE lands at this edge (with `late_write` at the
+                // edge that ends the second cycle here): the lookups in flight after it may
+                // have seen the old word. The drain inputs are registered at it.
+                if self.late_write.val() & !self.land_wait.q.val() {
+                    self.land_wait.d.next = true;
+                } else {
+                    self.state.d.next = EngState::DrainSnap;
+                }
             }
             EngState::DrainSnap => {
                 // The lookups in flight after the edge that wrote FREE, from the drain inputs
@@ -655,9 +683,15 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Done => {
+                // With `late_write` the result is published in the second cycle, after the
+                // command's write has landed.
                 self.status_q.d.next = self.pending_status.q.val();
                 self.qpn_q.d.next = self.pending_qpn.q.val();
-                self.state.d.next = EngState::Idle;
+                if self.late_write.val() & !self.land_wait.q.val() {
+                    self.land_wait.d.next = true;
+                } else {
+                    self.state.d.next = EngState::Idle;
+                }
             }
         }
 
@@ -683,6 +717,7 @@ impl Logic for CmdEngine {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
+            self.land_wait.d.next = false;
             self.we_q.d.next = false;
             self.map_valid_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();

@@ -82,6 +82,11 @@ pub struct DirFetch {
     r_entry: Signal<Local, Bits<64>>,
     port_num: Vec<Constant<Bits<3>>>,
     max_outstanding: Constant<Bits<FIFO_COUNT_BITS>>,
+    /// max_outstanding - 1 (at least 1, so that no comparison with it is constant):
+    /// `below_less_one` compares the count with a constant, no adder; `one_outstanding`
+    /// (max_outstanding 1) makes it false.
+    max_less_one: Constant<Bits<FIFO_COUNT_BITS>>,
+    one_outstanding: Constant<Bit>,
     entry_mask: Constant<Bits<64>>,
     error_bit: Constant<Bits<64>>,
     /// `araddr` keeps the bits above the bus width's byte offset.
@@ -107,6 +112,8 @@ impl DirFetch {
             ret: MemFifo::lut_ram((p.max_outstanding as usize).next_power_of_two().max(2)),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
+            max_less_one: Constant::new(u64::from(p.max_outstanding.saturating_sub(1).max(1)).into()),
+            one_outstanding: Constant::new(p.max_outstanding <= 1),
             entry_mask: Constant::new((dir_entry::BASE_MASK | dir_entry::PRESENT).into()),
             error_bit: Constant::new(u64::from(DIR_ERROR_BIT).into()),
             word_mask: Constant::new((!(u64::from(p.mem_data_bits) / 8 - 1)).into()),
@@ -150,7 +157,8 @@ impl Logic for DirFetch {
             & (self.room.q.val() | self.pop.val());
         // The next `room`: the count moves by one up at a load, down at a pop (it is at most
         // max_outstanding, so below it after a pop).
-        self.below_less_one.next = (self.ret.count.val() + 1) < self.max_outstanding.val();
+        self.below_less_one.next =
+            (self.ret.count.val() < self.max_less_one.val()) & !self.one_outstanding.val();
         self.below.next = self.ret.count.val() < self.max_outstanding.val();
         self.room.d.next = self.below.val();
         if self.load.val() & !self.pop.val() {
@@ -186,7 +194,11 @@ impl Logic for DirFetch {
         self.ret.out_ready.next = self.pop.val();
         self.r_err.next = self.rresp.val().any() | !self.rlast.val();
         self.head_port.next = bit_cast::<3, 6>(self.ret.data_out.val());
-        self.head_lane.next = bit_cast::<16, 3>(self.ret.data_out.val().get_bits::<3>(3)) << 6;
+        // (Masked again here: on a 64-bit bus the lane is the constant 0 and no multiplexer
+        // runs from the return queue's head into the data.)
+        self.head_lane.next = bit_cast::<16, 6>(
+            bit_cast::<6, 3>(self.ret.data_out.val().get_bits::<3>(3)) & self.lane_mask.val(),
+        ) << 6;
         self.r_entry.next =
             bit_cast::<64, MEM_DATA_BITS_MAX>(self.rdata.val() >> self.head_lane.val());
         self.cpl_data.next = (self.r_entry.val() & self.entry_mask.val())

@@ -45,7 +45,11 @@
 //! request order and wait in a result queue. The queue's head leaves when it needs no entry, or when the result queue
 //! holds its entry: the status is then PAGE_ABSENT (bit 0 clear) or MEM_ERROR (AXI error,
 //! [`DIR_ERROR_BIT`]) or OK with `page_base + offset`. Latency: memory latency + 5 (s1, s2,
-//! the AR register, the AR handshake, the result queue).
+//! the AR register, the AR handshake, the result queue), + 6 with a state RAM of more than
+//! one row of block RAMs (index_bits > 14: [`in_memory_extra_latency`]), whose word is
+//! registered once more after the row multiplexer ([`Ram::row_registered`]) while the
+//! lookup waits in `sx`: the routes from its blocks, spread over the die, then end at a
+//! flip-flop instead of running on through the checks.
 //!
 //! **State in memory** ([`EngineParams::state_mem`], SPEC §9). The pipe has no state RAM (a
 //! one-word stand-in, never written, whose checks go unused); its child
@@ -114,6 +118,18 @@ pub fn queue_depth(max_outstanding: u32) -> usize {
     ((max_outstanding as usize) + 4)
         .next_power_of_two()
         .min(512)
+}
+
+/// Cycles a lookup whose directory is in memory takes beyond the memory latency (request
+/// handshake to response valid, an idle memory port): 5 (s1, s2, the AR register, the AR
+/// handshake, the result queue), and one more when the state RAM is read through its row
+/// register ([`Ram::row_registered`]: more than one row of block RAMs, index_bits > 14).
+pub fn in_memory_extra_latency(p: &EngineParams) -> u64 {
+    if p.state_ram().row_registered().latency() == 3 {
+        6
+    } else {
+        5
+    }
 }
 
 /// Depth of the pipe's response queue (`queue`): [`queue_depth`] when the directory is in
@@ -241,6 +257,17 @@ pub struct LookupPipe {
     s1_valid: DFF<Bit>,
     s1_qpn: DFF<Bits<QPN_BITS>>,
     s1_tag: DFF<Bits<TAG_BITS>>,
+    /// With the state RAM's row register ([`Ram::row_registered`]: directory in memory, a
+    /// state RAM of more than one row of block RAMs), the lookup waits one more edge here
+    /// while its word goes through the row register; unused otherwise.
+    sx_valid: DFF<Bit>,
+    sx_qpn: DFF<Bits<QPN_BITS>>,
+    sx_tag: DFF<Bits<TAG_BITS>>,
+    /// The lookup whose words the RAMs register at the next edge: s1's, or with the row
+    /// register sx's.
+    p1_valid: Signal<Local, Bit>,
+    p1_qpn: Signal<Local, Bits<QPN_BITS>>,
+    p1_tag: Signal<Local, Bits<TAG_BITS>>,
     s2_valid: DFF<Bit>,
     s2_qpn: DFF<Bits<QPN_BITS>>,
     s2_tag: DFF<Bits<TAG_BITS>>,
@@ -331,6 +358,8 @@ pub struct LookupPipe {
     two_level: Constant<Bit>,
     in_memory: Constant<Bit>,
     state_in_memory: Constant<Bit>,
+    /// The state RAM reads in three cycles ([`Ram::row_registered`]): the lookup waits in sx.
+    row_reg: Constant<Bit>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     leaf_mask: Constant<Bits<QPN_BITS>>,
@@ -373,6 +402,18 @@ impl LookupPipe {
             Constant::new(if mul >> k & 1 == 1 { u64::MAX } else { 0 }.into())
         };
         let leaf = p.leaf_bits.unwrap_or(p.index_bits);
+        // State in memory: no state RAM (a one-word stand-in, never written, whose checks the
+        // cache's replace). Directory in memory: a state RAM of several rows of block RAMs
+        // registers its word after the row multiplexer (the latency of the directory read
+        // dominates).
+        let ram = if cache == 1 {
+            Ram::with_layout(1, 1, 2 + p.gen_bits() as usize, p.fpga)
+        } else if mem == 1 {
+            p.state_ram().row_registered()
+        } else {
+            p.state_ram()
+        };
+        let row_reg = ram.latency() == 3;
         block_new!(
             [
                 clock, rst, init_done, table_base, req_valid, req_ready, req_qpn, req_tag,
@@ -385,7 +426,8 @@ impl LookupPipe {
                 result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
                 s2_dreq_addr, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
                 unused_counts_addr, status, state,
-                d3_valid, d3_addr, d3_direct, d3_out_addr,
+                d3_valid, d3_addr, d3_direct, d3_out_addr, sx_valid, sx_qpn, sx_tag, p1_valid,
+                p1_qpn, p1_tag,
             ]
             dir_we: defaults(dirs),
             dir_waddr: defaults(dirs),
@@ -421,14 +463,8 @@ impl LookupPipe {
             filtered: defaults(cache),
             hit: defaults(cache),
             miss: defaults(cache),
-            // State in memory: no state RAM (a one-word stand-in, never written, whose
-            // checks the cache's replace), and the queue is the response queue behind the
-            // cache's wait queue.
-            ram: if cache == 1 {
-                Ram::with_layout(1, 1, 2 + p.gen_bits() as usize, p.fpga)
-            } else {
-                p.state_ram()
-            },
+            // State in memory: the queue is the response queue behind the cache's wait queue.
+            ram: ram,
             dirs: (0..dirs).map(|_| p.dir_ram()).collect(),
             // The response queue is written ahead (its credit counts every lookup in flight,
             // s3 included, so it is never pushed while full): its write enable comes from a
@@ -454,6 +490,7 @@ impl LookupPipe {
             two_level: Constant::new(p.leaf_bits.is_some()),
             in_memory: Constant::new(mem == 1),
             state_in_memory: Constant::new(cache == 1),
+            row_reg: Constant::new(row_reg),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             leaf_mask: Constant::new(((1u64 << leaf) - 1).into()),
@@ -482,8 +519,8 @@ impl Logic for LookupPipe {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor,
-            s3_valid, s3_lookup, s3_words, flight, room, d3_valid, d3_addr
+            self, clock, s1_valid, s1_qpn, s1_tag, sx_valid, sx_qpn, sx_tag, s2_valid, s2_qpn,
+            s2_tag, s2_pre, s2_oor, s3_valid, s3_lookup, s3_words, flight, room, d3_valid, d3_addr
         );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
@@ -522,15 +559,28 @@ impl Logic for LookupPipe {
             self.s1_tag.d.next = self.req_tag.val();
         }
 
+        // With the state RAM's row register, the lookup waits in sx for one more edge.
+        self.sx_valid.d.next = self.s1_valid.q.val();
+        self.sx_qpn.d.next = self.s1_qpn.q.val();
+        self.sx_tag.d.next = self.s1_tag.q.val();
+        self.p1_valid.next = self.s1_valid.q.val();
+        self.p1_qpn.next = self.s1_qpn.q.val();
+        self.p1_tag.next = self.s1_tag.q.val();
+        if self.row_reg.val() {
+            self.p1_valid.next = self.sx_valid.q.val();
+            self.p1_qpn.next = self.sx_qpn.q.val();
+            self.p1_tag.next = self.sx_tag.q.val();
+        }
+
         // s1: the words read at the request's edge are registered (in the RAMs). Meanwhile
         // the offset, which needs only the qpn, is computed (and in flat mode the address),
         // so that s2 holds the checks and at most one addition.
-        self.s2_valid.d.next = self.s1_valid.q.val();
-        self.s2_qpn.d.next = self.s1_qpn.q.val();
-        self.s2_tag.d.next = self.s1_tag.q.val();
+        self.s2_valid.d.next = self.p1_valid.val();
+        self.s2_qpn.d.next = self.p1_qpn.val();
+        self.s2_tag.d.next = self.p1_tag.val();
         self.s2_entry.next = self.ram.read_data.val();
         self.s1_wide_index.next = bit_cast::<ADDR_BITS, QPN_BITS>(
-            self.s1_qpn.q.val() & self.index_mask.val() & self.leaf_mask.val(),
+            self.p1_qpn.val() & self.index_mask.val() & self.leaf_mask.val(),
         );
         self.s1_offset.next = ((self.s1_wide_index.val() << 5) & self.mul_mask0.val())
             + ((self.s1_wide_index.val() << 6) & self.mul_mask1.val())
@@ -540,7 +590,7 @@ impl Logic for LookupPipe {
             + ((self.s1_wide_index.val() << 10) & self.mul_mask5.val())
             + ((self.s1_wide_index.val() << 11) & self.mul_mask6.val())
             + ((self.s1_wide_index.val() << 12) & self.mul_mask7.val());
-        self.s2_oor.d.next = bit_cast::<25, QPN_BITS>(self.s1_qpn.q.val() & self.index_mask.val())
+        self.s2_oor.d.next = bit_cast::<25, QPN_BITS>(self.p1_qpn.val() & self.index_mask.val())
             >= self.max_qps.val();
         if self.two_level.val() {
             self.s2_pre.d.next = self.s1_offset.val();
@@ -790,6 +840,7 @@ impl Logic for LookupPipe {
 
         if self.rst.val() {
             self.s1_valid.d.next = false;
+            self.sx_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.s3_valid.d.next = false;
             self.d3_valid.d.next = false;

@@ -3,7 +3,7 @@
 //! | block | file | what it does |
 //! |---|---|---|
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
-//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5) |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5, + 6 above index_bits 14) |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9), a child of `MemCmdEngine`: the AXI4 write master of the state table, one burst at a time |
@@ -215,14 +215,31 @@ impl EngineParams {
         ram::Ram::new(self.dir_entries() as usize, self.fpga)
     }
 
-    /// A copy of the state RAM sized for this configuration.
+    /// A copy of the state RAM sized for this configuration (its write port registered once
+    /// more in each copy when [`EngineParams::state_write_registered`]).
     pub fn state_ram(&self) -> ram::Ram<StateEntry> {
-        ram::Ram::with_layout(
+        let r = ram::Ram::with_layout(
             self.max_qps as usize,
             self.index_bits as usize,
             2 + self.gen_bits() as usize,
             self.fpga,
-        )
+        );
+        if self.state_write_registered() {
+            r.write_registered()
+        } else {
+            r
+        }
+    }
+
+    /// Directory in memory, state on chip, and a state RAM of more than one row of block
+    /// RAMs (more than [`ram::DP16KD_ROW_DEPTH`] indexes): the lookup pipes read it through
+    /// its row register ([`ram::Ram::row_registered`]), and every copy registers its write
+    /// port once more ([`ram::Ram::write_registered`]; the command engine waits the extra
+    /// edge), so that no route spans the copies spread over the die.
+    pub fn state_write_registered(&self) -> bool {
+        self.dir_in_memory()
+            && self.state_mem.is_none()
+            && self.max_qps as usize > ram::DP16KD_ROW_DEPTH
     }
 }
 

@@ -22,7 +22,9 @@
 //! next edge, with no logic between the array and that register. That register is the
 //! block RAM's own output register: nothing else runs from a block RAM's read port, whose
 //! clock-to-out without it is the longest delay of the design (5.6 ns on ECP5). One cycle
-//! ([`Ram::unregistered`]) for a reader that cannot wait the extra cycle. A read of an address
+//! ([`Ram::unregistered`]) for a reader that cannot wait the extra cycle. Three cycles
+//! ([`Ram::row_registered`]) for a RAM deeper than one row of block RAMs whose reader can
+//! wait: the word is registered once more after the row multiplexer. A read of an address
 //! `>= depth` returns an undefined word; every reader checks the range before it uses the
 //! word.
 //!
@@ -68,8 +70,15 @@ pub struct Ram<T: Synth> {
     _width: usize,
     _fpga: Fpga,
     _registered: bool,
+    /// [`Ram::row_registered`], and the RAM spans more than one row of blocks.
+    _row_register: bool,
+    /// [`Ram::write_registered`].
+    _write_register: bool,
     _sim: Vec<T>,
     _sim_word: T,
+    _sim_row_word: T,
+    /// The write taken at the last edge ([`Ram::write_registered`]): it lands at the next.
+    _sim_write: Option<(usize, T)>,
 }
 
 impl<T: Synth> Default for Ram<T> {
@@ -100,8 +109,12 @@ impl<T: Synth> Ram<T> {
             _width: width,
             _fpga: fpga,
             _registered: true,
+            _row_register: false,
+            _write_register: false,
             _sim: vec![T::default(); depth],
             _sim_word: T::default(),
+            _sim_row_word: T::default(),
+            _sim_write: None,
         )
     }
 
@@ -111,10 +124,39 @@ impl<T: Synth> Ram<T> {
         self
     }
 
+    /// The same RAM with, when it is deeper than one row of block RAMs ([`DP16KD_ROW_DEPTH`]
+    /// words), one more register after the read data: with `ecp5` right after the multiplexer
+    /// that selects the row (so that the routes from the blocks, spread over the die, end at
+    /// a flip-flop), with `generic` after the output register (the same latency). Latency 3
+    /// then; a RAM of one row is unchanged.
+    pub fn row_registered(mut self) -> Self {
+        self._row_register = self._registered && self._depth > DP16KD_ROW_DEPTH;
+        self
+    }
+
+    /// The same RAM with its write port registered once more inside it: a write taken at
+    /// edge `t` lands in the array at edge `t + 1` (read-first against a read of that edge),
+    /// so the routes from the writer to the blocks end at flip-flops of this RAM. With `ecp5`
+    /// every DP16KD has its own set (write enable, row, address, data; the row decoded after
+    /// them, at the block), kept with yosys's `keep` (it would otherwise merge the identical
+    /// sets of every block and every copy of a RAM written by one writer into one, whose
+    /// routes span the die). [`Ram::write_latency`] 2.
+    pub fn write_registered(mut self) -> Self {
+        self._write_register = true;
+        self
+    }
+
+    /// Edges from the one that takes a write to the one at which it lands in the array: 1,
+    /// or 2 with [`Ram::write_registered`].
+    pub fn write_latency(&self) -> usize {
+        1 + usize::from(self._write_register)
+    }
+
     /// Edges from the one that takes `read_address` to the one after which `read_data`
-    /// holds the word: 2 with the output register, 1 without.
+    /// holds the word: 2 with the output register, 1 without, 3 with the row register
+    /// ([`Ram::row_registered`]).
     pub fn latency(&self) -> usize {
-        1 + usize::from(self._registered)
+        1 + usize::from(self._registered) + usize::from(self._row_register)
     }
 }
 
@@ -125,16 +167,30 @@ impl<T: Synth> Logic for Ram<T> {
             let mask = (1 << self._address_bits) - 1;
             let index = self.read_address.val().index() & mask;
             let word = self._sim.get(index).copied().unwrap_or_default();
-            if self._registered {
+            if self._row_register {
+                self.read_data.next = self._sim_row_word;
+                self._sim_row_word = self._sim_word;
+                self._sim_word = word;
+            } else if self._registered {
                 self.read_data.next = self._sim_word;
                 self._sim_word = word;
             } else {
                 self.read_data.next = word;
             }
-            if self.write_enable.val() {
-                let index = self.write_address.val().index() & mask;
+            let write = self.write_enable.val().then(|| {
+                (
+                    self.write_address.val().index() & mask,
+                    self.write_data.val(),
+                )
+            });
+            let write = if self._write_register {
+                std::mem::replace(&mut self._sim_write, write)
+            } else {
+                write
+            };
+            if let Some((index, data)) = write {
                 if let Some(w) = self._sim.get_mut(index) {
-                    *w = self.write_data.val();
+                    *w = data;
                 }
             }
         }
@@ -152,6 +208,8 @@ impl<T: Synth> Logic for Ram<T> {
             width: self._width,
             port_width: T::BITS,
             registered: self._registered,
+            row_register: self._row_register,
+            write_register: self._write_register,
             tdp: false,
         };
         layout.emit(self._fpga)
@@ -264,6 +322,8 @@ impl<T: Synth> Logic for TdpRam<T> {
             width: self._width,
             port_width: T::BITS,
             registered: true,
+            row_register: false,
+            write_register: false,
             tdp: true,
         };
         layout.emit(self._fpga)
@@ -290,6 +350,10 @@ struct Layout {
     port_width: usize,
     /// With the output register.
     registered: bool,
+    /// One more register after the read data ([`Ram::row_registered`]; never with `tdp`).
+    row_register: bool,
+    /// The write port registered once more ([`Ram::write_registered`]; never with `tdp`).
+    write_register: bool,
     /// True dual port ([`TdpRam`]): the write port also reads, into `a_read_data`.
     tdp: bool,
 }
@@ -338,18 +402,60 @@ impl Layout {
 /// is not initialised: every reader ignores a word read before it was written.
 fn ram_verilog(l: &Layout) -> String {
     let (unused, pad) = l.unused_and_pad();
-    let (out_decl, out_reg, out) = if l.registered {
+    let (mut out_decl, mut out_reg, mut out) = if l.registered {
         (
             format!(
                 "reg [{}:0] read_q;\n`ifndef SYNTHESIS\ninitial read_q = {}'d0;\n`endif\n",
                 l.width - 1,
                 l.width
             ),
-            "   read_q <= read_word;\n",
+            "   read_q <= read_word;\n".to_string(),
             "read_q",
         )
     } else {
-        (String::new(), "", "read_word")
+        (String::new(), String::new(), "read_word")
+    };
+    if l.row_register {
+        // One more register (Ram::row_registered), for the latency of the ecp5 flavour.
+        out_decl.push_str(&format!(
+            "reg [{}:0] read_rq;\n`ifndef SYNTHESIS\ninitial read_rq = {}'d0;\n`endif\n",
+            l.width - 1,
+            l.width
+        ));
+        out_reg.push_str("   read_rq <= read_q;\n");
+        out = "read_rq";
+    }
+    // Ram::write_registered: the write is registered here and lands one edge later.
+    let (w_decl, we, wa, wd) = if l.write_register {
+        (
+            format!(
+                "\
+reg we_q;
+reg [{am}:0] wa_q;
+reg [{wm}:0] wd_q;
+`ifndef SYNTHESIS
+initial we_q = 1'b0;
+`endif
+always @(posedge clock) begin
+   we_q <= write_enable;
+   wa_q <= write_address[{am}:0];
+   wd_q <= write_data[{wm}:0];
+end
+",
+                am = l.address_bits - 1,
+                wm = l.width - 1,
+            ),
+            "we_q".to_string(),
+            "wa_q".to_string(),
+            "wd_q".to_string(),
+        )
+    } else {
+        (
+            String::new(),
+            "write_enable".to_string(),
+            format!("write_address[{}:0]", l.address_bits - 1),
+            format!("write_data[{}:0]", l.width - 1),
+        )
     };
     format!(
         "\
@@ -360,10 +466,10 @@ initial read_word = {w}'d0;
 `endif
 {out_decl}{unused}
 
-always @(posedge clock) begin
+{w_decl}always @(posedge clock) begin
    read_word <= mem[read_address[{am}:0]];
-{out_reg}   if (write_enable) begin
-      mem[write_address[{am}:0]] <= write_data[{wm}:0];
+{out_reg}   if ({we}) begin
+      mem[{wa}] <= {wd};
    end
 end
 
@@ -373,6 +479,10 @@ always @(*) read_data = {pad}{out}}};
         w = l.width,
         dm = l.depth - 1,
         am = l.address_bits - 1,
+        w_decl = w_decl,
+        we = we,
+        wa = wa,
+        wd = wd,
         a_port = if l.tdp {
             ram_verilog_a_port(l, &pad)
         } else {
@@ -449,6 +559,9 @@ end
 /// words of 64 bits would take four of them.
 pub const DP16KD_MIN_DEPTH: usize = 128;
 
+/// Words of one row of DP16KD blocks (16384 at width 1): a deeper RAM takes several rows.
+pub const DP16KD_ROW_DEPTH: usize = 16384;
+
 /// DP16KD data widths (port B read, port A write) and the words one block holds at each.
 const DP16KD_MODES: [(usize, usize); 5] = [(18, 1024), (9, 2048), (4, 4096), (2, 8192), (1, 16384)];
 
@@ -460,7 +573,8 @@ const DP16KD_MODES: [(usize, usize); 5] = [(18, 1024), (9, 2048), (4, 4096), (2,
 /// width 1); the word is split over `ceil(width / block_width)` blocks side by side, and a
 /// RAM deeper than 16384 words over several rows of blocks: the row is selected by the
 /// write enable on the write side and, on the read side, by a multiplexer after the blocks,
-/// driven by the high address bits delayed as the read data is (`latency` edges).
+/// driven by the high address bits delayed as the read data is (`latency` edges), and with
+/// [`Ram::row_registered`] followed by a register.
 ///
 /// Block addresses (Lattice TN1264, "Memory Usage Guide for ECP5 Devices"): the word address
 /// sits in the high bits of `AD[13:0]`, `AD[13:4]` at width 18 down to `AD[13:0]` at width 1;
@@ -468,7 +582,7 @@ const DP16KD_MODES: [(usize, usize); 5] = [(18, 1024), (9, 2048), (4, 4096), (2,
 /// and read of the same address through the two ports: see the module documentation.
 fn dp16kd_verilog(l: &Layout) -> String {
     let (unused, pad) = l.unused_and_pad();
-    let rows_depth = l.depth.min(16384);
+    let rows_depth = l.depth.min(DP16KD_ROW_DEPTH);
     let &(bw, bdepth) = DP16KD_MODES
         .iter()
         .find(|m| m.1 >= rows_depth)
@@ -488,7 +602,7 @@ fn dp16kd_verilog(l: &Layout) -> String {
         String::new()
     };
     o.push_str(&format!(
-        "wire [{}:0] wd = {{{wd_pad}write_data[{}:0]}};\n",
+        "wire [{}:0] wd_in = {{{wd_pad}write_data[{}:0]}};\n",
         cols * bw - 1,
         l.width - 1
     ));
@@ -515,7 +629,13 @@ fn dp16kd_verilog(l: &Layout) -> String {
     } else {
         wa
     };
-    o.push_str(&format!("wire [13:0] wa = {wa};\n"));
+    o.push_str(&format!("wire [13:0] wa_in = {wa};\n"));
+    if !l.write_register {
+        o.push_str(&format!(
+            "wire [{}:0] wd = wd_in;\nwire [13:0] wa = wa_in;\n",
+            cols * bw - 1
+        ));
+    }
     for r in 0..rows {
         o.push_str(&format!("wire [{}:0] rd{r};\n", cols * 18 - 1));
         if l.tdp {
@@ -529,19 +649,75 @@ fn dp16kd_verilog(l: &Layout) -> String {
         } else {
             "write_enable".to_string()
         };
-        o.push_str(&format!("wire we{r} = {we};\n"));
+        if !l.write_register {
+            o.push_str(&format!("wire we{r} = {we};\n"));
+        }
         for c in 0..cols {
+            // Ram::write_registered: each block's write port in flip-flops of its own, kept
+            // (yosys would merge the identical ones of every block and every copy into one
+            // set, whose routes span the die), so that each set is placed at its block.
+            let (we_b, wa_b, wd_b) = if l.write_register {
+                // The row is decoded after the flip-flops, at the block.
+                let n = format!("r{r}_c{c}");
+                let (row_decl, row_reg, we) = if rows > 1 {
+                    (
+                        format!("reg [{}:0] w_row_{n};\n", row_bits - 1),
+                        format!(
+                            "   w_row_{n} <= write_address[{}:{in_bits}];\n",
+                            in_bits + row_bits - 1
+                        ),
+                        format!("w_en_{n} & (w_row_{n} == {row_bits}'d{r})"),
+                    )
+                } else {
+                    (String::new(), String::new(), format!("w_en_{n}"))
+                };
+                o.push_str(&format!(
+                    "\
+reg w_en_{n};
+{row_decl}reg [13:0] w_ad_{n};
+reg [{bm}:0] w_di_{n};
+`ifndef SYNTHESIS
+initial w_en_{n} = 1'b0;
+`endif
+`ifdef SYNTHESIS
+(* keep *)
+`endif
+always @(posedge clock) begin
+   w_en_{n} <= write_enable;
+{row_reg}   w_ad_{n} <= wa_in;
+   w_di_{n} <= wd_in[{}:{}];
+end
+wire w_we_{n} = {we};
+",
+                    c * bw + bw - 1,
+                    c * bw,
+                    bm = bw - 1,
+                ));
+                (
+                    format!("w_we_{n}"),
+                    format!("w_ad_{n}"),
+                    Some(format!("w_di_{n}")),
+                )
+            } else {
+                (format!("we{r}"), "wa".to_string(), None)
+            };
             let di: Vec<String> = (0..18)
                 .rev()
                 .map(|b| {
                     if b < bw {
-                        format!(".DIA{b}(wd[{}])", c * bw + b)
+                        match &wd_b {
+                            Some(d) => format!(".DIA{b}({d}[{b}])"),
+                            None => format!(".DIA{b}(wd[{}])", c * bw + b),
+                        }
                     } else {
                         format!(".DIA{b}(1'b0)")
                     }
                 })
                 .collect();
-            let ada: Vec<String> = (0..14).rev().map(|b| format!(".ADA{b}(wa[{b}])")).collect();
+            let ada: Vec<String> = (0..14)
+                .rev()
+                .map(|b| format!(".ADA{b}({wa_b}[{b}])"))
+                .collect();
             let adb: Vec<String> = (0..14).rev().map(|b| format!(".ADB{b}(ra[{b}])")).collect();
             let dob: Vec<String> = (0..18)
                 .rev()
@@ -569,7 +745,7 @@ DP16KD #(
 ) ram_r{r}_c{c} (
    {di},
    {ada},
-   .CEA(1'b1), .OCEA(1'b1), .CLKA(clock), .WEA(we{r}), .RSTA(1'b0),
+   .CEA(1'b1), .OCEA(1'b1), .CLKA(clock), .WEA({we_b}), .RSTA(1'b0),
    .CSA2(1'b0), .CSA1(1'b0), .CSA0(1'b0),
    {doa},
    {dib},
@@ -644,7 +820,18 @@ DP16KD #(
             cols * bw
         ));
         o.push_str("   endcase\nend\n");
-        o.push_str(&format!("assign {word} = {pre}read_mux;\n"));
+        if l.row_register {
+            // Ram::row_registered: the row's word is registered right after the multiplexer.
+            o.push_str(&format!(
+                "reg [{w}:0] {pre}read_rq;\n`ifndef SYNTHESIS\ninitial {pre}read_rq = {}'d0;\n`endif\n\
+                 always @(posedge clock) {pre}read_rq <= {pre}read_mux;\n\
+                 assign {word} = {pre}read_rq;\n",
+                cols * bw,
+                w = cols * bw - 1,
+            ));
+        } else {
+            o.push_str(&format!("assign {word} = {pre}read_mux;\n"));
+        }
     };
     read_side(&mut o, "rd", "read_address", "read_word", "");
     if l.tdp {

@@ -332,3 +332,27 @@ fn ecp5_in_memory() {
         0x5EED_0230,
     );
 }
+
+#[test]
+fn ecp5_in_memory_two_rows_of_blocks() {
+    // 2^15 indexes with the directory in memory: the state RAM is two rows of DP16KD, read
+    // through its row register (latency 3) and written through a register per block (the
+    // write lands one edge later; the command engine publishes its result and counts FREE's
+    // drain one edge later to match).
+    in_memory_both_shapes(
+        "ecp5-in-memory-rows",
+        &[
+            "fpga=ecp5",
+            "leaf_bits=6",
+            "index_bits=15",
+            "max_qps=30000",
+            "max_outstanding=8",
+            "top=qpt_ecp5_mem_rows",
+        ],
+        MemOptions {
+            latency: MemLatency::Uniform(1, 20),
+            ..MemOptions::default()
+        },
+        0x5EED_0250,
+    );
+}
