@@ -72,7 +72,7 @@
 //! slot is live is registered too (`s_lv`, from the next `s_inc` and `s_pending` and whether
 //! the next count is 0: `s_ref + s_inc` equals the releases, compared for each possible
 //! number of releases in parallel, not after the adder), and the lowest free slot is found without
-//! a chain through the slots: free, none below it in its group of [`FREE_GROUP`] free, no
+//! a chain through the slots: free, none below it in its group of 8 (`FREE_GROUP`) free, no
 //! group below holding a free slot, each a reduction of the free flags under a constant
 //! mask. `rd_filled` /
 //! `rd_error` and `busy` are multiplexers and comparators over the slots. Nothing depends
