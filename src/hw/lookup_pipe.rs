@@ -121,15 +121,12 @@ pub fn queue_depth(max_outstanding: u32) -> usize {
 }
 
 /// Cycles a lookup whose directory is in memory takes beyond the memory latency (request
-/// handshake to response valid, an idle memory port): 5 (s1, s2, the AR register, the AR
-/// handshake, the result queue), and one more when the state RAM is read through its row
-/// register ([`Ram::row_registered`]: more than one row of block RAMs, index_bits > 14).
+/// handshake to response valid, an idle memory port): s1, the pipe's state RAM read
+/// ([`EngineParams::lookup_state_ram`]: 2 edges, 3 through its row register), the AR
+/// register, the AR handshake, the result queue: 5, or 6 with the row register (more than
+/// one row of block RAMs, index_bits > 14).
 pub fn in_memory_extra_latency(p: &EngineParams) -> u64 {
-    if p.state_ram().row_registered().latency() == 3 {
-        6
-    } else {
-        5
-    }
+    3 + p.lookup_state_ram().latency() as u64
 }
 
 /// Depth of the pipe's response queue (`queue`): [`queue_depth`] when the directory is in
@@ -402,17 +399,7 @@ impl LookupPipe {
             Constant::new(if mul >> k & 1 == 1 { u64::MAX } else { 0 }.into())
         };
         let leaf = p.leaf_bits.unwrap_or(p.index_bits);
-        // State in memory: no state RAM (a one-word stand-in, never written, whose checks the
-        // cache's replace). Directory in memory: a state RAM of several rows of block RAMs
-        // registers its word after the row multiplexer (the latency of the directory read
-        // dominates).
-        let ram = if cache == 1 {
-            Ram::with_layout(1, 1, 2 + p.gen_bits() as usize, p.fpga)
-        } else if mem == 1 {
-            p.state_ram().row_registered()
-        } else {
-            p.state_ram()
-        };
+        let ram = p.lookup_state_ram();
         let row_reg = ram.latency() == 3;
         block_new!(
             [

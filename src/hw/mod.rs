@@ -231,6 +231,20 @@ impl EngineParams {
         }
     }
 
+    /// The state RAM copy a lookup pipe reads. State in memory: a one-word stand-in, never
+    /// written, whose checks the cache's replace. Directory in memory: a state RAM of several
+    /// rows of block RAMs registers its word after the row multiplexer
+    /// ([`ram::Ram::row_registered`]; the latency of the directory read dominates).
+    pub fn lookup_state_ram(&self) -> ram::Ram<StateEntry> {
+        if self.state_mem.is_some() {
+            ram::Ram::with_layout(1, 1, 2 + self.gen_bits() as usize, self.fpga)
+        } else if self.dir_in_memory() {
+            self.state_ram().row_registered()
+        } else {
+            self.state_ram()
+        }
+    }
+
     /// Directory in memory, state on chip, and a state RAM of more than one row of block
     /// RAMs (more than [`ram::DP16KD_ROW_DEPTH`] indexes): the lookup pipes read it through
     /// its row register ([`ram::Ram::row_registered`]), and every copy registers its write
