@@ -4918,6 +4918,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  state_in_memory = 1'b0;
     localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
+    localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
     localparam  leaf_bits = 5'b10100;
@@ -4997,8 +4998,8 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [123:0] s3_lookup$d;
     wire  [123:0] s3_lookup$q;
     reg  s3_lookup$clock;
-    reg  [23:0] s3_words$d;
-    wire  [23:0] s3_words$q;
+    reg  [26:0] s3_words$d;
+    wire  [26:0] s3_words$q;
     reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
@@ -5025,15 +5026,13 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [63:0] s1_offset;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
+    reg  [23:0] s2_gen_diff;
     reg  [2:0] s2_status;
     reg  s2_ok;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
-    reg  [23:0] s2_words;
-    reg  [21:0] s3_entry;
-    reg  [23:0] s3_gen;
-    reg  [23:0] s3_entry_gen;
+    reg  [26:0] s2_words;
     reg  [2:0] s3_status;
     reg  [123:0] s3_final;
     reg  bypass;
@@ -5259,11 +5258,12 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         end
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_gen_diff = s2_entry_gen ^ s2_gen;
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
-        if (s2_entry_gen != s2_gen) begin
+        if (|s2_gen_diff) begin
             s2_status = status$stale;
         end
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
@@ -5273,9 +5273,10 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_words[(64'h0)+:(22)] = s2_entry;
-        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
-        s2_words[(64'h17)+:(1)] = s2_oor$q;
+        s2_words[(64'h0)+:(1)] = s2_entry[(64'h0)+:(2)] != state$valid;
+        s2_words[(64'h1)+:(24)] = (s2_gen_diff | (s2_gen_diff >> 32'h1)) & pair_mask;
+        s2_words[(64'h19)+:(1)] = dir_rd[(64'h0)+:(1)];
+        s2_words[(64'h1a)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -5304,21 +5305,18 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s3_lookup$d = q_lookup;
             s3_words$d = s2_words;
         end
-        s3_entry = s3_words$q[(64'h0)+:(22)];
-        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
-        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
         s3_status = s3_lookup$q[(64'h41)+:(3)];
         if (~state_in_memory) begin
-            if (~s3_words$q[(64'h16)+:(1)]) begin
+            if (~s3_words$q[(64'h19)+:(1)]) begin
                 s3_status = status$page_absent;
             end
-            if (s3_entry_gen != s3_gen) begin
+            if (|s3_words$q[(64'h1)+:(24)]) begin
                 s3_status = status$stale;
             end
-            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
+            if (s3_words$q[(64'h0)+:(1)]) begin
                 s3_status = status$not_allocated;
             end
-            if (s3_words$q[(64'h17)+:(1)]) begin
+            if (s3_words$q[(64'h1a)+:(1)]) begin
                 s3_status = status$out_of_range;
             end
         end
@@ -5929,13 +5927,13 @@ endmodule // qp_table_wide$pipe_cnp$s3_valid
 module qp_table_wide$pipe_cnp$s3_words(d,q,clock);
     
     // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
+    input wire  [26:0] d;
+    output reg  [26:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 24'h0;
+       q = 27'h0;
     end
     
     always @(posedge clock) begin
@@ -6042,6 +6040,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  state_in_memory = 1'b0;
     localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
+    localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
     localparam  leaf_bits = 5'b10100;
@@ -6121,8 +6120,8 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [123:0] s3_lookup$d;
     wire  [123:0] s3_lookup$q;
     reg  s3_lookup$clock;
-    reg  [23:0] s3_words$d;
-    wire  [23:0] s3_words$q;
+    reg  [26:0] s3_words$d;
+    wire  [26:0] s3_words$q;
     reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
@@ -6149,15 +6148,13 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [63:0] s1_offset;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
+    reg  [23:0] s2_gen_diff;
     reg  [2:0] s2_status;
     reg  s2_ok;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
-    reg  [23:0] s2_words;
-    reg  [21:0] s3_entry;
-    reg  [23:0] s3_gen;
-    reg  [23:0] s3_entry_gen;
+    reg  [26:0] s2_words;
     reg  [2:0] s3_status;
     reg  [123:0] s3_final;
     reg  bypass;
@@ -6383,11 +6380,12 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         end
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_gen_diff = s2_entry_gen ^ s2_gen;
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
-        if (s2_entry_gen != s2_gen) begin
+        if (|s2_gen_diff) begin
             s2_status = status$stale;
         end
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
@@ -6397,9 +6395,10 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_words[(64'h0)+:(22)] = s2_entry;
-        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
-        s2_words[(64'h17)+:(1)] = s2_oor$q;
+        s2_words[(64'h0)+:(1)] = s2_entry[(64'h0)+:(2)] != state$valid;
+        s2_words[(64'h1)+:(24)] = (s2_gen_diff | (s2_gen_diff >> 32'h1)) & pair_mask;
+        s2_words[(64'h19)+:(1)] = dir_rd[(64'h0)+:(1)];
+        s2_words[(64'h1a)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -6428,21 +6427,18 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s3_lookup$d = q_lookup;
             s3_words$d = s2_words;
         end
-        s3_entry = s3_words$q[(64'h0)+:(22)];
-        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
-        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
         s3_status = s3_lookup$q[(64'h41)+:(3)];
         if (~state_in_memory) begin
-            if (~s3_words$q[(64'h16)+:(1)]) begin
+            if (~s3_words$q[(64'h19)+:(1)]) begin
                 s3_status = status$page_absent;
             end
-            if (s3_entry_gen != s3_gen) begin
+            if (|s3_words$q[(64'h1)+:(24)]) begin
                 s3_status = status$stale;
             end
-            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
+            if (s3_words$q[(64'h0)+:(1)]) begin
                 s3_status = status$not_allocated;
             end
-            if (s3_words$q[(64'h17)+:(1)]) begin
+            if (s3_words$q[(64'h1a)+:(1)]) begin
                 s3_status = status$out_of_range;
             end
         end
@@ -7053,13 +7049,13 @@ endmodule // qp_table_wide$pipe_rx$s3_valid
 module qp_table_wide$pipe_rx$s3_words(d,q,clock);
     
     // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
+    input wire  [26:0] d;
+    output reg  [26:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 24'h0;
+       q = 27'h0;
     end
     
     always @(posedge clock) begin
@@ -7166,6 +7162,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  state_in_memory = 1'b0;
     localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
+    localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
     localparam  leaf_mask = 24'hfffff;
     localparam  leaf_bits = 5'b10100;
@@ -7245,8 +7242,8 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [123:0] s3_lookup$d;
     wire  [123:0] s3_lookup$q;
     reg  s3_lookup$clock;
-    reg  [23:0] s3_words$d;
-    wire  [23:0] s3_words$q;
+    reg  [26:0] s3_words$d;
+    wire  [26:0] s3_words$q;
     reg  s3_words$clock;
     reg  [9:0] flight$d;
     wire  [9:0] flight$q;
@@ -7273,15 +7270,13 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [63:0] s1_offset;
     reg  [23:0] s2_gen;
     reg  [23:0] s2_entry_gen;
+    reg  [23:0] s2_gen_diff;
     reg  [2:0] s2_status;
     reg  s2_ok;
     reg  [63:0] s2_base;
     reg  [63:0] s2_page;
     reg  [123:0] s2_lookup;
-    reg  [23:0] s2_words;
-    reg  [21:0] s3_entry;
-    reg  [23:0] s3_gen;
-    reg  [23:0] s3_entry_gen;
+    reg  [26:0] s2_words;
     reg  [2:0] s3_status;
     reg  [123:0] s3_final;
     reg  bypass;
@@ -7507,11 +7502,12 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         end
         s2_gen = s2_qpn$q >> index_bits;
         s2_entry_gen = ((s2_entry[(64'h2)+:(20)]) & 24'hffffff);
+        s2_gen_diff = s2_entry_gen ^ s2_gen;
         s2_status = status$ok;
         if (~dir_rd[(64'h0)+:(1)]) begin
             s2_status = status$page_absent;
         end
-        if (s2_entry_gen != s2_gen) begin
+        if (|s2_gen_diff) begin
             s2_status = status$stale;
         end
         if (s2_entry[(64'h0)+:(2)] != state$valid) begin
@@ -7521,9 +7517,10 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s2_status = status$out_of_range;
         end
         s2_ok = s2_status == status$ok;
-        s2_words[(64'h0)+:(22)] = s2_entry;
-        s2_words[(64'h16)+:(1)] = dir_rd[(64'h0)+:(1)];
-        s2_words[(64'h17)+:(1)] = s2_oor$q;
+        s2_words[(64'h0)+:(1)] = s2_entry[(64'h0)+:(2)] != state$valid;
+        s2_words[(64'h1)+:(24)] = (s2_gen_diff | (s2_gen_diff >> 32'h1)) & pair_mask;
+        s2_words[(64'h19)+:(1)] = dir_rd[(64'h0)+:(1)];
+        s2_words[(64'h1a)+:(1)] = s2_oor$q;
         s2_base = ((dir_rd[(64'h1)+:(58)]) & 64'hffffffffffffffff) << base_shift;
         s2_lookup[(64'h0)+:(64)] = s2_pre$q;
         if (two_level & ~in_memory) begin
@@ -7552,21 +7549,18 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s3_lookup$d = q_lookup;
             s3_words$d = s2_words;
         end
-        s3_entry = s3_words$q[(64'h0)+:(22)];
-        s3_gen = s3_lookup$q[(64'h64)+:(24)] >> index_bits;
-        s3_entry_gen = ((s3_entry[(64'h2)+:(20)]) & 24'hffffff);
         s3_status = s3_lookup$q[(64'h41)+:(3)];
         if (~state_in_memory) begin
-            if (~s3_words$q[(64'h16)+:(1)]) begin
+            if (~s3_words$q[(64'h19)+:(1)]) begin
                 s3_status = status$page_absent;
             end
-            if (s3_entry_gen != s3_gen) begin
+            if (|s3_words$q[(64'h1)+:(24)]) begin
                 s3_status = status$stale;
             end
-            if (s3_entry[(64'h0)+:(2)] != state$valid) begin
+            if (s3_words$q[(64'h0)+:(1)]) begin
                 s3_status = status$not_allocated;
             end
-            if (s3_words$q[(64'h17)+:(1)]) begin
+            if (s3_words$q[(64'h1a)+:(1)]) begin
                 s3_status = status$out_of_range;
             end
         end
@@ -8177,13 +8171,13 @@ endmodule // qp_table_wide$pipe_tx$s3_valid
 module qp_table_wide$pipe_tx$s3_words(d,q,clock);
     
     // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
+    input wire  [26:0] d;
+    output reg  [26:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 24'h0;
+       q = 27'h0;
     end
     
     always @(posedge clock) begin

@@ -21,14 +21,16 @@
 //! |---|---|---|
 //! | s0 | `t` (request handshake) | the index addresses this port's copy of the state RAM (and in two_level on_chip its page's directory entry); qpn and tag are registered into s1 |
 //! | s1 | `t + 1` | the RAM words are registered in the RAMs' output registers (no path runs from a block RAM's array into the checks); meanwhile what needs only the qpn is computed: the range check, the offset `index_in_page * entry_bytes`, and in flat mode the address `TABLE_BASE + offset` |
-//! | s2 | before `t + 2` | the RAM words and the range check enter s3 as they are; on_chip: the address `page base + offset`; directory in memory: the checks decide whether the lookup reads its directory entry |
-//! | s3 | from `t + 2` | range, state, generation and page checks in SPEC order choose the status; the lookup is the response if the queue is empty (bypass), else it enters the queue at edge `t + 3`, behind the lookups there |
+//! | s2 | before `t + 2` | the inputs of the checks enter s3, each one LUT from the RAM words (the state word is not VALID; the generations differ, per bit pair) or as they are (the range check, the page's present bit); on_chip: the address `page base + offset`; directory in memory: the checks decide whether the lookup reads its directory entry |
+//! | s3 | from `t + 2` | range, state, generation (an OR of the pair flags) and page checks in SPEC order choose the status; the lookup is the response if the queue is empty (bypass), else it enters the queue at edge `t + 3`, behind the lookups there |
 //! | out | from `t + 2` | the queue's head (s3 when the queue is empty) is offered on the response stream, its address zeroed unless its status is OK: flat and on_chip, `rsp_valid` is first sampled high at edge `t + 3` (latency 3, SPEC §7: flat <= 3) |
 //!
-//! s3 leaves nothing but routing between the block RAMs' output registers (spread over the
-//! die) and a register: the checks, which need the whole RAM word, and the address zeroing,
+//! s3 leaves one LUT level between the block RAMs' output registers (spread over the die)
+//! and a register: the checks' reductions over the whole RAM word, and the address zeroing,
 //! which needs the status, come after it, and no latency is added (the queue is bypassed
-//! when empty). The
+//! when empty). The generation compare is split so: per bit pair before s3 (a LUT4 of the
+//! word's two bits and the qpn's two), the OR of the pairs after it; the checks after s3
+//! were five levels deep with the whole compare there. The
 //! address is zeroed at the output, not before the queue: the status then drives three bits
 //! of the queue, not the 64 bits of the address.
 //!
@@ -139,12 +141,17 @@ pub fn rsp_queue_depth(p: &EngineParams) -> usize {
     }
 }
 
-/// What s3 keeps of a lookup that left s2, besides its [`QueuedLookup`]: the words read
-/// and the range check, as they were (the checks run after s3, so that nothing but routing
-/// lies between the RAMs' output registers and s3).
+/// What s3 keeps of a lookup that left s2, besides its [`QueuedLookup`]: the inputs of
+/// the checks, each one LUT level from the RAMs' output registers (so that one level of
+/// logic lies between those registers and s3, and the checks after s3 are a reduction and
+/// the status priority).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct S3Words {
-    pub entry: StateEntry,
+    /// The state word is not VALID.
+    pub not_valid: Bit,
+    /// The generations differ in bit pair `k` (bits `2k` and `2k + 1`), kept in bit `2k`:
+    /// each bit one LUT of the word's two bits and the qpn's two; the odd bits are 0.
+    pub gen_pairs: Bits<QPN_BITS>,
     /// The page's directory entry is present (two_level on_chip; 1 otherwise).
     pub present: Bit,
     pub out_of_range: Bit,
@@ -275,7 +282,7 @@ pub struct LookupPipe {
     s2_oor: DFF<Bit>,
     /// The lookup that left s2 (or the cache) at the last edge: the response when the queue
     /// is empty (bypass), else it enters the queue at the next edge. Its checks run after
-    /// it (`s3_words`), so no logic runs between the RAMs' output registers and s3.
+    /// it (`s3_words`, one LUT from the RAMs' output registers).
     s3_valid: DFF<Bit>,
     s3_lookup: DFF<QueuedLookup>,
     s3_words: DFF<S3Words>,
@@ -295,16 +302,14 @@ pub struct LookupPipe {
     s1_offset: Signal<Local, Bits<ADDR_BITS>>,
     s2_gen: Signal<Local, Bits<QPN_BITS>>,
     s2_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    s2_gen_diff: Signal<Local, Bits<QPN_BITS>>,
     s2_status: Signal<Local, Bits<STATUS_BITS>>,
     s2_ok: Signal<Local, Bit>,
     s2_base: Signal<Local, Bits<ADDR_BITS>>,
     s2_page: Signal<Local, Bits<ADDR_BITS>>,
     s2_lookup: Signal<Local, QueuedLookup>,
     s2_words: Signal<Local, S3Words>,
-    /// s3's checks: the qpn's generation and the entry's; its lookup with its status.
-    s3_entry: Signal<Local, StateEntry>,
-    s3_gen: Signal<Local, Bits<QPN_BITS>>,
-    s3_entry_gen: Signal<Local, Bits<QPN_BITS>>,
+    /// s3's checks: its lookup with its status.
     s3_status: Signal<Local, Bits<STATUS_BITS>>,
     s3_final: Signal<Local, QueuedLookup>,
     /// The queue is empty: s3 is the head.
@@ -358,6 +363,8 @@ pub struct LookupPipe {
     /// The state RAM reads in three cycles ([`Ram::row_registered`]): the lookup waits in sx.
     row_reg: Constant<Bit>,
     index_mask: Constant<Bits<QPN_BITS>>,
+    /// The even bits of a QPN-wide word (see [`S3Words::gen_pairs`]).
+    pair_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
     leaf_mask: Constant<Bits<QPN_BITS>>,
     leaf_bits: Constant<Bits<5>>,
@@ -408,8 +415,8 @@ impl LookupPipe {
                 ram_wdata, req_fire, rsp_fire, in_flight, counts, s1_valid, s1_qpn, s1_tag,
                 s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor, s3_valid, s3_lookup, s3_words, flight,
                 room, s2_entry, dir_rd, s0_fire, steal, s1_wide_index, s1_offset, s2_gen,
-                s2_entry_gen, s2_status, s2_ok, s2_base, s2_page, s2_lookup, s2_words, s3_entry,
-                s3_gen, s3_entry_gen, s3_status, s3_final, bypass, head_valid, head, result,
+                s2_entry_gen, s2_status, s2_ok, s2_base, s2_page, s2_lookup, s2_words,
+                s2_gen_diff, s3_status, s3_final, bypass, head_valid, head, result,
                 result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
                 s2_dreq_addr, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
                 unused_counts_addr, status, state,
@@ -479,6 +486,7 @@ impl LookupPipe {
             state_in_memory: Constant::new(cache == 1),
             row_reg: Constant::new(row_reg),
             index_mask: Constant::new(p.index_mask().into()),
+            pair_mask: Constant::new(0x55_5555u64.into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             leaf_mask: Constant::new(((1u64 << leaf) - 1).into()),
             leaf_bits: Constant::new(u64::from(leaf).into()),
@@ -588,11 +596,12 @@ impl Logic for LookupPipe {
         // s2: checks in SPEC order (range, state, generation, page), and the offset.
         self.s2_gen.next = self.s2_qpn.q.val() >> self.index_bits.val();
         self.s2_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s2_entry.val().gen);
+        self.s2_gen_diff.next = self.s2_entry_gen.val() ^ self.s2_gen.val();
         self.s2_status.next = self.status.ok.val();
         if !self.dir_rd.val().present {
             self.s2_status.next = self.status.page_absent.val();
         }
-        if self.s2_entry_gen.val() != self.s2_gen.val() {
+        if self.s2_gen_diff.val().any() {
             self.s2_status.next = self.status.stale.val();
         }
         if self.s2_entry.val().state != self.state.valid.val() {
@@ -602,8 +611,11 @@ impl Logic for LookupPipe {
             self.s2_status.next = self.status.out_of_range.val();
         }
         self.s2_ok.next = self.s2_status.val() == self.status.ok.val();
-        // What s3 keeps: the words as read (the checks run after s3).
-        self.s2_words.next.entry = self.s2_entry.val();
+        // What s3 keeps: the checks' inputs, one LUT from the words as read (the checks run
+        // after s3).
+        self.s2_words.next.not_valid = self.s2_entry.val().state != self.state.valid.val();
+        self.s2_words.next.gen_pairs =
+            (self.s2_gen_diff.val() | (self.s2_gen_diff.val() >> 1)) & self.pair_mask.val();
         self.s2_words.next.present = self.dir_rd.val().present;
         self.s2_words.next.out_of_range = self.s2_oor.q.val();
         // Flat: the address computed in s1. on_chip: the page base of the on-chip directory
@@ -690,18 +702,15 @@ impl Logic for LookupPipe {
         }
         // s3: the checks in SPEC order (range, state, generation, page) of a lookup that
         // left s2 (with the state in memory the cache checked it: its status stands).
-        self.s3_entry.next = self.s3_words.q.val().entry;
-        self.s3_gen.next = self.s3_lookup.q.val().qpn >> self.index_bits.val();
-        self.s3_entry_gen.next = bit_cast::<QPN_BITS, GEN_BITS_MAX>(self.s3_entry.val().gen);
         self.s3_status.next = self.s3_lookup.q.val().status;
         if !self.state_in_memory.val() {
             if !self.s3_words.q.val().present {
                 self.s3_status.next = self.status.page_absent.val();
             }
-            if self.s3_entry_gen.val() != self.s3_gen.val() {
+            if self.s3_words.q.val().gen_pairs.any() {
                 self.s3_status.next = self.status.stale.val();
             }
-            if self.s3_entry.val().state != self.state.valid.val() {
+            if self.s3_words.q.val().not_valid {
                 self.s3_status.next = self.status.not_allocated.val();
             }
             if self.s3_words.q.val().out_of_range {
