@@ -5123,7 +5123,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -5191,15 +5190,15 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
+    reg  sx_valid$0$d;
+    wire  sx_valid$0$q;
+    reg  sx_valid$0$clock;
+    reg  [23:0] sx_qpn$0$d;
+    wire  [23:0] sx_qpn$0$q;
+    reg  sx_qpn$0$clock;
+    reg  [31:0] sx_tag$0$d;
+    wire  [31:0] sx_tag$0$q;
+    reg  sx_tag$0$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -5342,20 +5341,20 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
+    qp_table_in_memory$pipe_rx$sx_valid$0 sx_valid$0(
+        .d(sx_valid$0$d),
+        .q(sx_valid$0$q),
+        .clock(sx_valid$0$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
+    qp_table_in_memory$pipe_rx$sx_qpn$0 sx_qpn$0(
+        .d(sx_qpn$0$d),
+        .q(sx_qpn$0$q),
+        .clock(sx_qpn$0$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
+    qp_table_in_memory$pipe_rx$sx_tag$0 sx_tag$0(
+        .d(sx_tag$0$d),
+        .q(sx_tag$0$q),
+        .clock(sx_tag$0$clock)
     );
     qp_table_in_memory$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -5423,9 +5422,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -5441,9 +5437,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -5475,17 +5468,18 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
+        sx_valid$0$clock = clock;
+        sx_qpn$0$clock = clock;
+        sx_tag$0$clock = clock;
+        sx_valid$0$d = s1_valid$q & ~rst;
+        sx_qpn$0$d = s1_qpn$q;
+        sx_tag$0$d = s1_tag$q;
+        p1_valid = sx_valid$0$q;
+        p1_qpn = sx_qpn$0$q;
+        p1_tag = sx_tag$0$q;
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -5643,7 +5637,6 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -6378,7 +6371,7 @@ module qp_table_in_memory$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$s3_words
 
 
-module qp_table_in_memory$pipe_rx$sx_qpn(d,q,clock);
+module qp_table_in_memory$pipe_rx$sx_qpn$0(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -6394,10 +6387,10 @@ module qp_table_in_memory$pipe_rx$sx_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_qpn
+endmodule // qp_table_in_memory$pipe_rx$sx_qpn$0
 
 
-module qp_table_in_memory$pipe_rx$sx_tag(d,q,clock);
+module qp_table_in_memory$pipe_rx$sx_tag$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6413,10 +6406,10 @@ module qp_table_in_memory$pipe_rx$sx_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_tag
+endmodule // qp_table_in_memory$pipe_rx$sx_tag$0
 
 
-module qp_table_in_memory$pipe_rx$sx_valid(d,q,clock);
+module qp_table_in_memory$pipe_rx$sx_valid$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6432,7 +6425,7 @@ module qp_table_in_memory$pipe_rx$sx_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_valid
+endmodule // qp_table_in_memory$pipe_rx$sx_valid$0
 
 
 module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
@@ -6478,7 +6471,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b1;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -6546,15 +6538,15 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
+    reg  sx_valid$0$d;
+    wire  sx_valid$0$q;
+    reg  sx_valid$0$clock;
+    reg  [23:0] sx_qpn$0$d;
+    wire  [23:0] sx_qpn$0$q;
+    reg  sx_qpn$0$clock;
+    reg  [31:0] sx_tag$0$d;
+    wire  [31:0] sx_tag$0$q;
+    reg  sx_tag$0$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -6697,20 +6689,20 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
+    qp_table_in_memory$pipe_tx$sx_valid$0 sx_valid$0(
+        .d(sx_valid$0$d),
+        .q(sx_valid$0$q),
+        .clock(sx_valid$0$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
+    qp_table_in_memory$pipe_tx$sx_qpn$0 sx_qpn$0(
+        .d(sx_qpn$0$d),
+        .q(sx_qpn$0$q),
+        .clock(sx_qpn$0$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
+    qp_table_in_memory$pipe_tx$sx_tag$0 sx_tag$0(
+        .d(sx_tag$0$d),
+        .q(sx_tag$0$q),
+        .clock(sx_tag$0$clock)
     );
     qp_table_in_memory$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -6778,9 +6770,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -6796,9 +6785,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -6830,17 +6816,18 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
+        sx_valid$0$clock = clock;
+        sx_qpn$0$clock = clock;
+        sx_tag$0$clock = clock;
+        sx_valid$0$d = s1_valid$q & ~rst;
+        sx_qpn$0$d = s1_qpn$q;
+        sx_tag$0$d = s1_tag$q;
+        p1_valid = sx_valid$0$q;
+        p1_qpn = sx_qpn$0$q;
+        p1_tag = sx_tag$0$q;
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -6998,7 +6985,6 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -7733,7 +7719,7 @@ module qp_table_in_memory$pipe_tx$s3_words(d,q,clock);
 endmodule // qp_table_in_memory$pipe_tx$s3_words
 
 
-module qp_table_in_memory$pipe_tx$sx_qpn(d,q,clock);
+module qp_table_in_memory$pipe_tx$sx_qpn$0(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7749,10 +7735,10 @@ module qp_table_in_memory$pipe_tx$sx_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_qpn
+endmodule // qp_table_in_memory$pipe_tx$sx_qpn$0
 
 
-module qp_table_in_memory$pipe_tx$sx_tag(d,q,clock);
+module qp_table_in_memory$pipe_tx$sx_tag$0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7768,10 +7754,10 @@ module qp_table_in_memory$pipe_tx$sx_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_tag
+endmodule // qp_table_in_memory$pipe_tx$sx_tag$0
 
 
-module qp_table_in_memory$pipe_tx$sx_valid(d,q,clock);
+module qp_table_in_memory$pipe_tx$sx_valid$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7787,7 +7773,7 @@ module qp_table_in_memory$pipe_tx$sx_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_valid
+endmodule // qp_table_in_memory$pipe_tx$sx_valid$0
 
 
 module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);

@@ -3647,7 +3647,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'h3f;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b110;
@@ -3699,15 +3698,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -3830,21 +3820,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_small$pipe_rx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_small$pipe_rx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_small$pipe_rx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_small$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -3911,9 +3886,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -3929,9 +3901,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -3963,17 +3932,9 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -4112,7 +4073,6 @@ module qp_table_small$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -4672,63 +4632,6 @@ module qp_table_small$pipe_rx$s3_words(d,q,clock);
     end
           
 endmodule // qp_table_small$pipe_rx$s3_words
-
-
-module qp_table_small$pipe_rx$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$sx_qpn
-
-
-module qp_table_small$pipe_rx$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$sx_tag
-
-
-module qp_table_small$pipe_rx$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_small$pipe_rx$sx_valid
 
 
 module qp_table_small$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,table_base);

@@ -4691,7 +4691,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -4749,15 +4748,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -4888,21 +4878,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_two_level$pipe_rx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_two_level$pipe_rx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_two_level$pipe_rx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_two_level$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -4969,9 +4944,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -4987,9 +4959,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -5027,17 +4996,9 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -5176,7 +5137,6 @@ module qp_table_two_level$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -5780,63 +5740,6 @@ module qp_table_two_level$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table_two_level$pipe_rx$s3_words
 
 
-module qp_table_two_level$pipe_rx$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$sx_qpn
-
-
-module qp_table_two_level$pipe_rx$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$sx_tag
-
-
-module qp_table_two_level$pipe_rx$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_rx$sx_valid
-
-
 module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dir_we$0,dir_waddr$0,dir_wdata$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -5878,7 +5781,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     localparam  two_level = 1'b1;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -5936,15 +5838,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -6075,21 +5968,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_two_level$pipe_tx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_two_level$pipe_tx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_two_level$pipe_tx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_two_level$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -6156,9 +6034,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -6174,9 +6049,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -6214,17 +6086,9 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -6363,7 +6227,6 @@ module qp_table_two_level$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -6965,63 +6828,6 @@ module qp_table_two_level$pipe_tx$s3_words(d,q,clock);
     end
           
 endmodule // qp_table_two_level$pipe_tx$s3_words
-
-
-module qp_table_two_level$pipe_tx$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$sx_qpn
-
-
-module qp_table_two_level$pipe_tx$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$sx_tag
-
-
-module qp_table_two_level$pipe_tx$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_two_level$pipe_tx$sx_valid
 
 
 module qp_table_two_level$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,dir_we$0,dir_waddr$0,dir_wdata$0);

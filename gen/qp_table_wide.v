@@ -4916,7 +4916,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -4968,15 +4967,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -5099,21 +5089,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_cnp$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_wide$pipe_cnp$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_wide$pipe_cnp$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_wide$pipe_cnp$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -5180,9 +5155,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -5198,9 +5170,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -5232,17 +5201,9 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -5381,7 +5342,6 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -5943,63 +5903,6 @@ module qp_table_wide$pipe_cnp$s3_words(d,q,clock);
 endmodule // qp_table_wide$pipe_cnp$s3_words
 
 
-module qp_table_wide$pipe_cnp$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_cnp$sx_qpn
-
-
-module qp_table_wide$pipe_cnp$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_cnp$sx_tag
-
-
-module qp_table_wide$pipe_cnp$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_cnp$sx_valid
-
-
 module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -6038,7 +5941,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -6090,15 +5992,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -6221,21 +6114,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_rx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_wide$pipe_rx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_wide$pipe_rx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_wide$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -6302,9 +6180,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -6320,9 +6195,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -6354,17 +6226,9 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -6503,7 +6367,6 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -7065,63 +6928,6 @@ module qp_table_wide$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table_wide$pipe_rx$s3_words
 
 
-module qp_table_wide$pipe_rx$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_rx$sx_qpn
-
-
-module qp_table_wide$pipe_rx$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_rx$sx_tag
-
-
-module qp_table_wide$pipe_rx$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_rx$sx_valid
-
-
 module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
@@ -7160,7 +6966,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     localparam  two_level = 1'b0;
     localparam  in_memory = 1'b0;
     localparam  state_in_memory = 1'b0;
-    localparam  row_reg = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  pair_mask = 24'h555555;
     localparam  index_bits = 5'b10100;
@@ -7212,15 +7017,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  [31:0] s1_tag$d;
     wire  [31:0] s1_tag$q;
     reg  s1_tag$clock;
-    reg  sx_valid$d;
-    wire  sx_valid$q;
-    reg  sx_valid$clock;
-    reg  [23:0] sx_qpn$d;
-    wire  [23:0] sx_qpn$q;
-    reg  sx_qpn$clock;
-    reg  [31:0] sx_tag$d;
-    wire  [31:0] sx_tag$q;
-    reg  sx_tag$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -7343,21 +7139,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_tx$sx_valid sx_valid(
-        .d(sx_valid$d),
-        .q(sx_valid$q),
-        .clock(sx_valid$clock)
-    );
-    qp_table_wide$pipe_tx$sx_qpn sx_qpn(
-        .d(sx_qpn$d),
-        .q(sx_qpn$q),
-        .clock(sx_qpn$clock)
-    );
-    qp_table_wide$pipe_tx$sx_tag sx_tag(
-        .d(sx_tag$d),
-        .q(sx_tag$q),
-        .clock(sx_tag$clock)
-    );
     qp_table_wide$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
@@ -7424,9 +7205,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s1_valid$clock = clock;
         s1_qpn$clock = clock;
         s1_tag$clock = clock;
-        sx_valid$clock = clock;
-        sx_qpn$clock = clock;
-        sx_tag$clock = clock;
         s2_valid$clock = clock;
         s2_qpn$clock = clock;
         s2_tag$clock = clock;
@@ -7442,9 +7220,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         s1_valid$d = s1_valid$q;
         s1_qpn$d = s1_qpn$q;
         s1_tag$d = s1_tag$q;
-        sx_valid$d = sx_valid$q;
-        sx_qpn$d = sx_qpn$q;
-        sx_tag$d = sx_tag$q;
         s2_valid$d = s2_valid$q;
         s2_qpn$d = s2_qpn$q;
         s2_tag$d = s2_tag$q;
@@ -7476,17 +7251,9 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
             s1_qpn$d = req_qpn;
             s1_tag$d = req_tag;
         end
-        sx_valid$d = s1_valid$q;
-        sx_qpn$d = s1_qpn$q;
-        sx_tag$d = s1_tag$q;
         p1_valid = s1_valid$q;
         p1_qpn = s1_qpn$q;
         p1_tag = s1_tag$q;
-        if (row_reg) begin
-            p1_valid = sx_valid$q;
-            p1_qpn = sx_qpn$q;
-            p1_tag = sx_tag$q;
-        end
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -7625,7 +7392,6 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         counts = counters$counts;
         if (rst) begin
             s1_valid$d = 1'b0;
-            sx_valid$d = 1'b0;
             s2_valid$d = 1'b0;
             s3_valid$d = 1'b0;
             d3_valid$d = 1'b0;
@@ -8185,63 +7951,6 @@ module qp_table_wide$pipe_tx$s3_words(d,q,clock);
     end
           
 endmodule // qp_table_wide$pipe_tx$s3_words
-
-
-module qp_table_wide$pipe_tx$sx_qpn(d,q,clock);
-    
-    // Module arguments
-    input wire  [23:0] d;
-    output reg  [23:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 24'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_tx$sx_qpn
-
-
-module qp_table_wide$pipe_tx$sx_tag(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_tx$sx_tag
-
-
-module qp_table_wide$pipe_tx$sx_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide$pipe_tx$sx_valid
 
 
 module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,port_counts$2,table_base);

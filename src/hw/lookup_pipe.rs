@@ -263,10 +263,11 @@ pub struct LookupPipe {
     s1_tag: DFF<Bits<TAG_BITS>>,
     /// With the state RAM's row register ([`Ram::row_registered`]: directory in memory, a
     /// state RAM of more than one row of block RAMs), the lookup waits one more edge here
-    /// while its word goes through the row register; unused otherwise.
-    sx_valid: DFF<Bit>,
-    sx_qpn: DFF<Bits<QPN_BITS>>,
-    sx_tag: DFF<Bits<TAG_BITS>>,
+    /// while its word goes through the row register (one stage, `_sx` = 1); none otherwise.
+    sx_valid: Vec<DFF<Bit>>,
+    sx_qpn: Vec<DFF<Bits<QPN_BITS>>>,
+    sx_tag: Vec<DFF<Bits<TAG_BITS>>>,
+    _sx: usize,
     /// The lookup whose words the RAMs register at the next edge: s1's, or with the row
     /// register sx's.
     p1_valid: Signal<Local, Bit>,
@@ -360,8 +361,6 @@ pub struct LookupPipe {
     two_level: Constant<Bit>,
     in_memory: Constant<Bit>,
     state_in_memory: Constant<Bit>,
-    /// The state RAM reads in three cycles ([`Ram::row_registered`]): the lookup waits in sx.
-    row_reg: Constant<Bit>,
     index_mask: Constant<Bits<QPN_BITS>>,
     /// The even bits of a QPN-wide word (see [`S3Words::gen_pairs`]).
     pair_mask: Constant<Bits<QPN_BITS>>,
@@ -407,7 +406,7 @@ impl LookupPipe {
         };
         let leaf = p.leaf_bits.unwrap_or(p.index_bits);
         let ram = p.lookup_state_ram();
-        let row_reg = ram.latency() == 3;
+        let sx = usize::from(ram.latency() == 3);
         block_new!(
             [
                 clock, rst, init_done, table_base, req_valid, req_ready, req_qpn, req_tag,
@@ -420,8 +419,7 @@ impl LookupPipe {
                 result_valid, head_need, out_valid, status_out, addr_full, addr_out, fire,
                 s2_dreq_addr, q_valid, q_lookup, d_valid, d_qpn, c_valid, c_lookup, c_ok,
                 unused_counts_addr, status, state,
-                d3_valid, d3_addr, d3_direct, d3_out_addr, sx_valid, sx_qpn, sx_tag, p1_valid,
-                p1_qpn, p1_tag,
+                d3_valid, d3_addr, d3_direct, d3_out_addr, p1_valid, p1_qpn, p1_tag,
             ]
             dir_we: defaults(dirs),
             dir_waddr: defaults(dirs),
@@ -484,7 +482,10 @@ impl LookupPipe {
             two_level: Constant::new(p.leaf_bits.is_some()),
             in_memory: Constant::new(mem == 1),
             state_in_memory: Constant::new(cache == 1),
-            row_reg: Constant::new(row_reg),
+            sx_valid: (0..sx).map(|_| Default::default()).collect(),
+            sx_qpn: (0..sx).map(|_| Default::default()).collect(),
+            sx_tag: (0..sx).map(|_| Default::default()).collect(),
+            _sx: sx,
             index_mask: Constant::new(p.index_mask().into()),
             pair_mask: Constant::new(0x55_5555u64.into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
@@ -514,8 +515,8 @@ impl Logic for LookupPipe {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s1_valid, s1_qpn, s1_tag, sx_valid, sx_qpn, sx_tag, s2_valid, s2_qpn,
-            s2_tag, s2_pre, s2_oor, s3_valid, s3_lookup, s3_words, flight, room, d3_valid, d3_addr
+            self, clock, s1_valid, s1_qpn, s1_tag, s2_valid, s2_qpn, s2_tag, s2_pre, s2_oor,
+            s3_valid, s3_lookup, s3_words, flight, room, d3_valid, d3_addr
         );
         self.ram.clock.next = self.clock.val();
         self.ram.write_enable.next = self.ram_we.val();
@@ -555,16 +556,19 @@ impl Logic for LookupPipe {
         }
 
         // With the state RAM's row register, the lookup waits in sx for one more edge.
-        self.sx_valid.d.next = self.s1_valid.q.val();
-        self.sx_qpn.d.next = self.s1_qpn.q.val();
-        self.sx_tag.d.next = self.s1_tag.q.val();
         self.p1_valid.next = self.s1_valid.q.val();
         self.p1_qpn.next = self.s1_qpn.q.val();
         self.p1_tag.next = self.s1_tag.q.val();
-        if self.row_reg.val() {
-            self.p1_valid.next = self.sx_valid.q.val();
-            self.p1_qpn.next = self.sx_qpn.q.val();
-            self.p1_tag.next = self.sx_tag.q.val();
+        for x in 0..self._sx {
+            self.sx_valid[x].clock.next = self.clock.val();
+            self.sx_qpn[x].clock.next = self.clock.val();
+            self.sx_tag[x].clock.next = self.clock.val();
+            self.sx_valid[x].d.next = self.s1_valid.q.val() & !self.rst.val();
+            self.sx_qpn[x].d.next = self.s1_qpn.q.val();
+            self.sx_tag[x].d.next = self.s1_tag.q.val();
+            self.p1_valid.next = self.sx_valid[x].q.val();
+            self.p1_qpn.next = self.sx_qpn[x].q.val();
+            self.p1_tag.next = self.sx_tag[x].q.val();
         }
 
         // s1: the words read at the request's edge are registered (in the RAMs). Meanwhile
@@ -836,7 +840,6 @@ impl Logic for LookupPipe {
 
         if self.rst.val() {
             self.s1_valid.d.next = false;
-            self.sx_valid.d.next = false;
             self.s2_valid.d.next = false;
             self.s3_valid.d.next = false;
             self.d3_valid.d.next = false;
