@@ -163,6 +163,9 @@ pub struct CmdEngine {
     /// edge after `Idle` is reached (`was_idle`).
     late_write: Constant<Bit>,
     land_wait: DFF<Bit>,
+    /// The command's registered write has landed by the end of this cycle in `Done` and
+    /// `FreeSnap`: always, or with `late_write` in their second cycle (`land_wait`).
+    landed: Signal<Local, Bit>,
     was_idle: DFF<Bit>,
     /// The write port of every copy of the state RAM, registered.
     we_q: DFF<Bit>,
@@ -196,6 +199,20 @@ pub struct CmdEngine {
     drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
     check_pass_q: DFF<Bit>,
+    /// `check_pass` and the command is ALLOC_AT (next: `AtTest`) or FREE (next:
+    /// `FreeSnap`), registered with `check_pass_q`.
+    pass_at_q: DFF<Bit>,
+    pass_free_q: DFF<Bit>,
+    /// Decodes of the command, registered (valid from `Decode` on: `op` is set at the edge
+    /// that enters `Start`): the decisions of `Decode` and `Check` read flip-flops.
+    op_alloc_r: DFF<Bit>,
+    op_alloc_at_r: DFF<Bit>,
+    op_publish_r: DFF<Bit>,
+    op_free_r: DFF<Bit>,
+    op_flush_r: DFF<Bit>,
+    op_bad_r: DFF<Bit>,
+    /// In `Init`: the cursor is at the last index (registered one edge ahead of it).
+    init_last_r: DFF<Bit>,
     // What leaves the block is computed in these locals and assigned once at the end of
     // `update`: a port written twice in one evaluation pulses in an event-driven simulator.
     we: Signal<Local, Bit>,
@@ -215,6 +232,8 @@ pub struct CmdEngine {
     gen_mask: Constant<Bits<QPN_BITS>>,
     max_qps: Constant<Bits<25>>,
     last_index: Constant<Bits<QPN_BITS>>,
+    /// `max_qps - 2` (all ones when `max_qps` is 1: never reached in the sweep).
+    last_index_m1: Constant<Bits<QPN_BITS>>,
     first_index: Constant<Bits<QPN_BITS>>,
     reuse_lowest: Constant<Bit>,
     st: StateCodes,
@@ -231,10 +250,11 @@ impl CmdEngine {
                 result_qpn, init_done, ram_we, ram_waddr, ram_wdata, counts, counts_l, q_wr,
                 q_rd, q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index,
                 q_due, q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
-                pending_qpn, status_q, qpn_q, init_done_q, land_wait, was_idle, we_q, waddr_q, wdata_q, alloc_ok,
+                pending_qpn, status_q, qpn_q, init_done_q, land_wait, landed, was_idle, we_q, waddr_q, wdata_q, alloc_ok,
                 alloc_full, free_ok, cmd_error, in_use, in_use_up, in_use_down, index, gen, word_gen,
                 new_gen,
-                cursor_next, drained, check_pass, check_pass_q, we, waddr, wdata, map_op_valid,
+                cursor_next, drained, check_pass, check_pass_q, pass_at_q, pass_free_q, op_alloc_r,
+                op_alloc_at_r, op_publish_r, op_free_r, op_flush_r, op_bad_r, init_last_r, we, waddr, wdata, map_op_valid,
                 map_cmd, map_op_index, map_valid_q, map_cmd_q, map_index_q, st, ops, res,
                 map_op,
             ]
@@ -260,6 +280,9 @@ impl CmdEngine {
             gen_mask: Constant::new(p.gen_mask().into()),
             max_qps: Constant::new(u64::from(p.max_qps).into()),
             last_index: Constant::new(u64::from(p.max_qps - 1).into()),
+            last_index_m1: Constant::new(
+                (u64::from(p.max_qps).wrapping_sub(2) & ((1u64 << QPN_BITS) - 1)).into(),
+            ),
             first_index: Constant::new(u64::from(p.first_index).into()),
             reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
         )
@@ -303,7 +326,16 @@ impl Logic for CmdEngine {
             map_cmd_q,
             map_index_q,
             entry_r,
-            check_pass_q
+            check_pass_q,
+            pass_at_q,
+            pass_free_q,
+            op_alloc_r,
+            op_alloc_at_r,
+            op_publish_r,
+            op_free_r,
+            op_flush_r,
+            op_bad_r,
+            init_last_r
         );
         self.in_use_up.d.next = false;
         self.in_use_down.d.next = false;
@@ -342,8 +374,8 @@ impl Logic for CmdEngine {
         self.waddr.next = self.cursor.q.val();
         self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
-        self.cmd_done.next = (self.state.q.val() == EngState::Done)
-            & (!self.late_write.val() | self.land_wait.q.val());
+        self.landed.next = !self.late_write.val() | self.land_wait.q.val();
+        self.cmd_done.next = (self.state.q.val() == EngState::Done) & self.landed.val();
         self.land_wait.d.next = false;
         self.was_idle.d.next = self.state.q.val() == EngState::Idle;
         // A flip-flop of its own (every lookup pipe's request ready reads it).
@@ -404,6 +436,17 @@ impl Logic for CmdEngine {
                 & (self.word_gen.val() == self.gen.val());
         }
         self.check_pass_q.d.next = self.check_pass.val();
+        self.pass_at_q.d.next =
+            self.check_pass.val() & (self.op.q.val() == self.ops.alloc_at.val());
+        self.pass_free_q.d.next = self.check_pass.val() & (self.op.q.val() == self.ops.free.val());
+        self.op_alloc_r.d.next = self.op.q.val() == self.ops.alloc.val();
+        self.op_alloc_at_r.d.next = self.op.q.val() == self.ops.alloc_at.val();
+        self.op_publish_r.d.next = self.op.q.val() == self.ops.publish.val();
+        self.op_free_r.d.next = self.op.q.val() == self.ops.free.val();
+        self.op_flush_r.d.next = self.op.q.val() == self.ops.dir_flush.val();
+        self.op_bad_r.d.next =
+            (self.op.q.val() < self.ops.alloc.val()) | (self.op.q.val() > self.ops.last.val());
+        self.init_last_r.d.next = self.cursor.q.val() == self.last_index_m1.val();
         self.drained.next = true;
         for p in 0..self._ports {
             if !self.drain_zero[p].q.val() {
@@ -415,7 +458,7 @@ impl Logic for CmdEngine {
             EngState::Init => {
                 self.we.next = true;
                 self.cursor.d.next = self.cursor.q.val() + 1;
-                if self.cursor.q.val() == self.last_index.val() {
+                if self.init_last_r.q.val() {
                     self.state.d.next = EngState::Idle;
                 }
             }
@@ -460,7 +503,7 @@ impl Logic for CmdEngine {
                 self.cursor.d.next = self.qpn.q.val() & self.index_mask.val();
                 self.pending_qpn.d.next = self.qpn.q.val();
                 self.state.d.next = EngState::Read;
-                if self.op.q.val() == self.ops.alloc.val() {
+                if self.op_alloc_r.q.val() {
                     // ALLOC: find the first available index from the policy's start.
                     self.map_op_valid.next = true;
                     self.map_cmd.next = self.map_op.find.val();
@@ -470,14 +513,12 @@ impl Logic for CmdEngine {
                     }
                     self.state.d.next = EngState::AllocFind;
                 }
-                if self.op.q.val() == self.ops.dir_flush.val() {
+                if self.op_flush_r.q.val() {
                     // DIR_FLUSH: nothing is cached in flat mode.
                     self.pending_status.d.next = self.res.ok.val();
                     self.state.d.next = EngState::Done;
                 }
-                if (self.op.q.val() < self.ops.alloc.val())
-                    | (self.op.q.val() > self.ops.last.val())
-                {
+                if self.op_bad_r.q.val() {
                     self.pending_status.d.next = self.res.bad_cmd.val();
                     self.cmd_error.d.next = self.cmd_error.q.val() + 1;
                     self.state.d.next = EngState::Done;
@@ -504,20 +545,20 @@ impl Logic for CmdEngine {
                 self.waddr.next = self.index.val();
                 self.wdata.next.gen = self.entry_q.val().gen;
                 self.state.d.next = EngState::Done;
-                if self.op.q.val() == self.ops.alloc_at.val() {
+                if self.op_alloc_at_r.q.val() {
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
-                if self.op.q.val() == self.ops.publish.val() {
+                if self.op_publish_r.q.val() {
                     self.wdata.next.state = self.st.valid.val();
                 }
-                if self.op.q.val() == self.ops.free.val() {
+                if self.op_free_r.q.val() {
                     self.wdata.next.state = self.st.free.val();
                 }
                 if self.check_pass_q.q.val() {
                     self.we.next = true;
                     self.pending_status.d.next = self.res.ok.val();
-                    if self.op.q.val() == self.ops.alloc_at.val() {
+                    if self.pass_at_q.q.val() {
                         // ALLOC_AT: FREE is not enough, the index must be available (not
                         // quarantined): ask the free map before writing.
                         self.we.next = false;
@@ -525,7 +566,7 @@ impl Logic for CmdEngine {
                         self.map_cmd.next = self.map_op.test.val();
                         self.state.d.next = EngState::AtTest;
                     }
-                    if self.op.q.val() == self.ops.free.val() {
+                    if self.pass_free_q.q.val() {
                         self.state.d.next = EngState::FreeSnap;
                     }
                 } else {
@@ -537,10 +578,10 @@ impl Logic for CmdEngine {
                 // The registered write of FREE lands at this edge (with `late_write` at the
                 // edge that ends the second cycle here): the lookups in flight after it may
                 // have seen the old word. The drain inputs are registered at it.
-                if self.late_write.val() & !self.land_wait.q.val() {
-                    self.land_wait.d.next = true;
-                } else {
+                if self.landed.val() {
                     self.state.d.next = EngState::DrainSnap;
+                } else {
+                    self.land_wait.d.next = true;
                 }
             }
             EngState::DrainSnap => {
@@ -687,10 +728,10 @@ impl Logic for CmdEngine {
                 // command's write has landed.
                 self.status_q.d.next = self.pending_status.q.val();
                 self.qpn_q.d.next = self.pending_qpn.q.val();
-                if self.late_write.val() & !self.land_wait.q.val() {
-                    self.land_wait.d.next = true;
-                } else {
+                if self.landed.val() {
                     self.state.d.next = EngState::Idle;
+                } else {
+                    self.land_wait.d.next = true;
                 }
             }
         }
@@ -716,6 +757,8 @@ impl Logic for CmdEngine {
         if self.rst.val() {
             self.state.d.next = EngState::Init;
             self.cursor.d.next = 0.into();
+            // The sweep starts at index 0, the last when `max_qps` is 1.
+            self.init_last_r.d.next = self.last_index.val() == 0;
             self.init_done_q.d.next = false;
             self.land_wait.d.next = false;
             self.we_q.d.next = false;
