@@ -112,6 +112,9 @@ pub struct FreeMap {
     /// In `Idle` or `Done` (where an operation is taken), as a flip-flop of its own: set
     /// with `done_q` and by the end of the init sweep, cleared when an operation is taken.
     accept_q: DFF<Bit>,
+    /// The init sweep is over (`init_done`), as a flip-flop: set with `Idle` after
+    /// `InitTail`.
+    init_done_q: DFF<Bit>,
     /// The operation is taken at this edge.
     take: Signal<Local, Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
@@ -257,7 +260,7 @@ impl FreeMap {
                 rd_wait, bit_mask_q, ge_mask_q, zero_mask_q, lvl0_r, stop_nogo_r, top_r,
                 may_prop_r, is_test_r, is_set_r, at_walk_check, at_point_apply, modified_q, zero_lo_q, zero_hi_q, bit_lo_q,
                 bit_hi_q, others, zero_test, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q,
-                accept_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
+                accept_q, init_done_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
                 propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base, grp0, grp1, grp2, grp3,
                 grp_any_q, hit, ops,
             ]
@@ -320,6 +323,7 @@ impl Logic for FreeMap {
             latched,
             nums_q,
             accept_q,
+            init_done_q,
             rd_wait,
             bit_mask_q,
             ge_mask_q,
@@ -355,8 +359,7 @@ impl Logic for FreeMap {
         self.done_q.d.next = false;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
-        self.init_done.next =
-            (self.state.q.val() != MapState::Init) & (self.state.q.val() != MapState::InitTail);
+        self.init_done.next = self.init_done_q.q.val();
 
         // The word and bit of the current position at the current level, and that level's
         // read data.
@@ -561,6 +564,7 @@ impl Logic for FreeMap {
             MapState::InitTail => {
                 self.state.d.next = MapState::Idle;
                 self.accept_q.d.next = true;
+                self.init_done_q.d.next = true;
             }
             MapState::Idle => {}
             MapState::WalkRead => {
@@ -693,6 +697,7 @@ impl Logic for FreeMap {
             self.init_valid.d.next = false;
             self.done_q.d.next = false;
             self.accept_q.d.next = false;
+            self.init_done_q.d.next = false;
             self.state.d.next = MapState::Init;
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;
