@@ -125,7 +125,8 @@ pub struct FreeMap {
     /// a read state on: `pos` does not change while a level is read).
     bit_mask_q: DFF<Bits<64>>,
     ge_mask_q: DFF<Bits<64>>,
-    /// `bit_mask` for CLEAR and TEST, 0 for SET, registered like `bit_mask_q`: the word
+    /// `bit_mask_q` for CLEAR and TEST, 0 for SET, registered (one edge after `bit_mask_q`):
+    /// the word
     /// `PointPrep` tests for zero (CLEAR: without the bit; SET: the whole word, which is
     /// zero exactly when the summary bit above goes from 0 to 1).
     zero_mask_q: DFF<Bits<64>>,
@@ -368,8 +369,10 @@ impl Logic for FreeMap {
         self.bit_mask.next = self.one.val() << self.bitpos.val();
         self.bit_mask_q.d.next = self.bit_mask.val();
         self.ge_mask_q.d.next = self.ones.val() << self.bitpos.val();
-        self.zero_mask_q.d.next = self.bit_mask.val();
-        if self.op_q.q.val() == self.ops.set.val() {
+        // From `bit_mask_q` (one edge later: valid from the `PointLatch` cycle on, used in
+        // `PointPrep`), so that no cycle holds the position's decode and the choice by op.
+        self.zero_mask_q.d.next = self.bit_mask_q.q.val();
+        if self.is_set_r.q.val() {
             self.zero_mask_q.d.next = 0.into();
         }
         self.lvl0_r.d.next = self.level.q.val() == 0;
