@@ -5056,9 +5056,12 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [15:0] nums_q$d;
     wire  [15:0] nums_q$q;
     reg  nums_q$clock;
-    reg  any_q$d;
-    wire  any_q$q;
-    reg  any_q$clock;
+    reg  accept_q$d;
+    wire  accept_q$q;
+    reg  accept_q$clock;
+    reg  init_done_q$d;
+    wire  init_done_q$q;
+    reg  init_done_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -5071,6 +5074,33 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [63:0] ge_mask_q$d;
     wire  [63:0] ge_mask_q$q;
     reg  ge_mask_q$clock;
+    reg  [63:0] zero_mask_q$d;
+    wire  [63:0] zero_mask_q$q;
+    reg  zero_mask_q$clock;
+    reg  lvl0_r$d;
+    wire  lvl0_r$q;
+    reg  lvl0_r$clock;
+    reg  stop_nogo_r$d;
+    wire  stop_nogo_r$q;
+    reg  stop_nogo_r$clock;
+    reg  top_r$d;
+    wire  top_r$q;
+    reg  top_r$clock;
+    reg  may_prop_r$d;
+    wire  may_prop_r$q;
+    reg  may_prop_r$clock;
+    reg  is_test_r$d;
+    wire  is_test_r$q;
+    reg  is_test_r$clock;
+    reg  is_set_r$d;
+    wire  is_set_r$q;
+    reg  is_set_r$clock;
+    reg  at_walk_check$d;
+    wire  at_walk_check$q;
+    reg  at_walk_check$clock;
+    reg  at_point_apply$d;
+    wire  at_point_apply$q;
+    reg  at_point_apply$clock;
     reg  [63:0] modified_q$d;
     wire  [63:0] modified_q$q;
     reg  modified_q$clock;
@@ -5164,12 +5194,10 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [3:0] num1;
     reg  [3:0] num2;
     reg  [3:0] num3;
-    reg  seen0;
-    reg  seen1;
-    reg  seen2;
-    reg  seen3;
     reg  [3:0] num_sel;
+    reg  take;
     reg  [63:0] others;
+    reg  [63:0] zero_test;
     reg  [63:0] hits;
     reg  [63:0] rd;
     reg  [24:0] init_pos;
@@ -5179,8 +5207,9 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [63:0] masked;
     reg  [63:0] modified;
     reg  propagate;
+    reg  go_down;
+    reg  walk_stop;
     reg  word_exists;
-    reg  top;
     reg  [63:0] ffs_in;
     reg  [24:0] ffs;
     reg  [24:0] ffs_base;
@@ -5275,10 +5304,15 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table_scale$engine$map$any_q any_q(
-        .d(any_q$d),
-        .q(any_q$q),
-        .clock(any_q$clock)
+    qp_table_scale$engine$map$accept_q accept_q(
+        .d(accept_q$d),
+        .q(accept_q$q),
+        .clock(accept_q$clock)
+    );
+    qp_table_scale$engine$map$init_done_q init_done_q(
+        .d(init_done_q$d),
+        .q(init_done_q$q),
+        .clock(init_done_q$clock)
     );
     qp_table_scale$engine$map$init_word init_word(
         .d(init_word$d),
@@ -5299,6 +5333,51 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
+    );
+    qp_table_scale$engine$map$zero_mask_q zero_mask_q(
+        .d(zero_mask_q$d),
+        .q(zero_mask_q$q),
+        .clock(zero_mask_q$clock)
+    );
+    qp_table_scale$engine$map$lvl0_r lvl0_r(
+        .d(lvl0_r$d),
+        .q(lvl0_r$q),
+        .clock(lvl0_r$clock)
+    );
+    qp_table_scale$engine$map$stop_nogo_r stop_nogo_r(
+        .d(stop_nogo_r$d),
+        .q(stop_nogo_r$q),
+        .clock(stop_nogo_r$clock)
+    );
+    qp_table_scale$engine$map$top_r top_r(
+        .d(top_r$d),
+        .q(top_r$q),
+        .clock(top_r$clock)
+    );
+    qp_table_scale$engine$map$may_prop_r may_prop_r(
+        .d(may_prop_r$d),
+        .q(may_prop_r$q),
+        .clock(may_prop_r$clock)
+    );
+    qp_table_scale$engine$map$is_test_r is_test_r(
+        .d(is_test_r$d),
+        .q(is_test_r$q),
+        .clock(is_test_r$clock)
+    );
+    qp_table_scale$engine$map$is_set_r is_set_r(
+        .d(is_set_r$d),
+        .q(is_set_r$q),
+        .clock(is_set_r$clock)
+    );
+    qp_table_scale$engine$map$at_walk_check at_walk_check(
+        .d(at_walk_check$d),
+        .q(at_walk_check$q),
+        .clock(at_walk_check$clock)
+    );
+    qp_table_scale$engine$map$at_point_apply at_point_apply(
+        .d(at_point_apply$d),
+        .q(at_point_apply$q),
+        .clock(at_point_apply$clock)
     );
     qp_table_scale$engine$map$modified_q modified_q(
         .d(modified_q$d),
@@ -5460,10 +5539,20 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         init_word$clock = clock;
         latched$clock = clock;
         nums_q$clock = clock;
-        any_q$clock = clock;
+        accept_q$clock = clock;
+        init_done_q$clock = clock;
         rd_wait$clock = clock;
         bit_mask_q$clock = clock;
         ge_mask_q$clock = clock;
+        zero_mask_q$clock = clock;
+        lvl0_r$clock = clock;
+        stop_nogo_r$clock = clock;
+        top_r$clock = clock;
+        may_prop_r$clock = clock;
+        is_test_r$clock = clock;
+        is_set_r$clock = clock;
+        at_walk_check$clock = clock;
+        at_point_apply$clock = clock;
         modified_q$clock = clock;
         zero_lo_q$clock = clock;
         zero_hi_q$clock = clock;
@@ -5488,10 +5577,20 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         init_word$d = init_word$q;
         latched$d = latched$q;
         nums_q$d = nums_q$q;
-        any_q$d = any_q$q;
+        accept_q$d = accept_q$q;
+        init_done_q$d = init_done_q$q;
         rd_wait$d = rd_wait$q;
         bit_mask_q$d = bit_mask_q$q;
         ge_mask_q$d = ge_mask_q$q;
+        zero_mask_q$d = zero_mask_q$q;
+        lvl0_r$d = lvl0_r$q;
+        stop_nogo_r$d = stop_nogo_r$q;
+        top_r$d = top_r$q;
+        may_prop_r$d = may_prop_r$q;
+        is_test_r$d = is_test_r$q;
+        is_set_r$d = is_set_r$q;
+        at_walk_check$d = at_walk_check$q;
+        at_point_apply$d = at_point_apply$q;
         modified_q$d = modified_q$q;
         zero_lo_q$d = zero_lo_q$q;
         zero_hi_q$d = zero_hi_q$q;
@@ -5509,23 +5608,38 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         done_q$d = 1'b0;
         found = found_q$q;
         result = result_q$q;
-        init_done = (state$q != MapState$Init) & (state$q != MapState$InitTail);
+        init_done = init_done_q$q;
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
         bit_mask_q$d = bit_mask;
         ge_mask_q$d = ones << bitpos;
+        zero_mask_q$d = bit_mask_q$q;
+        if (is_set_r$q) begin
+            zero_mask_q$d = 32'h0;
+        end
+        lvl0_r$d = level$q == 32'h0;
+        top_r$d = level$q == top_level;
+        stop_nogo_r$d = (level$q == top_level) & ~(wrap$q & ~wrapped$q);
+        if (down$q) begin
+            stop_nogo_r$d = level$q == 32'h0;
+        end
+        may_prop_r$d = (level$q != top_level) & (op_q$q != ops$test);
+        is_test_r$d = op_q$q == ops$test;
+        is_set_r$d = op_q$q == ops$set;
+        at_walk_check$d = state$q == MapState$WalkFind;
+        at_point_apply$d = state$q == MapState$PointPrep;
         next_word_q$d = word + 32'h1;
         others = latched$q & ~bit_mask_q$q;
+        zero_test = latched$q & ~zero_mask_q$q;
         hits = latched$q & bit_mask_q$q;
-        if (op_q$q == ops$set) begin
+        if (is_set_r$q) begin
             modified = latched$q | bit_mask_q$q;
-            propagate = ~any_q$q;
         end
         else begin
             modified = others;
-            propagate = zero_lo_q$q & zero_hi_q$q;
         end
+        propagate = may_prop_r$q & zero_lo_q$q & zero_hi_q$q;
         rd = 32'h0;
         word_exists = 1'b0;
         init_pos = ((init_word$q) & 25'h1ffffff);
@@ -5595,7 +5709,6 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             rd = rams$2$read_data;
             word_exists = exists_k$2$q;
         end
-        top = level$q == top_level;
         word_exists_q$d = word_exists;
         masked = rd & ge_mask_q$q;
         if (~word_exists_q$q) begin
@@ -5612,265 +5725,197 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         num1 = 32'h0;
         num2 = 32'h0;
         num3 = 32'h0;
-        seen0 = 1'b0;
-        seen1 = 1'b0;
-        seen2 = 1'b0;
-        seen3 = 1'b0;
-        if (grp0[0] & ~seen0) begin
-            num0 = c4$0;
-            seen0 = 1'b1;
-        end
-        if (grp1[0] & ~seen1) begin
-            num1 = c4$0;
-            seen1 = 1'b1;
-        end
-        if (grp2[0] & ~seen2) begin
-            num2 = c4$0;
-            seen2 = 1'b1;
-        end
-        if (grp3[0] & ~seen3) begin
-            num3 = c4$0;
-            seen3 = 1'b1;
-        end
-        if (grp0[1] & ~seen0) begin
-            num0 = c4$1;
-            seen0 = 1'b1;
-        end
-        if (grp1[1] & ~seen1) begin
-            num1 = c4$1;
-            seen1 = 1'b1;
-        end
-        if (grp2[1] & ~seen2) begin
-            num2 = c4$1;
-            seen2 = 1'b1;
-        end
-        if (grp3[1] & ~seen3) begin
-            num3 = c4$1;
-            seen3 = 1'b1;
-        end
-        if (grp0[2] & ~seen0) begin
-            num0 = c4$2;
-            seen0 = 1'b1;
-        end
-        if (grp1[2] & ~seen1) begin
-            num1 = c4$2;
-            seen1 = 1'b1;
-        end
-        if (grp2[2] & ~seen2) begin
-            num2 = c4$2;
-            seen2 = 1'b1;
-        end
-        if (grp3[2] & ~seen3) begin
-            num3 = c4$2;
-            seen3 = 1'b1;
-        end
-        if (grp0[3] & ~seen0) begin
-            num0 = c4$3;
-            seen0 = 1'b1;
-        end
-        if (grp1[3] & ~seen1) begin
-            num1 = c4$3;
-            seen1 = 1'b1;
-        end
-        if (grp2[3] & ~seen2) begin
-            num2 = c4$3;
-            seen2 = 1'b1;
-        end
-        if (grp3[3] & ~seen3) begin
-            num3 = c4$3;
-            seen3 = 1'b1;
-        end
-        if (grp0[4] & ~seen0) begin
-            num0 = c4$4;
-            seen0 = 1'b1;
-        end
-        if (grp1[4] & ~seen1) begin
-            num1 = c4$4;
-            seen1 = 1'b1;
-        end
-        if (grp2[4] & ~seen2) begin
-            num2 = c4$4;
-            seen2 = 1'b1;
-        end
-        if (grp3[4] & ~seen3) begin
-            num3 = c4$4;
-            seen3 = 1'b1;
-        end
-        if (grp0[5] & ~seen0) begin
-            num0 = c4$5;
-            seen0 = 1'b1;
-        end
-        if (grp1[5] & ~seen1) begin
-            num1 = c4$5;
-            seen1 = 1'b1;
-        end
-        if (grp2[5] & ~seen2) begin
-            num2 = c4$5;
-            seen2 = 1'b1;
-        end
-        if (grp3[5] & ~seen3) begin
-            num3 = c4$5;
-            seen3 = 1'b1;
-        end
-        if (grp0[6] & ~seen0) begin
-            num0 = c4$6;
-            seen0 = 1'b1;
-        end
-        if (grp1[6] & ~seen1) begin
-            num1 = c4$6;
-            seen1 = 1'b1;
-        end
-        if (grp2[6] & ~seen2) begin
-            num2 = c4$6;
-            seen2 = 1'b1;
-        end
-        if (grp3[6] & ~seen3) begin
-            num3 = c4$6;
-            seen3 = 1'b1;
-        end
-        if (grp0[7] & ~seen0) begin
-            num0 = c4$7;
-            seen0 = 1'b1;
-        end
-        if (grp1[7] & ~seen1) begin
-            num1 = c4$7;
-            seen1 = 1'b1;
-        end
-        if (grp2[7] & ~seen2) begin
-            num2 = c4$7;
-            seen2 = 1'b1;
-        end
-        if (grp3[7] & ~seen3) begin
-            num3 = c4$7;
-            seen3 = 1'b1;
-        end
-        if (grp0[8] & ~seen0) begin
-            num0 = c4$8;
-            seen0 = 1'b1;
-        end
-        if (grp1[8] & ~seen1) begin
-            num1 = c4$8;
-            seen1 = 1'b1;
-        end
-        if (grp2[8] & ~seen2) begin
-            num2 = c4$8;
-            seen2 = 1'b1;
-        end
-        if (grp3[8] & ~seen3) begin
-            num3 = c4$8;
-            seen3 = 1'b1;
-        end
-        if (grp0[9] & ~seen0) begin
-            num0 = c4$9;
-            seen0 = 1'b1;
-        end
-        if (grp1[9] & ~seen1) begin
-            num1 = c4$9;
-            seen1 = 1'b1;
-        end
-        if (grp2[9] & ~seen2) begin
-            num2 = c4$9;
-            seen2 = 1'b1;
-        end
-        if (grp3[9] & ~seen3) begin
-            num3 = c4$9;
-            seen3 = 1'b1;
-        end
-        if (grp0[10] & ~seen0) begin
-            num0 = c4$10;
-            seen0 = 1'b1;
-        end
-        if (grp1[10] & ~seen1) begin
-            num1 = c4$10;
-            seen1 = 1'b1;
-        end
-        if (grp2[10] & ~seen2) begin
-            num2 = c4$10;
-            seen2 = 1'b1;
-        end
-        if (grp3[10] & ~seen3) begin
-            num3 = c4$10;
-            seen3 = 1'b1;
-        end
-        if (grp0[11] & ~seen0) begin
-            num0 = c4$11;
-            seen0 = 1'b1;
-        end
-        if (grp1[11] & ~seen1) begin
-            num1 = c4$11;
-            seen1 = 1'b1;
-        end
-        if (grp2[11] & ~seen2) begin
-            num2 = c4$11;
-            seen2 = 1'b1;
-        end
-        if (grp3[11] & ~seen3) begin
-            num3 = c4$11;
-            seen3 = 1'b1;
-        end
-        if (grp0[12] & ~seen0) begin
-            num0 = c4$12;
-            seen0 = 1'b1;
-        end
-        if (grp1[12] & ~seen1) begin
-            num1 = c4$12;
-            seen1 = 1'b1;
-        end
-        if (grp2[12] & ~seen2) begin
-            num2 = c4$12;
-            seen2 = 1'b1;
-        end
-        if (grp3[12] & ~seen3) begin
-            num3 = c4$12;
-            seen3 = 1'b1;
-        end
-        if (grp0[13] & ~seen0) begin
-            num0 = c4$13;
-            seen0 = 1'b1;
-        end
-        if (grp1[13] & ~seen1) begin
-            num1 = c4$13;
-            seen1 = 1'b1;
-        end
-        if (grp2[13] & ~seen2) begin
-            num2 = c4$13;
-            seen2 = 1'b1;
-        end
-        if (grp3[13] & ~seen3) begin
-            num3 = c4$13;
-            seen3 = 1'b1;
-        end
-        if (grp0[14] & ~seen0) begin
-            num0 = c4$14;
-            seen0 = 1'b1;
-        end
-        if (grp1[14] & ~seen1) begin
-            num1 = c4$14;
-            seen1 = 1'b1;
-        end
-        if (grp2[14] & ~seen2) begin
-            num2 = c4$14;
-            seen2 = 1'b1;
-        end
-        if (grp3[14] & ~seen3) begin
-            num3 = c4$14;
-            seen3 = 1'b1;
-        end
-        if (grp0[15] & ~seen0) begin
+        if (|grp0[(32'hc - 32'h4 * 0)+:(4)]) begin
             num0 = c4$15;
-            seen0 = 1'b1;
+            if (grp0[32'he - 32'h4 * 0]) begin
+                num0 = c4$14;
+            end
+            if (grp0[32'hd - 32'h4 * 0]) begin
+                num0 = c4$13;
+            end
+            if (grp0[32'hc - 32'h4 * 0]) begin
+                num0 = c4$12;
+            end
         end
-        if (grp1[15] & ~seen1) begin
+        if (|grp1[(32'hc - 32'h4 * 0)+:(4)]) begin
             num1 = c4$15;
-            seen1 = 1'b1;
+            if (grp1[32'he - 32'h4 * 0]) begin
+                num1 = c4$14;
+            end
+            if (grp1[32'hd - 32'h4 * 0]) begin
+                num1 = c4$13;
+            end
+            if (grp1[32'hc - 32'h4 * 0]) begin
+                num1 = c4$12;
+            end
         end
-        if (grp2[15] & ~seen2) begin
+        if (|grp2[(32'hc - 32'h4 * 0)+:(4)]) begin
             num2 = c4$15;
-            seen2 = 1'b1;
+            if (grp2[32'he - 32'h4 * 0]) begin
+                num2 = c4$14;
+            end
+            if (grp2[32'hd - 32'h4 * 0]) begin
+                num2 = c4$13;
+            end
+            if (grp2[32'hc - 32'h4 * 0]) begin
+                num2 = c4$12;
+            end
         end
-        if (grp3[15] & ~seen3) begin
+        if (|grp3[(32'hc - 32'h4 * 0)+:(4)]) begin
             num3 = c4$15;
-            seen3 = 1'b1;
+            if (grp3[32'he - 32'h4 * 0]) begin
+                num3 = c4$14;
+            end
+            if (grp3[32'hd - 32'h4 * 0]) begin
+                num3 = c4$13;
+            end
+            if (grp3[32'hc - 32'h4 * 0]) begin
+                num3 = c4$12;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num0 = c4$11;
+            if (grp0[32'he - 32'h4 * 1]) begin
+                num0 = c4$10;
+            end
+            if (grp0[32'hd - 32'h4 * 1]) begin
+                num0 = c4$9;
+            end
+            if (grp0[32'hc - 32'h4 * 1]) begin
+                num0 = c4$8;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num1 = c4$11;
+            if (grp1[32'he - 32'h4 * 1]) begin
+                num1 = c4$10;
+            end
+            if (grp1[32'hd - 32'h4 * 1]) begin
+                num1 = c4$9;
+            end
+            if (grp1[32'hc - 32'h4 * 1]) begin
+                num1 = c4$8;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num2 = c4$11;
+            if (grp2[32'he - 32'h4 * 1]) begin
+                num2 = c4$10;
+            end
+            if (grp2[32'hd - 32'h4 * 1]) begin
+                num2 = c4$9;
+            end
+            if (grp2[32'hc - 32'h4 * 1]) begin
+                num2 = c4$8;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num3 = c4$11;
+            if (grp3[32'he - 32'h4 * 1]) begin
+                num3 = c4$10;
+            end
+            if (grp3[32'hd - 32'h4 * 1]) begin
+                num3 = c4$9;
+            end
+            if (grp3[32'hc - 32'h4 * 1]) begin
+                num3 = c4$8;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num0 = c4$7;
+            if (grp0[32'he - 32'h4 * 2]) begin
+                num0 = c4$6;
+            end
+            if (grp0[32'hd - 32'h4 * 2]) begin
+                num0 = c4$5;
+            end
+            if (grp0[32'hc - 32'h4 * 2]) begin
+                num0 = c4$4;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num1 = c4$7;
+            if (grp1[32'he - 32'h4 * 2]) begin
+                num1 = c4$6;
+            end
+            if (grp1[32'hd - 32'h4 * 2]) begin
+                num1 = c4$5;
+            end
+            if (grp1[32'hc - 32'h4 * 2]) begin
+                num1 = c4$4;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num2 = c4$7;
+            if (grp2[32'he - 32'h4 * 2]) begin
+                num2 = c4$6;
+            end
+            if (grp2[32'hd - 32'h4 * 2]) begin
+                num2 = c4$5;
+            end
+            if (grp2[32'hc - 32'h4 * 2]) begin
+                num2 = c4$4;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num3 = c4$7;
+            if (grp3[32'he - 32'h4 * 2]) begin
+                num3 = c4$6;
+            end
+            if (grp3[32'hd - 32'h4 * 2]) begin
+                num3 = c4$5;
+            end
+            if (grp3[32'hc - 32'h4 * 2]) begin
+                num3 = c4$4;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num0 = c4$3;
+            if (grp0[32'he - 32'h4 * 3]) begin
+                num0 = c4$2;
+            end
+            if (grp0[32'hd - 32'h4 * 3]) begin
+                num0 = c4$1;
+            end
+            if (grp0[32'hc - 32'h4 * 3]) begin
+                num0 = c4$0;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num1 = c4$3;
+            if (grp1[32'he - 32'h4 * 3]) begin
+                num1 = c4$2;
+            end
+            if (grp1[32'hd - 32'h4 * 3]) begin
+                num1 = c4$1;
+            end
+            if (grp1[32'hc - 32'h4 * 3]) begin
+                num1 = c4$0;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num2 = c4$3;
+            if (grp2[32'he - 32'h4 * 3]) begin
+                num2 = c4$2;
+            end
+            if (grp2[32'hd - 32'h4 * 3]) begin
+                num2 = c4$1;
+            end
+            if (grp2[32'hc - 32'h4 * 3]) begin
+                num2 = c4$0;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num3 = c4$3;
+            if (grp3[32'he - 32'h4 * 3]) begin
+                num3 = c4$2;
+            end
+            if (grp3[32'hd - 32'h4 * 3]) begin
+                num3 = c4$1;
+            end
+            if (grp3[32'hc - 32'h4 * 3]) begin
+                num3 = c4$0;
+            end
         end
         nums_q$d = (((num3) & 16'hffff) << 32'hc) | (((num2) & 16'hffff) << 32'h8) | (((num1) & 16'hffff) << 32'h4) | ((num0) & 16'hffff);
         grp_any_q$d = ((|grp0) & 4'hf) | (((|grp1) & 4'hf) << 32'h1) | (((|grp2) & 4'hf) << 32'h2) | (((|grp3) & 4'hf) << 32'h3);
@@ -5890,7 +5935,6 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         end
         ffs = ffs | ((num_sel) & 25'h1ffffff);
         hit = ffs;
-        any_q$d = |latched$q;
         if (init_valid$q) begin
             wa_q$d = ((init_wa$q) & 24'hffffff);
             we_q$0$d = init_exists$0$q;
@@ -5930,6 +5974,8 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             MapState$InitTail:
                 begin
                     state$d = MapState$Idle;
+                    accept_q$d = 1'b1;
+                    init_done_q$d = 1'b1;
                 end
             MapState$Idle:
                 begin
@@ -5957,37 +6003,6 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
                 end
             MapState$WalkCheck:
                 begin
-                    if (down$q | any_q$q) begin
-                        if (level$q == 32'h0) begin
-                            found_q$d = 1'b1;
-                            result_q$d = hit[(32'h0)+:(24)];
-                            state$d = MapState$Done;
-                            done_q$d = 1'b1;
-                        end
-                        else begin
-                            pos$d = hit << 32'h6;
-                            level$d = level$q - 32'h1;
-                            down$d = 1'b1;
-                            state$d = MapState$WalkRead;
-                        end
-                    end
-                    else if (top) begin
-                        if (wrap$q & ~wrapped$q) begin
-                            wrapped$d = 1'b1;
-                            level$d = 32'h0;
-                            pos$d = first_index;
-                            state$d = MapState$WalkRead;
-                        end
-                        else begin
-                            state$d = MapState$Done;
-                            done_q$d = 1'b1;
-                        end
-                    end
-                    else begin
-                        pos$d = next_word_q$q;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$WalkRead;
-                    end
                 end
             MapState$PointRead:
                 begin
@@ -6004,44 +6019,83 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             MapState$PointPrep:
                 begin
                     modified_q$d = modified;
-                    zero_lo_q$d = ~|others[(32'h0)+:(32)];
-                    zero_hi_q$d = ~|others[(32'h20)+:(32)];
+                    zero_lo_q$d = ~|zero_test[(32'h0)+:(32)];
+                    zero_hi_q$d = ~|zero_test[(32'h20)+:(32)];
                     bit_lo_q$d = |hits[(32'h0)+:(32)];
                     bit_hi_q$d = |hits[(32'h20)+:(32)];
                     state$d = MapState$PointApply;
                 end
             MapState$PointApply:
                 begin
-                    state$d = MapState$Done;
-                    done_q$d = 1'b1;
-                    if (op_q$q == ops$test) begin
-                        found_q$d = bit_lo_q$q | bit_hi_q$q;
-                        result_q$d = pos$q[(32'h0)+:(24)];
-                    end
-                    else begin
-                        if (level$q == 0) begin
-                            we_q$0$d = 1'b1;
-                        end
-                        if (level$q == 1) begin
-                            we_q$1$d = 1'b1;
-                        end
-                        if (level$q == 2) begin
-                            we_q$2$d = 1'b1;
-                        end
-                        if (propagate & ~top) begin
-                            pos$d = word;
-                            level$d = level$q + 32'h1;
-                            state$d = MapState$PointRead;
-                            done_q$d = 1'b0;
-                        end
-                    end
                 end
             MapState$Done:
                 begin
                     state$d = MapState$Idle;
                 end
         endcase
-        if (((state$q == MapState$Idle) | (state$q == MapState$Done)) & op_valid) begin
+        go_down = down$q | |grp_any_q$q;
+        walk_stop = stop_nogo_r$q;
+        if (|grp_any_q$q) begin
+            walk_stop = lvl0_r$q;
+        end
+        if (at_walk_check$q) begin
+            if (go_down & lvl0_r$q) begin
+                found_q$d = 1'b1;
+                result_q$d = hit[(32'h0)+:(24)];
+            end
+            done_q$d = walk_stop;
+            accept_q$d = walk_stop;
+            if (walk_stop) begin
+                state$d = MapState$Done;
+            end
+            else begin
+                state$d = MapState$WalkRead;
+            end
+            if (go_down) begin
+                pos$d = hit << 32'h6;
+                level$d = level$q - 32'h1;
+                down$d = 1'b1;
+            end
+            else if (top_r$q) begin
+                wrapped$d = 1'b1;
+                level$d = 32'h0;
+                pos$d = first_index;
+            end
+            else begin
+                pos$d = next_word_q$q;
+                level$d = level$q + 32'h1;
+            end
+        end
+        if (at_point_apply$q) begin
+            pos$d = word;
+            level$d = level$q + 32'h1;
+            if (is_test_r$q) begin
+                found_q$d = bit_lo_q$q | bit_hi_q$q;
+                result_q$d = pos$q[(32'h0)+:(24)];
+            end
+            else begin
+                if (level$q == 0) begin
+                    we_q$0$d = 1'b1;
+                end
+                if (level$q == 1) begin
+                    we_q$1$d = 1'b1;
+                end
+                if (level$q == 2) begin
+                    we_q$2$d = 1'b1;
+                end
+            end
+            if (propagate) begin
+                state$d = MapState$PointRead;
+            end
+            else begin
+                state$d = MapState$Done;
+                done_q$d = 1'b1;
+                accept_q$d = 1'b1;
+            end
+        end
+        take = accept_q$q & op_valid;
+        if (take) begin
+            accept_q$d = 1'b0;
             level$d = 32'h0;
             pos$d = ((op_index) & 25'h1ffffff);
             wrap$d = op_wrap;
@@ -6062,6 +6116,8 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
             we_q$2$d = 1'b0;
             init_valid$d = 1'b0;
             done_q$d = 1'b0;
+            accept_q$d = 1'b0;
+            init_done_q$d = 1'b0;
             state$d = MapState$Init;
             init_word$d = 32'h0;
             found_q$d = 1'b0;
@@ -6071,7 +6127,7 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
 endmodule // qp_table_scale$engine$map
 
 
-module qp_table_scale$engine$map$any_q(d,q,clock);
+module qp_table_scale$engine$map$accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6087,7 +6143,45 @@ module qp_table_scale$engine$map$any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$any_q
+endmodule // qp_table_scale$engine$map$accept_q
+
+
+module qp_table_scale$engine$map$at_point_apply(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$at_point_apply
+
+
+module qp_table_scale$engine$map$at_walk_check(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$at_walk_check
 
 
 module qp_table_scale$engine$map$bit_hi_q(d,q,clock);
@@ -6297,6 +6391,25 @@ module qp_table_scale$engine$map$grp_any_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$map$grp_any_q
+
+
+module qp_table_scale$engine$map$init_done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$init_done_q
 
 
 module qp_table_scale$engine$map$init_exists$0(d,q,clock);
@@ -6527,6 +6640,44 @@ module qp_table_scale$engine$map$init_word(d,q,clock);
 endmodule // qp_table_scale$engine$map$init_word
 
 
+module qp_table_scale$engine$map$is_set_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$is_set_r
+
+
+module qp_table_scale$engine$map$is_test_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$is_test_r
+
+
 module qp_table_scale$engine$map$latched(d,q,clock);
     
     // Module arguments
@@ -6563,6 +6714,44 @@ module qp_table_scale$engine$map$level(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$map$level
+
+
+module qp_table_scale$engine$map$lvl0_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$lvl0_r
+
+
+module qp_table_scale$engine$map$may_prop_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$may_prop_r
 
 
 module qp_table_scale$engine$map$modified_q(d,q,clock);
@@ -6857,6 +7046,44 @@ module qp_table_scale$engine$map$state(d,q,clock);
 endmodule // qp_table_scale$engine$map$state
 
 
+module qp_table_scale$engine$map$stop_nogo_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$stop_nogo_r
+
+
+module qp_table_scale$engine$map$top_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$top_r
+
+
 module qp_table_scale$engine$map$wa_q(d,q,clock);
     
     // Module arguments
@@ -7083,6 +7310,25 @@ module qp_table_scale$engine$map$zero_lo_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$map$zero_lo_q
+
+
+module qp_table_scale$engine$map$zero_mask_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$map$zero_mask_q
 
 
 module qp_table_scale$engine$map_cmd_q(d,q,clock);

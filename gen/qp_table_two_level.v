@@ -52,6 +52,30 @@ module qp_table_two_level(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     output wire  s_axil_rvalid;
     input wire  s_axil_rready;
     
+    // Enums
+    localparam EngState$Init = 0;
+    localparam EngState$Idle = 1;
+    localparam EngState$Start = 2;
+    localparam EngState$QRelease = 3;
+    localparam EngState$Decode = 4;
+    localparam EngState$Read = 5;
+    localparam EngState$Hold = 6;
+    localparam EngState$Check = 7;
+    localparam EngState$AllocFind = 8;
+    localparam EngState$AllocRead = 9;
+    localparam EngState$AllocHold = 10;
+    localparam EngState$AllocLatch = 11;
+    localparam EngState$AllocWrite = 12;
+    localparam EngState$AtTest = 13;
+    localparam EngState$MapWait = 14;
+    localparam EngState$FreeSnap = 15;
+    localparam EngState$DrainSnap = 16;
+    localparam EngState$Drain = 17;
+    localparam EngState$Release = 18;
+    localparam EngState$Overflow = 19;
+    localparam EngState$Push = 20;
+    localparam EngState$Done = 21;
+    
     // Stub signals
     wire  pipe_tx$clock;
     wire  pipe_tx$rst;
@@ -386,6 +410,7 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam  gen_mask = 24'hf;
     localparam  max_qps = 25'h100000;
     localparam  last_index = 24'hfffff;
+    localparam  last_index_m1 = 24'hffffe;
     localparam  first_index = 24'h2;
     localparam  reuse_lowest = 1'b0;
     localparam  st$free = 2'b0;
@@ -568,9 +593,54 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  in_use_down$d;
     wire  in_use_down$q;
     reg  in_use_down$clock;
+    reg  cmd_error_up$d;
+    wire  cmd_error_up$q;
+    reg  cmd_error_up$clock;
+    reg  alloc_full_up$d;
+    wire  alloc_full_up$q;
+    reg  alloc_full_up$clock;
     reg  check_pass_q$d;
     wire  check_pass_q$q;
     reg  check_pass_q$clock;
+    reg  pass_at_q$d;
+    wire  pass_at_q$q;
+    reg  pass_at_q$clock;
+    reg  pass_free_q$d;
+    wire  pass_free_q$q;
+    reg  pass_free_q$clock;
+    reg  op_alloc_r$d;
+    wire  op_alloc_r$q;
+    reg  op_alloc_r$clock;
+    reg  op_alloc_at_r$d;
+    wire  op_alloc_at_r$q;
+    reg  op_alloc_at_r$clock;
+    reg  op_publish_r$d;
+    wire  op_publish_r$q;
+    reg  op_publish_r$clock;
+    reg  op_free_r$d;
+    wire  op_free_r$q;
+    reg  op_free_r$clock;
+    reg  op_flush_r$d;
+    wire  op_flush_r$q;
+    reg  op_flush_r$clock;
+    reg  op_bad_r$d;
+    wire  op_bad_r$q;
+    reg  op_bad_r$clock;
+    reg  init_last_r$d;
+    wire  init_last_r$q;
+    reg  init_last_r$clock;
+    reg  init_q$d;
+    wire  init_q$q;
+    reg  init_q$clock;
+    reg  idle_q$d;
+    wire  idle_q$q;
+    reg  idle_q$clock;
+    reg  drain_q$d;
+    wire  drain_q$q;
+    reg  drain_q$clock;
+    reg  wait_q$d;
+    wire  wait_q$q;
+    reg  wait_q$clock;
     reg  map_valid_q$d;
     wire  map_valid_q$q;
     reg  map_valid_q$clock;
@@ -588,6 +658,7 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  q_due;
     reg  [11:0] q_wr_next;
     reg  [11:0] q_rd_next;
+    reg  landed;
     reg  [223:0] counts_l;
     reg  [23:0] index;
     reg  [23:0] gen;
@@ -596,6 +667,9 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [23:0] cursor_next;
     reg  drained;
     reg  check_pass;
+    reg  [4:0] nxt;
+    reg  hold;
+    reg  start;
     reg  we;
     reg  [23:0] waddr;
     reg  [21:0] wdata;
@@ -822,10 +896,85 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(in_use_down$q),
         .clock(in_use_down$clock)
     );
+    qp_table_two_level$engine$cmd_error_up cmd_error_up(
+        .d(cmd_error_up$d),
+        .q(cmd_error_up$q),
+        .clock(cmd_error_up$clock)
+    );
+    qp_table_two_level$engine$alloc_full_up alloc_full_up(
+        .d(alloc_full_up$d),
+        .q(alloc_full_up$q),
+        .clock(alloc_full_up$clock)
+    );
     qp_table_two_level$engine$check_pass_q check_pass_q(
         .d(check_pass_q$d),
         .q(check_pass_q$q),
         .clock(check_pass_q$clock)
+    );
+    qp_table_two_level$engine$pass_at_q pass_at_q(
+        .d(pass_at_q$d),
+        .q(pass_at_q$q),
+        .clock(pass_at_q$clock)
+    );
+    qp_table_two_level$engine$pass_free_q pass_free_q(
+        .d(pass_free_q$d),
+        .q(pass_free_q$q),
+        .clock(pass_free_q$clock)
+    );
+    qp_table_two_level$engine$op_alloc_r op_alloc_r(
+        .d(op_alloc_r$d),
+        .q(op_alloc_r$q),
+        .clock(op_alloc_r$clock)
+    );
+    qp_table_two_level$engine$op_alloc_at_r op_alloc_at_r(
+        .d(op_alloc_at_r$d),
+        .q(op_alloc_at_r$q),
+        .clock(op_alloc_at_r$clock)
+    );
+    qp_table_two_level$engine$op_publish_r op_publish_r(
+        .d(op_publish_r$d),
+        .q(op_publish_r$q),
+        .clock(op_publish_r$clock)
+    );
+    qp_table_two_level$engine$op_free_r op_free_r(
+        .d(op_free_r$d),
+        .q(op_free_r$q),
+        .clock(op_free_r$clock)
+    );
+    qp_table_two_level$engine$op_flush_r op_flush_r(
+        .d(op_flush_r$d),
+        .q(op_flush_r$q),
+        .clock(op_flush_r$clock)
+    );
+    qp_table_two_level$engine$op_bad_r op_bad_r(
+        .d(op_bad_r$d),
+        .q(op_bad_r$q),
+        .clock(op_bad_r$clock)
+    );
+    qp_table_two_level$engine$init_last_r init_last_r(
+        .d(init_last_r$d),
+        .q(init_last_r$q),
+        .clock(init_last_r$clock)
+    );
+    qp_table_two_level$engine$init_q init_q(
+        .d(init_q$d),
+        .q(init_q$q),
+        .clock(init_q$clock)
+    );
+    qp_table_two_level$engine$idle_q idle_q(
+        .d(idle_q$d),
+        .q(idle_q$q),
+        .clock(idle_q$clock)
+    );
+    qp_table_two_level$engine$drain_q drain_q(
+        .d(drain_q$d),
+        .q(drain_q$q),
+        .clock(drain_q$clock)
+    );
+    qp_table_two_level$engine$wait_q wait_q(
+        .d(wait_q$d),
+        .q(wait_q$q),
+        .clock(wait_q$clock)
     );
     qp_table_two_level$engine$map_valid_q map_valid_q(
         .d(map_valid_q$d),
@@ -867,6 +1016,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         in_use$clock = clock;
         in_use_up$clock = clock;
         in_use_down$clock = clock;
+        cmd_error_up$clock = clock;
+        alloc_full_up$clock = clock;
         q_wr$clock = clock;
         q_rd$clock = clock;
         q_count$clock = clock;
@@ -877,6 +1028,19 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map_index_q$clock = clock;
         entry_r$clock = clock;
         check_pass_q$clock = clock;
+        pass_at_q$clock = clock;
+        pass_free_q$clock = clock;
+        op_alloc_r$clock = clock;
+        op_alloc_at_r$clock = clock;
+        op_publish_r$clock = clock;
+        op_free_r$clock = clock;
+        op_flush_r$clock = clock;
+        op_bad_r$clock = clock;
+        init_last_r$clock = clock;
+        init_q$clock = clock;
+        idle_q$clock = clock;
+        drain_q$clock = clock;
+        wait_q$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         next_alloc$d = next_alloc$q;
@@ -899,6 +1063,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         in_use$d = in_use$q;
         in_use_up$d = in_use_up$q;
         in_use_down$d = in_use_down$q;
+        cmd_error_up$d = cmd_error_up$q;
+        alloc_full_up$d = alloc_full_up$q;
         q_wr$d = q_wr$q;
         q_rd$d = q_rd$q;
         q_count$d = q_count$q;
@@ -909,13 +1075,36 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map_index_q$d = map_index_q$q;
         entry_r$d = entry_r$q;
         check_pass_q$d = check_pass_q$q;
+        pass_at_q$d = pass_at_q$q;
+        pass_free_q$d = pass_free_q$q;
+        op_alloc_r$d = op_alloc_r$q;
+        op_alloc_at_r$d = op_alloc_at_r$q;
+        op_publish_r$d = op_publish_r$q;
+        op_free_r$d = op_free_r$q;
+        op_flush_r$d = op_flush_r$q;
+        op_bad_r$d = op_bad_r$q;
+        init_last_r$d = init_last_r$q;
+        init_q$d = init_q$q;
+        idle_q$d = idle_q$q;
+        drain_q$d = drain_q$q;
+        wait_q$d = wait_q$q;
         in_use_up$d = 1'b0;
         in_use_down$d = 1'b0;
+        cmd_error_up$d = 1'b0;
+        alloc_full_up$d = 1'b0;
         if (in_use_up$q) begin
             in_use$d = in_use$q + 32'h1;
+            alloc_ok$d = alloc_ok$q + 32'h1;
         end
         if (in_use_down$q) begin
             in_use$d = in_use$q - 32'h1;
+            free_ok$d = free_ok$q + 32'h1;
+        end
+        if (cmd_error_up$q) begin
+            cmd_error$d = cmd_error$q + 32'h1;
+        end
+        if (alloc_full_up$q) begin
+            alloc_full$d = alloc_full$q + 32'h1;
         end
         drain$0$clock = clock;
         drain$0$d = drain$0$q;
@@ -950,7 +1139,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         waddr = cursor$q;
         wdata[(64'h0)+:(2)] = st$free;
         wdata[(64'h2)+:(20)] = 32'h0;
-        cmd_done = (state$q == EngState$Done) & (~late_write | land_wait$q);
+        landed = ~late_write | land_wait$q;
+        cmd_done = (state$q == EngState$Done) & landed;
         land_wait$d = 1'b0;
         was_idle$d = state$q == EngState$Idle;
         init_done = init_done_q$q;
@@ -1000,6 +1190,15 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             check_pass = (entry_q[(64'h0)+:(2)] != st$free) & (word_gen == gen);
         end
         check_pass_q$d = check_pass;
+        pass_at_q$d = check_pass & (op$q == ops$alloc_at);
+        pass_free_q$d = check_pass & (op$q == ops$free);
+        op_alloc_r$d = op$q == ops$alloc;
+        op_alloc_at_r$d = op$q == ops$alloc_at;
+        op_publish_r$d = op$q == ops$publish;
+        op_free_r$d = op$q == ops$free;
+        op_flush_r$d = op$q == ops$dir_flush;
+        op_bad_r$d = (op$q < ops$alloc) | (op$q > ops$last);
+        init_last_r$d = cursor$q == last_index_m1;
         drained = 1'b1;
         if (~drain_zero$0$q) begin
             drained = 1'b0;
@@ -1007,128 +1206,124 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         if (~drain_zero$1$q) begin
             drained = 1'b0;
         end
+        start = cmd_valid & map$init_done & (~late_write | init_done_q$q);
+        nxt = EngState$Idle;
         case (state$q)
             EngState$Init:
                 begin
                     we = 1'b1;
                     cursor$d = cursor$q + 32'h1;
-                    if (cursor$q == last_index) begin
-                        state$d = EngState$Idle;
-                    end
+                    nxt = EngState$Idle;
                 end
             EngState$Idle:
                 begin
                     init_done_q$d = map$init_done & (~late_write | was_idle$q);
-                    if (cmd_valid & map$init_done & (~late_write | init_done_q$q)) begin
+                    nxt = EngState$Start;
+                    if (start) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
                         cursor$d = cmd_qpn & index_mask;
                         time_q$d = cmd_time;
-                        state$d = EngState$Start;
                     end
                 end
             EngState$Start:
                 begin
-                    state$d = EngState$Decode;
+                    nxt = EngState$Decode;
                     if (q_on & |q_count$q & q_due) begin
                         map_op_valid = 1'b1;
                         map_cmd = map_op$set;
                         map_op_index = q_head_index;
                         q_rd$d = q_rd_next;
                         q_count$d = q_count$q - 32'h1;
-                        state$d = EngState$QRelease;
+                        nxt = EngState$QRelease;
                     end
                 end
             EngState$QRelease:
                 begin
-                    if (map$done) begin
-                        state$d = EngState$Decode;
-                    end
+                    nxt = EngState$Decode;
                 end
             EngState$Decode:
                 begin
                     cursor$d = qpn$q & index_mask;
                     pending_qpn$d = qpn$q;
-                    state$d = EngState$Read;
-                    if (op$q == ops$alloc) begin
+                    nxt = EngState$Read;
+                    if (op_alloc_r$q) begin
                         map_op_valid = 1'b1;
                         map_cmd = map_op$find;
                         map_op_index = next_alloc$q;
                         if (reuse_lowest) begin
                             map_op_index = first_index;
                         end
-                        state$d = EngState$AllocFind;
+                        nxt = EngState$AllocFind;
                     end
-                    if (op$q == ops$dir_flush) begin
+                    if (op_flush_r$q) begin
                         pending_status$d = res$ok;
-                        state$d = EngState$Done;
+                        nxt = EngState$Done;
                     end
-                    if ((op$q < ops$alloc) | (op$q > ops$last)) begin
+                    if (op_bad_r$q) begin
                         pending_status$d = res$bad_cmd;
-                        cmd_error$d = cmd_error$q + 32'h1;
-                        state$d = EngState$Done;
+                        cmd_error_up$d = 1'b1;
+                        nxt = EngState$Done;
                     end
                 end
             EngState$Read:
                 begin
                     if (((index) & 25'h1ffffff) >= max_qps) begin
                         pending_status$d = res$out_of_range;
-                        cmd_error$d = cmd_error$q + 32'h1;
-                        state$d = EngState$Done;
+                        cmd_error_up$d = 1'b1;
+                        nxt = EngState$Done;
                     end
                     else begin
-                        state$d = EngState$Hold;
+                        nxt = EngState$Hold;
                     end
                 end
             EngState$Hold:
                 begin
-                    state$d = EngState$Check;
+                    nxt = EngState$Check;
                 end
             EngState$Check:
                 begin
                     waddr = index;
                     wdata[(64'h2)+:(20)] = entry_q[(64'h2)+:(20)];
-                    state$d = EngState$Done;
-                    if (op$q == ops$alloc_at) begin
+                    nxt = EngState$Done;
+                    if (op_alloc_at_r$q) begin
                         wdata[(64'h0)+:(2)] = st$reserved;
                         wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     end
-                    if (op$q == ops$publish) begin
+                    if (op_publish_r$q) begin
                         wdata[(64'h0)+:(2)] = st$valid;
                     end
-                    if (op$q == ops$free) begin
+                    if (op_free_r$q) begin
                         wdata[(64'h0)+:(2)] = st$free;
                     end
                     if (check_pass_q$q) begin
                         we = 1'b1;
                         pending_status$d = res$ok;
-                        if (op$q == ops$alloc_at) begin
+                        if (pass_at_q$q) begin
                             we = 1'b0;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$test;
-                            state$d = EngState$AtTest;
+                            nxt = EngState$AtTest;
                         end
-                        if (op$q == ops$free) begin
-                            state$d = EngState$FreeSnap;
+                        if (pass_free_q$q) begin
+                            nxt = EngState$FreeSnap;
                         end
                     end
                     else begin
                         pending_status$d = res$bad_state;
-                        cmd_error$d = cmd_error$q + 32'h1;
+                        cmd_error_up$d = 1'b1;
                     end
                 end
             EngState$FreeSnap:
                 begin
-                    if (late_write & ~land_wait$q) begin
+                    nxt = EngState$DrainSnap;
+                    if (~landed) begin
                         land_wait$d = 1'b1;
-                    end
-                    else begin
-                        state$d = EngState$DrainSnap;
                     end
                 end
             EngState$DrainSnap:
                 begin
-                    state$d = EngState$Drain;
+                    nxt = EngState$Drain;
                     drain$0$d = in_flight_r$0$q;
                     drain_zero$0$d = ~|in_flight_r$0$q;
                     if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
@@ -1155,27 +1350,27 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     pending_status$d = res$full;
                     pending_qpn$d = 32'h0;
                     cursor$d = map$result;
-                    if (map$done) begin
-                        if (map$found) begin
-                            state$d = EngState$AllocRead;
-                        end
-                        else begin
-                            alloc_full$d = alloc_full$q + 32'h1;
-                            state$d = EngState$Done;
+                    if (map$found) begin
+                        nxt = EngState$AllocRead;
+                    end
+                    else begin
+                        nxt = EngState$Done;
+                        if (map$done) begin
+                            alloc_full_up$d = 1'b1;
                         end
                     end
                 end
             EngState$AllocRead:
                 begin
-                    state$d = EngState$AllocHold;
+                    nxt = EngState$AllocHold;
                 end
             EngState$AllocHold:
                 begin
-                    state$d = EngState$AllocLatch;
+                    nxt = EngState$AllocLatch;
                 end
             EngState$AllocLatch:
                 begin
-                    state$d = EngState$AllocWrite;
+                    nxt = EngState$AllocWrite;
                 end
             EngState$AllocWrite:
                 begin
@@ -1185,12 +1380,11 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     pending_status$d = res$ok;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
-                    alloc_ok$d = alloc_ok$q + 32'h1;
                     in_use_up$d = 1'b1;
                     map_op_valid = 1'b1;
                     map_cmd = map_op$clear;
                     map_op_index = cursor$q;
-                    state$d = EngState$MapWait;
+                    nxt = EngState$MapWait;
                 end
             EngState$AtTest:
                 begin
@@ -1198,27 +1392,28 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     wdata[(64'h0)+:(2)] = st$reserved;
                     wdata[(64'h2)+:(20)] = ((gen) & 20'hfffff);
                     pending_status$d = res$bad_state;
+                    if (map$found) begin
+                        nxt = EngState$MapWait;
+                    end
+                    else begin
+                        nxt = EngState$Done;
+                    end
                     if (map$done) begin
                         if (map$found) begin
                             we = 1'b1;
-                            alloc_ok$d = alloc_ok$q + 32'h1;
                             in_use_up$d = 1'b1;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
-                            state$d = EngState$MapWait;
                         end
                         else begin
-                            cmd_error$d = cmd_error$q + 32'h1;
-                            state$d = EngState$Done;
+                            cmd_error_up$d = 1'b1;
                         end
                     end
                 end
             EngState$MapWait:
                 begin
                     pending_status$d = res$ok;
-                    if (map$done) begin
-                        state$d = EngState$Done;
-                    end
+                    nxt = EngState$Done;
                 end
             EngState$Drain:
                 begin
@@ -1234,9 +1429,17 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                             drain_zero$1$d = 1'b1;
                         end
                     end
+                    if (q_on) begin
+                        nxt = EngState$Push;
+                        if (q_count$q == q_depth) begin
+                            nxt = EngState$Overflow;
+                        end
+                    end
+                    else begin
+                        nxt = EngState$Release;
+                    end
                     if (drained) begin
                         if (q_on) begin
-                            state$d = EngState$Push;
                             if (q_count$q == q_depth) begin
                                 map_op_valid = 1'b1;
                                 map_cmd = map_op$set;
@@ -1244,51 +1447,51 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                                 q_rd$d = q_rd_next;
                                 q_count$d = q_count$q - 32'h1;
                                 q_overflow$d = q_overflow$q + 32'h1;
-                                state$d = EngState$Overflow;
                             end
                         end
                         else begin
                             map_op_valid = 1'b1;
                             map_cmd = map_op$set;
-                            state$d = EngState$Release;
                         end
                     end
                 end
             EngState$Overflow:
                 begin
-                    if (map$done) begin
-                        state$d = EngState$Push;
-                    end
+                    nxt = EngState$Push;
                 end
             EngState$Push:
                 begin
                     qram$write_enable = 1'b1;
                     q_wr$d = q_wr_next;
                     q_count$d = q_count$q + 32'h1;
-                    free_ok$d = free_ok$q + 32'h1;
                     in_use_down$d = 1'b1;
-                    state$d = EngState$Done;
+                    nxt = EngState$Done;
                 end
             EngState$Release:
                 begin
+                    nxt = EngState$Done;
                     if (map$done) begin
-                        free_ok$d = free_ok$q + 32'h1;
                         in_use_down$d = 1'b1;
-                        state$d = EngState$Done;
                     end
                 end
             EngState$Done:
                 begin
                     status_q$d = pending_status$q;
                     qpn_q$d = pending_qpn$q;
-                    if (late_write & ~land_wait$q) begin
+                    nxt = EngState$Idle;
+                    if (~landed) begin
                         land_wait$d = 1'b1;
-                    end
-                    else begin
-                        state$d = EngState$Idle;
                     end
                 end
         endcase
+        hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
+        if (~hold) begin
+            state$d = nxt;
+        end
+        init_q$d = init_q$q & ~init_last_r$q;
+        idle_q$d = (init_q$q & init_last_r$q) | (idle_q$q & ~start) | ((state$q == EngState$Done) & landed);
+        drain_q$d = (state$q == EngState$DrainSnap) | (drain_q$q & ~drained);
+        wait_q$d = map_op_valid | (wait_q$q & ~map$done);
         we_q$d = we;
         waddr_q$d = waddr;
         wdata_q$d = wdata;
@@ -1306,7 +1509,12 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         map$op_index = map_index_q$q;
         if (rst) begin
             state$d = EngState$Init;
+            init_q$d = 1'b1;
+            idle_q$d = 1'b0;
+            drain_q$d = 1'b0;
+            wait_q$d = 1'b0;
             cursor$d = 32'h0;
+            init_last_r$d = last_index == 32'h0;
             init_done_q$d = 1'b0;
             land_wait$d = 1'b0;
             we_q$d = 1'b0;
@@ -1321,6 +1529,8 @@ module qp_table_two_level$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             in_use$d = 32'h0;
             in_use_up$d = 1'b0;
             in_use_down$d = 1'b0;
+            cmd_error_up$d = 1'b0;
+            alloc_full_up$d = 1'b0;
             q_wr$d = 32'h0;
             q_rd$d = 32'h0;
             q_count$d = 32'h0;
@@ -1352,6 +1562,25 @@ module qp_table_two_level$engine$alloc_full(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$alloc_full
+
+
+module qp_table_two_level$engine$alloc_full_up(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$alloc_full_up
 
 
 module qp_table_two_level$engine$alloc_ok(d,q,clock);
@@ -1411,6 +1640,25 @@ module qp_table_two_level$engine$cmd_error(d,q,clock);
 endmodule // qp_table_two_level$engine$cmd_error
 
 
+module qp_table_two_level$engine$cmd_error_up(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$cmd_error_up
+
+
 module qp_table_two_level$engine$cursor(d,q,clock);
     
     // Module arguments
@@ -1466,6 +1714,25 @@ module qp_table_two_level$engine$drain$1(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$drain$1
+
+
+module qp_table_two_level$engine$drain_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$drain_q
 
 
 module qp_table_two_level$engine$drain_zero$0(d,q,clock);
@@ -1542,6 +1809,25 @@ module qp_table_two_level$engine$free_ok(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$free_ok
+
+
+module qp_table_two_level$engine$idle_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$idle_q
 
 
 module qp_table_two_level$engine$in_flight_r$0(d,q,clock);
@@ -1656,6 +1942,44 @@ module qp_table_two_level$engine$init_done_q(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$init_done_q
+
+
+module qp_table_two_level$engine$init_last_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$init_last_r
+
+
+module qp_table_two_level$engine$init_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$init_q
 
 
 module qp_table_two_level$engine$land_wait(d,q,clock);
@@ -1812,9 +2136,12 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [15:0] nums_q$d;
     wire  [15:0] nums_q$q;
     reg  nums_q$clock;
-    reg  any_q$d;
-    wire  any_q$q;
-    reg  any_q$clock;
+    reg  accept_q$d;
+    wire  accept_q$q;
+    reg  accept_q$clock;
+    reg  init_done_q$d;
+    wire  init_done_q$q;
+    reg  init_done_q$clock;
     reg  [17:0] init_word$d;
     wire  [17:0] init_word$q;
     reg  init_word$clock;
@@ -1827,6 +2154,33 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [63:0] ge_mask_q$d;
     wire  [63:0] ge_mask_q$q;
     reg  ge_mask_q$clock;
+    reg  [63:0] zero_mask_q$d;
+    wire  [63:0] zero_mask_q$q;
+    reg  zero_mask_q$clock;
+    reg  lvl0_r$d;
+    wire  lvl0_r$q;
+    reg  lvl0_r$clock;
+    reg  stop_nogo_r$d;
+    wire  stop_nogo_r$q;
+    reg  stop_nogo_r$clock;
+    reg  top_r$d;
+    wire  top_r$q;
+    reg  top_r$clock;
+    reg  may_prop_r$d;
+    wire  may_prop_r$q;
+    reg  may_prop_r$clock;
+    reg  is_test_r$d;
+    wire  is_test_r$q;
+    reg  is_test_r$clock;
+    reg  is_set_r$d;
+    wire  is_set_r$q;
+    reg  is_set_r$clock;
+    reg  at_walk_check$d;
+    wire  at_walk_check$q;
+    reg  at_walk_check$clock;
+    reg  at_point_apply$d;
+    wire  at_point_apply$q;
+    reg  at_point_apply$clock;
     reg  [63:0] modified_q$d;
     wire  [63:0] modified_q$q;
     reg  modified_q$clock;
@@ -1938,12 +2292,10 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [3:0] num1;
     reg  [3:0] num2;
     reg  [3:0] num3;
-    reg  seen0;
-    reg  seen1;
-    reg  seen2;
-    reg  seen3;
     reg  [3:0] num_sel;
+    reg  take;
     reg  [63:0] others;
+    reg  [63:0] zero_test;
     reg  [63:0] hits;
     reg  [63:0] rd;
     reg  [24:0] init_pos;
@@ -1953,8 +2305,9 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [63:0] masked;
     reg  [63:0] modified;
     reg  propagate;
+    reg  go_down;
+    reg  walk_stop;
     reg  word_exists;
-    reg  top;
     reg  [63:0] ffs_in;
     reg  [24:0] ffs;
     reg  [24:0] ffs_base;
@@ -2057,10 +2410,15 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table_two_level$engine$map$any_q any_q(
-        .d(any_q$d),
-        .q(any_q$q),
-        .clock(any_q$clock)
+    qp_table_two_level$engine$map$accept_q accept_q(
+        .d(accept_q$d),
+        .q(accept_q$q),
+        .clock(accept_q$clock)
+    );
+    qp_table_two_level$engine$map$init_done_q init_done_q(
+        .d(init_done_q$d),
+        .q(init_done_q$q),
+        .clock(init_done_q$clock)
     );
     qp_table_two_level$engine$map$init_word init_word(
         .d(init_word$d),
@@ -2081,6 +2439,51 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
+    );
+    qp_table_two_level$engine$map$zero_mask_q zero_mask_q(
+        .d(zero_mask_q$d),
+        .q(zero_mask_q$q),
+        .clock(zero_mask_q$clock)
+    );
+    qp_table_two_level$engine$map$lvl0_r lvl0_r(
+        .d(lvl0_r$d),
+        .q(lvl0_r$q),
+        .clock(lvl0_r$clock)
+    );
+    qp_table_two_level$engine$map$stop_nogo_r stop_nogo_r(
+        .d(stop_nogo_r$d),
+        .q(stop_nogo_r$q),
+        .clock(stop_nogo_r$clock)
+    );
+    qp_table_two_level$engine$map$top_r top_r(
+        .d(top_r$d),
+        .q(top_r$q),
+        .clock(top_r$clock)
+    );
+    qp_table_two_level$engine$map$may_prop_r may_prop_r(
+        .d(may_prop_r$d),
+        .q(may_prop_r$q),
+        .clock(may_prop_r$clock)
+    );
+    qp_table_two_level$engine$map$is_test_r is_test_r(
+        .d(is_test_r$d),
+        .q(is_test_r$q),
+        .clock(is_test_r$clock)
+    );
+    qp_table_two_level$engine$map$is_set_r is_set_r(
+        .d(is_set_r$d),
+        .q(is_set_r$q),
+        .clock(is_set_r$clock)
+    );
+    qp_table_two_level$engine$map$at_walk_check at_walk_check(
+        .d(at_walk_check$d),
+        .q(at_walk_check$q),
+        .clock(at_walk_check$clock)
+    );
+    qp_table_two_level$engine$map$at_point_apply at_point_apply(
+        .d(at_point_apply$d),
+        .q(at_point_apply$q),
+        .clock(at_point_apply$clock)
     );
     qp_table_two_level$engine$map$modified_q modified_q(
         .d(modified_q$d),
@@ -2272,10 +2675,20 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         init_word$clock = clock;
         latched$clock = clock;
         nums_q$clock = clock;
-        any_q$clock = clock;
+        accept_q$clock = clock;
+        init_done_q$clock = clock;
         rd_wait$clock = clock;
         bit_mask_q$clock = clock;
         ge_mask_q$clock = clock;
+        zero_mask_q$clock = clock;
+        lvl0_r$clock = clock;
+        stop_nogo_r$clock = clock;
+        top_r$clock = clock;
+        may_prop_r$clock = clock;
+        is_test_r$clock = clock;
+        is_set_r$clock = clock;
+        at_walk_check$clock = clock;
+        at_point_apply$clock = clock;
         modified_q$clock = clock;
         zero_lo_q$clock = clock;
         zero_hi_q$clock = clock;
@@ -2300,10 +2713,20 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         init_word$d = init_word$q;
         latched$d = latched$q;
         nums_q$d = nums_q$q;
-        any_q$d = any_q$q;
+        accept_q$d = accept_q$q;
+        init_done_q$d = init_done_q$q;
         rd_wait$d = rd_wait$q;
         bit_mask_q$d = bit_mask_q$q;
         ge_mask_q$d = ge_mask_q$q;
+        zero_mask_q$d = zero_mask_q$q;
+        lvl0_r$d = lvl0_r$q;
+        stop_nogo_r$d = stop_nogo_r$q;
+        top_r$d = top_r$q;
+        may_prop_r$d = may_prop_r$q;
+        is_test_r$d = is_test_r$q;
+        is_set_r$d = is_set_r$q;
+        at_walk_check$d = at_walk_check$q;
+        at_point_apply$d = at_point_apply$q;
         modified_q$d = modified_q$q;
         zero_lo_q$d = zero_lo_q$q;
         zero_hi_q$d = zero_hi_q$q;
@@ -2321,23 +2744,38 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         done_q$d = 1'b0;
         found = found_q$q;
         result = result_q$q;
-        init_done = (state$q != MapState$Init) & (state$q != MapState$InitTail);
+        init_done = init_done_q$q;
         word = pos$q >> 32'h6;
         bitpos = pos$q[(32'h0)+:(6)];
         bit_mask = one << bitpos;
         bit_mask_q$d = bit_mask;
         ge_mask_q$d = ones << bitpos;
+        zero_mask_q$d = bit_mask_q$q;
+        if (is_set_r$q) begin
+            zero_mask_q$d = 32'h0;
+        end
+        lvl0_r$d = level$q == 32'h0;
+        top_r$d = level$q == top_level;
+        stop_nogo_r$d = (level$q == top_level) & ~(wrap$q & ~wrapped$q);
+        if (down$q) begin
+            stop_nogo_r$d = level$q == 32'h0;
+        end
+        may_prop_r$d = (level$q != top_level) & (op_q$q != ops$test);
+        is_test_r$d = op_q$q == ops$test;
+        is_set_r$d = op_q$q == ops$set;
+        at_walk_check$d = state$q == MapState$WalkFind;
+        at_point_apply$d = state$q == MapState$PointPrep;
         next_word_q$d = word + 32'h1;
         others = latched$q & ~bit_mask_q$q;
+        zero_test = latched$q & ~zero_mask_q$q;
         hits = latched$q & bit_mask_q$q;
-        if (op_q$q == ops$set) begin
+        if (is_set_r$q) begin
             modified = latched$q | bit_mask_q$q;
-            propagate = ~any_q$q;
         end
         else begin
             modified = others;
-            propagate = zero_lo_q$q & zero_hi_q$q;
         end
+        propagate = may_prop_r$q & zero_lo_q$q & zero_hi_q$q;
         rd = 32'h0;
         word_exists = 1'b0;
         init_pos = ((init_word$q) & 25'h1ffffff);
@@ -2428,7 +2866,6 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             rd = rams$3$read_data;
             word_exists = exists_k$3$q;
         end
-        top = level$q == top_level;
         word_exists_q$d = word_exists;
         masked = rd & ge_mask_q$q;
         if (~word_exists_q$q) begin
@@ -2445,265 +2882,197 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         num1 = 32'h0;
         num2 = 32'h0;
         num3 = 32'h0;
-        seen0 = 1'b0;
-        seen1 = 1'b0;
-        seen2 = 1'b0;
-        seen3 = 1'b0;
-        if (grp0[0] & ~seen0) begin
-            num0 = c4$0;
-            seen0 = 1'b1;
-        end
-        if (grp1[0] & ~seen1) begin
-            num1 = c4$0;
-            seen1 = 1'b1;
-        end
-        if (grp2[0] & ~seen2) begin
-            num2 = c4$0;
-            seen2 = 1'b1;
-        end
-        if (grp3[0] & ~seen3) begin
-            num3 = c4$0;
-            seen3 = 1'b1;
-        end
-        if (grp0[1] & ~seen0) begin
-            num0 = c4$1;
-            seen0 = 1'b1;
-        end
-        if (grp1[1] & ~seen1) begin
-            num1 = c4$1;
-            seen1 = 1'b1;
-        end
-        if (grp2[1] & ~seen2) begin
-            num2 = c4$1;
-            seen2 = 1'b1;
-        end
-        if (grp3[1] & ~seen3) begin
-            num3 = c4$1;
-            seen3 = 1'b1;
-        end
-        if (grp0[2] & ~seen0) begin
-            num0 = c4$2;
-            seen0 = 1'b1;
-        end
-        if (grp1[2] & ~seen1) begin
-            num1 = c4$2;
-            seen1 = 1'b1;
-        end
-        if (grp2[2] & ~seen2) begin
-            num2 = c4$2;
-            seen2 = 1'b1;
-        end
-        if (grp3[2] & ~seen3) begin
-            num3 = c4$2;
-            seen3 = 1'b1;
-        end
-        if (grp0[3] & ~seen0) begin
-            num0 = c4$3;
-            seen0 = 1'b1;
-        end
-        if (grp1[3] & ~seen1) begin
-            num1 = c4$3;
-            seen1 = 1'b1;
-        end
-        if (grp2[3] & ~seen2) begin
-            num2 = c4$3;
-            seen2 = 1'b1;
-        end
-        if (grp3[3] & ~seen3) begin
-            num3 = c4$3;
-            seen3 = 1'b1;
-        end
-        if (grp0[4] & ~seen0) begin
-            num0 = c4$4;
-            seen0 = 1'b1;
-        end
-        if (grp1[4] & ~seen1) begin
-            num1 = c4$4;
-            seen1 = 1'b1;
-        end
-        if (grp2[4] & ~seen2) begin
-            num2 = c4$4;
-            seen2 = 1'b1;
-        end
-        if (grp3[4] & ~seen3) begin
-            num3 = c4$4;
-            seen3 = 1'b1;
-        end
-        if (grp0[5] & ~seen0) begin
-            num0 = c4$5;
-            seen0 = 1'b1;
-        end
-        if (grp1[5] & ~seen1) begin
-            num1 = c4$5;
-            seen1 = 1'b1;
-        end
-        if (grp2[5] & ~seen2) begin
-            num2 = c4$5;
-            seen2 = 1'b1;
-        end
-        if (grp3[5] & ~seen3) begin
-            num3 = c4$5;
-            seen3 = 1'b1;
-        end
-        if (grp0[6] & ~seen0) begin
-            num0 = c4$6;
-            seen0 = 1'b1;
-        end
-        if (grp1[6] & ~seen1) begin
-            num1 = c4$6;
-            seen1 = 1'b1;
-        end
-        if (grp2[6] & ~seen2) begin
-            num2 = c4$6;
-            seen2 = 1'b1;
-        end
-        if (grp3[6] & ~seen3) begin
-            num3 = c4$6;
-            seen3 = 1'b1;
-        end
-        if (grp0[7] & ~seen0) begin
-            num0 = c4$7;
-            seen0 = 1'b1;
-        end
-        if (grp1[7] & ~seen1) begin
-            num1 = c4$7;
-            seen1 = 1'b1;
-        end
-        if (grp2[7] & ~seen2) begin
-            num2 = c4$7;
-            seen2 = 1'b1;
-        end
-        if (grp3[7] & ~seen3) begin
-            num3 = c4$7;
-            seen3 = 1'b1;
-        end
-        if (grp0[8] & ~seen0) begin
-            num0 = c4$8;
-            seen0 = 1'b1;
-        end
-        if (grp1[8] & ~seen1) begin
-            num1 = c4$8;
-            seen1 = 1'b1;
-        end
-        if (grp2[8] & ~seen2) begin
-            num2 = c4$8;
-            seen2 = 1'b1;
-        end
-        if (grp3[8] & ~seen3) begin
-            num3 = c4$8;
-            seen3 = 1'b1;
-        end
-        if (grp0[9] & ~seen0) begin
-            num0 = c4$9;
-            seen0 = 1'b1;
-        end
-        if (grp1[9] & ~seen1) begin
-            num1 = c4$9;
-            seen1 = 1'b1;
-        end
-        if (grp2[9] & ~seen2) begin
-            num2 = c4$9;
-            seen2 = 1'b1;
-        end
-        if (grp3[9] & ~seen3) begin
-            num3 = c4$9;
-            seen3 = 1'b1;
-        end
-        if (grp0[10] & ~seen0) begin
-            num0 = c4$10;
-            seen0 = 1'b1;
-        end
-        if (grp1[10] & ~seen1) begin
-            num1 = c4$10;
-            seen1 = 1'b1;
-        end
-        if (grp2[10] & ~seen2) begin
-            num2 = c4$10;
-            seen2 = 1'b1;
-        end
-        if (grp3[10] & ~seen3) begin
-            num3 = c4$10;
-            seen3 = 1'b1;
-        end
-        if (grp0[11] & ~seen0) begin
-            num0 = c4$11;
-            seen0 = 1'b1;
-        end
-        if (grp1[11] & ~seen1) begin
-            num1 = c4$11;
-            seen1 = 1'b1;
-        end
-        if (grp2[11] & ~seen2) begin
-            num2 = c4$11;
-            seen2 = 1'b1;
-        end
-        if (grp3[11] & ~seen3) begin
-            num3 = c4$11;
-            seen3 = 1'b1;
-        end
-        if (grp0[12] & ~seen0) begin
-            num0 = c4$12;
-            seen0 = 1'b1;
-        end
-        if (grp1[12] & ~seen1) begin
-            num1 = c4$12;
-            seen1 = 1'b1;
-        end
-        if (grp2[12] & ~seen2) begin
-            num2 = c4$12;
-            seen2 = 1'b1;
-        end
-        if (grp3[12] & ~seen3) begin
-            num3 = c4$12;
-            seen3 = 1'b1;
-        end
-        if (grp0[13] & ~seen0) begin
-            num0 = c4$13;
-            seen0 = 1'b1;
-        end
-        if (grp1[13] & ~seen1) begin
-            num1 = c4$13;
-            seen1 = 1'b1;
-        end
-        if (grp2[13] & ~seen2) begin
-            num2 = c4$13;
-            seen2 = 1'b1;
-        end
-        if (grp3[13] & ~seen3) begin
-            num3 = c4$13;
-            seen3 = 1'b1;
-        end
-        if (grp0[14] & ~seen0) begin
-            num0 = c4$14;
-            seen0 = 1'b1;
-        end
-        if (grp1[14] & ~seen1) begin
-            num1 = c4$14;
-            seen1 = 1'b1;
-        end
-        if (grp2[14] & ~seen2) begin
-            num2 = c4$14;
-            seen2 = 1'b1;
-        end
-        if (grp3[14] & ~seen3) begin
-            num3 = c4$14;
-            seen3 = 1'b1;
-        end
-        if (grp0[15] & ~seen0) begin
+        if (|grp0[(32'hc - 32'h4 * 0)+:(4)]) begin
             num0 = c4$15;
-            seen0 = 1'b1;
+            if (grp0[32'he - 32'h4 * 0]) begin
+                num0 = c4$14;
+            end
+            if (grp0[32'hd - 32'h4 * 0]) begin
+                num0 = c4$13;
+            end
+            if (grp0[32'hc - 32'h4 * 0]) begin
+                num0 = c4$12;
+            end
         end
-        if (grp1[15] & ~seen1) begin
+        if (|grp1[(32'hc - 32'h4 * 0)+:(4)]) begin
             num1 = c4$15;
-            seen1 = 1'b1;
+            if (grp1[32'he - 32'h4 * 0]) begin
+                num1 = c4$14;
+            end
+            if (grp1[32'hd - 32'h4 * 0]) begin
+                num1 = c4$13;
+            end
+            if (grp1[32'hc - 32'h4 * 0]) begin
+                num1 = c4$12;
+            end
         end
-        if (grp2[15] & ~seen2) begin
+        if (|grp2[(32'hc - 32'h4 * 0)+:(4)]) begin
             num2 = c4$15;
-            seen2 = 1'b1;
+            if (grp2[32'he - 32'h4 * 0]) begin
+                num2 = c4$14;
+            end
+            if (grp2[32'hd - 32'h4 * 0]) begin
+                num2 = c4$13;
+            end
+            if (grp2[32'hc - 32'h4 * 0]) begin
+                num2 = c4$12;
+            end
         end
-        if (grp3[15] & ~seen3) begin
+        if (|grp3[(32'hc - 32'h4 * 0)+:(4)]) begin
             num3 = c4$15;
-            seen3 = 1'b1;
+            if (grp3[32'he - 32'h4 * 0]) begin
+                num3 = c4$14;
+            end
+            if (grp3[32'hd - 32'h4 * 0]) begin
+                num3 = c4$13;
+            end
+            if (grp3[32'hc - 32'h4 * 0]) begin
+                num3 = c4$12;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num0 = c4$11;
+            if (grp0[32'he - 32'h4 * 1]) begin
+                num0 = c4$10;
+            end
+            if (grp0[32'hd - 32'h4 * 1]) begin
+                num0 = c4$9;
+            end
+            if (grp0[32'hc - 32'h4 * 1]) begin
+                num0 = c4$8;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num1 = c4$11;
+            if (grp1[32'he - 32'h4 * 1]) begin
+                num1 = c4$10;
+            end
+            if (grp1[32'hd - 32'h4 * 1]) begin
+                num1 = c4$9;
+            end
+            if (grp1[32'hc - 32'h4 * 1]) begin
+                num1 = c4$8;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num2 = c4$11;
+            if (grp2[32'he - 32'h4 * 1]) begin
+                num2 = c4$10;
+            end
+            if (grp2[32'hd - 32'h4 * 1]) begin
+                num2 = c4$9;
+            end
+            if (grp2[32'hc - 32'h4 * 1]) begin
+                num2 = c4$8;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num3 = c4$11;
+            if (grp3[32'he - 32'h4 * 1]) begin
+                num3 = c4$10;
+            end
+            if (grp3[32'hd - 32'h4 * 1]) begin
+                num3 = c4$9;
+            end
+            if (grp3[32'hc - 32'h4 * 1]) begin
+                num3 = c4$8;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num0 = c4$7;
+            if (grp0[32'he - 32'h4 * 2]) begin
+                num0 = c4$6;
+            end
+            if (grp0[32'hd - 32'h4 * 2]) begin
+                num0 = c4$5;
+            end
+            if (grp0[32'hc - 32'h4 * 2]) begin
+                num0 = c4$4;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num1 = c4$7;
+            if (grp1[32'he - 32'h4 * 2]) begin
+                num1 = c4$6;
+            end
+            if (grp1[32'hd - 32'h4 * 2]) begin
+                num1 = c4$5;
+            end
+            if (grp1[32'hc - 32'h4 * 2]) begin
+                num1 = c4$4;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num2 = c4$7;
+            if (grp2[32'he - 32'h4 * 2]) begin
+                num2 = c4$6;
+            end
+            if (grp2[32'hd - 32'h4 * 2]) begin
+                num2 = c4$5;
+            end
+            if (grp2[32'hc - 32'h4 * 2]) begin
+                num2 = c4$4;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num3 = c4$7;
+            if (grp3[32'he - 32'h4 * 2]) begin
+                num3 = c4$6;
+            end
+            if (grp3[32'hd - 32'h4 * 2]) begin
+                num3 = c4$5;
+            end
+            if (grp3[32'hc - 32'h4 * 2]) begin
+                num3 = c4$4;
+            end
+        end
+        if (|grp0[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num0 = c4$3;
+            if (grp0[32'he - 32'h4 * 3]) begin
+                num0 = c4$2;
+            end
+            if (grp0[32'hd - 32'h4 * 3]) begin
+                num0 = c4$1;
+            end
+            if (grp0[32'hc - 32'h4 * 3]) begin
+                num0 = c4$0;
+            end
+        end
+        if (|grp1[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num1 = c4$3;
+            if (grp1[32'he - 32'h4 * 3]) begin
+                num1 = c4$2;
+            end
+            if (grp1[32'hd - 32'h4 * 3]) begin
+                num1 = c4$1;
+            end
+            if (grp1[32'hc - 32'h4 * 3]) begin
+                num1 = c4$0;
+            end
+        end
+        if (|grp2[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num2 = c4$3;
+            if (grp2[32'he - 32'h4 * 3]) begin
+                num2 = c4$2;
+            end
+            if (grp2[32'hd - 32'h4 * 3]) begin
+                num2 = c4$1;
+            end
+            if (grp2[32'hc - 32'h4 * 3]) begin
+                num2 = c4$0;
+            end
+        end
+        if (|grp3[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num3 = c4$3;
+            if (grp3[32'he - 32'h4 * 3]) begin
+                num3 = c4$2;
+            end
+            if (grp3[32'hd - 32'h4 * 3]) begin
+                num3 = c4$1;
+            end
+            if (grp3[32'hc - 32'h4 * 3]) begin
+                num3 = c4$0;
+            end
         end
         nums_q$d = (((num3) & 16'hffff) << 32'hc) | (((num2) & 16'hffff) << 32'h8) | (((num1) & 16'hffff) << 32'h4) | ((num0) & 16'hffff);
         grp_any_q$d = ((|grp0) & 4'hf) | (((|grp1) & 4'hf) << 32'h1) | (((|grp2) & 4'hf) << 32'h2) | (((|grp3) & 4'hf) << 32'h3);
@@ -2723,7 +3092,6 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         end
         ffs = ffs | ((num_sel) & 25'h1ffffff);
         hit = ffs;
-        any_q$d = |latched$q;
         if (init_valid$q) begin
             wa_q$d = ((init_wa$q) & 24'hffffff);
             we_q$0$d = init_exists$0$q;
@@ -2771,6 +3139,8 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             MapState$InitTail:
                 begin
                     state$d = MapState$Idle;
+                    accept_q$d = 1'b1;
+                    init_done_q$d = 1'b1;
                 end
             MapState$Idle:
                 begin
@@ -2798,37 +3168,6 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 end
             MapState$WalkCheck:
                 begin
-                    if (down$q | any_q$q) begin
-                        if (level$q == 32'h0) begin
-                            found_q$d = 1'b1;
-                            result_q$d = hit[(32'h0)+:(24)];
-                            state$d = MapState$Done;
-                            done_q$d = 1'b1;
-                        end
-                        else begin
-                            pos$d = hit << 32'h6;
-                            level$d = level$q - 32'h1;
-                            down$d = 1'b1;
-                            state$d = MapState$WalkRead;
-                        end
-                    end
-                    else if (top) begin
-                        if (wrap$q & ~wrapped$q) begin
-                            wrapped$d = 1'b1;
-                            level$d = 32'h0;
-                            pos$d = first_index;
-                            state$d = MapState$WalkRead;
-                        end
-                        else begin
-                            state$d = MapState$Done;
-                            done_q$d = 1'b1;
-                        end
-                    end
-                    else begin
-                        pos$d = next_word_q$q;
-                        level$d = level$q + 32'h1;
-                        state$d = MapState$WalkRead;
-                    end
                 end
             MapState$PointRead:
                 begin
@@ -2845,47 +3184,86 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             MapState$PointPrep:
                 begin
                     modified_q$d = modified;
-                    zero_lo_q$d = ~|others[(32'h0)+:(32)];
-                    zero_hi_q$d = ~|others[(32'h20)+:(32)];
+                    zero_lo_q$d = ~|zero_test[(32'h0)+:(32)];
+                    zero_hi_q$d = ~|zero_test[(32'h20)+:(32)];
                     bit_lo_q$d = |hits[(32'h0)+:(32)];
                     bit_hi_q$d = |hits[(32'h20)+:(32)];
                     state$d = MapState$PointApply;
                 end
             MapState$PointApply:
                 begin
-                    state$d = MapState$Done;
-                    done_q$d = 1'b1;
-                    if (op_q$q == ops$test) begin
-                        found_q$d = bit_lo_q$q | bit_hi_q$q;
-                        result_q$d = pos$q[(32'h0)+:(24)];
-                    end
-                    else begin
-                        if (level$q == 0) begin
-                            we_q$0$d = 1'b1;
-                        end
-                        if (level$q == 1) begin
-                            we_q$1$d = 1'b1;
-                        end
-                        if (level$q == 2) begin
-                            we_q$2$d = 1'b1;
-                        end
-                        if (level$q == 3) begin
-                            we_q$3$d = 1'b1;
-                        end
-                        if (propagate & ~top) begin
-                            pos$d = word;
-                            level$d = level$q + 32'h1;
-                            state$d = MapState$PointRead;
-                            done_q$d = 1'b0;
-                        end
-                    end
                 end
             MapState$Done:
                 begin
                     state$d = MapState$Idle;
                 end
         endcase
-        if (((state$q == MapState$Idle) | (state$q == MapState$Done)) & op_valid) begin
+        go_down = down$q | |grp_any_q$q;
+        walk_stop = stop_nogo_r$q;
+        if (|grp_any_q$q) begin
+            walk_stop = lvl0_r$q;
+        end
+        if (at_walk_check$q) begin
+            if (go_down & lvl0_r$q) begin
+                found_q$d = 1'b1;
+                result_q$d = hit[(32'h0)+:(24)];
+            end
+            done_q$d = walk_stop;
+            accept_q$d = walk_stop;
+            if (walk_stop) begin
+                state$d = MapState$Done;
+            end
+            else begin
+                state$d = MapState$WalkRead;
+            end
+            if (go_down) begin
+                pos$d = hit << 32'h6;
+                level$d = level$q - 32'h1;
+                down$d = 1'b1;
+            end
+            else if (top_r$q) begin
+                wrapped$d = 1'b1;
+                level$d = 32'h0;
+                pos$d = first_index;
+            end
+            else begin
+                pos$d = next_word_q$q;
+                level$d = level$q + 32'h1;
+            end
+        end
+        if (at_point_apply$q) begin
+            pos$d = word;
+            level$d = level$q + 32'h1;
+            if (is_test_r$q) begin
+                found_q$d = bit_lo_q$q | bit_hi_q$q;
+                result_q$d = pos$q[(32'h0)+:(24)];
+            end
+            else begin
+                if (level$q == 0) begin
+                    we_q$0$d = 1'b1;
+                end
+                if (level$q == 1) begin
+                    we_q$1$d = 1'b1;
+                end
+                if (level$q == 2) begin
+                    we_q$2$d = 1'b1;
+                end
+                if (level$q == 3) begin
+                    we_q$3$d = 1'b1;
+                end
+            end
+            if (propagate) begin
+                state$d = MapState$PointRead;
+            end
+            else begin
+                state$d = MapState$Done;
+                done_q$d = 1'b1;
+                accept_q$d = 1'b1;
+            end
+        end
+        take = accept_q$q & op_valid;
+        if (take) begin
+            accept_q$d = 1'b0;
             level$d = 32'h0;
             pos$d = ((op_index) & 25'h1ffffff);
             wrap$d = op_wrap;
@@ -2907,6 +3285,8 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             we_q$3$d = 1'b0;
             init_valid$d = 1'b0;
             done_q$d = 1'b0;
+            accept_q$d = 1'b0;
+            init_done_q$d = 1'b0;
             state$d = MapState$Init;
             init_word$d = 32'h0;
             found_q$d = 1'b0;
@@ -2916,7 +3296,7 @@ module qp_table_two_level$engine$map(clock,rst,init_done,op_valid,op,op_index,op
 endmodule // qp_table_two_level$engine$map
 
 
-module qp_table_two_level$engine$map$any_q(d,q,clock);
+module qp_table_two_level$engine$map$accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2932,7 +3312,45 @@ module qp_table_two_level$engine$map$any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_two_level$engine$map$any_q
+endmodule // qp_table_two_level$engine$map$accept_q
+
+
+module qp_table_two_level$engine$map$at_point_apply(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$at_point_apply
+
+
+module qp_table_two_level$engine$map$at_walk_check(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$at_walk_check
 
 
 module qp_table_two_level$engine$map$bit_hi_q(d,q,clock);
@@ -3161,6 +3579,25 @@ module qp_table_two_level$engine$map$grp_any_q(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$map$grp_any_q
+
+
+module qp_table_two_level$engine$map$init_done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$init_done_q
 
 
 module qp_table_two_level$engine$map$init_exists$0(d,q,clock);
@@ -3448,6 +3885,44 @@ module qp_table_two_level$engine$map$init_word(d,q,clock);
 endmodule // qp_table_two_level$engine$map$init_word
 
 
+module qp_table_two_level$engine$map$is_set_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$is_set_r
+
+
+module qp_table_two_level$engine$map$is_test_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$is_test_r
+
+
 module qp_table_two_level$engine$map$latched(d,q,clock);
     
     // Module arguments
@@ -3484,6 +3959,44 @@ module qp_table_two_level$engine$map$level(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$map$level
+
+
+module qp_table_two_level$engine$map$lvl0_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$lvl0_r
+
+
+module qp_table_two_level$engine$map$may_prop_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$may_prop_r
 
 
 module qp_table_two_level$engine$map$modified_q(d,q,clock);
@@ -3820,6 +4333,44 @@ module qp_table_two_level$engine$map$state(d,q,clock);
 endmodule // qp_table_two_level$engine$map$state
 
 
+module qp_table_two_level$engine$map$stop_nogo_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$stop_nogo_r
+
+
+module qp_table_two_level$engine$map$top_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$top_r
+
+
 module qp_table_two_level$engine$map$wa_q(d,q,clock);
     
     // Module arguments
@@ -4086,6 +4637,25 @@ module qp_table_two_level$engine$map$zero_lo_q(d,q,clock);
 endmodule // qp_table_two_level$engine$map$zero_lo_q
 
 
+module qp_table_two_level$engine$map$zero_mask_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$map$zero_mask_q
+
+
 module qp_table_two_level$engine$map_cmd_q(d,q,clock);
     
     // Module arguments
@@ -4179,6 +4749,158 @@ module qp_table_two_level$engine$op(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$op
+
+
+module qp_table_two_level$engine$op_alloc_at_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_alloc_at_r
+
+
+module qp_table_two_level$engine$op_alloc_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_alloc_r
+
+
+module qp_table_two_level$engine$op_bad_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_bad_r
+
+
+module qp_table_two_level$engine$op_flush_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_flush_r
+
+
+module qp_table_two_level$engine$op_free_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_free_r
+
+
+module qp_table_two_level$engine$op_publish_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$op_publish_r
+
+
+module qp_table_two_level$engine$pass_at_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$pass_at_q
+
+
+module qp_table_two_level$engine$pass_free_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$pass_free_q
 
 
 module qp_table_two_level$engine$pending_qpn(d,q,clock);
@@ -4591,6 +5313,25 @@ module qp_table_two_level$engine$waddr_q(d,q,clock);
     end
           
 endmodule // qp_table_two_level$engine$waddr_q
+
+
+module qp_table_two_level$engine$wait_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_two_level$engine$wait_q
 
 
 module qp_table_two_level$engine$was_idle(d,q,clock);

@@ -163,6 +163,9 @@ pub struct CmdEngine {
     /// edge after `Idle` is reached (`was_idle`).
     late_write: Constant<Bit>,
     land_wait: DFF<Bit>,
+    /// The command's registered write has landed by the end of this cycle in `Done` and
+    /// `FreeSnap`: always, or with `late_write` in their second cycle (`land_wait`).
+    landed: Signal<Local, Bit>,
     was_idle: DFF<Bit>,
     /// The write port of every copy of the state RAM, registered.
     we_q: DFF<Bit>,
@@ -182,10 +185,15 @@ pub struct CmdEngine {
     free_ok: DFF<Bits<32>>,
     cmd_error: DFF<Bits<32>>,
     in_use: DFF<Bits<32>>,
-    /// IN_USE goes up (an index reserved) or down (a FREE completed) at the next edge: the
-    /// counter's enable comes from these flip-flops, not from the state decode.
+    /// IN_USE goes up (an index reserved: ALLOC_OK too) or down (a FREE completed: FREE_OK
+    /// too) at the next edge, and CMD_ERROR or ALLOC_FULL counts one: the counters' enables
+    /// come from these flip-flops, not from the state decode. (Each is set at the latest at
+    /// the edge that enters `Done`, so the counter has counted by the edge that ends the
+    /// command, as before.)
     in_use_up: DFF<Bit>,
     in_use_down: DFF<Bit>,
+    cmd_error_up: DFF<Bit>,
+    alloc_full_up: DFF<Bit>,
     /// The counters, gathered here and assigned to `counts` once.
     counts_l: Signal<Local, CmdCounts>,
     index: Signal<Local, Bits<QPN_BITS>>,
@@ -196,6 +204,36 @@ pub struct CmdEngine {
     drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
     check_pass_q: DFF<Bit>,
+    /// `check_pass` and the command is ALLOC_AT (next: `AtTest`) or FREE (next:
+    /// `FreeSnap`), registered with `check_pass_q`.
+    pass_at_q: DFF<Bit>,
+    pass_free_q: DFF<Bit>,
+    /// Decodes of the command, registered (valid from `Decode` on: `op` is set at the edge
+    /// that enters `Start`): the decisions of `Decode` and `Check` read flip-flops.
+    op_alloc_r: DFF<Bit>,
+    op_alloc_at_r: DFF<Bit>,
+    op_publish_r: DFF<Bit>,
+    op_free_r: DFF<Bit>,
+    op_flush_r: DFF<Bit>,
+    op_bad_r: DFF<Bit>,
+    /// In `Init`: the cursor is at the last index (registered one edge ahead of it).
+    init_last_r: DFF<Bit>,
+    /// The state the `match` chooses; `state` takes it unless `hold`. The states that wait
+    /// (for the sweep's end, a command, the free map, the drain, a late write) choose their
+    /// next state unconditionally and wait through `hold`, which reads flip-flops kept next
+    /// to `state` instead of decoding it: the state register's enable is a few gates.
+    nxt: Signal<Local, EngState>,
+    hold: Signal<Local, Bit>,
+    /// `Idle` takes the command.
+    start: Signal<Local, Bit>,
+    /// In `Init`; in `Idle`; in `Drain`.
+    init_q: DFF<Bit>,
+    idle_q: DFF<Bit>,
+    drain_q: DFF<Bit>,
+    /// Waiting for the free map: set with every operation sent to it (each sends the engine
+    /// into a state that waits for `done`: `QRelease`, `AllocFind`, `AtTest`, `MapWait`,
+    /// `Overflow`, `Release`), cleared by `done` unless another is sent with it.
+    wait_q: DFF<Bit>,
     // What leaves the block is computed in these locals and assigned once at the end of
     // `update`: a port written twice in one evaluation pulses in an event-driven simulator.
     we: Signal<Local, Bit>,
@@ -215,6 +253,8 @@ pub struct CmdEngine {
     gen_mask: Constant<Bits<QPN_BITS>>,
     max_qps: Constant<Bits<25>>,
     last_index: Constant<Bits<QPN_BITS>>,
+    /// `max_qps - 2` (all ones when `max_qps` is 1: never reached in the sweep).
+    last_index_m1: Constant<Bits<QPN_BITS>>,
     first_index: Constant<Bits<QPN_BITS>>,
     reuse_lowest: Constant<Bit>,
     st: StateCodes,
@@ -231,10 +271,13 @@ impl CmdEngine {
                 result_qpn, init_done, ram_we, ram_waddr, ram_wdata, counts, counts_l, q_wr,
                 q_rd, q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index,
                 q_due, q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
-                pending_qpn, status_q, qpn_q, init_done_q, land_wait, was_idle, we_q, waddr_q, wdata_q, alloc_ok,
-                alloc_full, free_ok, cmd_error, in_use, in_use_up, in_use_down, index, gen, word_gen,
+                pending_qpn, status_q, qpn_q, init_done_q, land_wait, landed, was_idle, we_q, waddr_q, wdata_q, alloc_ok,
+                alloc_full, free_ok, cmd_error, in_use, in_use_up, in_use_down, cmd_error_up,
+                alloc_full_up, index, gen, word_gen,
                 new_gen,
-                cursor_next, drained, check_pass, check_pass_q, we, waddr, wdata, map_op_valid,
+                cursor_next, drained, check_pass, check_pass_q, pass_at_q, pass_free_q, op_alloc_r,
+                op_alloc_at_r, op_publish_r, op_free_r, op_flush_r, op_bad_r, init_last_r,
+                nxt, hold, start, init_q, idle_q, drain_q, wait_q, we, waddr, wdata, map_op_valid,
                 map_cmd, map_op_index, map_valid_q, map_cmd_q, map_index_q, st, ops, res,
                 map_op,
             ]
@@ -260,6 +303,9 @@ impl CmdEngine {
             gen_mask: Constant::new(p.gen_mask().into()),
             max_qps: Constant::new(u64::from(p.max_qps).into()),
             last_index: Constant::new(u64::from(p.max_qps - 1).into()),
+            last_index_m1: Constant::new(
+                (u64::from(p.max_qps).wrapping_sub(2) & ((1u64 << QPN_BITS) - 1)).into(),
+            ),
             first_index: Constant::new(u64::from(p.first_index).into()),
             reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
         )
@@ -294,6 +340,8 @@ impl Logic for CmdEngine {
             in_use,
             in_use_up,
             in_use_down,
+            cmd_error_up,
+            alloc_full_up,
             q_wr,
             q_rd,
             q_count,
@@ -303,15 +351,38 @@ impl Logic for CmdEngine {
             map_cmd_q,
             map_index_q,
             entry_r,
-            check_pass_q
+            check_pass_q,
+            pass_at_q,
+            pass_free_q,
+            op_alloc_r,
+            op_alloc_at_r,
+            op_publish_r,
+            op_free_r,
+            op_flush_r,
+            op_bad_r,
+            init_last_r,
+            init_q,
+            idle_q,
+            drain_q,
+            wait_q
         );
         self.in_use_up.d.next = false;
         self.in_use_down.d.next = false;
+        self.cmd_error_up.d.next = false;
+        self.alloc_full_up.d.next = false;
         if self.in_use_up.q.val() {
             self.in_use.d.next = self.in_use.q.val() + 1;
+            self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
         }
         if self.in_use_down.q.val() {
             self.in_use.d.next = self.in_use.q.val() - 1;
+            self.free_ok.d.next = self.free_ok.q.val() + 1;
+        }
+        if self.cmd_error_up.q.val() {
+            self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+        }
+        if self.alloc_full_up.q.val() {
+            self.alloc_full.d.next = self.alloc_full.q.val() + 1;
         }
         for p in 0..self._ports {
             self.drain[p].clock.next = self.clock.val();
@@ -342,8 +413,8 @@ impl Logic for CmdEngine {
         self.waddr.next = self.cursor.q.val();
         self.wdata.next.state = self.st.free.val();
         self.wdata.next.gen = 0.into();
-        self.cmd_done.next = (self.state.q.val() == EngState::Done)
-            & (!self.late_write.val() | self.land_wait.q.val());
+        self.landed.next = !self.late_write.val() | self.land_wait.q.val();
+        self.cmd_done.next = (self.state.q.val() == EngState::Done) & self.landed.val();
         self.land_wait.d.next = false;
         self.was_idle.d.next = self.state.q.val() == EngState::Idle;
         // A flip-flop of its own (every lookup pipe's request ready reads it).
@@ -404,6 +475,17 @@ impl Logic for CmdEngine {
                 & (self.word_gen.val() == self.gen.val());
         }
         self.check_pass_q.d.next = self.check_pass.val();
+        self.pass_at_q.d.next =
+            self.check_pass.val() & (self.op.q.val() == self.ops.alloc_at.val());
+        self.pass_free_q.d.next = self.check_pass.val() & (self.op.q.val() == self.ops.free.val());
+        self.op_alloc_r.d.next = self.op.q.val() == self.ops.alloc.val();
+        self.op_alloc_at_r.d.next = self.op.q.val() == self.ops.alloc_at.val();
+        self.op_publish_r.d.next = self.op.q.val() == self.ops.publish.val();
+        self.op_free_r.d.next = self.op.q.val() == self.ops.free.val();
+        self.op_flush_r.d.next = self.op.q.val() == self.ops.dir_flush.val();
+        self.op_bad_r.d.next =
+            (self.op.q.val() < self.ops.alloc.val()) | (self.op.q.val() > self.ops.last.val());
+        self.init_last_r.d.next = self.cursor.q.val() == self.last_index_m1.val();
         self.drained.next = true;
         for p in 0..self._ports {
             if !self.drain_zero[p].q.val() {
@@ -411,13 +493,15 @@ impl Logic for CmdEngine {
             }
         }
 
+        self.start.next = self.cmd_valid.val()
+            & self.map.init_done.val()
+            & (!self.late_write.val() | self.init_done_q.q.val());
+        self.nxt.next = EngState::Idle;
         match self.state.q.val() {
             EngState::Init => {
                 self.we.next = true;
                 self.cursor.d.next = self.cursor.q.val() + 1;
-                if self.cursor.q.val() == self.last_index.val() {
-                    self.state.d.next = EngState::Idle;
-                }
+                self.nxt.next = EngState::Idle;
             }
             EngState::Idle => {
                 // The last write of the sweep has landed (the write port is registered; once
@@ -425,42 +509,37 @@ impl Logic for CmdEngine {
                 // (shorter) is over too.
                 self.init_done_q.d.next =
                     self.map.init_done.val() & (!self.late_write.val() | self.was_idle.q.val());
-                if self.cmd_valid.val()
-                    & self.map.init_done.val()
-                    & (!self.late_write.val() | self.init_done_q.q.val())
-                {
+                self.nxt.next = EngState::Start;
+                if self.start.val() {
                     self.op.d.next = self.cmd_op.val();
                     self.qpn.d.next = self.cmd_qpn.val();
                     // The index's word is read from here on (through Start and Decode), so
                     // that it is in `entry_r` by `Check`.
                     self.cursor.d.next = self.cmd_qpn.val() & self.index_mask.val();
                     self.time_q.d.next = self.cmd_time.val();
-                    self.state.d.next = EngState::Start;
                 }
             }
             EngState::Start => {
                 // Before any command: the oldest quarantined index goes back to the free map
                 // if its time is over (one per command keeps every command bounded).
-                self.state.d.next = EngState::Decode;
+                self.nxt.next = EngState::Decode;
                 if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
                     self.map_op_valid.next = true;
                     self.map_cmd.next = self.map_op.set.val();
                     self.map_op_index.next = self.q_head_index.val();
                     self.q_rd.d.next = self.q_rd_next.val();
                     self.q_count.d.next = self.q_count.q.val() - 1;
-                    self.state.d.next = EngState::QRelease;
+                    self.nxt.next = EngState::QRelease;
                 }
             }
             EngState::QRelease => {
-                if self.map.done.val() {
-                    self.state.d.next = EngState::Decode;
-                }
+                self.nxt.next = EngState::Decode;
             }
             EngState::Decode => {
                 self.cursor.d.next = self.qpn.q.val() & self.index_mask.val();
                 self.pending_qpn.d.next = self.qpn.q.val();
-                self.state.d.next = EngState::Read;
-                if self.op.q.val() == self.ops.alloc.val() {
+                self.nxt.next = EngState::Read;
+                if self.op_alloc_r.q.val() {
                     // ALLOC: find the first available index from the policy's start.
                     self.map_op_valid.next = true;
                     self.map_cmd.next = self.map_op.find.val();
@@ -468,34 +547,32 @@ impl Logic for CmdEngine {
                     if self.reuse_lowest.val() {
                         self.map_op_index.next = self.first_index.val();
                     }
-                    self.state.d.next = EngState::AllocFind;
+                    self.nxt.next = EngState::AllocFind;
                 }
-                if self.op.q.val() == self.ops.dir_flush.val() {
+                if self.op_flush_r.q.val() {
                     // DIR_FLUSH: nothing is cached in flat mode.
                     self.pending_status.d.next = self.res.ok.val();
-                    self.state.d.next = EngState::Done;
+                    self.nxt.next = EngState::Done;
                 }
-                if (self.op.q.val() < self.ops.alloc.val())
-                    | (self.op.q.val() > self.ops.last.val())
-                {
+                if self.op_bad_r.q.val() {
                     self.pending_status.d.next = self.res.bad_cmd.val();
-                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
-                    self.state.d.next = EngState::Done;
+                    self.cmd_error_up.d.next = true;
+                    self.nxt.next = EngState::Done;
                 }
             }
             EngState::Read => {
                 // ALLOC_AT, PUBLISH, FREE: the range first.
                 if bit_cast::<25, QPN_BITS>(self.index.val()) >= self.max_qps.val() {
                     self.pending_status.d.next = self.res.out_of_range.val();
-                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
-                    self.state.d.next = EngState::Done;
+                    self.cmd_error_up.d.next = true;
+                    self.nxt.next = EngState::Done;
                 } else {
-                    self.state.d.next = EngState::Hold;
+                    self.nxt.next = EngState::Hold;
                 }
             }
             EngState::Hold => {
                 // The word is in `entry_r`; its checks are registered at this edge.
-                self.state.d.next = EngState::Check;
+                self.nxt.next = EngState::Check;
             }
             EngState::Check => {
                 // ALLOC_AT needs FREE (the generation comes from the QPN); PUBLISH needs
@@ -503,50 +580,49 @@ impl Logic for CmdEngine {
                 // generation, and writes FREE at once, then drains.
                 self.waddr.next = self.index.val();
                 self.wdata.next.gen = self.entry_q.val().gen;
-                self.state.d.next = EngState::Done;
-                if self.op.q.val() == self.ops.alloc_at.val() {
+                self.nxt.next = EngState::Done;
+                if self.op_alloc_at_r.q.val() {
                     self.wdata.next.state = self.st.reserved.val();
                     self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 }
-                if self.op.q.val() == self.ops.publish.val() {
+                if self.op_publish_r.q.val() {
                     self.wdata.next.state = self.st.valid.val();
                 }
-                if self.op.q.val() == self.ops.free.val() {
+                if self.op_free_r.q.val() {
                     self.wdata.next.state = self.st.free.val();
                 }
                 if self.check_pass_q.q.val() {
                     self.we.next = true;
                     self.pending_status.d.next = self.res.ok.val();
-                    if self.op.q.val() == self.ops.alloc_at.val() {
+                    if self.pass_at_q.q.val() {
                         // ALLOC_AT: FREE is not enough, the index must be available (not
                         // quarantined): ask the free map before writing.
                         self.we.next = false;
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.test.val();
-                        self.state.d.next = EngState::AtTest;
+                        self.nxt.next = EngState::AtTest;
                     }
-                    if self.op.q.val() == self.ops.free.val() {
-                        self.state.d.next = EngState::FreeSnap;
+                    if self.pass_free_q.q.val() {
+                        self.nxt.next = EngState::FreeSnap;
                     }
                 } else {
                     self.pending_status.d.next = self.res.bad_state.val();
-                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.cmd_error_up.d.next = true;
                 }
             }
             EngState::FreeSnap => {
                 // The registered write of FREE lands at this edge (with `late_write` at the
                 // edge that ends the second cycle here): the lookups in flight after it may
                 // have seen the old word. The drain inputs are registered at it.
-                if self.late_write.val() & !self.land_wait.q.val() {
+                self.nxt.next = EngState::DrainSnap;
+                if !self.landed.val() {
                     self.land_wait.d.next = true;
-                } else {
-                    self.state.d.next = EngState::DrainSnap;
                 }
             }
             EngState::DrainSnap => {
                 // The lookups in flight after the edge that wrote FREE, from the drain inputs
                 // registered at that edge.
-                self.state.d.next = EngState::Drain;
+                self.nxt.next = EngState::Drain;
                 for p in 0..self._ports {
                     self.drain[p].d.next = self.in_flight_r[p].q.val();
                     self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
@@ -567,25 +643,25 @@ impl Logic for CmdEngine {
                 self.pending_status.d.next = self.res.full.val();
                 self.pending_qpn.d.next = 0.into();
                 self.cursor.d.next = self.map.result.val();
-                if self.map.done.val() {
-                    if self.map.found.val() {
-                        self.state.d.next = EngState::AllocRead;
-                    } else {
-                        self.alloc_full.d.next = self.alloc_full.q.val() + 1;
-                        self.state.d.next = EngState::Done;
+                if self.map.found.val() {
+                    self.nxt.next = EngState::AllocRead;
+                } else {
+                    self.nxt.next = EngState::Done;
+                    if self.map.done.val() {
+                        self.alloc_full_up.d.next = true;
                     }
                 }
             }
             EngState::AllocRead => {
                 // The state RAM word of the found index is read at this edge.
-                self.state.d.next = EngState::AllocHold;
+                self.nxt.next = EngState::AllocHold;
             }
             EngState::AllocHold => {
-                self.state.d.next = EngState::AllocLatch;
+                self.nxt.next = EngState::AllocLatch;
             }
             EngState::AllocLatch => {
                 // The word is registered once more (`entry_r`).
-                self.state.d.next = EngState::AllocWrite;
+                self.nxt.next = EngState::AllocWrite;
             }
             EngState::AllocWrite => {
                 // Advance the generation, reserve, take the index out of the free map.
@@ -596,12 +672,11 @@ impl Logic for CmdEngine {
                 self.pending_qpn.d.next =
                     (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
                 self.next_alloc.d.next = self.cursor_next.val();
-                self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                 self.in_use_up.d.next = true;
                 self.map_op_valid.next = true;
                 self.map_cmd.next = self.map_op.clear.val();
                 self.map_op_index.next = self.cursor.q.val();
-                self.state.d.next = EngState::MapWait;
+                self.nxt.next = EngState::MapWait;
             }
             EngState::AtTest => {
                 self.waddr.next = self.index.val();
@@ -609,26 +684,26 @@ impl Logic for CmdEngine {
                 self.wdata.next.gen = bit_cast::<GEN_BITS_MAX, QPN_BITS>(self.gen.val());
                 // BAD_STATE until the map answers (MapWait sets OK when it was available).
                 self.pending_status.d.next = self.res.bad_state.val();
+                if self.map.found.val() {
+                    self.nxt.next = EngState::MapWait;
+                } else {
+                    self.nxt.next = EngState::Done;
+                }
                 if self.map.done.val() {
                     if self.map.found.val() {
                         self.we.next = true;
-                        self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
                         self.in_use_up.d.next = true;
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
-                        self.state.d.next = EngState::MapWait;
                     } else {
-                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
-                        self.state.d.next = EngState::Done;
+                        self.cmd_error_up.d.next = true;
                     }
                 }
             }
             EngState::MapWait => {
                 // ALLOC and ALLOC_AT that reach here succeed.
                 self.pending_status.d.next = self.res.ok.val();
-                if self.map.done.val() {
-                    self.state.d.next = EngState::Done;
-                }
+                self.nxt.next = EngState::Done;
             }
             EngState::Drain => {
                 // The responses of the cycle before (registered), in order: the first ones
@@ -641,10 +716,18 @@ impl Logic for CmdEngine {
                         }
                     }
                 }
+                // Into the quarantine (a full queue first releases its oldest), or back to
+                // the pool, once drained.
+                if self.q_on.val() {
+                    self.nxt.next = EngState::Push;
+                    if self.q_count.q.val() == self.q_depth.val() {
+                        self.nxt.next = EngState::Overflow;
+                    }
+                } else {
+                    self.nxt.next = EngState::Release;
+                }
                 if self.drained.val() {
                     if self.q_on.val() {
-                        // Into the quarantine; a full queue first releases its oldest.
-                        self.state.d.next = EngState::Push;
                         if self.q_count.q.val() == self.q_depth.val() {
                             self.map_op_valid.next = true;
                             self.map_cmd.next = self.map_op.set.val();
@@ -652,34 +735,27 @@ impl Logic for CmdEngine {
                             self.q_rd.d.next = self.q_rd_next.val();
                             self.q_count.d.next = self.q_count.q.val() - 1;
                             self.q_overflow.d.next = self.q_overflow.q.val() + 1;
-                            self.state.d.next = EngState::Overflow;
                         }
                     } else {
-                        // Back to the pool.
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.set.val();
-                        self.state.d.next = EngState::Release;
                     }
                 }
             }
             EngState::Overflow => {
-                if self.map.done.val() {
-                    self.state.d.next = EngState::Push;
-                }
+                self.nxt.next = EngState::Push;
             }
             EngState::Push => {
                 self.qram.write_enable.next = true;
                 self.q_wr.d.next = self.q_wr_next.val();
                 self.q_count.d.next = self.q_count.q.val() + 1;
-                self.free_ok.d.next = self.free_ok.q.val() + 1;
                 self.in_use_down.d.next = true;
-                self.state.d.next = EngState::Done;
+                self.nxt.next = EngState::Done;
             }
             EngState::Release => {
+                self.nxt.next = EngState::Done;
                 if self.map.done.val() {
-                    self.free_ok.d.next = self.free_ok.q.val() + 1;
                     self.in_use_down.d.next = true;
-                    self.state.d.next = EngState::Done;
                 }
             }
             EngState::Done => {
@@ -687,13 +763,32 @@ impl Logic for CmdEngine {
                 // command's write has landed.
                 self.status_q.d.next = self.pending_status.q.val();
                 self.qpn_q.d.next = self.pending_qpn.q.val();
-                if self.late_write.val() & !self.land_wait.q.val() {
+                self.nxt.next = EngState::Idle;
+                if !self.landed.val() {
                     self.land_wait.d.next = true;
-                } else {
-                    self.state.d.next = EngState::Idle;
                 }
             }
         }
+
+        // The waits, from flip-flops (see `nxt`).
+        self.hold.next = (self.init_q.q.val() & !self.init_last_r.q.val())
+            | (self.idle_q.q.val() & !self.start.val())
+            | (self.wait_q.q.val() & !self.map.done.val())
+            | (self.drain_q.q.val() & !self.drained.val())
+            | (self.late_write.val()
+                & !self.land_wait.q.val()
+                & ((self.state.q.val() == EngState::FreeSnap)
+                    | (self.state.q.val() == EngState::Done)));
+        if !self.hold.val() {
+            self.state.d.next = self.nxt.val();
+        }
+        self.init_q.d.next = self.init_q.q.val() & !self.init_last_r.q.val();
+        self.idle_q.d.next = (self.init_q.q.val() & self.init_last_r.q.val())
+            | (self.idle_q.q.val() & !self.start.val())
+            | ((self.state.q.val() == EngState::Done) & self.landed.val());
+        self.drain_q.d.next = (self.state.q.val() == EngState::DrainSnap)
+            | (self.drain_q.q.val() & !self.drained.val());
+        self.wait_q.d.next = self.map_op_valid.val() | (self.wait_q.q.val() & !self.map.done.val());
 
         // Every copy of the state RAM (this engine's and the lookup pipes') takes the same
         // writes.
@@ -715,7 +810,13 @@ impl Logic for CmdEngine {
 
         if self.rst.val() {
             self.state.d.next = EngState::Init;
+            self.init_q.d.next = true;
+            self.idle_q.d.next = false;
+            self.drain_q.d.next = false;
+            self.wait_q.d.next = false;
             self.cursor.d.next = 0.into();
+            // The sweep starts at index 0, the last when `max_qps` is 1.
+            self.init_last_r.d.next = self.last_index.val() == 0;
             self.init_done_q.d.next = false;
             self.land_wait.d.next = false;
             self.we_q.d.next = false;
@@ -730,6 +831,8 @@ impl Logic for CmdEngine {
             self.in_use.d.next = 0.into();
             self.in_use_up.d.next = false;
             self.in_use_down.d.next = false;
+            self.cmd_error_up.d.next = false;
+            self.alloc_full_up.d.next = false;
             self.q_wr.d.next = 0.into();
             self.q_rd.d.next = 0.into();
             self.q_count.d.next = 0.into();

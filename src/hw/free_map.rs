@@ -105,15 +105,18 @@ pub struct FreeMap {
     num1: Signal<Local, Bits<4>>,
     num2: Signal<Local, Bits<4>>,
     num3: Signal<Local, Bits<4>>,
-    seen0: Signal<Local, Bit>,
-    seen1: Signal<Local, Bit>,
-    seen2: Signal<Local, Bit>,
-    seen3: Signal<Local, Bit>,
     /// The number of the lowest set bit of the first group with one.
     num_sel: Signal<Local, Bits<4>>,
     /// 0..15 as 4-bit constants.
     c4: Vec<Constant<Bits<4>>>,
-    any_q: DFF<Bit>,
+    /// In `Idle` or `Done` (where an operation is taken), as a flip-flop of its own: set
+    /// with `done_q` and by the end of the init sweep, cleared when an operation is taken.
+    accept_q: DFF<Bit>,
+    /// The init sweep is over (`init_done`), as a flip-flop: set with `Idle` after
+    /// `InitTail`.
+    init_done_q: DFF<Bit>,
+    /// The operation is taken at this edge.
+    take: Signal<Local, Bit>,
     init_word: DFF<Bits<WORD_ADDR_BITS>>,
     /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
     /// edges: the array, then its output register).
@@ -122,17 +125,43 @@ pub struct FreeMap {
     /// a read state on: `pos` does not change while a level is read).
     bit_mask_q: DFF<Bits<64>>,
     ge_mask_q: DFF<Bits<64>>,
+    /// `bit_mask_q` for CLEAR and TEST, 0 for SET, registered (one edge after `bit_mask_q`):
+    /// the word
+    /// `PointPrep` tests for zero (CLEAR: without the bit; SET: the whole word, which is
+    /// zero exactly when the summary bit above goes from 0 to 1).
+    zero_mask_q: DFF<Bits<64>>,
+    /// Decodes of registers, registered (valid from the cycle after `level`, `op_q`, `wrap`
+    /// or `wrapped` change; they are read in `WalkCheck` and `PointApply`, at least four
+    /// cycles later): the decisions of those states read flip-flops, not decodes.
+    /// `level` is 0.
+    lvl0_r: DFF<Bit>,
+    /// FIND ends in `WalkCheck` if the word has no member at or after pos (going up): at
+    /// the top level when it may not wrap (any more); going down it ends at level 0.
+    stop_nogo_r: DFF<Bit>,
+    /// `level` is the top level.
+    top_r: DFF<Bit>,
+    /// CLEAR or SET below the top level: a word that becomes zero (CLEAR) or non-zero (SET)
+    /// changes the summary bit above.
+    may_prop_r: DFF<Bit>,
+    is_test_r: DFF<Bit>,
+    is_set_r: DFF<Bit>,
+    /// One-hot state flags, registered from the state before (`WalkCheck` always follows
+    /// `WalkFind`, `PointApply` always follows `PointPrep`).
+    at_walk_check: DFF<Bit>,
+    at_point_apply: DFF<Bit>,
     /// Computed in `PointPrep` from the latched word: the word to write back, whether each
-    /// half of the word is zero without the bit (CLEAR: the summary bit above changes when
-    /// both are), and whether each half holds the bit (TEST). (Halves: each reduction is
-    /// finished by one gate in `PointApply`, so no cycle holds a whole 64-bit reduction and
-    /// the decision after it.)
+    /// half of the word is zero under `zero_mask_q` (CLEAR: without the bit; SET: the whole
+    /// word; the summary bit above changes when both halves are), and whether each half
+    /// holds the bit (TEST). (Halves: each reduction is finished by one gate in
+    /// `PointApply`, so no cycle holds a whole 64-bit reduction and the decision after it.)
     modified_q: DFF<Bits<64>>,
     zero_lo_q: DFF<Bit>,
     zero_hi_q: DFF<Bit>,
     bit_lo_q: DFF<Bit>,
     bit_hi_q: DFF<Bit>,
     others: Signal<Local, Bits<64>>,
+    /// The latched word under `zero_mask_q`.
+    zero_test: Signal<Local, Bits<64>>,
     hits: Signal<Local, Bits<64>>,
     /// The write port of every level, registered: a write decided in a cycle lands at the
     /// edge after the next, so no logic runs into the block RAMs' write ports (the next read
@@ -162,11 +191,16 @@ pub struct FreeMap {
     masked: Signal<Local, Bits<64>>,
     /// The latched word with the current bit cleared (CLEAR) or set (SET).
     modified: Signal<Local, Bits<64>>,
-    /// The word went from non-zero to zero (CLEAR) or from zero to non-zero (SET): the
-    /// summary bit one level up changes too.
+    /// CLEAR or SET, below the top level: the word went from non-zero to zero (CLEAR) or
+    /// from zero to non-zero (SET), so the summary bit one level up changes too.
     propagate: Signal<Local, Bit>,
+    /// FIND in `WalkCheck`: down, or up with a member at or after pos in this word (a group
+    /// of it has one: the whole word's OR is not a register of its own, so no cycle
+    /// reduces 64 bits to one and registers it).
+    go_down: Signal<Local, Bit>,
+    /// FIND ends in `WalkCheck` (found at level 0, or nothing up to the top level).
+    walk_stop: Signal<Local, Bit>,
     word_exists: Signal<Local, Bit>,
-    top: Signal<Local, Bit>,
     ffs_in: Signal<Local, Bits<64>>,
     ffs: Signal<Local, Bits<POS_BITS>>,
     /// The position with its bit number cleared.
@@ -223,11 +257,12 @@ impl FreeMap {
             [
                 clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result,
                 state, level, pos, wrapped, wrap, down, op_q, found_q, done_q, result_q,
-                latched, nums_q, num0, num1, num2, num3, seen0, seen1, seen2, seen3, num_sel,
-                rd_wait, bit_mask_q, ge_mask_q, modified_q, zero_lo_q, zero_hi_q, bit_lo_q,
-                bit_hi_q, others, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q,
-                any_q, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
-                propagate, word_exists, top, ffs_in, ffs, ffs_base, grp0, grp1, grp2, grp3,
+                latched, nums_q, num0, num1, num2, num3, num_sel,
+                rd_wait, bit_mask_q, ge_mask_q, zero_mask_q, lvl0_r, stop_nogo_r, top_r,
+                may_prop_r, is_test_r, is_set_r, at_walk_check, at_point_apply, modified_q, zero_lo_q, zero_hi_q, bit_lo_q,
+                bit_hi_q, others, zero_test, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q,
+                accept_q, init_done_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
+                propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base, grp0, grp1, grp2, grp3,
                 grp_any_q, hit, ops,
             ]
             rams: words
@@ -288,10 +323,20 @@ impl Logic for FreeMap {
             init_word,
             latched,
             nums_q,
-            any_q,
+            accept_q,
+            init_done_q,
             rd_wait,
             bit_mask_q,
             ge_mask_q,
+            zero_mask_q,
+            lvl0_r,
+            stop_nogo_r,
+            top_r,
+            may_prop_r,
+            is_test_r,
+            is_set_r,
+            at_walk_check,
+            at_point_apply,
             modified_q,
             zero_lo_q,
             zero_hi_q,
@@ -315,8 +360,7 @@ impl Logic for FreeMap {
         self.done_q.d.next = false;
         self.found.next = self.found_q.q.val();
         self.result.next = self.result_q.q.val();
-        self.init_done.next =
-            (self.state.q.val() != MapState::Init) & (self.state.q.val() != MapState::InitTail);
+        self.init_done.next = self.init_done_q.q.val();
 
         // The word and bit of the current position at the current level, and that level's
         // read data.
@@ -325,20 +369,40 @@ impl Logic for FreeMap {
         self.bit_mask.next = self.one.val() << self.bitpos.val();
         self.bit_mask_q.d.next = self.bit_mask.val();
         self.ge_mask_q.d.next = self.ones.val() << self.bitpos.val();
+        // From `bit_mask_q` (one edge later: valid from the `PointLatch` cycle on, used in
+        // `PointPrep`), so that no cycle holds the position's decode and the choice by op.
+        self.zero_mask_q.d.next = self.bit_mask_q.q.val();
+        if self.is_set_r.q.val() {
+            self.zero_mask_q.d.next = 0.into();
+        }
+        self.lvl0_r.d.next = self.level.q.val() == 0;
+        self.top_r.d.next = self.level.q.val() == self.top_level.val();
+        self.stop_nogo_r.d.next = (self.level.q.val() == self.top_level.val())
+            & !(self.wrap.q.val() & !self.wrapped.q.val());
+        if self.down.q.val() {
+            self.stop_nogo_r.d.next = self.level.q.val() == 0;
+        }
+        self.may_prop_r.d.next = (self.level.q.val() != self.top_level.val())
+            & (self.op_q.q.val() != self.ops.test.val());
+        self.is_test_r.d.next = self.op_q.q.val() == self.ops.test.val();
+        self.is_set_r.d.next = self.op_q.q.val() == self.ops.set.val();
+        self.at_walk_check.d.next = self.state.q.val() == MapState::WalkFind;
+        self.at_point_apply.d.next = self.state.q.val() == MapState::PointPrep;
         self.next_word_q.d.next = self.word.val() + 1;
         // CLEAR and SET: the latched word with the bit changed (registered in `PointPrep`),
-        // and whether the summary bit one level up changes with it: SET, the word was zero
-        // (`any_q` holds the latched word's OR in `PointApply`); CLEAR, it is zero without
-        // the bit (from the halves registered in `PointPrep`).
+        // and whether the summary bit one level up changes with it: SET, the word was zero;
+        // CLEAR, it is zero without the bit (both from the halves registered in `PointPrep`
+        // under `zero_mask_q`), below the top level.
         self.others.next = self.latched.q.val() & !self.bit_mask_q.q.val();
+        self.zero_test.next = self.latched.q.val() & !self.zero_mask_q.q.val();
         self.hits.next = self.latched.q.val() & self.bit_mask_q.q.val();
-        if self.op_q.q.val() == self.ops.set.val() {
+        if self.is_set_r.q.val() {
             self.modified.next = self.latched.q.val() | self.bit_mask_q.q.val();
-            self.propagate.next = !self.any_q.q.val();
         } else {
             self.modified.next = self.others.val();
-            self.propagate.next = self.zero_lo_q.q.val() & self.zero_hi_q.q.val();
         }
+        self.propagate.next =
+            self.may_prop_r.q.val() & self.zero_lo_q.q.val() & self.zero_hi_q.q.val();
         self.rd.next = 0.into();
         self.word_exists.next = false;
         self.init_pos.next = bit_cast::<POS_BITS, WORD_ADDR_BITS>(self.init_word.q.val());
@@ -369,7 +433,6 @@ impl Logic for FreeMap {
                 self.word_exists.next = self.exists_k[k].q.val();
             }
         }
-        self.top.next = self.level.q.val() == self.top_level.val();
         // Registered: valid in the `WalkLatch` cycle (the third after `pos` changes).
         self.word_exists_q.d.next = self.word_exists.val();
         self.masked.next = self.rd.val() & self.ge_mask_q.q.val();
@@ -392,31 +455,62 @@ impl Logic for FreeMap {
         self.grp2.next = self.ffs_in.val().get_bits::<16>(32);
         self.grp3.next = self.ffs_in.val().get_bits::<16>(48);
         // Per group, the number of its lowest set bit (a priority encoder, no carry chain),
-        // registered with whether the group has one.
+        // registered with whether the group has one. Written by nibbles (the first nibble
+        // with a set bit gives bits 3:2, its lowest set bit bits 1:0) so that the encoder
+        // maps onto three levels of LUTs rather than a chain of 16 priorities; the nibbles
+        // are visited from the highest, the lowest with a set bit assigned last.
         self.num0.next = 0.into();
         self.num1.next = 0.into();
         self.num2.next = 0.into();
         self.num3.next = 0.into();
-        self.seen0.next = false;
-        self.seen1.next = false;
-        self.seen2.next = false;
-        self.seen3.next = false;
-        for i in 0..16 {
-            if self.grp0.val().get_bit(i) & !self.seen0.val() {
-                self.num0.next = self.c4[i].val();
-                self.seen0.next = true;
+        for j in 0..4 {
+            if self.grp0.val().get_bits::<4>(12 - 4 * j).any() {
+                self.num0.next = self.c4[15 - 4 * j].val();
+                if self.grp0.val().get_bit(14 - 4 * j) {
+                    self.num0.next = self.c4[14 - 4 * j].val();
+                }
+                if self.grp0.val().get_bit(13 - 4 * j) {
+                    self.num0.next = self.c4[13 - 4 * j].val();
+                }
+                if self.grp0.val().get_bit(12 - 4 * j) {
+                    self.num0.next = self.c4[12 - 4 * j].val();
+                }
             }
-            if self.grp1.val().get_bit(i) & !self.seen1.val() {
-                self.num1.next = self.c4[i].val();
-                self.seen1.next = true;
+            if self.grp1.val().get_bits::<4>(12 - 4 * j).any() {
+                self.num1.next = self.c4[15 - 4 * j].val();
+                if self.grp1.val().get_bit(14 - 4 * j) {
+                    self.num1.next = self.c4[14 - 4 * j].val();
+                }
+                if self.grp1.val().get_bit(13 - 4 * j) {
+                    self.num1.next = self.c4[13 - 4 * j].val();
+                }
+                if self.grp1.val().get_bit(12 - 4 * j) {
+                    self.num1.next = self.c4[12 - 4 * j].val();
+                }
             }
-            if self.grp2.val().get_bit(i) & !self.seen2.val() {
-                self.num2.next = self.c4[i].val();
-                self.seen2.next = true;
+            if self.grp2.val().get_bits::<4>(12 - 4 * j).any() {
+                self.num2.next = self.c4[15 - 4 * j].val();
+                if self.grp2.val().get_bit(14 - 4 * j) {
+                    self.num2.next = self.c4[14 - 4 * j].val();
+                }
+                if self.grp2.val().get_bit(13 - 4 * j) {
+                    self.num2.next = self.c4[13 - 4 * j].val();
+                }
+                if self.grp2.val().get_bit(12 - 4 * j) {
+                    self.num2.next = self.c4[12 - 4 * j].val();
+                }
             }
-            if self.grp3.val().get_bit(i) & !self.seen3.val() {
-                self.num3.next = self.c4[i].val();
-                self.seen3.next = true;
+            if self.grp3.val().get_bits::<4>(12 - 4 * j).any() {
+                self.num3.next = self.c4[15 - 4 * j].val();
+                if self.grp3.val().get_bit(14 - 4 * j) {
+                    self.num3.next = self.c4[14 - 4 * j].val();
+                }
+                if self.grp3.val().get_bit(13 - 4 * j) {
+                    self.num3.next = self.c4[13 - 4 * j].val();
+                }
+                if self.grp3.val().get_bit(12 - 4 * j) {
+                    self.num3.next = self.c4[12 - 4 * j].val();
+                }
             }
         }
         self.nums_q.d.next = (bit_cast::<16, 4>(self.num3.val()) << 12)
@@ -427,7 +521,7 @@ impl Logic for FreeMap {
             | (bit_cast::<4, 1>(self.grp1.val().any().into()) << 1)
             | (bit_cast::<4, 1>(self.grp2.val().any().into()) << 2)
             | (bit_cast::<4, 1>(self.grp3.val().any().into()) << 3);
-        // The first group with a set bit (group 3 when none: then `any_q` is clear and the
+        // The first group with a set bit (group 3 when none: then `grp_any_q` is clear and the
         // number is not used).
         self.num_sel.next = self.nums_q.q.val().get_bits::<4>(12);
         self.ffs.next = self.ffs.val() | self.grp_num[2].val();
@@ -445,7 +539,6 @@ impl Logic for FreeMap {
         }
         self.ffs.next = self.ffs.val() | bit_cast::<POS_BITS, 4>(self.num_sel.val());
         self.hit.next = self.ffs.val();
-        self.any_q.d.next = self.latched.q.val().any();
 
         if self.init_valid.q.val() {
             self.wa_q.d.next = bit_cast::<RAM_ADDR_BITS, WORD_ADDR_BITS>(self.init_wa.q.val());
@@ -473,6 +566,8 @@ impl Logic for FreeMap {
             }
             MapState::InitTail => {
                 self.state.d.next = MapState::Idle;
+                self.accept_q.d.next = true;
+                self.init_done_q.d.next = true;
             }
             MapState::Idle => {}
             MapState::WalkRead => {
@@ -493,38 +588,8 @@ impl Logic for FreeMap {
             MapState::WalkFind => {
                 self.state.d.next = MapState::WalkCheck;
             }
-            MapState::WalkCheck => {
-                // Down, or up with a member at or after pos in this word: found at level 0,
-                // else go down from it. Up with none: the next word, one level up; past the
-                // top: wrap once, or not found.
-                if self.down.q.val() | self.any_q.q.val() {
-                    if self.level.q.val() == 0 {
-                        self.found_q.d.next = true;
-                        self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
-                        self.state.d.next = MapState::Done;
-                        self.done_q.d.next = true;
-                    } else {
-                        self.pos.d.next = self.hit.val() << 6;
-                        self.level.d.next = self.level.q.val() - 1;
-                        self.down.d.next = true;
-                        self.state.d.next = MapState::WalkRead;
-                    }
-                } else if self.top.val() {
-                    if self.wrap.q.val() & !self.wrapped.q.val() {
-                        self.wrapped.d.next = true;
-                        self.level.d.next = 0.into();
-                        self.pos.d.next = self.first_index.val();
-                        self.state.d.next = MapState::WalkRead;
-                    } else {
-                        self.state.d.next = MapState::Done;
-                        self.done_q.d.next = true;
-                    }
-                } else {
-                    self.pos.d.next = self.next_word_q.q.val();
-                    self.level.d.next = self.level.q.val() + 1;
-                    self.state.d.next = MapState::WalkRead;
-                }
-            }
+            // Decided below from the one-hot flag `at_walk_check`.
+            MapState::WalkCheck => {}
             MapState::PointRead => {
                 self.rd_wait.d.next = !self.rd_wait.q.val();
                 if self.rd_wait.q.val() {
@@ -537,41 +602,83 @@ impl Logic for FreeMap {
             }
             MapState::PointPrep => {
                 self.modified_q.d.next = self.modified.val();
-                self.zero_lo_q.d.next = !self.others.val().get_bits::<32>(0).any();
-                self.zero_hi_q.d.next = !self.others.val().get_bits::<32>(32).any();
+                self.zero_lo_q.d.next = !self.zero_test.val().get_bits::<32>(0).any();
+                self.zero_hi_q.d.next = !self.zero_test.val().get_bits::<32>(32).any();
                 self.bit_lo_q.d.next = self.hits.val().get_bits::<32>(0).any();
                 self.bit_hi_q.d.next = self.hits.val().get_bits::<32>(32).any();
                 self.state.d.next = MapState::PointApply;
             }
-            MapState::PointApply => {
-                self.state.d.next = MapState::Done;
-                self.done_q.d.next = true;
-                if self.op_q.q.val() == self.ops.test.val() {
-                    self.found_q.d.next = self.bit_lo_q.q.val() | self.bit_hi_q.q.val();
-                    self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
-                } else {
-                    for k in 0..self._levels {
-                        if self.level.q.val().index() == k {
-                            self.we_q[k].d.next = true;
-                        }
-                    }
-                    if self.propagate.val() & !self.top.val() {
-                        self.pos.d.next = self.word.val();
-                        self.level.d.next = self.level.q.val() + 1;
-                        self.state.d.next = MapState::PointRead;
-                        self.done_q.d.next = false;
-                    }
-                }
-            }
+            // Decided below from the one-hot flag `at_point_apply`.
+            MapState::PointApply => {}
             MapState::Done => {
                 self.state.d.next = MapState::Idle;
             }
         }
+        // FIND's decision in `WalkCheck`, from flip-flops only. Down, or up with a member at
+        // or after pos in this word: found at level 0, else go down from it. Up with none:
+        // the next word, one level up; past the top: wrap once, or not found. The position
+        // and level take their next value whatever the decision (after `Done` they are not
+        // read until the next operation loads them): only the state, `done` and `found`
+        // wait for it, so no decision runs into the enables of `pos` and `level`.
+        self.go_down.next = self.down.q.val() | self.grp_any_q.q.val().any();
+        self.walk_stop.next = self.stop_nogo_r.q.val();
+        if self.grp_any_q.q.val().any() {
+            self.walk_stop.next = self.lvl0_r.q.val();
+        }
+        if self.at_walk_check.q.val() {
+            if self.go_down.val() & self.lvl0_r.q.val() {
+                self.found_q.d.next = true;
+                self.result_q.d.next = self.hit.val().get_bits::<QPN_BITS>(0);
+            }
+            self.done_q.d.next = self.walk_stop.val();
+            self.accept_q.d.next = self.walk_stop.val();
+            if self.walk_stop.val() {
+                self.state.d.next = MapState::Done;
+            } else {
+                self.state.d.next = MapState::WalkRead;
+            }
+            if self.go_down.val() {
+                self.pos.d.next = self.hit.val() << 6;
+                self.level.d.next = self.level.q.val() - 1;
+                self.down.d.next = true;
+            } else if self.top_r.q.val() {
+                self.wrapped.d.next = true;
+                self.level.d.next = 0.into();
+                self.pos.d.next = self.first_index.val();
+            } else {
+                self.pos.d.next = self.next_word_q.q.val();
+                self.level.d.next = self.level.q.val() + 1;
+            }
+        }
+        // CLEAR, SET and TEST in `PointApply`: report the bit (TEST), or write the word back
+        // and go up a level while its summary bit changes with it. As in `WalkCheck`, the
+        // position and level move up whatever the decision.
+        if self.at_point_apply.q.val() {
+            self.pos.d.next = self.word.val();
+            self.level.d.next = self.level.q.val() + 1;
+            if self.is_test_r.q.val() {
+                self.found_q.d.next = self.bit_lo_q.q.val() | self.bit_hi_q.q.val();
+                self.result_q.d.next = self.pos.q.val().get_bits::<QPN_BITS>(0);
+            } else {
+                for k in 0..self._levels {
+                    if self.level.q.val().index() == k {
+                        self.we_q[k].d.next = true;
+                    }
+                }
+            }
+            if self.propagate.val() {
+                self.state.d.next = MapState::PointRead;
+            } else {
+                self.state.d.next = MapState::Done;
+                self.done_q.d.next = true;
+                self.accept_q.d.next = true;
+            }
+        }
         // A new operation is taken when idle, and also in the cycle that reports the previous
         // one done, so a caller can chain operations back to back.
-        if ((self.state.q.val() == MapState::Idle) | (self.state.q.val() == MapState::Done))
-            & self.op_valid.val()
-        {
+        self.take.next = self.accept_q.q.val() & self.op_valid.val();
+        if self.take.val() {
+            self.accept_q.d.next = false;
             self.level.d.next = 0.into();
             self.pos.d.next = bit_cast::<POS_BITS, QPN_BITS>(self.op_index.val());
             self.wrap.d.next = self.op_wrap.val();
@@ -592,6 +699,8 @@ impl Logic for FreeMap {
             }
             self.init_valid.d.next = false;
             self.done_q.d.next = false;
+            self.accept_q.d.next = false;
+            self.init_done_q.d.next = false;
             self.state.d.next = MapState::Init;
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;
