@@ -255,15 +255,15 @@ impl FreeMap {
         let levels = words.len();
         block_new!(
             [
-                clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result,
-                state, level, pos, wrapped, wrap, down, op_q, found_q, done_q, result_q,
-                latched, nums_q, num0, num1, num2, num3, num_sel,
-                rd_wait, bit_mask_q, ge_mask_q, zero_mask_q, lvl0_r, stop_nogo_r, top_r,
-                may_prop_r, is_test_r, is_set_r, at_walk_check, at_point_apply, modified_q, zero_lo_q, zero_hi_q, bit_lo_q,
-                bit_hi_q, others, zero_test, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q,
-                accept_q, init_done_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked, modified,
-                propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base, grp0, grp1, grp2, grp3,
-                grp_any_q, hit, ops,
+                clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result, state,
+                level, pos, wrapped, wrap, down, op_q, found_q, done_q, result_q, latched, nums_q,
+                num0, num1, num2, num3, num_sel, rd_wait, bit_mask_q, ge_mask_q, zero_mask_q,
+                lvl0_r, stop_nogo_r, top_r, may_prop_r, is_test_r, is_set_r, at_walk_check,
+                at_point_apply, modified_q, zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, others,
+                zero_test, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q, accept_q,
+                init_done_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked,
+                modified, propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base, grp0,
+                grp1, grp2, grp3, grp_any_q, hit, ops,
             ]
             rams: words
                 .iter()
