@@ -500,14 +500,14 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, ar_valid, ar_addr,
-                r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block,
-                p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block,
-                q_block, h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any,
-                blocked, room, go, slot_out, take, free_vec, g_vec, inc_d, pend_d, ref_t, ref_z, merge, take_new, ref_d, inc,
-                dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block,
-                lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot, x_word,
-                x_lane, x_data, x_out, cw_out, st_error, unused_counts,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, ar_valid, ar_addr, r_beat,
+                r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
+                p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block, q_block,
+                h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any, blocked, room,
+                go, slot_out, take, free_vec, g_vec, inc_d, pend_d, ref_t, ref_z, merge, take_new,
+                ref_d, inc, dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot,
+                ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot,
+                x_word, x_lane, x_data, x_out, cw_out, st_error, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
@@ -542,7 +542,9 @@ impl MissUnit {
                 .map(|i| Constant::new((i as u64).into()))
                 .collect(),
             slot_bit: masks(slots, |s| s..s + 1),
-            group_mask: masks(slots, |s| s / FREE_GROUP * FREE_GROUP..(s / FREE_GROUP + 1) * FREE_GROUP),
+            group_mask: masks(slots, |s| {
+                s / FREE_GROUP * FREE_GROUP..(s / FREE_GROUP + 1) * FREE_GROUP
+            }),
             group_below: masks(slots, |s| s / FREE_GROUP * FREE_GROUP..s),
             group_bit: masks(slots, |s| s / FREE_GROUP..s / FREE_GROUP + 1),
             groups_below: masks(slots, |s| 0..s / FREE_GROUP),

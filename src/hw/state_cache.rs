@@ -251,8 +251,8 @@ impl StateCache {
                 mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
-                x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
-                h_lookup, h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
+                x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup, h_lookup,
+                h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
