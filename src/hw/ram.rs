@@ -795,20 +795,49 @@ DP16KD #(
             o.push_str(&format!("   {pre}row{k} <= {pre}row{};\n", k - 1));
         }
         o.push_str("end\n");
-        o.push_str(&format!("reg [{}:0] {pre}read_mux;\n", cols * bw - 1));
-        o.push_str("always @(*) begin\n");
-        o.push_str(&format!("   case ({pre}row{})\n", lat - 1));
-        for r in 0..rows {
+        if l.row_register && rows == 1 << row_bits {
+            // Ram::row_registered: the row is selected by a tree of 2:1 multiplexers, one
+            // per row address bit, each level kept (`keep`) so that a block's data goes
+            // through one LUT per row address bit to the row register (two with four rows);
+            // unkept, yosys maps the multiplexer of four rows onto a LUT, a PFUMX and another
+            // LUT with a route between them: the critical path of configs/in_memory.toml on
+            // seeds 1 and 2 (ECP5, index_bits 16).
+            let mut level: Vec<String> = (0..rows).map(row_word).collect();
+            let mut k = 0;
+            while level.len() > 1 {
+                let mut next = Vec::new();
+                for (i, pair) in level.chunks(2).enumerate() {
+                    let n = format!("{pre}m{k}_{i}");
+                    o.push_str(&format!(
+                        "`ifdef SYNTHESIS\n(* keep *)\n`endif\nwire [{}:0] {n} = {pre}row{}[{k}] ? {} : {};\n",
+                        cols * bw - 1, lat - 1, pair[1], pair[0]
+                    ));
+                    next.push(n);
+                }
+                level = next;
+                k += 1;
+            }
             o.push_str(&format!(
-                "      {row_bits}'d{r}:\n         {pre}read_mux = {};\n",
-                row_word(r)
+                "wire [{}:0] {pre}read_mux = {};\n",
+                cols * bw - 1,
+                level[0]
             ));
+        } else {
+            o.push_str(&format!("reg [{}:0] {pre}read_mux;\n", cols * bw - 1));
+            o.push_str("always @(*) begin\n");
+            o.push_str(&format!("   case ({pre}row{})\n", lat - 1));
+            for r in 0..rows {
+                o.push_str(&format!(
+                    "      {row_bits}'d{r}:\n         {pre}read_mux = {};\n",
+                    row_word(r)
+                ));
+            }
+            o.push_str(&format!(
+                "      default:\n         {pre}read_mux = {}'d0;\n",
+                cols * bw
+            ));
+            o.push_str("   endcase\nend\n");
         }
-        o.push_str(&format!(
-            "      default:\n         {pre}read_mux = {}'d0;\n",
-            cols * bw
-        ));
-        o.push_str("   endcase\nend\n");
         if l.row_register {
             // Ram::row_registered: the row's word is registered right after the multiplexer.
             o.push_str(&format!(
