@@ -137,10 +137,11 @@ impl<T: Synth> Ram<T> {
     /// The same RAM with its write port registered once more inside it: a write taken at
     /// edge `t` lands in the array at edge `t + 1` (read-first against a read of that edge),
     /// so the routes from the writer to the blocks end at flip-flops of this RAM. With `ecp5`
-    /// every DP16KD has its own set (write enable, row, address, data; the row decoded after
-    /// them, at the block), kept with yosys's `keep` (it would otherwise merge the identical
-    /// sets of every block and every copy of a RAM written by one writer into one, whose
-    /// routes span the die). [`Ram::write_latency`] 2.
+    /// every DP16KD has its own set (write enable, address, data; the row decoded before
+    /// them, so that each drives its block's pins with no logic between), kept with yosys's
+    /// `keep` (it would otherwise merge the identical sets of every block and every copy of a
+    /// RAM written by one writer into one, whose routes span the die). [`Ram::write_latency`]
+    /// 2.
     pub fn write_registered(mut self) -> Self {
         self._write_register = true;
         self
@@ -657,37 +658,25 @@ fn dp16kd_verilog(l: &Layout) -> String {
             // (yosys would merge the identical ones of every block and every copy into one
             // set, whose routes span the die), so that each set is placed at its block.
             let (we_b, wa_b, wd_b) = if l.write_register {
-                // The row is decoded after the flip-flops, at the block.
+                // The row is decoded before the flip-flops: the block's write enable is a
+                // flip-flop of its own, with no logic between it and the block.
                 let n = format!("r{r}_c{c}");
-                let (row_decl, row_reg, we) = if rows > 1 {
-                    (
-                        format!("reg [{}:0] w_row_{n};\n", row_bits - 1),
-                        format!(
-                            "   w_row_{n} <= write_address[{}:{in_bits}];\n",
-                            in_bits + row_bits - 1
-                        ),
-                        format!("w_en_{n} & (w_row_{n} == {row_bits}'d{r})"),
-                    )
-                } else {
-                    (String::new(), String::new(), format!("w_en_{n}"))
-                };
                 o.push_str(&format!(
                     "\
-reg w_en_{n};
-{row_decl}reg [13:0] w_ad_{n};
+reg w_we_{n};
+reg [13:0] w_ad_{n};
 reg [{bm}:0] w_di_{n};
 `ifndef SYNTHESIS
-initial w_en_{n} = 1'b0;
+initial w_we_{n} = 1'b0;
 `endif
 `ifdef SYNTHESIS
 (* keep *)
 `endif
 always @(posedge clock) begin
-   w_en_{n} <= write_enable;
-{row_reg}   w_ad_{n} <= wa_in;
+   w_we_{n} <= {we};
+   w_ad_{n} <= wa_in;
    w_di_{n} <= wd_in[{}:{}];
 end
-wire w_we_{n} = {we};
 ",
                     c * bw + bw - 1,
                     c * bw,
@@ -806,20 +795,49 @@ DP16KD #(
             o.push_str(&format!("   {pre}row{k} <= {pre}row{};\n", k - 1));
         }
         o.push_str("end\n");
-        o.push_str(&format!("reg [{}:0] {pre}read_mux;\n", cols * bw - 1));
-        o.push_str("always @(*) begin\n");
-        o.push_str(&format!("   case ({pre}row{})\n", lat - 1));
-        for r in 0..rows {
+        if l.row_register && rows == 1 << row_bits {
+            // Ram::row_registered: the row is selected by a tree of 2:1 multiplexers, one
+            // per row address bit, each level kept (`keep`) so that a block's data goes
+            // through one LUT per row address bit to the row register (two with four rows);
+            // unkept, yosys maps the multiplexer of four rows onto a LUT, a PFUMX and another
+            // LUT with a route between them: the critical path of configs/in_memory.toml on
+            // seeds 1 and 2 (ECP5, index_bits 16).
+            let mut level: Vec<String> = (0..rows).map(row_word).collect();
+            let mut k = 0;
+            while level.len() > 1 {
+                let mut next = Vec::new();
+                for (i, pair) in level.chunks(2).enumerate() {
+                    let n = format!("{pre}m{k}_{i}");
+                    o.push_str(&format!(
+                        "`ifdef SYNTHESIS\n(* keep *)\n`endif\nwire [{}:0] {n} = {pre}row{}[{k}] ? {} : {};\n",
+                        cols * bw - 1, lat - 1, pair[1], pair[0]
+                    ));
+                    next.push(n);
+                }
+                level = next;
+                k += 1;
+            }
             o.push_str(&format!(
-                "      {row_bits}'d{r}:\n         {pre}read_mux = {};\n",
-                row_word(r)
+                "wire [{}:0] {pre}read_mux = {};\n",
+                cols * bw - 1,
+                level[0]
             ));
+        } else {
+            o.push_str(&format!("reg [{}:0] {pre}read_mux;\n", cols * bw - 1));
+            o.push_str("always @(*) begin\n");
+            o.push_str(&format!("   case ({pre}row{})\n", lat - 1));
+            for r in 0..rows {
+                o.push_str(&format!(
+                    "      {row_bits}'d{r}:\n         {pre}read_mux = {};\n",
+                    row_word(r)
+                ));
+            }
+            o.push_str(&format!(
+                "      default:\n         {pre}read_mux = {}'d0;\n",
+                cols * bw
+            ));
+            o.push_str("   endcase\nend\n");
         }
-        o.push_str(&format!(
-            "      default:\n         {pre}read_mux = {}'d0;\n",
-            cols * bw
-        ));
-        o.push_str("   endcase\nend\n");
         if l.row_register {
             // Ram::row_registered: the row's word is registered right after the multiplexer.
             o.push_str(&format!(
