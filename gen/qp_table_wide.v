@@ -2206,22 +2206,6 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     output reg  [23:0] result;
     
     // Constant declarations
-    localparam  c4$0 = 4'h0;
-    localparam  c4$1 = 4'h1;
-    localparam  c4$2 = 4'h2;
-    localparam  c4$3 = 4'h3;
-    localparam  c4$4 = 4'h4;
-    localparam  c4$5 = 4'h5;
-    localparam  c4$6 = 4'h6;
-    localparam  c4$7 = 4'h7;
-    localparam  c4$8 = 4'h8;
-    localparam  c4$9 = 4'h9;
-    localparam  c4$10 = 4'ha;
-    localparam  c4$11 = 4'hb;
-    localparam  c4$12 = 4'hc;
-    localparam  c4$13 = 4'hd;
-    localparam  c4$14 = 4'he;
-    localparam  c4$15 = 4'hf;
     localparam  grp_num$0 = 25'h10;
     localparam  grp_num$1 = 25'h20;
     localparam  grp_num$2 = 25'h30;
@@ -2326,6 +2310,18 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  [15:0] nums_q$d;
     wire  [15:0] nums_q$q;
     reg  nums_q$clock;
+    reg  [15:0] first$0$bits;
+    wire  [3:0] first$0$num;
+    wire  first$0$any;
+    reg  [15:0] first$1$bits;
+    wire  [3:0] first$1$num;
+    wire  first$1$any;
+    reg  [15:0] first$2$bits;
+    wire  [3:0] first$2$num;
+    wire  first$2$any;
+    reg  [15:0] first$3$bits;
+    wire  [3:0] first$3$num;
+    wire  first$3$any;
     reg  accept_q$d;
     wire  accept_q$q;
     reg  accept_q$clock;
@@ -2478,10 +2474,6 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  grp_any_q$clock;
     
     // Local signals
-    reg  [3:0] num0;
-    reg  [3:0] num1;
-    reg  [3:0] num2;
-    reg  [3:0] num3;
     reg  [3:0] num_sel;
     reg  take;
     reg  [63:0] others;
@@ -2501,10 +2493,6 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  [63:0] ffs_in;
     reg  [24:0] ffs;
     reg  [24:0] ffs_base;
-    reg  [15:0] grp0;
-    reg  [15:0] grp1;
-    reg  [15:0] grp2;
-    reg  [15:0] grp3;
     reg  [24:0] hit;
     
     // Sub module instances
@@ -2599,6 +2587,26 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .d(nums_q$d),
         .q(nums_q$q),
         .clock(nums_q$clock)
+    );
+    qp_table_wide$engine$map$first$0 first$0(
+        .bits(first$0$bits),
+        .num(first$0$num),
+        .any(first$0$any)
+    );
+    qp_table_wide$engine$map$first$1 first$1(
+        .bits(first$1$bits),
+        .num(first$1$num),
+        .any(first$1$any)
+    );
+    qp_table_wide$engine$map$first$2 first$2(
+        .bits(first$2$bits),
+        .num(first$2$num),
+        .any(first$2$any)
+    );
+    qp_table_wide$engine$map$first$3 first$3(
+        .bits(first$3$bits),
+        .num(first$3$num),
+        .any(first$3$any)
     );
     qp_table_wide$engine$map$accept_q accept_q(
         .d(accept_q$d),
@@ -3064,208 +3072,12 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         ffs_in = latched$q;
         ffs_base = pos$q & 64'h1ffffc0;
         ffs = ffs_base;
-        grp0 = ffs_in[(32'h0)+:(16)];
-        grp1 = ffs_in[(32'h10)+:(16)];
-        grp2 = ffs_in[(32'h20)+:(16)];
-        grp3 = ffs_in[(32'h30)+:(16)];
-        num0 = 32'h0;
-        num1 = 32'h0;
-        num2 = 32'h0;
-        num3 = 32'h0;
-        if (|grp0[(32'hc - 32'h4 * 0)+:(4)]) begin
-            num0 = c4$15;
-            if (grp0[32'he - 32'h4 * 0]) begin
-                num0 = c4$14;
-            end
-            if (grp0[32'hd - 32'h4 * 0]) begin
-                num0 = c4$13;
-            end
-            if (grp0[32'hc - 32'h4 * 0]) begin
-                num0 = c4$12;
-            end
-        end
-        if (|grp1[(32'hc - 32'h4 * 0)+:(4)]) begin
-            num1 = c4$15;
-            if (grp1[32'he - 32'h4 * 0]) begin
-                num1 = c4$14;
-            end
-            if (grp1[32'hd - 32'h4 * 0]) begin
-                num1 = c4$13;
-            end
-            if (grp1[32'hc - 32'h4 * 0]) begin
-                num1 = c4$12;
-            end
-        end
-        if (|grp2[(32'hc - 32'h4 * 0)+:(4)]) begin
-            num2 = c4$15;
-            if (grp2[32'he - 32'h4 * 0]) begin
-                num2 = c4$14;
-            end
-            if (grp2[32'hd - 32'h4 * 0]) begin
-                num2 = c4$13;
-            end
-            if (grp2[32'hc - 32'h4 * 0]) begin
-                num2 = c4$12;
-            end
-        end
-        if (|grp3[(32'hc - 32'h4 * 0)+:(4)]) begin
-            num3 = c4$15;
-            if (grp3[32'he - 32'h4 * 0]) begin
-                num3 = c4$14;
-            end
-            if (grp3[32'hd - 32'h4 * 0]) begin
-                num3 = c4$13;
-            end
-            if (grp3[32'hc - 32'h4 * 0]) begin
-                num3 = c4$12;
-            end
-        end
-        if (|grp0[(32'hc - 32'h4 * 1)+:(4)]) begin
-            num0 = c4$11;
-            if (grp0[32'he - 32'h4 * 1]) begin
-                num0 = c4$10;
-            end
-            if (grp0[32'hd - 32'h4 * 1]) begin
-                num0 = c4$9;
-            end
-            if (grp0[32'hc - 32'h4 * 1]) begin
-                num0 = c4$8;
-            end
-        end
-        if (|grp1[(32'hc - 32'h4 * 1)+:(4)]) begin
-            num1 = c4$11;
-            if (grp1[32'he - 32'h4 * 1]) begin
-                num1 = c4$10;
-            end
-            if (grp1[32'hd - 32'h4 * 1]) begin
-                num1 = c4$9;
-            end
-            if (grp1[32'hc - 32'h4 * 1]) begin
-                num1 = c4$8;
-            end
-        end
-        if (|grp2[(32'hc - 32'h4 * 1)+:(4)]) begin
-            num2 = c4$11;
-            if (grp2[32'he - 32'h4 * 1]) begin
-                num2 = c4$10;
-            end
-            if (grp2[32'hd - 32'h4 * 1]) begin
-                num2 = c4$9;
-            end
-            if (grp2[32'hc - 32'h4 * 1]) begin
-                num2 = c4$8;
-            end
-        end
-        if (|grp3[(32'hc - 32'h4 * 1)+:(4)]) begin
-            num3 = c4$11;
-            if (grp3[32'he - 32'h4 * 1]) begin
-                num3 = c4$10;
-            end
-            if (grp3[32'hd - 32'h4 * 1]) begin
-                num3 = c4$9;
-            end
-            if (grp3[32'hc - 32'h4 * 1]) begin
-                num3 = c4$8;
-            end
-        end
-        if (|grp0[(32'hc - 32'h4 * 2)+:(4)]) begin
-            num0 = c4$7;
-            if (grp0[32'he - 32'h4 * 2]) begin
-                num0 = c4$6;
-            end
-            if (grp0[32'hd - 32'h4 * 2]) begin
-                num0 = c4$5;
-            end
-            if (grp0[32'hc - 32'h4 * 2]) begin
-                num0 = c4$4;
-            end
-        end
-        if (|grp1[(32'hc - 32'h4 * 2)+:(4)]) begin
-            num1 = c4$7;
-            if (grp1[32'he - 32'h4 * 2]) begin
-                num1 = c4$6;
-            end
-            if (grp1[32'hd - 32'h4 * 2]) begin
-                num1 = c4$5;
-            end
-            if (grp1[32'hc - 32'h4 * 2]) begin
-                num1 = c4$4;
-            end
-        end
-        if (|grp2[(32'hc - 32'h4 * 2)+:(4)]) begin
-            num2 = c4$7;
-            if (grp2[32'he - 32'h4 * 2]) begin
-                num2 = c4$6;
-            end
-            if (grp2[32'hd - 32'h4 * 2]) begin
-                num2 = c4$5;
-            end
-            if (grp2[32'hc - 32'h4 * 2]) begin
-                num2 = c4$4;
-            end
-        end
-        if (|grp3[(32'hc - 32'h4 * 2)+:(4)]) begin
-            num3 = c4$7;
-            if (grp3[32'he - 32'h4 * 2]) begin
-                num3 = c4$6;
-            end
-            if (grp3[32'hd - 32'h4 * 2]) begin
-                num3 = c4$5;
-            end
-            if (grp3[32'hc - 32'h4 * 2]) begin
-                num3 = c4$4;
-            end
-        end
-        if (|grp0[(32'hc - 32'h4 * 3)+:(4)]) begin
-            num0 = c4$3;
-            if (grp0[32'he - 32'h4 * 3]) begin
-                num0 = c4$2;
-            end
-            if (grp0[32'hd - 32'h4 * 3]) begin
-                num0 = c4$1;
-            end
-            if (grp0[32'hc - 32'h4 * 3]) begin
-                num0 = c4$0;
-            end
-        end
-        if (|grp1[(32'hc - 32'h4 * 3)+:(4)]) begin
-            num1 = c4$3;
-            if (grp1[32'he - 32'h4 * 3]) begin
-                num1 = c4$2;
-            end
-            if (grp1[32'hd - 32'h4 * 3]) begin
-                num1 = c4$1;
-            end
-            if (grp1[32'hc - 32'h4 * 3]) begin
-                num1 = c4$0;
-            end
-        end
-        if (|grp2[(32'hc - 32'h4 * 3)+:(4)]) begin
-            num2 = c4$3;
-            if (grp2[32'he - 32'h4 * 3]) begin
-                num2 = c4$2;
-            end
-            if (grp2[32'hd - 32'h4 * 3]) begin
-                num2 = c4$1;
-            end
-            if (grp2[32'hc - 32'h4 * 3]) begin
-                num2 = c4$0;
-            end
-        end
-        if (|grp3[(32'hc - 32'h4 * 3)+:(4)]) begin
-            num3 = c4$3;
-            if (grp3[32'he - 32'h4 * 3]) begin
-                num3 = c4$2;
-            end
-            if (grp3[32'hd - 32'h4 * 3]) begin
-                num3 = c4$1;
-            end
-            if (grp3[32'hc - 32'h4 * 3]) begin
-                num3 = c4$0;
-            end
-        end
-        nums_q$d = (((num3) & 16'hffff) << 32'hc) | (((num2) & 16'hffff) << 32'h8) | (((num1) & 16'hffff) << 32'h4) | ((num0) & 16'hffff);
-        grp_any_q$d = ((|grp0) & 4'hf) | (((|grp1) & 4'hf) << 32'h1) | (((|grp2) & 4'hf) << 32'h2) | (((|grp3) & 4'hf) << 32'h3);
+        first$0$bits = ffs_in[(32'h10 * 0)+:(16)];
+        first$1$bits = ffs_in[(32'h10 * 1)+:(16)];
+        first$2$bits = ffs_in[(32'h10 * 2)+:(16)];
+        first$3$bits = ffs_in[(32'h10 * 3)+:(16)];
+        nums_q$d = (((first$3$num) & 16'hffff) << 32'hc) | (((first$2$num) & 16'hffff) << 32'h8) | (((first$1$num) & 16'hffff) << 32'h4) | ((first$0$num) & 16'hffff);
+        grp_any_q$d = ((first$0$any) & 4'hf) | (((first$1$any) & 4'hf) << 32'h1) | (((first$2$any) & 4'hf) << 32'h2) | (((first$3$any) & 4'hf) << 32'h3);
         num_sel = nums_q$q[(32'hc)+:(4)];
         ffs = ffs | grp_num$2;
         if (grp_any_q$q[32'h2]) begin
@@ -3712,6 +3524,350 @@ module qp_table_wide$engine$map$exists_k$3(d,q,clock);
     end
           
 endmodule // qp_table_wide$engine$map$exists_k$3
+
+
+module qp_table_wide$engine$map$first$0(bits,num,any);
+    
+    // Module arguments
+    input wire  [15:0] bits;
+    output reg  [3:0] num;
+    output reg  any;
+    
+    // Constant declarations
+    localparam  c4$0 = 4'h0;
+    localparam  c4$1 = 4'h1;
+    localparam  c4$2 = 4'h2;
+    localparam  c4$3 = 4'h3;
+    localparam  c4$4 = 4'h4;
+    localparam  c4$5 = 4'h5;
+    localparam  c4$6 = 4'h6;
+    localparam  c4$7 = 4'h7;
+    localparam  c4$8 = 4'h8;
+    localparam  c4$9 = 4'h9;
+    localparam  c4$10 = 4'ha;
+    localparam  c4$11 = 4'hb;
+    localparam  c4$12 = 4'hc;
+    localparam  c4$13 = 4'hd;
+    localparam  c4$14 = 4'he;
+    localparam  c4$15 = 4'hf;
+    
+    // Local signals
+    reg  [3:0] num_l;
+    
+    // Update code
+    always @(*) begin
+        num_l = 32'h0;
+        if (|bits[(32'hc - 32'h4 * 0)+:(4)]) begin
+            num_l = c4$15;
+            if (bits[32'he - 32'h4 * 0]) begin
+                num_l = c4$14;
+            end
+            if (bits[32'hd - 32'h4 * 0]) begin
+                num_l = c4$13;
+            end
+            if (bits[32'hc - 32'h4 * 0]) begin
+                num_l = c4$12;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num_l = c4$11;
+            if (bits[32'he - 32'h4 * 1]) begin
+                num_l = c4$10;
+            end
+            if (bits[32'hd - 32'h4 * 1]) begin
+                num_l = c4$9;
+            end
+            if (bits[32'hc - 32'h4 * 1]) begin
+                num_l = c4$8;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num_l = c4$7;
+            if (bits[32'he - 32'h4 * 2]) begin
+                num_l = c4$6;
+            end
+            if (bits[32'hd - 32'h4 * 2]) begin
+                num_l = c4$5;
+            end
+            if (bits[32'hc - 32'h4 * 2]) begin
+                num_l = c4$4;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num_l = c4$3;
+            if (bits[32'he - 32'h4 * 3]) begin
+                num_l = c4$2;
+            end
+            if (bits[32'hd - 32'h4 * 3]) begin
+                num_l = c4$1;
+            end
+            if (bits[32'hc - 32'h4 * 3]) begin
+                num_l = c4$0;
+            end
+        end
+        num = num_l;
+        any = |bits;
+    end
+    
+endmodule // qp_table_wide$engine$map$first$0
+
+
+module qp_table_wide$engine$map$first$1(bits,num,any);
+    
+    // Module arguments
+    input wire  [15:0] bits;
+    output reg  [3:0] num;
+    output reg  any;
+    
+    // Constant declarations
+    localparam  c4$0 = 4'h0;
+    localparam  c4$1 = 4'h1;
+    localparam  c4$2 = 4'h2;
+    localparam  c4$3 = 4'h3;
+    localparam  c4$4 = 4'h4;
+    localparam  c4$5 = 4'h5;
+    localparam  c4$6 = 4'h6;
+    localparam  c4$7 = 4'h7;
+    localparam  c4$8 = 4'h8;
+    localparam  c4$9 = 4'h9;
+    localparam  c4$10 = 4'ha;
+    localparam  c4$11 = 4'hb;
+    localparam  c4$12 = 4'hc;
+    localparam  c4$13 = 4'hd;
+    localparam  c4$14 = 4'he;
+    localparam  c4$15 = 4'hf;
+    
+    // Local signals
+    reg  [3:0] num_l;
+    
+    // Update code
+    always @(*) begin
+        num_l = 32'h0;
+        if (|bits[(32'hc - 32'h4 * 0)+:(4)]) begin
+            num_l = c4$15;
+            if (bits[32'he - 32'h4 * 0]) begin
+                num_l = c4$14;
+            end
+            if (bits[32'hd - 32'h4 * 0]) begin
+                num_l = c4$13;
+            end
+            if (bits[32'hc - 32'h4 * 0]) begin
+                num_l = c4$12;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num_l = c4$11;
+            if (bits[32'he - 32'h4 * 1]) begin
+                num_l = c4$10;
+            end
+            if (bits[32'hd - 32'h4 * 1]) begin
+                num_l = c4$9;
+            end
+            if (bits[32'hc - 32'h4 * 1]) begin
+                num_l = c4$8;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num_l = c4$7;
+            if (bits[32'he - 32'h4 * 2]) begin
+                num_l = c4$6;
+            end
+            if (bits[32'hd - 32'h4 * 2]) begin
+                num_l = c4$5;
+            end
+            if (bits[32'hc - 32'h4 * 2]) begin
+                num_l = c4$4;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num_l = c4$3;
+            if (bits[32'he - 32'h4 * 3]) begin
+                num_l = c4$2;
+            end
+            if (bits[32'hd - 32'h4 * 3]) begin
+                num_l = c4$1;
+            end
+            if (bits[32'hc - 32'h4 * 3]) begin
+                num_l = c4$0;
+            end
+        end
+        num = num_l;
+        any = |bits;
+    end
+    
+endmodule // qp_table_wide$engine$map$first$1
+
+
+module qp_table_wide$engine$map$first$2(bits,num,any);
+    
+    // Module arguments
+    input wire  [15:0] bits;
+    output reg  [3:0] num;
+    output reg  any;
+    
+    // Constant declarations
+    localparam  c4$0 = 4'h0;
+    localparam  c4$1 = 4'h1;
+    localparam  c4$2 = 4'h2;
+    localparam  c4$3 = 4'h3;
+    localparam  c4$4 = 4'h4;
+    localparam  c4$5 = 4'h5;
+    localparam  c4$6 = 4'h6;
+    localparam  c4$7 = 4'h7;
+    localparam  c4$8 = 4'h8;
+    localparam  c4$9 = 4'h9;
+    localparam  c4$10 = 4'ha;
+    localparam  c4$11 = 4'hb;
+    localparam  c4$12 = 4'hc;
+    localparam  c4$13 = 4'hd;
+    localparam  c4$14 = 4'he;
+    localparam  c4$15 = 4'hf;
+    
+    // Local signals
+    reg  [3:0] num_l;
+    
+    // Update code
+    always @(*) begin
+        num_l = 32'h0;
+        if (|bits[(32'hc - 32'h4 * 0)+:(4)]) begin
+            num_l = c4$15;
+            if (bits[32'he - 32'h4 * 0]) begin
+                num_l = c4$14;
+            end
+            if (bits[32'hd - 32'h4 * 0]) begin
+                num_l = c4$13;
+            end
+            if (bits[32'hc - 32'h4 * 0]) begin
+                num_l = c4$12;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num_l = c4$11;
+            if (bits[32'he - 32'h4 * 1]) begin
+                num_l = c4$10;
+            end
+            if (bits[32'hd - 32'h4 * 1]) begin
+                num_l = c4$9;
+            end
+            if (bits[32'hc - 32'h4 * 1]) begin
+                num_l = c4$8;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num_l = c4$7;
+            if (bits[32'he - 32'h4 * 2]) begin
+                num_l = c4$6;
+            end
+            if (bits[32'hd - 32'h4 * 2]) begin
+                num_l = c4$5;
+            end
+            if (bits[32'hc - 32'h4 * 2]) begin
+                num_l = c4$4;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num_l = c4$3;
+            if (bits[32'he - 32'h4 * 3]) begin
+                num_l = c4$2;
+            end
+            if (bits[32'hd - 32'h4 * 3]) begin
+                num_l = c4$1;
+            end
+            if (bits[32'hc - 32'h4 * 3]) begin
+                num_l = c4$0;
+            end
+        end
+        num = num_l;
+        any = |bits;
+    end
+    
+endmodule // qp_table_wide$engine$map$first$2
+
+
+module qp_table_wide$engine$map$first$3(bits,num,any);
+    
+    // Module arguments
+    input wire  [15:0] bits;
+    output reg  [3:0] num;
+    output reg  any;
+    
+    // Constant declarations
+    localparam  c4$0 = 4'h0;
+    localparam  c4$1 = 4'h1;
+    localparam  c4$2 = 4'h2;
+    localparam  c4$3 = 4'h3;
+    localparam  c4$4 = 4'h4;
+    localparam  c4$5 = 4'h5;
+    localparam  c4$6 = 4'h6;
+    localparam  c4$7 = 4'h7;
+    localparam  c4$8 = 4'h8;
+    localparam  c4$9 = 4'h9;
+    localparam  c4$10 = 4'ha;
+    localparam  c4$11 = 4'hb;
+    localparam  c4$12 = 4'hc;
+    localparam  c4$13 = 4'hd;
+    localparam  c4$14 = 4'he;
+    localparam  c4$15 = 4'hf;
+    
+    // Local signals
+    reg  [3:0] num_l;
+    
+    // Update code
+    always @(*) begin
+        num_l = 32'h0;
+        if (|bits[(32'hc - 32'h4 * 0)+:(4)]) begin
+            num_l = c4$15;
+            if (bits[32'he - 32'h4 * 0]) begin
+                num_l = c4$14;
+            end
+            if (bits[32'hd - 32'h4 * 0]) begin
+                num_l = c4$13;
+            end
+            if (bits[32'hc - 32'h4 * 0]) begin
+                num_l = c4$12;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 1)+:(4)]) begin
+            num_l = c4$11;
+            if (bits[32'he - 32'h4 * 1]) begin
+                num_l = c4$10;
+            end
+            if (bits[32'hd - 32'h4 * 1]) begin
+                num_l = c4$9;
+            end
+            if (bits[32'hc - 32'h4 * 1]) begin
+                num_l = c4$8;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 2)+:(4)]) begin
+            num_l = c4$7;
+            if (bits[32'he - 32'h4 * 2]) begin
+                num_l = c4$6;
+            end
+            if (bits[32'hd - 32'h4 * 2]) begin
+                num_l = c4$5;
+            end
+            if (bits[32'hc - 32'h4 * 2]) begin
+                num_l = c4$4;
+            end
+        end
+        if (|bits[(32'hc - 32'h4 * 3)+:(4)]) begin
+            num_l = c4$3;
+            if (bits[32'he - 32'h4 * 3]) begin
+                num_l = c4$2;
+            end
+            if (bits[32'hd - 32'h4 * 3]) begin
+                num_l = c4$1;
+            end
+            if (bits[32'hc - 32'h4 * 3]) begin
+                num_l = c4$0;
+            end
+        end
+        num = num_l;
+        any = |bits;
+    end
+    
+endmodule // qp_table_wide$engine$map$first$3
 
 
 module qp_table_wide$engine$map$found_q(d,q,clock);

@@ -101,14 +101,10 @@ pub struct FreeMap {
     /// Per 16-bit group of the latched word, the number (0..15) of its lowest set bit,
     /// registered: bits 4g+3:4g for group g.
     nums_q: DFF<Bits<16>>,
-    num0: Signal<Local, Bits<4>>,
-    num1: Signal<Local, Bits<4>>,
-    num2: Signal<Local, Bits<4>>,
-    num3: Signal<Local, Bits<4>>,
+    /// The lowest set bit of each 16-bit group of `ffs_in`.
+    first: Vec<FirstSet16>,
     /// The number of the lowest set bit of the first group with one.
     num_sel: Signal<Local, Bits<4>>,
-    /// 0..15 as 4-bit constants.
-    c4: Vec<Constant<Bits<4>>>,
     /// In `Idle` or `Done` (where an operation is taken), as a flip-flop of its own: set
     /// with `done_q` and by the end of the init sweep, cleared when an operation is taken.
     accept_q: DFF<Bit>,
@@ -205,11 +201,6 @@ pub struct FreeMap {
     ffs: Signal<Local, Bits<POS_BITS>>,
     /// The position with its bit number cleared.
     ffs_base: Signal<Local, Bits<POS_BITS>>,
-    /// The 16-bit groups of `ffs_in`.
-    grp0: Signal<Local, Bits<16>>,
-    grp1: Signal<Local, Bits<16>>,
-    grp2: Signal<Local, Bits<16>>,
-    grp3: Signal<Local, Bits<16>>,
     /// Per 16-bit group of the latched word: it has a set bit, registered.
     grp_any_q: DFF<Bits<4>>,
     /// 16 * g for the groups g = 1, 2, 3, at the width of a position (bits 5:4 of a found
@@ -257,19 +248,19 @@ impl FreeMap {
             [
                 clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result, state,
                 level, pos, wrapped, wrap, down, op_q, found_q, done_q, result_q, latched, nums_q,
-                num0, num1, num2, num3, num_sel, rd_wait, bit_mask_q, ge_mask_q, zero_mask_q,
+                num_sel, rd_wait, bit_mask_q, ge_mask_q, zero_mask_q,
                 lvl0_r, stop_nogo_r, top_r, may_prop_r, is_test_r, is_set_r, at_walk_check,
                 at_point_apply, modified_q, zero_lo_q, zero_hi_q, bit_lo_q, bit_hi_q, others,
                 zero_test, hits, wa_q, init_valid, init_wa, next_word_q, word_exists_q, accept_q,
                 init_done_q, take, init_word, rd, init_pos, word, bitpos, bit_mask, masked,
-                modified, propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base, grp0,
-                grp1, grp2, grp3, grp_any_q, hit, ops,
+                modified, propagate, go_down, walk_stop, word_exists, ffs_in, ffs, ffs_base,
+                grp_any_q, hit, ops,
             ]
             rams: words
                 .iter()
                 .map(|&d| Ram::new(d as usize, p.fpga))
                 .collect(),
-            c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
+            first: (0..4).map(|_| FirstSet16::default()).collect(),
             we_q: defaults(words.len()),
             wd_q: defaults(words.len()),
             init_exists: defaults(words.len()),
@@ -450,77 +441,17 @@ impl Logic for FreeMap {
         // The lowest set bit, by 16-bit groups: in each group the number of its lowest set
         // bit and whether the group has one, registered; in the next cycle, the first group
         // that has one gives bits 5:4 of the number, its registered number bits 3:0.
-        self.grp0.next = self.ffs_in.val().get_bits::<16>(0);
-        self.grp1.next = self.ffs_in.val().get_bits::<16>(16);
-        self.grp2.next = self.ffs_in.val().get_bits::<16>(32);
-        self.grp3.next = self.ffs_in.val().get_bits::<16>(48);
-        // Per group, the number of its lowest set bit (a priority encoder, no carry chain),
-        // registered with whether the group has one. Written by nibbles (the first nibble
-        // with a set bit gives bits 3:2, its lowest set bit bits 1:0) so that the encoder
-        // maps onto three levels of LUTs rather than a chain of 16 priorities; the nibbles
-        // are visited from the highest, the lowest with a set bit assigned last.
-        self.num0.next = 0.into();
-        self.num1.next = 0.into();
-        self.num2.next = 0.into();
-        self.num3.next = 0.into();
-        for j in 0..4 {
-            if self.grp0.val().get_bits::<4>(12 - 4 * j).any() {
-                self.num0.next = self.c4[15 - 4 * j].val();
-                if self.grp0.val().get_bit(14 - 4 * j) {
-                    self.num0.next = self.c4[14 - 4 * j].val();
-                }
-                if self.grp0.val().get_bit(13 - 4 * j) {
-                    self.num0.next = self.c4[13 - 4 * j].val();
-                }
-                if self.grp0.val().get_bit(12 - 4 * j) {
-                    self.num0.next = self.c4[12 - 4 * j].val();
-                }
-            }
-            if self.grp1.val().get_bits::<4>(12 - 4 * j).any() {
-                self.num1.next = self.c4[15 - 4 * j].val();
-                if self.grp1.val().get_bit(14 - 4 * j) {
-                    self.num1.next = self.c4[14 - 4 * j].val();
-                }
-                if self.grp1.val().get_bit(13 - 4 * j) {
-                    self.num1.next = self.c4[13 - 4 * j].val();
-                }
-                if self.grp1.val().get_bit(12 - 4 * j) {
-                    self.num1.next = self.c4[12 - 4 * j].val();
-                }
-            }
-            if self.grp2.val().get_bits::<4>(12 - 4 * j).any() {
-                self.num2.next = self.c4[15 - 4 * j].val();
-                if self.grp2.val().get_bit(14 - 4 * j) {
-                    self.num2.next = self.c4[14 - 4 * j].val();
-                }
-                if self.grp2.val().get_bit(13 - 4 * j) {
-                    self.num2.next = self.c4[13 - 4 * j].val();
-                }
-                if self.grp2.val().get_bit(12 - 4 * j) {
-                    self.num2.next = self.c4[12 - 4 * j].val();
-                }
-            }
-            if self.grp3.val().get_bits::<4>(12 - 4 * j).any() {
-                self.num3.next = self.c4[15 - 4 * j].val();
-                if self.grp3.val().get_bit(14 - 4 * j) {
-                    self.num3.next = self.c4[14 - 4 * j].val();
-                }
-                if self.grp3.val().get_bit(13 - 4 * j) {
-                    self.num3.next = self.c4[13 - 4 * j].val();
-                }
-                if self.grp3.val().get_bit(12 - 4 * j) {
-                    self.num3.next = self.c4[12 - 4 * j].val();
-                }
-            }
+        for g in 0..4 {
+            self.first[g].bits.next = self.ffs_in.val().get_bits::<16>(16 * g);
         }
-        self.nums_q.d.next = (bit_cast::<16, 4>(self.num3.val()) << 12)
-            | (bit_cast::<16, 4>(self.num2.val()) << 8)
-            | (bit_cast::<16, 4>(self.num1.val()) << 4)
-            | bit_cast::<16, 4>(self.num0.val());
-        self.grp_any_q.d.next = bit_cast::<4, 1>(self.grp0.val().any().into())
-            | (bit_cast::<4, 1>(self.grp1.val().any().into()) << 1)
-            | (bit_cast::<4, 1>(self.grp2.val().any().into()) << 2)
-            | (bit_cast::<4, 1>(self.grp3.val().any().into()) << 3);
+        self.nums_q.d.next = (bit_cast::<16, 4>(self.first[3].num.val()) << 12)
+            | (bit_cast::<16, 4>(self.first[2].num.val()) << 8)
+            | (bit_cast::<16, 4>(self.first[1].num.val()) << 4)
+            | bit_cast::<16, 4>(self.first[0].num.val());
+        self.grp_any_q.d.next = bit_cast::<4, 1>(self.first[0].any.val().into())
+            | (bit_cast::<4, 1>(self.first[1].any.val().into()) << 1)
+            | (bit_cast::<4, 1>(self.first[2].any.val().into()) << 2)
+            | (bit_cast::<4, 1>(self.first[3].any.val().into()) << 3);
         // The first group with a set bit (group 3 when none: then `grp_any_q` is clear and the
         // number is not used).
         self.num_sel.next = self.nums_q.q.val().get_bits::<4>(12);
@@ -705,5 +636,56 @@ impl Logic for FreeMap {
             self.init_word.d.next = 0.into();
             self.found_q.d.next = false;
         }
+    }
+}
+
+/// The number (0..15) of the lowest set bit of a 16-bit group, and whether it has one: a
+/// priority encoder written by nibbles (the first nibble with a set bit gives bits 3:2, its
+/// lowest set bit bits 1:0) so that it maps onto three levels of LUTs rather than a chain of
+/// 16 priorities. `num` is 0 when no bit is set.
+#[derive(LogicBlock)]
+pub struct FirstSet16 {
+    pub bits: Signal<In, Bits<16>>,
+    pub num: Signal<Out, Bits<4>>,
+    pub any: Signal<Out, Bit>,
+    num_l: Signal<Local, Bits<4>>,
+    /// 0..15 as 4-bit constants.
+    c4: Vec<Constant<Bits<4>>>,
+}
+
+impl Default for FirstSet16 {
+    fn default() -> Self {
+        Self {
+            bits: Default::default(),
+            num: Default::default(),
+            any: Default::default(),
+            num_l: Default::default(),
+            c4: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
+        }
+    }
+}
+
+impl Logic for FirstSet16 {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The nibbles are visited from the highest: the lowest with a set bit is assigned
+        // last.
+        self.num_l.next = 0.into();
+        for j in 0..4 {
+            if self.bits.val().get_bits::<4>(12 - 4 * j).any() {
+                self.num_l.next = self.c4[15 - 4 * j].val();
+                if self.bits.val().get_bit(14 - 4 * j) {
+                    self.num_l.next = self.c4[14 - 4 * j].val();
+                }
+                if self.bits.val().get_bit(13 - 4 * j) {
+                    self.num_l.next = self.c4[13 - 4 * j].val();
+                }
+                if self.bits.val().get_bit(12 - 4 * j) {
+                    self.num_l.next = self.c4[12 - 4 * j].val();
+                }
+            }
+        }
+        self.num.next = self.num_l.val();
+        self.any.next = self.bits.val().any();
     }
 }
