@@ -638,10 +638,10 @@ fn dp16kd_verilog(l: &Layout) -> String {
         ));
     }
     for r in 0..rows {
+        // Port A's read data: read (`tdp`) or marked unused below, never left unconnected
+        // (Verilator's PINCONNECTEMPTY).
         o.push_str(&format!("wire [{}:0] rd{r};\n", cols * 18 - 1));
-        if l.tdp {
-            o.push_str(&format!("wire [{}:0] rda{r};\n", cols * 18 - 1));
-        }
+        o.push_str(&format!("wire [{}:0] rda{r};\n", cols * 18 - 1));
         let we = if rows > 1 {
             format!(
                 "write_enable & (write_address[{}:{in_bits}] == {row_bits}'d{r})",
@@ -715,13 +715,7 @@ end
             let dib: Vec<String> = (0..18).rev().map(|b| format!(".DIB{b}(1'b0)")).collect();
             let doa: Vec<String> = (0..18)
                 .rev()
-                .map(|b| {
-                    if l.tdp {
-                        format!(".DOA{b}(rda{r}[{}])", c * 18 + b)
-                    } else {
-                        format!(".DOA{b}()")
-                    }
-                })
+                .map(|b| format!(".DOA{b}(rda{r}[{}])", c * 18 + b))
                 .collect();
             o.push_str(&format!(
                 "\
@@ -750,12 +744,7 @@ DP16KD #(
                 } else {
                     "NOREG"
                 },
-                doa = if l.tdp {
-                    doa.join(", ")
-                } else {
-                    // Unconnected, on two lines.
-                    format!("{},\n   {}", doa[..9].join(", "), doa[9..].join(", "))
-                },
+                doa = doa.join(", "),
                 di = di.join(", "),
                 ada = ada.join(", "),
                 dib = dib.join(", "),
@@ -866,9 +855,7 @@ DP16KD #(
     }
     for r in 0..rows {
         spare.push(format!("rd{r}"));
-        if l.tdp {
-            spare.push(format!("rda{r}"));
-        }
+        spare.push(format!("rda{r}"));
     }
     if cols * bw > l.width {
         spare.push(format!("read_word[{}:{}]", cols * bw - 1, l.width));
