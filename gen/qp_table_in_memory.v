@@ -491,6 +491,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     localparam  q_depth = 13'b1000000;
     localparam  q_last = 12'h3f;
     localparam  late_write = 1'b1;
+    localparam  late_read = 1'b1;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  gen_mask = 24'hf;
@@ -619,6 +620,9 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  was_idle$d;
     wire  was_idle$q;
     reg  was_idle$clock;
+    reg  read_hold_q$d;
+    wire  read_hold_q$q;
+    reg  read_hold_q$clock;
     reg  we_q$d;
     wire  we_q$q;
     reg  we_q$clock;
@@ -882,6 +886,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .q(was_idle$q),
         .clock(was_idle$clock)
     );
+    qp_table_in_memory$engine$read_hold_q read_hold_q(
+        .d(read_hold_q$d),
+        .q(read_hold_q$q),
+        .clock(read_hold_q$clock)
+    );
     qp_table_in_memory$engine$we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
@@ -1092,6 +1101,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         init_done_q$clock = clock;
         land_wait$clock = clock;
         was_idle$clock = clock;
+        read_hold_q$clock = clock;
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
@@ -1139,6 +1149,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         init_done_q$d = init_done_q$q;
         land_wait$d = land_wait$q;
         was_idle$d = was_idle$q;
+        read_hold_q$d = read_hold_q$q;
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
@@ -1570,10 +1581,11 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                     end
                 end
         endcase
-        hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
+        hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | read_hold_q$q | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
         if (~hold) begin
             state$d = nxt;
         end
+        read_hold_q$d = late_read & ~hold & ((nxt == EngState$Hold) | (nxt == EngState$AllocHold));
         init_q$d = init_q$q & ~init_last_r$q;
         idle_q$d = (init_q$q & init_last_r$q) | (idle_q$q & ~start) | ((state$q == EngState$Done) & landed);
         drain_q$d = (state$q == EngState$DrainSnap) | (drain_q$q & ~drained);
@@ -1603,6 +1615,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
             init_last_r$d = last_index == 32'h0;
             init_done_q$d = 1'b0;
             land_wait$d = 1'b0;
+            read_hold_q$d = 1'b0;
             we_q$d = 1'b0;
             map_valid_q$d = 1'b0;
             next_alloc$d = first_index;
@@ -5361,6 +5374,11 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
+    reg [19:0] ra_q;
+    `ifndef SYNTHESIS
+    initial ra_q = 20'd0;
+    `endif
+    always @(posedge clock) ra_q <= read_address[19:0];
     reg we_q;
     reg [19:0] wa_q;
     reg [5:0] wd_q;
@@ -5373,7 +5391,7 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
        wd_q <= write_data[5:0];
     end
     always @(posedge clock) begin
-       read_word <= mem[read_address[19:0]];
+       read_word <= mem[ra_q];
        read_q <= read_word;
        if (we_q) begin
           mem[wa_q] <= wd_q;
@@ -5390,6 +5408,25 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     end
     `endif
 endmodule // qp_table_in_memory$engine$ram
+
+
+module qp_table_in_memory$engine$read_hold_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$read_hold_q
 
 
 module qp_table_in_memory$engine$req_fire_r$0(d,q,clock);

@@ -467,6 +467,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     localparam  q_depth = 13'b1000000;
     localparam  q_last = 12'h3f;
     localparam  late_write = 1'b0;
+    localparam  late_read = 1'b0;
     localparam  index_mask = 24'hfffff;
     localparam  index_bits = 5'b10100;
     localparam  gen_mask = 24'hf;
@@ -595,6 +596,9 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  was_idle$d;
     wire  was_idle$q;
     reg  was_idle$clock;
+    reg  read_hold_q$d;
+    wire  read_hold_q$q;
+    reg  read_hold_q$clock;
     reg  we_q$d;
     wire  we_q$q;
     reg  we_q$clock;
@@ -873,6 +877,11 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .q(was_idle$q),
         .clock(was_idle$clock)
     );
+    qp_table_wide$engine$read_hold_q read_hold_q(
+        .d(read_hold_q$d),
+        .q(read_hold_q$q),
+        .clock(read_hold_q$clock)
+    );
     qp_table_wide$engine$we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
@@ -1108,6 +1117,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         init_done_q$clock = clock;
         land_wait$clock = clock;
         was_idle$clock = clock;
+        read_hold_q$clock = clock;
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
@@ -1155,6 +1165,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         init_done_q$d = init_done_q$q;
         land_wait$d = land_wait$q;
         was_idle$d = was_idle$q;
+        read_hold_q$d = read_hold_q$q;
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
@@ -1615,10 +1626,11 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     end
                 end
         endcase
-        hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
+        hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | read_hold_q$q | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
         if (~hold) begin
             state$d = nxt;
         end
+        read_hold_q$d = late_read & ~hold & ((nxt == EngState$Hold) | (nxt == EngState$AllocHold));
         init_q$d = init_q$q & ~init_last_r$q;
         idle_q$d = (init_q$q & init_last_r$q) | (idle_q$q & ~start) | ((state$q == EngState$Done) & landed);
         drain_q$d = (state$q == EngState$DrainSnap) | (drain_q$q & ~drained);
@@ -1648,6 +1660,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
             init_last_r$d = last_index == 32'h0;
             init_done_q$d = 1'b0;
             land_wait$d = 1'b0;
+            read_hold_q$d = 1'b0;
             we_q$d = 1'b0;
             map_valid_q$d = 1'b0;
             next_alloc$d = first_index;
@@ -5483,6 +5496,25 @@ module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_
     end
     `endif
 endmodule // qp_table_wide$engine$ram
+
+
+module qp_table_wide$engine$read_hold_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide$engine$read_hold_q
 
 
 module qp_table_wide$engine$req_fire_r$0(d,q,clock);

@@ -9,15 +9,17 @@
 //! of several rows of block RAMs) every block registers the write once more
 //! ([`Ram::write_registered`]) and the write lands one edge later still: `Done` and
 //! `FreeSnap` then last two cycles and `init_done` rises one edge later, so a command's result
-//! and FREE's drain count still come after its write has landed.
+//! and FREE's drain count still come after its write has landed. There the engine's own copy
+//! also registers its read address once more, at its blocks (`late_read`,
+//! [`EngineParams::engine_state_ram`]), and `Hold` and `AllocHold` last two cycles.
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Hold`, `Check` | 3 | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
+//! | `Read`, `Hold`, `Check` | 3 (4 with `late_read`) | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
-//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 (5 with `late_read`) | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 (2 with `late_write`) | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
@@ -167,6 +169,12 @@ pub struct CmdEngine {
     /// `FreeSnap`: always, or with `late_write` in their second cycle (`land_wait`).
     landed: Signal<Local, Bit>,
     was_idle: DFF<Bit>,
+    /// The engine's copy registers its read address once more, at its blocks
+    /// ([`EngineParams::engine_state_ram`]): its words come one edge later, so `Hold` and
+    /// `AllocHold` last two cycles (`read_hold_q`, set by the edge that enters them, marks
+    /// the first).
+    late_read: Constant<Bit>,
+    read_hold_q: DFF<Bit>,
     /// The write port of every copy of the state RAM, registered.
     we_q: DFF<Bit>,
     waddr_q: DFF<Bits<QPN_BITS>>,
@@ -271,7 +279,7 @@ impl CmdEngine {
                 result_qpn, init_done, ram_we, ram_waddr, ram_wdata, counts, counts_l, q_wr, q_rd,
                 q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index, q_due,
                 q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
-                pending_qpn, status_q, qpn_q, init_done_q, land_wait, landed, was_idle, we_q,
+                pending_qpn, status_q, qpn_q, init_done_q, land_wait, landed, was_idle, read_hold_q, we_q,
                 waddr_q, wdata_q, alloc_ok, alloc_full, free_ok, cmd_error, in_use, in_use_up,
                 in_use_down, cmd_error_up, alloc_full_up, index, gen, word_gen, new_gen,
                 cursor_next, drained, check_pass, check_pass_q, pass_at_q, pass_free_q, op_alloc_r,
@@ -282,7 +290,8 @@ impl CmdEngine {
             req_fire: defaults(p.ports),
             rsp_fire: defaults(p.ports),
             in_flight: defaults(p.ports),
-            ram: p.state_ram(),
+            ram: p.engine_state_ram(),
+            late_read: Constant::new(p.engine_state_ram().latency() == 3),
             late_write: Constant::new(p.state_ram().write_latency() == 2),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_on: Constant::new(p.quarantine_cycles > 0),
@@ -328,6 +337,7 @@ impl Logic for CmdEngine {
             init_done_q,
             land_wait,
             was_idle,
+            read_hold_q,
             we_q,
             waddr_q,
             wdata_q,
@@ -569,7 +579,8 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::Hold => {
-                // The word is in `entry_r`; its checks are registered at this edge.
+                // The word is in `entry_r`; its checks are registered at this edge (with
+                // `late_read`, at the edge that ends the second cycle here).
                 self.nxt.next = EngState::Check;
             }
             EngState::Check => {
@@ -655,6 +666,7 @@ impl Logic for CmdEngine {
                 self.nxt.next = EngState::AllocHold;
             }
             EngState::AllocHold => {
+                // Two cycles with `late_read`.
                 self.nxt.next = EngState::AllocLatch;
             }
             EngState::AllocLatch => {
@@ -773,6 +785,7 @@ impl Logic for CmdEngine {
             | (self.idle_q.q.val() & !self.start.val())
             | (self.wait_q.q.val() & !self.map.done.val())
             | (self.drain_q.q.val() & !self.drained.val())
+            | self.read_hold_q.q.val()
             | (self.late_write.val()
                 & !self.land_wait.q.val()
                 & ((self.state.q.val() == EngState::FreeSnap)
@@ -780,6 +793,9 @@ impl Logic for CmdEngine {
         if !self.hold.val() {
             self.state.d.next = self.nxt.val();
         }
+        self.read_hold_q.d.next = self.late_read.val()
+            & !self.hold.val()
+            & ((self.nxt.val() == EngState::Hold) | (self.nxt.val() == EngState::AllocHold));
         self.init_q.d.next = self.init_q.q.val() & !self.init_last_r.q.val();
         self.idle_q.d.next = (self.init_q.q.val() & self.init_last_r.q.val())
             | (self.idle_q.q.val() & !self.start.val())
@@ -817,6 +833,7 @@ impl Logic for CmdEngine {
             self.init_last_r.d.next = self.last_index.val() == 0;
             self.init_done_q.d.next = false;
             self.land_wait.d.next = false;
+            self.read_hold_q.d.next = false;
             self.we_q.d.next = false;
             self.map_valid_q.d.next = false;
             self.next_alloc.d.next = self.first_index.val();

@@ -231,6 +231,20 @@ impl EngineParams {
         }
     }
 
+    /// The command engine's copy of the state RAM: [`EngineParams::state_ram`], with its read
+    /// address registered once more, at its blocks ([`ram::Ram::address_registered`]), when
+    /// the copies span several rows of block RAMs ([`EngineParams::state_write_registered`]):
+    /// the engine's cursor then stays at the engine's logic instead of being pulled to the
+    /// blocks spread over the die (its increment was the longest path of
+    /// `configs/in_memory.toml` on ECP5), and the engine waits one more cycle for the word.
+    pub fn engine_state_ram(&self) -> ram::Ram<StateEntry> {
+        if self.state_write_registered() {
+            self.state_ram().address_registered()
+        } else {
+            self.state_ram()
+        }
+    }
+
     /// The state RAM copy a lookup pipe reads. State in memory: a one-word stand-in, never
     /// written, whose checks the cache's replace. Directory in memory: a state RAM of several
     /// rows of block RAMs registers its word after the row multiplexer

@@ -24,7 +24,9 @@
 //! clock-to-out without it is the longest delay of the design (5.6 ns on ECP5). One cycle
 //! ([`Ram::unregistered`]) for a reader that cannot wait the extra cycle. Three cycles
 //! ([`Ram::row_registered`]) for a RAM deeper than one row of block RAMs whose reader can
-//! wait: the word is registered once more after the row multiplexer. A read of an address
+//! wait: the word is registered once more after the row multiplexer. One more cycle
+//! ([`Ram::address_registered`]) for a reader far from the blocks: the address is registered
+//! once more, at the blocks. A read of an address
 //! `>= depth` returns an undefined word; every reader checks the range before it uses the
 //! word.
 //!
@@ -74,6 +76,10 @@ pub struct Ram<T: Synth> {
     _row_register: bool,
     /// [`Ram::write_registered`].
     _write_register: bool,
+    /// [`Ram::address_registered`].
+    _address_register: bool,
+    /// The read address taken at the last edge ([`Ram::address_registered`]).
+    _sim_address: usize,
     _sim: Vec<T>,
     _sim_word: T,
     _sim_row_word: T,
@@ -111,6 +117,8 @@ impl<T: Synth> Ram<T> {
             _registered: true,
             _row_register: false,
             _write_register: false,
+            _address_register: false,
+            _sim_address: 0,
             _sim: vec![T::default(); depth],
             _sim_word: T::default(),
             _sim_row_word: T::default(),
@@ -147,6 +155,18 @@ impl<T: Synth> Ram<T> {
         self
     }
 
+    /// The same RAM with its read address registered once more inside it: `read_address` is
+    /// taken at edge `t` and the array is read with it at `t + 1` (one more edge of
+    /// [`Ram::latency`]). With `ecp5` each row of blocks has its own set of address
+    /// flip-flops, kept with yosys's `keep` (it would otherwise merge them into one, and with
+    /// the reader's register), so that each set is placed at its blocks and the reader's
+    /// register at the reader's logic: the route across the die between them is then the
+    /// whole of a cycle, with no logic before or after it.
+    pub fn address_registered(mut self) -> Self {
+        self._address_register = true;
+        self
+    }
+
     /// Edges from the one that takes a write to the one at which it lands in the array: 1,
     /// or 2 with [`Ram::write_registered`].
     pub fn write_latency(&self) -> usize {
@@ -154,10 +174,13 @@ impl<T: Synth> Ram<T> {
     }
 
     /// Edges from the one that takes `read_address` to the one after which `read_data`
-    /// holds the word: 2 with the output register, 1 without, 3 with the row register
-    /// ([`Ram::row_registered`]).
+    /// holds the word: 2 with the output register, 1 without, one more with the row register
+    /// ([`Ram::row_registered`]) and one more with the address register
+    /// ([`Ram::address_registered`]).
     pub fn latency(&self) -> usize {
-        1 + usize::from(self._registered) + usize::from(self._row_register)
+        1 + usize::from(self._registered)
+            + usize::from(self._row_register)
+            + usize::from(self._address_register)
     }
 }
 
@@ -166,7 +189,10 @@ impl<T: Synth> Logic for Ram<T> {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
             let mask = (1 << self._address_bits) - 1;
-            let index = self.read_address.val().index() & mask;
+            let mut index = self.read_address.val().index() & mask;
+            if self._address_register {
+                index = std::mem::replace(&mut self._sim_address, index);
+            }
             let word = self._sim.get(index).copied().unwrap_or_default();
             if self._row_register {
                 self.read_data.next = self._sim_row_word;
@@ -211,6 +237,7 @@ impl<T: Synth> Logic for Ram<T> {
             registered: self._registered,
             row_register: self._row_register,
             write_register: self._write_register,
+            address_register: self._address_register,
             tdp: false,
         };
         layout.emit(self._fpga)
@@ -325,6 +352,7 @@ impl<T: Synth> Logic for TdpRam<T> {
             registered: true,
             row_register: false,
             write_register: false,
+            address_register: false,
             tdp: true,
         };
         layout.emit(self._fpga)
@@ -355,6 +383,9 @@ struct Layout {
     row_register: bool,
     /// The write port registered once more ([`Ram::write_registered`]; never with `tdp`).
     write_register: bool,
+    /// The read address registered once more ([`Ram::address_registered`]; never with
+    /// `tdp`).
+    address_register: bool,
     /// True dual port ([`TdpRam`]): the write port also reads, into `a_read_data`.
     tdp: bool,
 }
@@ -458,6 +489,28 @@ end
             format!("write_data[{}:0]", l.width - 1),
         )
     };
+    // Ram::address_registered: the read address is registered here first.
+    let (ra_decl, ra) = if l.address_register {
+        (
+            format!(
+                "\
+reg [{am}:0] ra_q;
+`ifndef SYNTHESIS
+initial ra_q = {ab}'d0;
+`endif
+always @(posedge clock) ra_q <= read_address[{am}:0];
+",
+                am = l.address_bits - 1,
+                ab = l.address_bits,
+            ),
+            "ra_q".to_string(),
+        )
+    } else {
+        (
+            String::new(),
+            format!("read_address[{}:0]", l.address_bits - 1),
+        )
+    };
     format!(
         "\
 reg [{wm}:0] mem [0:{dm}];
@@ -467,8 +520,8 @@ initial read_word = {w}'d0;
 `endif
 {out_decl}{unused}
 
-{w_decl}always @(posedge clock) begin
-   read_word <= mem[read_address[{am}:0]];
+{ra_decl}{w_decl}always @(posedge clock) begin
+   read_word <= mem[{ra}];
 {out_reg}   if ({we}) begin
       mem[{wa}] <= {wd};
    end
@@ -479,7 +532,6 @@ always @(*) read_data = {pad}{out}}};
         wm = l.width - 1,
         w = l.width,
         dm = l.depth - 1,
-        am = l.address_bits - 1,
         w_decl = w_decl,
         we = we,
         wa = wa,
@@ -622,7 +674,41 @@ fn dp16kd_verilog(l: &Layout) -> String {
         };
         format!("{{{hi}{port}[{}:0]{lo}}}", a - 1)
     };
-    o.push_str(&format!("wire [13:0] ra = {};\n", addr("read_address")));
+    if l.address_register {
+        // Ram::address_registered: each row of blocks reads at an address register of its
+        // own, kept (yosys would merge the copies, and them with the reader's register), and
+        // the row select starts from one more register.
+        for r in 0..rows {
+            o.push_str(&format!(
+                "\
+reg [13:0] ra{r};
+`ifndef SYNTHESIS
+initial ra{r} = 14'd0;
+`endif
+`ifdef SYNTHESIS
+(* keep *)
+`endif
+always @(posedge clock) ra{r} <= {};
+",
+                addr("read_address")
+            ));
+        }
+        if rows > 1 {
+            o.push_str(&format!(
+                "\
+reg [{rm}:0] ra_row;
+`ifndef SYNTHESIS
+initial ra_row = {row_bits}'d0;
+`endif
+always @(posedge clock) ra_row <= read_address[{}:{in_bits}];
+",
+                in_bits + row_bits - 1,
+                rm = row_bits - 1,
+            ));
+        }
+    } else {
+        o.push_str(&format!("wire [13:0] ra = {};\n", addr("read_address")));
+    }
     let wa = addr("write_address");
     // At width 18, ADA[1:0] are the byte enables.
     let wa = if bw == 18 {
@@ -707,7 +793,15 @@ end
                 .rev()
                 .map(|b| format!(".ADA{b}({wa_b}[{b}])"))
                 .collect();
-            let adb: Vec<String> = (0..14).rev().map(|b| format!(".ADB{b}(ra[{b}])")).collect();
+            let ra = if l.address_register {
+                format!("ra{r}")
+            } else {
+                "ra".to_string()
+            };
+            let adb: Vec<String> = (0..14)
+                .rev()
+                .map(|b| format!(".ADB{b}({ra}[{b}])"))
+                .collect();
             let dob: Vec<String> = (0..18)
                 .rev()
                 .map(|b| format!(".DOB{b}(rd{r}[{}])", c * 18 + b))
@@ -756,7 +850,7 @@ DP16KD #(
     // The word of each row of port B (`rd`, into `read_word`) and, true dual port, of port
     // A (`rda`, into `a_read_word`): the used data bits of its blocks, side by side; with
     // several rows, the row of the read delayed as its data is selects.
-    let read_side = |o: &mut String, rd: &str, address: &str, word: &str, pre: &str| {
+    let read_side = |o: &mut String, rd: &str, row_sel: &str, word: &str, pre: &str| {
         let row_word = |r: usize| -> String {
             let parts: Vec<String> = (0..cols)
                 .rev()
@@ -776,10 +870,7 @@ DP16KD #(
             ));
         }
         o.push_str("always @(posedge clock) begin\n");
-        o.push_str(&format!(
-            "   {pre}row0 <= {address}[{}:{in_bits}];\n",
-            in_bits + row_bits - 1
-        ));
+        o.push_str(&format!("   {pre}row0 <= {row_sel};\n"));
         for k in 1..lat {
             o.push_str(&format!("   {pre}row{k} <= {pre}row{};\n", k - 1));
         }
@@ -840,9 +931,16 @@ DP16KD #(
             o.push_str(&format!("assign {word} = {pre}read_mux;\n"));
         }
     };
-    read_side(&mut o, "rd", "read_address", "read_word", "");
+    // The row bits of an address (meaningful with several rows).
+    let row_of = |port: &str| format!("{port}[{}:{in_bits}]", in_bits + row_bits - 1);
+    let row_sel = if l.address_register {
+        "ra_row".to_string()
+    } else {
+        row_of("read_address")
+    };
+    read_side(&mut o, "rd", &row_sel, "read_word", "");
     if l.tdp {
-        read_side(&mut o, "rda", "write_address", "a_read_word", "a_");
+        read_side(&mut o, "rda", &row_of("write_address"), "a_read_word", "a_");
     }
     // Every data bit of the blocks is read by an instance; the unused ones are marked, and so
     // are the address bits above those the blocks and rows use.

@@ -1,12 +1,13 @@
 //! Block-level tests of [`Ram`] alone in Verilator against a model of its timing contract: a
 //! state RAM of 2^16 words of 10 bits (four rows of DP16KD with `ecp5`), in both flavours
 //! (`generic` inferred, `ecp5` through the DP16KD simulation model), plain and with the
-//! registers a reader or writer can ask for: the row register ([`Ram::row_registered`]) and
-//! the write register ([`Ram::write_registered`]), alone and together.
+//! registers a reader or writer can ask for: the row register ([`Ram::row_registered`]), the
+//! write register ([`Ram::write_registered`]) and the address register
+//! ([`Ram::address_registered`]), alone and together as the designs use them.
 //!
 //! The contract checked, every cycle: a read whose address is taken at edge `t` shows its
 //! word in `read_data` after edge `t + latency - 1` ([`Ram::latency`]), the array read at
-//! edge `t`; a write taken at edge `w` lands at edge
+//! edge `t` (`t + 1` with the address register); a write taken at edge `w` lands at edge
 //! `w + write_latency - 1` ([`Ram::write_latency`]); a read sees exactly the writes landed at
 //! the edges before its array read (read-first). Reads and writes are random every cycle, on
 //! a few addresses spread over the four rows, so that reads often meet the writes of the
@@ -34,6 +35,19 @@ fn variants(fpga: Fpga) -> Vec<(&'static str, Ram<Bits<WIDTH>>)> {
         ("row", ram().row_registered()),
         ("write", ram().write_registered()),
         ("row_write", ram().row_registered().write_registered()),
+        ("address", ram().address_registered()),
+        // The command engine's copy in configs/in_memory.toml.
+        (
+            "write_address",
+            ram().write_registered().address_registered(),
+        ),
+        (
+            "row_write_address",
+            ram()
+                .row_registered()
+                .write_registered()
+                .address_registered(),
+        ),
     ]
 }
 
@@ -48,9 +62,10 @@ fn verilog(ram: Ram<Bits<WIDTH>>, top: &str) -> String {
 }
 
 /// Drives `cycles` cycles of random reads and writes on `model` (a RAM whose read latency is
-/// `latency` and whose writes land `write_latency - 1` edges after they are taken), checking
-/// every read of a written word. Returns how many reads were checked.
-fn run(model: &Model, latency: usize, write_latency: usize, seed: u64) -> u64 {
+/// `latency`, whose array is read `ahead` edges after the address is taken and whose writes
+/// land `write_latency - 1` edges after they are taken), checking every read of a written
+/// word. Returns how many reads were checked.
+fn run(model: &Model, latency: usize, ahead: usize, write_latency: usize, seed: u64) -> u64 {
     let mut sim = model.instantiate();
     let raddr = sim.input("read_address").unwrap();
     let we = sim.input("write_enable").unwrap();
@@ -84,7 +99,7 @@ fn run(model: &Model, latency: usize, write_latency: usize, seed: u64) -> u64 {
         if edge > latency as u64 {
             let (taken, ra) = reads[(edge - latency as u64 - 1) as usize];
             // Read-first: the writes landed at the edges before the array read.
-            let read_edge = taken;
+            let read_edge = taken + ahead as u64;
             let want = history
                 .get(&ra)
                 .and_then(|h| h.iter().rev().find(|(landed, _)| *landed < read_edge))
@@ -114,6 +129,7 @@ fn check(fpga: Fpga, flavour: &str, seed: u64) {
     let seed = block::seed(&format!("block_ram {flavour}"), seed);
     for (name, ram) in variants(fpga) {
         let (latency, write_latency) = (ram.latency(), ram.write_latency());
+        let ahead = usize::from(name.contains("address"));
         let top = format!("ram_{flavour}_{name}");
         let text = verilog(ram, &top);
         let path =
@@ -121,7 +137,7 @@ fn check(fpga: Fpga, flavour: &str, seed: u64) {
         std::fs::write(&path, &text).unwrap();
         block::lint_and_icarus(&path, &top);
         let model = block::build(&text, &top).unwrap();
-        let checked = run(&model, latency, write_latency, seed);
+        let checked = run(&model, latency, ahead, write_latency, seed);
         println!(
             "{top}: latency {latency}, write latency {write_latency}: {checked} reads checked"
         );
