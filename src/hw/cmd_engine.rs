@@ -273,6 +273,10 @@ pub struct CmdEngine {
 
 impl CmdEngine {
     pub fn new(p: &EngineParams) -> Self {
+        // Built once (its simulation array holds `max_qps` words); the flags read it.
+        let ram = p.engine_state_ram();
+        let late_read = ram.latency() == 3;
+        let late_write = ram.write_latency() == 2;
         block_new!(
             [
                 clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
@@ -290,9 +294,9 @@ impl CmdEngine {
             req_fire: defaults(p.ports),
             rsp_fire: defaults(p.ports),
             in_flight: defaults(p.ports),
-            ram: p.engine_state_ram(),
-            late_read: Constant::new(p.engine_state_ram().latency() == 3),
-            late_write: Constant::new(p.state_ram().write_latency() == 2),
+            ram: ram,
+            late_read: Constant::new(late_read),
+            late_write: Constant::new(late_write),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_on: Constant::new(p.quarantine_cycles > 0),
             q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
