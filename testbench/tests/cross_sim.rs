@@ -1,5 +1,6 @@
 //! Cross-simulator equivalence (issue 9): for every shipped configuration (`configs/*.toml`)
-//! scaled down to a small `index_bits`, seeded stimuli are run on the Verilator model and
+//! scaled down to a small `index_bits` (with the state in memory, its cache and fill slots
+//! too: `xsim::small_variant`), seeded stimuli are run on the Verilator model and
 //! replayed on Icarus Verilog, and every output is compared cycle by cycle (see
 //! `qptable_testbench::xsim`). Passes with 0 differences and >= 100 000 cycles compared per
 //! configuration; the statuses the engine answers must include every lookup status the
