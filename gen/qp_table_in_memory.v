@@ -623,6 +623,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  read_hold_q$d;
     wire  read_hold_q$q;
     reg  read_hold_q$clock;
+    reg  read_more1$0$d;
+    wire  read_more1$0$q;
+    reg  read_more1$0$clock;
+    reg  read_more2$0$d;
+    wire  read_more2$0$q;
+    reg  read_more2$0$clock;
     reg  we_q$d;
     wire  we_q$q;
     reg  we_q$clock;
@@ -890,6 +896,16 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .d(read_hold_q$d),
         .q(read_hold_q$q),
         .clock(read_hold_q$clock)
+    );
+    qp_table_in_memory$engine$read_more1$0 read_more1$0(
+        .d(read_more1$0$d),
+        .q(read_more1$0$q),
+        .clock(read_more1$0$clock)
+    );
+    qp_table_in_memory$engine$read_more2$0 read_more2$0(
+        .d(read_more2$0$d),
+        .q(read_more2$0$q),
+        .clock(read_more2$0$clock)
     );
     qp_table_in_memory$engine$we_q we_q(
         .d(we_q$d),
@@ -1582,6 +1598,12 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
                 end
         endcase
         hold = (init_q$q & ~init_last_r$q) | (idle_q$q & ~start) | (wait_q$q & ~map$done) | (drain_q$q & ~drained) | read_hold_q$q | (late_write & ~land_wait$q & ((state$q == EngState$FreeSnap) | (state$q == EngState$Done)));
+        read_more1$0$clock = clock;
+        read_more1$0$d = read_hold_q$q & ~rst;
+        hold = hold | read_more1$0$q;
+        read_more2$0$clock = clock;
+        read_more2$0$d = read_more1$0$q & ~rst;
+        hold = hold | read_more2$0$q;
         if (~hold) begin
             state$d = nxt;
         end
@@ -5372,6 +5394,14 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     `ifndef SYNTHESIS
     initial read_q = 6'd0;
     `endif
+    reg [5:0] read_rq;
+    `ifndef SYNTHESIS
+    initial read_rq = 6'd0;
+    `endif
+    reg [5:0] read_sq;
+    `ifndef SYNTHESIS
+    initial read_sq = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     reg [19:0] ra_q;
@@ -5393,12 +5423,14 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
     always @(posedge clock) begin
        read_word <= mem[ra_q];
        read_q <= read_word;
+       read_rq <= read_q;
+       read_sq <= read_rq;
        if (we_q) begin
           mem[wa_q] <= wd_q;
        end
     end
     
-    always @(*) read_data = {16'd0, read_q};
+    always @(*) read_data = {16'd0, read_sq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd1048576) begin
@@ -5427,6 +5459,44 @@ module qp_table_in_memory$engine$read_hold_q(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$read_hold_q
+
+
+module qp_table_in_memory$engine$read_more1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$read_more1$0
+
+
+module qp_table_in_memory$engine$read_more2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$read_more2$0
 
 
 module qp_table_in_memory$engine$req_fire_r$0(d,q,clock);
@@ -5920,47 +5990,80 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     reg [5:0] mem [0:31];
     reg [4:0] wr_ptr;
     reg [4:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [5:0] rd_data;
+    reg [5:0] ob0;
+    reg [5:0] ob1;
+    reg [5:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 5'd0;
        rd_ptr = 5'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 6'd0;
+       ob0 = 6'd0;
+       ob1 = 6'd0;
+       ob2 = 6'd0;
        for (init_i = 0; init_i <= 31; init_i = init_i + 1) mem[init_i] = 6'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [5:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [5:0] s0 = pop ? ob1 : ob0;
+    wire [5:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (in_valid) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 5'd0;
           rd_ptr <= 5'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 5'd1;
-          if (pop) rd_ptr <= rd_ptr + 5'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 5'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 5'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -6127,12 +6230,21 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  sx_valid$0$d;
     wire  sx_valid$0$q;
     reg  sx_valid$0$clock;
+    reg  sx_valid$1$d;
+    wire  sx_valid$1$q;
+    reg  sx_valid$1$clock;
     reg  [23:0] sx_qpn$0$d;
     wire  [23:0] sx_qpn$0$q;
     reg  sx_qpn$0$clock;
+    reg  [23:0] sx_qpn$1$d;
+    wire  [23:0] sx_qpn$1$q;
+    reg  sx_qpn$1$clock;
     reg  [31:0] sx_tag$0$d;
     wire  [31:0] sx_tag$0$q;
     reg  sx_tag$0$clock;
+    reg  [31:0] sx_tag$1$d;
+    wire  [31:0] sx_tag$1$q;
+    reg  sx_tag$1$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -6280,15 +6392,30 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .q(sx_valid$0$q),
         .clock(sx_valid$0$clock)
     );
+    qp_table_in_memory$pipe_rx$sx_valid$1 sx_valid$1(
+        .d(sx_valid$1$d),
+        .q(sx_valid$1$q),
+        .clock(sx_valid$1$clock)
+    );
     qp_table_in_memory$pipe_rx$sx_qpn$0 sx_qpn$0(
         .d(sx_qpn$0$d),
         .q(sx_qpn$0$q),
         .clock(sx_qpn$0$clock)
     );
+    qp_table_in_memory$pipe_rx$sx_qpn$1 sx_qpn$1(
+        .d(sx_qpn$1$d),
+        .q(sx_qpn$1$q),
+        .clock(sx_qpn$1$clock)
+    );
     qp_table_in_memory$pipe_rx$sx_tag$0 sx_tag$0(
         .d(sx_tag$0$d),
         .q(sx_tag$0$q),
         .clock(sx_tag$0$clock)
+    );
+    qp_table_in_memory$pipe_rx$sx_tag$1 sx_tag$1(
+        .d(sx_tag$1$d),
+        .q(sx_tag$1$q),
+        .clock(sx_tag$1$clock)
     );
     qp_table_in_memory$pipe_rx$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -6408,12 +6535,21 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         sx_valid$0$clock = clock;
         sx_qpn$0$clock = clock;
         sx_tag$0$clock = clock;
-        sx_valid$0$d = s1_valid$q & ~rst;
-        sx_qpn$0$d = s1_qpn$q;
-        sx_tag$0$d = s1_tag$q;
+        sx_valid$0$d = p1_valid & ~rst;
+        sx_qpn$0$d = p1_qpn;
+        sx_tag$0$d = p1_tag;
         p1_valid = sx_valid$0$q;
         p1_qpn = sx_qpn$0$q;
         p1_tag = sx_tag$0$q;
+        sx_valid$1$clock = clock;
+        sx_qpn$1$clock = clock;
+        sx_tag$1$clock = clock;
+        sx_valid$1$d = p1_valid & ~rst;
+        sx_qpn$1$d = p1_qpn;
+        sx_tag$1$d = p1_tag;
+        p1_valid = sx_valid$1$q;
+        p1_qpn = sx_qpn$1$q;
+        p1_tag = sx_tag$1$q;
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -6783,47 +6919,80 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [63:0] rd_data;
+    reg [63:0] ob0;
+    reg [63:0] ob1;
+    reg [63:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 64'd0;
+       ob0 = 64'd0;
+       ob1 = 64'd0;
+       ob2 = 64'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [63:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [63:0] s0 = pop ? ob1 : ob0;
+    wire [63:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -6832,11 +7001,6 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6880,47 +7044,80 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -6929,11 +7126,6 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -6965,6 +7157,10 @@ module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,
     `ifndef SYNTHESIS
     initial read_rq = 6'd0;
     `endif
+    reg [5:0] read_sq;
+    `ifndef SYNTHESIS
+    initial read_sq = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     reg we_q;
@@ -6982,12 +7178,13 @@ module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,
        read_word <= mem[read_address[19:0]];
        read_q <= read_word;
        read_rq <= read_q;
+       read_sq <= read_rq;
        if (we_q) begin
           mem[wa_q] <= wd_q;
        end
     end
     
-    always @(*) read_data = {16'd0, read_rq};
+    always @(*) read_data = {16'd0, read_sq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd1048576) begin
@@ -7016,47 +7213,80 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [63:0] rd_data;
+    reg [63:0] ob0;
+    reg [63:0] ob1;
+    reg [63:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 64'd0;
+       ob0 = 64'd0;
+       ob1 = 64'd0;
+       ob2 = 64'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [63:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [63:0] s0 = pop ? ob1 : ob0;
+    wire [63:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -7065,11 +7295,6 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -7324,6 +7549,25 @@ module qp_table_in_memory$pipe_rx$sx_qpn$0(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$sx_qpn$0
 
 
+module qp_table_in_memory$pipe_rx$sx_qpn$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_qpn$1
+
+
 module qp_table_in_memory$pipe_rx$sx_tag$0(d,q,clock);
     
     // Module arguments
@@ -7343,6 +7587,25 @@ module qp_table_in_memory$pipe_rx$sx_tag$0(d,q,clock);
 endmodule // qp_table_in_memory$pipe_rx$sx_tag$0
 
 
+module qp_table_in_memory$pipe_rx$sx_tag$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_tag$1
+
+
 module qp_table_in_memory$pipe_rx$sx_valid$0(d,q,clock);
     
     // Module arguments
@@ -7360,6 +7623,25 @@ module qp_table_in_memory$pipe_rx$sx_valid$0(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_rx$sx_valid$0
+
+
+module qp_table_in_memory$pipe_rx$sx_valid$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_rx$sx_valid$1
 
 
 module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
@@ -7475,12 +7757,21 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  sx_valid$0$d;
     wire  sx_valid$0$q;
     reg  sx_valid$0$clock;
+    reg  sx_valid$1$d;
+    wire  sx_valid$1$q;
+    reg  sx_valid$1$clock;
     reg  [23:0] sx_qpn$0$d;
     wire  [23:0] sx_qpn$0$q;
     reg  sx_qpn$0$clock;
+    reg  [23:0] sx_qpn$1$d;
+    wire  [23:0] sx_qpn$1$q;
+    reg  sx_qpn$1$clock;
     reg  [31:0] sx_tag$0$d;
     wire  [31:0] sx_tag$0$q;
     reg  sx_tag$0$clock;
+    reg  [31:0] sx_tag$1$d;
+    wire  [31:0] sx_tag$1$q;
+    reg  sx_tag$1$clock;
     reg  s2_valid$d;
     wire  s2_valid$q;
     reg  s2_valid$clock;
@@ -7628,15 +7919,30 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .q(sx_valid$0$q),
         .clock(sx_valid$0$clock)
     );
+    qp_table_in_memory$pipe_tx$sx_valid$1 sx_valid$1(
+        .d(sx_valid$1$d),
+        .q(sx_valid$1$q),
+        .clock(sx_valid$1$clock)
+    );
     qp_table_in_memory$pipe_tx$sx_qpn$0 sx_qpn$0(
         .d(sx_qpn$0$d),
         .q(sx_qpn$0$q),
         .clock(sx_qpn$0$clock)
     );
+    qp_table_in_memory$pipe_tx$sx_qpn$1 sx_qpn$1(
+        .d(sx_qpn$1$d),
+        .q(sx_qpn$1$q),
+        .clock(sx_qpn$1$clock)
+    );
     qp_table_in_memory$pipe_tx$sx_tag$0 sx_tag$0(
         .d(sx_tag$0$d),
         .q(sx_tag$0$q),
         .clock(sx_tag$0$clock)
+    );
+    qp_table_in_memory$pipe_tx$sx_tag$1 sx_tag$1(
+        .d(sx_tag$1$d),
+        .q(sx_tag$1$q),
+        .clock(sx_tag$1$clock)
     );
     qp_table_in_memory$pipe_tx$s2_valid s2_valid(
         .d(s2_valid$d),
@@ -7756,12 +8062,21 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         sx_valid$0$clock = clock;
         sx_qpn$0$clock = clock;
         sx_tag$0$clock = clock;
-        sx_valid$0$d = s1_valid$q & ~rst;
-        sx_qpn$0$d = s1_qpn$q;
-        sx_tag$0$d = s1_tag$q;
+        sx_valid$0$d = p1_valid & ~rst;
+        sx_qpn$0$d = p1_qpn;
+        sx_tag$0$d = p1_tag;
         p1_valid = sx_valid$0$q;
         p1_qpn = sx_qpn$0$q;
         p1_tag = sx_tag$0$q;
+        sx_valid$1$clock = clock;
+        sx_qpn$1$clock = clock;
+        sx_tag$1$clock = clock;
+        sx_valid$1$d = p1_valid & ~rst;
+        sx_qpn$1$d = p1_qpn;
+        sx_tag$1$d = p1_tag;
+        p1_valid = sx_valid$1$q;
+        p1_qpn = sx_qpn$1$q;
+        p1_tag = sx_tag$1$q;
         s2_valid$d = p1_valid;
         s2_qpn$d = p1_qpn;
         s2_tag$d = p1_tag;
@@ -8131,47 +8446,80 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [63:0] rd_data;
+    reg [63:0] ob0;
+    reg [63:0] ob1;
+    reg [63:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 64'd0;
+       ob0 = 64'd0;
+       ob1 = 64'd0;
+       ob2 = 64'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [63:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [63:0] s0 = pop ? ob1 : ob0;
+    wire [63:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8180,11 +8528,6 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -8228,47 +8571,80 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     reg [123:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [123:0] rd_data;
+    reg [123:0] ob0;
+    reg [123:0] ob1;
+    reg [123:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 124'd0;
+       ob0 = 124'd0;
+       ob1 = 124'd0;
+       ob2 = 124'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [123:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [123:0] s0 = pop ? ob1 : ob0;
+    wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8277,11 +8653,6 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -8313,6 +8684,10 @@ module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,
     `ifndef SYNTHESIS
     initial read_rq = 6'd0;
     `endif
+    reg [5:0] read_sq;
+    `ifndef SYNTHESIS
+    initial read_sq = 6'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:20], write_address[23:20], write_data[21:6]};
     
     reg we_q;
@@ -8330,12 +8705,13 @@ module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,
        read_word <= mem[read_address[19:0]];
        read_q <= read_word;
        read_rq <= read_q;
+       read_sq <= read_rq;
        if (we_q) begin
           mem[wa_q] <= wd_q;
        end
     end
     
-    always @(*) read_data = {16'd0, read_rq};
+    always @(*) read_data = {16'd0, read_sq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd1048576) begin
@@ -8364,47 +8740,80 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     reg [63:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
     reg [9:0] fill;
-    // `fill != 0`, in its own flip-flop: `out_valid` and the pop come from a register.
-    reg nonempty;
-    // Initial values, in an initial block as rust-hdl gives its DFFs (and as Verilator starts
-    // every variable): an event-driven simulator shows the same outputs as Verilator before the
-    // first reset edge, and a head never written reads 0, not X. (Not declaration initializers:
-    // under -g2012 those make no event, and the `always @(*)` blocks below would never run.)
-    // Simulation only: yosys defines SYNTHESIS, and initial values change what it maps.
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [63:0] rd_data;
+    reg [63:0] ob0;
+    reg [63:0] ob1;
+    reg [63:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
        wr_ptr = 6'd0;
        rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
        fill = 10'd0;
-       nonempty = 1'b0;
+       rd_busy = 1'b0;
+       rd_data = 64'd0;
+       ob0 = 64'd0;
+       ob1 = 64'd0;
+       ob2 = 64'd0;
        for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 64'd0;
     end
     `endif
-    wire pop = nonempty & out_ready;
-    wire [63:0] head = mem[rd_ptr];
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    wire [63:0] s0 = pop ? ob1 : ob0;
+    wire [63:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (~fill[6]) begin
-          mem[wr_ptr] <= data_in;
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
        end
+    end
+    
+    always @(posedge clock) begin
+       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
+       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
+       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
           fill <= 10'd0;
-          nonempty <= 1'b0;
+          rd_busy <= 1'b0;
        end else begin
-          nonempty <= in_valid | (fill > 10'd1) | (nonempty & ~pop);
-          if (in_valid) wr_ptr <= wr_ptr + 6'd1;
-          if (pop) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
        end
     end
     
-    always @(*) out_valid = nonempty;
-    always @(*) data_out = head;
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = ob0;
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8413,11 +8822,6 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     always @(posedge clock) begin
        if (!rst && in_valid && !pop && fill == 10'd64) begin
           $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-       // Write-ahead: the word after the tail is the head when full.
-       if (!rst && in_valid && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full write-ahead FIFO of 64 words");
           $fatal(1);
        end
     end
@@ -8672,6 +9076,25 @@ module qp_table_in_memory$pipe_tx$sx_qpn$0(d,q,clock);
 endmodule // qp_table_in_memory$pipe_tx$sx_qpn$0
 
 
+module qp_table_in_memory$pipe_tx$sx_qpn$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [23:0] d;
+    output reg  [23:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 24'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_qpn$1
+
+
 module qp_table_in_memory$pipe_tx$sx_tag$0(d,q,clock);
     
     // Module arguments
@@ -8691,6 +9114,25 @@ module qp_table_in_memory$pipe_tx$sx_tag$0(d,q,clock);
 endmodule // qp_table_in_memory$pipe_tx$sx_tag$0
 
 
+module qp_table_in_memory$pipe_tx$sx_tag$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_tag$1
+
+
 module qp_table_in_memory$pipe_tx$sx_valid$0(d,q,clock);
     
     // Module arguments
@@ -8708,6 +9150,25 @@ module qp_table_in_memory$pipe_tx$sx_valid$0(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$pipe_tx$sx_valid$0
+
+
+module qp_table_in_memory$pipe_tx$sx_valid$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$pipe_tx$sx_valid$1
 
 
 module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);

@@ -21801,9 +21801,9 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     wire [28:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -22020,9 +22020,9 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     wire [29:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -22589,9 +22589,9 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     wire [34:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -33652,9 +33652,9 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -33757,9 +33757,9 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -33904,9 +33904,9 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -35709,9 +35709,9 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     wire [20:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -35814,9 +35814,9 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     wire [7:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end
@@ -35961,9 +35961,9 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     wire [123:0] s1 = pop ? ob2 : ob1;
     
     always @(posedge clock) begin
-       if (to_mem) begin
-          mem[wr_ptr] <= data_in;
-       end
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
        if (rd_go) begin
           rd_data <= mem[rd_ptr];
        end

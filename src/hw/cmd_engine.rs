@@ -10,16 +10,18 @@
 //! ([`Ram::write_registered`]) and the write lands one edge later still: `Done` and
 //! `FreeSnap` then last two cycles and `init_done` rises one edge later, so a command's result
 //! and FREE's drain count still come after its write has landed. There the engine's own copy
-//! also registers its read address once more, at its blocks (`late_read`,
-//! [`EngineParams::engine_state_ram`]), and `Hold` and `AllocHold` last two cycles.
+//! also registers its read address once more, at its blocks (`late_read`), and its word
+//! after the row multiplexer and, with more than two rows, in its middle (`read_more`)
+//! ([`EngineParams::engine_state_ram`]): `Hold` and `AllocHold` last one cycle more per
+//! such register (3 cycles at index_bits 15, 4 above).
 //!
 //! | state | cycles | what happens |
 //! |---|---|---|
 //! | `Init` | `max_qps` | writes `{FREE, generation 0}` to every index, then raises `init_done` |
 //! | `Idle` | | waits for `cmd_valid` (held by the register block until `cmd_done`) and decodes it |
-//! | `Read`, `Hold`, `Check` | 3 (4 with `late_read`) | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
+//! | `Read`, `Hold`, `Check` | 3 (+ 1 with `late_read`, + 1 per `read_more`) | ALLOC_AT, PUBLISH, FREE: the index's word (read from the edge that takes the command on, registered twice: the RAM's output register, then `entry_r`), its state and generation checks registered in `Hold` (`check_pass_q`), the new word written in `Check` |
 //! | `AllocFind` | FIND | ALLOC: the [`FreeMap`] finds the first available index from the policy's start (cyclic: after the last ALLOC, wrapping to `first_index`; lowest: `first_index`), or FULL |
-//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 (5 with `late_read`) | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
+//! | `AllocRead`, `AllocHold`, `AllocLatch`, `AllocWrite` | 4 (+ 1 with `late_read`, + 1 per `read_more`) | ALLOC: read the index's generation (registered twice), write `{RESERVED, generation + 1}`, CLEAR it in the free map |
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 (2 with `late_write`) | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
@@ -175,6 +177,15 @@ pub struct CmdEngine {
     /// the first).
     late_read: Constant<Bit>,
     read_hold_q: DFF<Bit>,
+    /// Each more edge of the engine copy's latency (its row registers,
+    /// [`EngineParams::engine_state_ram`]): one more cycle of `Hold` and `AllocHold`, marked
+    /// by a flip-flop that follows `read_hold_q` (`read_more1`) and the one before
+    /// (`read_more2`). Each is present (one flip-flop) or not (none): without them the
+    /// Verilog has no trace of them.
+    read_more1: Vec<DFF<Bit>>,
+    read_more2: Vec<DFF<Bit>>,
+    _more1: usize,
+    _more2: usize,
     /// The write port of every copy of the state RAM, registered.
     we_q: DFF<Bit>,
     waddr_q: DFF<Bits<QPN_BITS>>,
@@ -275,7 +286,14 @@ impl CmdEngine {
     pub fn new(p: &EngineParams) -> Self {
         // Built once (its simulation array holds `max_qps` words); the flags read it.
         let ram = p.engine_state_ram();
-        let late_read = ram.latency() == 3;
+        // Edges of the engine copy's latency beyond its output register's.
+        let extra = ram.latency() - 2;
+        assert!(
+            extra <= 3,
+            "read_hold_q, read_more1 and read_more2 wait 3 edges at most"
+        );
+        let late_read = extra >= 1;
+        let (more1, more2) = (usize::from(extra >= 2), usize::from(extra >= 3));
         let late_write = ram.write_latency() == 2;
         block_new!(
             [
@@ -297,6 +315,10 @@ impl CmdEngine {
             ram: ram,
             late_read: Constant::new(late_read),
             late_write: Constant::new(late_write),
+            read_more1: (0..more1).map(|_| Default::default()).collect(),
+            read_more2: (0..more2).map(|_| Default::default()).collect(),
+            _more1: more1,
+            _more2: more2,
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             q_on: Constant::new(p.quarantine_cycles > 0),
             q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
@@ -584,7 +606,7 @@ impl Logic for CmdEngine {
             }
             EngState::Hold => {
                 // The word is in `entry_r`; its checks are registered at this edge (with
-                // `late_read`, at the edge that ends the second cycle here).
+                // `late_read`, at the edge that ends the last cycle here).
                 self.nxt.next = EngState::Check;
             }
             EngState::Check => {
@@ -670,7 +692,7 @@ impl Logic for CmdEngine {
                 self.nxt.next = EngState::AllocHold;
             }
             EngState::AllocHold => {
-                // Two cycles with `late_read`.
+                // Two cycles with `late_read`, one more per `read_more`.
                 self.nxt.next = EngState::AllocLatch;
             }
             EngState::AllocLatch => {
@@ -794,6 +816,19 @@ impl Logic for CmdEngine {
                 & !self.land_wait.q.val()
                 & ((self.state.q.val() == EngState::FreeSnap)
                     | (self.state.q.val() == EngState::Done)));
+        // The engine copy's row registers: one more cycle each, after `read_hold_q`'s.
+        for x in 0..self._more1 {
+            self.read_more1[x].clock.next = self.clock.val();
+            self.read_more1[x].d.next = self.read_hold_q.q.val() & !self.rst.val();
+            self.hold.next = self.hold.val() | self.read_more1[x].q.val();
+        }
+        for x in 0..self._more2 {
+            self.read_more2[x].clock.next = self.clock.val();
+            for y in 0..self._more1 {
+                self.read_more2[x].d.next = self.read_more1[y].q.val() & !self.rst.val();
+            }
+            self.hold.next = self.hold.val() | self.read_more2[x].q.val();
+        }
         if !self.hold.val() {
             self.state.d.next = self.nxt.val();
         }

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | arbiter | round-robin over the ports' directory read queues, one read per cycle |
 //! | AR register | `arvalid` / `araddr` come from registers, held until `arready` |
-//! | return queue | the port of every read, in AR order; at most `max_outstanding` reads between the AR register and their R beat (a slot freed by an R beat is taken again at the same edge) |
+//! | return queue | the port of every read, in AR order (its head in registers: [`MemFifo::head_registered`]); at most `max_outstanding` reads between the AR register and their R beat (a slot freed by an R beat is taken again at the same edge) |
 //! | R | `rready` is always 1 (every port has room for the data of its reads); a beat goes to the port at the head of the return queue, with the entry taken from its 64-bit lane |
 //!
 //! On a data bus wider than 64 bits (`mem_data_bits` 128, 256 or 512) a read fetches the whole
@@ -109,7 +109,11 @@ impl DirFetch {
             dreq_ready: defaults(n),
             dreq_addr: defaults(n),
             cpl_valid: defaults(n),
-            ret: MemFifo::lut_ram((p.max_outstanding as usize).next_power_of_two().max(2)),
+            // Head-registered: the head's port decides every port's `cpl_valid`, which
+            // runs on into the port's result queue (a LUT RAM read there was the longest
+            // path of configs/in_memory.toml at index_bits 16).
+            ret: MemFifo::lut_ram((p.max_outstanding as usize).next_power_of_two().max(2))
+                .head_registered(),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             max_outstanding: Constant::new(u64::from(p.max_outstanding).into()),
             max_less_one: Constant::new(u64::from(p.max_outstanding.saturating_sub(1).max(1)).into()),

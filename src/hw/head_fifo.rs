@@ -1,13 +1,15 @@
-//! `HeadFifo<T>`: a first-word-fall-through FIFO whose head is read ahead into registers:
-//! the wait queue of every [`StateCache`](super::state_cache::StateCache), whose head decides
-//! the pop at the same edge.
+//! The head-registered kind of [`MemFifo`] ([`MemFifo::head_registered`]): a
+//! first-word-fall-through FIFO whose head is read ahead into registers: the queues of every
+//! [`StateCache`](super::state_cache::StateCache) and of the miss unit, whose heads decide
+//! their pops at the same edge, and the response queue of a lookup pipe whose directory is in
+//! memory, whose head decides the response handshake and the result queue's pop.
 //!
-//! It behaves as a [`MemFifo`](super::mem_fifo::MemFifo) of the same depth, cycle for cycle
+//! It behaves as a plain [`MemFifo`] of the same depth, cycle for cycle
 //! (same ports, same `out_valid`, `data_out` and `count` after every edge: a word pushed at
 //! edge `t` is offered right after edge `t`), but `out_valid` and `data_out` come from
 //! flip-flops and the memory array's read address from a register: no path runs from the
 //! array's read data through the consumer's pop back into the array's read address. With a
-//! [`MemFifo`](super::mem_fifo::MemFifo) deep or wide enough for block RAM, yosys reads the head through the block's
+//! [`MemFifo`] deep or wide enough for block RAM, yosys reads the head through the block's
 //! address register (the next read pointer, `rd_ptr + pop`), so on ECP5 the path went from a
 //! DP16KD's read data (5.8 ns clock to out) through the consumer's decision into the same
 //! DP16KD's read address.
@@ -29,6 +31,14 @@
 //! in the buffer when the FIFO is not empty. Cost: [`HEAD_WORDS`] words of flip-flops and a
 //! 3-way multiplexer in front of each.
 //!
+//! The array therefore never holds more than `depth - 2` words (the FIFO holds at most
+//! `depth`), and the slot after its tail is always free: it is written at every edge, with
+//! whatever `data_in` carries, and only the write pointer follows the push (as
+//! [`MemFifo::write_ahead`] does). The push decision, which comes late in the consumer's
+//! cycle, then drives the pointer and the buffer's few flip-flops, not the write enable of
+//! every cell of a wide array (in a LUT RAM spread over many slices that route was the
+//! longest path of `configs/in_memory.toml`'s response queue).
+//!
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `in_valid`, `data_in` | in | push (no ready: every producer holds credit and never pushes into a full FIFO) |
@@ -37,70 +47,20 @@
 //!
 //! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
 
+#[cfg(doc)]
+use super::mem_fifo::MemFifo;
 use super::mem_fifo::FIFO_COUNT_BITS;
-use rust_hdl::prelude::*;
 
 /// Words of the output buffer.
 pub const HEAD_WORDS: usize = 3;
 
-#[derive(LogicBlock, Default)]
-pub struct HeadFifo<T: Synth> {
-    pub clock: Signal<In, Clock>,
-    pub rst: Signal<In, Bit>,
-    pub in_valid: Signal<In, Bit>,
-    pub data_in: Signal<In, T>,
-    pub out_valid: Signal<Out, Bit>,
-    pub out_ready: Signal<In, Bit>,
-    pub data_out: Signal<Out, T>,
-    pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
-    _depth: usize,
-    /// rust-hdl's own simulation: the words held, the head first.
-    _words: std::collections::VecDeque<T>,
-}
-
-impl<T: Synth> HeadFifo<T> {
-    pub fn new(depth: usize) -> Self {
-        assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
-        Self {
-            _depth: depth,
-            ..Default::default()
-        }
-    }
-}
-
-impl<T: Synth> Logic for HeadFifo<T> {
-    fn update(&mut self) {
-        // rust-hdl's own simulator (not used by the testbenches, which run Verilator): the
-        // behaviour seen at the ports, a plain queue.
-        if self.clock.pos_edge() {
-            let pop = self.out_ready.val() && !self._words.is_empty();
-            match (self.rst.val(), pop) {
-                (true, _) => self._words.clear(),
-                (false, true) => {
-                    self._words.pop_front();
-                }
-                (false, false) => {}
-            }
-            if !self.rst.val() && self.in_valid.val() {
-                self._words.push_back(self.data_in.val());
-            }
-        }
-        self.count.next = (self._words.len() as u64).into();
-        self.out_valid.next = !self._words.is_empty();
-        self.data_out.next = self._words.front().copied().unwrap_or_default();
-    }
-
-    fn connect(&mut self) {
-        self.out_valid.connect();
-        self.data_out.connect();
-        self.count.connect();
-    }
-
-    fn hdl(&self) -> Verilog {
-        let a = self._depth.trailing_zeros() as usize;
-        Verilog::Custom(format!(
-            "\
-reg [{wm}:0] mem [0:{dm}];
+/// The Verilog body of a head-registered FIFO of `depth` words of `width` bits, its array in
+/// distributed RAM when `lut` (`ram_style = "distributed"`, as [`MemFifo::lut_ram`]).
+pub(super) fn verilog(width: usize, depth: usize, lut: bool) -> String {
+    let a = depth.trailing_zeros() as usize;
+    format!(
+        "\
+{style}reg [{wm}:0] mem [0:{dm}];
 reg [{am}:0] wr_ptr;
 reg [{am}:0] rd_ptr;
 // Words in the array (not yet read), in the output buffer, in all.
@@ -144,9 +104,9 @@ wire [{wm}:0] s0 = pop ? ob1 : ob0;
 wire [{wm}:0] s1 = pop ? ob2 : ob1;
 
 always @(posedge clock) begin
-   if (to_mem) begin
-      mem[wr_ptr] <= data_in;
-   end
+   // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+   // wr_ptr is free); only wr_ptr follows the push.
+   mem[wr_ptr] <= data_in;
    if (rd_go) begin
       rd_data <= mem[rd_ptr];
    end
@@ -190,15 +150,19 @@ always @(posedge clock) begin
 end
 `endif
 ",
-            wm = T::BITS - 1,
-            wb = T::BITS,
-            dm = self._depth - 1,
-            am = a - 1,
-            ab = a,
-            cm = FIFO_COUNT_BITS - 1,
-            cb = FIFO_COUNT_BITS,
-            depth = self._depth,
-            hw = HEAD_WORDS,
-        ))
-    }
+        style = if lut {
+            "(* ram_style = \"distributed\" *)\n"
+        } else {
+            ""
+        },
+        wm = width - 1,
+        wb = width,
+        dm = depth - 1,
+        am = a - 1,
+        ab = a,
+        cm = FIFO_COUNT_BITS - 1,
+        cb = FIFO_COUNT_BITS,
+        depth = depth,
+        hw = HEAD_WORDS,
+    )
 }

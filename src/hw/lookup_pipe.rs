@@ -39,19 +39,22 @@
 //! (index >> leaf_bits) * 8`, bits `[2:0]` of TABLE_BASE ignored) to the shared `DirFetch`;
 //! lookups that fail the checks never touch memory (SPEC §1, fail fast). The read request
 //! is registered after the checks (`d3`, so the checks end at one flip-flop) and offered to
-//! the DirFetch from there while the read request queue (distributed RAM, written ahead:
-//! [`MemFifo::write_ahead`]) is empty, else pushed behind its tail: the DirFetch sees the same
-//! requests at the same cycles as if the request entered the queue at the edge after s2.
+//! the DirFetch from there while the read request queue (distributed RAM, its head read
+//! ahead into registers: [`MemFifo::head_registered`]) is empty, else pushed behind its tail:
+//! the DirFetch sees the same requests at the same cycles as if the request entered the
+//! queue at the edge after s2.
 //! The memory is read with one AXI ID, so it answers in AR order; `DirFetch` issues each
 //! port's reads in the port's order, so the directory entries come back in this port's
-//! request order and wait in a result queue. The queue's head leaves when it needs no entry, or when the result queue
-//! holds its entry: the status is then PAGE_ABSENT (bit 0 clear) or MEM_ERROR (AXI error,
-//! [`DIR_ERROR_BIT`]) or OK with `page_base + offset`. Latency: memory latency + 5 (s1, s2,
-//! the AR register, the AR handshake, the result queue), + 6 with a state RAM of more than
-//! one row of block RAMs (index_bits > 14: [`in_memory_extra_latency`]), whose word is
-//! registered once more after the row multiplexer ([`Ram::row_registered`]) while the
-//! lookup waits in `sx`: the routes from its blocks, spread over the die, then end at a
-//! flip-flop instead of running on through the checks.
+//! request order and wait in a result queue. The queue's head leaves when it needs no
+//! entry, or when the result queue holds its entry: the status is then PAGE_ABSENT (bit 0
+//! clear) or MEM_ERROR (AXI error, [`DIR_ERROR_BIT`]) or OK with `page_base + offset`.
+//! Latency: memory latency + 5 (s1, s2, the AR register, the AR handshake, the result
+//! queue), + 6 with a state RAM of two rows of block RAMs (index_bits 15) and + 7 with more
+//! (index_bits > 15: [`in_memory_extra_latency`]), whose word is registered once more after
+//! the row multiplexer, and with more than two rows once more in its middle
+//! ([`Ram::row_registered`]), while the lookup waits in `sx`: the routes from its blocks,
+//! spread over the die, then end at a flip-flop after at most one multiplexer instead of
+//! running on through the checks.
 //!
 //! **State in memory** ([`EngineParams::state_mem`], SPEC §9). The pipe has no state RAM (a
 //! one-word stand-in, never written, whose checks go unused); its child
@@ -124,9 +127,10 @@ pub fn queue_depth(max_outstanding: u32) -> usize {
 
 /// Cycles a lookup whose directory is in memory takes beyond the memory latency (request
 /// handshake to response valid, an idle memory port): s1, the pipe's state RAM read
-/// ([`EngineParams::lookup_state_ram`]: 2 edges, 3 through its row register), the AR
-/// register, the AR handshake, the result queue: 5, or 6 with the row register (more than
-/// one row of block RAMs, index_bits > 14).
+/// ([`EngineParams::lookup_state_ram`]: 2 edges, 3 through its row register, 4 through its
+/// two), the AR register, the AR handshake, the result queue: 5, or 6 with the row register
+/// (more than one row of block RAMs, index_bits 15), or 7 with two (more than two rows,
+/// index_bits > 15).
 pub fn in_memory_extra_latency(p: &EngineParams) -> u64 {
     3 + p.lookup_state_ram().latency() as u64
 }
@@ -261,15 +265,16 @@ pub struct LookupPipe {
     s1_valid: DFF<Bit>,
     s1_qpn: DFF<Bits<QPN_BITS>>,
     s1_tag: DFF<Bits<TAG_BITS>>,
-    /// With the state RAM's row register ([`Ram::row_registered`]: directory in memory, a
-    /// state RAM of more than one row of block RAMs), the lookup waits one more edge here
-    /// while its word goes through the row register (one stage, `_sx` = 1); none otherwise.
+    /// With the state RAM's row registers ([`Ram::row_registered`]: directory in memory, a
+    /// state RAM of more than one row of block RAMs), the lookup waits one more edge here per
+    /// register while its word goes through them (`_sx` stages: 1, or 2 with more than two
+    /// rows); none otherwise.
     sx_valid: Vec<DFF<Bit>>,
     sx_qpn: Vec<DFF<Bits<QPN_BITS>>>,
     sx_tag: Vec<DFF<Bits<TAG_BITS>>>,
     _sx: usize,
     /// The lookup whose words the RAMs register at the next edge: s1's, or with the row
-    /// register sx's.
+    /// registers the last sx's.
     p1_valid: Signal<Local, Bit>,
     p1_qpn: Signal<Local, Bits<QPN_BITS>>,
     p1_tag: Signal<Local, Bits<TAG_BITS>>,
@@ -406,7 +411,7 @@ impl LookupPipe {
         };
         let leaf = p.leaf_bits.unwrap_or(p.index_bits);
         let ram = p.lookup_state_ram();
-        let sx = usize::from(ram.latency() == 3);
+        let sx = ram.latency() - 2;
         block_new!(
             [
                 clock, rst, init_done, table_base, req_valid, req_ready, req_qpn, req_tag,
@@ -462,17 +467,26 @@ impl LookupPipe {
             // s3 included, so it is never pushed while full): its write enable comes from a
             // flip-flop. With the directory in memory the queues are deep (lookups wait for
             // their entries): distributed RAM, so that no path runs from a block RAM's read
-            // port.
+            // port, and the response queue's head is read ahead into registers
+            // ([`MemFifo::head_registered`]): it decides the response handshake, the result
+            // queue's pop and `flight`, which a LUT RAM read and its multiplexers before them
+            // made the longest path of `configs/in_memory.toml` (ECP5, index_bits 14).
             queue: if mem == 1 {
-                MemFifo::lut_ram(rsp_depth).write_ahead()
+                MemFifo::lut_ram(rsp_depth).head_registered()
             } else {
                 MemFifo::new(rsp_depth).write_ahead()
             },
+            // The read request queue's head goes through the DirFetch's port multiplexer into
+            // its AR register: from registers (a LUT RAM read before it was the longest path
+            // of configs/in_memory.toml at index_bits 16 once the state RAM's row
+            // multiplexer was split).
             dreqs: (0..mem)
-                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .map(|_| MemFifo::lut_ram(rsp_depth).head_registered())
                 .collect(),
+            // The result queue's head decides, with the response queue's, the response and
+            // its status (and the counters): from registers too.
             results: (0..mem)
-                .map(|_| MemFifo::lut_ram(rsp_depth).write_ahead())
+                .map(|_| MemFifo::lut_ram(rsp_depth).head_registered())
                 .collect(),
             counters: LookupCounters::new(p.leaf_bits.is_some(), mem + cache > 0),
             caches: p.state_mem.iter().map(|m| StateCache::new(p, m)).collect(),
@@ -555,7 +569,8 @@ impl Logic for LookupPipe {
             self.s1_tag.d.next = self.req_tag.val();
         }
 
-        // With the state RAM's row register, the lookup waits in sx for one more edge.
+        // With the state RAM's row registers, the lookup waits in sx for one more edge per
+        // register (`p1` is the lookup at the end of the chain so far).
         self.p1_valid.next = self.s1_valid.q.val();
         self.p1_qpn.next = self.s1_qpn.q.val();
         self.p1_tag.next = self.s1_tag.q.val();
@@ -563,9 +578,9 @@ impl Logic for LookupPipe {
             self.sx_valid[x].clock.next = self.clock.val();
             self.sx_qpn[x].clock.next = self.clock.val();
             self.sx_tag[x].clock.next = self.clock.val();
-            self.sx_valid[x].d.next = self.s1_valid.q.val() & !self.rst.val();
-            self.sx_qpn[x].d.next = self.s1_qpn.q.val();
-            self.sx_tag[x].d.next = self.s1_tag.q.val();
+            self.sx_valid[x].d.next = self.p1_valid.val() & !self.rst.val();
+            self.sx_qpn[x].d.next = self.p1_qpn.val();
+            self.sx_tag[x].d.next = self.p1_tag.val();
             self.p1_valid.next = self.sx_valid[x].q.val();
             self.p1_qpn.next = self.sx_qpn[x].q.val();
             self.p1_tag.next = self.sx_tag[x].q.val();

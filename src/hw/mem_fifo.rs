@@ -25,6 +25,11 @@
 //! It costs LUTs: about 7 LUT4 per 64 bits stored (measured on ECP5 with the in_memory
 //! directory queues).
 //!
+//! [`MemFifo::head_registered`]: the head is read ahead into registers
+//! ([`super::head_fifo`]), so no path runs from the array's read data through the
+//! consumer's pop back into the array (the state cache's and miss unit's queues, and the
+//! response queue of a lookup pipe whose directory is in memory).
+//!
 //! [`MemFifo::write_ahead`]: the array is written at every edge where the FIFO is not full
 //! (the word after the tail, which only a push keeps), and `in_valid` only moves the write
 //! pointer: the push decision, when it comes late in the cycle, then drives a few pointer
@@ -51,6 +56,8 @@ pub struct MemFifo<T: Synth> {
     _lut: bool,
     /// Write the array at every edge where the FIFO is not full ([`MemFifo::write_ahead`]).
     _ahead: bool,
+    /// The head read ahead into registers ([`MemFifo::head_registered`]).
+    _head: bool,
     _sim: std::collections::VecDeque<T>,
 }
 
@@ -77,8 +84,21 @@ impl<T: Synth> MemFifo<T> {
     /// only the write pointer (see the module documentation). Its producer never pushes while
     /// it is full, even at an edge where its head leaves.
     pub fn write_ahead(self) -> Self {
+        assert!(!self._head, "a head-registered FIFO is not written ahead");
         Self {
             _ahead: true,
+            ..self
+        }
+    }
+
+    /// This FIFO with its head read ahead into registers ([`super::head_fifo`]): the same
+    /// behaviour at the ports, cycle for cycle, but `out_valid` and `data_out` come from
+    /// flip-flops, for a queue whose head decides its own pop (or much else) in the cycle it
+    /// is offered. Not with [`MemFifo::write_ahead`].
+    pub fn head_registered(self) -> Self {
+        assert!(!self._ahead, "a write-ahead FIFO is not head-registered");
+        Self {
+            _head: true,
             ..self
         }
     }
@@ -115,6 +135,9 @@ impl<T: Synth> Logic for MemFifo<T> {
     }
 
     fn hdl(&self) -> Verilog {
+        if self._head {
+            return Verilog::Custom(super::head_fifo::verilog(T::BITS, self._depth, self._lut));
+        }
         let a = self.address_bits();
         Verilog::Custom(format!(
             "\

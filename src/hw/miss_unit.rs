@@ -104,9 +104,9 @@
 //! fill's (slot decoders). Fill
 //! buffer: `max_misses x block bits`, one copy per port ([`Ram`], output register). Ring:
 //! 2 blocks. Queues: answers ([`ANSWER_DEPTH`] per port), reads, reads in flight and fills
-//! to broadcast (`max_misses` each, rounded up to a power of two, [`HeadFifo`]: their heads
-//! come from registers, not from a block RAM's read port, since each head decides its own
-//! pop or every slot's next state).
+//! to broadcast (`max_misses` each, rounded up to a power of two,
+//! [`MemFifo::head_registered`]: their heads come from registers, not from a block RAM's read
+//! port, since each head decides its own pop or every slot's next state).
 //!
 //! Measured (before the registered match of the request register, which adds 2 flip-flops
 //! per slot) with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
@@ -121,7 +121,6 @@
 //! About 75 LUT4 per slot at 2 ports (the comparators, decoders and the reference count's
 //! adder above); the fill buffers and the slot queues grow with the slots in RAM.
 
-use super::head_fifo::HeadFifo;
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
 use super::{EngineParams, ADDR_BITS, MAX_PORTS};
@@ -295,11 +294,11 @@ pub struct MissUnit {
     // Queues and RAMs.
     answers: Vec<MemFifo<Bits<SLOT_BITS>>>,
     /// Reads to issue: block, slot.
-    arq: HeadFifo<Bits<ARQ_BITS>>,
+    arq: MemFifo<Bits<ARQ_BITS>>,
     /// Reads issued, in AR order: offset of the block in its beat, block, slot.
-    ret: HeadFifo<Bits<RET_BITS>>,
+    ret: MemFifo<Bits<RET_BITS>>,
     /// Fills landed, in order, to broadcast or skip: good, block, slot.
-    done: HeadFifo<Bits<DONE_BITS>>,
+    done: MemFifo<Bits<DONE_BITS>>,
     fill: Vec<Ram<Bits<MEM_DATA_BITS>>>,
     ring: Ram<Bits<MEM_DATA_BITS>>,
     // Arbiter and request register.
@@ -523,9 +522,9 @@ impl MissUnit {
             rd_filled: vec_of(n),
             rd_error: vec_of(n),
             answers: (0..n).map(|_| MemFifo::new(ANSWER_DEPTH)).collect(),
-            arq: HeadFifo::new(m.slot_queue_depth()),
-            ret: HeadFifo::new(m.slot_queue_depth()),
-            done: HeadFifo::new(m.slot_queue_depth()),
+            arq: MemFifo::new(m.slot_queue_depth()).head_registered(),
+            ret: MemFifo::new(m.slot_queue_depth()).head_registered(),
+            done: MemFifo::new(m.slot_queue_depth()).head_registered(),
             fill: (0..n).map(|_| fill_ram()).collect(),
             ring: Ram::with_layout(2 * beats, beat_shift + 1, stored, p.fpga),
             s_block: vec_of(slots),

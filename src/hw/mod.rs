@@ -3,7 +3,7 @@
 //! | block | file | what it does |
 //! |---|---|---|
 //! | [`QpTable`](qp_table::QpTable) | `qp_table.rs` | top level: names the ports after the configuration and wires the blocks below |
-//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5, + 6 above index_bits 14) |
+//! | [`LookupPipe`](lookup_pipe::LookupPipe) | `lookup_pipe.rs` | one per lookup port, every mode: credit, s0 RAM reads, s1 latch, s2 checks, the address, the response queue (directory in memory: the directory read, responses in order); II = 1, latency 3 (in_memory: memory latency + 5, + 6 at index_bits 15, + 7 above) |
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9), a child of `MemCmdEngine`: the AXI4 write master of the state table, one burst at a time |
@@ -11,7 +11,7 @@
 //! | [`StateCache`](state_cache::StateCache) | `state_cache.rs` | state in_memory (SPEC §9), a child of each `LookupPipe`: the port's `live` filter, cache tag and data copies, the s2 hit/miss decision, the wait queue and its in-order drain through the miss unit's fill buffer |
 //! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
-//! | [`HeadFifo`](head_fifo::HeadFifo) | `head_fifo.rs` | a [`MemFifo`](mem_fifo::MemFifo) whose head is read ahead into registers (no path from the array's read data back to its read address): the state cache's wait, slot and miss request queues |
+//! | [`head_fifo`] | `head_fifo.rs` | the head-registered kind of [`MemFifo`](mem_fifo::MemFifo) (its head read ahead into registers: no path from the array's read data back to its read address): the state cache's and miss unit's queues, the response queue of a pipe with the directory in memory |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
 //! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
@@ -232,14 +232,18 @@ impl EngineParams {
     }
 
     /// The command engine's copy of the state RAM: [`EngineParams::state_ram`], with its read
-    /// address registered once more, at its blocks ([`ram::Ram::address_registered`]), when
-    /// the copies span several rows of block RAMs ([`EngineParams::state_write_registered`]):
-    /// the engine's cursor then stays at the engine's logic instead of being pulled to the
-    /// blocks spread over the die (its increment was the longest path of
-    /// `configs/in_memory.toml` on ECP5), and the engine waits one more cycle for the word.
+    /// address registered once more, at its blocks ([`ram::Ram::address_registered`]), and
+    /// its word registered after the row multiplexer and, with more than two rows, in its
+    /// middle ([`ram::Ram::row_registered`]), when the copies span several rows of block RAMs
+    /// ([`EngineParams::state_write_registered`]): the engine's cursor then stays at the
+    /// engine's logic instead of being pulled to the blocks spread over the die (its
+    /// increment was the longest path of `configs/in_memory.toml` on ECP5), no route runs
+    /// from a block through more than one multiplexer (the route from the blocks through the
+    /// row multiplexer into the engine's `entry_r` followed), and the engine waits two or
+    /// three more cycles for the word (latency 4 at index_bits 15, 5 above).
     pub fn engine_state_ram(&self) -> ram::Ram<StateEntry> {
         if self.state_write_registered() {
-            self.state_ram().address_registered()
+            self.state_ram().address_registered().row_registered()
         } else {
             self.state_ram()
         }

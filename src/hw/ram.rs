@@ -74,6 +74,9 @@ pub struct Ram<T: Synth> {
     _registered: bool,
     /// [`Ram::row_registered`], and the RAM spans more than one row of blocks.
     _row_register: bool,
+    /// [`Ram::row_registered`], and the RAM spans more than two rows of blocks: the row
+    /// multiplexer is split by a register.
+    _row_split: bool,
     /// [`Ram::write_registered`].
     _write_register: bool,
     /// [`Ram::address_registered`].
@@ -83,6 +86,7 @@ pub struct Ram<T: Synth> {
     _sim: Vec<T>,
     _sim_word: T,
     _sim_row_word: T,
+    _sim_split_word: T,
     /// The write taken at the last edge ([`Ram::write_registered`]): it lands at the next.
     _sim_write: Option<(usize, T)>,
 }
@@ -116,12 +120,14 @@ impl<T: Synth> Ram<T> {
             _fpga: fpga,
             _registered: true,
             _row_register: false,
+            _row_split: false,
             _write_register: false,
             _address_register: false,
             _sim_address: 0,
             _sim: vec![T::default(); depth],
             _sim_word: T::default(),
             _sim_row_word: T::default(),
+            _sim_split_word: T::default(),
             _sim_write: None,
         )
     }
@@ -136,9 +142,16 @@ impl<T: Synth> Ram<T> {
     /// words), one more register after the read data: with `ecp5` right after the multiplexer
     /// that selects the row (so that the routes from the blocks, spread over the die, end at
     /// a flip-flop), with `generic` after the output register (the same latency). Latency 3
-    /// then; a RAM of one row is unchanged.
+    /// then; a RAM of one row is unchanged. A RAM of more than two rows registers the word
+    /// once more, in the middle of the multiplexer (`ecp5`: after its first level of 2:1
+    /// multiplexers, each of which joins two rows; `generic`: after the row register), so
+    /// that no route runs from a block through more than one multiplexer: latency 4. On
+    /// ECP5 the blocks of one bit lie far apart (the state RAM copies of
+    /// `configs/in_memory.toml` at index_bits 16 take 58 % of the die's block RAM sites), and
+    /// the route from the first level to the second alone took 4.4 ns.
     pub fn row_registered(mut self) -> Self {
         self._row_register = self._registered && self._depth > DP16KD_ROW_DEPTH;
+        self._row_split = self._row_register && self._depth > 2 * DP16KD_ROW_DEPTH;
         self
     }
 
@@ -175,11 +188,12 @@ impl<T: Synth> Ram<T> {
 
     /// Edges from the one that takes `read_address` to the one after which `read_data`
     /// holds the word: 2 with the output register, 1 without, one more with the row register
-    /// ([`Ram::row_registered`]) and one more with the address register
-    /// ([`Ram::address_registered`]).
+    /// ([`Ram::row_registered`], two with more than two rows of blocks) and one more with
+    /// the address register ([`Ram::address_registered`]).
     pub fn latency(&self) -> usize {
         1 + usize::from(self._registered)
             + usize::from(self._row_register)
+            + usize::from(self._row_split)
             + usize::from(self._address_register)
     }
 }
@@ -194,7 +208,12 @@ impl<T: Synth> Logic for Ram<T> {
                 index = std::mem::replace(&mut self._sim_address, index);
             }
             let word = self._sim.get(index).copied().unwrap_or_default();
-            if self._row_register {
+            if self._row_split {
+                self.read_data.next = self._sim_split_word;
+                self._sim_split_word = self._sim_row_word;
+                self._sim_row_word = self._sim_word;
+                self._sim_word = word;
+            } else if self._row_register {
                 self.read_data.next = self._sim_row_word;
                 self._sim_row_word = self._sim_word;
                 self._sim_word = word;
@@ -236,6 +255,7 @@ impl<T: Synth> Logic for Ram<T> {
             port_width: T::BITS,
             registered: self._registered,
             row_register: self._row_register,
+            row_split: self._row_split,
             write_register: self._write_register,
             address_register: self._address_register,
             tdp: false,
@@ -351,6 +371,7 @@ impl<T: Synth> Logic for TdpRam<T> {
             port_width: T::BITS,
             registered: true,
             row_register: false,
+            row_split: false,
             write_register: false,
             address_register: false,
             tdp: true,
@@ -381,6 +402,9 @@ struct Layout {
     registered: bool,
     /// One more register after the read data ([`Ram::row_registered`]; never with `tdp`).
     row_register: bool,
+    /// With `row_register`, one more in the middle of the row multiplexer (more than two
+    /// rows, [`Ram::row_registered`]).
+    row_split: bool,
     /// The write port registered once more ([`Ram::write_registered`]; never with `tdp`).
     write_register: bool,
     /// The read address registered once more ([`Ram::address_registered`]; never with
@@ -447,15 +471,18 @@ fn ram_verilog(l: &Layout) -> String {
     } else {
         (String::new(), String::new(), "read_word")
     };
-    if l.row_register {
-        // One more register (Ram::row_registered), for the latency of the ecp5 flavour.
-        out_decl.push_str(&format!(
-            "reg [{}:0] read_rq;\n`ifndef SYNTHESIS\ninitial read_rq = {}'d0;\n`endif\n",
-            l.width - 1,
-            l.width
-        ));
-        out_reg.push_str("   read_rq <= read_q;\n");
-        out = "read_rq";
+    // Ram::row_registered: one more register for the latency of the ecp5 flavour
+    // (`read_rq`), and with more than two rows one more again (`read_sq`).
+    for (on, name) in [(l.row_register, "read_rq"), (l.row_split, "read_sq")] {
+        if on {
+            out_decl.push_str(&format!(
+                "reg [{}:0] {name};\n`ifndef SYNTHESIS\ninitial {name} = {}'d0;\n`endif\n",
+                l.width - 1,
+                l.width
+            ));
+            out_reg.push_str(&format!("   {name} <= {out};\n"));
+            out = name;
+        }
     }
     // Ram::write_registered: the write is registered here and lands one edge later.
     let (w_decl, we, wa, wd) = if l.write_register {
@@ -863,9 +890,21 @@ DP16KD #(
             o.push_str(&format!("assign {word} = {};\n", row_word(0)));
             return;
         }
+        let tree = l.row_register && rows == 1 << row_bits;
+        // Ram::row_registered, more than two rows: the multiplexer's levels after the first
+        // take the row delayed once more, as the data registered after the first is.
+        // (Only the bits above the first level's: `{pre}row_late`.)
+        let split_tree = tree && l.row_split;
         for k in 0..lat {
             o.push_str(&format!(
                 "reg [{}:0] {pre}row{k};\n`ifndef SYNTHESIS\ninitial {pre}row{k} = {row_bits}'d0;\n`endif\n",
+                row_bits - 1
+            ));
+        }
+        if split_tree {
+            o.push_str(&format!(
+                "reg [{}:1] {pre}row_late;\n`ifndef SYNTHESIS\ninitial {pre}row_late = {}'d0;\n`endif\n",
+                row_bits - 1,
                 row_bits - 1
             ));
         }
@@ -874,25 +913,50 @@ DP16KD #(
         for k in 1..lat {
             o.push_str(&format!("   {pre}row{k} <= {pre}row{};\n", k - 1));
         }
+        if split_tree {
+            o.push_str(&format!(
+                "   {pre}row_late <= {pre}row{}[{}:1];\n",
+                lat - 1,
+                row_bits - 1
+            ));
+        }
         o.push_str("end\n");
-        if l.row_register && rows == 1 << row_bits {
+        if tree {
             // Ram::row_registered: the row is selected by a tree of 2:1 multiplexers, one
             // per row address bit, each level kept (`keep`) so that a block's data goes
             // through one LUT per row address bit to the row register (two with four rows);
             // unkept, yosys maps the multiplexer of four rows onto a LUT, a PFUMX and another
             // LUT with a route between them: the critical path of configs/in_memory.toml on
-            // seeds 1 and 2 (ECP5, index_bits 16).
+            // seeds 1 and 2 (ECP5, index_bits 16). With more than two rows the first level's
+            // outputs are registered (`q0_*`), so a block's data crosses one LUT to a
+            // flip-flop, and that flip-flop's the rest of the tree to the row register.
             let mut level: Vec<String> = (0..rows).map(row_word).collect();
             let mut k = 0;
             while level.len() > 1 {
+                let sel = if k > 0 && split_tree {
+                    "row_late".to_string()
+                } else {
+                    format!("row{}", lat - 1)
+                };
                 let mut next = Vec::new();
                 for (i, pair) in level.chunks(2).enumerate() {
                     let n = format!("{pre}m{k}_{i}");
                     o.push_str(&format!(
-                        "`ifdef SYNTHESIS\n(* keep *)\n`endif\nwire [{}:0] {n} = {pre}row{}[{k}] ? {} : {};\n",
-                        cols * bw - 1, lat - 1, pair[1], pair[0]
+                        "`ifdef SYNTHESIS\n(* keep *)\n`endif\nwire [{}:0] {n} = {pre}{sel}[{k}] ? {} : {};\n",
+                        cols * bw - 1, pair[1], pair[0]
                     ));
-                    next.push(n);
+                    if k == 0 && split_tree {
+                        let q = format!("{pre}q0_{i}");
+                        o.push_str(&format!(
+                            "reg [{w}:0] {q};\n`ifndef SYNTHESIS\ninitial {q} = {}'d0;\n`endif\n\
+                             always @(posedge clock) {q} <= {n};\n",
+                            cols * bw,
+                            w = cols * bw - 1,
+                        ));
+                        next.push(q);
+                    } else {
+                        next.push(n);
+                    }
                 }
                 level = next;
                 k += 1;
@@ -919,14 +983,24 @@ DP16KD #(
             o.push_str("   endcase\nend\n");
         }
         if l.row_register {
-            // Ram::row_registered: the row's word is registered right after the multiplexer.
-            o.push_str(&format!(
-                "reg [{w}:0] {pre}read_rq;\n`ifndef SYNTHESIS\ninitial {pre}read_rq = {}'d0;\n`endif\n\
-                 always @(posedge clock) {pre}read_rq <= {pre}read_mux;\n\
-                 assign {word} = {pre}read_rq;\n",
-                cols * bw,
-                w = cols * bw - 1,
-            ));
+            // Ram::row_registered: the row's word is registered right after the multiplexer
+            // (and, more than two rows of a count that is not a power of two, once more).
+            let reg = |o: &mut String, q: &str, d: &str| {
+                o.push_str(&format!(
+                    "reg [{w}:0] {q};\n`ifndef SYNTHESIS\ninitial {q} = {}'d0;\n`endif\n\
+                     always @(posedge clock) {q} <= {d};\n",
+                    cols * bw,
+                    w = cols * bw - 1,
+                ));
+            };
+            reg(o, &format!("{pre}read_rq"), &format!("{pre}read_mux"));
+            let out = if l.row_split && !split_tree {
+                reg(o, &format!("{pre}read_sq"), &format!("{pre}read_rq"));
+                format!("{pre}read_sq")
+            } else {
+                format!("{pre}read_rq")
+            };
+            o.push_str(&format!("assign {word} = {out};\n"));
         } else {
             o.push_str(&format!("assign {word} = {pre}read_mux;\n"));
         }

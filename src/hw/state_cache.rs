@@ -42,9 +42,10 @@
 //! wait queue: it holds at most one slot per lookup in flight, and the pipe grants a request
 //! only while fewer lookups than that are in flight.
 //!
-//! The three queues (wait, slot, miss request) are [`HeadFifo`]s: their heads, which decide
-//! the pops at the same edge (the wait queue's head its own pop and the fill buffer's read
-//! address), come from registers, not from a block RAM's read port.
+//! The three queues (wait, slot, miss request) are head-registered
+//! ([`MemFifo::head_registered`]): their heads, which decide the pops at the same edge (the
+//! wait queue's head its own pop and the fill buffer's read address), come from registers,
+//! not from a block RAM's read port.
 //!
 //! # Head: drain in order
 //!
@@ -71,9 +72,8 @@
 //! consumer: 6 edges (s1, s2, wq, d1, d2, response queue). A miss: add the miss unit's
 //! request path (3 edges to `arvalid`), the memory and the fill.
 
-use super::head_fifo::HeadFifo;
 use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
-use super::mem_fifo::FIFO_COUNT_BITS;
+use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::miss_unit::{
     MissParams, BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS,
 };
@@ -86,7 +86,7 @@ use rust_hdl::prelude::*;
 /// able to wait behind a full round of misses, each of which takes at least the memory
 /// latency, while as many more are already taking new slots), clamped to 16..=512 (16: the
 /// hit latency of 6 edges at one lookup per cycle with room to spare; 512: the deepest
-/// [`HeadFifo`]).
+/// head-registered [`MemFifo`]).
 pub fn state_queue_depth(max_misses: u32) -> usize {
     (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
 }
@@ -169,9 +169,9 @@ pub struct StateCache {
     pub miss: Signal<Out, Bit>,
     tags: Ram<CacheTag>,
     data_ram: Ram<Bits<MEM_DATA_BITS>>,
-    wq: HeadFifo<QueuedLookup>,
-    mreqs: HeadFifo<Bits<BLOCK_NUM_BITS>>,
-    slots: HeadFifo<Bits<SLOT_BITS>>,
+    wq: MemFifo<QueuedLookup>,
+    mreqs: MemFifo<Bits<BLOCK_NUM_BITS>>,
+    slots: MemFifo<Bits<SLOT_BITS>>,
     d1_valid: DFF<Bit>,
     d1_lookup: DFF<QueuedLookup>,
     d1_err: DFF<Bit>,
@@ -262,9 +262,9 @@ impl StateCache {
                 m.stored_bits() as usize,
                 p.fpga,
             ),
-            wq: HeadFifo::new(depth),
-            mreqs: HeadFifo::new(depth),
-            slots: HeadFifo::new(depth),
+            wq: MemFifo::new(depth).head_registered(),
+            mreqs: MemFifo::new(depth).head_registered(),
+            slots: MemFifo::new(depth).head_registered(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             block_bits: Constant::new(u64::from(m.block_bits).into()),

@@ -1,9 +1,11 @@
 //! Block-level tests of the FIFO blocks alone in Verilator against a `VecDeque`: [`MemFifo`]
 //! as the response queue at the end of a lookup pipe (4 words of a whole `QueuedLookup`, 124
 //! bits) and as the queues of the in_memory path (2, 16 and 512 words, and the read request
-//! queue's write-ahead kind in distributed RAM at 2 and 64 words); [`HeadFifo`] (the state
-//! cache's wait queue, its head read ahead into registers) at 2, 4, 64 and 512 words, whose
-//! contract is to behave as a [`MemFifo`] of the same depth cycle for cycle.
+//! queue's write-ahead kind in distributed RAM at 2 and 64 words); the head-registered kind
+//! ([`MemFifo::head_registered`]: the state cache's wait queue, its head read ahead into
+//! registers) at 2, 4, 64 and 512 words, and in distributed RAM at 64 words (the response queue
+//! of a pipe with the directory in memory), whose contract is to behave as a plain [`MemFifo`]
+//! of the same depth cycle for cycle.
 //!
 //! Every cycle, before the edge, the block must show exactly the queue's state: `out_valid`
 //! when it holds a word, `data_out` the oldest word (first word fall-through: a word pushed at
@@ -14,7 +16,6 @@
 //! word lost, doubled or reordered shows at once. A reset in the middle of the traffic empties
 //! the queue; each run ends drained: count 0, nothing valid, every word popped exactly once.
 
-use qptable::hw::head_fifo::HeadFifo;
 use qptable::hw::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
 use qptable::hw::mem_fifo::MemFifo;
 use qptable_sim::{In, Model, Out, Sim};
@@ -286,7 +287,11 @@ fn write_ahead_lut_ram_fifo_against_a_queue() {
 fn head_fifo_against_a_queue() {
     for (depth, cycles) in [(2, 10_000), (4, 10_000), (64, 20_000), (512, 40_000)] {
         let top = format!("head_fifo_{depth}");
-        let model = block::model(HeadFifo::<Bits<40>>::new(depth), &top).unwrap();
+        let model = block::model(MemFifo::<Bits<40>>::new(depth).head_registered(), &top).unwrap();
         all_shapes(&top, &model, depth, cycles, 0xF1F0_0B00 + depth as u64);
     }
+    // The response queue of a pipe whose directory is in memory: distributed RAM.
+    let top = "head_fifo_lut_64";
+    let model = block::model(MemFifo::<QueuedLookup>::lut_ram(64).head_registered(), top).unwrap();
+    all_shapes(top, &model, 64, 20_000, 0xF1F0_0C40);
 }

@@ -1,9 +1,12 @@
 //! Block-level tests of [`Ram`] alone in Verilator against a model of its timing contract: a
 //! state RAM of 2^16 words of 10 bits (four rows of DP16KD with `ecp5`), in both flavours
 //! (`generic` inferred, `ecp5` through the DP16KD simulation model), plain and with the
-//! registers a reader or writer can ask for: the row register ([`Ram::row_registered`]), the
-//! write register ([`Ram::write_registered`]) and the address register
-//! ([`Ram::address_registered`]), alone and together as the designs use them.
+//! registers a reader or writer can ask for: the row registers ([`Ram::row_registered`]: one
+//! after the row multiplexer, and with more than two rows one in its middle; also at 2^15
+//! words, two rows, where only the first applies), the write register
+//! ([`Ram::write_registered`]) and the address register ([`Ram::address_registered`]), alone
+//! and together as the designs use them. Each variant's latency is also checked against the
+//! value its registers add up to (2 for the output register, +1 per register asked for).
 //!
 //! The contract checked, every cycle: a read whose address is taken at edge `t` shows its
 //! word in `read_data` after edge `t + latency - 1` ([`Ram::latency`]), the array read at
@@ -23,30 +26,53 @@ use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
 use std::collections::HashMap;
 
-const DEPTH: usize = 1 << 16;
-const ADDRESS_BITS: usize = 16;
+/// Rows of 16384 words (one DP16KD row at width 1) of the RAMs tested, but `row_two_rows`.
+const ROWS: usize = 4;
 const WIDTH: usize = 10;
 
-/// One variant: its name and the RAM.
-fn variants(fpga: Fpga) -> Vec<(&'static str, Ram<Bits<WIDTH>>)> {
-    let ram = || Ram::<Bits<WIDTH>>::with_layout(DEPTH, ADDRESS_BITS, WIDTH, fpga);
+/// One variant: its name, its rows of 16384 words, the RAM, and its read latency.
+type Variant = (&'static str, usize, Ram<Bits<WIDTH>>, usize);
+
+fn variants(fpga: Fpga) -> Vec<Variant> {
+    let ram_of = |rows: usize| {
+        Ram::<Bits<WIDTH>>::with_layout(
+            rows << 14,
+            14 + rows.trailing_zeros() as usize,
+            WIDTH,
+            fpga,
+        )
+    };
+    let ram = || ram_of(ROWS);
     vec![
-        ("plain", ram()),
-        ("row", ram().row_registered()),
-        ("write", ram().write_registered()),
-        ("row_write", ram().row_registered().write_registered()),
-        ("address", ram().address_registered()),
+        ("plain", ROWS, ram(), 2),
+        // Four rows: the register after the row multiplexer and the one in its middle.
+        ("row", ROWS, ram().row_registered(), 4),
+        // Two rows: only the register after the row multiplexer.
+        ("row_two_rows", 2, ram_of(2).row_registered(), 3),
+        ("write", ROWS, ram().write_registered(), 2),
+        // The lookup pipes' copies in configs/in_memory.toml.
+        (
+            "row_write",
+            ROWS,
+            ram().row_registered().write_registered(),
+            4,
+        ),
+        ("address", ROWS, ram().address_registered(), 3),
         // The command engine's copy in configs/in_memory.toml.
         (
             "write_address",
+            ROWS,
             ram().write_registered().address_registered(),
+            3,
         ),
         (
             "row_write_address",
+            ROWS,
             ram()
                 .row_registered()
                 .write_registered()
                 .address_registered(),
+            5,
         ),
     ]
 }
@@ -65,7 +91,14 @@ fn verilog(ram: Ram<Bits<WIDTH>>, top: &str) -> String {
 /// `latency`, whose array is read `ahead` edges after the address is taken and whose writes
 /// land `write_latency - 1` edges after they are taken), checking every read of a written
 /// word. Returns how many reads were checked.
-fn run(model: &Model, latency: usize, ahead: usize, write_latency: usize, seed: u64) -> u64 {
+fn run(
+    model: &Model,
+    rows: u64,
+    latency: usize,
+    ahead: usize,
+    write_latency: usize,
+    seed: u64,
+) -> u64 {
     let mut sim = model.instantiate();
     let raddr = sim.input("read_address").unwrap();
     let we = sim.input("write_enable").unwrap();
@@ -73,9 +106,9 @@ fn run(model: &Model, latency: usize, ahead: usize, write_latency: usize, seed: 
     let wdata = sim.input("write_data").unwrap();
     let rdata = sim.output("read_data").unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    // A few addresses in each of the four rows (16384 words each).
+    // A few addresses in each row (16384 words each).
     let addresses: Vec<u64> = (0..16)
-        .map(|i| (i % 4) << 14 | rng.gen_range(0..1u64 << 14))
+        .map(|i| (i % rows) << 14 | rng.gen_range(0..1u64 << 14))
         .collect();
     // Per address, its writes as (landing edge, word), in landing order.
     let mut history: HashMap<u64, Vec<(u64, u64)>> = HashMap::new();
@@ -127,8 +160,14 @@ fn run(model: &Model, latency: usize, ahead: usize, write_latency: usize, seed: 
 
 fn check(fpga: Fpga, flavour: &str, seed: u64) {
     let seed = block::seed(&format!("block_ram {flavour}"), seed);
-    for (name, ram) in variants(fpga) {
+    for (name, rows, ram, want_latency) in variants(fpga) {
         let (latency, write_latency) = (ram.latency(), ram.write_latency());
+        assert_eq!(latency, want_latency, "{name}: read latency");
+        assert_eq!(
+            write_latency,
+            1 + usize::from(name.contains("write")),
+            "{name}: write latency"
+        );
         let ahead = usize::from(name.contains("address"));
         let top = format!("ram_{flavour}_{name}");
         let text = verilog(ram, &top);
@@ -137,7 +176,7 @@ fn check(fpga: Fpga, flavour: &str, seed: u64) {
         std::fs::write(&path, &text).unwrap();
         block::lint_and_icarus(&path, &top);
         let model = block::build(&text, &top).unwrap();
-        let checked = run(&model, latency, ahead, write_latency, seed);
+        let checked = run(&model, rows as u64, latency, ahead, write_latency, seed);
         println!(
             "{top}: latency {latency}, write latency {write_latency}: {checked} reads checked"
         );

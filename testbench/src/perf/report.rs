@@ -40,7 +40,7 @@ impl ConfigReport {
         Some(match self.cfg.mode {
             qptable::config::Mode::Flat => 3,
             // The repository's in_memory path: memory latency + 5, + 6 with a state RAM of
-            // several rows of block RAMs (SPEC §7 of the shared datasheet says + 4;
+            // two rows of block RAMs, + 7 with more (SPEC §7 of the shared datasheet says + 4;
             // docs/SPEC.md §7 says why more).
             _ if in_memory(&self.cfg) => {
                 self.mem_latency
@@ -387,7 +387,7 @@ pub fn markdown(
          the slowest port's lookups per cycle and the largest latency, or for in_memory the \
          directory reads per cycle of all ports together (the memory port is shared; target \
          min(1, max_outstanding / memory latency)) and the smallest latency (the pipeline's \
-         own: memory latency + 5, + 6 above index_bits 14; queueing behind the saturated memory port adds the rest).\n"
+         own: memory latency + 5, + 6 at index_bits 15, + 7 above; queueing behind the saturated memory port adds the rest).\n"
     );
     let _ = writeln!(o, "{}", header_row(&THROUGHPUT_COLUMNS));
     for r in reports {
