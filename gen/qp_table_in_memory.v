@@ -5997,6 +5997,9 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [5:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [5:0] ob0;
     reg [5:0] ob1;
     reg [5:0] ob2;
@@ -6012,6 +6015,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 6'd0;
+       rp = 2'd0;
        ob0 = 6'd0;
        ob1 = 6'd0;
        ob2 = 6'd0;
@@ -6027,8 +6031,13 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [5:0] s0 = pop ? ob1 : ob0;
-    wire [5:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -6040,9 +6049,9 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 5'd0;
           rd_ptr <= 5'd0;
@@ -6050,12 +6059,14 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 5'd1;
           if (rd_go) rd_ptr <= rd_ptr + 5'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -6063,7 +6074,7 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -6926,6 +6937,9 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [63:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [63:0] ob0;
     reg [63:0] ob1;
     reg [63:0] ob2;
@@ -6941,6 +6955,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 64'd0;
+       rp = 2'd0;
        ob0 = 64'd0;
        ob1 = 64'd0;
        ob2 = 64'd0;
@@ -6956,8 +6971,13 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [63:0] s0 = pop ? ob1 : ob0;
-    wire [63:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -6969,9 +6989,9 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -6979,12 +6999,14 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -6992,7 +7014,7 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -7051,6 +7073,9 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [123:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [123:0] ob0;
     reg [123:0] ob1;
     reg [123:0] ob2;
@@ -7066,6 +7091,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 124'd0;
+       rp = 2'd0;
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
@@ -7081,8 +7107,13 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [123:0] s0 = pop ? ob1 : ob0;
-    wire [123:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -7094,9 +7125,9 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -7104,12 +7135,14 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -7117,7 +7150,7 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -7220,6 +7253,9 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [63:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [63:0] ob0;
     reg [63:0] ob1;
     reg [63:0] ob2;
@@ -7235,6 +7271,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 64'd0;
+       rp = 2'd0;
        ob0 = 64'd0;
        ob1 = 64'd0;
        ob2 = 64'd0;
@@ -7250,8 +7287,13 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [63:0] s0 = pop ? ob1 : ob0;
-    wire [63:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -7263,9 +7305,9 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -7273,12 +7315,14 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -7286,7 +7330,7 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8453,6 +8497,9 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [63:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [63:0] ob0;
     reg [63:0] ob1;
     reg [63:0] ob2;
@@ -8468,6 +8515,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 64'd0;
+       rp = 2'd0;
        ob0 = 64'd0;
        ob1 = 64'd0;
        ob2 = 64'd0;
@@ -8483,8 +8531,13 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [63:0] s0 = pop ? ob1 : ob0;
-    wire [63:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -8496,9 +8549,9 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -8506,12 +8559,14 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -8519,7 +8574,7 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8578,6 +8633,9 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [123:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [123:0] ob0;
     reg [123:0] ob1;
     reg [123:0] ob2;
@@ -8593,6 +8651,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 124'd0;
+       rp = 2'd0;
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
@@ -8608,8 +8667,13 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [123:0] s0 = pop ? ob1 : ob0;
-    wire [123:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -8621,9 +8685,9 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -8631,12 +8695,14 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -8644,7 +8710,7 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -8747,6 +8813,9 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [63:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [63:0] ob0;
     reg [63:0] ob1;
     reg [63:0] ob2;
@@ -8762,6 +8831,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 64'd0;
+       rp = 2'd0;
        ob0 = 64'd0;
        ob1 = 64'd0;
        ob2 = 64'd0;
@@ -8777,8 +8847,13 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [63:0] s0 = pop ? ob1 : ob0;
-    wire [63:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -8790,9 +8865,9 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -8800,12 +8875,14 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -8813,7 +8890,7 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS

@@ -21767,6 +21767,9 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [28:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [28:0] ob0;
     reg [28:0] ob1;
     reg [28:0] ob2;
@@ -21782,6 +21785,7 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 29'd0;
+       rp = 2'd0;
        ob0 = 29'd0;
        ob1 = 29'd0;
        ob2 = 29'd0;
@@ -21797,8 +21801,13 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [28:0] s0 = pop ? ob1 : ob0;
-    wire [28:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -21810,9 +21819,9 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -21820,12 +21829,14 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -21833,7 +21844,7 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -21986,6 +21997,9 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [29:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [29:0] ob0;
     reg [29:0] ob1;
     reg [29:0] ob2;
@@ -22001,6 +22015,7 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 30'd0;
+       rp = 2'd0;
        ob0 = 30'd0;
        ob1 = 30'd0;
        ob2 = 30'd0;
@@ -22016,8 +22031,13 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [29:0] s0 = pop ? ob1 : ob0;
-    wire [29:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -22029,9 +22049,9 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -22039,12 +22059,14 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -22052,7 +22074,7 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -22555,6 +22577,9 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [34:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [34:0] ob0;
     reg [34:0] ob1;
     reg [34:0] ob2;
@@ -22570,6 +22595,7 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 35'd0;
+       rp = 2'd0;
        ob0 = 35'd0;
        ob1 = 35'd0;
        ob2 = 35'd0;
@@ -22585,8 +22611,13 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [34:0] s0 = pop ? ob1 : ob0;
-    wire [34:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -22598,9 +22629,9 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 6'd0;
           rd_ptr <= 6'd0;
@@ -22608,12 +22639,14 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 6'd1;
           if (rd_go) rd_ptr <= rd_ptr + 6'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -22621,7 +22654,7 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -33618,6 +33651,9 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [20:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [20:0] ob0;
     reg [20:0] ob1;
     reg [20:0] ob2;
@@ -33633,6 +33669,7 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 21'd0;
+       rp = 2'd0;
        ob0 = 21'd0;
        ob1 = 21'd0;
        ob2 = 21'd0;
@@ -33648,8 +33685,13 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [20:0] s0 = pop ? ob1 : ob0;
-    wire [20:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -33661,9 +33703,9 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -33671,12 +33713,14 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -33684,7 +33728,7 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -33723,6 +33767,9 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [7:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [7:0] ob0;
     reg [7:0] ob1;
     reg [7:0] ob2;
@@ -33738,6 +33785,7 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 8'd0;
+       rp = 2'd0;
        ob0 = 8'd0;
        ob1 = 8'd0;
        ob2 = 8'd0;
@@ -33753,8 +33801,13 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [7:0] s0 = pop ? ob1 : ob0;
-    wire [7:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -33766,9 +33819,9 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -33776,12 +33829,14 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -33789,7 +33844,7 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -33870,6 +33925,9 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [123:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [123:0] ob0;
     reg [123:0] ob1;
     reg [123:0] ob2;
@@ -33885,6 +33943,7 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 124'd0;
+       rp = 2'd0;
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
@@ -33900,8 +33959,13 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [123:0] s0 = pop ? ob1 : ob0;
-    wire [123:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -33913,9 +33977,9 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -33923,12 +33987,14 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -33936,7 +34002,7 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -35675,6 +35741,9 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [20:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [20:0] ob0;
     reg [20:0] ob1;
     reg [20:0] ob2;
@@ -35690,6 +35759,7 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 21'd0;
+       rp = 2'd0;
        ob0 = 21'd0;
        ob1 = 21'd0;
        ob2 = 21'd0;
@@ -35705,8 +35775,13 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [20:0] s0 = pop ? ob1 : ob0;
-    wire [20:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -35718,9 +35793,9 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -35728,12 +35803,14 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -35741,7 +35818,7 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -35780,6 +35857,9 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [7:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [7:0] ob0;
     reg [7:0] ob1;
     reg [7:0] ob2;
@@ -35795,6 +35875,7 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 8'd0;
+       rp = 2'd0;
        ob0 = 8'd0;
        ob1 = 8'd0;
        ob2 = 8'd0;
@@ -35810,8 +35891,13 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [7:0] s0 = pop ? ob1 : ob0;
-    wire [7:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -35823,9 +35909,9 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -35833,12 +35919,14 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -35846,7 +35934,7 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS
@@ -35927,6 +36015,9 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     // A word was read at the last edge: it is on rd_data now.
     reg rd_busy;
     reg [123:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
     reg [123:0] ob0;
     reg [123:0] ob1;
     reg [123:0] ob2;
@@ -35942,6 +36033,7 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
        fill = 10'd0;
        rd_busy = 1'b0;
        rd_data = 124'd0;
+       rp = 2'd0;
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
@@ -35957,8 +36049,13 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     // The buffer after the pop, then the word read, then the word pushed.
     wire [1:0] kept = occ - {1'b0, pop};
     wire [1:0] at_push = kept + {1'b0, rd_busy};
-    wire [123:0] s0 = pop ? ob1 : ob0;
-    wire [123:0] s1 = pop ? ob2 : ob1;
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
     
     always @(posedge clock) begin
        // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -35970,9 +36067,9 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(posedge clock) begin
-       ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-       ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-       ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
           wr_ptr <= 7'd0;
           rd_ptr <= 7'd0;
@@ -35980,12 +36077,14 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
+          rp <= 2'd0;
        end else begin
           if (to_mem) wr_ptr <= wr_ptr + 7'd1;
           if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
           occ <= at_push + {1'b0, bypass};
           if (in_valid & ~pop) fill <= fill + 10'd1;
           if (~in_valid & pop) fill <= fill - 10'd1;
@@ -35993,7 +36092,7 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     end
     
     always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = ob0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
     always @(*) count = fill;
     
     `ifndef SYNTHESIS

@@ -7,7 +7,8 @@
 //! It behaves as a plain [`MemFifo`] of the same depth, cycle for cycle
 //! (same ports, same `out_valid`, `data_out` and `count` after every edge: a word pushed at
 //! edge `t` is offered right after edge `t`), but `out_valid` and `data_out` come from
-//! flip-flops and the memory array's read address from a register: no path runs from the
+//! flip-flops (`data_out` through a 3-way multiplexer) and the memory array's read address
+//! from a register: no path runs from the
 //! array's read data through the consumer's pop back into the array's read address. With a
 //! [`MemFifo`] deep or wide enough for block RAM, yosys reads the head through the block's
 //! address register (the next read pointer, `rd_ptr + pop`), so on ECP5 the path went from a
@@ -16,20 +17,31 @@
 //!
 //! # How
 //!
-//! The words are held, in order, in an output buffer of [`HEAD_WORDS`] registers (`ob`, the
-//! head first), then at most one word being read from the array (read at the edge before,
-//! on the array's read data now), then the array. At each edge:
+//! The words are held, in order, in an output buffer of [`HEAD_WORDS`] registers (`ob`, a
+//! ring: the head in slot `rp`, the others after it), then at most one word being read from
+//! the array (read at the edge before, on the array's read data now), then the array. At
+//! each edge:
 //! - the array is read at `rd_ptr` when it holds a word and the buffer and the read in flight
 //!   hold fewer than [`HEAD_WORDS`] words (registers only: the pop does not enter);
-//! - the buffer drops its head on a pop, then takes the word read (if one was in flight),
-//!   then the word pushed if the array holds nothing and the buffer and the read in flight
-//!   hold fewer than [`HEAD_WORDS`] words before the pop; otherwise the push goes to the
-//!   array.
+//! - the buffer drops its head on a pop (`rp` moves on), then takes the word read (if one was
+//!   in flight), then the word pushed if the array holds nothing and the buffer and the read
+//!   in flight hold fewer than [`HEAD_WORDS`] words before the pop; otherwise the push goes
+//!   to the array.
 //!
 //! So whenever the array holds a word, the buffer and the read in flight hold at least two
 //! (a pop a cycle cannot empty the buffer before the next read lands), and the head is always
-//! in the buffer when the FIFO is not empty. Cost: [`HEAD_WORDS`] words of flip-flops and a
-//! 3-way multiplexer in front of each.
+//! in the buffer when the FIFO is not empty.
+//!
+//! The slots are written without the pop or the push: every free slot (the buffer holds
+//! `occ` words from `rp` on; the others) is loaded at every edge with the word that goes
+//! there if one arrives, the word read into the first free slot and the word pushed into the
+//! others, a choice made from registers (`rp`, `occ`, the read in flight). The pop and the
+//! push, which come late in the consumer's cycle, drive `rp`, `occ` and the counts, a few
+//! flip-flops, not the enables of every bit of the buffer: with the buffer shifting on a pop
+//! (the head always in one register) the response handshake of `configs/in_memory.toml`'s
+//! lookup pipe fanned out to the enables of its 3 x 88 bits, the longest path of the pipe
+//! (7.86 ns on ECP5, seed 1). Cost: [`HEAD_WORDS`] words of flip-flops, a 2-way multiplexer
+//! in front of each and a 3-way one after them (`data_out`, from registers).
 //!
 //! The array therefore never holds more than `depth - 2` words (the FIFO holds at most
 //! `depth`), and the slot after its tail is always free: it is written at every edge, with
@@ -42,7 +54,7 @@
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `in_valid`, `data_in` | in | push (no ready: every producer holds credit and never pushes into a full FIFO) |
-//! | `out_valid`, `out_ready`, `data_out` | out/in/out | AXI-style pop; `out_valid` and `data_out` come from registers |
+//! | `out_valid`, `out_ready`, `data_out` | out/in/out | AXI-style pop; `out_valid` and `data_out` come from registers (`data_out` through the ring's multiplexer) |
 //! | `count` | out | words held, `0..=depth` |
 //!
 //! `depth` is a power of two, 2..=512; `count` is [`FIFO_COUNT_BITS`] wide.
@@ -70,6 +82,9 @@ reg [{cm}:0] fill;
 // A word was read at the last edge: it is on rd_data now.
 reg rd_busy;
 reg [{wm}:0] rd_data;
+// The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+// it.
+reg [1:0] rp;
 reg [{wm}:0] ob0;
 reg [{wm}:0] ob1;
 reg [{wm}:0] ob2;
@@ -85,6 +100,7 @@ initial begin
    fill = {cb}'d0;
    rd_busy = 1'b0;
    rd_data = {wb}'d0;
+   rp = 2'd0;
    ob0 = {wb}'d0;
    ob1 = {wb}'d0;
    ob2 = {wb}'d0;
@@ -100,8 +116,13 @@ wire to_mem = in_valid & ~bypass;
 // The buffer after the pop, then the word read, then the word pushed.
 wire [1:0] kept = occ - {{1'b0, pop}};
 wire [1:0] at_push = kept + {{1'b0, rd_busy}};
-wire [{wm}:0] s0 = pop ? ob1 : ob0;
-wire [{wm}:0] s1 = pop ? ob2 : ob1;
+// Each slot's place in the ring from the head (0: the head), from registers only. The slots
+// at or after occ are free: each of them is loaded at every edge with the word that goes
+// there if one arrives (the word read into the first free slot, else the word pushed), so
+// neither the pop nor the push reaches the slots' enables or multiplexers.
+wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
 
 always @(posedge clock) begin
    // Written at every edge (the array never holds more than depth - 2 words, so the slot at
@@ -113,9 +134,9 @@ always @(posedge clock) begin
 end
 
 always @(posedge clock) begin
-   ob0 <= (kept == 2'd0) ? (rd_busy ? rd_data : data_in) : s0;
-   ob1 <= (kept == 2'd1) ? (rd_busy ? rd_data : data_in) : ((kept == 2'd0) ? data_in : s1);
-   ob2 <= (kept == 2'd3) ? ob2 : ((kept == 2'd2) ? (rd_busy ? rd_data : data_in) : data_in);
+   if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+   if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+   if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
    if (rst) begin
       wr_ptr <= {ab}'d0;
       rd_ptr <= {ab}'d0;
@@ -123,12 +144,14 @@ always @(posedge clock) begin
       occ <= 2'd0;
       fill <= {cb}'d0;
       rd_busy <= 1'b0;
+      rp <= 2'd0;
    end else begin
       if (to_mem) wr_ptr <= wr_ptr + {ab}'d1;
       if (rd_go) rd_ptr <= rd_ptr + {ab}'d1;
       if (to_mem & ~rd_go) in_mem <= in_mem + {cb}'d1;
       if (~to_mem & rd_go) in_mem <= in_mem - {cb}'d1;
       rd_busy <= rd_go;
+      if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
       occ <= at_push + {{1'b0, bypass}};
       if (in_valid & ~pop) fill <= fill + {cb}'d1;
       if (~in_valid & pop) fill <= fill - {cb}'d1;
@@ -136,7 +159,7 @@ always @(posedge clock) begin
 end
 
 always @(*) out_valid = occ != 2'd0;
-always @(*) data_out = ob0;
+always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
 always @(*) count = fill;
 
 `ifndef SYNTHESIS
