@@ -2265,6 +2265,21 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  rd_wait$d;
     wire  rd_wait$q;
     reg  rd_wait$clock;
+    reg  rd_wait2$0$d;
+    wire  rd_wait2$0$q;
+    reg  rd_wait2$0$clock;
+    reg  [63:0] rd_q$0$d;
+    wire  [63:0] rd_q$0$q;
+    reg  rd_q$0$clock;
+    reg  [63:0] rd_q$1$d;
+    wire  [63:0] rd_q$1$q;
+    reg  rd_q$1$clock;
+    reg  [63:0] rd_q$2$d;
+    wire  [63:0] rd_q$2$q;
+    reg  rd_q$2$clock;
+    reg  [63:0] rd_q$3$d;
+    wire  [63:0] rd_q$3$q;
+    reg  rd_q$3$clock;
     reg  [63:0] bit_mask_q$d;
     wire  [63:0] bit_mask_q$q;
     reg  bit_mask_q$clock;
@@ -2558,6 +2573,31 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .d(rd_wait$d),
         .q(rd_wait$q),
         .clock(rd_wait$clock)
+    );
+    qp_table_in_memory$engine$map$rd_wait2$0 rd_wait2$0(
+        .d(rd_wait2$0$d),
+        .q(rd_wait2$0$q),
+        .clock(rd_wait2$0$clock)
+    );
+    qp_table_in_memory$engine$map$rd_q$0 rd_q$0(
+        .d(rd_q$0$d),
+        .q(rd_q$0$q),
+        .clock(rd_q$0$clock)
+    );
+    qp_table_in_memory$engine$map$rd_q$1 rd_q$1(
+        .d(rd_q$1$d),
+        .q(rd_q$1$q),
+        .clock(rd_q$1$clock)
+    );
+    qp_table_in_memory$engine$map$rd_q$2 rd_q$2(
+        .d(rd_q$2$d),
+        .q(rd_q$2$q),
+        .clock(rd_q$2$clock)
+    );
+    qp_table_in_memory$engine$map$rd_q$3 rd_q$3(
+        .d(rd_q$3$d),
+        .q(rd_q$3$q),
+        .clock(rd_q$3$clock)
     );
     qp_table_in_memory$engine$map$bit_mask_q bit_mask_q(
         .d(bit_mask_q$d),
@@ -2869,6 +2909,8 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         next_word_q$d = next_word_q$q;
         done_q$d = done_q$q;
         rd_wait$d = 1'b0;
+        rd_wait2$0$clock = clock;
+        rd_wait2$0$d = 1'b0;
         done = done_q$q;
         done_q$d = 1'b0;
         found = found_q$q;
@@ -2995,6 +3037,26 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
             rd = rams$3$read_data;
             word_exists = exists_k$3$q;
         end
+        rd_q$0$clock = clock;
+        rd_q$0$d = rams$0$read_data;
+        if (level$q == 0) begin
+            rd = rd_q$0$q;
+        end
+        rd_q$1$clock = clock;
+        rd_q$1$d = rams$1$read_data;
+        if (level$q == 1) begin
+            rd = rd_q$1$q;
+        end
+        rd_q$2$clock = clock;
+        rd_q$2$d = rams$2$read_data;
+        if (level$q == 2) begin
+            rd = rd_q$2$q;
+        end
+        rd_q$3$clock = clock;
+        rd_q$3$d = rams$3$read_data;
+        if (level$q == 3) begin
+            rd = rd_q$3$q;
+        end
         word_exists_q$d = word_exists;
         masked = rd & ge_mask_q$q;
         if (~word_exists_q$q) begin
@@ -3084,6 +3146,12 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                     if (rd_wait$q) begin
                         state$d = MapState$WalkLatch;
                     end
+                    rd_wait2$0$d = rd_wait$q;
+                    rd_wait$d = ~rd_wait$q & ~rd_wait2$0$q;
+                    state$d = MapState$WalkRead;
+                    if (rd_wait2$0$q) begin
+                        state$d = MapState$WalkLatch;
+                    end
                 end
             MapState$WalkLatch:
                 begin
@@ -3106,6 +3174,12 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
                 begin
                     rd_wait$d = ~rd_wait$q;
                     if (rd_wait$q) begin
+                        state$d = MapState$PointLatch;
+                    end
+                    rd_wait2$0$d = rd_wait$q;
+                    rd_wait$d = ~rd_wait$q & ~rd_wait2$0$q;
+                    state$d = MapState$PointRead;
+                    if (rd_wait2$0$q) begin
                         state$d = MapState$PointLatch;
                     end
                 end
@@ -4539,6 +4613,82 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
 endmodule // qp_table_in_memory$engine$map$rams$3
 
 
+module qp_table_in_memory$engine$map$rd_q$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_q$0
+
+
+module qp_table_in_memory$engine$map$rd_q$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_q$1
+
+
+module qp_table_in_memory$engine$map$rd_q$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_q$2
+
+
+module qp_table_in_memory$engine$map$rd_q$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_q$3
+
+
 module qp_table_in_memory$engine$map$rd_wait(d,q,clock);
     
     // Module arguments
@@ -4556,6 +4706,25 @@ module qp_table_in_memory$engine$map$rd_wait(d,q,clock);
     end
           
 endmodule // qp_table_in_memory$engine$map$rd_wait
+
+
+module qp_table_in_memory$engine$map$rd_wait2$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_in_memory$engine$map$rd_wait2$0
 
 
 module qp_table_in_memory$engine$map$result_q(d,q,clock);

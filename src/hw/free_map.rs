@@ -14,7 +14,14 @@
 //! | SET `i` | adds `i`; sets the summary bits of words that were zero | `5 * levels` |
 //! | TEST `i` | whether `i` is a member | 5 |
 //!
-//! A read takes two cycles: the level RAMs have their output register (see [`Ram`]).
+//! A read takes two cycles: the level RAMs have their output register (see [`Ram`]). Where
+//! the state RAM's copies span several rows of block RAMs
+//! ([`EngineParams::state_write_registered`]) each level's word is registered once more
+//! straight after its RAM (`rd_q`, [`FreeMap::read_cycles`]): those copies fill most of the
+//! die's block RAM sites and the free map's blocks land far from its logic (on ECP5, with
+//! `configs/in_memory.toml` at index_bits 16, the route from a level-0 block to `latched` was
+//! 5.95 of the 7.38 ns of the longest path); a read then takes three cycles, and every count
+//! of cycles below one more per level (6 a level, TEST 6).
 //!
 //! CLEAR, SET and TEST share one path of 5 cycles a level (`PointRead` twice, `PointLatch`,
 //! `PointPrep`, `PointApply`): read the word, latch it, compute the changed word and whether
@@ -117,6 +124,17 @@ pub struct FreeMap {
     /// In a read state: the first of its two cycles is over (the RAMs' read latency is two
     /// edges: the array, then its output register).
     rd_wait: DFF<Bit>,
+    /// With `rd_q`: the second of the three cycles of a read state is over (one flip-flop,
+    /// or none).
+    rd_wait2: Vec<DFF<Bit>>,
+    /// With [`EngineParams::state_write_registered`]: each level's read word, registered
+    /// straight after its RAM (one per level, or none: without them the Verilog has no trace
+    /// of them).
+    rd_q: Vec<DFF<Bits<64>>>,
+    /// 1 with `rd_q` and `rd_wait2`, else 0.
+    _rd_more: usize,
+    /// `_levels` with `rd_q`, else 0.
+    _rd_q_levels: usize,
     /// `bit_mask` and `ones << bitpos` of `pos`, registered (valid from the second cycle of
     /// a read state on: `pos` does not change while a level is read).
     bit_mask_q: DFF<Bits<64>>,
@@ -244,6 +262,7 @@ impl FreeMap {
             set_bits.push(below.div_ceil(64));
         }
         let levels = words.len();
+        let more = usize::from(p.state_write_registered());
         block_new!(
             [
                 clock, rst, init_done, op_valid, op, op_index, op_wrap, done, found, result, state,
@@ -263,6 +282,10 @@ impl FreeMap {
             first: (0..4).map(|_| FirstSet16::default()).collect(),
             we_q: defaults(words.len()),
             wd_q: defaults(words.len()),
+            rd_wait2: defaults(more),
+            rd_q: defaults(levels * more),
+            _rd_more: more,
+            _rd_q_levels: levels * more,
             init_exists: defaults(words.len()),
             init_ones: defaults(words.len()),
             init_partial: defaults(words.len()),
@@ -293,6 +316,12 @@ impl FreeMap {
             one: Constant::new(1u64.into()),
             _levels: levels,
         )
+    }
+
+    /// Cycles of a read state: 2, or 3 with `rd_q` (then FIND, CLEAR and SET take 6 cycles a
+    /// level and TEST 6, one more than the module documentation's counts).
+    pub fn read_cycles(&self) -> usize {
+        2 + self._rd_more
     }
 }
 
@@ -343,6 +372,10 @@ impl Logic for FreeMap {
         );
         // A read state lasts two cycles; rd_wait is back to 0 when it is left.
         self.rd_wait.d.next = false;
+        for x in 0..self._rd_more {
+            self.rd_wait2[x].clock.next = self.clock.val();
+            self.rd_wait2[x].d.next = false;
+        }
         // Assigned once, from a register: a default overridden later in this block would
         // pulse `done` in an event-driven simulator, and the engine reads it back. `done_q`
         // is set exactly at the edges that enter `Done` (a flip-flop, not a decode of the
@@ -422,6 +455,14 @@ impl Logic for FreeMap {
             if self.level.q.val().index() == k {
                 self.rd.next = self.rams[k].read_data.val();
                 self.word_exists.next = self.exists_k[k].q.val();
+            }
+        }
+        // `rd_q`: the level's word one edge later, from a flip-flop next to its blocks.
+        for k in 0..self._rd_q_levels {
+            self.rd_q[k].clock.next = self.clock.val();
+            self.rd_q[k].d.next = self.rams[k].read_data.val();
+            if self.level.q.val().index() == k {
+                self.rd.next = self.rd_q[k].q.val();
             }
         }
         // Registered: valid in the `WalkLatch` cycle (the third after `pos` changes).
@@ -506,6 +547,15 @@ impl Logic for FreeMap {
                 if self.rd_wait.q.val() {
                     self.state.d.next = MapState::WalkLatch;
                 }
+                // With `rd_q`: three cycles (`rd_wait`, then `rd_wait2`).
+                for x in 0..self._rd_more {
+                    self.rd_wait2[x].d.next = self.rd_wait.q.val();
+                    self.rd_wait.d.next = !self.rd_wait.q.val() & !self.rd_wait2[x].q.val();
+                    self.state.d.next = MapState::WalkRead;
+                    if self.rd_wait2[x].q.val() {
+                        self.state.d.next = MapState::WalkLatch;
+                    }
+                }
             }
             MapState::WalkLatch => {
                 // Up: the members at or after pos in the word just read. Down: the word.
@@ -525,6 +575,15 @@ impl Logic for FreeMap {
                 self.rd_wait.d.next = !self.rd_wait.q.val();
                 if self.rd_wait.q.val() {
                     self.state.d.next = MapState::PointLatch;
+                }
+                // With `rd_q`: three cycles (`rd_wait`, then `rd_wait2`).
+                for x in 0..self._rd_more {
+                    self.rd_wait2[x].d.next = self.rd_wait.q.val();
+                    self.rd_wait.d.next = !self.rd_wait.q.val() & !self.rd_wait2[x].q.val();
+                    self.state.d.next = MapState::PointRead;
+                    if self.rd_wait2[x].q.val() {
+                        self.state.d.next = MapState::PointLatch;
+                    }
                 }
             }
             MapState::PointLatch => {
