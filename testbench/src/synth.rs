@@ -167,9 +167,12 @@ pub struct SynthReport {
 }
 
 /// The Fmax target of a configuration, over the adder: SPEC §7's 0.75, or 0.65 with the
-/// directory in memory (issue 9 sets it there: the memory path holds deep queues).
+/// directory or the state in memory (issue 9 sets it there for `configs/in_memory.toml` and
+/// the `state = in_memory` configuration: the memory paths hold deep queues).
 pub fn fmax_target(cfg: &Config) -> (f64, &'static str) {
-    if crate::perf::in_memory(cfg) {
+    if cfg.state == qptable::config::State::InMemory {
+        (0.65, "target with the state in memory")
+    } else if crate::perf::in_memory(cfg) {
         (0.65, "target with the directory in memory")
     } else {
         (0.75, "SPEC §7 target")
@@ -939,6 +942,23 @@ mod tests {
         let sdc = "create_clock -name clk -period 5.5 [get_ports {clk}]\n";
         assert_eq!(constraint_period_ns(sdc), Some(5.5));
         assert_eq!(constraint_period_ns("# nothing\n"), None);
+    }
+
+    #[test]
+    fn fmax_target_is_0_65_with_the_directory_or_the_state_in_memory() {
+        use crate::configs::config;
+        assert_eq!(fmax_target(&config(&[])).0, 0.75);
+        assert_eq!(fmax_target(&config(&["mode=two_level"])).0, 0.75);
+        let dir = config(&["mode=two_level", "leaf_bits=10", "directory=in_memory"]);
+        assert_eq!(
+            fmax_target(&dir),
+            (0.65, "target with the directory in memory")
+        );
+        let state = config(&["index_bits=24", "state=in_memory"]);
+        assert_eq!(
+            fmax_target(&state),
+            (0.65, "target with the state in memory")
+        );
     }
 
     #[test]
