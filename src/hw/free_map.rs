@@ -17,11 +17,11 @@
 //! A read takes two cycles: the level RAMs have their output register (see [`Ram`]). Where
 //! the state RAM's copies span several rows of block RAMs
 //! ([`EngineParams::state_write_registered`]) each level's word is registered once more
-//! straight after its RAM (`rd_q`, [`FreeMap::read_cycles`]): those copies fill most of the
-//! die's block RAM sites and the free map's blocks land far from its logic (on ECP5, with
-//! `configs/in_memory.toml` at index_bits 16, the route from a level-0 block to `latched` was
-//! 5.95 of the 7.38 ns of the longest path); a read then takes three cycles, and every count
-//! of cycles below one more per level (6 a level, TEST 6).
+//! straight after its RAM (`rd_q`; `rd_wait2` marks the third cycle): those copies fill
+//! most of the die's block RAM sites and the free map's blocks land far from its logic (on
+//! ECP5, with `configs/in_memory.toml` at index_bits 16, the route from a level-0 block to
+//! `latched` was 5.95 of the 7.38 ns of the longest path); a read then takes three cycles,
+//! and every count of cycles below one more per level (6 a level, TEST 6).
 //!
 //! CLEAR, SET and TEST share one path of 5 cycles a level (`PointRead` twice, `PointLatch`,
 //! `PointPrep`, `PointApply`): read the word, latch it, compute the changed word and whether
@@ -316,12 +316,6 @@ impl FreeMap {
             one: Constant::new(1u64.into()),
             _levels: levels,
         )
-    }
-
-    /// Cycles of a read state: 2, or 3 with `rd_q` (then FIND, CLEAR and SET take 6 cycles a
-    /// level and TEST 6, one more than the module documentation's counts).
-    pub fn read_cycles(&self) -> usize {
-        2 + self._rd_more
     }
 }
 

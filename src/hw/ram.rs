@@ -895,6 +895,15 @@ DP16KD #(
         // take the row delayed once more, as the data registered after the first is.
         // (Only the bits above the first level's: `{pre}row_late`.)
         let split_tree = tree && l.row_split;
+        // A register of the row's word width, `q <= d` at every edge.
+        let reg = |o: &mut String, q: &str, d: &str| {
+            o.push_str(&format!(
+                "reg [{w}:0] {q};\n`ifndef SYNTHESIS\ninitial {q} = {}'d0;\n`endif\n\
+                 always @(posedge clock) {q} <= {d};\n",
+                cols * bw,
+                w = cols * bw - 1,
+            ));
+        };
         for k in 0..lat {
             o.push_str(&format!(
                 "reg [{}:0] {pre}row{k};\n`ifndef SYNTHESIS\ninitial {pre}row{k} = {row_bits}'d0;\n`endif\n",
@@ -947,12 +956,7 @@ DP16KD #(
                     ));
                     if k == 0 && split_tree {
                         let q = format!("{pre}q0_{i}");
-                        o.push_str(&format!(
-                            "reg [{w}:0] {q};\n`ifndef SYNTHESIS\ninitial {q} = {}'d0;\n`endif\n\
-                             always @(posedge clock) {q} <= {n};\n",
-                            cols * bw,
-                            w = cols * bw - 1,
-                        ));
+                        reg(o, &q, &n);
                         next.push(q);
                     } else {
                         next.push(n);
@@ -985,14 +989,6 @@ DP16KD #(
         if l.row_register {
             // Ram::row_registered: the row's word is registered right after the multiplexer
             // (and, more than two rows of a count that is not a power of two, once more).
-            let reg = |o: &mut String, q: &str, d: &str| {
-                o.push_str(&format!(
-                    "reg [{w}:0] {q};\n`ifndef SYNTHESIS\ninitial {q} = {}'d0;\n`endif\n\
-                     always @(posedge clock) {q} <= {d};\n",
-                    cols * bw,
-                    w = cols * bw - 1,
-                ));
-            };
             reg(o, &format!("{pre}read_rq"), &format!("{pre}read_mux"));
             let out = if l.row_split && !split_tree {
                 reg(o, &format!("{pre}read_sq"), &format!("{pre}read_rq"));
