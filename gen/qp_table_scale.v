@@ -3647,7 +3647,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     if (hold_wait$q != 32'h3) begin
                         hold_wait$d = hold_wait$q + 32'h1;
                     end
-                    if ((hold_wait$q != 32'h0) & ~busy) begin
+                    if (hold_wait$q[32'h1] & ~busy) begin
                         inv_q$d = 1'b1;
                         state$d = MemState$Inval;
                     end
@@ -10104,6 +10104,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  cur_exempt$d;
     wire  cur_exempt$q;
     reg  cur_exempt$clock;
+    reg  busy_q$d;
+    wire  busy_q$q;
+    reg  busy_q$clock;
     reg  [20:0] s_block$0$d;
     wire  [20:0] s_block$0$q;
     reg  s_block$0$clock;
@@ -11715,8 +11718,22 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  rdv2$1$d;
     wire  rdv2$1$q;
     reg  rdv2$1$clock;
+    reg  [255:0] fl_copy$0$d;
+    wire  [255:0] fl_copy$0$q;
+    reg  fl_copy$0$clock;
+    reg  [255:0] fl_copy$1$d;
+    wire  [255:0] fl_copy$1$q;
+    reg  fl_copy$1$clock;
+    reg  [255:0] er_copy$0$d;
+    wire  [255:0] er_copy$0$q;
+    reg  er_copy$0$clock;
+    reg  [255:0] er_copy$1$d;
+    wire  [255:0] er_copy$1$q;
+    reg  er_copy$1$clock;
     
     // Local signals
+    reg  [255:0] fl_vec;
+    reg  [255:0] er_vec;
     reg  found;
     reg  [2:0] sel;
     reg  [20:0] sel_block;
@@ -12124,6 +12141,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .d(cur_exempt$d),
         .q(cur_exempt$q),
         .clock(cur_exempt$clock)
+    );
+    qp_table_scale$miss$busy_q busy_q(
+        .d(busy_q$d),
+        .q(busy_q$q),
+        .clock(busy_q$clock)
     );
     qp_table_scale$miss$s_block$0 s_block$0(
         .d(s_block$0$d),
@@ -14810,6 +14832,26 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(rdv2$1$q),
         .clock(rdv2$1$clock)
     );
+    qp_table_scale$miss$fl_copy$0 fl_copy$0(
+        .d(fl_copy$0$d),
+        .q(fl_copy$0$q),
+        .clock(fl_copy$0$clock)
+    );
+    qp_table_scale$miss$fl_copy$1 fl_copy$1(
+        .d(fl_copy$1$d),
+        .q(fl_copy$1$q),
+        .clock(fl_copy$1$clock)
+    );
+    qp_table_scale$miss$er_copy$0 er_copy$0(
+        .d(er_copy$0$d),
+        .q(er_copy$0$q),
+        .clock(er_copy$0$clock)
+    );
+    qp_table_scale$miss$er_copy$1 er_copy$1(
+        .d(er_copy$1$d),
+        .q(er_copy$1$q),
+        .clock(er_copy$1$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -14818,6 +14860,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_block$clock = clock;
         cur_port$clock = clock;
         cur_exempt$clock = clock;
+        busy_q$clock = clock;
         ar_valid$clock = clock;
         ar_addr$clock = clock;
         r_beat$clock = clock;
@@ -14840,6 +14883,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_block$d = cur_block$q;
         cur_port$d = cur_port$q;
         cur_exempt$d = cur_exempt$q;
+        busy_q$d = busy_q$q;
         ar_valid$d = ar_valid$q;
         ar_addr$d = ar_addr$q;
         r_beat$d = r_beat$q;
@@ -15632,6 +15676,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         lane2$0$clock = clock;
         rdv1$0$clock = clock;
         rdv2$0$clock = clock;
+        fl_copy$0$clock = clock;
+        er_copy$0$clock = clock;
         answers$1$clock = clock;
         answers$1$rst = rst;
         fill$1$clock = clock;
@@ -15639,6 +15685,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         lane2$1$clock = clock;
         rdv1$1$clock = clock;
         rdv2$1$clock = clock;
+        fl_copy$1$clock = clock;
+        er_copy$1$clock = clock;
         arq$clock = clock;
         arq$rst = rst;
         ret$clock = clock;
@@ -17043,7 +17091,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         taken_merged = merge;
         taken_new = take_new;
         taken_slot = slot_out;
-        busy = busy_any | (cur_valid$q & cur_exempt$q & (cur_block$q == q_block));
+        busy_q$d = busy_any | (cur_valid$q & cur_exempt$q & (cur_block$q == q_block));
+        busy = busy_q$q;
         take = found & (~cur_valid$q | go);
         req_ready$0 = take & (sel == port_num$0);
         req_ready$1 = take & (sel == port_num$1);
@@ -20996,6 +21045,398 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_inc$63$d = inc_d;
         s_pending$63$d = pend_d;
         s_lv$63$d = (~ref_z & ~rst) | inc_d | pend_d;
+        fl_vec = 32'h0;
+        er_vec = 32'h0;
+        if (s_filled$0$q) begin
+            fl_vec = fl_vec | slot_bit$0;
+            if (s_error$0$q) begin
+                er_vec = er_vec | slot_bit$0;
+            end
+        end
+        if (s_filled$1$q) begin
+            fl_vec = fl_vec | slot_bit$1;
+            if (s_error$1$q) begin
+                er_vec = er_vec | slot_bit$1;
+            end
+        end
+        if (s_filled$2$q) begin
+            fl_vec = fl_vec | slot_bit$2;
+            if (s_error$2$q) begin
+                er_vec = er_vec | slot_bit$2;
+            end
+        end
+        if (s_filled$3$q) begin
+            fl_vec = fl_vec | slot_bit$3;
+            if (s_error$3$q) begin
+                er_vec = er_vec | slot_bit$3;
+            end
+        end
+        if (s_filled$4$q) begin
+            fl_vec = fl_vec | slot_bit$4;
+            if (s_error$4$q) begin
+                er_vec = er_vec | slot_bit$4;
+            end
+        end
+        if (s_filled$5$q) begin
+            fl_vec = fl_vec | slot_bit$5;
+            if (s_error$5$q) begin
+                er_vec = er_vec | slot_bit$5;
+            end
+        end
+        if (s_filled$6$q) begin
+            fl_vec = fl_vec | slot_bit$6;
+            if (s_error$6$q) begin
+                er_vec = er_vec | slot_bit$6;
+            end
+        end
+        if (s_filled$7$q) begin
+            fl_vec = fl_vec | slot_bit$7;
+            if (s_error$7$q) begin
+                er_vec = er_vec | slot_bit$7;
+            end
+        end
+        if (s_filled$8$q) begin
+            fl_vec = fl_vec | slot_bit$8;
+            if (s_error$8$q) begin
+                er_vec = er_vec | slot_bit$8;
+            end
+        end
+        if (s_filled$9$q) begin
+            fl_vec = fl_vec | slot_bit$9;
+            if (s_error$9$q) begin
+                er_vec = er_vec | slot_bit$9;
+            end
+        end
+        if (s_filled$10$q) begin
+            fl_vec = fl_vec | slot_bit$10;
+            if (s_error$10$q) begin
+                er_vec = er_vec | slot_bit$10;
+            end
+        end
+        if (s_filled$11$q) begin
+            fl_vec = fl_vec | slot_bit$11;
+            if (s_error$11$q) begin
+                er_vec = er_vec | slot_bit$11;
+            end
+        end
+        if (s_filled$12$q) begin
+            fl_vec = fl_vec | slot_bit$12;
+            if (s_error$12$q) begin
+                er_vec = er_vec | slot_bit$12;
+            end
+        end
+        if (s_filled$13$q) begin
+            fl_vec = fl_vec | slot_bit$13;
+            if (s_error$13$q) begin
+                er_vec = er_vec | slot_bit$13;
+            end
+        end
+        if (s_filled$14$q) begin
+            fl_vec = fl_vec | slot_bit$14;
+            if (s_error$14$q) begin
+                er_vec = er_vec | slot_bit$14;
+            end
+        end
+        if (s_filled$15$q) begin
+            fl_vec = fl_vec | slot_bit$15;
+            if (s_error$15$q) begin
+                er_vec = er_vec | slot_bit$15;
+            end
+        end
+        if (s_filled$16$q) begin
+            fl_vec = fl_vec | slot_bit$16;
+            if (s_error$16$q) begin
+                er_vec = er_vec | slot_bit$16;
+            end
+        end
+        if (s_filled$17$q) begin
+            fl_vec = fl_vec | slot_bit$17;
+            if (s_error$17$q) begin
+                er_vec = er_vec | slot_bit$17;
+            end
+        end
+        if (s_filled$18$q) begin
+            fl_vec = fl_vec | slot_bit$18;
+            if (s_error$18$q) begin
+                er_vec = er_vec | slot_bit$18;
+            end
+        end
+        if (s_filled$19$q) begin
+            fl_vec = fl_vec | slot_bit$19;
+            if (s_error$19$q) begin
+                er_vec = er_vec | slot_bit$19;
+            end
+        end
+        if (s_filled$20$q) begin
+            fl_vec = fl_vec | slot_bit$20;
+            if (s_error$20$q) begin
+                er_vec = er_vec | slot_bit$20;
+            end
+        end
+        if (s_filled$21$q) begin
+            fl_vec = fl_vec | slot_bit$21;
+            if (s_error$21$q) begin
+                er_vec = er_vec | slot_bit$21;
+            end
+        end
+        if (s_filled$22$q) begin
+            fl_vec = fl_vec | slot_bit$22;
+            if (s_error$22$q) begin
+                er_vec = er_vec | slot_bit$22;
+            end
+        end
+        if (s_filled$23$q) begin
+            fl_vec = fl_vec | slot_bit$23;
+            if (s_error$23$q) begin
+                er_vec = er_vec | slot_bit$23;
+            end
+        end
+        if (s_filled$24$q) begin
+            fl_vec = fl_vec | slot_bit$24;
+            if (s_error$24$q) begin
+                er_vec = er_vec | slot_bit$24;
+            end
+        end
+        if (s_filled$25$q) begin
+            fl_vec = fl_vec | slot_bit$25;
+            if (s_error$25$q) begin
+                er_vec = er_vec | slot_bit$25;
+            end
+        end
+        if (s_filled$26$q) begin
+            fl_vec = fl_vec | slot_bit$26;
+            if (s_error$26$q) begin
+                er_vec = er_vec | slot_bit$26;
+            end
+        end
+        if (s_filled$27$q) begin
+            fl_vec = fl_vec | slot_bit$27;
+            if (s_error$27$q) begin
+                er_vec = er_vec | slot_bit$27;
+            end
+        end
+        if (s_filled$28$q) begin
+            fl_vec = fl_vec | slot_bit$28;
+            if (s_error$28$q) begin
+                er_vec = er_vec | slot_bit$28;
+            end
+        end
+        if (s_filled$29$q) begin
+            fl_vec = fl_vec | slot_bit$29;
+            if (s_error$29$q) begin
+                er_vec = er_vec | slot_bit$29;
+            end
+        end
+        if (s_filled$30$q) begin
+            fl_vec = fl_vec | slot_bit$30;
+            if (s_error$30$q) begin
+                er_vec = er_vec | slot_bit$30;
+            end
+        end
+        if (s_filled$31$q) begin
+            fl_vec = fl_vec | slot_bit$31;
+            if (s_error$31$q) begin
+                er_vec = er_vec | slot_bit$31;
+            end
+        end
+        if (s_filled$32$q) begin
+            fl_vec = fl_vec | slot_bit$32;
+            if (s_error$32$q) begin
+                er_vec = er_vec | slot_bit$32;
+            end
+        end
+        if (s_filled$33$q) begin
+            fl_vec = fl_vec | slot_bit$33;
+            if (s_error$33$q) begin
+                er_vec = er_vec | slot_bit$33;
+            end
+        end
+        if (s_filled$34$q) begin
+            fl_vec = fl_vec | slot_bit$34;
+            if (s_error$34$q) begin
+                er_vec = er_vec | slot_bit$34;
+            end
+        end
+        if (s_filled$35$q) begin
+            fl_vec = fl_vec | slot_bit$35;
+            if (s_error$35$q) begin
+                er_vec = er_vec | slot_bit$35;
+            end
+        end
+        if (s_filled$36$q) begin
+            fl_vec = fl_vec | slot_bit$36;
+            if (s_error$36$q) begin
+                er_vec = er_vec | slot_bit$36;
+            end
+        end
+        if (s_filled$37$q) begin
+            fl_vec = fl_vec | slot_bit$37;
+            if (s_error$37$q) begin
+                er_vec = er_vec | slot_bit$37;
+            end
+        end
+        if (s_filled$38$q) begin
+            fl_vec = fl_vec | slot_bit$38;
+            if (s_error$38$q) begin
+                er_vec = er_vec | slot_bit$38;
+            end
+        end
+        if (s_filled$39$q) begin
+            fl_vec = fl_vec | slot_bit$39;
+            if (s_error$39$q) begin
+                er_vec = er_vec | slot_bit$39;
+            end
+        end
+        if (s_filled$40$q) begin
+            fl_vec = fl_vec | slot_bit$40;
+            if (s_error$40$q) begin
+                er_vec = er_vec | slot_bit$40;
+            end
+        end
+        if (s_filled$41$q) begin
+            fl_vec = fl_vec | slot_bit$41;
+            if (s_error$41$q) begin
+                er_vec = er_vec | slot_bit$41;
+            end
+        end
+        if (s_filled$42$q) begin
+            fl_vec = fl_vec | slot_bit$42;
+            if (s_error$42$q) begin
+                er_vec = er_vec | slot_bit$42;
+            end
+        end
+        if (s_filled$43$q) begin
+            fl_vec = fl_vec | slot_bit$43;
+            if (s_error$43$q) begin
+                er_vec = er_vec | slot_bit$43;
+            end
+        end
+        if (s_filled$44$q) begin
+            fl_vec = fl_vec | slot_bit$44;
+            if (s_error$44$q) begin
+                er_vec = er_vec | slot_bit$44;
+            end
+        end
+        if (s_filled$45$q) begin
+            fl_vec = fl_vec | slot_bit$45;
+            if (s_error$45$q) begin
+                er_vec = er_vec | slot_bit$45;
+            end
+        end
+        if (s_filled$46$q) begin
+            fl_vec = fl_vec | slot_bit$46;
+            if (s_error$46$q) begin
+                er_vec = er_vec | slot_bit$46;
+            end
+        end
+        if (s_filled$47$q) begin
+            fl_vec = fl_vec | slot_bit$47;
+            if (s_error$47$q) begin
+                er_vec = er_vec | slot_bit$47;
+            end
+        end
+        if (s_filled$48$q) begin
+            fl_vec = fl_vec | slot_bit$48;
+            if (s_error$48$q) begin
+                er_vec = er_vec | slot_bit$48;
+            end
+        end
+        if (s_filled$49$q) begin
+            fl_vec = fl_vec | slot_bit$49;
+            if (s_error$49$q) begin
+                er_vec = er_vec | slot_bit$49;
+            end
+        end
+        if (s_filled$50$q) begin
+            fl_vec = fl_vec | slot_bit$50;
+            if (s_error$50$q) begin
+                er_vec = er_vec | slot_bit$50;
+            end
+        end
+        if (s_filled$51$q) begin
+            fl_vec = fl_vec | slot_bit$51;
+            if (s_error$51$q) begin
+                er_vec = er_vec | slot_bit$51;
+            end
+        end
+        if (s_filled$52$q) begin
+            fl_vec = fl_vec | slot_bit$52;
+            if (s_error$52$q) begin
+                er_vec = er_vec | slot_bit$52;
+            end
+        end
+        if (s_filled$53$q) begin
+            fl_vec = fl_vec | slot_bit$53;
+            if (s_error$53$q) begin
+                er_vec = er_vec | slot_bit$53;
+            end
+        end
+        if (s_filled$54$q) begin
+            fl_vec = fl_vec | slot_bit$54;
+            if (s_error$54$q) begin
+                er_vec = er_vec | slot_bit$54;
+            end
+        end
+        if (s_filled$55$q) begin
+            fl_vec = fl_vec | slot_bit$55;
+            if (s_error$55$q) begin
+                er_vec = er_vec | slot_bit$55;
+            end
+        end
+        if (s_filled$56$q) begin
+            fl_vec = fl_vec | slot_bit$56;
+            if (s_error$56$q) begin
+                er_vec = er_vec | slot_bit$56;
+            end
+        end
+        if (s_filled$57$q) begin
+            fl_vec = fl_vec | slot_bit$57;
+            if (s_error$57$q) begin
+                er_vec = er_vec | slot_bit$57;
+            end
+        end
+        if (s_filled$58$q) begin
+            fl_vec = fl_vec | slot_bit$58;
+            if (s_error$58$q) begin
+                er_vec = er_vec | slot_bit$58;
+            end
+        end
+        if (s_filled$59$q) begin
+            fl_vec = fl_vec | slot_bit$59;
+            if (s_error$59$q) begin
+                er_vec = er_vec | slot_bit$59;
+            end
+        end
+        if (s_filled$60$q) begin
+            fl_vec = fl_vec | slot_bit$60;
+            if (s_error$60$q) begin
+                er_vec = er_vec | slot_bit$60;
+            end
+        end
+        if (s_filled$61$q) begin
+            fl_vec = fl_vec | slot_bit$61;
+            if (s_error$61$q) begin
+                er_vec = er_vec | slot_bit$61;
+            end
+        end
+        if (s_filled$62$q) begin
+            fl_vec = fl_vec | slot_bit$62;
+            if (s_error$62$q) begin
+                er_vec = er_vec | slot_bit$62;
+            end
+        end
+        if (s_filled$63$q) begin
+            fl_vec = fl_vec | slot_bit$63;
+            if (s_error$63$q) begin
+                er_vec = er_vec | slot_bit$63;
+            end
+        end
+        fl_copy$0$d = fl_vec;
+        er_copy$0$d = er_vec;
+        if (rst) begin
+            fl_copy$0$d = 32'h0;
+            er_copy$0$d = 32'h0;
+        end
         x_slot = rd_slot$0;
         x_word = (rd_word$0 & word_index_mask) >> wpb_shift;
         x_lane = lane2$0$q;
@@ -21011,265 +21452,271 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         st_filled = 1'b0;
         st_error = 1'b0;
         if (rd_slot$0 == slot_num$0) begin
-            st_filled = st_filled | s_filled$0$q;
-            st_error = st_error | s_error$0$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$0);
+            st_error = st_error | |(er_copy$0$q & slot_bit$0);
         end
         if (rd_slot$0 == slot_num$1) begin
-            st_filled = st_filled | s_filled$1$q;
-            st_error = st_error | s_error$1$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$1);
+            st_error = st_error | |(er_copy$0$q & slot_bit$1);
         end
         if (rd_slot$0 == slot_num$2) begin
-            st_filled = st_filled | s_filled$2$q;
-            st_error = st_error | s_error$2$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$2);
+            st_error = st_error | |(er_copy$0$q & slot_bit$2);
         end
         if (rd_slot$0 == slot_num$3) begin
-            st_filled = st_filled | s_filled$3$q;
-            st_error = st_error | s_error$3$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$3);
+            st_error = st_error | |(er_copy$0$q & slot_bit$3);
         end
         if (rd_slot$0 == slot_num$4) begin
-            st_filled = st_filled | s_filled$4$q;
-            st_error = st_error | s_error$4$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$4);
+            st_error = st_error | |(er_copy$0$q & slot_bit$4);
         end
         if (rd_slot$0 == slot_num$5) begin
-            st_filled = st_filled | s_filled$5$q;
-            st_error = st_error | s_error$5$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$5);
+            st_error = st_error | |(er_copy$0$q & slot_bit$5);
         end
         if (rd_slot$0 == slot_num$6) begin
-            st_filled = st_filled | s_filled$6$q;
-            st_error = st_error | s_error$6$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$6);
+            st_error = st_error | |(er_copy$0$q & slot_bit$6);
         end
         if (rd_slot$0 == slot_num$7) begin
-            st_filled = st_filled | s_filled$7$q;
-            st_error = st_error | s_error$7$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$7);
+            st_error = st_error | |(er_copy$0$q & slot_bit$7);
         end
         if (rd_slot$0 == slot_num$8) begin
-            st_filled = st_filled | s_filled$8$q;
-            st_error = st_error | s_error$8$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$8);
+            st_error = st_error | |(er_copy$0$q & slot_bit$8);
         end
         if (rd_slot$0 == slot_num$9) begin
-            st_filled = st_filled | s_filled$9$q;
-            st_error = st_error | s_error$9$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$9);
+            st_error = st_error | |(er_copy$0$q & slot_bit$9);
         end
         if (rd_slot$0 == slot_num$10) begin
-            st_filled = st_filled | s_filled$10$q;
-            st_error = st_error | s_error$10$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$10);
+            st_error = st_error | |(er_copy$0$q & slot_bit$10);
         end
         if (rd_slot$0 == slot_num$11) begin
-            st_filled = st_filled | s_filled$11$q;
-            st_error = st_error | s_error$11$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$11);
+            st_error = st_error | |(er_copy$0$q & slot_bit$11);
         end
         if (rd_slot$0 == slot_num$12) begin
-            st_filled = st_filled | s_filled$12$q;
-            st_error = st_error | s_error$12$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$12);
+            st_error = st_error | |(er_copy$0$q & slot_bit$12);
         end
         if (rd_slot$0 == slot_num$13) begin
-            st_filled = st_filled | s_filled$13$q;
-            st_error = st_error | s_error$13$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$13);
+            st_error = st_error | |(er_copy$0$q & slot_bit$13);
         end
         if (rd_slot$0 == slot_num$14) begin
-            st_filled = st_filled | s_filled$14$q;
-            st_error = st_error | s_error$14$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$14);
+            st_error = st_error | |(er_copy$0$q & slot_bit$14);
         end
         if (rd_slot$0 == slot_num$15) begin
-            st_filled = st_filled | s_filled$15$q;
-            st_error = st_error | s_error$15$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$15);
+            st_error = st_error | |(er_copy$0$q & slot_bit$15);
         end
         if (rd_slot$0 == slot_num$16) begin
-            st_filled = st_filled | s_filled$16$q;
-            st_error = st_error | s_error$16$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$16);
+            st_error = st_error | |(er_copy$0$q & slot_bit$16);
         end
         if (rd_slot$0 == slot_num$17) begin
-            st_filled = st_filled | s_filled$17$q;
-            st_error = st_error | s_error$17$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$17);
+            st_error = st_error | |(er_copy$0$q & slot_bit$17);
         end
         if (rd_slot$0 == slot_num$18) begin
-            st_filled = st_filled | s_filled$18$q;
-            st_error = st_error | s_error$18$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$18);
+            st_error = st_error | |(er_copy$0$q & slot_bit$18);
         end
         if (rd_slot$0 == slot_num$19) begin
-            st_filled = st_filled | s_filled$19$q;
-            st_error = st_error | s_error$19$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$19);
+            st_error = st_error | |(er_copy$0$q & slot_bit$19);
         end
         if (rd_slot$0 == slot_num$20) begin
-            st_filled = st_filled | s_filled$20$q;
-            st_error = st_error | s_error$20$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$20);
+            st_error = st_error | |(er_copy$0$q & slot_bit$20);
         end
         if (rd_slot$0 == slot_num$21) begin
-            st_filled = st_filled | s_filled$21$q;
-            st_error = st_error | s_error$21$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$21);
+            st_error = st_error | |(er_copy$0$q & slot_bit$21);
         end
         if (rd_slot$0 == slot_num$22) begin
-            st_filled = st_filled | s_filled$22$q;
-            st_error = st_error | s_error$22$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$22);
+            st_error = st_error | |(er_copy$0$q & slot_bit$22);
         end
         if (rd_slot$0 == slot_num$23) begin
-            st_filled = st_filled | s_filled$23$q;
-            st_error = st_error | s_error$23$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$23);
+            st_error = st_error | |(er_copy$0$q & slot_bit$23);
         end
         if (rd_slot$0 == slot_num$24) begin
-            st_filled = st_filled | s_filled$24$q;
-            st_error = st_error | s_error$24$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$24);
+            st_error = st_error | |(er_copy$0$q & slot_bit$24);
         end
         if (rd_slot$0 == slot_num$25) begin
-            st_filled = st_filled | s_filled$25$q;
-            st_error = st_error | s_error$25$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$25);
+            st_error = st_error | |(er_copy$0$q & slot_bit$25);
         end
         if (rd_slot$0 == slot_num$26) begin
-            st_filled = st_filled | s_filled$26$q;
-            st_error = st_error | s_error$26$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$26);
+            st_error = st_error | |(er_copy$0$q & slot_bit$26);
         end
         if (rd_slot$0 == slot_num$27) begin
-            st_filled = st_filled | s_filled$27$q;
-            st_error = st_error | s_error$27$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$27);
+            st_error = st_error | |(er_copy$0$q & slot_bit$27);
         end
         if (rd_slot$0 == slot_num$28) begin
-            st_filled = st_filled | s_filled$28$q;
-            st_error = st_error | s_error$28$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$28);
+            st_error = st_error | |(er_copy$0$q & slot_bit$28);
         end
         if (rd_slot$0 == slot_num$29) begin
-            st_filled = st_filled | s_filled$29$q;
-            st_error = st_error | s_error$29$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$29);
+            st_error = st_error | |(er_copy$0$q & slot_bit$29);
         end
         if (rd_slot$0 == slot_num$30) begin
-            st_filled = st_filled | s_filled$30$q;
-            st_error = st_error | s_error$30$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$30);
+            st_error = st_error | |(er_copy$0$q & slot_bit$30);
         end
         if (rd_slot$0 == slot_num$31) begin
-            st_filled = st_filled | s_filled$31$q;
-            st_error = st_error | s_error$31$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$31);
+            st_error = st_error | |(er_copy$0$q & slot_bit$31);
         end
         if (rd_slot$0 == slot_num$32) begin
-            st_filled = st_filled | s_filled$32$q;
-            st_error = st_error | s_error$32$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$32);
+            st_error = st_error | |(er_copy$0$q & slot_bit$32);
         end
         if (rd_slot$0 == slot_num$33) begin
-            st_filled = st_filled | s_filled$33$q;
-            st_error = st_error | s_error$33$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$33);
+            st_error = st_error | |(er_copy$0$q & slot_bit$33);
         end
         if (rd_slot$0 == slot_num$34) begin
-            st_filled = st_filled | s_filled$34$q;
-            st_error = st_error | s_error$34$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$34);
+            st_error = st_error | |(er_copy$0$q & slot_bit$34);
         end
         if (rd_slot$0 == slot_num$35) begin
-            st_filled = st_filled | s_filled$35$q;
-            st_error = st_error | s_error$35$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$35);
+            st_error = st_error | |(er_copy$0$q & slot_bit$35);
         end
         if (rd_slot$0 == slot_num$36) begin
-            st_filled = st_filled | s_filled$36$q;
-            st_error = st_error | s_error$36$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$36);
+            st_error = st_error | |(er_copy$0$q & slot_bit$36);
         end
         if (rd_slot$0 == slot_num$37) begin
-            st_filled = st_filled | s_filled$37$q;
-            st_error = st_error | s_error$37$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$37);
+            st_error = st_error | |(er_copy$0$q & slot_bit$37);
         end
         if (rd_slot$0 == slot_num$38) begin
-            st_filled = st_filled | s_filled$38$q;
-            st_error = st_error | s_error$38$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$38);
+            st_error = st_error | |(er_copy$0$q & slot_bit$38);
         end
         if (rd_slot$0 == slot_num$39) begin
-            st_filled = st_filled | s_filled$39$q;
-            st_error = st_error | s_error$39$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$39);
+            st_error = st_error | |(er_copy$0$q & slot_bit$39);
         end
         if (rd_slot$0 == slot_num$40) begin
-            st_filled = st_filled | s_filled$40$q;
-            st_error = st_error | s_error$40$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$40);
+            st_error = st_error | |(er_copy$0$q & slot_bit$40);
         end
         if (rd_slot$0 == slot_num$41) begin
-            st_filled = st_filled | s_filled$41$q;
-            st_error = st_error | s_error$41$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$41);
+            st_error = st_error | |(er_copy$0$q & slot_bit$41);
         end
         if (rd_slot$0 == slot_num$42) begin
-            st_filled = st_filled | s_filled$42$q;
-            st_error = st_error | s_error$42$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$42);
+            st_error = st_error | |(er_copy$0$q & slot_bit$42);
         end
         if (rd_slot$0 == slot_num$43) begin
-            st_filled = st_filled | s_filled$43$q;
-            st_error = st_error | s_error$43$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$43);
+            st_error = st_error | |(er_copy$0$q & slot_bit$43);
         end
         if (rd_slot$0 == slot_num$44) begin
-            st_filled = st_filled | s_filled$44$q;
-            st_error = st_error | s_error$44$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$44);
+            st_error = st_error | |(er_copy$0$q & slot_bit$44);
         end
         if (rd_slot$0 == slot_num$45) begin
-            st_filled = st_filled | s_filled$45$q;
-            st_error = st_error | s_error$45$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$45);
+            st_error = st_error | |(er_copy$0$q & slot_bit$45);
         end
         if (rd_slot$0 == slot_num$46) begin
-            st_filled = st_filled | s_filled$46$q;
-            st_error = st_error | s_error$46$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$46);
+            st_error = st_error | |(er_copy$0$q & slot_bit$46);
         end
         if (rd_slot$0 == slot_num$47) begin
-            st_filled = st_filled | s_filled$47$q;
-            st_error = st_error | s_error$47$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$47);
+            st_error = st_error | |(er_copy$0$q & slot_bit$47);
         end
         if (rd_slot$0 == slot_num$48) begin
-            st_filled = st_filled | s_filled$48$q;
-            st_error = st_error | s_error$48$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$48);
+            st_error = st_error | |(er_copy$0$q & slot_bit$48);
         end
         if (rd_slot$0 == slot_num$49) begin
-            st_filled = st_filled | s_filled$49$q;
-            st_error = st_error | s_error$49$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$49);
+            st_error = st_error | |(er_copy$0$q & slot_bit$49);
         end
         if (rd_slot$0 == slot_num$50) begin
-            st_filled = st_filled | s_filled$50$q;
-            st_error = st_error | s_error$50$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$50);
+            st_error = st_error | |(er_copy$0$q & slot_bit$50);
         end
         if (rd_slot$0 == slot_num$51) begin
-            st_filled = st_filled | s_filled$51$q;
-            st_error = st_error | s_error$51$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$51);
+            st_error = st_error | |(er_copy$0$q & slot_bit$51);
         end
         if (rd_slot$0 == slot_num$52) begin
-            st_filled = st_filled | s_filled$52$q;
-            st_error = st_error | s_error$52$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$52);
+            st_error = st_error | |(er_copy$0$q & slot_bit$52);
         end
         if (rd_slot$0 == slot_num$53) begin
-            st_filled = st_filled | s_filled$53$q;
-            st_error = st_error | s_error$53$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$53);
+            st_error = st_error | |(er_copy$0$q & slot_bit$53);
         end
         if (rd_slot$0 == slot_num$54) begin
-            st_filled = st_filled | s_filled$54$q;
-            st_error = st_error | s_error$54$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$54);
+            st_error = st_error | |(er_copy$0$q & slot_bit$54);
         end
         if (rd_slot$0 == slot_num$55) begin
-            st_filled = st_filled | s_filled$55$q;
-            st_error = st_error | s_error$55$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$55);
+            st_error = st_error | |(er_copy$0$q & slot_bit$55);
         end
         if (rd_slot$0 == slot_num$56) begin
-            st_filled = st_filled | s_filled$56$q;
-            st_error = st_error | s_error$56$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$56);
+            st_error = st_error | |(er_copy$0$q & slot_bit$56);
         end
         if (rd_slot$0 == slot_num$57) begin
-            st_filled = st_filled | s_filled$57$q;
-            st_error = st_error | s_error$57$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$57);
+            st_error = st_error | |(er_copy$0$q & slot_bit$57);
         end
         if (rd_slot$0 == slot_num$58) begin
-            st_filled = st_filled | s_filled$58$q;
-            st_error = st_error | s_error$58$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$58);
+            st_error = st_error | |(er_copy$0$q & slot_bit$58);
         end
         if (rd_slot$0 == slot_num$59) begin
-            st_filled = st_filled | s_filled$59$q;
-            st_error = st_error | s_error$59$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$59);
+            st_error = st_error | |(er_copy$0$q & slot_bit$59);
         end
         if (rd_slot$0 == slot_num$60) begin
-            st_filled = st_filled | s_filled$60$q;
-            st_error = st_error | s_error$60$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$60);
+            st_error = st_error | |(er_copy$0$q & slot_bit$60);
         end
         if (rd_slot$0 == slot_num$61) begin
-            st_filled = st_filled | s_filled$61$q;
-            st_error = st_error | s_error$61$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$61);
+            st_error = st_error | |(er_copy$0$q & slot_bit$61);
         end
         if (rd_slot$0 == slot_num$62) begin
-            st_filled = st_filled | s_filled$62$q;
-            st_error = st_error | s_error$62$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$62);
+            st_error = st_error | |(er_copy$0$q & slot_bit$62);
         end
         if (rd_slot$0 == slot_num$63) begin
-            st_filled = st_filled | s_filled$63$q;
-            st_error = st_error | s_error$63$q;
+            st_filled = st_filled | |(fl_copy$0$q & slot_bit$63);
+            st_error = st_error | |(er_copy$0$q & slot_bit$63);
         end
         rd_filled$0 = st_filled;
         rdv1$0$d = st_filled;
         rdv2$0$d = rdv1$0$q;
-        rd_error$0 = st_filled & st_error;
+        rd_error$0 = st_error;
+        fl_copy$1$d = fl_vec;
+        er_copy$1$d = er_vec;
+        if (rst) begin
+            fl_copy$1$d = 32'h0;
+            er_copy$1$d = 32'h0;
+        end
         x_slot = rd_slot$1;
         x_word = (rd_word$1 & word_index_mask) >> wpb_shift;
         x_lane = lane2$1$q;
@@ -21285,269 +21732,270 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         st_filled = 1'b0;
         st_error = 1'b0;
         if (rd_slot$1 == slot_num$0) begin
-            st_filled = st_filled | s_filled$0$q;
-            st_error = st_error | s_error$0$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$0);
+            st_error = st_error | |(er_copy$1$q & slot_bit$0);
         end
         if (rd_slot$1 == slot_num$1) begin
-            st_filled = st_filled | s_filled$1$q;
-            st_error = st_error | s_error$1$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$1);
+            st_error = st_error | |(er_copy$1$q & slot_bit$1);
         end
         if (rd_slot$1 == slot_num$2) begin
-            st_filled = st_filled | s_filled$2$q;
-            st_error = st_error | s_error$2$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$2);
+            st_error = st_error | |(er_copy$1$q & slot_bit$2);
         end
         if (rd_slot$1 == slot_num$3) begin
-            st_filled = st_filled | s_filled$3$q;
-            st_error = st_error | s_error$3$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$3);
+            st_error = st_error | |(er_copy$1$q & slot_bit$3);
         end
         if (rd_slot$1 == slot_num$4) begin
-            st_filled = st_filled | s_filled$4$q;
-            st_error = st_error | s_error$4$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$4);
+            st_error = st_error | |(er_copy$1$q & slot_bit$4);
         end
         if (rd_slot$1 == slot_num$5) begin
-            st_filled = st_filled | s_filled$5$q;
-            st_error = st_error | s_error$5$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$5);
+            st_error = st_error | |(er_copy$1$q & slot_bit$5);
         end
         if (rd_slot$1 == slot_num$6) begin
-            st_filled = st_filled | s_filled$6$q;
-            st_error = st_error | s_error$6$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$6);
+            st_error = st_error | |(er_copy$1$q & slot_bit$6);
         end
         if (rd_slot$1 == slot_num$7) begin
-            st_filled = st_filled | s_filled$7$q;
-            st_error = st_error | s_error$7$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$7);
+            st_error = st_error | |(er_copy$1$q & slot_bit$7);
         end
         if (rd_slot$1 == slot_num$8) begin
-            st_filled = st_filled | s_filled$8$q;
-            st_error = st_error | s_error$8$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$8);
+            st_error = st_error | |(er_copy$1$q & slot_bit$8);
         end
         if (rd_slot$1 == slot_num$9) begin
-            st_filled = st_filled | s_filled$9$q;
-            st_error = st_error | s_error$9$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$9);
+            st_error = st_error | |(er_copy$1$q & slot_bit$9);
         end
         if (rd_slot$1 == slot_num$10) begin
-            st_filled = st_filled | s_filled$10$q;
-            st_error = st_error | s_error$10$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$10);
+            st_error = st_error | |(er_copy$1$q & slot_bit$10);
         end
         if (rd_slot$1 == slot_num$11) begin
-            st_filled = st_filled | s_filled$11$q;
-            st_error = st_error | s_error$11$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$11);
+            st_error = st_error | |(er_copy$1$q & slot_bit$11);
         end
         if (rd_slot$1 == slot_num$12) begin
-            st_filled = st_filled | s_filled$12$q;
-            st_error = st_error | s_error$12$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$12);
+            st_error = st_error | |(er_copy$1$q & slot_bit$12);
         end
         if (rd_slot$1 == slot_num$13) begin
-            st_filled = st_filled | s_filled$13$q;
-            st_error = st_error | s_error$13$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$13);
+            st_error = st_error | |(er_copy$1$q & slot_bit$13);
         end
         if (rd_slot$1 == slot_num$14) begin
-            st_filled = st_filled | s_filled$14$q;
-            st_error = st_error | s_error$14$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$14);
+            st_error = st_error | |(er_copy$1$q & slot_bit$14);
         end
         if (rd_slot$1 == slot_num$15) begin
-            st_filled = st_filled | s_filled$15$q;
-            st_error = st_error | s_error$15$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$15);
+            st_error = st_error | |(er_copy$1$q & slot_bit$15);
         end
         if (rd_slot$1 == slot_num$16) begin
-            st_filled = st_filled | s_filled$16$q;
-            st_error = st_error | s_error$16$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$16);
+            st_error = st_error | |(er_copy$1$q & slot_bit$16);
         end
         if (rd_slot$1 == slot_num$17) begin
-            st_filled = st_filled | s_filled$17$q;
-            st_error = st_error | s_error$17$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$17);
+            st_error = st_error | |(er_copy$1$q & slot_bit$17);
         end
         if (rd_slot$1 == slot_num$18) begin
-            st_filled = st_filled | s_filled$18$q;
-            st_error = st_error | s_error$18$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$18);
+            st_error = st_error | |(er_copy$1$q & slot_bit$18);
         end
         if (rd_slot$1 == slot_num$19) begin
-            st_filled = st_filled | s_filled$19$q;
-            st_error = st_error | s_error$19$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$19);
+            st_error = st_error | |(er_copy$1$q & slot_bit$19);
         end
         if (rd_slot$1 == slot_num$20) begin
-            st_filled = st_filled | s_filled$20$q;
-            st_error = st_error | s_error$20$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$20);
+            st_error = st_error | |(er_copy$1$q & slot_bit$20);
         end
         if (rd_slot$1 == slot_num$21) begin
-            st_filled = st_filled | s_filled$21$q;
-            st_error = st_error | s_error$21$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$21);
+            st_error = st_error | |(er_copy$1$q & slot_bit$21);
         end
         if (rd_slot$1 == slot_num$22) begin
-            st_filled = st_filled | s_filled$22$q;
-            st_error = st_error | s_error$22$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$22);
+            st_error = st_error | |(er_copy$1$q & slot_bit$22);
         end
         if (rd_slot$1 == slot_num$23) begin
-            st_filled = st_filled | s_filled$23$q;
-            st_error = st_error | s_error$23$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$23);
+            st_error = st_error | |(er_copy$1$q & slot_bit$23);
         end
         if (rd_slot$1 == slot_num$24) begin
-            st_filled = st_filled | s_filled$24$q;
-            st_error = st_error | s_error$24$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$24);
+            st_error = st_error | |(er_copy$1$q & slot_bit$24);
         end
         if (rd_slot$1 == slot_num$25) begin
-            st_filled = st_filled | s_filled$25$q;
-            st_error = st_error | s_error$25$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$25);
+            st_error = st_error | |(er_copy$1$q & slot_bit$25);
         end
         if (rd_slot$1 == slot_num$26) begin
-            st_filled = st_filled | s_filled$26$q;
-            st_error = st_error | s_error$26$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$26);
+            st_error = st_error | |(er_copy$1$q & slot_bit$26);
         end
         if (rd_slot$1 == slot_num$27) begin
-            st_filled = st_filled | s_filled$27$q;
-            st_error = st_error | s_error$27$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$27);
+            st_error = st_error | |(er_copy$1$q & slot_bit$27);
         end
         if (rd_slot$1 == slot_num$28) begin
-            st_filled = st_filled | s_filled$28$q;
-            st_error = st_error | s_error$28$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$28);
+            st_error = st_error | |(er_copy$1$q & slot_bit$28);
         end
         if (rd_slot$1 == slot_num$29) begin
-            st_filled = st_filled | s_filled$29$q;
-            st_error = st_error | s_error$29$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$29);
+            st_error = st_error | |(er_copy$1$q & slot_bit$29);
         end
         if (rd_slot$1 == slot_num$30) begin
-            st_filled = st_filled | s_filled$30$q;
-            st_error = st_error | s_error$30$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$30);
+            st_error = st_error | |(er_copy$1$q & slot_bit$30);
         end
         if (rd_slot$1 == slot_num$31) begin
-            st_filled = st_filled | s_filled$31$q;
-            st_error = st_error | s_error$31$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$31);
+            st_error = st_error | |(er_copy$1$q & slot_bit$31);
         end
         if (rd_slot$1 == slot_num$32) begin
-            st_filled = st_filled | s_filled$32$q;
-            st_error = st_error | s_error$32$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$32);
+            st_error = st_error | |(er_copy$1$q & slot_bit$32);
         end
         if (rd_slot$1 == slot_num$33) begin
-            st_filled = st_filled | s_filled$33$q;
-            st_error = st_error | s_error$33$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$33);
+            st_error = st_error | |(er_copy$1$q & slot_bit$33);
         end
         if (rd_slot$1 == slot_num$34) begin
-            st_filled = st_filled | s_filled$34$q;
-            st_error = st_error | s_error$34$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$34);
+            st_error = st_error | |(er_copy$1$q & slot_bit$34);
         end
         if (rd_slot$1 == slot_num$35) begin
-            st_filled = st_filled | s_filled$35$q;
-            st_error = st_error | s_error$35$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$35);
+            st_error = st_error | |(er_copy$1$q & slot_bit$35);
         end
         if (rd_slot$1 == slot_num$36) begin
-            st_filled = st_filled | s_filled$36$q;
-            st_error = st_error | s_error$36$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$36);
+            st_error = st_error | |(er_copy$1$q & slot_bit$36);
         end
         if (rd_slot$1 == slot_num$37) begin
-            st_filled = st_filled | s_filled$37$q;
-            st_error = st_error | s_error$37$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$37);
+            st_error = st_error | |(er_copy$1$q & slot_bit$37);
         end
         if (rd_slot$1 == slot_num$38) begin
-            st_filled = st_filled | s_filled$38$q;
-            st_error = st_error | s_error$38$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$38);
+            st_error = st_error | |(er_copy$1$q & slot_bit$38);
         end
         if (rd_slot$1 == slot_num$39) begin
-            st_filled = st_filled | s_filled$39$q;
-            st_error = st_error | s_error$39$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$39);
+            st_error = st_error | |(er_copy$1$q & slot_bit$39);
         end
         if (rd_slot$1 == slot_num$40) begin
-            st_filled = st_filled | s_filled$40$q;
-            st_error = st_error | s_error$40$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$40);
+            st_error = st_error | |(er_copy$1$q & slot_bit$40);
         end
         if (rd_slot$1 == slot_num$41) begin
-            st_filled = st_filled | s_filled$41$q;
-            st_error = st_error | s_error$41$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$41);
+            st_error = st_error | |(er_copy$1$q & slot_bit$41);
         end
         if (rd_slot$1 == slot_num$42) begin
-            st_filled = st_filled | s_filled$42$q;
-            st_error = st_error | s_error$42$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$42);
+            st_error = st_error | |(er_copy$1$q & slot_bit$42);
         end
         if (rd_slot$1 == slot_num$43) begin
-            st_filled = st_filled | s_filled$43$q;
-            st_error = st_error | s_error$43$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$43);
+            st_error = st_error | |(er_copy$1$q & slot_bit$43);
         end
         if (rd_slot$1 == slot_num$44) begin
-            st_filled = st_filled | s_filled$44$q;
-            st_error = st_error | s_error$44$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$44);
+            st_error = st_error | |(er_copy$1$q & slot_bit$44);
         end
         if (rd_slot$1 == slot_num$45) begin
-            st_filled = st_filled | s_filled$45$q;
-            st_error = st_error | s_error$45$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$45);
+            st_error = st_error | |(er_copy$1$q & slot_bit$45);
         end
         if (rd_slot$1 == slot_num$46) begin
-            st_filled = st_filled | s_filled$46$q;
-            st_error = st_error | s_error$46$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$46);
+            st_error = st_error | |(er_copy$1$q & slot_bit$46);
         end
         if (rd_slot$1 == slot_num$47) begin
-            st_filled = st_filled | s_filled$47$q;
-            st_error = st_error | s_error$47$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$47);
+            st_error = st_error | |(er_copy$1$q & slot_bit$47);
         end
         if (rd_slot$1 == slot_num$48) begin
-            st_filled = st_filled | s_filled$48$q;
-            st_error = st_error | s_error$48$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$48);
+            st_error = st_error | |(er_copy$1$q & slot_bit$48);
         end
         if (rd_slot$1 == slot_num$49) begin
-            st_filled = st_filled | s_filled$49$q;
-            st_error = st_error | s_error$49$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$49);
+            st_error = st_error | |(er_copy$1$q & slot_bit$49);
         end
         if (rd_slot$1 == slot_num$50) begin
-            st_filled = st_filled | s_filled$50$q;
-            st_error = st_error | s_error$50$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$50);
+            st_error = st_error | |(er_copy$1$q & slot_bit$50);
         end
         if (rd_slot$1 == slot_num$51) begin
-            st_filled = st_filled | s_filled$51$q;
-            st_error = st_error | s_error$51$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$51);
+            st_error = st_error | |(er_copy$1$q & slot_bit$51);
         end
         if (rd_slot$1 == slot_num$52) begin
-            st_filled = st_filled | s_filled$52$q;
-            st_error = st_error | s_error$52$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$52);
+            st_error = st_error | |(er_copy$1$q & slot_bit$52);
         end
         if (rd_slot$1 == slot_num$53) begin
-            st_filled = st_filled | s_filled$53$q;
-            st_error = st_error | s_error$53$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$53);
+            st_error = st_error | |(er_copy$1$q & slot_bit$53);
         end
         if (rd_slot$1 == slot_num$54) begin
-            st_filled = st_filled | s_filled$54$q;
-            st_error = st_error | s_error$54$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$54);
+            st_error = st_error | |(er_copy$1$q & slot_bit$54);
         end
         if (rd_slot$1 == slot_num$55) begin
-            st_filled = st_filled | s_filled$55$q;
-            st_error = st_error | s_error$55$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$55);
+            st_error = st_error | |(er_copy$1$q & slot_bit$55);
         end
         if (rd_slot$1 == slot_num$56) begin
-            st_filled = st_filled | s_filled$56$q;
-            st_error = st_error | s_error$56$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$56);
+            st_error = st_error | |(er_copy$1$q & slot_bit$56);
         end
         if (rd_slot$1 == slot_num$57) begin
-            st_filled = st_filled | s_filled$57$q;
-            st_error = st_error | s_error$57$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$57);
+            st_error = st_error | |(er_copy$1$q & slot_bit$57);
         end
         if (rd_slot$1 == slot_num$58) begin
-            st_filled = st_filled | s_filled$58$q;
-            st_error = st_error | s_error$58$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$58);
+            st_error = st_error | |(er_copy$1$q & slot_bit$58);
         end
         if (rd_slot$1 == slot_num$59) begin
-            st_filled = st_filled | s_filled$59$q;
-            st_error = st_error | s_error$59$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$59);
+            st_error = st_error | |(er_copy$1$q & slot_bit$59);
         end
         if (rd_slot$1 == slot_num$60) begin
-            st_filled = st_filled | s_filled$60$q;
-            st_error = st_error | s_error$60$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$60);
+            st_error = st_error | |(er_copy$1$q & slot_bit$60);
         end
         if (rd_slot$1 == slot_num$61) begin
-            st_filled = st_filled | s_filled$61$q;
-            st_error = st_error | s_error$61$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$61);
+            st_error = st_error | |(er_copy$1$q & slot_bit$61);
         end
         if (rd_slot$1 == slot_num$62) begin
-            st_filled = st_filled | s_filled$62$q;
-            st_error = st_error | s_error$62$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$62);
+            st_error = st_error | |(er_copy$1$q & slot_bit$62);
         end
         if (rd_slot$1 == slot_num$63) begin
-            st_filled = st_filled | s_filled$63$q;
-            st_error = st_error | s_error$63$q;
+            st_filled = st_filled | |(fl_copy$1$q & slot_bit$63);
+            st_error = st_error | |(er_copy$1$q & slot_bit$63);
         end
         rd_filled$1 = st_filled;
         rdv1$1$d = st_filled;
         rdv2$1$d = rdv1$1$q;
-        rd_error$1 = st_filled & st_error;
+        rd_error$1 = st_error;
         unused_counts = |arq$count | |ret$count | |done$count;
         if (rst) begin
             rr$d = 32'h0;
             cur_valid$d = 1'b0;
+            busy_q$d = 1'b0;
             ar_valid$d = 1'b0;
             r_beat$d = 32'h0;
             r_err$d = 1'b0;
@@ -21757,6 +22205,7 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [28:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -21858,6 +22307,25 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     `endif
 endmodule // qp_table_scale$miss$arq
+
+
+module qp_table_scale$miss$busy_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$busy_q
 
 
 module qp_table_scale$miss$cur_block(d,q,clock);
@@ -21987,6 +22455,7 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [29:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -22090,6 +22559,44 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
 endmodule // qp_table_scale$miss$done
 
 
+module qp_table_scale$miss$er_copy$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$er_copy$0
+
+
+module qp_table_scale$miss$er_copy$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$er_copy$1
+
+
 module qp_table_scale$miss$fill$0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
@@ -22172,6 +22679,44 @@ module qp_table_scale$miss$fill$1(clock,read_address,read_data,write_enable,writ
     end
     `endif
 endmodule // qp_table_scale$miss$fill$1
+
+
+module qp_table_scale$miss$fl_copy$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$fl_copy$0
+
+
+module qp_table_scale$miss$fl_copy$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$fl_copy$1
 
 
 module qp_table_scale$miss$lane1$0(d,q,clock);
@@ -22567,6 +23112,7 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [34:0] mem [0:63];
     reg [5:0] wr_ptr;
     reg [5:0] rd_ptr;
@@ -33218,6 +33764,36 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  d2_err$d;
     wire  d2_err$q;
     reg  d2_err$clock;
+    reg  e_valid$d;
+    wire  e_valid$q;
+    reg  e_valid$clock;
+    reg  [123:0] e_lookup$d;
+    wire  [123:0] e_lookup$q;
+    reg  e_lookup$clock;
+    reg  e_oor$d;
+    wire  e_oor$q;
+    reg  e_oor$clock;
+    reg  e_live$d;
+    wire  e_live$q;
+    reg  e_live$clock;
+    reg  e_hit$d;
+    wire  e_hit$q;
+    reg  e_hit$clock;
+    reg  e_present$d;
+    wire  e_present$q;
+    reg  e_present$clock;
+    reg  [31:0] e_word$d;
+    wire  [31:0] e_word$q;
+    reg  e_word$clock;
+    reg  [20:0] e_block$d;
+    wire  [20:0] e_block$q;
+    reg  e_block$clock;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_valid$clock;
+    reg  [7:0] r_slot$d;
+    wire  [7:0] r_slot$q;
+    reg  r_slot$clock;
     
     // Local signals
     reg  [21:0] w_tag;
@@ -33327,6 +33903,56 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .q(d2_err$q),
         .clock(d2_err$clock)
     );
+    qp_table_scale$pipe_rx$caches$0$e_valid e_valid(
+        .d(e_valid$d),
+        .q(e_valid$q),
+        .clock(e_valid$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_lookup e_lookup(
+        .d(e_lookup$d),
+        .q(e_lookup$q),
+        .clock(e_lookup$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_oor e_oor(
+        .d(e_oor$d),
+        .q(e_oor$q),
+        .clock(e_oor$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_live e_live(
+        .d(e_live$d),
+        .q(e_live$q),
+        .clock(e_live$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_hit e_hit(
+        .d(e_hit$d),
+        .q(e_hit$q),
+        .clock(e_hit$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_present e_present(
+        .d(e_present$d),
+        .q(e_present$q),
+        .clock(e_present$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_word e_word(
+        .d(e_word$d),
+        .q(e_word$q),
+        .clock(e_word$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$e_block e_block(
+        .d(e_block$d),
+        .q(e_block$q),
+        .clock(e_block$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$r_valid r_valid(
+        .d(r_valid$d),
+        .q(r_valid$q),
+        .clock(r_valid$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$r_slot r_slot(
+        .d(r_slot$d),
+        .q(r_slot$q),
+        .clock(r_slot$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -33336,12 +33962,32 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         d2_valid$clock = clock;
         d2_lookup$clock = clock;
         d2_err$clock = clock;
+        e_valid$clock = clock;
+        e_lookup$clock = clock;
+        e_oor$clock = clock;
+        e_live$clock = clock;
+        e_hit$clock = clock;
+        e_present$clock = clock;
+        e_word$clock = clock;
+        e_block$clock = clock;
+        r_valid$clock = clock;
+        r_slot$clock = clock;
         d1_valid$d = d1_valid$q;
         d1_lookup$d = d1_lookup$q;
         d1_err$d = d1_err$q;
         d2_valid$d = d2_valid$q;
         d2_lookup$d = d2_lookup$q;
         d2_err$d = d2_err$q;
+        e_valid$d = e_valid$q;
+        e_lookup$d = e_lookup$q;
+        e_oor$d = e_oor$q;
+        e_live$d = e_live$q;
+        e_hit$d = e_hit$q;
+        e_present$d = e_present$q;
+        e_word$d = e_word$q;
+        e_block$d = e_block$q;
+        r_valid$d = r_valid$q;
+        r_slot$d = r_slot$q;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -33365,15 +34011,27 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         x_index = s2_qpn & index_mask;
         x_block = ((x_index >> block_bits) & 21'h1fffff);
         x_tag = tags$read_data;
-        x_live = live_rdata;
-        x_hit = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
         x_lane = x_index & wpb_mask;
         x_row = data_ram$read_data >> (((x_lane) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << word_shift);
-        x_word = ((x_row) & 32'hffffffff) & word_mask;
+        e_valid$d = s2_valid;
+        e_lookup$d[(64'h0)+:(64)] = s2_addr;
+        e_lookup$d[(64'h44)+:(32)] = s2_tag;
+        e_lookup$d[(64'h64)+:(24)] = s2_qpn;
+        e_lookup$d[(64'h40)+:(1)] = 1'b0;
+        e_lookup$d[(64'h41)+:(3)] = status$ok;
+        e_oor$d = s2_oor;
+        e_live$d = live_rdata;
+        e_hit$d = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
+        e_present$d = s2_present;
+        e_word$d = ((x_row) & 32'hffffffff) & word_mask;
+        e_block$d = x_block;
+        x_word = e_word$q;
+        x_hit = e_hit$q;
+        x_live = e_live$q;
         x_gen = ((x_word >> 32'h2) & 24'hffffff) & gen_mask;
-        x_qgen = s2_qpn >> index_bits;
+        x_qgen = e_lookup$q[(64'h64)+:(24)] >> index_bits;
         x_page = status$ok;
-        if (~s2_present) begin
+        if (~e_present$q) begin
             x_page = status$page_absent;
         end
         x_status = x_page;
@@ -33383,10 +34041,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         if ((x_word & state_mask) != valid_state) begin
             x_status = status$not_allocated;
         end
-        x_lookup[(64'h0)+:(64)] = s2_addr;
-        x_lookup[(64'h44)+:(32)] = s2_tag;
-        x_lookup[(64'h64)+:(24)] = s2_qpn;
-        x_lookup[(64'h40)+:(1)] = 1'b0;
+        x_lookup = e_lookup$q;
         x_lookup[(64'h41)+:(3)] = x_status;
         if (~x_hit) begin
             x_lookup[(64'h40)+:(1)] = 1'b1;
@@ -33396,18 +34051,18 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
             x_lookup[(64'h40)+:(1)] = 1'b0;
             x_lookup[(64'h41)+:(3)] = status$not_allocated;
         end
-        if (s2_oor) begin
+        if (e_oor$q) begin
             x_lookup[(64'h40)+:(1)] = 1'b0;
             x_lookup[(64'h41)+:(3)] = status$out_of_range;
         end
-        x_asks = s2_valid & ~s2_oor & x_live;
-        filtered = s2_valid & ~s2_oor & ~x_live;
+        x_asks = e_valid$q & ~e_oor$q & x_live;
+        filtered = e_valid$q & ~e_oor$q & ~x_live;
         hit = x_asks & x_hit;
         miss = x_asks & ~x_hit;
-        wq$in_valid = s2_valid;
+        wq$in_valid = e_valid$q;
         wq$data_in = x_lookup;
         mreqs$in_valid = x_asks & ~x_hit;
-        mreqs$data_in = x_block;
+        mreqs$data_in = e_block$q;
         mreq_valid = mreqs$out_valid;
         mreq_block = mreqs$data_out;
         mreqs$out_ready = mreq_ready;
@@ -33435,8 +34090,10 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
-        rel_valid = go & h_lookup[(64'h40)+:(1)];
-        rel_slot = slots$data_out;
+        r_valid$d = go & h_lookup[(64'h40)+:(1)];
+        r_slot$d = slots$data_out;
+        rel_valid = r_valid$q;
+        rel_slot = r_slot$q;
         d1_valid$d = go;
         d1_lookup$d = h_lookup;
         d1_err$d = rd_error;
@@ -33464,6 +34121,8 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         out_lookup = f_lookup;
         unused_counts = |wq$count | |mreqs$count | |slots$count;
         if (rst) begin
+            e_valid$d = 1'b0;
+            r_valid$d = 1'b0;
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
         end
@@ -33628,6 +34287,158 @@ module qp_table_scale$pipe_rx$caches$0$data_ram(clock,read_address,read_data,wri
 endmodule // qp_table_scale$pipe_rx$caches$0$data_ram
 
 
+module qp_table_scale$pipe_rx$caches$0$e_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_block
+
+
+module qp_table_scale$pipe_rx$caches$0$e_hit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_hit
+
+
+module qp_table_scale$pipe_rx$caches$0$e_live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_live
+
+
+module qp_table_scale$pipe_rx$caches$0$e_lookup(d,q,clock);
+    
+    // Module arguments
+    input wire  [123:0] d;
+    output reg  [123:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 124'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_lookup
+
+
+module qp_table_scale$pipe_rx$caches$0$e_oor(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_oor
+
+
+module qp_table_scale$pipe_rx$caches$0$e_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_present
+
+
+module qp_table_scale$pipe_rx$caches$0$e_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_valid
+
+
+module qp_table_scale$pipe_rx$caches$0$e_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$e_word
+
+
 module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -33641,6 +34452,7 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
@@ -33744,6 +34556,44 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
 endmodule // qp_table_scale$pipe_rx$caches$0$mreqs
 
 
+module qp_table_scale$pipe_rx$caches$0$r_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$r_slot
+
+
+module qp_table_scale$pipe_rx$caches$0$r_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$r_valid
+
+
 module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -33757,6 +34607,7 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
@@ -33915,6 +34766,7 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
@@ -35308,6 +36160,36 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  d2_err$d;
     wire  d2_err$q;
     reg  d2_err$clock;
+    reg  e_valid$d;
+    wire  e_valid$q;
+    reg  e_valid$clock;
+    reg  [123:0] e_lookup$d;
+    wire  [123:0] e_lookup$q;
+    reg  e_lookup$clock;
+    reg  e_oor$d;
+    wire  e_oor$q;
+    reg  e_oor$clock;
+    reg  e_live$d;
+    wire  e_live$q;
+    reg  e_live$clock;
+    reg  e_hit$d;
+    wire  e_hit$q;
+    reg  e_hit$clock;
+    reg  e_present$d;
+    wire  e_present$q;
+    reg  e_present$clock;
+    reg  [31:0] e_word$d;
+    wire  [31:0] e_word$q;
+    reg  e_word$clock;
+    reg  [20:0] e_block$d;
+    wire  [20:0] e_block$q;
+    reg  e_block$clock;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_valid$clock;
+    reg  [7:0] r_slot$d;
+    wire  [7:0] r_slot$q;
+    reg  r_slot$clock;
     
     // Local signals
     reg  [21:0] w_tag;
@@ -35417,6 +36299,56 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .q(d2_err$q),
         .clock(d2_err$clock)
     );
+    qp_table_scale$pipe_tx$caches$0$e_valid e_valid(
+        .d(e_valid$d),
+        .q(e_valid$q),
+        .clock(e_valid$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_lookup e_lookup(
+        .d(e_lookup$d),
+        .q(e_lookup$q),
+        .clock(e_lookup$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_oor e_oor(
+        .d(e_oor$d),
+        .q(e_oor$q),
+        .clock(e_oor$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_live e_live(
+        .d(e_live$d),
+        .q(e_live$q),
+        .clock(e_live$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_hit e_hit(
+        .d(e_hit$d),
+        .q(e_hit$q),
+        .clock(e_hit$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_present e_present(
+        .d(e_present$d),
+        .q(e_present$q),
+        .clock(e_present$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_word e_word(
+        .d(e_word$d),
+        .q(e_word$q),
+        .clock(e_word$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$e_block e_block(
+        .d(e_block$d),
+        .q(e_block$q),
+        .clock(e_block$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$r_valid r_valid(
+        .d(r_valid$d),
+        .q(r_valid$q),
+        .clock(r_valid$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$r_slot r_slot(
+        .d(r_slot$d),
+        .q(r_slot$q),
+        .clock(r_slot$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -35426,12 +36358,32 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         d2_valid$clock = clock;
         d2_lookup$clock = clock;
         d2_err$clock = clock;
+        e_valid$clock = clock;
+        e_lookup$clock = clock;
+        e_oor$clock = clock;
+        e_live$clock = clock;
+        e_hit$clock = clock;
+        e_present$clock = clock;
+        e_word$clock = clock;
+        e_block$clock = clock;
+        r_valid$clock = clock;
+        r_slot$clock = clock;
         d1_valid$d = d1_valid$q;
         d1_lookup$d = d1_lookup$q;
         d1_err$d = d1_err$q;
         d2_valid$d = d2_valid$q;
         d2_lookup$d = d2_lookup$q;
         d2_err$d = d2_err$q;
+        e_valid$d = e_valid$q;
+        e_lookup$d = e_lookup$q;
+        e_oor$d = e_oor$q;
+        e_live$d = e_live$q;
+        e_hit$d = e_hit$q;
+        e_present$d = e_present$q;
+        e_word$d = e_word$q;
+        e_block$d = e_block$q;
+        r_valid$d = r_valid$q;
+        r_slot$d = r_slot$q;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -35455,15 +36407,27 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         x_index = s2_qpn & index_mask;
         x_block = ((x_index >> block_bits) & 21'h1fffff);
         x_tag = tags$read_data;
-        x_live = live_rdata;
-        x_hit = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
         x_lane = x_index & wpb_mask;
         x_row = data_ram$read_data >> (((x_lane) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << word_shift);
-        x_word = ((x_row) & 32'hffffffff) & word_mask;
+        e_valid$d = s2_valid;
+        e_lookup$d[(64'h0)+:(64)] = s2_addr;
+        e_lookup$d[(64'h44)+:(32)] = s2_tag;
+        e_lookup$d[(64'h64)+:(24)] = s2_qpn;
+        e_lookup$d[(64'h40)+:(1)] = 1'b0;
+        e_lookup$d[(64'h41)+:(3)] = status$ok;
+        e_oor$d = s2_oor;
+        e_live$d = live_rdata;
+        e_hit$d = x_tag[(64'h0)+:(1)] & (x_tag[(64'h1)+:(21)] == x_block);
+        e_present$d = s2_present;
+        e_word$d = ((x_row) & 32'hffffffff) & word_mask;
+        e_block$d = x_block;
+        x_word = e_word$q;
+        x_hit = e_hit$q;
+        x_live = e_live$q;
         x_gen = ((x_word >> 32'h2) & 24'hffffff) & gen_mask;
-        x_qgen = s2_qpn >> index_bits;
+        x_qgen = e_lookup$q[(64'h64)+:(24)] >> index_bits;
         x_page = status$ok;
-        if (~s2_present) begin
+        if (~e_present$q) begin
             x_page = status$page_absent;
         end
         x_status = x_page;
@@ -35473,10 +36437,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         if ((x_word & state_mask) != valid_state) begin
             x_status = status$not_allocated;
         end
-        x_lookup[(64'h0)+:(64)] = s2_addr;
-        x_lookup[(64'h44)+:(32)] = s2_tag;
-        x_lookup[(64'h64)+:(24)] = s2_qpn;
-        x_lookup[(64'h40)+:(1)] = 1'b0;
+        x_lookup = e_lookup$q;
         x_lookup[(64'h41)+:(3)] = x_status;
         if (~x_hit) begin
             x_lookup[(64'h40)+:(1)] = 1'b1;
@@ -35486,18 +36447,18 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
             x_lookup[(64'h40)+:(1)] = 1'b0;
             x_lookup[(64'h41)+:(3)] = status$not_allocated;
         end
-        if (s2_oor) begin
+        if (e_oor$q) begin
             x_lookup[(64'h40)+:(1)] = 1'b0;
             x_lookup[(64'h41)+:(3)] = status$out_of_range;
         end
-        x_asks = s2_valid & ~s2_oor & x_live;
-        filtered = s2_valid & ~s2_oor & ~x_live;
+        x_asks = e_valid$q & ~e_oor$q & x_live;
+        filtered = e_valid$q & ~e_oor$q & ~x_live;
         hit = x_asks & x_hit;
         miss = x_asks & ~x_hit;
-        wq$in_valid = s2_valid;
+        wq$in_valid = e_valid$q;
         wq$data_in = x_lookup;
         mreqs$in_valid = x_asks & ~x_hit;
-        mreqs$data_in = x_block;
+        mreqs$data_in = e_block$q;
         mreq_valid = mreqs$out_valid;
         mreq_block = mreqs$data_out;
         mreqs$out_ready = mreq_ready;
@@ -35525,8 +36486,10 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
-        rel_valid = go & h_lookup[(64'h40)+:(1)];
-        rel_slot = slots$data_out;
+        r_valid$d = go & h_lookup[(64'h40)+:(1)];
+        r_slot$d = slots$data_out;
+        rel_valid = r_valid$q;
+        rel_slot = r_slot$q;
         d1_valid$d = go;
         d1_lookup$d = h_lookup;
         d1_err$d = rd_error;
@@ -35554,6 +36517,8 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         out_lookup = f_lookup;
         unused_counts = |wq$count | |mreqs$count | |slots$count;
         if (rst) begin
+            e_valid$d = 1'b0;
+            r_valid$d = 1'b0;
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
         end
@@ -35718,6 +36683,158 @@ module qp_table_scale$pipe_tx$caches$0$data_ram(clock,read_address,read_data,wri
 endmodule // qp_table_scale$pipe_tx$caches$0$data_ram
 
 
+module qp_table_scale$pipe_tx$caches$0$e_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_block
+
+
+module qp_table_scale$pipe_tx$caches$0$e_hit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_hit
+
+
+module qp_table_scale$pipe_tx$caches$0$e_live(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_live
+
+
+module qp_table_scale$pipe_tx$caches$0$e_lookup(d,q,clock);
+    
+    // Module arguments
+    input wire  [123:0] d;
+    output reg  [123:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 124'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_lookup
+
+
+module qp_table_scale$pipe_tx$caches$0$e_oor(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_oor
+
+
+module qp_table_scale$pipe_tx$caches$0$e_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_present
+
+
+module qp_table_scale$pipe_tx$caches$0$e_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_valid
+
+
+module qp_table_scale$pipe_tx$caches$0$e_word(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$e_word
+
+
 module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -35731,6 +36848,7 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [20:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
@@ -35834,6 +36952,44 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
 endmodule // qp_table_scale$pipe_tx$caches$0$mreqs
 
 
+module qp_table_scale$pipe_tx$caches$0$r_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$r_slot
+
+
+module qp_table_scale$pipe_tx$caches$0$r_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$r_valid
+
+
 module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
@@ -35847,6 +37003,7 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [7:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;
@@ -36005,6 +37162,7 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
     output reg  [9:0] count;
     
     // Update code (custom)
+    (* ram_style = "distributed" *)
     reg [123:0] mem [0:127];
     reg [6:0] wr_ptr;
     reg [6:0] rd_ptr;

@@ -58,7 +58,7 @@
 //!
 //! **State in memory** ([`EngineParams::state_mem`], SPEC §9). The pipe has no state RAM (a
 //! one-word stand-in, never written, whose checks go unused); its child
-//! [`StateCache`] reads the port's `live` filter and cache copies at s0, decides in s2
+//! [`StateCache`] reads the port's `live` filter and cache copies at s0, decides in s2 and s3
 //! (OUT_OF_RANGE, NOT_ALLOCATED from the `live` bit, a cache hit checked now, or a miss
 //! queued with `need` and sent to the shared miss unit), holds every lookup in its wait
 //! queue ([`wait_queue_depth`] entries, which is then the credit) and drains it in order
@@ -66,7 +66,7 @@
 //! queue ([`RSP_FIFO_DEPTH`] entries; the cache's room check counts s3 with it) and answers
 //! as in flat mode. Its ports are the pipe's `live_*`, `tag_*`, `data_*`, `mreq_*`, `ans_*`,
 //! `rd_*`, `rel_*` and the pulses `filtered`, `hit`, `miss` (one each, none otherwise; see
-//! [`StateCache`] for their meaning and timing). Latency on a hit: 6.
+//! [`StateCache`] for their meaning and timing). Latency on a hit: 7.
 //!
 //! **State and directory in memory** (two_level, SPEC §9: "either directory"). The cache
 //! drains lookups final as far as the state goes; one whose status is OK (range, `live`,
@@ -79,7 +79,7 @@
 //! ([`wait_queue_depth`]: the larger of the two), so no
 //! queue overflows and `rready` stays high. The shared [`DirFetch`](super::dir_fetch::DirFetch)
 //! reads through the top level's [`ReadArb`](super::read_arb::ReadArb) with AXI ID 2.
-//! Latency on a hit: 6 + the directory read (memory latency + about 5).
+//! Latency on a hit: 7 + the directory read (memory latency + about 5).
 //!
 //! Ready/valid contract: `req_ready` is computed from registers only (`init_done`, with the
 //! state in memory `live_steal`, the command engine's `live_we` register, and

@@ -1217,11 +1217,13 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::HoldWait;
             }
             MemState::HoldWait => {
-                // The hold is seen by the miss unit from the cycle after it rose.
+                // The hold is seen by the miss unit from the cycle after it rose, and its
+                // `busy` (registered) tells of the cycle before: from `hold_wait` = 2 on, it
+                // is about this block under the hold.
                 if self.hold_wait.q.val() != 3 {
                     self.hold_wait.d.next = self.hold_wait.q.val() + 1;
                 }
-                if (self.hold_wait.q.val() != 0) & !self.busy.val() {
+                if self.hold_wait.q.val().get_bit(1) & !self.busy.val() {
                     self.inv_q.d.next = true;
                     self.state.d.next = MemState::Inval;
                 }

@@ -29,12 +29,12 @@
 //! | `req_valid[p]`, `req_ready[p]`, `req_block[p]` | in, out, in | port `p`'s miss requests (a stream): a block number; here and in `busy_block`, `hold_block` only the low `24 - block_bits` bits count |
 //! | `ans_valid[p]`, `ans_ready[p]`, `ans_slot[p]` | out, in, out | the slot of each of port `p`'s requests, in that port's request order (a stream from a queue of [`ANSWER_DEPTH`]) |
 //! | `rd_slot[p]`, `rd_word[p]` | in | port `p`'s read port of the fill buffer: a slot and a word index in the block |
-//! | `rd_filled[p]`, `rd_error[p]` | out | combinational, for `rd_slot[p]` now: its fill has landed; it failed (only with `rd_filled`) |
+//! | `rd_filled[p]`, `rd_error[p]` | out | combinational in `rd_slot[p]`, from the slots' flags as they were in the cycle before (a copy per port, one edge late): its fill has landed; it failed (only with `rd_filled`). A slot is answered to a port at the earliest one edge after it is taken, so the copy never shows a fill of the slot's use before |
 //! | `rd_data[p]` | out | the word: `rd_data` holds the word of the slot and index presented at edge `t` after edge `t + 1` (latency 2, the fill buffer's output register), low `word_bits` bits, when `rd_filled` was high at edge `t` (else 0) |
 //! | `rel_valid[p]`, `rel_slot[p]` | in | port `p` releases a slot (one pulse per answer it received), at the earliest at the edge that takes the address of its last read of the slot |
 //! | `taken_merged`, `taken_new`, `taken_slot` | out | a request leaves the request register at this edge: merged into a slot (MISS_MERGED), or took a new slot and will be read (CACHE_MISS / MEM_READS); the slot |
 //! | `cw_valid`, `cw_line`, `cw_block`, `cw_beat`, `cw_last`, `cw_data` | out | cache write (every cache copy, no ready): beat `cw_beat` of block `cw_block` into line `cw_block mod cache_lines`, `cw_last` on its last beat; `cw_data` holds the low `min(block bits, mem_data_bits)` bits (0 without `cw_valid`). Only for fills that succeeded, beats in order, blocks in fill order |
-//! | `busy_block`, `busy` | in, out | combinational: the block has a slot (being read, or filled and not yet released by all its requests, or not yet broadcast), or sits in the request register as a request that was not held back (below) |
+//! | `busy_block`, `busy` | in, out | from a register: in the cycle before, `busy_block` had a slot (being read, or filled and not yet released by all its requests, or not yet broadcast), or sat in the request register as a request that was not held back (below) |
 //! | `hold_valid`, `hold_block` | in | a command holds a block: see "Commands" |
 //! | `arvalid` .. `arburst`, `rvalid` .. `rlast` | | AXI4 read master, ID 0 (the top level ties `arid`, `arlock`, ...); `rready` is always 1 |
 //!
@@ -75,7 +75,10 @@
 //! a chain through the slots: free, none below it in its group of 8 (`FREE_GROUP`) free, no
 //! group below holding a free slot, each a reduction of the free flags under a constant
 //! mask. `rd_filled` /
-//! `rd_error` and `busy` are multiplexers and comparators over the slots. Nothing depends
+//! `rd_error` are multiplexers over the slots; `busy` compares every slot's block with
+//! `busy_block` and is registered (the command engine's block register is far from the
+//! slots: through the comparators and back into the engine's state that route was the
+//! longest path of `configs/scale.toml`, 17.7 ns on ECP5). Nothing depends
 //! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
 //!
 //! Reset (`rst`, synchronous) clears the slots, the queues and the registers; like any AXI
@@ -86,7 +89,9 @@
 //!
 //! A command on a block `b` (SPEC §9 write-through, `docs/state_in_memory.md` "Commands"):
 //! once every lookup accepted before it has reached the miss unit, it raises `hold_valid`
-//! with `hold_block = b` and waits until `busy` is low for `busy_block = b`; it then updates
+//! with `hold_block = b` and waits until `busy` is low for `busy_block = b` (`busy` tells
+//! of the cycle before: the engine looks at it from the second cycle after the hold rose,
+//! with `busy_block` set before that); it then updates
 //! the cache and memory and keeps the hold until its write is acknowledged, then drops it
 //! for at least one cycle. While `hold_valid` is high, a request for `hold_block` taken into
 //! the request register waits there (it neither merges nor reads, and the requests of every
@@ -308,6 +313,8 @@ pub struct MissUnit {
     cur_port: DFF<Bits<3>>,
     /// The request is not held back by `hold_valid` (it came before the hold).
     cur_exempt: DFF<Bit>,
+    /// `busy` as it was in the cycle before (the output: see "Commands").
+    busy_q: DFF<Bit>,
     // Slots.
     s_block: Vec<DFF<Bits<BLOCK_NUM_BITS>>>,
     s_ref: Vec<DFF<Bits<REF_BITS>>>,
@@ -349,7 +356,15 @@ pub struct MissUnit {
     /// The slot was filled when its read was taken, delayed as the read (else `rd_data` is 0).
     rdv1: Vec<DFF<Bit>>,
     rdv2: Vec<DFF<Bit>>,
+    /// Each port's copy of every slot's filled flag, and of filled and failed, one edge
+    /// late: the read port's `rd_filled` / `rd_error` select from flip-flops that the placer
+    /// can keep next to the port, not from the slots' (a 64:1 multiplexer from flags spread
+    /// with the slots' logic was 8 ns of `configs/scale.toml`'s longest path on ECP5).
+    fl_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
+    er_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
     // Locals.
+    fl_vec: Signal<Local, Bits<MAX_SLOTS>>,
+    er_vec: Signal<Local, Bits<MAX_SLOTS>>,
     found: Signal<Local, Bit>,
     sel: Signal<Local, Bits<3>>,
     sel_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
@@ -499,14 +514,14 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, ar_valid, ar_addr, r_beat,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, ar_valid, ar_addr, r_beat,
                 r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
                 p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block, q_block,
                 h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any, blocked, room,
                 go, slot_out, take, free_vec, g_vec, inc_d, pend_d, ref_t, ref_z, merge, take_new,
                 ref_d, inc, dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot,
                 ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot,
-                x_word, x_lane, x_data, x_out, cw_out, st_error, unused_counts,
+                x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
@@ -522,9 +537,9 @@ impl MissUnit {
             rd_filled: vec_of(n),
             rd_error: vec_of(n),
             answers: (0..n).map(|_| MemFifo::new(ANSWER_DEPTH)).collect(),
-            arq: MemFifo::new(m.slot_queue_depth()).head_registered(),
-            ret: MemFifo::new(m.slot_queue_depth()).head_registered(),
-            done: MemFifo::new(m.slot_queue_depth()).head_registered(),
+            arq: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
+            ret: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
+            done: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
             fill: (0..n).map(|_| fill_ram()).collect(),
             ring: Ram::with_layout(2 * beats, beat_shift + 1, stored, p.fpga),
             s_block: vec_of(slots),
@@ -534,6 +549,8 @@ impl MissUnit {
             s_pending: vec_of(slots),
             lane1: vec_of(n),
             lane2: vec_of(n),
+            fl_copy: vec_of(n),
+            er_copy: vec_of(n),
             rdv1: vec_of(n),
             rdv2: vec_of(n),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
@@ -585,9 +602,9 @@ impl Logic for MissUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, ar_valid, ar_addr, r_beat,
-            r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat, p2_valid,
-            p2_last, p2_slot, p2_block, p2_beat
+            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, ar_valid, ar_addr,
+            r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
+            p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -611,6 +628,8 @@ impl Logic for MissUnit {
             self.lane2[p].clock.next = self.clock.val();
             self.rdv1[p].clock.next = self.clock.val();
             self.rdv2[p].clock.next = self.clock.val();
+            self.fl_copy[p].clock.next = self.clock.val();
+            self.er_copy[p].clock.next = self.clock.val();
         }
         self.arq.clock.next = self.clock.val();
         self.arq.rst.next = self.rst.val();
@@ -722,10 +741,11 @@ impl Logic for MissUnit {
         self.taken_merged.next = self.merge.val();
         self.taken_new.next = self.take_new.val();
         self.taken_slot.next = self.slot_out.val();
-        self.busy.next = self.busy_any.val()
+        self.busy_q.d.next = self.busy_any.val()
             | (self.cur_valid.q.val()
                 & self.cur_exempt.q.val()
                 & (self.cur_block.q.val() == self.q_block.val()));
+        self.busy.next = self.busy_q.q.val();
 
         // ---- The request register takes the arbiter's request when it is empty or its
         // request leaves at this edge.
@@ -945,7 +965,23 @@ impl Logic for MissUnit {
         }
 
         // ---- Fill buffer read ports.
+        self.fl_vec.next = 0.into();
+        self.er_vec.next = 0.into();
+        for s in 0..self._slots {
+            if self.s_filled[s].q.val() {
+                self.fl_vec.next = self.fl_vec.val() | self.slot_bit[s].val();
+                if self.s_error[s].q.val() {
+                    self.er_vec.next = self.er_vec.val() | self.slot_bit[s].val();
+                }
+            }
+        }
         for p in 0..self._ports {
+            self.fl_copy[p].d.next = self.fl_vec.val();
+            self.er_copy[p].d.next = self.er_vec.val();
+            if self.rst.val() {
+                self.fl_copy[p].d.next = 0.into();
+                self.er_copy[p].d.next = 0.into();
+            }
             self.x_slot.next = self.rd_slot[p].val();
             self.x_word.next =
                 (self.rd_word[p].val() & self.word_index_mask.val()) >> self.wpb_shift.val();
@@ -969,14 +1005,16 @@ impl Logic for MissUnit {
             self.st_error.next = false;
             for s in 0..self._slots {
                 if self.rd_slot[p].val() == self.slot_num[s].val() {
-                    self.st_filled.next = self.st_filled.val() | self.s_filled[s].q.val();
-                    self.st_error.next = self.st_error.val() | self.s_error[s].q.val();
+                    self.st_filled.next = self.st_filled.val()
+                        | (self.fl_copy[p].q.val() & self.slot_bit[s].val()).any();
+                    self.st_error.next = self.st_error.val()
+                        | (self.er_copy[p].q.val() & self.slot_bit[s].val()).any();
                 }
             }
             self.rd_filled[p].next = self.st_filled.val();
             self.rdv1[p].d.next = self.st_filled.val();
             self.rdv2[p].d.next = self.rdv1[p].q.val();
-            self.rd_error[p].next = self.st_filled.val() & self.st_error.val();
+            self.rd_error[p].next = self.st_error.val();
         }
 
         self.unused_counts.next =
@@ -985,6 +1023,7 @@ impl Logic for MissUnit {
         if self.rst.val() {
             self.rr.d.next = 0.into();
             self.cur_valid.d.next = false;
+            self.busy_q.d.next = false;
             self.ar_valid.d.next = false;
             self.r_beat.d.next = 0.into();
             self.r_err.d.next = false;

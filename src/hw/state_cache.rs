@@ -24,9 +24,14 @@
 //! rest 0 (ignored here). Word `w` of a block is bits `[w * word_bits, (w + 1) * word_bits)`
 //! of the block as the little-endian bytes of memory (see [`MissUnit`](super::miss_unit::MissUnit)).
 //!
-//! # s2: the answer or the miss
+//! # s2 and s3: the answer or the miss
 //!
-//! In s2 (the pipe's s2, from its registers and the RAMs' output registers), in SPEC order:
+//! In s2 (the pipe's s2, from its registers and the RAMs' output registers) the line's tag
+//! is compared with the block and the index's word is taken from its row; both land in
+//! registers (`e_*`: the cache's s3, not the pipe's, which comes after the wait queue) with
+//! the lookup, and the checks run in s3, in SPEC order. (Decided in s2, the route from a
+//! tag block RAM through the comparison and the checks into the queues and the counters was
+//! the longest path of `configs/scale.toml`: 17.4 ns on ECP5.) In s3:
 //! - out of range (the pipe's `s2_oor`): OUT_OF_RANGE, final, no memory access;
 //! - `live` = 0: NOT_ALLOCATED, final, no memory access (`filtered` pulses);
 //! - the line's tag is valid and equals the block: the word is checked now (state, then
@@ -37,15 +42,16 @@
 //!   PAGE_ABSENT); the word decides the rest at the head.
 //!
 //! Every lookup enters the wait queue (`wq`, [`wait_queue_depth`] entries) at the edge
-//! after s2, in request order. The miss unit's answers (the slot of each miss request, in
+//! after s3, in request order. The miss unit's answers (the slot of each miss request, in
 //! this port's order) are taken at once (`ans_ready` = 1) into the slot queue, as deep as the
 //! wait queue: it holds at most one slot per lookup in flight, and the pipe grants a request
 //! only while fewer lookups than that are in flight.
 //!
 //! The three queues (wait, slot, miss request) are head-registered
-//! ([`MemFifo::head_registered`]): their heads, which decide the pops at the same edge (the
-//! wait queue's head its own pop and the fill buffer's read address), come from registers,
-//! not from a block RAM's read port.
+//! ([`MemFifo::head_registered`]) with their arrays in LUT RAM ([`MemFifo::lut_ram`]): their
+//! heads, which decide the pops at the same edge (the wait queue's head its own pop and the
+//! fill buffer's read address), come from registers, and the words read into those
+//! registers from LUTs, not from a block RAM's read port (5.8 ns from the clock on ECP5).
 //!
 //! # Head: drain in order
 //!
@@ -53,11 +59,11 @@
 //! is final, or the slot queue holds its slot and that slot's fill has landed (`rd_filled`,
 //! combinational in the miss unit for `rd_slot` = the slot queue's head). At edge `t` the
 //! fill buffer takes its read address (`rd_slot`, `rd_word`), the slot is popped and
-//! released (`rel_valid`, one pulse per answer), and the lookup enters `d1` (with
-//! `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on `rd_data`, checked in `d2`
-//! (MEM_ERROR if the fill failed; else state, generation, then the page status from s2) and
-//! pushed at `t + 2` into the pipe's response queue (`out_valid`, `out_lookup`: final, `need`
-//! clear, the address as the pipe computed it). So a run of heads whose fills have landed
+//! released (`rel_valid`, one pulse per answer, from a register: counted at `t + 1`), and
+//! the lookup enters `d1` (with `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on
+//! `rd_data`, checked in `d2` (MEM_ERROR if the fill failed; else state, generation, then
+//! the page status from s3) and pushed at `t + 2` into the pipe's response queue
+//! (`out_valid`, `out_lookup`: final, `need` clear, the address as the pipe computed it). So a run of heads whose fills have landed
 //! leaves at one per cycle, and a head that needs nothing never waits on the miss side.
 //! Room: the response queue's fill (`out_count`) plus the word on its way into it
 //! (`out_extra`, the pipe's s3) plus `d1` and `d2` is below its depth
@@ -69,7 +75,7 @@
 //! directory read at the same edge; any other lookup never reads the directory (fail fast).
 //!
 //! Latency (request handshake to response handshake) on a hit with an always-ready
-//! consumer: 6 edges (s1, s2, wq, d1, d2, response queue). A miss: add the miss unit's
+//! consumer: 7 edges (s1, s2, s3, wq, d1, d2, response queue). A miss: add the miss unit's
 //! request path (3 edges to `arvalid`), the memory and the fill.
 
 use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
@@ -85,7 +91,7 @@ use rust_hdl::prelude::*;
 /// is in memory: a power of two at least `2 * max_misses` (one lookup per cycle must be
 /// able to wait behind a full round of misses, each of which takes at least the memory
 /// latency, while as many more are already taking new slots), clamped to 16..=512 (16: the
-/// hit latency of 6 edges at one lookup per cycle with room to spare; 512: the deepest
+/// hit latency of 7 edges at one lookup per cycle with room to spare; 512: the deepest
 /// head-registered [`MemFifo`]).
 pub fn state_queue_depth(max_misses: u32) -> usize {
     (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
@@ -162,7 +168,7 @@ pub struct StateCache {
     pub rd_error: Signal<In, Bit>,
     pub rel_valid: Signal<Out, Bit>,
     pub rel_slot: Signal<Out, Bits<SLOT_BITS>>,
-    /// s2 pulses for the counters of SPEC §9: answered from `live` (FILTERED), a cache hit,
+    /// s3 pulses for the counters of SPEC §9: answered from `live` (FILTERED), a cache hit,
     /// a miss request.
     pub filtered: Signal<Out, Bit>,
     pub hit: Signal<Out, Bit>,
@@ -178,6 +184,21 @@ pub struct StateCache {
     d2_valid: DFF<Bit>,
     d2_lookup: DFF<QueuedLookup>,
     d2_err: DFF<Bit>,
+    // s3, the edge after s2: what the checks need, from the RAMs' words (the tag compared,
+    // the word taken from its row), so that no path runs from a block RAM through the
+    // checks into the queues (see "s2 and s3" above).
+    e_valid: DFF<Bit>,
+    e_lookup: DFF<QueuedLookup>,
+    e_oor: DFF<Bit>,
+    e_live: DFF<Bit>,
+    e_hit: DFF<Bit>,
+    e_present: DFF<Bit>,
+    e_word: DFF<Bits<WORD_BITS_MAX>>,
+    e_block: DFF<Bits<BLOCK_NUM_BITS>>,
+    /// The release of a slot, one edge after its head left (from flip-flops: the decision
+    /// to leave, late in the cycle, does not run on into the miss unit's slots).
+    r_valid: DFF<Bit>,
+    r_slot: DFF<Bits<SLOT_BITS>>,
     /// The tag written.
     w_tag: Signal<Local, CacheTag>,
     // s0.
@@ -250,7 +271,8 @@ impl StateCache {
                 tag_line, tag_valid, tag_block, data_we, data_row, data, mreq_valid, mreq_ready,
                 mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
-                d2_valid, d2_lookup, d2_err, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
+                d2_valid, d2_lookup, d2_err, e_valid, e_lookup, e_oor, e_live, e_hit, e_present,
+                e_word, e_block, r_valid, r_slot, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
                 x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup, h_lookup,
                 h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
@@ -262,9 +284,9 @@ impl StateCache {
                 m.stored_bits() as usize,
                 p.fpga,
             ),
-            wq: MemFifo::new(depth).head_registered(),
-            mreqs: MemFifo::new(depth).head_registered(),
-            slots: MemFifo::new(depth).head_registered(),
+            wq: MemFifo::lut_ram(depth).head_registered(),
+            mreqs: MemFifo::lut_ram(depth).head_registered(),
+            slots: MemFifo::lut_ram(depth).head_registered(),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             block_bits: Constant::new(u64::from(m.block_bits).into()),
@@ -289,7 +311,10 @@ impl StateCache {
 impl Logic for StateCache {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, d1_valid, d1_lookup, d1_err, d2_valid, d2_lookup, d2_err);
+        dff_setup!(
+            self, clock, d1_valid, d1_lookup, d1_err, d2_valid, d2_lookup, d2_err, e_valid,
+            e_lookup, e_oor, e_live, e_hit, e_present, e_word, e_block, r_valid, r_slot
+        );
         self.tags.clock.next = self.clock.val();
         self.data_ram.clock.next = self.clock.val();
         self.wq.clock.next = self.clock.val();
@@ -321,23 +346,37 @@ impl Logic for StateCache {
             << self.beat_shift.val())
             | ((self.r_index.val() & self.word_index_mask.val()) >> self.wpb_shift.val());
 
-        // s2: the word of the row, and the checks in SPEC order.
+        // s2: the tag compared and the word taken from its row, into s3.
         self.x_index.next = self.s2_qpn.val() & self.index_mask.val();
         self.x_block.next =
             bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.x_index.val() >> self.block_bits.val());
         self.x_tag.next = self.tags.read_data.val();
-        self.x_live.next = self.live_rdata.val();
-        self.x_hit.next = self.x_tag.val().valid & (self.x_tag.val().block == self.x_block.val());
         self.x_lane.next = self.x_index.val() & self.wpb_mask.val();
         self.x_row.next = self.data_ram.read_data.val()
             >> (bit_cast::<MEM_DATA_BITS, QPN_BITS>(self.x_lane.val()) << self.word_shift.val());
-        self.x_word.next =
+        self.e_valid.d.next = self.s2_valid.val();
+        self.e_lookup.d.next.offset = self.s2_addr.val();
+        self.e_lookup.d.next.tag = self.s2_tag.val();
+        self.e_lookup.d.next.qpn = self.s2_qpn.val();
+        self.e_lookup.d.next.need = false;
+        self.e_lookup.d.next.status = self.status.ok.val();
+        self.e_oor.d.next = self.s2_oor.val();
+        self.e_live.d.next = self.live_rdata.val();
+        self.e_hit.d.next = self.x_tag.val().valid & (self.x_tag.val().block == self.x_block.val());
+        self.e_present.d.next = self.s2_present.val();
+        self.e_word.d.next =
             bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS>(self.x_row.val()) & self.word_mask.val();
+        self.e_block.d.next = self.x_block.val();
+
+        // s3: the checks in SPEC order, into the queues.
+        self.x_word.next = self.e_word.q.val();
+        self.x_hit.next = self.e_hit.q.val();
+        self.x_live.next = self.e_live.q.val();
         self.x_gen.next =
             bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.x_word.val() >> 2) & self.gen_mask.val();
-        self.x_qgen.next = self.s2_qpn.val() >> self.index_bits.val();
+        self.x_qgen.next = self.e_lookup.q.val().qpn >> self.index_bits.val();
         self.x_page.next = self.status.ok.val();
-        if !self.s2_present.val() {
+        if !self.e_present.q.val() {
             self.x_page.next = self.status.page_absent.val();
         }
         self.x_status.next = self.x_page.val();
@@ -347,10 +386,7 @@ impl Logic for StateCache {
         if (self.x_word.val() & self.state_mask.val()) != self.valid_state.val() {
             self.x_status.next = self.status.not_allocated.val();
         }
-        self.x_lookup.next.offset = self.s2_addr.val();
-        self.x_lookup.next.tag = self.s2_tag.val();
-        self.x_lookup.next.qpn = self.s2_qpn.val();
-        self.x_lookup.next.need = false;
+        self.x_lookup.next = self.e_lookup.q.val();
         self.x_lookup.next.status = self.x_status.val();
         if !self.x_hit.val() {
             self.x_lookup.next.need = true;
@@ -360,18 +396,18 @@ impl Logic for StateCache {
             self.x_lookup.next.need = false;
             self.x_lookup.next.status = self.status.not_allocated.val();
         }
-        if self.s2_oor.val() {
+        if self.e_oor.q.val() {
             self.x_lookup.next.need = false;
             self.x_lookup.next.status = self.status.out_of_range.val();
         }
-        self.x_asks.next = self.s2_valid.val() & !self.s2_oor.val() & self.x_live.val();
-        self.filtered.next = self.s2_valid.val() & !self.s2_oor.val() & !self.x_live.val();
+        self.x_asks.next = self.e_valid.q.val() & !self.e_oor.q.val() & self.x_live.val();
+        self.filtered.next = self.e_valid.q.val() & !self.e_oor.q.val() & !self.x_live.val();
         self.hit.next = self.x_asks.val() & self.x_hit.val();
         self.miss.next = self.x_asks.val() & !self.x_hit.val();
-        self.wq.in_valid.next = self.s2_valid.val();
+        self.wq.in_valid.next = self.e_valid.q.val();
         self.wq.data_in.next = self.x_lookup.val();
         self.mreqs.in_valid.next = self.x_asks.val() & !self.x_hit.val();
-        self.mreqs.data_in.next = self.x_block.val();
+        self.mreqs.data_in.next = self.e_block.q.val();
 
         // The miss unit's port: requests in order, answers taken at once.
         self.mreq_valid.next = self.mreqs.out_valid.val();
@@ -415,8 +451,10 @@ impl Logic for StateCache {
         self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
         self.wq.out_ready.next = self.go.val();
         self.slots.out_ready.next = self.go.val() & self.h_lookup.val().need;
-        self.rel_valid.next = self.go.val() & self.h_lookup.val().need;
-        self.rel_slot.next = self.slots.data_out.val();
+        self.r_valid.d.next = self.go.val() & self.h_lookup.val().need;
+        self.r_slot.d.next = self.slots.data_out.val();
+        self.rel_valid.next = self.r_valid.q.val();
+        self.rel_slot.next = self.r_slot.q.val();
         self.d1_valid.d.next = self.go.val();
         self.d1_lookup.d.next = self.h_lookup.val();
         self.d1_err.d.next = self.rd_error.val();
@@ -450,6 +488,8 @@ impl Logic for StateCache {
             self.wq.count.val().any() | self.mreqs.count.val().any() | self.slots.count.val().any();
 
         if self.rst.val() {
+            self.e_valid.d.next = false;
+            self.r_valid.d.next = false;
             self.d1_valid.d.next = false;
             self.d2_valid.d.next = false;
         }

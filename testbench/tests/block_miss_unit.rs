@@ -504,6 +504,11 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut hold_off_until = 0u64;
     let (mut merges, mut news, mut fill_errors, mut good_fills, mut read_checks) = (0, 0, 0, 0, 0);
     let (mut most_live, mut held_waits, mut busy_high) = (0usize, 0u64, 0u64);
+    // `busy` is registered: at edge e it shows what the model said of the block asked at
+    // edge e - 1 (0 at the first edge, after the reset).
+    let mut busy_before = false;
+    // Each slot's (filled, failed) before the last edge, as the read ports show them.
+    let mut flags_before = vec![(false, false); m.max_misses as usize];
     let mut first_go = None;
     let mut last_go = 0u64;
     let mut done_count = 0u64; // requests whose slot was released
@@ -610,34 +615,41 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
             live_with(&slots, asked) || cur.front().is_some_and(|t| t.exempt && t.block == asked);
         assert_eq!(
             sim.is_high(busy),
-            model_busy,
-            "{what}: busy for block {asked} at edge {e}"
+            busy_before,
+            "{what}: busy at edge {e} for the block asked at edge {}",
+            e - 1
         );
+        busy_before = model_busy;
         busy_high += u64::from(model_busy);
+        // The read ports show each slot's flags as they were one edge before.
         for (p, port) in pm.iter_mut().enumerate() {
             let Some(h) = port.presented else { continue };
-            let st = slots[h.slot].expect("a waiting request's slot is held");
+            assert!(slots[h.slot].is_some(), "a waiting request's slot is held");
+            let (filled, failed) = flags_before[h.slot];
             assert_eq!(
                 sim.is_high(io[p].rd_filled),
-                st.filled,
+                filled,
                 "{what}: port {p} filled flag of slot {} (block {}) at edge {e}",
                 h.slot,
                 h.block
             );
-            if st.filled {
+            if filled {
                 assert_eq!(
                     sim.is_high(io[p].rd_error),
-                    st.failed,
+                    failed,
                     "{what}: port {p} error flag of slot {} (block {}) at edge {e}",
                     h.slot,
                     h.block
                 );
                 port.waiting.pop_front();
-                let failed = usize::from(st.failed);
+                let failed = usize::from(failed);
                 port.reads.push_back((e + 2, h.block, h.word, failed));
                 let due = e + 1 + rng.gen_range(0..=run.release_delay);
                 port.releases.push_back((due, h.slot));
             }
+        }
+        for (f, s) in flags_before.iter_mut().zip(&slots) {
+            *f = s.map_or((false, false), |s| (s.filled, s.failed));
         }
         for (p, port) in pm.iter_mut().enumerate() {
             while let Some(&(at, b, w, failed)) = port.reads.front() {
@@ -863,8 +875,10 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         assert!(!sim.is_high(cw_valid), "{what}: cache write after the end");
         assert!(!sim.is_high(arvalid), "{what}: read after the end");
     }
+    // `busy` tells of the block asked one edge before.
     for &b in &pool {
         sim.set(busy_block, b);
+        step(&mut sim, &mut rec);
         step(&mut sim, &mut rec);
         assert!(!sim.is_high(busy), "{what}: block {b} busy at the end");
     }
@@ -1232,13 +1246,17 @@ fn rlast_out_of_place_fails_the_fill() {
             "block {block}: broadcast beats"
         );
         assert_eq!(get(&sim, "busy"), 0);
+        // `busy` is registered: it shows at an edge what the block was at the edge before.
         set(&mut sim, "busy_block", block);
+        sim.step();
         sim.step();
         assert_eq!(get(&sim, "busy"), 1, "block {block} held by its request");
         set(&mut sim, "l0_valid", 1);
         set(&mut sim, "l0_slot", slot);
         sim.step();
         set(&mut sim, "l0_valid", 0);
+        sim.step();
+        assert_eq!(get(&sim, "busy"), 1, "block {block} busy up to its release");
         sim.step();
         assert_eq!(get(&sim, "busy"), 0, "block {block} released");
     }

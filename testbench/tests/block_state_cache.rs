@@ -723,7 +723,7 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
                 }
             }
         }
-        // s2 pulses: in request order, one per in-range lookup, two edges after its request.
+        // s3 pulses: in request order, one per in-range lookup, three edges after its request.
         // The blocks whose reads failed, from the memory model's record.
         for r in &axi.done()[reads_seen..] {
             if r.resp != AxiResp::Okay {
@@ -822,8 +822,10 @@ fn state_cache(name: &str, run: Run, default_seed: u64) -> Figures {
     );
     axi.check().unwrap_or_else(|e| panic!("{what}: {e:#}"));
     assert!(axi.is_idle(), "{what}: memory still busy");
+    // `busy` is registered: it tells of the block asked one edge before.
     for b in 0..img.blocks().min(4096) {
         set(&mut sim, "busy_block", b);
+        sim.step();
         sim.step();
         assert_eq!(
             sim.get_named("busy").unwrap(),
