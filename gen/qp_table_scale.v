@@ -37946,6 +37946,24 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [31:0] c_writes$0$d;
     wire  [31:0] c_writes$0$q;
     reg  c_writes$0$clock;
+    reg  [31:0] q_hit$0$d;
+    wire  [31:0] q_hit$0$q;
+    reg  q_hit$0$clock;
+    reg  [31:0] q_miss$0$d;
+    wire  [31:0] q_miss$0$q;
+    reg  q_miss$0$clock;
+    reg  [31:0] q_merged$0$d;
+    wire  [31:0] q_merged$0$q;
+    reg  q_merged$0$clock;
+    reg  [31:0] q_filtered$0$d;
+    wire  [31:0] q_filtered$0$q;
+    reg  q_filtered$0$clock;
+    reg  [31:0] q_reads$0$d;
+    wire  [31:0] q_reads$0$q;
+    reg  q_reads$0$clock;
+    reg  [31:0] q_writes$0$d;
+    wire  [31:0] q_writes$0$q;
+    reg  q_writes$0$clock;
     reg  [31:0] dir_index$d;
     wire  [31:0] dir_index$q;
     reg  dir_index$clock;
@@ -38094,6 +38112,36 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .d(c_writes$0$d),
         .q(c_writes$0$q),
         .clock(c_writes$0$clock)
+    );
+    qp_table_scale$regs$q_hit$0 q_hit$0(
+        .d(q_hit$0$d),
+        .q(q_hit$0$q),
+        .clock(q_hit$0$clock)
+    );
+    qp_table_scale$regs$q_miss$0 q_miss$0(
+        .d(q_miss$0$d),
+        .q(q_miss$0$q),
+        .clock(q_miss$0$clock)
+    );
+    qp_table_scale$regs$q_merged$0 q_merged$0(
+        .d(q_merged$0$d),
+        .q(q_merged$0$q),
+        .clock(q_merged$0$clock)
+    );
+    qp_table_scale$regs$q_filtered$0 q_filtered$0(
+        .d(q_filtered$0$d),
+        .q(q_filtered$0$q),
+        .clock(q_filtered$0$clock)
+    );
+    qp_table_scale$regs$q_reads$0 q_reads$0(
+        .d(q_reads$0$d),
+        .q(q_reads$0$q),
+        .clock(q_reads$0$clock)
+    );
+    qp_table_scale$regs$q_writes$0 q_writes$0(
+        .d(q_writes$0$d),
+        .q(q_writes$0$q),
+        .clock(q_writes$0$clock)
     );
     qp_table_scale$regs$dir_index dir_index(
         .d(dir_index$d),
@@ -38320,17 +38368,29 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         sbase$0$d = sbase$0$q;
         state_base$0 = sbase$0$q;
         c_hit$0$clock = clock;
+        q_hit$0$clock = clock;
         c_miss$0$clock = clock;
+        q_miss$0$clock = clock;
         c_merged$0$clock = clock;
+        q_merged$0$clock = clock;
         c_filtered$0$clock = clock;
+        q_filtered$0$clock = clock;
         c_reads$0$clock = clock;
+        q_reads$0$clock = clock;
         c_writes$0$clock = clock;
-        c_hit$0$d = c_hit$0$q + ev_hit$0;
-        c_miss$0$d = c_miss$0$q + ev_miss$0;
-        c_merged$0$d = c_merged$0$q + ev_merged$0;
-        c_filtered$0$d = c_filtered$0$q + ev_filtered$0;
-        c_reads$0$d = c_reads$0$q + ev_reads$0;
-        c_writes$0$d = c_writes$0$q + ev_writes$0;
+        q_writes$0$clock = clock;
+        q_hit$0$d = ev_hit$0;
+        q_miss$0$d = ev_miss$0;
+        q_merged$0$d = ev_merged$0;
+        q_filtered$0$d = ev_filtered$0;
+        q_reads$0$d = ev_reads$0;
+        q_writes$0$d = ev_writes$0;
+        c_hit$0$d = c_hit$0$q + q_hit$0$q;
+        c_miss$0$d = c_miss$0$q + q_miss$0$q;
+        c_merged$0$d = c_merged$0$q + q_merged$0$q;
+        c_filtered$0$d = c_filtered$0$q + q_filtered$0$q;
+        c_reads$0$d = c_reads$0$q + q_reads$0$q;
+        c_writes$0$d = c_writes$0$q + q_writes$0$q;
         write_fire = 1'b0;
         strobe_mask = 32'h0;
         if (wstrb[32'h0]) begin
@@ -38626,6 +38686,12 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             c_filtered$0$d = 32'h0;
             c_reads$0$d = 32'h0;
             c_writes$0$d = 32'h0;
+            q_hit$0$d = 32'h0;
+            q_miss$0$d = 32'h0;
+            q_merged$0$d = 32'h0;
+            q_filtered$0$d = 32'h0;
+            q_reads$0$d = 32'h0;
+            q_writes$0$d = 32'h0;
         end
     end
     
@@ -39067,6 +39133,120 @@ module qp_table_scale$regs$pword_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$pword_q
+
+
+module qp_table_scale$regs$q_filtered$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_filtered$0
+
+
+module qp_table_scale$regs$q_hit$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_hit$0
+
+
+module qp_table_scale$regs$q_merged$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_merged$0
+
+
+module qp_table_scale$regs$q_miss$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_miss$0
+
+
+module qp_table_scale$regs$q_reads$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_reads$0
+
+
+module qp_table_scale$regs$q_writes$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$q_writes$0
 
 
 module qp_table_scale$regs$r_data(d,q,clock);

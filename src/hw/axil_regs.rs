@@ -112,6 +112,15 @@ pub struct AxilRegs {
     c_filtered: Vec<DFF<Bits<32>>>,
     c_reads: Vec<DFF<Bits<32>>>,
     c_writes: Vec<DFF<Bits<32>>>,
+    /// The events, registered before they are counted (one edge later): the events come
+    /// from all over the die (the ports' caches, the miss unit, the memory port), the
+    /// counters' carry chains sit together here.
+    q_hit: Vec<DFF<Bits<32>>>,
+    q_miss: Vec<DFF<Bits<32>>>,
+    q_merged: Vec<DFF<Bits<32>>>,
+    q_filtered: Vec<DFF<Bits<32>>>,
+    q_reads: Vec<DFF<Bits<32>>>,
+    q_writes: Vec<DFF<Bits<32>>>,
     state_bytes: Vec<Constant<Bits<32>>>,
     /// A write of STATE_BASE_LO / _HI, as a 64-bit mask and value.
     sb_mask: Vec<Signal<Local, Bits<ADDR_BITS>>>,
@@ -282,6 +291,12 @@ impl AxilRegs {
             c_filtered: defaults(smem),
             c_reads: defaults(smem),
             c_writes: defaults(smem),
+            q_hit: defaults(smem),
+            q_miss: defaults(smem),
+            q_merged: defaults(smem),
+            q_filtered: defaults(smem),
+            q_reads: defaults(smem),
+            q_writes: defaults(smem),
             state_bytes: (0..smem)
                 .map(|_| Constant::new(state_bytes.into()))
                 .collect(),
@@ -359,17 +374,29 @@ impl Logic for AxilRegs {
             self.sbase[m].d.next = self.sbase[m].q.val();
             self.state_base[m].next = self.sbase[m].q.val();
             self.c_hit[m].clock.next = self.clock.val();
+            self.q_hit[m].clock.next = self.clock.val();
             self.c_miss[m].clock.next = self.clock.val();
+            self.q_miss[m].clock.next = self.clock.val();
             self.c_merged[m].clock.next = self.clock.val();
+            self.q_merged[m].clock.next = self.clock.val();
             self.c_filtered[m].clock.next = self.clock.val();
+            self.q_filtered[m].clock.next = self.clock.val();
             self.c_reads[m].clock.next = self.clock.val();
+            self.q_reads[m].clock.next = self.clock.val();
             self.c_writes[m].clock.next = self.clock.val();
-            self.c_hit[m].d.next = self.c_hit[m].q.val() + self.ev_hit[m].val();
-            self.c_miss[m].d.next = self.c_miss[m].q.val() + self.ev_miss[m].val();
-            self.c_merged[m].d.next = self.c_merged[m].q.val() + self.ev_merged[m].val();
-            self.c_filtered[m].d.next = self.c_filtered[m].q.val() + self.ev_filtered[m].val();
-            self.c_reads[m].d.next = self.c_reads[m].q.val() + self.ev_reads[m].val();
-            self.c_writes[m].d.next = self.c_writes[m].q.val() + self.ev_writes[m].val();
+            self.q_writes[m].clock.next = self.clock.val();
+            self.q_hit[m].d.next = self.ev_hit[m].val();
+            self.q_miss[m].d.next = self.ev_miss[m].val();
+            self.q_merged[m].d.next = self.ev_merged[m].val();
+            self.q_filtered[m].d.next = self.ev_filtered[m].val();
+            self.q_reads[m].d.next = self.ev_reads[m].val();
+            self.q_writes[m].d.next = self.ev_writes[m].val();
+            self.c_hit[m].d.next = self.c_hit[m].q.val() + self.q_hit[m].q.val();
+            self.c_miss[m].d.next = self.c_miss[m].q.val() + self.q_miss[m].q.val();
+            self.c_merged[m].d.next = self.c_merged[m].q.val() + self.q_merged[m].q.val();
+            self.c_filtered[m].d.next = self.c_filtered[m].q.val() + self.q_filtered[m].q.val();
+            self.c_reads[m].d.next = self.c_reads[m].q.val() + self.q_reads[m].q.val();
+            self.c_writes[m].d.next = self.c_writes[m].q.val() + self.q_writes[m].q.val();
         }
 
         // Write channel.
@@ -820,6 +847,12 @@ impl Logic for AxilRegs {
                 self.c_filtered[m].d.next = 0.into();
                 self.c_reads[m].d.next = 0.into();
                 self.c_writes[m].d.next = 0.into();
+                self.q_hit[m].d.next = 0.into();
+                self.q_miss[m].d.next = 0.into();
+                self.q_merged[m].d.next = 0.into();
+                self.q_filtered[m].d.next = 0.into();
+                self.q_reads[m].d.next = 0.into();
+                self.q_writes[m].d.next = 0.into();
             }
         }
     }
