@@ -63,8 +63,9 @@
 //! the lookup enters `d1` (with `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on
 //! `rd_data`, checked in `d2` (MEM_ERROR if the fill failed; else state, generation, then
 //! the page status from s3) and pushed at `t + 2` into the pipe's response queue
-//! (`out_valid`, `out_lookup`: final, `need` clear, the address as the pipe computed it). So a run of heads whose fills have landed
-//! leaves at one per cycle, and a head that needs nothing never waits on the miss side.
+//! (`out_valid`, `out_lookup`: final, `need` clear, the address as the pipe computed it).
+//! So a run of heads whose fills have landed leaves at one per cycle, and a head that needs
+//! nothing never waits on the miss side.
 //! Room: the response queue's fill (`out_count`) plus the word on its way into it
 //! (`out_extra`, the pipe's s3) plus `d1` and `d2` is below its depth
 //! ([`rsp_queue_depth`]), so a push never finds it full.
@@ -272,9 +273,9 @@ impl StateCache {
                 mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
                 rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, e_valid, e_lookup, e_oor, e_live, e_hit, e_present,
-                e_word, e_block, r_valid, r_slot, w_tag, r_index, x_index, x_block, x_tag, x_row, x_lane,
-                x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup, h_lookup,
-                h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
+                e_word, e_block, r_valid, r_slot, w_tag, r_index, x_index, x_block, x_tag, x_row,
+                x_lane, x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
+                h_lookup, h_ready, room, at_d0, at_d1, at_d2, at_d3, go, f_gen, f_qgen, f_status, f_lookup,
                 unused_counts, status,
             ]
             tags: Ram::with_layout(m.cache_lines as usize, line_bits.max(1), 1 + bn, p.fpga),
