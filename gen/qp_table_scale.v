@@ -1821,12 +1821,21 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [255:0] live_m$d;
     wire  [255:0] live_m$q;
     reg  live_m$clock;
-    reg  [8:0] lo_wq$d;
-    wire  [8:0] lo_wq$q;
-    reg  lo_wq$clock;
-    reg  [8:0] hi_wq$d;
-    wire  [8:0] hi_wq$q;
-    reg  hi_wq$clock;
+    reg  [8:0] lo_wq$0$d;
+    wire  [8:0] lo_wq$0$q;
+    reg  lo_wq$0$clock;
+    reg  [8:0] lo_wq$1$d;
+    wire  [8:0] lo_wq$1$q;
+    reg  lo_wq$1$clock;
+    reg  [8:0] hi_wq$0$d;
+    wire  [8:0] hi_wq$0$q;
+    reg  hi_wq$0$clock;
+    reg  [8:0] hi_wq$1$d;
+    wire  [8:0] hi_wq$1$q;
+    reg  hi_wq$1$clock;
+    reg  ablk_pf$d;
+    wire  ablk_pf$q;
+    reg  ablk_pf$clock;
     reg  [255:0] range_q$d;
     wire  [255:0] range_q$q;
     reg  range_q$clock;
@@ -2087,6 +2096,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [8:0] lo_w;
     reg  [8:0] hi_w;
     reg  [23:0] bstart;
+    reg  [20:0] src_blk$0;
+    reg  [20:0] src_blk$1;
+    reg  pf_sel;
+    reg  [20:0] ablk_k;
     reg  [8:0] w_row;
     reg  [8:0] t_row;
     reg  [8:0] grp_sel;
@@ -2320,15 +2333,30 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(live_m$q),
         .clock(live_m$clock)
     );
-    qp_table_scale$engine$lo_wq lo_wq(
-        .d(lo_wq$d),
-        .q(lo_wq$q),
-        .clock(lo_wq$clock)
+    qp_table_scale$engine$lo_wq$0 lo_wq$0(
+        .d(lo_wq$0$d),
+        .q(lo_wq$0$q),
+        .clock(lo_wq$0$clock)
     );
-    qp_table_scale$engine$hi_wq hi_wq(
-        .d(hi_wq$d),
-        .q(hi_wq$q),
-        .clock(hi_wq$clock)
+    qp_table_scale$engine$lo_wq$1 lo_wq$1(
+        .d(lo_wq$1$d),
+        .q(lo_wq$1$q),
+        .clock(lo_wq$1$clock)
+    );
+    qp_table_scale$engine$hi_wq$0 hi_wq$0(
+        .d(hi_wq$0$d),
+        .q(hi_wq$0$q),
+        .clock(hi_wq$0$clock)
+    );
+    qp_table_scale$engine$hi_wq$1 hi_wq$1(
+        .d(hi_wq$1$d),
+        .q(hi_wq$1$q),
+        .clock(hi_wq$1$clock)
+    );
+    qp_table_scale$engine$ablk_pf ablk_pf(
+        .d(ablk_pf$d),
+        .q(ablk_pf$q),
+        .clock(ablk_pf$clock)
     );
     qp_table_scale$engine$range_q range_q(
         .d(range_q$d),
@@ -2755,8 +2783,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$clock = clock;
         cb_written$clock = clock;
         alloc_m$clock = clock;
-        lo_wq$clock = clock;
-        hi_wq$clock = clock;
+        ablk_pf$clock = clock;
         range_q$clock = clock;
         live_m$clock = clock;
         rows_ok$clock = clock;
@@ -2849,8 +2876,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cb_block$d = cb_block$q;
         cb_written$d = cb_written$q;
         alloc_m$d = alloc_m$q;
-        lo_wq$d = lo_wq$q;
-        hi_wq$d = hi_wq$q;
+        ablk_pf$d = ablk_pf$q;
         range_q$d = range_q$q;
         live_m$d = live_m$q;
         rows_ok$d = rows_ok$q;
@@ -3034,8 +3060,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (q_rd$q == q_last) begin
             q_rd_next = 32'h0;
         end
+        pf_sel = (state$q == MemState$PfWr1) | (state$q == MemState$PfWr2) | (state$q == MemState$PfWr3) | pf_inflight$q;
         ablk = blk$q;
-        if ((state$q == MemState$PfWr1) | (state$q == MemState$PfWr2) | (state$q == MemState$PfWr3) | pf_inflight$q) begin
+        if (pf_sel) begin
             ablk = pblk$q;
         end
         block_addr = (state_base & base_mask) + (((blk$q) & 64'hffffffffffffffff) << block_bytes_shift);
@@ -3279,7 +3306,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cbuf$write_address = ((w_row_a) & 24'hffffff);
         cbuf$write_data = sbeat;
         cbuf$read_address = ((t_row_a) & 24'hffffff);
-        bstart = ((ablk) & 24'hffffff) << block_bits;
         start_w = ((start$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
         if (second$q | (blk$q != start_blk$q)) begin
             start_w = 32'h0;
@@ -3467,6 +3493,12 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             bit_sel = c16$15;
             bit_seen = 1'b1;
         end
+        src_blk$0 = blk$q;
+        src_blk$1 = pblk$q;
+        lo_wq$0$clock = clock;
+        hi_wq$0$clock = clock;
+        ablk_k = src_blk$0;
+        bstart = ((ablk_k) & 24'hffffff) << block_bits;
         lo_w = 32'h0;
         if (first_index > bstart) begin
             lo_w = ((first_index - bstart) & 9'h1ff);
@@ -3478,9 +3510,33 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
             hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
         end
-        lo_wq$d = lo_w;
-        hi_wq$d = hi_w;
-        range_m = (words_all << lo_wq$q) & ~(words_all << hi_wq$q) & words_all;
+        lo_wq$0$d = lo_w;
+        hi_wq$0$d = hi_w;
+        lo_wq$1$clock = clock;
+        hi_wq$1$clock = clock;
+        ablk_k = src_blk$1;
+        bstart = ((ablk_k) & 24'hffffff) << block_bits;
+        lo_w = 32'h0;
+        if (first_index > bstart) begin
+            lo_w = ((first_index - bstart) & 9'h1ff);
+            if ((first_index - bstart) > ((words_m1) & 24'hffffff)) begin
+                lo_w = words_m1 + 32'h1;
+            end
+        end
+        hi_w = words_m1 + 32'h1;
+        if (((bstart) & 25'h1ffffff) + ((words_m1) & 25'h1ffffff) >= max_qps) begin
+            hi_w = ((max_qps - ((bstart) & 25'h1ffffff)) & 9'h1ff);
+        end
+        lo_wq$1$d = lo_w;
+        hi_wq$1$d = hi_w;
+        ablk_pf$d = pf_sel;
+        lo_w = lo_wq$0$q;
+        hi_w = hi_wq$0$q;
+        if (ablk_pf$q) begin
+            lo_w = lo_wq$1$q;
+            hi_w = hi_wq$1$q;
+        end
+        range_m = (words_all << lo_w) & ~(words_all << hi_w) & words_all;
         range_q$d = range_m;
         new_row = (beat_r$q & ~(((word_mask) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits)) | (((new_word$q) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << lane_bits);
         row_valid = |((rows_ok$q >> t_row) & one_r);
@@ -4224,6 +4280,25 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
 endmodule // qp_table_scale$engine
 
 
+module qp_table_scale$engine$ablk_pf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$ablk_pf
+
+
 module qp_table_scale$engine$alloc_full(d,q,clock);
     
     // Module arguments
@@ -4684,7 +4759,7 @@ module qp_table_scale$engine$grp_q(d,q,clock);
 endmodule // qp_table_scale$engine$grp_q
 
 
-module qp_table_scale$engine$hi_wq(d,q,clock);
+module qp_table_scale$engine$hi_wq$0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -4700,7 +4775,26 @@ module qp_table_scale$engine$hi_wq(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$hi_wq
+endmodule // qp_table_scale$engine$hi_wq$0
+
+
+module qp_table_scale$engine$hi_wq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$hi_wq$1
 
 
 module qp_table_scale$engine$hold_q(d,q,clock);
@@ -4912,7 +5006,7 @@ module qp_table_scale$engine$live_we_q(d,q,clock);
 endmodule // qp_table_scale$engine$live_we_q
 
 
-module qp_table_scale$engine$lo_wq(d,q,clock);
+module qp_table_scale$engine$lo_wq$0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -4928,7 +5022,26 @@ module qp_table_scale$engine$lo_wq(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$lo_wq
+endmodule // qp_table_scale$engine$lo_wq$0
+
+
+module qp_table_scale$engine$lo_wq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$lo_wq$1
 
 
 module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);

@@ -236,9 +236,12 @@ pub struct MemCmdEngine {
     alloc_m: DFF<Bits<MASK_BITS>>,
     live_m: DFF<Bits<MASK_BITS>>,
     /// `range_m` over two edges (its bounds, then the mask): `range_q` is the range of the
-    /// block `ablk` was two edges before.
-    lo_wq: DFF<Bits<W_BITS>>,
-    hi_wq: DFF<Bits<W_BITS>>,
+    /// block `ablk` was two edges before. The bounds are registered for each block `ablk`
+    /// may be, `[blk, pblk]`, and `ablk_pf` says which one `ablk` was, so that no path runs
+    /// from the state decode that picks `ablk` into their carry chains.
+    lo_wq: Vec<DFF<Bits<W_BITS>>>,
+    hi_wq: Vec<DFF<Bits<W_BITS>>>,
+    ablk_pf: DFF<Bit>,
     range_q: DFF<Bits<MASK_BITS>>,
     /// Rows of the buffer that hold the block's data (the others are zeros: never written).
     rows_ok: DFF<Bits<ROW_BITS>>,
@@ -376,6 +379,12 @@ pub struct MemCmdEngine {
     lo_w: Signal<Local, Bits<W_BITS>>,
     hi_w: Signal<Local, Bits<W_BITS>>,
     bstart: Signal<Local, Bits<QPN_BITS>>,
+    /// The blocks `ablk` may be: `[blk, pblk]`.
+    src_blk: Vec<Signal<Local, Bits<BLOCK_NUM_BITS>>>,
+    /// `ablk` is `pblk`.
+    pf_sel: Signal<Local, Bit>,
+    /// One of `src_blk`.
+    ablk_k: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     w_row: Signal<Local, Bits<W_BITS>>,
     t_row: Signal<Local, Bits<W_BITS>>,
     grp_sel: Signal<Local, Bits<W_BITS>>,
@@ -510,10 +519,10 @@ impl MemCmdEngine {
                 map_valid_q, map_cmd_q, map_index_q, q_wr, q_rd, q_count, q_overflow, alloc_ok,
                 alloc_full, free_ok, cmd_error, in_use, counts_l, index, gen, qhead, q_head_qpn,
                 q_due, q_wr_next, q_rd_next, drained, block_addr, word_v, unit_v, lane_free,
-                lane_live, range_m, lane_bits, last_beat, unused_written, w_unit0, t_onehot,
+                lane_live, range_m, pf_sel, ablk_k, lane_bits, last_beat, unused_written, w_unit0, t_onehot,
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
-                cb_block, cb_written, alloc_m, live_m, lo_wq, hi_wq, range_q, rows_ok, cand_q,
+                cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
                 grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
                 snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
@@ -523,6 +532,9 @@ impl MemCmdEngine {
                 p_row_a, pf_row, p_last, clr_issued, clr_busy,
             ]
             req_fire: defaults(p.ports),
+            lo_wq: defaults(2),
+            hi_wq: defaults(2),
+            src_blk: defaults(2),
             rsp_fire: defaults(p.ports),
             in_flight: defaults(p.ports),
             map: FreeMap::new(&bp),
@@ -657,8 +669,7 @@ impl Logic for MemCmdEngine {
             cb_block,
             cb_written,
             alloc_m,
-            lo_wq,
-            hi_wq,
+            ablk_pf,
             range_q,
             live_m,
             rows_ok,
@@ -833,12 +844,12 @@ impl Logic for MemCmdEngine {
         }
 
         // The block in memory and the `written` bit.
-        self.ablk.next = self.blk.q.val();
-        if (self.state.q.val() == MemState::PfWr1)
+        self.pf_sel.next = (self.state.q.val() == MemState::PfWr1)
             | (self.state.q.val() == MemState::PfWr2)
             | (self.state.q.val() == MemState::PfWr3)
-            | self.pf_inflight.q.val()
-        {
+            | self.pf_inflight.q.val();
+        self.ablk.next = self.blk.q.val();
+        if self.pf_sel.val() {
             self.ablk.next = self.pblk.q.val();
         }
         self.block_addr.next = (self.state_base.val() & self.base_mask.val())
@@ -939,8 +950,6 @@ impl Logic for MemCmdEngine {
         // (The beat under a scan: the command's, or the prefetch's.)
         self.cbuf.write_data.next = self.sbeat.val();
         self.cbuf.read_address.next = bit_cast::<RAM_ADDR_BITS, W_BITS>(self.t_row_a.val());
-        self.bstart.next =
-            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.ablk.val()) << self.block_bits.val();
         // ALLOC: the candidates from the start (the whole block in a block after the start's).
         self.start_w.next = bit_cast::<W_BITS, QPN_BITS>(
             self.start.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
@@ -974,33 +983,51 @@ impl Logic for MemCmdEngine {
                 self.bit_seen.next = true;
             }
         }
-        // A block never written: the words ALLOC may take are those in [first_index, max_qps).
-        self.lo_w.next = 0.into();
-        if self.first_index.val() > self.bstart.val() {
-            self.lo_w.next =
-                bit_cast::<W_BITS, QPN_BITS>(self.first_index.val() - self.bstart.val());
-            if (self.first_index.val() - self.bstart.val())
-                > bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val())
-            {
-                self.lo_w.next = self.words_m1.val() + 1;
+        // A block never written: the words ALLOC may take are those in [first_index, max_qps),
+        // for each block `ablk` may be.
+        self.src_blk[0].next = self.blk.q.val();
+        self.src_blk[1].next = self.pblk.q.val();
+        for k in 0..2 {
+            self.lo_wq[k].clock.next = self.clock.val();
+            self.hi_wq[k].clock.next = self.clock.val();
+            self.ablk_k.next = self.src_blk[k].val();
+            self.bstart.next =
+                bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.ablk_k.val()) << self.block_bits.val();
+            self.lo_w.next = 0.into();
+            if self.first_index.val() > self.bstart.val() {
+                self.lo_w.next =
+                    bit_cast::<W_BITS, QPN_BITS>(self.first_index.val() - self.bstart.val());
+                if (self.first_index.val() - self.bstart.val())
+                    > bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val())
+                {
+                    self.lo_w.next = self.words_m1.val() + 1;
+                }
             }
+            self.hi_w.next = self.words_m1.val() + 1;
+            if bit_cast::<25, QPN_BITS>(self.bstart.val())
+                + bit_cast::<25, W_BITS>(self.words_m1.val())
+                >= self.max_qps.val()
+            {
+                self.hi_w.next = bit_cast::<W_BITS, 25>(
+                    self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
+                );
+            }
+            self.lo_wq[k].d.next = self.lo_w.val();
+            self.hi_wq[k].d.next = self.hi_w.val();
         }
-        self.hi_w.next = self.words_m1.val() + 1;
-        if bit_cast::<25, QPN_BITS>(self.bstart.val()) + bit_cast::<25, W_BITS>(self.words_m1.val())
-            >= self.max_qps.val()
-        {
-            self.hi_w.next = bit_cast::<W_BITS, 25>(
-                self.max_qps.val() - bit_cast::<25, QPN_BITS>(self.bstart.val()),
-            );
-        }
+        self.ablk_pf.d.next = self.pf_sel.val();
         // Registered over two edges (`range_q`, off the paths of the state machine): every use
         // comes two edges or more after `ablk` last changed (WRead3 and the scan of a command
         // after WRead1, PfWr3 and the prefetch's scan after PfWr1, where `ablk` turns to
         // `pblk`).
-        self.lo_wq.d.next = self.lo_w.val();
-        self.hi_wq.d.next = self.hi_w.val();
-        self.range_m.next = (self.words_all.val() << self.lo_wq.q.val())
-            & !(self.words_all.val() << self.hi_wq.q.val())
+        self.lo_w.next = self.lo_wq[0].q.val();
+        self.hi_w.next = self.hi_wq[0].q.val();
+        if self.ablk_pf.q.val() {
+            self.lo_w.next = self.lo_wq[1].q.val();
+            self.hi_w.next = self.hi_wq[1].q.val();
+        }
+        self.range_m.next = (self.words_all.val() << self.lo_w.val())
+            & !(self.words_all.val() << self.hi_w.val())
             & self.words_all.val();
         self.range_q.d.next = self.range_m.val();
         // The target's row with its new word (`beat_r` holds the row, `w` is the target).
