@@ -10117,15 +10117,30 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  groups_below$61 = 32'h7f;
     localparam  groups_below$62 = 32'h7f;
     localparam  groups_below$63 = 32'h7f;
-    localparam  answer_depth = 10'b100;
-    localparam  ref_max = 10'b1111111111;
+    localparam  answer_full = 10'b1111111100;
+    localparam  busy_mask$0 = 256'hffff;
+    localparam  busy_mask$1 = 256'hffff0000;
+    localparam  busy_mask$2 = 256'hffff00000000;
+    localparam  busy_mask$3 = 256'hffff000000000000;
+    localparam  answer_depth_m1 = 10'b11;
+    localparam  seal_at = 10'b1111111100;
     localparam  dec_num$0 = 3'b0;
     localparam  dec_num$1 = 3'b1;
     localparam  dec_num$2 = 3'b10;
-    localparam  ref_num$0 = 10'b0;
-    localparam  ref_num$1 = 10'b1;
-    localparam  ref_num$2 = 10'b10;
-    localparam  ref_max_m1 = 10'b1111111110;
+    localparam  k_bit$0 = 8'h1;
+    localparam  k_bit$1 = 8'h2;
+    localparam  k_bit$2 = 8'h4;
+    localparam  k_mask = 8'h7;
+    localparam  m_num$0 = 10'b0;
+    localparam  m_num$1 = 10'b1;
+    localparam  m_num$2 = 10'b10;
+    localparam  m_num$3 = 10'b11;
+    localparam  m_num$4 = 10'b100;
+    localparam  m_bit$0 = 16'h1;
+    localparam  m_bit$1 = 16'h2;
+    localparam  m_bit$2 = 16'h4;
+    localparam  m_bit$3 = 16'h8;
+    localparam  m_bit$4 = 16'h10;
     localparam  base_mask = 64'hfffffffffffffff0;
     localparam  block_shift = 8'h4;
     localparam  beat_shift = 8'h1;
@@ -10220,6 +10235,429 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  busy_q$d;
     wire  busy_q$q;
     reg  busy_q$clock;
+    reg  busy_g$0$d;
+    wire  busy_g$0$q;
+    reg  busy_g$0$clock;
+    reg  busy_g$1$d;
+    wire  busy_g$1$q;
+    reg  busy_g$1$clock;
+    reg  busy_g$2$d;
+    wire  busy_g$2$q;
+    reg  busy_g$2$clock;
+    reg  busy_g$3$d;
+    wire  busy_g$3$q;
+    reg  busy_g$3$clock;
+    reg  i_valid$d;
+    wire  i_valid$q;
+    reg  i_valid$clock;
+    reg  [20:0] i_block$d;
+    wire  [20:0] i_block$q;
+    reg  i_block$clock;
+    reg  [2:0] i_port$d;
+    wire  [2:0] i_port$q;
+    reg  i_port$clock;
+    reg  i_exempt$d;
+    wire  i_exempt$q;
+    reg  i_exempt$clock;
+    reg  t_valid$d;
+    wire  t_valid$q;
+    reg  t_valid$clock;
+    reg  [20:0] t_block$d;
+    wire  [20:0] t_block$q;
+    reg  t_block$clock;
+    reg  [2:0] t_port$d;
+    wire  [2:0] t_port$q;
+    reg  t_port$clock;
+    reg  t_hit$d;
+    wire  t_hit$q;
+    reg  t_hit$clock;
+    reg  t_mo$0$d;
+    wire  t_mo$0$q;
+    reg  t_mo$0$clock;
+    reg  t_mo$1$d;
+    wire  t_mo$1$q;
+    reg  t_mo$1$clock;
+    reg  t_mo$2$d;
+    wire  t_mo$2$q;
+    reg  t_mo$2$clock;
+    reg  t_mo$3$d;
+    wire  t_mo$3$q;
+    reg  t_mo$3$clock;
+    reg  t_mo$4$d;
+    wire  t_mo$4$q;
+    reg  t_mo$4$clock;
+    reg  t_mo$5$d;
+    wire  t_mo$5$q;
+    reg  t_mo$5$clock;
+    reg  t_mo$6$d;
+    wire  t_mo$6$q;
+    reg  t_mo$6$clock;
+    reg  t_mo$7$d;
+    wire  t_mo$7$q;
+    reg  t_mo$7$clock;
+    reg  t_mo$8$d;
+    wire  t_mo$8$q;
+    reg  t_mo$8$clock;
+    reg  t_mo$9$d;
+    wire  t_mo$9$q;
+    reg  t_mo$9$clock;
+    reg  t_mo$10$d;
+    wire  t_mo$10$q;
+    reg  t_mo$10$clock;
+    reg  t_mo$11$d;
+    wire  t_mo$11$q;
+    reg  t_mo$11$clock;
+    reg  t_mo$12$d;
+    wire  t_mo$12$q;
+    reg  t_mo$12$clock;
+    reg  t_mo$13$d;
+    wire  t_mo$13$q;
+    reg  t_mo$13$clock;
+    reg  t_mo$14$d;
+    wire  t_mo$14$q;
+    reg  t_mo$14$clock;
+    reg  t_mo$15$d;
+    wire  t_mo$15$q;
+    reg  t_mo$15$clock;
+    reg  t_mo$16$d;
+    wire  t_mo$16$q;
+    reg  t_mo$16$clock;
+    reg  t_mo$17$d;
+    wire  t_mo$17$q;
+    reg  t_mo$17$clock;
+    reg  t_mo$18$d;
+    wire  t_mo$18$q;
+    reg  t_mo$18$clock;
+    reg  t_mo$19$d;
+    wire  t_mo$19$q;
+    reg  t_mo$19$clock;
+    reg  t_mo$20$d;
+    wire  t_mo$20$q;
+    reg  t_mo$20$clock;
+    reg  t_mo$21$d;
+    wire  t_mo$21$q;
+    reg  t_mo$21$clock;
+    reg  t_mo$22$d;
+    wire  t_mo$22$q;
+    reg  t_mo$22$clock;
+    reg  t_mo$23$d;
+    wire  t_mo$23$q;
+    reg  t_mo$23$clock;
+    reg  t_mo$24$d;
+    wire  t_mo$24$q;
+    reg  t_mo$24$clock;
+    reg  t_mo$25$d;
+    wire  t_mo$25$q;
+    reg  t_mo$25$clock;
+    reg  t_mo$26$d;
+    wire  t_mo$26$q;
+    reg  t_mo$26$clock;
+    reg  t_mo$27$d;
+    wire  t_mo$27$q;
+    reg  t_mo$27$clock;
+    reg  t_mo$28$d;
+    wire  t_mo$28$q;
+    reg  t_mo$28$clock;
+    reg  t_mo$29$d;
+    wire  t_mo$29$q;
+    reg  t_mo$29$clock;
+    reg  t_mo$30$d;
+    wire  t_mo$30$q;
+    reg  t_mo$30$clock;
+    reg  t_mo$31$d;
+    wire  t_mo$31$q;
+    reg  t_mo$31$clock;
+    reg  t_mo$32$d;
+    wire  t_mo$32$q;
+    reg  t_mo$32$clock;
+    reg  t_mo$33$d;
+    wire  t_mo$33$q;
+    reg  t_mo$33$clock;
+    reg  t_mo$34$d;
+    wire  t_mo$34$q;
+    reg  t_mo$34$clock;
+    reg  t_mo$35$d;
+    wire  t_mo$35$q;
+    reg  t_mo$35$clock;
+    reg  t_mo$36$d;
+    wire  t_mo$36$q;
+    reg  t_mo$36$clock;
+    reg  t_mo$37$d;
+    wire  t_mo$37$q;
+    reg  t_mo$37$clock;
+    reg  t_mo$38$d;
+    wire  t_mo$38$q;
+    reg  t_mo$38$clock;
+    reg  t_mo$39$d;
+    wire  t_mo$39$q;
+    reg  t_mo$39$clock;
+    reg  t_mo$40$d;
+    wire  t_mo$40$q;
+    reg  t_mo$40$clock;
+    reg  t_mo$41$d;
+    wire  t_mo$41$q;
+    reg  t_mo$41$clock;
+    reg  t_mo$42$d;
+    wire  t_mo$42$q;
+    reg  t_mo$42$clock;
+    reg  t_mo$43$d;
+    wire  t_mo$43$q;
+    reg  t_mo$43$clock;
+    reg  t_mo$44$d;
+    wire  t_mo$44$q;
+    reg  t_mo$44$clock;
+    reg  t_mo$45$d;
+    wire  t_mo$45$q;
+    reg  t_mo$45$clock;
+    reg  t_mo$46$d;
+    wire  t_mo$46$q;
+    reg  t_mo$46$clock;
+    reg  t_mo$47$d;
+    wire  t_mo$47$q;
+    reg  t_mo$47$clock;
+    reg  t_mo$48$d;
+    wire  t_mo$48$q;
+    reg  t_mo$48$clock;
+    reg  t_mo$49$d;
+    wire  t_mo$49$q;
+    reg  t_mo$49$clock;
+    reg  t_mo$50$d;
+    wire  t_mo$50$q;
+    reg  t_mo$50$clock;
+    reg  t_mo$51$d;
+    wire  t_mo$51$q;
+    reg  t_mo$51$clock;
+    reg  t_mo$52$d;
+    wire  t_mo$52$q;
+    reg  t_mo$52$clock;
+    reg  t_mo$53$d;
+    wire  t_mo$53$q;
+    reg  t_mo$53$clock;
+    reg  t_mo$54$d;
+    wire  t_mo$54$q;
+    reg  t_mo$54$clock;
+    reg  t_mo$55$d;
+    wire  t_mo$55$q;
+    reg  t_mo$55$clock;
+    reg  t_mo$56$d;
+    wire  t_mo$56$q;
+    reg  t_mo$56$clock;
+    reg  t_mo$57$d;
+    wire  t_mo$57$q;
+    reg  t_mo$57$clock;
+    reg  t_mo$58$d;
+    wire  t_mo$58$q;
+    reg  t_mo$58$clock;
+    reg  t_mo$59$d;
+    wire  t_mo$59$q;
+    reg  t_mo$59$clock;
+    reg  t_mo$60$d;
+    wire  t_mo$60$q;
+    reg  t_mo$60$clock;
+    reg  t_mo$61$d;
+    wire  t_mo$61$q;
+    reg  t_mo$61$clock;
+    reg  t_mo$62$d;
+    wire  t_mo$62$q;
+    reg  t_mo$62$clock;
+    reg  t_mo$63$d;
+    wire  t_mo$63$q;
+    reg  t_mo$63$clock;
+    reg  nf_oh$0$d;
+    wire  nf_oh$0$q;
+    reg  nf_oh$0$clock;
+    reg  nf_oh$1$d;
+    wire  nf_oh$1$q;
+    reg  nf_oh$1$clock;
+    reg  nf_oh$2$d;
+    wire  nf_oh$2$q;
+    reg  nf_oh$2$clock;
+    reg  nf_oh$3$d;
+    wire  nf_oh$3$q;
+    reg  nf_oh$3$clock;
+    reg  nf_oh$4$d;
+    wire  nf_oh$4$q;
+    reg  nf_oh$4$clock;
+    reg  nf_oh$5$d;
+    wire  nf_oh$5$q;
+    reg  nf_oh$5$clock;
+    reg  nf_oh$6$d;
+    wire  nf_oh$6$q;
+    reg  nf_oh$6$clock;
+    reg  nf_oh$7$d;
+    wire  nf_oh$7$q;
+    reg  nf_oh$7$clock;
+    reg  nf_oh$8$d;
+    wire  nf_oh$8$q;
+    reg  nf_oh$8$clock;
+    reg  nf_oh$9$d;
+    wire  nf_oh$9$q;
+    reg  nf_oh$9$clock;
+    reg  nf_oh$10$d;
+    wire  nf_oh$10$q;
+    reg  nf_oh$10$clock;
+    reg  nf_oh$11$d;
+    wire  nf_oh$11$q;
+    reg  nf_oh$11$clock;
+    reg  nf_oh$12$d;
+    wire  nf_oh$12$q;
+    reg  nf_oh$12$clock;
+    reg  nf_oh$13$d;
+    wire  nf_oh$13$q;
+    reg  nf_oh$13$clock;
+    reg  nf_oh$14$d;
+    wire  nf_oh$14$q;
+    reg  nf_oh$14$clock;
+    reg  nf_oh$15$d;
+    wire  nf_oh$15$q;
+    reg  nf_oh$15$clock;
+    reg  nf_oh$16$d;
+    wire  nf_oh$16$q;
+    reg  nf_oh$16$clock;
+    reg  nf_oh$17$d;
+    wire  nf_oh$17$q;
+    reg  nf_oh$17$clock;
+    reg  nf_oh$18$d;
+    wire  nf_oh$18$q;
+    reg  nf_oh$18$clock;
+    reg  nf_oh$19$d;
+    wire  nf_oh$19$q;
+    reg  nf_oh$19$clock;
+    reg  nf_oh$20$d;
+    wire  nf_oh$20$q;
+    reg  nf_oh$20$clock;
+    reg  nf_oh$21$d;
+    wire  nf_oh$21$q;
+    reg  nf_oh$21$clock;
+    reg  nf_oh$22$d;
+    wire  nf_oh$22$q;
+    reg  nf_oh$22$clock;
+    reg  nf_oh$23$d;
+    wire  nf_oh$23$q;
+    reg  nf_oh$23$clock;
+    reg  nf_oh$24$d;
+    wire  nf_oh$24$q;
+    reg  nf_oh$24$clock;
+    reg  nf_oh$25$d;
+    wire  nf_oh$25$q;
+    reg  nf_oh$25$clock;
+    reg  nf_oh$26$d;
+    wire  nf_oh$26$q;
+    reg  nf_oh$26$clock;
+    reg  nf_oh$27$d;
+    wire  nf_oh$27$q;
+    reg  nf_oh$27$clock;
+    reg  nf_oh$28$d;
+    wire  nf_oh$28$q;
+    reg  nf_oh$28$clock;
+    reg  nf_oh$29$d;
+    wire  nf_oh$29$q;
+    reg  nf_oh$29$clock;
+    reg  nf_oh$30$d;
+    wire  nf_oh$30$q;
+    reg  nf_oh$30$clock;
+    reg  nf_oh$31$d;
+    wire  nf_oh$31$q;
+    reg  nf_oh$31$clock;
+    reg  nf_oh$32$d;
+    wire  nf_oh$32$q;
+    reg  nf_oh$32$clock;
+    reg  nf_oh$33$d;
+    wire  nf_oh$33$q;
+    reg  nf_oh$33$clock;
+    reg  nf_oh$34$d;
+    wire  nf_oh$34$q;
+    reg  nf_oh$34$clock;
+    reg  nf_oh$35$d;
+    wire  nf_oh$35$q;
+    reg  nf_oh$35$clock;
+    reg  nf_oh$36$d;
+    wire  nf_oh$36$q;
+    reg  nf_oh$36$clock;
+    reg  nf_oh$37$d;
+    wire  nf_oh$37$q;
+    reg  nf_oh$37$clock;
+    reg  nf_oh$38$d;
+    wire  nf_oh$38$q;
+    reg  nf_oh$38$clock;
+    reg  nf_oh$39$d;
+    wire  nf_oh$39$q;
+    reg  nf_oh$39$clock;
+    reg  nf_oh$40$d;
+    wire  nf_oh$40$q;
+    reg  nf_oh$40$clock;
+    reg  nf_oh$41$d;
+    wire  nf_oh$41$q;
+    reg  nf_oh$41$clock;
+    reg  nf_oh$42$d;
+    wire  nf_oh$42$q;
+    reg  nf_oh$42$clock;
+    reg  nf_oh$43$d;
+    wire  nf_oh$43$q;
+    reg  nf_oh$43$clock;
+    reg  nf_oh$44$d;
+    wire  nf_oh$44$q;
+    reg  nf_oh$44$clock;
+    reg  nf_oh$45$d;
+    wire  nf_oh$45$q;
+    reg  nf_oh$45$clock;
+    reg  nf_oh$46$d;
+    wire  nf_oh$46$q;
+    reg  nf_oh$46$clock;
+    reg  nf_oh$47$d;
+    wire  nf_oh$47$q;
+    reg  nf_oh$47$clock;
+    reg  nf_oh$48$d;
+    wire  nf_oh$48$q;
+    reg  nf_oh$48$clock;
+    reg  nf_oh$49$d;
+    wire  nf_oh$49$q;
+    reg  nf_oh$49$clock;
+    reg  nf_oh$50$d;
+    wire  nf_oh$50$q;
+    reg  nf_oh$50$clock;
+    reg  nf_oh$51$d;
+    wire  nf_oh$51$q;
+    reg  nf_oh$51$clock;
+    reg  nf_oh$52$d;
+    wire  nf_oh$52$q;
+    reg  nf_oh$52$clock;
+    reg  nf_oh$53$d;
+    wire  nf_oh$53$q;
+    reg  nf_oh$53$clock;
+    reg  nf_oh$54$d;
+    wire  nf_oh$54$q;
+    reg  nf_oh$54$clock;
+    reg  nf_oh$55$d;
+    wire  nf_oh$55$q;
+    reg  nf_oh$55$clock;
+    reg  nf_oh$56$d;
+    wire  nf_oh$56$q;
+    reg  nf_oh$56$clock;
+    reg  nf_oh$57$d;
+    wire  nf_oh$57$q;
+    reg  nf_oh$57$clock;
+    reg  nf_oh$58$d;
+    wire  nf_oh$58$q;
+    reg  nf_oh$58$clock;
+    reg  nf_oh$59$d;
+    wire  nf_oh$59$q;
+    reg  nf_oh$59$clock;
+    reg  nf_oh$60$d;
+    wire  nf_oh$60$q;
+    reg  nf_oh$60$clock;
+    reg  nf_oh$61$d;
+    wire  nf_oh$61$q;
+    reg  nf_oh$61$clock;
+    reg  nf_oh$62$d;
+    wire  nf_oh$62$q;
+    reg  nf_oh$62$clock;
+    reg  nf_oh$63$d;
+    wire  nf_oh$63$q;
+    reg  nf_oh$63$clock;
+    reg  nf_valid$d;
+    wire  nf_valid$q;
+    reg  nf_valid$clock;
     reg  [20:0] s_block$0$d;
     wire  [20:0] s_block$0$q;
     reg  s_block$0$clock;
@@ -11372,198 +11810,597 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  s_inc$63$d;
     wire  s_inc$63$q;
     reg  s_inc$63$clock;
-    reg  s_eq$0$d;
-    wire  s_eq$0$q;
-    reg  s_eq$0$clock;
-    reg  s_eq$1$d;
-    wire  s_eq$1$q;
-    reg  s_eq$1$clock;
-    reg  s_eq$2$d;
-    wire  s_eq$2$q;
-    reg  s_eq$2$clock;
-    reg  s_eq$3$d;
-    wire  s_eq$3$q;
-    reg  s_eq$3$clock;
-    reg  s_eq$4$d;
-    wire  s_eq$4$q;
-    reg  s_eq$4$clock;
-    reg  s_eq$5$d;
-    wire  s_eq$5$q;
-    reg  s_eq$5$clock;
-    reg  s_eq$6$d;
-    wire  s_eq$6$q;
-    reg  s_eq$6$clock;
-    reg  s_eq$7$d;
-    wire  s_eq$7$q;
-    reg  s_eq$7$clock;
-    reg  s_eq$8$d;
-    wire  s_eq$8$q;
-    reg  s_eq$8$clock;
-    reg  s_eq$9$d;
-    wire  s_eq$9$q;
-    reg  s_eq$9$clock;
-    reg  s_eq$10$d;
-    wire  s_eq$10$q;
-    reg  s_eq$10$clock;
-    reg  s_eq$11$d;
-    wire  s_eq$11$q;
-    reg  s_eq$11$clock;
-    reg  s_eq$12$d;
-    wire  s_eq$12$q;
-    reg  s_eq$12$clock;
-    reg  s_eq$13$d;
-    wire  s_eq$13$q;
-    reg  s_eq$13$clock;
-    reg  s_eq$14$d;
-    wire  s_eq$14$q;
-    reg  s_eq$14$clock;
-    reg  s_eq$15$d;
-    wire  s_eq$15$q;
-    reg  s_eq$15$clock;
-    reg  s_eq$16$d;
-    wire  s_eq$16$q;
-    reg  s_eq$16$clock;
-    reg  s_eq$17$d;
-    wire  s_eq$17$q;
-    reg  s_eq$17$clock;
-    reg  s_eq$18$d;
-    wire  s_eq$18$q;
-    reg  s_eq$18$clock;
-    reg  s_eq$19$d;
-    wire  s_eq$19$q;
-    reg  s_eq$19$clock;
-    reg  s_eq$20$d;
-    wire  s_eq$20$q;
-    reg  s_eq$20$clock;
-    reg  s_eq$21$d;
-    wire  s_eq$21$q;
-    reg  s_eq$21$clock;
-    reg  s_eq$22$d;
-    wire  s_eq$22$q;
-    reg  s_eq$22$clock;
-    reg  s_eq$23$d;
-    wire  s_eq$23$q;
-    reg  s_eq$23$clock;
-    reg  s_eq$24$d;
-    wire  s_eq$24$q;
-    reg  s_eq$24$clock;
-    reg  s_eq$25$d;
-    wire  s_eq$25$q;
-    reg  s_eq$25$clock;
-    reg  s_eq$26$d;
-    wire  s_eq$26$q;
-    reg  s_eq$26$clock;
-    reg  s_eq$27$d;
-    wire  s_eq$27$q;
-    reg  s_eq$27$clock;
-    reg  s_eq$28$d;
-    wire  s_eq$28$q;
-    reg  s_eq$28$clock;
-    reg  s_eq$29$d;
-    wire  s_eq$29$q;
-    reg  s_eq$29$clock;
-    reg  s_eq$30$d;
-    wire  s_eq$30$q;
-    reg  s_eq$30$clock;
-    reg  s_eq$31$d;
-    wire  s_eq$31$q;
-    reg  s_eq$31$clock;
-    reg  s_eq$32$d;
-    wire  s_eq$32$q;
-    reg  s_eq$32$clock;
-    reg  s_eq$33$d;
-    wire  s_eq$33$q;
-    reg  s_eq$33$clock;
-    reg  s_eq$34$d;
-    wire  s_eq$34$q;
-    reg  s_eq$34$clock;
-    reg  s_eq$35$d;
-    wire  s_eq$35$q;
-    reg  s_eq$35$clock;
-    reg  s_eq$36$d;
-    wire  s_eq$36$q;
-    reg  s_eq$36$clock;
-    reg  s_eq$37$d;
-    wire  s_eq$37$q;
-    reg  s_eq$37$clock;
-    reg  s_eq$38$d;
-    wire  s_eq$38$q;
-    reg  s_eq$38$clock;
-    reg  s_eq$39$d;
-    wire  s_eq$39$q;
-    reg  s_eq$39$clock;
-    reg  s_eq$40$d;
-    wire  s_eq$40$q;
-    reg  s_eq$40$clock;
-    reg  s_eq$41$d;
-    wire  s_eq$41$q;
-    reg  s_eq$41$clock;
-    reg  s_eq$42$d;
-    wire  s_eq$42$q;
-    reg  s_eq$42$clock;
-    reg  s_eq$43$d;
-    wire  s_eq$43$q;
-    reg  s_eq$43$clock;
-    reg  s_eq$44$d;
-    wire  s_eq$44$q;
-    reg  s_eq$44$clock;
-    reg  s_eq$45$d;
-    wire  s_eq$45$q;
-    reg  s_eq$45$clock;
-    reg  s_eq$46$d;
-    wire  s_eq$46$q;
-    reg  s_eq$46$clock;
-    reg  s_eq$47$d;
-    wire  s_eq$47$q;
-    reg  s_eq$47$clock;
-    reg  s_eq$48$d;
-    wire  s_eq$48$q;
-    reg  s_eq$48$clock;
-    reg  s_eq$49$d;
-    wire  s_eq$49$q;
-    reg  s_eq$49$clock;
-    reg  s_eq$50$d;
-    wire  s_eq$50$q;
-    reg  s_eq$50$clock;
-    reg  s_eq$51$d;
-    wire  s_eq$51$q;
-    reg  s_eq$51$clock;
-    reg  s_eq$52$d;
-    wire  s_eq$52$q;
-    reg  s_eq$52$clock;
-    reg  s_eq$53$d;
-    wire  s_eq$53$q;
-    reg  s_eq$53$clock;
-    reg  s_eq$54$d;
-    wire  s_eq$54$q;
-    reg  s_eq$54$clock;
-    reg  s_eq$55$d;
-    wire  s_eq$55$q;
-    reg  s_eq$55$clock;
-    reg  s_eq$56$d;
-    wire  s_eq$56$q;
-    reg  s_eq$56$clock;
-    reg  s_eq$57$d;
-    wire  s_eq$57$q;
-    reg  s_eq$57$clock;
-    reg  s_eq$58$d;
-    wire  s_eq$58$q;
-    reg  s_eq$58$clock;
-    reg  s_eq$59$d;
-    wire  s_eq$59$q;
-    reg  s_eq$59$clock;
-    reg  s_eq$60$d;
-    wire  s_eq$60$q;
-    reg  s_eq$60$clock;
-    reg  s_eq$61$d;
-    wire  s_eq$61$q;
-    reg  s_eq$61$clock;
-    reg  s_eq$62$d;
-    wire  s_eq$62$q;
-    reg  s_eq$62$clock;
-    reg  s_eq$63$d;
-    wire  s_eq$63$q;
-    reg  s_eq$63$clock;
+    reg  [7:0] s_rz$0$d;
+    wire  [7:0] s_rz$0$q;
+    reg  s_rz$0$clock;
+    reg  [7:0] s_rz$1$d;
+    wire  [7:0] s_rz$1$q;
+    reg  s_rz$1$clock;
+    reg  [7:0] s_rz$2$d;
+    wire  [7:0] s_rz$2$q;
+    reg  s_rz$2$clock;
+    reg  [7:0] s_rz$3$d;
+    wire  [7:0] s_rz$3$q;
+    reg  s_rz$3$clock;
+    reg  [7:0] s_rz$4$d;
+    wire  [7:0] s_rz$4$q;
+    reg  s_rz$4$clock;
+    reg  [7:0] s_rz$5$d;
+    wire  [7:0] s_rz$5$q;
+    reg  s_rz$5$clock;
+    reg  [7:0] s_rz$6$d;
+    wire  [7:0] s_rz$6$q;
+    reg  s_rz$6$clock;
+    reg  [7:0] s_rz$7$d;
+    wire  [7:0] s_rz$7$q;
+    reg  s_rz$7$clock;
+    reg  [7:0] s_rz$8$d;
+    wire  [7:0] s_rz$8$q;
+    reg  s_rz$8$clock;
+    reg  [7:0] s_rz$9$d;
+    wire  [7:0] s_rz$9$q;
+    reg  s_rz$9$clock;
+    reg  [7:0] s_rz$10$d;
+    wire  [7:0] s_rz$10$q;
+    reg  s_rz$10$clock;
+    reg  [7:0] s_rz$11$d;
+    wire  [7:0] s_rz$11$q;
+    reg  s_rz$11$clock;
+    reg  [7:0] s_rz$12$d;
+    wire  [7:0] s_rz$12$q;
+    reg  s_rz$12$clock;
+    reg  [7:0] s_rz$13$d;
+    wire  [7:0] s_rz$13$q;
+    reg  s_rz$13$clock;
+    reg  [7:0] s_rz$14$d;
+    wire  [7:0] s_rz$14$q;
+    reg  s_rz$14$clock;
+    reg  [7:0] s_rz$15$d;
+    wire  [7:0] s_rz$15$q;
+    reg  s_rz$15$clock;
+    reg  [7:0] s_rz$16$d;
+    wire  [7:0] s_rz$16$q;
+    reg  s_rz$16$clock;
+    reg  [7:0] s_rz$17$d;
+    wire  [7:0] s_rz$17$q;
+    reg  s_rz$17$clock;
+    reg  [7:0] s_rz$18$d;
+    wire  [7:0] s_rz$18$q;
+    reg  s_rz$18$clock;
+    reg  [7:0] s_rz$19$d;
+    wire  [7:0] s_rz$19$q;
+    reg  s_rz$19$clock;
+    reg  [7:0] s_rz$20$d;
+    wire  [7:0] s_rz$20$q;
+    reg  s_rz$20$clock;
+    reg  [7:0] s_rz$21$d;
+    wire  [7:0] s_rz$21$q;
+    reg  s_rz$21$clock;
+    reg  [7:0] s_rz$22$d;
+    wire  [7:0] s_rz$22$q;
+    reg  s_rz$22$clock;
+    reg  [7:0] s_rz$23$d;
+    wire  [7:0] s_rz$23$q;
+    reg  s_rz$23$clock;
+    reg  [7:0] s_rz$24$d;
+    wire  [7:0] s_rz$24$q;
+    reg  s_rz$24$clock;
+    reg  [7:0] s_rz$25$d;
+    wire  [7:0] s_rz$25$q;
+    reg  s_rz$25$clock;
+    reg  [7:0] s_rz$26$d;
+    wire  [7:0] s_rz$26$q;
+    reg  s_rz$26$clock;
+    reg  [7:0] s_rz$27$d;
+    wire  [7:0] s_rz$27$q;
+    reg  s_rz$27$clock;
+    reg  [7:0] s_rz$28$d;
+    wire  [7:0] s_rz$28$q;
+    reg  s_rz$28$clock;
+    reg  [7:0] s_rz$29$d;
+    wire  [7:0] s_rz$29$q;
+    reg  s_rz$29$clock;
+    reg  [7:0] s_rz$30$d;
+    wire  [7:0] s_rz$30$q;
+    reg  s_rz$30$clock;
+    reg  [7:0] s_rz$31$d;
+    wire  [7:0] s_rz$31$q;
+    reg  s_rz$31$clock;
+    reg  [7:0] s_rz$32$d;
+    wire  [7:0] s_rz$32$q;
+    reg  s_rz$32$clock;
+    reg  [7:0] s_rz$33$d;
+    wire  [7:0] s_rz$33$q;
+    reg  s_rz$33$clock;
+    reg  [7:0] s_rz$34$d;
+    wire  [7:0] s_rz$34$q;
+    reg  s_rz$34$clock;
+    reg  [7:0] s_rz$35$d;
+    wire  [7:0] s_rz$35$q;
+    reg  s_rz$35$clock;
+    reg  [7:0] s_rz$36$d;
+    wire  [7:0] s_rz$36$q;
+    reg  s_rz$36$clock;
+    reg  [7:0] s_rz$37$d;
+    wire  [7:0] s_rz$37$q;
+    reg  s_rz$37$clock;
+    reg  [7:0] s_rz$38$d;
+    wire  [7:0] s_rz$38$q;
+    reg  s_rz$38$clock;
+    reg  [7:0] s_rz$39$d;
+    wire  [7:0] s_rz$39$q;
+    reg  s_rz$39$clock;
+    reg  [7:0] s_rz$40$d;
+    wire  [7:0] s_rz$40$q;
+    reg  s_rz$40$clock;
+    reg  [7:0] s_rz$41$d;
+    wire  [7:0] s_rz$41$q;
+    reg  s_rz$41$clock;
+    reg  [7:0] s_rz$42$d;
+    wire  [7:0] s_rz$42$q;
+    reg  s_rz$42$clock;
+    reg  [7:0] s_rz$43$d;
+    wire  [7:0] s_rz$43$q;
+    reg  s_rz$43$clock;
+    reg  [7:0] s_rz$44$d;
+    wire  [7:0] s_rz$44$q;
+    reg  s_rz$44$clock;
+    reg  [7:0] s_rz$45$d;
+    wire  [7:0] s_rz$45$q;
+    reg  s_rz$45$clock;
+    reg  [7:0] s_rz$46$d;
+    wire  [7:0] s_rz$46$q;
+    reg  s_rz$46$clock;
+    reg  [7:0] s_rz$47$d;
+    wire  [7:0] s_rz$47$q;
+    reg  s_rz$47$clock;
+    reg  [7:0] s_rz$48$d;
+    wire  [7:0] s_rz$48$q;
+    reg  s_rz$48$clock;
+    reg  [7:0] s_rz$49$d;
+    wire  [7:0] s_rz$49$q;
+    reg  s_rz$49$clock;
+    reg  [7:0] s_rz$50$d;
+    wire  [7:0] s_rz$50$q;
+    reg  s_rz$50$clock;
+    reg  [7:0] s_rz$51$d;
+    wire  [7:0] s_rz$51$q;
+    reg  s_rz$51$clock;
+    reg  [7:0] s_rz$52$d;
+    wire  [7:0] s_rz$52$q;
+    reg  s_rz$52$clock;
+    reg  [7:0] s_rz$53$d;
+    wire  [7:0] s_rz$53$q;
+    reg  s_rz$53$clock;
+    reg  [7:0] s_rz$54$d;
+    wire  [7:0] s_rz$54$q;
+    reg  s_rz$54$clock;
+    reg  [7:0] s_rz$55$d;
+    wire  [7:0] s_rz$55$q;
+    reg  s_rz$55$clock;
+    reg  [7:0] s_rz$56$d;
+    wire  [7:0] s_rz$56$q;
+    reg  s_rz$56$clock;
+    reg  [7:0] s_rz$57$d;
+    wire  [7:0] s_rz$57$q;
+    reg  s_rz$57$clock;
+    reg  [7:0] s_rz$58$d;
+    wire  [7:0] s_rz$58$q;
+    reg  s_rz$58$clock;
+    reg  [7:0] s_rz$59$d;
+    wire  [7:0] s_rz$59$q;
+    reg  s_rz$59$clock;
+    reg  [7:0] s_rz$60$d;
+    wire  [7:0] s_rz$60$q;
+    reg  s_rz$60$clock;
+    reg  [7:0] s_rz$61$d;
+    wire  [7:0] s_rz$61$q;
+    reg  s_rz$61$clock;
+    reg  [7:0] s_rz$62$d;
+    wire  [7:0] s_rz$62$q;
+    reg  s_rz$62$clock;
+    reg  [7:0] s_rz$63$d;
+    wire  [7:0] s_rz$63$q;
+    reg  s_rz$63$clock;
+    reg  s_eq_a$0$d;
+    wire  s_eq_a$0$q;
+    reg  s_eq_a$0$clock;
+    reg  s_eq_a$1$d;
+    wire  s_eq_a$1$q;
+    reg  s_eq_a$1$clock;
+    reg  s_eq_a$2$d;
+    wire  s_eq_a$2$q;
+    reg  s_eq_a$2$clock;
+    reg  s_eq_a$3$d;
+    wire  s_eq_a$3$q;
+    reg  s_eq_a$3$clock;
+    reg  s_eq_a$4$d;
+    wire  s_eq_a$4$q;
+    reg  s_eq_a$4$clock;
+    reg  s_eq_a$5$d;
+    wire  s_eq_a$5$q;
+    reg  s_eq_a$5$clock;
+    reg  s_eq_a$6$d;
+    wire  s_eq_a$6$q;
+    reg  s_eq_a$6$clock;
+    reg  s_eq_a$7$d;
+    wire  s_eq_a$7$q;
+    reg  s_eq_a$7$clock;
+    reg  s_eq_a$8$d;
+    wire  s_eq_a$8$q;
+    reg  s_eq_a$8$clock;
+    reg  s_eq_a$9$d;
+    wire  s_eq_a$9$q;
+    reg  s_eq_a$9$clock;
+    reg  s_eq_a$10$d;
+    wire  s_eq_a$10$q;
+    reg  s_eq_a$10$clock;
+    reg  s_eq_a$11$d;
+    wire  s_eq_a$11$q;
+    reg  s_eq_a$11$clock;
+    reg  s_eq_a$12$d;
+    wire  s_eq_a$12$q;
+    reg  s_eq_a$12$clock;
+    reg  s_eq_a$13$d;
+    wire  s_eq_a$13$q;
+    reg  s_eq_a$13$clock;
+    reg  s_eq_a$14$d;
+    wire  s_eq_a$14$q;
+    reg  s_eq_a$14$clock;
+    reg  s_eq_a$15$d;
+    wire  s_eq_a$15$q;
+    reg  s_eq_a$15$clock;
+    reg  s_eq_a$16$d;
+    wire  s_eq_a$16$q;
+    reg  s_eq_a$16$clock;
+    reg  s_eq_a$17$d;
+    wire  s_eq_a$17$q;
+    reg  s_eq_a$17$clock;
+    reg  s_eq_a$18$d;
+    wire  s_eq_a$18$q;
+    reg  s_eq_a$18$clock;
+    reg  s_eq_a$19$d;
+    wire  s_eq_a$19$q;
+    reg  s_eq_a$19$clock;
+    reg  s_eq_a$20$d;
+    wire  s_eq_a$20$q;
+    reg  s_eq_a$20$clock;
+    reg  s_eq_a$21$d;
+    wire  s_eq_a$21$q;
+    reg  s_eq_a$21$clock;
+    reg  s_eq_a$22$d;
+    wire  s_eq_a$22$q;
+    reg  s_eq_a$22$clock;
+    reg  s_eq_a$23$d;
+    wire  s_eq_a$23$q;
+    reg  s_eq_a$23$clock;
+    reg  s_eq_a$24$d;
+    wire  s_eq_a$24$q;
+    reg  s_eq_a$24$clock;
+    reg  s_eq_a$25$d;
+    wire  s_eq_a$25$q;
+    reg  s_eq_a$25$clock;
+    reg  s_eq_a$26$d;
+    wire  s_eq_a$26$q;
+    reg  s_eq_a$26$clock;
+    reg  s_eq_a$27$d;
+    wire  s_eq_a$27$q;
+    reg  s_eq_a$27$clock;
+    reg  s_eq_a$28$d;
+    wire  s_eq_a$28$q;
+    reg  s_eq_a$28$clock;
+    reg  s_eq_a$29$d;
+    wire  s_eq_a$29$q;
+    reg  s_eq_a$29$clock;
+    reg  s_eq_a$30$d;
+    wire  s_eq_a$30$q;
+    reg  s_eq_a$30$clock;
+    reg  s_eq_a$31$d;
+    wire  s_eq_a$31$q;
+    reg  s_eq_a$31$clock;
+    reg  s_eq_a$32$d;
+    wire  s_eq_a$32$q;
+    reg  s_eq_a$32$clock;
+    reg  s_eq_a$33$d;
+    wire  s_eq_a$33$q;
+    reg  s_eq_a$33$clock;
+    reg  s_eq_a$34$d;
+    wire  s_eq_a$34$q;
+    reg  s_eq_a$34$clock;
+    reg  s_eq_a$35$d;
+    wire  s_eq_a$35$q;
+    reg  s_eq_a$35$clock;
+    reg  s_eq_a$36$d;
+    wire  s_eq_a$36$q;
+    reg  s_eq_a$36$clock;
+    reg  s_eq_a$37$d;
+    wire  s_eq_a$37$q;
+    reg  s_eq_a$37$clock;
+    reg  s_eq_a$38$d;
+    wire  s_eq_a$38$q;
+    reg  s_eq_a$38$clock;
+    reg  s_eq_a$39$d;
+    wire  s_eq_a$39$q;
+    reg  s_eq_a$39$clock;
+    reg  s_eq_a$40$d;
+    wire  s_eq_a$40$q;
+    reg  s_eq_a$40$clock;
+    reg  s_eq_a$41$d;
+    wire  s_eq_a$41$q;
+    reg  s_eq_a$41$clock;
+    reg  s_eq_a$42$d;
+    wire  s_eq_a$42$q;
+    reg  s_eq_a$42$clock;
+    reg  s_eq_a$43$d;
+    wire  s_eq_a$43$q;
+    reg  s_eq_a$43$clock;
+    reg  s_eq_a$44$d;
+    wire  s_eq_a$44$q;
+    reg  s_eq_a$44$clock;
+    reg  s_eq_a$45$d;
+    wire  s_eq_a$45$q;
+    reg  s_eq_a$45$clock;
+    reg  s_eq_a$46$d;
+    wire  s_eq_a$46$q;
+    reg  s_eq_a$46$clock;
+    reg  s_eq_a$47$d;
+    wire  s_eq_a$47$q;
+    reg  s_eq_a$47$clock;
+    reg  s_eq_a$48$d;
+    wire  s_eq_a$48$q;
+    reg  s_eq_a$48$clock;
+    reg  s_eq_a$49$d;
+    wire  s_eq_a$49$q;
+    reg  s_eq_a$49$clock;
+    reg  s_eq_a$50$d;
+    wire  s_eq_a$50$q;
+    reg  s_eq_a$50$clock;
+    reg  s_eq_a$51$d;
+    wire  s_eq_a$51$q;
+    reg  s_eq_a$51$clock;
+    reg  s_eq_a$52$d;
+    wire  s_eq_a$52$q;
+    reg  s_eq_a$52$clock;
+    reg  s_eq_a$53$d;
+    wire  s_eq_a$53$q;
+    reg  s_eq_a$53$clock;
+    reg  s_eq_a$54$d;
+    wire  s_eq_a$54$q;
+    reg  s_eq_a$54$clock;
+    reg  s_eq_a$55$d;
+    wire  s_eq_a$55$q;
+    reg  s_eq_a$55$clock;
+    reg  s_eq_a$56$d;
+    wire  s_eq_a$56$q;
+    reg  s_eq_a$56$clock;
+    reg  s_eq_a$57$d;
+    wire  s_eq_a$57$q;
+    reg  s_eq_a$57$clock;
+    reg  s_eq_a$58$d;
+    wire  s_eq_a$58$q;
+    reg  s_eq_a$58$clock;
+    reg  s_eq_a$59$d;
+    wire  s_eq_a$59$q;
+    reg  s_eq_a$59$clock;
+    reg  s_eq_a$60$d;
+    wire  s_eq_a$60$q;
+    reg  s_eq_a$60$clock;
+    reg  s_eq_a$61$d;
+    wire  s_eq_a$61$q;
+    reg  s_eq_a$61$clock;
+    reg  s_eq_a$62$d;
+    wire  s_eq_a$62$q;
+    reg  s_eq_a$62$clock;
+    reg  s_eq_a$63$d;
+    wire  s_eq_a$63$q;
+    reg  s_eq_a$63$clock;
+    reg  s_eq_b$0$d;
+    wire  s_eq_b$0$q;
+    reg  s_eq_b$0$clock;
+    reg  s_eq_b$1$d;
+    wire  s_eq_b$1$q;
+    reg  s_eq_b$1$clock;
+    reg  s_eq_b$2$d;
+    wire  s_eq_b$2$q;
+    reg  s_eq_b$2$clock;
+    reg  s_eq_b$3$d;
+    wire  s_eq_b$3$q;
+    reg  s_eq_b$3$clock;
+    reg  s_eq_b$4$d;
+    wire  s_eq_b$4$q;
+    reg  s_eq_b$4$clock;
+    reg  s_eq_b$5$d;
+    wire  s_eq_b$5$q;
+    reg  s_eq_b$5$clock;
+    reg  s_eq_b$6$d;
+    wire  s_eq_b$6$q;
+    reg  s_eq_b$6$clock;
+    reg  s_eq_b$7$d;
+    wire  s_eq_b$7$q;
+    reg  s_eq_b$7$clock;
+    reg  s_eq_b$8$d;
+    wire  s_eq_b$8$q;
+    reg  s_eq_b$8$clock;
+    reg  s_eq_b$9$d;
+    wire  s_eq_b$9$q;
+    reg  s_eq_b$9$clock;
+    reg  s_eq_b$10$d;
+    wire  s_eq_b$10$q;
+    reg  s_eq_b$10$clock;
+    reg  s_eq_b$11$d;
+    wire  s_eq_b$11$q;
+    reg  s_eq_b$11$clock;
+    reg  s_eq_b$12$d;
+    wire  s_eq_b$12$q;
+    reg  s_eq_b$12$clock;
+    reg  s_eq_b$13$d;
+    wire  s_eq_b$13$q;
+    reg  s_eq_b$13$clock;
+    reg  s_eq_b$14$d;
+    wire  s_eq_b$14$q;
+    reg  s_eq_b$14$clock;
+    reg  s_eq_b$15$d;
+    wire  s_eq_b$15$q;
+    reg  s_eq_b$15$clock;
+    reg  s_eq_b$16$d;
+    wire  s_eq_b$16$q;
+    reg  s_eq_b$16$clock;
+    reg  s_eq_b$17$d;
+    wire  s_eq_b$17$q;
+    reg  s_eq_b$17$clock;
+    reg  s_eq_b$18$d;
+    wire  s_eq_b$18$q;
+    reg  s_eq_b$18$clock;
+    reg  s_eq_b$19$d;
+    wire  s_eq_b$19$q;
+    reg  s_eq_b$19$clock;
+    reg  s_eq_b$20$d;
+    wire  s_eq_b$20$q;
+    reg  s_eq_b$20$clock;
+    reg  s_eq_b$21$d;
+    wire  s_eq_b$21$q;
+    reg  s_eq_b$21$clock;
+    reg  s_eq_b$22$d;
+    wire  s_eq_b$22$q;
+    reg  s_eq_b$22$clock;
+    reg  s_eq_b$23$d;
+    wire  s_eq_b$23$q;
+    reg  s_eq_b$23$clock;
+    reg  s_eq_b$24$d;
+    wire  s_eq_b$24$q;
+    reg  s_eq_b$24$clock;
+    reg  s_eq_b$25$d;
+    wire  s_eq_b$25$q;
+    reg  s_eq_b$25$clock;
+    reg  s_eq_b$26$d;
+    wire  s_eq_b$26$q;
+    reg  s_eq_b$26$clock;
+    reg  s_eq_b$27$d;
+    wire  s_eq_b$27$q;
+    reg  s_eq_b$27$clock;
+    reg  s_eq_b$28$d;
+    wire  s_eq_b$28$q;
+    reg  s_eq_b$28$clock;
+    reg  s_eq_b$29$d;
+    wire  s_eq_b$29$q;
+    reg  s_eq_b$29$clock;
+    reg  s_eq_b$30$d;
+    wire  s_eq_b$30$q;
+    reg  s_eq_b$30$clock;
+    reg  s_eq_b$31$d;
+    wire  s_eq_b$31$q;
+    reg  s_eq_b$31$clock;
+    reg  s_eq_b$32$d;
+    wire  s_eq_b$32$q;
+    reg  s_eq_b$32$clock;
+    reg  s_eq_b$33$d;
+    wire  s_eq_b$33$q;
+    reg  s_eq_b$33$clock;
+    reg  s_eq_b$34$d;
+    wire  s_eq_b$34$q;
+    reg  s_eq_b$34$clock;
+    reg  s_eq_b$35$d;
+    wire  s_eq_b$35$q;
+    reg  s_eq_b$35$clock;
+    reg  s_eq_b$36$d;
+    wire  s_eq_b$36$q;
+    reg  s_eq_b$36$clock;
+    reg  s_eq_b$37$d;
+    wire  s_eq_b$37$q;
+    reg  s_eq_b$37$clock;
+    reg  s_eq_b$38$d;
+    wire  s_eq_b$38$q;
+    reg  s_eq_b$38$clock;
+    reg  s_eq_b$39$d;
+    wire  s_eq_b$39$q;
+    reg  s_eq_b$39$clock;
+    reg  s_eq_b$40$d;
+    wire  s_eq_b$40$q;
+    reg  s_eq_b$40$clock;
+    reg  s_eq_b$41$d;
+    wire  s_eq_b$41$q;
+    reg  s_eq_b$41$clock;
+    reg  s_eq_b$42$d;
+    wire  s_eq_b$42$q;
+    reg  s_eq_b$42$clock;
+    reg  s_eq_b$43$d;
+    wire  s_eq_b$43$q;
+    reg  s_eq_b$43$clock;
+    reg  s_eq_b$44$d;
+    wire  s_eq_b$44$q;
+    reg  s_eq_b$44$clock;
+    reg  s_eq_b$45$d;
+    wire  s_eq_b$45$q;
+    reg  s_eq_b$45$clock;
+    reg  s_eq_b$46$d;
+    wire  s_eq_b$46$q;
+    reg  s_eq_b$46$clock;
+    reg  s_eq_b$47$d;
+    wire  s_eq_b$47$q;
+    reg  s_eq_b$47$clock;
+    reg  s_eq_b$48$d;
+    wire  s_eq_b$48$q;
+    reg  s_eq_b$48$clock;
+    reg  s_eq_b$49$d;
+    wire  s_eq_b$49$q;
+    reg  s_eq_b$49$clock;
+    reg  s_eq_b$50$d;
+    wire  s_eq_b$50$q;
+    reg  s_eq_b$50$clock;
+    reg  s_eq_b$51$d;
+    wire  s_eq_b$51$q;
+    reg  s_eq_b$51$clock;
+    reg  s_eq_b$52$d;
+    wire  s_eq_b$52$q;
+    reg  s_eq_b$52$clock;
+    reg  s_eq_b$53$d;
+    wire  s_eq_b$53$q;
+    reg  s_eq_b$53$clock;
+    reg  s_eq_b$54$d;
+    wire  s_eq_b$54$q;
+    reg  s_eq_b$54$clock;
+    reg  s_eq_b$55$d;
+    wire  s_eq_b$55$q;
+    reg  s_eq_b$55$clock;
+    reg  s_eq_b$56$d;
+    wire  s_eq_b$56$q;
+    reg  s_eq_b$56$clock;
+    reg  s_eq_b$57$d;
+    wire  s_eq_b$57$q;
+    reg  s_eq_b$57$clock;
+    reg  s_eq_b$58$d;
+    wire  s_eq_b$58$q;
+    reg  s_eq_b$58$clock;
+    reg  s_eq_b$59$d;
+    wire  s_eq_b$59$q;
+    reg  s_eq_b$59$clock;
+    reg  s_eq_b$60$d;
+    wire  s_eq_b$60$q;
+    reg  s_eq_b$60$clock;
+    reg  s_eq_b$61$d;
+    wire  s_eq_b$61$q;
+    reg  s_eq_b$61$clock;
+    reg  s_eq_b$62$d;
+    wire  s_eq_b$62$q;
+    reg  s_eq_b$62$clock;
+    reg  s_eq_b$63$d;
+    wire  s_eq_b$63$q;
+    reg  s_eq_b$63$clock;
+    reg  took$d;
+    wire  took$q;
+    reg  took$clock;
+    reg  same_q$d;
+    wire  same_q$q;
+    reg  same_q$clock;
+    reg  eq_ti$d;
+    wire  eq_ti$q;
+    reg  eq_ti$clock;
+    reg  ans_room$0$d;
+    wire  ans_room$0$q;
+    reg  ans_room$0$clock;
+    reg  ans_room$1$d;
+    wire  ans_room$1$q;
+    reg  ans_room$1$clock;
     reg  s_lv$0$d;
     wire  s_lv$0$q;
     reg  s_lv$0$clock;
@@ -11756,6 +12593,198 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  s_lv$63$d;
     wire  s_lv$63$q;
     reg  s_lv$63$clock;
+    reg  seal$0$d;
+    wire  seal$0$q;
+    reg  seal$0$clock;
+    reg  seal$1$d;
+    wire  seal$1$q;
+    reg  seal$1$clock;
+    reg  seal$2$d;
+    wire  seal$2$q;
+    reg  seal$2$clock;
+    reg  seal$3$d;
+    wire  seal$3$q;
+    reg  seal$3$clock;
+    reg  seal$4$d;
+    wire  seal$4$q;
+    reg  seal$4$clock;
+    reg  seal$5$d;
+    wire  seal$5$q;
+    reg  seal$5$clock;
+    reg  seal$6$d;
+    wire  seal$6$q;
+    reg  seal$6$clock;
+    reg  seal$7$d;
+    wire  seal$7$q;
+    reg  seal$7$clock;
+    reg  seal$8$d;
+    wire  seal$8$q;
+    reg  seal$8$clock;
+    reg  seal$9$d;
+    wire  seal$9$q;
+    reg  seal$9$clock;
+    reg  seal$10$d;
+    wire  seal$10$q;
+    reg  seal$10$clock;
+    reg  seal$11$d;
+    wire  seal$11$q;
+    reg  seal$11$clock;
+    reg  seal$12$d;
+    wire  seal$12$q;
+    reg  seal$12$clock;
+    reg  seal$13$d;
+    wire  seal$13$q;
+    reg  seal$13$clock;
+    reg  seal$14$d;
+    wire  seal$14$q;
+    reg  seal$14$clock;
+    reg  seal$15$d;
+    wire  seal$15$q;
+    reg  seal$15$clock;
+    reg  seal$16$d;
+    wire  seal$16$q;
+    reg  seal$16$clock;
+    reg  seal$17$d;
+    wire  seal$17$q;
+    reg  seal$17$clock;
+    reg  seal$18$d;
+    wire  seal$18$q;
+    reg  seal$18$clock;
+    reg  seal$19$d;
+    wire  seal$19$q;
+    reg  seal$19$clock;
+    reg  seal$20$d;
+    wire  seal$20$q;
+    reg  seal$20$clock;
+    reg  seal$21$d;
+    wire  seal$21$q;
+    reg  seal$21$clock;
+    reg  seal$22$d;
+    wire  seal$22$q;
+    reg  seal$22$clock;
+    reg  seal$23$d;
+    wire  seal$23$q;
+    reg  seal$23$clock;
+    reg  seal$24$d;
+    wire  seal$24$q;
+    reg  seal$24$clock;
+    reg  seal$25$d;
+    wire  seal$25$q;
+    reg  seal$25$clock;
+    reg  seal$26$d;
+    wire  seal$26$q;
+    reg  seal$26$clock;
+    reg  seal$27$d;
+    wire  seal$27$q;
+    reg  seal$27$clock;
+    reg  seal$28$d;
+    wire  seal$28$q;
+    reg  seal$28$clock;
+    reg  seal$29$d;
+    wire  seal$29$q;
+    reg  seal$29$clock;
+    reg  seal$30$d;
+    wire  seal$30$q;
+    reg  seal$30$clock;
+    reg  seal$31$d;
+    wire  seal$31$q;
+    reg  seal$31$clock;
+    reg  seal$32$d;
+    wire  seal$32$q;
+    reg  seal$32$clock;
+    reg  seal$33$d;
+    wire  seal$33$q;
+    reg  seal$33$clock;
+    reg  seal$34$d;
+    wire  seal$34$q;
+    reg  seal$34$clock;
+    reg  seal$35$d;
+    wire  seal$35$q;
+    reg  seal$35$clock;
+    reg  seal$36$d;
+    wire  seal$36$q;
+    reg  seal$36$clock;
+    reg  seal$37$d;
+    wire  seal$37$q;
+    reg  seal$37$clock;
+    reg  seal$38$d;
+    wire  seal$38$q;
+    reg  seal$38$clock;
+    reg  seal$39$d;
+    wire  seal$39$q;
+    reg  seal$39$clock;
+    reg  seal$40$d;
+    wire  seal$40$q;
+    reg  seal$40$clock;
+    reg  seal$41$d;
+    wire  seal$41$q;
+    reg  seal$41$clock;
+    reg  seal$42$d;
+    wire  seal$42$q;
+    reg  seal$42$clock;
+    reg  seal$43$d;
+    wire  seal$43$q;
+    reg  seal$43$clock;
+    reg  seal$44$d;
+    wire  seal$44$q;
+    reg  seal$44$clock;
+    reg  seal$45$d;
+    wire  seal$45$q;
+    reg  seal$45$clock;
+    reg  seal$46$d;
+    wire  seal$46$q;
+    reg  seal$46$clock;
+    reg  seal$47$d;
+    wire  seal$47$q;
+    reg  seal$47$clock;
+    reg  seal$48$d;
+    wire  seal$48$q;
+    reg  seal$48$clock;
+    reg  seal$49$d;
+    wire  seal$49$q;
+    reg  seal$49$clock;
+    reg  seal$50$d;
+    wire  seal$50$q;
+    reg  seal$50$clock;
+    reg  seal$51$d;
+    wire  seal$51$q;
+    reg  seal$51$clock;
+    reg  seal$52$d;
+    wire  seal$52$q;
+    reg  seal$52$clock;
+    reg  seal$53$d;
+    wire  seal$53$q;
+    reg  seal$53$clock;
+    reg  seal$54$d;
+    wire  seal$54$q;
+    reg  seal$54$clock;
+    reg  seal$55$d;
+    wire  seal$55$q;
+    reg  seal$55$clock;
+    reg  seal$56$d;
+    wire  seal$56$q;
+    reg  seal$56$clock;
+    reg  seal$57$d;
+    wire  seal$57$q;
+    reg  seal$57$clock;
+    reg  seal$58$d;
+    wire  seal$58$q;
+    reg  seal$58$clock;
+    reg  seal$59$d;
+    wire  seal$59$q;
+    reg  seal$59$clock;
+    reg  seal$60$d;
+    wire  seal$60$q;
+    reg  seal$60$clock;
+    reg  seal$61$d;
+    wire  seal$61$q;
+    reg  seal$61$clock;
+    reg  seal$62$d;
+    wire  seal$62$q;
+    reg  seal$62$clock;
+    reg  seal$63$d;
+    wire  seal$63$q;
+    reg  seal$63$clock;
     reg  ar_valid$d;
     wire  ar_valid$q;
     reg  ar_valid$clock;
@@ -11852,278 +12881,294 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [20:0] sel_block;
     reg  [20:0] q_block;
     reg  [20:0] h_block;
-    reg  hit;
     reg  [7:0] hit_slot;
-    reg  hit_full;
-    reg  free_found;
     reg  [7:0] free_slot;
     reg  busy_any;
-    reg  s_live$0;
-    reg  s_live$1;
-    reg  s_live$2;
-    reg  s_live$3;
-    reg  s_live$4;
-    reg  s_live$5;
-    reg  s_live$6;
-    reg  s_live$7;
-    reg  s_live$8;
-    reg  s_live$9;
-    reg  s_live$10;
-    reg  s_live$11;
-    reg  s_live$12;
-    reg  s_live$13;
-    reg  s_live$14;
-    reg  s_live$15;
-    reg  s_live$16;
-    reg  s_live$17;
-    reg  s_live$18;
-    reg  s_live$19;
-    reg  s_live$20;
-    reg  s_live$21;
-    reg  s_live$22;
-    reg  s_live$23;
-    reg  s_live$24;
-    reg  s_live$25;
-    reg  s_live$26;
-    reg  s_live$27;
-    reg  s_live$28;
-    reg  s_live$29;
-    reg  s_live$30;
-    reg  s_live$31;
-    reg  s_live$32;
-    reg  s_live$33;
-    reg  s_live$34;
-    reg  s_live$35;
-    reg  s_live$36;
-    reg  s_live$37;
-    reg  s_live$38;
-    reg  s_live$39;
-    reg  s_live$40;
-    reg  s_live$41;
-    reg  s_live$42;
-    reg  s_live$43;
-    reg  s_live$44;
-    reg  s_live$45;
-    reg  s_live$46;
-    reg  s_live$47;
-    reg  s_live$48;
-    reg  s_live$49;
-    reg  s_live$50;
-    reg  s_live$51;
-    reg  s_live$52;
-    reg  s_live$53;
-    reg  s_live$54;
-    reg  s_live$55;
-    reg  s_live$56;
-    reg  s_live$57;
-    reg  s_live$58;
-    reg  s_live$59;
-    reg  s_live$60;
-    reg  s_live$61;
-    reg  s_live$62;
-    reg  s_live$63;
-    reg  s_full$0;
-    reg  s_full$1;
-    reg  s_full$2;
-    reg  s_full$3;
-    reg  s_full$4;
-    reg  s_full$5;
-    reg  s_full$6;
-    reg  s_full$7;
-    reg  s_full$8;
-    reg  s_full$9;
-    reg  s_full$10;
-    reg  s_full$11;
-    reg  s_full$12;
-    reg  s_full$13;
-    reg  s_full$14;
-    reg  s_full$15;
-    reg  s_full$16;
-    reg  s_full$17;
-    reg  s_full$18;
-    reg  s_full$19;
-    reg  s_full$20;
-    reg  s_full$21;
-    reg  s_full$22;
-    reg  s_full$23;
-    reg  s_full$24;
-    reg  s_full$25;
-    reg  s_full$26;
-    reg  s_full$27;
-    reg  s_full$28;
-    reg  s_full$29;
-    reg  s_full$30;
-    reg  s_full$31;
-    reg  s_full$32;
-    reg  s_full$33;
-    reg  s_full$34;
-    reg  s_full$35;
-    reg  s_full$36;
-    reg  s_full$37;
-    reg  s_full$38;
-    reg  s_full$39;
-    reg  s_full$40;
-    reg  s_full$41;
-    reg  s_full$42;
-    reg  s_full$43;
-    reg  s_full$44;
-    reg  s_full$45;
-    reg  s_full$46;
-    reg  s_full$47;
-    reg  s_full$48;
-    reg  s_full$49;
-    reg  s_full$50;
-    reg  s_full$51;
-    reg  s_full$52;
-    reg  s_full$53;
-    reg  s_full$54;
-    reg  s_full$55;
-    reg  s_full$56;
-    reg  s_full$57;
-    reg  s_full$58;
-    reg  s_full$59;
-    reg  s_full$60;
-    reg  s_full$61;
-    reg  s_full$62;
-    reg  s_full$63;
-    reg  m_oh$0;
-    reg  m_oh$1;
-    reg  m_oh$2;
-    reg  m_oh$3;
-    reg  m_oh$4;
-    reg  m_oh$5;
-    reg  m_oh$6;
-    reg  m_oh$7;
-    reg  m_oh$8;
-    reg  m_oh$9;
-    reg  m_oh$10;
-    reg  m_oh$11;
-    reg  m_oh$12;
-    reg  m_oh$13;
-    reg  m_oh$14;
-    reg  m_oh$15;
-    reg  m_oh$16;
-    reg  m_oh$17;
-    reg  m_oh$18;
-    reg  m_oh$19;
-    reg  m_oh$20;
-    reg  m_oh$21;
-    reg  m_oh$22;
-    reg  m_oh$23;
-    reg  m_oh$24;
-    reg  m_oh$25;
-    reg  m_oh$26;
-    reg  m_oh$27;
-    reg  m_oh$28;
-    reg  m_oh$29;
-    reg  m_oh$30;
-    reg  m_oh$31;
-    reg  m_oh$32;
-    reg  m_oh$33;
-    reg  m_oh$34;
-    reg  m_oh$35;
-    reg  m_oh$36;
-    reg  m_oh$37;
-    reg  m_oh$38;
-    reg  m_oh$39;
-    reg  m_oh$40;
-    reg  m_oh$41;
-    reg  m_oh$42;
-    reg  m_oh$43;
-    reg  m_oh$44;
-    reg  m_oh$45;
-    reg  m_oh$46;
-    reg  m_oh$47;
-    reg  m_oh$48;
-    reg  m_oh$49;
-    reg  m_oh$50;
-    reg  m_oh$51;
-    reg  m_oh$52;
-    reg  m_oh$53;
-    reg  m_oh$54;
-    reg  m_oh$55;
-    reg  m_oh$56;
-    reg  m_oh$57;
-    reg  m_oh$58;
-    reg  m_oh$59;
-    reg  m_oh$60;
-    reg  m_oh$61;
-    reg  m_oh$62;
-    reg  m_oh$63;
-    reg  f_oh$0;
-    reg  f_oh$1;
-    reg  f_oh$2;
-    reg  f_oh$3;
-    reg  f_oh$4;
-    reg  f_oh$5;
-    reg  f_oh$6;
-    reg  f_oh$7;
-    reg  f_oh$8;
-    reg  f_oh$9;
-    reg  f_oh$10;
-    reg  f_oh$11;
-    reg  f_oh$12;
-    reg  f_oh$13;
-    reg  f_oh$14;
-    reg  f_oh$15;
-    reg  f_oh$16;
-    reg  f_oh$17;
-    reg  f_oh$18;
-    reg  f_oh$19;
-    reg  f_oh$20;
-    reg  f_oh$21;
-    reg  f_oh$22;
-    reg  f_oh$23;
-    reg  f_oh$24;
-    reg  f_oh$25;
-    reg  f_oh$26;
-    reg  f_oh$27;
-    reg  f_oh$28;
-    reg  f_oh$29;
-    reg  f_oh$30;
-    reg  f_oh$31;
-    reg  f_oh$32;
-    reg  f_oh$33;
-    reg  f_oh$34;
-    reg  f_oh$35;
-    reg  f_oh$36;
-    reg  f_oh$37;
-    reg  f_oh$38;
-    reg  f_oh$39;
-    reg  f_oh$40;
-    reg  f_oh$41;
-    reg  f_oh$42;
-    reg  f_oh$43;
-    reg  f_oh$44;
-    reg  f_oh$45;
-    reg  f_oh$46;
-    reg  f_oh$47;
-    reg  f_oh$48;
-    reg  f_oh$49;
-    reg  f_oh$50;
-    reg  f_oh$51;
-    reg  f_oh$52;
-    reg  f_oh$53;
-    reg  f_oh$54;
-    reg  f_oh$55;
-    reg  f_oh$56;
-    reg  f_oh$57;
-    reg  f_oh$58;
-    reg  f_oh$59;
-    reg  f_oh$60;
-    reg  f_oh$61;
-    reg  f_oh$62;
-    reg  f_oh$63;
+    reg  [255:0] busy_vec;
+    reg  m_e$0;
+    reg  m_e$1;
+    reg  m_e$2;
+    reg  m_e$3;
+    reg  m_e$4;
+    reg  m_e$5;
+    reg  m_e$6;
+    reg  m_e$7;
+    reg  m_e$8;
+    reg  m_e$9;
+    reg  m_e$10;
+    reg  m_e$11;
+    reg  m_e$12;
+    reg  m_e$13;
+    reg  m_e$14;
+    reg  m_e$15;
+    reg  m_e$16;
+    reg  m_e$17;
+    reg  m_e$18;
+    reg  m_e$19;
+    reg  m_e$20;
+    reg  m_e$21;
+    reg  m_e$22;
+    reg  m_e$23;
+    reg  m_e$24;
+    reg  m_e$25;
+    reg  m_e$26;
+    reg  m_e$27;
+    reg  m_e$28;
+    reg  m_e$29;
+    reg  m_e$30;
+    reg  m_e$31;
+    reg  m_e$32;
+    reg  m_e$33;
+    reg  m_e$34;
+    reg  m_e$35;
+    reg  m_e$36;
+    reg  m_e$37;
+    reg  m_e$38;
+    reg  m_e$39;
+    reg  m_e$40;
+    reg  m_e$41;
+    reg  m_e$42;
+    reg  m_e$43;
+    reg  m_e$44;
+    reg  m_e$45;
+    reg  m_e$46;
+    reg  m_e$47;
+    reg  m_e$48;
+    reg  m_e$49;
+    reg  m_e$50;
+    reg  m_e$51;
+    reg  m_e$52;
+    reg  m_e$53;
+    reg  m_e$54;
+    reg  m_e$55;
+    reg  m_e$56;
+    reg  m_e$57;
+    reg  m_e$58;
+    reg  m_e$59;
+    reg  m_e$60;
+    reg  m_e$61;
+    reg  m_e$62;
+    reg  m_e$63;
+    reg  s_eq$0;
+    reg  s_eq$1;
+    reg  s_eq$2;
+    reg  s_eq$3;
+    reg  s_eq$4;
+    reg  s_eq$5;
+    reg  s_eq$6;
+    reg  s_eq$7;
+    reg  s_eq$8;
+    reg  s_eq$9;
+    reg  s_eq$10;
+    reg  s_eq$11;
+    reg  s_eq$12;
+    reg  s_eq$13;
+    reg  s_eq$14;
+    reg  s_eq$15;
+    reg  s_eq$16;
+    reg  s_eq$17;
+    reg  s_eq$18;
+    reg  s_eq$19;
+    reg  s_eq$20;
+    reg  s_eq$21;
+    reg  s_eq$22;
+    reg  s_eq$23;
+    reg  s_eq$24;
+    reg  s_eq$25;
+    reg  s_eq$26;
+    reg  s_eq$27;
+    reg  s_eq$28;
+    reg  s_eq$29;
+    reg  s_eq$30;
+    reg  s_eq$31;
+    reg  s_eq$32;
+    reg  s_eq$33;
+    reg  s_eq$34;
+    reg  s_eq$35;
+    reg  s_eq$36;
+    reg  s_eq$37;
+    reg  s_eq$38;
+    reg  s_eq$39;
+    reg  s_eq$40;
+    reg  s_eq$41;
+    reg  s_eq$42;
+    reg  s_eq$43;
+    reg  s_eq$44;
+    reg  s_eq$45;
+    reg  s_eq$46;
+    reg  s_eq$47;
+    reg  s_eq$48;
+    reg  s_eq$49;
+    reg  s_eq$50;
+    reg  s_eq$51;
+    reg  s_eq$52;
+    reg  s_eq$53;
+    reg  s_eq$54;
+    reg  s_eq$55;
+    reg  s_eq$56;
+    reg  s_eq$57;
+    reg  s_eq$58;
+    reg  s_eq$59;
+    reg  s_eq$60;
+    reg  s_eq$61;
+    reg  s_eq$62;
+    reg  s_eq$63;
+    reg  e_hit;
+    reg  move_t;
+    reg  c_cs;
+    reg  c_ci;
+    reg  c_ts;
+    reg  c_ti;
+    reg  c_ct;
+    reg  fwd;
+    reg  move_e;
+    reg  pin_d;
+    reg  seal_d;
+    reg  f1$0;
+    reg  f1$1;
+    reg  f1$2;
+    reg  f1$3;
+    reg  f1$4;
+    reg  f1$5;
+    reg  f1$6;
+    reg  f1$7;
+    reg  f1$8;
+    reg  f1$9;
+    reg  f1$10;
+    reg  f1$11;
+    reg  f1$12;
+    reg  f1$13;
+    reg  f1$14;
+    reg  f1$15;
+    reg  f1$16;
+    reg  f1$17;
+    reg  f1$18;
+    reg  f1$19;
+    reg  f1$20;
+    reg  f1$21;
+    reg  f1$22;
+    reg  f1$23;
+    reg  f1$24;
+    reg  f1$25;
+    reg  f1$26;
+    reg  f1$27;
+    reg  f1$28;
+    reg  f1$29;
+    reg  f1$30;
+    reg  f1$31;
+    reg  f1$32;
+    reg  f1$33;
+    reg  f1$34;
+    reg  f1$35;
+    reg  f1$36;
+    reg  f1$37;
+    reg  f1$38;
+    reg  f1$39;
+    reg  f1$40;
+    reg  f1$41;
+    reg  f1$42;
+    reg  f1$43;
+    reg  f1$44;
+    reg  f1$45;
+    reg  f1$46;
+    reg  f1$47;
+    reg  f1$48;
+    reg  f1$49;
+    reg  f1$50;
+    reg  f1$51;
+    reg  f1$52;
+    reg  f1$53;
+    reg  f1$54;
+    reg  f1$55;
+    reg  f1$56;
+    reg  f1$57;
+    reg  f1$58;
+    reg  f1$59;
+    reg  f1$60;
+    reg  f1$61;
+    reg  f1$62;
+    reg  f1$63;
+    reg  f2$0;
+    reg  f2$1;
+    reg  f2$2;
+    reg  f2$3;
+    reg  f2$4;
+    reg  f2$5;
+    reg  f2$6;
+    reg  f2$7;
+    reg  f2$8;
+    reg  f2$9;
+    reg  f2$10;
+    reg  f2$11;
+    reg  f2$12;
+    reg  f2$13;
+    reg  f2$14;
+    reg  f2$15;
+    reg  f2$16;
+    reg  f2$17;
+    reg  f2$18;
+    reg  f2$19;
+    reg  f2$20;
+    reg  f2$21;
+    reg  f2$22;
+    reg  f2$23;
+    reg  f2$24;
+    reg  f2$25;
+    reg  f2$26;
+    reg  f2$27;
+    reg  f2$28;
+    reg  f2$29;
+    reg  f2$30;
+    reg  f2$31;
+    reg  f2$32;
+    reg  f2$33;
+    reg  f2$34;
+    reg  f2$35;
+    reg  f2$36;
+    reg  f2$37;
+    reg  f2$38;
+    reg  f2$39;
+    reg  f2$40;
+    reg  f2$41;
+    reg  f2$42;
+    reg  f2$43;
+    reg  f2$44;
+    reg  f2$45;
+    reg  f2$46;
+    reg  f2$47;
+    reg  f2$48;
+    reg  f2$49;
+    reg  f2$50;
+    reg  f2$51;
+    reg  f2$52;
+    reg  f2$53;
+    reg  f2$54;
+    reg  f2$55;
+    reg  f2$56;
+    reg  f2$57;
+    reg  f2$58;
+    reg  f2$59;
+    reg  f2$60;
+    reg  f2$61;
+    reg  f2$62;
+    reg  f2$63;
     reg  [255:0] free_vec;
+    reg  [255:0] free2_vec;
     reg  [31:0] g_vec;
+    reg  [31:0] g2_vec;
     reg  inc_d;
     reg  pend_d;
-    reg  [9:0] ref_t;
+    reg  [7:0] ref_t;
+    reg  [7:0] rz_d;
+    reg  [15:0] eqv;
+    reg  [15:0] sh;
     reg  ref_z;
     reg  merge;
     reg  take_new;
     reg  blocked;
     reg  room;
+    reg  a_push;
+    reg  a_pop;
     reg  go;
     reg  [7:0] slot_out;
     reg  take;
@@ -12259,6 +13304,711 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .d(busy_q$d),
         .q(busy_q$q),
         .clock(busy_q$clock)
+    );
+    qp_table_scale$miss$busy_g$0 busy_g$0(
+        .d(busy_g$0$d),
+        .q(busy_g$0$q),
+        .clock(busy_g$0$clock)
+    );
+    qp_table_scale$miss$busy_g$1 busy_g$1(
+        .d(busy_g$1$d),
+        .q(busy_g$1$q),
+        .clock(busy_g$1$clock)
+    );
+    qp_table_scale$miss$busy_g$2 busy_g$2(
+        .d(busy_g$2$d),
+        .q(busy_g$2$q),
+        .clock(busy_g$2$clock)
+    );
+    qp_table_scale$miss$busy_g$3 busy_g$3(
+        .d(busy_g$3$d),
+        .q(busy_g$3$q),
+        .clock(busy_g$3$clock)
+    );
+    qp_table_scale$miss$i_valid i_valid(
+        .d(i_valid$d),
+        .q(i_valid$q),
+        .clock(i_valid$clock)
+    );
+    qp_table_scale$miss$i_block i_block(
+        .d(i_block$d),
+        .q(i_block$q),
+        .clock(i_block$clock)
+    );
+    qp_table_scale$miss$i_port i_port(
+        .d(i_port$d),
+        .q(i_port$q),
+        .clock(i_port$clock)
+    );
+    qp_table_scale$miss$i_exempt i_exempt(
+        .d(i_exempt$d),
+        .q(i_exempt$q),
+        .clock(i_exempt$clock)
+    );
+    qp_table_scale$miss$t_valid t_valid(
+        .d(t_valid$d),
+        .q(t_valid$q),
+        .clock(t_valid$clock)
+    );
+    qp_table_scale$miss$t_block t_block(
+        .d(t_block$d),
+        .q(t_block$q),
+        .clock(t_block$clock)
+    );
+    qp_table_scale$miss$t_port t_port(
+        .d(t_port$d),
+        .q(t_port$q),
+        .clock(t_port$clock)
+    );
+    qp_table_scale$miss$t_hit t_hit(
+        .d(t_hit$d),
+        .q(t_hit$q),
+        .clock(t_hit$clock)
+    );
+    qp_table_scale$miss$t_mo$0 t_mo$0(
+        .d(t_mo$0$d),
+        .q(t_mo$0$q),
+        .clock(t_mo$0$clock)
+    );
+    qp_table_scale$miss$t_mo$1 t_mo$1(
+        .d(t_mo$1$d),
+        .q(t_mo$1$q),
+        .clock(t_mo$1$clock)
+    );
+    qp_table_scale$miss$t_mo$2 t_mo$2(
+        .d(t_mo$2$d),
+        .q(t_mo$2$q),
+        .clock(t_mo$2$clock)
+    );
+    qp_table_scale$miss$t_mo$3 t_mo$3(
+        .d(t_mo$3$d),
+        .q(t_mo$3$q),
+        .clock(t_mo$3$clock)
+    );
+    qp_table_scale$miss$t_mo$4 t_mo$4(
+        .d(t_mo$4$d),
+        .q(t_mo$4$q),
+        .clock(t_mo$4$clock)
+    );
+    qp_table_scale$miss$t_mo$5 t_mo$5(
+        .d(t_mo$5$d),
+        .q(t_mo$5$q),
+        .clock(t_mo$5$clock)
+    );
+    qp_table_scale$miss$t_mo$6 t_mo$6(
+        .d(t_mo$6$d),
+        .q(t_mo$6$q),
+        .clock(t_mo$6$clock)
+    );
+    qp_table_scale$miss$t_mo$7 t_mo$7(
+        .d(t_mo$7$d),
+        .q(t_mo$7$q),
+        .clock(t_mo$7$clock)
+    );
+    qp_table_scale$miss$t_mo$8 t_mo$8(
+        .d(t_mo$8$d),
+        .q(t_mo$8$q),
+        .clock(t_mo$8$clock)
+    );
+    qp_table_scale$miss$t_mo$9 t_mo$9(
+        .d(t_mo$9$d),
+        .q(t_mo$9$q),
+        .clock(t_mo$9$clock)
+    );
+    qp_table_scale$miss$t_mo$10 t_mo$10(
+        .d(t_mo$10$d),
+        .q(t_mo$10$q),
+        .clock(t_mo$10$clock)
+    );
+    qp_table_scale$miss$t_mo$11 t_mo$11(
+        .d(t_mo$11$d),
+        .q(t_mo$11$q),
+        .clock(t_mo$11$clock)
+    );
+    qp_table_scale$miss$t_mo$12 t_mo$12(
+        .d(t_mo$12$d),
+        .q(t_mo$12$q),
+        .clock(t_mo$12$clock)
+    );
+    qp_table_scale$miss$t_mo$13 t_mo$13(
+        .d(t_mo$13$d),
+        .q(t_mo$13$q),
+        .clock(t_mo$13$clock)
+    );
+    qp_table_scale$miss$t_mo$14 t_mo$14(
+        .d(t_mo$14$d),
+        .q(t_mo$14$q),
+        .clock(t_mo$14$clock)
+    );
+    qp_table_scale$miss$t_mo$15 t_mo$15(
+        .d(t_mo$15$d),
+        .q(t_mo$15$q),
+        .clock(t_mo$15$clock)
+    );
+    qp_table_scale$miss$t_mo$16 t_mo$16(
+        .d(t_mo$16$d),
+        .q(t_mo$16$q),
+        .clock(t_mo$16$clock)
+    );
+    qp_table_scale$miss$t_mo$17 t_mo$17(
+        .d(t_mo$17$d),
+        .q(t_mo$17$q),
+        .clock(t_mo$17$clock)
+    );
+    qp_table_scale$miss$t_mo$18 t_mo$18(
+        .d(t_mo$18$d),
+        .q(t_mo$18$q),
+        .clock(t_mo$18$clock)
+    );
+    qp_table_scale$miss$t_mo$19 t_mo$19(
+        .d(t_mo$19$d),
+        .q(t_mo$19$q),
+        .clock(t_mo$19$clock)
+    );
+    qp_table_scale$miss$t_mo$20 t_mo$20(
+        .d(t_mo$20$d),
+        .q(t_mo$20$q),
+        .clock(t_mo$20$clock)
+    );
+    qp_table_scale$miss$t_mo$21 t_mo$21(
+        .d(t_mo$21$d),
+        .q(t_mo$21$q),
+        .clock(t_mo$21$clock)
+    );
+    qp_table_scale$miss$t_mo$22 t_mo$22(
+        .d(t_mo$22$d),
+        .q(t_mo$22$q),
+        .clock(t_mo$22$clock)
+    );
+    qp_table_scale$miss$t_mo$23 t_mo$23(
+        .d(t_mo$23$d),
+        .q(t_mo$23$q),
+        .clock(t_mo$23$clock)
+    );
+    qp_table_scale$miss$t_mo$24 t_mo$24(
+        .d(t_mo$24$d),
+        .q(t_mo$24$q),
+        .clock(t_mo$24$clock)
+    );
+    qp_table_scale$miss$t_mo$25 t_mo$25(
+        .d(t_mo$25$d),
+        .q(t_mo$25$q),
+        .clock(t_mo$25$clock)
+    );
+    qp_table_scale$miss$t_mo$26 t_mo$26(
+        .d(t_mo$26$d),
+        .q(t_mo$26$q),
+        .clock(t_mo$26$clock)
+    );
+    qp_table_scale$miss$t_mo$27 t_mo$27(
+        .d(t_mo$27$d),
+        .q(t_mo$27$q),
+        .clock(t_mo$27$clock)
+    );
+    qp_table_scale$miss$t_mo$28 t_mo$28(
+        .d(t_mo$28$d),
+        .q(t_mo$28$q),
+        .clock(t_mo$28$clock)
+    );
+    qp_table_scale$miss$t_mo$29 t_mo$29(
+        .d(t_mo$29$d),
+        .q(t_mo$29$q),
+        .clock(t_mo$29$clock)
+    );
+    qp_table_scale$miss$t_mo$30 t_mo$30(
+        .d(t_mo$30$d),
+        .q(t_mo$30$q),
+        .clock(t_mo$30$clock)
+    );
+    qp_table_scale$miss$t_mo$31 t_mo$31(
+        .d(t_mo$31$d),
+        .q(t_mo$31$q),
+        .clock(t_mo$31$clock)
+    );
+    qp_table_scale$miss$t_mo$32 t_mo$32(
+        .d(t_mo$32$d),
+        .q(t_mo$32$q),
+        .clock(t_mo$32$clock)
+    );
+    qp_table_scale$miss$t_mo$33 t_mo$33(
+        .d(t_mo$33$d),
+        .q(t_mo$33$q),
+        .clock(t_mo$33$clock)
+    );
+    qp_table_scale$miss$t_mo$34 t_mo$34(
+        .d(t_mo$34$d),
+        .q(t_mo$34$q),
+        .clock(t_mo$34$clock)
+    );
+    qp_table_scale$miss$t_mo$35 t_mo$35(
+        .d(t_mo$35$d),
+        .q(t_mo$35$q),
+        .clock(t_mo$35$clock)
+    );
+    qp_table_scale$miss$t_mo$36 t_mo$36(
+        .d(t_mo$36$d),
+        .q(t_mo$36$q),
+        .clock(t_mo$36$clock)
+    );
+    qp_table_scale$miss$t_mo$37 t_mo$37(
+        .d(t_mo$37$d),
+        .q(t_mo$37$q),
+        .clock(t_mo$37$clock)
+    );
+    qp_table_scale$miss$t_mo$38 t_mo$38(
+        .d(t_mo$38$d),
+        .q(t_mo$38$q),
+        .clock(t_mo$38$clock)
+    );
+    qp_table_scale$miss$t_mo$39 t_mo$39(
+        .d(t_mo$39$d),
+        .q(t_mo$39$q),
+        .clock(t_mo$39$clock)
+    );
+    qp_table_scale$miss$t_mo$40 t_mo$40(
+        .d(t_mo$40$d),
+        .q(t_mo$40$q),
+        .clock(t_mo$40$clock)
+    );
+    qp_table_scale$miss$t_mo$41 t_mo$41(
+        .d(t_mo$41$d),
+        .q(t_mo$41$q),
+        .clock(t_mo$41$clock)
+    );
+    qp_table_scale$miss$t_mo$42 t_mo$42(
+        .d(t_mo$42$d),
+        .q(t_mo$42$q),
+        .clock(t_mo$42$clock)
+    );
+    qp_table_scale$miss$t_mo$43 t_mo$43(
+        .d(t_mo$43$d),
+        .q(t_mo$43$q),
+        .clock(t_mo$43$clock)
+    );
+    qp_table_scale$miss$t_mo$44 t_mo$44(
+        .d(t_mo$44$d),
+        .q(t_mo$44$q),
+        .clock(t_mo$44$clock)
+    );
+    qp_table_scale$miss$t_mo$45 t_mo$45(
+        .d(t_mo$45$d),
+        .q(t_mo$45$q),
+        .clock(t_mo$45$clock)
+    );
+    qp_table_scale$miss$t_mo$46 t_mo$46(
+        .d(t_mo$46$d),
+        .q(t_mo$46$q),
+        .clock(t_mo$46$clock)
+    );
+    qp_table_scale$miss$t_mo$47 t_mo$47(
+        .d(t_mo$47$d),
+        .q(t_mo$47$q),
+        .clock(t_mo$47$clock)
+    );
+    qp_table_scale$miss$t_mo$48 t_mo$48(
+        .d(t_mo$48$d),
+        .q(t_mo$48$q),
+        .clock(t_mo$48$clock)
+    );
+    qp_table_scale$miss$t_mo$49 t_mo$49(
+        .d(t_mo$49$d),
+        .q(t_mo$49$q),
+        .clock(t_mo$49$clock)
+    );
+    qp_table_scale$miss$t_mo$50 t_mo$50(
+        .d(t_mo$50$d),
+        .q(t_mo$50$q),
+        .clock(t_mo$50$clock)
+    );
+    qp_table_scale$miss$t_mo$51 t_mo$51(
+        .d(t_mo$51$d),
+        .q(t_mo$51$q),
+        .clock(t_mo$51$clock)
+    );
+    qp_table_scale$miss$t_mo$52 t_mo$52(
+        .d(t_mo$52$d),
+        .q(t_mo$52$q),
+        .clock(t_mo$52$clock)
+    );
+    qp_table_scale$miss$t_mo$53 t_mo$53(
+        .d(t_mo$53$d),
+        .q(t_mo$53$q),
+        .clock(t_mo$53$clock)
+    );
+    qp_table_scale$miss$t_mo$54 t_mo$54(
+        .d(t_mo$54$d),
+        .q(t_mo$54$q),
+        .clock(t_mo$54$clock)
+    );
+    qp_table_scale$miss$t_mo$55 t_mo$55(
+        .d(t_mo$55$d),
+        .q(t_mo$55$q),
+        .clock(t_mo$55$clock)
+    );
+    qp_table_scale$miss$t_mo$56 t_mo$56(
+        .d(t_mo$56$d),
+        .q(t_mo$56$q),
+        .clock(t_mo$56$clock)
+    );
+    qp_table_scale$miss$t_mo$57 t_mo$57(
+        .d(t_mo$57$d),
+        .q(t_mo$57$q),
+        .clock(t_mo$57$clock)
+    );
+    qp_table_scale$miss$t_mo$58 t_mo$58(
+        .d(t_mo$58$d),
+        .q(t_mo$58$q),
+        .clock(t_mo$58$clock)
+    );
+    qp_table_scale$miss$t_mo$59 t_mo$59(
+        .d(t_mo$59$d),
+        .q(t_mo$59$q),
+        .clock(t_mo$59$clock)
+    );
+    qp_table_scale$miss$t_mo$60 t_mo$60(
+        .d(t_mo$60$d),
+        .q(t_mo$60$q),
+        .clock(t_mo$60$clock)
+    );
+    qp_table_scale$miss$t_mo$61 t_mo$61(
+        .d(t_mo$61$d),
+        .q(t_mo$61$q),
+        .clock(t_mo$61$clock)
+    );
+    qp_table_scale$miss$t_mo$62 t_mo$62(
+        .d(t_mo$62$d),
+        .q(t_mo$62$q),
+        .clock(t_mo$62$clock)
+    );
+    qp_table_scale$miss$t_mo$63 t_mo$63(
+        .d(t_mo$63$d),
+        .q(t_mo$63$q),
+        .clock(t_mo$63$clock)
+    );
+    qp_table_scale$miss$nf_oh$0 nf_oh$0(
+        .d(nf_oh$0$d),
+        .q(nf_oh$0$q),
+        .clock(nf_oh$0$clock)
+    );
+    qp_table_scale$miss$nf_oh$1 nf_oh$1(
+        .d(nf_oh$1$d),
+        .q(nf_oh$1$q),
+        .clock(nf_oh$1$clock)
+    );
+    qp_table_scale$miss$nf_oh$2 nf_oh$2(
+        .d(nf_oh$2$d),
+        .q(nf_oh$2$q),
+        .clock(nf_oh$2$clock)
+    );
+    qp_table_scale$miss$nf_oh$3 nf_oh$3(
+        .d(nf_oh$3$d),
+        .q(nf_oh$3$q),
+        .clock(nf_oh$3$clock)
+    );
+    qp_table_scale$miss$nf_oh$4 nf_oh$4(
+        .d(nf_oh$4$d),
+        .q(nf_oh$4$q),
+        .clock(nf_oh$4$clock)
+    );
+    qp_table_scale$miss$nf_oh$5 nf_oh$5(
+        .d(nf_oh$5$d),
+        .q(nf_oh$5$q),
+        .clock(nf_oh$5$clock)
+    );
+    qp_table_scale$miss$nf_oh$6 nf_oh$6(
+        .d(nf_oh$6$d),
+        .q(nf_oh$6$q),
+        .clock(nf_oh$6$clock)
+    );
+    qp_table_scale$miss$nf_oh$7 nf_oh$7(
+        .d(nf_oh$7$d),
+        .q(nf_oh$7$q),
+        .clock(nf_oh$7$clock)
+    );
+    qp_table_scale$miss$nf_oh$8 nf_oh$8(
+        .d(nf_oh$8$d),
+        .q(nf_oh$8$q),
+        .clock(nf_oh$8$clock)
+    );
+    qp_table_scale$miss$nf_oh$9 nf_oh$9(
+        .d(nf_oh$9$d),
+        .q(nf_oh$9$q),
+        .clock(nf_oh$9$clock)
+    );
+    qp_table_scale$miss$nf_oh$10 nf_oh$10(
+        .d(nf_oh$10$d),
+        .q(nf_oh$10$q),
+        .clock(nf_oh$10$clock)
+    );
+    qp_table_scale$miss$nf_oh$11 nf_oh$11(
+        .d(nf_oh$11$d),
+        .q(nf_oh$11$q),
+        .clock(nf_oh$11$clock)
+    );
+    qp_table_scale$miss$nf_oh$12 nf_oh$12(
+        .d(nf_oh$12$d),
+        .q(nf_oh$12$q),
+        .clock(nf_oh$12$clock)
+    );
+    qp_table_scale$miss$nf_oh$13 nf_oh$13(
+        .d(nf_oh$13$d),
+        .q(nf_oh$13$q),
+        .clock(nf_oh$13$clock)
+    );
+    qp_table_scale$miss$nf_oh$14 nf_oh$14(
+        .d(nf_oh$14$d),
+        .q(nf_oh$14$q),
+        .clock(nf_oh$14$clock)
+    );
+    qp_table_scale$miss$nf_oh$15 nf_oh$15(
+        .d(nf_oh$15$d),
+        .q(nf_oh$15$q),
+        .clock(nf_oh$15$clock)
+    );
+    qp_table_scale$miss$nf_oh$16 nf_oh$16(
+        .d(nf_oh$16$d),
+        .q(nf_oh$16$q),
+        .clock(nf_oh$16$clock)
+    );
+    qp_table_scale$miss$nf_oh$17 nf_oh$17(
+        .d(nf_oh$17$d),
+        .q(nf_oh$17$q),
+        .clock(nf_oh$17$clock)
+    );
+    qp_table_scale$miss$nf_oh$18 nf_oh$18(
+        .d(nf_oh$18$d),
+        .q(nf_oh$18$q),
+        .clock(nf_oh$18$clock)
+    );
+    qp_table_scale$miss$nf_oh$19 nf_oh$19(
+        .d(nf_oh$19$d),
+        .q(nf_oh$19$q),
+        .clock(nf_oh$19$clock)
+    );
+    qp_table_scale$miss$nf_oh$20 nf_oh$20(
+        .d(nf_oh$20$d),
+        .q(nf_oh$20$q),
+        .clock(nf_oh$20$clock)
+    );
+    qp_table_scale$miss$nf_oh$21 nf_oh$21(
+        .d(nf_oh$21$d),
+        .q(nf_oh$21$q),
+        .clock(nf_oh$21$clock)
+    );
+    qp_table_scale$miss$nf_oh$22 nf_oh$22(
+        .d(nf_oh$22$d),
+        .q(nf_oh$22$q),
+        .clock(nf_oh$22$clock)
+    );
+    qp_table_scale$miss$nf_oh$23 nf_oh$23(
+        .d(nf_oh$23$d),
+        .q(nf_oh$23$q),
+        .clock(nf_oh$23$clock)
+    );
+    qp_table_scale$miss$nf_oh$24 nf_oh$24(
+        .d(nf_oh$24$d),
+        .q(nf_oh$24$q),
+        .clock(nf_oh$24$clock)
+    );
+    qp_table_scale$miss$nf_oh$25 nf_oh$25(
+        .d(nf_oh$25$d),
+        .q(nf_oh$25$q),
+        .clock(nf_oh$25$clock)
+    );
+    qp_table_scale$miss$nf_oh$26 nf_oh$26(
+        .d(nf_oh$26$d),
+        .q(nf_oh$26$q),
+        .clock(nf_oh$26$clock)
+    );
+    qp_table_scale$miss$nf_oh$27 nf_oh$27(
+        .d(nf_oh$27$d),
+        .q(nf_oh$27$q),
+        .clock(nf_oh$27$clock)
+    );
+    qp_table_scale$miss$nf_oh$28 nf_oh$28(
+        .d(nf_oh$28$d),
+        .q(nf_oh$28$q),
+        .clock(nf_oh$28$clock)
+    );
+    qp_table_scale$miss$nf_oh$29 nf_oh$29(
+        .d(nf_oh$29$d),
+        .q(nf_oh$29$q),
+        .clock(nf_oh$29$clock)
+    );
+    qp_table_scale$miss$nf_oh$30 nf_oh$30(
+        .d(nf_oh$30$d),
+        .q(nf_oh$30$q),
+        .clock(nf_oh$30$clock)
+    );
+    qp_table_scale$miss$nf_oh$31 nf_oh$31(
+        .d(nf_oh$31$d),
+        .q(nf_oh$31$q),
+        .clock(nf_oh$31$clock)
+    );
+    qp_table_scale$miss$nf_oh$32 nf_oh$32(
+        .d(nf_oh$32$d),
+        .q(nf_oh$32$q),
+        .clock(nf_oh$32$clock)
+    );
+    qp_table_scale$miss$nf_oh$33 nf_oh$33(
+        .d(nf_oh$33$d),
+        .q(nf_oh$33$q),
+        .clock(nf_oh$33$clock)
+    );
+    qp_table_scale$miss$nf_oh$34 nf_oh$34(
+        .d(nf_oh$34$d),
+        .q(nf_oh$34$q),
+        .clock(nf_oh$34$clock)
+    );
+    qp_table_scale$miss$nf_oh$35 nf_oh$35(
+        .d(nf_oh$35$d),
+        .q(nf_oh$35$q),
+        .clock(nf_oh$35$clock)
+    );
+    qp_table_scale$miss$nf_oh$36 nf_oh$36(
+        .d(nf_oh$36$d),
+        .q(nf_oh$36$q),
+        .clock(nf_oh$36$clock)
+    );
+    qp_table_scale$miss$nf_oh$37 nf_oh$37(
+        .d(nf_oh$37$d),
+        .q(nf_oh$37$q),
+        .clock(nf_oh$37$clock)
+    );
+    qp_table_scale$miss$nf_oh$38 nf_oh$38(
+        .d(nf_oh$38$d),
+        .q(nf_oh$38$q),
+        .clock(nf_oh$38$clock)
+    );
+    qp_table_scale$miss$nf_oh$39 nf_oh$39(
+        .d(nf_oh$39$d),
+        .q(nf_oh$39$q),
+        .clock(nf_oh$39$clock)
+    );
+    qp_table_scale$miss$nf_oh$40 nf_oh$40(
+        .d(nf_oh$40$d),
+        .q(nf_oh$40$q),
+        .clock(nf_oh$40$clock)
+    );
+    qp_table_scale$miss$nf_oh$41 nf_oh$41(
+        .d(nf_oh$41$d),
+        .q(nf_oh$41$q),
+        .clock(nf_oh$41$clock)
+    );
+    qp_table_scale$miss$nf_oh$42 nf_oh$42(
+        .d(nf_oh$42$d),
+        .q(nf_oh$42$q),
+        .clock(nf_oh$42$clock)
+    );
+    qp_table_scale$miss$nf_oh$43 nf_oh$43(
+        .d(nf_oh$43$d),
+        .q(nf_oh$43$q),
+        .clock(nf_oh$43$clock)
+    );
+    qp_table_scale$miss$nf_oh$44 nf_oh$44(
+        .d(nf_oh$44$d),
+        .q(nf_oh$44$q),
+        .clock(nf_oh$44$clock)
+    );
+    qp_table_scale$miss$nf_oh$45 nf_oh$45(
+        .d(nf_oh$45$d),
+        .q(nf_oh$45$q),
+        .clock(nf_oh$45$clock)
+    );
+    qp_table_scale$miss$nf_oh$46 nf_oh$46(
+        .d(nf_oh$46$d),
+        .q(nf_oh$46$q),
+        .clock(nf_oh$46$clock)
+    );
+    qp_table_scale$miss$nf_oh$47 nf_oh$47(
+        .d(nf_oh$47$d),
+        .q(nf_oh$47$q),
+        .clock(nf_oh$47$clock)
+    );
+    qp_table_scale$miss$nf_oh$48 nf_oh$48(
+        .d(nf_oh$48$d),
+        .q(nf_oh$48$q),
+        .clock(nf_oh$48$clock)
+    );
+    qp_table_scale$miss$nf_oh$49 nf_oh$49(
+        .d(nf_oh$49$d),
+        .q(nf_oh$49$q),
+        .clock(nf_oh$49$clock)
+    );
+    qp_table_scale$miss$nf_oh$50 nf_oh$50(
+        .d(nf_oh$50$d),
+        .q(nf_oh$50$q),
+        .clock(nf_oh$50$clock)
+    );
+    qp_table_scale$miss$nf_oh$51 nf_oh$51(
+        .d(nf_oh$51$d),
+        .q(nf_oh$51$q),
+        .clock(nf_oh$51$clock)
+    );
+    qp_table_scale$miss$nf_oh$52 nf_oh$52(
+        .d(nf_oh$52$d),
+        .q(nf_oh$52$q),
+        .clock(nf_oh$52$clock)
+    );
+    qp_table_scale$miss$nf_oh$53 nf_oh$53(
+        .d(nf_oh$53$d),
+        .q(nf_oh$53$q),
+        .clock(nf_oh$53$clock)
+    );
+    qp_table_scale$miss$nf_oh$54 nf_oh$54(
+        .d(nf_oh$54$d),
+        .q(nf_oh$54$q),
+        .clock(nf_oh$54$clock)
+    );
+    qp_table_scale$miss$nf_oh$55 nf_oh$55(
+        .d(nf_oh$55$d),
+        .q(nf_oh$55$q),
+        .clock(nf_oh$55$clock)
+    );
+    qp_table_scale$miss$nf_oh$56 nf_oh$56(
+        .d(nf_oh$56$d),
+        .q(nf_oh$56$q),
+        .clock(nf_oh$56$clock)
+    );
+    qp_table_scale$miss$nf_oh$57 nf_oh$57(
+        .d(nf_oh$57$d),
+        .q(nf_oh$57$q),
+        .clock(nf_oh$57$clock)
+    );
+    qp_table_scale$miss$nf_oh$58 nf_oh$58(
+        .d(nf_oh$58$d),
+        .q(nf_oh$58$q),
+        .clock(nf_oh$58$clock)
+    );
+    qp_table_scale$miss$nf_oh$59 nf_oh$59(
+        .d(nf_oh$59$d),
+        .q(nf_oh$59$q),
+        .clock(nf_oh$59$clock)
+    );
+    qp_table_scale$miss$nf_oh$60 nf_oh$60(
+        .d(nf_oh$60$d),
+        .q(nf_oh$60$q),
+        .clock(nf_oh$60$clock)
+    );
+    qp_table_scale$miss$nf_oh$61 nf_oh$61(
+        .d(nf_oh$61$d),
+        .q(nf_oh$61$q),
+        .clock(nf_oh$61$clock)
+    );
+    qp_table_scale$miss$nf_oh$62 nf_oh$62(
+        .d(nf_oh$62$d),
+        .q(nf_oh$62$q),
+        .clock(nf_oh$62$clock)
+    );
+    qp_table_scale$miss$nf_oh$63 nf_oh$63(
+        .d(nf_oh$63$d),
+        .q(nf_oh$63$q),
+        .clock(nf_oh$63$clock)
+    );
+    qp_table_scale$miss$nf_valid nf_valid(
+        .d(nf_valid$d),
+        .q(nf_valid$q),
+        .clock(nf_valid$clock)
     );
     qp_table_scale$miss$s_block$0 s_block$0(
         .d(s_block$0$d),
@@ -14180,325 +15930,990 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_inc$63$q),
         .clock(s_inc$63$clock)
     );
-    qp_table_scale$miss$s_eq$0 s_eq$0(
-        .d(s_eq$0$d),
-        .q(s_eq$0$q),
-        .clock(s_eq$0$clock)
+    qp_table_scale$miss$s_rz$0 s_rz$0(
+        .d(s_rz$0$d),
+        .q(s_rz$0$q),
+        .clock(s_rz$0$clock)
     );
-    qp_table_scale$miss$s_eq$1 s_eq$1(
-        .d(s_eq$1$d),
-        .q(s_eq$1$q),
-        .clock(s_eq$1$clock)
+    qp_table_scale$miss$s_rz$1 s_rz$1(
+        .d(s_rz$1$d),
+        .q(s_rz$1$q),
+        .clock(s_rz$1$clock)
     );
-    qp_table_scale$miss$s_eq$2 s_eq$2(
-        .d(s_eq$2$d),
-        .q(s_eq$2$q),
-        .clock(s_eq$2$clock)
+    qp_table_scale$miss$s_rz$2 s_rz$2(
+        .d(s_rz$2$d),
+        .q(s_rz$2$q),
+        .clock(s_rz$2$clock)
     );
-    qp_table_scale$miss$s_eq$3 s_eq$3(
-        .d(s_eq$3$d),
-        .q(s_eq$3$q),
-        .clock(s_eq$3$clock)
+    qp_table_scale$miss$s_rz$3 s_rz$3(
+        .d(s_rz$3$d),
+        .q(s_rz$3$q),
+        .clock(s_rz$3$clock)
     );
-    qp_table_scale$miss$s_eq$4 s_eq$4(
-        .d(s_eq$4$d),
-        .q(s_eq$4$q),
-        .clock(s_eq$4$clock)
+    qp_table_scale$miss$s_rz$4 s_rz$4(
+        .d(s_rz$4$d),
+        .q(s_rz$4$q),
+        .clock(s_rz$4$clock)
     );
-    qp_table_scale$miss$s_eq$5 s_eq$5(
-        .d(s_eq$5$d),
-        .q(s_eq$5$q),
-        .clock(s_eq$5$clock)
+    qp_table_scale$miss$s_rz$5 s_rz$5(
+        .d(s_rz$5$d),
+        .q(s_rz$5$q),
+        .clock(s_rz$5$clock)
     );
-    qp_table_scale$miss$s_eq$6 s_eq$6(
-        .d(s_eq$6$d),
-        .q(s_eq$6$q),
-        .clock(s_eq$6$clock)
+    qp_table_scale$miss$s_rz$6 s_rz$6(
+        .d(s_rz$6$d),
+        .q(s_rz$6$q),
+        .clock(s_rz$6$clock)
     );
-    qp_table_scale$miss$s_eq$7 s_eq$7(
-        .d(s_eq$7$d),
-        .q(s_eq$7$q),
-        .clock(s_eq$7$clock)
+    qp_table_scale$miss$s_rz$7 s_rz$7(
+        .d(s_rz$7$d),
+        .q(s_rz$7$q),
+        .clock(s_rz$7$clock)
     );
-    qp_table_scale$miss$s_eq$8 s_eq$8(
-        .d(s_eq$8$d),
-        .q(s_eq$8$q),
-        .clock(s_eq$8$clock)
+    qp_table_scale$miss$s_rz$8 s_rz$8(
+        .d(s_rz$8$d),
+        .q(s_rz$8$q),
+        .clock(s_rz$8$clock)
     );
-    qp_table_scale$miss$s_eq$9 s_eq$9(
-        .d(s_eq$9$d),
-        .q(s_eq$9$q),
-        .clock(s_eq$9$clock)
+    qp_table_scale$miss$s_rz$9 s_rz$9(
+        .d(s_rz$9$d),
+        .q(s_rz$9$q),
+        .clock(s_rz$9$clock)
     );
-    qp_table_scale$miss$s_eq$10 s_eq$10(
-        .d(s_eq$10$d),
-        .q(s_eq$10$q),
-        .clock(s_eq$10$clock)
+    qp_table_scale$miss$s_rz$10 s_rz$10(
+        .d(s_rz$10$d),
+        .q(s_rz$10$q),
+        .clock(s_rz$10$clock)
     );
-    qp_table_scale$miss$s_eq$11 s_eq$11(
-        .d(s_eq$11$d),
-        .q(s_eq$11$q),
-        .clock(s_eq$11$clock)
+    qp_table_scale$miss$s_rz$11 s_rz$11(
+        .d(s_rz$11$d),
+        .q(s_rz$11$q),
+        .clock(s_rz$11$clock)
     );
-    qp_table_scale$miss$s_eq$12 s_eq$12(
-        .d(s_eq$12$d),
-        .q(s_eq$12$q),
-        .clock(s_eq$12$clock)
+    qp_table_scale$miss$s_rz$12 s_rz$12(
+        .d(s_rz$12$d),
+        .q(s_rz$12$q),
+        .clock(s_rz$12$clock)
     );
-    qp_table_scale$miss$s_eq$13 s_eq$13(
-        .d(s_eq$13$d),
-        .q(s_eq$13$q),
-        .clock(s_eq$13$clock)
+    qp_table_scale$miss$s_rz$13 s_rz$13(
+        .d(s_rz$13$d),
+        .q(s_rz$13$q),
+        .clock(s_rz$13$clock)
     );
-    qp_table_scale$miss$s_eq$14 s_eq$14(
-        .d(s_eq$14$d),
-        .q(s_eq$14$q),
-        .clock(s_eq$14$clock)
+    qp_table_scale$miss$s_rz$14 s_rz$14(
+        .d(s_rz$14$d),
+        .q(s_rz$14$q),
+        .clock(s_rz$14$clock)
     );
-    qp_table_scale$miss$s_eq$15 s_eq$15(
-        .d(s_eq$15$d),
-        .q(s_eq$15$q),
-        .clock(s_eq$15$clock)
+    qp_table_scale$miss$s_rz$15 s_rz$15(
+        .d(s_rz$15$d),
+        .q(s_rz$15$q),
+        .clock(s_rz$15$clock)
     );
-    qp_table_scale$miss$s_eq$16 s_eq$16(
-        .d(s_eq$16$d),
-        .q(s_eq$16$q),
-        .clock(s_eq$16$clock)
+    qp_table_scale$miss$s_rz$16 s_rz$16(
+        .d(s_rz$16$d),
+        .q(s_rz$16$q),
+        .clock(s_rz$16$clock)
     );
-    qp_table_scale$miss$s_eq$17 s_eq$17(
-        .d(s_eq$17$d),
-        .q(s_eq$17$q),
-        .clock(s_eq$17$clock)
+    qp_table_scale$miss$s_rz$17 s_rz$17(
+        .d(s_rz$17$d),
+        .q(s_rz$17$q),
+        .clock(s_rz$17$clock)
     );
-    qp_table_scale$miss$s_eq$18 s_eq$18(
-        .d(s_eq$18$d),
-        .q(s_eq$18$q),
-        .clock(s_eq$18$clock)
+    qp_table_scale$miss$s_rz$18 s_rz$18(
+        .d(s_rz$18$d),
+        .q(s_rz$18$q),
+        .clock(s_rz$18$clock)
     );
-    qp_table_scale$miss$s_eq$19 s_eq$19(
-        .d(s_eq$19$d),
-        .q(s_eq$19$q),
-        .clock(s_eq$19$clock)
+    qp_table_scale$miss$s_rz$19 s_rz$19(
+        .d(s_rz$19$d),
+        .q(s_rz$19$q),
+        .clock(s_rz$19$clock)
     );
-    qp_table_scale$miss$s_eq$20 s_eq$20(
-        .d(s_eq$20$d),
-        .q(s_eq$20$q),
-        .clock(s_eq$20$clock)
+    qp_table_scale$miss$s_rz$20 s_rz$20(
+        .d(s_rz$20$d),
+        .q(s_rz$20$q),
+        .clock(s_rz$20$clock)
     );
-    qp_table_scale$miss$s_eq$21 s_eq$21(
-        .d(s_eq$21$d),
-        .q(s_eq$21$q),
-        .clock(s_eq$21$clock)
+    qp_table_scale$miss$s_rz$21 s_rz$21(
+        .d(s_rz$21$d),
+        .q(s_rz$21$q),
+        .clock(s_rz$21$clock)
     );
-    qp_table_scale$miss$s_eq$22 s_eq$22(
-        .d(s_eq$22$d),
-        .q(s_eq$22$q),
-        .clock(s_eq$22$clock)
+    qp_table_scale$miss$s_rz$22 s_rz$22(
+        .d(s_rz$22$d),
+        .q(s_rz$22$q),
+        .clock(s_rz$22$clock)
     );
-    qp_table_scale$miss$s_eq$23 s_eq$23(
-        .d(s_eq$23$d),
-        .q(s_eq$23$q),
-        .clock(s_eq$23$clock)
+    qp_table_scale$miss$s_rz$23 s_rz$23(
+        .d(s_rz$23$d),
+        .q(s_rz$23$q),
+        .clock(s_rz$23$clock)
     );
-    qp_table_scale$miss$s_eq$24 s_eq$24(
-        .d(s_eq$24$d),
-        .q(s_eq$24$q),
-        .clock(s_eq$24$clock)
+    qp_table_scale$miss$s_rz$24 s_rz$24(
+        .d(s_rz$24$d),
+        .q(s_rz$24$q),
+        .clock(s_rz$24$clock)
     );
-    qp_table_scale$miss$s_eq$25 s_eq$25(
-        .d(s_eq$25$d),
-        .q(s_eq$25$q),
-        .clock(s_eq$25$clock)
+    qp_table_scale$miss$s_rz$25 s_rz$25(
+        .d(s_rz$25$d),
+        .q(s_rz$25$q),
+        .clock(s_rz$25$clock)
     );
-    qp_table_scale$miss$s_eq$26 s_eq$26(
-        .d(s_eq$26$d),
-        .q(s_eq$26$q),
-        .clock(s_eq$26$clock)
+    qp_table_scale$miss$s_rz$26 s_rz$26(
+        .d(s_rz$26$d),
+        .q(s_rz$26$q),
+        .clock(s_rz$26$clock)
     );
-    qp_table_scale$miss$s_eq$27 s_eq$27(
-        .d(s_eq$27$d),
-        .q(s_eq$27$q),
-        .clock(s_eq$27$clock)
+    qp_table_scale$miss$s_rz$27 s_rz$27(
+        .d(s_rz$27$d),
+        .q(s_rz$27$q),
+        .clock(s_rz$27$clock)
     );
-    qp_table_scale$miss$s_eq$28 s_eq$28(
-        .d(s_eq$28$d),
-        .q(s_eq$28$q),
-        .clock(s_eq$28$clock)
+    qp_table_scale$miss$s_rz$28 s_rz$28(
+        .d(s_rz$28$d),
+        .q(s_rz$28$q),
+        .clock(s_rz$28$clock)
     );
-    qp_table_scale$miss$s_eq$29 s_eq$29(
-        .d(s_eq$29$d),
-        .q(s_eq$29$q),
-        .clock(s_eq$29$clock)
+    qp_table_scale$miss$s_rz$29 s_rz$29(
+        .d(s_rz$29$d),
+        .q(s_rz$29$q),
+        .clock(s_rz$29$clock)
     );
-    qp_table_scale$miss$s_eq$30 s_eq$30(
-        .d(s_eq$30$d),
-        .q(s_eq$30$q),
-        .clock(s_eq$30$clock)
+    qp_table_scale$miss$s_rz$30 s_rz$30(
+        .d(s_rz$30$d),
+        .q(s_rz$30$q),
+        .clock(s_rz$30$clock)
     );
-    qp_table_scale$miss$s_eq$31 s_eq$31(
-        .d(s_eq$31$d),
-        .q(s_eq$31$q),
-        .clock(s_eq$31$clock)
+    qp_table_scale$miss$s_rz$31 s_rz$31(
+        .d(s_rz$31$d),
+        .q(s_rz$31$q),
+        .clock(s_rz$31$clock)
     );
-    qp_table_scale$miss$s_eq$32 s_eq$32(
-        .d(s_eq$32$d),
-        .q(s_eq$32$q),
-        .clock(s_eq$32$clock)
+    qp_table_scale$miss$s_rz$32 s_rz$32(
+        .d(s_rz$32$d),
+        .q(s_rz$32$q),
+        .clock(s_rz$32$clock)
     );
-    qp_table_scale$miss$s_eq$33 s_eq$33(
-        .d(s_eq$33$d),
-        .q(s_eq$33$q),
-        .clock(s_eq$33$clock)
+    qp_table_scale$miss$s_rz$33 s_rz$33(
+        .d(s_rz$33$d),
+        .q(s_rz$33$q),
+        .clock(s_rz$33$clock)
     );
-    qp_table_scale$miss$s_eq$34 s_eq$34(
-        .d(s_eq$34$d),
-        .q(s_eq$34$q),
-        .clock(s_eq$34$clock)
+    qp_table_scale$miss$s_rz$34 s_rz$34(
+        .d(s_rz$34$d),
+        .q(s_rz$34$q),
+        .clock(s_rz$34$clock)
     );
-    qp_table_scale$miss$s_eq$35 s_eq$35(
-        .d(s_eq$35$d),
-        .q(s_eq$35$q),
-        .clock(s_eq$35$clock)
+    qp_table_scale$miss$s_rz$35 s_rz$35(
+        .d(s_rz$35$d),
+        .q(s_rz$35$q),
+        .clock(s_rz$35$clock)
     );
-    qp_table_scale$miss$s_eq$36 s_eq$36(
-        .d(s_eq$36$d),
-        .q(s_eq$36$q),
-        .clock(s_eq$36$clock)
+    qp_table_scale$miss$s_rz$36 s_rz$36(
+        .d(s_rz$36$d),
+        .q(s_rz$36$q),
+        .clock(s_rz$36$clock)
     );
-    qp_table_scale$miss$s_eq$37 s_eq$37(
-        .d(s_eq$37$d),
-        .q(s_eq$37$q),
-        .clock(s_eq$37$clock)
+    qp_table_scale$miss$s_rz$37 s_rz$37(
+        .d(s_rz$37$d),
+        .q(s_rz$37$q),
+        .clock(s_rz$37$clock)
     );
-    qp_table_scale$miss$s_eq$38 s_eq$38(
-        .d(s_eq$38$d),
-        .q(s_eq$38$q),
-        .clock(s_eq$38$clock)
+    qp_table_scale$miss$s_rz$38 s_rz$38(
+        .d(s_rz$38$d),
+        .q(s_rz$38$q),
+        .clock(s_rz$38$clock)
     );
-    qp_table_scale$miss$s_eq$39 s_eq$39(
-        .d(s_eq$39$d),
-        .q(s_eq$39$q),
-        .clock(s_eq$39$clock)
+    qp_table_scale$miss$s_rz$39 s_rz$39(
+        .d(s_rz$39$d),
+        .q(s_rz$39$q),
+        .clock(s_rz$39$clock)
     );
-    qp_table_scale$miss$s_eq$40 s_eq$40(
-        .d(s_eq$40$d),
-        .q(s_eq$40$q),
-        .clock(s_eq$40$clock)
+    qp_table_scale$miss$s_rz$40 s_rz$40(
+        .d(s_rz$40$d),
+        .q(s_rz$40$q),
+        .clock(s_rz$40$clock)
     );
-    qp_table_scale$miss$s_eq$41 s_eq$41(
-        .d(s_eq$41$d),
-        .q(s_eq$41$q),
-        .clock(s_eq$41$clock)
+    qp_table_scale$miss$s_rz$41 s_rz$41(
+        .d(s_rz$41$d),
+        .q(s_rz$41$q),
+        .clock(s_rz$41$clock)
     );
-    qp_table_scale$miss$s_eq$42 s_eq$42(
-        .d(s_eq$42$d),
-        .q(s_eq$42$q),
-        .clock(s_eq$42$clock)
+    qp_table_scale$miss$s_rz$42 s_rz$42(
+        .d(s_rz$42$d),
+        .q(s_rz$42$q),
+        .clock(s_rz$42$clock)
     );
-    qp_table_scale$miss$s_eq$43 s_eq$43(
-        .d(s_eq$43$d),
-        .q(s_eq$43$q),
-        .clock(s_eq$43$clock)
+    qp_table_scale$miss$s_rz$43 s_rz$43(
+        .d(s_rz$43$d),
+        .q(s_rz$43$q),
+        .clock(s_rz$43$clock)
     );
-    qp_table_scale$miss$s_eq$44 s_eq$44(
-        .d(s_eq$44$d),
-        .q(s_eq$44$q),
-        .clock(s_eq$44$clock)
+    qp_table_scale$miss$s_rz$44 s_rz$44(
+        .d(s_rz$44$d),
+        .q(s_rz$44$q),
+        .clock(s_rz$44$clock)
     );
-    qp_table_scale$miss$s_eq$45 s_eq$45(
-        .d(s_eq$45$d),
-        .q(s_eq$45$q),
-        .clock(s_eq$45$clock)
+    qp_table_scale$miss$s_rz$45 s_rz$45(
+        .d(s_rz$45$d),
+        .q(s_rz$45$q),
+        .clock(s_rz$45$clock)
     );
-    qp_table_scale$miss$s_eq$46 s_eq$46(
-        .d(s_eq$46$d),
-        .q(s_eq$46$q),
-        .clock(s_eq$46$clock)
+    qp_table_scale$miss$s_rz$46 s_rz$46(
+        .d(s_rz$46$d),
+        .q(s_rz$46$q),
+        .clock(s_rz$46$clock)
     );
-    qp_table_scale$miss$s_eq$47 s_eq$47(
-        .d(s_eq$47$d),
-        .q(s_eq$47$q),
-        .clock(s_eq$47$clock)
+    qp_table_scale$miss$s_rz$47 s_rz$47(
+        .d(s_rz$47$d),
+        .q(s_rz$47$q),
+        .clock(s_rz$47$clock)
     );
-    qp_table_scale$miss$s_eq$48 s_eq$48(
-        .d(s_eq$48$d),
-        .q(s_eq$48$q),
-        .clock(s_eq$48$clock)
+    qp_table_scale$miss$s_rz$48 s_rz$48(
+        .d(s_rz$48$d),
+        .q(s_rz$48$q),
+        .clock(s_rz$48$clock)
     );
-    qp_table_scale$miss$s_eq$49 s_eq$49(
-        .d(s_eq$49$d),
-        .q(s_eq$49$q),
-        .clock(s_eq$49$clock)
+    qp_table_scale$miss$s_rz$49 s_rz$49(
+        .d(s_rz$49$d),
+        .q(s_rz$49$q),
+        .clock(s_rz$49$clock)
     );
-    qp_table_scale$miss$s_eq$50 s_eq$50(
-        .d(s_eq$50$d),
-        .q(s_eq$50$q),
-        .clock(s_eq$50$clock)
+    qp_table_scale$miss$s_rz$50 s_rz$50(
+        .d(s_rz$50$d),
+        .q(s_rz$50$q),
+        .clock(s_rz$50$clock)
     );
-    qp_table_scale$miss$s_eq$51 s_eq$51(
-        .d(s_eq$51$d),
-        .q(s_eq$51$q),
-        .clock(s_eq$51$clock)
+    qp_table_scale$miss$s_rz$51 s_rz$51(
+        .d(s_rz$51$d),
+        .q(s_rz$51$q),
+        .clock(s_rz$51$clock)
     );
-    qp_table_scale$miss$s_eq$52 s_eq$52(
-        .d(s_eq$52$d),
-        .q(s_eq$52$q),
-        .clock(s_eq$52$clock)
+    qp_table_scale$miss$s_rz$52 s_rz$52(
+        .d(s_rz$52$d),
+        .q(s_rz$52$q),
+        .clock(s_rz$52$clock)
     );
-    qp_table_scale$miss$s_eq$53 s_eq$53(
-        .d(s_eq$53$d),
-        .q(s_eq$53$q),
-        .clock(s_eq$53$clock)
+    qp_table_scale$miss$s_rz$53 s_rz$53(
+        .d(s_rz$53$d),
+        .q(s_rz$53$q),
+        .clock(s_rz$53$clock)
     );
-    qp_table_scale$miss$s_eq$54 s_eq$54(
-        .d(s_eq$54$d),
-        .q(s_eq$54$q),
-        .clock(s_eq$54$clock)
+    qp_table_scale$miss$s_rz$54 s_rz$54(
+        .d(s_rz$54$d),
+        .q(s_rz$54$q),
+        .clock(s_rz$54$clock)
     );
-    qp_table_scale$miss$s_eq$55 s_eq$55(
-        .d(s_eq$55$d),
-        .q(s_eq$55$q),
-        .clock(s_eq$55$clock)
+    qp_table_scale$miss$s_rz$55 s_rz$55(
+        .d(s_rz$55$d),
+        .q(s_rz$55$q),
+        .clock(s_rz$55$clock)
     );
-    qp_table_scale$miss$s_eq$56 s_eq$56(
-        .d(s_eq$56$d),
-        .q(s_eq$56$q),
-        .clock(s_eq$56$clock)
+    qp_table_scale$miss$s_rz$56 s_rz$56(
+        .d(s_rz$56$d),
+        .q(s_rz$56$q),
+        .clock(s_rz$56$clock)
     );
-    qp_table_scale$miss$s_eq$57 s_eq$57(
-        .d(s_eq$57$d),
-        .q(s_eq$57$q),
-        .clock(s_eq$57$clock)
+    qp_table_scale$miss$s_rz$57 s_rz$57(
+        .d(s_rz$57$d),
+        .q(s_rz$57$q),
+        .clock(s_rz$57$clock)
     );
-    qp_table_scale$miss$s_eq$58 s_eq$58(
-        .d(s_eq$58$d),
-        .q(s_eq$58$q),
-        .clock(s_eq$58$clock)
+    qp_table_scale$miss$s_rz$58 s_rz$58(
+        .d(s_rz$58$d),
+        .q(s_rz$58$q),
+        .clock(s_rz$58$clock)
     );
-    qp_table_scale$miss$s_eq$59 s_eq$59(
-        .d(s_eq$59$d),
-        .q(s_eq$59$q),
-        .clock(s_eq$59$clock)
+    qp_table_scale$miss$s_rz$59 s_rz$59(
+        .d(s_rz$59$d),
+        .q(s_rz$59$q),
+        .clock(s_rz$59$clock)
     );
-    qp_table_scale$miss$s_eq$60 s_eq$60(
-        .d(s_eq$60$d),
-        .q(s_eq$60$q),
-        .clock(s_eq$60$clock)
+    qp_table_scale$miss$s_rz$60 s_rz$60(
+        .d(s_rz$60$d),
+        .q(s_rz$60$q),
+        .clock(s_rz$60$clock)
     );
-    qp_table_scale$miss$s_eq$61 s_eq$61(
-        .d(s_eq$61$d),
-        .q(s_eq$61$q),
-        .clock(s_eq$61$clock)
+    qp_table_scale$miss$s_rz$61 s_rz$61(
+        .d(s_rz$61$d),
+        .q(s_rz$61$q),
+        .clock(s_rz$61$clock)
     );
-    qp_table_scale$miss$s_eq$62 s_eq$62(
-        .d(s_eq$62$d),
-        .q(s_eq$62$q),
-        .clock(s_eq$62$clock)
+    qp_table_scale$miss$s_rz$62 s_rz$62(
+        .d(s_rz$62$d),
+        .q(s_rz$62$q),
+        .clock(s_rz$62$clock)
     );
-    qp_table_scale$miss$s_eq$63 s_eq$63(
-        .d(s_eq$63$d),
-        .q(s_eq$63$q),
-        .clock(s_eq$63$clock)
+    qp_table_scale$miss$s_rz$63 s_rz$63(
+        .d(s_rz$63$d),
+        .q(s_rz$63$q),
+        .clock(s_rz$63$clock)
+    );
+    qp_table_scale$miss$s_eq_a$0 s_eq_a$0(
+        .d(s_eq_a$0$d),
+        .q(s_eq_a$0$q),
+        .clock(s_eq_a$0$clock)
+    );
+    qp_table_scale$miss$s_eq_a$1 s_eq_a$1(
+        .d(s_eq_a$1$d),
+        .q(s_eq_a$1$q),
+        .clock(s_eq_a$1$clock)
+    );
+    qp_table_scale$miss$s_eq_a$2 s_eq_a$2(
+        .d(s_eq_a$2$d),
+        .q(s_eq_a$2$q),
+        .clock(s_eq_a$2$clock)
+    );
+    qp_table_scale$miss$s_eq_a$3 s_eq_a$3(
+        .d(s_eq_a$3$d),
+        .q(s_eq_a$3$q),
+        .clock(s_eq_a$3$clock)
+    );
+    qp_table_scale$miss$s_eq_a$4 s_eq_a$4(
+        .d(s_eq_a$4$d),
+        .q(s_eq_a$4$q),
+        .clock(s_eq_a$4$clock)
+    );
+    qp_table_scale$miss$s_eq_a$5 s_eq_a$5(
+        .d(s_eq_a$5$d),
+        .q(s_eq_a$5$q),
+        .clock(s_eq_a$5$clock)
+    );
+    qp_table_scale$miss$s_eq_a$6 s_eq_a$6(
+        .d(s_eq_a$6$d),
+        .q(s_eq_a$6$q),
+        .clock(s_eq_a$6$clock)
+    );
+    qp_table_scale$miss$s_eq_a$7 s_eq_a$7(
+        .d(s_eq_a$7$d),
+        .q(s_eq_a$7$q),
+        .clock(s_eq_a$7$clock)
+    );
+    qp_table_scale$miss$s_eq_a$8 s_eq_a$8(
+        .d(s_eq_a$8$d),
+        .q(s_eq_a$8$q),
+        .clock(s_eq_a$8$clock)
+    );
+    qp_table_scale$miss$s_eq_a$9 s_eq_a$9(
+        .d(s_eq_a$9$d),
+        .q(s_eq_a$9$q),
+        .clock(s_eq_a$9$clock)
+    );
+    qp_table_scale$miss$s_eq_a$10 s_eq_a$10(
+        .d(s_eq_a$10$d),
+        .q(s_eq_a$10$q),
+        .clock(s_eq_a$10$clock)
+    );
+    qp_table_scale$miss$s_eq_a$11 s_eq_a$11(
+        .d(s_eq_a$11$d),
+        .q(s_eq_a$11$q),
+        .clock(s_eq_a$11$clock)
+    );
+    qp_table_scale$miss$s_eq_a$12 s_eq_a$12(
+        .d(s_eq_a$12$d),
+        .q(s_eq_a$12$q),
+        .clock(s_eq_a$12$clock)
+    );
+    qp_table_scale$miss$s_eq_a$13 s_eq_a$13(
+        .d(s_eq_a$13$d),
+        .q(s_eq_a$13$q),
+        .clock(s_eq_a$13$clock)
+    );
+    qp_table_scale$miss$s_eq_a$14 s_eq_a$14(
+        .d(s_eq_a$14$d),
+        .q(s_eq_a$14$q),
+        .clock(s_eq_a$14$clock)
+    );
+    qp_table_scale$miss$s_eq_a$15 s_eq_a$15(
+        .d(s_eq_a$15$d),
+        .q(s_eq_a$15$q),
+        .clock(s_eq_a$15$clock)
+    );
+    qp_table_scale$miss$s_eq_a$16 s_eq_a$16(
+        .d(s_eq_a$16$d),
+        .q(s_eq_a$16$q),
+        .clock(s_eq_a$16$clock)
+    );
+    qp_table_scale$miss$s_eq_a$17 s_eq_a$17(
+        .d(s_eq_a$17$d),
+        .q(s_eq_a$17$q),
+        .clock(s_eq_a$17$clock)
+    );
+    qp_table_scale$miss$s_eq_a$18 s_eq_a$18(
+        .d(s_eq_a$18$d),
+        .q(s_eq_a$18$q),
+        .clock(s_eq_a$18$clock)
+    );
+    qp_table_scale$miss$s_eq_a$19 s_eq_a$19(
+        .d(s_eq_a$19$d),
+        .q(s_eq_a$19$q),
+        .clock(s_eq_a$19$clock)
+    );
+    qp_table_scale$miss$s_eq_a$20 s_eq_a$20(
+        .d(s_eq_a$20$d),
+        .q(s_eq_a$20$q),
+        .clock(s_eq_a$20$clock)
+    );
+    qp_table_scale$miss$s_eq_a$21 s_eq_a$21(
+        .d(s_eq_a$21$d),
+        .q(s_eq_a$21$q),
+        .clock(s_eq_a$21$clock)
+    );
+    qp_table_scale$miss$s_eq_a$22 s_eq_a$22(
+        .d(s_eq_a$22$d),
+        .q(s_eq_a$22$q),
+        .clock(s_eq_a$22$clock)
+    );
+    qp_table_scale$miss$s_eq_a$23 s_eq_a$23(
+        .d(s_eq_a$23$d),
+        .q(s_eq_a$23$q),
+        .clock(s_eq_a$23$clock)
+    );
+    qp_table_scale$miss$s_eq_a$24 s_eq_a$24(
+        .d(s_eq_a$24$d),
+        .q(s_eq_a$24$q),
+        .clock(s_eq_a$24$clock)
+    );
+    qp_table_scale$miss$s_eq_a$25 s_eq_a$25(
+        .d(s_eq_a$25$d),
+        .q(s_eq_a$25$q),
+        .clock(s_eq_a$25$clock)
+    );
+    qp_table_scale$miss$s_eq_a$26 s_eq_a$26(
+        .d(s_eq_a$26$d),
+        .q(s_eq_a$26$q),
+        .clock(s_eq_a$26$clock)
+    );
+    qp_table_scale$miss$s_eq_a$27 s_eq_a$27(
+        .d(s_eq_a$27$d),
+        .q(s_eq_a$27$q),
+        .clock(s_eq_a$27$clock)
+    );
+    qp_table_scale$miss$s_eq_a$28 s_eq_a$28(
+        .d(s_eq_a$28$d),
+        .q(s_eq_a$28$q),
+        .clock(s_eq_a$28$clock)
+    );
+    qp_table_scale$miss$s_eq_a$29 s_eq_a$29(
+        .d(s_eq_a$29$d),
+        .q(s_eq_a$29$q),
+        .clock(s_eq_a$29$clock)
+    );
+    qp_table_scale$miss$s_eq_a$30 s_eq_a$30(
+        .d(s_eq_a$30$d),
+        .q(s_eq_a$30$q),
+        .clock(s_eq_a$30$clock)
+    );
+    qp_table_scale$miss$s_eq_a$31 s_eq_a$31(
+        .d(s_eq_a$31$d),
+        .q(s_eq_a$31$q),
+        .clock(s_eq_a$31$clock)
+    );
+    qp_table_scale$miss$s_eq_a$32 s_eq_a$32(
+        .d(s_eq_a$32$d),
+        .q(s_eq_a$32$q),
+        .clock(s_eq_a$32$clock)
+    );
+    qp_table_scale$miss$s_eq_a$33 s_eq_a$33(
+        .d(s_eq_a$33$d),
+        .q(s_eq_a$33$q),
+        .clock(s_eq_a$33$clock)
+    );
+    qp_table_scale$miss$s_eq_a$34 s_eq_a$34(
+        .d(s_eq_a$34$d),
+        .q(s_eq_a$34$q),
+        .clock(s_eq_a$34$clock)
+    );
+    qp_table_scale$miss$s_eq_a$35 s_eq_a$35(
+        .d(s_eq_a$35$d),
+        .q(s_eq_a$35$q),
+        .clock(s_eq_a$35$clock)
+    );
+    qp_table_scale$miss$s_eq_a$36 s_eq_a$36(
+        .d(s_eq_a$36$d),
+        .q(s_eq_a$36$q),
+        .clock(s_eq_a$36$clock)
+    );
+    qp_table_scale$miss$s_eq_a$37 s_eq_a$37(
+        .d(s_eq_a$37$d),
+        .q(s_eq_a$37$q),
+        .clock(s_eq_a$37$clock)
+    );
+    qp_table_scale$miss$s_eq_a$38 s_eq_a$38(
+        .d(s_eq_a$38$d),
+        .q(s_eq_a$38$q),
+        .clock(s_eq_a$38$clock)
+    );
+    qp_table_scale$miss$s_eq_a$39 s_eq_a$39(
+        .d(s_eq_a$39$d),
+        .q(s_eq_a$39$q),
+        .clock(s_eq_a$39$clock)
+    );
+    qp_table_scale$miss$s_eq_a$40 s_eq_a$40(
+        .d(s_eq_a$40$d),
+        .q(s_eq_a$40$q),
+        .clock(s_eq_a$40$clock)
+    );
+    qp_table_scale$miss$s_eq_a$41 s_eq_a$41(
+        .d(s_eq_a$41$d),
+        .q(s_eq_a$41$q),
+        .clock(s_eq_a$41$clock)
+    );
+    qp_table_scale$miss$s_eq_a$42 s_eq_a$42(
+        .d(s_eq_a$42$d),
+        .q(s_eq_a$42$q),
+        .clock(s_eq_a$42$clock)
+    );
+    qp_table_scale$miss$s_eq_a$43 s_eq_a$43(
+        .d(s_eq_a$43$d),
+        .q(s_eq_a$43$q),
+        .clock(s_eq_a$43$clock)
+    );
+    qp_table_scale$miss$s_eq_a$44 s_eq_a$44(
+        .d(s_eq_a$44$d),
+        .q(s_eq_a$44$q),
+        .clock(s_eq_a$44$clock)
+    );
+    qp_table_scale$miss$s_eq_a$45 s_eq_a$45(
+        .d(s_eq_a$45$d),
+        .q(s_eq_a$45$q),
+        .clock(s_eq_a$45$clock)
+    );
+    qp_table_scale$miss$s_eq_a$46 s_eq_a$46(
+        .d(s_eq_a$46$d),
+        .q(s_eq_a$46$q),
+        .clock(s_eq_a$46$clock)
+    );
+    qp_table_scale$miss$s_eq_a$47 s_eq_a$47(
+        .d(s_eq_a$47$d),
+        .q(s_eq_a$47$q),
+        .clock(s_eq_a$47$clock)
+    );
+    qp_table_scale$miss$s_eq_a$48 s_eq_a$48(
+        .d(s_eq_a$48$d),
+        .q(s_eq_a$48$q),
+        .clock(s_eq_a$48$clock)
+    );
+    qp_table_scale$miss$s_eq_a$49 s_eq_a$49(
+        .d(s_eq_a$49$d),
+        .q(s_eq_a$49$q),
+        .clock(s_eq_a$49$clock)
+    );
+    qp_table_scale$miss$s_eq_a$50 s_eq_a$50(
+        .d(s_eq_a$50$d),
+        .q(s_eq_a$50$q),
+        .clock(s_eq_a$50$clock)
+    );
+    qp_table_scale$miss$s_eq_a$51 s_eq_a$51(
+        .d(s_eq_a$51$d),
+        .q(s_eq_a$51$q),
+        .clock(s_eq_a$51$clock)
+    );
+    qp_table_scale$miss$s_eq_a$52 s_eq_a$52(
+        .d(s_eq_a$52$d),
+        .q(s_eq_a$52$q),
+        .clock(s_eq_a$52$clock)
+    );
+    qp_table_scale$miss$s_eq_a$53 s_eq_a$53(
+        .d(s_eq_a$53$d),
+        .q(s_eq_a$53$q),
+        .clock(s_eq_a$53$clock)
+    );
+    qp_table_scale$miss$s_eq_a$54 s_eq_a$54(
+        .d(s_eq_a$54$d),
+        .q(s_eq_a$54$q),
+        .clock(s_eq_a$54$clock)
+    );
+    qp_table_scale$miss$s_eq_a$55 s_eq_a$55(
+        .d(s_eq_a$55$d),
+        .q(s_eq_a$55$q),
+        .clock(s_eq_a$55$clock)
+    );
+    qp_table_scale$miss$s_eq_a$56 s_eq_a$56(
+        .d(s_eq_a$56$d),
+        .q(s_eq_a$56$q),
+        .clock(s_eq_a$56$clock)
+    );
+    qp_table_scale$miss$s_eq_a$57 s_eq_a$57(
+        .d(s_eq_a$57$d),
+        .q(s_eq_a$57$q),
+        .clock(s_eq_a$57$clock)
+    );
+    qp_table_scale$miss$s_eq_a$58 s_eq_a$58(
+        .d(s_eq_a$58$d),
+        .q(s_eq_a$58$q),
+        .clock(s_eq_a$58$clock)
+    );
+    qp_table_scale$miss$s_eq_a$59 s_eq_a$59(
+        .d(s_eq_a$59$d),
+        .q(s_eq_a$59$q),
+        .clock(s_eq_a$59$clock)
+    );
+    qp_table_scale$miss$s_eq_a$60 s_eq_a$60(
+        .d(s_eq_a$60$d),
+        .q(s_eq_a$60$q),
+        .clock(s_eq_a$60$clock)
+    );
+    qp_table_scale$miss$s_eq_a$61 s_eq_a$61(
+        .d(s_eq_a$61$d),
+        .q(s_eq_a$61$q),
+        .clock(s_eq_a$61$clock)
+    );
+    qp_table_scale$miss$s_eq_a$62 s_eq_a$62(
+        .d(s_eq_a$62$d),
+        .q(s_eq_a$62$q),
+        .clock(s_eq_a$62$clock)
+    );
+    qp_table_scale$miss$s_eq_a$63 s_eq_a$63(
+        .d(s_eq_a$63$d),
+        .q(s_eq_a$63$q),
+        .clock(s_eq_a$63$clock)
+    );
+    qp_table_scale$miss$s_eq_b$0 s_eq_b$0(
+        .d(s_eq_b$0$d),
+        .q(s_eq_b$0$q),
+        .clock(s_eq_b$0$clock)
+    );
+    qp_table_scale$miss$s_eq_b$1 s_eq_b$1(
+        .d(s_eq_b$1$d),
+        .q(s_eq_b$1$q),
+        .clock(s_eq_b$1$clock)
+    );
+    qp_table_scale$miss$s_eq_b$2 s_eq_b$2(
+        .d(s_eq_b$2$d),
+        .q(s_eq_b$2$q),
+        .clock(s_eq_b$2$clock)
+    );
+    qp_table_scale$miss$s_eq_b$3 s_eq_b$3(
+        .d(s_eq_b$3$d),
+        .q(s_eq_b$3$q),
+        .clock(s_eq_b$3$clock)
+    );
+    qp_table_scale$miss$s_eq_b$4 s_eq_b$4(
+        .d(s_eq_b$4$d),
+        .q(s_eq_b$4$q),
+        .clock(s_eq_b$4$clock)
+    );
+    qp_table_scale$miss$s_eq_b$5 s_eq_b$5(
+        .d(s_eq_b$5$d),
+        .q(s_eq_b$5$q),
+        .clock(s_eq_b$5$clock)
+    );
+    qp_table_scale$miss$s_eq_b$6 s_eq_b$6(
+        .d(s_eq_b$6$d),
+        .q(s_eq_b$6$q),
+        .clock(s_eq_b$6$clock)
+    );
+    qp_table_scale$miss$s_eq_b$7 s_eq_b$7(
+        .d(s_eq_b$7$d),
+        .q(s_eq_b$7$q),
+        .clock(s_eq_b$7$clock)
+    );
+    qp_table_scale$miss$s_eq_b$8 s_eq_b$8(
+        .d(s_eq_b$8$d),
+        .q(s_eq_b$8$q),
+        .clock(s_eq_b$8$clock)
+    );
+    qp_table_scale$miss$s_eq_b$9 s_eq_b$9(
+        .d(s_eq_b$9$d),
+        .q(s_eq_b$9$q),
+        .clock(s_eq_b$9$clock)
+    );
+    qp_table_scale$miss$s_eq_b$10 s_eq_b$10(
+        .d(s_eq_b$10$d),
+        .q(s_eq_b$10$q),
+        .clock(s_eq_b$10$clock)
+    );
+    qp_table_scale$miss$s_eq_b$11 s_eq_b$11(
+        .d(s_eq_b$11$d),
+        .q(s_eq_b$11$q),
+        .clock(s_eq_b$11$clock)
+    );
+    qp_table_scale$miss$s_eq_b$12 s_eq_b$12(
+        .d(s_eq_b$12$d),
+        .q(s_eq_b$12$q),
+        .clock(s_eq_b$12$clock)
+    );
+    qp_table_scale$miss$s_eq_b$13 s_eq_b$13(
+        .d(s_eq_b$13$d),
+        .q(s_eq_b$13$q),
+        .clock(s_eq_b$13$clock)
+    );
+    qp_table_scale$miss$s_eq_b$14 s_eq_b$14(
+        .d(s_eq_b$14$d),
+        .q(s_eq_b$14$q),
+        .clock(s_eq_b$14$clock)
+    );
+    qp_table_scale$miss$s_eq_b$15 s_eq_b$15(
+        .d(s_eq_b$15$d),
+        .q(s_eq_b$15$q),
+        .clock(s_eq_b$15$clock)
+    );
+    qp_table_scale$miss$s_eq_b$16 s_eq_b$16(
+        .d(s_eq_b$16$d),
+        .q(s_eq_b$16$q),
+        .clock(s_eq_b$16$clock)
+    );
+    qp_table_scale$miss$s_eq_b$17 s_eq_b$17(
+        .d(s_eq_b$17$d),
+        .q(s_eq_b$17$q),
+        .clock(s_eq_b$17$clock)
+    );
+    qp_table_scale$miss$s_eq_b$18 s_eq_b$18(
+        .d(s_eq_b$18$d),
+        .q(s_eq_b$18$q),
+        .clock(s_eq_b$18$clock)
+    );
+    qp_table_scale$miss$s_eq_b$19 s_eq_b$19(
+        .d(s_eq_b$19$d),
+        .q(s_eq_b$19$q),
+        .clock(s_eq_b$19$clock)
+    );
+    qp_table_scale$miss$s_eq_b$20 s_eq_b$20(
+        .d(s_eq_b$20$d),
+        .q(s_eq_b$20$q),
+        .clock(s_eq_b$20$clock)
+    );
+    qp_table_scale$miss$s_eq_b$21 s_eq_b$21(
+        .d(s_eq_b$21$d),
+        .q(s_eq_b$21$q),
+        .clock(s_eq_b$21$clock)
+    );
+    qp_table_scale$miss$s_eq_b$22 s_eq_b$22(
+        .d(s_eq_b$22$d),
+        .q(s_eq_b$22$q),
+        .clock(s_eq_b$22$clock)
+    );
+    qp_table_scale$miss$s_eq_b$23 s_eq_b$23(
+        .d(s_eq_b$23$d),
+        .q(s_eq_b$23$q),
+        .clock(s_eq_b$23$clock)
+    );
+    qp_table_scale$miss$s_eq_b$24 s_eq_b$24(
+        .d(s_eq_b$24$d),
+        .q(s_eq_b$24$q),
+        .clock(s_eq_b$24$clock)
+    );
+    qp_table_scale$miss$s_eq_b$25 s_eq_b$25(
+        .d(s_eq_b$25$d),
+        .q(s_eq_b$25$q),
+        .clock(s_eq_b$25$clock)
+    );
+    qp_table_scale$miss$s_eq_b$26 s_eq_b$26(
+        .d(s_eq_b$26$d),
+        .q(s_eq_b$26$q),
+        .clock(s_eq_b$26$clock)
+    );
+    qp_table_scale$miss$s_eq_b$27 s_eq_b$27(
+        .d(s_eq_b$27$d),
+        .q(s_eq_b$27$q),
+        .clock(s_eq_b$27$clock)
+    );
+    qp_table_scale$miss$s_eq_b$28 s_eq_b$28(
+        .d(s_eq_b$28$d),
+        .q(s_eq_b$28$q),
+        .clock(s_eq_b$28$clock)
+    );
+    qp_table_scale$miss$s_eq_b$29 s_eq_b$29(
+        .d(s_eq_b$29$d),
+        .q(s_eq_b$29$q),
+        .clock(s_eq_b$29$clock)
+    );
+    qp_table_scale$miss$s_eq_b$30 s_eq_b$30(
+        .d(s_eq_b$30$d),
+        .q(s_eq_b$30$q),
+        .clock(s_eq_b$30$clock)
+    );
+    qp_table_scale$miss$s_eq_b$31 s_eq_b$31(
+        .d(s_eq_b$31$d),
+        .q(s_eq_b$31$q),
+        .clock(s_eq_b$31$clock)
+    );
+    qp_table_scale$miss$s_eq_b$32 s_eq_b$32(
+        .d(s_eq_b$32$d),
+        .q(s_eq_b$32$q),
+        .clock(s_eq_b$32$clock)
+    );
+    qp_table_scale$miss$s_eq_b$33 s_eq_b$33(
+        .d(s_eq_b$33$d),
+        .q(s_eq_b$33$q),
+        .clock(s_eq_b$33$clock)
+    );
+    qp_table_scale$miss$s_eq_b$34 s_eq_b$34(
+        .d(s_eq_b$34$d),
+        .q(s_eq_b$34$q),
+        .clock(s_eq_b$34$clock)
+    );
+    qp_table_scale$miss$s_eq_b$35 s_eq_b$35(
+        .d(s_eq_b$35$d),
+        .q(s_eq_b$35$q),
+        .clock(s_eq_b$35$clock)
+    );
+    qp_table_scale$miss$s_eq_b$36 s_eq_b$36(
+        .d(s_eq_b$36$d),
+        .q(s_eq_b$36$q),
+        .clock(s_eq_b$36$clock)
+    );
+    qp_table_scale$miss$s_eq_b$37 s_eq_b$37(
+        .d(s_eq_b$37$d),
+        .q(s_eq_b$37$q),
+        .clock(s_eq_b$37$clock)
+    );
+    qp_table_scale$miss$s_eq_b$38 s_eq_b$38(
+        .d(s_eq_b$38$d),
+        .q(s_eq_b$38$q),
+        .clock(s_eq_b$38$clock)
+    );
+    qp_table_scale$miss$s_eq_b$39 s_eq_b$39(
+        .d(s_eq_b$39$d),
+        .q(s_eq_b$39$q),
+        .clock(s_eq_b$39$clock)
+    );
+    qp_table_scale$miss$s_eq_b$40 s_eq_b$40(
+        .d(s_eq_b$40$d),
+        .q(s_eq_b$40$q),
+        .clock(s_eq_b$40$clock)
+    );
+    qp_table_scale$miss$s_eq_b$41 s_eq_b$41(
+        .d(s_eq_b$41$d),
+        .q(s_eq_b$41$q),
+        .clock(s_eq_b$41$clock)
+    );
+    qp_table_scale$miss$s_eq_b$42 s_eq_b$42(
+        .d(s_eq_b$42$d),
+        .q(s_eq_b$42$q),
+        .clock(s_eq_b$42$clock)
+    );
+    qp_table_scale$miss$s_eq_b$43 s_eq_b$43(
+        .d(s_eq_b$43$d),
+        .q(s_eq_b$43$q),
+        .clock(s_eq_b$43$clock)
+    );
+    qp_table_scale$miss$s_eq_b$44 s_eq_b$44(
+        .d(s_eq_b$44$d),
+        .q(s_eq_b$44$q),
+        .clock(s_eq_b$44$clock)
+    );
+    qp_table_scale$miss$s_eq_b$45 s_eq_b$45(
+        .d(s_eq_b$45$d),
+        .q(s_eq_b$45$q),
+        .clock(s_eq_b$45$clock)
+    );
+    qp_table_scale$miss$s_eq_b$46 s_eq_b$46(
+        .d(s_eq_b$46$d),
+        .q(s_eq_b$46$q),
+        .clock(s_eq_b$46$clock)
+    );
+    qp_table_scale$miss$s_eq_b$47 s_eq_b$47(
+        .d(s_eq_b$47$d),
+        .q(s_eq_b$47$q),
+        .clock(s_eq_b$47$clock)
+    );
+    qp_table_scale$miss$s_eq_b$48 s_eq_b$48(
+        .d(s_eq_b$48$d),
+        .q(s_eq_b$48$q),
+        .clock(s_eq_b$48$clock)
+    );
+    qp_table_scale$miss$s_eq_b$49 s_eq_b$49(
+        .d(s_eq_b$49$d),
+        .q(s_eq_b$49$q),
+        .clock(s_eq_b$49$clock)
+    );
+    qp_table_scale$miss$s_eq_b$50 s_eq_b$50(
+        .d(s_eq_b$50$d),
+        .q(s_eq_b$50$q),
+        .clock(s_eq_b$50$clock)
+    );
+    qp_table_scale$miss$s_eq_b$51 s_eq_b$51(
+        .d(s_eq_b$51$d),
+        .q(s_eq_b$51$q),
+        .clock(s_eq_b$51$clock)
+    );
+    qp_table_scale$miss$s_eq_b$52 s_eq_b$52(
+        .d(s_eq_b$52$d),
+        .q(s_eq_b$52$q),
+        .clock(s_eq_b$52$clock)
+    );
+    qp_table_scale$miss$s_eq_b$53 s_eq_b$53(
+        .d(s_eq_b$53$d),
+        .q(s_eq_b$53$q),
+        .clock(s_eq_b$53$clock)
+    );
+    qp_table_scale$miss$s_eq_b$54 s_eq_b$54(
+        .d(s_eq_b$54$d),
+        .q(s_eq_b$54$q),
+        .clock(s_eq_b$54$clock)
+    );
+    qp_table_scale$miss$s_eq_b$55 s_eq_b$55(
+        .d(s_eq_b$55$d),
+        .q(s_eq_b$55$q),
+        .clock(s_eq_b$55$clock)
+    );
+    qp_table_scale$miss$s_eq_b$56 s_eq_b$56(
+        .d(s_eq_b$56$d),
+        .q(s_eq_b$56$q),
+        .clock(s_eq_b$56$clock)
+    );
+    qp_table_scale$miss$s_eq_b$57 s_eq_b$57(
+        .d(s_eq_b$57$d),
+        .q(s_eq_b$57$q),
+        .clock(s_eq_b$57$clock)
+    );
+    qp_table_scale$miss$s_eq_b$58 s_eq_b$58(
+        .d(s_eq_b$58$d),
+        .q(s_eq_b$58$q),
+        .clock(s_eq_b$58$clock)
+    );
+    qp_table_scale$miss$s_eq_b$59 s_eq_b$59(
+        .d(s_eq_b$59$d),
+        .q(s_eq_b$59$q),
+        .clock(s_eq_b$59$clock)
+    );
+    qp_table_scale$miss$s_eq_b$60 s_eq_b$60(
+        .d(s_eq_b$60$d),
+        .q(s_eq_b$60$q),
+        .clock(s_eq_b$60$clock)
+    );
+    qp_table_scale$miss$s_eq_b$61 s_eq_b$61(
+        .d(s_eq_b$61$d),
+        .q(s_eq_b$61$q),
+        .clock(s_eq_b$61$clock)
+    );
+    qp_table_scale$miss$s_eq_b$62 s_eq_b$62(
+        .d(s_eq_b$62$d),
+        .q(s_eq_b$62$q),
+        .clock(s_eq_b$62$clock)
+    );
+    qp_table_scale$miss$s_eq_b$63 s_eq_b$63(
+        .d(s_eq_b$63$d),
+        .q(s_eq_b$63$q),
+        .clock(s_eq_b$63$clock)
+    );
+    qp_table_scale$miss$took took(
+        .d(took$d),
+        .q(took$q),
+        .clock(took$clock)
+    );
+    qp_table_scale$miss$same_q same_q(
+        .d(same_q$d),
+        .q(same_q$q),
+        .clock(same_q$clock)
+    );
+    qp_table_scale$miss$eq_ti eq_ti(
+        .d(eq_ti$d),
+        .q(eq_ti$q),
+        .clock(eq_ti$clock)
+    );
+    qp_table_scale$miss$ans_room$0 ans_room$0(
+        .d(ans_room$0$d),
+        .q(ans_room$0$q),
+        .clock(ans_room$0$clock)
+    );
+    qp_table_scale$miss$ans_room$1 ans_room$1(
+        .d(ans_room$1$d),
+        .q(ans_room$1$q),
+        .clock(ans_room$1$clock)
     );
     qp_table_scale$miss$s_lv$0 s_lv$0(
         .d(s_lv$0$d),
@@ -14820,6 +17235,326 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_lv$63$q),
         .clock(s_lv$63$clock)
     );
+    qp_table_scale$miss$seal$0 seal$0(
+        .d(seal$0$d),
+        .q(seal$0$q),
+        .clock(seal$0$clock)
+    );
+    qp_table_scale$miss$seal$1 seal$1(
+        .d(seal$1$d),
+        .q(seal$1$q),
+        .clock(seal$1$clock)
+    );
+    qp_table_scale$miss$seal$2 seal$2(
+        .d(seal$2$d),
+        .q(seal$2$q),
+        .clock(seal$2$clock)
+    );
+    qp_table_scale$miss$seal$3 seal$3(
+        .d(seal$3$d),
+        .q(seal$3$q),
+        .clock(seal$3$clock)
+    );
+    qp_table_scale$miss$seal$4 seal$4(
+        .d(seal$4$d),
+        .q(seal$4$q),
+        .clock(seal$4$clock)
+    );
+    qp_table_scale$miss$seal$5 seal$5(
+        .d(seal$5$d),
+        .q(seal$5$q),
+        .clock(seal$5$clock)
+    );
+    qp_table_scale$miss$seal$6 seal$6(
+        .d(seal$6$d),
+        .q(seal$6$q),
+        .clock(seal$6$clock)
+    );
+    qp_table_scale$miss$seal$7 seal$7(
+        .d(seal$7$d),
+        .q(seal$7$q),
+        .clock(seal$7$clock)
+    );
+    qp_table_scale$miss$seal$8 seal$8(
+        .d(seal$8$d),
+        .q(seal$8$q),
+        .clock(seal$8$clock)
+    );
+    qp_table_scale$miss$seal$9 seal$9(
+        .d(seal$9$d),
+        .q(seal$9$q),
+        .clock(seal$9$clock)
+    );
+    qp_table_scale$miss$seal$10 seal$10(
+        .d(seal$10$d),
+        .q(seal$10$q),
+        .clock(seal$10$clock)
+    );
+    qp_table_scale$miss$seal$11 seal$11(
+        .d(seal$11$d),
+        .q(seal$11$q),
+        .clock(seal$11$clock)
+    );
+    qp_table_scale$miss$seal$12 seal$12(
+        .d(seal$12$d),
+        .q(seal$12$q),
+        .clock(seal$12$clock)
+    );
+    qp_table_scale$miss$seal$13 seal$13(
+        .d(seal$13$d),
+        .q(seal$13$q),
+        .clock(seal$13$clock)
+    );
+    qp_table_scale$miss$seal$14 seal$14(
+        .d(seal$14$d),
+        .q(seal$14$q),
+        .clock(seal$14$clock)
+    );
+    qp_table_scale$miss$seal$15 seal$15(
+        .d(seal$15$d),
+        .q(seal$15$q),
+        .clock(seal$15$clock)
+    );
+    qp_table_scale$miss$seal$16 seal$16(
+        .d(seal$16$d),
+        .q(seal$16$q),
+        .clock(seal$16$clock)
+    );
+    qp_table_scale$miss$seal$17 seal$17(
+        .d(seal$17$d),
+        .q(seal$17$q),
+        .clock(seal$17$clock)
+    );
+    qp_table_scale$miss$seal$18 seal$18(
+        .d(seal$18$d),
+        .q(seal$18$q),
+        .clock(seal$18$clock)
+    );
+    qp_table_scale$miss$seal$19 seal$19(
+        .d(seal$19$d),
+        .q(seal$19$q),
+        .clock(seal$19$clock)
+    );
+    qp_table_scale$miss$seal$20 seal$20(
+        .d(seal$20$d),
+        .q(seal$20$q),
+        .clock(seal$20$clock)
+    );
+    qp_table_scale$miss$seal$21 seal$21(
+        .d(seal$21$d),
+        .q(seal$21$q),
+        .clock(seal$21$clock)
+    );
+    qp_table_scale$miss$seal$22 seal$22(
+        .d(seal$22$d),
+        .q(seal$22$q),
+        .clock(seal$22$clock)
+    );
+    qp_table_scale$miss$seal$23 seal$23(
+        .d(seal$23$d),
+        .q(seal$23$q),
+        .clock(seal$23$clock)
+    );
+    qp_table_scale$miss$seal$24 seal$24(
+        .d(seal$24$d),
+        .q(seal$24$q),
+        .clock(seal$24$clock)
+    );
+    qp_table_scale$miss$seal$25 seal$25(
+        .d(seal$25$d),
+        .q(seal$25$q),
+        .clock(seal$25$clock)
+    );
+    qp_table_scale$miss$seal$26 seal$26(
+        .d(seal$26$d),
+        .q(seal$26$q),
+        .clock(seal$26$clock)
+    );
+    qp_table_scale$miss$seal$27 seal$27(
+        .d(seal$27$d),
+        .q(seal$27$q),
+        .clock(seal$27$clock)
+    );
+    qp_table_scale$miss$seal$28 seal$28(
+        .d(seal$28$d),
+        .q(seal$28$q),
+        .clock(seal$28$clock)
+    );
+    qp_table_scale$miss$seal$29 seal$29(
+        .d(seal$29$d),
+        .q(seal$29$q),
+        .clock(seal$29$clock)
+    );
+    qp_table_scale$miss$seal$30 seal$30(
+        .d(seal$30$d),
+        .q(seal$30$q),
+        .clock(seal$30$clock)
+    );
+    qp_table_scale$miss$seal$31 seal$31(
+        .d(seal$31$d),
+        .q(seal$31$q),
+        .clock(seal$31$clock)
+    );
+    qp_table_scale$miss$seal$32 seal$32(
+        .d(seal$32$d),
+        .q(seal$32$q),
+        .clock(seal$32$clock)
+    );
+    qp_table_scale$miss$seal$33 seal$33(
+        .d(seal$33$d),
+        .q(seal$33$q),
+        .clock(seal$33$clock)
+    );
+    qp_table_scale$miss$seal$34 seal$34(
+        .d(seal$34$d),
+        .q(seal$34$q),
+        .clock(seal$34$clock)
+    );
+    qp_table_scale$miss$seal$35 seal$35(
+        .d(seal$35$d),
+        .q(seal$35$q),
+        .clock(seal$35$clock)
+    );
+    qp_table_scale$miss$seal$36 seal$36(
+        .d(seal$36$d),
+        .q(seal$36$q),
+        .clock(seal$36$clock)
+    );
+    qp_table_scale$miss$seal$37 seal$37(
+        .d(seal$37$d),
+        .q(seal$37$q),
+        .clock(seal$37$clock)
+    );
+    qp_table_scale$miss$seal$38 seal$38(
+        .d(seal$38$d),
+        .q(seal$38$q),
+        .clock(seal$38$clock)
+    );
+    qp_table_scale$miss$seal$39 seal$39(
+        .d(seal$39$d),
+        .q(seal$39$q),
+        .clock(seal$39$clock)
+    );
+    qp_table_scale$miss$seal$40 seal$40(
+        .d(seal$40$d),
+        .q(seal$40$q),
+        .clock(seal$40$clock)
+    );
+    qp_table_scale$miss$seal$41 seal$41(
+        .d(seal$41$d),
+        .q(seal$41$q),
+        .clock(seal$41$clock)
+    );
+    qp_table_scale$miss$seal$42 seal$42(
+        .d(seal$42$d),
+        .q(seal$42$q),
+        .clock(seal$42$clock)
+    );
+    qp_table_scale$miss$seal$43 seal$43(
+        .d(seal$43$d),
+        .q(seal$43$q),
+        .clock(seal$43$clock)
+    );
+    qp_table_scale$miss$seal$44 seal$44(
+        .d(seal$44$d),
+        .q(seal$44$q),
+        .clock(seal$44$clock)
+    );
+    qp_table_scale$miss$seal$45 seal$45(
+        .d(seal$45$d),
+        .q(seal$45$q),
+        .clock(seal$45$clock)
+    );
+    qp_table_scale$miss$seal$46 seal$46(
+        .d(seal$46$d),
+        .q(seal$46$q),
+        .clock(seal$46$clock)
+    );
+    qp_table_scale$miss$seal$47 seal$47(
+        .d(seal$47$d),
+        .q(seal$47$q),
+        .clock(seal$47$clock)
+    );
+    qp_table_scale$miss$seal$48 seal$48(
+        .d(seal$48$d),
+        .q(seal$48$q),
+        .clock(seal$48$clock)
+    );
+    qp_table_scale$miss$seal$49 seal$49(
+        .d(seal$49$d),
+        .q(seal$49$q),
+        .clock(seal$49$clock)
+    );
+    qp_table_scale$miss$seal$50 seal$50(
+        .d(seal$50$d),
+        .q(seal$50$q),
+        .clock(seal$50$clock)
+    );
+    qp_table_scale$miss$seal$51 seal$51(
+        .d(seal$51$d),
+        .q(seal$51$q),
+        .clock(seal$51$clock)
+    );
+    qp_table_scale$miss$seal$52 seal$52(
+        .d(seal$52$d),
+        .q(seal$52$q),
+        .clock(seal$52$clock)
+    );
+    qp_table_scale$miss$seal$53 seal$53(
+        .d(seal$53$d),
+        .q(seal$53$q),
+        .clock(seal$53$clock)
+    );
+    qp_table_scale$miss$seal$54 seal$54(
+        .d(seal$54$d),
+        .q(seal$54$q),
+        .clock(seal$54$clock)
+    );
+    qp_table_scale$miss$seal$55 seal$55(
+        .d(seal$55$d),
+        .q(seal$55$q),
+        .clock(seal$55$clock)
+    );
+    qp_table_scale$miss$seal$56 seal$56(
+        .d(seal$56$d),
+        .q(seal$56$q),
+        .clock(seal$56$clock)
+    );
+    qp_table_scale$miss$seal$57 seal$57(
+        .d(seal$57$d),
+        .q(seal$57$q),
+        .clock(seal$57$clock)
+    );
+    qp_table_scale$miss$seal$58 seal$58(
+        .d(seal$58$d),
+        .q(seal$58$q),
+        .clock(seal$58$clock)
+    );
+    qp_table_scale$miss$seal$59 seal$59(
+        .d(seal$59$d),
+        .q(seal$59$q),
+        .clock(seal$59$clock)
+    );
+    qp_table_scale$miss$seal$60 seal$60(
+        .d(seal$60$d),
+        .q(seal$60$q),
+        .clock(seal$60$clock)
+    );
+    qp_table_scale$miss$seal$61 seal$61(
+        .d(seal$61$d),
+        .q(seal$61$q),
+        .clock(seal$61$clock)
+    );
+    qp_table_scale$miss$seal$62 seal$62(
+        .d(seal$62$d),
+        .q(seal$62$q),
+        .clock(seal$62$clock)
+    );
+    qp_table_scale$miss$seal$63 seal$63(
+        .d(seal$63$d),
+        .q(seal$63$q),
+        .clock(seal$63$clock)
+    );
     qp_table_scale$miss$ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
@@ -14974,6 +17709,18 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_port$clock = clock;
         cur_exempt$clock = clock;
         busy_q$clock = clock;
+        i_valid$clock = clock;
+        i_block$clock = clock;
+        i_port$clock = clock;
+        i_exempt$clock = clock;
+        t_valid$clock = clock;
+        t_block$clock = clock;
+        t_port$clock = clock;
+        t_hit$clock = clock;
+        nf_valid$clock = clock;
+        took$clock = clock;
+        same_q$clock = clock;
+        eq_ti$clock = clock;
         ar_valid$clock = clock;
         ar_addr$clock = clock;
         r_beat$clock = clock;
@@ -14997,6 +17744,18 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_port$d = cur_port$q;
         cur_exempt$d = cur_exempt$q;
         busy_q$d = busy_q$q;
+        i_valid$d = i_valid$q;
+        i_block$d = i_block$q;
+        i_port$d = i_port$q;
+        i_exempt$d = i_exempt$q;
+        t_valid$d = t_valid$q;
+        t_block$d = t_block$q;
+        t_port$d = t_port$q;
+        t_hit$d = t_hit$q;
+        nf_valid$d = nf_valid$q;
+        took$d = took$q;
+        same_q$d = same_q$q;
+        eq_ti$d = eq_ti$q;
         ar_valid$d = ar_valid$q;
         ar_addr$d = ar_addr$q;
         r_beat$d = r_beat$q;
@@ -15024,8 +17783,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$0$d = s_filled$0$q;
         s_error$0$d = s_error$0$q;
         s_inc$0$clock = clock;
-        s_eq$0$clock = clock;
-        s_eq$0$d = s_eq$0$q;
+        s_eq_a$0$clock = clock;
+        s_eq_b$0$clock = clock;
+        seal$0$clock = clock;
+        t_mo$0$clock = clock;
+        nf_oh$0$clock = clock;
         s_block$1$clock = clock;
         s_ref$1$clock = clock;
         s_filled$1$clock = clock;
@@ -15036,8 +17798,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$1$d = s_filled$1$q;
         s_error$1$d = s_error$1$q;
         s_inc$1$clock = clock;
-        s_eq$1$clock = clock;
-        s_eq$1$d = s_eq$1$q;
+        s_eq_a$1$clock = clock;
+        s_eq_b$1$clock = clock;
+        seal$1$clock = clock;
+        t_mo$1$clock = clock;
+        nf_oh$1$clock = clock;
         s_block$2$clock = clock;
         s_ref$2$clock = clock;
         s_filled$2$clock = clock;
@@ -15048,8 +17813,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$2$d = s_filled$2$q;
         s_error$2$d = s_error$2$q;
         s_inc$2$clock = clock;
-        s_eq$2$clock = clock;
-        s_eq$2$d = s_eq$2$q;
+        s_eq_a$2$clock = clock;
+        s_eq_b$2$clock = clock;
+        seal$2$clock = clock;
+        t_mo$2$clock = clock;
+        nf_oh$2$clock = clock;
         s_block$3$clock = clock;
         s_ref$3$clock = clock;
         s_filled$3$clock = clock;
@@ -15060,8 +17828,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$3$d = s_filled$3$q;
         s_error$3$d = s_error$3$q;
         s_inc$3$clock = clock;
-        s_eq$3$clock = clock;
-        s_eq$3$d = s_eq$3$q;
+        s_eq_a$3$clock = clock;
+        s_eq_b$3$clock = clock;
+        seal$3$clock = clock;
+        t_mo$3$clock = clock;
+        nf_oh$3$clock = clock;
         s_block$4$clock = clock;
         s_ref$4$clock = clock;
         s_filled$4$clock = clock;
@@ -15072,8 +17843,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$4$d = s_filled$4$q;
         s_error$4$d = s_error$4$q;
         s_inc$4$clock = clock;
-        s_eq$4$clock = clock;
-        s_eq$4$d = s_eq$4$q;
+        s_eq_a$4$clock = clock;
+        s_eq_b$4$clock = clock;
+        seal$4$clock = clock;
+        t_mo$4$clock = clock;
+        nf_oh$4$clock = clock;
         s_block$5$clock = clock;
         s_ref$5$clock = clock;
         s_filled$5$clock = clock;
@@ -15084,8 +17858,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$5$d = s_filled$5$q;
         s_error$5$d = s_error$5$q;
         s_inc$5$clock = clock;
-        s_eq$5$clock = clock;
-        s_eq$5$d = s_eq$5$q;
+        s_eq_a$5$clock = clock;
+        s_eq_b$5$clock = clock;
+        seal$5$clock = clock;
+        t_mo$5$clock = clock;
+        nf_oh$5$clock = clock;
         s_block$6$clock = clock;
         s_ref$6$clock = clock;
         s_filled$6$clock = clock;
@@ -15096,8 +17873,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$6$d = s_filled$6$q;
         s_error$6$d = s_error$6$q;
         s_inc$6$clock = clock;
-        s_eq$6$clock = clock;
-        s_eq$6$d = s_eq$6$q;
+        s_eq_a$6$clock = clock;
+        s_eq_b$6$clock = clock;
+        seal$6$clock = clock;
+        t_mo$6$clock = clock;
+        nf_oh$6$clock = clock;
         s_block$7$clock = clock;
         s_ref$7$clock = clock;
         s_filled$7$clock = clock;
@@ -15108,8 +17888,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$7$d = s_filled$7$q;
         s_error$7$d = s_error$7$q;
         s_inc$7$clock = clock;
-        s_eq$7$clock = clock;
-        s_eq$7$d = s_eq$7$q;
+        s_eq_a$7$clock = clock;
+        s_eq_b$7$clock = clock;
+        seal$7$clock = clock;
+        t_mo$7$clock = clock;
+        nf_oh$7$clock = clock;
         s_block$8$clock = clock;
         s_ref$8$clock = clock;
         s_filled$8$clock = clock;
@@ -15120,8 +17903,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$8$d = s_filled$8$q;
         s_error$8$d = s_error$8$q;
         s_inc$8$clock = clock;
-        s_eq$8$clock = clock;
-        s_eq$8$d = s_eq$8$q;
+        s_eq_a$8$clock = clock;
+        s_eq_b$8$clock = clock;
+        seal$8$clock = clock;
+        t_mo$8$clock = clock;
+        nf_oh$8$clock = clock;
         s_block$9$clock = clock;
         s_ref$9$clock = clock;
         s_filled$9$clock = clock;
@@ -15132,8 +17918,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$9$d = s_filled$9$q;
         s_error$9$d = s_error$9$q;
         s_inc$9$clock = clock;
-        s_eq$9$clock = clock;
-        s_eq$9$d = s_eq$9$q;
+        s_eq_a$9$clock = clock;
+        s_eq_b$9$clock = clock;
+        seal$9$clock = clock;
+        t_mo$9$clock = clock;
+        nf_oh$9$clock = clock;
         s_block$10$clock = clock;
         s_ref$10$clock = clock;
         s_filled$10$clock = clock;
@@ -15144,8 +17933,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$10$d = s_filled$10$q;
         s_error$10$d = s_error$10$q;
         s_inc$10$clock = clock;
-        s_eq$10$clock = clock;
-        s_eq$10$d = s_eq$10$q;
+        s_eq_a$10$clock = clock;
+        s_eq_b$10$clock = clock;
+        seal$10$clock = clock;
+        t_mo$10$clock = clock;
+        nf_oh$10$clock = clock;
         s_block$11$clock = clock;
         s_ref$11$clock = clock;
         s_filled$11$clock = clock;
@@ -15156,8 +17948,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$11$d = s_filled$11$q;
         s_error$11$d = s_error$11$q;
         s_inc$11$clock = clock;
-        s_eq$11$clock = clock;
-        s_eq$11$d = s_eq$11$q;
+        s_eq_a$11$clock = clock;
+        s_eq_b$11$clock = clock;
+        seal$11$clock = clock;
+        t_mo$11$clock = clock;
+        nf_oh$11$clock = clock;
         s_block$12$clock = clock;
         s_ref$12$clock = clock;
         s_filled$12$clock = clock;
@@ -15168,8 +17963,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$12$d = s_filled$12$q;
         s_error$12$d = s_error$12$q;
         s_inc$12$clock = clock;
-        s_eq$12$clock = clock;
-        s_eq$12$d = s_eq$12$q;
+        s_eq_a$12$clock = clock;
+        s_eq_b$12$clock = clock;
+        seal$12$clock = clock;
+        t_mo$12$clock = clock;
+        nf_oh$12$clock = clock;
         s_block$13$clock = clock;
         s_ref$13$clock = clock;
         s_filled$13$clock = clock;
@@ -15180,8 +17978,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$13$d = s_filled$13$q;
         s_error$13$d = s_error$13$q;
         s_inc$13$clock = clock;
-        s_eq$13$clock = clock;
-        s_eq$13$d = s_eq$13$q;
+        s_eq_a$13$clock = clock;
+        s_eq_b$13$clock = clock;
+        seal$13$clock = clock;
+        t_mo$13$clock = clock;
+        nf_oh$13$clock = clock;
         s_block$14$clock = clock;
         s_ref$14$clock = clock;
         s_filled$14$clock = clock;
@@ -15192,8 +17993,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$14$d = s_filled$14$q;
         s_error$14$d = s_error$14$q;
         s_inc$14$clock = clock;
-        s_eq$14$clock = clock;
-        s_eq$14$d = s_eq$14$q;
+        s_eq_a$14$clock = clock;
+        s_eq_b$14$clock = clock;
+        seal$14$clock = clock;
+        t_mo$14$clock = clock;
+        nf_oh$14$clock = clock;
         s_block$15$clock = clock;
         s_ref$15$clock = clock;
         s_filled$15$clock = clock;
@@ -15204,8 +18008,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$15$d = s_filled$15$q;
         s_error$15$d = s_error$15$q;
         s_inc$15$clock = clock;
-        s_eq$15$clock = clock;
-        s_eq$15$d = s_eq$15$q;
+        s_eq_a$15$clock = clock;
+        s_eq_b$15$clock = clock;
+        seal$15$clock = clock;
+        t_mo$15$clock = clock;
+        nf_oh$15$clock = clock;
         s_block$16$clock = clock;
         s_ref$16$clock = clock;
         s_filled$16$clock = clock;
@@ -15216,8 +18023,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$16$d = s_filled$16$q;
         s_error$16$d = s_error$16$q;
         s_inc$16$clock = clock;
-        s_eq$16$clock = clock;
-        s_eq$16$d = s_eq$16$q;
+        s_eq_a$16$clock = clock;
+        s_eq_b$16$clock = clock;
+        seal$16$clock = clock;
+        t_mo$16$clock = clock;
+        nf_oh$16$clock = clock;
         s_block$17$clock = clock;
         s_ref$17$clock = clock;
         s_filled$17$clock = clock;
@@ -15228,8 +18038,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$17$d = s_filled$17$q;
         s_error$17$d = s_error$17$q;
         s_inc$17$clock = clock;
-        s_eq$17$clock = clock;
-        s_eq$17$d = s_eq$17$q;
+        s_eq_a$17$clock = clock;
+        s_eq_b$17$clock = clock;
+        seal$17$clock = clock;
+        t_mo$17$clock = clock;
+        nf_oh$17$clock = clock;
         s_block$18$clock = clock;
         s_ref$18$clock = clock;
         s_filled$18$clock = clock;
@@ -15240,8 +18053,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$18$d = s_filled$18$q;
         s_error$18$d = s_error$18$q;
         s_inc$18$clock = clock;
-        s_eq$18$clock = clock;
-        s_eq$18$d = s_eq$18$q;
+        s_eq_a$18$clock = clock;
+        s_eq_b$18$clock = clock;
+        seal$18$clock = clock;
+        t_mo$18$clock = clock;
+        nf_oh$18$clock = clock;
         s_block$19$clock = clock;
         s_ref$19$clock = clock;
         s_filled$19$clock = clock;
@@ -15252,8 +18068,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$19$d = s_filled$19$q;
         s_error$19$d = s_error$19$q;
         s_inc$19$clock = clock;
-        s_eq$19$clock = clock;
-        s_eq$19$d = s_eq$19$q;
+        s_eq_a$19$clock = clock;
+        s_eq_b$19$clock = clock;
+        seal$19$clock = clock;
+        t_mo$19$clock = clock;
+        nf_oh$19$clock = clock;
         s_block$20$clock = clock;
         s_ref$20$clock = clock;
         s_filled$20$clock = clock;
@@ -15264,8 +18083,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$20$d = s_filled$20$q;
         s_error$20$d = s_error$20$q;
         s_inc$20$clock = clock;
-        s_eq$20$clock = clock;
-        s_eq$20$d = s_eq$20$q;
+        s_eq_a$20$clock = clock;
+        s_eq_b$20$clock = clock;
+        seal$20$clock = clock;
+        t_mo$20$clock = clock;
+        nf_oh$20$clock = clock;
         s_block$21$clock = clock;
         s_ref$21$clock = clock;
         s_filled$21$clock = clock;
@@ -15276,8 +18098,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$21$d = s_filled$21$q;
         s_error$21$d = s_error$21$q;
         s_inc$21$clock = clock;
-        s_eq$21$clock = clock;
-        s_eq$21$d = s_eq$21$q;
+        s_eq_a$21$clock = clock;
+        s_eq_b$21$clock = clock;
+        seal$21$clock = clock;
+        t_mo$21$clock = clock;
+        nf_oh$21$clock = clock;
         s_block$22$clock = clock;
         s_ref$22$clock = clock;
         s_filled$22$clock = clock;
@@ -15288,8 +18113,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$22$d = s_filled$22$q;
         s_error$22$d = s_error$22$q;
         s_inc$22$clock = clock;
-        s_eq$22$clock = clock;
-        s_eq$22$d = s_eq$22$q;
+        s_eq_a$22$clock = clock;
+        s_eq_b$22$clock = clock;
+        seal$22$clock = clock;
+        t_mo$22$clock = clock;
+        nf_oh$22$clock = clock;
         s_block$23$clock = clock;
         s_ref$23$clock = clock;
         s_filled$23$clock = clock;
@@ -15300,8 +18128,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$23$d = s_filled$23$q;
         s_error$23$d = s_error$23$q;
         s_inc$23$clock = clock;
-        s_eq$23$clock = clock;
-        s_eq$23$d = s_eq$23$q;
+        s_eq_a$23$clock = clock;
+        s_eq_b$23$clock = clock;
+        seal$23$clock = clock;
+        t_mo$23$clock = clock;
+        nf_oh$23$clock = clock;
         s_block$24$clock = clock;
         s_ref$24$clock = clock;
         s_filled$24$clock = clock;
@@ -15312,8 +18143,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$24$d = s_filled$24$q;
         s_error$24$d = s_error$24$q;
         s_inc$24$clock = clock;
-        s_eq$24$clock = clock;
-        s_eq$24$d = s_eq$24$q;
+        s_eq_a$24$clock = clock;
+        s_eq_b$24$clock = clock;
+        seal$24$clock = clock;
+        t_mo$24$clock = clock;
+        nf_oh$24$clock = clock;
         s_block$25$clock = clock;
         s_ref$25$clock = clock;
         s_filled$25$clock = clock;
@@ -15324,8 +18158,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$25$d = s_filled$25$q;
         s_error$25$d = s_error$25$q;
         s_inc$25$clock = clock;
-        s_eq$25$clock = clock;
-        s_eq$25$d = s_eq$25$q;
+        s_eq_a$25$clock = clock;
+        s_eq_b$25$clock = clock;
+        seal$25$clock = clock;
+        t_mo$25$clock = clock;
+        nf_oh$25$clock = clock;
         s_block$26$clock = clock;
         s_ref$26$clock = clock;
         s_filled$26$clock = clock;
@@ -15336,8 +18173,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$26$d = s_filled$26$q;
         s_error$26$d = s_error$26$q;
         s_inc$26$clock = clock;
-        s_eq$26$clock = clock;
-        s_eq$26$d = s_eq$26$q;
+        s_eq_a$26$clock = clock;
+        s_eq_b$26$clock = clock;
+        seal$26$clock = clock;
+        t_mo$26$clock = clock;
+        nf_oh$26$clock = clock;
         s_block$27$clock = clock;
         s_ref$27$clock = clock;
         s_filled$27$clock = clock;
@@ -15348,8 +18188,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$27$d = s_filled$27$q;
         s_error$27$d = s_error$27$q;
         s_inc$27$clock = clock;
-        s_eq$27$clock = clock;
-        s_eq$27$d = s_eq$27$q;
+        s_eq_a$27$clock = clock;
+        s_eq_b$27$clock = clock;
+        seal$27$clock = clock;
+        t_mo$27$clock = clock;
+        nf_oh$27$clock = clock;
         s_block$28$clock = clock;
         s_ref$28$clock = clock;
         s_filled$28$clock = clock;
@@ -15360,8 +18203,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$28$d = s_filled$28$q;
         s_error$28$d = s_error$28$q;
         s_inc$28$clock = clock;
-        s_eq$28$clock = clock;
-        s_eq$28$d = s_eq$28$q;
+        s_eq_a$28$clock = clock;
+        s_eq_b$28$clock = clock;
+        seal$28$clock = clock;
+        t_mo$28$clock = clock;
+        nf_oh$28$clock = clock;
         s_block$29$clock = clock;
         s_ref$29$clock = clock;
         s_filled$29$clock = clock;
@@ -15372,8 +18218,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$29$d = s_filled$29$q;
         s_error$29$d = s_error$29$q;
         s_inc$29$clock = clock;
-        s_eq$29$clock = clock;
-        s_eq$29$d = s_eq$29$q;
+        s_eq_a$29$clock = clock;
+        s_eq_b$29$clock = clock;
+        seal$29$clock = clock;
+        t_mo$29$clock = clock;
+        nf_oh$29$clock = clock;
         s_block$30$clock = clock;
         s_ref$30$clock = clock;
         s_filled$30$clock = clock;
@@ -15384,8 +18233,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$30$d = s_filled$30$q;
         s_error$30$d = s_error$30$q;
         s_inc$30$clock = clock;
-        s_eq$30$clock = clock;
-        s_eq$30$d = s_eq$30$q;
+        s_eq_a$30$clock = clock;
+        s_eq_b$30$clock = clock;
+        seal$30$clock = clock;
+        t_mo$30$clock = clock;
+        nf_oh$30$clock = clock;
         s_block$31$clock = clock;
         s_ref$31$clock = clock;
         s_filled$31$clock = clock;
@@ -15396,8 +18248,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$31$d = s_filled$31$q;
         s_error$31$d = s_error$31$q;
         s_inc$31$clock = clock;
-        s_eq$31$clock = clock;
-        s_eq$31$d = s_eq$31$q;
+        s_eq_a$31$clock = clock;
+        s_eq_b$31$clock = clock;
+        seal$31$clock = clock;
+        t_mo$31$clock = clock;
+        nf_oh$31$clock = clock;
         s_block$32$clock = clock;
         s_ref$32$clock = clock;
         s_filled$32$clock = clock;
@@ -15408,8 +18263,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$32$d = s_filled$32$q;
         s_error$32$d = s_error$32$q;
         s_inc$32$clock = clock;
-        s_eq$32$clock = clock;
-        s_eq$32$d = s_eq$32$q;
+        s_eq_a$32$clock = clock;
+        s_eq_b$32$clock = clock;
+        seal$32$clock = clock;
+        t_mo$32$clock = clock;
+        nf_oh$32$clock = clock;
         s_block$33$clock = clock;
         s_ref$33$clock = clock;
         s_filled$33$clock = clock;
@@ -15420,8 +18278,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$33$d = s_filled$33$q;
         s_error$33$d = s_error$33$q;
         s_inc$33$clock = clock;
-        s_eq$33$clock = clock;
-        s_eq$33$d = s_eq$33$q;
+        s_eq_a$33$clock = clock;
+        s_eq_b$33$clock = clock;
+        seal$33$clock = clock;
+        t_mo$33$clock = clock;
+        nf_oh$33$clock = clock;
         s_block$34$clock = clock;
         s_ref$34$clock = clock;
         s_filled$34$clock = clock;
@@ -15432,8 +18293,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$34$d = s_filled$34$q;
         s_error$34$d = s_error$34$q;
         s_inc$34$clock = clock;
-        s_eq$34$clock = clock;
-        s_eq$34$d = s_eq$34$q;
+        s_eq_a$34$clock = clock;
+        s_eq_b$34$clock = clock;
+        seal$34$clock = clock;
+        t_mo$34$clock = clock;
+        nf_oh$34$clock = clock;
         s_block$35$clock = clock;
         s_ref$35$clock = clock;
         s_filled$35$clock = clock;
@@ -15444,8 +18308,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$35$d = s_filled$35$q;
         s_error$35$d = s_error$35$q;
         s_inc$35$clock = clock;
-        s_eq$35$clock = clock;
-        s_eq$35$d = s_eq$35$q;
+        s_eq_a$35$clock = clock;
+        s_eq_b$35$clock = clock;
+        seal$35$clock = clock;
+        t_mo$35$clock = clock;
+        nf_oh$35$clock = clock;
         s_block$36$clock = clock;
         s_ref$36$clock = clock;
         s_filled$36$clock = clock;
@@ -15456,8 +18323,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$36$d = s_filled$36$q;
         s_error$36$d = s_error$36$q;
         s_inc$36$clock = clock;
-        s_eq$36$clock = clock;
-        s_eq$36$d = s_eq$36$q;
+        s_eq_a$36$clock = clock;
+        s_eq_b$36$clock = clock;
+        seal$36$clock = clock;
+        t_mo$36$clock = clock;
+        nf_oh$36$clock = clock;
         s_block$37$clock = clock;
         s_ref$37$clock = clock;
         s_filled$37$clock = clock;
@@ -15468,8 +18338,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$37$d = s_filled$37$q;
         s_error$37$d = s_error$37$q;
         s_inc$37$clock = clock;
-        s_eq$37$clock = clock;
-        s_eq$37$d = s_eq$37$q;
+        s_eq_a$37$clock = clock;
+        s_eq_b$37$clock = clock;
+        seal$37$clock = clock;
+        t_mo$37$clock = clock;
+        nf_oh$37$clock = clock;
         s_block$38$clock = clock;
         s_ref$38$clock = clock;
         s_filled$38$clock = clock;
@@ -15480,8 +18353,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$38$d = s_filled$38$q;
         s_error$38$d = s_error$38$q;
         s_inc$38$clock = clock;
-        s_eq$38$clock = clock;
-        s_eq$38$d = s_eq$38$q;
+        s_eq_a$38$clock = clock;
+        s_eq_b$38$clock = clock;
+        seal$38$clock = clock;
+        t_mo$38$clock = clock;
+        nf_oh$38$clock = clock;
         s_block$39$clock = clock;
         s_ref$39$clock = clock;
         s_filled$39$clock = clock;
@@ -15492,8 +18368,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$39$d = s_filled$39$q;
         s_error$39$d = s_error$39$q;
         s_inc$39$clock = clock;
-        s_eq$39$clock = clock;
-        s_eq$39$d = s_eq$39$q;
+        s_eq_a$39$clock = clock;
+        s_eq_b$39$clock = clock;
+        seal$39$clock = clock;
+        t_mo$39$clock = clock;
+        nf_oh$39$clock = clock;
         s_block$40$clock = clock;
         s_ref$40$clock = clock;
         s_filled$40$clock = clock;
@@ -15504,8 +18383,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$40$d = s_filled$40$q;
         s_error$40$d = s_error$40$q;
         s_inc$40$clock = clock;
-        s_eq$40$clock = clock;
-        s_eq$40$d = s_eq$40$q;
+        s_eq_a$40$clock = clock;
+        s_eq_b$40$clock = clock;
+        seal$40$clock = clock;
+        t_mo$40$clock = clock;
+        nf_oh$40$clock = clock;
         s_block$41$clock = clock;
         s_ref$41$clock = clock;
         s_filled$41$clock = clock;
@@ -15516,8 +18398,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$41$d = s_filled$41$q;
         s_error$41$d = s_error$41$q;
         s_inc$41$clock = clock;
-        s_eq$41$clock = clock;
-        s_eq$41$d = s_eq$41$q;
+        s_eq_a$41$clock = clock;
+        s_eq_b$41$clock = clock;
+        seal$41$clock = clock;
+        t_mo$41$clock = clock;
+        nf_oh$41$clock = clock;
         s_block$42$clock = clock;
         s_ref$42$clock = clock;
         s_filled$42$clock = clock;
@@ -15528,8 +18413,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$42$d = s_filled$42$q;
         s_error$42$d = s_error$42$q;
         s_inc$42$clock = clock;
-        s_eq$42$clock = clock;
-        s_eq$42$d = s_eq$42$q;
+        s_eq_a$42$clock = clock;
+        s_eq_b$42$clock = clock;
+        seal$42$clock = clock;
+        t_mo$42$clock = clock;
+        nf_oh$42$clock = clock;
         s_block$43$clock = clock;
         s_ref$43$clock = clock;
         s_filled$43$clock = clock;
@@ -15540,8 +18428,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$43$d = s_filled$43$q;
         s_error$43$d = s_error$43$q;
         s_inc$43$clock = clock;
-        s_eq$43$clock = clock;
-        s_eq$43$d = s_eq$43$q;
+        s_eq_a$43$clock = clock;
+        s_eq_b$43$clock = clock;
+        seal$43$clock = clock;
+        t_mo$43$clock = clock;
+        nf_oh$43$clock = clock;
         s_block$44$clock = clock;
         s_ref$44$clock = clock;
         s_filled$44$clock = clock;
@@ -15552,8 +18443,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$44$d = s_filled$44$q;
         s_error$44$d = s_error$44$q;
         s_inc$44$clock = clock;
-        s_eq$44$clock = clock;
-        s_eq$44$d = s_eq$44$q;
+        s_eq_a$44$clock = clock;
+        s_eq_b$44$clock = clock;
+        seal$44$clock = clock;
+        t_mo$44$clock = clock;
+        nf_oh$44$clock = clock;
         s_block$45$clock = clock;
         s_ref$45$clock = clock;
         s_filled$45$clock = clock;
@@ -15564,8 +18458,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$45$d = s_filled$45$q;
         s_error$45$d = s_error$45$q;
         s_inc$45$clock = clock;
-        s_eq$45$clock = clock;
-        s_eq$45$d = s_eq$45$q;
+        s_eq_a$45$clock = clock;
+        s_eq_b$45$clock = clock;
+        seal$45$clock = clock;
+        t_mo$45$clock = clock;
+        nf_oh$45$clock = clock;
         s_block$46$clock = clock;
         s_ref$46$clock = clock;
         s_filled$46$clock = clock;
@@ -15576,8 +18473,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$46$d = s_filled$46$q;
         s_error$46$d = s_error$46$q;
         s_inc$46$clock = clock;
-        s_eq$46$clock = clock;
-        s_eq$46$d = s_eq$46$q;
+        s_eq_a$46$clock = clock;
+        s_eq_b$46$clock = clock;
+        seal$46$clock = clock;
+        t_mo$46$clock = clock;
+        nf_oh$46$clock = clock;
         s_block$47$clock = clock;
         s_ref$47$clock = clock;
         s_filled$47$clock = clock;
@@ -15588,8 +18488,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$47$d = s_filled$47$q;
         s_error$47$d = s_error$47$q;
         s_inc$47$clock = clock;
-        s_eq$47$clock = clock;
-        s_eq$47$d = s_eq$47$q;
+        s_eq_a$47$clock = clock;
+        s_eq_b$47$clock = clock;
+        seal$47$clock = clock;
+        t_mo$47$clock = clock;
+        nf_oh$47$clock = clock;
         s_block$48$clock = clock;
         s_ref$48$clock = clock;
         s_filled$48$clock = clock;
@@ -15600,8 +18503,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$48$d = s_filled$48$q;
         s_error$48$d = s_error$48$q;
         s_inc$48$clock = clock;
-        s_eq$48$clock = clock;
-        s_eq$48$d = s_eq$48$q;
+        s_eq_a$48$clock = clock;
+        s_eq_b$48$clock = clock;
+        seal$48$clock = clock;
+        t_mo$48$clock = clock;
+        nf_oh$48$clock = clock;
         s_block$49$clock = clock;
         s_ref$49$clock = clock;
         s_filled$49$clock = clock;
@@ -15612,8 +18518,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$49$d = s_filled$49$q;
         s_error$49$d = s_error$49$q;
         s_inc$49$clock = clock;
-        s_eq$49$clock = clock;
-        s_eq$49$d = s_eq$49$q;
+        s_eq_a$49$clock = clock;
+        s_eq_b$49$clock = clock;
+        seal$49$clock = clock;
+        t_mo$49$clock = clock;
+        nf_oh$49$clock = clock;
         s_block$50$clock = clock;
         s_ref$50$clock = clock;
         s_filled$50$clock = clock;
@@ -15624,8 +18533,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$50$d = s_filled$50$q;
         s_error$50$d = s_error$50$q;
         s_inc$50$clock = clock;
-        s_eq$50$clock = clock;
-        s_eq$50$d = s_eq$50$q;
+        s_eq_a$50$clock = clock;
+        s_eq_b$50$clock = clock;
+        seal$50$clock = clock;
+        t_mo$50$clock = clock;
+        nf_oh$50$clock = clock;
         s_block$51$clock = clock;
         s_ref$51$clock = clock;
         s_filled$51$clock = clock;
@@ -15636,8 +18548,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$51$d = s_filled$51$q;
         s_error$51$d = s_error$51$q;
         s_inc$51$clock = clock;
-        s_eq$51$clock = clock;
-        s_eq$51$d = s_eq$51$q;
+        s_eq_a$51$clock = clock;
+        s_eq_b$51$clock = clock;
+        seal$51$clock = clock;
+        t_mo$51$clock = clock;
+        nf_oh$51$clock = clock;
         s_block$52$clock = clock;
         s_ref$52$clock = clock;
         s_filled$52$clock = clock;
@@ -15648,8 +18563,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$52$d = s_filled$52$q;
         s_error$52$d = s_error$52$q;
         s_inc$52$clock = clock;
-        s_eq$52$clock = clock;
-        s_eq$52$d = s_eq$52$q;
+        s_eq_a$52$clock = clock;
+        s_eq_b$52$clock = clock;
+        seal$52$clock = clock;
+        t_mo$52$clock = clock;
+        nf_oh$52$clock = clock;
         s_block$53$clock = clock;
         s_ref$53$clock = clock;
         s_filled$53$clock = clock;
@@ -15660,8 +18578,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$53$d = s_filled$53$q;
         s_error$53$d = s_error$53$q;
         s_inc$53$clock = clock;
-        s_eq$53$clock = clock;
-        s_eq$53$d = s_eq$53$q;
+        s_eq_a$53$clock = clock;
+        s_eq_b$53$clock = clock;
+        seal$53$clock = clock;
+        t_mo$53$clock = clock;
+        nf_oh$53$clock = clock;
         s_block$54$clock = clock;
         s_ref$54$clock = clock;
         s_filled$54$clock = clock;
@@ -15672,8 +18593,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$54$d = s_filled$54$q;
         s_error$54$d = s_error$54$q;
         s_inc$54$clock = clock;
-        s_eq$54$clock = clock;
-        s_eq$54$d = s_eq$54$q;
+        s_eq_a$54$clock = clock;
+        s_eq_b$54$clock = clock;
+        seal$54$clock = clock;
+        t_mo$54$clock = clock;
+        nf_oh$54$clock = clock;
         s_block$55$clock = clock;
         s_ref$55$clock = clock;
         s_filled$55$clock = clock;
@@ -15684,8 +18608,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$55$d = s_filled$55$q;
         s_error$55$d = s_error$55$q;
         s_inc$55$clock = clock;
-        s_eq$55$clock = clock;
-        s_eq$55$d = s_eq$55$q;
+        s_eq_a$55$clock = clock;
+        s_eq_b$55$clock = clock;
+        seal$55$clock = clock;
+        t_mo$55$clock = clock;
+        nf_oh$55$clock = clock;
         s_block$56$clock = clock;
         s_ref$56$clock = clock;
         s_filled$56$clock = clock;
@@ -15696,8 +18623,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$56$d = s_filled$56$q;
         s_error$56$d = s_error$56$q;
         s_inc$56$clock = clock;
-        s_eq$56$clock = clock;
-        s_eq$56$d = s_eq$56$q;
+        s_eq_a$56$clock = clock;
+        s_eq_b$56$clock = clock;
+        seal$56$clock = clock;
+        t_mo$56$clock = clock;
+        nf_oh$56$clock = clock;
         s_block$57$clock = clock;
         s_ref$57$clock = clock;
         s_filled$57$clock = clock;
@@ -15708,8 +18638,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$57$d = s_filled$57$q;
         s_error$57$d = s_error$57$q;
         s_inc$57$clock = clock;
-        s_eq$57$clock = clock;
-        s_eq$57$d = s_eq$57$q;
+        s_eq_a$57$clock = clock;
+        s_eq_b$57$clock = clock;
+        seal$57$clock = clock;
+        t_mo$57$clock = clock;
+        nf_oh$57$clock = clock;
         s_block$58$clock = clock;
         s_ref$58$clock = clock;
         s_filled$58$clock = clock;
@@ -15720,8 +18653,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$58$d = s_filled$58$q;
         s_error$58$d = s_error$58$q;
         s_inc$58$clock = clock;
-        s_eq$58$clock = clock;
-        s_eq$58$d = s_eq$58$q;
+        s_eq_a$58$clock = clock;
+        s_eq_b$58$clock = clock;
+        seal$58$clock = clock;
+        t_mo$58$clock = clock;
+        nf_oh$58$clock = clock;
         s_block$59$clock = clock;
         s_ref$59$clock = clock;
         s_filled$59$clock = clock;
@@ -15732,8 +18668,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$59$d = s_filled$59$q;
         s_error$59$d = s_error$59$q;
         s_inc$59$clock = clock;
-        s_eq$59$clock = clock;
-        s_eq$59$d = s_eq$59$q;
+        s_eq_a$59$clock = clock;
+        s_eq_b$59$clock = clock;
+        seal$59$clock = clock;
+        t_mo$59$clock = clock;
+        nf_oh$59$clock = clock;
         s_block$60$clock = clock;
         s_ref$60$clock = clock;
         s_filled$60$clock = clock;
@@ -15744,8 +18683,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$60$d = s_filled$60$q;
         s_error$60$d = s_error$60$q;
         s_inc$60$clock = clock;
-        s_eq$60$clock = clock;
-        s_eq$60$d = s_eq$60$q;
+        s_eq_a$60$clock = clock;
+        s_eq_b$60$clock = clock;
+        seal$60$clock = clock;
+        t_mo$60$clock = clock;
+        nf_oh$60$clock = clock;
         s_block$61$clock = clock;
         s_ref$61$clock = clock;
         s_filled$61$clock = clock;
@@ -15756,8 +18698,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$61$d = s_filled$61$q;
         s_error$61$d = s_error$61$q;
         s_inc$61$clock = clock;
-        s_eq$61$clock = clock;
-        s_eq$61$d = s_eq$61$q;
+        s_eq_a$61$clock = clock;
+        s_eq_b$61$clock = clock;
+        seal$61$clock = clock;
+        t_mo$61$clock = clock;
+        nf_oh$61$clock = clock;
         s_block$62$clock = clock;
         s_ref$62$clock = clock;
         s_filled$62$clock = clock;
@@ -15768,8 +18713,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$62$d = s_filled$62$q;
         s_error$62$d = s_error$62$q;
         s_inc$62$clock = clock;
-        s_eq$62$clock = clock;
-        s_eq$62$d = s_eq$62$q;
+        s_eq_a$62$clock = clock;
+        s_eq_b$62$clock = clock;
+        seal$62$clock = clock;
+        t_mo$62$clock = clock;
+        nf_oh$62$clock = clock;
         s_block$63$clock = clock;
         s_ref$63$clock = clock;
         s_filled$63$clock = clock;
@@ -15780,8 +18728,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_filled$63$d = s_filled$63$q;
         s_error$63$d = s_error$63$q;
         s_inc$63$clock = clock;
-        s_eq$63$clock = clock;
-        s_eq$63$d = s_eq$63$q;
+        s_eq_a$63$clock = clock;
+        s_eq_b$63$clock = clock;
+        seal$63$clock = clock;
+        t_mo$63$clock = clock;
+        nf_oh$63$clock = clock;
         answers$0$clock = clock;
         answers$0$rst = rst;
         fill$0$clock = clock;
@@ -15790,6 +18741,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         rdv1$0$clock = clock;
         rdv2$0$clock = clock;
         fl_copy$0$clock = clock;
+        ans_room$0$clock = clock;
         er_copy$0$clock = clock;
         answers$1$clock = clock;
         answers$1$rst = rst;
@@ -15799,6 +18751,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         rdv1$1$clock = clock;
         rdv2$1$clock = clock;
         fl_copy$1$clock = clock;
+        ans_room$1$clock = clock;
         er_copy$1$clock = clock;
         arq$clock = clock;
         arq$rst = rst;
@@ -15834,1404 +18787,2463 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         q_block = busy_block & block_mask;
         h_block = hold_block & block_mask;
-        hit = 1'b0;
+        room = 1'b0;
+        if (t_port$q == port_num$0) begin
+            room = ans_room$0$q;
+        end
+        if (t_port$q == port_num$1) begin
+            room = ans_room$1$q;
+        end
+        go = t_valid$q & room & (t_hit$q | nf_valid$q);
+        merge = go & t_hit$q;
+        take_new = go & ~t_hit$q;
+        hit_slot = 32'h0;
+        free_slot = 32'h0;
+        if (t_mo$0$q) begin
+            hit_slot = hit_slot | slot_num$0;
+        end
+        if (nf_oh$0$q) begin
+            free_slot = free_slot | slot_num$0;
+        end
+        if (t_mo$1$q) begin
+            hit_slot = hit_slot | slot_num$1;
+        end
+        if (nf_oh$1$q) begin
+            free_slot = free_slot | slot_num$1;
+        end
+        if (t_mo$2$q) begin
+            hit_slot = hit_slot | slot_num$2;
+        end
+        if (nf_oh$2$q) begin
+            free_slot = free_slot | slot_num$2;
+        end
+        if (t_mo$3$q) begin
+            hit_slot = hit_slot | slot_num$3;
+        end
+        if (nf_oh$3$q) begin
+            free_slot = free_slot | slot_num$3;
+        end
+        if (t_mo$4$q) begin
+            hit_slot = hit_slot | slot_num$4;
+        end
+        if (nf_oh$4$q) begin
+            free_slot = free_slot | slot_num$4;
+        end
+        if (t_mo$5$q) begin
+            hit_slot = hit_slot | slot_num$5;
+        end
+        if (nf_oh$5$q) begin
+            free_slot = free_slot | slot_num$5;
+        end
+        if (t_mo$6$q) begin
+            hit_slot = hit_slot | slot_num$6;
+        end
+        if (nf_oh$6$q) begin
+            free_slot = free_slot | slot_num$6;
+        end
+        if (t_mo$7$q) begin
+            hit_slot = hit_slot | slot_num$7;
+        end
+        if (nf_oh$7$q) begin
+            free_slot = free_slot | slot_num$7;
+        end
+        if (t_mo$8$q) begin
+            hit_slot = hit_slot | slot_num$8;
+        end
+        if (nf_oh$8$q) begin
+            free_slot = free_slot | slot_num$8;
+        end
+        if (t_mo$9$q) begin
+            hit_slot = hit_slot | slot_num$9;
+        end
+        if (nf_oh$9$q) begin
+            free_slot = free_slot | slot_num$9;
+        end
+        if (t_mo$10$q) begin
+            hit_slot = hit_slot | slot_num$10;
+        end
+        if (nf_oh$10$q) begin
+            free_slot = free_slot | slot_num$10;
+        end
+        if (t_mo$11$q) begin
+            hit_slot = hit_slot | slot_num$11;
+        end
+        if (nf_oh$11$q) begin
+            free_slot = free_slot | slot_num$11;
+        end
+        if (t_mo$12$q) begin
+            hit_slot = hit_slot | slot_num$12;
+        end
+        if (nf_oh$12$q) begin
+            free_slot = free_slot | slot_num$12;
+        end
+        if (t_mo$13$q) begin
+            hit_slot = hit_slot | slot_num$13;
+        end
+        if (nf_oh$13$q) begin
+            free_slot = free_slot | slot_num$13;
+        end
+        if (t_mo$14$q) begin
+            hit_slot = hit_slot | slot_num$14;
+        end
+        if (nf_oh$14$q) begin
+            free_slot = free_slot | slot_num$14;
+        end
+        if (t_mo$15$q) begin
+            hit_slot = hit_slot | slot_num$15;
+        end
+        if (nf_oh$15$q) begin
+            free_slot = free_slot | slot_num$15;
+        end
+        if (t_mo$16$q) begin
+            hit_slot = hit_slot | slot_num$16;
+        end
+        if (nf_oh$16$q) begin
+            free_slot = free_slot | slot_num$16;
+        end
+        if (t_mo$17$q) begin
+            hit_slot = hit_slot | slot_num$17;
+        end
+        if (nf_oh$17$q) begin
+            free_slot = free_slot | slot_num$17;
+        end
+        if (t_mo$18$q) begin
+            hit_slot = hit_slot | slot_num$18;
+        end
+        if (nf_oh$18$q) begin
+            free_slot = free_slot | slot_num$18;
+        end
+        if (t_mo$19$q) begin
+            hit_slot = hit_slot | slot_num$19;
+        end
+        if (nf_oh$19$q) begin
+            free_slot = free_slot | slot_num$19;
+        end
+        if (t_mo$20$q) begin
+            hit_slot = hit_slot | slot_num$20;
+        end
+        if (nf_oh$20$q) begin
+            free_slot = free_slot | slot_num$20;
+        end
+        if (t_mo$21$q) begin
+            hit_slot = hit_slot | slot_num$21;
+        end
+        if (nf_oh$21$q) begin
+            free_slot = free_slot | slot_num$21;
+        end
+        if (t_mo$22$q) begin
+            hit_slot = hit_slot | slot_num$22;
+        end
+        if (nf_oh$22$q) begin
+            free_slot = free_slot | slot_num$22;
+        end
+        if (t_mo$23$q) begin
+            hit_slot = hit_slot | slot_num$23;
+        end
+        if (nf_oh$23$q) begin
+            free_slot = free_slot | slot_num$23;
+        end
+        if (t_mo$24$q) begin
+            hit_slot = hit_slot | slot_num$24;
+        end
+        if (nf_oh$24$q) begin
+            free_slot = free_slot | slot_num$24;
+        end
+        if (t_mo$25$q) begin
+            hit_slot = hit_slot | slot_num$25;
+        end
+        if (nf_oh$25$q) begin
+            free_slot = free_slot | slot_num$25;
+        end
+        if (t_mo$26$q) begin
+            hit_slot = hit_slot | slot_num$26;
+        end
+        if (nf_oh$26$q) begin
+            free_slot = free_slot | slot_num$26;
+        end
+        if (t_mo$27$q) begin
+            hit_slot = hit_slot | slot_num$27;
+        end
+        if (nf_oh$27$q) begin
+            free_slot = free_slot | slot_num$27;
+        end
+        if (t_mo$28$q) begin
+            hit_slot = hit_slot | slot_num$28;
+        end
+        if (nf_oh$28$q) begin
+            free_slot = free_slot | slot_num$28;
+        end
+        if (t_mo$29$q) begin
+            hit_slot = hit_slot | slot_num$29;
+        end
+        if (nf_oh$29$q) begin
+            free_slot = free_slot | slot_num$29;
+        end
+        if (t_mo$30$q) begin
+            hit_slot = hit_slot | slot_num$30;
+        end
+        if (nf_oh$30$q) begin
+            free_slot = free_slot | slot_num$30;
+        end
+        if (t_mo$31$q) begin
+            hit_slot = hit_slot | slot_num$31;
+        end
+        if (nf_oh$31$q) begin
+            free_slot = free_slot | slot_num$31;
+        end
+        if (t_mo$32$q) begin
+            hit_slot = hit_slot | slot_num$32;
+        end
+        if (nf_oh$32$q) begin
+            free_slot = free_slot | slot_num$32;
+        end
+        if (t_mo$33$q) begin
+            hit_slot = hit_slot | slot_num$33;
+        end
+        if (nf_oh$33$q) begin
+            free_slot = free_slot | slot_num$33;
+        end
+        if (t_mo$34$q) begin
+            hit_slot = hit_slot | slot_num$34;
+        end
+        if (nf_oh$34$q) begin
+            free_slot = free_slot | slot_num$34;
+        end
+        if (t_mo$35$q) begin
+            hit_slot = hit_slot | slot_num$35;
+        end
+        if (nf_oh$35$q) begin
+            free_slot = free_slot | slot_num$35;
+        end
+        if (t_mo$36$q) begin
+            hit_slot = hit_slot | slot_num$36;
+        end
+        if (nf_oh$36$q) begin
+            free_slot = free_slot | slot_num$36;
+        end
+        if (t_mo$37$q) begin
+            hit_slot = hit_slot | slot_num$37;
+        end
+        if (nf_oh$37$q) begin
+            free_slot = free_slot | slot_num$37;
+        end
+        if (t_mo$38$q) begin
+            hit_slot = hit_slot | slot_num$38;
+        end
+        if (nf_oh$38$q) begin
+            free_slot = free_slot | slot_num$38;
+        end
+        if (t_mo$39$q) begin
+            hit_slot = hit_slot | slot_num$39;
+        end
+        if (nf_oh$39$q) begin
+            free_slot = free_slot | slot_num$39;
+        end
+        if (t_mo$40$q) begin
+            hit_slot = hit_slot | slot_num$40;
+        end
+        if (nf_oh$40$q) begin
+            free_slot = free_slot | slot_num$40;
+        end
+        if (t_mo$41$q) begin
+            hit_slot = hit_slot | slot_num$41;
+        end
+        if (nf_oh$41$q) begin
+            free_slot = free_slot | slot_num$41;
+        end
+        if (t_mo$42$q) begin
+            hit_slot = hit_slot | slot_num$42;
+        end
+        if (nf_oh$42$q) begin
+            free_slot = free_slot | slot_num$42;
+        end
+        if (t_mo$43$q) begin
+            hit_slot = hit_slot | slot_num$43;
+        end
+        if (nf_oh$43$q) begin
+            free_slot = free_slot | slot_num$43;
+        end
+        if (t_mo$44$q) begin
+            hit_slot = hit_slot | slot_num$44;
+        end
+        if (nf_oh$44$q) begin
+            free_slot = free_slot | slot_num$44;
+        end
+        if (t_mo$45$q) begin
+            hit_slot = hit_slot | slot_num$45;
+        end
+        if (nf_oh$45$q) begin
+            free_slot = free_slot | slot_num$45;
+        end
+        if (t_mo$46$q) begin
+            hit_slot = hit_slot | slot_num$46;
+        end
+        if (nf_oh$46$q) begin
+            free_slot = free_slot | slot_num$46;
+        end
+        if (t_mo$47$q) begin
+            hit_slot = hit_slot | slot_num$47;
+        end
+        if (nf_oh$47$q) begin
+            free_slot = free_slot | slot_num$47;
+        end
+        if (t_mo$48$q) begin
+            hit_slot = hit_slot | slot_num$48;
+        end
+        if (nf_oh$48$q) begin
+            free_slot = free_slot | slot_num$48;
+        end
+        if (t_mo$49$q) begin
+            hit_slot = hit_slot | slot_num$49;
+        end
+        if (nf_oh$49$q) begin
+            free_slot = free_slot | slot_num$49;
+        end
+        if (t_mo$50$q) begin
+            hit_slot = hit_slot | slot_num$50;
+        end
+        if (nf_oh$50$q) begin
+            free_slot = free_slot | slot_num$50;
+        end
+        if (t_mo$51$q) begin
+            hit_slot = hit_slot | slot_num$51;
+        end
+        if (nf_oh$51$q) begin
+            free_slot = free_slot | slot_num$51;
+        end
+        if (t_mo$52$q) begin
+            hit_slot = hit_slot | slot_num$52;
+        end
+        if (nf_oh$52$q) begin
+            free_slot = free_slot | slot_num$52;
+        end
+        if (t_mo$53$q) begin
+            hit_slot = hit_slot | slot_num$53;
+        end
+        if (nf_oh$53$q) begin
+            free_slot = free_slot | slot_num$53;
+        end
+        if (t_mo$54$q) begin
+            hit_slot = hit_slot | slot_num$54;
+        end
+        if (nf_oh$54$q) begin
+            free_slot = free_slot | slot_num$54;
+        end
+        if (t_mo$55$q) begin
+            hit_slot = hit_slot | slot_num$55;
+        end
+        if (nf_oh$55$q) begin
+            free_slot = free_slot | slot_num$55;
+        end
+        if (t_mo$56$q) begin
+            hit_slot = hit_slot | slot_num$56;
+        end
+        if (nf_oh$56$q) begin
+            free_slot = free_slot | slot_num$56;
+        end
+        if (t_mo$57$q) begin
+            hit_slot = hit_slot | slot_num$57;
+        end
+        if (nf_oh$57$q) begin
+            free_slot = free_slot | slot_num$57;
+        end
+        if (t_mo$58$q) begin
+            hit_slot = hit_slot | slot_num$58;
+        end
+        if (nf_oh$58$q) begin
+            free_slot = free_slot | slot_num$58;
+        end
+        if (t_mo$59$q) begin
+            hit_slot = hit_slot | slot_num$59;
+        end
+        if (nf_oh$59$q) begin
+            free_slot = free_slot | slot_num$59;
+        end
+        if (t_mo$60$q) begin
+            hit_slot = hit_slot | slot_num$60;
+        end
+        if (nf_oh$60$q) begin
+            free_slot = free_slot | slot_num$60;
+        end
+        if (t_mo$61$q) begin
+            hit_slot = hit_slot | slot_num$61;
+        end
+        if (nf_oh$61$q) begin
+            free_slot = free_slot | slot_num$61;
+        end
+        if (t_mo$62$q) begin
+            hit_slot = hit_slot | slot_num$62;
+        end
+        if (nf_oh$62$q) begin
+            free_slot = free_slot | slot_num$62;
+        end
+        if (t_mo$63$q) begin
+            hit_slot = hit_slot | slot_num$63;
+        end
+        if (nf_oh$63$q) begin
+            free_slot = free_slot | slot_num$63;
+        end
+        slot_out = free_slot;
+        if (t_hit$q) begin
+            slot_out = hit_slot;
+        end
+        taken_merged = merge;
+        taken_new = take_new;
+        taken_slot = slot_out;
+        blocked = hold_valid & ~cur_exempt$q;
+        move_t = cur_valid$q & ~blocked & (~t_valid$q | go);
+        fwd = same_q$q & take_new;
+        e_hit = 1'b0;
         busy_any = 1'b0;
-        s_live$0 = s_lv$0$q;
-        s_full$0 = (s_ref$0$q == ref_max) | (s_inc$0$q & (s_ref$0$q == ref_max_m1));
-        m_oh$0 = s_live$0 & ~(s_filled$0$q & s_error$0$q) & s_eq$0$q;
-        if ((s_block$0$q == q_block) & s_live$0) begin
-            busy_any = 1'b1;
-        end
-        s_live$1 = s_lv$1$q;
-        s_full$1 = (s_ref$1$q == ref_max) | (s_inc$1$q & (s_ref$1$q == ref_max_m1));
-        m_oh$1 = s_live$1 & ~(s_filled$1$q & s_error$1$q) & s_eq$1$q;
-        if ((s_block$1$q == q_block) & s_live$1) begin
-            busy_any = 1'b1;
-        end
-        s_live$2 = s_lv$2$q;
-        s_full$2 = (s_ref$2$q == ref_max) | (s_inc$2$q & (s_ref$2$q == ref_max_m1));
-        m_oh$2 = s_live$2 & ~(s_filled$2$q & s_error$2$q) & s_eq$2$q;
-        if ((s_block$2$q == q_block) & s_live$2) begin
-            busy_any = 1'b1;
-        end
-        s_live$3 = s_lv$3$q;
-        s_full$3 = (s_ref$3$q == ref_max) | (s_inc$3$q & (s_ref$3$q == ref_max_m1));
-        m_oh$3 = s_live$3 & ~(s_filled$3$q & s_error$3$q) & s_eq$3$q;
-        if ((s_block$3$q == q_block) & s_live$3) begin
-            busy_any = 1'b1;
-        end
-        s_live$4 = s_lv$4$q;
-        s_full$4 = (s_ref$4$q == ref_max) | (s_inc$4$q & (s_ref$4$q == ref_max_m1));
-        m_oh$4 = s_live$4 & ~(s_filled$4$q & s_error$4$q) & s_eq$4$q;
-        if ((s_block$4$q == q_block) & s_live$4) begin
-            busy_any = 1'b1;
-        end
-        s_live$5 = s_lv$5$q;
-        s_full$5 = (s_ref$5$q == ref_max) | (s_inc$5$q & (s_ref$5$q == ref_max_m1));
-        m_oh$5 = s_live$5 & ~(s_filled$5$q & s_error$5$q) & s_eq$5$q;
-        if ((s_block$5$q == q_block) & s_live$5) begin
-            busy_any = 1'b1;
-        end
-        s_live$6 = s_lv$6$q;
-        s_full$6 = (s_ref$6$q == ref_max) | (s_inc$6$q & (s_ref$6$q == ref_max_m1));
-        m_oh$6 = s_live$6 & ~(s_filled$6$q & s_error$6$q) & s_eq$6$q;
-        if ((s_block$6$q == q_block) & s_live$6) begin
-            busy_any = 1'b1;
-        end
-        s_live$7 = s_lv$7$q;
-        s_full$7 = (s_ref$7$q == ref_max) | (s_inc$7$q & (s_ref$7$q == ref_max_m1));
-        m_oh$7 = s_live$7 & ~(s_filled$7$q & s_error$7$q) & s_eq$7$q;
-        if ((s_block$7$q == q_block) & s_live$7) begin
-            busy_any = 1'b1;
-        end
-        s_live$8 = s_lv$8$q;
-        s_full$8 = (s_ref$8$q == ref_max) | (s_inc$8$q & (s_ref$8$q == ref_max_m1));
-        m_oh$8 = s_live$8 & ~(s_filled$8$q & s_error$8$q) & s_eq$8$q;
-        if ((s_block$8$q == q_block) & s_live$8) begin
-            busy_any = 1'b1;
-        end
-        s_live$9 = s_lv$9$q;
-        s_full$9 = (s_ref$9$q == ref_max) | (s_inc$9$q & (s_ref$9$q == ref_max_m1));
-        m_oh$9 = s_live$9 & ~(s_filled$9$q & s_error$9$q) & s_eq$9$q;
-        if ((s_block$9$q == q_block) & s_live$9) begin
-            busy_any = 1'b1;
-        end
-        s_live$10 = s_lv$10$q;
-        s_full$10 = (s_ref$10$q == ref_max) | (s_inc$10$q & (s_ref$10$q == ref_max_m1));
-        m_oh$10 = s_live$10 & ~(s_filled$10$q & s_error$10$q) & s_eq$10$q;
-        if ((s_block$10$q == q_block) & s_live$10) begin
-            busy_any = 1'b1;
-        end
-        s_live$11 = s_lv$11$q;
-        s_full$11 = (s_ref$11$q == ref_max) | (s_inc$11$q & (s_ref$11$q == ref_max_m1));
-        m_oh$11 = s_live$11 & ~(s_filled$11$q & s_error$11$q) & s_eq$11$q;
-        if ((s_block$11$q == q_block) & s_live$11) begin
-            busy_any = 1'b1;
-        end
-        s_live$12 = s_lv$12$q;
-        s_full$12 = (s_ref$12$q == ref_max) | (s_inc$12$q & (s_ref$12$q == ref_max_m1));
-        m_oh$12 = s_live$12 & ~(s_filled$12$q & s_error$12$q) & s_eq$12$q;
-        if ((s_block$12$q == q_block) & s_live$12) begin
-            busy_any = 1'b1;
-        end
-        s_live$13 = s_lv$13$q;
-        s_full$13 = (s_ref$13$q == ref_max) | (s_inc$13$q & (s_ref$13$q == ref_max_m1));
-        m_oh$13 = s_live$13 & ~(s_filled$13$q & s_error$13$q) & s_eq$13$q;
-        if ((s_block$13$q == q_block) & s_live$13) begin
-            busy_any = 1'b1;
-        end
-        s_live$14 = s_lv$14$q;
-        s_full$14 = (s_ref$14$q == ref_max) | (s_inc$14$q & (s_ref$14$q == ref_max_m1));
-        m_oh$14 = s_live$14 & ~(s_filled$14$q & s_error$14$q) & s_eq$14$q;
-        if ((s_block$14$q == q_block) & s_live$14) begin
-            busy_any = 1'b1;
-        end
-        s_live$15 = s_lv$15$q;
-        s_full$15 = (s_ref$15$q == ref_max) | (s_inc$15$q & (s_ref$15$q == ref_max_m1));
-        m_oh$15 = s_live$15 & ~(s_filled$15$q & s_error$15$q) & s_eq$15$q;
-        if ((s_block$15$q == q_block) & s_live$15) begin
-            busy_any = 1'b1;
-        end
-        s_live$16 = s_lv$16$q;
-        s_full$16 = (s_ref$16$q == ref_max) | (s_inc$16$q & (s_ref$16$q == ref_max_m1));
-        m_oh$16 = s_live$16 & ~(s_filled$16$q & s_error$16$q) & s_eq$16$q;
-        if ((s_block$16$q == q_block) & s_live$16) begin
-            busy_any = 1'b1;
-        end
-        s_live$17 = s_lv$17$q;
-        s_full$17 = (s_ref$17$q == ref_max) | (s_inc$17$q & (s_ref$17$q == ref_max_m1));
-        m_oh$17 = s_live$17 & ~(s_filled$17$q & s_error$17$q) & s_eq$17$q;
-        if ((s_block$17$q == q_block) & s_live$17) begin
-            busy_any = 1'b1;
-        end
-        s_live$18 = s_lv$18$q;
-        s_full$18 = (s_ref$18$q == ref_max) | (s_inc$18$q & (s_ref$18$q == ref_max_m1));
-        m_oh$18 = s_live$18 & ~(s_filled$18$q & s_error$18$q) & s_eq$18$q;
-        if ((s_block$18$q == q_block) & s_live$18) begin
-            busy_any = 1'b1;
-        end
-        s_live$19 = s_lv$19$q;
-        s_full$19 = (s_ref$19$q == ref_max) | (s_inc$19$q & (s_ref$19$q == ref_max_m1));
-        m_oh$19 = s_live$19 & ~(s_filled$19$q & s_error$19$q) & s_eq$19$q;
-        if ((s_block$19$q == q_block) & s_live$19) begin
-            busy_any = 1'b1;
-        end
-        s_live$20 = s_lv$20$q;
-        s_full$20 = (s_ref$20$q == ref_max) | (s_inc$20$q & (s_ref$20$q == ref_max_m1));
-        m_oh$20 = s_live$20 & ~(s_filled$20$q & s_error$20$q) & s_eq$20$q;
-        if ((s_block$20$q == q_block) & s_live$20) begin
-            busy_any = 1'b1;
-        end
-        s_live$21 = s_lv$21$q;
-        s_full$21 = (s_ref$21$q == ref_max) | (s_inc$21$q & (s_ref$21$q == ref_max_m1));
-        m_oh$21 = s_live$21 & ~(s_filled$21$q & s_error$21$q) & s_eq$21$q;
-        if ((s_block$21$q == q_block) & s_live$21) begin
-            busy_any = 1'b1;
-        end
-        s_live$22 = s_lv$22$q;
-        s_full$22 = (s_ref$22$q == ref_max) | (s_inc$22$q & (s_ref$22$q == ref_max_m1));
-        m_oh$22 = s_live$22 & ~(s_filled$22$q & s_error$22$q) & s_eq$22$q;
-        if ((s_block$22$q == q_block) & s_live$22) begin
-            busy_any = 1'b1;
-        end
-        s_live$23 = s_lv$23$q;
-        s_full$23 = (s_ref$23$q == ref_max) | (s_inc$23$q & (s_ref$23$q == ref_max_m1));
-        m_oh$23 = s_live$23 & ~(s_filled$23$q & s_error$23$q) & s_eq$23$q;
-        if ((s_block$23$q == q_block) & s_live$23) begin
-            busy_any = 1'b1;
-        end
-        s_live$24 = s_lv$24$q;
-        s_full$24 = (s_ref$24$q == ref_max) | (s_inc$24$q & (s_ref$24$q == ref_max_m1));
-        m_oh$24 = s_live$24 & ~(s_filled$24$q & s_error$24$q) & s_eq$24$q;
-        if ((s_block$24$q == q_block) & s_live$24) begin
-            busy_any = 1'b1;
-        end
-        s_live$25 = s_lv$25$q;
-        s_full$25 = (s_ref$25$q == ref_max) | (s_inc$25$q & (s_ref$25$q == ref_max_m1));
-        m_oh$25 = s_live$25 & ~(s_filled$25$q & s_error$25$q) & s_eq$25$q;
-        if ((s_block$25$q == q_block) & s_live$25) begin
-            busy_any = 1'b1;
-        end
-        s_live$26 = s_lv$26$q;
-        s_full$26 = (s_ref$26$q == ref_max) | (s_inc$26$q & (s_ref$26$q == ref_max_m1));
-        m_oh$26 = s_live$26 & ~(s_filled$26$q & s_error$26$q) & s_eq$26$q;
-        if ((s_block$26$q == q_block) & s_live$26) begin
-            busy_any = 1'b1;
-        end
-        s_live$27 = s_lv$27$q;
-        s_full$27 = (s_ref$27$q == ref_max) | (s_inc$27$q & (s_ref$27$q == ref_max_m1));
-        m_oh$27 = s_live$27 & ~(s_filled$27$q & s_error$27$q) & s_eq$27$q;
-        if ((s_block$27$q == q_block) & s_live$27) begin
-            busy_any = 1'b1;
-        end
-        s_live$28 = s_lv$28$q;
-        s_full$28 = (s_ref$28$q == ref_max) | (s_inc$28$q & (s_ref$28$q == ref_max_m1));
-        m_oh$28 = s_live$28 & ~(s_filled$28$q & s_error$28$q) & s_eq$28$q;
-        if ((s_block$28$q == q_block) & s_live$28) begin
-            busy_any = 1'b1;
-        end
-        s_live$29 = s_lv$29$q;
-        s_full$29 = (s_ref$29$q == ref_max) | (s_inc$29$q & (s_ref$29$q == ref_max_m1));
-        m_oh$29 = s_live$29 & ~(s_filled$29$q & s_error$29$q) & s_eq$29$q;
-        if ((s_block$29$q == q_block) & s_live$29) begin
-            busy_any = 1'b1;
-        end
-        s_live$30 = s_lv$30$q;
-        s_full$30 = (s_ref$30$q == ref_max) | (s_inc$30$q & (s_ref$30$q == ref_max_m1));
-        m_oh$30 = s_live$30 & ~(s_filled$30$q & s_error$30$q) & s_eq$30$q;
-        if ((s_block$30$q == q_block) & s_live$30) begin
-            busy_any = 1'b1;
-        end
-        s_live$31 = s_lv$31$q;
-        s_full$31 = (s_ref$31$q == ref_max) | (s_inc$31$q & (s_ref$31$q == ref_max_m1));
-        m_oh$31 = s_live$31 & ~(s_filled$31$q & s_error$31$q) & s_eq$31$q;
-        if ((s_block$31$q == q_block) & s_live$31) begin
-            busy_any = 1'b1;
-        end
-        s_live$32 = s_lv$32$q;
-        s_full$32 = (s_ref$32$q == ref_max) | (s_inc$32$q & (s_ref$32$q == ref_max_m1));
-        m_oh$32 = s_live$32 & ~(s_filled$32$q & s_error$32$q) & s_eq$32$q;
-        if ((s_block$32$q == q_block) & s_live$32) begin
-            busy_any = 1'b1;
-        end
-        s_live$33 = s_lv$33$q;
-        s_full$33 = (s_ref$33$q == ref_max) | (s_inc$33$q & (s_ref$33$q == ref_max_m1));
-        m_oh$33 = s_live$33 & ~(s_filled$33$q & s_error$33$q) & s_eq$33$q;
-        if ((s_block$33$q == q_block) & s_live$33) begin
-            busy_any = 1'b1;
-        end
-        s_live$34 = s_lv$34$q;
-        s_full$34 = (s_ref$34$q == ref_max) | (s_inc$34$q & (s_ref$34$q == ref_max_m1));
-        m_oh$34 = s_live$34 & ~(s_filled$34$q & s_error$34$q) & s_eq$34$q;
-        if ((s_block$34$q == q_block) & s_live$34) begin
-            busy_any = 1'b1;
-        end
-        s_live$35 = s_lv$35$q;
-        s_full$35 = (s_ref$35$q == ref_max) | (s_inc$35$q & (s_ref$35$q == ref_max_m1));
-        m_oh$35 = s_live$35 & ~(s_filled$35$q & s_error$35$q) & s_eq$35$q;
-        if ((s_block$35$q == q_block) & s_live$35) begin
-            busy_any = 1'b1;
-        end
-        s_live$36 = s_lv$36$q;
-        s_full$36 = (s_ref$36$q == ref_max) | (s_inc$36$q & (s_ref$36$q == ref_max_m1));
-        m_oh$36 = s_live$36 & ~(s_filled$36$q & s_error$36$q) & s_eq$36$q;
-        if ((s_block$36$q == q_block) & s_live$36) begin
-            busy_any = 1'b1;
-        end
-        s_live$37 = s_lv$37$q;
-        s_full$37 = (s_ref$37$q == ref_max) | (s_inc$37$q & (s_ref$37$q == ref_max_m1));
-        m_oh$37 = s_live$37 & ~(s_filled$37$q & s_error$37$q) & s_eq$37$q;
-        if ((s_block$37$q == q_block) & s_live$37) begin
-            busy_any = 1'b1;
-        end
-        s_live$38 = s_lv$38$q;
-        s_full$38 = (s_ref$38$q == ref_max) | (s_inc$38$q & (s_ref$38$q == ref_max_m1));
-        m_oh$38 = s_live$38 & ~(s_filled$38$q & s_error$38$q) & s_eq$38$q;
-        if ((s_block$38$q == q_block) & s_live$38) begin
-            busy_any = 1'b1;
-        end
-        s_live$39 = s_lv$39$q;
-        s_full$39 = (s_ref$39$q == ref_max) | (s_inc$39$q & (s_ref$39$q == ref_max_m1));
-        m_oh$39 = s_live$39 & ~(s_filled$39$q & s_error$39$q) & s_eq$39$q;
-        if ((s_block$39$q == q_block) & s_live$39) begin
-            busy_any = 1'b1;
-        end
-        s_live$40 = s_lv$40$q;
-        s_full$40 = (s_ref$40$q == ref_max) | (s_inc$40$q & (s_ref$40$q == ref_max_m1));
-        m_oh$40 = s_live$40 & ~(s_filled$40$q & s_error$40$q) & s_eq$40$q;
-        if ((s_block$40$q == q_block) & s_live$40) begin
-            busy_any = 1'b1;
-        end
-        s_live$41 = s_lv$41$q;
-        s_full$41 = (s_ref$41$q == ref_max) | (s_inc$41$q & (s_ref$41$q == ref_max_m1));
-        m_oh$41 = s_live$41 & ~(s_filled$41$q & s_error$41$q) & s_eq$41$q;
-        if ((s_block$41$q == q_block) & s_live$41) begin
-            busy_any = 1'b1;
-        end
-        s_live$42 = s_lv$42$q;
-        s_full$42 = (s_ref$42$q == ref_max) | (s_inc$42$q & (s_ref$42$q == ref_max_m1));
-        m_oh$42 = s_live$42 & ~(s_filled$42$q & s_error$42$q) & s_eq$42$q;
-        if ((s_block$42$q == q_block) & s_live$42) begin
-            busy_any = 1'b1;
-        end
-        s_live$43 = s_lv$43$q;
-        s_full$43 = (s_ref$43$q == ref_max) | (s_inc$43$q & (s_ref$43$q == ref_max_m1));
-        m_oh$43 = s_live$43 & ~(s_filled$43$q & s_error$43$q) & s_eq$43$q;
-        if ((s_block$43$q == q_block) & s_live$43) begin
-            busy_any = 1'b1;
-        end
-        s_live$44 = s_lv$44$q;
-        s_full$44 = (s_ref$44$q == ref_max) | (s_inc$44$q & (s_ref$44$q == ref_max_m1));
-        m_oh$44 = s_live$44 & ~(s_filled$44$q & s_error$44$q) & s_eq$44$q;
-        if ((s_block$44$q == q_block) & s_live$44) begin
-            busy_any = 1'b1;
-        end
-        s_live$45 = s_lv$45$q;
-        s_full$45 = (s_ref$45$q == ref_max) | (s_inc$45$q & (s_ref$45$q == ref_max_m1));
-        m_oh$45 = s_live$45 & ~(s_filled$45$q & s_error$45$q) & s_eq$45$q;
-        if ((s_block$45$q == q_block) & s_live$45) begin
-            busy_any = 1'b1;
-        end
-        s_live$46 = s_lv$46$q;
-        s_full$46 = (s_ref$46$q == ref_max) | (s_inc$46$q & (s_ref$46$q == ref_max_m1));
-        m_oh$46 = s_live$46 & ~(s_filled$46$q & s_error$46$q) & s_eq$46$q;
-        if ((s_block$46$q == q_block) & s_live$46) begin
-            busy_any = 1'b1;
-        end
-        s_live$47 = s_lv$47$q;
-        s_full$47 = (s_ref$47$q == ref_max) | (s_inc$47$q & (s_ref$47$q == ref_max_m1));
-        m_oh$47 = s_live$47 & ~(s_filled$47$q & s_error$47$q) & s_eq$47$q;
-        if ((s_block$47$q == q_block) & s_live$47) begin
-            busy_any = 1'b1;
-        end
-        s_live$48 = s_lv$48$q;
-        s_full$48 = (s_ref$48$q == ref_max) | (s_inc$48$q & (s_ref$48$q == ref_max_m1));
-        m_oh$48 = s_live$48 & ~(s_filled$48$q & s_error$48$q) & s_eq$48$q;
-        if ((s_block$48$q == q_block) & s_live$48) begin
-            busy_any = 1'b1;
-        end
-        s_live$49 = s_lv$49$q;
-        s_full$49 = (s_ref$49$q == ref_max) | (s_inc$49$q & (s_ref$49$q == ref_max_m1));
-        m_oh$49 = s_live$49 & ~(s_filled$49$q & s_error$49$q) & s_eq$49$q;
-        if ((s_block$49$q == q_block) & s_live$49) begin
-            busy_any = 1'b1;
-        end
-        s_live$50 = s_lv$50$q;
-        s_full$50 = (s_ref$50$q == ref_max) | (s_inc$50$q & (s_ref$50$q == ref_max_m1));
-        m_oh$50 = s_live$50 & ~(s_filled$50$q & s_error$50$q) & s_eq$50$q;
-        if ((s_block$50$q == q_block) & s_live$50) begin
-            busy_any = 1'b1;
-        end
-        s_live$51 = s_lv$51$q;
-        s_full$51 = (s_ref$51$q == ref_max) | (s_inc$51$q & (s_ref$51$q == ref_max_m1));
-        m_oh$51 = s_live$51 & ~(s_filled$51$q & s_error$51$q) & s_eq$51$q;
-        if ((s_block$51$q == q_block) & s_live$51) begin
-            busy_any = 1'b1;
-        end
-        s_live$52 = s_lv$52$q;
-        s_full$52 = (s_ref$52$q == ref_max) | (s_inc$52$q & (s_ref$52$q == ref_max_m1));
-        m_oh$52 = s_live$52 & ~(s_filled$52$q & s_error$52$q) & s_eq$52$q;
-        if ((s_block$52$q == q_block) & s_live$52) begin
-            busy_any = 1'b1;
-        end
-        s_live$53 = s_lv$53$q;
-        s_full$53 = (s_ref$53$q == ref_max) | (s_inc$53$q & (s_ref$53$q == ref_max_m1));
-        m_oh$53 = s_live$53 & ~(s_filled$53$q & s_error$53$q) & s_eq$53$q;
-        if ((s_block$53$q == q_block) & s_live$53) begin
-            busy_any = 1'b1;
-        end
-        s_live$54 = s_lv$54$q;
-        s_full$54 = (s_ref$54$q == ref_max) | (s_inc$54$q & (s_ref$54$q == ref_max_m1));
-        m_oh$54 = s_live$54 & ~(s_filled$54$q & s_error$54$q) & s_eq$54$q;
-        if ((s_block$54$q == q_block) & s_live$54) begin
-            busy_any = 1'b1;
-        end
-        s_live$55 = s_lv$55$q;
-        s_full$55 = (s_ref$55$q == ref_max) | (s_inc$55$q & (s_ref$55$q == ref_max_m1));
-        m_oh$55 = s_live$55 & ~(s_filled$55$q & s_error$55$q) & s_eq$55$q;
-        if ((s_block$55$q == q_block) & s_live$55) begin
-            busy_any = 1'b1;
-        end
-        s_live$56 = s_lv$56$q;
-        s_full$56 = (s_ref$56$q == ref_max) | (s_inc$56$q & (s_ref$56$q == ref_max_m1));
-        m_oh$56 = s_live$56 & ~(s_filled$56$q & s_error$56$q) & s_eq$56$q;
-        if ((s_block$56$q == q_block) & s_live$56) begin
-            busy_any = 1'b1;
-        end
-        s_live$57 = s_lv$57$q;
-        s_full$57 = (s_ref$57$q == ref_max) | (s_inc$57$q & (s_ref$57$q == ref_max_m1));
-        m_oh$57 = s_live$57 & ~(s_filled$57$q & s_error$57$q) & s_eq$57$q;
-        if ((s_block$57$q == q_block) & s_live$57) begin
-            busy_any = 1'b1;
-        end
-        s_live$58 = s_lv$58$q;
-        s_full$58 = (s_ref$58$q == ref_max) | (s_inc$58$q & (s_ref$58$q == ref_max_m1));
-        m_oh$58 = s_live$58 & ~(s_filled$58$q & s_error$58$q) & s_eq$58$q;
-        if ((s_block$58$q == q_block) & s_live$58) begin
-            busy_any = 1'b1;
-        end
-        s_live$59 = s_lv$59$q;
-        s_full$59 = (s_ref$59$q == ref_max) | (s_inc$59$q & (s_ref$59$q == ref_max_m1));
-        m_oh$59 = s_live$59 & ~(s_filled$59$q & s_error$59$q) & s_eq$59$q;
-        if ((s_block$59$q == q_block) & s_live$59) begin
-            busy_any = 1'b1;
-        end
-        s_live$60 = s_lv$60$q;
-        s_full$60 = (s_ref$60$q == ref_max) | (s_inc$60$q & (s_ref$60$q == ref_max_m1));
-        m_oh$60 = s_live$60 & ~(s_filled$60$q & s_error$60$q) & s_eq$60$q;
-        if ((s_block$60$q == q_block) & s_live$60) begin
-            busy_any = 1'b1;
-        end
-        s_live$61 = s_lv$61$q;
-        s_full$61 = (s_ref$61$q == ref_max) | (s_inc$61$q & (s_ref$61$q == ref_max_m1));
-        m_oh$61 = s_live$61 & ~(s_filled$61$q & s_error$61$q) & s_eq$61$q;
-        if ((s_block$61$q == q_block) & s_live$61) begin
-            busy_any = 1'b1;
-        end
-        s_live$62 = s_lv$62$q;
-        s_full$62 = (s_ref$62$q == ref_max) | (s_inc$62$q & (s_ref$62$q == ref_max_m1));
-        m_oh$62 = s_live$62 & ~(s_filled$62$q & s_error$62$q) & s_eq$62$q;
-        if ((s_block$62$q == q_block) & s_live$62) begin
-            busy_any = 1'b1;
-        end
-        s_live$63 = s_lv$63$q;
-        s_full$63 = (s_ref$63$q == ref_max) | (s_inc$63$q & (s_ref$63$q == ref_max_m1));
-        m_oh$63 = s_live$63 & ~(s_filled$63$q & s_error$63$q) & s_eq$63$q;
-        if ((s_block$63$q == q_block) & s_live$63) begin
-            busy_any = 1'b1;
-        end
+        busy_vec = 32'h0;
+        s_eq$0 = s_eq_b$0$q;
+        if (took$q) begin
+            s_eq$0 = s_eq_a$0$q;
+        end
+        m_e$0 = s_lv$0$q & ~(s_filled$0$q & s_error$0$q) & ~seal$0$q & s_eq$0;
+        e_hit = e_hit | m_e$0;
+        if ((s_block$0$q == q_block) & s_lv$0$q) begin
+            busy_vec = busy_vec | slot_bit$0;
+        end
+        s_eq$1 = s_eq_b$1$q;
+        if (took$q) begin
+            s_eq$1 = s_eq_a$1$q;
+        end
+        m_e$1 = s_lv$1$q & ~(s_filled$1$q & s_error$1$q) & ~seal$1$q & s_eq$1;
+        e_hit = e_hit | m_e$1;
+        if ((s_block$1$q == q_block) & s_lv$1$q) begin
+            busy_vec = busy_vec | slot_bit$1;
+        end
+        s_eq$2 = s_eq_b$2$q;
+        if (took$q) begin
+            s_eq$2 = s_eq_a$2$q;
+        end
+        m_e$2 = s_lv$2$q & ~(s_filled$2$q & s_error$2$q) & ~seal$2$q & s_eq$2;
+        e_hit = e_hit | m_e$2;
+        if ((s_block$2$q == q_block) & s_lv$2$q) begin
+            busy_vec = busy_vec | slot_bit$2;
+        end
+        s_eq$3 = s_eq_b$3$q;
+        if (took$q) begin
+            s_eq$3 = s_eq_a$3$q;
+        end
+        m_e$3 = s_lv$3$q & ~(s_filled$3$q & s_error$3$q) & ~seal$3$q & s_eq$3;
+        e_hit = e_hit | m_e$3;
+        if ((s_block$3$q == q_block) & s_lv$3$q) begin
+            busy_vec = busy_vec | slot_bit$3;
+        end
+        s_eq$4 = s_eq_b$4$q;
+        if (took$q) begin
+            s_eq$4 = s_eq_a$4$q;
+        end
+        m_e$4 = s_lv$4$q & ~(s_filled$4$q & s_error$4$q) & ~seal$4$q & s_eq$4;
+        e_hit = e_hit | m_e$4;
+        if ((s_block$4$q == q_block) & s_lv$4$q) begin
+            busy_vec = busy_vec | slot_bit$4;
+        end
+        s_eq$5 = s_eq_b$5$q;
+        if (took$q) begin
+            s_eq$5 = s_eq_a$5$q;
+        end
+        m_e$5 = s_lv$5$q & ~(s_filled$5$q & s_error$5$q) & ~seal$5$q & s_eq$5;
+        e_hit = e_hit | m_e$5;
+        if ((s_block$5$q == q_block) & s_lv$5$q) begin
+            busy_vec = busy_vec | slot_bit$5;
+        end
+        s_eq$6 = s_eq_b$6$q;
+        if (took$q) begin
+            s_eq$6 = s_eq_a$6$q;
+        end
+        m_e$6 = s_lv$6$q & ~(s_filled$6$q & s_error$6$q) & ~seal$6$q & s_eq$6;
+        e_hit = e_hit | m_e$6;
+        if ((s_block$6$q == q_block) & s_lv$6$q) begin
+            busy_vec = busy_vec | slot_bit$6;
+        end
+        s_eq$7 = s_eq_b$7$q;
+        if (took$q) begin
+            s_eq$7 = s_eq_a$7$q;
+        end
+        m_e$7 = s_lv$7$q & ~(s_filled$7$q & s_error$7$q) & ~seal$7$q & s_eq$7;
+        e_hit = e_hit | m_e$7;
+        if ((s_block$7$q == q_block) & s_lv$7$q) begin
+            busy_vec = busy_vec | slot_bit$7;
+        end
+        s_eq$8 = s_eq_b$8$q;
+        if (took$q) begin
+            s_eq$8 = s_eq_a$8$q;
+        end
+        m_e$8 = s_lv$8$q & ~(s_filled$8$q & s_error$8$q) & ~seal$8$q & s_eq$8;
+        e_hit = e_hit | m_e$8;
+        if ((s_block$8$q == q_block) & s_lv$8$q) begin
+            busy_vec = busy_vec | slot_bit$8;
+        end
+        s_eq$9 = s_eq_b$9$q;
+        if (took$q) begin
+            s_eq$9 = s_eq_a$9$q;
+        end
+        m_e$9 = s_lv$9$q & ~(s_filled$9$q & s_error$9$q) & ~seal$9$q & s_eq$9;
+        e_hit = e_hit | m_e$9;
+        if ((s_block$9$q == q_block) & s_lv$9$q) begin
+            busy_vec = busy_vec | slot_bit$9;
+        end
+        s_eq$10 = s_eq_b$10$q;
+        if (took$q) begin
+            s_eq$10 = s_eq_a$10$q;
+        end
+        m_e$10 = s_lv$10$q & ~(s_filled$10$q & s_error$10$q) & ~seal$10$q & s_eq$10;
+        e_hit = e_hit | m_e$10;
+        if ((s_block$10$q == q_block) & s_lv$10$q) begin
+            busy_vec = busy_vec | slot_bit$10;
+        end
+        s_eq$11 = s_eq_b$11$q;
+        if (took$q) begin
+            s_eq$11 = s_eq_a$11$q;
+        end
+        m_e$11 = s_lv$11$q & ~(s_filled$11$q & s_error$11$q) & ~seal$11$q & s_eq$11;
+        e_hit = e_hit | m_e$11;
+        if ((s_block$11$q == q_block) & s_lv$11$q) begin
+            busy_vec = busy_vec | slot_bit$11;
+        end
+        s_eq$12 = s_eq_b$12$q;
+        if (took$q) begin
+            s_eq$12 = s_eq_a$12$q;
+        end
+        m_e$12 = s_lv$12$q & ~(s_filled$12$q & s_error$12$q) & ~seal$12$q & s_eq$12;
+        e_hit = e_hit | m_e$12;
+        if ((s_block$12$q == q_block) & s_lv$12$q) begin
+            busy_vec = busy_vec | slot_bit$12;
+        end
+        s_eq$13 = s_eq_b$13$q;
+        if (took$q) begin
+            s_eq$13 = s_eq_a$13$q;
+        end
+        m_e$13 = s_lv$13$q & ~(s_filled$13$q & s_error$13$q) & ~seal$13$q & s_eq$13;
+        e_hit = e_hit | m_e$13;
+        if ((s_block$13$q == q_block) & s_lv$13$q) begin
+            busy_vec = busy_vec | slot_bit$13;
+        end
+        s_eq$14 = s_eq_b$14$q;
+        if (took$q) begin
+            s_eq$14 = s_eq_a$14$q;
+        end
+        m_e$14 = s_lv$14$q & ~(s_filled$14$q & s_error$14$q) & ~seal$14$q & s_eq$14;
+        e_hit = e_hit | m_e$14;
+        if ((s_block$14$q == q_block) & s_lv$14$q) begin
+            busy_vec = busy_vec | slot_bit$14;
+        end
+        s_eq$15 = s_eq_b$15$q;
+        if (took$q) begin
+            s_eq$15 = s_eq_a$15$q;
+        end
+        m_e$15 = s_lv$15$q & ~(s_filled$15$q & s_error$15$q) & ~seal$15$q & s_eq$15;
+        e_hit = e_hit | m_e$15;
+        if ((s_block$15$q == q_block) & s_lv$15$q) begin
+            busy_vec = busy_vec | slot_bit$15;
+        end
+        s_eq$16 = s_eq_b$16$q;
+        if (took$q) begin
+            s_eq$16 = s_eq_a$16$q;
+        end
+        m_e$16 = s_lv$16$q & ~(s_filled$16$q & s_error$16$q) & ~seal$16$q & s_eq$16;
+        e_hit = e_hit | m_e$16;
+        if ((s_block$16$q == q_block) & s_lv$16$q) begin
+            busy_vec = busy_vec | slot_bit$16;
+        end
+        s_eq$17 = s_eq_b$17$q;
+        if (took$q) begin
+            s_eq$17 = s_eq_a$17$q;
+        end
+        m_e$17 = s_lv$17$q & ~(s_filled$17$q & s_error$17$q) & ~seal$17$q & s_eq$17;
+        e_hit = e_hit | m_e$17;
+        if ((s_block$17$q == q_block) & s_lv$17$q) begin
+            busy_vec = busy_vec | slot_bit$17;
+        end
+        s_eq$18 = s_eq_b$18$q;
+        if (took$q) begin
+            s_eq$18 = s_eq_a$18$q;
+        end
+        m_e$18 = s_lv$18$q & ~(s_filled$18$q & s_error$18$q) & ~seal$18$q & s_eq$18;
+        e_hit = e_hit | m_e$18;
+        if ((s_block$18$q == q_block) & s_lv$18$q) begin
+            busy_vec = busy_vec | slot_bit$18;
+        end
+        s_eq$19 = s_eq_b$19$q;
+        if (took$q) begin
+            s_eq$19 = s_eq_a$19$q;
+        end
+        m_e$19 = s_lv$19$q & ~(s_filled$19$q & s_error$19$q) & ~seal$19$q & s_eq$19;
+        e_hit = e_hit | m_e$19;
+        if ((s_block$19$q == q_block) & s_lv$19$q) begin
+            busy_vec = busy_vec | slot_bit$19;
+        end
+        s_eq$20 = s_eq_b$20$q;
+        if (took$q) begin
+            s_eq$20 = s_eq_a$20$q;
+        end
+        m_e$20 = s_lv$20$q & ~(s_filled$20$q & s_error$20$q) & ~seal$20$q & s_eq$20;
+        e_hit = e_hit | m_e$20;
+        if ((s_block$20$q == q_block) & s_lv$20$q) begin
+            busy_vec = busy_vec | slot_bit$20;
+        end
+        s_eq$21 = s_eq_b$21$q;
+        if (took$q) begin
+            s_eq$21 = s_eq_a$21$q;
+        end
+        m_e$21 = s_lv$21$q & ~(s_filled$21$q & s_error$21$q) & ~seal$21$q & s_eq$21;
+        e_hit = e_hit | m_e$21;
+        if ((s_block$21$q == q_block) & s_lv$21$q) begin
+            busy_vec = busy_vec | slot_bit$21;
+        end
+        s_eq$22 = s_eq_b$22$q;
+        if (took$q) begin
+            s_eq$22 = s_eq_a$22$q;
+        end
+        m_e$22 = s_lv$22$q & ~(s_filled$22$q & s_error$22$q) & ~seal$22$q & s_eq$22;
+        e_hit = e_hit | m_e$22;
+        if ((s_block$22$q == q_block) & s_lv$22$q) begin
+            busy_vec = busy_vec | slot_bit$22;
+        end
+        s_eq$23 = s_eq_b$23$q;
+        if (took$q) begin
+            s_eq$23 = s_eq_a$23$q;
+        end
+        m_e$23 = s_lv$23$q & ~(s_filled$23$q & s_error$23$q) & ~seal$23$q & s_eq$23;
+        e_hit = e_hit | m_e$23;
+        if ((s_block$23$q == q_block) & s_lv$23$q) begin
+            busy_vec = busy_vec | slot_bit$23;
+        end
+        s_eq$24 = s_eq_b$24$q;
+        if (took$q) begin
+            s_eq$24 = s_eq_a$24$q;
+        end
+        m_e$24 = s_lv$24$q & ~(s_filled$24$q & s_error$24$q) & ~seal$24$q & s_eq$24;
+        e_hit = e_hit | m_e$24;
+        if ((s_block$24$q == q_block) & s_lv$24$q) begin
+            busy_vec = busy_vec | slot_bit$24;
+        end
+        s_eq$25 = s_eq_b$25$q;
+        if (took$q) begin
+            s_eq$25 = s_eq_a$25$q;
+        end
+        m_e$25 = s_lv$25$q & ~(s_filled$25$q & s_error$25$q) & ~seal$25$q & s_eq$25;
+        e_hit = e_hit | m_e$25;
+        if ((s_block$25$q == q_block) & s_lv$25$q) begin
+            busy_vec = busy_vec | slot_bit$25;
+        end
+        s_eq$26 = s_eq_b$26$q;
+        if (took$q) begin
+            s_eq$26 = s_eq_a$26$q;
+        end
+        m_e$26 = s_lv$26$q & ~(s_filled$26$q & s_error$26$q) & ~seal$26$q & s_eq$26;
+        e_hit = e_hit | m_e$26;
+        if ((s_block$26$q == q_block) & s_lv$26$q) begin
+            busy_vec = busy_vec | slot_bit$26;
+        end
+        s_eq$27 = s_eq_b$27$q;
+        if (took$q) begin
+            s_eq$27 = s_eq_a$27$q;
+        end
+        m_e$27 = s_lv$27$q & ~(s_filled$27$q & s_error$27$q) & ~seal$27$q & s_eq$27;
+        e_hit = e_hit | m_e$27;
+        if ((s_block$27$q == q_block) & s_lv$27$q) begin
+            busy_vec = busy_vec | slot_bit$27;
+        end
+        s_eq$28 = s_eq_b$28$q;
+        if (took$q) begin
+            s_eq$28 = s_eq_a$28$q;
+        end
+        m_e$28 = s_lv$28$q & ~(s_filled$28$q & s_error$28$q) & ~seal$28$q & s_eq$28;
+        e_hit = e_hit | m_e$28;
+        if ((s_block$28$q == q_block) & s_lv$28$q) begin
+            busy_vec = busy_vec | slot_bit$28;
+        end
+        s_eq$29 = s_eq_b$29$q;
+        if (took$q) begin
+            s_eq$29 = s_eq_a$29$q;
+        end
+        m_e$29 = s_lv$29$q & ~(s_filled$29$q & s_error$29$q) & ~seal$29$q & s_eq$29;
+        e_hit = e_hit | m_e$29;
+        if ((s_block$29$q == q_block) & s_lv$29$q) begin
+            busy_vec = busy_vec | slot_bit$29;
+        end
+        s_eq$30 = s_eq_b$30$q;
+        if (took$q) begin
+            s_eq$30 = s_eq_a$30$q;
+        end
+        m_e$30 = s_lv$30$q & ~(s_filled$30$q & s_error$30$q) & ~seal$30$q & s_eq$30;
+        e_hit = e_hit | m_e$30;
+        if ((s_block$30$q == q_block) & s_lv$30$q) begin
+            busy_vec = busy_vec | slot_bit$30;
+        end
+        s_eq$31 = s_eq_b$31$q;
+        if (took$q) begin
+            s_eq$31 = s_eq_a$31$q;
+        end
+        m_e$31 = s_lv$31$q & ~(s_filled$31$q & s_error$31$q) & ~seal$31$q & s_eq$31;
+        e_hit = e_hit | m_e$31;
+        if ((s_block$31$q == q_block) & s_lv$31$q) begin
+            busy_vec = busy_vec | slot_bit$31;
+        end
+        s_eq$32 = s_eq_b$32$q;
+        if (took$q) begin
+            s_eq$32 = s_eq_a$32$q;
+        end
+        m_e$32 = s_lv$32$q & ~(s_filled$32$q & s_error$32$q) & ~seal$32$q & s_eq$32;
+        e_hit = e_hit | m_e$32;
+        if ((s_block$32$q == q_block) & s_lv$32$q) begin
+            busy_vec = busy_vec | slot_bit$32;
+        end
+        s_eq$33 = s_eq_b$33$q;
+        if (took$q) begin
+            s_eq$33 = s_eq_a$33$q;
+        end
+        m_e$33 = s_lv$33$q & ~(s_filled$33$q & s_error$33$q) & ~seal$33$q & s_eq$33;
+        e_hit = e_hit | m_e$33;
+        if ((s_block$33$q == q_block) & s_lv$33$q) begin
+            busy_vec = busy_vec | slot_bit$33;
+        end
+        s_eq$34 = s_eq_b$34$q;
+        if (took$q) begin
+            s_eq$34 = s_eq_a$34$q;
+        end
+        m_e$34 = s_lv$34$q & ~(s_filled$34$q & s_error$34$q) & ~seal$34$q & s_eq$34;
+        e_hit = e_hit | m_e$34;
+        if ((s_block$34$q == q_block) & s_lv$34$q) begin
+            busy_vec = busy_vec | slot_bit$34;
+        end
+        s_eq$35 = s_eq_b$35$q;
+        if (took$q) begin
+            s_eq$35 = s_eq_a$35$q;
+        end
+        m_e$35 = s_lv$35$q & ~(s_filled$35$q & s_error$35$q) & ~seal$35$q & s_eq$35;
+        e_hit = e_hit | m_e$35;
+        if ((s_block$35$q == q_block) & s_lv$35$q) begin
+            busy_vec = busy_vec | slot_bit$35;
+        end
+        s_eq$36 = s_eq_b$36$q;
+        if (took$q) begin
+            s_eq$36 = s_eq_a$36$q;
+        end
+        m_e$36 = s_lv$36$q & ~(s_filled$36$q & s_error$36$q) & ~seal$36$q & s_eq$36;
+        e_hit = e_hit | m_e$36;
+        if ((s_block$36$q == q_block) & s_lv$36$q) begin
+            busy_vec = busy_vec | slot_bit$36;
+        end
+        s_eq$37 = s_eq_b$37$q;
+        if (took$q) begin
+            s_eq$37 = s_eq_a$37$q;
+        end
+        m_e$37 = s_lv$37$q & ~(s_filled$37$q & s_error$37$q) & ~seal$37$q & s_eq$37;
+        e_hit = e_hit | m_e$37;
+        if ((s_block$37$q == q_block) & s_lv$37$q) begin
+            busy_vec = busy_vec | slot_bit$37;
+        end
+        s_eq$38 = s_eq_b$38$q;
+        if (took$q) begin
+            s_eq$38 = s_eq_a$38$q;
+        end
+        m_e$38 = s_lv$38$q & ~(s_filled$38$q & s_error$38$q) & ~seal$38$q & s_eq$38;
+        e_hit = e_hit | m_e$38;
+        if ((s_block$38$q == q_block) & s_lv$38$q) begin
+            busy_vec = busy_vec | slot_bit$38;
+        end
+        s_eq$39 = s_eq_b$39$q;
+        if (took$q) begin
+            s_eq$39 = s_eq_a$39$q;
+        end
+        m_e$39 = s_lv$39$q & ~(s_filled$39$q & s_error$39$q) & ~seal$39$q & s_eq$39;
+        e_hit = e_hit | m_e$39;
+        if ((s_block$39$q == q_block) & s_lv$39$q) begin
+            busy_vec = busy_vec | slot_bit$39;
+        end
+        s_eq$40 = s_eq_b$40$q;
+        if (took$q) begin
+            s_eq$40 = s_eq_a$40$q;
+        end
+        m_e$40 = s_lv$40$q & ~(s_filled$40$q & s_error$40$q) & ~seal$40$q & s_eq$40;
+        e_hit = e_hit | m_e$40;
+        if ((s_block$40$q == q_block) & s_lv$40$q) begin
+            busy_vec = busy_vec | slot_bit$40;
+        end
+        s_eq$41 = s_eq_b$41$q;
+        if (took$q) begin
+            s_eq$41 = s_eq_a$41$q;
+        end
+        m_e$41 = s_lv$41$q & ~(s_filled$41$q & s_error$41$q) & ~seal$41$q & s_eq$41;
+        e_hit = e_hit | m_e$41;
+        if ((s_block$41$q == q_block) & s_lv$41$q) begin
+            busy_vec = busy_vec | slot_bit$41;
+        end
+        s_eq$42 = s_eq_b$42$q;
+        if (took$q) begin
+            s_eq$42 = s_eq_a$42$q;
+        end
+        m_e$42 = s_lv$42$q & ~(s_filled$42$q & s_error$42$q) & ~seal$42$q & s_eq$42;
+        e_hit = e_hit | m_e$42;
+        if ((s_block$42$q == q_block) & s_lv$42$q) begin
+            busy_vec = busy_vec | slot_bit$42;
+        end
+        s_eq$43 = s_eq_b$43$q;
+        if (took$q) begin
+            s_eq$43 = s_eq_a$43$q;
+        end
+        m_e$43 = s_lv$43$q & ~(s_filled$43$q & s_error$43$q) & ~seal$43$q & s_eq$43;
+        e_hit = e_hit | m_e$43;
+        if ((s_block$43$q == q_block) & s_lv$43$q) begin
+            busy_vec = busy_vec | slot_bit$43;
+        end
+        s_eq$44 = s_eq_b$44$q;
+        if (took$q) begin
+            s_eq$44 = s_eq_a$44$q;
+        end
+        m_e$44 = s_lv$44$q & ~(s_filled$44$q & s_error$44$q) & ~seal$44$q & s_eq$44;
+        e_hit = e_hit | m_e$44;
+        if ((s_block$44$q == q_block) & s_lv$44$q) begin
+            busy_vec = busy_vec | slot_bit$44;
+        end
+        s_eq$45 = s_eq_b$45$q;
+        if (took$q) begin
+            s_eq$45 = s_eq_a$45$q;
+        end
+        m_e$45 = s_lv$45$q & ~(s_filled$45$q & s_error$45$q) & ~seal$45$q & s_eq$45;
+        e_hit = e_hit | m_e$45;
+        if ((s_block$45$q == q_block) & s_lv$45$q) begin
+            busy_vec = busy_vec | slot_bit$45;
+        end
+        s_eq$46 = s_eq_b$46$q;
+        if (took$q) begin
+            s_eq$46 = s_eq_a$46$q;
+        end
+        m_e$46 = s_lv$46$q & ~(s_filled$46$q & s_error$46$q) & ~seal$46$q & s_eq$46;
+        e_hit = e_hit | m_e$46;
+        if ((s_block$46$q == q_block) & s_lv$46$q) begin
+            busy_vec = busy_vec | slot_bit$46;
+        end
+        s_eq$47 = s_eq_b$47$q;
+        if (took$q) begin
+            s_eq$47 = s_eq_a$47$q;
+        end
+        m_e$47 = s_lv$47$q & ~(s_filled$47$q & s_error$47$q) & ~seal$47$q & s_eq$47;
+        e_hit = e_hit | m_e$47;
+        if ((s_block$47$q == q_block) & s_lv$47$q) begin
+            busy_vec = busy_vec | slot_bit$47;
+        end
+        s_eq$48 = s_eq_b$48$q;
+        if (took$q) begin
+            s_eq$48 = s_eq_a$48$q;
+        end
+        m_e$48 = s_lv$48$q & ~(s_filled$48$q & s_error$48$q) & ~seal$48$q & s_eq$48;
+        e_hit = e_hit | m_e$48;
+        if ((s_block$48$q == q_block) & s_lv$48$q) begin
+            busy_vec = busy_vec | slot_bit$48;
+        end
+        s_eq$49 = s_eq_b$49$q;
+        if (took$q) begin
+            s_eq$49 = s_eq_a$49$q;
+        end
+        m_e$49 = s_lv$49$q & ~(s_filled$49$q & s_error$49$q) & ~seal$49$q & s_eq$49;
+        e_hit = e_hit | m_e$49;
+        if ((s_block$49$q == q_block) & s_lv$49$q) begin
+            busy_vec = busy_vec | slot_bit$49;
+        end
+        s_eq$50 = s_eq_b$50$q;
+        if (took$q) begin
+            s_eq$50 = s_eq_a$50$q;
+        end
+        m_e$50 = s_lv$50$q & ~(s_filled$50$q & s_error$50$q) & ~seal$50$q & s_eq$50;
+        e_hit = e_hit | m_e$50;
+        if ((s_block$50$q == q_block) & s_lv$50$q) begin
+            busy_vec = busy_vec | slot_bit$50;
+        end
+        s_eq$51 = s_eq_b$51$q;
+        if (took$q) begin
+            s_eq$51 = s_eq_a$51$q;
+        end
+        m_e$51 = s_lv$51$q & ~(s_filled$51$q & s_error$51$q) & ~seal$51$q & s_eq$51;
+        e_hit = e_hit | m_e$51;
+        if ((s_block$51$q == q_block) & s_lv$51$q) begin
+            busy_vec = busy_vec | slot_bit$51;
+        end
+        s_eq$52 = s_eq_b$52$q;
+        if (took$q) begin
+            s_eq$52 = s_eq_a$52$q;
+        end
+        m_e$52 = s_lv$52$q & ~(s_filled$52$q & s_error$52$q) & ~seal$52$q & s_eq$52;
+        e_hit = e_hit | m_e$52;
+        if ((s_block$52$q == q_block) & s_lv$52$q) begin
+            busy_vec = busy_vec | slot_bit$52;
+        end
+        s_eq$53 = s_eq_b$53$q;
+        if (took$q) begin
+            s_eq$53 = s_eq_a$53$q;
+        end
+        m_e$53 = s_lv$53$q & ~(s_filled$53$q & s_error$53$q) & ~seal$53$q & s_eq$53;
+        e_hit = e_hit | m_e$53;
+        if ((s_block$53$q == q_block) & s_lv$53$q) begin
+            busy_vec = busy_vec | slot_bit$53;
+        end
+        s_eq$54 = s_eq_b$54$q;
+        if (took$q) begin
+            s_eq$54 = s_eq_a$54$q;
+        end
+        m_e$54 = s_lv$54$q & ~(s_filled$54$q & s_error$54$q) & ~seal$54$q & s_eq$54;
+        e_hit = e_hit | m_e$54;
+        if ((s_block$54$q == q_block) & s_lv$54$q) begin
+            busy_vec = busy_vec | slot_bit$54;
+        end
+        s_eq$55 = s_eq_b$55$q;
+        if (took$q) begin
+            s_eq$55 = s_eq_a$55$q;
+        end
+        m_e$55 = s_lv$55$q & ~(s_filled$55$q & s_error$55$q) & ~seal$55$q & s_eq$55;
+        e_hit = e_hit | m_e$55;
+        if ((s_block$55$q == q_block) & s_lv$55$q) begin
+            busy_vec = busy_vec | slot_bit$55;
+        end
+        s_eq$56 = s_eq_b$56$q;
+        if (took$q) begin
+            s_eq$56 = s_eq_a$56$q;
+        end
+        m_e$56 = s_lv$56$q & ~(s_filled$56$q & s_error$56$q) & ~seal$56$q & s_eq$56;
+        e_hit = e_hit | m_e$56;
+        if ((s_block$56$q == q_block) & s_lv$56$q) begin
+            busy_vec = busy_vec | slot_bit$56;
+        end
+        s_eq$57 = s_eq_b$57$q;
+        if (took$q) begin
+            s_eq$57 = s_eq_a$57$q;
+        end
+        m_e$57 = s_lv$57$q & ~(s_filled$57$q & s_error$57$q) & ~seal$57$q & s_eq$57;
+        e_hit = e_hit | m_e$57;
+        if ((s_block$57$q == q_block) & s_lv$57$q) begin
+            busy_vec = busy_vec | slot_bit$57;
+        end
+        s_eq$58 = s_eq_b$58$q;
+        if (took$q) begin
+            s_eq$58 = s_eq_a$58$q;
+        end
+        m_e$58 = s_lv$58$q & ~(s_filled$58$q & s_error$58$q) & ~seal$58$q & s_eq$58;
+        e_hit = e_hit | m_e$58;
+        if ((s_block$58$q == q_block) & s_lv$58$q) begin
+            busy_vec = busy_vec | slot_bit$58;
+        end
+        s_eq$59 = s_eq_b$59$q;
+        if (took$q) begin
+            s_eq$59 = s_eq_a$59$q;
+        end
+        m_e$59 = s_lv$59$q & ~(s_filled$59$q & s_error$59$q) & ~seal$59$q & s_eq$59;
+        e_hit = e_hit | m_e$59;
+        if ((s_block$59$q == q_block) & s_lv$59$q) begin
+            busy_vec = busy_vec | slot_bit$59;
+        end
+        s_eq$60 = s_eq_b$60$q;
+        if (took$q) begin
+            s_eq$60 = s_eq_a$60$q;
+        end
+        m_e$60 = s_lv$60$q & ~(s_filled$60$q & s_error$60$q) & ~seal$60$q & s_eq$60;
+        e_hit = e_hit | m_e$60;
+        if ((s_block$60$q == q_block) & s_lv$60$q) begin
+            busy_vec = busy_vec | slot_bit$60;
+        end
+        s_eq$61 = s_eq_b$61$q;
+        if (took$q) begin
+            s_eq$61 = s_eq_a$61$q;
+        end
+        m_e$61 = s_lv$61$q & ~(s_filled$61$q & s_error$61$q) & ~seal$61$q & s_eq$61;
+        e_hit = e_hit | m_e$61;
+        if ((s_block$61$q == q_block) & s_lv$61$q) begin
+            busy_vec = busy_vec | slot_bit$61;
+        end
+        s_eq$62 = s_eq_b$62$q;
+        if (took$q) begin
+            s_eq$62 = s_eq_a$62$q;
+        end
+        m_e$62 = s_lv$62$q & ~(s_filled$62$q & s_error$62$q) & ~seal$62$q & s_eq$62;
+        e_hit = e_hit | m_e$62;
+        if ((s_block$62$q == q_block) & s_lv$62$q) begin
+            busy_vec = busy_vec | slot_bit$62;
+        end
+        s_eq$63 = s_eq_b$63$q;
+        if (took$q) begin
+            s_eq$63 = s_eq_a$63$q;
+        end
+        m_e$63 = s_lv$63$q & ~(s_filled$63$q & s_error$63$q) & ~seal$63$q & s_eq$63;
+        e_hit = e_hit | m_e$63;
+        if ((s_block$63$q == q_block) & s_lv$63$q) begin
+            busy_vec = busy_vec | slot_bit$63;
+        end
+        busy_g$0$clock = clock;
+        busy_g$0$d = |(busy_vec & busy_mask$0);
+        if (rst) begin
+            busy_g$0$d = 1'b0;
+        end
+        if (busy_g$0$q) begin
+            busy_any = 1'b1;
+        end
+        busy_g$1$clock = clock;
+        busy_g$1$d = |(busy_vec & busy_mask$1);
+        if (rst) begin
+            busy_g$1$d = 1'b0;
+        end
+        if (busy_g$1$q) begin
+            busy_any = 1'b1;
+        end
+        busy_g$2$clock = clock;
+        busy_g$2$d = |(busy_vec & busy_mask$2);
+        if (rst) begin
+            busy_g$2$d = 1'b0;
+        end
+        if (busy_g$2$q) begin
+            busy_any = 1'b1;
+        end
+        busy_g$3$clock = clock;
+        busy_g$3$d = |(busy_vec & busy_mask$3);
+        if (rst) begin
+            busy_g$3$d = 1'b0;
+        end
+        if (busy_g$3$q) begin
+            busy_any = 1'b1;
+        end
+        if (go) begin
+            t_valid$d = 1'b0;
+        end
+        if (move_t) begin
+            t_valid$d = 1'b1;
+            t_block$d = cur_block$q;
+            t_port$d = cur_port$q;
+            t_hit$d = fwd | e_hit;
+        end
+        busy_q$d = (cur_valid$q & cur_exempt$q & (cur_block$q == q_block)) | (t_valid$q & (t_block$q == q_block)) | (i_valid$q & i_exempt$q & (i_block$q == q_block));
+        busy = busy_q$q | busy_any;
         free_vec = 32'h0;
-        if (~s_live$0) begin
+        free2_vec = 32'h0;
+        if (~s_lv$0$q) begin
             free_vec = free_vec | slot_bit$0;
+            if (~nf_oh$0$q) begin
+                free2_vec = free2_vec | slot_bit$0;
+            end
         end
-        if (~s_live$1) begin
+        if (~s_lv$1$q) begin
             free_vec = free_vec | slot_bit$1;
+            if (~nf_oh$1$q) begin
+                free2_vec = free2_vec | slot_bit$1;
+            end
         end
-        if (~s_live$2) begin
+        if (~s_lv$2$q) begin
             free_vec = free_vec | slot_bit$2;
+            if (~nf_oh$2$q) begin
+                free2_vec = free2_vec | slot_bit$2;
+            end
         end
-        if (~s_live$3) begin
+        if (~s_lv$3$q) begin
             free_vec = free_vec | slot_bit$3;
+            if (~nf_oh$3$q) begin
+                free2_vec = free2_vec | slot_bit$3;
+            end
         end
-        if (~s_live$4) begin
+        if (~s_lv$4$q) begin
             free_vec = free_vec | slot_bit$4;
+            if (~nf_oh$4$q) begin
+                free2_vec = free2_vec | slot_bit$4;
+            end
         end
-        if (~s_live$5) begin
+        if (~s_lv$5$q) begin
             free_vec = free_vec | slot_bit$5;
+            if (~nf_oh$5$q) begin
+                free2_vec = free2_vec | slot_bit$5;
+            end
         end
-        if (~s_live$6) begin
+        if (~s_lv$6$q) begin
             free_vec = free_vec | slot_bit$6;
+            if (~nf_oh$6$q) begin
+                free2_vec = free2_vec | slot_bit$6;
+            end
         end
-        if (~s_live$7) begin
+        if (~s_lv$7$q) begin
             free_vec = free_vec | slot_bit$7;
+            if (~nf_oh$7$q) begin
+                free2_vec = free2_vec | slot_bit$7;
+            end
         end
-        if (~s_live$8) begin
+        if (~s_lv$8$q) begin
             free_vec = free_vec | slot_bit$8;
+            if (~nf_oh$8$q) begin
+                free2_vec = free2_vec | slot_bit$8;
+            end
         end
-        if (~s_live$9) begin
+        if (~s_lv$9$q) begin
             free_vec = free_vec | slot_bit$9;
+            if (~nf_oh$9$q) begin
+                free2_vec = free2_vec | slot_bit$9;
+            end
         end
-        if (~s_live$10) begin
+        if (~s_lv$10$q) begin
             free_vec = free_vec | slot_bit$10;
+            if (~nf_oh$10$q) begin
+                free2_vec = free2_vec | slot_bit$10;
+            end
         end
-        if (~s_live$11) begin
+        if (~s_lv$11$q) begin
             free_vec = free_vec | slot_bit$11;
+            if (~nf_oh$11$q) begin
+                free2_vec = free2_vec | slot_bit$11;
+            end
         end
-        if (~s_live$12) begin
+        if (~s_lv$12$q) begin
             free_vec = free_vec | slot_bit$12;
+            if (~nf_oh$12$q) begin
+                free2_vec = free2_vec | slot_bit$12;
+            end
         end
-        if (~s_live$13) begin
+        if (~s_lv$13$q) begin
             free_vec = free_vec | slot_bit$13;
+            if (~nf_oh$13$q) begin
+                free2_vec = free2_vec | slot_bit$13;
+            end
         end
-        if (~s_live$14) begin
+        if (~s_lv$14$q) begin
             free_vec = free_vec | slot_bit$14;
+            if (~nf_oh$14$q) begin
+                free2_vec = free2_vec | slot_bit$14;
+            end
         end
-        if (~s_live$15) begin
+        if (~s_lv$15$q) begin
             free_vec = free_vec | slot_bit$15;
+            if (~nf_oh$15$q) begin
+                free2_vec = free2_vec | slot_bit$15;
+            end
         end
-        if (~s_live$16) begin
+        if (~s_lv$16$q) begin
             free_vec = free_vec | slot_bit$16;
+            if (~nf_oh$16$q) begin
+                free2_vec = free2_vec | slot_bit$16;
+            end
         end
-        if (~s_live$17) begin
+        if (~s_lv$17$q) begin
             free_vec = free_vec | slot_bit$17;
+            if (~nf_oh$17$q) begin
+                free2_vec = free2_vec | slot_bit$17;
+            end
         end
-        if (~s_live$18) begin
+        if (~s_lv$18$q) begin
             free_vec = free_vec | slot_bit$18;
+            if (~nf_oh$18$q) begin
+                free2_vec = free2_vec | slot_bit$18;
+            end
         end
-        if (~s_live$19) begin
+        if (~s_lv$19$q) begin
             free_vec = free_vec | slot_bit$19;
+            if (~nf_oh$19$q) begin
+                free2_vec = free2_vec | slot_bit$19;
+            end
         end
-        if (~s_live$20) begin
+        if (~s_lv$20$q) begin
             free_vec = free_vec | slot_bit$20;
+            if (~nf_oh$20$q) begin
+                free2_vec = free2_vec | slot_bit$20;
+            end
         end
-        if (~s_live$21) begin
+        if (~s_lv$21$q) begin
             free_vec = free_vec | slot_bit$21;
+            if (~nf_oh$21$q) begin
+                free2_vec = free2_vec | slot_bit$21;
+            end
         end
-        if (~s_live$22) begin
+        if (~s_lv$22$q) begin
             free_vec = free_vec | slot_bit$22;
+            if (~nf_oh$22$q) begin
+                free2_vec = free2_vec | slot_bit$22;
+            end
         end
-        if (~s_live$23) begin
+        if (~s_lv$23$q) begin
             free_vec = free_vec | slot_bit$23;
+            if (~nf_oh$23$q) begin
+                free2_vec = free2_vec | slot_bit$23;
+            end
         end
-        if (~s_live$24) begin
+        if (~s_lv$24$q) begin
             free_vec = free_vec | slot_bit$24;
+            if (~nf_oh$24$q) begin
+                free2_vec = free2_vec | slot_bit$24;
+            end
         end
-        if (~s_live$25) begin
+        if (~s_lv$25$q) begin
             free_vec = free_vec | slot_bit$25;
+            if (~nf_oh$25$q) begin
+                free2_vec = free2_vec | slot_bit$25;
+            end
         end
-        if (~s_live$26) begin
+        if (~s_lv$26$q) begin
             free_vec = free_vec | slot_bit$26;
+            if (~nf_oh$26$q) begin
+                free2_vec = free2_vec | slot_bit$26;
+            end
         end
-        if (~s_live$27) begin
+        if (~s_lv$27$q) begin
             free_vec = free_vec | slot_bit$27;
+            if (~nf_oh$27$q) begin
+                free2_vec = free2_vec | slot_bit$27;
+            end
         end
-        if (~s_live$28) begin
+        if (~s_lv$28$q) begin
             free_vec = free_vec | slot_bit$28;
+            if (~nf_oh$28$q) begin
+                free2_vec = free2_vec | slot_bit$28;
+            end
         end
-        if (~s_live$29) begin
+        if (~s_lv$29$q) begin
             free_vec = free_vec | slot_bit$29;
+            if (~nf_oh$29$q) begin
+                free2_vec = free2_vec | slot_bit$29;
+            end
         end
-        if (~s_live$30) begin
+        if (~s_lv$30$q) begin
             free_vec = free_vec | slot_bit$30;
+            if (~nf_oh$30$q) begin
+                free2_vec = free2_vec | slot_bit$30;
+            end
         end
-        if (~s_live$31) begin
+        if (~s_lv$31$q) begin
             free_vec = free_vec | slot_bit$31;
+            if (~nf_oh$31$q) begin
+                free2_vec = free2_vec | slot_bit$31;
+            end
         end
-        if (~s_live$32) begin
+        if (~s_lv$32$q) begin
             free_vec = free_vec | slot_bit$32;
+            if (~nf_oh$32$q) begin
+                free2_vec = free2_vec | slot_bit$32;
+            end
         end
-        if (~s_live$33) begin
+        if (~s_lv$33$q) begin
             free_vec = free_vec | slot_bit$33;
+            if (~nf_oh$33$q) begin
+                free2_vec = free2_vec | slot_bit$33;
+            end
         end
-        if (~s_live$34) begin
+        if (~s_lv$34$q) begin
             free_vec = free_vec | slot_bit$34;
+            if (~nf_oh$34$q) begin
+                free2_vec = free2_vec | slot_bit$34;
+            end
         end
-        if (~s_live$35) begin
+        if (~s_lv$35$q) begin
             free_vec = free_vec | slot_bit$35;
+            if (~nf_oh$35$q) begin
+                free2_vec = free2_vec | slot_bit$35;
+            end
         end
-        if (~s_live$36) begin
+        if (~s_lv$36$q) begin
             free_vec = free_vec | slot_bit$36;
+            if (~nf_oh$36$q) begin
+                free2_vec = free2_vec | slot_bit$36;
+            end
         end
-        if (~s_live$37) begin
+        if (~s_lv$37$q) begin
             free_vec = free_vec | slot_bit$37;
+            if (~nf_oh$37$q) begin
+                free2_vec = free2_vec | slot_bit$37;
+            end
         end
-        if (~s_live$38) begin
+        if (~s_lv$38$q) begin
             free_vec = free_vec | slot_bit$38;
+            if (~nf_oh$38$q) begin
+                free2_vec = free2_vec | slot_bit$38;
+            end
         end
-        if (~s_live$39) begin
+        if (~s_lv$39$q) begin
             free_vec = free_vec | slot_bit$39;
+            if (~nf_oh$39$q) begin
+                free2_vec = free2_vec | slot_bit$39;
+            end
         end
-        if (~s_live$40) begin
+        if (~s_lv$40$q) begin
             free_vec = free_vec | slot_bit$40;
+            if (~nf_oh$40$q) begin
+                free2_vec = free2_vec | slot_bit$40;
+            end
         end
-        if (~s_live$41) begin
+        if (~s_lv$41$q) begin
             free_vec = free_vec | slot_bit$41;
+            if (~nf_oh$41$q) begin
+                free2_vec = free2_vec | slot_bit$41;
+            end
         end
-        if (~s_live$42) begin
+        if (~s_lv$42$q) begin
             free_vec = free_vec | slot_bit$42;
+            if (~nf_oh$42$q) begin
+                free2_vec = free2_vec | slot_bit$42;
+            end
         end
-        if (~s_live$43) begin
+        if (~s_lv$43$q) begin
             free_vec = free_vec | slot_bit$43;
+            if (~nf_oh$43$q) begin
+                free2_vec = free2_vec | slot_bit$43;
+            end
         end
-        if (~s_live$44) begin
+        if (~s_lv$44$q) begin
             free_vec = free_vec | slot_bit$44;
+            if (~nf_oh$44$q) begin
+                free2_vec = free2_vec | slot_bit$44;
+            end
         end
-        if (~s_live$45) begin
+        if (~s_lv$45$q) begin
             free_vec = free_vec | slot_bit$45;
+            if (~nf_oh$45$q) begin
+                free2_vec = free2_vec | slot_bit$45;
+            end
         end
-        if (~s_live$46) begin
+        if (~s_lv$46$q) begin
             free_vec = free_vec | slot_bit$46;
+            if (~nf_oh$46$q) begin
+                free2_vec = free2_vec | slot_bit$46;
+            end
         end
-        if (~s_live$47) begin
+        if (~s_lv$47$q) begin
             free_vec = free_vec | slot_bit$47;
+            if (~nf_oh$47$q) begin
+                free2_vec = free2_vec | slot_bit$47;
+            end
         end
-        if (~s_live$48) begin
+        if (~s_lv$48$q) begin
             free_vec = free_vec | slot_bit$48;
+            if (~nf_oh$48$q) begin
+                free2_vec = free2_vec | slot_bit$48;
+            end
         end
-        if (~s_live$49) begin
+        if (~s_lv$49$q) begin
             free_vec = free_vec | slot_bit$49;
+            if (~nf_oh$49$q) begin
+                free2_vec = free2_vec | slot_bit$49;
+            end
         end
-        if (~s_live$50) begin
+        if (~s_lv$50$q) begin
             free_vec = free_vec | slot_bit$50;
+            if (~nf_oh$50$q) begin
+                free2_vec = free2_vec | slot_bit$50;
+            end
         end
-        if (~s_live$51) begin
+        if (~s_lv$51$q) begin
             free_vec = free_vec | slot_bit$51;
+            if (~nf_oh$51$q) begin
+                free2_vec = free2_vec | slot_bit$51;
+            end
         end
-        if (~s_live$52) begin
+        if (~s_lv$52$q) begin
             free_vec = free_vec | slot_bit$52;
+            if (~nf_oh$52$q) begin
+                free2_vec = free2_vec | slot_bit$52;
+            end
         end
-        if (~s_live$53) begin
+        if (~s_lv$53$q) begin
             free_vec = free_vec | slot_bit$53;
+            if (~nf_oh$53$q) begin
+                free2_vec = free2_vec | slot_bit$53;
+            end
         end
-        if (~s_live$54) begin
+        if (~s_lv$54$q) begin
             free_vec = free_vec | slot_bit$54;
+            if (~nf_oh$54$q) begin
+                free2_vec = free2_vec | slot_bit$54;
+            end
         end
-        if (~s_live$55) begin
+        if (~s_lv$55$q) begin
             free_vec = free_vec | slot_bit$55;
+            if (~nf_oh$55$q) begin
+                free2_vec = free2_vec | slot_bit$55;
+            end
         end
-        if (~s_live$56) begin
+        if (~s_lv$56$q) begin
             free_vec = free_vec | slot_bit$56;
+            if (~nf_oh$56$q) begin
+                free2_vec = free2_vec | slot_bit$56;
+            end
         end
-        if (~s_live$57) begin
+        if (~s_lv$57$q) begin
             free_vec = free_vec | slot_bit$57;
+            if (~nf_oh$57$q) begin
+                free2_vec = free2_vec | slot_bit$57;
+            end
         end
-        if (~s_live$58) begin
+        if (~s_lv$58$q) begin
             free_vec = free_vec | slot_bit$58;
+            if (~nf_oh$58$q) begin
+                free2_vec = free2_vec | slot_bit$58;
+            end
         end
-        if (~s_live$59) begin
+        if (~s_lv$59$q) begin
             free_vec = free_vec | slot_bit$59;
+            if (~nf_oh$59$q) begin
+                free2_vec = free2_vec | slot_bit$59;
+            end
         end
-        if (~s_live$60) begin
+        if (~s_lv$60$q) begin
             free_vec = free_vec | slot_bit$60;
+            if (~nf_oh$60$q) begin
+                free2_vec = free2_vec | slot_bit$60;
+            end
         end
-        if (~s_live$61) begin
+        if (~s_lv$61$q) begin
             free_vec = free_vec | slot_bit$61;
+            if (~nf_oh$61$q) begin
+                free2_vec = free2_vec | slot_bit$61;
+            end
         end
-        if (~s_live$62) begin
+        if (~s_lv$62$q) begin
             free_vec = free_vec | slot_bit$62;
+            if (~nf_oh$62$q) begin
+                free2_vec = free2_vec | slot_bit$62;
+            end
         end
-        if (~s_live$63) begin
+        if (~s_lv$63$q) begin
             free_vec = free_vec | slot_bit$63;
+            if (~nf_oh$63$q) begin
+                free2_vec = free2_vec | slot_bit$63;
+            end
         end
         g_vec = 32'h0;
+        g2_vec = 32'h0;
         if (|(free_vec & group_mask$0)) begin
             g_vec = g_vec | group_bit$0;
+        end
+        if (|(free2_vec & group_mask$0)) begin
+            g2_vec = g2_vec | group_bit$0;
         end
         if (|(free_vec & group_mask$1)) begin
             g_vec = g_vec | group_bit$1;
         end
+        if (|(free2_vec & group_mask$1)) begin
+            g2_vec = g2_vec | group_bit$1;
+        end
         if (|(free_vec & group_mask$2)) begin
             g_vec = g_vec | group_bit$2;
+        end
+        if (|(free2_vec & group_mask$2)) begin
+            g2_vec = g2_vec | group_bit$2;
         end
         if (|(free_vec & group_mask$3)) begin
             g_vec = g_vec | group_bit$3;
         end
+        if (|(free2_vec & group_mask$3)) begin
+            g2_vec = g2_vec | group_bit$3;
+        end
         if (|(free_vec & group_mask$4)) begin
             g_vec = g_vec | group_bit$4;
+        end
+        if (|(free2_vec & group_mask$4)) begin
+            g2_vec = g2_vec | group_bit$4;
         end
         if (|(free_vec & group_mask$5)) begin
             g_vec = g_vec | group_bit$5;
         end
+        if (|(free2_vec & group_mask$5)) begin
+            g2_vec = g2_vec | group_bit$5;
+        end
         if (|(free_vec & group_mask$6)) begin
             g_vec = g_vec | group_bit$6;
+        end
+        if (|(free2_vec & group_mask$6)) begin
+            g2_vec = g2_vec | group_bit$6;
         end
         if (|(free_vec & group_mask$7)) begin
             g_vec = g_vec | group_bit$7;
         end
+        if (|(free2_vec & group_mask$7)) begin
+            g2_vec = g2_vec | group_bit$7;
+        end
         if (|(free_vec & group_mask$8)) begin
             g_vec = g_vec | group_bit$8;
+        end
+        if (|(free2_vec & group_mask$8)) begin
+            g2_vec = g2_vec | group_bit$8;
         end
         if (|(free_vec & group_mask$9)) begin
             g_vec = g_vec | group_bit$9;
         end
+        if (|(free2_vec & group_mask$9)) begin
+            g2_vec = g2_vec | group_bit$9;
+        end
         if (|(free_vec & group_mask$10)) begin
             g_vec = g_vec | group_bit$10;
+        end
+        if (|(free2_vec & group_mask$10)) begin
+            g2_vec = g2_vec | group_bit$10;
         end
         if (|(free_vec & group_mask$11)) begin
             g_vec = g_vec | group_bit$11;
         end
+        if (|(free2_vec & group_mask$11)) begin
+            g2_vec = g2_vec | group_bit$11;
+        end
         if (|(free_vec & group_mask$12)) begin
             g_vec = g_vec | group_bit$12;
+        end
+        if (|(free2_vec & group_mask$12)) begin
+            g2_vec = g2_vec | group_bit$12;
         end
         if (|(free_vec & group_mask$13)) begin
             g_vec = g_vec | group_bit$13;
         end
+        if (|(free2_vec & group_mask$13)) begin
+            g2_vec = g2_vec | group_bit$13;
+        end
         if (|(free_vec & group_mask$14)) begin
             g_vec = g_vec | group_bit$14;
+        end
+        if (|(free2_vec & group_mask$14)) begin
+            g2_vec = g2_vec | group_bit$14;
         end
         if (|(free_vec & group_mask$15)) begin
             g_vec = g_vec | group_bit$15;
         end
+        if (|(free2_vec & group_mask$15)) begin
+            g2_vec = g2_vec | group_bit$15;
+        end
         if (|(free_vec & group_mask$16)) begin
             g_vec = g_vec | group_bit$16;
+        end
+        if (|(free2_vec & group_mask$16)) begin
+            g2_vec = g2_vec | group_bit$16;
         end
         if (|(free_vec & group_mask$17)) begin
             g_vec = g_vec | group_bit$17;
         end
+        if (|(free2_vec & group_mask$17)) begin
+            g2_vec = g2_vec | group_bit$17;
+        end
         if (|(free_vec & group_mask$18)) begin
             g_vec = g_vec | group_bit$18;
+        end
+        if (|(free2_vec & group_mask$18)) begin
+            g2_vec = g2_vec | group_bit$18;
         end
         if (|(free_vec & group_mask$19)) begin
             g_vec = g_vec | group_bit$19;
         end
+        if (|(free2_vec & group_mask$19)) begin
+            g2_vec = g2_vec | group_bit$19;
+        end
         if (|(free_vec & group_mask$20)) begin
             g_vec = g_vec | group_bit$20;
+        end
+        if (|(free2_vec & group_mask$20)) begin
+            g2_vec = g2_vec | group_bit$20;
         end
         if (|(free_vec & group_mask$21)) begin
             g_vec = g_vec | group_bit$21;
         end
+        if (|(free2_vec & group_mask$21)) begin
+            g2_vec = g2_vec | group_bit$21;
+        end
         if (|(free_vec & group_mask$22)) begin
             g_vec = g_vec | group_bit$22;
+        end
+        if (|(free2_vec & group_mask$22)) begin
+            g2_vec = g2_vec | group_bit$22;
         end
         if (|(free_vec & group_mask$23)) begin
             g_vec = g_vec | group_bit$23;
         end
+        if (|(free2_vec & group_mask$23)) begin
+            g2_vec = g2_vec | group_bit$23;
+        end
         if (|(free_vec & group_mask$24)) begin
             g_vec = g_vec | group_bit$24;
+        end
+        if (|(free2_vec & group_mask$24)) begin
+            g2_vec = g2_vec | group_bit$24;
         end
         if (|(free_vec & group_mask$25)) begin
             g_vec = g_vec | group_bit$25;
         end
+        if (|(free2_vec & group_mask$25)) begin
+            g2_vec = g2_vec | group_bit$25;
+        end
         if (|(free_vec & group_mask$26)) begin
             g_vec = g_vec | group_bit$26;
+        end
+        if (|(free2_vec & group_mask$26)) begin
+            g2_vec = g2_vec | group_bit$26;
         end
         if (|(free_vec & group_mask$27)) begin
             g_vec = g_vec | group_bit$27;
         end
+        if (|(free2_vec & group_mask$27)) begin
+            g2_vec = g2_vec | group_bit$27;
+        end
         if (|(free_vec & group_mask$28)) begin
             g_vec = g_vec | group_bit$28;
+        end
+        if (|(free2_vec & group_mask$28)) begin
+            g2_vec = g2_vec | group_bit$28;
         end
         if (|(free_vec & group_mask$29)) begin
             g_vec = g_vec | group_bit$29;
         end
+        if (|(free2_vec & group_mask$29)) begin
+            g2_vec = g2_vec | group_bit$29;
+        end
         if (|(free_vec & group_mask$30)) begin
             g_vec = g_vec | group_bit$30;
+        end
+        if (|(free2_vec & group_mask$30)) begin
+            g2_vec = g2_vec | group_bit$30;
         end
         if (|(free_vec & group_mask$31)) begin
             g_vec = g_vec | group_bit$31;
         end
+        if (|(free2_vec & group_mask$31)) begin
+            g2_vec = g2_vec | group_bit$31;
+        end
         if (|(free_vec & group_mask$32)) begin
             g_vec = g_vec | group_bit$32;
+        end
+        if (|(free2_vec & group_mask$32)) begin
+            g2_vec = g2_vec | group_bit$32;
         end
         if (|(free_vec & group_mask$33)) begin
             g_vec = g_vec | group_bit$33;
         end
+        if (|(free2_vec & group_mask$33)) begin
+            g2_vec = g2_vec | group_bit$33;
+        end
         if (|(free_vec & group_mask$34)) begin
             g_vec = g_vec | group_bit$34;
+        end
+        if (|(free2_vec & group_mask$34)) begin
+            g2_vec = g2_vec | group_bit$34;
         end
         if (|(free_vec & group_mask$35)) begin
             g_vec = g_vec | group_bit$35;
         end
+        if (|(free2_vec & group_mask$35)) begin
+            g2_vec = g2_vec | group_bit$35;
+        end
         if (|(free_vec & group_mask$36)) begin
             g_vec = g_vec | group_bit$36;
+        end
+        if (|(free2_vec & group_mask$36)) begin
+            g2_vec = g2_vec | group_bit$36;
         end
         if (|(free_vec & group_mask$37)) begin
             g_vec = g_vec | group_bit$37;
         end
+        if (|(free2_vec & group_mask$37)) begin
+            g2_vec = g2_vec | group_bit$37;
+        end
         if (|(free_vec & group_mask$38)) begin
             g_vec = g_vec | group_bit$38;
+        end
+        if (|(free2_vec & group_mask$38)) begin
+            g2_vec = g2_vec | group_bit$38;
         end
         if (|(free_vec & group_mask$39)) begin
             g_vec = g_vec | group_bit$39;
         end
+        if (|(free2_vec & group_mask$39)) begin
+            g2_vec = g2_vec | group_bit$39;
+        end
         if (|(free_vec & group_mask$40)) begin
             g_vec = g_vec | group_bit$40;
+        end
+        if (|(free2_vec & group_mask$40)) begin
+            g2_vec = g2_vec | group_bit$40;
         end
         if (|(free_vec & group_mask$41)) begin
             g_vec = g_vec | group_bit$41;
         end
+        if (|(free2_vec & group_mask$41)) begin
+            g2_vec = g2_vec | group_bit$41;
+        end
         if (|(free_vec & group_mask$42)) begin
             g_vec = g_vec | group_bit$42;
+        end
+        if (|(free2_vec & group_mask$42)) begin
+            g2_vec = g2_vec | group_bit$42;
         end
         if (|(free_vec & group_mask$43)) begin
             g_vec = g_vec | group_bit$43;
         end
+        if (|(free2_vec & group_mask$43)) begin
+            g2_vec = g2_vec | group_bit$43;
+        end
         if (|(free_vec & group_mask$44)) begin
             g_vec = g_vec | group_bit$44;
+        end
+        if (|(free2_vec & group_mask$44)) begin
+            g2_vec = g2_vec | group_bit$44;
         end
         if (|(free_vec & group_mask$45)) begin
             g_vec = g_vec | group_bit$45;
         end
+        if (|(free2_vec & group_mask$45)) begin
+            g2_vec = g2_vec | group_bit$45;
+        end
         if (|(free_vec & group_mask$46)) begin
             g_vec = g_vec | group_bit$46;
+        end
+        if (|(free2_vec & group_mask$46)) begin
+            g2_vec = g2_vec | group_bit$46;
         end
         if (|(free_vec & group_mask$47)) begin
             g_vec = g_vec | group_bit$47;
         end
+        if (|(free2_vec & group_mask$47)) begin
+            g2_vec = g2_vec | group_bit$47;
+        end
         if (|(free_vec & group_mask$48)) begin
             g_vec = g_vec | group_bit$48;
+        end
+        if (|(free2_vec & group_mask$48)) begin
+            g2_vec = g2_vec | group_bit$48;
         end
         if (|(free_vec & group_mask$49)) begin
             g_vec = g_vec | group_bit$49;
         end
+        if (|(free2_vec & group_mask$49)) begin
+            g2_vec = g2_vec | group_bit$49;
+        end
         if (|(free_vec & group_mask$50)) begin
             g_vec = g_vec | group_bit$50;
+        end
+        if (|(free2_vec & group_mask$50)) begin
+            g2_vec = g2_vec | group_bit$50;
         end
         if (|(free_vec & group_mask$51)) begin
             g_vec = g_vec | group_bit$51;
         end
+        if (|(free2_vec & group_mask$51)) begin
+            g2_vec = g2_vec | group_bit$51;
+        end
         if (|(free_vec & group_mask$52)) begin
             g_vec = g_vec | group_bit$52;
+        end
+        if (|(free2_vec & group_mask$52)) begin
+            g2_vec = g2_vec | group_bit$52;
         end
         if (|(free_vec & group_mask$53)) begin
             g_vec = g_vec | group_bit$53;
         end
+        if (|(free2_vec & group_mask$53)) begin
+            g2_vec = g2_vec | group_bit$53;
+        end
         if (|(free_vec & group_mask$54)) begin
             g_vec = g_vec | group_bit$54;
+        end
+        if (|(free2_vec & group_mask$54)) begin
+            g2_vec = g2_vec | group_bit$54;
         end
         if (|(free_vec & group_mask$55)) begin
             g_vec = g_vec | group_bit$55;
         end
+        if (|(free2_vec & group_mask$55)) begin
+            g2_vec = g2_vec | group_bit$55;
+        end
         if (|(free_vec & group_mask$56)) begin
             g_vec = g_vec | group_bit$56;
+        end
+        if (|(free2_vec & group_mask$56)) begin
+            g2_vec = g2_vec | group_bit$56;
         end
         if (|(free_vec & group_mask$57)) begin
             g_vec = g_vec | group_bit$57;
         end
+        if (|(free2_vec & group_mask$57)) begin
+            g2_vec = g2_vec | group_bit$57;
+        end
         if (|(free_vec & group_mask$58)) begin
             g_vec = g_vec | group_bit$58;
+        end
+        if (|(free2_vec & group_mask$58)) begin
+            g2_vec = g2_vec | group_bit$58;
         end
         if (|(free_vec & group_mask$59)) begin
             g_vec = g_vec | group_bit$59;
         end
+        if (|(free2_vec & group_mask$59)) begin
+            g2_vec = g2_vec | group_bit$59;
+        end
         if (|(free_vec & group_mask$60)) begin
             g_vec = g_vec | group_bit$60;
+        end
+        if (|(free2_vec & group_mask$60)) begin
+            g2_vec = g2_vec | group_bit$60;
         end
         if (|(free_vec & group_mask$61)) begin
             g_vec = g_vec | group_bit$61;
         end
+        if (|(free2_vec & group_mask$61)) begin
+            g2_vec = g2_vec | group_bit$61;
+        end
         if (|(free_vec & group_mask$62)) begin
             g_vec = g_vec | group_bit$62;
+        end
+        if (|(free2_vec & group_mask$62)) begin
+            g2_vec = g2_vec | group_bit$62;
         end
         if (|(free_vec & group_mask$63)) begin
             g_vec = g_vec | group_bit$63;
         end
-        hit_full = 1'b0;
-        hit_slot = 32'h0;
-        free_slot = 32'h0;
-        hit = hit | m_oh$0;
-        hit_full = hit_full | (m_oh$0 & s_full$0);
-        f_oh$0 = ~s_live$0 & ~|(free_vec & group_below$0) & ~|(g_vec & groups_below$0);
-        if (m_oh$0) begin
-            hit_slot = hit_slot | slot_num$0;
-        end
-        if (f_oh$0) begin
-            free_slot = free_slot | slot_num$0;
-        end
-        hit = hit | m_oh$1;
-        hit_full = hit_full | (m_oh$1 & s_full$1);
-        f_oh$1 = ~s_live$1 & ~|(free_vec & group_below$1) & ~|(g_vec & groups_below$1);
-        if (m_oh$1) begin
-            hit_slot = hit_slot | slot_num$1;
-        end
-        if (f_oh$1) begin
-            free_slot = free_slot | slot_num$1;
-        end
-        hit = hit | m_oh$2;
-        hit_full = hit_full | (m_oh$2 & s_full$2);
-        f_oh$2 = ~s_live$2 & ~|(free_vec & group_below$2) & ~|(g_vec & groups_below$2);
-        if (m_oh$2) begin
-            hit_slot = hit_slot | slot_num$2;
-        end
-        if (f_oh$2) begin
-            free_slot = free_slot | slot_num$2;
-        end
-        hit = hit | m_oh$3;
-        hit_full = hit_full | (m_oh$3 & s_full$3);
-        f_oh$3 = ~s_live$3 & ~|(free_vec & group_below$3) & ~|(g_vec & groups_below$3);
-        if (m_oh$3) begin
-            hit_slot = hit_slot | slot_num$3;
-        end
-        if (f_oh$3) begin
-            free_slot = free_slot | slot_num$3;
-        end
-        hit = hit | m_oh$4;
-        hit_full = hit_full | (m_oh$4 & s_full$4);
-        f_oh$4 = ~s_live$4 & ~|(free_vec & group_below$4) & ~|(g_vec & groups_below$4);
-        if (m_oh$4) begin
-            hit_slot = hit_slot | slot_num$4;
-        end
-        if (f_oh$4) begin
-            free_slot = free_slot | slot_num$4;
-        end
-        hit = hit | m_oh$5;
-        hit_full = hit_full | (m_oh$5 & s_full$5);
-        f_oh$5 = ~s_live$5 & ~|(free_vec & group_below$5) & ~|(g_vec & groups_below$5);
-        if (m_oh$5) begin
-            hit_slot = hit_slot | slot_num$5;
-        end
-        if (f_oh$5) begin
-            free_slot = free_slot | slot_num$5;
-        end
-        hit = hit | m_oh$6;
-        hit_full = hit_full | (m_oh$6 & s_full$6);
-        f_oh$6 = ~s_live$6 & ~|(free_vec & group_below$6) & ~|(g_vec & groups_below$6);
-        if (m_oh$6) begin
-            hit_slot = hit_slot | slot_num$6;
-        end
-        if (f_oh$6) begin
-            free_slot = free_slot | slot_num$6;
-        end
-        hit = hit | m_oh$7;
-        hit_full = hit_full | (m_oh$7 & s_full$7);
-        f_oh$7 = ~s_live$7 & ~|(free_vec & group_below$7) & ~|(g_vec & groups_below$7);
-        if (m_oh$7) begin
-            hit_slot = hit_slot | slot_num$7;
-        end
-        if (f_oh$7) begin
-            free_slot = free_slot | slot_num$7;
-        end
-        hit = hit | m_oh$8;
-        hit_full = hit_full | (m_oh$8 & s_full$8);
-        f_oh$8 = ~s_live$8 & ~|(free_vec & group_below$8) & ~|(g_vec & groups_below$8);
-        if (m_oh$8) begin
-            hit_slot = hit_slot | slot_num$8;
-        end
-        if (f_oh$8) begin
-            free_slot = free_slot | slot_num$8;
-        end
-        hit = hit | m_oh$9;
-        hit_full = hit_full | (m_oh$9 & s_full$9);
-        f_oh$9 = ~s_live$9 & ~|(free_vec & group_below$9) & ~|(g_vec & groups_below$9);
-        if (m_oh$9) begin
-            hit_slot = hit_slot | slot_num$9;
-        end
-        if (f_oh$9) begin
-            free_slot = free_slot | slot_num$9;
-        end
-        hit = hit | m_oh$10;
-        hit_full = hit_full | (m_oh$10 & s_full$10);
-        f_oh$10 = ~s_live$10 & ~|(free_vec & group_below$10) & ~|(g_vec & groups_below$10);
-        if (m_oh$10) begin
-            hit_slot = hit_slot | slot_num$10;
-        end
-        if (f_oh$10) begin
-            free_slot = free_slot | slot_num$10;
-        end
-        hit = hit | m_oh$11;
-        hit_full = hit_full | (m_oh$11 & s_full$11);
-        f_oh$11 = ~s_live$11 & ~|(free_vec & group_below$11) & ~|(g_vec & groups_below$11);
-        if (m_oh$11) begin
-            hit_slot = hit_slot | slot_num$11;
-        end
-        if (f_oh$11) begin
-            free_slot = free_slot | slot_num$11;
-        end
-        hit = hit | m_oh$12;
-        hit_full = hit_full | (m_oh$12 & s_full$12);
-        f_oh$12 = ~s_live$12 & ~|(free_vec & group_below$12) & ~|(g_vec & groups_below$12);
-        if (m_oh$12) begin
-            hit_slot = hit_slot | slot_num$12;
-        end
-        if (f_oh$12) begin
-            free_slot = free_slot | slot_num$12;
-        end
-        hit = hit | m_oh$13;
-        hit_full = hit_full | (m_oh$13 & s_full$13);
-        f_oh$13 = ~s_live$13 & ~|(free_vec & group_below$13) & ~|(g_vec & groups_below$13);
-        if (m_oh$13) begin
-            hit_slot = hit_slot | slot_num$13;
-        end
-        if (f_oh$13) begin
-            free_slot = free_slot | slot_num$13;
-        end
-        hit = hit | m_oh$14;
-        hit_full = hit_full | (m_oh$14 & s_full$14);
-        f_oh$14 = ~s_live$14 & ~|(free_vec & group_below$14) & ~|(g_vec & groups_below$14);
-        if (m_oh$14) begin
-            hit_slot = hit_slot | slot_num$14;
-        end
-        if (f_oh$14) begin
-            free_slot = free_slot | slot_num$14;
-        end
-        hit = hit | m_oh$15;
-        hit_full = hit_full | (m_oh$15 & s_full$15);
-        f_oh$15 = ~s_live$15 & ~|(free_vec & group_below$15) & ~|(g_vec & groups_below$15);
-        if (m_oh$15) begin
-            hit_slot = hit_slot | slot_num$15;
-        end
-        if (f_oh$15) begin
-            free_slot = free_slot | slot_num$15;
-        end
-        hit = hit | m_oh$16;
-        hit_full = hit_full | (m_oh$16 & s_full$16);
-        f_oh$16 = ~s_live$16 & ~|(free_vec & group_below$16) & ~|(g_vec & groups_below$16);
-        if (m_oh$16) begin
-            hit_slot = hit_slot | slot_num$16;
-        end
-        if (f_oh$16) begin
-            free_slot = free_slot | slot_num$16;
-        end
-        hit = hit | m_oh$17;
-        hit_full = hit_full | (m_oh$17 & s_full$17);
-        f_oh$17 = ~s_live$17 & ~|(free_vec & group_below$17) & ~|(g_vec & groups_below$17);
-        if (m_oh$17) begin
-            hit_slot = hit_slot | slot_num$17;
-        end
-        if (f_oh$17) begin
-            free_slot = free_slot | slot_num$17;
-        end
-        hit = hit | m_oh$18;
-        hit_full = hit_full | (m_oh$18 & s_full$18);
-        f_oh$18 = ~s_live$18 & ~|(free_vec & group_below$18) & ~|(g_vec & groups_below$18);
-        if (m_oh$18) begin
-            hit_slot = hit_slot | slot_num$18;
-        end
-        if (f_oh$18) begin
-            free_slot = free_slot | slot_num$18;
-        end
-        hit = hit | m_oh$19;
-        hit_full = hit_full | (m_oh$19 & s_full$19);
-        f_oh$19 = ~s_live$19 & ~|(free_vec & group_below$19) & ~|(g_vec & groups_below$19);
-        if (m_oh$19) begin
-            hit_slot = hit_slot | slot_num$19;
-        end
-        if (f_oh$19) begin
-            free_slot = free_slot | slot_num$19;
-        end
-        hit = hit | m_oh$20;
-        hit_full = hit_full | (m_oh$20 & s_full$20);
-        f_oh$20 = ~s_live$20 & ~|(free_vec & group_below$20) & ~|(g_vec & groups_below$20);
-        if (m_oh$20) begin
-            hit_slot = hit_slot | slot_num$20;
-        end
-        if (f_oh$20) begin
-            free_slot = free_slot | slot_num$20;
-        end
-        hit = hit | m_oh$21;
-        hit_full = hit_full | (m_oh$21 & s_full$21);
-        f_oh$21 = ~s_live$21 & ~|(free_vec & group_below$21) & ~|(g_vec & groups_below$21);
-        if (m_oh$21) begin
-            hit_slot = hit_slot | slot_num$21;
-        end
-        if (f_oh$21) begin
-            free_slot = free_slot | slot_num$21;
-        end
-        hit = hit | m_oh$22;
-        hit_full = hit_full | (m_oh$22 & s_full$22);
-        f_oh$22 = ~s_live$22 & ~|(free_vec & group_below$22) & ~|(g_vec & groups_below$22);
-        if (m_oh$22) begin
-            hit_slot = hit_slot | slot_num$22;
-        end
-        if (f_oh$22) begin
-            free_slot = free_slot | slot_num$22;
-        end
-        hit = hit | m_oh$23;
-        hit_full = hit_full | (m_oh$23 & s_full$23);
-        f_oh$23 = ~s_live$23 & ~|(free_vec & group_below$23) & ~|(g_vec & groups_below$23);
-        if (m_oh$23) begin
-            hit_slot = hit_slot | slot_num$23;
-        end
-        if (f_oh$23) begin
-            free_slot = free_slot | slot_num$23;
-        end
-        hit = hit | m_oh$24;
-        hit_full = hit_full | (m_oh$24 & s_full$24);
-        f_oh$24 = ~s_live$24 & ~|(free_vec & group_below$24) & ~|(g_vec & groups_below$24);
-        if (m_oh$24) begin
-            hit_slot = hit_slot | slot_num$24;
-        end
-        if (f_oh$24) begin
-            free_slot = free_slot | slot_num$24;
-        end
-        hit = hit | m_oh$25;
-        hit_full = hit_full | (m_oh$25 & s_full$25);
-        f_oh$25 = ~s_live$25 & ~|(free_vec & group_below$25) & ~|(g_vec & groups_below$25);
-        if (m_oh$25) begin
-            hit_slot = hit_slot | slot_num$25;
-        end
-        if (f_oh$25) begin
-            free_slot = free_slot | slot_num$25;
-        end
-        hit = hit | m_oh$26;
-        hit_full = hit_full | (m_oh$26 & s_full$26);
-        f_oh$26 = ~s_live$26 & ~|(free_vec & group_below$26) & ~|(g_vec & groups_below$26);
-        if (m_oh$26) begin
-            hit_slot = hit_slot | slot_num$26;
-        end
-        if (f_oh$26) begin
-            free_slot = free_slot | slot_num$26;
-        end
-        hit = hit | m_oh$27;
-        hit_full = hit_full | (m_oh$27 & s_full$27);
-        f_oh$27 = ~s_live$27 & ~|(free_vec & group_below$27) & ~|(g_vec & groups_below$27);
-        if (m_oh$27) begin
-            hit_slot = hit_slot | slot_num$27;
-        end
-        if (f_oh$27) begin
-            free_slot = free_slot | slot_num$27;
-        end
-        hit = hit | m_oh$28;
-        hit_full = hit_full | (m_oh$28 & s_full$28);
-        f_oh$28 = ~s_live$28 & ~|(free_vec & group_below$28) & ~|(g_vec & groups_below$28);
-        if (m_oh$28) begin
-            hit_slot = hit_slot | slot_num$28;
-        end
-        if (f_oh$28) begin
-            free_slot = free_slot | slot_num$28;
-        end
-        hit = hit | m_oh$29;
-        hit_full = hit_full | (m_oh$29 & s_full$29);
-        f_oh$29 = ~s_live$29 & ~|(free_vec & group_below$29) & ~|(g_vec & groups_below$29);
-        if (m_oh$29) begin
-            hit_slot = hit_slot | slot_num$29;
-        end
-        if (f_oh$29) begin
-            free_slot = free_slot | slot_num$29;
-        end
-        hit = hit | m_oh$30;
-        hit_full = hit_full | (m_oh$30 & s_full$30);
-        f_oh$30 = ~s_live$30 & ~|(free_vec & group_below$30) & ~|(g_vec & groups_below$30);
-        if (m_oh$30) begin
-            hit_slot = hit_slot | slot_num$30;
-        end
-        if (f_oh$30) begin
-            free_slot = free_slot | slot_num$30;
-        end
-        hit = hit | m_oh$31;
-        hit_full = hit_full | (m_oh$31 & s_full$31);
-        f_oh$31 = ~s_live$31 & ~|(free_vec & group_below$31) & ~|(g_vec & groups_below$31);
-        if (m_oh$31) begin
-            hit_slot = hit_slot | slot_num$31;
-        end
-        if (f_oh$31) begin
-            free_slot = free_slot | slot_num$31;
-        end
-        hit = hit | m_oh$32;
-        hit_full = hit_full | (m_oh$32 & s_full$32);
-        f_oh$32 = ~s_live$32 & ~|(free_vec & group_below$32) & ~|(g_vec & groups_below$32);
-        if (m_oh$32) begin
-            hit_slot = hit_slot | slot_num$32;
-        end
-        if (f_oh$32) begin
-            free_slot = free_slot | slot_num$32;
-        end
-        hit = hit | m_oh$33;
-        hit_full = hit_full | (m_oh$33 & s_full$33);
-        f_oh$33 = ~s_live$33 & ~|(free_vec & group_below$33) & ~|(g_vec & groups_below$33);
-        if (m_oh$33) begin
-            hit_slot = hit_slot | slot_num$33;
-        end
-        if (f_oh$33) begin
-            free_slot = free_slot | slot_num$33;
-        end
-        hit = hit | m_oh$34;
-        hit_full = hit_full | (m_oh$34 & s_full$34);
-        f_oh$34 = ~s_live$34 & ~|(free_vec & group_below$34) & ~|(g_vec & groups_below$34);
-        if (m_oh$34) begin
-            hit_slot = hit_slot | slot_num$34;
-        end
-        if (f_oh$34) begin
-            free_slot = free_slot | slot_num$34;
-        end
-        hit = hit | m_oh$35;
-        hit_full = hit_full | (m_oh$35 & s_full$35);
-        f_oh$35 = ~s_live$35 & ~|(free_vec & group_below$35) & ~|(g_vec & groups_below$35);
-        if (m_oh$35) begin
-            hit_slot = hit_slot | slot_num$35;
-        end
-        if (f_oh$35) begin
-            free_slot = free_slot | slot_num$35;
-        end
-        hit = hit | m_oh$36;
-        hit_full = hit_full | (m_oh$36 & s_full$36);
-        f_oh$36 = ~s_live$36 & ~|(free_vec & group_below$36) & ~|(g_vec & groups_below$36);
-        if (m_oh$36) begin
-            hit_slot = hit_slot | slot_num$36;
-        end
-        if (f_oh$36) begin
-            free_slot = free_slot | slot_num$36;
-        end
-        hit = hit | m_oh$37;
-        hit_full = hit_full | (m_oh$37 & s_full$37);
-        f_oh$37 = ~s_live$37 & ~|(free_vec & group_below$37) & ~|(g_vec & groups_below$37);
-        if (m_oh$37) begin
-            hit_slot = hit_slot | slot_num$37;
-        end
-        if (f_oh$37) begin
-            free_slot = free_slot | slot_num$37;
-        end
-        hit = hit | m_oh$38;
-        hit_full = hit_full | (m_oh$38 & s_full$38);
-        f_oh$38 = ~s_live$38 & ~|(free_vec & group_below$38) & ~|(g_vec & groups_below$38);
-        if (m_oh$38) begin
-            hit_slot = hit_slot | slot_num$38;
-        end
-        if (f_oh$38) begin
-            free_slot = free_slot | slot_num$38;
-        end
-        hit = hit | m_oh$39;
-        hit_full = hit_full | (m_oh$39 & s_full$39);
-        f_oh$39 = ~s_live$39 & ~|(free_vec & group_below$39) & ~|(g_vec & groups_below$39);
-        if (m_oh$39) begin
-            hit_slot = hit_slot | slot_num$39;
-        end
-        if (f_oh$39) begin
-            free_slot = free_slot | slot_num$39;
-        end
-        hit = hit | m_oh$40;
-        hit_full = hit_full | (m_oh$40 & s_full$40);
-        f_oh$40 = ~s_live$40 & ~|(free_vec & group_below$40) & ~|(g_vec & groups_below$40);
-        if (m_oh$40) begin
-            hit_slot = hit_slot | slot_num$40;
-        end
-        if (f_oh$40) begin
-            free_slot = free_slot | slot_num$40;
-        end
-        hit = hit | m_oh$41;
-        hit_full = hit_full | (m_oh$41 & s_full$41);
-        f_oh$41 = ~s_live$41 & ~|(free_vec & group_below$41) & ~|(g_vec & groups_below$41);
-        if (m_oh$41) begin
-            hit_slot = hit_slot | slot_num$41;
-        end
-        if (f_oh$41) begin
-            free_slot = free_slot | slot_num$41;
-        end
-        hit = hit | m_oh$42;
-        hit_full = hit_full | (m_oh$42 & s_full$42);
-        f_oh$42 = ~s_live$42 & ~|(free_vec & group_below$42) & ~|(g_vec & groups_below$42);
-        if (m_oh$42) begin
-            hit_slot = hit_slot | slot_num$42;
-        end
-        if (f_oh$42) begin
-            free_slot = free_slot | slot_num$42;
-        end
-        hit = hit | m_oh$43;
-        hit_full = hit_full | (m_oh$43 & s_full$43);
-        f_oh$43 = ~s_live$43 & ~|(free_vec & group_below$43) & ~|(g_vec & groups_below$43);
-        if (m_oh$43) begin
-            hit_slot = hit_slot | slot_num$43;
-        end
-        if (f_oh$43) begin
-            free_slot = free_slot | slot_num$43;
-        end
-        hit = hit | m_oh$44;
-        hit_full = hit_full | (m_oh$44 & s_full$44);
-        f_oh$44 = ~s_live$44 & ~|(free_vec & group_below$44) & ~|(g_vec & groups_below$44);
-        if (m_oh$44) begin
-            hit_slot = hit_slot | slot_num$44;
-        end
-        if (f_oh$44) begin
-            free_slot = free_slot | slot_num$44;
-        end
-        hit = hit | m_oh$45;
-        hit_full = hit_full | (m_oh$45 & s_full$45);
-        f_oh$45 = ~s_live$45 & ~|(free_vec & group_below$45) & ~|(g_vec & groups_below$45);
-        if (m_oh$45) begin
-            hit_slot = hit_slot | slot_num$45;
-        end
-        if (f_oh$45) begin
-            free_slot = free_slot | slot_num$45;
-        end
-        hit = hit | m_oh$46;
-        hit_full = hit_full | (m_oh$46 & s_full$46);
-        f_oh$46 = ~s_live$46 & ~|(free_vec & group_below$46) & ~|(g_vec & groups_below$46);
-        if (m_oh$46) begin
-            hit_slot = hit_slot | slot_num$46;
-        end
-        if (f_oh$46) begin
-            free_slot = free_slot | slot_num$46;
-        end
-        hit = hit | m_oh$47;
-        hit_full = hit_full | (m_oh$47 & s_full$47);
-        f_oh$47 = ~s_live$47 & ~|(free_vec & group_below$47) & ~|(g_vec & groups_below$47);
-        if (m_oh$47) begin
-            hit_slot = hit_slot | slot_num$47;
-        end
-        if (f_oh$47) begin
-            free_slot = free_slot | slot_num$47;
-        end
-        hit = hit | m_oh$48;
-        hit_full = hit_full | (m_oh$48 & s_full$48);
-        f_oh$48 = ~s_live$48 & ~|(free_vec & group_below$48) & ~|(g_vec & groups_below$48);
-        if (m_oh$48) begin
-            hit_slot = hit_slot | slot_num$48;
-        end
-        if (f_oh$48) begin
-            free_slot = free_slot | slot_num$48;
-        end
-        hit = hit | m_oh$49;
-        hit_full = hit_full | (m_oh$49 & s_full$49);
-        f_oh$49 = ~s_live$49 & ~|(free_vec & group_below$49) & ~|(g_vec & groups_below$49);
-        if (m_oh$49) begin
-            hit_slot = hit_slot | slot_num$49;
-        end
-        if (f_oh$49) begin
-            free_slot = free_slot | slot_num$49;
-        end
-        hit = hit | m_oh$50;
-        hit_full = hit_full | (m_oh$50 & s_full$50);
-        f_oh$50 = ~s_live$50 & ~|(free_vec & group_below$50) & ~|(g_vec & groups_below$50);
-        if (m_oh$50) begin
-            hit_slot = hit_slot | slot_num$50;
-        end
-        if (f_oh$50) begin
-            free_slot = free_slot | slot_num$50;
-        end
-        hit = hit | m_oh$51;
-        hit_full = hit_full | (m_oh$51 & s_full$51);
-        f_oh$51 = ~s_live$51 & ~|(free_vec & group_below$51) & ~|(g_vec & groups_below$51);
-        if (m_oh$51) begin
-            hit_slot = hit_slot | slot_num$51;
-        end
-        if (f_oh$51) begin
-            free_slot = free_slot | slot_num$51;
-        end
-        hit = hit | m_oh$52;
-        hit_full = hit_full | (m_oh$52 & s_full$52);
-        f_oh$52 = ~s_live$52 & ~|(free_vec & group_below$52) & ~|(g_vec & groups_below$52);
-        if (m_oh$52) begin
-            hit_slot = hit_slot | slot_num$52;
-        end
-        if (f_oh$52) begin
-            free_slot = free_slot | slot_num$52;
-        end
-        hit = hit | m_oh$53;
-        hit_full = hit_full | (m_oh$53 & s_full$53);
-        f_oh$53 = ~s_live$53 & ~|(free_vec & group_below$53) & ~|(g_vec & groups_below$53);
-        if (m_oh$53) begin
-            hit_slot = hit_slot | slot_num$53;
-        end
-        if (f_oh$53) begin
-            free_slot = free_slot | slot_num$53;
-        end
-        hit = hit | m_oh$54;
-        hit_full = hit_full | (m_oh$54 & s_full$54);
-        f_oh$54 = ~s_live$54 & ~|(free_vec & group_below$54) & ~|(g_vec & groups_below$54);
-        if (m_oh$54) begin
-            hit_slot = hit_slot | slot_num$54;
-        end
-        if (f_oh$54) begin
-            free_slot = free_slot | slot_num$54;
-        end
-        hit = hit | m_oh$55;
-        hit_full = hit_full | (m_oh$55 & s_full$55);
-        f_oh$55 = ~s_live$55 & ~|(free_vec & group_below$55) & ~|(g_vec & groups_below$55);
-        if (m_oh$55) begin
-            hit_slot = hit_slot | slot_num$55;
-        end
-        if (f_oh$55) begin
-            free_slot = free_slot | slot_num$55;
-        end
-        hit = hit | m_oh$56;
-        hit_full = hit_full | (m_oh$56 & s_full$56);
-        f_oh$56 = ~s_live$56 & ~|(free_vec & group_below$56) & ~|(g_vec & groups_below$56);
-        if (m_oh$56) begin
-            hit_slot = hit_slot | slot_num$56;
-        end
-        if (f_oh$56) begin
-            free_slot = free_slot | slot_num$56;
-        end
-        hit = hit | m_oh$57;
-        hit_full = hit_full | (m_oh$57 & s_full$57);
-        f_oh$57 = ~s_live$57 & ~|(free_vec & group_below$57) & ~|(g_vec & groups_below$57);
-        if (m_oh$57) begin
-            hit_slot = hit_slot | slot_num$57;
-        end
-        if (f_oh$57) begin
-            free_slot = free_slot | slot_num$57;
-        end
-        hit = hit | m_oh$58;
-        hit_full = hit_full | (m_oh$58 & s_full$58);
-        f_oh$58 = ~s_live$58 & ~|(free_vec & group_below$58) & ~|(g_vec & groups_below$58);
-        if (m_oh$58) begin
-            hit_slot = hit_slot | slot_num$58;
-        end
-        if (f_oh$58) begin
-            free_slot = free_slot | slot_num$58;
-        end
-        hit = hit | m_oh$59;
-        hit_full = hit_full | (m_oh$59 & s_full$59);
-        f_oh$59 = ~s_live$59 & ~|(free_vec & group_below$59) & ~|(g_vec & groups_below$59);
-        if (m_oh$59) begin
-            hit_slot = hit_slot | slot_num$59;
-        end
-        if (f_oh$59) begin
-            free_slot = free_slot | slot_num$59;
-        end
-        hit = hit | m_oh$60;
-        hit_full = hit_full | (m_oh$60 & s_full$60);
-        f_oh$60 = ~s_live$60 & ~|(free_vec & group_below$60) & ~|(g_vec & groups_below$60);
-        if (m_oh$60) begin
-            hit_slot = hit_slot | slot_num$60;
-        end
-        if (f_oh$60) begin
-            free_slot = free_slot | slot_num$60;
-        end
-        hit = hit | m_oh$61;
-        hit_full = hit_full | (m_oh$61 & s_full$61);
-        f_oh$61 = ~s_live$61 & ~|(free_vec & group_below$61) & ~|(g_vec & groups_below$61);
-        if (m_oh$61) begin
-            hit_slot = hit_slot | slot_num$61;
-        end
-        if (f_oh$61) begin
-            free_slot = free_slot | slot_num$61;
-        end
-        hit = hit | m_oh$62;
-        hit_full = hit_full | (m_oh$62 & s_full$62);
-        f_oh$62 = ~s_live$62 & ~|(free_vec & group_below$62) & ~|(g_vec & groups_below$62);
-        if (m_oh$62) begin
-            hit_slot = hit_slot | slot_num$62;
-        end
-        if (f_oh$62) begin
-            free_slot = free_slot | slot_num$62;
-        end
-        hit = hit | m_oh$63;
-        hit_full = hit_full | (m_oh$63 & s_full$63);
-        f_oh$63 = ~s_live$63 & ~|(free_vec & group_below$63) & ~|(g_vec & groups_below$63);
-        if (m_oh$63) begin
-            hit_slot = hit_slot | slot_num$63;
-        end
-        if (f_oh$63) begin
-            free_slot = free_slot | slot_num$63;
-        end
-        free_found = |g_vec;
-        blocked = hold_valid & (h_block == cur_block$q) & ~cur_exempt$q;
-        room = 1'b0;
-        if (cur_port$q == port_num$0) begin
-            room = answers$0$count < answer_depth;
-        end
-        if (cur_port$q == port_num$1) begin
-            room = answers$1$count < answer_depth;
-        end
-        go = cur_valid$q & ~blocked & room & ((hit & ~hit_full) | (~hit & free_found));
-        slot_out = free_slot;
-        if (hit) begin
-            slot_out = hit_slot;
-        end
-        merge = go & hit;
-        take_new = go & ~hit;
-        taken_merged = merge;
-        taken_new = take_new;
-        taken_slot = slot_out;
-        busy_q$d = busy_any | (cur_valid$q & cur_exempt$q & (cur_block$q == q_block));
-        busy = busy_q$q;
-        take = found & (~cur_valid$q | go);
-        req_ready$0 = take & (sel == port_num$0);
-        req_ready$1 = take & (sel == port_num$1);
-        if (go) begin
+        if (|(free2_vec & group_mask$63)) begin
+            g2_vec = g2_vec | group_bit$63;
+        end
+        f1$0 = |(free_vec & slot_bit$0) & ~|(free_vec & group_below$0) & ~|(g_vec & groups_below$0);
+        f2$0 = |(free2_vec & slot_bit$0) & ~|(free2_vec & group_below$0) & ~|(g2_vec & groups_below$0);
+        nf_oh$0$d = f1$0;
+        if (take_new) begin
+            nf_oh$0$d = f2$0;
+        end
+        if (rst) begin
+            nf_oh$0$d = 1'b0;
+        end
+        f1$1 = |(free_vec & slot_bit$1) & ~|(free_vec & group_below$1) & ~|(g_vec & groups_below$1);
+        f2$1 = |(free2_vec & slot_bit$1) & ~|(free2_vec & group_below$1) & ~|(g2_vec & groups_below$1);
+        nf_oh$1$d = f1$1;
+        if (take_new) begin
+            nf_oh$1$d = f2$1;
+        end
+        if (rst) begin
+            nf_oh$1$d = 1'b0;
+        end
+        f1$2 = |(free_vec & slot_bit$2) & ~|(free_vec & group_below$2) & ~|(g_vec & groups_below$2);
+        f2$2 = |(free2_vec & slot_bit$2) & ~|(free2_vec & group_below$2) & ~|(g2_vec & groups_below$2);
+        nf_oh$2$d = f1$2;
+        if (take_new) begin
+            nf_oh$2$d = f2$2;
+        end
+        if (rst) begin
+            nf_oh$2$d = 1'b0;
+        end
+        f1$3 = |(free_vec & slot_bit$3) & ~|(free_vec & group_below$3) & ~|(g_vec & groups_below$3);
+        f2$3 = |(free2_vec & slot_bit$3) & ~|(free2_vec & group_below$3) & ~|(g2_vec & groups_below$3);
+        nf_oh$3$d = f1$3;
+        if (take_new) begin
+            nf_oh$3$d = f2$3;
+        end
+        if (rst) begin
+            nf_oh$3$d = 1'b0;
+        end
+        f1$4 = |(free_vec & slot_bit$4) & ~|(free_vec & group_below$4) & ~|(g_vec & groups_below$4);
+        f2$4 = |(free2_vec & slot_bit$4) & ~|(free2_vec & group_below$4) & ~|(g2_vec & groups_below$4);
+        nf_oh$4$d = f1$4;
+        if (take_new) begin
+            nf_oh$4$d = f2$4;
+        end
+        if (rst) begin
+            nf_oh$4$d = 1'b0;
+        end
+        f1$5 = |(free_vec & slot_bit$5) & ~|(free_vec & group_below$5) & ~|(g_vec & groups_below$5);
+        f2$5 = |(free2_vec & slot_bit$5) & ~|(free2_vec & group_below$5) & ~|(g2_vec & groups_below$5);
+        nf_oh$5$d = f1$5;
+        if (take_new) begin
+            nf_oh$5$d = f2$5;
+        end
+        if (rst) begin
+            nf_oh$5$d = 1'b0;
+        end
+        f1$6 = |(free_vec & slot_bit$6) & ~|(free_vec & group_below$6) & ~|(g_vec & groups_below$6);
+        f2$6 = |(free2_vec & slot_bit$6) & ~|(free2_vec & group_below$6) & ~|(g2_vec & groups_below$6);
+        nf_oh$6$d = f1$6;
+        if (take_new) begin
+            nf_oh$6$d = f2$6;
+        end
+        if (rst) begin
+            nf_oh$6$d = 1'b0;
+        end
+        f1$7 = |(free_vec & slot_bit$7) & ~|(free_vec & group_below$7) & ~|(g_vec & groups_below$7);
+        f2$7 = |(free2_vec & slot_bit$7) & ~|(free2_vec & group_below$7) & ~|(g2_vec & groups_below$7);
+        nf_oh$7$d = f1$7;
+        if (take_new) begin
+            nf_oh$7$d = f2$7;
+        end
+        if (rst) begin
+            nf_oh$7$d = 1'b0;
+        end
+        f1$8 = |(free_vec & slot_bit$8) & ~|(free_vec & group_below$8) & ~|(g_vec & groups_below$8);
+        f2$8 = |(free2_vec & slot_bit$8) & ~|(free2_vec & group_below$8) & ~|(g2_vec & groups_below$8);
+        nf_oh$8$d = f1$8;
+        if (take_new) begin
+            nf_oh$8$d = f2$8;
+        end
+        if (rst) begin
+            nf_oh$8$d = 1'b0;
+        end
+        f1$9 = |(free_vec & slot_bit$9) & ~|(free_vec & group_below$9) & ~|(g_vec & groups_below$9);
+        f2$9 = |(free2_vec & slot_bit$9) & ~|(free2_vec & group_below$9) & ~|(g2_vec & groups_below$9);
+        nf_oh$9$d = f1$9;
+        if (take_new) begin
+            nf_oh$9$d = f2$9;
+        end
+        if (rst) begin
+            nf_oh$9$d = 1'b0;
+        end
+        f1$10 = |(free_vec & slot_bit$10) & ~|(free_vec & group_below$10) & ~|(g_vec & groups_below$10);
+        f2$10 = |(free2_vec & slot_bit$10) & ~|(free2_vec & group_below$10) & ~|(g2_vec & groups_below$10);
+        nf_oh$10$d = f1$10;
+        if (take_new) begin
+            nf_oh$10$d = f2$10;
+        end
+        if (rst) begin
+            nf_oh$10$d = 1'b0;
+        end
+        f1$11 = |(free_vec & slot_bit$11) & ~|(free_vec & group_below$11) & ~|(g_vec & groups_below$11);
+        f2$11 = |(free2_vec & slot_bit$11) & ~|(free2_vec & group_below$11) & ~|(g2_vec & groups_below$11);
+        nf_oh$11$d = f1$11;
+        if (take_new) begin
+            nf_oh$11$d = f2$11;
+        end
+        if (rst) begin
+            nf_oh$11$d = 1'b0;
+        end
+        f1$12 = |(free_vec & slot_bit$12) & ~|(free_vec & group_below$12) & ~|(g_vec & groups_below$12);
+        f2$12 = |(free2_vec & slot_bit$12) & ~|(free2_vec & group_below$12) & ~|(g2_vec & groups_below$12);
+        nf_oh$12$d = f1$12;
+        if (take_new) begin
+            nf_oh$12$d = f2$12;
+        end
+        if (rst) begin
+            nf_oh$12$d = 1'b0;
+        end
+        f1$13 = |(free_vec & slot_bit$13) & ~|(free_vec & group_below$13) & ~|(g_vec & groups_below$13);
+        f2$13 = |(free2_vec & slot_bit$13) & ~|(free2_vec & group_below$13) & ~|(g2_vec & groups_below$13);
+        nf_oh$13$d = f1$13;
+        if (take_new) begin
+            nf_oh$13$d = f2$13;
+        end
+        if (rst) begin
+            nf_oh$13$d = 1'b0;
+        end
+        f1$14 = |(free_vec & slot_bit$14) & ~|(free_vec & group_below$14) & ~|(g_vec & groups_below$14);
+        f2$14 = |(free2_vec & slot_bit$14) & ~|(free2_vec & group_below$14) & ~|(g2_vec & groups_below$14);
+        nf_oh$14$d = f1$14;
+        if (take_new) begin
+            nf_oh$14$d = f2$14;
+        end
+        if (rst) begin
+            nf_oh$14$d = 1'b0;
+        end
+        f1$15 = |(free_vec & slot_bit$15) & ~|(free_vec & group_below$15) & ~|(g_vec & groups_below$15);
+        f2$15 = |(free2_vec & slot_bit$15) & ~|(free2_vec & group_below$15) & ~|(g2_vec & groups_below$15);
+        nf_oh$15$d = f1$15;
+        if (take_new) begin
+            nf_oh$15$d = f2$15;
+        end
+        if (rst) begin
+            nf_oh$15$d = 1'b0;
+        end
+        f1$16 = |(free_vec & slot_bit$16) & ~|(free_vec & group_below$16) & ~|(g_vec & groups_below$16);
+        f2$16 = |(free2_vec & slot_bit$16) & ~|(free2_vec & group_below$16) & ~|(g2_vec & groups_below$16);
+        nf_oh$16$d = f1$16;
+        if (take_new) begin
+            nf_oh$16$d = f2$16;
+        end
+        if (rst) begin
+            nf_oh$16$d = 1'b0;
+        end
+        f1$17 = |(free_vec & slot_bit$17) & ~|(free_vec & group_below$17) & ~|(g_vec & groups_below$17);
+        f2$17 = |(free2_vec & slot_bit$17) & ~|(free2_vec & group_below$17) & ~|(g2_vec & groups_below$17);
+        nf_oh$17$d = f1$17;
+        if (take_new) begin
+            nf_oh$17$d = f2$17;
+        end
+        if (rst) begin
+            nf_oh$17$d = 1'b0;
+        end
+        f1$18 = |(free_vec & slot_bit$18) & ~|(free_vec & group_below$18) & ~|(g_vec & groups_below$18);
+        f2$18 = |(free2_vec & slot_bit$18) & ~|(free2_vec & group_below$18) & ~|(g2_vec & groups_below$18);
+        nf_oh$18$d = f1$18;
+        if (take_new) begin
+            nf_oh$18$d = f2$18;
+        end
+        if (rst) begin
+            nf_oh$18$d = 1'b0;
+        end
+        f1$19 = |(free_vec & slot_bit$19) & ~|(free_vec & group_below$19) & ~|(g_vec & groups_below$19);
+        f2$19 = |(free2_vec & slot_bit$19) & ~|(free2_vec & group_below$19) & ~|(g2_vec & groups_below$19);
+        nf_oh$19$d = f1$19;
+        if (take_new) begin
+            nf_oh$19$d = f2$19;
+        end
+        if (rst) begin
+            nf_oh$19$d = 1'b0;
+        end
+        f1$20 = |(free_vec & slot_bit$20) & ~|(free_vec & group_below$20) & ~|(g_vec & groups_below$20);
+        f2$20 = |(free2_vec & slot_bit$20) & ~|(free2_vec & group_below$20) & ~|(g2_vec & groups_below$20);
+        nf_oh$20$d = f1$20;
+        if (take_new) begin
+            nf_oh$20$d = f2$20;
+        end
+        if (rst) begin
+            nf_oh$20$d = 1'b0;
+        end
+        f1$21 = |(free_vec & slot_bit$21) & ~|(free_vec & group_below$21) & ~|(g_vec & groups_below$21);
+        f2$21 = |(free2_vec & slot_bit$21) & ~|(free2_vec & group_below$21) & ~|(g2_vec & groups_below$21);
+        nf_oh$21$d = f1$21;
+        if (take_new) begin
+            nf_oh$21$d = f2$21;
+        end
+        if (rst) begin
+            nf_oh$21$d = 1'b0;
+        end
+        f1$22 = |(free_vec & slot_bit$22) & ~|(free_vec & group_below$22) & ~|(g_vec & groups_below$22);
+        f2$22 = |(free2_vec & slot_bit$22) & ~|(free2_vec & group_below$22) & ~|(g2_vec & groups_below$22);
+        nf_oh$22$d = f1$22;
+        if (take_new) begin
+            nf_oh$22$d = f2$22;
+        end
+        if (rst) begin
+            nf_oh$22$d = 1'b0;
+        end
+        f1$23 = |(free_vec & slot_bit$23) & ~|(free_vec & group_below$23) & ~|(g_vec & groups_below$23);
+        f2$23 = |(free2_vec & slot_bit$23) & ~|(free2_vec & group_below$23) & ~|(g2_vec & groups_below$23);
+        nf_oh$23$d = f1$23;
+        if (take_new) begin
+            nf_oh$23$d = f2$23;
+        end
+        if (rst) begin
+            nf_oh$23$d = 1'b0;
+        end
+        f1$24 = |(free_vec & slot_bit$24) & ~|(free_vec & group_below$24) & ~|(g_vec & groups_below$24);
+        f2$24 = |(free2_vec & slot_bit$24) & ~|(free2_vec & group_below$24) & ~|(g2_vec & groups_below$24);
+        nf_oh$24$d = f1$24;
+        if (take_new) begin
+            nf_oh$24$d = f2$24;
+        end
+        if (rst) begin
+            nf_oh$24$d = 1'b0;
+        end
+        f1$25 = |(free_vec & slot_bit$25) & ~|(free_vec & group_below$25) & ~|(g_vec & groups_below$25);
+        f2$25 = |(free2_vec & slot_bit$25) & ~|(free2_vec & group_below$25) & ~|(g2_vec & groups_below$25);
+        nf_oh$25$d = f1$25;
+        if (take_new) begin
+            nf_oh$25$d = f2$25;
+        end
+        if (rst) begin
+            nf_oh$25$d = 1'b0;
+        end
+        f1$26 = |(free_vec & slot_bit$26) & ~|(free_vec & group_below$26) & ~|(g_vec & groups_below$26);
+        f2$26 = |(free2_vec & slot_bit$26) & ~|(free2_vec & group_below$26) & ~|(g2_vec & groups_below$26);
+        nf_oh$26$d = f1$26;
+        if (take_new) begin
+            nf_oh$26$d = f2$26;
+        end
+        if (rst) begin
+            nf_oh$26$d = 1'b0;
+        end
+        f1$27 = |(free_vec & slot_bit$27) & ~|(free_vec & group_below$27) & ~|(g_vec & groups_below$27);
+        f2$27 = |(free2_vec & slot_bit$27) & ~|(free2_vec & group_below$27) & ~|(g2_vec & groups_below$27);
+        nf_oh$27$d = f1$27;
+        if (take_new) begin
+            nf_oh$27$d = f2$27;
+        end
+        if (rst) begin
+            nf_oh$27$d = 1'b0;
+        end
+        f1$28 = |(free_vec & slot_bit$28) & ~|(free_vec & group_below$28) & ~|(g_vec & groups_below$28);
+        f2$28 = |(free2_vec & slot_bit$28) & ~|(free2_vec & group_below$28) & ~|(g2_vec & groups_below$28);
+        nf_oh$28$d = f1$28;
+        if (take_new) begin
+            nf_oh$28$d = f2$28;
+        end
+        if (rst) begin
+            nf_oh$28$d = 1'b0;
+        end
+        f1$29 = |(free_vec & slot_bit$29) & ~|(free_vec & group_below$29) & ~|(g_vec & groups_below$29);
+        f2$29 = |(free2_vec & slot_bit$29) & ~|(free2_vec & group_below$29) & ~|(g2_vec & groups_below$29);
+        nf_oh$29$d = f1$29;
+        if (take_new) begin
+            nf_oh$29$d = f2$29;
+        end
+        if (rst) begin
+            nf_oh$29$d = 1'b0;
+        end
+        f1$30 = |(free_vec & slot_bit$30) & ~|(free_vec & group_below$30) & ~|(g_vec & groups_below$30);
+        f2$30 = |(free2_vec & slot_bit$30) & ~|(free2_vec & group_below$30) & ~|(g2_vec & groups_below$30);
+        nf_oh$30$d = f1$30;
+        if (take_new) begin
+            nf_oh$30$d = f2$30;
+        end
+        if (rst) begin
+            nf_oh$30$d = 1'b0;
+        end
+        f1$31 = |(free_vec & slot_bit$31) & ~|(free_vec & group_below$31) & ~|(g_vec & groups_below$31);
+        f2$31 = |(free2_vec & slot_bit$31) & ~|(free2_vec & group_below$31) & ~|(g2_vec & groups_below$31);
+        nf_oh$31$d = f1$31;
+        if (take_new) begin
+            nf_oh$31$d = f2$31;
+        end
+        if (rst) begin
+            nf_oh$31$d = 1'b0;
+        end
+        f1$32 = |(free_vec & slot_bit$32) & ~|(free_vec & group_below$32) & ~|(g_vec & groups_below$32);
+        f2$32 = |(free2_vec & slot_bit$32) & ~|(free2_vec & group_below$32) & ~|(g2_vec & groups_below$32);
+        nf_oh$32$d = f1$32;
+        if (take_new) begin
+            nf_oh$32$d = f2$32;
+        end
+        if (rst) begin
+            nf_oh$32$d = 1'b0;
+        end
+        f1$33 = |(free_vec & slot_bit$33) & ~|(free_vec & group_below$33) & ~|(g_vec & groups_below$33);
+        f2$33 = |(free2_vec & slot_bit$33) & ~|(free2_vec & group_below$33) & ~|(g2_vec & groups_below$33);
+        nf_oh$33$d = f1$33;
+        if (take_new) begin
+            nf_oh$33$d = f2$33;
+        end
+        if (rst) begin
+            nf_oh$33$d = 1'b0;
+        end
+        f1$34 = |(free_vec & slot_bit$34) & ~|(free_vec & group_below$34) & ~|(g_vec & groups_below$34);
+        f2$34 = |(free2_vec & slot_bit$34) & ~|(free2_vec & group_below$34) & ~|(g2_vec & groups_below$34);
+        nf_oh$34$d = f1$34;
+        if (take_new) begin
+            nf_oh$34$d = f2$34;
+        end
+        if (rst) begin
+            nf_oh$34$d = 1'b0;
+        end
+        f1$35 = |(free_vec & slot_bit$35) & ~|(free_vec & group_below$35) & ~|(g_vec & groups_below$35);
+        f2$35 = |(free2_vec & slot_bit$35) & ~|(free2_vec & group_below$35) & ~|(g2_vec & groups_below$35);
+        nf_oh$35$d = f1$35;
+        if (take_new) begin
+            nf_oh$35$d = f2$35;
+        end
+        if (rst) begin
+            nf_oh$35$d = 1'b0;
+        end
+        f1$36 = |(free_vec & slot_bit$36) & ~|(free_vec & group_below$36) & ~|(g_vec & groups_below$36);
+        f2$36 = |(free2_vec & slot_bit$36) & ~|(free2_vec & group_below$36) & ~|(g2_vec & groups_below$36);
+        nf_oh$36$d = f1$36;
+        if (take_new) begin
+            nf_oh$36$d = f2$36;
+        end
+        if (rst) begin
+            nf_oh$36$d = 1'b0;
+        end
+        f1$37 = |(free_vec & slot_bit$37) & ~|(free_vec & group_below$37) & ~|(g_vec & groups_below$37);
+        f2$37 = |(free2_vec & slot_bit$37) & ~|(free2_vec & group_below$37) & ~|(g2_vec & groups_below$37);
+        nf_oh$37$d = f1$37;
+        if (take_new) begin
+            nf_oh$37$d = f2$37;
+        end
+        if (rst) begin
+            nf_oh$37$d = 1'b0;
+        end
+        f1$38 = |(free_vec & slot_bit$38) & ~|(free_vec & group_below$38) & ~|(g_vec & groups_below$38);
+        f2$38 = |(free2_vec & slot_bit$38) & ~|(free2_vec & group_below$38) & ~|(g2_vec & groups_below$38);
+        nf_oh$38$d = f1$38;
+        if (take_new) begin
+            nf_oh$38$d = f2$38;
+        end
+        if (rst) begin
+            nf_oh$38$d = 1'b0;
+        end
+        f1$39 = |(free_vec & slot_bit$39) & ~|(free_vec & group_below$39) & ~|(g_vec & groups_below$39);
+        f2$39 = |(free2_vec & slot_bit$39) & ~|(free2_vec & group_below$39) & ~|(g2_vec & groups_below$39);
+        nf_oh$39$d = f1$39;
+        if (take_new) begin
+            nf_oh$39$d = f2$39;
+        end
+        if (rst) begin
+            nf_oh$39$d = 1'b0;
+        end
+        f1$40 = |(free_vec & slot_bit$40) & ~|(free_vec & group_below$40) & ~|(g_vec & groups_below$40);
+        f2$40 = |(free2_vec & slot_bit$40) & ~|(free2_vec & group_below$40) & ~|(g2_vec & groups_below$40);
+        nf_oh$40$d = f1$40;
+        if (take_new) begin
+            nf_oh$40$d = f2$40;
+        end
+        if (rst) begin
+            nf_oh$40$d = 1'b0;
+        end
+        f1$41 = |(free_vec & slot_bit$41) & ~|(free_vec & group_below$41) & ~|(g_vec & groups_below$41);
+        f2$41 = |(free2_vec & slot_bit$41) & ~|(free2_vec & group_below$41) & ~|(g2_vec & groups_below$41);
+        nf_oh$41$d = f1$41;
+        if (take_new) begin
+            nf_oh$41$d = f2$41;
+        end
+        if (rst) begin
+            nf_oh$41$d = 1'b0;
+        end
+        f1$42 = |(free_vec & slot_bit$42) & ~|(free_vec & group_below$42) & ~|(g_vec & groups_below$42);
+        f2$42 = |(free2_vec & slot_bit$42) & ~|(free2_vec & group_below$42) & ~|(g2_vec & groups_below$42);
+        nf_oh$42$d = f1$42;
+        if (take_new) begin
+            nf_oh$42$d = f2$42;
+        end
+        if (rst) begin
+            nf_oh$42$d = 1'b0;
+        end
+        f1$43 = |(free_vec & slot_bit$43) & ~|(free_vec & group_below$43) & ~|(g_vec & groups_below$43);
+        f2$43 = |(free2_vec & slot_bit$43) & ~|(free2_vec & group_below$43) & ~|(g2_vec & groups_below$43);
+        nf_oh$43$d = f1$43;
+        if (take_new) begin
+            nf_oh$43$d = f2$43;
+        end
+        if (rst) begin
+            nf_oh$43$d = 1'b0;
+        end
+        f1$44 = |(free_vec & slot_bit$44) & ~|(free_vec & group_below$44) & ~|(g_vec & groups_below$44);
+        f2$44 = |(free2_vec & slot_bit$44) & ~|(free2_vec & group_below$44) & ~|(g2_vec & groups_below$44);
+        nf_oh$44$d = f1$44;
+        if (take_new) begin
+            nf_oh$44$d = f2$44;
+        end
+        if (rst) begin
+            nf_oh$44$d = 1'b0;
+        end
+        f1$45 = |(free_vec & slot_bit$45) & ~|(free_vec & group_below$45) & ~|(g_vec & groups_below$45);
+        f2$45 = |(free2_vec & slot_bit$45) & ~|(free2_vec & group_below$45) & ~|(g2_vec & groups_below$45);
+        nf_oh$45$d = f1$45;
+        if (take_new) begin
+            nf_oh$45$d = f2$45;
+        end
+        if (rst) begin
+            nf_oh$45$d = 1'b0;
+        end
+        f1$46 = |(free_vec & slot_bit$46) & ~|(free_vec & group_below$46) & ~|(g_vec & groups_below$46);
+        f2$46 = |(free2_vec & slot_bit$46) & ~|(free2_vec & group_below$46) & ~|(g2_vec & groups_below$46);
+        nf_oh$46$d = f1$46;
+        if (take_new) begin
+            nf_oh$46$d = f2$46;
+        end
+        if (rst) begin
+            nf_oh$46$d = 1'b0;
+        end
+        f1$47 = |(free_vec & slot_bit$47) & ~|(free_vec & group_below$47) & ~|(g_vec & groups_below$47);
+        f2$47 = |(free2_vec & slot_bit$47) & ~|(free2_vec & group_below$47) & ~|(g2_vec & groups_below$47);
+        nf_oh$47$d = f1$47;
+        if (take_new) begin
+            nf_oh$47$d = f2$47;
+        end
+        if (rst) begin
+            nf_oh$47$d = 1'b0;
+        end
+        f1$48 = |(free_vec & slot_bit$48) & ~|(free_vec & group_below$48) & ~|(g_vec & groups_below$48);
+        f2$48 = |(free2_vec & slot_bit$48) & ~|(free2_vec & group_below$48) & ~|(g2_vec & groups_below$48);
+        nf_oh$48$d = f1$48;
+        if (take_new) begin
+            nf_oh$48$d = f2$48;
+        end
+        if (rst) begin
+            nf_oh$48$d = 1'b0;
+        end
+        f1$49 = |(free_vec & slot_bit$49) & ~|(free_vec & group_below$49) & ~|(g_vec & groups_below$49);
+        f2$49 = |(free2_vec & slot_bit$49) & ~|(free2_vec & group_below$49) & ~|(g2_vec & groups_below$49);
+        nf_oh$49$d = f1$49;
+        if (take_new) begin
+            nf_oh$49$d = f2$49;
+        end
+        if (rst) begin
+            nf_oh$49$d = 1'b0;
+        end
+        f1$50 = |(free_vec & slot_bit$50) & ~|(free_vec & group_below$50) & ~|(g_vec & groups_below$50);
+        f2$50 = |(free2_vec & slot_bit$50) & ~|(free2_vec & group_below$50) & ~|(g2_vec & groups_below$50);
+        nf_oh$50$d = f1$50;
+        if (take_new) begin
+            nf_oh$50$d = f2$50;
+        end
+        if (rst) begin
+            nf_oh$50$d = 1'b0;
+        end
+        f1$51 = |(free_vec & slot_bit$51) & ~|(free_vec & group_below$51) & ~|(g_vec & groups_below$51);
+        f2$51 = |(free2_vec & slot_bit$51) & ~|(free2_vec & group_below$51) & ~|(g2_vec & groups_below$51);
+        nf_oh$51$d = f1$51;
+        if (take_new) begin
+            nf_oh$51$d = f2$51;
+        end
+        if (rst) begin
+            nf_oh$51$d = 1'b0;
+        end
+        f1$52 = |(free_vec & slot_bit$52) & ~|(free_vec & group_below$52) & ~|(g_vec & groups_below$52);
+        f2$52 = |(free2_vec & slot_bit$52) & ~|(free2_vec & group_below$52) & ~|(g2_vec & groups_below$52);
+        nf_oh$52$d = f1$52;
+        if (take_new) begin
+            nf_oh$52$d = f2$52;
+        end
+        if (rst) begin
+            nf_oh$52$d = 1'b0;
+        end
+        f1$53 = |(free_vec & slot_bit$53) & ~|(free_vec & group_below$53) & ~|(g_vec & groups_below$53);
+        f2$53 = |(free2_vec & slot_bit$53) & ~|(free2_vec & group_below$53) & ~|(g2_vec & groups_below$53);
+        nf_oh$53$d = f1$53;
+        if (take_new) begin
+            nf_oh$53$d = f2$53;
+        end
+        if (rst) begin
+            nf_oh$53$d = 1'b0;
+        end
+        f1$54 = |(free_vec & slot_bit$54) & ~|(free_vec & group_below$54) & ~|(g_vec & groups_below$54);
+        f2$54 = |(free2_vec & slot_bit$54) & ~|(free2_vec & group_below$54) & ~|(g2_vec & groups_below$54);
+        nf_oh$54$d = f1$54;
+        if (take_new) begin
+            nf_oh$54$d = f2$54;
+        end
+        if (rst) begin
+            nf_oh$54$d = 1'b0;
+        end
+        f1$55 = |(free_vec & slot_bit$55) & ~|(free_vec & group_below$55) & ~|(g_vec & groups_below$55);
+        f2$55 = |(free2_vec & slot_bit$55) & ~|(free2_vec & group_below$55) & ~|(g2_vec & groups_below$55);
+        nf_oh$55$d = f1$55;
+        if (take_new) begin
+            nf_oh$55$d = f2$55;
+        end
+        if (rst) begin
+            nf_oh$55$d = 1'b0;
+        end
+        f1$56 = |(free_vec & slot_bit$56) & ~|(free_vec & group_below$56) & ~|(g_vec & groups_below$56);
+        f2$56 = |(free2_vec & slot_bit$56) & ~|(free2_vec & group_below$56) & ~|(g2_vec & groups_below$56);
+        nf_oh$56$d = f1$56;
+        if (take_new) begin
+            nf_oh$56$d = f2$56;
+        end
+        if (rst) begin
+            nf_oh$56$d = 1'b0;
+        end
+        f1$57 = |(free_vec & slot_bit$57) & ~|(free_vec & group_below$57) & ~|(g_vec & groups_below$57);
+        f2$57 = |(free2_vec & slot_bit$57) & ~|(free2_vec & group_below$57) & ~|(g2_vec & groups_below$57);
+        nf_oh$57$d = f1$57;
+        if (take_new) begin
+            nf_oh$57$d = f2$57;
+        end
+        if (rst) begin
+            nf_oh$57$d = 1'b0;
+        end
+        f1$58 = |(free_vec & slot_bit$58) & ~|(free_vec & group_below$58) & ~|(g_vec & groups_below$58);
+        f2$58 = |(free2_vec & slot_bit$58) & ~|(free2_vec & group_below$58) & ~|(g2_vec & groups_below$58);
+        nf_oh$58$d = f1$58;
+        if (take_new) begin
+            nf_oh$58$d = f2$58;
+        end
+        if (rst) begin
+            nf_oh$58$d = 1'b0;
+        end
+        f1$59 = |(free_vec & slot_bit$59) & ~|(free_vec & group_below$59) & ~|(g_vec & groups_below$59);
+        f2$59 = |(free2_vec & slot_bit$59) & ~|(free2_vec & group_below$59) & ~|(g2_vec & groups_below$59);
+        nf_oh$59$d = f1$59;
+        if (take_new) begin
+            nf_oh$59$d = f2$59;
+        end
+        if (rst) begin
+            nf_oh$59$d = 1'b0;
+        end
+        f1$60 = |(free_vec & slot_bit$60) & ~|(free_vec & group_below$60) & ~|(g_vec & groups_below$60);
+        f2$60 = |(free2_vec & slot_bit$60) & ~|(free2_vec & group_below$60) & ~|(g2_vec & groups_below$60);
+        nf_oh$60$d = f1$60;
+        if (take_new) begin
+            nf_oh$60$d = f2$60;
+        end
+        if (rst) begin
+            nf_oh$60$d = 1'b0;
+        end
+        f1$61 = |(free_vec & slot_bit$61) & ~|(free_vec & group_below$61) & ~|(g_vec & groups_below$61);
+        f2$61 = |(free2_vec & slot_bit$61) & ~|(free2_vec & group_below$61) & ~|(g2_vec & groups_below$61);
+        nf_oh$61$d = f1$61;
+        if (take_new) begin
+            nf_oh$61$d = f2$61;
+        end
+        if (rst) begin
+            nf_oh$61$d = 1'b0;
+        end
+        f1$62 = |(free_vec & slot_bit$62) & ~|(free_vec & group_below$62) & ~|(g_vec & groups_below$62);
+        f2$62 = |(free2_vec & slot_bit$62) & ~|(free2_vec & group_below$62) & ~|(g2_vec & groups_below$62);
+        nf_oh$62$d = f1$62;
+        if (take_new) begin
+            nf_oh$62$d = f2$62;
+        end
+        if (rst) begin
+            nf_oh$62$d = 1'b0;
+        end
+        f1$63 = |(free_vec & slot_bit$63) & ~|(free_vec & group_below$63) & ~|(g_vec & groups_below$63);
+        f2$63 = |(free2_vec & slot_bit$63) & ~|(free2_vec & group_below$63) & ~|(g2_vec & groups_below$63);
+        nf_oh$63$d = f1$63;
+        if (take_new) begin
+            nf_oh$63$d = f2$63;
+        end
+        if (rst) begin
+            nf_oh$63$d = 1'b0;
+        end
+        nf_valid$d = |g_vec;
+        if (take_new) begin
+            nf_valid$d = |g2_vec;
+        end
+        move_e = i_valid$q & (~cur_valid$q | move_t);
+        if (move_t) begin
             cur_valid$d = 1'b0;
         end
         if (~hold_valid) begin
             cur_exempt$d = 1'b1;
         end
-        if (take) begin
+        took$d = move_e;
+        if (move_e) begin
             cur_valid$d = 1'b1;
-            cur_block$d = sel_block;
-            cur_port$d = sel;
-            cur_exempt$d = ~(hold_valid & (h_block == sel_block));
+            cur_block$d = i_block$q;
+            cur_port$d = i_port$q;
+            cur_exempt$d = i_exempt$q | ~hold_valid;
+        end
+        take = found & (~i_valid$q | move_e);
+        req_ready$0 = take & (sel == port_num$0);
+        req_ready$1 = take & (sel == port_num$1);
+        if (move_e) begin
+            i_valid$d = 1'b0;
+        end
+        if (~hold_valid) begin
+            i_exempt$d = 1'b1;
+        end
+        if (take) begin
+            i_valid$d = 1'b1;
+            i_block$d = sel_block;
+            i_port$d = sel;
+            i_exempt$d = ~(hold_valid & (h_block == sel_block));
             rr$d = sel + 32'h1;
         end
-        answers$0$in_valid = go & (cur_port$q == port_num$0);
+        c_cs = cur_block$q == sel_block;
+        c_ci = cur_block$q == i_block$q;
+        c_ts = t_block$q == sel_block;
+        c_ti = t_block$q == i_block$q;
+        c_ct = cur_block$q == t_block$q;
+        eq_ti$d = c_ti;
+        if (move_t) begin
+            eq_ti$d = c_ci;
+            if (take) begin
+                eq_ti$d = c_cs;
+            end
+        end
+        else if (take) begin
+            eq_ti$d = c_ts;
+        end
+        same_q$d = c_ct;
+        if (move_e) begin
+            same_q$d = c_ti;
+            if (move_t) begin
+                same_q$d = c_ci;
+            end
+        end
+        else if (move_t) begin
+            same_q$d = 1'b1;
+        end
+        answers$0$in_valid = go & (t_port$q == port_num$0);
         answers$0$data_in = slot_out;
         answers$0$out_ready = ans_ready$0;
         ans_valid$0 = answers$0$out_valid;
         ans_slot$0 = answers$0$data_out;
-        answers$1$in_valid = go & (cur_port$q == port_num$1);
+        a_push = answers$0$in_valid;
+        a_pop = answers$0$out_valid & ans_ready$0;
+        ans_room$0$d = ~((|(answers$0$count & answer_full) & ~(a_pop & ~a_push)) | ((answers$0$count == answer_depth_m1) & a_push & ~a_pop));
+        if (rst) begin
+            ans_room$0$d = 1'b1;
+        end
+        answers$1$in_valid = go & (t_port$q == port_num$1);
         answers$1$data_in = slot_out;
         answers$1$out_ready = ans_ready$1;
         ans_valid$1 = answers$1$out_valid;
         ans_slot$1 = answers$1$data_out;
+        a_push = answers$1$in_valid;
+        a_pop = answers$1$out_valid & ans_ready$1;
+        ans_room$1$d = ~((|(answers$1$count & answer_full) & ~(a_pop & ~a_push)) | ((answers$1$count == answer_depth_m1) & a_push & ~a_pop));
+        if (rst) begin
+            ans_room$1$d = 1'b1;
+        end
         r_pop = rvalid & ret$out_valid;
         r_last = r_beat$q == beats_m1;
         r_fail = r_err$q | |rresp | (rlast ^ r_last);
@@ -17262,8 +21274,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         done$in_valid = fill_done;
         r_ok = ~r_fail;
         done$data_in = (((r_ok) & 30'h3fffffff) << 32'h1d) | (((ret_block) & 30'h3fffffff) << 32'h8) | ((ret_slot) & 30'h3fffffff);
-        arq$in_valid = go & ~hit;
-        arq$data_in = (((cur_block$q) & 29'h1fffffff) << 32'h8) | ((free_slot) & 29'h1fffffff);
+        arq$in_valid = take_new;
+        arq$data_in = (((t_block$q) & 29'h1fffffff) << 32'h8) | ((free_slot) & 29'h1fffffff);
         ar_load = arq$out_valid & (~ar_valid$q | arready);
         arq$out_ready = ar_load;
         a_block = arq$data_out[(32'h8)+:(21)];
@@ -17318,7 +21330,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             cw_out = 32'h0;
         end
         cw_data = cw_out;
-        inc_d = (merge & m_oh$0) | (take_new & f_oh$0);
+        inc_d = (merge & t_mo$0$q) | (take_new & nf_oh$0$q);
         inc = s_inc$0$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$0)) begin
@@ -17328,31 +21340,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$0$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$0$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$0$q;
+        if (inc) begin
+            ref_t = s_rz$0$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$0) begin
-            s_block$0$d = cur_block$q;
+        if (nf_oh$0$q) begin
+            s_block$0$d = t_block$q;
         end
-        if (take) begin
-            s_eq$0$d = s_block$0$q == sel_block;
-            if (f_oh$0) begin
-                s_eq$0$d = cur_block$q == sel_block;
+        s_eq_a$0$d = s_block$0$q == i_block$q;
+        s_eq_b$0$d = s_eq$0;
+        if (nf_oh$0$q) begin
+            s_eq_a$0$d = eq_ti$q;
+            s_eq_b$0$d = same_q$q;
+        end
+        pin_d = t_mo$0$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$0;
+            if (fwd) begin
+                pin_d = nf_oh$0$q;
             end
         end
-        else if (f_oh$0) begin
-            s_eq$0$d = 1'b1;
-        end
+        seal_d = seal$0$q | (s_ref$0$q >= seal_at);
         pend_d = s_pending$0$q;
-        if (take_new & f_oh$0) begin
+        if (take_new & nf_oh$0$q) begin
+            seal_d = 1'b0;
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             pend_d = 1'b1;
@@ -17373,12 +21394,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$0$d = pin_d;
+        seal$0$d = seal_d;
         s_ref$0$d = ref_d;
+        s_rz$0$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$0$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$0$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$0$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$0$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$0$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$0$d = rz_d;
         s_inc$0$d = inc_d;
         s_pending$0$d = pend_d;
-        s_lv$0$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$1) | (take_new & f_oh$1);
+        s_lv$0$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$1$q) | (take_new & nf_oh$1$q);
         inc = s_inc$1$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$1)) begin
@@ -17388,31 +21439,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$1$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$1$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$1$q;
+        if (inc) begin
+            ref_t = s_rz$1$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$1) begin
-            s_block$1$d = cur_block$q;
+        if (nf_oh$1$q) begin
+            s_block$1$d = t_block$q;
         end
-        if (take) begin
-            s_eq$1$d = s_block$1$q == sel_block;
-            if (f_oh$1) begin
-                s_eq$1$d = cur_block$q == sel_block;
+        s_eq_a$1$d = s_block$1$q == i_block$q;
+        s_eq_b$1$d = s_eq$1;
+        if (nf_oh$1$q) begin
+            s_eq_a$1$d = eq_ti$q;
+            s_eq_b$1$d = same_q$q;
+        end
+        pin_d = t_mo$1$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$1;
+            if (fwd) begin
+                pin_d = nf_oh$1$q;
             end
         end
-        else if (f_oh$1) begin
-            s_eq$1$d = 1'b1;
-        end
+        seal_d = seal$1$q | (s_ref$1$q >= seal_at);
         pend_d = s_pending$1$q;
-        if (take_new & f_oh$1) begin
+        if (take_new & nf_oh$1$q) begin
+            seal_d = 1'b0;
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             pend_d = 1'b1;
@@ -17433,12 +21493,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$1$d = pin_d;
+        seal$1$d = seal_d;
         s_ref$1$d = ref_d;
+        s_rz$1$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$1$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$1$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$1$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$1$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$1$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$1$d = rz_d;
         s_inc$1$d = inc_d;
         s_pending$1$d = pend_d;
-        s_lv$1$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$2) | (take_new & f_oh$2);
+        s_lv$1$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$2$q) | (take_new & nf_oh$2$q);
         inc = s_inc$2$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$2)) begin
@@ -17448,31 +21538,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$2$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$2$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$2$q;
+        if (inc) begin
+            ref_t = s_rz$2$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$2) begin
-            s_block$2$d = cur_block$q;
+        if (nf_oh$2$q) begin
+            s_block$2$d = t_block$q;
         end
-        if (take) begin
-            s_eq$2$d = s_block$2$q == sel_block;
-            if (f_oh$2) begin
-                s_eq$2$d = cur_block$q == sel_block;
+        s_eq_a$2$d = s_block$2$q == i_block$q;
+        s_eq_b$2$d = s_eq$2;
+        if (nf_oh$2$q) begin
+            s_eq_a$2$d = eq_ti$q;
+            s_eq_b$2$d = same_q$q;
+        end
+        pin_d = t_mo$2$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$2;
+            if (fwd) begin
+                pin_d = nf_oh$2$q;
             end
         end
-        else if (f_oh$2) begin
-            s_eq$2$d = 1'b1;
-        end
+        seal_d = seal$2$q | (s_ref$2$q >= seal_at);
         pend_d = s_pending$2$q;
-        if (take_new & f_oh$2) begin
+        if (take_new & nf_oh$2$q) begin
+            seal_d = 1'b0;
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             pend_d = 1'b1;
@@ -17493,12 +21592,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$2$d = pin_d;
+        seal$2$d = seal_d;
         s_ref$2$d = ref_d;
+        s_rz$2$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$2$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$2$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$2$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$2$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$2$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$2$d = rz_d;
         s_inc$2$d = inc_d;
         s_pending$2$d = pend_d;
-        s_lv$2$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$3) | (take_new & f_oh$3);
+        s_lv$2$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$3$q) | (take_new & nf_oh$3$q);
         inc = s_inc$3$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$3)) begin
@@ -17508,31 +21637,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$3$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$3$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$3$q;
+        if (inc) begin
+            ref_t = s_rz$3$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$3) begin
-            s_block$3$d = cur_block$q;
+        if (nf_oh$3$q) begin
+            s_block$3$d = t_block$q;
         end
-        if (take) begin
-            s_eq$3$d = s_block$3$q == sel_block;
-            if (f_oh$3) begin
-                s_eq$3$d = cur_block$q == sel_block;
+        s_eq_a$3$d = s_block$3$q == i_block$q;
+        s_eq_b$3$d = s_eq$3;
+        if (nf_oh$3$q) begin
+            s_eq_a$3$d = eq_ti$q;
+            s_eq_b$3$d = same_q$q;
+        end
+        pin_d = t_mo$3$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$3;
+            if (fwd) begin
+                pin_d = nf_oh$3$q;
             end
         end
-        else if (f_oh$3) begin
-            s_eq$3$d = 1'b1;
-        end
+        seal_d = seal$3$q | (s_ref$3$q >= seal_at);
         pend_d = s_pending$3$q;
-        if (take_new & f_oh$3) begin
+        if (take_new & nf_oh$3$q) begin
+            seal_d = 1'b0;
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             pend_d = 1'b1;
@@ -17553,12 +21691,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$3$d = pin_d;
+        seal$3$d = seal_d;
         s_ref$3$d = ref_d;
+        s_rz$3$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$3$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$3$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$3$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$3$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$3$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$3$d = rz_d;
         s_inc$3$d = inc_d;
         s_pending$3$d = pend_d;
-        s_lv$3$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$4) | (take_new & f_oh$4);
+        s_lv$3$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$4$q) | (take_new & nf_oh$4$q);
         inc = s_inc$4$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$4)) begin
@@ -17568,31 +21736,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$4$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$4$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$4$q;
+        if (inc) begin
+            ref_t = s_rz$4$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$4) begin
-            s_block$4$d = cur_block$q;
+        if (nf_oh$4$q) begin
+            s_block$4$d = t_block$q;
         end
-        if (take) begin
-            s_eq$4$d = s_block$4$q == sel_block;
-            if (f_oh$4) begin
-                s_eq$4$d = cur_block$q == sel_block;
+        s_eq_a$4$d = s_block$4$q == i_block$q;
+        s_eq_b$4$d = s_eq$4;
+        if (nf_oh$4$q) begin
+            s_eq_a$4$d = eq_ti$q;
+            s_eq_b$4$d = same_q$q;
+        end
+        pin_d = t_mo$4$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$4;
+            if (fwd) begin
+                pin_d = nf_oh$4$q;
             end
         end
-        else if (f_oh$4) begin
-            s_eq$4$d = 1'b1;
-        end
+        seal_d = seal$4$q | (s_ref$4$q >= seal_at);
         pend_d = s_pending$4$q;
-        if (take_new & f_oh$4) begin
+        if (take_new & nf_oh$4$q) begin
+            seal_d = 1'b0;
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             pend_d = 1'b1;
@@ -17613,12 +21790,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$4$d = pin_d;
+        seal$4$d = seal_d;
         s_ref$4$d = ref_d;
+        s_rz$4$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$4$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$4$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$4$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$4$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$4$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$4$d = rz_d;
         s_inc$4$d = inc_d;
         s_pending$4$d = pend_d;
-        s_lv$4$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$5) | (take_new & f_oh$5);
+        s_lv$4$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$5$q) | (take_new & nf_oh$5$q);
         inc = s_inc$5$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$5)) begin
@@ -17628,31 +21835,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$5$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$5$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$5$q;
+        if (inc) begin
+            ref_t = s_rz$5$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$5) begin
-            s_block$5$d = cur_block$q;
+        if (nf_oh$5$q) begin
+            s_block$5$d = t_block$q;
         end
-        if (take) begin
-            s_eq$5$d = s_block$5$q == sel_block;
-            if (f_oh$5) begin
-                s_eq$5$d = cur_block$q == sel_block;
+        s_eq_a$5$d = s_block$5$q == i_block$q;
+        s_eq_b$5$d = s_eq$5;
+        if (nf_oh$5$q) begin
+            s_eq_a$5$d = eq_ti$q;
+            s_eq_b$5$d = same_q$q;
+        end
+        pin_d = t_mo$5$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$5;
+            if (fwd) begin
+                pin_d = nf_oh$5$q;
             end
         end
-        else if (f_oh$5) begin
-            s_eq$5$d = 1'b1;
-        end
+        seal_d = seal$5$q | (s_ref$5$q >= seal_at);
         pend_d = s_pending$5$q;
-        if (take_new & f_oh$5) begin
+        if (take_new & nf_oh$5$q) begin
+            seal_d = 1'b0;
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             pend_d = 1'b1;
@@ -17673,12 +21889,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$5$d = pin_d;
+        seal$5$d = seal_d;
         s_ref$5$d = ref_d;
+        s_rz$5$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$5$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$5$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$5$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$5$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$5$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$5$d = rz_d;
         s_inc$5$d = inc_d;
         s_pending$5$d = pend_d;
-        s_lv$5$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$6) | (take_new & f_oh$6);
+        s_lv$5$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$6$q) | (take_new & nf_oh$6$q);
         inc = s_inc$6$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$6)) begin
@@ -17688,31 +21934,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$6$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$6$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$6$q;
+        if (inc) begin
+            ref_t = s_rz$6$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$6) begin
-            s_block$6$d = cur_block$q;
+        if (nf_oh$6$q) begin
+            s_block$6$d = t_block$q;
         end
-        if (take) begin
-            s_eq$6$d = s_block$6$q == sel_block;
-            if (f_oh$6) begin
-                s_eq$6$d = cur_block$q == sel_block;
+        s_eq_a$6$d = s_block$6$q == i_block$q;
+        s_eq_b$6$d = s_eq$6;
+        if (nf_oh$6$q) begin
+            s_eq_a$6$d = eq_ti$q;
+            s_eq_b$6$d = same_q$q;
+        end
+        pin_d = t_mo$6$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$6;
+            if (fwd) begin
+                pin_d = nf_oh$6$q;
             end
         end
-        else if (f_oh$6) begin
-            s_eq$6$d = 1'b1;
-        end
+        seal_d = seal$6$q | (s_ref$6$q >= seal_at);
         pend_d = s_pending$6$q;
-        if (take_new & f_oh$6) begin
+        if (take_new & nf_oh$6$q) begin
+            seal_d = 1'b0;
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             pend_d = 1'b1;
@@ -17733,12 +21988,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$6$d = pin_d;
+        seal$6$d = seal_d;
         s_ref$6$d = ref_d;
+        s_rz$6$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$6$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$6$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$6$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$6$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$6$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$6$d = rz_d;
         s_inc$6$d = inc_d;
         s_pending$6$d = pend_d;
-        s_lv$6$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$7) | (take_new & f_oh$7);
+        s_lv$6$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$7$q) | (take_new & nf_oh$7$q);
         inc = s_inc$7$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$7)) begin
@@ -17748,31 +22033,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$7$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$7$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$7$q;
+        if (inc) begin
+            ref_t = s_rz$7$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$7) begin
-            s_block$7$d = cur_block$q;
+        if (nf_oh$7$q) begin
+            s_block$7$d = t_block$q;
         end
-        if (take) begin
-            s_eq$7$d = s_block$7$q == sel_block;
-            if (f_oh$7) begin
-                s_eq$7$d = cur_block$q == sel_block;
+        s_eq_a$7$d = s_block$7$q == i_block$q;
+        s_eq_b$7$d = s_eq$7;
+        if (nf_oh$7$q) begin
+            s_eq_a$7$d = eq_ti$q;
+            s_eq_b$7$d = same_q$q;
+        end
+        pin_d = t_mo$7$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$7;
+            if (fwd) begin
+                pin_d = nf_oh$7$q;
             end
         end
-        else if (f_oh$7) begin
-            s_eq$7$d = 1'b1;
-        end
+        seal_d = seal$7$q | (s_ref$7$q >= seal_at);
         pend_d = s_pending$7$q;
-        if (take_new & f_oh$7) begin
+        if (take_new & nf_oh$7$q) begin
+            seal_d = 1'b0;
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             pend_d = 1'b1;
@@ -17793,12 +22087,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$7$d = pin_d;
+        seal$7$d = seal_d;
         s_ref$7$d = ref_d;
+        s_rz$7$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$7$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$7$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$7$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$7$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$7$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$7$d = rz_d;
         s_inc$7$d = inc_d;
         s_pending$7$d = pend_d;
-        s_lv$7$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$8) | (take_new & f_oh$8);
+        s_lv$7$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$8$q) | (take_new & nf_oh$8$q);
         inc = s_inc$8$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$8)) begin
@@ -17808,31 +22132,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$8$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$8$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$8$q;
+        if (inc) begin
+            ref_t = s_rz$8$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$8) begin
-            s_block$8$d = cur_block$q;
+        if (nf_oh$8$q) begin
+            s_block$8$d = t_block$q;
         end
-        if (take) begin
-            s_eq$8$d = s_block$8$q == sel_block;
-            if (f_oh$8) begin
-                s_eq$8$d = cur_block$q == sel_block;
+        s_eq_a$8$d = s_block$8$q == i_block$q;
+        s_eq_b$8$d = s_eq$8;
+        if (nf_oh$8$q) begin
+            s_eq_a$8$d = eq_ti$q;
+            s_eq_b$8$d = same_q$q;
+        end
+        pin_d = t_mo$8$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$8;
+            if (fwd) begin
+                pin_d = nf_oh$8$q;
             end
         end
-        else if (f_oh$8) begin
-            s_eq$8$d = 1'b1;
-        end
+        seal_d = seal$8$q | (s_ref$8$q >= seal_at);
         pend_d = s_pending$8$q;
-        if (take_new & f_oh$8) begin
+        if (take_new & nf_oh$8$q) begin
+            seal_d = 1'b0;
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             pend_d = 1'b1;
@@ -17853,12 +22186,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$8$d = pin_d;
+        seal$8$d = seal_d;
         s_ref$8$d = ref_d;
+        s_rz$8$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$8$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$8$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$8$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$8$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$8$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$8$d = rz_d;
         s_inc$8$d = inc_d;
         s_pending$8$d = pend_d;
-        s_lv$8$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$9) | (take_new & f_oh$9);
+        s_lv$8$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$9$q) | (take_new & nf_oh$9$q);
         inc = s_inc$9$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$9)) begin
@@ -17868,31 +22231,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$9$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$9$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$9$q;
+        if (inc) begin
+            ref_t = s_rz$9$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$9) begin
-            s_block$9$d = cur_block$q;
+        if (nf_oh$9$q) begin
+            s_block$9$d = t_block$q;
         end
-        if (take) begin
-            s_eq$9$d = s_block$9$q == sel_block;
-            if (f_oh$9) begin
-                s_eq$9$d = cur_block$q == sel_block;
+        s_eq_a$9$d = s_block$9$q == i_block$q;
+        s_eq_b$9$d = s_eq$9;
+        if (nf_oh$9$q) begin
+            s_eq_a$9$d = eq_ti$q;
+            s_eq_b$9$d = same_q$q;
+        end
+        pin_d = t_mo$9$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$9;
+            if (fwd) begin
+                pin_d = nf_oh$9$q;
             end
         end
-        else if (f_oh$9) begin
-            s_eq$9$d = 1'b1;
-        end
+        seal_d = seal$9$q | (s_ref$9$q >= seal_at);
         pend_d = s_pending$9$q;
-        if (take_new & f_oh$9) begin
+        if (take_new & nf_oh$9$q) begin
+            seal_d = 1'b0;
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             pend_d = 1'b1;
@@ -17913,12 +22285,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$9$d = pin_d;
+        seal$9$d = seal_d;
         s_ref$9$d = ref_d;
+        s_rz$9$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$9$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$9$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$9$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$9$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$9$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$9$d = rz_d;
         s_inc$9$d = inc_d;
         s_pending$9$d = pend_d;
-        s_lv$9$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$10) | (take_new & f_oh$10);
+        s_lv$9$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$10$q) | (take_new & nf_oh$10$q);
         inc = s_inc$10$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$10)) begin
@@ -17928,31 +22330,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$10$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$10$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$10$q;
+        if (inc) begin
+            ref_t = s_rz$10$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$10) begin
-            s_block$10$d = cur_block$q;
+        if (nf_oh$10$q) begin
+            s_block$10$d = t_block$q;
         end
-        if (take) begin
-            s_eq$10$d = s_block$10$q == sel_block;
-            if (f_oh$10) begin
-                s_eq$10$d = cur_block$q == sel_block;
+        s_eq_a$10$d = s_block$10$q == i_block$q;
+        s_eq_b$10$d = s_eq$10;
+        if (nf_oh$10$q) begin
+            s_eq_a$10$d = eq_ti$q;
+            s_eq_b$10$d = same_q$q;
+        end
+        pin_d = t_mo$10$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$10;
+            if (fwd) begin
+                pin_d = nf_oh$10$q;
             end
         end
-        else if (f_oh$10) begin
-            s_eq$10$d = 1'b1;
-        end
+        seal_d = seal$10$q | (s_ref$10$q >= seal_at);
         pend_d = s_pending$10$q;
-        if (take_new & f_oh$10) begin
+        if (take_new & nf_oh$10$q) begin
+            seal_d = 1'b0;
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             pend_d = 1'b1;
@@ -17973,12 +22384,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$10$d = pin_d;
+        seal$10$d = seal_d;
         s_ref$10$d = ref_d;
+        s_rz$10$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$10$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$10$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$10$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$10$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$10$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$10$d = rz_d;
         s_inc$10$d = inc_d;
         s_pending$10$d = pend_d;
-        s_lv$10$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$11) | (take_new & f_oh$11);
+        s_lv$10$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$11$q) | (take_new & nf_oh$11$q);
         inc = s_inc$11$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$11)) begin
@@ -17988,31 +22429,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$11$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$11$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$11$q;
+        if (inc) begin
+            ref_t = s_rz$11$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$11) begin
-            s_block$11$d = cur_block$q;
+        if (nf_oh$11$q) begin
+            s_block$11$d = t_block$q;
         end
-        if (take) begin
-            s_eq$11$d = s_block$11$q == sel_block;
-            if (f_oh$11) begin
-                s_eq$11$d = cur_block$q == sel_block;
+        s_eq_a$11$d = s_block$11$q == i_block$q;
+        s_eq_b$11$d = s_eq$11;
+        if (nf_oh$11$q) begin
+            s_eq_a$11$d = eq_ti$q;
+            s_eq_b$11$d = same_q$q;
+        end
+        pin_d = t_mo$11$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$11;
+            if (fwd) begin
+                pin_d = nf_oh$11$q;
             end
         end
-        else if (f_oh$11) begin
-            s_eq$11$d = 1'b1;
-        end
+        seal_d = seal$11$q | (s_ref$11$q >= seal_at);
         pend_d = s_pending$11$q;
-        if (take_new & f_oh$11) begin
+        if (take_new & nf_oh$11$q) begin
+            seal_d = 1'b0;
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             pend_d = 1'b1;
@@ -18033,12 +22483,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$11$d = pin_d;
+        seal$11$d = seal_d;
         s_ref$11$d = ref_d;
+        s_rz$11$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$11$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$11$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$11$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$11$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$11$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$11$d = rz_d;
         s_inc$11$d = inc_d;
         s_pending$11$d = pend_d;
-        s_lv$11$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$12) | (take_new & f_oh$12);
+        s_lv$11$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$12$q) | (take_new & nf_oh$12$q);
         inc = s_inc$12$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$12)) begin
@@ -18048,31 +22528,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$12$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$12$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$12$q;
+        if (inc) begin
+            ref_t = s_rz$12$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$12) begin
-            s_block$12$d = cur_block$q;
+        if (nf_oh$12$q) begin
+            s_block$12$d = t_block$q;
         end
-        if (take) begin
-            s_eq$12$d = s_block$12$q == sel_block;
-            if (f_oh$12) begin
-                s_eq$12$d = cur_block$q == sel_block;
+        s_eq_a$12$d = s_block$12$q == i_block$q;
+        s_eq_b$12$d = s_eq$12;
+        if (nf_oh$12$q) begin
+            s_eq_a$12$d = eq_ti$q;
+            s_eq_b$12$d = same_q$q;
+        end
+        pin_d = t_mo$12$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$12;
+            if (fwd) begin
+                pin_d = nf_oh$12$q;
             end
         end
-        else if (f_oh$12) begin
-            s_eq$12$d = 1'b1;
-        end
+        seal_d = seal$12$q | (s_ref$12$q >= seal_at);
         pend_d = s_pending$12$q;
-        if (take_new & f_oh$12) begin
+        if (take_new & nf_oh$12$q) begin
+            seal_d = 1'b0;
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             pend_d = 1'b1;
@@ -18093,12 +22582,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$12$d = pin_d;
+        seal$12$d = seal_d;
         s_ref$12$d = ref_d;
+        s_rz$12$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$12$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$12$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$12$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$12$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$12$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$12$d = rz_d;
         s_inc$12$d = inc_d;
         s_pending$12$d = pend_d;
-        s_lv$12$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$13) | (take_new & f_oh$13);
+        s_lv$12$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$13$q) | (take_new & nf_oh$13$q);
         inc = s_inc$13$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$13)) begin
@@ -18108,31 +22627,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$13$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$13$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$13$q;
+        if (inc) begin
+            ref_t = s_rz$13$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$13) begin
-            s_block$13$d = cur_block$q;
+        if (nf_oh$13$q) begin
+            s_block$13$d = t_block$q;
         end
-        if (take) begin
-            s_eq$13$d = s_block$13$q == sel_block;
-            if (f_oh$13) begin
-                s_eq$13$d = cur_block$q == sel_block;
+        s_eq_a$13$d = s_block$13$q == i_block$q;
+        s_eq_b$13$d = s_eq$13;
+        if (nf_oh$13$q) begin
+            s_eq_a$13$d = eq_ti$q;
+            s_eq_b$13$d = same_q$q;
+        end
+        pin_d = t_mo$13$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$13;
+            if (fwd) begin
+                pin_d = nf_oh$13$q;
             end
         end
-        else if (f_oh$13) begin
-            s_eq$13$d = 1'b1;
-        end
+        seal_d = seal$13$q | (s_ref$13$q >= seal_at);
         pend_d = s_pending$13$q;
-        if (take_new & f_oh$13) begin
+        if (take_new & nf_oh$13$q) begin
+            seal_d = 1'b0;
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             pend_d = 1'b1;
@@ -18153,12 +22681,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$13$d = pin_d;
+        seal$13$d = seal_d;
         s_ref$13$d = ref_d;
+        s_rz$13$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$13$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$13$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$13$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$13$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$13$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$13$d = rz_d;
         s_inc$13$d = inc_d;
         s_pending$13$d = pend_d;
-        s_lv$13$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$14) | (take_new & f_oh$14);
+        s_lv$13$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$14$q) | (take_new & nf_oh$14$q);
         inc = s_inc$14$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$14)) begin
@@ -18168,31 +22726,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$14$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$14$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$14$q;
+        if (inc) begin
+            ref_t = s_rz$14$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$14) begin
-            s_block$14$d = cur_block$q;
+        if (nf_oh$14$q) begin
+            s_block$14$d = t_block$q;
         end
-        if (take) begin
-            s_eq$14$d = s_block$14$q == sel_block;
-            if (f_oh$14) begin
-                s_eq$14$d = cur_block$q == sel_block;
+        s_eq_a$14$d = s_block$14$q == i_block$q;
+        s_eq_b$14$d = s_eq$14;
+        if (nf_oh$14$q) begin
+            s_eq_a$14$d = eq_ti$q;
+            s_eq_b$14$d = same_q$q;
+        end
+        pin_d = t_mo$14$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$14;
+            if (fwd) begin
+                pin_d = nf_oh$14$q;
             end
         end
-        else if (f_oh$14) begin
-            s_eq$14$d = 1'b1;
-        end
+        seal_d = seal$14$q | (s_ref$14$q >= seal_at);
         pend_d = s_pending$14$q;
-        if (take_new & f_oh$14) begin
+        if (take_new & nf_oh$14$q) begin
+            seal_d = 1'b0;
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             pend_d = 1'b1;
@@ -18213,12 +22780,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$14$d = pin_d;
+        seal$14$d = seal_d;
         s_ref$14$d = ref_d;
+        s_rz$14$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$14$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$14$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$14$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$14$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$14$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$14$d = rz_d;
         s_inc$14$d = inc_d;
         s_pending$14$d = pend_d;
-        s_lv$14$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$15) | (take_new & f_oh$15);
+        s_lv$14$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$15$q) | (take_new & nf_oh$15$q);
         inc = s_inc$15$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$15)) begin
@@ -18228,31 +22825,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$15$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$15$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$15$q;
+        if (inc) begin
+            ref_t = s_rz$15$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$15) begin
-            s_block$15$d = cur_block$q;
+        if (nf_oh$15$q) begin
+            s_block$15$d = t_block$q;
         end
-        if (take) begin
-            s_eq$15$d = s_block$15$q == sel_block;
-            if (f_oh$15) begin
-                s_eq$15$d = cur_block$q == sel_block;
+        s_eq_a$15$d = s_block$15$q == i_block$q;
+        s_eq_b$15$d = s_eq$15;
+        if (nf_oh$15$q) begin
+            s_eq_a$15$d = eq_ti$q;
+            s_eq_b$15$d = same_q$q;
+        end
+        pin_d = t_mo$15$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$15;
+            if (fwd) begin
+                pin_d = nf_oh$15$q;
             end
         end
-        else if (f_oh$15) begin
-            s_eq$15$d = 1'b1;
-        end
+        seal_d = seal$15$q | (s_ref$15$q >= seal_at);
         pend_d = s_pending$15$q;
-        if (take_new & f_oh$15) begin
+        if (take_new & nf_oh$15$q) begin
+            seal_d = 1'b0;
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             pend_d = 1'b1;
@@ -18273,12 +22879,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$15$d = pin_d;
+        seal$15$d = seal_d;
         s_ref$15$d = ref_d;
+        s_rz$15$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$15$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$15$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$15$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$15$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$15$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$15$d = rz_d;
         s_inc$15$d = inc_d;
         s_pending$15$d = pend_d;
-        s_lv$15$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$16) | (take_new & f_oh$16);
+        s_lv$15$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$16$q) | (take_new & nf_oh$16$q);
         inc = s_inc$16$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$16)) begin
@@ -18288,31 +22924,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$16$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$16$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$16$q;
+        if (inc) begin
+            ref_t = s_rz$16$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$16) begin
-            s_block$16$d = cur_block$q;
+        if (nf_oh$16$q) begin
+            s_block$16$d = t_block$q;
         end
-        if (take) begin
-            s_eq$16$d = s_block$16$q == sel_block;
-            if (f_oh$16) begin
-                s_eq$16$d = cur_block$q == sel_block;
+        s_eq_a$16$d = s_block$16$q == i_block$q;
+        s_eq_b$16$d = s_eq$16;
+        if (nf_oh$16$q) begin
+            s_eq_a$16$d = eq_ti$q;
+            s_eq_b$16$d = same_q$q;
+        end
+        pin_d = t_mo$16$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$16;
+            if (fwd) begin
+                pin_d = nf_oh$16$q;
             end
         end
-        else if (f_oh$16) begin
-            s_eq$16$d = 1'b1;
-        end
+        seal_d = seal$16$q | (s_ref$16$q >= seal_at);
         pend_d = s_pending$16$q;
-        if (take_new & f_oh$16) begin
+        if (take_new & nf_oh$16$q) begin
+            seal_d = 1'b0;
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             pend_d = 1'b1;
@@ -18333,12 +22978,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$16$d = pin_d;
+        seal$16$d = seal_d;
         s_ref$16$d = ref_d;
+        s_rz$16$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$16$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$16$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$16$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$16$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$16$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$16$d = rz_d;
         s_inc$16$d = inc_d;
         s_pending$16$d = pend_d;
-        s_lv$16$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$17) | (take_new & f_oh$17);
+        s_lv$16$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$17$q) | (take_new & nf_oh$17$q);
         inc = s_inc$17$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$17)) begin
@@ -18348,31 +23023,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$17$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$17$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$17$q;
+        if (inc) begin
+            ref_t = s_rz$17$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$17) begin
-            s_block$17$d = cur_block$q;
+        if (nf_oh$17$q) begin
+            s_block$17$d = t_block$q;
         end
-        if (take) begin
-            s_eq$17$d = s_block$17$q == sel_block;
-            if (f_oh$17) begin
-                s_eq$17$d = cur_block$q == sel_block;
+        s_eq_a$17$d = s_block$17$q == i_block$q;
+        s_eq_b$17$d = s_eq$17;
+        if (nf_oh$17$q) begin
+            s_eq_a$17$d = eq_ti$q;
+            s_eq_b$17$d = same_q$q;
+        end
+        pin_d = t_mo$17$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$17;
+            if (fwd) begin
+                pin_d = nf_oh$17$q;
             end
         end
-        else if (f_oh$17) begin
-            s_eq$17$d = 1'b1;
-        end
+        seal_d = seal$17$q | (s_ref$17$q >= seal_at);
         pend_d = s_pending$17$q;
-        if (take_new & f_oh$17) begin
+        if (take_new & nf_oh$17$q) begin
+            seal_d = 1'b0;
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             pend_d = 1'b1;
@@ -18393,12 +23077,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$17$d = pin_d;
+        seal$17$d = seal_d;
         s_ref$17$d = ref_d;
+        s_rz$17$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$17$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$17$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$17$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$17$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$17$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$17$d = rz_d;
         s_inc$17$d = inc_d;
         s_pending$17$d = pend_d;
-        s_lv$17$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$18) | (take_new & f_oh$18);
+        s_lv$17$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$18$q) | (take_new & nf_oh$18$q);
         inc = s_inc$18$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$18)) begin
@@ -18408,31 +23122,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$18$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$18$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$18$q;
+        if (inc) begin
+            ref_t = s_rz$18$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$18) begin
-            s_block$18$d = cur_block$q;
+        if (nf_oh$18$q) begin
+            s_block$18$d = t_block$q;
         end
-        if (take) begin
-            s_eq$18$d = s_block$18$q == sel_block;
-            if (f_oh$18) begin
-                s_eq$18$d = cur_block$q == sel_block;
+        s_eq_a$18$d = s_block$18$q == i_block$q;
+        s_eq_b$18$d = s_eq$18;
+        if (nf_oh$18$q) begin
+            s_eq_a$18$d = eq_ti$q;
+            s_eq_b$18$d = same_q$q;
+        end
+        pin_d = t_mo$18$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$18;
+            if (fwd) begin
+                pin_d = nf_oh$18$q;
             end
         end
-        else if (f_oh$18) begin
-            s_eq$18$d = 1'b1;
-        end
+        seal_d = seal$18$q | (s_ref$18$q >= seal_at);
         pend_d = s_pending$18$q;
-        if (take_new & f_oh$18) begin
+        if (take_new & nf_oh$18$q) begin
+            seal_d = 1'b0;
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             pend_d = 1'b1;
@@ -18453,12 +23176,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$18$d = pin_d;
+        seal$18$d = seal_d;
         s_ref$18$d = ref_d;
+        s_rz$18$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$18$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$18$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$18$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$18$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$18$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$18$d = rz_d;
         s_inc$18$d = inc_d;
         s_pending$18$d = pend_d;
-        s_lv$18$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$19) | (take_new & f_oh$19);
+        s_lv$18$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$19$q) | (take_new & nf_oh$19$q);
         inc = s_inc$19$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$19)) begin
@@ -18468,31 +23221,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$19$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$19$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$19$q;
+        if (inc) begin
+            ref_t = s_rz$19$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$19) begin
-            s_block$19$d = cur_block$q;
+        if (nf_oh$19$q) begin
+            s_block$19$d = t_block$q;
         end
-        if (take) begin
-            s_eq$19$d = s_block$19$q == sel_block;
-            if (f_oh$19) begin
-                s_eq$19$d = cur_block$q == sel_block;
+        s_eq_a$19$d = s_block$19$q == i_block$q;
+        s_eq_b$19$d = s_eq$19;
+        if (nf_oh$19$q) begin
+            s_eq_a$19$d = eq_ti$q;
+            s_eq_b$19$d = same_q$q;
+        end
+        pin_d = t_mo$19$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$19;
+            if (fwd) begin
+                pin_d = nf_oh$19$q;
             end
         end
-        else if (f_oh$19) begin
-            s_eq$19$d = 1'b1;
-        end
+        seal_d = seal$19$q | (s_ref$19$q >= seal_at);
         pend_d = s_pending$19$q;
-        if (take_new & f_oh$19) begin
+        if (take_new & nf_oh$19$q) begin
+            seal_d = 1'b0;
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             pend_d = 1'b1;
@@ -18513,12 +23275,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$19$d = pin_d;
+        seal$19$d = seal_d;
         s_ref$19$d = ref_d;
+        s_rz$19$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$19$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$19$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$19$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$19$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$19$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$19$d = rz_d;
         s_inc$19$d = inc_d;
         s_pending$19$d = pend_d;
-        s_lv$19$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$20) | (take_new & f_oh$20);
+        s_lv$19$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$20$q) | (take_new & nf_oh$20$q);
         inc = s_inc$20$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$20)) begin
@@ -18528,31 +23320,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$20$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$20$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$20$q;
+        if (inc) begin
+            ref_t = s_rz$20$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$20) begin
-            s_block$20$d = cur_block$q;
+        if (nf_oh$20$q) begin
+            s_block$20$d = t_block$q;
         end
-        if (take) begin
-            s_eq$20$d = s_block$20$q == sel_block;
-            if (f_oh$20) begin
-                s_eq$20$d = cur_block$q == sel_block;
+        s_eq_a$20$d = s_block$20$q == i_block$q;
+        s_eq_b$20$d = s_eq$20;
+        if (nf_oh$20$q) begin
+            s_eq_a$20$d = eq_ti$q;
+            s_eq_b$20$d = same_q$q;
+        end
+        pin_d = t_mo$20$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$20;
+            if (fwd) begin
+                pin_d = nf_oh$20$q;
             end
         end
-        else if (f_oh$20) begin
-            s_eq$20$d = 1'b1;
-        end
+        seal_d = seal$20$q | (s_ref$20$q >= seal_at);
         pend_d = s_pending$20$q;
-        if (take_new & f_oh$20) begin
+        if (take_new & nf_oh$20$q) begin
+            seal_d = 1'b0;
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             pend_d = 1'b1;
@@ -18573,12 +23374,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$20$d = pin_d;
+        seal$20$d = seal_d;
         s_ref$20$d = ref_d;
+        s_rz$20$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$20$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$20$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$20$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$20$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$20$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$20$d = rz_d;
         s_inc$20$d = inc_d;
         s_pending$20$d = pend_d;
-        s_lv$20$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$21) | (take_new & f_oh$21);
+        s_lv$20$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$21$q) | (take_new & nf_oh$21$q);
         inc = s_inc$21$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$21)) begin
@@ -18588,31 +23419,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$21$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$21$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$21$q;
+        if (inc) begin
+            ref_t = s_rz$21$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$21) begin
-            s_block$21$d = cur_block$q;
+        if (nf_oh$21$q) begin
+            s_block$21$d = t_block$q;
         end
-        if (take) begin
-            s_eq$21$d = s_block$21$q == sel_block;
-            if (f_oh$21) begin
-                s_eq$21$d = cur_block$q == sel_block;
+        s_eq_a$21$d = s_block$21$q == i_block$q;
+        s_eq_b$21$d = s_eq$21;
+        if (nf_oh$21$q) begin
+            s_eq_a$21$d = eq_ti$q;
+            s_eq_b$21$d = same_q$q;
+        end
+        pin_d = t_mo$21$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$21;
+            if (fwd) begin
+                pin_d = nf_oh$21$q;
             end
         end
-        else if (f_oh$21) begin
-            s_eq$21$d = 1'b1;
-        end
+        seal_d = seal$21$q | (s_ref$21$q >= seal_at);
         pend_d = s_pending$21$q;
-        if (take_new & f_oh$21) begin
+        if (take_new & nf_oh$21$q) begin
+            seal_d = 1'b0;
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             pend_d = 1'b1;
@@ -18633,12 +23473,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$21$d = pin_d;
+        seal$21$d = seal_d;
         s_ref$21$d = ref_d;
+        s_rz$21$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$21$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$21$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$21$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$21$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$21$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$21$d = rz_d;
         s_inc$21$d = inc_d;
         s_pending$21$d = pend_d;
-        s_lv$21$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$22) | (take_new & f_oh$22);
+        s_lv$21$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$22$q) | (take_new & nf_oh$22$q);
         inc = s_inc$22$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$22)) begin
@@ -18648,31 +23518,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$22$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$22$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$22$q;
+        if (inc) begin
+            ref_t = s_rz$22$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$22) begin
-            s_block$22$d = cur_block$q;
+        if (nf_oh$22$q) begin
+            s_block$22$d = t_block$q;
         end
-        if (take) begin
-            s_eq$22$d = s_block$22$q == sel_block;
-            if (f_oh$22) begin
-                s_eq$22$d = cur_block$q == sel_block;
+        s_eq_a$22$d = s_block$22$q == i_block$q;
+        s_eq_b$22$d = s_eq$22;
+        if (nf_oh$22$q) begin
+            s_eq_a$22$d = eq_ti$q;
+            s_eq_b$22$d = same_q$q;
+        end
+        pin_d = t_mo$22$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$22;
+            if (fwd) begin
+                pin_d = nf_oh$22$q;
             end
         end
-        else if (f_oh$22) begin
-            s_eq$22$d = 1'b1;
-        end
+        seal_d = seal$22$q | (s_ref$22$q >= seal_at);
         pend_d = s_pending$22$q;
-        if (take_new & f_oh$22) begin
+        if (take_new & nf_oh$22$q) begin
+            seal_d = 1'b0;
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             pend_d = 1'b1;
@@ -18693,12 +23572,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$22$d = pin_d;
+        seal$22$d = seal_d;
         s_ref$22$d = ref_d;
+        s_rz$22$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$22$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$22$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$22$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$22$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$22$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$22$d = rz_d;
         s_inc$22$d = inc_d;
         s_pending$22$d = pend_d;
-        s_lv$22$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$23) | (take_new & f_oh$23);
+        s_lv$22$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$23$q) | (take_new & nf_oh$23$q);
         inc = s_inc$23$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$23)) begin
@@ -18708,31 +23617,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$23$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$23$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$23$q;
+        if (inc) begin
+            ref_t = s_rz$23$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$23) begin
-            s_block$23$d = cur_block$q;
+        if (nf_oh$23$q) begin
+            s_block$23$d = t_block$q;
         end
-        if (take) begin
-            s_eq$23$d = s_block$23$q == sel_block;
-            if (f_oh$23) begin
-                s_eq$23$d = cur_block$q == sel_block;
+        s_eq_a$23$d = s_block$23$q == i_block$q;
+        s_eq_b$23$d = s_eq$23;
+        if (nf_oh$23$q) begin
+            s_eq_a$23$d = eq_ti$q;
+            s_eq_b$23$d = same_q$q;
+        end
+        pin_d = t_mo$23$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$23;
+            if (fwd) begin
+                pin_d = nf_oh$23$q;
             end
         end
-        else if (f_oh$23) begin
-            s_eq$23$d = 1'b1;
-        end
+        seal_d = seal$23$q | (s_ref$23$q >= seal_at);
         pend_d = s_pending$23$q;
-        if (take_new & f_oh$23) begin
+        if (take_new & nf_oh$23$q) begin
+            seal_d = 1'b0;
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             pend_d = 1'b1;
@@ -18753,12 +23671,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$23$d = pin_d;
+        seal$23$d = seal_d;
         s_ref$23$d = ref_d;
+        s_rz$23$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$23$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$23$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$23$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$23$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$23$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$23$d = rz_d;
         s_inc$23$d = inc_d;
         s_pending$23$d = pend_d;
-        s_lv$23$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$24) | (take_new & f_oh$24);
+        s_lv$23$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$24$q) | (take_new & nf_oh$24$q);
         inc = s_inc$24$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$24)) begin
@@ -18768,31 +23716,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$24$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$24$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$24$q;
+        if (inc) begin
+            ref_t = s_rz$24$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$24) begin
-            s_block$24$d = cur_block$q;
+        if (nf_oh$24$q) begin
+            s_block$24$d = t_block$q;
         end
-        if (take) begin
-            s_eq$24$d = s_block$24$q == sel_block;
-            if (f_oh$24) begin
-                s_eq$24$d = cur_block$q == sel_block;
+        s_eq_a$24$d = s_block$24$q == i_block$q;
+        s_eq_b$24$d = s_eq$24;
+        if (nf_oh$24$q) begin
+            s_eq_a$24$d = eq_ti$q;
+            s_eq_b$24$d = same_q$q;
+        end
+        pin_d = t_mo$24$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$24;
+            if (fwd) begin
+                pin_d = nf_oh$24$q;
             end
         end
-        else if (f_oh$24) begin
-            s_eq$24$d = 1'b1;
-        end
+        seal_d = seal$24$q | (s_ref$24$q >= seal_at);
         pend_d = s_pending$24$q;
-        if (take_new & f_oh$24) begin
+        if (take_new & nf_oh$24$q) begin
+            seal_d = 1'b0;
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             pend_d = 1'b1;
@@ -18813,12 +23770,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$24$d = pin_d;
+        seal$24$d = seal_d;
         s_ref$24$d = ref_d;
+        s_rz$24$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$24$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$24$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$24$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$24$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$24$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$24$d = rz_d;
         s_inc$24$d = inc_d;
         s_pending$24$d = pend_d;
-        s_lv$24$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$25) | (take_new & f_oh$25);
+        s_lv$24$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$25$q) | (take_new & nf_oh$25$q);
         inc = s_inc$25$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$25)) begin
@@ -18828,31 +23815,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$25$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$25$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$25$q;
+        if (inc) begin
+            ref_t = s_rz$25$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$25) begin
-            s_block$25$d = cur_block$q;
+        if (nf_oh$25$q) begin
+            s_block$25$d = t_block$q;
         end
-        if (take) begin
-            s_eq$25$d = s_block$25$q == sel_block;
-            if (f_oh$25) begin
-                s_eq$25$d = cur_block$q == sel_block;
+        s_eq_a$25$d = s_block$25$q == i_block$q;
+        s_eq_b$25$d = s_eq$25;
+        if (nf_oh$25$q) begin
+            s_eq_a$25$d = eq_ti$q;
+            s_eq_b$25$d = same_q$q;
+        end
+        pin_d = t_mo$25$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$25;
+            if (fwd) begin
+                pin_d = nf_oh$25$q;
             end
         end
-        else if (f_oh$25) begin
-            s_eq$25$d = 1'b1;
-        end
+        seal_d = seal$25$q | (s_ref$25$q >= seal_at);
         pend_d = s_pending$25$q;
-        if (take_new & f_oh$25) begin
+        if (take_new & nf_oh$25$q) begin
+            seal_d = 1'b0;
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             pend_d = 1'b1;
@@ -18873,12 +23869,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$25$d = pin_d;
+        seal$25$d = seal_d;
         s_ref$25$d = ref_d;
+        s_rz$25$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$25$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$25$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$25$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$25$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$25$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$25$d = rz_d;
         s_inc$25$d = inc_d;
         s_pending$25$d = pend_d;
-        s_lv$25$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$26) | (take_new & f_oh$26);
+        s_lv$25$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$26$q) | (take_new & nf_oh$26$q);
         inc = s_inc$26$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$26)) begin
@@ -18888,31 +23914,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$26$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$26$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$26$q;
+        if (inc) begin
+            ref_t = s_rz$26$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$26) begin
-            s_block$26$d = cur_block$q;
+        if (nf_oh$26$q) begin
+            s_block$26$d = t_block$q;
         end
-        if (take) begin
-            s_eq$26$d = s_block$26$q == sel_block;
-            if (f_oh$26) begin
-                s_eq$26$d = cur_block$q == sel_block;
+        s_eq_a$26$d = s_block$26$q == i_block$q;
+        s_eq_b$26$d = s_eq$26;
+        if (nf_oh$26$q) begin
+            s_eq_a$26$d = eq_ti$q;
+            s_eq_b$26$d = same_q$q;
+        end
+        pin_d = t_mo$26$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$26;
+            if (fwd) begin
+                pin_d = nf_oh$26$q;
             end
         end
-        else if (f_oh$26) begin
-            s_eq$26$d = 1'b1;
-        end
+        seal_d = seal$26$q | (s_ref$26$q >= seal_at);
         pend_d = s_pending$26$q;
-        if (take_new & f_oh$26) begin
+        if (take_new & nf_oh$26$q) begin
+            seal_d = 1'b0;
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             pend_d = 1'b1;
@@ -18933,12 +23968,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$26$d = pin_d;
+        seal$26$d = seal_d;
         s_ref$26$d = ref_d;
+        s_rz$26$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$26$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$26$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$26$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$26$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$26$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$26$d = rz_d;
         s_inc$26$d = inc_d;
         s_pending$26$d = pend_d;
-        s_lv$26$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$27) | (take_new & f_oh$27);
+        s_lv$26$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$27$q) | (take_new & nf_oh$27$q);
         inc = s_inc$27$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$27)) begin
@@ -18948,31 +24013,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$27$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$27$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$27$q;
+        if (inc) begin
+            ref_t = s_rz$27$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$27) begin
-            s_block$27$d = cur_block$q;
+        if (nf_oh$27$q) begin
+            s_block$27$d = t_block$q;
         end
-        if (take) begin
-            s_eq$27$d = s_block$27$q == sel_block;
-            if (f_oh$27) begin
-                s_eq$27$d = cur_block$q == sel_block;
+        s_eq_a$27$d = s_block$27$q == i_block$q;
+        s_eq_b$27$d = s_eq$27;
+        if (nf_oh$27$q) begin
+            s_eq_a$27$d = eq_ti$q;
+            s_eq_b$27$d = same_q$q;
+        end
+        pin_d = t_mo$27$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$27;
+            if (fwd) begin
+                pin_d = nf_oh$27$q;
             end
         end
-        else if (f_oh$27) begin
-            s_eq$27$d = 1'b1;
-        end
+        seal_d = seal$27$q | (s_ref$27$q >= seal_at);
         pend_d = s_pending$27$q;
-        if (take_new & f_oh$27) begin
+        if (take_new & nf_oh$27$q) begin
+            seal_d = 1'b0;
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             pend_d = 1'b1;
@@ -18993,12 +24067,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$27$d = pin_d;
+        seal$27$d = seal_d;
         s_ref$27$d = ref_d;
+        s_rz$27$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$27$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$27$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$27$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$27$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$27$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$27$d = rz_d;
         s_inc$27$d = inc_d;
         s_pending$27$d = pend_d;
-        s_lv$27$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$28) | (take_new & f_oh$28);
+        s_lv$27$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$28$q) | (take_new & nf_oh$28$q);
         inc = s_inc$28$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$28)) begin
@@ -19008,31 +24112,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$28$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$28$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$28$q;
+        if (inc) begin
+            ref_t = s_rz$28$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$28) begin
-            s_block$28$d = cur_block$q;
+        if (nf_oh$28$q) begin
+            s_block$28$d = t_block$q;
         end
-        if (take) begin
-            s_eq$28$d = s_block$28$q == sel_block;
-            if (f_oh$28) begin
-                s_eq$28$d = cur_block$q == sel_block;
+        s_eq_a$28$d = s_block$28$q == i_block$q;
+        s_eq_b$28$d = s_eq$28;
+        if (nf_oh$28$q) begin
+            s_eq_a$28$d = eq_ti$q;
+            s_eq_b$28$d = same_q$q;
+        end
+        pin_d = t_mo$28$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$28;
+            if (fwd) begin
+                pin_d = nf_oh$28$q;
             end
         end
-        else if (f_oh$28) begin
-            s_eq$28$d = 1'b1;
-        end
+        seal_d = seal$28$q | (s_ref$28$q >= seal_at);
         pend_d = s_pending$28$q;
-        if (take_new & f_oh$28) begin
+        if (take_new & nf_oh$28$q) begin
+            seal_d = 1'b0;
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             pend_d = 1'b1;
@@ -19053,12 +24166,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$28$d = pin_d;
+        seal$28$d = seal_d;
         s_ref$28$d = ref_d;
+        s_rz$28$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$28$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$28$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$28$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$28$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$28$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$28$d = rz_d;
         s_inc$28$d = inc_d;
         s_pending$28$d = pend_d;
-        s_lv$28$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$29) | (take_new & f_oh$29);
+        s_lv$28$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$29$q) | (take_new & nf_oh$29$q);
         inc = s_inc$29$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$29)) begin
@@ -19068,31 +24211,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$29$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$29$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$29$q;
+        if (inc) begin
+            ref_t = s_rz$29$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$29) begin
-            s_block$29$d = cur_block$q;
+        if (nf_oh$29$q) begin
+            s_block$29$d = t_block$q;
         end
-        if (take) begin
-            s_eq$29$d = s_block$29$q == sel_block;
-            if (f_oh$29) begin
-                s_eq$29$d = cur_block$q == sel_block;
+        s_eq_a$29$d = s_block$29$q == i_block$q;
+        s_eq_b$29$d = s_eq$29;
+        if (nf_oh$29$q) begin
+            s_eq_a$29$d = eq_ti$q;
+            s_eq_b$29$d = same_q$q;
+        end
+        pin_d = t_mo$29$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$29;
+            if (fwd) begin
+                pin_d = nf_oh$29$q;
             end
         end
-        else if (f_oh$29) begin
-            s_eq$29$d = 1'b1;
-        end
+        seal_d = seal$29$q | (s_ref$29$q >= seal_at);
         pend_d = s_pending$29$q;
-        if (take_new & f_oh$29) begin
+        if (take_new & nf_oh$29$q) begin
+            seal_d = 1'b0;
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             pend_d = 1'b1;
@@ -19113,12 +24265,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$29$d = pin_d;
+        seal$29$d = seal_d;
         s_ref$29$d = ref_d;
+        s_rz$29$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$29$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$29$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$29$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$29$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$29$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$29$d = rz_d;
         s_inc$29$d = inc_d;
         s_pending$29$d = pend_d;
-        s_lv$29$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$30) | (take_new & f_oh$30);
+        s_lv$29$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$30$q) | (take_new & nf_oh$30$q);
         inc = s_inc$30$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$30)) begin
@@ -19128,31 +24310,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$30$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$30$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$30$q;
+        if (inc) begin
+            ref_t = s_rz$30$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$30) begin
-            s_block$30$d = cur_block$q;
+        if (nf_oh$30$q) begin
+            s_block$30$d = t_block$q;
         end
-        if (take) begin
-            s_eq$30$d = s_block$30$q == sel_block;
-            if (f_oh$30) begin
-                s_eq$30$d = cur_block$q == sel_block;
+        s_eq_a$30$d = s_block$30$q == i_block$q;
+        s_eq_b$30$d = s_eq$30;
+        if (nf_oh$30$q) begin
+            s_eq_a$30$d = eq_ti$q;
+            s_eq_b$30$d = same_q$q;
+        end
+        pin_d = t_mo$30$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$30;
+            if (fwd) begin
+                pin_d = nf_oh$30$q;
             end
         end
-        else if (f_oh$30) begin
-            s_eq$30$d = 1'b1;
-        end
+        seal_d = seal$30$q | (s_ref$30$q >= seal_at);
         pend_d = s_pending$30$q;
-        if (take_new & f_oh$30) begin
+        if (take_new & nf_oh$30$q) begin
+            seal_d = 1'b0;
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             pend_d = 1'b1;
@@ -19173,12 +24364,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$30$d = pin_d;
+        seal$30$d = seal_d;
         s_ref$30$d = ref_d;
+        s_rz$30$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$30$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$30$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$30$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$30$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$30$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$30$d = rz_d;
         s_inc$30$d = inc_d;
         s_pending$30$d = pend_d;
-        s_lv$30$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$31) | (take_new & f_oh$31);
+        s_lv$30$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$31$q) | (take_new & nf_oh$31$q);
         inc = s_inc$31$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$31)) begin
@@ -19188,31 +24409,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$31$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$31$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$31$q;
+        if (inc) begin
+            ref_t = s_rz$31$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$31) begin
-            s_block$31$d = cur_block$q;
+        if (nf_oh$31$q) begin
+            s_block$31$d = t_block$q;
         end
-        if (take) begin
-            s_eq$31$d = s_block$31$q == sel_block;
-            if (f_oh$31) begin
-                s_eq$31$d = cur_block$q == sel_block;
+        s_eq_a$31$d = s_block$31$q == i_block$q;
+        s_eq_b$31$d = s_eq$31;
+        if (nf_oh$31$q) begin
+            s_eq_a$31$d = eq_ti$q;
+            s_eq_b$31$d = same_q$q;
+        end
+        pin_d = t_mo$31$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$31;
+            if (fwd) begin
+                pin_d = nf_oh$31$q;
             end
         end
-        else if (f_oh$31) begin
-            s_eq$31$d = 1'b1;
-        end
+        seal_d = seal$31$q | (s_ref$31$q >= seal_at);
         pend_d = s_pending$31$q;
-        if (take_new & f_oh$31) begin
+        if (take_new & nf_oh$31$q) begin
+            seal_d = 1'b0;
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             pend_d = 1'b1;
@@ -19233,12 +24463,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$31$d = pin_d;
+        seal$31$d = seal_d;
         s_ref$31$d = ref_d;
+        s_rz$31$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$31$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$31$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$31$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$31$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$31$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$31$d = rz_d;
         s_inc$31$d = inc_d;
         s_pending$31$d = pend_d;
-        s_lv$31$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$32) | (take_new & f_oh$32);
+        s_lv$31$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$32$q) | (take_new & nf_oh$32$q);
         inc = s_inc$32$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$32)) begin
@@ -19248,31 +24508,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$32$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$32$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$32$q;
+        if (inc) begin
+            ref_t = s_rz$32$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$32) begin
-            s_block$32$d = cur_block$q;
+        if (nf_oh$32$q) begin
+            s_block$32$d = t_block$q;
         end
-        if (take) begin
-            s_eq$32$d = s_block$32$q == sel_block;
-            if (f_oh$32) begin
-                s_eq$32$d = cur_block$q == sel_block;
+        s_eq_a$32$d = s_block$32$q == i_block$q;
+        s_eq_b$32$d = s_eq$32;
+        if (nf_oh$32$q) begin
+            s_eq_a$32$d = eq_ti$q;
+            s_eq_b$32$d = same_q$q;
+        end
+        pin_d = t_mo$32$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$32;
+            if (fwd) begin
+                pin_d = nf_oh$32$q;
             end
         end
-        else if (f_oh$32) begin
-            s_eq$32$d = 1'b1;
-        end
+        seal_d = seal$32$q | (s_ref$32$q >= seal_at);
         pend_d = s_pending$32$q;
-        if (take_new & f_oh$32) begin
+        if (take_new & nf_oh$32$q) begin
+            seal_d = 1'b0;
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             pend_d = 1'b1;
@@ -19293,12 +24562,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$32$d = pin_d;
+        seal$32$d = seal_d;
         s_ref$32$d = ref_d;
+        s_rz$32$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$32$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$32$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$32$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$32$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$32$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$32$d = rz_d;
         s_inc$32$d = inc_d;
         s_pending$32$d = pend_d;
-        s_lv$32$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$33) | (take_new & f_oh$33);
+        s_lv$32$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$33$q) | (take_new & nf_oh$33$q);
         inc = s_inc$33$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$33)) begin
@@ -19308,31 +24607,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$33$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$33$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$33$q;
+        if (inc) begin
+            ref_t = s_rz$33$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$33) begin
-            s_block$33$d = cur_block$q;
+        if (nf_oh$33$q) begin
+            s_block$33$d = t_block$q;
         end
-        if (take) begin
-            s_eq$33$d = s_block$33$q == sel_block;
-            if (f_oh$33) begin
-                s_eq$33$d = cur_block$q == sel_block;
+        s_eq_a$33$d = s_block$33$q == i_block$q;
+        s_eq_b$33$d = s_eq$33;
+        if (nf_oh$33$q) begin
+            s_eq_a$33$d = eq_ti$q;
+            s_eq_b$33$d = same_q$q;
+        end
+        pin_d = t_mo$33$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$33;
+            if (fwd) begin
+                pin_d = nf_oh$33$q;
             end
         end
-        else if (f_oh$33) begin
-            s_eq$33$d = 1'b1;
-        end
+        seal_d = seal$33$q | (s_ref$33$q >= seal_at);
         pend_d = s_pending$33$q;
-        if (take_new & f_oh$33) begin
+        if (take_new & nf_oh$33$q) begin
+            seal_d = 1'b0;
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             pend_d = 1'b1;
@@ -19353,12 +24661,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$33$d = pin_d;
+        seal$33$d = seal_d;
         s_ref$33$d = ref_d;
+        s_rz$33$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$33$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$33$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$33$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$33$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$33$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$33$d = rz_d;
         s_inc$33$d = inc_d;
         s_pending$33$d = pend_d;
-        s_lv$33$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$34) | (take_new & f_oh$34);
+        s_lv$33$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$34$q) | (take_new & nf_oh$34$q);
         inc = s_inc$34$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$34)) begin
@@ -19368,31 +24706,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$34$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$34$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$34$q;
+        if (inc) begin
+            ref_t = s_rz$34$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$34) begin
-            s_block$34$d = cur_block$q;
+        if (nf_oh$34$q) begin
+            s_block$34$d = t_block$q;
         end
-        if (take) begin
-            s_eq$34$d = s_block$34$q == sel_block;
-            if (f_oh$34) begin
-                s_eq$34$d = cur_block$q == sel_block;
+        s_eq_a$34$d = s_block$34$q == i_block$q;
+        s_eq_b$34$d = s_eq$34;
+        if (nf_oh$34$q) begin
+            s_eq_a$34$d = eq_ti$q;
+            s_eq_b$34$d = same_q$q;
+        end
+        pin_d = t_mo$34$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$34;
+            if (fwd) begin
+                pin_d = nf_oh$34$q;
             end
         end
-        else if (f_oh$34) begin
-            s_eq$34$d = 1'b1;
-        end
+        seal_d = seal$34$q | (s_ref$34$q >= seal_at);
         pend_d = s_pending$34$q;
-        if (take_new & f_oh$34) begin
+        if (take_new & nf_oh$34$q) begin
+            seal_d = 1'b0;
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             pend_d = 1'b1;
@@ -19413,12 +24760,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$34$d = pin_d;
+        seal$34$d = seal_d;
         s_ref$34$d = ref_d;
+        s_rz$34$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$34$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$34$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$34$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$34$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$34$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$34$d = rz_d;
         s_inc$34$d = inc_d;
         s_pending$34$d = pend_d;
-        s_lv$34$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$35) | (take_new & f_oh$35);
+        s_lv$34$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$35$q) | (take_new & nf_oh$35$q);
         inc = s_inc$35$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$35)) begin
@@ -19428,31 +24805,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$35$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$35$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$35$q;
+        if (inc) begin
+            ref_t = s_rz$35$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$35) begin
-            s_block$35$d = cur_block$q;
+        if (nf_oh$35$q) begin
+            s_block$35$d = t_block$q;
         end
-        if (take) begin
-            s_eq$35$d = s_block$35$q == sel_block;
-            if (f_oh$35) begin
-                s_eq$35$d = cur_block$q == sel_block;
+        s_eq_a$35$d = s_block$35$q == i_block$q;
+        s_eq_b$35$d = s_eq$35;
+        if (nf_oh$35$q) begin
+            s_eq_a$35$d = eq_ti$q;
+            s_eq_b$35$d = same_q$q;
+        end
+        pin_d = t_mo$35$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$35;
+            if (fwd) begin
+                pin_d = nf_oh$35$q;
             end
         end
-        else if (f_oh$35) begin
-            s_eq$35$d = 1'b1;
-        end
+        seal_d = seal$35$q | (s_ref$35$q >= seal_at);
         pend_d = s_pending$35$q;
-        if (take_new & f_oh$35) begin
+        if (take_new & nf_oh$35$q) begin
+            seal_d = 1'b0;
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             pend_d = 1'b1;
@@ -19473,12 +24859,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$35$d = pin_d;
+        seal$35$d = seal_d;
         s_ref$35$d = ref_d;
+        s_rz$35$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$35$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$35$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$35$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$35$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$35$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$35$d = rz_d;
         s_inc$35$d = inc_d;
         s_pending$35$d = pend_d;
-        s_lv$35$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$36) | (take_new & f_oh$36);
+        s_lv$35$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$36$q) | (take_new & nf_oh$36$q);
         inc = s_inc$36$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$36)) begin
@@ -19488,31 +24904,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$36$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$36$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$36$q;
+        if (inc) begin
+            ref_t = s_rz$36$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$36) begin
-            s_block$36$d = cur_block$q;
+        if (nf_oh$36$q) begin
+            s_block$36$d = t_block$q;
         end
-        if (take) begin
-            s_eq$36$d = s_block$36$q == sel_block;
-            if (f_oh$36) begin
-                s_eq$36$d = cur_block$q == sel_block;
+        s_eq_a$36$d = s_block$36$q == i_block$q;
+        s_eq_b$36$d = s_eq$36;
+        if (nf_oh$36$q) begin
+            s_eq_a$36$d = eq_ti$q;
+            s_eq_b$36$d = same_q$q;
+        end
+        pin_d = t_mo$36$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$36;
+            if (fwd) begin
+                pin_d = nf_oh$36$q;
             end
         end
-        else if (f_oh$36) begin
-            s_eq$36$d = 1'b1;
-        end
+        seal_d = seal$36$q | (s_ref$36$q >= seal_at);
         pend_d = s_pending$36$q;
-        if (take_new & f_oh$36) begin
+        if (take_new & nf_oh$36$q) begin
+            seal_d = 1'b0;
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             pend_d = 1'b1;
@@ -19533,12 +24958,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$36$d = pin_d;
+        seal$36$d = seal_d;
         s_ref$36$d = ref_d;
+        s_rz$36$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$36$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$36$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$36$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$36$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$36$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$36$d = rz_d;
         s_inc$36$d = inc_d;
         s_pending$36$d = pend_d;
-        s_lv$36$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$37) | (take_new & f_oh$37);
+        s_lv$36$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$37$q) | (take_new & nf_oh$37$q);
         inc = s_inc$37$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$37)) begin
@@ -19548,31 +25003,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$37$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$37$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$37$q;
+        if (inc) begin
+            ref_t = s_rz$37$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$37) begin
-            s_block$37$d = cur_block$q;
+        if (nf_oh$37$q) begin
+            s_block$37$d = t_block$q;
         end
-        if (take) begin
-            s_eq$37$d = s_block$37$q == sel_block;
-            if (f_oh$37) begin
-                s_eq$37$d = cur_block$q == sel_block;
+        s_eq_a$37$d = s_block$37$q == i_block$q;
+        s_eq_b$37$d = s_eq$37;
+        if (nf_oh$37$q) begin
+            s_eq_a$37$d = eq_ti$q;
+            s_eq_b$37$d = same_q$q;
+        end
+        pin_d = t_mo$37$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$37;
+            if (fwd) begin
+                pin_d = nf_oh$37$q;
             end
         end
-        else if (f_oh$37) begin
-            s_eq$37$d = 1'b1;
-        end
+        seal_d = seal$37$q | (s_ref$37$q >= seal_at);
         pend_d = s_pending$37$q;
-        if (take_new & f_oh$37) begin
+        if (take_new & nf_oh$37$q) begin
+            seal_d = 1'b0;
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             pend_d = 1'b1;
@@ -19593,12 +25057,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$37$d = pin_d;
+        seal$37$d = seal_d;
         s_ref$37$d = ref_d;
+        s_rz$37$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$37$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$37$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$37$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$37$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$37$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$37$d = rz_d;
         s_inc$37$d = inc_d;
         s_pending$37$d = pend_d;
-        s_lv$37$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$38) | (take_new & f_oh$38);
+        s_lv$37$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$38$q) | (take_new & nf_oh$38$q);
         inc = s_inc$38$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$38)) begin
@@ -19608,31 +25102,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$38$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$38$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$38$q;
+        if (inc) begin
+            ref_t = s_rz$38$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$38) begin
-            s_block$38$d = cur_block$q;
+        if (nf_oh$38$q) begin
+            s_block$38$d = t_block$q;
         end
-        if (take) begin
-            s_eq$38$d = s_block$38$q == sel_block;
-            if (f_oh$38) begin
-                s_eq$38$d = cur_block$q == sel_block;
+        s_eq_a$38$d = s_block$38$q == i_block$q;
+        s_eq_b$38$d = s_eq$38;
+        if (nf_oh$38$q) begin
+            s_eq_a$38$d = eq_ti$q;
+            s_eq_b$38$d = same_q$q;
+        end
+        pin_d = t_mo$38$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$38;
+            if (fwd) begin
+                pin_d = nf_oh$38$q;
             end
         end
-        else if (f_oh$38) begin
-            s_eq$38$d = 1'b1;
-        end
+        seal_d = seal$38$q | (s_ref$38$q >= seal_at);
         pend_d = s_pending$38$q;
-        if (take_new & f_oh$38) begin
+        if (take_new & nf_oh$38$q) begin
+            seal_d = 1'b0;
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             pend_d = 1'b1;
@@ -19653,12 +25156,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$38$d = pin_d;
+        seal$38$d = seal_d;
         s_ref$38$d = ref_d;
+        s_rz$38$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$38$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$38$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$38$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$38$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$38$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$38$d = rz_d;
         s_inc$38$d = inc_d;
         s_pending$38$d = pend_d;
-        s_lv$38$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$39) | (take_new & f_oh$39);
+        s_lv$38$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$39$q) | (take_new & nf_oh$39$q);
         inc = s_inc$39$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$39)) begin
@@ -19668,31 +25201,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$39$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$39$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$39$q;
+        if (inc) begin
+            ref_t = s_rz$39$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$39) begin
-            s_block$39$d = cur_block$q;
+        if (nf_oh$39$q) begin
+            s_block$39$d = t_block$q;
         end
-        if (take) begin
-            s_eq$39$d = s_block$39$q == sel_block;
-            if (f_oh$39) begin
-                s_eq$39$d = cur_block$q == sel_block;
+        s_eq_a$39$d = s_block$39$q == i_block$q;
+        s_eq_b$39$d = s_eq$39;
+        if (nf_oh$39$q) begin
+            s_eq_a$39$d = eq_ti$q;
+            s_eq_b$39$d = same_q$q;
+        end
+        pin_d = t_mo$39$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$39;
+            if (fwd) begin
+                pin_d = nf_oh$39$q;
             end
         end
-        else if (f_oh$39) begin
-            s_eq$39$d = 1'b1;
-        end
+        seal_d = seal$39$q | (s_ref$39$q >= seal_at);
         pend_d = s_pending$39$q;
-        if (take_new & f_oh$39) begin
+        if (take_new & nf_oh$39$q) begin
+            seal_d = 1'b0;
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             pend_d = 1'b1;
@@ -19713,12 +25255,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$39$d = pin_d;
+        seal$39$d = seal_d;
         s_ref$39$d = ref_d;
+        s_rz$39$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$39$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$39$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$39$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$39$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$39$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$39$d = rz_d;
         s_inc$39$d = inc_d;
         s_pending$39$d = pend_d;
-        s_lv$39$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$40) | (take_new & f_oh$40);
+        s_lv$39$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$40$q) | (take_new & nf_oh$40$q);
         inc = s_inc$40$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$40)) begin
@@ -19728,31 +25300,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$40$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$40$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$40$q;
+        if (inc) begin
+            ref_t = s_rz$40$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$40) begin
-            s_block$40$d = cur_block$q;
+        if (nf_oh$40$q) begin
+            s_block$40$d = t_block$q;
         end
-        if (take) begin
-            s_eq$40$d = s_block$40$q == sel_block;
-            if (f_oh$40) begin
-                s_eq$40$d = cur_block$q == sel_block;
+        s_eq_a$40$d = s_block$40$q == i_block$q;
+        s_eq_b$40$d = s_eq$40;
+        if (nf_oh$40$q) begin
+            s_eq_a$40$d = eq_ti$q;
+            s_eq_b$40$d = same_q$q;
+        end
+        pin_d = t_mo$40$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$40;
+            if (fwd) begin
+                pin_d = nf_oh$40$q;
             end
         end
-        else if (f_oh$40) begin
-            s_eq$40$d = 1'b1;
-        end
+        seal_d = seal$40$q | (s_ref$40$q >= seal_at);
         pend_d = s_pending$40$q;
-        if (take_new & f_oh$40) begin
+        if (take_new & nf_oh$40$q) begin
+            seal_d = 1'b0;
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             pend_d = 1'b1;
@@ -19773,12 +25354,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$40$d = pin_d;
+        seal$40$d = seal_d;
         s_ref$40$d = ref_d;
+        s_rz$40$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$40$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$40$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$40$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$40$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$40$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$40$d = rz_d;
         s_inc$40$d = inc_d;
         s_pending$40$d = pend_d;
-        s_lv$40$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$41) | (take_new & f_oh$41);
+        s_lv$40$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$41$q) | (take_new & nf_oh$41$q);
         inc = s_inc$41$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$41)) begin
@@ -19788,31 +25399,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$41$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$41$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$41$q;
+        if (inc) begin
+            ref_t = s_rz$41$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$41) begin
-            s_block$41$d = cur_block$q;
+        if (nf_oh$41$q) begin
+            s_block$41$d = t_block$q;
         end
-        if (take) begin
-            s_eq$41$d = s_block$41$q == sel_block;
-            if (f_oh$41) begin
-                s_eq$41$d = cur_block$q == sel_block;
+        s_eq_a$41$d = s_block$41$q == i_block$q;
+        s_eq_b$41$d = s_eq$41;
+        if (nf_oh$41$q) begin
+            s_eq_a$41$d = eq_ti$q;
+            s_eq_b$41$d = same_q$q;
+        end
+        pin_d = t_mo$41$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$41;
+            if (fwd) begin
+                pin_d = nf_oh$41$q;
             end
         end
-        else if (f_oh$41) begin
-            s_eq$41$d = 1'b1;
-        end
+        seal_d = seal$41$q | (s_ref$41$q >= seal_at);
         pend_d = s_pending$41$q;
-        if (take_new & f_oh$41) begin
+        if (take_new & nf_oh$41$q) begin
+            seal_d = 1'b0;
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             pend_d = 1'b1;
@@ -19833,12 +25453,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$41$d = pin_d;
+        seal$41$d = seal_d;
         s_ref$41$d = ref_d;
+        s_rz$41$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$41$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$41$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$41$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$41$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$41$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$41$d = rz_d;
         s_inc$41$d = inc_d;
         s_pending$41$d = pend_d;
-        s_lv$41$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$42) | (take_new & f_oh$42);
+        s_lv$41$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$42$q) | (take_new & nf_oh$42$q);
         inc = s_inc$42$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$42)) begin
@@ -19848,31 +25498,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$42$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$42$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$42$q;
+        if (inc) begin
+            ref_t = s_rz$42$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$42) begin
-            s_block$42$d = cur_block$q;
+        if (nf_oh$42$q) begin
+            s_block$42$d = t_block$q;
         end
-        if (take) begin
-            s_eq$42$d = s_block$42$q == sel_block;
-            if (f_oh$42) begin
-                s_eq$42$d = cur_block$q == sel_block;
+        s_eq_a$42$d = s_block$42$q == i_block$q;
+        s_eq_b$42$d = s_eq$42;
+        if (nf_oh$42$q) begin
+            s_eq_a$42$d = eq_ti$q;
+            s_eq_b$42$d = same_q$q;
+        end
+        pin_d = t_mo$42$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$42;
+            if (fwd) begin
+                pin_d = nf_oh$42$q;
             end
         end
-        else if (f_oh$42) begin
-            s_eq$42$d = 1'b1;
-        end
+        seal_d = seal$42$q | (s_ref$42$q >= seal_at);
         pend_d = s_pending$42$q;
-        if (take_new & f_oh$42) begin
+        if (take_new & nf_oh$42$q) begin
+            seal_d = 1'b0;
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             pend_d = 1'b1;
@@ -19893,12 +25552,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$42$d = pin_d;
+        seal$42$d = seal_d;
         s_ref$42$d = ref_d;
+        s_rz$42$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$42$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$42$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$42$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$42$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$42$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$42$d = rz_d;
         s_inc$42$d = inc_d;
         s_pending$42$d = pend_d;
-        s_lv$42$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$43) | (take_new & f_oh$43);
+        s_lv$42$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$43$q) | (take_new & nf_oh$43$q);
         inc = s_inc$43$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$43)) begin
@@ -19908,31 +25597,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$43$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$43$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$43$q;
+        if (inc) begin
+            ref_t = s_rz$43$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$43) begin
-            s_block$43$d = cur_block$q;
+        if (nf_oh$43$q) begin
+            s_block$43$d = t_block$q;
         end
-        if (take) begin
-            s_eq$43$d = s_block$43$q == sel_block;
-            if (f_oh$43) begin
-                s_eq$43$d = cur_block$q == sel_block;
+        s_eq_a$43$d = s_block$43$q == i_block$q;
+        s_eq_b$43$d = s_eq$43;
+        if (nf_oh$43$q) begin
+            s_eq_a$43$d = eq_ti$q;
+            s_eq_b$43$d = same_q$q;
+        end
+        pin_d = t_mo$43$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$43;
+            if (fwd) begin
+                pin_d = nf_oh$43$q;
             end
         end
-        else if (f_oh$43) begin
-            s_eq$43$d = 1'b1;
-        end
+        seal_d = seal$43$q | (s_ref$43$q >= seal_at);
         pend_d = s_pending$43$q;
-        if (take_new & f_oh$43) begin
+        if (take_new & nf_oh$43$q) begin
+            seal_d = 1'b0;
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             pend_d = 1'b1;
@@ -19953,12 +25651,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$43$d = pin_d;
+        seal$43$d = seal_d;
         s_ref$43$d = ref_d;
+        s_rz$43$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$43$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$43$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$43$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$43$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$43$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$43$d = rz_d;
         s_inc$43$d = inc_d;
         s_pending$43$d = pend_d;
-        s_lv$43$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$44) | (take_new & f_oh$44);
+        s_lv$43$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$44$q) | (take_new & nf_oh$44$q);
         inc = s_inc$44$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$44)) begin
@@ -19968,31 +25696,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$44$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$44$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$44$q;
+        if (inc) begin
+            ref_t = s_rz$44$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$44) begin
-            s_block$44$d = cur_block$q;
+        if (nf_oh$44$q) begin
+            s_block$44$d = t_block$q;
         end
-        if (take) begin
-            s_eq$44$d = s_block$44$q == sel_block;
-            if (f_oh$44) begin
-                s_eq$44$d = cur_block$q == sel_block;
+        s_eq_a$44$d = s_block$44$q == i_block$q;
+        s_eq_b$44$d = s_eq$44;
+        if (nf_oh$44$q) begin
+            s_eq_a$44$d = eq_ti$q;
+            s_eq_b$44$d = same_q$q;
+        end
+        pin_d = t_mo$44$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$44;
+            if (fwd) begin
+                pin_d = nf_oh$44$q;
             end
         end
-        else if (f_oh$44) begin
-            s_eq$44$d = 1'b1;
-        end
+        seal_d = seal$44$q | (s_ref$44$q >= seal_at);
         pend_d = s_pending$44$q;
-        if (take_new & f_oh$44) begin
+        if (take_new & nf_oh$44$q) begin
+            seal_d = 1'b0;
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             pend_d = 1'b1;
@@ -20013,12 +25750,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$44$d = pin_d;
+        seal$44$d = seal_d;
         s_ref$44$d = ref_d;
+        s_rz$44$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$44$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$44$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$44$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$44$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$44$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$44$d = rz_d;
         s_inc$44$d = inc_d;
         s_pending$44$d = pend_d;
-        s_lv$44$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$45) | (take_new & f_oh$45);
+        s_lv$44$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$45$q) | (take_new & nf_oh$45$q);
         inc = s_inc$45$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$45)) begin
@@ -20028,31 +25795,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$45$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$45$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$45$q;
+        if (inc) begin
+            ref_t = s_rz$45$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$45) begin
-            s_block$45$d = cur_block$q;
+        if (nf_oh$45$q) begin
+            s_block$45$d = t_block$q;
         end
-        if (take) begin
-            s_eq$45$d = s_block$45$q == sel_block;
-            if (f_oh$45) begin
-                s_eq$45$d = cur_block$q == sel_block;
+        s_eq_a$45$d = s_block$45$q == i_block$q;
+        s_eq_b$45$d = s_eq$45;
+        if (nf_oh$45$q) begin
+            s_eq_a$45$d = eq_ti$q;
+            s_eq_b$45$d = same_q$q;
+        end
+        pin_d = t_mo$45$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$45;
+            if (fwd) begin
+                pin_d = nf_oh$45$q;
             end
         end
-        else if (f_oh$45) begin
-            s_eq$45$d = 1'b1;
-        end
+        seal_d = seal$45$q | (s_ref$45$q >= seal_at);
         pend_d = s_pending$45$q;
-        if (take_new & f_oh$45) begin
+        if (take_new & nf_oh$45$q) begin
+            seal_d = 1'b0;
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             pend_d = 1'b1;
@@ -20073,12 +25849,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$45$d = pin_d;
+        seal$45$d = seal_d;
         s_ref$45$d = ref_d;
+        s_rz$45$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$45$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$45$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$45$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$45$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$45$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$45$d = rz_d;
         s_inc$45$d = inc_d;
         s_pending$45$d = pend_d;
-        s_lv$45$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$46) | (take_new & f_oh$46);
+        s_lv$45$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$46$q) | (take_new & nf_oh$46$q);
         inc = s_inc$46$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$46)) begin
@@ -20088,31 +25894,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$46$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$46$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$46$q;
+        if (inc) begin
+            ref_t = s_rz$46$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$46) begin
-            s_block$46$d = cur_block$q;
+        if (nf_oh$46$q) begin
+            s_block$46$d = t_block$q;
         end
-        if (take) begin
-            s_eq$46$d = s_block$46$q == sel_block;
-            if (f_oh$46) begin
-                s_eq$46$d = cur_block$q == sel_block;
+        s_eq_a$46$d = s_block$46$q == i_block$q;
+        s_eq_b$46$d = s_eq$46;
+        if (nf_oh$46$q) begin
+            s_eq_a$46$d = eq_ti$q;
+            s_eq_b$46$d = same_q$q;
+        end
+        pin_d = t_mo$46$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$46;
+            if (fwd) begin
+                pin_d = nf_oh$46$q;
             end
         end
-        else if (f_oh$46) begin
-            s_eq$46$d = 1'b1;
-        end
+        seal_d = seal$46$q | (s_ref$46$q >= seal_at);
         pend_d = s_pending$46$q;
-        if (take_new & f_oh$46) begin
+        if (take_new & nf_oh$46$q) begin
+            seal_d = 1'b0;
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             pend_d = 1'b1;
@@ -20133,12 +25948,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$46$d = pin_d;
+        seal$46$d = seal_d;
         s_ref$46$d = ref_d;
+        s_rz$46$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$46$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$46$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$46$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$46$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$46$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$46$d = rz_d;
         s_inc$46$d = inc_d;
         s_pending$46$d = pend_d;
-        s_lv$46$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$47) | (take_new & f_oh$47);
+        s_lv$46$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$47$q) | (take_new & nf_oh$47$q);
         inc = s_inc$47$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$47)) begin
@@ -20148,31 +25993,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$47$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$47$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$47$q;
+        if (inc) begin
+            ref_t = s_rz$47$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$47) begin
-            s_block$47$d = cur_block$q;
+        if (nf_oh$47$q) begin
+            s_block$47$d = t_block$q;
         end
-        if (take) begin
-            s_eq$47$d = s_block$47$q == sel_block;
-            if (f_oh$47) begin
-                s_eq$47$d = cur_block$q == sel_block;
+        s_eq_a$47$d = s_block$47$q == i_block$q;
+        s_eq_b$47$d = s_eq$47;
+        if (nf_oh$47$q) begin
+            s_eq_a$47$d = eq_ti$q;
+            s_eq_b$47$d = same_q$q;
+        end
+        pin_d = t_mo$47$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$47;
+            if (fwd) begin
+                pin_d = nf_oh$47$q;
             end
         end
-        else if (f_oh$47) begin
-            s_eq$47$d = 1'b1;
-        end
+        seal_d = seal$47$q | (s_ref$47$q >= seal_at);
         pend_d = s_pending$47$q;
-        if (take_new & f_oh$47) begin
+        if (take_new & nf_oh$47$q) begin
+            seal_d = 1'b0;
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             pend_d = 1'b1;
@@ -20193,12 +26047,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$47$d = pin_d;
+        seal$47$d = seal_d;
         s_ref$47$d = ref_d;
+        s_rz$47$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$47$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$47$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$47$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$47$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$47$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$47$d = rz_d;
         s_inc$47$d = inc_d;
         s_pending$47$d = pend_d;
-        s_lv$47$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$48) | (take_new & f_oh$48);
+        s_lv$47$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$48$q) | (take_new & nf_oh$48$q);
         inc = s_inc$48$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$48)) begin
@@ -20208,31 +26092,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$48$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$48$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$48$q;
+        if (inc) begin
+            ref_t = s_rz$48$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$48) begin
-            s_block$48$d = cur_block$q;
+        if (nf_oh$48$q) begin
+            s_block$48$d = t_block$q;
         end
-        if (take) begin
-            s_eq$48$d = s_block$48$q == sel_block;
-            if (f_oh$48) begin
-                s_eq$48$d = cur_block$q == sel_block;
+        s_eq_a$48$d = s_block$48$q == i_block$q;
+        s_eq_b$48$d = s_eq$48;
+        if (nf_oh$48$q) begin
+            s_eq_a$48$d = eq_ti$q;
+            s_eq_b$48$d = same_q$q;
+        end
+        pin_d = t_mo$48$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$48;
+            if (fwd) begin
+                pin_d = nf_oh$48$q;
             end
         end
-        else if (f_oh$48) begin
-            s_eq$48$d = 1'b1;
-        end
+        seal_d = seal$48$q | (s_ref$48$q >= seal_at);
         pend_d = s_pending$48$q;
-        if (take_new & f_oh$48) begin
+        if (take_new & nf_oh$48$q) begin
+            seal_d = 1'b0;
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             pend_d = 1'b1;
@@ -20253,12 +26146,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$48$d = pin_d;
+        seal$48$d = seal_d;
         s_ref$48$d = ref_d;
+        s_rz$48$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$48$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$48$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$48$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$48$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$48$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$48$d = rz_d;
         s_inc$48$d = inc_d;
         s_pending$48$d = pend_d;
-        s_lv$48$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$49) | (take_new & f_oh$49);
+        s_lv$48$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$49$q) | (take_new & nf_oh$49$q);
         inc = s_inc$49$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$49)) begin
@@ -20268,31 +26191,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$49$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$49$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$49$q;
+        if (inc) begin
+            ref_t = s_rz$49$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$49) begin
-            s_block$49$d = cur_block$q;
+        if (nf_oh$49$q) begin
+            s_block$49$d = t_block$q;
         end
-        if (take) begin
-            s_eq$49$d = s_block$49$q == sel_block;
-            if (f_oh$49) begin
-                s_eq$49$d = cur_block$q == sel_block;
+        s_eq_a$49$d = s_block$49$q == i_block$q;
+        s_eq_b$49$d = s_eq$49;
+        if (nf_oh$49$q) begin
+            s_eq_a$49$d = eq_ti$q;
+            s_eq_b$49$d = same_q$q;
+        end
+        pin_d = t_mo$49$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$49;
+            if (fwd) begin
+                pin_d = nf_oh$49$q;
             end
         end
-        else if (f_oh$49) begin
-            s_eq$49$d = 1'b1;
-        end
+        seal_d = seal$49$q | (s_ref$49$q >= seal_at);
         pend_d = s_pending$49$q;
-        if (take_new & f_oh$49) begin
+        if (take_new & nf_oh$49$q) begin
+            seal_d = 1'b0;
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             pend_d = 1'b1;
@@ -20313,12 +26245,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$49$d = pin_d;
+        seal$49$d = seal_d;
         s_ref$49$d = ref_d;
+        s_rz$49$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$49$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$49$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$49$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$49$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$49$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$49$d = rz_d;
         s_inc$49$d = inc_d;
         s_pending$49$d = pend_d;
-        s_lv$49$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$50) | (take_new & f_oh$50);
+        s_lv$49$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$50$q) | (take_new & nf_oh$50$q);
         inc = s_inc$50$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$50)) begin
@@ -20328,31 +26290,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$50$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$50$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$50$q;
+        if (inc) begin
+            ref_t = s_rz$50$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$50) begin
-            s_block$50$d = cur_block$q;
+        if (nf_oh$50$q) begin
+            s_block$50$d = t_block$q;
         end
-        if (take) begin
-            s_eq$50$d = s_block$50$q == sel_block;
-            if (f_oh$50) begin
-                s_eq$50$d = cur_block$q == sel_block;
+        s_eq_a$50$d = s_block$50$q == i_block$q;
+        s_eq_b$50$d = s_eq$50;
+        if (nf_oh$50$q) begin
+            s_eq_a$50$d = eq_ti$q;
+            s_eq_b$50$d = same_q$q;
+        end
+        pin_d = t_mo$50$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$50;
+            if (fwd) begin
+                pin_d = nf_oh$50$q;
             end
         end
-        else if (f_oh$50) begin
-            s_eq$50$d = 1'b1;
-        end
+        seal_d = seal$50$q | (s_ref$50$q >= seal_at);
         pend_d = s_pending$50$q;
-        if (take_new & f_oh$50) begin
+        if (take_new & nf_oh$50$q) begin
+            seal_d = 1'b0;
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             pend_d = 1'b1;
@@ -20373,12 +26344,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$50$d = pin_d;
+        seal$50$d = seal_d;
         s_ref$50$d = ref_d;
+        s_rz$50$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$50$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$50$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$50$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$50$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$50$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$50$d = rz_d;
         s_inc$50$d = inc_d;
         s_pending$50$d = pend_d;
-        s_lv$50$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$51) | (take_new & f_oh$51);
+        s_lv$50$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$51$q) | (take_new & nf_oh$51$q);
         inc = s_inc$51$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$51)) begin
@@ -20388,31 +26389,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$51$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$51$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$51$q;
+        if (inc) begin
+            ref_t = s_rz$51$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$51) begin
-            s_block$51$d = cur_block$q;
+        if (nf_oh$51$q) begin
+            s_block$51$d = t_block$q;
         end
-        if (take) begin
-            s_eq$51$d = s_block$51$q == sel_block;
-            if (f_oh$51) begin
-                s_eq$51$d = cur_block$q == sel_block;
+        s_eq_a$51$d = s_block$51$q == i_block$q;
+        s_eq_b$51$d = s_eq$51;
+        if (nf_oh$51$q) begin
+            s_eq_a$51$d = eq_ti$q;
+            s_eq_b$51$d = same_q$q;
+        end
+        pin_d = t_mo$51$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$51;
+            if (fwd) begin
+                pin_d = nf_oh$51$q;
             end
         end
-        else if (f_oh$51) begin
-            s_eq$51$d = 1'b1;
-        end
+        seal_d = seal$51$q | (s_ref$51$q >= seal_at);
         pend_d = s_pending$51$q;
-        if (take_new & f_oh$51) begin
+        if (take_new & nf_oh$51$q) begin
+            seal_d = 1'b0;
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             pend_d = 1'b1;
@@ -20433,12 +26443,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$51$d = pin_d;
+        seal$51$d = seal_d;
         s_ref$51$d = ref_d;
+        s_rz$51$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$51$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$51$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$51$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$51$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$51$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$51$d = rz_d;
         s_inc$51$d = inc_d;
         s_pending$51$d = pend_d;
-        s_lv$51$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$52) | (take_new & f_oh$52);
+        s_lv$51$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$52$q) | (take_new & nf_oh$52$q);
         inc = s_inc$52$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$52)) begin
@@ -20448,31 +26488,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$52$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$52$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$52$q;
+        if (inc) begin
+            ref_t = s_rz$52$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$52) begin
-            s_block$52$d = cur_block$q;
+        if (nf_oh$52$q) begin
+            s_block$52$d = t_block$q;
         end
-        if (take) begin
-            s_eq$52$d = s_block$52$q == sel_block;
-            if (f_oh$52) begin
-                s_eq$52$d = cur_block$q == sel_block;
+        s_eq_a$52$d = s_block$52$q == i_block$q;
+        s_eq_b$52$d = s_eq$52;
+        if (nf_oh$52$q) begin
+            s_eq_a$52$d = eq_ti$q;
+            s_eq_b$52$d = same_q$q;
+        end
+        pin_d = t_mo$52$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$52;
+            if (fwd) begin
+                pin_d = nf_oh$52$q;
             end
         end
-        else if (f_oh$52) begin
-            s_eq$52$d = 1'b1;
-        end
+        seal_d = seal$52$q | (s_ref$52$q >= seal_at);
         pend_d = s_pending$52$q;
-        if (take_new & f_oh$52) begin
+        if (take_new & nf_oh$52$q) begin
+            seal_d = 1'b0;
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             pend_d = 1'b1;
@@ -20493,12 +26542,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$52$d = pin_d;
+        seal$52$d = seal_d;
         s_ref$52$d = ref_d;
+        s_rz$52$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$52$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$52$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$52$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$52$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$52$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$52$d = rz_d;
         s_inc$52$d = inc_d;
         s_pending$52$d = pend_d;
-        s_lv$52$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$53) | (take_new & f_oh$53);
+        s_lv$52$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$53$q) | (take_new & nf_oh$53$q);
         inc = s_inc$53$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$53)) begin
@@ -20508,31 +26587,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$53$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$53$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$53$q;
+        if (inc) begin
+            ref_t = s_rz$53$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$53) begin
-            s_block$53$d = cur_block$q;
+        if (nf_oh$53$q) begin
+            s_block$53$d = t_block$q;
         end
-        if (take) begin
-            s_eq$53$d = s_block$53$q == sel_block;
-            if (f_oh$53) begin
-                s_eq$53$d = cur_block$q == sel_block;
+        s_eq_a$53$d = s_block$53$q == i_block$q;
+        s_eq_b$53$d = s_eq$53;
+        if (nf_oh$53$q) begin
+            s_eq_a$53$d = eq_ti$q;
+            s_eq_b$53$d = same_q$q;
+        end
+        pin_d = t_mo$53$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$53;
+            if (fwd) begin
+                pin_d = nf_oh$53$q;
             end
         end
-        else if (f_oh$53) begin
-            s_eq$53$d = 1'b1;
-        end
+        seal_d = seal$53$q | (s_ref$53$q >= seal_at);
         pend_d = s_pending$53$q;
-        if (take_new & f_oh$53) begin
+        if (take_new & nf_oh$53$q) begin
+            seal_d = 1'b0;
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             pend_d = 1'b1;
@@ -20553,12 +26641,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$53$d = pin_d;
+        seal$53$d = seal_d;
         s_ref$53$d = ref_d;
+        s_rz$53$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$53$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$53$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$53$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$53$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$53$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$53$d = rz_d;
         s_inc$53$d = inc_d;
         s_pending$53$d = pend_d;
-        s_lv$53$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$54) | (take_new & f_oh$54);
+        s_lv$53$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$54$q) | (take_new & nf_oh$54$q);
         inc = s_inc$54$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$54)) begin
@@ -20568,31 +26686,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$54$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$54$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$54$q;
+        if (inc) begin
+            ref_t = s_rz$54$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$54) begin
-            s_block$54$d = cur_block$q;
+        if (nf_oh$54$q) begin
+            s_block$54$d = t_block$q;
         end
-        if (take) begin
-            s_eq$54$d = s_block$54$q == sel_block;
-            if (f_oh$54) begin
-                s_eq$54$d = cur_block$q == sel_block;
+        s_eq_a$54$d = s_block$54$q == i_block$q;
+        s_eq_b$54$d = s_eq$54;
+        if (nf_oh$54$q) begin
+            s_eq_a$54$d = eq_ti$q;
+            s_eq_b$54$d = same_q$q;
+        end
+        pin_d = t_mo$54$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$54;
+            if (fwd) begin
+                pin_d = nf_oh$54$q;
             end
         end
-        else if (f_oh$54) begin
-            s_eq$54$d = 1'b1;
-        end
+        seal_d = seal$54$q | (s_ref$54$q >= seal_at);
         pend_d = s_pending$54$q;
-        if (take_new & f_oh$54) begin
+        if (take_new & nf_oh$54$q) begin
+            seal_d = 1'b0;
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             pend_d = 1'b1;
@@ -20613,12 +26740,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$54$d = pin_d;
+        seal$54$d = seal_d;
         s_ref$54$d = ref_d;
+        s_rz$54$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$54$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$54$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$54$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$54$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$54$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$54$d = rz_d;
         s_inc$54$d = inc_d;
         s_pending$54$d = pend_d;
-        s_lv$54$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$55) | (take_new & f_oh$55);
+        s_lv$54$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$55$q) | (take_new & nf_oh$55$q);
         inc = s_inc$55$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$55)) begin
@@ -20628,31 +26785,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$55$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$55$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$55$q;
+        if (inc) begin
+            ref_t = s_rz$55$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$55) begin
-            s_block$55$d = cur_block$q;
+        if (nf_oh$55$q) begin
+            s_block$55$d = t_block$q;
         end
-        if (take) begin
-            s_eq$55$d = s_block$55$q == sel_block;
-            if (f_oh$55) begin
-                s_eq$55$d = cur_block$q == sel_block;
+        s_eq_a$55$d = s_block$55$q == i_block$q;
+        s_eq_b$55$d = s_eq$55;
+        if (nf_oh$55$q) begin
+            s_eq_a$55$d = eq_ti$q;
+            s_eq_b$55$d = same_q$q;
+        end
+        pin_d = t_mo$55$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$55;
+            if (fwd) begin
+                pin_d = nf_oh$55$q;
             end
         end
-        else if (f_oh$55) begin
-            s_eq$55$d = 1'b1;
-        end
+        seal_d = seal$55$q | (s_ref$55$q >= seal_at);
         pend_d = s_pending$55$q;
-        if (take_new & f_oh$55) begin
+        if (take_new & nf_oh$55$q) begin
+            seal_d = 1'b0;
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             pend_d = 1'b1;
@@ -20673,12 +26839,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$55$d = pin_d;
+        seal$55$d = seal_d;
         s_ref$55$d = ref_d;
+        s_rz$55$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$55$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$55$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$55$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$55$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$55$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$55$d = rz_d;
         s_inc$55$d = inc_d;
         s_pending$55$d = pend_d;
-        s_lv$55$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$56) | (take_new & f_oh$56);
+        s_lv$55$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$56$q) | (take_new & nf_oh$56$q);
         inc = s_inc$56$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$56)) begin
@@ -20688,31 +26884,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$56$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$56$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$56$q;
+        if (inc) begin
+            ref_t = s_rz$56$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$56) begin
-            s_block$56$d = cur_block$q;
+        if (nf_oh$56$q) begin
+            s_block$56$d = t_block$q;
         end
-        if (take) begin
-            s_eq$56$d = s_block$56$q == sel_block;
-            if (f_oh$56) begin
-                s_eq$56$d = cur_block$q == sel_block;
+        s_eq_a$56$d = s_block$56$q == i_block$q;
+        s_eq_b$56$d = s_eq$56;
+        if (nf_oh$56$q) begin
+            s_eq_a$56$d = eq_ti$q;
+            s_eq_b$56$d = same_q$q;
+        end
+        pin_d = t_mo$56$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$56;
+            if (fwd) begin
+                pin_d = nf_oh$56$q;
             end
         end
-        else if (f_oh$56) begin
-            s_eq$56$d = 1'b1;
-        end
+        seal_d = seal$56$q | (s_ref$56$q >= seal_at);
         pend_d = s_pending$56$q;
-        if (take_new & f_oh$56) begin
+        if (take_new & nf_oh$56$q) begin
+            seal_d = 1'b0;
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             pend_d = 1'b1;
@@ -20733,12 +26938,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$56$d = pin_d;
+        seal$56$d = seal_d;
         s_ref$56$d = ref_d;
+        s_rz$56$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$56$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$56$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$56$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$56$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$56$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$56$d = rz_d;
         s_inc$56$d = inc_d;
         s_pending$56$d = pend_d;
-        s_lv$56$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$57) | (take_new & f_oh$57);
+        s_lv$56$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$57$q) | (take_new & nf_oh$57$q);
         inc = s_inc$57$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$57)) begin
@@ -20748,31 +26983,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$57$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$57$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$57$q;
+        if (inc) begin
+            ref_t = s_rz$57$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$57) begin
-            s_block$57$d = cur_block$q;
+        if (nf_oh$57$q) begin
+            s_block$57$d = t_block$q;
         end
-        if (take) begin
-            s_eq$57$d = s_block$57$q == sel_block;
-            if (f_oh$57) begin
-                s_eq$57$d = cur_block$q == sel_block;
+        s_eq_a$57$d = s_block$57$q == i_block$q;
+        s_eq_b$57$d = s_eq$57;
+        if (nf_oh$57$q) begin
+            s_eq_a$57$d = eq_ti$q;
+            s_eq_b$57$d = same_q$q;
+        end
+        pin_d = t_mo$57$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$57;
+            if (fwd) begin
+                pin_d = nf_oh$57$q;
             end
         end
-        else if (f_oh$57) begin
-            s_eq$57$d = 1'b1;
-        end
+        seal_d = seal$57$q | (s_ref$57$q >= seal_at);
         pend_d = s_pending$57$q;
-        if (take_new & f_oh$57) begin
+        if (take_new & nf_oh$57$q) begin
+            seal_d = 1'b0;
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             pend_d = 1'b1;
@@ -20793,12 +27037,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$57$d = pin_d;
+        seal$57$d = seal_d;
         s_ref$57$d = ref_d;
+        s_rz$57$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$57$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$57$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$57$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$57$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$57$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$57$d = rz_d;
         s_inc$57$d = inc_d;
         s_pending$57$d = pend_d;
-        s_lv$57$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$58) | (take_new & f_oh$58);
+        s_lv$57$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$58$q) | (take_new & nf_oh$58$q);
         inc = s_inc$58$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$58)) begin
@@ -20808,31 +27082,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$58$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$58$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$58$q;
+        if (inc) begin
+            ref_t = s_rz$58$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$58) begin
-            s_block$58$d = cur_block$q;
+        if (nf_oh$58$q) begin
+            s_block$58$d = t_block$q;
         end
-        if (take) begin
-            s_eq$58$d = s_block$58$q == sel_block;
-            if (f_oh$58) begin
-                s_eq$58$d = cur_block$q == sel_block;
+        s_eq_a$58$d = s_block$58$q == i_block$q;
+        s_eq_b$58$d = s_eq$58;
+        if (nf_oh$58$q) begin
+            s_eq_a$58$d = eq_ti$q;
+            s_eq_b$58$d = same_q$q;
+        end
+        pin_d = t_mo$58$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$58;
+            if (fwd) begin
+                pin_d = nf_oh$58$q;
             end
         end
-        else if (f_oh$58) begin
-            s_eq$58$d = 1'b1;
-        end
+        seal_d = seal$58$q | (s_ref$58$q >= seal_at);
         pend_d = s_pending$58$q;
-        if (take_new & f_oh$58) begin
+        if (take_new & nf_oh$58$q) begin
+            seal_d = 1'b0;
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             pend_d = 1'b1;
@@ -20853,12 +27136,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$58$d = pin_d;
+        seal$58$d = seal_d;
         s_ref$58$d = ref_d;
+        s_rz$58$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$58$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$58$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$58$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$58$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$58$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$58$d = rz_d;
         s_inc$58$d = inc_d;
         s_pending$58$d = pend_d;
-        s_lv$58$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$59) | (take_new & f_oh$59);
+        s_lv$58$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$59$q) | (take_new & nf_oh$59$q);
         inc = s_inc$59$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$59)) begin
@@ -20868,31 +27181,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$59$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$59$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$59$q;
+        if (inc) begin
+            ref_t = s_rz$59$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$59) begin
-            s_block$59$d = cur_block$q;
+        if (nf_oh$59$q) begin
+            s_block$59$d = t_block$q;
         end
-        if (take) begin
-            s_eq$59$d = s_block$59$q == sel_block;
-            if (f_oh$59) begin
-                s_eq$59$d = cur_block$q == sel_block;
+        s_eq_a$59$d = s_block$59$q == i_block$q;
+        s_eq_b$59$d = s_eq$59;
+        if (nf_oh$59$q) begin
+            s_eq_a$59$d = eq_ti$q;
+            s_eq_b$59$d = same_q$q;
+        end
+        pin_d = t_mo$59$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$59;
+            if (fwd) begin
+                pin_d = nf_oh$59$q;
             end
         end
-        else if (f_oh$59) begin
-            s_eq$59$d = 1'b1;
-        end
+        seal_d = seal$59$q | (s_ref$59$q >= seal_at);
         pend_d = s_pending$59$q;
-        if (take_new & f_oh$59) begin
+        if (take_new & nf_oh$59$q) begin
+            seal_d = 1'b0;
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             pend_d = 1'b1;
@@ -20913,12 +27235,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$59$d = pin_d;
+        seal$59$d = seal_d;
         s_ref$59$d = ref_d;
+        s_rz$59$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$59$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$59$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$59$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$59$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$59$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$59$d = rz_d;
         s_inc$59$d = inc_d;
         s_pending$59$d = pend_d;
-        s_lv$59$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$60) | (take_new & f_oh$60);
+        s_lv$59$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$60$q) | (take_new & nf_oh$60$q);
         inc = s_inc$60$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$60)) begin
@@ -20928,31 +27280,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$60$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$60$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$60$q;
+        if (inc) begin
+            ref_t = s_rz$60$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$60) begin
-            s_block$60$d = cur_block$q;
+        if (nf_oh$60$q) begin
+            s_block$60$d = t_block$q;
         end
-        if (take) begin
-            s_eq$60$d = s_block$60$q == sel_block;
-            if (f_oh$60) begin
-                s_eq$60$d = cur_block$q == sel_block;
+        s_eq_a$60$d = s_block$60$q == i_block$q;
+        s_eq_b$60$d = s_eq$60;
+        if (nf_oh$60$q) begin
+            s_eq_a$60$d = eq_ti$q;
+            s_eq_b$60$d = same_q$q;
+        end
+        pin_d = t_mo$60$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$60;
+            if (fwd) begin
+                pin_d = nf_oh$60$q;
             end
         end
-        else if (f_oh$60) begin
-            s_eq$60$d = 1'b1;
-        end
+        seal_d = seal$60$q | (s_ref$60$q >= seal_at);
         pend_d = s_pending$60$q;
-        if (take_new & f_oh$60) begin
+        if (take_new & nf_oh$60$q) begin
+            seal_d = 1'b0;
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             pend_d = 1'b1;
@@ -20973,12 +27334,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$60$d = pin_d;
+        seal$60$d = seal_d;
         s_ref$60$d = ref_d;
+        s_rz$60$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$60$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$60$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$60$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$60$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$60$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$60$d = rz_d;
         s_inc$60$d = inc_d;
         s_pending$60$d = pend_d;
-        s_lv$60$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$61) | (take_new & f_oh$61);
+        s_lv$60$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$61$q) | (take_new & nf_oh$61$q);
         inc = s_inc$61$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$61)) begin
@@ -20988,31 +27379,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$61$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$61$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$61$q;
+        if (inc) begin
+            ref_t = s_rz$61$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$61) begin
-            s_block$61$d = cur_block$q;
+        if (nf_oh$61$q) begin
+            s_block$61$d = t_block$q;
         end
-        if (take) begin
-            s_eq$61$d = s_block$61$q == sel_block;
-            if (f_oh$61) begin
-                s_eq$61$d = cur_block$q == sel_block;
+        s_eq_a$61$d = s_block$61$q == i_block$q;
+        s_eq_b$61$d = s_eq$61;
+        if (nf_oh$61$q) begin
+            s_eq_a$61$d = eq_ti$q;
+            s_eq_b$61$d = same_q$q;
+        end
+        pin_d = t_mo$61$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$61;
+            if (fwd) begin
+                pin_d = nf_oh$61$q;
             end
         end
-        else if (f_oh$61) begin
-            s_eq$61$d = 1'b1;
-        end
+        seal_d = seal$61$q | (s_ref$61$q >= seal_at);
         pend_d = s_pending$61$q;
-        if (take_new & f_oh$61) begin
+        if (take_new & nf_oh$61$q) begin
+            seal_d = 1'b0;
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             pend_d = 1'b1;
@@ -21033,12 +27433,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$61$d = pin_d;
+        seal$61$d = seal_d;
         s_ref$61$d = ref_d;
+        s_rz$61$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$61$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$61$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$61$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$61$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$61$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$61$d = rz_d;
         s_inc$61$d = inc_d;
         s_pending$61$d = pend_d;
-        s_lv$61$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$62) | (take_new & f_oh$62);
+        s_lv$61$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$62$q) | (take_new & nf_oh$62$q);
         inc = s_inc$62$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$62)) begin
@@ -21048,31 +27478,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$62$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$62$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$62$q;
+        if (inc) begin
+            ref_t = s_rz$62$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$62) begin
-            s_block$62$d = cur_block$q;
+        if (nf_oh$62$q) begin
+            s_block$62$d = t_block$q;
         end
-        if (take) begin
-            s_eq$62$d = s_block$62$q == sel_block;
-            if (f_oh$62) begin
-                s_eq$62$d = cur_block$q == sel_block;
+        s_eq_a$62$d = s_block$62$q == i_block$q;
+        s_eq_b$62$d = s_eq$62;
+        if (nf_oh$62$q) begin
+            s_eq_a$62$d = eq_ti$q;
+            s_eq_b$62$d = same_q$q;
+        end
+        pin_d = t_mo$62$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$62;
+            if (fwd) begin
+                pin_d = nf_oh$62$q;
             end
         end
-        else if (f_oh$62) begin
-            s_eq$62$d = 1'b1;
-        end
+        seal_d = seal$62$q | (s_ref$62$q >= seal_at);
         pend_d = s_pending$62$q;
-        if (take_new & f_oh$62) begin
+        if (take_new & nf_oh$62$q) begin
+            seal_d = 1'b0;
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             pend_d = 1'b1;
@@ -21093,12 +27532,42 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$62$d = pin_d;
+        seal$62$d = seal_d;
         s_ref$62$d = ref_d;
+        s_rz$62$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$62$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$62$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$62$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$62$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$62$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$62$d = rz_d;
         s_inc$62$d = inc_d;
         s_pending$62$d = pend_d;
-        s_lv$62$d = (~ref_z & ~rst) | inc_d | pend_d;
-        inc_d = (merge & m_oh$63) | (take_new & f_oh$63);
+        s_lv$62$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
+        inc_d = (merge & t_mo$63$q) | (take_new & nf_oh$63$q);
         inc = s_inc$63$q;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$63)) begin
@@ -21108,31 +27577,40 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             dec = dec + 32'h1;
         end
         ref_d = s_ref$63$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
-        ref_t = s_ref$63$q + ((inc) & 10'h3ff);
+        ref_t = s_rz$63$q;
+        if (inc) begin
+            ref_t = s_rz$63$q << 32'h1;
+        end
         ref_z = 1'b0;
-        if ((dec == dec_num$0) & (ref_t == ref_num$0)) begin
+        if ((dec == dec_num$0) & |(ref_t & k_bit$0)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$1) & (ref_t == ref_num$1)) begin
+        if ((dec == dec_num$1) & |(ref_t & k_bit$1)) begin
             ref_z = 1'b1;
         end
-        if ((dec == dec_num$2) & (ref_t == ref_num$2)) begin
+        if ((dec == dec_num$2) & |(ref_t & k_bit$2)) begin
             ref_z = 1'b1;
         end
-        if (f_oh$63) begin
-            s_block$63$d = cur_block$q;
+        if (nf_oh$63$q) begin
+            s_block$63$d = t_block$q;
         end
-        if (take) begin
-            s_eq$63$d = s_block$63$q == sel_block;
-            if (f_oh$63) begin
-                s_eq$63$d = cur_block$q == sel_block;
+        s_eq_a$63$d = s_block$63$q == i_block$q;
+        s_eq_b$63$d = s_eq$63;
+        if (nf_oh$63$q) begin
+            s_eq_a$63$d = eq_ti$q;
+            s_eq_b$63$d = same_q$q;
+        end
+        pin_d = t_mo$63$q & ~go;
+        if (move_t) begin
+            pin_d = m_e$63;
+            if (fwd) begin
+                pin_d = nf_oh$63$q;
             end
         end
-        else if (f_oh$63) begin
-            s_eq$63$d = 1'b1;
-        end
+        seal_d = seal$63$q | (s_ref$63$q >= seal_at);
         pend_d = s_pending$63$q;
-        if (take_new & f_oh$63) begin
+        if (take_new & nf_oh$63$q) begin
+            seal_d = 1'b0;
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             pend_d = 1'b1;
@@ -21153,11 +27631,41 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
             pend_d = 1'b0;
+            pin_d = 1'b0;
+            seal_d = 1'b0;
         end
+        t_mo$63$d = pin_d;
+        seal$63$d = seal_d;
         s_ref$63$d = ref_d;
+        s_rz$63$clock = clock;
+        eqv = 32'h0;
+        if (s_ref$63$q == m_num$0) begin
+            eqv = eqv | m_bit$0;
+        end
+        if (s_ref$63$q == m_num$1) begin
+            eqv = eqv | m_bit$1;
+        end
+        if (s_ref$63$q == m_num$2) begin
+            eqv = eqv | m_bit$2;
+        end
+        if (s_ref$63$q == m_num$3) begin
+            eqv = eqv | m_bit$3;
+        end
+        if (s_ref$63$q == m_num$4) begin
+            eqv = eqv | m_bit$4;
+        end
+        sh = eqv;
+        if (inc) begin
+            sh = eqv << 32'h1;
+        end
+        rz_d = ((sh >> ((dec) & 16'hffff)) & 8'hff) & k_mask;
+        if (rst) begin
+            rz_d = 32'h1;
+        end
+        s_rz$63$d = rz_d;
         s_inc$63$d = inc_d;
         s_pending$63$d = pend_d;
-        s_lv$63$d = (~ref_z & ~rst) | inc_d | pend_d;
+        s_lv$63$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         fl_vec = 32'h0;
         er_vec = 32'h0;
         if (s_filled$0$q) begin
@@ -22108,6 +28616,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         if (rst) begin
             rr$d = 32'h0;
             cur_valid$d = 1'b0;
+            i_valid$d = 1'b0;
+            t_valid$d = 1'b0;
+            nf_valid$d = 1'b0;
+            took$d = 1'b0;
             busy_q$d = 1'b0;
             ar_valid$d = 1'b0;
             r_beat$d = 32'h0;
@@ -22121,6 +28633,44 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     end
     
 endmodule // qp_table_scale$miss
+
+
+module qp_table_scale$miss$ans_room$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$ans_room$0
+
+
+module qp_table_scale$miss$ans_room$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$ans_room$1
 
 
 module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -22422,6 +28972,82 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
 endmodule // qp_table_scale$miss$arq
 
 
+module qp_table_scale$miss$busy_g$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$busy_g$0
+
+
+module qp_table_scale$miss$busy_g$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$busy_g$1
+
+
+module qp_table_scale$miss$busy_g$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$busy_g$2
+
+
+module qp_table_scale$miss$busy_g$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$busy_g$3
+
+
 module qp_table_scale$miss$busy_q(d,q,clock);
     
     // Module arguments
@@ -22672,6 +29298,25 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
 endmodule // qp_table_scale$miss$done
 
 
+module qp_table_scale$miss$eq_ti(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$eq_ti
+
+
 module qp_table_scale$miss$er_copy$0(d,q,clock);
     
     // Module arguments
@@ -22832,6 +29477,82 @@ module qp_table_scale$miss$fl_copy$1(d,q,clock);
 endmodule // qp_table_scale$miss$fl_copy$1
 
 
+module qp_table_scale$miss$i_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$i_block
+
+
+module qp_table_scale$miss$i_exempt(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$i_exempt
+
+
+module qp_table_scale$miss$i_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$i_port
+
+
+module qp_table_scale$miss$i_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$i_valid
+
+
 module qp_table_scale$miss$lane1$0(d,q,clock);
     
     // Module arguments
@@ -22906,6 +29627,1241 @@ module qp_table_scale$miss$lane2$1(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$lane2$1
+
+
+module qp_table_scale$miss$nf_oh$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$0
+
+
+module qp_table_scale$miss$nf_oh$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$1
+
+
+module qp_table_scale$miss$nf_oh$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$10
+
+
+module qp_table_scale$miss$nf_oh$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$11
+
+
+module qp_table_scale$miss$nf_oh$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$12
+
+
+module qp_table_scale$miss$nf_oh$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$13
+
+
+module qp_table_scale$miss$nf_oh$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$14
+
+
+module qp_table_scale$miss$nf_oh$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$15
+
+
+module qp_table_scale$miss$nf_oh$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$16
+
+
+module qp_table_scale$miss$nf_oh$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$17
+
+
+module qp_table_scale$miss$nf_oh$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$18
+
+
+module qp_table_scale$miss$nf_oh$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$19
+
+
+module qp_table_scale$miss$nf_oh$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$2
+
+
+module qp_table_scale$miss$nf_oh$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$20
+
+
+module qp_table_scale$miss$nf_oh$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$21
+
+
+module qp_table_scale$miss$nf_oh$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$22
+
+
+module qp_table_scale$miss$nf_oh$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$23
+
+
+module qp_table_scale$miss$nf_oh$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$24
+
+
+module qp_table_scale$miss$nf_oh$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$25
+
+
+module qp_table_scale$miss$nf_oh$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$26
+
+
+module qp_table_scale$miss$nf_oh$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$27
+
+
+module qp_table_scale$miss$nf_oh$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$28
+
+
+module qp_table_scale$miss$nf_oh$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$29
+
+
+module qp_table_scale$miss$nf_oh$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$3
+
+
+module qp_table_scale$miss$nf_oh$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$30
+
+
+module qp_table_scale$miss$nf_oh$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$31
+
+
+module qp_table_scale$miss$nf_oh$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$32
+
+
+module qp_table_scale$miss$nf_oh$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$33
+
+
+module qp_table_scale$miss$nf_oh$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$34
+
+
+module qp_table_scale$miss$nf_oh$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$35
+
+
+module qp_table_scale$miss$nf_oh$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$36
+
+
+module qp_table_scale$miss$nf_oh$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$37
+
+
+module qp_table_scale$miss$nf_oh$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$38
+
+
+module qp_table_scale$miss$nf_oh$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$39
+
+
+module qp_table_scale$miss$nf_oh$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$4
+
+
+module qp_table_scale$miss$nf_oh$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$40
+
+
+module qp_table_scale$miss$nf_oh$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$41
+
+
+module qp_table_scale$miss$nf_oh$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$42
+
+
+module qp_table_scale$miss$nf_oh$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$43
+
+
+module qp_table_scale$miss$nf_oh$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$44
+
+
+module qp_table_scale$miss$nf_oh$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$45
+
+
+module qp_table_scale$miss$nf_oh$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$46
+
+
+module qp_table_scale$miss$nf_oh$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$47
+
+
+module qp_table_scale$miss$nf_oh$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$48
+
+
+module qp_table_scale$miss$nf_oh$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$49
+
+
+module qp_table_scale$miss$nf_oh$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$5
+
+
+module qp_table_scale$miss$nf_oh$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$50
+
+
+module qp_table_scale$miss$nf_oh$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$51
+
+
+module qp_table_scale$miss$nf_oh$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$52
+
+
+module qp_table_scale$miss$nf_oh$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$53
+
+
+module qp_table_scale$miss$nf_oh$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$54
+
+
+module qp_table_scale$miss$nf_oh$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$55
+
+
+module qp_table_scale$miss$nf_oh$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$56
+
+
+module qp_table_scale$miss$nf_oh$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$57
+
+
+module qp_table_scale$miss$nf_oh$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$58
+
+
+module qp_table_scale$miss$nf_oh$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$59
+
+
+module qp_table_scale$miss$nf_oh$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$6
+
+
+module qp_table_scale$miss$nf_oh$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$60
+
+
+module qp_table_scale$miss$nf_oh$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$61
+
+
+module qp_table_scale$miss$nf_oh$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$62
+
+
+module qp_table_scale$miss$nf_oh$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$63
+
+
+module qp_table_scale$miss$nf_oh$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$7
+
+
+module qp_table_scale$miss$nf_oh$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$8
+
+
+module qp_table_scale$miss$nf_oh$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_oh$9
+
+
+module qp_table_scale$miss$nf_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$nf_valid
 
 
 module qp_table_scale$miss$p1_beat(d,q,clock);
@@ -24606,7 +32562,7 @@ module qp_table_scale$miss$s_block$9(d,q,clock);
 endmodule // qp_table_scale$miss$s_block$9
 
 
-module qp_table_scale$miss$s_eq$0(d,q,clock);
+module qp_table_scale$miss$s_eq_a$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24622,10 +32578,10 @@ module qp_table_scale$miss$s_eq$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$0
+endmodule // qp_table_scale$miss$s_eq_a$0
 
 
-module qp_table_scale$miss$s_eq$1(d,q,clock);
+module qp_table_scale$miss$s_eq_a$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24641,10 +32597,10 @@ module qp_table_scale$miss$s_eq$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$1
+endmodule // qp_table_scale$miss$s_eq_a$1
 
 
-module qp_table_scale$miss$s_eq$10(d,q,clock);
+module qp_table_scale$miss$s_eq_a$10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24660,10 +32616,10 @@ module qp_table_scale$miss$s_eq$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$10
+endmodule // qp_table_scale$miss$s_eq_a$10
 
 
-module qp_table_scale$miss$s_eq$11(d,q,clock);
+module qp_table_scale$miss$s_eq_a$11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24679,10 +32635,10 @@ module qp_table_scale$miss$s_eq$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$11
+endmodule // qp_table_scale$miss$s_eq_a$11
 
 
-module qp_table_scale$miss$s_eq$12(d,q,clock);
+module qp_table_scale$miss$s_eq_a$12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24698,10 +32654,10 @@ module qp_table_scale$miss$s_eq$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$12
+endmodule // qp_table_scale$miss$s_eq_a$12
 
 
-module qp_table_scale$miss$s_eq$13(d,q,clock);
+module qp_table_scale$miss$s_eq_a$13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24717,10 +32673,10 @@ module qp_table_scale$miss$s_eq$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$13
+endmodule // qp_table_scale$miss$s_eq_a$13
 
 
-module qp_table_scale$miss$s_eq$14(d,q,clock);
+module qp_table_scale$miss$s_eq_a$14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24736,10 +32692,10 @@ module qp_table_scale$miss$s_eq$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$14
+endmodule // qp_table_scale$miss$s_eq_a$14
 
 
-module qp_table_scale$miss$s_eq$15(d,q,clock);
+module qp_table_scale$miss$s_eq_a$15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24755,10 +32711,10 @@ module qp_table_scale$miss$s_eq$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$15
+endmodule // qp_table_scale$miss$s_eq_a$15
 
 
-module qp_table_scale$miss$s_eq$16(d,q,clock);
+module qp_table_scale$miss$s_eq_a$16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24774,10 +32730,10 @@ module qp_table_scale$miss$s_eq$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$16
+endmodule // qp_table_scale$miss$s_eq_a$16
 
 
-module qp_table_scale$miss$s_eq$17(d,q,clock);
+module qp_table_scale$miss$s_eq_a$17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24793,10 +32749,10 @@ module qp_table_scale$miss$s_eq$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$17
+endmodule // qp_table_scale$miss$s_eq_a$17
 
 
-module qp_table_scale$miss$s_eq$18(d,q,clock);
+module qp_table_scale$miss$s_eq_a$18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24812,10 +32768,10 @@ module qp_table_scale$miss$s_eq$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$18
+endmodule // qp_table_scale$miss$s_eq_a$18
 
 
-module qp_table_scale$miss$s_eq$19(d,q,clock);
+module qp_table_scale$miss$s_eq_a$19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24831,10 +32787,10 @@ module qp_table_scale$miss$s_eq$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$19
+endmodule // qp_table_scale$miss$s_eq_a$19
 
 
-module qp_table_scale$miss$s_eq$2(d,q,clock);
+module qp_table_scale$miss$s_eq_a$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24850,10 +32806,10 @@ module qp_table_scale$miss$s_eq$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$2
+endmodule // qp_table_scale$miss$s_eq_a$2
 
 
-module qp_table_scale$miss$s_eq$20(d,q,clock);
+module qp_table_scale$miss$s_eq_a$20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24869,10 +32825,10 @@ module qp_table_scale$miss$s_eq$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$20
+endmodule // qp_table_scale$miss$s_eq_a$20
 
 
-module qp_table_scale$miss$s_eq$21(d,q,clock);
+module qp_table_scale$miss$s_eq_a$21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24888,10 +32844,10 @@ module qp_table_scale$miss$s_eq$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$21
+endmodule // qp_table_scale$miss$s_eq_a$21
 
 
-module qp_table_scale$miss$s_eq$22(d,q,clock);
+module qp_table_scale$miss$s_eq_a$22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24907,10 +32863,10 @@ module qp_table_scale$miss$s_eq$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$22
+endmodule // qp_table_scale$miss$s_eq_a$22
 
 
-module qp_table_scale$miss$s_eq$23(d,q,clock);
+module qp_table_scale$miss$s_eq_a$23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24926,10 +32882,10 @@ module qp_table_scale$miss$s_eq$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$23
+endmodule // qp_table_scale$miss$s_eq_a$23
 
 
-module qp_table_scale$miss$s_eq$24(d,q,clock);
+module qp_table_scale$miss$s_eq_a$24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24945,10 +32901,10 @@ module qp_table_scale$miss$s_eq$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$24
+endmodule // qp_table_scale$miss$s_eq_a$24
 
 
-module qp_table_scale$miss$s_eq$25(d,q,clock);
+module qp_table_scale$miss$s_eq_a$25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24964,10 +32920,10 @@ module qp_table_scale$miss$s_eq$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$25
+endmodule // qp_table_scale$miss$s_eq_a$25
 
 
-module qp_table_scale$miss$s_eq$26(d,q,clock);
+module qp_table_scale$miss$s_eq_a$26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24983,10 +32939,10 @@ module qp_table_scale$miss$s_eq$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$26
+endmodule // qp_table_scale$miss$s_eq_a$26
 
 
-module qp_table_scale$miss$s_eq$27(d,q,clock);
+module qp_table_scale$miss$s_eq_a$27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25002,10 +32958,10 @@ module qp_table_scale$miss$s_eq$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$27
+endmodule // qp_table_scale$miss$s_eq_a$27
 
 
-module qp_table_scale$miss$s_eq$28(d,q,clock);
+module qp_table_scale$miss$s_eq_a$28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25021,10 +32977,10 @@ module qp_table_scale$miss$s_eq$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$28
+endmodule // qp_table_scale$miss$s_eq_a$28
 
 
-module qp_table_scale$miss$s_eq$29(d,q,clock);
+module qp_table_scale$miss$s_eq_a$29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25040,10 +32996,10 @@ module qp_table_scale$miss$s_eq$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$29
+endmodule // qp_table_scale$miss$s_eq_a$29
 
 
-module qp_table_scale$miss$s_eq$3(d,q,clock);
+module qp_table_scale$miss$s_eq_a$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25059,10 +33015,10 @@ module qp_table_scale$miss$s_eq$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$3
+endmodule // qp_table_scale$miss$s_eq_a$3
 
 
-module qp_table_scale$miss$s_eq$30(d,q,clock);
+module qp_table_scale$miss$s_eq_a$30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25078,10 +33034,10 @@ module qp_table_scale$miss$s_eq$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$30
+endmodule // qp_table_scale$miss$s_eq_a$30
 
 
-module qp_table_scale$miss$s_eq$31(d,q,clock);
+module qp_table_scale$miss$s_eq_a$31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25097,10 +33053,10 @@ module qp_table_scale$miss$s_eq$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$31
+endmodule // qp_table_scale$miss$s_eq_a$31
 
 
-module qp_table_scale$miss$s_eq$32(d,q,clock);
+module qp_table_scale$miss$s_eq_a$32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25116,10 +33072,10 @@ module qp_table_scale$miss$s_eq$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$32
+endmodule // qp_table_scale$miss$s_eq_a$32
 
 
-module qp_table_scale$miss$s_eq$33(d,q,clock);
+module qp_table_scale$miss$s_eq_a$33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25135,10 +33091,10 @@ module qp_table_scale$miss$s_eq$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$33
+endmodule // qp_table_scale$miss$s_eq_a$33
 
 
-module qp_table_scale$miss$s_eq$34(d,q,clock);
+module qp_table_scale$miss$s_eq_a$34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25154,10 +33110,10 @@ module qp_table_scale$miss$s_eq$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$34
+endmodule // qp_table_scale$miss$s_eq_a$34
 
 
-module qp_table_scale$miss$s_eq$35(d,q,clock);
+module qp_table_scale$miss$s_eq_a$35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25173,10 +33129,10 @@ module qp_table_scale$miss$s_eq$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$35
+endmodule // qp_table_scale$miss$s_eq_a$35
 
 
-module qp_table_scale$miss$s_eq$36(d,q,clock);
+module qp_table_scale$miss$s_eq_a$36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25192,10 +33148,10 @@ module qp_table_scale$miss$s_eq$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$36
+endmodule // qp_table_scale$miss$s_eq_a$36
 
 
-module qp_table_scale$miss$s_eq$37(d,q,clock);
+module qp_table_scale$miss$s_eq_a$37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25211,10 +33167,10 @@ module qp_table_scale$miss$s_eq$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$37
+endmodule // qp_table_scale$miss$s_eq_a$37
 
 
-module qp_table_scale$miss$s_eq$38(d,q,clock);
+module qp_table_scale$miss$s_eq_a$38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25230,10 +33186,10 @@ module qp_table_scale$miss$s_eq$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$38
+endmodule // qp_table_scale$miss$s_eq_a$38
 
 
-module qp_table_scale$miss$s_eq$39(d,q,clock);
+module qp_table_scale$miss$s_eq_a$39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25249,10 +33205,10 @@ module qp_table_scale$miss$s_eq$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$39
+endmodule // qp_table_scale$miss$s_eq_a$39
 
 
-module qp_table_scale$miss$s_eq$4(d,q,clock);
+module qp_table_scale$miss$s_eq_a$4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25268,10 +33224,10 @@ module qp_table_scale$miss$s_eq$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$4
+endmodule // qp_table_scale$miss$s_eq_a$4
 
 
-module qp_table_scale$miss$s_eq$40(d,q,clock);
+module qp_table_scale$miss$s_eq_a$40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25287,10 +33243,10 @@ module qp_table_scale$miss$s_eq$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$40
+endmodule // qp_table_scale$miss$s_eq_a$40
 
 
-module qp_table_scale$miss$s_eq$41(d,q,clock);
+module qp_table_scale$miss$s_eq_a$41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25306,10 +33262,10 @@ module qp_table_scale$miss$s_eq$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$41
+endmodule // qp_table_scale$miss$s_eq_a$41
 
 
-module qp_table_scale$miss$s_eq$42(d,q,clock);
+module qp_table_scale$miss$s_eq_a$42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25325,10 +33281,10 @@ module qp_table_scale$miss$s_eq$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$42
+endmodule // qp_table_scale$miss$s_eq_a$42
 
 
-module qp_table_scale$miss$s_eq$43(d,q,clock);
+module qp_table_scale$miss$s_eq_a$43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25344,10 +33300,10 @@ module qp_table_scale$miss$s_eq$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$43
+endmodule // qp_table_scale$miss$s_eq_a$43
 
 
-module qp_table_scale$miss$s_eq$44(d,q,clock);
+module qp_table_scale$miss$s_eq_a$44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25363,10 +33319,10 @@ module qp_table_scale$miss$s_eq$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$44
+endmodule // qp_table_scale$miss$s_eq_a$44
 
 
-module qp_table_scale$miss$s_eq$45(d,q,clock);
+module qp_table_scale$miss$s_eq_a$45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25382,10 +33338,10 @@ module qp_table_scale$miss$s_eq$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$45
+endmodule // qp_table_scale$miss$s_eq_a$45
 
 
-module qp_table_scale$miss$s_eq$46(d,q,clock);
+module qp_table_scale$miss$s_eq_a$46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25401,10 +33357,10 @@ module qp_table_scale$miss$s_eq$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$46
+endmodule // qp_table_scale$miss$s_eq_a$46
 
 
-module qp_table_scale$miss$s_eq$47(d,q,clock);
+module qp_table_scale$miss$s_eq_a$47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25420,10 +33376,10 @@ module qp_table_scale$miss$s_eq$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$47
+endmodule // qp_table_scale$miss$s_eq_a$47
 
 
-module qp_table_scale$miss$s_eq$48(d,q,clock);
+module qp_table_scale$miss$s_eq_a$48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25439,10 +33395,10 @@ module qp_table_scale$miss$s_eq$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$48
+endmodule // qp_table_scale$miss$s_eq_a$48
 
 
-module qp_table_scale$miss$s_eq$49(d,q,clock);
+module qp_table_scale$miss$s_eq_a$49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25458,10 +33414,10 @@ module qp_table_scale$miss$s_eq$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$49
+endmodule // qp_table_scale$miss$s_eq_a$49
 
 
-module qp_table_scale$miss$s_eq$5(d,q,clock);
+module qp_table_scale$miss$s_eq_a$5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25477,10 +33433,10 @@ module qp_table_scale$miss$s_eq$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$5
+endmodule // qp_table_scale$miss$s_eq_a$5
 
 
-module qp_table_scale$miss$s_eq$50(d,q,clock);
+module qp_table_scale$miss$s_eq_a$50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25496,10 +33452,10 @@ module qp_table_scale$miss$s_eq$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$50
+endmodule // qp_table_scale$miss$s_eq_a$50
 
 
-module qp_table_scale$miss$s_eq$51(d,q,clock);
+module qp_table_scale$miss$s_eq_a$51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25515,10 +33471,10 @@ module qp_table_scale$miss$s_eq$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$51
+endmodule // qp_table_scale$miss$s_eq_a$51
 
 
-module qp_table_scale$miss$s_eq$52(d,q,clock);
+module qp_table_scale$miss$s_eq_a$52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25534,10 +33490,10 @@ module qp_table_scale$miss$s_eq$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$52
+endmodule // qp_table_scale$miss$s_eq_a$52
 
 
-module qp_table_scale$miss$s_eq$53(d,q,clock);
+module qp_table_scale$miss$s_eq_a$53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25553,10 +33509,10 @@ module qp_table_scale$miss$s_eq$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$53
+endmodule // qp_table_scale$miss$s_eq_a$53
 
 
-module qp_table_scale$miss$s_eq$54(d,q,clock);
+module qp_table_scale$miss$s_eq_a$54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25572,10 +33528,10 @@ module qp_table_scale$miss$s_eq$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$54
+endmodule // qp_table_scale$miss$s_eq_a$54
 
 
-module qp_table_scale$miss$s_eq$55(d,q,clock);
+module qp_table_scale$miss$s_eq_a$55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25591,10 +33547,10 @@ module qp_table_scale$miss$s_eq$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$55
+endmodule // qp_table_scale$miss$s_eq_a$55
 
 
-module qp_table_scale$miss$s_eq$56(d,q,clock);
+module qp_table_scale$miss$s_eq_a$56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25610,10 +33566,10 @@ module qp_table_scale$miss$s_eq$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$56
+endmodule // qp_table_scale$miss$s_eq_a$56
 
 
-module qp_table_scale$miss$s_eq$57(d,q,clock);
+module qp_table_scale$miss$s_eq_a$57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25629,10 +33585,10 @@ module qp_table_scale$miss$s_eq$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$57
+endmodule // qp_table_scale$miss$s_eq_a$57
 
 
-module qp_table_scale$miss$s_eq$58(d,q,clock);
+module qp_table_scale$miss$s_eq_a$58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25648,10 +33604,10 @@ module qp_table_scale$miss$s_eq$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$58
+endmodule // qp_table_scale$miss$s_eq_a$58
 
 
-module qp_table_scale$miss$s_eq$59(d,q,clock);
+module qp_table_scale$miss$s_eq_a$59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25667,10 +33623,10 @@ module qp_table_scale$miss$s_eq$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$59
+endmodule // qp_table_scale$miss$s_eq_a$59
 
 
-module qp_table_scale$miss$s_eq$6(d,q,clock);
+module qp_table_scale$miss$s_eq_a$6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25686,10 +33642,10 @@ module qp_table_scale$miss$s_eq$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$6
+endmodule // qp_table_scale$miss$s_eq_a$6
 
 
-module qp_table_scale$miss$s_eq$60(d,q,clock);
+module qp_table_scale$miss$s_eq_a$60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25705,10 +33661,10 @@ module qp_table_scale$miss$s_eq$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$60
+endmodule // qp_table_scale$miss$s_eq_a$60
 
 
-module qp_table_scale$miss$s_eq$61(d,q,clock);
+module qp_table_scale$miss$s_eq_a$61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25724,10 +33680,10 @@ module qp_table_scale$miss$s_eq$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$61
+endmodule // qp_table_scale$miss$s_eq_a$61
 
 
-module qp_table_scale$miss$s_eq$62(d,q,clock);
+module qp_table_scale$miss$s_eq_a$62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25743,10 +33699,10 @@ module qp_table_scale$miss$s_eq$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$62
+endmodule // qp_table_scale$miss$s_eq_a$62
 
 
-module qp_table_scale$miss$s_eq$63(d,q,clock);
+module qp_table_scale$miss$s_eq_a$63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25762,10 +33718,10 @@ module qp_table_scale$miss$s_eq$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$63
+endmodule // qp_table_scale$miss$s_eq_a$63
 
 
-module qp_table_scale$miss$s_eq$7(d,q,clock);
+module qp_table_scale$miss$s_eq_a$7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25781,10 +33737,10 @@ module qp_table_scale$miss$s_eq$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$7
+endmodule // qp_table_scale$miss$s_eq_a$7
 
 
-module qp_table_scale$miss$s_eq$8(d,q,clock);
+module qp_table_scale$miss$s_eq_a$8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25800,10 +33756,10 @@ module qp_table_scale$miss$s_eq$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$8
+endmodule // qp_table_scale$miss$s_eq_a$8
 
 
-module qp_table_scale$miss$s_eq$9(d,q,clock);
+module qp_table_scale$miss$s_eq_a$9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25819,7 +33775,1223 @@ module qp_table_scale$miss$s_eq$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq$9
+endmodule // qp_table_scale$miss$s_eq_a$9
+
+
+module qp_table_scale$miss$s_eq_b$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$0
+
+
+module qp_table_scale$miss$s_eq_b$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$1
+
+
+module qp_table_scale$miss$s_eq_b$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$10
+
+
+module qp_table_scale$miss$s_eq_b$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$11
+
+
+module qp_table_scale$miss$s_eq_b$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$12
+
+
+module qp_table_scale$miss$s_eq_b$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$13
+
+
+module qp_table_scale$miss$s_eq_b$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$14
+
+
+module qp_table_scale$miss$s_eq_b$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$15
+
+
+module qp_table_scale$miss$s_eq_b$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$16
+
+
+module qp_table_scale$miss$s_eq_b$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$17
+
+
+module qp_table_scale$miss$s_eq_b$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$18
+
+
+module qp_table_scale$miss$s_eq_b$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$19
+
+
+module qp_table_scale$miss$s_eq_b$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$2
+
+
+module qp_table_scale$miss$s_eq_b$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$20
+
+
+module qp_table_scale$miss$s_eq_b$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$21
+
+
+module qp_table_scale$miss$s_eq_b$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$22
+
+
+module qp_table_scale$miss$s_eq_b$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$23
+
+
+module qp_table_scale$miss$s_eq_b$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$24
+
+
+module qp_table_scale$miss$s_eq_b$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$25
+
+
+module qp_table_scale$miss$s_eq_b$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$26
+
+
+module qp_table_scale$miss$s_eq_b$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$27
+
+
+module qp_table_scale$miss$s_eq_b$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$28
+
+
+module qp_table_scale$miss$s_eq_b$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$29
+
+
+module qp_table_scale$miss$s_eq_b$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$3
+
+
+module qp_table_scale$miss$s_eq_b$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$30
+
+
+module qp_table_scale$miss$s_eq_b$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$31
+
+
+module qp_table_scale$miss$s_eq_b$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$32
+
+
+module qp_table_scale$miss$s_eq_b$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$33
+
+
+module qp_table_scale$miss$s_eq_b$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$34
+
+
+module qp_table_scale$miss$s_eq_b$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$35
+
+
+module qp_table_scale$miss$s_eq_b$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$36
+
+
+module qp_table_scale$miss$s_eq_b$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$37
+
+
+module qp_table_scale$miss$s_eq_b$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$38
+
+
+module qp_table_scale$miss$s_eq_b$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$39
+
+
+module qp_table_scale$miss$s_eq_b$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$4
+
+
+module qp_table_scale$miss$s_eq_b$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$40
+
+
+module qp_table_scale$miss$s_eq_b$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$41
+
+
+module qp_table_scale$miss$s_eq_b$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$42
+
+
+module qp_table_scale$miss$s_eq_b$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$43
+
+
+module qp_table_scale$miss$s_eq_b$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$44
+
+
+module qp_table_scale$miss$s_eq_b$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$45
+
+
+module qp_table_scale$miss$s_eq_b$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$46
+
+
+module qp_table_scale$miss$s_eq_b$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$47
+
+
+module qp_table_scale$miss$s_eq_b$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$48
+
+
+module qp_table_scale$miss$s_eq_b$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$49
+
+
+module qp_table_scale$miss$s_eq_b$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$5
+
+
+module qp_table_scale$miss$s_eq_b$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$50
+
+
+module qp_table_scale$miss$s_eq_b$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$51
+
+
+module qp_table_scale$miss$s_eq_b$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$52
+
+
+module qp_table_scale$miss$s_eq_b$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$53
+
+
+module qp_table_scale$miss$s_eq_b$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$54
+
+
+module qp_table_scale$miss$s_eq_b$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$55
+
+
+module qp_table_scale$miss$s_eq_b$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$56
+
+
+module qp_table_scale$miss$s_eq_b$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$57
+
+
+module qp_table_scale$miss$s_eq_b$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$58
+
+
+module qp_table_scale$miss$s_eq_b$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$59
+
+
+module qp_table_scale$miss$s_eq_b$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$6
+
+
+module qp_table_scale$miss$s_eq_b$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$60
+
+
+module qp_table_scale$miss$s_eq_b$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$61
+
+
+module qp_table_scale$miss$s_eq_b$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$62
+
+
+module qp_table_scale$miss$s_eq_b$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$63
+
+
+module qp_table_scale$miss$s_eq_b$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$7
+
+
+module qp_table_scale$miss$s_eq_b$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$8
+
+
+module qp_table_scale$miss$s_eq_b$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_eq_b$9
 
 
 module qp_table_scale$miss$s_error$0(d,q,clock);
@@ -33116,6 +42288,3768 @@ module qp_table_scale$miss$s_ref$9(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$s_ref$9
+
+
+module qp_table_scale$miss$s_rz$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$0
+
+
+module qp_table_scale$miss$s_rz$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$1
+
+
+module qp_table_scale$miss$s_rz$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$10
+
+
+module qp_table_scale$miss$s_rz$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$11
+
+
+module qp_table_scale$miss$s_rz$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$12
+
+
+module qp_table_scale$miss$s_rz$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$13
+
+
+module qp_table_scale$miss$s_rz$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$14
+
+
+module qp_table_scale$miss$s_rz$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$15
+
+
+module qp_table_scale$miss$s_rz$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$16
+
+
+module qp_table_scale$miss$s_rz$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$17
+
+
+module qp_table_scale$miss$s_rz$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$18
+
+
+module qp_table_scale$miss$s_rz$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$19
+
+
+module qp_table_scale$miss$s_rz$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$2
+
+
+module qp_table_scale$miss$s_rz$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$20
+
+
+module qp_table_scale$miss$s_rz$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$21
+
+
+module qp_table_scale$miss$s_rz$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$22
+
+
+module qp_table_scale$miss$s_rz$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$23
+
+
+module qp_table_scale$miss$s_rz$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$24
+
+
+module qp_table_scale$miss$s_rz$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$25
+
+
+module qp_table_scale$miss$s_rz$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$26
+
+
+module qp_table_scale$miss$s_rz$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$27
+
+
+module qp_table_scale$miss$s_rz$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$28
+
+
+module qp_table_scale$miss$s_rz$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$29
+
+
+module qp_table_scale$miss$s_rz$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$3
+
+
+module qp_table_scale$miss$s_rz$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$30
+
+
+module qp_table_scale$miss$s_rz$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$31
+
+
+module qp_table_scale$miss$s_rz$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$32
+
+
+module qp_table_scale$miss$s_rz$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$33
+
+
+module qp_table_scale$miss$s_rz$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$34
+
+
+module qp_table_scale$miss$s_rz$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$35
+
+
+module qp_table_scale$miss$s_rz$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$36
+
+
+module qp_table_scale$miss$s_rz$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$37
+
+
+module qp_table_scale$miss$s_rz$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$38
+
+
+module qp_table_scale$miss$s_rz$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$39
+
+
+module qp_table_scale$miss$s_rz$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$4
+
+
+module qp_table_scale$miss$s_rz$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$40
+
+
+module qp_table_scale$miss$s_rz$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$41
+
+
+module qp_table_scale$miss$s_rz$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$42
+
+
+module qp_table_scale$miss$s_rz$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$43
+
+
+module qp_table_scale$miss$s_rz$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$44
+
+
+module qp_table_scale$miss$s_rz$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$45
+
+
+module qp_table_scale$miss$s_rz$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$46
+
+
+module qp_table_scale$miss$s_rz$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$47
+
+
+module qp_table_scale$miss$s_rz$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$48
+
+
+module qp_table_scale$miss$s_rz$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$49
+
+
+module qp_table_scale$miss$s_rz$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$5
+
+
+module qp_table_scale$miss$s_rz$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$50
+
+
+module qp_table_scale$miss$s_rz$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$51
+
+
+module qp_table_scale$miss$s_rz$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$52
+
+
+module qp_table_scale$miss$s_rz$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$53
+
+
+module qp_table_scale$miss$s_rz$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$54
+
+
+module qp_table_scale$miss$s_rz$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$55
+
+
+module qp_table_scale$miss$s_rz$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$56
+
+
+module qp_table_scale$miss$s_rz$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$57
+
+
+module qp_table_scale$miss$s_rz$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$58
+
+
+module qp_table_scale$miss$s_rz$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$59
+
+
+module qp_table_scale$miss$s_rz$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$6
+
+
+module qp_table_scale$miss$s_rz$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$60
+
+
+module qp_table_scale$miss$s_rz$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$61
+
+
+module qp_table_scale$miss$s_rz$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$62
+
+
+module qp_table_scale$miss$s_rz$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$63
+
+
+module qp_table_scale$miss$s_rz$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$7
+
+
+module qp_table_scale$miss$s_rz$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$8
+
+
+module qp_table_scale$miss$s_rz$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rz$9
+
+
+module qp_table_scale$miss$same_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$same_q
+
+
+module qp_table_scale$miss$seal$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$0
+
+
+module qp_table_scale$miss$seal$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$1
+
+
+module qp_table_scale$miss$seal$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$10
+
+
+module qp_table_scale$miss$seal$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$11
+
+
+module qp_table_scale$miss$seal$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$12
+
+
+module qp_table_scale$miss$seal$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$13
+
+
+module qp_table_scale$miss$seal$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$14
+
+
+module qp_table_scale$miss$seal$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$15
+
+
+module qp_table_scale$miss$seal$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$16
+
+
+module qp_table_scale$miss$seal$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$17
+
+
+module qp_table_scale$miss$seal$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$18
+
+
+module qp_table_scale$miss$seal$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$19
+
+
+module qp_table_scale$miss$seal$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$2
+
+
+module qp_table_scale$miss$seal$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$20
+
+
+module qp_table_scale$miss$seal$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$21
+
+
+module qp_table_scale$miss$seal$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$22
+
+
+module qp_table_scale$miss$seal$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$23
+
+
+module qp_table_scale$miss$seal$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$24
+
+
+module qp_table_scale$miss$seal$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$25
+
+
+module qp_table_scale$miss$seal$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$26
+
+
+module qp_table_scale$miss$seal$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$27
+
+
+module qp_table_scale$miss$seal$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$28
+
+
+module qp_table_scale$miss$seal$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$29
+
+
+module qp_table_scale$miss$seal$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$3
+
+
+module qp_table_scale$miss$seal$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$30
+
+
+module qp_table_scale$miss$seal$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$31
+
+
+module qp_table_scale$miss$seal$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$32
+
+
+module qp_table_scale$miss$seal$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$33
+
+
+module qp_table_scale$miss$seal$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$34
+
+
+module qp_table_scale$miss$seal$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$35
+
+
+module qp_table_scale$miss$seal$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$36
+
+
+module qp_table_scale$miss$seal$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$37
+
+
+module qp_table_scale$miss$seal$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$38
+
+
+module qp_table_scale$miss$seal$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$39
+
+
+module qp_table_scale$miss$seal$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$4
+
+
+module qp_table_scale$miss$seal$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$40
+
+
+module qp_table_scale$miss$seal$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$41
+
+
+module qp_table_scale$miss$seal$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$42
+
+
+module qp_table_scale$miss$seal$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$43
+
+
+module qp_table_scale$miss$seal$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$44
+
+
+module qp_table_scale$miss$seal$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$45
+
+
+module qp_table_scale$miss$seal$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$46
+
+
+module qp_table_scale$miss$seal$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$47
+
+
+module qp_table_scale$miss$seal$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$48
+
+
+module qp_table_scale$miss$seal$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$49
+
+
+module qp_table_scale$miss$seal$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$5
+
+
+module qp_table_scale$miss$seal$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$50
+
+
+module qp_table_scale$miss$seal$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$51
+
+
+module qp_table_scale$miss$seal$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$52
+
+
+module qp_table_scale$miss$seal$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$53
+
+
+module qp_table_scale$miss$seal$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$54
+
+
+module qp_table_scale$miss$seal$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$55
+
+
+module qp_table_scale$miss$seal$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$56
+
+
+module qp_table_scale$miss$seal$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$57
+
+
+module qp_table_scale$miss$seal$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$58
+
+
+module qp_table_scale$miss$seal$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$59
+
+
+module qp_table_scale$miss$seal$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$6
+
+
+module qp_table_scale$miss$seal$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$60
+
+
+module qp_table_scale$miss$seal$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$61
+
+
+module qp_table_scale$miss$seal$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$62
+
+
+module qp_table_scale$miss$seal$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$63
+
+
+module qp_table_scale$miss$seal$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$7
+
+
+module qp_table_scale$miss$seal$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$8
+
+
+module qp_table_scale$miss$seal$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$seal$9
+
+
+module qp_table_scale$miss$t_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_block
+
+
+module qp_table_scale$miss$t_hit(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_hit
+
+
+module qp_table_scale$miss$t_mo$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$0
+
+
+module qp_table_scale$miss$t_mo$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$1
+
+
+module qp_table_scale$miss$t_mo$10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$10
+
+
+module qp_table_scale$miss$t_mo$11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$11
+
+
+module qp_table_scale$miss$t_mo$12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$12
+
+
+module qp_table_scale$miss$t_mo$13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$13
+
+
+module qp_table_scale$miss$t_mo$14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$14
+
+
+module qp_table_scale$miss$t_mo$15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$15
+
+
+module qp_table_scale$miss$t_mo$16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$16
+
+
+module qp_table_scale$miss$t_mo$17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$17
+
+
+module qp_table_scale$miss$t_mo$18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$18
+
+
+module qp_table_scale$miss$t_mo$19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$19
+
+
+module qp_table_scale$miss$t_mo$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$2
+
+
+module qp_table_scale$miss$t_mo$20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$20
+
+
+module qp_table_scale$miss$t_mo$21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$21
+
+
+module qp_table_scale$miss$t_mo$22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$22
+
+
+module qp_table_scale$miss$t_mo$23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$23
+
+
+module qp_table_scale$miss$t_mo$24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$24
+
+
+module qp_table_scale$miss$t_mo$25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$25
+
+
+module qp_table_scale$miss$t_mo$26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$26
+
+
+module qp_table_scale$miss$t_mo$27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$27
+
+
+module qp_table_scale$miss$t_mo$28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$28
+
+
+module qp_table_scale$miss$t_mo$29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$29
+
+
+module qp_table_scale$miss$t_mo$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$3
+
+
+module qp_table_scale$miss$t_mo$30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$30
+
+
+module qp_table_scale$miss$t_mo$31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$31
+
+
+module qp_table_scale$miss$t_mo$32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$32
+
+
+module qp_table_scale$miss$t_mo$33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$33
+
+
+module qp_table_scale$miss$t_mo$34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$34
+
+
+module qp_table_scale$miss$t_mo$35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$35
+
+
+module qp_table_scale$miss$t_mo$36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$36
+
+
+module qp_table_scale$miss$t_mo$37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$37
+
+
+module qp_table_scale$miss$t_mo$38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$38
+
+
+module qp_table_scale$miss$t_mo$39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$39
+
+
+module qp_table_scale$miss$t_mo$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$4
+
+
+module qp_table_scale$miss$t_mo$40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$40
+
+
+module qp_table_scale$miss$t_mo$41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$41
+
+
+module qp_table_scale$miss$t_mo$42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$42
+
+
+module qp_table_scale$miss$t_mo$43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$43
+
+
+module qp_table_scale$miss$t_mo$44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$44
+
+
+module qp_table_scale$miss$t_mo$45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$45
+
+
+module qp_table_scale$miss$t_mo$46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$46
+
+
+module qp_table_scale$miss$t_mo$47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$47
+
+
+module qp_table_scale$miss$t_mo$48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$48
+
+
+module qp_table_scale$miss$t_mo$49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$49
+
+
+module qp_table_scale$miss$t_mo$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$5
+
+
+module qp_table_scale$miss$t_mo$50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$50
+
+
+module qp_table_scale$miss$t_mo$51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$51
+
+
+module qp_table_scale$miss$t_mo$52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$52
+
+
+module qp_table_scale$miss$t_mo$53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$53
+
+
+module qp_table_scale$miss$t_mo$54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$54
+
+
+module qp_table_scale$miss$t_mo$55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$55
+
+
+module qp_table_scale$miss$t_mo$56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$56
+
+
+module qp_table_scale$miss$t_mo$57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$57
+
+
+module qp_table_scale$miss$t_mo$58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$58
+
+
+module qp_table_scale$miss$t_mo$59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$59
+
+
+module qp_table_scale$miss$t_mo$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$6
+
+
+module qp_table_scale$miss$t_mo$60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$60
+
+
+module qp_table_scale$miss$t_mo$61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$61
+
+
+module qp_table_scale$miss$t_mo$62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$62
+
+
+module qp_table_scale$miss$t_mo$63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$63
+
+
+module qp_table_scale$miss$t_mo$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$7
+
+
+module qp_table_scale$miss$t_mo$8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$8
+
+
+module qp_table_scale$miss$t_mo$9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_mo$9
+
+
+module qp_table_scale$miss$t_port(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_port
+
+
+module qp_table_scale$miss$t_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$t_valid
+
+
+module qp_table_scale$miss$took(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$took
 
 
 module qp_table_scale$miss$w_ptr(d,q,clock);

@@ -32,9 +32,9 @@
 //! | `rd_filled[p]`, `rd_error[p]` | out | combinational in `rd_slot[p]`, from the slots' flags as they were in the cycle before (a copy per port, one edge late): its fill has landed; it failed (only with `rd_filled`). A slot is answered to a port at the earliest one edge after it is taken, so the copy never shows a fill of the slot's use before |
 //! | `rd_data[p]` | out | the word: `rd_data` holds the word of the slot and index presented at edge `t` after edge `t + 1` (latency 2, the fill buffer's output register), low `word_bits` bits, when `rd_filled` was high at edge `t` (else 0) |
 //! | `rel_valid[p]`, `rel_slot[p]` | in | port `p` releases a slot (one pulse per answer it received), at the earliest at the edge that takes the address of its last read of the slot |
-//! | `taken_merged`, `taken_new`, `taken_slot` | out | a request leaves the request register at this edge: merged into a slot (MISS_MERGED), or took a new slot and will be read (CACHE_MISS / MEM_READS); the slot |
+//! | `taken_merged`, `taken_new`, `taken_slot` | out | a request leaves the decision register at this edge: merged into a slot (MISS_MERGED), or took a new slot and will be read (CACHE_MISS / MEM_READS); the slot (from registers) |
 //! | `cw_valid`, `cw_line`, `cw_block`, `cw_beat`, `cw_last`, `cw_data` | out | cache write (every cache copy, no ready): beat `cw_beat` of block `cw_block` into line `cw_block mod cache_lines`, `cw_last` on its last beat; `cw_data` holds the low `min(block bits, mem_data_bits)` bits (0 without `cw_valid`). Only for fills that succeeded, beats in order, blocks in fill order |
-//! | `busy_block`, `busy` | in, out | from a register: in the cycle before, `busy_block` had a slot (being read, or filled and not yet released by all its requests, or not yet broadcast), or sat in the request register as a request that was not held back (below) |
+//! | `busy_block`, `busy` | in, out | from registers (an OR of a few): in the cycle before, `busy_block` had a live slot (being read, or filled and not yet released by all its requests, or not yet broadcast, or about to be merged into), or sat in the decision register, or in the request register as a request that was not held back (below) |
 //! | `hold_valid`, `hold_block` | in | a command holds a block: see "Commands" |
 //! | `arvalid` .. `arburst`, `rvalid` .. `rlast` | | AXI4 read master, ID 0 (the top level ties `arid`, `arlock`, ...); `rready` is always 1 |
 //!
@@ -42,43 +42,56 @@
 //!
 //! | stage | at the edge | what happens |
 //! |---|---|---|
-//! | arbiter | `t` | round robin over the ports' requests: at most one taken (`req_ready`) into the request register, when it is empty or its request leaves at `t` |
-//! | request register | `t + 1` at the earliest | compared with every slot: a slot of the block that is live and not a failed fill: merge (reference count + 1); else the lowest free slot (block, count 1, queued for a read); waits while none is free, while the slot's count is at its maximum (2^[`REF_BITS`] - 1), while its port's answer queue is full (a port that does not take its answers stops every port), or while held. The slot goes to the port's answer queue at the same edge |
-//! | read queue, AR register | `t + 2` | the read enters the AR register (`arvalid` from a register), held until `arready`; one read a cycle |
+//! | arbiter | `t` | round robin over the ports' requests: at most one taken (`req_ready`) into the input register, when it is empty or its request moves on at `t` |
+//! | input register | `t + 1` at the earliest | moves into the request register when that is empty or its request moves on (it only registers the request, so the slots' block comparisons start from a flip-flop, not from the arbiter's multiplexer) |
+//! | request register | `t + 2` at the earliest | matched against every slot: the slot of its block that is live, not a failed fill and not sealed (at most one), or, when the decision register takes a new slot for the same block at this edge, that slot. Moves into the decision register with the match when that is empty or its request leaves, unless held |
+//! | decision register | `t + 3` at the earliest | merges into its slot (reference count + 1), or takes the next free slot (block, count 1, queued for a read); waits while it needs a new slot and none is free, or while its port's answer queue is full (a port that does not take its answers stops every port). The slot goes to the port's answer queue at the same edge |
+//! | read queue, AR register | `t + 4` | the read enters the AR register (`arvalid` from a register), held until `arready`; one read a cycle |
 //! | R | each beat | `rready` = 1; the beat (its lane for a narrow block) is written into the slot's fill buffer (one copy per port, same edge) and into the broadcast ring; the last beat (counted: `arlen + 1`) marks the slot filled, failed if a beat answered SLVERR/DECERR or `rlast` was not high exactly on the last beat |
 //! | broadcast | after the last beat | a good fill's beats leave the ring one a cycle (ring read, output register) on `cw_*`; a failed fill's are skipped. Slots wait for their broadcast before they can be free |
 //! | release | each `rel_valid` | count - 1 (several ports at one edge: each counts) |
 //!
-//! A slot is *live* while its count is not 0 or its fill or broadcast is not done
-//! (a failed fill is never broadcast, so it is done at its last beat); a slot that is not
-//! live is free, and is taken again at the edge after its last release or broadcast beat.
-//! A request never merges into a failed fill (it takes a new slot and reads again: its
-//! lookup was not waiting for the failed read). At most one mergeable slot holds a block,
-//! so a block is never read twice at once. A request that merges into a filled slot reads
-//! the data already there.
+//! A slot is *live* while its count is not 0, its fill or broadcast is not done (a failed
+//! fill is never broadcast, so it is done at its last beat), or it is the decision
+//! register's slot (the *pin*: a slot a request has matched stays live until the request
+//! merges into it, so it is never freed and taken for another block in between); a slot
+//! that is not live is free. The next free slot (`nf_oh`) is found one edge ahead: at each
+//! edge, the lowest slot free before the edge but for the one taken at the edge, so a slot
+//! freed at edge `f` can be taken again at `f + 2`. A request never merges into a slot whose
+//! fill had failed when it was matched (it takes a new slot and reads again: its lookup was
+//! not waiting for the failed read); one matched before the failure gets the failure. At
+//! most one mergeable slot holds a block, so a block is never read twice at once, except
+//! past a *seal*: a slot whose count register reached [`SEAL_AT`] takes no more requests
+//! until it is free (the requests already matched to it can raise the count by three at
+//! most, to 2^[`REF_BITS`] - 1), and the next request of its block takes a new slot and
+//! reads it again. A request that merges into a filled slot reads the data already there.
 //!
-//! Throughput: one request a cycle leaves the request register while slots allow; reads
+//! Throughput: one request a cycle leaves the decision register while slots allow; reads
 //! are issued one a cycle and the R channel is taken at one beat a cycle. A request taken
-//! at edge `t` that needs a read leaves the request register at `t + 1` at the earliest,
-//! enters the AR register at `t + 2` (`arvalid` from then on); a slot freed at edge `f` can
-//! be taken again at `f + 1`.
+//! at edge `t` that needs a read leaves the decision register at `t + 3` at the earliest,
+//! enters the AR register at `t + 4` (`arvalid` from then on).
 //!
-//! Paths: `req_ready` depends combinationally on the request register's match against
-//! every slot (it says whether the request leaves at this edge); that match is short: the
-//! block comparison is registered (`s_eq`: each slot's block is compared with the request
-//! the arbiter takes, at the edge it enters the request register), the matching and the
-//! lowest free slot are one-hot, and the take of a slot reaches its count one edge later
-//! (`s_inc`: the count is `s_ref + s_inc`, which is what every decision reads). Whether a
-//! slot is live is registered too (`s_lv`, from the next `s_inc` and `s_pending` and whether
-//! the next count is 0: `s_ref + s_inc` equals the releases, compared for each possible
-//! number of releases in parallel, not after the adder), and the lowest free slot is found without
-//! a chain through the slots: free, none below it in its group of 8 (`FREE_GROUP`) free, no
-//! group below holding a free slot, each a reduction of the free flags under a constant
-//! mask. `rd_filled` /
-//! `rd_error` are multiplexers over the slots; `busy` compares every slot's block with
-//! `busy_block` and is registered (the command engine's block register is far from the
-//! slots: through the comparators and back into the engine's state that route was the
-//! longest path of `configs/scale.toml`, 17.7 ns on ECP5). Nothing depends
+//! Paths: the decision is split over two edges so that no path runs from a slot's state through a
+//! reduction over all slots back into the slots. The request register matches (`m_e`, one LUT a
+//! slot from registers: the block comparison is registered, each slot's block compared with the
+//! input register's at the edge the request enters, `s_eq_a`, or kept, `s_eq_b`; the comparisons
+//! between the registers' blocks that the next free slot needs are registered too, `eq_ti` and
+//! `same_q`) and its OR over the slots goes into the decision register (`t_hit`, with the one-hot
+//! `t_mo`). The decision register decides from registers only: whether it leaves (`go`: its port's
+//! room, `t_hit`, `nf_valid`), which slot (`t_mo` or `nf_oh`); the take reaches a slot's count one
+//! edge later (`s_inc`: the count is `s_ref + s_inc`). Whether a slot is live is registered
+//! (`s_lv`, from the next `s_inc`, `s_pending`, the pin and whether the next count is 0: from
+//! `s_rz`, registered flags of `s_ref` being 0, 1, .. `ports`, shifted by `s_inc`, the flag of the
+//! slot's release count picked, with no adder or comparison). The next free slot is found from
+//! `s_lv` without a chain through the slots (free, none below it in its group of 8, `FREE_GROUP`,
+//! free, no group below holding a free slot, each a reduction of the free flags under a constant
+//! mask), twice side by side (with and without the slot taken now), and the take only picks one.
+//! The room in a port's answer queue is registered (`ans_room`, exact: the count after the edge).
+//! `rd_filled` / `rd_error` are multiplexers over each port's copy of the flags; `busy` compares
+//! every slot's block with `busy_block` and is registered, in a register per group of 16 slots and
+//! one for the requests, ORed at the output (the command engine's block register is far from the
+//! slots: through the comparators and back into the engine's state that route was the longest path
+//! of `configs/scale.toml`, 17.7 ns on ECP5; one register for all, 11.2 ns). Nothing depends
 //! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
 //!
 //! Reset (`rst`, synchronous) clears the slots, the queues and the registers; like any AXI
@@ -87,19 +100,20 @@
 //!
 //! # Commands
 //!
-//! A command on a block `b` (SPEC §9 write-through, `docs/state_in_memory.md` "Commands"):
-//! once every lookup accepted before it has reached the miss unit, it raises `hold_valid`
-//! with `hold_block = b` and waits until `busy` is low for `busy_block = b` (`busy` tells
-//! of the cycle before: the engine looks at it from the second cycle after the hold rose,
-//! with `busy_block` set before that); it then updates
-//! the cache and memory and keeps the hold until its write is acknowledged, then drops it
-//! for at least one cycle. While `hold_valid` is high, a request for `hold_block` taken into
-//! the request register waits there (it neither merges nor reads, and the requests of every
-//! port wait behind it): it came after the command. A request that was in the request register
-//! before the hold rose (or at a cycle when `hold_valid` was low) is not held back, and
-//! counts in `busy`: it came before the command and must read the old state. So `busy`
-//! falls only once the earlier requests of `b` are served and released, and no later one
-//! can start a read of `b` before the hold drops.
+//! A command on a block `b` (SPEC §9 write-through, `docs/state_in_memory.md` "Commands"): once
+//! every lookup accepted before it has reached the miss unit, it raises `hold_valid` with
+//! `hold_block = b` and waits until `busy` is low for `busy_block = b` (`busy` tells of the cycle
+//! before: the engine looks at it from the second cycle after the hold rose, with `busy_block` set
+//! before that); it then updates the cache and memory and keeps the hold until its write is
+//! acknowledged, then drops it for at least one cycle (`hold_block` stays `b` while `hold_valid` is
+//! high). While `hold_valid` is high, a request for `hold_block` taken (into the input register)
+//! while the hold is up waits in the request register (it neither moves on, merges nor reads, and
+//! the requests of every port wait behind it): it came after the command. A request taken before
+//! the hold rose (or that saw a cycle with `hold_valid` low) is not held back, and counts in `busy`
+//! in the input or request register, as does the decision register's request (it passed the request
+//! register unheld) and the slot it is to merge into: they came before the command and must read
+//! the old state. So `busy` falls only once the earlier requests of `b` are served and released,
+//! and no later one can start a read of `b` before the hold drops.
 //!
 //! # Cost
 //!
@@ -147,8 +161,15 @@ pub const WORD_BITS_MAX: usize = 32;
 /// Width of a slot's reference count: at most 2^REF_BITS - 1 requests hold one slot (a
 /// request that would exceed it waits).
 pub const REF_BITS: usize = 10;
+/// A slot is sealed (no request merges into it any more) once its count, as a register, is
+/// at least this: a request in the request register sees the seal of the edge before, and
+/// the count can still rise by three before it merges (the edge of that cycle, the
+/// decision register's request, its own), so it never passes 2^REF_BITS - 1.
+pub const SEAL_AT: u64 = (1 << REF_BITS) - 4;
 /// Depth of each port's answer queue.
 pub const ANSWER_DEPTH: usize = 4;
+// (The room in an answer queue is a bit test of its count.)
+const _: () = assert!(ANSWER_DEPTH.is_power_of_two());
 /// Slots per group of the free-slot search (a prefix within the group, then over groups).
 const FREE_GROUP: usize = 8;
 /// Most slots.
@@ -313,8 +334,26 @@ pub struct MissUnit {
     cur_port: DFF<Bits<3>>,
     /// The request is not held back by `hold_valid` (it came before the hold).
     cur_exempt: DFF<Bit>,
-    /// `busy` as it was in the cycle before (the output: see "Commands").
+    /// `busy` as it was in the cycle before (the output: see "Commands"): of the input,
+    /// request and decision registers (`busy_q`), of each group of 16 slots (`busy_g`).
     busy_q: DFF<Bit>,
+    busy_g: Vec<DFF<Bit>>,
+    // Input register: the arbiter's request, as the request register's (`cur_*`).
+    i_valid: DFF<Bit>,
+    i_block: DFF<Bits<BLOCK_NUM_BITS>>,
+    i_port: DFF<Bits<3>>,
+    i_exempt: DFF<Bit>,
+    // Decision register: the request that leaves next, its port, whether it merges.
+    t_valid: DFF<Bit>,
+    t_block: DFF<Bits<BLOCK_NUM_BITS>>,
+    t_port: DFF<Bits<3>>,
+    t_hit: DFF<Bit>,
+    /// Per slot: the slot the decision register's request merges into (at most one; pinned
+    /// live until it does).
+    t_mo: Vec<DFF<Bit>>,
+    /// The slot a new take uses (one-hot, a slot that is free), and whether there is one.
+    nf_oh: Vec<DFF<Bit>>,
+    nf_valid: DFF<Bit>,
     // Slots.
     s_block: Vec<DFF<Bits<BLOCK_NUM_BITS>>>,
     s_ref: Vec<DFF<Bits<REF_BITS>>>,
@@ -322,15 +361,33 @@ pub struct MissUnit {
     s_error: Vec<DFF<Bit>>,
     /// Fill or broadcast not done.
     s_pending: Vec<DFF<Bit>>,
-    /// The request register took the slot at the last edge (merged, or took it new): its
+    /// The decision register took the slot at the last edge (merged, or took it new): its
     /// count is `s_ref + s_inc` (the increment lands one edge late, off the request's path).
     s_inc: Vec<DFF<Bit>>,
-    /// The request register's block equals the slot's block (both as they are now), kept
-    /// as the two change.
-    s_eq: Vec<DFF<Bit>>,
+    /// Bit `j`: `s_ref == j`, for `j` in `0..=ports` (so the count's zero test after the
+    /// releases needs no adder).
+    s_rz: Vec<DFF<Bits<8>>>,
+    /// The request register's block equals the slot's block, both as they are now (`s_eq`),
+    /// kept as the two change: `s_eq_a` if the request register took a request at the last
+    /// edge (`took`), `s_eq_b` if it kept its block, both computed at that edge, so that the
+    /// take (which waits for the decision register) selects between two flip-flops in the
+    /// cycle after, not every slot's comparison at the edge.
+    s_eq_a: Vec<DFF<Bit>>,
+    s_eq_b: Vec<DFF<Bit>>,
+    took: DFF<Bit>,
+    /// The request and decision registers hold one block (`same_q`); the decision and
+    /// input registers do (`eq_ti`): registered from the comparisons of the registers'
+    /// blocks before the edge, picked by the moves, so that each slot's `s_eq_*` and the
+    /// pin see a flip-flop, not a comparator.
+    same_q: DFF<Bit>,
+    eq_ti: DFF<Bit>,
+    /// Per port: its answer queue has room (registered, exact).
+    ans_room: Vec<DFF<Bit>>,
     /// The slot is live (count not 0, or fill or broadcast pending), from the next state of
     /// the flags it depends on (so a register, not a comparison, starts the slot decision).
     s_lv: Vec<DFF<Bit>>,
+    /// No request merges into the slot any more (its count reached `seal_at`).
+    seal: Vec<DFF<Bit>>,
     // AR and R.
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
@@ -370,34 +427,61 @@ pub struct MissUnit {
     sel_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     q_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     h_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
-    hit: Signal<Local, Bit>,
     hit_slot: Signal<Local, Bits<SLOT_BITS>>,
-    hit_full: Signal<Local, Bit>,
-    free_found: Signal<Local, Bit>,
     free_slot: Signal<Local, Bits<SLOT_BITS>>,
     busy_any: Signal<Local, Bit>,
-    /// Per slot: count not 0 or fill/broadcast pending.
-    s_live: Vec<Signal<Local, Bit>>,
-    /// Per slot: the count is at its maximum.
-    s_full: Vec<Signal<Local, Bit>>,
-    /// Per slot: mergeable and of the request's block (at most one).
-    m_oh: Vec<Signal<Local, Bit>>,
-    /// Per slot: the lowest free slot (at most one).
-    f_oh: Vec<Signal<Local, Bit>>,
-    /// Bit `s`: slot `s` is free.
+    /// Bit `s`: slot `s` is live and of `busy_block`.
+    busy_vec: Signal<Local, Bits<MAX_SLOTS>>,
+    /// Per slot: mergeable and of the request register's block (at most one).
+    m_e: Vec<Signal<Local, Bit>>,
+    /// Per slot: of the request register's block (`s_eq_a` or `s_eq_b`).
+    s_eq: Vec<Signal<Local, Bit>>,
+    /// The request register has a mergeable slot.
+    e_hit: Signal<Local, Bit>,
+    /// The request register moves into the decision register.
+    move_t: Signal<Local, Bit>,
+    /// The request and decision registers hold one block.
+    /// Block comparisons of the registers' blocks before this edge (`cur`, `t`, `i`, the
+    /// arbiter's `s`).
+    c_cs: Signal<Local, Bit>,
+    c_ci: Signal<Local, Bit>,
+    c_ts: Signal<Local, Bit>,
+    c_ti: Signal<Local, Bit>,
+    c_ct: Signal<Local, Bit>,
+    /// The request register's request merges into the slot the decision register takes.
+    fwd: Signal<Local, Bit>,
+    /// The decision register's block equals the arbiter's.
+
+    /// The input register moves into the request register.
+    move_e: Signal<Local, Bit>,
+    pin_d: Signal<Local, Bit>,
+    seal_d: Signal<Local, Bit>,
+    /// Per slot: the lowest free slot, and the lowest but for `nf_oh` (at most one each).
+    f1: Vec<Signal<Local, Bit>>,
+    f2: Vec<Signal<Local, Bit>>,
+    /// Bit `s`: slot `s` is free; and free and not `nf_oh`.
     free_vec: Signal<Local, Bits<MAX_SLOTS>>,
-    /// Bit `g`: group `g` of [`FREE_GROUP`] slots holds a free slot.
+    free2_vec: Signal<Local, Bits<MAX_SLOTS>>,
+    /// Bit `g`: group `g` of [`FREE_GROUP`] slots holds a bit of `free_vec`; of `free2_vec`.
     g_vec: Signal<Local, Bits<MAX_GROUPS>>,
+    g2_vec: Signal<Local, Bits<MAX_GROUPS>>,
     inc_d: Signal<Local, Bit>,
     pend_d: Signal<Local, Bit>,
     /// The slot's count plus `s_inc` (registers only).
-    ref_t: Signal<Local, Bits<REF_BITS>>,
+    /// Bit `k`: the slot's count (`s_ref + s_inc`) is `k` (`0..=ports`).
+    ref_t: Signal<Local, Bits<8>>,
+    rz_d: Signal<Local, Bits<8>>,
+    /// Bit `m`: the slot's `s_ref` is `m` (`0..=2 ports`); the same shifted by `s_inc`.
+    eqv: Signal<Local, Bits<16>>,
+    sh: Signal<Local, Bits<16>>,
     /// The count after this edge is 0 (`ref_t` equals the releases of the slot).
     ref_z: Signal<Local, Bit>,
     merge: Signal<Local, Bit>,
     take_new: Signal<Local, Bit>,
     blocked: Signal<Local, Bit>,
     room: Signal<Local, Bit>,
+    a_push: Signal<Local, Bit>,
+    a_pop: Signal<Local, Bit>,
     go: Signal<Local, Bit>,
     slot_out: Signal<Local, Bits<SLOT_BITS>>,
     take: Signal<Local, Bit>,
@@ -442,12 +526,22 @@ pub struct MissUnit {
     group_bit: Vec<Constant<Bits<MAX_GROUPS>>>,
     /// Per slot: the groups below its group (bits of `g_vec`).
     groups_below: Vec<Constant<Bits<MAX_GROUPS>>>,
-    answer_depth: Constant<Bits<FIFO_COUNT_BITS>>,
-    ref_max: Constant<Bits<REF_BITS>>,
-    /// `0..=ports`, as a release count and as a count.
+    /// The bits of an answer queue's count at or above [`ANSWER_DEPTH`] (a power of two).
+    answer_full: Constant<Bits<FIFO_COUNT_BITS>>,
+    /// Per group of 16 slots: its bits of `busy_vec`.
+    busy_mask: Vec<Constant<Bits<MAX_SLOTS>>>,
+    answer_depth_m1: Constant<Bits<FIFO_COUNT_BITS>>,
+    /// A slot is sealed once its count (as a register) reaches this.
+    seal_at: Constant<Bits<REF_BITS>>,
+    /// `0..=ports`, as a release count.
     dec_num: Vec<Constant<Bits<3>>>,
-    ref_num: Vec<Constant<Bits<REF_BITS>>>,
-    ref_max_m1: Constant<Bits<REF_BITS>>,
+    /// `1 << k` for `k` in `0..=ports`.
+    k_bit: Vec<Constant<Bits<8>>>,
+    /// Bits `0..=ports`.
+    k_mask: Constant<Bits<8>>,
+    /// `0..=2 ports` as a count, and `1 << m`.
+    m_num: Vec<Constant<Bits<REF_BITS>>>,
+    m_bit: Vec<Constant<Bits<16>>>,
     base_mask: Constant<Bits<ADDR_BITS>>,
     block_shift: Constant<Bits<8>>,
     beat_shift: Constant<Bits<8>>,
@@ -514,11 +608,13 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, ar_valid, ar_addr,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block, i_port, i_exempt, t_valid, t_block,
+                t_port, t_hit, nf_valid, took, same_q, eq_ti, ar_valid, ar_addr,
                 r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
                 p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block, q_block,
-                h_block, hit, hit_slot, hit_full, free_found, free_slot, busy_any, blocked, room,
-                go, slot_out, take, free_vec, g_vec, inc_d, pend_d, ref_t, ref_z, merge, take_new,
+                h_block, hit_slot, free_slot, busy_any, busy_vec, e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e,
+                pin_d, seal_d, free2_vec, g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec,
+                g_vec, inc_d, pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new,
                 ref_d, inc, dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot,
                 ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot,
                 x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
@@ -553,6 +649,9 @@ impl MissUnit {
             er_copy: vec_of(n),
             rdv1: vec_of(n),
             rdv2: vec_of(n),
+            ans_room: vec_of(n),
+            busy_g: vec_of(slots.div_ceil(16)),
+            busy_mask: masks(slots.div_ceil(16), |g| g * 16..(g * 16 + 16).min(slots)),
             port_num: (0..n).map(|i| Constant::new((i as u64).into())).collect(),
             slot_num: (0..slots)
                 .map(|i| Constant::new((i as u64).into()))
@@ -566,16 +665,26 @@ impl MissUnit {
             groups_below: masks(slots, |s| 0..s / FREE_GROUP),
             s_lv: vec_of(slots),
             dec_num: (0..=n).map(|k| Constant::new((k as u64).into())).collect(),
-            ref_num: (0..=n).map(|k| Constant::new((k as u64).into())).collect(),
-            s_live: vec_of(slots),
-            s_full: vec_of(slots),
+            k_bit: (0..=n).map(|k| Constant::new((1u64 << k).into())).collect(),
+            k_mask: Constant::new(((1u64 << (n + 1)) - 1).into()),
+            m_num: (0..=2 * n).map(|k| Constant::new((k as u64).into())).collect(),
+            m_bit: (0..=2 * n).map(|k| Constant::new((1u64 << k).into())).collect(),
+            s_rz: vec_of(slots),
             s_inc: vec_of(slots),
             s_eq: vec_of(slots),
-            m_oh: vec_of(slots),
-            f_oh: vec_of(slots),
-            answer_depth: Constant::new((ANSWER_DEPTH as u64).into()),
-            ref_max: Constant::new(((1u64 << REF_BITS) - 1).into()),
-            ref_max_m1: Constant::new(((1u64 << REF_BITS) - 2).into()),
+            s_eq_a: vec_of(slots),
+            s_eq_b: vec_of(slots),
+            seal: vec_of(slots),
+            t_mo: vec_of(slots),
+            nf_oh: vec_of(slots),
+            m_e: vec_of(slots),
+            f1: vec_of(slots),
+            f2: vec_of(slots),
+            answer_depth_m1: Constant::new((ANSWER_DEPTH as u64 - 1).into()),
+            answer_full: Constant::new(
+                ((1u64 << FIFO_COUNT_BITS) - ANSWER_DEPTH as u64).into(),
+            ),
+            seal_at: Constant::new(SEAL_AT.into()),
             base_mask: Constant::new((!(block_bytes - 1)).into()),
             block_shift: Constant::new(u64::from(block_bytes.trailing_zeros()).into()),
             beat_shift: Constant::new((beat_shift as u64).into()),
@@ -602,9 +711,10 @@ impl Logic for MissUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, ar_valid, ar_addr,
-            r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
-            p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
+            i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
+            ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot,
+            p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -617,8 +727,11 @@ impl Logic for MissUnit {
             self.s_filled[s].d.next = self.s_filled[s].q.val();
             self.s_error[s].d.next = self.s_error[s].q.val();
             self.s_inc[s].clock.next = self.clock.val();
-            self.s_eq[s].clock.next = self.clock.val();
-            self.s_eq[s].d.next = self.s_eq[s].q.val();
+            self.s_eq_a[s].clock.next = self.clock.val();
+            self.s_eq_b[s].clock.next = self.clock.val();
+            self.seal[s].clock.next = self.clock.val();
+            self.t_mo[s].clock.next = self.clock.val();
+            self.nf_oh[s].clock.next = self.clock.val();
         }
         for p in 0..self._ports {
             self.answers[p].clock.next = self.clock.val();
@@ -629,6 +742,7 @@ impl Logic for MissUnit {
             self.rdv1[p].clock.next = self.clock.val();
             self.rdv2[p].clock.next = self.clock.val();
             self.fl_copy[p].clock.next = self.clock.val();
+            self.ans_room[p].clock.next = self.clock.val();
             self.er_copy[p].clock.next = self.clock.val();
         }
         self.arq.clock.next = self.clock.val();
@@ -668,114 +782,225 @@ impl Logic for MissUnit {
         self.q_block.next = self.busy_block.val() & self.block_mask.val();
         self.h_block.next = self.hold_block.val() & self.block_mask.val();
 
-        // ---- Request register against the slots. A slot is live while its count is not 0
-        // or its fill or broadcast is pending; it is mergeable when live and not a failed
-        // fill. On the way from the slots to the slots' next state everything is one-hot and
-        // reduced without a priority chain of multiplexers: the matching slot `m_oh`, the
-        // lowest free slot `f_oh`; slot numbers are encoded from them only for the outputs.
-        self.hit.next = false;
-        self.busy_any.next = false;
+        // ---- The decision register (`t_*`): its request leaves at this edge when its port's
+        // answer queue has room and it merges into its slot (`t_hit`, the slot `t_mo`, both
+        // found while it was in the request register) or a free slot is ready (`nf_oh`, found
+        // at the edge before). Everything here comes from registers.
+        self.room.next = false;
+        for p in 0..self._ports {
+            if self.t_port.q.val() == self.port_num[p].val() {
+                self.room.next = self.ans_room[p].q.val();
+            }
+        }
+        self.go.next =
+            self.t_valid.q.val() & self.room.val() & (self.t_hit.q.val() | self.nf_valid.q.val());
+        self.merge.next = self.go.val() & self.t_hit.q.val();
+        self.take_new.next = self.go.val() & !self.t_hit.q.val();
+        self.hit_slot.next = 0.into();
+        self.free_slot.next = 0.into();
         for s in 0..self._slots {
-            self.s_live[s].next = self.s_lv[s].q.val();
-            self.s_full[s].next = (self.s_ref[s].q.val() == self.ref_max.val())
-                | (self.s_inc[s].q.val() & (self.s_ref[s].q.val() == self.ref_max_m1.val()));
-            self.m_oh[s].next = self.s_live[s].val()
+            if self.t_mo[s].q.val() {
+                self.hit_slot.next = self.hit_slot.val() | self.slot_num[s].val();
+            }
+            if self.nf_oh[s].q.val() {
+                self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
+            }
+        }
+        self.slot_out.next = self.free_slot.val();
+        if self.t_hit.q.val() {
+            self.slot_out.next = self.hit_slot.val();
+        }
+        self.taken_merged.next = self.merge.val();
+        self.taken_new.next = self.take_new.val();
+        self.taken_slot.next = self.slot_out.val();
+
+        // ---- The request register (`cur_*`) against the slots: `m_e` marks the slot it would
+        // merge into (live, of its block, not a failed fill, not sealed: at most one). It moves
+        // into the decision register when that is empty or its request leaves, unless a hold
+        // keeps it; its slot then is `m_e`, or the decision register's new slot when both are
+        // of one block (`fwd`: that slot is not live yet, so `m_e` cannot see it).
+        self.blocked.next = self.hold_valid.val() & !self.cur_exempt.q.val();
+        self.move_t.next =
+            self.cur_valid.q.val() & !self.blocked.val() & (!self.t_valid.q.val() | self.go.val());
+        self.fwd.next = self.same_q.q.val() & self.take_new.val();
+        self.e_hit.next = false;
+        self.busy_any.next = false;
+        self.busy_vec.next = 0.into();
+        for s in 0..self._slots {
+            self.s_eq[s].next = self.s_eq_b[s].q.val();
+            if self.took.q.val() {
+                self.s_eq[s].next = self.s_eq_a[s].q.val();
+            }
+            self.m_e[s].next = self.s_lv[s].q.val()
                 & !(self.s_filled[s].q.val() & self.s_error[s].q.val())
-                & self.s_eq[s].q.val();
-            if (self.s_block[s].q.val() == self.q_block.val()) & self.s_live[s].val() {
+                & !self.seal[s].q.val()
+                & self.s_eq[s].val();
+            self.e_hit.next = self.e_hit.val() | self.m_e[s].val();
+            if (self.s_block[s].q.val() == self.q_block.val()) & self.s_lv[s].q.val() {
+                self.busy_vec.next = self.busy_vec.val() | self.slot_bit[s].val();
+            }
+        }
+        // `busy` from registers kept near the slots (one per group of 16) and near the
+        // request registers, ORed at the output: one register for all was 11.2 ns on ECP5.
+        for g in 0..self.busy_g.len() {
+            self.busy_g[g].clock.next = self.clock.val();
+            self.busy_g[g].d.next = (self.busy_vec.val() & self.busy_mask[g].val()).any();
+            if self.rst.val() {
+                self.busy_g[g].d.next = false;
+            }
+            if self.busy_g[g].q.val() {
                 self.busy_any.next = true;
             }
         }
-        // The lowest free slot, by groups of `FREE_GROUP` slots, without a chain through the
-        // slots: a slot is the lowest free one when it is free, no slot below it in its group
-        // is free and no group below its group holds a free slot (each a reduction of the
-        // free flags under a constant mask, `free_vec` and `g_vec`).
+        if self.go.val() {
+            self.t_valid.d.next = false;
+        }
+        if self.move_t.val() {
+            self.t_valid.d.next = true;
+            self.t_block.d.next = self.cur_block.q.val();
+            self.t_port.d.next = self.cur_port.q.val();
+            self.t_hit.d.next = self.fwd.val() | self.e_hit.val();
+        }
+        self.busy_q.d.next = (self.cur_valid.q.val()
+            & self.cur_exempt.q.val()
+            & (self.cur_block.q.val() == self.q_block.val()))
+            | (self.t_valid.q.val() & (self.t_block.q.val() == self.q_block.val()))
+            | (self.i_valid.q.val()
+                & self.i_exempt.q.val()
+                & (self.i_block.q.val() == self.q_block.val()));
+        self.busy.next = self.busy_q.q.val() | self.busy_any.val();
+
+        // ---- The next free slot: the lowest slot not live, but for the one a request takes
+        // at this edge (`nf_oh`). Found from registers, without a chain through the slots: a
+        // slot is the lowest free one when it is free, no slot below it in its group of 8
+        // (`FREE_GROUP`) is free and no group below its group holds a free slot (each a
+        // reduction of the free flags under a constant mask); both searches, with and without
+        // `nf_oh`, run side by side and the take picks one.
         self.free_vec.next = 0.into();
+        self.free2_vec.next = 0.into();
         for s in 0..self._slots {
-            if !self.s_live[s].val() {
+            if !self.s_lv[s].q.val() {
                 self.free_vec.next = self.free_vec.val() | self.slot_bit[s].val();
+                if !self.nf_oh[s].q.val() {
+                    self.free2_vec.next = self.free2_vec.val() | self.slot_bit[s].val();
+                }
             }
         }
         self.g_vec.next = 0.into();
+        self.g2_vec.next = 0.into();
         for s in 0..self._slots {
             if (self.free_vec.val() & self.group_mask[s].val()).any() {
                 self.g_vec.next = self.g_vec.val() | self.group_bit[s].val();
             }
+            if (self.free2_vec.val() & self.group_mask[s].val()).any() {
+                self.g2_vec.next = self.g2_vec.val() | self.group_bit[s].val();
+            }
         }
-        self.hit_full.next = false;
-        self.hit_slot.next = 0.into();
-        self.free_slot.next = 0.into();
         for s in 0..self._slots {
-            self.hit.next = self.hit.val() | self.m_oh[s].val();
-            self.hit_full.next = self.hit_full.val() | (self.m_oh[s].val() & self.s_full[s].val());
-            self.f_oh[s].next = !self.s_live[s].val()
+            self.f1[s].next = (self.free_vec.val() & self.slot_bit[s].val()).any()
                 & !(self.free_vec.val() & self.group_below[s].val()).any()
                 & !(self.g_vec.val() & self.groups_below[s].val()).any();
-            if self.m_oh[s].val() {
-                self.hit_slot.next = self.hit_slot.val() | self.slot_num[s].val();
+            self.f2[s].next = (self.free2_vec.val() & self.slot_bit[s].val()).any()
+                & !(self.free2_vec.val() & self.group_below[s].val()).any()
+                & !(self.g2_vec.val() & self.groups_below[s].val()).any();
+            self.nf_oh[s].d.next = self.f1[s].val();
+            if self.take_new.val() {
+                self.nf_oh[s].d.next = self.f2[s].val();
             }
-            if self.f_oh[s].val() {
-                self.free_slot.next = self.free_slot.val() | self.slot_num[s].val();
-            }
-        }
-        self.free_found.next = self.g_vec.val().any();
-        self.blocked.next = self.hold_valid.val()
-            & (self.h_block.val() == self.cur_block.q.val())
-            & !self.cur_exempt.q.val();
-        self.room.next = false;
-        for p in 0..self._ports {
-            if self.cur_port.q.val() == self.port_num[p].val() {
-                self.room.next = self.answers[p].count.val() < self.answer_depth.val();
+            if self.rst.val() {
+                self.nf_oh[s].d.next = false;
             }
         }
-        self.go.next = self.cur_valid.q.val()
-            & !self.blocked.val()
-            & self.room.val()
-            & ((self.hit.val() & !self.hit_full.val()) | (!self.hit.val() & self.free_found.val()));
-        self.slot_out.next = self.free_slot.val();
-        if self.hit.val() {
-            self.slot_out.next = self.hit_slot.val();
+        self.nf_valid.d.next = self.g_vec.val().any();
+        if self.take_new.val() {
+            self.nf_valid.d.next = self.g2_vec.val().any();
         }
-        self.merge.next = self.go.val() & self.hit.val();
-        self.take_new.next = self.go.val() & !self.hit.val();
-        self.taken_merged.next = self.merge.val();
-        self.taken_new.next = self.take_new.val();
-        self.taken_slot.next = self.slot_out.val();
-        self.busy_q.d.next = self.busy_any.val()
-            | (self.cur_valid.q.val()
-                & self.cur_exempt.q.val()
-                & (self.cur_block.q.val() == self.q_block.val()));
-        self.busy.next = self.busy_q.q.val();
 
         // ---- The request register takes the arbiter's request when it is empty or its
-        // request leaves at this edge.
-        self.take.next = self.found.val() & (!self.cur_valid.q.val() | self.go.val());
-        for p in 0..self._ports {
-            self.req_ready[p].next = self.take.val() & (self.sel.val() == self.port_num[p].val());
-        }
-        if self.go.val() {
+        // request moves on at this edge.
+        self.move_e.next = self.i_valid.q.val() & (!self.cur_valid.q.val() | self.move_t.val());
+        if self.move_t.val() {
             self.cur_valid.d.next = false;
         }
         if !self.hold_valid.val() {
             self.cur_exempt.d.next = true;
         }
-        if self.take.val() {
+        self.took.d.next = self.move_e.val();
+        if self.move_e.val() {
             self.cur_valid.d.next = true;
-            self.cur_block.d.next = self.sel_block.val();
-            self.cur_port.d.next = self.sel.val();
-            self.cur_exempt.d.next =
+            self.cur_block.d.next = self.i_block.q.val();
+            self.cur_port.d.next = self.i_port.q.val();
+            self.cur_exempt.d.next = self.i_exempt.q.val() | !self.hold_valid.val();
+        }
+
+        // ---- The input register (`i_*`) takes the arbiter's request when it is empty or
+        // its request moves on at this edge (it only registers the request, so that the
+        // slots' comparisons start from a register).
+        self.take.next = self.found.val() & (!self.i_valid.q.val() | self.move_e.val());
+        for p in 0..self._ports {
+            self.req_ready[p].next = self.take.val() & (self.sel.val() == self.port_num[p].val());
+        }
+        if self.move_e.val() {
+            self.i_valid.d.next = false;
+        }
+        if !self.hold_valid.val() {
+            self.i_exempt.d.next = true;
+        }
+        if self.take.val() {
+            self.i_valid.d.next = true;
+            self.i_block.d.next = self.sel_block.val();
+            self.i_port.d.next = self.sel.val();
+            self.i_exempt.d.next =
                 !(self.hold_valid.val() & (self.h_block.val() == self.sel_block.val()));
             self.rr.d.next = self.sel.val() + 1;
+        }
+        // `same_q` and `eq_ti` after this edge, from the blocks the registers hold after it.
+        self.c_cs.next = self.cur_block.q.val() == self.sel_block.val();
+        self.c_ci.next = self.cur_block.q.val() == self.i_block.q.val();
+        self.c_ts.next = self.t_block.q.val() == self.sel_block.val();
+        self.c_ti.next = self.t_block.q.val() == self.i_block.q.val();
+        self.c_ct.next = self.cur_block.q.val() == self.t_block.q.val();
+        self.eq_ti.d.next = self.c_ti.val();
+        if self.move_t.val() {
+            self.eq_ti.d.next = self.c_ci.val();
+            if self.take.val() {
+                self.eq_ti.d.next = self.c_cs.val();
+            }
+        } else if self.take.val() {
+            self.eq_ti.d.next = self.c_ts.val();
+        }
+        self.same_q.d.next = self.c_ct.val();
+        if self.move_e.val() {
+            self.same_q.d.next = self.c_ti.val();
+            if self.move_t.val() {
+                self.same_q.d.next = self.c_ci.val();
+            }
+        } else if self.move_t.val() {
+            self.same_q.d.next = true;
         }
 
         // ---- Answers, one queue per port.
         for p in 0..self._ports {
             self.answers[p].in_valid.next =
-                self.go.val() & (self.cur_port.q.val() == self.port_num[p].val());
+                self.go.val() & (self.t_port.q.val() == self.port_num[p].val());
             self.answers[p].data_in.next = self.slot_out.val();
             self.answers[p].out_ready.next = self.ans_ready[p].val();
             self.ans_valid[p].next = self.answers[p].out_valid.val();
             self.ans_slot[p].next = self.answers[p].data_out.val();
+            // Room after this edge (the count after this edge below ANSWER_DEPTH), registered:
+            // full now and not popped without a push, or one short and pushed without a pop.
+            // (`count >= ANSWER_DEPTH` as a bit test: no carry chain.)
+            self.a_push.next = self.answers[p].in_valid.val();
+            self.a_pop.next = self.answers[p].out_valid.val() & self.ans_ready[p].val();
+            self.ans_room[p].d.next = !(((self.answers[p].count.val() & self.answer_full.val())
+                .any()
+                & !(self.a_pop.val() & !self.a_push.val()))
+                | ((self.answers[p].count.val() == self.answer_depth_m1.val())
+                    & self.a_push.val()
+                    & !self.a_pop.val()));
+            if self.rst.val() {
+                self.ans_room[p].d.next = true;
+            }
         }
 
         // ---- R channel: the head of the in-flight queue is the read the beat belongs to.
@@ -820,8 +1045,8 @@ impl Logic for MissUnit {
             | bit_cast::<DONE_BITS, SLOT_BITS>(self.ret_slot.val());
 
         // ---- Read queue and AR register.
-        self.arq.in_valid.next = self.go.val() & !self.hit.val();
-        self.arq.data_in.next = (bit_cast::<ARQ_BITS, BLOCK_NUM_BITS>(self.cur_block.q.val()) << 8)
+        self.arq.in_valid.next = self.take_new.val();
+        self.arq.data_in.next = (bit_cast::<ARQ_BITS, BLOCK_NUM_BITS>(self.t_block.q.val()) << 8)
             | bit_cast::<ARQ_BITS, SLOT_BITS>(self.free_slot.val());
         self.ar_load.next =
             self.arq.out_valid.val() & (!self.ar_valid.q.val() | self.arready.val());
@@ -890,9 +1115,9 @@ impl Logic for MissUnit {
         // ---- Slot updates.
         for s in 0..self._slots {
             // The count moves by `inc - dec` (one addition of a small two's complement delta,
-            // not one adder per port); `inc` is the request register's take of the edge before.
-            self.inc_d.next = (self.merge.val() & self.m_oh[s].val())
-                | (self.take_new.val() & self.f_oh[s].val());
+            // not one adder per port); `inc` is the decision register's take of the edge before.
+            self.inc_d.next = (self.merge.val() & self.t_mo[s].q.val())
+                | (self.take_new.val() & self.nf_oh[s].q.val());
             self.inc.next = self.s_inc[s].q.val();
             self.dec.next = 0.into();
             for p in 0..self._ports {
@@ -903,34 +1128,50 @@ impl Logic for MissUnit {
             self.ref_d.next = self.s_ref[s].q.val()
                 + (bit_cast::<REF_BITS, 1>(self.inc.val().into())
                     - bit_cast::<REF_BITS, 3>(self.dec.val()));
-            // `ref_d == 0` without the adder after the releases: `s_ref + inc` (registers)
-            // compared with each possible release count, the one of `dec` picked.
-            self.ref_t.next =
-                self.s_ref[s].q.val() + bit_cast::<REF_BITS, 1>(self.inc.val().into());
+            // `ref_d == 0` without an adder or a comparison: bit `k` of `ref_t` says that
+            // `s_ref + inc` (the count) is `k`, from `s_rz` (bit `j`: `s_ref == j`,
+            // registered) shifted by `inc`; the bit of the slot's release count is picked.
+            self.ref_t.next = self.s_rz[s].q.val();
+            if self.inc.val() {
+                self.ref_t.next = self.s_rz[s].q.val() << 1;
+            }
             self.ref_z.next = false;
             for k in 0..self.dec_num.len() {
                 if (self.dec.val() == self.dec_num[k].val())
-                    & (self.ref_t.val() == self.ref_num[k].val())
+                    & (self.ref_t.val() & self.k_bit[k].val()).any()
                 {
                     self.ref_z.next = true;
                 }
             }
-            // A free slot's block does not count (it is not live): the lowest free slot takes
-            // the request's block whether or not the request takes it.
-            if self.f_oh[s].val() {
-                self.s_block[s].d.next = self.cur_block.q.val();
+            // A free slot's block does not count (it is not live): the next free slot takes
+            // the decision register's block whether or not its request takes it.
+            if self.nf_oh[s].q.val() {
+                self.s_block[s].d.next = self.t_block.q.val();
             }
-            // The blocks of the request register and of the slot after this edge.
-            if self.take.val() {
-                self.s_eq[s].d.next = self.s_block[s].q.val() == self.sel_block.val();
-                if self.f_oh[s].val() {
-                    self.s_eq[s].d.next = self.cur_block.q.val() == self.sel_block.val();
+            // The blocks of the request register and of the slot after this edge, if the
+            // request register takes a request at this edge (`a`) and if not (`b`).
+            self.s_eq_a[s].d.next = self.s_block[s].q.val() == self.i_block.q.val();
+            self.s_eq_b[s].d.next = self.s_eq[s].val();
+            if self.nf_oh[s].q.val() {
+                self.s_eq_a[s].d.next = self.eq_ti.q.val();
+                self.s_eq_b[s].d.next = self.same_q.q.val();
+            }
+            // The decision register's slot (`t_mo`) stays live until its request merges into
+            // it (the pin), so it is never free, and so never taken, in between.
+            self.pin_d.next = self.t_mo[s].q.val() & !self.go.val();
+            if self.move_t.val() {
+                self.pin_d.next = self.m_e[s].val();
+                if self.fwd.val() {
+                    self.pin_d.next = self.nf_oh[s].q.val();
                 }
-            } else if self.f_oh[s].val() {
-                self.s_eq[s].d.next = true;
             }
+            // Sealed once its count reaches `seal_at` (until it is taken new): no request
+            // merges into it any more, so the count, which at most three requests past the
+            // request register can still raise, stays within `REF_BITS`.
+            self.seal_d.next = self.seal[s].q.val() | (self.s_ref[s].q.val() >= self.seal_at.val());
             self.pend_d.next = self.s_pending[s].q.val();
-            if self.take_new.val() & self.f_oh[s].val() {
+            if self.take_new.val() & self.nf_oh[s].q.val() {
+                self.seal_d.next = false;
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
                 self.pend_d.next = true;
@@ -954,14 +1195,41 @@ impl Logic for MissUnit {
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
                 self.pend_d.next = false;
+                self.pin_d.next = false;
+                self.seal_d.next = false;
             }
+            self.t_mo[s].d.next = self.pin_d.val();
+            self.seal[s].d.next = self.seal_d.val();
             self.s_ref[s].d.next = self.ref_d.val();
+            // `s_rz` after this edge without the adder: `s_ref + inc - dec == j` is
+            // `count == j + dec`; `eqv` bit `m` is `s_ref == m` (comparisons of the register
+            // with constants), shifted by `inc` it is `count == m`, shifted down by `dec`
+            // `count - dec == j`.
+            self.s_rz[s].clock.next = self.clock.val();
+            self.eqv.next = 0.into();
+            for m in 0..self.m_num.len() {
+                if self.s_ref[s].q.val() == self.m_num[m].val() {
+                    self.eqv.next = self.eqv.val() | self.m_bit[m].val();
+                }
+            }
+            self.sh.next = self.eqv.val();
+            if self.inc.val() {
+                self.sh.next = self.eqv.val() << 1;
+            }
+            self.rz_d.next = bit_cast::<8, 16>(self.sh.val() >> bit_cast::<16, 3>(self.dec.val()))
+                & self.k_mask.val();
+            if self.rst.val() {
+                self.rz_d.next = 1.into();
+            }
+            self.s_rz[s].d.next = self.rz_d.val();
             self.s_inc[s].d.next = self.inc_d.val();
             self.s_pending[s].d.next = self.pend_d.val();
-            // Live after this edge, as `s_live` was read from the count, `s_inc` and
-            // `s_pending`.
-            self.s_lv[s].d.next =
-                (!self.ref_z.val() & !self.rst.val()) | self.inc_d.val() | self.pend_d.val();
+            // Live after this edge: the count not 0, a take of this edge (`s_inc`), the fill
+            // or broadcast pending, or the pin.
+            self.s_lv[s].d.next = (!self.ref_z.val() & !self.rst.val())
+                | self.inc_d.val()
+                | self.pend_d.val()
+                | self.pin_d.val();
         }
 
         // ---- Fill buffer read ports.
@@ -1023,6 +1291,10 @@ impl Logic for MissUnit {
         if self.rst.val() {
             self.rr.d.next = 0.into();
             self.cur_valid.d.next = false;
+            self.i_valid.d.next = false;
+            self.t_valid.d.next = false;
+            self.nf_valid.d.next = false;
+            self.took.d.next = false;
             self.busy_q.d.next = false;
             self.ar_valid.d.next = false;
             self.r_beat.d.next = 0.into();

@@ -28,7 +28,7 @@
 //! waivers of `verilator.vlt`), Icarus, yosys synthesis with `check -assert`, and no port
 //! assigned twice in one evaluation.
 
-use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS};
+use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS, SEAL_AT};
 use qptable::hw::EngineParams;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
 use qptable_sim::{Agent, AxiResp, BuildOptions, Dir, In, Model, Out, Sim};
@@ -217,20 +217,35 @@ struct Slot {
     filled: bool,
     failed: bool,
     broadcast: bool,
+    /// A request merged into it or took it at the last edge (its count register is
+    /// `refs - inc`).
+    inc: bool,
+    /// No request merges into it any more.
+    seal: bool,
 }
 
 impl Slot {
+    /// Live by its count and its fill (a slot is live too while the decision register's
+    /// request is to merge into it: see `live` in `miss_unit`).
     fn live(&self) -> bool {
         self.refs > 0 || !self.filled || (!self.failed && !self.broadcast)
     }
 }
 
-/// A request in the request register (taken, not yet left).
+/// A request in the request register (taken, not yet moved to the decision register).
 #[derive(Clone, Copy, Debug)]
 struct Taken {
     port: usize,
     block: u64,
     exempt: bool,
+}
+
+/// The request in the decision register: the slot it merges into, found when it moved in.
+#[derive(Clone, Copy, Debug)]
+struct Deciding {
+    port: usize,
+    block: u64,
+    hit: Option<usize>,
 }
 
 /// An answered request waiting at its port for its fill.
@@ -495,7 +510,13 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let beats = u64::from(m.beats());
     let stored = u64::from(m.stored_bits());
     let mut slots: Vec<Option<Slot>> = vec![None; slots_n];
+    // The input register (the arbiter's request) and the request register.
+    let mut inp: VecDeque<Taken> = VecDeque::new();
     let mut cur: VecDeque<Taken> = VecDeque::new();
+    let mut dec: Option<Deciding> = None;
+    // The slot a new take uses (the hardware's `nf_oh`): the lowest slot free one edge
+    // before, but for the one taken then.
+    let mut nf: Option<usize> = None;
     let mut pm: Vec<PortModel> = (0..ports).map(|_| PortModel::default()).collect();
     let mut reads_to_issue: VecDeque<u64> = VecDeque::new();
     let mut in_flight: VecDeque<(u64, u64)> = VecDeque::new(); // (block, beats seen)
@@ -514,15 +535,21 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut done_count = 0u64; // requests whose slot was released
     let start = sim.cycle();
 
-    let mergeable = |slots: &[Option<Slot>], b: u64| {
-        slots
-            .iter()
-            .position(|s| s.is_some_and(|s| s.live() && s.block == b && !(s.filled && s.failed)))
+    // Live: by count and fill, or pinned by the decision register's request.
+    let live = |slots: &[Option<Slot>], dec: &Option<Deciding>| -> Vec<bool> {
+        (0..slots.len())
+            .map(|s| slots[s].is_some_and(|x| x.live()) || dec.is_some_and(|d| d.hit == Some(s)))
+            .collect()
     };
-    let live_with = |slots: &[Option<Slot>], b: u64| {
-        slots
-            .iter()
-            .any(|s| s.is_some_and(|s| s.live() && s.block == b))
+    let mergeable = |slots: &[Option<Slot>], lv: &[bool], b: u64| {
+        let m: Vec<usize> = (0..slots.len())
+            .filter(|&s| {
+                lv[s]
+                    && slots[s].is_some_and(|x| x.block == b && !(x.filled && x.failed) && !x.seal)
+            })
+            .collect();
+        assert!(m.len() <= 1, "two mergeable slots of block {b}: {m:?}");
+        m.first().copied()
     };
 
     loop {
@@ -530,6 +557,8 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         let all_sent = sources.iter().all(|s| s.is_done());
         let quiet = all_sent
             && cur.is_empty()
+            && inp.is_empty()
+            && dec.is_none()
             && pm.iter().all(|p| {
                 p.answers.is_empty()
                     && p.waiting.is_empty()
@@ -611,8 +640,11 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         axi.observe(&sim);
 
         // ---- Checks of what the block showed at edge e, against the state before it.
-        let model_busy =
-            live_with(&slots, asked) || cur.front().is_some_and(|t| t.exempt && t.block == asked);
+        let lv_before = live(&slots, &dec);
+        let model_busy = (0..slots_n).any(|s| lv_before[s] && slots[s].unwrap().block == asked)
+            || cur.front().is_some_and(|t| t.exempt && t.block == asked)
+            || inp.front().is_some_and(|t| t.exempt && t.block == asked)
+            || dec.is_some_and(|d| d.block == asked);
         assert_eq!(
             sim.is_high(busy),
             busy_before,
@@ -675,60 +707,91 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         let new = sim.is_high(taken_new);
         assert!(!(merged && new), "{what}: merged and new at edge {e}");
         let room = |pm: &[PortModel], p: usize| pm[p].answers.len() < ANSWER_DEPTH;
-        if let Some(&t) = cur.front() {
-            let blocked = hold.is_some_and(|h| h.0 == t.block) && !t.exempt;
-            let hit = mergeable(&slots, t.block);
-            let free = (0..slots_n).find(|&s| slots[s].is_none_or(|s| !s.live()));
-            let may = !blocked
-                && room(&pm, t.port)
-                && match hit {
-                    Some(s) => slots[s].unwrap().refs < ref_max,
-                    None => free.is_some(),
-                };
-            held_waits += u64::from(blocked);
-            assert_eq!(
-                merged || new,
-                may,
-                "{what}: request for block {} of port {} at edge {e} (hit {hit:?}, free \
-                 {free:?}, blocked {blocked})",
-                t.block,
-                t.port
-            );
-            if may {
-                cur.pop_front();
-                let slot = sim.get(taken_slot) as usize;
-                match hit {
-                    Some(s) => {
-                        assert!(merged, "{what}: block {} must merge at edge {e}", t.block);
-                        assert_eq!(slot, s, "{what}: merged into the wrong slot at edge {e}");
-                        slots[s].as_mut().unwrap().refs += 1;
-                        merges += 1;
-                    }
-                    None => {
-                        assert!(new, "{what}: block {} must be read at edge {e}", t.block);
-                        assert_eq!(Some(slot), free, "{what}: not the lowest free slot at {e}");
-                        slots[slot] = Some(Slot {
-                            block: t.block,
-                            refs: 1,
-                            filled: false,
-                            failed: false,
-                            broadcast: false,
-                        });
-                        reads_to_issue.push_back(t.block);
-                        news += 1;
-                    }
+        // Everything below is decided on the state before the edge (`lv`, the seals, `nf`).
+        let lv = live(&slots, &dec);
+        most_live = most_live.max(lv.iter().filter(|&&l| l).count());
+        let seal_next: Vec<bool> = slots
+            .iter()
+            .map(|x| x.is_some_and(|x| x.seal || x.refs - u64::from(x.inc) >= SEAL_AT))
+            .collect();
+        let e_req = cur.front().copied();
+        let e_hit = e_req.and_then(|t| mergeable(&slots, &lv, t.block));
+        // The decision register: its request leaves when its port has room and it merges, or
+        // a free slot is ready.
+        let go = dec.is_some_and(|d| room(&pm, d.port) && (d.hit.is_some() || nf.is_some()));
+        assert_eq!(
+            merged || new,
+            go,
+            "{what}: decision register {dec:?} at edge {e} (next free {nf:?})"
+        );
+        let mut took = None;
+        let mut took_new = None;
+        if go {
+            let d = dec.unwrap();
+            let slot = sim.get(taken_slot) as usize;
+            match d.hit {
+                Some(s) => {
+                    assert!(merged, "{what}: block {} must merge at edge {e}", d.block);
+                    assert_eq!(slot, s, "{what}: merged into the wrong slot at edge {e}");
+                    let st = slots[s].as_mut().unwrap();
+                    assert_eq!(
+                        st.block, d.block,
+                        "{what}: merged into another block's slot"
+                    );
+                    st.refs += 1;
+                    assert!(st.refs <= ref_max, "{what}: slot {s} count past the limit");
+                    merges += 1;
                 }
-                pm[t.port].answers.push_back(slot);
-                first_go.get_or_insert(e);
-                last_go = e;
+                None => {
+                    assert!(new, "{what}: block {} must be read at edge {e}", d.block);
+                    assert_eq!(Some(slot), nf, "{what}: not the next free slot at {e}");
+                    assert!(!lv[slot], "{what}: slot {slot} taken while live at {e}");
+                    slots[slot] = Some(Slot {
+                        block: d.block,
+                        refs: 1,
+                        filled: false,
+                        failed: false,
+                        broadcast: false,
+                        inc: false,
+                        seal: false,
+                    });
+                    reads_to_issue.push_back(d.block);
+                    news += 1;
+                    took_new = Some(slot);
+                }
             }
-        } else {
-            assert!(
-                !merged && !new,
-                "{what}: a request left an empty register at {e}"
-            );
+            took = Some(slot);
+            pm[d.port].answers.push_back(slot);
+            first_go.get_or_insert(e);
+            last_go = e;
         }
-        most_live = most_live.max(slots.iter().filter(|s| s.is_some_and(|s| s.live())).count());
+        // The request register moves into the decision register when that is empty or leaves,
+        // unless a hold keeps it (a request taken while the hold was up, the hold still up);
+        // its slot is the mergeable one, or the new slot of the request before it, of its block.
+        let blocked = e_req.is_some_and(|t| hold.is_some() && !t.exempt);
+        held_waits += u64::from(blocked);
+        let moves = e_req.is_some() && !blocked && (dec.is_none() || go);
+        nf = (0..slots_n).find(|&s| !lv[s] && Some(s) != took_new);
+        if moves {
+            let t = cur.pop_front().unwrap();
+            let hit = match (took_new, dec) {
+                (Some(s), Some(d)) if d.block == t.block => Some(s),
+                _ => e_hit,
+            };
+            dec = Some(Deciding {
+                port: t.port,
+                block: t.block,
+                hit,
+            });
+        } else if go {
+            dec = None;
+        }
+        for (s, x) in slots.iter_mut().enumerate() {
+            if let Some(x) = x {
+                x.seal = seal_next[s] && took_new != Some(s);
+                x.inc = took == Some(s);
+            }
+        }
 
         // ---- The other events of edge e.
         for (p, rel) in released.iter().enumerate() {
@@ -846,8 +909,12 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                 );
             }
         }
+        // The input register moves into the request register when that is empty or moved on.
+        if cur.is_empty() {
+            cur.extend(inp.pop_front());
+        }
         if hold.is_none() {
-            for t in cur.iter_mut() {
+            for t in cur.iter_mut().chain(inp.iter_mut()) {
                 t.exempt = true;
             }
         }
@@ -855,7 +922,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
             if let Some(beat) = src.sent().last() {
                 if beat.cycle == e {
                     let b = beat.data()[0] % blocks_space;
-                    cur.push_back(Taken {
+                    inp.push_back(Taken {
                         port: p,
                         block: b,
                         exempt: hold.is_none_or(|h| h.0 != b),
@@ -863,7 +930,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                 }
             }
         }
-        assert!(cur.len() <= 1, "{what}: two requests taken at edge {e}");
+        assert!(inp.len() <= 1, "{what}: two requests taken at edge {e}");
     }
     let cycles = sim.cycle() - start;
     sim.set_bool(hold_valid, false);
@@ -1264,9 +1331,11 @@ fn rlast_out_of_place_fails_the_fill() {
 
 #[test]
 fn a_slot_holds_at_most_the_reference_limit() {
-    // The memory never answers: every request for one block merges into its slot until the
-    // count reaches 2^REF_BITS - 1; the next waits (no second read of the block), and merges
-    // once one reference is released.
+    // The memory never answers and nothing is released: every request for one block merges
+    // into its slot until the slot is sealed (its count at SEAL_AT, the merges already on
+    // their way after it: at most 2^REF_BITS - 1 in all); the next request takes the other
+    // slot and reads the block again, that one fills up the same way, and then requests wait
+    // (no slot is free). A count past the limit would wrap and free a slot still in use.
     let m = mp(3, 8, 2, 64);
     let mut sim = directed("refs", 1, m, 0x8000);
     let limit = (1u64 << REF_BITS) - 1;
@@ -1274,28 +1343,41 @@ fn a_slot_holds_at_most_the_reference_limit() {
     set(&mut sim, "q0_block", 9);
     set(&mut sim, "a0_ready", 1);
     set(&mut sim, "m_axi_arready", 1);
-    let (mut answers, mut reads) = (0u64, 0u64);
-    let mut slot = None;
-    for _ in 0..limit + 50 {
+    let (mut reads, mut last_answer) = (0u64, 0u64);
+    let mut per_slot = [0u64; 2];
+    let mut order = Vec::new();
+    for cycle in 0..2 * limit + 100 {
         sim.step();
         reads += get(&sim, "m_axi_arvalid");
         if get(&sim, "a0_valid") == 1 {
-            answers += 1;
-            let s = get(&sim, "a0_slot");
-            assert_eq!(*slot.get_or_insert(s), s, "every request in one slot");
+            let s = get(&sim, "a0_slot") as usize;
+            per_slot[s] += 1;
+            if order.last() != Some(&s) {
+                order.push(s);
+            }
+            last_answer = cycle;
         }
     }
-    assert_eq!(answers, limit, "answers before the limit");
-    assert_eq!(reads, 1, "one read of the block");
-    // One release: one more request merges.
+    assert_eq!(order, vec![0, 1], "slot 0 first, then slot 1, each once");
+    for (s, &n) in per_slot.iter().enumerate() {
+        assert!(
+            (SEAL_AT..=limit).contains(&n),
+            "slot {s} holds {n} requests (sealed from {SEAL_AT}, limit {limit})"
+        );
+    }
+    assert_eq!(reads, 2, "one read per slot");
+    assert!(
+        last_answer < 2 * limit + 50,
+        "requests still answered with both slots sealed and held (last at {last_answer})"
+    );
+    // One release of a sealed slot does not open it again.
     set(&mut sim, "l0_valid", 1);
-    set(&mut sim, "l0_slot", slot.unwrap());
+    set(&mut sim, "l0_slot", 0);
     sim.step();
     set(&mut sim, "l0_valid", 0);
     for _ in 0..20 {
         sim.step();
-        answers += get(&sim, "a0_valid");
-        assert_eq!(get(&sim, "taken_new"), 0);
+        assert_eq!(get(&sim, "a0_valid"), 0, "a sealed slot took a request");
+        assert_eq!(get(&sim, "taken_new") + get(&sim, "taken_merged"), 0);
     }
-    assert_eq!(answers, limit + 1, "one more answer after one release");
 }
