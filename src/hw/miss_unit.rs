@@ -127,18 +127,15 @@
 //! [`MemFifo::head_registered`]: their heads come from registers, not from a block RAM's read
 //! port, since each head decides its own pop or every slot's next state).
 //!
-//! Measured (before the registered match of the request register, which adds 2 flip-flops
-//! per slot) with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
+//! Measured with yosys 0.23 `synth_ecp5` on the block alone (the Verilog the block test
 //! writes to `target/tmp/block_miss_unit/gen/`, then `yosys -p "read_verilog <file>;
-//! synth_ecp5 -top <top>; stat"`):
-//!
-//! | configuration | LUT4 | FF | CCU2C | DP16KD | LUT RAM (DPR16X4) |
-//! |---|---|---|---|---|---|
-//! | 2 ports, 64 slots, block_bits 6, word_bits 2, 64-bit bus (the §9 target) | 6043 | 2769 | 436 | 7 | 20 |
-//! | 4 ports, 64 slots, block_bits 8, word_bits 8, 512-bit bus | 10501 | 6416 | 464 | 63 | 136 |
-//!
-//! About 75 LUT4 per slot at 2 ports (the comparators, decoders and the reference count's
-//! adder above); the fill buffers and the slot queues grow with the slots in RAM.
+//! synth_ecp5 -top <top>; stat"`), 2 ports, 64 slots, block_bits 6, word_bits 2, 64-bit bus
+//! (the §9 target): with the decision in one register (and before the registered match
+//! `s_eq`) 6043 LUT4, 2769 FF, 436 CCU2C, 7 DP16KD, 20 DPR16X4; with the decision over three
+//! registers (the tree just before the count's zero test lost its adder) 9947 LUT4, 3871 FF,
+//! 690 CCU2C, 4 DP16KD, 116 DPR16X4 (the queues in LUT RAM). About 150 LUT4 per slot (the
+//! comparators, decoders, the two free-slot searches, the reference count's adder); the fill
+//! buffers and the slot queues grow with the slots in RAM.
 
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
