@@ -77,7 +77,8 @@
 //!
 //! Latency (request handshake to response handshake) on a hit with an always-ready
 //! consumer: 7 edges (s1, s2, s3, wq, d1, d2, response queue). A miss: add the miss unit's
-//! request path (3 edges to `arvalid`), the memory and the fill.
+//! request path (5 edges to `arvalid`: the miss queue, the miss unit's input, request and
+//! decision registers, its read queue), the memory and the fill.
 
 use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
