@@ -640,8 +640,9 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         axi.observe(&sim);
 
         // ---- Checks of what the block showed at edge e, against the state before it.
-        let lv_before = live(&slots, &dec);
-        let model_busy = (0..slots_n).any(|s| lv_before[s] && slots[s].unwrap().block == asked)
+        // Live before the edge (nothing below changes the slots before the decisions).
+        let lv = live(&slots, &dec);
+        let model_busy = (0..slots_n).any(|s| lv[s] && slots[s].unwrap().block == asked)
             || cur.front().is_some_and(|t| t.exempt && t.block == asked)
             || inp.front().is_some_and(|t| t.exempt && t.block == asked)
             || dec.is_some_and(|d| d.block == asked);
@@ -708,7 +709,6 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         assert!(!(merged && new), "{what}: merged and new at edge {e}");
         let room = |pm: &[PortModel], p: usize| pm[p].answers.len() < ANSWER_DEPTH;
         // Everything below is decided on the state before the edge (`lv`, the seals, `nf`).
-        let lv = live(&slots, &dec);
         most_live = most_live.max(lv.iter().filter(|&&l| l).count());
         let seal_next: Vec<bool> = slots
             .iter()
