@@ -1501,7 +1501,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  [223:0] counts;
     
     // Constant declarations
+    localparam  wr_extra = 2'b11;
     localparam  words_all = 256'hffffffffffffffff;
+    localparam  rows_all = 128'h3;
     localparam  one_m = 256'h1;
     localparam  one16 = 16'h1;
     localparam  one_r = 128'h1;
@@ -1571,6 +1573,12 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam  lane_bit$29 = 256'h20000000;
     localparam  lane_bit$30 = 256'h40000000;
     localparam  lane_bit$31 = 256'h80000000;
+    localparam  row_n$0 = 9'b0;
+    localparam  row_n$1 = 9'b1;
+    localparam  row_word$0 = 9'b0;
+    localparam  row_word$1 = 9'b100000;
+    localparam  row_bit$0 = 128'h1;
+    localparam  row_bit$1 = 128'h2;
     localparam  c16$0 = 9'b0;
     localparam  c16$1 = 9'b1;
     localparam  c16$2 = 9'b10;
@@ -1653,34 +1661,36 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$ArReq = 16;
     localparam MemState$Scan = 17;
     localparam MemState$Select = 18;
-    localparam MemState$Pick = 19;
-    localparam MemState$RowRead1 = 20;
-    localparam MemState$RowRead2 = 21;
-    localparam MemState$RowRead3 = 22;
-    localparam MemState$Extract = 23;
-    localparam MemState$Decide = 24;
-    localparam MemState$WReq = 25;
-    localparam MemState$WWait = 26;
-    localparam MemState$OnChip = 27;
-    localparam MemState$MapWait = 28;
-    localparam MemState$Finish = 29;
-    localparam MemState$PfWait = 30;
-    localparam MemState$PfWr1 = 31;
-    localparam MemState$PfWr2 = 32;
-    localparam MemState$PfWr3 = 33;
-    localparam MemState$NFind = 34;
-    localparam MemState$NFindWait = 35;
-    localparam MemState$NFind2 = 36;
-    localparam MemState$NFind2Wait = 37;
-    localparam MemState$ClrWait = 38;
-    localparam MemState$Undo = 39;
-    localparam MemState$Swap = 40;
-    localparam MemState$FreeA = 41;
-    localparam MemState$FreeB = 42;
-    localparam MemState$Drain = 43;
-    localparam MemState$Push = 44;
-    localparam MemState$PoolWait = 45;
-    localparam MemState$Done = 46;
+    localparam MemState$PickG = 19;
+    localparam MemState$PickB = 20;
+    localparam MemState$Pick = 21;
+    localparam MemState$RowRead1 = 22;
+    localparam MemState$RowRead2 = 23;
+    localparam MemState$RowRead3 = 24;
+    localparam MemState$Extract = 25;
+    localparam MemState$Decide = 26;
+    localparam MemState$WReq = 27;
+    localparam MemState$WWait = 28;
+    localparam MemState$OnChip = 29;
+    localparam MemState$MapWait = 30;
+    localparam MemState$Finish = 31;
+    localparam MemState$PfWait = 32;
+    localparam MemState$PfWr1 = 33;
+    localparam MemState$PfWr2 = 34;
+    localparam MemState$PfWr3 = 35;
+    localparam MemState$NFind = 36;
+    localparam MemState$NFindWait = 37;
+    localparam MemState$NFind2 = 38;
+    localparam MemState$NFind2Wait = 39;
+    localparam MemState$ClrWait = 40;
+    localparam MemState$Undo = 41;
+    localparam MemState$Swap = 42;
+    localparam MemState$FreeA = 43;
+    localparam MemState$FreeB = 44;
+    localparam MemState$Drain = 45;
+    localparam MemState$Push = 46;
+    localparam MemState$PoolWait = 47;
+    localparam MemState$Done = 48;
     
     // Stub signals
     reg  map$clock;
@@ -1776,6 +1786,12 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [1:0] hold_wait$d;
     wire  [1:0] hold_wait$q;
     reg  hold_wait$clock;
+    reg  [1:0] wr_wait$d;
+    wire  [1:0] wr_wait$q;
+    reg  wr_wait$clock;
+    reg  t_ge_first$d;
+    wire  t_ge_first$q;
+    reg  t_ge_first$clock;
     reg  [8:0] w$d;
     wire  [8:0] w$q;
     reg  w$clock;
@@ -1848,6 +1864,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [15:0] grp_q$d;
     wire  [15:0] grp_q$q;
     reg  grp_q$clock;
+    reg  [8:0] grp_sel_q$d;
+    wire  [8:0] grp_sel_q$q;
+    reg  grp_sel_q$clock;
+    reg  [15:0] grp_bits_q$d;
+    wire  [15:0] grp_bits_q$q;
+    reg  grp_bits_q$clock;
+    reg  [255:0] from_q$d;
+    wire  [255:0] from_q$q;
+    reg  from_q$clock;
     reg  wh$d;
     wire  wh$q;
     reg  wh$clock;
@@ -2071,6 +2096,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [31:0] unit_v;
     reg  [255:0] lane_free;
     reg  [255:0] lane_live;
+    reg  [8:0] s_row;
+    reg  [255:0] free_at;
+    reg  [255:0] live_at;
+    reg  [127:0] row_at;
     reg  [255:0] range_m;
     reg  [15:0] lane_bits;
     reg  last_beat;
@@ -2260,6 +2289,16 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(hold_wait$q),
         .clock(hold_wait$clock)
     );
+    qp_table_scale$engine$wr_wait wr_wait(
+        .d(wr_wait$d),
+        .q(wr_wait$q),
+        .clock(wr_wait$clock)
+    );
+    qp_table_scale$engine$t_ge_first t_ge_first(
+        .d(t_ge_first$d),
+        .q(t_ge_first$q),
+        .clock(t_ge_first$clock)
+    );
     qp_table_scale$engine$w w(
         .d(w$d),
         .q(w$q),
@@ -2377,6 +2416,21 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(grp_q$d),
         .q(grp_q$q),
         .clock(grp_q$clock)
+    );
+    qp_table_scale$engine$grp_sel_q grp_sel_q(
+        .d(grp_sel_q$d),
+        .q(grp_sel_q$q),
+        .clock(grp_sel_q$clock)
+    );
+    qp_table_scale$engine$grp_bits_q grp_bits_q(
+        .d(grp_bits_q$d),
+        .q(grp_bits_q$q),
+        .clock(grp_bits_q$clock)
+    );
+    qp_table_scale$engine$from_q from_q(
+        .d(from_q$d),
+        .q(from_q$q),
+        .clock(from_q$clock)
     );
     qp_table_scale$engine$wh wh(
         .d(wh$d),
@@ -2742,6 +2796,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         next_alloc$clock = clock;
         was_written$clock = clock;
         hold_wait$clock = clock;
+        wr_wait$clock = clock;
+        grp_sel_q$clock = clock;
+        grp_bits_q$clock = clock;
+        from_q$clock = clock;
+        t_ge_first$clock = clock;
         w$clock = clock;
         beat_r$clock = clock;
         beat_ok$clock = clock;
@@ -2835,6 +2894,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         next_alloc$d = next_alloc$q;
         was_written$d = was_written$q;
         hold_wait$d = hold_wait$q;
+        wr_wait$d = wr_wait$q;
+        grp_sel_q$d = grp_sel_q$q;
+        grp_bits_q$d = grp_bits_q$q;
+        from_q$d = from_q$q;
+        t_ge_first$d = t_ge_first$q;
         w$d = w$q;
         beat_r$d = beat_r$q;
         beat_ok$d = beat_ok$q;
@@ -3292,6 +3356,23 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         t_onehot = one_m << tw$q;
         w_row = w$q >> wpr_shift;
         t_row = tw$q >> wpr_shift;
+        s_row = w_row;
+        if (pf_inflight$q) begin
+            s_row = pf_row;
+        end
+        free_at = 32'h0;
+        live_at = 32'h0;
+        row_at = 32'h0;
+        if (s_row == row_n$0) begin
+            free_at = free_at | (lane_free << row_word$0);
+            live_at = live_at | (lane_live << row_word$0);
+            row_at = row_at | row_bit$0;
+        end
+        if (s_row == row_n$1) begin
+            free_at = free_at | (lane_free << row_word$1);
+            live_at = live_at | (lane_live << row_word$1);
+            row_at = row_at | row_bit$1;
+        end
         whalf = 32'h0;
         if (wh$q) begin
             whalf = half_rows;
@@ -3310,7 +3391,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (second$q | (blk$q != start_blk$q)) begin
             start_w = 32'h0;
         end
-        cand = alloc_m$q & (words_all << start_w);
+        from_q$d = (words_all << start_w) & words_all;
+        cand = alloc_m$q & from_q$q;
         grp_acc = 32'h0;
         if (|cand[(0 * 32'h10)+:(16)]) begin
             grp_acc = grp_acc | (one16 << c16$0);
@@ -3426,70 +3508,72 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             grp_sel = c16$15;
             grp_seen = 1'b1;
         end
-        grp_bits = ((cand_q$q >> (grp_sel << 32'h4)) & 16'hffff);
+        grp_sel_q$d = grp_sel;
+        grp_bits = ((cand_q$q >> (grp_sel_q$q << 32'h4)) & 16'hffff);
+        grp_bits_q$d = grp_bits;
         bit_sel = 32'h0;
         bit_seen = 1'b0;
-        if (grp_bits[0] & ~bit_seen) begin
+        if (grp_bits_q$q[0] & ~bit_seen) begin
             bit_sel = c16$0;
             bit_seen = 1'b1;
         end
-        if (grp_bits[1] & ~bit_seen) begin
+        if (grp_bits_q$q[1] & ~bit_seen) begin
             bit_sel = c16$1;
             bit_seen = 1'b1;
         end
-        if (grp_bits[2] & ~bit_seen) begin
+        if (grp_bits_q$q[2] & ~bit_seen) begin
             bit_sel = c16$2;
             bit_seen = 1'b1;
         end
-        if (grp_bits[3] & ~bit_seen) begin
+        if (grp_bits_q$q[3] & ~bit_seen) begin
             bit_sel = c16$3;
             bit_seen = 1'b1;
         end
-        if (grp_bits[4] & ~bit_seen) begin
+        if (grp_bits_q$q[4] & ~bit_seen) begin
             bit_sel = c16$4;
             bit_seen = 1'b1;
         end
-        if (grp_bits[5] & ~bit_seen) begin
+        if (grp_bits_q$q[5] & ~bit_seen) begin
             bit_sel = c16$5;
             bit_seen = 1'b1;
         end
-        if (grp_bits[6] & ~bit_seen) begin
+        if (grp_bits_q$q[6] & ~bit_seen) begin
             bit_sel = c16$6;
             bit_seen = 1'b1;
         end
-        if (grp_bits[7] & ~bit_seen) begin
+        if (grp_bits_q$q[7] & ~bit_seen) begin
             bit_sel = c16$7;
             bit_seen = 1'b1;
         end
-        if (grp_bits[8] & ~bit_seen) begin
+        if (grp_bits_q$q[8] & ~bit_seen) begin
             bit_sel = c16$8;
             bit_seen = 1'b1;
         end
-        if (grp_bits[9] & ~bit_seen) begin
+        if (grp_bits_q$q[9] & ~bit_seen) begin
             bit_sel = c16$9;
             bit_seen = 1'b1;
         end
-        if (grp_bits[10] & ~bit_seen) begin
+        if (grp_bits_q$q[10] & ~bit_seen) begin
             bit_sel = c16$10;
             bit_seen = 1'b1;
         end
-        if (grp_bits[11] & ~bit_seen) begin
+        if (grp_bits_q$q[11] & ~bit_seen) begin
             bit_sel = c16$11;
             bit_seen = 1'b1;
         end
-        if (grp_bits[12] & ~bit_seen) begin
+        if (grp_bits_q$q[12] & ~bit_seen) begin
             bit_sel = c16$12;
             bit_seen = 1'b1;
         end
-        if (grp_bits[13] & ~bit_seen) begin
+        if (grp_bits_q$q[13] & ~bit_seen) begin
             bit_sel = c16$13;
             bit_seen = 1'b1;
         end
-        if (grp_bits[14] & ~bit_seen) begin
+        if (grp_bits_q$q[14] & ~bit_seen) begin
             bit_sel = c16$14;
             bit_seen = 1'b1;
         end
-        if (grp_bits[15] & ~bit_seen) begin
+        if (grp_bits_q$q[15] & ~bit_seen) begin
             bit_sel = c16$15;
             bit_seen = 1'b1;
         end
@@ -3543,7 +3627,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         t_state = tword$q[(32'h0)+:(2)];
         t_gen = ((tword$q >> 32'h2) & 24'hffffff) & gen_mask;
         t_index = (((blk$q) & 24'hffffff) << block_bits) | ((tw$q) & 24'hffffff);
-        new_alloc = (new_word$q[(32'h0)+:(2)] == 32'h0) & (t_index >= first_index);
+        t_ge_first$d = t_index >= first_index;
+        new_alloc = (new_word$q[(32'h0)+:(2)] == 32'h0) & t_ge_first$q;
         new_live = (new_word$q[(32'h0)+:(2)] == 32'h1) | (new_word$q[(32'h0)+:(2)] == 32'h2);
         new_unit = (tunit$q & ~(word_mask << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift))) | (new_word$q << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift));
         unit_off = (((tw$q) & 64'hffffffffffffffff) >> upw_shift) << ub_shift;
@@ -3732,11 +3817,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$WRead1:
                 begin
+                    wr_wait$d = wr_extra;
                     state$d = MemState$WRead2;
                 end
             MemState$WRead2:
                 begin
-                    state$d = MemState$WRead3;
+                    wr_wait$d = wr_wait$q - 32'h1;
+                    if (wr_wait$q == 32'h0) begin
+                        state$d = MemState$WRead3;
+                    end
                 end
             MemState$WRead3:
                 begin
@@ -3779,9 +3868,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     end
                     else begin
                         cbuf$write_enable = 1'b1;
-                        rows_ok$d = rows_ok$q | (one_r << w_row);
-                        alloc_m$d = alloc_m$q | ((lane_free << w$q) & range_q$q);
-                        live_m$d = live_m$q | (lane_live << w$q);
+                        rows_ok$d = rows_ok$q | row_at;
+                        alloc_m$d = alloc_m$q | (free_at & range_q$q);
+                        live_m$d = live_m$q | live_at;
                         w$d = w$q + wpr_m1 + 32'h1;
                         beat_ok$d = 1'b0;
                         if (last_beat) begin
@@ -3802,13 +3891,21 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     grp_q$d = grp_acc;
                     state$d = MemState$RowRead1;
                     if (~tw_known$q) begin
-                        state$d = MemState$Pick;
+                        state$d = MemState$PickG;
                     end
+                end
+            MemState$PickG:
+                begin
+                    state$d = MemState$PickB;
+                end
+            MemState$PickB:
+                begin
+                    state$d = MemState$Pick;
                 end
             MemState$Pick:
                 begin
                     if (|grp_q$q) begin
-                        tw$d = (grp_sel << 32'h4) | bit_sel;
+                        tw$d = (grp_sel_q$q << 32'h4) | bit_sel;
                         tw_known$d = 1'b1;
                         state$d = MemState$RowRead1;
                     end
@@ -3934,11 +4031,15 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$PfWr1:
                 begin
+                    wr_wait$d = wr_extra;
                     state$d = MemState$PfWr2;
                 end
             MemState$PfWr2:
                 begin
-                    state$d = MemState$PfWr3;
+                    wr_wait$d = wr_wait$q - 32'h1;
+                    if (wr_wait$q == 32'h0) begin
+                        state$d = MemState$PfWr3;
+                    end
                 end
             MemState$PfWr3:
                 begin
@@ -4000,7 +4101,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             q_rd$d = q_rd_next;
                             q_count$d = q_count$q - 32'h1;
                         end
-                        if (t_index >= first_index) begin
+                        if (t_ge_first$q) begin
                             map_op_valid = 1'b1;
                             map_cmd = map_op$set;
                             state$d = MemState$MapWait;
@@ -4093,7 +4194,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             free_ok$d = free_ok$q + 32'h1;
                             in_use$d = in_use$q - 32'h1;
                             state$d = MemState$Done;
-                            if (t_index >= first_index) begin
+                            if (t_ge_first$q) begin
                                 map_op_valid = 1'b1;
                                 map_cmd = map_op$set;
                                 state$d = MemState$PoolWait;
@@ -4218,9 +4319,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             else if (state$q != MemState$OnChip) begin
                 cbuf$write_enable = 1'b1;
                 cbuf$write_address = ((p_row_a) & 24'hffffff);
-                p_rows$d = p_rows$q | (one_r << pf_row);
-                p_alloc$d = p_alloc$q | ((lane_free << pw$q) & range_q$q);
-                p_live$d = p_live$q | (lane_live << pw$q);
+                p_rows$d = p_rows$q | row_at;
+                p_alloc$d = p_alloc$q | (free_at & range_q$q);
+                p_live$d = p_live$q | live_at;
                 pw$d = pw$q + wpr_m1 + 32'h1;
                 pbeat_ok$d = 1'b0;
                 if (p_last) begin
@@ -4275,6 +4376,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             drain$1$d = 32'h0;
             drain_zero$1$d = 1'b1;
         end
+        alloc_m$d = alloc_m$d & words_all;
+        live_m$d = live_m$d & words_all;
+        p_alloc$d = p_alloc$d & words_all;
+        p_live$d = p_live$d & words_all;
+        cand_q$d = cand_q$d & words_all;
+        rows_ok$d = rows_ok$d & rows_all;
+        p_rows$d = p_rows$d & rows_all;
     end
     
 endmodule // qp_table_scale$engine
@@ -4740,6 +4848,44 @@ module qp_table_scale$engine$free_ok(d,q,clock);
 endmodule // qp_table_scale$engine$free_ok
 
 
+module qp_table_scale$engine$from_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$from_q
+
+
+module qp_table_scale$engine$grp_bits_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$grp_bits_q
+
+
 module qp_table_scale$engine$grp_q(d,q,clock);
     
     // Module arguments
@@ -4757,6 +4903,25 @@ module qp_table_scale$engine$grp_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$grp_q
+
+
+module qp_table_scale$engine$grp_sel_q(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$grp_sel_q
 
 
 module qp_table_scale$engine$hi_wq$0(d,q,clock);
@@ -8619,34 +8784,36 @@ module qp_table_scale$engine$state(d,q,clock);
     localparam MemState$ArReq = 16;
     localparam MemState$Scan = 17;
     localparam MemState$Select = 18;
-    localparam MemState$Pick = 19;
-    localparam MemState$RowRead1 = 20;
-    localparam MemState$RowRead2 = 21;
-    localparam MemState$RowRead3 = 22;
-    localparam MemState$Extract = 23;
-    localparam MemState$Decide = 24;
-    localparam MemState$WReq = 25;
-    localparam MemState$WWait = 26;
-    localparam MemState$OnChip = 27;
-    localparam MemState$MapWait = 28;
-    localparam MemState$Finish = 29;
-    localparam MemState$PfWait = 30;
-    localparam MemState$PfWr1 = 31;
-    localparam MemState$PfWr2 = 32;
-    localparam MemState$PfWr3 = 33;
-    localparam MemState$NFind = 34;
-    localparam MemState$NFindWait = 35;
-    localparam MemState$NFind2 = 36;
-    localparam MemState$NFind2Wait = 37;
-    localparam MemState$ClrWait = 38;
-    localparam MemState$Undo = 39;
-    localparam MemState$Swap = 40;
-    localparam MemState$FreeA = 41;
-    localparam MemState$FreeB = 42;
-    localparam MemState$Drain = 43;
-    localparam MemState$Push = 44;
-    localparam MemState$PoolWait = 45;
-    localparam MemState$Done = 46;
+    localparam MemState$PickG = 19;
+    localparam MemState$PickB = 20;
+    localparam MemState$Pick = 21;
+    localparam MemState$RowRead1 = 22;
+    localparam MemState$RowRead2 = 23;
+    localparam MemState$RowRead3 = 24;
+    localparam MemState$Extract = 25;
+    localparam MemState$Decide = 26;
+    localparam MemState$WReq = 27;
+    localparam MemState$WWait = 28;
+    localparam MemState$OnChip = 29;
+    localparam MemState$MapWait = 30;
+    localparam MemState$Finish = 31;
+    localparam MemState$PfWait = 32;
+    localparam MemState$PfWr1 = 33;
+    localparam MemState$PfWr2 = 34;
+    localparam MemState$PfWr3 = 35;
+    localparam MemState$NFind = 36;
+    localparam MemState$NFindWait = 37;
+    localparam MemState$NFind2 = 38;
+    localparam MemState$NFind2Wait = 39;
+    localparam MemState$ClrWait = 40;
+    localparam MemState$Undo = 41;
+    localparam MemState$Swap = 42;
+    localparam MemState$FreeA = 43;
+    localparam MemState$FreeB = 44;
+    localparam MemState$Drain = 45;
+    localparam MemState$Push = 46;
+    localparam MemState$PoolWait = 47;
+    localparam MemState$Done = 48;
     
     // Update code (custom)
     initial begin
@@ -8696,6 +8863,25 @@ module qp_table_scale$engine$swap_done(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$swap_done
+
+
+module qp_table_scale$engine$t_ge_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$t_ge_first
 
 
 module qp_table_scale$engine$time_q(d,q,clock);
@@ -9000,6 +9186,25 @@ module qp_table_scale$engine$wr_strb_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$wr_strb_q
+
+
+module qp_table_scale$engine$wr_wait(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$wr_wait
 
 
 module qp_table_scale$engine$writer(clock,rst,req_valid,req_ready,req_addr,req_last,req_beat,req_data,req_strb,done,error,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
@@ -9538,17 +9743,32 @@ module qp_table_scale$engine$written(clock,read_address,read_data,write_enable,w
     `ifndef SYNTHESIS
     initial read_q = 1'd0;
     `endif
+    reg [0:0] read_rq;
+    `ifndef SYNTHESIS
+    initial read_rq = 1'd0;
+    `endif
+    reg [0:0] read_sq;
+    `ifndef SYNTHESIS
+    initial read_sq = 1'd0;
+    `endif
     wire _unused_ok = &{1'b0, read_address[23:18], write_address[23:18], write_data[1:1]};
     
+    reg [17:0] ra_q;
+    `ifndef SYNTHESIS
+    initial ra_q = 18'd0;
+    `endif
+    always @(posedge clock) ra_q <= read_address[17:0];
     always @(posedge clock) begin
-       read_word <= mem[read_address[17:0]];
+       read_word <= mem[ra_q];
        read_q <= read_word;
+       read_rq <= read_q;
+       read_sq <= read_rq;
        if (write_enable) begin
           mem[write_address[17:0]] <= write_data[0:0];
        end
     end
     
-    always @(*) read_data = {1'd0, read_q};
+    always @(*) read_data = {1'd0, read_sq};
     `ifndef SYNTHESIS
     always @(posedge clock) begin
        if (write_enable && write_address >= 24'd262144) begin

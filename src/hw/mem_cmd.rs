@@ -16,7 +16,7 @@
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
 //! | decode | `Decode`, `Find*`, `Known` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor), or takes the one the engine knows it finds (`n_known`) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `WRead*`, `ArReq`, `Scan` | reads `written`; a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start, whether other words are live or allocatable |
+//! | read | `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
@@ -93,6 +93,8 @@ pub enum MemState {
     ArReq,
     Scan,
     Select,
+    PickG,
+    PickB,
     Pick,
     RowRead1,
     RowRead2,
@@ -217,6 +219,13 @@ pub struct MemCmdEngine {
     next_alloc: DFF<Bits<QPN_BITS>>,
     was_written: DFF<Bit>,
     hold_wait: DFF<Bits<2>>,
+    /// Edges `WRead2` / `PfWr2` still wait for `written`'s word (its latency beyond 2: the
+    /// row and address registers of a RAM of several rows of blocks), and that count.
+    wr_wait: DFF<Bits<2>>,
+    wr_extra: Constant<Bits<2>>,
+    /// `t_index >= first_index`, registered (its carry chain off the paths into `OnChip` and
+    /// `Drain`, which come edges after `blk` and `tw` last changed).
+    t_ge_first: DFF<Bit>,
     // Scan.
     w: DFF<Bits<W_BITS>>,
     beat_r: DFF<Bits<MEM_DATA_BITS_MAX>>,
@@ -248,6 +257,15 @@ pub struct MemCmdEngine {
     /// ALLOC: the candidates from the start, and which 16-word groups hold one.
     cand_q: DFF<Bits<MASK_BITS>>,
     grp_q: DFF<Bits<16>>,
+    /// The first group with a candidate (registered from `grp_q`), and its 16 candidates
+    /// (registered from that): `PickG` and `PickB` wait for them, so that the search is three
+    /// short steps (group, its bits, the bit) instead of one long one.
+    grp_sel_q: DFF<Bits<W_BITS>>,
+    grp_bits_q: DFF<Bits<16>>,
+    /// The words from ALLOC's start on (`words_all << start_w`), registered: `Select` comes
+    /// 4 edges or more after `blk`, `start`, `start_blk` and `second` last changed
+    /// (`FindWait` or `Known`, then `Acquire`, `HoldOn`, `HoldWait`, `Inval`, `Lookup`).
+    from_q: DFF<Bits<MASK_BITS>>,
     /// The buffer has two slots (two halves of `cbuf`): the working slot (`cb_*`, the masks
     /// above, half `wh`) that a command uses, and the parked slot (`p_*`, the other half),
     /// which holds the block the next ALLOC takes when the engine knows it (prefetched by
@@ -352,6 +370,13 @@ pub struct MemCmdEngine {
     /// per lane; the words of the block ALLOC may take (in [first_index, max_qps)).
     lane_free: Signal<Local, Bits<MASK_BITS>>,
     lane_live: Signal<Local, Bits<MASK_BITS>>,
+    /// The row of the beat under the scan (`w_row`, or the prefetch's `pf_row`), and the
+    /// lanes put at its words (`lane_* << w` as `w` is the row's first word), each row at its
+    /// constant place: no shifter between the beat and the masks.
+    s_row: Signal<Local, Bits<W_BITS>>,
+    free_at: Signal<Local, Bits<MASK_BITS>>,
+    live_at: Signal<Local, Bits<MASK_BITS>>,
+    row_at: Signal<Local, Bits<ROW_BITS>>,
     range_m: Signal<Local, Bits<MASK_BITS>>,
     lane_bits: Signal<Local, Bits<16>>,
     /// The beat under the scan is the block's last (its `rlast` must be high, and only then).
@@ -419,6 +444,7 @@ pub struct MemCmdEngine {
     phalf: Signal<Local, Bits<W_BITS>>,
     // Constants.
     words_all: Constant<Bits<MASK_BITS>>,
+    rows_all: Constant<Bits<ROW_BITS>>,
     one_m: Constant<Bits<MASK_BITS>>,
     one16: Constant<Bits<16>>,
     one_r: Constant<Bits<ROW_BITS>>,
@@ -430,6 +456,11 @@ pub struct MemCmdEngine {
     lane_bit: Vec<Constant<Bits<MASK_BITS>>>,
     /// Words per beat (lanes).
     _wpr: usize,
+    /// Each row of a block: its number, and its first word (rows of `_wpr` words).
+    row_n: Vec<Constant<Bits<W_BITS>>>,
+    row_word: Vec<Constant<Bits<W_BITS>>>,
+    row_bit: Vec<Constant<Bits<ROW_BITS>>>,
+    _rows: usize,
     c16: Vec<Constant<Bits<W_BITS>>>,
     index_mask: Constant<Bits<QPN_BITS>>,
     index_bits: Constant<Bits<5>>,
@@ -504,6 +535,19 @@ impl MemCmdEngine {
             (1u64 << block_bytes) - 1
         };
         let bp = block_params(p, m);
+        // One bit per block: 2^18 at index_bits 24, 16 rows of blocks spread over the die; the
+        // word is registered at the blocks' row multiplexer and the address at the blocks, so
+        // that no route crosses the die into the decisions of `WRead3` and `PfWr3`.
+        let written = Ram::with_layout(
+            blocks as usize,
+            (blocks.next_power_of_two().trailing_zeros() as usize).max(1),
+            1,
+            p.fpga,
+        )
+        .row_registered()
+        .address_registered();
+        let wr_extra = written.latency() as u64 - 2;
+        assert!(wr_extra <= 3, "wr_wait counts 3 edges at most");
         block_new!(
             [
                 clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
@@ -512,14 +556,14 @@ impl MemCmdEngine {
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
                 bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw,
-                tw_known, start, start_blk, second, next_alloc, was_written, hold_wait, w, beat_r,
+                tw_known, start, start_blk, second, next_alloc, was_written, hold_wait, wr_wait, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q, live_we_q, live_waddr_q,
                 live_wdata_q, wr_req_q, wr_addr_q, wr_last_q, wr_beat_q, wr_data_q, wr_strb_q,
                 map_valid_q, map_cmd_q, map_index_q, q_wr, q_rd, q_count, q_overflow, alloc_ok,
                 alloc_full, free_ok, cmd_error, in_use, counts_l, index, gen, qhead, q_head_qpn,
                 q_due, q_wr_next, q_rd_next, drained, block_addr, word_v, unit_v, lane_free,
-                lane_live, range_m, pf_sel, ablk_k, lane_bits, last_beat, unused_written, w_unit0, t_onehot,
+                lane_live, s_row, free_at, live_at, row_at, range_m, pf_sel, ablk_k, lane_bits, last_beat, unused_written, w_unit0, t_onehot,
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
@@ -546,6 +590,9 @@ impl MemCmdEngine {
                 p.fpga,
             ),
             words_all: Constant::new(words_all_mask(m.block_bits)),
+            rows_all: Constant::new(
+                (0..m.beats() as usize).fold(Bits::<ROW_BITS>::default(), |b, r| b.replace_bit(r, true)),
+            ),
             one_m: Constant::new(1u64.into()),
             one16: Constant::new(1u64.into()),
             one_r: Constant::new(1u64.into()),
@@ -558,13 +605,17 @@ impl MemCmdEngine {
                 .map(|j| Constant::new(Bits::<MASK_BITS>::default().replace_bit(j as usize, true)))
                 .collect(),
             _wpr: (stored / wb) as usize,
+            row_n: (0..m.beats()).map(|r| Constant::new(u64::from(r).into())).collect(),
+            row_word: (0..m.beats())
+                .map(|r| Constant::new(u64::from(r * (stored / wb)).into()))
+                .collect(),
+            row_bit: (0..m.beats())
+                .map(|r| Constant::new(Bits::<ROW_BITS>::default().replace_bit(r as usize, true)))
+                .collect(),
+            _rows: m.beats() as usize,
             c16: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
-            written: Ram::with_layout(
-                blocks as usize,
-                (blocks.next_power_of_two().trailing_zeros() as usize).max(1),
-                1,
-                p.fpga,
-            ),
+            written: written,
+            wr_extra: Constant::new(wr_extra.into()),
             qram: Ram::new(p.quarantine_depth as usize, p.fpga),
             drain: defaults(p.ports),
             drain_zero: defaults(p.ports),
@@ -628,6 +679,11 @@ impl Logic for MemCmdEngine {
             next_alloc,
             was_written,
             hold_wait,
+            wr_wait,
+            grp_sel_q,
+            grp_bits_q,
+            from_q,
+            t_ge_first,
             w,
             beat_r,
             beat_ok,
@@ -935,6 +991,22 @@ impl Logic for MemCmdEngine {
         self.t_onehot.next = self.one_m.val() << self.tw.q.val();
         self.w_row.next = self.w.q.val() >> self.wpr_shift.val();
         self.t_row.next = self.tw.q.val() >> self.wpr_shift.val();
+        self.s_row.next = self.w_row.val();
+        if self.pf_inflight.q.val() {
+            self.s_row.next = self.pf_row.val();
+        }
+        self.free_at.next = 0.into();
+        self.live_at.next = 0.into();
+        self.row_at.next = 0.into();
+        for r in 0..self._rows {
+            if self.s_row.val() == self.row_n[r].val() {
+                self.free_at.next =
+                    self.free_at.val() | (self.lane_free.val() << self.row_word[r].val());
+                self.live_at.next =
+                    self.live_at.val() | (self.lane_live.val() << self.row_word[r].val());
+                self.row_at.next = self.row_at.val() | self.row_bit[r].val();
+            }
+        }
         self.whalf.next = 0.into();
         if self.wh.q.val() {
             self.whalf.next = self.half_rows.val();
@@ -957,7 +1029,8 @@ impl Logic for MemCmdEngine {
         if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
             self.start_w.next = 0.into();
         }
-        self.cand.next = self.alloc_m.q.val() & (self.words_all.val() << self.start_w.val());
+        self.from_q.d.next = (self.words_all.val() << self.start_w.val()) & self.words_all.val();
+        self.cand.next = self.alloc_m.q.val() & self.from_q.q.val();
         self.grp_acc.next = 0.into();
         for g in 0..16 {
             if self.cand.val().get_bits::<16>(g * 16).any() {
@@ -973,12 +1046,14 @@ impl Logic for MemCmdEngine {
                 self.grp_seen.next = true;
             }
         }
+        self.grp_sel_q.d.next = self.grp_sel.val();
         self.grp_bits.next =
-            bit_cast::<16, MASK_BITS>(self.cand_q.q.val() >> (self.grp_sel.val() << 4));
+            bit_cast::<16, MASK_BITS>(self.cand_q.q.val() >> (self.grp_sel_q.q.val() << 4));
+        self.grp_bits_q.d.next = self.grp_bits.val();
         self.bit_sel.next = 0.into();
         self.bit_seen.next = false;
         for i in 0..16 {
-            if self.grp_bits.val().get_bit(i) & !self.bit_seen.val() {
+            if self.grp_bits_q.q.val().get_bit(i) & !self.bit_seen.val() {
                 self.bit_sel.next = self.c16[i].val();
                 self.bit_seen.next = true;
             }
@@ -1045,8 +1120,9 @@ impl Logic for MemCmdEngine {
         self.t_index.next = (bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
             << self.block_bits.val())
             | bit_cast::<QPN_BITS, W_BITS>(self.tw.q.val());
-        self.new_alloc.next = (self.new_word.q.val().get_bits::<2>(0) == 0)
-            & (self.t_index.val() >= self.first_index.val());
+        self.t_ge_first.d.next = self.t_index.val() >= self.first_index.val();
+        self.new_alloc.next =
+            (self.new_word.q.val().get_bits::<2>(0) == 0) & self.t_ge_first.q.val();
         self.new_live.next = (self.new_word.q.val().get_bits::<2>(0) == 1)
             | (self.new_word.q.val().get_bits::<2>(0) == 2);
         self.new_unit.next = (self.tunit.q.val()
@@ -1276,11 +1352,15 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::WRead1 => {
-                // `written` of the block is read over two edges.
+                // `written` of the block is read over its latency (2 edges and `wr_extra`).
+                self.wr_wait.d.next = self.wr_extra.val();
                 self.state.d.next = MemState::WRead2;
             }
             MemState::WRead2 => {
-                self.state.d.next = MemState::WRead3;
+                self.wr_wait.d.next = self.wr_wait.q.val() - 1;
+                if self.wr_wait.q.val() == 0 {
+                    self.state.d.next = MemState::WRead3;
+                }
             }
             MemState::WRead3 => {
                 self.was_written.d.next = self.written.read_data.val().get_bit(0);
@@ -1326,12 +1406,10 @@ impl Logic for MemCmdEngine {
                 } else {
                     // The beat: its row into the buffer, its words into the masks at once.
                     self.cbuf.write_enable.next = true;
-                    self.rows_ok.d.next =
-                        self.rows_ok.q.val() | (self.one_r.val() << self.w_row.val());
-                    self.alloc_m.d.next = self.alloc_m.q.val()
-                        | ((self.lane_free.val() << self.w.q.val()) & self.range_q.q.val());
-                    self.live_m.d.next =
-                        self.live_m.q.val() | (self.lane_live.val() << self.w.q.val());
+                    self.rows_ok.d.next = self.rows_ok.q.val() | self.row_at.val();
+                    self.alloc_m.d.next =
+                        self.alloc_m.q.val() | (self.free_at.val() & self.range_q.q.val());
+                    self.live_m.d.next = self.live_m.q.val() | self.live_at.val();
                     self.w.d.next = self.w.q.val() + self.wpr_m1.val() + 1;
                     self.beat_ok.d.next = false;
                     if self.last_beat.val() {
@@ -1352,12 +1430,18 @@ impl Logic for MemCmdEngine {
                 self.grp_q.d.next = self.grp_acc.val();
                 self.state.d.next = MemState::RowRead1;
                 if !self.tw_known.q.val() {
-                    self.state.d.next = MemState::Pick;
+                    self.state.d.next = MemState::PickG;
                 }
+            }
+            MemState::PickG => {
+                self.state.d.next = MemState::PickB;
+            }
+            MemState::PickB => {
+                self.state.d.next = MemState::Pick;
             }
             MemState::Pick => {
                 if self.grp_q.q.val().any() {
-                    self.tw.d.next = (self.grp_sel.val() << 4) | self.bit_sel.val();
+                    self.tw.d.next = (self.grp_sel_q.q.val() << 4) | self.bit_sel.val();
                     self.tw_known.d.next = true;
                     self.state.d.next = MemState::RowRead1;
                 } else if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
@@ -1509,10 +1593,14 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::PfWr1 => {
+                self.wr_wait.d.next = self.wr_extra.val();
                 self.state.d.next = MemState::PfWr2;
             }
             MemState::PfWr2 => {
-                self.state.d.next = MemState::PfWr3;
+                self.wr_wait.d.next = self.wr_wait.q.val() - 1;
+                if self.wr_wait.q.val() == 0 {
+                    self.state.d.next = MemState::PfWr3;
+                }
             }
             MemState::PfWr3 => {
                 // Into the parked slot: read, or (never written) made.
@@ -1578,7 +1666,7 @@ impl Logic for MemCmdEngine {
                         self.q_rd.d.next = self.q_rd_next.val();
                         self.q_count.d.next = self.q_count.q.val() - 1;
                     }
-                    if self.t_index.val() >= self.first_index.val() {
+                    if self.t_ge_first.q.val() {
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.set.val();
                         self.state.d.next = MemState::MapWait;
@@ -1680,7 +1768,7 @@ impl Logic for MemCmdEngine {
                         self.free_ok.d.next = self.free_ok.q.val() + 1;
                         self.in_use.d.next = self.in_use.q.val() - 1;
                         self.state.d.next = MemState::Done;
-                        if self.t_index.val() >= self.first_index.val() {
+                        if self.t_ge_first.q.val() {
                             self.map_op_valid.next = true;
                             self.map_cmd.next = self.map_op.set.val();
                             self.state.d.next = MemState::PoolWait;
@@ -1821,11 +1909,10 @@ impl Logic for MemCmdEngine {
                 self.cbuf.write_enable.next = true;
                 self.cbuf.write_address.next =
                     bit_cast::<RAM_ADDR_BITS, W_BITS>(self.p_row_a.val());
-                self.p_rows.d.next = self.p_rows.q.val() | (self.one_r.val() << self.pf_row.val());
-                self.p_alloc.d.next = self.p_alloc.q.val()
-                    | ((self.lane_free.val() << self.pw.q.val()) & self.range_q.q.val());
-                self.p_live.d.next =
-                    self.p_live.q.val() | (self.lane_live.val() << self.pw.q.val());
+                self.p_rows.d.next = self.p_rows.q.val() | self.row_at.val();
+                self.p_alloc.d.next =
+                    self.p_alloc.q.val() | (self.free_at.val() & self.range_q.q.val());
+                self.p_live.d.next = self.p_live.q.val() | self.live_at.val();
                 self.pw.d.next = self.pw.q.val() + self.wpr_m1.val() + 1;
                 self.pbeat_ok.d.next = false;
                 if self.p_last.val() {
@@ -1883,5 +1970,14 @@ impl Logic for MemCmdEngine {
                 self.drain_zero[p].d.next = true;
             }
         }
+        // The masks hold one bit per word (row) of a block: the bits above stay 0, so that
+        // synthesis drops their flip-flops (the ports are declared for 256 words, 128 rows).
+        self.alloc_m.d.next = self.alloc_m.d.val() & self.words_all.val();
+        self.live_m.d.next = self.live_m.d.val() & self.words_all.val();
+        self.p_alloc.d.next = self.p_alloc.d.val() & self.words_all.val();
+        self.p_live.d.next = self.p_live.d.val() & self.words_all.val();
+        self.cand_q.d.next = self.cand_q.d.val() & self.words_all.val();
+        self.rows_ok.d.next = self.rows_ok.d.val() & self.rows_all.val();
+        self.p_rows.d.next = self.p_rows.d.val() & self.rows_all.val();
     }
 }
