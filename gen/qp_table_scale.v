@@ -3628,6 +3628,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         t_gen = ((tword$q >> 32'h2) & 24'hffffff) & gen_mask;
         t_index = (((blk$q) & 24'hffffff) << block_bits) | ((tw$q) & 24'hffffff);
         t_ge_first$d = t_index >= first_index;
+        if (wr_wait$q != 32'h0) begin
+            wr_wait$d = wr_wait$q - 32'h1;
+        end
         new_alloc = (new_word$q[(32'h0)+:(2)] == 32'h0) & t_ge_first$q;
         new_live = (new_word$q[(32'h0)+:(2)] == 32'h1) | (new_word$q[(32'h0)+:(2)] == 32'h2);
         new_unit = (tunit$q & ~(word_mask << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift))) | (new_word$q << (((tw$q & unit_words_mask) & 32'hffffffff) << word_shift));
@@ -3822,7 +3825,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$WRead2:
                 begin
-                    wr_wait$d = wr_wait$q - 32'h1;
                     if (wr_wait$q == 32'h0) begin
                         state$d = MemState$WRead3;
                     end
@@ -4036,7 +4038,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$PfWr2:
                 begin
-                    wr_wait$d = wr_wait$q - 32'h1;
                     if (wr_wait$q == 32'h0) begin
                         state$d = MemState$PfWr3;
                     end
@@ -4380,7 +4381,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         live_m$d = live_m$d & words_all;
         p_alloc$d = p_alloc$d & words_all;
         p_live$d = p_live$d & words_all;
-        cand_q$d = cand_q$d & words_all;
         rows_ok$d = rows_ok$d & rows_all;
         p_rows$d = p_rows$d & rows_all;
     end

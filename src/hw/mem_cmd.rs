@@ -556,14 +556,16 @@ impl MemCmdEngine {
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
                 bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw,
-                tw_known, start, start_blk, second, next_alloc, was_written, hold_wait, wr_wait, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
+                tw_known, start, start_blk, second, next_alloc, was_written, hold_wait, wr_wait,
+                t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q, live_we_q, live_waddr_q,
                 live_wdata_q, wr_req_q, wr_addr_q, wr_last_q, wr_beat_q, wr_data_q, wr_strb_q,
                 map_valid_q, map_cmd_q, map_index_q, q_wr, q_rd, q_count, q_overflow, alloc_ok,
                 alloc_full, free_ok, cmd_error, in_use, counts_l, index, gen, qhead, q_head_qpn,
                 q_due, q_wr_next, q_rd_next, drained, block_addr, word_v, unit_v, lane_free,
-                lane_live, s_row, free_at, live_at, row_at, range_m, pf_sel, ablk_k, lane_bits, last_beat, unused_written, w_unit0, t_onehot,
+                lane_live, s_row, free_at, live_at, row_at, range_m, pf_sel, ablk_k, lane_bits,
+                last_beat, unused_written, w_unit0, t_onehot,
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
@@ -591,7 +593,8 @@ impl MemCmdEngine {
             ),
             words_all: Constant::new(words_all_mask(m.block_bits)),
             rows_all: Constant::new(
-                (0..m.beats() as usize).fold(Bits::<ROW_BITS>::default(), |b, r| b.replace_bit(r, true)),
+                (0..m.beats() as usize)
+                    .fold(Bits::<ROW_BITS>::default(), |b, r| b.replace_bit(r, true)),
             ),
             one_m: Constant::new(1u64.into()),
             one16: Constant::new(1u64.into()),
@@ -1121,6 +1124,11 @@ impl Logic for MemCmdEngine {
             << self.block_bits.val())
             | bit_cast::<QPN_BITS, W_BITS>(self.tw.q.val());
         self.t_ge_first.d.next = self.t_index.val() >= self.first_index.val();
+        // `written`'s wait (`WRead2`, `PfWr2`): counts down to 0 from `wr_extra`, loaded by
+        // `WRead1` / `PfWr1`.
+        if self.wr_wait.q.val() != 0 {
+            self.wr_wait.d.next = self.wr_wait.q.val() - 1;
+        }
         self.new_alloc.next =
             (self.new_word.q.val().get_bits::<2>(0) == 0) & self.t_ge_first.q.val();
         self.new_live.next = (self.new_word.q.val().get_bits::<2>(0) == 1)
@@ -1357,7 +1365,6 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::WRead2;
             }
             MemState::WRead2 => {
-                self.wr_wait.d.next = self.wr_wait.q.val() - 1;
                 if self.wr_wait.q.val() == 0 {
                     self.state.d.next = MemState::WRead3;
                 }
@@ -1597,7 +1604,6 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::PfWr2;
             }
             MemState::PfWr2 => {
-                self.wr_wait.d.next = self.wr_wait.q.val() - 1;
                 if self.wr_wait.q.val() == 0 {
                     self.state.d.next = MemState::PfWr3;
                 }
@@ -1976,7 +1982,6 @@ impl Logic for MemCmdEngine {
         self.live_m.d.next = self.live_m.d.val() & self.words_all.val();
         self.p_alloc.d.next = self.p_alloc.d.val() & self.words_all.val();
         self.p_live.d.next = self.p_live.d.val() & self.words_all.val();
-        self.cand_q.d.next = self.cand_q.d.val() & self.words_all.val();
         self.rows_ok.d.next = self.rows_ok.d.val() & self.rows_all.val();
         self.p_rows.d.next = self.p_rows.d.val() & self.rows_all.val();
     }
