@@ -128,7 +128,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  [7:0] pipe_tx$rd_slot$0;
     wire  [7:0] pipe_tx$rd_word$0;
     wire  [31:0] pipe_tx$rd_data$0;
+    wire  [7:0] pipe_tx$rd_slot2$0;
     wire  pipe_tx$rd_filled$0;
+    wire  pipe_tx$rd_filled2$0;
     wire  pipe_tx$rd_error$0;
     wire  pipe_tx$rel_valid$0;
     wire  [7:0] pipe_tx$rel_slot$0;
@@ -175,7 +177,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  [7:0] pipe_rx$rd_slot$0;
     wire  [7:0] pipe_rx$rd_word$0;
     wire  [31:0] pipe_rx$rd_data$0;
+    wire  [7:0] pipe_rx$rd_slot2$0;
     wire  pipe_rx$rd_filled$0;
+    wire  pipe_rx$rd_filled2$0;
     wire  pipe_rx$rd_error$0;
     wire  pipe_rx$rel_valid$0;
     wire  [7:0] pipe_rx$rel_slot$0;
@@ -299,6 +303,10 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  miss$rd_filled$1;
     wire  miss$rd_error$0;
     wire  miss$rd_error$1;
+    wire  [7:0] miss$rd_slot2$0;
+    wire  [7:0] miss$rd_slot2$1;
+    wire  miss$rd_filled2$0;
+    wire  miss$rd_filled2$1;
     wire  miss$taken_merged;
     wire  miss$taken_new;
     wire  [7:0] miss$taken_slot;
@@ -408,7 +416,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rd_slot$0(pipe_tx$rd_slot$0),
         .rd_word$0(pipe_tx$rd_word$0),
         .rd_data$0(pipe_tx$rd_data$0),
+        .rd_slot2$0(pipe_tx$rd_slot2$0),
         .rd_filled$0(pipe_tx$rd_filled$0),
+        .rd_filled2$0(pipe_tx$rd_filled2$0),
         .rd_error$0(pipe_tx$rd_error$0),
         .rel_valid$0(pipe_tx$rel_valid$0),
         .rel_slot$0(pipe_tx$rel_slot$0),
@@ -457,7 +467,9 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rd_slot$0(pipe_rx$rd_slot$0),
         .rd_word$0(pipe_rx$rd_word$0),
         .rd_data$0(pipe_rx$rd_data$0),
+        .rd_slot2$0(pipe_rx$rd_slot2$0),
         .rd_filled$0(pipe_rx$rd_filled$0),
+        .rd_filled2$0(pipe_rx$rd_filled2$0),
         .rd_error$0(pipe_rx$rd_error$0),
         .rel_valid$0(pipe_rx$rel_valid$0),
         .rel_slot$0(pipe_rx$rel_slot$0),
@@ -587,6 +599,10 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rd_filled$1(miss$rd_filled$1),
         .rd_error$0(miss$rd_error$0),
         .rd_error$1(miss$rd_error$1),
+        .rd_slot2$0(miss$rd_slot2$0),
+        .rd_slot2$1(miss$rd_slot2$1),
+        .rd_filled2$0(miss$rd_filled2$0),
+        .rd_filled2$1(miss$rd_filled2$1),
         .taken_merged(miss$taken_merged),
         .taken_new(miss$taken_new),
         .taken_slot(miss$taken_slot),
@@ -716,9 +732,11 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign pipe_tx$ans_slot$0 = miss$ans_slot$0;
     assign pipe_tx$rd_data$0 = miss$rd_data$0;
     assign pipe_tx$rd_filled$0 = miss$rd_filled$0;
+    assign pipe_tx$rd_filled2$0 = miss$rd_filled2$0;
     assign pipe_tx$rd_error$0 = miss$rd_error$0;
     assign miss$ans_ready$0 = pipe_tx$ans_ready$0;
     assign miss$rd_slot$0 = pipe_tx$rd_slot$0;
+    assign miss$rd_slot2$0 = pipe_tx$rd_slot2$0;
     assign miss$rd_word$0 = pipe_tx$rd_word$0;
     assign miss$rel_valid$0 = pipe_tx$rel_valid$0;
     assign miss$rel_slot$0 = pipe_tx$rel_slot$0;
@@ -760,9 +778,11 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign pipe_rx$ans_slot$0 = miss$ans_slot$1;
     assign pipe_rx$rd_data$0 = miss$rd_data$1;
     assign pipe_rx$rd_filled$0 = miss$rd_filled$1;
+    assign pipe_rx$rd_filled2$0 = miss$rd_filled2$1;
     assign pipe_rx$rd_error$0 = miss$rd_error$1;
     assign miss$ans_ready$1 = pipe_rx$ans_ready$0;
     assign miss$rd_slot$1 = pipe_rx$rd_slot$0;
+    assign miss$rd_slot2$1 = pipe_rx$rd_slot2$0;
     assign miss$rd_word$1 = pipe_rx$rd_word$0;
     assign miss$rel_valid$1 = pipe_rx$rel_valid$0;
     assign miss$rel_slot$1 = pipe_rx$rel_slot$0;
@@ -9893,7 +9913,7 @@ module qp_table_scale$live_0$ram(clock,read_address,read_data,write_enable,write
 endmodule // qp_table_scale$live_0$ram
 
 
-module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);
+module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,rd_slot2$0,rd_slot2$1,rd_filled2$0,rd_filled2$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);
     
     // Module arguments
     input wire  clock;
@@ -9925,6 +9945,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     output reg  rd_filled$1;
     output reg  rd_error$0;
     output reg  rd_error$1;
+    input wire  [7:0] rd_slot2$0;
+    input wire  [7:0] rd_slot2$1;
+    output reg  rd_filled2$0;
+    output reg  rd_filled2$1;
     output reg  taken_merged;
     output reg  taken_new;
     output reg  [7:0] taken_slot;
@@ -13092,8 +13116,21 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [255:0] er_copy$1$d;
     wire  [255:0] er_copy$1$q;
     reg  er_copy$1$clock;
+    reg  f1_q$0$d;
+    wire  f1_q$0$q;
+    reg  f1_q$0$clock;
+    reg  f1_q$1$d;
+    wire  f1_q$1$q;
+    reg  f1_q$1$clock;
+    reg  f2_q$0$d;
+    wire  f2_q$0$q;
+    reg  f2_q$0$clock;
+    reg  f2_q$1$d;
+    wire  f2_q$1$q;
+    reg  f2_q$1$clock;
     
     // Local signals
+    reg  st_filled2;
     reg  [255:0] fl_vec;
     reg  [255:0] er_vec;
     reg  found;
@@ -17920,6 +17957,26 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(er_copy$1$q),
         .clock(er_copy$1$clock)
     );
+    qp_table_scale$miss$f1_q$0 f1_q$0(
+        .d(f1_q$0$d),
+        .q(f1_q$0$q),
+        .clock(f1_q$0$clock)
+    );
+    qp_table_scale$miss$f1_q$1 f1_q$1(
+        .d(f1_q$1$d),
+        .q(f1_q$1$q),
+        .clock(f1_q$1$clock)
+    );
+    qp_table_scale$miss$f2_q$0 f2_q$0(
+        .d(f2_q$0$d),
+        .q(f2_q$0$q),
+        .clock(f2_q$0$clock)
+    );
+    qp_table_scale$miss$f2_q$1 f2_q$1(
+        .d(f2_q$1$d),
+        .q(f2_q$1$q),
+        .clock(f2_q$1$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -18961,6 +19018,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         rdv1$0$clock = clock;
         rdv2$0$clock = clock;
         fl_copy$0$clock = clock;
+        f1_q$0$clock = clock;
+        f2_q$0$clock = clock;
         ans_room$0$clock = clock;
         er_copy$0$clock = clock;
         answers$1$clock = clock;
@@ -18971,6 +19030,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         rdv1$1$clock = clock;
         rdv2$1$clock = clock;
         fl_copy$1$clock = clock;
+        f1_q$1$clock = clock;
+        f2_q$1$clock = clock;
         ans_room$1$clock = clock;
         er_copy$1$clock = clock;
         arq$clock = clock;
@@ -28291,264 +28352,460 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         rd_data$0 = x_out;
         st_filled = 1'b0;
+        st_filled2 = 1'b0;
         st_error = 1'b0;
         if (rd_slot$0 == slot_num$0) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$0);
             st_error = st_error | |(er_copy$0$q & slot_bit$0);
         end
+        if (rd_slot2$0 == slot_num$0) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$0);
+        end
         if (rd_slot$0 == slot_num$1) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$1);
             st_error = st_error | |(er_copy$0$q & slot_bit$1);
+        end
+        if (rd_slot2$0 == slot_num$1) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$1);
         end
         if (rd_slot$0 == slot_num$2) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$2);
             st_error = st_error | |(er_copy$0$q & slot_bit$2);
         end
+        if (rd_slot2$0 == slot_num$2) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$2);
+        end
         if (rd_slot$0 == slot_num$3) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$3);
             st_error = st_error | |(er_copy$0$q & slot_bit$3);
+        end
+        if (rd_slot2$0 == slot_num$3) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$3);
         end
         if (rd_slot$0 == slot_num$4) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$4);
             st_error = st_error | |(er_copy$0$q & slot_bit$4);
         end
+        if (rd_slot2$0 == slot_num$4) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$4);
+        end
         if (rd_slot$0 == slot_num$5) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$5);
             st_error = st_error | |(er_copy$0$q & slot_bit$5);
+        end
+        if (rd_slot2$0 == slot_num$5) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$5);
         end
         if (rd_slot$0 == slot_num$6) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$6);
             st_error = st_error | |(er_copy$0$q & slot_bit$6);
         end
+        if (rd_slot2$0 == slot_num$6) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$6);
+        end
         if (rd_slot$0 == slot_num$7) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$7);
             st_error = st_error | |(er_copy$0$q & slot_bit$7);
+        end
+        if (rd_slot2$0 == slot_num$7) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$7);
         end
         if (rd_slot$0 == slot_num$8) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$8);
             st_error = st_error | |(er_copy$0$q & slot_bit$8);
         end
+        if (rd_slot2$0 == slot_num$8) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$8);
+        end
         if (rd_slot$0 == slot_num$9) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$9);
             st_error = st_error | |(er_copy$0$q & slot_bit$9);
+        end
+        if (rd_slot2$0 == slot_num$9) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$9);
         end
         if (rd_slot$0 == slot_num$10) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$10);
             st_error = st_error | |(er_copy$0$q & slot_bit$10);
         end
+        if (rd_slot2$0 == slot_num$10) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$10);
+        end
         if (rd_slot$0 == slot_num$11) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$11);
             st_error = st_error | |(er_copy$0$q & slot_bit$11);
+        end
+        if (rd_slot2$0 == slot_num$11) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$11);
         end
         if (rd_slot$0 == slot_num$12) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$12);
             st_error = st_error | |(er_copy$0$q & slot_bit$12);
         end
+        if (rd_slot2$0 == slot_num$12) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$12);
+        end
         if (rd_slot$0 == slot_num$13) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$13);
             st_error = st_error | |(er_copy$0$q & slot_bit$13);
+        end
+        if (rd_slot2$0 == slot_num$13) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$13);
         end
         if (rd_slot$0 == slot_num$14) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$14);
             st_error = st_error | |(er_copy$0$q & slot_bit$14);
         end
+        if (rd_slot2$0 == slot_num$14) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$14);
+        end
         if (rd_slot$0 == slot_num$15) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$15);
             st_error = st_error | |(er_copy$0$q & slot_bit$15);
+        end
+        if (rd_slot2$0 == slot_num$15) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$15);
         end
         if (rd_slot$0 == slot_num$16) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$16);
             st_error = st_error | |(er_copy$0$q & slot_bit$16);
         end
+        if (rd_slot2$0 == slot_num$16) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$16);
+        end
         if (rd_slot$0 == slot_num$17) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$17);
             st_error = st_error | |(er_copy$0$q & slot_bit$17);
+        end
+        if (rd_slot2$0 == slot_num$17) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$17);
         end
         if (rd_slot$0 == slot_num$18) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$18);
             st_error = st_error | |(er_copy$0$q & slot_bit$18);
         end
+        if (rd_slot2$0 == slot_num$18) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$18);
+        end
         if (rd_slot$0 == slot_num$19) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$19);
             st_error = st_error | |(er_copy$0$q & slot_bit$19);
+        end
+        if (rd_slot2$0 == slot_num$19) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$19);
         end
         if (rd_slot$0 == slot_num$20) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$20);
             st_error = st_error | |(er_copy$0$q & slot_bit$20);
         end
+        if (rd_slot2$0 == slot_num$20) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$20);
+        end
         if (rd_slot$0 == slot_num$21) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$21);
             st_error = st_error | |(er_copy$0$q & slot_bit$21);
+        end
+        if (rd_slot2$0 == slot_num$21) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$21);
         end
         if (rd_slot$0 == slot_num$22) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$22);
             st_error = st_error | |(er_copy$0$q & slot_bit$22);
         end
+        if (rd_slot2$0 == slot_num$22) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$22);
+        end
         if (rd_slot$0 == slot_num$23) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$23);
             st_error = st_error | |(er_copy$0$q & slot_bit$23);
+        end
+        if (rd_slot2$0 == slot_num$23) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$23);
         end
         if (rd_slot$0 == slot_num$24) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$24);
             st_error = st_error | |(er_copy$0$q & slot_bit$24);
         end
+        if (rd_slot2$0 == slot_num$24) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$24);
+        end
         if (rd_slot$0 == slot_num$25) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$25);
             st_error = st_error | |(er_copy$0$q & slot_bit$25);
+        end
+        if (rd_slot2$0 == slot_num$25) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$25);
         end
         if (rd_slot$0 == slot_num$26) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$26);
             st_error = st_error | |(er_copy$0$q & slot_bit$26);
         end
+        if (rd_slot2$0 == slot_num$26) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$26);
+        end
         if (rd_slot$0 == slot_num$27) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$27);
             st_error = st_error | |(er_copy$0$q & slot_bit$27);
+        end
+        if (rd_slot2$0 == slot_num$27) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$27);
         end
         if (rd_slot$0 == slot_num$28) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$28);
             st_error = st_error | |(er_copy$0$q & slot_bit$28);
         end
+        if (rd_slot2$0 == slot_num$28) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$28);
+        end
         if (rd_slot$0 == slot_num$29) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$29);
             st_error = st_error | |(er_copy$0$q & slot_bit$29);
+        end
+        if (rd_slot2$0 == slot_num$29) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$29);
         end
         if (rd_slot$0 == slot_num$30) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$30);
             st_error = st_error | |(er_copy$0$q & slot_bit$30);
         end
+        if (rd_slot2$0 == slot_num$30) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$30);
+        end
         if (rd_slot$0 == slot_num$31) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$31);
             st_error = st_error | |(er_copy$0$q & slot_bit$31);
+        end
+        if (rd_slot2$0 == slot_num$31) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$31);
         end
         if (rd_slot$0 == slot_num$32) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$32);
             st_error = st_error | |(er_copy$0$q & slot_bit$32);
         end
+        if (rd_slot2$0 == slot_num$32) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$32);
+        end
         if (rd_slot$0 == slot_num$33) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$33);
             st_error = st_error | |(er_copy$0$q & slot_bit$33);
+        end
+        if (rd_slot2$0 == slot_num$33) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$33);
         end
         if (rd_slot$0 == slot_num$34) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$34);
             st_error = st_error | |(er_copy$0$q & slot_bit$34);
         end
+        if (rd_slot2$0 == slot_num$34) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$34);
+        end
         if (rd_slot$0 == slot_num$35) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$35);
             st_error = st_error | |(er_copy$0$q & slot_bit$35);
+        end
+        if (rd_slot2$0 == slot_num$35) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$35);
         end
         if (rd_slot$0 == slot_num$36) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$36);
             st_error = st_error | |(er_copy$0$q & slot_bit$36);
         end
+        if (rd_slot2$0 == slot_num$36) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$36);
+        end
         if (rd_slot$0 == slot_num$37) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$37);
             st_error = st_error | |(er_copy$0$q & slot_bit$37);
+        end
+        if (rd_slot2$0 == slot_num$37) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$37);
         end
         if (rd_slot$0 == slot_num$38) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$38);
             st_error = st_error | |(er_copy$0$q & slot_bit$38);
         end
+        if (rd_slot2$0 == slot_num$38) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$38);
+        end
         if (rd_slot$0 == slot_num$39) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$39);
             st_error = st_error | |(er_copy$0$q & slot_bit$39);
+        end
+        if (rd_slot2$0 == slot_num$39) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$39);
         end
         if (rd_slot$0 == slot_num$40) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$40);
             st_error = st_error | |(er_copy$0$q & slot_bit$40);
         end
+        if (rd_slot2$0 == slot_num$40) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$40);
+        end
         if (rd_slot$0 == slot_num$41) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$41);
             st_error = st_error | |(er_copy$0$q & slot_bit$41);
+        end
+        if (rd_slot2$0 == slot_num$41) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$41);
         end
         if (rd_slot$0 == slot_num$42) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$42);
             st_error = st_error | |(er_copy$0$q & slot_bit$42);
         end
+        if (rd_slot2$0 == slot_num$42) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$42);
+        end
         if (rd_slot$0 == slot_num$43) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$43);
             st_error = st_error | |(er_copy$0$q & slot_bit$43);
+        end
+        if (rd_slot2$0 == slot_num$43) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$43);
         end
         if (rd_slot$0 == slot_num$44) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$44);
             st_error = st_error | |(er_copy$0$q & slot_bit$44);
         end
+        if (rd_slot2$0 == slot_num$44) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$44);
+        end
         if (rd_slot$0 == slot_num$45) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$45);
             st_error = st_error | |(er_copy$0$q & slot_bit$45);
+        end
+        if (rd_slot2$0 == slot_num$45) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$45);
         end
         if (rd_slot$0 == slot_num$46) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$46);
             st_error = st_error | |(er_copy$0$q & slot_bit$46);
         end
+        if (rd_slot2$0 == slot_num$46) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$46);
+        end
         if (rd_slot$0 == slot_num$47) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$47);
             st_error = st_error | |(er_copy$0$q & slot_bit$47);
+        end
+        if (rd_slot2$0 == slot_num$47) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$47);
         end
         if (rd_slot$0 == slot_num$48) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$48);
             st_error = st_error | |(er_copy$0$q & slot_bit$48);
         end
+        if (rd_slot2$0 == slot_num$48) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$48);
+        end
         if (rd_slot$0 == slot_num$49) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$49);
             st_error = st_error | |(er_copy$0$q & slot_bit$49);
+        end
+        if (rd_slot2$0 == slot_num$49) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$49);
         end
         if (rd_slot$0 == slot_num$50) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$50);
             st_error = st_error | |(er_copy$0$q & slot_bit$50);
         end
+        if (rd_slot2$0 == slot_num$50) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$50);
+        end
         if (rd_slot$0 == slot_num$51) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$51);
             st_error = st_error | |(er_copy$0$q & slot_bit$51);
+        end
+        if (rd_slot2$0 == slot_num$51) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$51);
         end
         if (rd_slot$0 == slot_num$52) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$52);
             st_error = st_error | |(er_copy$0$q & slot_bit$52);
         end
+        if (rd_slot2$0 == slot_num$52) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$52);
+        end
         if (rd_slot$0 == slot_num$53) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$53);
             st_error = st_error | |(er_copy$0$q & slot_bit$53);
+        end
+        if (rd_slot2$0 == slot_num$53) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$53);
         end
         if (rd_slot$0 == slot_num$54) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$54);
             st_error = st_error | |(er_copy$0$q & slot_bit$54);
         end
+        if (rd_slot2$0 == slot_num$54) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$54);
+        end
         if (rd_slot$0 == slot_num$55) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$55);
             st_error = st_error | |(er_copy$0$q & slot_bit$55);
+        end
+        if (rd_slot2$0 == slot_num$55) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$55);
         end
         if (rd_slot$0 == slot_num$56) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$56);
             st_error = st_error | |(er_copy$0$q & slot_bit$56);
         end
+        if (rd_slot2$0 == slot_num$56) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$56);
+        end
         if (rd_slot$0 == slot_num$57) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$57);
             st_error = st_error | |(er_copy$0$q & slot_bit$57);
+        end
+        if (rd_slot2$0 == slot_num$57) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$57);
         end
         if (rd_slot$0 == slot_num$58) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$58);
             st_error = st_error | |(er_copy$0$q & slot_bit$58);
         end
+        if (rd_slot2$0 == slot_num$58) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$58);
+        end
         if (rd_slot$0 == slot_num$59) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$59);
             st_error = st_error | |(er_copy$0$q & slot_bit$59);
+        end
+        if (rd_slot2$0 == slot_num$59) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$59);
         end
         if (rd_slot$0 == slot_num$60) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$60);
             st_error = st_error | |(er_copy$0$q & slot_bit$60);
         end
+        if (rd_slot2$0 == slot_num$60) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$60);
+        end
         if (rd_slot$0 == slot_num$61) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$61);
             st_error = st_error | |(er_copy$0$q & slot_bit$61);
+        end
+        if (rd_slot2$0 == slot_num$61) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$61);
         end
         if (rd_slot$0 == slot_num$62) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$62);
             st_error = st_error | |(er_copy$0$q & slot_bit$62);
         end
+        if (rd_slot2$0 == slot_num$62) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$62);
+        end
         if (rd_slot$0 == slot_num$63) begin
             st_filled = st_filled | |(fl_copy$0$q & slot_bit$63);
             st_error = st_error | |(er_copy$0$q & slot_bit$63);
         end
-        rd_filled$0 = st_filled;
+        if (rd_slot2$0 == slot_num$63) begin
+            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$63);
+        end
+        f1_q$0$d = st_filled & ~rst;
+        f2_q$0$d = st_filled2 & ~rst;
+        rd_filled$0 = f1_q$0$q;
+        rd_filled2$0 = f2_q$0$q;
         rdv1$0$d = st_filled;
         rdv2$0$d = rdv1$0$q;
         rd_error$0 = st_error;
@@ -28571,264 +28828,460 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         rd_data$1 = x_out;
         st_filled = 1'b0;
+        st_filled2 = 1'b0;
         st_error = 1'b0;
         if (rd_slot$1 == slot_num$0) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$0);
             st_error = st_error | |(er_copy$1$q & slot_bit$0);
         end
+        if (rd_slot2$1 == slot_num$0) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$0);
+        end
         if (rd_slot$1 == slot_num$1) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$1);
             st_error = st_error | |(er_copy$1$q & slot_bit$1);
+        end
+        if (rd_slot2$1 == slot_num$1) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$1);
         end
         if (rd_slot$1 == slot_num$2) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$2);
             st_error = st_error | |(er_copy$1$q & slot_bit$2);
         end
+        if (rd_slot2$1 == slot_num$2) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$2);
+        end
         if (rd_slot$1 == slot_num$3) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$3);
             st_error = st_error | |(er_copy$1$q & slot_bit$3);
+        end
+        if (rd_slot2$1 == slot_num$3) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$3);
         end
         if (rd_slot$1 == slot_num$4) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$4);
             st_error = st_error | |(er_copy$1$q & slot_bit$4);
         end
+        if (rd_slot2$1 == slot_num$4) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$4);
+        end
         if (rd_slot$1 == slot_num$5) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$5);
             st_error = st_error | |(er_copy$1$q & slot_bit$5);
+        end
+        if (rd_slot2$1 == slot_num$5) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$5);
         end
         if (rd_slot$1 == slot_num$6) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$6);
             st_error = st_error | |(er_copy$1$q & slot_bit$6);
         end
+        if (rd_slot2$1 == slot_num$6) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$6);
+        end
         if (rd_slot$1 == slot_num$7) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$7);
             st_error = st_error | |(er_copy$1$q & slot_bit$7);
+        end
+        if (rd_slot2$1 == slot_num$7) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$7);
         end
         if (rd_slot$1 == slot_num$8) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$8);
             st_error = st_error | |(er_copy$1$q & slot_bit$8);
         end
+        if (rd_slot2$1 == slot_num$8) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$8);
+        end
         if (rd_slot$1 == slot_num$9) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$9);
             st_error = st_error | |(er_copy$1$q & slot_bit$9);
+        end
+        if (rd_slot2$1 == slot_num$9) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$9);
         end
         if (rd_slot$1 == slot_num$10) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$10);
             st_error = st_error | |(er_copy$1$q & slot_bit$10);
         end
+        if (rd_slot2$1 == slot_num$10) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$10);
+        end
         if (rd_slot$1 == slot_num$11) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$11);
             st_error = st_error | |(er_copy$1$q & slot_bit$11);
+        end
+        if (rd_slot2$1 == slot_num$11) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$11);
         end
         if (rd_slot$1 == slot_num$12) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$12);
             st_error = st_error | |(er_copy$1$q & slot_bit$12);
         end
+        if (rd_slot2$1 == slot_num$12) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$12);
+        end
         if (rd_slot$1 == slot_num$13) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$13);
             st_error = st_error | |(er_copy$1$q & slot_bit$13);
+        end
+        if (rd_slot2$1 == slot_num$13) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$13);
         end
         if (rd_slot$1 == slot_num$14) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$14);
             st_error = st_error | |(er_copy$1$q & slot_bit$14);
         end
+        if (rd_slot2$1 == slot_num$14) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$14);
+        end
         if (rd_slot$1 == slot_num$15) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$15);
             st_error = st_error | |(er_copy$1$q & slot_bit$15);
+        end
+        if (rd_slot2$1 == slot_num$15) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$15);
         end
         if (rd_slot$1 == slot_num$16) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$16);
             st_error = st_error | |(er_copy$1$q & slot_bit$16);
         end
+        if (rd_slot2$1 == slot_num$16) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$16);
+        end
         if (rd_slot$1 == slot_num$17) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$17);
             st_error = st_error | |(er_copy$1$q & slot_bit$17);
+        end
+        if (rd_slot2$1 == slot_num$17) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$17);
         end
         if (rd_slot$1 == slot_num$18) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$18);
             st_error = st_error | |(er_copy$1$q & slot_bit$18);
         end
+        if (rd_slot2$1 == slot_num$18) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$18);
+        end
         if (rd_slot$1 == slot_num$19) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$19);
             st_error = st_error | |(er_copy$1$q & slot_bit$19);
+        end
+        if (rd_slot2$1 == slot_num$19) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$19);
         end
         if (rd_slot$1 == slot_num$20) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$20);
             st_error = st_error | |(er_copy$1$q & slot_bit$20);
         end
+        if (rd_slot2$1 == slot_num$20) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$20);
+        end
         if (rd_slot$1 == slot_num$21) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$21);
             st_error = st_error | |(er_copy$1$q & slot_bit$21);
+        end
+        if (rd_slot2$1 == slot_num$21) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$21);
         end
         if (rd_slot$1 == slot_num$22) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$22);
             st_error = st_error | |(er_copy$1$q & slot_bit$22);
         end
+        if (rd_slot2$1 == slot_num$22) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$22);
+        end
         if (rd_slot$1 == slot_num$23) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$23);
             st_error = st_error | |(er_copy$1$q & slot_bit$23);
+        end
+        if (rd_slot2$1 == slot_num$23) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$23);
         end
         if (rd_slot$1 == slot_num$24) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$24);
             st_error = st_error | |(er_copy$1$q & slot_bit$24);
         end
+        if (rd_slot2$1 == slot_num$24) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$24);
+        end
         if (rd_slot$1 == slot_num$25) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$25);
             st_error = st_error | |(er_copy$1$q & slot_bit$25);
+        end
+        if (rd_slot2$1 == slot_num$25) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$25);
         end
         if (rd_slot$1 == slot_num$26) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$26);
             st_error = st_error | |(er_copy$1$q & slot_bit$26);
         end
+        if (rd_slot2$1 == slot_num$26) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$26);
+        end
         if (rd_slot$1 == slot_num$27) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$27);
             st_error = st_error | |(er_copy$1$q & slot_bit$27);
+        end
+        if (rd_slot2$1 == slot_num$27) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$27);
         end
         if (rd_slot$1 == slot_num$28) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$28);
             st_error = st_error | |(er_copy$1$q & slot_bit$28);
         end
+        if (rd_slot2$1 == slot_num$28) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$28);
+        end
         if (rd_slot$1 == slot_num$29) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$29);
             st_error = st_error | |(er_copy$1$q & slot_bit$29);
+        end
+        if (rd_slot2$1 == slot_num$29) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$29);
         end
         if (rd_slot$1 == slot_num$30) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$30);
             st_error = st_error | |(er_copy$1$q & slot_bit$30);
         end
+        if (rd_slot2$1 == slot_num$30) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$30);
+        end
         if (rd_slot$1 == slot_num$31) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$31);
             st_error = st_error | |(er_copy$1$q & slot_bit$31);
+        end
+        if (rd_slot2$1 == slot_num$31) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$31);
         end
         if (rd_slot$1 == slot_num$32) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$32);
             st_error = st_error | |(er_copy$1$q & slot_bit$32);
         end
+        if (rd_slot2$1 == slot_num$32) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$32);
+        end
         if (rd_slot$1 == slot_num$33) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$33);
             st_error = st_error | |(er_copy$1$q & slot_bit$33);
+        end
+        if (rd_slot2$1 == slot_num$33) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$33);
         end
         if (rd_slot$1 == slot_num$34) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$34);
             st_error = st_error | |(er_copy$1$q & slot_bit$34);
         end
+        if (rd_slot2$1 == slot_num$34) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$34);
+        end
         if (rd_slot$1 == slot_num$35) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$35);
             st_error = st_error | |(er_copy$1$q & slot_bit$35);
+        end
+        if (rd_slot2$1 == slot_num$35) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$35);
         end
         if (rd_slot$1 == slot_num$36) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$36);
             st_error = st_error | |(er_copy$1$q & slot_bit$36);
         end
+        if (rd_slot2$1 == slot_num$36) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$36);
+        end
         if (rd_slot$1 == slot_num$37) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$37);
             st_error = st_error | |(er_copy$1$q & slot_bit$37);
+        end
+        if (rd_slot2$1 == slot_num$37) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$37);
         end
         if (rd_slot$1 == slot_num$38) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$38);
             st_error = st_error | |(er_copy$1$q & slot_bit$38);
         end
+        if (rd_slot2$1 == slot_num$38) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$38);
+        end
         if (rd_slot$1 == slot_num$39) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$39);
             st_error = st_error | |(er_copy$1$q & slot_bit$39);
+        end
+        if (rd_slot2$1 == slot_num$39) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$39);
         end
         if (rd_slot$1 == slot_num$40) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$40);
             st_error = st_error | |(er_copy$1$q & slot_bit$40);
         end
+        if (rd_slot2$1 == slot_num$40) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$40);
+        end
         if (rd_slot$1 == slot_num$41) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$41);
             st_error = st_error | |(er_copy$1$q & slot_bit$41);
+        end
+        if (rd_slot2$1 == slot_num$41) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$41);
         end
         if (rd_slot$1 == slot_num$42) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$42);
             st_error = st_error | |(er_copy$1$q & slot_bit$42);
         end
+        if (rd_slot2$1 == slot_num$42) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$42);
+        end
         if (rd_slot$1 == slot_num$43) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$43);
             st_error = st_error | |(er_copy$1$q & slot_bit$43);
+        end
+        if (rd_slot2$1 == slot_num$43) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$43);
         end
         if (rd_slot$1 == slot_num$44) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$44);
             st_error = st_error | |(er_copy$1$q & slot_bit$44);
         end
+        if (rd_slot2$1 == slot_num$44) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$44);
+        end
         if (rd_slot$1 == slot_num$45) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$45);
             st_error = st_error | |(er_copy$1$q & slot_bit$45);
+        end
+        if (rd_slot2$1 == slot_num$45) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$45);
         end
         if (rd_slot$1 == slot_num$46) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$46);
             st_error = st_error | |(er_copy$1$q & slot_bit$46);
         end
+        if (rd_slot2$1 == slot_num$46) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$46);
+        end
         if (rd_slot$1 == slot_num$47) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$47);
             st_error = st_error | |(er_copy$1$q & slot_bit$47);
+        end
+        if (rd_slot2$1 == slot_num$47) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$47);
         end
         if (rd_slot$1 == slot_num$48) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$48);
             st_error = st_error | |(er_copy$1$q & slot_bit$48);
         end
+        if (rd_slot2$1 == slot_num$48) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$48);
+        end
         if (rd_slot$1 == slot_num$49) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$49);
             st_error = st_error | |(er_copy$1$q & slot_bit$49);
+        end
+        if (rd_slot2$1 == slot_num$49) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$49);
         end
         if (rd_slot$1 == slot_num$50) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$50);
             st_error = st_error | |(er_copy$1$q & slot_bit$50);
         end
+        if (rd_slot2$1 == slot_num$50) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$50);
+        end
         if (rd_slot$1 == slot_num$51) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$51);
             st_error = st_error | |(er_copy$1$q & slot_bit$51);
+        end
+        if (rd_slot2$1 == slot_num$51) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$51);
         end
         if (rd_slot$1 == slot_num$52) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$52);
             st_error = st_error | |(er_copy$1$q & slot_bit$52);
         end
+        if (rd_slot2$1 == slot_num$52) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$52);
+        end
         if (rd_slot$1 == slot_num$53) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$53);
             st_error = st_error | |(er_copy$1$q & slot_bit$53);
+        end
+        if (rd_slot2$1 == slot_num$53) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$53);
         end
         if (rd_slot$1 == slot_num$54) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$54);
             st_error = st_error | |(er_copy$1$q & slot_bit$54);
         end
+        if (rd_slot2$1 == slot_num$54) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$54);
+        end
         if (rd_slot$1 == slot_num$55) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$55);
             st_error = st_error | |(er_copy$1$q & slot_bit$55);
+        end
+        if (rd_slot2$1 == slot_num$55) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$55);
         end
         if (rd_slot$1 == slot_num$56) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$56);
             st_error = st_error | |(er_copy$1$q & slot_bit$56);
         end
+        if (rd_slot2$1 == slot_num$56) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$56);
+        end
         if (rd_slot$1 == slot_num$57) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$57);
             st_error = st_error | |(er_copy$1$q & slot_bit$57);
+        end
+        if (rd_slot2$1 == slot_num$57) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$57);
         end
         if (rd_slot$1 == slot_num$58) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$58);
             st_error = st_error | |(er_copy$1$q & slot_bit$58);
         end
+        if (rd_slot2$1 == slot_num$58) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$58);
+        end
         if (rd_slot$1 == slot_num$59) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$59);
             st_error = st_error | |(er_copy$1$q & slot_bit$59);
+        end
+        if (rd_slot2$1 == slot_num$59) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$59);
         end
         if (rd_slot$1 == slot_num$60) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$60);
             st_error = st_error | |(er_copy$1$q & slot_bit$60);
         end
+        if (rd_slot2$1 == slot_num$60) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$60);
+        end
         if (rd_slot$1 == slot_num$61) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$61);
             st_error = st_error | |(er_copy$1$q & slot_bit$61);
+        end
+        if (rd_slot2$1 == slot_num$61) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$61);
         end
         if (rd_slot$1 == slot_num$62) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$62);
             st_error = st_error | |(er_copy$1$q & slot_bit$62);
         end
+        if (rd_slot2$1 == slot_num$62) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$62);
+        end
         if (rd_slot$1 == slot_num$63) begin
             st_filled = st_filled | |(fl_copy$1$q & slot_bit$63);
             st_error = st_error | |(er_copy$1$q & slot_bit$63);
         end
-        rd_filled$1 = st_filled;
+        if (rd_slot2$1 == slot_num$63) begin
+            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$63);
+        end
+        f1_q$1$d = st_filled & ~rst;
+        f2_q$1$d = st_filled2 & ~rst;
+        rd_filled$1 = f1_q$1$q;
+        rd_filled2$1 = f2_q$1$q;
         rdv1$1$d = st_filled;
         rdv2$1$d = rdv1$1$q;
         rd_error$1 = st_error;
@@ -29573,6 +30026,82 @@ module qp_table_scale$miss$er_copy$1(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$er_copy$1
+
+
+module qp_table_scale$miss$f1_q$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$f1_q$0
+
+
+module qp_table_scale$miss$f1_q$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$f1_q$1
+
+
+module qp_table_scale$miss$f2_q$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$f2_q$0
+
+
+module qp_table_scale$miss$f2_q$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$f2_q$1
 
 
 module qp_table_scale$miss$fill$0(clock,read_address,read_data,write_enable,write_address,write_data);
@@ -46291,7 +46820,7 @@ module qp_table_scale$miss$w_ptr(d,q,clock);
 endmodule // qp_table_scale$miss$w_ptr
 
 
-module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -46334,7 +46863,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  [7:0] rd_slot$0;
     output reg  [7:0] rd_word$0;
     input wire  [31:0] rd_data$0;
+    output reg  [7:0] rd_slot2$0;
     input wire  rd_filled$0;
+    input wire  rd_filled2$0;
     input wire  rd_error$0;
     output reg  rel_valid$0;
     output reg  [7:0] rel_slot$0;
@@ -46428,7 +46959,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  [7:0] caches$0$rd_slot;
     wire  [7:0] caches$0$rd_word;
     reg  [31:0] caches$0$rd_data;
+    wire  [7:0] caches$0$rd_slot2;
     reg  caches$0$rd_filled;
+    reg  caches$0$rd_filled2;
     reg  caches$0$rd_error;
     wire  caches$0$rel_valid;
     wire  [7:0] caches$0$rel_slot;
@@ -46583,7 +47116,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .rd_slot(caches$0$rd_slot),
         .rd_word(caches$0$rd_word),
         .rd_data(caches$0$rd_data),
+        .rd_slot2(caches$0$rd_slot2),
         .rd_filled(caches$0$rd_filled),
+        .rd_filled2(caches$0$rd_filled2),
         .rd_error(caches$0$rd_error),
         .rel_valid(caches$0$rel_valid),
         .rel_slot(caches$0$rel_slot),
@@ -46802,7 +47337,9 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         rd_slot$0 = caches$0$rd_slot;
         rd_word$0 = caches$0$rd_word;
         caches$0$rd_data = rd_data$0;
+        rd_slot2$0 = caches$0$rd_slot2;
         caches$0$rd_filled = rd_filled$0;
+        caches$0$rd_filled2 = rd_filled2$0;
         caches$0$rd_error = rd_error$0;
         rel_valid$0 = caches$0$rel_valid;
         rel_slot$0 = caches$0$rel_slot;
@@ -46909,7 +47446,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_rx
 
 
-module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -46943,7 +47480,9 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  [7:0] rd_slot;
     output reg  [7:0] rd_word;
     input wire  [31:0] rd_data;
+    output reg  [7:0] rd_slot2;
     input wire  rd_filled;
+    input wire  rd_filled2;
     input wire  rd_error;
     output reg  rel_valid;
     output reg  [7:0] rel_slot;
@@ -47013,6 +47552,17 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  slots$out_ready;
     wire  [7:0] slots$data_out;
     wire  [9:0] slots$count;
+    wire  slots$next_valid;
+    wire  [7:0] slots$data_next;
+    reg  s_pop$d;
+    wire  s_pop$q;
+    reg  s_pop$clock;
+    reg  s_had1$d;
+    wire  s_had1$q;
+    reg  s_had1$clock;
+    reg  s_had2$d;
+    wire  s_had2$q;
+    reg  s_had2$clock;
     reg  d1_valid$d;
     wire  d1_valid$q;
     reg  d1_valid$clock;
@@ -47063,6 +47613,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  r_slot$clock;
     
     // Local signals
+    reg  h_filled;
     reg  [21:0] w_tag;
     reg  [23:0] r_index;
     reg  [23:0] x_index;
@@ -47138,7 +47689,24 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .out_valid(slots$out_valid),
         .out_ready(slots$out_ready),
         .data_out(slots$data_out),
-        .count(slots$count)
+        .count(slots$count),
+        .next_valid(slots$next_valid),
+        .data_next(slots$data_next)
+    );
+    qp_table_scale$pipe_rx$caches$0$s_pop s_pop(
+        .d(s_pop$d),
+        .q(s_pop$q),
+        .clock(s_pop$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$s_had1 s_had1(
+        .d(s_had1$d),
+        .q(s_had1$q),
+        .clock(s_had1$clock)
+    );
+    qp_table_scale$pipe_rx$caches$0$s_had2 s_had2(
+        .d(s_had2$d),
+        .q(s_had2$q),
+        .clock(s_had2$clock)
     );
     qp_table_scale$pipe_rx$caches$0$d1_valid d1_valid(
         .d(d1_valid$d),
@@ -47239,6 +47807,9 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         e_block$clock = clock;
         r_valid$clock = clock;
         r_slot$clock = clock;
+        s_pop$clock = clock;
+        s_had1$clock = clock;
+        s_had2$clock = clock;
         d1_valid$d = d1_valid$q;
         d1_lookup$d = d1_lookup$q;
         d1_err$d = d1_err$q;
@@ -47255,6 +47826,9 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         e_block$d = e_block$q;
         r_valid$d = r_valid$q;
         r_slot$d = r_slot$q;
+        s_pop$d = s_pop$q;
+        s_had1$d = s_had1$q;
+        s_had2$d = s_had2$q;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -47338,8 +47912,13 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         slots$data_in = ans_slot;
         h_lookup = wq$data_out;
         rd_slot = slots$data_out;
+        rd_slot2 = slots$data_next;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
-        h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
+        h_filled = s_had1$q & rd_filled;
+        if (s_pop$q) begin
+            h_filled = s_had2$q & rd_filled2;
+        end
+        h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & h_filled);
         at_d0 = out_count == out_depth;
         at_d1 = out_count == out_depth_m1;
         at_d2 = out_count == out_depth_m2;
@@ -47357,6 +47936,9 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
+        s_pop$d = go & h_lookup[(64'h40)+:(1)];
+        s_had1$d = slots$out_valid;
+        s_had2$d = slots$next_valid;
         r_valid$d = go & h_lookup[(64'h40)+:(1)];
         r_slot$d = slots$data_out;
         rel_valid = r_valid$q;
@@ -47390,6 +47972,9 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         if (rst) begin
             e_valid$d = 1'b0;
             r_valid$d = 1'b0;
+            s_pop$d = 1'b0;
+            s_had1$d = 1'b0;
+            s_had2$d = 1'b0;
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
         end
@@ -47861,7 +48446,64 @@ module qp_table_scale$pipe_rx$caches$0$r_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_rx$caches$0$r_valid
 
 
-module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale$pipe_rx$caches$0$s_had1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$s_had1
+
+
+module qp_table_scale$pipe_rx$caches$0$s_had2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$s_had2
+
+
+module qp_table_scale$pipe_rx$caches$0$s_pop(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_rx$caches$0$s_pop
+
+
+module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
     
     // Module arguments
     input wire  clock;
@@ -47872,6 +48514,8 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     input wire  out_ready;
     output reg  [7:0] data_out;
     output reg  [9:0] count;
+    output reg  next_valid;
+    output reg  [7:0] data_next;
     
     // Update code (custom)
     (* ram_style = "distributed" *)
@@ -47975,6 +48619,10 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
        end
     end
     `endif
+    
+    // The word after the head: the buffer's slot after the head, or the read in flight.
+    always @(*) next_valid = fill >= 10'd2;
+    always @(*) data_next = (occ >= 2'd2) ? ((rp == 2'd0) ? ob1 : ((rp == 2'd1) ? ob2 : ob0)) : rd_data;
 endmodule // qp_table_scale$pipe_rx$caches$0$slots
 
 
@@ -48687,7 +49335,7 @@ module qp_table_scale$pipe_rx$s3_words(d,q,clock);
 endmodule // qp_table_scale$pipe_rx$s3_words
 
 
-module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_filled$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -48730,7 +49378,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     output reg  [7:0] rd_slot$0;
     output reg  [7:0] rd_word$0;
     input wire  [31:0] rd_data$0;
+    output reg  [7:0] rd_slot2$0;
     input wire  rd_filled$0;
+    input wire  rd_filled2$0;
     input wire  rd_error$0;
     output reg  rel_valid$0;
     output reg  [7:0] rel_slot$0;
@@ -48824,7 +49474,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     wire  [7:0] caches$0$rd_slot;
     wire  [7:0] caches$0$rd_word;
     reg  [31:0] caches$0$rd_data;
+    wire  [7:0] caches$0$rd_slot2;
     reg  caches$0$rd_filled;
+    reg  caches$0$rd_filled2;
     reg  caches$0$rd_error;
     wire  caches$0$rel_valid;
     wire  [7:0] caches$0$rel_slot;
@@ -48979,7 +49631,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .rd_slot(caches$0$rd_slot),
         .rd_word(caches$0$rd_word),
         .rd_data(caches$0$rd_data),
+        .rd_slot2(caches$0$rd_slot2),
         .rd_filled(caches$0$rd_filled),
+        .rd_filled2(caches$0$rd_filled2),
         .rd_error(caches$0$rd_error),
         .rel_valid(caches$0$rel_valid),
         .rel_slot(caches$0$rel_slot),
@@ -49198,7 +49852,9 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         rd_slot$0 = caches$0$rd_slot;
         rd_word$0 = caches$0$rd_word;
         caches$0$rd_data = rd_data$0;
+        rd_slot2$0 = caches$0$rd_slot2;
         caches$0$rd_filled = rd_filled$0;
+        caches$0$rd_filled2 = rd_filled2$0;
         caches$0$rd_error = rd_error$0;
         rel_valid$0 = caches$0$rel_valid;
         rel_slot$0 = caches$0$rel_slot;
@@ -49305,7 +49961,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
 endmodule // qp_table_scale$pipe_tx
 
 
-module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_filled,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -49339,7 +49995,9 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     output reg  [7:0] rd_slot;
     output reg  [7:0] rd_word;
     input wire  [31:0] rd_data;
+    output reg  [7:0] rd_slot2;
     input wire  rd_filled;
+    input wire  rd_filled2;
     input wire  rd_error;
     output reg  rel_valid;
     output reg  [7:0] rel_slot;
@@ -49409,6 +50067,17 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  slots$out_ready;
     wire  [7:0] slots$data_out;
     wire  [9:0] slots$count;
+    wire  slots$next_valid;
+    wire  [7:0] slots$data_next;
+    reg  s_pop$d;
+    wire  s_pop$q;
+    reg  s_pop$clock;
+    reg  s_had1$d;
+    wire  s_had1$q;
+    reg  s_had1$clock;
+    reg  s_had2$d;
+    wire  s_had2$q;
+    reg  s_had2$clock;
     reg  d1_valid$d;
     wire  d1_valid$q;
     reg  d1_valid$clock;
@@ -49459,6 +50128,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  r_slot$clock;
     
     // Local signals
+    reg  h_filled;
     reg  [21:0] w_tag;
     reg  [23:0] r_index;
     reg  [23:0] x_index;
@@ -49534,7 +50204,24 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .out_valid(slots$out_valid),
         .out_ready(slots$out_ready),
         .data_out(slots$data_out),
-        .count(slots$count)
+        .count(slots$count),
+        .next_valid(slots$next_valid),
+        .data_next(slots$data_next)
+    );
+    qp_table_scale$pipe_tx$caches$0$s_pop s_pop(
+        .d(s_pop$d),
+        .q(s_pop$q),
+        .clock(s_pop$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$s_had1 s_had1(
+        .d(s_had1$d),
+        .q(s_had1$q),
+        .clock(s_had1$clock)
+    );
+    qp_table_scale$pipe_tx$caches$0$s_had2 s_had2(
+        .d(s_had2$d),
+        .q(s_had2$q),
+        .clock(s_had2$clock)
     );
     qp_table_scale$pipe_tx$caches$0$d1_valid d1_valid(
         .d(d1_valid$d),
@@ -49635,6 +50322,9 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         e_block$clock = clock;
         r_valid$clock = clock;
         r_slot$clock = clock;
+        s_pop$clock = clock;
+        s_had1$clock = clock;
+        s_had2$clock = clock;
         d1_valid$d = d1_valid$q;
         d1_lookup$d = d1_lookup$q;
         d1_err$d = d1_err$q;
@@ -49651,6 +50341,9 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         e_block$d = e_block$q;
         r_valid$d = r_valid$q;
         r_slot$d = r_slot$q;
+        s_pop$d = s_pop$q;
+        s_had1$d = s_had1$q;
+        s_had2$d = s_had2$q;
         tags$clock = clock;
         data_ram$clock = clock;
         wq$clock = clock;
@@ -49734,8 +50427,13 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         slots$data_in = ans_slot;
         h_lookup = wq$data_out;
         rd_slot = slots$data_out;
+        rd_slot2 = slots$data_next;
         rd_word = ((h_lookup[(64'h64)+:(24)] & word_index_mask) & 8'hff);
-        h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & rd_filled);
+        h_filled = s_had1$q & rd_filled;
+        if (s_pop$q) begin
+            h_filled = s_had2$q & rd_filled2;
+        end
+        h_ready = ~h_lookup[(64'h40)+:(1)] | (slots$out_valid & h_filled);
         at_d0 = out_count == out_depth;
         at_d1 = out_count == out_depth_m1;
         at_d2 = out_count == out_depth_m2;
@@ -49753,6 +50451,9 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         go = wq$out_valid & h_ready & room;
         wq$out_ready = go;
         slots$out_ready = go & h_lookup[(64'h40)+:(1)];
+        s_pop$d = go & h_lookup[(64'h40)+:(1)];
+        s_had1$d = slots$out_valid;
+        s_had2$d = slots$next_valid;
         r_valid$d = go & h_lookup[(64'h40)+:(1)];
         r_slot$d = slots$data_out;
         rel_valid = r_valid$q;
@@ -49786,6 +50487,9 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         if (rst) begin
             e_valid$d = 1'b0;
             r_valid$d = 1'b0;
+            s_pop$d = 1'b0;
+            s_had1$d = 1'b0;
+            s_had2$d = 1'b0;
             d1_valid$d = 1'b0;
             d2_valid$d = 1'b0;
         end
@@ -50257,7 +50961,64 @@ module qp_table_scale$pipe_tx$caches$0$r_valid(d,q,clock);
 endmodule // qp_table_scale$pipe_tx$caches$0$r_valid
 
 
-module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale$pipe_tx$caches$0$s_had1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$s_had1
+
+
+module qp_table_scale$pipe_tx$caches$0$s_had2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$s_had2
+
+
+module qp_table_scale$pipe_tx$caches$0$s_pop(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$pipe_tx$caches$0$s_pop
+
+
+module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
     
     // Module arguments
     input wire  clock;
@@ -50268,6 +51029,8 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     input wire  out_ready;
     output reg  [7:0] data_out;
     output reg  [9:0] count;
+    output reg  next_valid;
+    output reg  [7:0] data_next;
     
     // Update code (custom)
     (* ram_style = "distributed" *)
@@ -50371,6 +51134,10 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
        end
     end
     `endif
+    
+    // The word after the head: the buffer's slot after the head, or the read in flight.
+    always @(*) next_valid = fill >= 10'd2;
+    always @(*) data_next = (occ >= 2'd2) ? ((rp == 2'd0) ? ob1 : ((rp == 2'd1) ? ob2 : ob0)) : rd_data;
 endmodule // qp_table_scale$pipe_tx$caches$0$slots
 
 

@@ -62,6 +62,7 @@
 #[cfg(doc)]
 use super::mem_fifo::MemFifo;
 use super::mem_fifo::FIFO_COUNT_BITS;
+use rust_hdl::prelude::*;
 
 /// Words of the output buffer.
 pub const HEAD_WORDS: usize = 3;
@@ -188,4 +189,93 @@ end
         depth = depth,
         hw = HEAD_WORDS,
     )
+}
+
+/// A head-registered FIFO ([`MemFifo::head_registered`] in distributed RAM,
+/// [`MemFifo::lut_ram`]) that also shows the word after its head, from registers: the state
+/// cache's slot queue, whose second word lets the miss unit register the filled flags of both
+/// (the head's decision then starts from flip-flops, see
+/// [`StateCache`](super::state_cache::StateCache)).
+///
+/// Its ports are [`MemFifo`]'s and:
+///
+/// | port | dir | meaning |
+/// |---|---|---|
+/// | `next_valid` | out | the FIFO holds two words or more (`count >= 2`) |
+/// | `data_next` | out | the word after the head when `next_valid` (else undefined) |
+///
+/// Where the second word is: in the output buffer's slot after the head when the buffer holds
+/// two words or more, else on the array's read register (`rd_data`). The buffer and the read
+/// in flight hold at least two words whenever the array holds one (module documentation), so a
+/// FIFO of two words or more with one word in the buffer has a read in flight, and that read
+/// is the second word; while the queue drains at one word a cycle this is the usual case (one
+/// word in the buffer, the next on `rd_data`).
+#[derive(LogicBlock, Default)]
+pub struct PeekFifo<T: Synth> {
+    pub clock: Signal<In, Clock>,
+    pub rst: Signal<In, Bit>,
+    pub in_valid: Signal<In, Bit>,
+    pub data_in: Signal<In, T>,
+    pub out_valid: Signal<Out, Bit>,
+    pub out_ready: Signal<In, Bit>,
+    pub data_out: Signal<Out, T>,
+    pub count: Signal<Out, Bits<FIFO_COUNT_BITS>>,
+    pub next_valid: Signal<Out, Bit>,
+    pub data_next: Signal<Out, T>,
+    _depth: usize,
+    _sim: std::collections::VecDeque<T>,
+}
+
+impl<T: Synth> PeekFifo<T> {
+    /// A FIFO of `depth` words (a power of two, 2..=512).
+    pub fn new(depth: usize) -> Self {
+        assert!(depth.is_power_of_two() && (2..=512).contains(&depth));
+        Self {
+            _depth: depth,
+            ..Default::default()
+        }
+    }
+}
+
+impl<T: Synth> Logic for PeekFifo<T> {
+    fn update(&mut self) {
+        // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
+        if self.clock.pos_edge() {
+            if self.rst.val() {
+                self._sim.clear();
+            } else {
+                if self.out_ready.val() && !self._sim.is_empty() {
+                    self._sim.pop_front();
+                }
+                if self.in_valid.val() {
+                    self._sim.push_back(self.data_in.val());
+                }
+            }
+        }
+        self.out_valid.next = !self._sim.is_empty();
+        self.data_out.next = self._sim.front().copied().unwrap_or_default();
+        self.count.next = (self._sim.len() as u64).into();
+        self.next_valid.next = self._sim.len() >= 2;
+        self.data_next.next = self._sim.get(1).copied().unwrap_or_default();
+    }
+
+    fn connect(&mut self) {
+        self.out_valid.connect();
+        self.data_out.connect();
+        self.count.connect();
+        self.next_valid.connect();
+        self.data_next.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "{}
+// The word after the head: the buffer's slot after the head, or the read in flight.
+always @(*) next_valid = fill >= {cb}'d2;
+always @(*) data_next = (occ >= 2'd2) ? ((rp == 2'd0) ? ob1 : ((rp == 2'd1) ? ob2 : ob0)) : rd_data;
+",
+            verilog(T::BITS, self._depth, true),
+            cb = FIFO_COUNT_BITS
+        ))
+    }
 }

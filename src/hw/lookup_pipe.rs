@@ -242,7 +242,9 @@ pub struct LookupPipe {
     pub rd_slot: Vec<Signal<Out, Bits<SLOT_BITS>>>,
     pub rd_word: Vec<Signal<Out, Bits<WORD_INDEX_BITS>>>,
     pub rd_data: Vec<Signal<In, Bits<WORD_BITS_MAX>>>,
+    pub rd_slot2: Vec<Signal<Out, Bits<SLOT_BITS>>>,
     pub rd_filled: Vec<Signal<In, Bit>>,
+    pub rd_filled2: Vec<Signal<In, Bit>>,
     pub rd_error: Vec<Signal<In, Bit>>,
     pub rel_valid: Vec<Signal<Out, Bit>>,
     pub rel_slot: Vec<Signal<Out, Bits<SLOT_BITS>>>,
@@ -453,7 +455,9 @@ impl LookupPipe {
             rd_slot: defaults(cache),
             rd_word: defaults(cache),
             rd_data: defaults(cache),
+            rd_slot2: defaults(cache),
             rd_filled: defaults(cache),
+            rd_filled2: defaults(cache),
             rd_error: defaults(cache),
             rel_valid: defaults(cache),
             rel_slot: defaults(cache),
@@ -695,7 +699,9 @@ impl Logic for LookupPipe {
             self.rd_slot[c].next = self.caches[c].rd_slot.val();
             self.rd_word[c].next = self.caches[c].rd_word.val();
             self.caches[c].rd_data.next = self.rd_data[c].val();
+            self.rd_slot2[c].next = self.caches[c].rd_slot2.val();
             self.caches[c].rd_filled.next = self.rd_filled[c].val();
+            self.caches[c].rd_filled2.next = self.rd_filled2[c].val();
             self.caches[c].rd_error.next = self.rd_error[c].val();
             self.rel_valid[c].next = self.caches[c].rel_valid.val();
             self.rel_slot[c].next = self.caches[c].rel_slot.val();

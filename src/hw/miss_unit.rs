@@ -29,8 +29,10 @@
 //! | `req_valid[p]`, `req_ready[p]`, `req_block[p]` | in, out, in | port `p`'s miss requests (a stream): a block number; here and in `busy_block`, `hold_block` only the low `24 - block_bits` bits count |
 //! | `ans_valid[p]`, `ans_ready[p]`, `ans_slot[p]` | out, in, out | the slot of each of port `p`'s requests, in that port's request order (a stream from a queue of [`ANSWER_DEPTH`]) |
 //! | `rd_slot[p]`, `rd_word[p]` | in | port `p`'s read port of the fill buffer: a slot and a word index in the block |
-//! | `rd_filled[p]`, `rd_error[p]` | out | combinational in `rd_slot[p]`, from the slots' flags as they were in the cycle before (a copy per port, one edge late): its fill has landed; it failed (only with `rd_filled`). A slot is answered to a port at the earliest one edge after it is taken, so the copy never shows a fill of the slot's use before |
-//! | `rd_data[p]` | out | the word: `rd_data` holds the word of the slot and index presented at edge `t` after edge `t + 1` (latency 2, the fill buffer's output register), low `word_bits` bits, when `rd_filled` was high at edge `t` (else 0) |
+//! | `rd_error[p]` | out | combinational in `rd_slot[p]`, from the slots' flags as they were in the cycle before (a copy per port, one edge late): the slot's fill failed (meaningful once its fill has landed). A slot is answered to a port at the earliest one edge after it is taken, so the copy never shows a flag of the slot's use before |
+//! | `rd_slot2[p]` | in | a second slot (the state cache's: the slot after its queue's head) |
+//! | `rd_filled[p]`, `rd_filled2[p]` | out | registered: the fill of the slot presented on `rd_slot[p]` / `rd_slot2[p]` at the last edge had landed, as the copy showed it then (so two edges after the slot's flag, never a fill of the slot's use before: as `rd_error`). The state cache picks the one of its head from registers |
+//! | `rd_data[p]` | out | the word: `rd_data` holds the word of the slot and index presented at edge `t` after edge `t + 1` (latency 2, the fill buffer's output register), low `word_bits` bits, when the copy showed the slot's fill landed at edge `t` (else 0) |
 //! | `rel_valid[p]`, `rel_slot[p]` | in | port `p` releases a slot (one pulse per answer it received), at the earliest at the edge that takes the address of its last read of the slot |
 //! | `taken_merged`, `taken_new`, `taken_slot` | out | a request leaves the decision register at this edge: merged into a slot (MISS_MERGED), or took a new slot and will be read (CACHE_MISS / MEM_READS); the slot (from registers) |
 //! | `cw_valid`, `cw_line`, `cw_block`, `cw_beat`, `cw_last`, `cw_data` | out | cache write (every cache copy, no ready): beat `cw_beat` of block `cw_block` into line `cw_block mod cache_lines`, `cw_last` on its last beat; `cw_data` holds the low `min(block bits, mem_data_bits)` bits (0 without `cw_valid`). Only for fills that succeeded, beats in order, blocks in fill order |
@@ -87,7 +89,8 @@
 //! free, no group below holding a free slot, each a reduction of the free flags under a constant
 //! mask), twice side by side (with and without the slot taken now), and the take only picks one.
 //! The room in a port's answer queue is registered (`ans_room`, exact: the count after the edge).
-//! `rd_filled` / `rd_error` are multiplexers over each port's copy of the flags; `busy` compares
+//! `rd_filled` / `rd_filled2` / `rd_error` are multiplexers over each port's copy of the flags
+//! (the first two registered after them); `busy` compares
 //! every slot's block with `busy_block` and is registered, in a register per group of 16 slots and
 //! one for the requests, ORed at the output (the command engine's block register is far from the
 //! slots: through the comparators and back into the engine's state that route was the longest path
@@ -286,6 +289,8 @@ pub struct MissUnit {
     pub rd_data: Vec<Signal<Out, Bits<WORD_BITS_MAX>>>,
     pub rd_filled: Vec<Signal<Out, Bit>>,
     pub rd_error: Vec<Signal<Out, Bit>>,
+    pub rd_slot2: Vec<Signal<In, Bits<SLOT_BITS>>>,
+    pub rd_filled2: Vec<Signal<Out, Bit>>,
     // What the request register did at this edge (counters).
     pub taken_merged: Signal<Out, Bit>,
     pub taken_new: Signal<Out, Bit>,
@@ -416,6 +421,11 @@ pub struct MissUnit {
     /// with the slots' logic was 8 ns of `configs/scale.toml`'s longest path on ECP5).
     fl_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
     er_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
+    /// The filled flags of `rd_slot` and `rd_slot2` (each port's copy), registered: the
+    /// outputs `rd_filled` and `rd_filled2`.
+    f1_q: Vec<DFF<Bit>>,
+    f2_q: Vec<DFF<Bit>>,
+    st_filled2: Signal<Local, Bit>,
     // Locals.
     fl_vec: Signal<Local, Bits<MAX_SLOTS>>,
     er_vec: Signal<Local, Bits<MAX_SLOTS>>,
@@ -613,7 +623,7 @@ impl MissUnit {
                 pin_d, seal_d, free2_vec, g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec,
                 g_vec, inc_d, pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new,
                 ref_d, inc, dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot,
-                ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, x_slot,
+                ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot,
                 x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
             ]
             req_valid: vec_of(n),
@@ -628,6 +638,10 @@ impl MissUnit {
             rd_word: vec_of(n),
             rd_data: vec_of(n),
             rd_filled: vec_of(n),
+            rd_slot2: vec_of(n),
+            rd_filled2: vec_of(n),
+            f1_q: vec_of(n),
+            f2_q: vec_of(n),
             rd_error: vec_of(n),
             answers: (0..n).map(|_| MemFifo::new(ANSWER_DEPTH)).collect(),
             arq: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
@@ -739,6 +753,8 @@ impl Logic for MissUnit {
             self.rdv1[p].clock.next = self.clock.val();
             self.rdv2[p].clock.next = self.clock.val();
             self.fl_copy[p].clock.next = self.clock.val();
+            self.f1_q[p].clock.next = self.clock.val();
+            self.f2_q[p].clock.next = self.clock.val();
             self.ans_room[p].clock.next = self.clock.val();
             self.er_copy[p].clock.next = self.clock.val();
         }
@@ -1267,6 +1283,7 @@ impl Logic for MissUnit {
             }
             self.rd_data[p].next = self.x_out.val();
             self.st_filled.next = false;
+            self.st_filled2.next = false;
             self.st_error.next = false;
             for s in 0..self._slots {
                 if self.rd_slot[p].val() == self.slot_num[s].val() {
@@ -1275,8 +1292,15 @@ impl Logic for MissUnit {
                     self.st_error.next = self.st_error.val()
                         | (self.er_copy[p].q.val() & self.slot_bit[s].val()).any();
                 }
+                if self.rd_slot2[p].val() == self.slot_num[s].val() {
+                    self.st_filled2.next = self.st_filled2.val()
+                        | (self.fl_copy[p].q.val() & self.slot_bit[s].val()).any();
+                }
             }
-            self.rd_filled[p].next = self.st_filled.val();
+            self.f1_q[p].d.next = self.st_filled.val() & !self.rst.val();
+            self.f2_q[p].d.next = self.st_filled2.val() & !self.rst.val();
+            self.rd_filled[p].next = self.f1_q[p].q.val();
+            self.rd_filled2[p].next = self.f2_q[p].q.val();
             self.rdv1[p].d.next = self.st_filled.val();
             self.rdv2[p].d.next = self.rdv1[p].q.val();
             self.rd_error[p].next = self.st_error.val();

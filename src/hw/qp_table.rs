@@ -421,10 +421,24 @@ impl QpTable {
                 set(&format!("miss$req_valid${i}"), &format!("{q}$mreq_valid$0"));
                 set(&format!("miss$req_block${i}"), &format!("{q}$mreq_block$0"));
                 set(&format!("{q}$mreq_ready$0"), &format!("miss$req_ready${i}"));
-                for s in ["ans_valid", "ans_slot", "rd_data", "rd_filled", "rd_error"] {
+                for s in [
+                    "ans_valid",
+                    "ans_slot",
+                    "rd_data",
+                    "rd_filled",
+                    "rd_filled2",
+                    "rd_error",
+                ] {
                     set(&format!("{q}${s}$0"), &format!("miss${s}${i}"));
                 }
-                for s in ["ans_ready", "rd_slot", "rd_word", "rel_valid", "rel_slot"] {
+                for s in [
+                    "ans_ready",
+                    "rd_slot",
+                    "rd_slot2",
+                    "rd_word",
+                    "rel_valid",
+                    "rel_slot",
+                ] {
                     set(&format!("miss${s}${i}"), &format!("{q}${s}$0"));
                 }
             } else {

@@ -56,8 +56,14 @@
 //! # Head: drain in order
 //!
 //! The head of `wq` leaves (edge `t`, `go`) when the output has room (below) and either it
-//! is final, or the slot queue holds its slot and that slot's fill has landed (`rd_filled`,
-//! combinational in the miss unit for `rd_slot` = the slot queue's head). At edge `t` the
+//! is final, or the slot queue holds its slot and that slot's fill has landed (`h_filled`,
+//! from registers: the slot queue is a [`PeekFifo`], which also shows the word after its
+//! head; the miss unit registers the filled flags of both, `rd_filled` for `rd_slot` = the
+//! head and `rd_filled2` for `rd_slot2` = the second word, and the head's flag is the first
+//! if the queue did not pop at the last edge, the second if it did: a head whose flag was not
+//! registered as such, one that arrived at the last edge, waits a cycle; so no path runs from
+//! the slot queue through the miss unit's 64:1 multiplexer into the pops, which was the
+//! longest path of `configs/scale.toml` on ECP5, 11.10 ns). At edge `t` the
 //! fill buffer takes its read address (`rd_slot`, `rd_word`), the slot is popped and
 //! released (`rel_valid`, one pulse per answer, from a register: counted at `t + 1`), and
 //! the lookup enters `d1` (with `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on
@@ -78,8 +84,10 @@
 //! Latency (request handshake to response handshake) on a hit with an always-ready
 //! consumer: 7 edges (s1, s2, s3, wq, d1, d2, response queue). A miss: add the miss unit's
 //! request path (5 edges to `arvalid`: the miss queue, the miss unit's input, request and
-//! decision registers, its read queue), the memory and the fill.
+//! decision registers, its read queue), the memory, the fill, and the two edges in which the
+//! head sees it (the port's copy of the flags, the registered `rd_filled`).
 
+use super::head_fifo::PeekFifo;
 use super::lookup_pipe::{rsp_queue_depth, QueuedLookup};
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::miss_unit::{
@@ -166,7 +174,11 @@ pub struct StateCache {
     pub rd_slot: Signal<Out, Bits<SLOT_BITS>>,
     pub rd_word: Signal<Out, Bits<WORD_INDEX_BITS>>,
     pub rd_data: Signal<In, Bits<WORD_BITS_MAX>>,
+    /// The slot queue's second word, and the filled flags the miss unit registered at the
+    /// last edge for `rd_slot` and `rd_slot2` as they were then.
+    pub rd_slot2: Signal<Out, Bits<SLOT_BITS>>,
     pub rd_filled: Signal<In, Bit>,
+    pub rd_filled2: Signal<In, Bit>,
     pub rd_error: Signal<In, Bit>,
     pub rel_valid: Signal<Out, Bit>,
     pub rel_slot: Signal<Out, Bits<SLOT_BITS>>,
@@ -179,7 +191,14 @@ pub struct StateCache {
     data_ram: Ram<Bits<MEM_DATA_BITS>>,
     wq: MemFifo<QueuedLookup>,
     mreqs: MemFifo<Bits<BLOCK_NUM_BITS>>,
-    slots: MemFifo<Bits<SLOT_BITS>>,
+    slots: PeekFifo<Bits<SLOT_BITS>>,
+    /// At the last edge: the slot queue popped, held a head, held a second word.
+    s_pop: DFF<Bit>,
+    s_had1: DFF<Bit>,
+    s_had2: DFF<Bit>,
+    /// The head's fill has landed, from registers: the flag registered for the head if the
+    /// head is the one of the last edge, for the second word if the head is that word.
+    h_filled: Signal<Local, Bit>,
     d1_valid: DFF<Bit>,
     d1_lookup: DFF<QueuedLookup>,
     d1_err: DFF<Bit>,
@@ -271,8 +290,8 @@ impl StateCache {
                 clock, rst, rd_qpn, s2_valid, s2_qpn, s2_tag, s2_oor, s2_addr, s2_present,
                 out_valid, out_lookup, out_count, out_extra, live_raddr, live_rdata, tag_we,
                 tag_line, tag_valid, tag_block, data_we, data_row, data, mreq_valid, mreq_ready,
-                mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_filled,
-                rd_error, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
+                mreq_block, ans_valid, ans_ready, ans_slot, rd_slot, rd_word, rd_data, rd_slot2,
+                rd_filled, rd_filled2, rd_error, s_pop, s_had1, s_had2, h_filled, rel_valid, rel_slot, filtered, hit, miss, d1_valid, d1_lookup, d1_err,
                 d2_valid, d2_lookup, d2_err, e_valid, e_lookup, e_oor, e_live, e_hit, e_present,
                 e_word, e_block, r_valid, r_slot, w_tag, r_index, x_index, x_block, x_tag, x_row,
                 x_lane, x_word, x_gen, x_qgen, x_page, x_status, x_hit, x_live, x_asks, x_lookup,
@@ -288,7 +307,7 @@ impl StateCache {
             ),
             wq: MemFifo::lut_ram(depth).head_registered(),
             mreqs: MemFifo::lut_ram(depth).head_registered(),
-            slots: MemFifo::lut_ram(depth).head_registered(),
+            slots: PeekFifo::new(depth),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             block_bits: Constant::new(u64::from(m.block_bits).into()),
@@ -315,7 +334,8 @@ impl Logic for StateCache {
     fn update(&mut self) {
         dff_setup!(
             self, clock, d1_valid, d1_lookup, d1_err, d2_valid, d2_lookup, d2_err, e_valid,
-            e_lookup, e_oor, e_live, e_hit, e_present, e_word, e_block, r_valid, r_slot
+            e_lookup, e_oor, e_live, e_hit, e_present, e_word, e_block, r_valid, r_slot, s_pop,
+            s_had1, s_had2
         );
         self.tags.clock.next = self.clock.val();
         self.data_ram.clock.next = self.clock.val();
@@ -423,11 +443,16 @@ impl Logic for StateCache {
         // the read address at the same edge, and the slot is released.
         self.h_lookup.next = self.wq.data_out.val();
         self.rd_slot.next = self.slots.data_out.val();
+        self.rd_slot2.next = self.slots.data_next.val();
         self.rd_word.next = bit_cast::<WORD_INDEX_BITS, QPN_BITS>(
             self.h_lookup.val().qpn & self.word_index_mask.val(),
         );
+        self.h_filled.next = self.s_had1.q.val() & self.rd_filled.val();
+        if self.s_pop.q.val() {
+            self.h_filled.next = self.s_had2.q.val() & self.rd_filled2.val();
+        }
         self.h_ready.next =
-            !self.h_lookup.val().need | (self.slots.out_valid.val() & self.rd_filled.val());
+            !self.h_lookup.val().need | (self.slots.out_valid.val() & self.h_filled.val());
         // Room: `out_count + out_extra + d1 + d2 < depth`, as comparisons of `out_count` with
         // constants in parallel, picked by how many of `out_extra`, d1 and d2 hold a word (no
         // adder on the head's path). The fill never exceeds the depth, so `out_count < depth
@@ -453,6 +478,9 @@ impl Logic for StateCache {
         self.go.next = self.wq.out_valid.val() & self.h_ready.val() & self.room.val();
         self.wq.out_ready.next = self.go.val();
         self.slots.out_ready.next = self.go.val() & self.h_lookup.val().need;
+        self.s_pop.d.next = self.go.val() & self.h_lookup.val().need;
+        self.s_had1.d.next = self.slots.out_valid.val();
+        self.s_had2.d.next = self.slots.next_valid.val();
         self.r_valid.d.next = self.go.val() & self.h_lookup.val().need;
         self.r_slot.d.next = self.slots.data_out.val();
         self.rel_valid.next = self.r_valid.q.val();
@@ -492,6 +520,9 @@ impl Logic for StateCache {
         if self.rst.val() {
             self.e_valid.d.next = false;
             self.r_valid.d.next = false;
+            self.s_pop.d.next = false;
+            self.s_had1.d.next = false;
+            self.s_had2.d.next = false;
             self.d1_valid.d.next = false;
             self.d2_valid.d.next = false;
         }

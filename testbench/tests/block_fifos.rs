@@ -16,6 +16,7 @@
 //! word lost, doubled or reordered shows at once. A reset in the middle of the traffic empties
 //! the queue; each run ends drained: count 0, nothing valid, every word popped exactly once.
 
+use qptable::hw::head_fifo::PeekFifo;
 use qptable::hw::lookup_pipe::{QueuedLookup, RSP_FIFO_DEPTH};
 use qptable::hw::mem_fifo::MemFifo;
 use qptable_sim::{In, Model, Out, Sim};
@@ -34,6 +35,8 @@ struct Ports {
     out_valid: Out,
     data_out: Out,
     count: Out,
+    /// [`PeekFifo`]'s second word.
+    next: Option<(Out, Out)>,
 }
 
 impl Ports {
@@ -46,6 +49,10 @@ impl Ports {
             out_valid: sim.output("out_valid").unwrap(),
             data_out: sim.output("data_out").unwrap(),
             count: sim.output("count").unwrap(),
+            next: sim
+                .output("next_valid")
+                .ok()
+                .zip(sim.output("data_next").ok()),
         }
     }
 }
@@ -92,6 +99,8 @@ struct Seen {
     /// Cycles seen at each fill level `0..=depth`.
     fill: Vec<u64>,
     resets: u64,
+    /// Cycles where the second word was checked ([`PeekFifo`]).
+    peeked: u64,
 }
 
 /// A random word of `bits` bits carrying the sequence number `seq` in its low 20 bits
@@ -152,6 +161,24 @@ fn run(model: &Model, depth: usize, shape: Shape, cycles: u64, seed: u64) -> See
             "out_valid, {}",
             at()
         );
+        if let Some((next_valid, data_next)) = p.next {
+            assert_eq!(
+                sim.is_high(next_valid),
+                queue.len() >= 2,
+                "next_valid, {}",
+                at()
+            );
+            if queue.len() >= 2 {
+                assert_eq!(
+                    sim.get_wide(data_next),
+                    queue[1].as_slice(),
+                    "data_next is the second word (sequence {}), {}",
+                    queue[1][0] & 0xF_FFFF,
+                    at()
+                );
+                seen.peeked += 1;
+            }
+        }
         seen.fill[queue.len()] += 1;
         if reset {
             // Synchronous reset: the queue is empty after this edge, whatever was offered.
@@ -214,6 +241,7 @@ fn all_shapes(name: &str, model: &Model, depth: usize, cycles: u64, base_seed: u
         total.discarded += s.discarded;
         total.push_and_pop += s.push_and_pop;
         total.resets += s.resets;
+        total.peeked += s.peeked;
         for (t, f) in total.fill.iter_mut().zip(&s.fill) {
             *t += f;
         }
@@ -238,6 +266,9 @@ fn all_shapes(name: &str, model: &Model, depth: usize, cycles: u64, base_seed: u
         assert!(*n > 0, "{name}: fill level {level} never reached");
     }
     assert!(total.push_and_pop > 0, "{name}: never a push with a pop");
+    if name.starts_with("peek_fifo") {
+        assert!(total.peeked > 0, "{name}: the second word never checked");
+    }
     assert_eq!(total.resets, SHAPES.len() as u64);
 }
 
@@ -294,4 +325,18 @@ fn head_fifo_against_a_queue() {
     let top = "head_fifo_lut_64";
     let model = block::model(MemFifo::<QueuedLookup>::lut_ram(64).head_registered(), top).unwrap();
     all_shapes(top, &model, 64, 20_000, 0xF1F0_0C40);
+}
+
+/// The state cache's slot queue: a head-registered FIFO in distributed RAM that also shows
+/// the word after its head (`next_valid`, `data_next`), checked every cycle against the
+/// queue's second word, besides every check of a [`MemFifo`]. Depth 2 and 4 keep every word
+/// in the head registers and the read in flight; 64 reaches the second word in the ring and on
+/// the array's read register (a drain at one word a cycle), at every fill level.
+#[test]
+fn peek_fifo_against_a_queue() {
+    for (depth, cycles) in [(2, 10_000), (4, 10_000), (64, 20_000)] {
+        let top = format!("peek_fifo_{depth}");
+        let model = block::model(PeekFifo::<Bits<40>>::new(depth), &top).unwrap();
+        all_shapes(&top, &model, depth, cycles, 0xF1F0_0D00 + depth as u64);
+    }
 }

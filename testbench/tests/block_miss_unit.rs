@@ -54,14 +54,15 @@ fn wrapper(top: &str, block_top: &str, ports: usize, bus: u32, icarus: bool) -> 
     output a{p}_valid, input a{p}_ready, output [7:0] a{p}_slot,
     input l{p}_valid, input [7:0] l{p}_slot,
     input [7:0] f{p}_slot, input [7:0] f{p}_word, output [31:0] f{p}_data,
-    output f{p}_filled, output f{p}_error,\n"
+    output f{p}_filled, output f{p}_error, input [7:0] f{p}_slot2, output f{p}_filled2,\n"
         );
         conn += &format!(
             "        .req_valid${p}(q{p}_valid), .req_ready${p}(q{p}_ready), .req_block${p}(q{p}_block),
         .ans_valid${p}(a{p}_valid), .ans_ready${p}(a{p}_ready), .ans_slot${p}(a{p}_slot),
         .rel_valid${p}(l{p}_valid), .rel_slot${p}(l{p}_slot),
         .rd_slot${p}(f{p}_slot), .rd_word${p}(f{p}_word), .rd_data${p}(f{p}_data),
-        .rd_filled${p}(f{p}_filled), .rd_error${p}(f{p}_error),\n"
+        .rd_filled${p}(f{p}_filled), .rd_error${p}(f{p}_error),
+        .rd_slot2${p}(f{p}_slot2), .rd_filled2${p}(f{p}_filled2),\n"
         );
     }
     let pad = if bus < 512 {
@@ -267,6 +268,8 @@ struct PortIo {
     rd_data: Out,
     rd_filled: Out,
     rd_error: Out,
+    rd_slot2: In,
+    rd_filled2: Out,
 }
 
 /// The model's state of one port.
@@ -387,6 +390,8 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
             rd_data: sim.output(&format!("f{p}_data")).unwrap(),
             rd_filled: sim.output(&format!("f{p}_filled")).unwrap(),
             rd_error: sim.output(&format!("f{p}_error")).unwrap(),
+            rd_slot2: sim.input(&format!("f{p}_slot2")).unwrap(),
+            rd_filled2: sim.output(&format!("f{p}_filled2")).unwrap(),
         })
         .collect();
     let o = |n: &str| sim.output(n).unwrap();
@@ -530,6 +535,12 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut busy_before = false;
     // Each slot's (filled, failed) before the last edge, as the read ports show them.
     let mut flags_before = vec![(false, false); m.max_misses as usize];
+    // `rd_filled` / `rd_filled2` are registered: at edge e they show the flags of the slots
+    // presented on `rd_slot` / `rd_slot2` at edge e - 1 (the heads then, if any), as the read
+    // ports showed them at edge e - 1 (`flags_prev`); 0 at the first edge, after the reset.
+    let mut flags_prev = flags_before.clone();
+    let mut shown: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); ports];
+    let mut now_shown: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); ports];
     let mut first_go = None;
     let mut last_go = 0u64;
     let mut done_count = 0u64; // requests whose slot was released
@@ -620,6 +631,12 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                 });
             sim.set(io[p].rd_slot, s);
             sim.set(io[p].rd_word, w);
+            let second = port.waiting.get(1).map(|h| h.slot);
+            sim.set(
+                io[p].rd_slot2,
+                second.map_or(rng.gen_range(0..slots_n as u64), |s| s as u64),
+            );
+            now_shown[p] = (port.presented.map(|h| h.slot), second);
             let rel = match port.releases.front() {
                 Some(&(due, slot)) if due <= e => {
                     port.releases.pop_front();
@@ -654,18 +671,34 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         );
         busy_before = model_busy;
         busy_high += u64::from(model_busy);
-        // The read ports show each slot's flags as they were one edge before.
+        // The registered flags: those of the slots presented at the edge before, as the read
+        // ports showed them then (a slot presented with no head behind it is not checked).
+        for p in 0..ports {
+            let (s1, s2) = shown[p];
+            if let Some(s1) = s1 {
+                assert_eq!(
+                    sim.is_high(io[p].rd_filled),
+                    flags_prev[s1].0,
+                    "{what}: port {p} rd_filled of slot {s1} (presented at edge {}) at edge {e}",
+                    e - 1
+                );
+            }
+            if let Some(s2) = s2 {
+                assert_eq!(
+                    sim.is_high(io[p].rd_filled2),
+                    flags_prev[s2].0,
+                    "{what}: port {p} rd_filled2 of slot {s2} (presented at edge {}) at edge {e}",
+                    e - 1
+                );
+            }
+        }
+        shown.clone_from(&now_shown);
+        // The read ports show each slot's flags as they were one edge before: the head is
+        // read (its word on `rd_data` two edges later, 0 if not filled) when filled.
         for (p, port) in pm.iter_mut().enumerate() {
             let Some(h) = port.presented else { continue };
             assert!(slots[h.slot].is_some(), "a waiting request's slot is held");
             let (filled, failed) = flags_before[h.slot];
-            assert_eq!(
-                sim.is_high(io[p].rd_filled),
-                filled,
-                "{what}: port {p} filled flag of slot {} (block {}) at edge {e}",
-                h.slot,
-                h.block
-            );
             if filled {
                 assert_eq!(
                     sim.is_high(io[p].rd_error),
@@ -681,6 +714,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                 port.releases.push_back((due, h.slot));
             }
         }
+        flags_prev.clone_from(&flags_before);
         for (f, s) in flags_before.iter_mut().zip(&slots) {
             *f = s.map_or((false, false), |s| (s.filled, s.failed));
         }

@@ -133,8 +133,9 @@ fn design(name: &str, p: &EngineParams) -> String {
         );
         body += &format!(
             "    wire mreq_valid{k}, mreq_ready{k}, ans_valid{k}, ans_ready{k}, rd_filled{k}, rd_error{k}, rel_valid{k};
+    wire rd_filled2{k};
     wire [20:0] mreq_block{k};
-    wire [7:0] ans_slot{k}, rd_slot{k}, rd_word{k}, rel_slot{k};
+    wire [7:0] ans_slot{k}, rd_slot{k}, rd_word{k}, rel_slot{k}, rd_slot2{k};
     wire [31:0] rd_data{k};
     {pipe} u_pipe{k}(
         .clock(clock), .rst(rst), .init_done(init_done), .table_base(table_base),
@@ -150,6 +151,7 @@ fn design(name: &str, p: &EngineParams) -> String {
         .ans_valid$0(ans_valid{k}), .ans_ready$0(ans_ready{k}), .ans_slot$0(ans_slot{k}),
         .rd_slot$0(rd_slot{k}), .rd_word$0(rd_word{k}), .rd_data$0(rd_data{k}),
         .rd_filled$0(rd_filled{k}), .rd_error$0(rd_error{k}),
+        .rd_slot2$0(rd_slot2{k}), .rd_filled2$0(rd_filled2{k}),
         .rel_valid$0(rel_valid{k}), .rel_slot$0(rel_slot{k}),
         .filtered$0(c{k}_filtered), .hit$0(c{k}_hit), .miss$0(c{k}_miss)
     );\n"
@@ -159,7 +161,8 @@ fn design(name: &str, p: &EngineParams) -> String {
         .ans_valid${k}(ans_valid{k}), .ans_ready${k}(ans_ready{k}), .ans_slot${k}(ans_slot{k}),
         .rel_valid${k}(rel_valid{k}), .rel_slot${k}(rel_slot{k}),
         .rd_slot${k}(rd_slot{k}), .rd_word${k}(rd_word{k}), .rd_data${k}(rd_data{k}),
-        .rd_filled${k}(rd_filled{k}), .rd_error${k}(rd_error{k}),\n"
+        .rd_filled${k}(rd_filled{k}), .rd_error${k}(rd_error{k}),
+        .rd_slot2${k}(rd_slot2{k}), .rd_filled2${k}(rd_filled2{k}),\n"
         );
     }
     let bus = m.mem_data_bits;
