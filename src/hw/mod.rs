@@ -62,6 +62,7 @@ pub mod read_arb;
 pub mod state_cache;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};
+use ram::RamWord;
 use rust_hdl::prelude::*;
 
 /// Bits of a state word in memory (SPEC §9, `docs/state_in_memory.md`): the state (2 bits)
@@ -100,6 +101,15 @@ pub struct StateEntry {
     pub gen: Bits<GEN_BITS_MAX>,
 }
 
+impl RamWord for StateEntry {
+    fn low_bits(self, width: usize) -> Self {
+        StateEntry {
+            state: self.state.low_bits(width),
+            gen: self.gen.low_bits(width.saturating_sub(2)),
+        }
+    }
+}
+
 impl StateEntry {
     pub const FREE: u64 = 0;
     pub const RESERVED: u64 = 1;
@@ -113,6 +123,15 @@ pub struct DirEntry {
     pub present: Bit,
     /// The page base >> [`dir_entry::BASE_SHIFT`](crate::spec::dir_entry::BASE_SHIFT).
     pub page: Bits<PAGE_BITS>,
+}
+
+impl RamWord for DirEntry {
+    fn low_bits(self, width: usize) -> Self {
+        DirEntry {
+            present: self.present && width >= 1,
+            page: self.page.low_bits(width.saturating_sub(1)),
+        }
+    }
 }
 
 /// The configuration as the blocks need it: plain numbers, already validated.

@@ -59,8 +59,27 @@ pub const RAM_ADDR_BITS: usize = QPN_BITS;
 /// Widest word address of a free map level: 2^24 indexes / 64 bits per word.
 pub const WORD_ADDR_BITS: usize = QPN_BITS - 6;
 
+/// A word a [`Ram`] or [`TdpRam`] holds. The emitted memory stores the low `width` bits of
+/// the write port and reads the rest back as 0; the simulation model in rust-hdl stores what
+/// [`RamWord::low_bits`] keeps of it, so that both read back the same word.
+pub trait RamWord: Synth {
+    /// The word with its bits from `width` up cleared (bit 0 is the low bit of the first
+    /// field: rust-hdl packs a struct's fields from the low bits up, in order).
+    fn low_bits(self, width: usize) -> Self;
+}
+
+impl<const N: usize> RamWord for Bits<N> {
+    fn low_bits(self, width: usize) -> Self {
+        if width >= N {
+            self
+        } else {
+            self & !(Bits::<N>::mask() << (width as LiteralType))
+        }
+    }
+}
+
 #[derive(LogicBlock)]
-pub struct Ram<T: Synth> {
+pub struct Ram<T: RamWord> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub read_data: Signal<Out, T>,
@@ -91,13 +110,13 @@ pub struct Ram<T: Synth> {
     _sim_write: Option<(usize, T)>,
 }
 
-impl<T: Synth> Default for Ram<T> {
+impl<T: RamWord> Default for Ram<T> {
     fn default() -> Self {
         Self::new(1, Fpga::Generic)
     }
 }
 
-impl<T: Synth> Ram<T> {
+impl<T: RamWord> Ram<T> {
     /// A RAM of `depth` whole words, addressed by as many bits as `depth` needs, with its
     /// output register, emitted for `fpga`.
     pub fn new(depth: usize, fpga: Fpga) -> Self {
@@ -198,7 +217,7 @@ impl<T: Synth> Ram<T> {
     }
 }
 
-impl<T: Synth> Logic for Ram<T> {
+impl<T: RamWord> Logic for Ram<T> {
     fn update(&mut self) {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
@@ -226,7 +245,7 @@ impl<T: Synth> Logic for Ram<T> {
             let write = self.write_enable.val().then(|| {
                 (
                     self.write_address.val().index() & mask,
-                    self.write_data.val(),
+                    self.write_data.val().low_bits(self._width),
                 )
             });
             let write = if self._write_register {
@@ -295,7 +314,7 @@ impl<T: Synth> Logic for Ram<T> {
 /// REGMODE_B = "OUTREG"`; DP16KD_MIN_DEPTH as for [`Ram`]). Used for the `live` filter of
 /// the state in memory, one copy per two lookup ports ([`crate::hw::live_filter`]).
 #[derive(LogicBlock)]
-pub struct TdpRam<T: Synth> {
+pub struct TdpRam<T: RamWord> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<RAM_ADDR_BITS>>,
     pub read_data: Signal<Out, T>,
@@ -311,13 +330,13 @@ pub struct TdpRam<T: Synth> {
     _sim_words: [T; 2],
 }
 
-impl<T: Synth> Default for TdpRam<T> {
+impl<T: RamWord> Default for TdpRam<T> {
     fn default() -> Self {
         Self::with_layout(1, 1, T::BITS, Fpga::Generic)
     }
 }
 
-impl<T: Synth> TdpRam<T> {
+impl<T: RamWord> TdpRam<T> {
     /// As [`Ram::with_layout`].
     pub fn with_layout(depth: usize, address_bits: usize, width: usize, fpga: Fpga) -> Self {
         assert!(depth >= 1 && depth <= 1 << address_bits && address_bits <= RAM_ADDR_BITS);
@@ -337,7 +356,7 @@ impl<T: Synth> TdpRam<T> {
     }
 }
 
-impl<T: Synth> Logic for TdpRam<T> {
+impl<T: RamWord> Logic for TdpRam<T> {
     fn update(&mut self) {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
@@ -351,7 +370,7 @@ impl<T: Synth> Logic for TdpRam<T> {
             if self.write_enable.val() {
                 let index = self.write_address.val().index() & mask;
                 if let Some(w) = self._sim.get_mut(index) {
-                    *w = self.write_data.val();
+                    *w = self.write_data.val().low_bits(self._width);
                 }
             }
         }
@@ -1043,4 +1062,40 @@ DP16KD #(
         ));
     }
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RamWord;
+    use crate::hw::{DirEntry, StateEntry};
+    use rust_hdl::prelude::*;
+
+    #[test]
+    fn low_bits_keeps_what_the_emitted_memory_stores() {
+        assert_eq!(
+            Bits::<8>::from(0xFFu64).low_bits(3),
+            Bits::<8>::from(0x07u64)
+        );
+        assert_eq!(
+            Bits::<8>::from(0xA5u64).low_bits(8),
+            Bits::<8>::from(0xA5u64)
+        );
+        let e = StateEntry {
+            state: 2u64.into(),
+            gen: 0xA_BCDEu64.into(),
+        };
+        // Bits 0-1 the state, then the generation: 6 bits keep its low 4.
+        let kept = e.low_bits(6);
+        assert_eq!(kept.state, Bits::<2>::from(2u64));
+        assert_eq!(kept.gen, Bits::<20>::from(0xEu64));
+        // index_bits 24: no generation bits, the state alone.
+        assert_eq!(e.low_bits(2).gen, Bits::<20>::default());
+        let d = DirEntry {
+            present: true,
+            page: 0x3Fu64.into(),
+        };
+        let kept = d.low_bits(4);
+        assert!(kept.present);
+        assert_eq!(kept.page, bits::<{ crate::hw::PAGE_BITS }>(0x7));
+    }
 }

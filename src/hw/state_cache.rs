@@ -93,7 +93,7 @@ use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
 use super::miss_unit::{
     MissParams, BLOCK_NUM_BITS, MEM_DATA_BITS, SLOT_BITS, WORD_BITS_MAX, WORD_INDEX_BITS,
 };
-use super::ram::{Ram, RAM_ADDR_BITS};
+use super::ram::{Ram, RamWord, RAM_ADDR_BITS};
 use super::{codes::StatusCodes, EngineParams, ADDR_BITS, QPN_BITS, TAG_BITS};
 use rust_hdl::prelude::*;
 
@@ -122,6 +122,15 @@ pub fn wait_queue_depth(p: &EngineParams, m: &MissParams) -> usize {
 pub struct CacheTag {
     pub valid: Bit,
     pub block: Bits<BLOCK_NUM_BITS>,
+}
+
+impl RamWord for CacheTag {
+    fn low_bits(self, width: usize) -> Self {
+        CacheTag {
+            valid: self.valid && width >= 1,
+            block: self.block.low_bits(width.saturating_sub(1)),
+        }
+    }
 }
 
 /// Bits of a block number for this configuration (0 when a block holds the whole table).

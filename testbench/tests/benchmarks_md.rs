@@ -9,6 +9,7 @@
 //! | `every_configuration_is_measured` | the throughput table has one row per `configs/*.toml`, in order |
 //! | `stamped_commit_is_in_the_history` | the file names at least one commit; each is a commit of `git log` (an ancestor of HEAD) and none is `+dirty` |
 //! | `measured_verilog_is_the_current_one` | the emitted Verilog (`gen/`) and the configurations are the same at each stamped commit as in this tree, so the figures are those of this design |
+//! | `rust_hdl_and_verilator_answer_the_same` | every row of the rust-hdl table compared at least one response and found rust-hdl's equal to Verilator's (not a figure: the same stimulus on the same design) |
 
 use qptable_testbench::markdown::{
     header_row, split_row, COMMIT_PREFIX, STAMP_COLUMNS, STAMP_HEADING, TITLE,
@@ -104,6 +105,35 @@ fn tables_have_the_generators_columns() {
         }
     }
     assert!(bad.is_empty(), "{}\n{REGENERATE}", bad.join("\n"));
+}
+
+#[test]
+fn rust_hdl_and_verilator_answer_the_same() {
+    let text = text();
+    let header = header_row(&report::RUST_HDL_COLUMNS);
+    let table = tables(&text)
+        .into_iter()
+        .find(|t| t.len() >= 2 && format!("{}\n{}", t[0], t[1]) == header)
+        .unwrap_or_else(|| panic!("no rust-hdl table.\n{REGENERATE}"));
+    let mut bad = vec![];
+    for l in &table[2..] {
+        let cells = split_row(l).unwrap();
+        let last = cells.last().map(String::as_str).unwrap_or("");
+        let compared = last
+            .split(',')
+            .next()
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        if !(last.ends_with(", all equal") && compared.is_some_and(|n| n > 0)) {
+            bad.push(l.to_string());
+        }
+    }
+    assert!(
+        table.len() > 2 && bad.is_empty(),
+        "rust-hdl and Verilator differ (or compared nothing) on the same lookup pipe and \
+         stimulus in these rows of BENCHMARKS.md:\n{}\n(`QPTABLE_PERF_DEBUG=1 qptable bench ...` \
+         prints the first difference)",
+        bad.join("\n")
+    );
 }
 
 #[test]
