@@ -61,7 +61,7 @@
 
 #[cfg(doc)]
 use super::mem_fifo::MemFifo;
-use super::mem_fifo::FIFO_COUNT_BITS;
+use super::mem_fifo::{sim_edge, FIFO_COUNT_BITS};
 use rust_hdl::prelude::*;
 
 /// Words of the output buffer.
@@ -241,16 +241,12 @@ impl<T: Synth> Logic for PeekFifo<T> {
     fn update(&mut self) {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
-            if self.rst.val() {
-                self._sim.clear();
-            } else {
-                if self.out_ready.val() && !self._sim.is_empty() {
-                    self._sim.pop_front();
-                }
-                if self.in_valid.val() {
-                    self._sim.push_back(self.data_in.val());
-                }
-            }
+            sim_edge(
+                &mut self._sim,
+                self.rst.val(),
+                self.out_ready.val(),
+                self.in_valid.val().then(|| self.data_in.val()),
+            );
         }
         self.out_valid.next = !self._sim.is_empty();
         self.data_out.next = self._sim.front().copied().unwrap_or_default();

@@ -108,20 +108,37 @@ impl<T: Synth> MemFifo<T> {
     }
 }
 
+/// One clock edge of a FIFO's rust-hdl model ([`MemFifo`], and the head-registered FIFOs of
+/// [`super::head_fifo`]): a reset empties it; else the head leaves when `pop`, and `push`
+/// joins the tail.
+pub(crate) fn sim_edge<T>(
+    q: &mut std::collections::VecDeque<T>,
+    rst: bool,
+    pop: bool,
+    push: Option<T>,
+) {
+    if rst {
+        q.clear();
+        return;
+    }
+    if pop {
+        q.pop_front();
+    }
+    if let Some(x) = push {
+        q.push_back(x);
+    }
+}
+
 impl<T: Synth> Logic for MemFifo<T> {
     fn update(&mut self) {
         // rust-hdl's own simulator (not used by the testbenches, which run Verilator).
         if self.clock.pos_edge() {
-            if self.rst.val() {
-                self._sim.clear();
-            } else {
-                if self.out_ready.val() && !self._sim.is_empty() {
-                    self._sim.pop_front();
-                }
-                if self.in_valid.val() {
-                    self._sim.push_back(self.data_in.val());
-                }
-            }
+            sim_edge(
+                &mut self._sim,
+                self.rst.val(),
+                self.out_ready.val(),
+                self.in_valid.val().then(|| self.data_in.val()),
+            );
         }
         self.out_valid.next = !self._sim.is_empty();
         self.data_out.next = self._sim.front().copied().unwrap_or_default();
