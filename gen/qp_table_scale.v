@@ -1674,43 +1674,44 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$HoldOn = 9;
     localparam MemState$HoldWait = 10;
     localparam MemState$Inval = 11;
-    localparam MemState$Lookup = 12;
-    localparam MemState$WRead1 = 13;
-    localparam MemState$WRead2 = 14;
-    localparam MemState$WRead3 = 15;
-    localparam MemState$ArReq = 16;
-    localparam MemState$Scan = 17;
-    localparam MemState$Select = 18;
-    localparam MemState$PickG = 19;
-    localparam MemState$PickB = 20;
-    localparam MemState$Pick = 21;
-    localparam MemState$RowRead1 = 22;
-    localparam MemState$RowRead2 = 23;
-    localparam MemState$RowRead3 = 24;
-    localparam MemState$Extract = 25;
-    localparam MemState$Decide = 26;
-    localparam MemState$WReq = 27;
-    localparam MemState$WWait = 28;
-    localparam MemState$OnChip = 29;
-    localparam MemState$MapWait = 30;
-    localparam MemState$Finish = 31;
-    localparam MemState$PfWait = 32;
-    localparam MemState$PfWr1 = 33;
-    localparam MemState$PfWr2 = 34;
-    localparam MemState$PfWr3 = 35;
-    localparam MemState$NFind = 36;
-    localparam MemState$NFindWait = 37;
-    localparam MemState$NFind2 = 38;
-    localparam MemState$NFind2Wait = 39;
-    localparam MemState$ClrWait = 40;
-    localparam MemState$Undo = 41;
-    localparam MemState$Swap = 42;
-    localparam MemState$FreeA = 43;
-    localparam MemState$FreeB = 44;
-    localparam MemState$Drain = 45;
-    localparam MemState$Push = 46;
-    localparam MemState$PoolWait = 47;
-    localparam MemState$Done = 48;
+    localparam MemState$LookA = 12;
+    localparam MemState$Lookup = 13;
+    localparam MemState$WRead1 = 14;
+    localparam MemState$WRead2 = 15;
+    localparam MemState$WRead3 = 16;
+    localparam MemState$ArReq = 17;
+    localparam MemState$Scan = 18;
+    localparam MemState$Select = 19;
+    localparam MemState$PickG = 20;
+    localparam MemState$PickB = 21;
+    localparam MemState$Pick = 22;
+    localparam MemState$RowRead1 = 23;
+    localparam MemState$RowRead2 = 24;
+    localparam MemState$RowRead3 = 25;
+    localparam MemState$Extract = 26;
+    localparam MemState$Decide = 27;
+    localparam MemState$WReq = 28;
+    localparam MemState$WWait = 29;
+    localparam MemState$OnChip = 30;
+    localparam MemState$MapWait = 31;
+    localparam MemState$Finish = 32;
+    localparam MemState$PfWait = 33;
+    localparam MemState$PfWr1 = 34;
+    localparam MemState$PfWr2 = 35;
+    localparam MemState$PfWr3 = 36;
+    localparam MemState$NFind = 37;
+    localparam MemState$NFindWait = 38;
+    localparam MemState$NFind2 = 39;
+    localparam MemState$NFind2Wait = 40;
+    localparam MemState$ClrWait = 41;
+    localparam MemState$Undo = 42;
+    localparam MemState$Swap = 43;
+    localparam MemState$FreeA = 44;
+    localparam MemState$FreeB = 45;
+    localparam MemState$Drain = 46;
+    localparam MemState$Push = 47;
+    localparam MemState$PoolWait = 48;
+    localparam MemState$Done = 49;
     
     // Stub signals
     reg  map$clock;
@@ -1782,6 +1783,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [20:0] blk$d;
     wire  [20:0] blk$q;
     reg  blk$clock;
+    reg  [20:0] blk_o$d;
+    wire  [20:0] blk_o$q;
+    reg  blk_o$clock;
     reg  [8:0] tw$d;
     wire  [8:0] tw$q;
     reg  tw$clock;
@@ -1797,6 +1801,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  second$d;
     wire  second$q;
     reg  second$clock;
+    reg  other_q$d;
+    wire  other_q$q;
+    reg  other_q$clock;
     reg  [23:0] next_alloc$d;
     wire  [23:0] next_alloc$q;
     reg  next_alloc$clock;
@@ -1944,6 +1951,18 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  pf_inflight$d;
     wire  pf_inflight$q;
     reg  pf_inflight$clock;
+    reg  cb_hit_q$d;
+    wire  cb_hit_q$q;
+    reg  cb_hit_q$clock;
+    reg  p_hit_q$d;
+    wire  p_hit_q$q;
+    reg  p_hit_q$clock;
+    reg  pf_was_q$d;
+    wire  pf_was_q$q;
+    reg  pf_was_q$clock;
+    reg  cur_tail_q$d;
+    wire  cur_tail_q$q;
+    reg  cur_tail_q$clock;
     reg  [511:0] pbeat$d;
     wire  [511:0] pbeat$q;
     reg  pbeat$clock;
@@ -2269,6 +2288,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(blk$q),
         .clock(blk$clock)
     );
+    qp_table_scale$engine$blk_o blk_o(
+        .d(blk_o$d),
+        .q(blk_o$q),
+        .clock(blk_o$clock)
+    );
     qp_table_scale$engine$tw tw(
         .d(tw$d),
         .q(tw$q),
@@ -2293,6 +2317,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(second$d),
         .q(second$q),
         .clock(second$clock)
+    );
+    qp_table_scale$engine$other_q other_q(
+        .d(other_q$d),
+        .q(other_q$q),
+        .clock(other_q$clock)
     );
     qp_table_scale$engine$next_alloc next_alloc(
         .d(next_alloc$d),
@@ -2536,6 +2565,26 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(pf_inflight$d),
         .q(pf_inflight$q),
         .clock(pf_inflight$clock)
+    );
+    qp_table_scale$engine$cb_hit_q cb_hit_q(
+        .d(cb_hit_q$d),
+        .q(cb_hit_q$q),
+        .clock(cb_hit_q$clock)
+    );
+    qp_table_scale$engine$p_hit_q p_hit_q(
+        .d(p_hit_q$d),
+        .q(p_hit_q$q),
+        .clock(p_hit_q$clock)
+    );
+    qp_table_scale$engine$pf_was_q pf_was_q(
+        .d(pf_was_q$d),
+        .q(pf_was_q$q),
+        .clock(pf_was_q$clock)
+    );
+    qp_table_scale$engine$cur_tail_q cur_tail_q(
+        .d(cur_tail_q$d),
+        .q(cur_tail_q$q),
+        .clock(cur_tail_q$clock)
     );
     qp_table_scale$engine$pbeat pbeat(
         .d(pbeat$d),
@@ -2808,11 +2857,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         rel$clock = clock;
         rel_overflow$clock = clock;
         blk$clock = clock;
+        blk_o$clock = clock;
         tw$clock = clock;
         tw_known$clock = clock;
         start$clock = clock;
         start_blk$clock = clock;
         second$clock = clock;
+        other_q$clock = clock;
         next_alloc$clock = clock;
         was_written$clock = clock;
         hold_wait$clock = clock;
@@ -2892,6 +2943,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         pf_busy$clock = clock;
         pf_ar_q$clock = clock;
         pf_inflight$clock = clock;
+        cb_hit_q$clock = clock;
+        p_hit_q$clock = clock;
+        pf_was_q$clock = clock;
+        cur_tail_q$clock = clock;
         pbeat$clock = clock;
         pbeat_ok$clock = clock;
         pw$clock = clock;
@@ -2906,11 +2961,13 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         rel$d = rel$q;
         rel_overflow$d = rel_overflow$q;
         blk$d = blk$q;
+        blk_o$d = blk_o$q;
         tw$d = tw$q;
         tw_known$d = tw_known$q;
         start$d = start$q;
         start_blk$d = start_blk$q;
         second$d = second$q;
+        other_q$d = other_q$q;
         next_alloc$d = next_alloc$q;
         was_written$d = was_written$q;
         hold_wait$d = hold_wait$q;
@@ -2990,6 +3047,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         pf_busy$d = pf_busy$q;
         pf_ar_q$d = pf_ar_q$q;
         pf_inflight$d = pf_inflight$q;
+        cb_hit_q$d = cb_hit_q$q;
+        p_hit_q$d = p_hit_q$q;
+        pf_was_q$d = pf_was_q$q;
+        cur_tail_q$d = cur_tail_q$q;
         pbeat$d = pbeat$q;
         pbeat_ok$d = pbeat_ok$q;
         pw$d = pw$q;
@@ -3111,10 +3172,14 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         result_status = status_q$q;
         result_qpn = qpn_q$q;
         hold_valid = hold_q$q;
-        hold_block = blk$q;
-        busy_block = blk$q;
+        blk_o$d = blk$q;
+        hold_block = blk_o$q;
+        busy_block = blk_o$q;
         inv_valid = inv_q$q;
-        inv_line = blk$q & line_mask;
+        inv_line = blk_o$q & line_mask;
+        cb_hit_q$d = cb_block$q == blk$q;
+        p_hit_q$d = p_block$q == blk$q;
+        pf_was_q$d = pf_inflight$q;
         live_we = live_we_q$q;
         live_waddr = live_waddr_q$q;
         live_wdata = live_wdata_q$q;
@@ -3408,7 +3473,8 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cbuf$write_data = sbeat;
         cbuf$read_address = ((t_row_a) & 24'hffffff);
         start_w = ((start$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
-        if (second$q | (blk$q != start_blk$q)) begin
+        other_q$d = second$q | (blk$q != start_blk$q);
+        if (other_q$q) begin
             start_w = 32'h0;
         end
         from_q$d = (words_all << start_w) & words_all;
@@ -3661,6 +3727,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         res_blk = ((map$result) & 21'h1fffff);
         cur_blk = ((next_alloc$q >> block_bits) & 21'h1fffff);
         cur_w = ((next_alloc$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
+        cur_tail_q$d = ~|(alloc_m$q & (words_all << cur_w));
         nw_gen = ((new_word$q >> 32'h2) & 24'hffffff);
         map_op_valid = 1'b0;
         map_cmd = map_op$find;
@@ -3709,7 +3776,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                         tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
                         tw_known$d = 1'b1;
-                        state$d = MemState$Lookup;
+                        state$d = MemState$LookA;
                     end
                 end
             MemState$Decode:
@@ -3820,20 +3887,24 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     if (inv_done) begin
                         inv_q$d = 1'b0;
-                        state$d = MemState$Lookup;
+                        state$d = MemState$LookA;
                     end
+                end
+            MemState$LookA:
+                begin
+                    state$d = MemState$Lookup;
                 end
             MemState$Lookup:
                 begin
                     state$d = MemState$WRead1;
-                    if (cb_valid$q & (cb_block$q == blk$q)) begin
+                    if (cb_valid$q & cb_hit_q$q) begin
                         was_written$d = cb_written$q;
                         state$d = MemState$Select;
                     end
-                    else if (pf_inflight$q) begin
+                    else if (pf_inflight$q | pf_was_q$q) begin
                         state$d = MemState$Lookup;
                     end
-                    else if (p_valid$q & (p_block$q == blk$q)) begin
+                    else if (p_valid$q & p_hit_q$q) begin
                         swap_done$d = 1'b0;
                         state$d = MemState$Swap;
                     end
@@ -3931,7 +4002,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         tw_known$d = 1'b1;
                         state$d = MemState$RowRead1;
                     end
-                    else if (second$q | (blk$q != start_blk$q)) begin
+                    else if (other_q$q) begin
                         pending_status$d = res$full;
                         alloc_full$d = alloc_full$q + 32'h1;
                         state$d = MemState$Finish;
@@ -4231,7 +4302,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             n_known$d = 1'b0;
                             blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
                             tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
-                            state$d = MemState$Lookup;
+                            state$d = MemState$LookA;
                         end
                     end
                 end
@@ -4273,7 +4344,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         if (map$found & cb_valid$q & (cb_block$q == res_blk)) begin
                             swap_done$d = 1'b1;
                             state$d = MemState$Swap;
-                            if (~reuse_lowest & (res_blk == cur_blk) & ~|(alloc_m$q & (words_all << cur_w))) begin
+                            if (~reuse_lowest & (res_blk == cur_blk) & cur_tail_q$q) begin
                                 state$d = MemState$NFind2;
                             end
                         end
@@ -4579,6 +4650,25 @@ module qp_table_scale$engine$blk(d,q,clock);
 endmodule // qp_table_scale$engine$blk
 
 
+module qp_table_scale$engine$blk_o(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$blk_o
+
+
 module qp_table_scale$engine$cand_q(d,q,clock);
     
     // Module arguments
@@ -4615,6 +4705,25 @@ module qp_table_scale$engine$cb_block(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$cb_block
+
+
+module qp_table_scale$engine$cb_hit_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cb_hit_q
 
 
 module qp_table_scale$engine$cb_valid(d,q,clock);
@@ -4752,6 +4861,25 @@ module qp_table_scale$engine$cmd_error(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$cmd_error
+
+
+module qp_table_scale$engine$cur_tail_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$cur_tail_q
 
 
 module qp_table_scale$engine$cursor(d,q,clock);
@@ -7994,6 +8122,25 @@ module qp_table_scale$engine$other_live(d,q,clock);
 endmodule // qp_table_scale$engine$other_live
 
 
+module qp_table_scale$engine$other_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$other_q
+
+
 module qp_table_scale$engine$others_alloc(d,q,clock);
     
     // Module arguments
@@ -8049,6 +8196,25 @@ module qp_table_scale$engine$p_block(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$p_block
+
+
+module qp_table_scale$engine$p_hit_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$p_hit_q
 
 
 module qp_table_scale$engine$p_live(d,q,clock);
@@ -8372,6 +8538,25 @@ module qp_table_scale$engine$pf_res(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$pf_res
+
+
+module qp_table_scale$engine$pf_was_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$pf_was_q
 
 
 module qp_table_scale$engine$pw(d,q,clock);
@@ -8797,43 +8982,44 @@ module qp_table_scale$engine$state(d,q,clock);
     localparam MemState$HoldOn = 9;
     localparam MemState$HoldWait = 10;
     localparam MemState$Inval = 11;
-    localparam MemState$Lookup = 12;
-    localparam MemState$WRead1 = 13;
-    localparam MemState$WRead2 = 14;
-    localparam MemState$WRead3 = 15;
-    localparam MemState$ArReq = 16;
-    localparam MemState$Scan = 17;
-    localparam MemState$Select = 18;
-    localparam MemState$PickG = 19;
-    localparam MemState$PickB = 20;
-    localparam MemState$Pick = 21;
-    localparam MemState$RowRead1 = 22;
-    localparam MemState$RowRead2 = 23;
-    localparam MemState$RowRead3 = 24;
-    localparam MemState$Extract = 25;
-    localparam MemState$Decide = 26;
-    localparam MemState$WReq = 27;
-    localparam MemState$WWait = 28;
-    localparam MemState$OnChip = 29;
-    localparam MemState$MapWait = 30;
-    localparam MemState$Finish = 31;
-    localparam MemState$PfWait = 32;
-    localparam MemState$PfWr1 = 33;
-    localparam MemState$PfWr2 = 34;
-    localparam MemState$PfWr3 = 35;
-    localparam MemState$NFind = 36;
-    localparam MemState$NFindWait = 37;
-    localparam MemState$NFind2 = 38;
-    localparam MemState$NFind2Wait = 39;
-    localparam MemState$ClrWait = 40;
-    localparam MemState$Undo = 41;
-    localparam MemState$Swap = 42;
-    localparam MemState$FreeA = 43;
-    localparam MemState$FreeB = 44;
-    localparam MemState$Drain = 45;
-    localparam MemState$Push = 46;
-    localparam MemState$PoolWait = 47;
-    localparam MemState$Done = 48;
+    localparam MemState$LookA = 12;
+    localparam MemState$Lookup = 13;
+    localparam MemState$WRead1 = 14;
+    localparam MemState$WRead2 = 15;
+    localparam MemState$WRead3 = 16;
+    localparam MemState$ArReq = 17;
+    localparam MemState$Scan = 18;
+    localparam MemState$Select = 19;
+    localparam MemState$PickG = 20;
+    localparam MemState$PickB = 21;
+    localparam MemState$Pick = 22;
+    localparam MemState$RowRead1 = 23;
+    localparam MemState$RowRead2 = 24;
+    localparam MemState$RowRead3 = 25;
+    localparam MemState$Extract = 26;
+    localparam MemState$Decide = 27;
+    localparam MemState$WReq = 28;
+    localparam MemState$WWait = 29;
+    localparam MemState$OnChip = 30;
+    localparam MemState$MapWait = 31;
+    localparam MemState$Finish = 32;
+    localparam MemState$PfWait = 33;
+    localparam MemState$PfWr1 = 34;
+    localparam MemState$PfWr2 = 35;
+    localparam MemState$PfWr3 = 36;
+    localparam MemState$NFind = 37;
+    localparam MemState$NFindWait = 38;
+    localparam MemState$NFind2 = 39;
+    localparam MemState$NFind2Wait = 40;
+    localparam MemState$ClrWait = 41;
+    localparam MemState$Undo = 42;
+    localparam MemState$Swap = 43;
+    localparam MemState$FreeA = 44;
+    localparam MemState$FreeB = 45;
+    localparam MemState$Drain = 46;
+    localparam MemState$Push = 47;
+    localparam MemState$PoolWait = 48;
+    localparam MemState$Done = 49;
     
     // Update code (custom)
     initial begin

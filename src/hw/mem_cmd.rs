@@ -16,7 +16,7 @@
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
 //! | decode | `Decode`, `Find*`, `Known` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor), or takes the one the engine knows it finds (`n_known`) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
+//! | read | `LookA`, `Lookup`, `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | a block in the working or the parked slot is used as it is (the comparisons with both registered in `LookA`); otherwise reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
@@ -86,6 +86,9 @@ pub enum MemState {
     HoldOn,
     HoldWait,
     Inval,
+    /// A cycle for the block comparisons of `Lookup` (`cb_hit_q`, `p_hit_q`) to be registered
+    /// from this block.
+    LookA,
     Lookup,
     WRead1,
     WRead2,
@@ -209,6 +212,11 @@ pub struct MemCmdEngine {
     rel_overflow: DFF<Bit>,
     /// The block of the operation, and the word targeted (known up front, or found by ALLOC).
     blk: DFF<Bits<BLOCK_NUM_BITS>>,
+    /// `blk` one edge later, for the ports to the miss unit and the cache (`hold_block`,
+    /// `busy_block`, `inv_line`): their own register, so that `blk` sits with the engine's
+    /// logic. Each is read from the edge after `HoldOn` on, `blk` last changed before
+    /// `Acquire`.
+    blk_o: DFF<Bits<BLOCK_NUM_BITS>>,
     tw: DFF<Bits<W_BITS>>,
     tw_known: DFF<Bit>,
     /// ALLOC: the first index it may take in the block (the start of the search).
@@ -216,6 +224,9 @@ pub struct MemCmdEngine {
     /// ALLOC: the block where the search started, and that a second search ran.
     start_blk: DFF<Bits<BLOCK_NUM_BITS>>,
     second: DFF<Bit>,
+    /// `second | blk != start_blk`, registered: read by `Pick` and, for `from_q`, by `Select`,
+    /// edges after the three last changed.
+    other_q: DFF<Bit>,
     next_alloc: DFF<Bits<QPN_BITS>>,
     was_written: DFF<Bit>,
     hold_wait: DFF<Bits<2>>,
@@ -297,6 +308,17 @@ pub struct MemCmdEngine {
     /// `cbuf`. A command that needs a block it does not have waits until it is over.
     pf_ar_q: DFF<Bit>,
     pf_inflight: DFF<Bit>,
+    /// `Lookup`'s decisions, registered (`LookA` comes first): the working slot holds `blk`,
+    /// the parked slot does, and `pf_inflight` of the cycle before. The valid flags only fall
+    /// outside the command's states (a change of STATE_BASE), except at the end of a prefetch,
+    /// which `pf_was_q` covers; `Lookup` ANDs the hits with them.
+    cb_hit_q: DFF<Bit>,
+    p_hit_q: DFF<Bit>,
+    pf_was_q: DFF<Bit>,
+    /// No word ALLOC may take in the working slot from the cursor's word on, registered: read
+    /// by `NFindWait` when the free map's search is done, edges after the masks and the
+    /// cursor last changed (before `NFind`).
+    cur_tail_q: DFF<Bit>,
     pbeat: DFF<Bits<MEM_DATA_BITS_MAX>>,
     pbeat_ok: DFF<Bit>,
     pw: DFF<Bits<W_BITS>>,
@@ -555,8 +577,8 @@ impl MemCmdEngine {
                 hold_valid, hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
-                bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, tw,
-                tw_known, start, start_blk, second, next_alloc, was_written, hold_wait, wr_wait,
+                bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk, blk_o,
+                tw, tw_known, start, start_blk, second, other_q, next_alloc, was_written, hold_wait, wr_wait,
                 t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q, live_we_q, live_waddr_q,
@@ -573,7 +595,8 @@ impl MemCmdEngine {
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
                 snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
-                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, pbeat, pbeat_ok,
+                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q,
+                pf_was_q, cur_tail_q, pbeat, pbeat_ok,
                 pw, pf_half, n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a,
                 p_row_a, pf_row, p_last, clr_issued, clr_busy,
             ]
@@ -674,11 +697,13 @@ impl Logic for MemCmdEngine {
             rel,
             rel_overflow,
             blk,
+            blk_o,
             tw,
             tw_known,
             start,
             start_blk,
             second,
+            other_q,
             next_alloc,
             was_written,
             hold_wait,
@@ -758,6 +783,10 @@ impl Logic for MemCmdEngine {
             pf_busy,
             pf_ar_q,
             pf_inflight,
+            cb_hit_q,
+            p_hit_q,
+            pf_was_q,
+            cur_tail_q,
             pbeat,
             pbeat_ok,
             pw,
@@ -862,10 +891,14 @@ impl Logic for MemCmdEngine {
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
         self.hold_valid.next = self.hold_q.q.val();
-        self.hold_block.next = self.blk.q.val();
-        self.busy_block.next = self.blk.q.val();
+        self.blk_o.d.next = self.blk.q.val();
+        self.hold_block.next = self.blk_o.q.val();
+        self.busy_block.next = self.blk_o.q.val();
         self.inv_valid.next = self.inv_q.q.val();
-        self.inv_line.next = self.blk.q.val() & self.line_mask.val();
+        self.inv_line.next = self.blk_o.q.val() & self.line_mask.val();
+        self.cb_hit_q.d.next = self.cb_block.q.val() == self.blk.q.val();
+        self.p_hit_q.d.next = self.p_block.q.val() == self.blk.q.val();
+        self.pf_was_q.d.next = self.pf_inflight.q.val();
         self.live_we.next = self.live_we_q.q.val();
         self.live_waddr.next = self.live_waddr_q.q.val();
         self.live_wdata.next = self.live_wdata_q.q.val();
@@ -1029,7 +1062,8 @@ impl Logic for MemCmdEngine {
         self.start_w.next = bit_cast::<W_BITS, QPN_BITS>(
             self.start.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
         );
-        if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
+        self.other_q.d.next = self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val());
+        if self.other_q.q.val() {
             self.start_w.next = 0.into();
         }
         self.from_q.d.next = (self.words_all.val() << self.start_w.val()) & self.words_all.val();
@@ -1155,6 +1189,8 @@ impl Logic for MemCmdEngine {
         self.cur_w.next = bit_cast::<W_BITS, QPN_BITS>(
             self.next_alloc.q.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
         );
+        self.cur_tail_q.d.next =
+            !(self.alloc_m.q.val() & (self.words_all.val() << self.cur_w.val())).any();
         self.nw_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.new_word.q.val() >> 2);
 
         // Free map operations are registered one edge.
@@ -1215,7 +1251,7 @@ impl Logic for MemCmdEngine {
                         self.q_head_qpn.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                     );
                     self.tw_known.d.next = true;
-                    self.state.d.next = MemState::Lookup;
+                    self.state.d.next = MemState::LookA;
                 }
             }
             MemState::Decode => {
@@ -1342,19 +1378,23 @@ impl Logic for MemCmdEngine {
             MemState::Inval => {
                 if self.inv_done.val() {
                     self.inv_q.d.next = false;
-                    self.state.d.next = MemState::Lookup;
+                    self.state.d.next = MemState::LookA;
                 }
+            }
+            MemState::LookA => {
+                self.state.d.next = MemState::Lookup;
             }
             MemState::Lookup => {
                 // The block in the buffer, or read (or made) into it.
                 self.state.d.next = MemState::WRead1;
-                if self.cb_valid.q.val() & (self.cb_block.q.val() == self.blk.q.val()) {
+                if self.cb_valid.q.val() & self.cb_hit_q.q.val() {
                     self.was_written.d.next = self.cb_written.q.val();
                     self.state.d.next = MemState::Select;
-                } else if self.pf_inflight.q.val() {
-                    // Not in the working slot: the prefetch's read ends first.
+                } else if self.pf_inflight.q.val() | self.pf_was_q.q.val() {
+                    // Not in the working slot: the prefetch's read ends first (and its slot's
+                    // flags are a cycle old in `p_hit_q`).
                     self.state.d.next = MemState::Lookup;
-                } else if self.p_valid.q.val() & (self.p_block.q.val() == self.blk.q.val()) {
+                } else if self.p_valid.q.val() & self.p_hit_q.q.val() {
                     self.swap_done.d.next = false;
                     self.state.d.next = MemState::Swap;
                 }
@@ -1451,7 +1491,7 @@ impl Logic for MemCmdEngine {
                     self.tw.d.next = (self.grp_sel_q.q.val() << 4) | self.bit_sel.val();
                     self.tw_known.d.next = true;
                     self.state.d.next = MemState::RowRead1;
-                } else if self.second.q.val() | (self.blk.q.val() != self.start_blk.q.val()) {
+                } else if self.other_q.q.val() {
                     // The free map said the block had an index to take (it is exact: not
                     // reached).
                     self.pending_status.d.next = self.res.full.val();
@@ -1796,7 +1836,7 @@ impl Logic for MemCmdEngine {
                             self.q_head_qpn.val()
                                 & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                         );
-                        self.state.d.next = MemState::Lookup;
+                        self.state.d.next = MemState::LookA;
                     }
                 }
             }
@@ -1842,8 +1882,7 @@ impl Logic for MemCmdEngine {
                         self.state.d.next = MemState::Swap;
                         if !self.reuse_lowest.val()
                             & (self.res_blk.val() == self.cur_blk.val())
-                            & !(self.alloc_m.q.val() & (self.words_all.val() << self.cur_w.val()))
-                                .any()
+                            & self.cur_tail_q.q.val()
                         {
                             self.state.d.next = MemState::NFind2;
                         }
