@@ -3887,7 +3887,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     if (inv_done) begin
                         inv_q$d = 1'b0;
-                        state$d = MemState$LookA;
+                        state$d = MemState$Lookup;
                     end
                 end
             MemState$LookA:

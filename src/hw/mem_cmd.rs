@@ -16,7 +16,7 @@
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
 //! | decode | `Decode`, `Find*`, `Known` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor), or takes the one the engine knows it finds (`n_known`) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `LookA`, `Lookup`, `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | a block in the working or the parked slot is used as it is (the comparisons with both registered in `LookA`); otherwise reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
+//! | read | `LookA`, `Lookup`, `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | a block in the working or the parked slot is used as it is (the comparisons with both registered in `Inval`, or `LookA` after a release); otherwise reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
@@ -87,7 +87,8 @@ pub enum MemState {
     HoldWait,
     Inval,
     /// A cycle for the block comparisons of `Lookup` (`cb_hit_q`, `p_hit_q`) to be registered
-    /// from this block.
+    /// from this block: after a release of a quarantined index, whose block is set at the
+    /// edge before. A command comes from `Inval`, edges after its block was set.
     LookA,
     Lookup,
     WRead1,
@@ -308,10 +309,10 @@ pub struct MemCmdEngine {
     /// `cbuf`. A command that needs a block it does not have waits until it is over.
     pf_ar_q: DFF<Bit>,
     pf_inflight: DFF<Bit>,
-    /// `Lookup`'s decisions, registered (`LookA` comes first): the working slot holds `blk`,
-    /// the parked slot does, and `pf_inflight` of the cycle before. The valid flags only fall
-    /// outside the command's states (a change of STATE_BASE), except at the end of a prefetch,
-    /// which `pf_was_q` covers; `Lookup` ANDs the hits with them.
+    /// `Lookup`'s decisions, registered (`LookA` or `Inval` comes first): the working slot
+    /// holds `blk`, the parked slot does, and `pf_inflight` of the cycle before. The valid
+    /// flags only fall outside the command's states (a change of STATE_BASE), except at the
+    /// end of a prefetch, which `pf_was_q` covers; `Lookup` ANDs the hits with them.
     cb_hit_q: DFF<Bit>,
     p_hit_q: DFF<Bit>,
     pf_was_q: DFF<Bit>,
@@ -1378,7 +1379,7 @@ impl Logic for MemCmdEngine {
             MemState::Inval => {
                 if self.inv_done.val() {
                     self.inv_q.d.next = false;
-                    self.state.d.next = MemState::LookA;
+                    self.state.d.next = MemState::Lookup;
                 }
             }
             MemState::LookA => {
