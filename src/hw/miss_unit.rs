@@ -57,9 +57,10 @@
 //! fill is never broadcast, so it is done at its last beat), or it is the decision
 //! register's slot (the *pin*: a slot a request has matched stays live until the request
 //! merges into it, so it is never freed and taken for another block in between); a slot
-//! that is not live is free. The next free slot (`nf_oh`) is found one edge ahead: at each
-//! edge, the lowest slot free before the edge but for the one taken at the edge, so a slot
-//! freed at edge `f` can be taken again at `f + 2`. A request never merges into a slot whose
+//! that is not live is free. The next free slot (`nf_oh`) is found one edge ahead, from the
+//! free flags registered at the edge before (`fr`): at each edge, the lowest slot free before
+//! the last edge but for the ones taken at the last edge and at this one, so a slot freed at
+//! edge `f` can be taken again at `f + 3`. A request never merges into a slot whose
 //! fill had failed when it was matched (it takes a new slot and reads again: its lookup was
 //! not waiting for the failed read); one matched before the failure gets the failure. At
 //! most one mergeable slot holds a block, so a block is never read twice at once, except
@@ -85,9 +86,10 @@
 //! (`s_lv`, from the next `s_inc`, `s_pending`, the pin and whether the next count is 0: from
 //! `s_rz`, registered flags of `s_ref` being 0, 1, .. `ports`, shifted by `s_inc`, the flag of the
 //! slot's release count picked, with no adder or comparison). The next free slot is found from
-//! `s_lv` without a chain through the slots (free, none below it in its group of 8, `FREE_GROUP`,
-//! free, no group below holding a free slot, each a reduction of the free flags under a constant
-//! mask), twice side by side (with and without the slot taken now), and the take only picks one.
+//! `fr` (`s_lv` registered, but for the slot taken at that edge) without a chain through the
+//! slots (free, none below it in its group of 8, `FREE_GROUP`, free, no group below holding a
+//! free slot, each a reduction of the free flags under a constant mask), twice side by side
+//! (with and without the slot taken now), and the take only picks one.
 //! The room in a port's answer queue is registered (`ans_room`, exact: the count after the edge).
 //! `rd_filled` / `rd_filled2` / `rd_error` are multiplexers over each port's copy of the flags
 //! (the first two registered after them); `busy` compares
@@ -356,6 +358,9 @@ pub struct MissUnit {
     /// The slot a new take uses (one-hot, a slot that is free), and whether there is one.
     nf_oh: Vec<DFF<Bit>>,
     nf_valid: DFF<Bit>,
+    /// Per slot: free before the last edge and not taken at it (the search's input, so that
+    /// it starts from flip-flops placed beside it, not from the slots' `s_lv`).
+    fr: Vec<DFF<Bit>>,
     // Slots.
     s_block: Vec<DFF<Bits<BLOCK_NUM_BITS>>>,
     s_ref: Vec<DFF<Bits<REF_BITS>>>,
@@ -394,6 +399,9 @@ pub struct MissUnit {
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
     r_beat: DFF<Bits<BEAT_BITS>>,
+    /// The next R beat is its read's last (`r_beat` = beats - 1), registered: the fill's end
+    /// reaches every slot without the beat counter's comparison before it.
+    r_at_last: DFF<Bit>,
     r_err: DFF<Bit>,
     w_ptr: DFF<Bits<PTR_BITS>>,
     // Broadcast.
@@ -554,6 +562,10 @@ pub struct MissUnit {
     beat_shift: Constant<Bits<8>>,
     beats: Constant<Bits<PTR_BITS>>,
     beats_m1: Constant<Bits<BEAT_BITS>>,
+    /// beats - 2 (the beat before the last; 0 for a block of one beat, where it plays no part),
+    /// and whether a block is one beat.
+    beats_m2: Constant<Bits<BEAT_BITS>>,
+    one_beat: Constant<Bit>,
     ring_mask: Constant<Bits<PTR_BITS>>,
     lane_mask: Constant<Bits<OFFSET_BITS>>,
     word_index_mask: Constant<Bits<WORD_INDEX_BITS>>,
@@ -615,16 +627,17 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block, i_port, i_exempt, t_valid, t_block,
-                t_port, t_hit, nf_valid, took, same_q, eq_ti, ar_valid, ar_addr,
-                r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block, p1_beat,
-                p2_valid, p2_last, p2_slot, p2_block, p2_beat, found, sel, sel_block, q_block,
-                h_block, hit_slot, free_slot, busy_any, busy_vec, e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e,
-                pin_d, seal_d, free2_vec, g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec,
-                g_vec, inc_d, pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new,
-                ref_d, inc, dec, a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot,
-                ret_block, lane_data, fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot,
-                x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
+                i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
+                ar_valid, ar_addr, r_beat, r_at_last, r_err, w_ptr, d_beat, d_ptr, p1_valid,
+                p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
+                found, sel, sel_block, q_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
+                e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
+                g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec, g_vec, inc_d,
+                pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, a_block,
+                a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block, lane_data,
+                fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot, x_word,
+                x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
@@ -688,6 +701,7 @@ impl MissUnit {
             seal: vec_of(slots),
             t_mo: vec_of(slots),
             nf_oh: vec_of(slots),
+            fr: vec_of(slots),
             m_e: vec_of(slots),
             f1: vec_of(slots),
             f2: vec_of(slots),
@@ -701,6 +715,8 @@ impl MissUnit {
             beat_shift: Constant::new((beat_shift as u64).into()),
             beats: Constant::new((beats as u64).into()),
             beats_m1: Constant::new((beats as u64 - 1).into()),
+            beats_m2: Constant::new((beats as u64).saturating_sub(2).into()),
+            one_beat: Constant::new(beats == 1),
             ring_mask: Constant::new((2 * beats as u64 - 1).into()),
             lane_mask: Constant::new(lane_mask.into()),
             word_index_mask: Constant::new(((1u64 << m.block_bits) - 1).into()),
@@ -724,8 +740,8 @@ impl Logic for MissUnit {
         dff_setup!(
             self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
             i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
-            ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot,
-            p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            ar_valid, ar_addr, r_beat, r_at_last, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last,
+            p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -743,6 +759,7 @@ impl Logic for MissUnit {
             self.seal[s].clock.next = self.clock.val();
             self.t_mo[s].clock.next = self.clock.val();
             self.nf_oh[s].clock.next = self.clock.val();
+            self.fr[s].clock.next = self.clock.val();
         }
         for p in 0..self._ports {
             self.answers[p].clock.next = self.clock.val();
@@ -883,16 +900,23 @@ impl Logic for MissUnit {
                 & (self.i_block.q.val() == self.q_block.val()));
         self.busy.next = self.busy_q.q.val() | self.busy_any.val();
 
-        // ---- The next free slot: the lowest slot not live, but for the one a request takes
-        // at this edge (`nf_oh`). Found from registers, without a chain through the slots: a
-        // slot is the lowest free one when it is free, no slot below it in its group of 8
-        // (`FREE_GROUP`) is free and no group below its group holds a free slot (each a
-        // reduction of the free flags under a constant mask); both searches, with and without
-        // `nf_oh`, run side by side and the take picks one.
+        // ---- The next free slot: the lowest slot free before the last edge (`fr`: not live
+        // then, and not the one taken at it), but for the one a request takes at this edge
+        // (`nf_oh`). A slot free in `fr` is still free: only a take makes a free slot live, and
+        // the takes of both edges are excluded. Found from registers, without a chain through
+        // the slots: a slot is the lowest free one when it is free, no slot below it in its
+        // group of 8 (`FREE_GROUP`) is free and no group below its group holds a free slot
+        // (each a reduction of the free flags under a constant mask); both searches, with and
+        // without `nf_oh`, run side by side and the take picks one. `fr` is a register of its
+        // own so that the search starts beside it, not at the slots' `s_lv` across the unit
+        // (that route and the search were the unit's longest path on ECP5, 9.42 ns alone).
         self.free_vec.next = 0.into();
         self.free2_vec.next = 0.into();
         for s in 0..self._slots {
-            if !self.s_lv[s].q.val() {
+            self.fr[s].d.next = !self.s_lv[s].q.val()
+                & !(self.take_new.val() & self.nf_oh[s].q.val())
+                & !self.rst.val();
+            if self.fr[s].q.val() {
                 self.free_vec.next = self.free_vec.val() | self.slot_bit[s].val();
                 if !self.nf_oh[s].q.val() {
                     self.free2_vec.next = self.free2_vec.val() | self.slot_bit[s].val();
@@ -1018,7 +1042,7 @@ impl Logic for MissUnit {
 
         // ---- R channel: the head of the in-flight queue is the read the beat belongs to.
         self.r_pop.next = self.rvalid.val() & self.ret.out_valid.val();
-        self.r_last.next = self.r_beat.q.val() == self.beats_m1.val();
+        self.r_last.next = self.r_at_last.q.val();
         self.r_fail.next =
             self.r_err.q.val() | self.rresp.val().any() | (self.rlast.val() ^ self.r_last.val());
         self.ret_slot.next = self.ret.data_out.val().get_bits::<SLOT_BITS>(0);
@@ -1044,9 +1068,11 @@ impl Logic for MissUnit {
         if self.r_pop.val() {
             self.w_ptr.d.next = (self.w_ptr.q.val() + 1) & self.ring_mask.val();
             self.r_beat.d.next = self.r_beat.q.val() + 1;
+            self.r_at_last.d.next = self.r_beat.q.val() == self.beats_m2.val();
             self.r_err.d.next = self.r_fail.val();
             if self.r_last.val() {
                 self.r_beat.d.next = 0.into();
+                self.r_at_last.d.next = self.one_beat.val();
                 self.r_err.d.next = false;
             }
         }
@@ -1319,6 +1345,7 @@ impl Logic for MissUnit {
             self.busy_q.d.next = false;
             self.ar_valid.d.next = false;
             self.r_beat.d.next = 0.into();
+            self.r_at_last.d.next = self.one_beat.val();
             self.r_err.d.next = false;
             self.w_ptr.d.next = 0.into();
             self.d_beat.d.next = 0.into();

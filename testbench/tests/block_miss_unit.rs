@@ -5,7 +5,8 @@
 //! Every port sends miss requests for random blocks (a few hot blocks, to force merges, and
 //! many distinct ones, to exhaust the slots), takes its answers with random backpressure,
 //! reads one word of each answered block from the fill buffer once the slot is filled, and
-//! releases the slot after a random delay. A command side raises holds on hot blocks and the
+//! releases the slot after a random delay. A command side raises holds on hot blocks (or the
+//! block a port sends next, so that every run has requests that wait for a hold) and the
 //! test asks `busy` about random blocks every cycle.
 //!
 //! The model follows the block edge by edge and checks: every request answered with a slot,
@@ -367,7 +368,9 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut sources =
         block::port_sources(&sim, 'q', &["block"], ports, run.req_idle, seed).unwrap();
     let mut total = 0u64;
-    for src in sources.iter_mut() {
+    // Each port's blocks in the order it sends them (a hold may pick the next one).
+    let mut queued: Vec<Vec<u64>> = vec![vec![]; ports];
+    for (src, q) in sources.iter_mut().zip(queued.iter_mut()) {
         for _ in 0..run.requests {
             let b = if rng.gen_bool(run.hot) {
                 hot[rng.gen_range(0..hot.len())]
@@ -375,6 +378,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                 cold[rng.gen_range(0..cold.len())]
             };
             src.push([b | garbage(&mut rng)]);
+            q.push(b);
             total += 1;
         }
     }
@@ -519,9 +523,11 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut inp: VecDeque<Taken> = VecDeque::new();
     let mut cur: VecDeque<Taken> = VecDeque::new();
     let mut dec: Option<Deciding> = None;
-    // The slot a new take uses (the hardware's `nf_oh`): the lowest slot free one edge
-    // before, but for the one taken then.
+    // The slot a new take uses (the hardware's `nf_oh`): the lowest slot free two edges
+    // before (`fr`, the free flags then, registered: none after the reset), but for the
+    // ones taken at either of the last two edges.
     let mut nf: Option<usize> = None;
+    let mut fr: Vec<bool> = vec![false; slots_n];
     let mut pm: Vec<PortModel> = (0..ports).map(|_| PortModel::default()).collect();
     let mut reads_to_issue: VecDeque<u64> = VecDeque::new();
     let mut in_flight: VecDeque<(u64, u64)> = VecDeque::new(); // (block, beats seen)
@@ -602,7 +608,15 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
                     hold_off_until = e + rng.gen_range(1..40);
                 }
                 None if e >= hold_off_until && rng.gen_bool(0.05) => {
-                    hold = Some((hot[rng.gen_range(0..hot.len())], e + rng.gen_range(1..60)));
+                    // A hot block, or the block a port sends next (so that requests taken
+                    // while their block is held, which must wait, come in every run).
+                    let p = rng.gen_range(0..ports);
+                    let next = queued[p].get(sources[p].sent_total() as usize).copied();
+                    let b = match next {
+                        Some(b) if rng.gen_bool(0.5) => b,
+                        _ => hot[rng.gen_range(0..hot.len())],
+                    };
+                    hold = Some((b, e + rng.gen_range(1..60)));
                 }
                 _ => {}
             }
@@ -805,7 +819,10 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         let blocked = e_req.is_some_and(|t| hold.is_some() && !t.exempt);
         held_waits += u64::from(blocked);
         let moves = e_req.is_some() && !blocked && (dec.is_none() || go);
-        nf = (0..slots_n).find(|&s| !lv[s] && Some(s) != took_new);
+        nf = (0..slots_n).find(|&s| fr[s] && Some(s) != took_new);
+        fr = (0..slots_n)
+            .map(|s| !lv[s] && Some(s) != took_new)
+            .collect();
         if moves {
             let t = cur.pop_front().unwrap();
             let hit = match (took_new, dec) {
