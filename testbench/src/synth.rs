@@ -10,9 +10,12 @@
 //!    (`TRELLIS_FF`), block RAMs (`DP16KD`) and the Fmax nextpnr reports after routing;
 //! 2. does the same, the same way, for one [`LookupPipe`](qptable::hw::lookup_pipe::LookupPipe)
 //!    of the configuration alone (the lookup datapath, so its Fmax shows even when another
-//!    block limits the engine) and for the reference design of SPEC §7, a registered 64-bit
-//!    adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the adder's (target
-//!    >= 0.75) and the engine's critical path as nextpnr reports it, condensed;
+//!    block limits the engine), with the state in memory (SPEC §9) for the command engine
+//!    ([`MemCmdEngine`](qptable::hw::mem_cmd::MemCmdEngine)) and the
+//!    [`MissUnit`](qptable::hw::miss_unit::MissUnit) alone too (the two blocks whose own
+//!    paths are longer than the lookup pipe's), and for the reference design of SPEC §7, a
+//!    registered 64-bit adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the
+//!    adder's (target >= 0.75) and the critical paths as nextpnr reports them, condensed;
 //! 3. runs a generic yosys `synth -flatten` and `ltp -noff` on the `fpga = generic` flavour
 //!    (cell count and the longest
 //!    path in cells, flip-flops excluded). Generic synthesis maps memories to flip-flops,
@@ -156,6 +159,10 @@ pub struct SynthReport {
     pub yosys_version: String,
     pub engine: PnrFigures,
     pub pipe: PnrFigures,
+    /// With the state in memory (SPEC §9): the command engine and the miss unit, each alone
+    /// (`<top>_cmd_engine`, `<top>_miss_unit`), so that the block that limits the engine
+    /// shows; empty otherwise.
+    pub units: Vec<PnrFigures>,
     pub adder: PnrFigures,
     pub generic: Option<GenericFigures>,
     /// Set when the ECP5 figures are taken on a smaller configuration ([`ecp5_config`]).
@@ -587,38 +594,47 @@ pub fn run(cfg: &Config, opts: &SynthOptions, say: &mut dyn FnMut(&str)) -> Resu
     let params = qptable::hw::EngineParams::new(&ecp5_cfg);
     let pipe_top = format!("{}_{}", cfg.top, crate::perf::PIPE_TOP);
     let mut pipe = qptable::hw::lookup_pipe::LookupPipe::new(&params);
-    {
+    let mut alone = |u: &mut dyn rust_hdl::prelude::Block, top: &str| {
         use rust_hdl::prelude::*;
-        pipe.connect_all();
+        u.connect_all();
         let mut defines = ModuleDefines::default();
-        pipe.accept(&pipe_top, &mut defines);
-        say(&format!("{pipe_top}: yosys synth_ecp5, nextpnr-ecp5 ..."));
-        let pipe_fig = ecp5(&defines.defines(), &pipe_top, &nextpnr, opts)?;
-        say(&format!("{ADDER_TOP}: yosys synth_ecp5, nextpnr-ecp5 ..."));
-        let adder = ecp5(ADDER_VERILOG, ADDER_TOP, &nextpnr, opts)?;
-        let generic = if opts.skip_generic {
-            None
-        } else {
-            let mut generic_cfg = cfg.clone();
-            generic_cfg.fpga = Fpga::Generic;
-            let (gcfg, what) = generic_config(&generic_cfg)?;
-            say(&format!("{}: yosys synth (generic), ltp ...", gcfg.top));
-            Some(generic(&gcfg, &what, opts)?)
-        };
-        Ok(SynthReport {
-            top: cfg.top.clone(),
-            nextpnr,
-            yosys_version: yv,
-            engine,
-            pipe: pipe_fig,
-            adder,
-            generic,
-            reduced,
-            seed: opts.seed,
-            freq_mhz: opts.freq_mhz,
-            target: fmax_target(cfg),
-        })
+        u.accept(top, &mut defines);
+        say(&format!("{top}: yosys synth_ecp5, nextpnr-ecp5 ..."));
+        ecp5(&defines.defines(), top, &nextpnr, opts)
+    };
+    let pipe_fig = alone(&mut pipe, &pipe_top)?;
+    let mut units = vec![];
+    if let Some(m) = &params.state_mem {
+        let mut engine = qptable::hw::mem_cmd::MemCmdEngine::new(&params, m);
+        units.push(alone(&mut engine, &format!("{}_cmd_engine", cfg.top))?);
+        let mut miss = qptable::hw::miss_unit::MissUnit::new(&params, m)?;
+        units.push(alone(&mut miss, &format!("{}_miss_unit", cfg.top))?);
     }
+    say(&format!("{ADDER_TOP}: yosys synth_ecp5, nextpnr-ecp5 ..."));
+    let adder = ecp5(ADDER_VERILOG, ADDER_TOP, &nextpnr, opts)?;
+    let generic = if opts.skip_generic {
+        None
+    } else {
+        let mut generic_cfg = cfg.clone();
+        generic_cfg.fpga = Fpga::Generic;
+        let (gcfg, what) = generic_config(&generic_cfg)?;
+        say(&format!("{}: yosys synth (generic), ltp ...", gcfg.top));
+        Some(generic(&gcfg, &what, opts)?)
+    };
+    Ok(SynthReport {
+        top: cfg.top.clone(),
+        nextpnr,
+        yosys_version: yv,
+        engine,
+        pipe: pipe_fig,
+        units,
+        adder,
+        generic,
+        reduced,
+        seed: opts.seed,
+        freq_mhz: opts.freq_mhz,
+        target: fmax_target(cfg),
+    })
 }
 
 /// One critical path step: its kind (clk-to-q, logic, routing, setup), delay, running total
@@ -667,6 +683,15 @@ pub fn summarize_path(lines: &[String]) -> String {
 }
 
 impl SynthReport {
+    /// The designs measured, in the order of the tables: the engine, the lookup pipe, the
+    /// units alone (state in memory), the adder.
+    pub fn designs(&self) -> impl Iterator<Item = &PnrFigures> {
+        [&self.engine, &self.pipe]
+            .into_iter()
+            .chain(self.units.iter())
+            .chain(std::iter::once(&self.adder))
+    }
+
     /// The report as text.
     pub fn text(&self) -> String {
         let mut o = String::new();
@@ -680,7 +705,7 @@ impl SynthReport {
             "{:<28} {:>7} {:>7} {:>7} {:>9}   {:>6} {:>6} {:>6}",
             "design", "LUTs", "FFs", "DP16KD", "Fmax MHz", "LUT4", "CCU2C", "PFUMX"
         );
-        for f in [&self.engine, &self.pipe, &self.adder] {
+        for f in self.designs() {
             let cell = |n: &str| f.yosys_cells.iter().find(|c| c.0 == n).map_or(0, |c| c.1);
             let _ = writeln!(
                 o,
@@ -714,24 +739,28 @@ impl SynthReport {
             "lookup pipe alone / adder: {:.3}",
             self.pipe.fmax_mhz / self.adder.fmax_mhz
         );
-        let _ = writeln!(
-            o,
-            "critical path of {}: {}",
-            self.engine.top,
-            summarize_path(&self.engine.critical_path)
-        );
-        let _ = writeln!(
-            o,
-            "critical path of {}: {}",
-            self.pipe.top,
-            summarize_path(&self.pipe.critical_path)
-        );
-        let _ = writeln!(
-            o,
-            "  (full nextpnr reports: {}, {})",
-            self.engine.log_path.display(),
-            self.pipe.log_path.display()
-        );
+        for u in &self.units {
+            let _ = writeln!(
+                o,
+                "{} alone / adder: {:.3}",
+                u.top,
+                u.fmax_mhz / self.adder.fmax_mhz
+            );
+        }
+        let parts: Vec<&PnrFigures> = self.designs().filter(|f| f.top != ADDER_TOP).collect();
+        for f in &parts {
+            let _ = writeln!(
+                o,
+                "critical path of {}: {}",
+                f.top,
+                summarize_path(&f.critical_path)
+            );
+        }
+        let logs: Vec<String> = parts
+            .iter()
+            .map(|f| f.log_path.display().to_string())
+            .collect();
+        let _ = writeln!(o, "  (full nextpnr reports: {})", logs.join(", "));
         if let Some(g) = &self.generic {
             let _ = writeln!(
                 o,
@@ -817,8 +846,15 @@ impl SynthReport {
              way.\n",
             self.top, self.freq_mhz, self.seed
         );
+        if !self.units.is_empty() {
+            let _ = writeln!(
+                o,
+                "The command engine and the miss unit of the state in memory (SPEC §9) are \
+                 measured alone the same way.\n"
+            );
+        }
         let _ = writeln!(o, "{}", header_row(&ECP5_COLUMNS));
-        for f in [&self.engine, &self.pipe, &self.adder] {
+        for f in self.designs() {
             let cell = |n: &str| {
                 f.yosys_cells
                     .iter()
@@ -857,12 +893,14 @@ impl SynthReport {
             self.engine.top,
             summarize_path(&self.engine.critical_path)
         );
-        let _ = writeln!(
-            o,
-            "- critical path of `{}`: {}",
-            self.pipe.top,
-            summarize_path(&self.pipe.critical_path)
-        );
+        for f in self.designs().skip(1).filter(|f| f.top != ADDER_TOP) {
+            let _ = writeln!(
+                o,
+                "- critical path of `{}`: {}",
+                f.top,
+                summarize_path(&f.critical_path)
+            );
+        }
 
         let _ = writeln!(o, "\n{}\n", MARKDOWN_HEADINGS[1]);
         let _ = writeln!(
