@@ -10576,8 +10576,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  beat_shift = 8'h1;
     localparam  beats = 9'b10;
     localparam  beats_m1 = 8'h1;
-    localparam  beats_m2 = 8'h0;
-    localparam  one_beat = 1'b0;
     localparam  ring_mask = 9'b11;
     localparam  lane_mask = 6'b0;
     localparam  word_index_mask = 8'h3f;
@@ -13418,9 +13416,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [7:0] r_beat$d;
     wire  [7:0] r_beat$q;
     reg  r_beat$clock;
-    reg  r_at_last$d;
-    wire  r_at_last$q;
-    reg  r_at_last$clock;
     reg  r_err$d;
     wire  r_err$q;
     reg  r_err$clock;
@@ -18530,11 +18525,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(r_beat$q),
         .clock(r_beat$clock)
     );
-    qp_table_scale$miss$r_at_last r_at_last(
-        .d(r_at_last$d),
-        .q(r_at_last$q),
-        .clock(r_at_last$clock)
-    );
     qp_table_scale$miss$r_err r_err(
         .d(r_err$d),
         .q(r_err$q),
@@ -18709,7 +18699,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         ar_valid$clock = clock;
         ar_addr$clock = clock;
         r_beat$clock = clock;
-        r_at_last$clock = clock;
         r_err$clock = clock;
         w_ptr$clock = clock;
         d_beat$clock = clock;
@@ -18745,7 +18734,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         ar_valid$d = ar_valid$q;
         ar_addr$d = ar_addr$q;
         r_beat$d = r_beat$q;
-        r_at_last$d = r_at_last$q;
         r_err$d = r_err$q;
         w_ptr$d = w_ptr$q;
         d_beat$d = d_beat$q;
@@ -22364,7 +22352,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             ans_room$1$d = 1'b1;
         end
         r_pop = rvalid & ret$out_valid;
-        r_last = r_at_last$q;
+        r_last = r_beat$q == beats_m1;
         r_fail = r_err$q | |rresp | (rlast ^ r_last);
         ret_slot = ret$data_out[(32'h0)+:(8)];
         ret_block = ret$data_out[(32'h8)+:(21)];
@@ -22384,11 +22372,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         if (r_pop) begin
             w_ptr$d = (w_ptr$q + 32'h1) & ring_mask;
             r_beat$d = r_beat$q + 32'h1;
-            r_at_last$d = r_beat$q == beats_m2;
             r_err$d = r_fail;
             if (r_last) begin
                 r_beat$d = 32'h0;
-                r_at_last$d = one_beat;
                 r_err$d = 1'b0;
             end
         end
@@ -30136,7 +30122,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             busy_q$d = 1'b0;
             ar_valid$d = 1'b0;
             r_beat$d = 32'h0;
-            r_at_last$d = one_beat;
             r_err$d = 1'b0;
             w_ptr$d = 32'h0;
             d_beat$d = 32'h0;
@@ -33858,25 +33843,6 @@ module qp_table_scale$miss$p2_valid(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$p2_valid
-
-
-module qp_table_scale$miss$r_at_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$r_at_last
 
 
 module qp_table_scale$miss$r_beat(d,q,clock);

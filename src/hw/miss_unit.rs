@@ -399,9 +399,6 @@ pub struct MissUnit {
     ar_valid: DFF<Bit>,
     ar_addr: DFF<Bits<ADDR_BITS>>,
     r_beat: DFF<Bits<BEAT_BITS>>,
-    /// The next R beat is its read's last (`r_beat` = beats - 1), registered: the fill's end
-    /// reaches every slot without the beat counter's comparison before it.
-    r_at_last: DFF<Bit>,
     r_err: DFF<Bit>,
     w_ptr: DFF<Bits<PTR_BITS>>,
     // Broadcast.
@@ -562,10 +559,6 @@ pub struct MissUnit {
     beat_shift: Constant<Bits<8>>,
     beats: Constant<Bits<PTR_BITS>>,
     beats_m1: Constant<Bits<BEAT_BITS>>,
-    /// beats - 2 (the beat before the last; 0 for a block of one beat, where it plays no part),
-    /// and whether a block is one beat.
-    beats_m2: Constant<Bits<BEAT_BITS>>,
-    one_beat: Constant<Bit>,
     ring_mask: Constant<Bits<PTR_BITS>>,
     lane_mask: Constant<Bits<OFFSET_BITS>>,
     word_index_mask: Constant<Bits<WORD_INDEX_BITS>>,
@@ -629,7 +622,7 @@ impl MissUnit {
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
                 rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
                 i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
-                ar_valid, ar_addr, r_beat, r_at_last, r_err, w_ptr, d_beat, d_ptr, p1_valid,
+                ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
                 p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
                 found, sel, sel_block, q_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
@@ -715,8 +708,6 @@ impl MissUnit {
             beat_shift: Constant::new((beat_shift as u64).into()),
             beats: Constant::new((beats as u64).into()),
             beats_m1: Constant::new((beats as u64 - 1).into()),
-            beats_m2: Constant::new((beats as u64).saturating_sub(2).into()),
-            one_beat: Constant::new(beats == 1),
             ring_mask: Constant::new((2 * beats as u64 - 1).into()),
             lane_mask: Constant::new(lane_mask.into()),
             word_index_mask: Constant::new(((1u64 << m.block_bits) - 1).into()),
@@ -740,8 +731,8 @@ impl Logic for MissUnit {
         dff_setup!(
             self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
             i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
-            ar_valid, ar_addr, r_beat, r_at_last, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last,
-            p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot,
+            p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -1042,7 +1033,7 @@ impl Logic for MissUnit {
 
         // ---- R channel: the head of the in-flight queue is the read the beat belongs to.
         self.r_pop.next = self.rvalid.val() & self.ret.out_valid.val();
-        self.r_last.next = self.r_at_last.q.val();
+        self.r_last.next = self.r_beat.q.val() == self.beats_m1.val();
         self.r_fail.next =
             self.r_err.q.val() | self.rresp.val().any() | (self.rlast.val() ^ self.r_last.val());
         self.ret_slot.next = self.ret.data_out.val().get_bits::<SLOT_BITS>(0);
@@ -1068,11 +1059,9 @@ impl Logic for MissUnit {
         if self.r_pop.val() {
             self.w_ptr.d.next = (self.w_ptr.q.val() + 1) & self.ring_mask.val();
             self.r_beat.d.next = self.r_beat.q.val() + 1;
-            self.r_at_last.d.next = self.r_beat.q.val() == self.beats_m2.val();
             self.r_err.d.next = self.r_fail.val();
             if self.r_last.val() {
                 self.r_beat.d.next = 0.into();
-                self.r_at_last.d.next = self.one_beat.val();
                 self.r_err.d.next = false;
             }
         }
@@ -1345,7 +1334,6 @@ impl Logic for MissUnit {
             self.busy_q.d.next = false;
             self.ar_valid.d.next = false;
             self.r_beat.d.next = 0.into();
-            self.r_at_last.d.next = self.one_beat.val();
             self.r_err.d.next = false;
             self.w_ptr.d.next = 0.into();
             self.d_beat.d.next = 0.into();
