@@ -11088,198 +11088,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  nf_valid$d;
     wire  nf_valid$q;
     reg  nf_valid$clock;
-    reg  fr$0$d;
-    wire  fr$0$q;
-    reg  fr$0$clock;
-    reg  fr$1$d;
-    wire  fr$1$q;
-    reg  fr$1$clock;
-    reg  fr$2$d;
-    wire  fr$2$q;
-    reg  fr$2$clock;
-    reg  fr$3$d;
-    wire  fr$3$q;
-    reg  fr$3$clock;
-    reg  fr$4$d;
-    wire  fr$4$q;
-    reg  fr$4$clock;
-    reg  fr$5$d;
-    wire  fr$5$q;
-    reg  fr$5$clock;
-    reg  fr$6$d;
-    wire  fr$6$q;
-    reg  fr$6$clock;
-    reg  fr$7$d;
-    wire  fr$7$q;
-    reg  fr$7$clock;
-    reg  fr$8$d;
-    wire  fr$8$q;
-    reg  fr$8$clock;
-    reg  fr$9$d;
-    wire  fr$9$q;
-    reg  fr$9$clock;
-    reg  fr$10$d;
-    wire  fr$10$q;
-    reg  fr$10$clock;
-    reg  fr$11$d;
-    wire  fr$11$q;
-    reg  fr$11$clock;
-    reg  fr$12$d;
-    wire  fr$12$q;
-    reg  fr$12$clock;
-    reg  fr$13$d;
-    wire  fr$13$q;
-    reg  fr$13$clock;
-    reg  fr$14$d;
-    wire  fr$14$q;
-    reg  fr$14$clock;
-    reg  fr$15$d;
-    wire  fr$15$q;
-    reg  fr$15$clock;
-    reg  fr$16$d;
-    wire  fr$16$q;
-    reg  fr$16$clock;
-    reg  fr$17$d;
-    wire  fr$17$q;
-    reg  fr$17$clock;
-    reg  fr$18$d;
-    wire  fr$18$q;
-    reg  fr$18$clock;
-    reg  fr$19$d;
-    wire  fr$19$q;
-    reg  fr$19$clock;
-    reg  fr$20$d;
-    wire  fr$20$q;
-    reg  fr$20$clock;
-    reg  fr$21$d;
-    wire  fr$21$q;
-    reg  fr$21$clock;
-    reg  fr$22$d;
-    wire  fr$22$q;
-    reg  fr$22$clock;
-    reg  fr$23$d;
-    wire  fr$23$q;
-    reg  fr$23$clock;
-    reg  fr$24$d;
-    wire  fr$24$q;
-    reg  fr$24$clock;
-    reg  fr$25$d;
-    wire  fr$25$q;
-    reg  fr$25$clock;
-    reg  fr$26$d;
-    wire  fr$26$q;
-    reg  fr$26$clock;
-    reg  fr$27$d;
-    wire  fr$27$q;
-    reg  fr$27$clock;
-    reg  fr$28$d;
-    wire  fr$28$q;
-    reg  fr$28$clock;
-    reg  fr$29$d;
-    wire  fr$29$q;
-    reg  fr$29$clock;
-    reg  fr$30$d;
-    wire  fr$30$q;
-    reg  fr$30$clock;
-    reg  fr$31$d;
-    wire  fr$31$q;
-    reg  fr$31$clock;
-    reg  fr$32$d;
-    wire  fr$32$q;
-    reg  fr$32$clock;
-    reg  fr$33$d;
-    wire  fr$33$q;
-    reg  fr$33$clock;
-    reg  fr$34$d;
-    wire  fr$34$q;
-    reg  fr$34$clock;
-    reg  fr$35$d;
-    wire  fr$35$q;
-    reg  fr$35$clock;
-    reg  fr$36$d;
-    wire  fr$36$q;
-    reg  fr$36$clock;
-    reg  fr$37$d;
-    wire  fr$37$q;
-    reg  fr$37$clock;
-    reg  fr$38$d;
-    wire  fr$38$q;
-    reg  fr$38$clock;
-    reg  fr$39$d;
-    wire  fr$39$q;
-    reg  fr$39$clock;
-    reg  fr$40$d;
-    wire  fr$40$q;
-    reg  fr$40$clock;
-    reg  fr$41$d;
-    wire  fr$41$q;
-    reg  fr$41$clock;
-    reg  fr$42$d;
-    wire  fr$42$q;
-    reg  fr$42$clock;
-    reg  fr$43$d;
-    wire  fr$43$q;
-    reg  fr$43$clock;
-    reg  fr$44$d;
-    wire  fr$44$q;
-    reg  fr$44$clock;
-    reg  fr$45$d;
-    wire  fr$45$q;
-    reg  fr$45$clock;
-    reg  fr$46$d;
-    wire  fr$46$q;
-    reg  fr$46$clock;
-    reg  fr$47$d;
-    wire  fr$47$q;
-    reg  fr$47$clock;
-    reg  fr$48$d;
-    wire  fr$48$q;
-    reg  fr$48$clock;
-    reg  fr$49$d;
-    wire  fr$49$q;
-    reg  fr$49$clock;
-    reg  fr$50$d;
-    wire  fr$50$q;
-    reg  fr$50$clock;
-    reg  fr$51$d;
-    wire  fr$51$q;
-    reg  fr$51$clock;
-    reg  fr$52$d;
-    wire  fr$52$q;
-    reg  fr$52$clock;
-    reg  fr$53$d;
-    wire  fr$53$q;
-    reg  fr$53$clock;
-    reg  fr$54$d;
-    wire  fr$54$q;
-    reg  fr$54$clock;
-    reg  fr$55$d;
-    wire  fr$55$q;
-    reg  fr$55$clock;
-    reg  fr$56$d;
-    wire  fr$56$q;
-    reg  fr$56$clock;
-    reg  fr$57$d;
-    wire  fr$57$q;
-    reg  fr$57$clock;
-    reg  fr$58$d;
-    wire  fr$58$q;
-    reg  fr$58$clock;
-    reg  fr$59$d;
-    wire  fr$59$q;
-    reg  fr$59$clock;
-    reg  fr$60$d;
-    wire  fr$60$q;
-    reg  fr$60$clock;
-    reg  fr$61$d;
-    wire  fr$61$q;
-    reg  fr$61$clock;
-    reg  fr$62$d;
-    wire  fr$62$q;
-    reg  fr$62$clock;
-    reg  fr$63$d;
-    wire  fr$63$q;
-    reg  fr$63$clock;
     reg  [20:0] s_block$0$d;
     wire  [20:0] s_block$0$q;
     reg  s_block$0$clock;
@@ -14644,326 +14452,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .d(nf_valid$d),
         .q(nf_valid$q),
         .clock(nf_valid$clock)
-    );
-    qp_table_scale$miss$fr$0 fr$0(
-        .d(fr$0$d),
-        .q(fr$0$q),
-        .clock(fr$0$clock)
-    );
-    qp_table_scale$miss$fr$1 fr$1(
-        .d(fr$1$d),
-        .q(fr$1$q),
-        .clock(fr$1$clock)
-    );
-    qp_table_scale$miss$fr$2 fr$2(
-        .d(fr$2$d),
-        .q(fr$2$q),
-        .clock(fr$2$clock)
-    );
-    qp_table_scale$miss$fr$3 fr$3(
-        .d(fr$3$d),
-        .q(fr$3$q),
-        .clock(fr$3$clock)
-    );
-    qp_table_scale$miss$fr$4 fr$4(
-        .d(fr$4$d),
-        .q(fr$4$q),
-        .clock(fr$4$clock)
-    );
-    qp_table_scale$miss$fr$5 fr$5(
-        .d(fr$5$d),
-        .q(fr$5$q),
-        .clock(fr$5$clock)
-    );
-    qp_table_scale$miss$fr$6 fr$6(
-        .d(fr$6$d),
-        .q(fr$6$q),
-        .clock(fr$6$clock)
-    );
-    qp_table_scale$miss$fr$7 fr$7(
-        .d(fr$7$d),
-        .q(fr$7$q),
-        .clock(fr$7$clock)
-    );
-    qp_table_scale$miss$fr$8 fr$8(
-        .d(fr$8$d),
-        .q(fr$8$q),
-        .clock(fr$8$clock)
-    );
-    qp_table_scale$miss$fr$9 fr$9(
-        .d(fr$9$d),
-        .q(fr$9$q),
-        .clock(fr$9$clock)
-    );
-    qp_table_scale$miss$fr$10 fr$10(
-        .d(fr$10$d),
-        .q(fr$10$q),
-        .clock(fr$10$clock)
-    );
-    qp_table_scale$miss$fr$11 fr$11(
-        .d(fr$11$d),
-        .q(fr$11$q),
-        .clock(fr$11$clock)
-    );
-    qp_table_scale$miss$fr$12 fr$12(
-        .d(fr$12$d),
-        .q(fr$12$q),
-        .clock(fr$12$clock)
-    );
-    qp_table_scale$miss$fr$13 fr$13(
-        .d(fr$13$d),
-        .q(fr$13$q),
-        .clock(fr$13$clock)
-    );
-    qp_table_scale$miss$fr$14 fr$14(
-        .d(fr$14$d),
-        .q(fr$14$q),
-        .clock(fr$14$clock)
-    );
-    qp_table_scale$miss$fr$15 fr$15(
-        .d(fr$15$d),
-        .q(fr$15$q),
-        .clock(fr$15$clock)
-    );
-    qp_table_scale$miss$fr$16 fr$16(
-        .d(fr$16$d),
-        .q(fr$16$q),
-        .clock(fr$16$clock)
-    );
-    qp_table_scale$miss$fr$17 fr$17(
-        .d(fr$17$d),
-        .q(fr$17$q),
-        .clock(fr$17$clock)
-    );
-    qp_table_scale$miss$fr$18 fr$18(
-        .d(fr$18$d),
-        .q(fr$18$q),
-        .clock(fr$18$clock)
-    );
-    qp_table_scale$miss$fr$19 fr$19(
-        .d(fr$19$d),
-        .q(fr$19$q),
-        .clock(fr$19$clock)
-    );
-    qp_table_scale$miss$fr$20 fr$20(
-        .d(fr$20$d),
-        .q(fr$20$q),
-        .clock(fr$20$clock)
-    );
-    qp_table_scale$miss$fr$21 fr$21(
-        .d(fr$21$d),
-        .q(fr$21$q),
-        .clock(fr$21$clock)
-    );
-    qp_table_scale$miss$fr$22 fr$22(
-        .d(fr$22$d),
-        .q(fr$22$q),
-        .clock(fr$22$clock)
-    );
-    qp_table_scale$miss$fr$23 fr$23(
-        .d(fr$23$d),
-        .q(fr$23$q),
-        .clock(fr$23$clock)
-    );
-    qp_table_scale$miss$fr$24 fr$24(
-        .d(fr$24$d),
-        .q(fr$24$q),
-        .clock(fr$24$clock)
-    );
-    qp_table_scale$miss$fr$25 fr$25(
-        .d(fr$25$d),
-        .q(fr$25$q),
-        .clock(fr$25$clock)
-    );
-    qp_table_scale$miss$fr$26 fr$26(
-        .d(fr$26$d),
-        .q(fr$26$q),
-        .clock(fr$26$clock)
-    );
-    qp_table_scale$miss$fr$27 fr$27(
-        .d(fr$27$d),
-        .q(fr$27$q),
-        .clock(fr$27$clock)
-    );
-    qp_table_scale$miss$fr$28 fr$28(
-        .d(fr$28$d),
-        .q(fr$28$q),
-        .clock(fr$28$clock)
-    );
-    qp_table_scale$miss$fr$29 fr$29(
-        .d(fr$29$d),
-        .q(fr$29$q),
-        .clock(fr$29$clock)
-    );
-    qp_table_scale$miss$fr$30 fr$30(
-        .d(fr$30$d),
-        .q(fr$30$q),
-        .clock(fr$30$clock)
-    );
-    qp_table_scale$miss$fr$31 fr$31(
-        .d(fr$31$d),
-        .q(fr$31$q),
-        .clock(fr$31$clock)
-    );
-    qp_table_scale$miss$fr$32 fr$32(
-        .d(fr$32$d),
-        .q(fr$32$q),
-        .clock(fr$32$clock)
-    );
-    qp_table_scale$miss$fr$33 fr$33(
-        .d(fr$33$d),
-        .q(fr$33$q),
-        .clock(fr$33$clock)
-    );
-    qp_table_scale$miss$fr$34 fr$34(
-        .d(fr$34$d),
-        .q(fr$34$q),
-        .clock(fr$34$clock)
-    );
-    qp_table_scale$miss$fr$35 fr$35(
-        .d(fr$35$d),
-        .q(fr$35$q),
-        .clock(fr$35$clock)
-    );
-    qp_table_scale$miss$fr$36 fr$36(
-        .d(fr$36$d),
-        .q(fr$36$q),
-        .clock(fr$36$clock)
-    );
-    qp_table_scale$miss$fr$37 fr$37(
-        .d(fr$37$d),
-        .q(fr$37$q),
-        .clock(fr$37$clock)
-    );
-    qp_table_scale$miss$fr$38 fr$38(
-        .d(fr$38$d),
-        .q(fr$38$q),
-        .clock(fr$38$clock)
-    );
-    qp_table_scale$miss$fr$39 fr$39(
-        .d(fr$39$d),
-        .q(fr$39$q),
-        .clock(fr$39$clock)
-    );
-    qp_table_scale$miss$fr$40 fr$40(
-        .d(fr$40$d),
-        .q(fr$40$q),
-        .clock(fr$40$clock)
-    );
-    qp_table_scale$miss$fr$41 fr$41(
-        .d(fr$41$d),
-        .q(fr$41$q),
-        .clock(fr$41$clock)
-    );
-    qp_table_scale$miss$fr$42 fr$42(
-        .d(fr$42$d),
-        .q(fr$42$q),
-        .clock(fr$42$clock)
-    );
-    qp_table_scale$miss$fr$43 fr$43(
-        .d(fr$43$d),
-        .q(fr$43$q),
-        .clock(fr$43$clock)
-    );
-    qp_table_scale$miss$fr$44 fr$44(
-        .d(fr$44$d),
-        .q(fr$44$q),
-        .clock(fr$44$clock)
-    );
-    qp_table_scale$miss$fr$45 fr$45(
-        .d(fr$45$d),
-        .q(fr$45$q),
-        .clock(fr$45$clock)
-    );
-    qp_table_scale$miss$fr$46 fr$46(
-        .d(fr$46$d),
-        .q(fr$46$q),
-        .clock(fr$46$clock)
-    );
-    qp_table_scale$miss$fr$47 fr$47(
-        .d(fr$47$d),
-        .q(fr$47$q),
-        .clock(fr$47$clock)
-    );
-    qp_table_scale$miss$fr$48 fr$48(
-        .d(fr$48$d),
-        .q(fr$48$q),
-        .clock(fr$48$clock)
-    );
-    qp_table_scale$miss$fr$49 fr$49(
-        .d(fr$49$d),
-        .q(fr$49$q),
-        .clock(fr$49$clock)
-    );
-    qp_table_scale$miss$fr$50 fr$50(
-        .d(fr$50$d),
-        .q(fr$50$q),
-        .clock(fr$50$clock)
-    );
-    qp_table_scale$miss$fr$51 fr$51(
-        .d(fr$51$d),
-        .q(fr$51$q),
-        .clock(fr$51$clock)
-    );
-    qp_table_scale$miss$fr$52 fr$52(
-        .d(fr$52$d),
-        .q(fr$52$q),
-        .clock(fr$52$clock)
-    );
-    qp_table_scale$miss$fr$53 fr$53(
-        .d(fr$53$d),
-        .q(fr$53$q),
-        .clock(fr$53$clock)
-    );
-    qp_table_scale$miss$fr$54 fr$54(
-        .d(fr$54$d),
-        .q(fr$54$q),
-        .clock(fr$54$clock)
-    );
-    qp_table_scale$miss$fr$55 fr$55(
-        .d(fr$55$d),
-        .q(fr$55$q),
-        .clock(fr$55$clock)
-    );
-    qp_table_scale$miss$fr$56 fr$56(
-        .d(fr$56$d),
-        .q(fr$56$q),
-        .clock(fr$56$clock)
-    );
-    qp_table_scale$miss$fr$57 fr$57(
-        .d(fr$57$d),
-        .q(fr$57$q),
-        .clock(fr$57$clock)
-    );
-    qp_table_scale$miss$fr$58 fr$58(
-        .d(fr$58$d),
-        .q(fr$58$q),
-        .clock(fr$58$clock)
-    );
-    qp_table_scale$miss$fr$59 fr$59(
-        .d(fr$59$d),
-        .q(fr$59$q),
-        .clock(fr$59$clock)
-    );
-    qp_table_scale$miss$fr$60 fr$60(
-        .d(fr$60$d),
-        .q(fr$60$q),
-        .clock(fr$60$clock)
-    );
-    qp_table_scale$miss$fr$61 fr$61(
-        .d(fr$61$d),
-        .q(fr$61$q),
-        .clock(fr$61$clock)
-    );
-    qp_table_scale$miss$fr$62 fr$62(
-        .d(fr$62$d),
-        .q(fr$62$q),
-        .clock(fr$62$clock)
-    );
-    qp_table_scale$miss$fr$63 fr$63(
-        .d(fr$63$d),
-        .q(fr$63$q),
-        .clock(fr$63$clock)
     );
     qp_table_scale$miss$s_block$0 s_block$0(
         .d(s_block$0$d),
@@ -18763,7 +18251,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$0$clock = clock;
         t_mo$0$clock = clock;
         nf_oh$0$clock = clock;
-        fr$0$clock = clock;
         s_block$1$clock = clock;
         s_ref$1$clock = clock;
         s_filled$1$clock = clock;
@@ -18779,7 +18266,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$1$clock = clock;
         t_mo$1$clock = clock;
         nf_oh$1$clock = clock;
-        fr$1$clock = clock;
         s_block$2$clock = clock;
         s_ref$2$clock = clock;
         s_filled$2$clock = clock;
@@ -18795,7 +18281,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$2$clock = clock;
         t_mo$2$clock = clock;
         nf_oh$2$clock = clock;
-        fr$2$clock = clock;
         s_block$3$clock = clock;
         s_ref$3$clock = clock;
         s_filled$3$clock = clock;
@@ -18811,7 +18296,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$3$clock = clock;
         t_mo$3$clock = clock;
         nf_oh$3$clock = clock;
-        fr$3$clock = clock;
         s_block$4$clock = clock;
         s_ref$4$clock = clock;
         s_filled$4$clock = clock;
@@ -18827,7 +18311,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$4$clock = clock;
         t_mo$4$clock = clock;
         nf_oh$4$clock = clock;
-        fr$4$clock = clock;
         s_block$5$clock = clock;
         s_ref$5$clock = clock;
         s_filled$5$clock = clock;
@@ -18843,7 +18326,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$5$clock = clock;
         t_mo$5$clock = clock;
         nf_oh$5$clock = clock;
-        fr$5$clock = clock;
         s_block$6$clock = clock;
         s_ref$6$clock = clock;
         s_filled$6$clock = clock;
@@ -18859,7 +18341,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$6$clock = clock;
         t_mo$6$clock = clock;
         nf_oh$6$clock = clock;
-        fr$6$clock = clock;
         s_block$7$clock = clock;
         s_ref$7$clock = clock;
         s_filled$7$clock = clock;
@@ -18875,7 +18356,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$7$clock = clock;
         t_mo$7$clock = clock;
         nf_oh$7$clock = clock;
-        fr$7$clock = clock;
         s_block$8$clock = clock;
         s_ref$8$clock = clock;
         s_filled$8$clock = clock;
@@ -18891,7 +18371,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$8$clock = clock;
         t_mo$8$clock = clock;
         nf_oh$8$clock = clock;
-        fr$8$clock = clock;
         s_block$9$clock = clock;
         s_ref$9$clock = clock;
         s_filled$9$clock = clock;
@@ -18907,7 +18386,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$9$clock = clock;
         t_mo$9$clock = clock;
         nf_oh$9$clock = clock;
-        fr$9$clock = clock;
         s_block$10$clock = clock;
         s_ref$10$clock = clock;
         s_filled$10$clock = clock;
@@ -18923,7 +18401,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$10$clock = clock;
         t_mo$10$clock = clock;
         nf_oh$10$clock = clock;
-        fr$10$clock = clock;
         s_block$11$clock = clock;
         s_ref$11$clock = clock;
         s_filled$11$clock = clock;
@@ -18939,7 +18416,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$11$clock = clock;
         t_mo$11$clock = clock;
         nf_oh$11$clock = clock;
-        fr$11$clock = clock;
         s_block$12$clock = clock;
         s_ref$12$clock = clock;
         s_filled$12$clock = clock;
@@ -18955,7 +18431,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$12$clock = clock;
         t_mo$12$clock = clock;
         nf_oh$12$clock = clock;
-        fr$12$clock = clock;
         s_block$13$clock = clock;
         s_ref$13$clock = clock;
         s_filled$13$clock = clock;
@@ -18971,7 +18446,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$13$clock = clock;
         t_mo$13$clock = clock;
         nf_oh$13$clock = clock;
-        fr$13$clock = clock;
         s_block$14$clock = clock;
         s_ref$14$clock = clock;
         s_filled$14$clock = clock;
@@ -18987,7 +18461,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$14$clock = clock;
         t_mo$14$clock = clock;
         nf_oh$14$clock = clock;
-        fr$14$clock = clock;
         s_block$15$clock = clock;
         s_ref$15$clock = clock;
         s_filled$15$clock = clock;
@@ -19003,7 +18476,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$15$clock = clock;
         t_mo$15$clock = clock;
         nf_oh$15$clock = clock;
-        fr$15$clock = clock;
         s_block$16$clock = clock;
         s_ref$16$clock = clock;
         s_filled$16$clock = clock;
@@ -19019,7 +18491,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$16$clock = clock;
         t_mo$16$clock = clock;
         nf_oh$16$clock = clock;
-        fr$16$clock = clock;
         s_block$17$clock = clock;
         s_ref$17$clock = clock;
         s_filled$17$clock = clock;
@@ -19035,7 +18506,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$17$clock = clock;
         t_mo$17$clock = clock;
         nf_oh$17$clock = clock;
-        fr$17$clock = clock;
         s_block$18$clock = clock;
         s_ref$18$clock = clock;
         s_filled$18$clock = clock;
@@ -19051,7 +18521,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$18$clock = clock;
         t_mo$18$clock = clock;
         nf_oh$18$clock = clock;
-        fr$18$clock = clock;
         s_block$19$clock = clock;
         s_ref$19$clock = clock;
         s_filled$19$clock = clock;
@@ -19067,7 +18536,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$19$clock = clock;
         t_mo$19$clock = clock;
         nf_oh$19$clock = clock;
-        fr$19$clock = clock;
         s_block$20$clock = clock;
         s_ref$20$clock = clock;
         s_filled$20$clock = clock;
@@ -19083,7 +18551,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$20$clock = clock;
         t_mo$20$clock = clock;
         nf_oh$20$clock = clock;
-        fr$20$clock = clock;
         s_block$21$clock = clock;
         s_ref$21$clock = clock;
         s_filled$21$clock = clock;
@@ -19099,7 +18566,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$21$clock = clock;
         t_mo$21$clock = clock;
         nf_oh$21$clock = clock;
-        fr$21$clock = clock;
         s_block$22$clock = clock;
         s_ref$22$clock = clock;
         s_filled$22$clock = clock;
@@ -19115,7 +18581,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$22$clock = clock;
         t_mo$22$clock = clock;
         nf_oh$22$clock = clock;
-        fr$22$clock = clock;
         s_block$23$clock = clock;
         s_ref$23$clock = clock;
         s_filled$23$clock = clock;
@@ -19131,7 +18596,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$23$clock = clock;
         t_mo$23$clock = clock;
         nf_oh$23$clock = clock;
-        fr$23$clock = clock;
         s_block$24$clock = clock;
         s_ref$24$clock = clock;
         s_filled$24$clock = clock;
@@ -19147,7 +18611,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$24$clock = clock;
         t_mo$24$clock = clock;
         nf_oh$24$clock = clock;
-        fr$24$clock = clock;
         s_block$25$clock = clock;
         s_ref$25$clock = clock;
         s_filled$25$clock = clock;
@@ -19163,7 +18626,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$25$clock = clock;
         t_mo$25$clock = clock;
         nf_oh$25$clock = clock;
-        fr$25$clock = clock;
         s_block$26$clock = clock;
         s_ref$26$clock = clock;
         s_filled$26$clock = clock;
@@ -19179,7 +18641,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$26$clock = clock;
         t_mo$26$clock = clock;
         nf_oh$26$clock = clock;
-        fr$26$clock = clock;
         s_block$27$clock = clock;
         s_ref$27$clock = clock;
         s_filled$27$clock = clock;
@@ -19195,7 +18656,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$27$clock = clock;
         t_mo$27$clock = clock;
         nf_oh$27$clock = clock;
-        fr$27$clock = clock;
         s_block$28$clock = clock;
         s_ref$28$clock = clock;
         s_filled$28$clock = clock;
@@ -19211,7 +18671,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$28$clock = clock;
         t_mo$28$clock = clock;
         nf_oh$28$clock = clock;
-        fr$28$clock = clock;
         s_block$29$clock = clock;
         s_ref$29$clock = clock;
         s_filled$29$clock = clock;
@@ -19227,7 +18686,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$29$clock = clock;
         t_mo$29$clock = clock;
         nf_oh$29$clock = clock;
-        fr$29$clock = clock;
         s_block$30$clock = clock;
         s_ref$30$clock = clock;
         s_filled$30$clock = clock;
@@ -19243,7 +18701,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$30$clock = clock;
         t_mo$30$clock = clock;
         nf_oh$30$clock = clock;
-        fr$30$clock = clock;
         s_block$31$clock = clock;
         s_ref$31$clock = clock;
         s_filled$31$clock = clock;
@@ -19259,7 +18716,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$31$clock = clock;
         t_mo$31$clock = clock;
         nf_oh$31$clock = clock;
-        fr$31$clock = clock;
         s_block$32$clock = clock;
         s_ref$32$clock = clock;
         s_filled$32$clock = clock;
@@ -19275,7 +18731,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$32$clock = clock;
         t_mo$32$clock = clock;
         nf_oh$32$clock = clock;
-        fr$32$clock = clock;
         s_block$33$clock = clock;
         s_ref$33$clock = clock;
         s_filled$33$clock = clock;
@@ -19291,7 +18746,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$33$clock = clock;
         t_mo$33$clock = clock;
         nf_oh$33$clock = clock;
-        fr$33$clock = clock;
         s_block$34$clock = clock;
         s_ref$34$clock = clock;
         s_filled$34$clock = clock;
@@ -19307,7 +18761,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$34$clock = clock;
         t_mo$34$clock = clock;
         nf_oh$34$clock = clock;
-        fr$34$clock = clock;
         s_block$35$clock = clock;
         s_ref$35$clock = clock;
         s_filled$35$clock = clock;
@@ -19323,7 +18776,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$35$clock = clock;
         t_mo$35$clock = clock;
         nf_oh$35$clock = clock;
-        fr$35$clock = clock;
         s_block$36$clock = clock;
         s_ref$36$clock = clock;
         s_filled$36$clock = clock;
@@ -19339,7 +18791,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$36$clock = clock;
         t_mo$36$clock = clock;
         nf_oh$36$clock = clock;
-        fr$36$clock = clock;
         s_block$37$clock = clock;
         s_ref$37$clock = clock;
         s_filled$37$clock = clock;
@@ -19355,7 +18806,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$37$clock = clock;
         t_mo$37$clock = clock;
         nf_oh$37$clock = clock;
-        fr$37$clock = clock;
         s_block$38$clock = clock;
         s_ref$38$clock = clock;
         s_filled$38$clock = clock;
@@ -19371,7 +18821,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$38$clock = clock;
         t_mo$38$clock = clock;
         nf_oh$38$clock = clock;
-        fr$38$clock = clock;
         s_block$39$clock = clock;
         s_ref$39$clock = clock;
         s_filled$39$clock = clock;
@@ -19387,7 +18836,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$39$clock = clock;
         t_mo$39$clock = clock;
         nf_oh$39$clock = clock;
-        fr$39$clock = clock;
         s_block$40$clock = clock;
         s_ref$40$clock = clock;
         s_filled$40$clock = clock;
@@ -19403,7 +18851,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$40$clock = clock;
         t_mo$40$clock = clock;
         nf_oh$40$clock = clock;
-        fr$40$clock = clock;
         s_block$41$clock = clock;
         s_ref$41$clock = clock;
         s_filled$41$clock = clock;
@@ -19419,7 +18866,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$41$clock = clock;
         t_mo$41$clock = clock;
         nf_oh$41$clock = clock;
-        fr$41$clock = clock;
         s_block$42$clock = clock;
         s_ref$42$clock = clock;
         s_filled$42$clock = clock;
@@ -19435,7 +18881,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$42$clock = clock;
         t_mo$42$clock = clock;
         nf_oh$42$clock = clock;
-        fr$42$clock = clock;
         s_block$43$clock = clock;
         s_ref$43$clock = clock;
         s_filled$43$clock = clock;
@@ -19451,7 +18896,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$43$clock = clock;
         t_mo$43$clock = clock;
         nf_oh$43$clock = clock;
-        fr$43$clock = clock;
         s_block$44$clock = clock;
         s_ref$44$clock = clock;
         s_filled$44$clock = clock;
@@ -19467,7 +18911,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$44$clock = clock;
         t_mo$44$clock = clock;
         nf_oh$44$clock = clock;
-        fr$44$clock = clock;
         s_block$45$clock = clock;
         s_ref$45$clock = clock;
         s_filled$45$clock = clock;
@@ -19483,7 +18926,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$45$clock = clock;
         t_mo$45$clock = clock;
         nf_oh$45$clock = clock;
-        fr$45$clock = clock;
         s_block$46$clock = clock;
         s_ref$46$clock = clock;
         s_filled$46$clock = clock;
@@ -19499,7 +18941,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$46$clock = clock;
         t_mo$46$clock = clock;
         nf_oh$46$clock = clock;
-        fr$46$clock = clock;
         s_block$47$clock = clock;
         s_ref$47$clock = clock;
         s_filled$47$clock = clock;
@@ -19515,7 +18956,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$47$clock = clock;
         t_mo$47$clock = clock;
         nf_oh$47$clock = clock;
-        fr$47$clock = clock;
         s_block$48$clock = clock;
         s_ref$48$clock = clock;
         s_filled$48$clock = clock;
@@ -19531,7 +18971,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$48$clock = clock;
         t_mo$48$clock = clock;
         nf_oh$48$clock = clock;
-        fr$48$clock = clock;
         s_block$49$clock = clock;
         s_ref$49$clock = clock;
         s_filled$49$clock = clock;
@@ -19547,7 +18986,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$49$clock = clock;
         t_mo$49$clock = clock;
         nf_oh$49$clock = clock;
-        fr$49$clock = clock;
         s_block$50$clock = clock;
         s_ref$50$clock = clock;
         s_filled$50$clock = clock;
@@ -19563,7 +19001,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$50$clock = clock;
         t_mo$50$clock = clock;
         nf_oh$50$clock = clock;
-        fr$50$clock = clock;
         s_block$51$clock = clock;
         s_ref$51$clock = clock;
         s_filled$51$clock = clock;
@@ -19579,7 +19016,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$51$clock = clock;
         t_mo$51$clock = clock;
         nf_oh$51$clock = clock;
-        fr$51$clock = clock;
         s_block$52$clock = clock;
         s_ref$52$clock = clock;
         s_filled$52$clock = clock;
@@ -19595,7 +19031,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$52$clock = clock;
         t_mo$52$clock = clock;
         nf_oh$52$clock = clock;
-        fr$52$clock = clock;
         s_block$53$clock = clock;
         s_ref$53$clock = clock;
         s_filled$53$clock = clock;
@@ -19611,7 +19046,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$53$clock = clock;
         t_mo$53$clock = clock;
         nf_oh$53$clock = clock;
-        fr$53$clock = clock;
         s_block$54$clock = clock;
         s_ref$54$clock = clock;
         s_filled$54$clock = clock;
@@ -19627,7 +19061,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$54$clock = clock;
         t_mo$54$clock = clock;
         nf_oh$54$clock = clock;
-        fr$54$clock = clock;
         s_block$55$clock = clock;
         s_ref$55$clock = clock;
         s_filled$55$clock = clock;
@@ -19643,7 +19076,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$55$clock = clock;
         t_mo$55$clock = clock;
         nf_oh$55$clock = clock;
-        fr$55$clock = clock;
         s_block$56$clock = clock;
         s_ref$56$clock = clock;
         s_filled$56$clock = clock;
@@ -19659,7 +19091,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$56$clock = clock;
         t_mo$56$clock = clock;
         nf_oh$56$clock = clock;
-        fr$56$clock = clock;
         s_block$57$clock = clock;
         s_ref$57$clock = clock;
         s_filled$57$clock = clock;
@@ -19675,7 +19106,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$57$clock = clock;
         t_mo$57$clock = clock;
         nf_oh$57$clock = clock;
-        fr$57$clock = clock;
         s_block$58$clock = clock;
         s_ref$58$clock = clock;
         s_filled$58$clock = clock;
@@ -19691,7 +19121,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$58$clock = clock;
         t_mo$58$clock = clock;
         nf_oh$58$clock = clock;
-        fr$58$clock = clock;
         s_block$59$clock = clock;
         s_ref$59$clock = clock;
         s_filled$59$clock = clock;
@@ -19707,7 +19136,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$59$clock = clock;
         t_mo$59$clock = clock;
         nf_oh$59$clock = clock;
-        fr$59$clock = clock;
         s_block$60$clock = clock;
         s_ref$60$clock = clock;
         s_filled$60$clock = clock;
@@ -19723,7 +19151,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$60$clock = clock;
         t_mo$60$clock = clock;
         nf_oh$60$clock = clock;
-        fr$60$clock = clock;
         s_block$61$clock = clock;
         s_ref$61$clock = clock;
         s_filled$61$clock = clock;
@@ -19739,7 +19166,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$61$clock = clock;
         t_mo$61$clock = clock;
         nf_oh$61$clock = clock;
-        fr$61$clock = clock;
         s_block$62$clock = clock;
         s_ref$62$clock = clock;
         s_filled$62$clock = clock;
@@ -19755,7 +19181,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$62$clock = clock;
         t_mo$62$clock = clock;
         nf_oh$62$clock = clock;
-        fr$62$clock = clock;
         s_block$63$clock = clock;
         s_ref$63$clock = clock;
         s_filled$63$clock = clock;
@@ -19771,7 +19196,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         seal$63$clock = clock;
         t_mo$63$clock = clock;
         nf_oh$63$clock = clock;
-        fr$63$clock = clock;
         answers$0$clock = clock;
         answers$0$rst = rst;
         fill$0$clock = clock;
@@ -20860,449 +20284,385 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         busy = busy_q$q | busy_any;
         free_vec = 32'h0;
         free2_vec = 32'h0;
-        fr$0$d = ~s_lv$0$q & ~(take_new & nf_oh$0$q) & ~rst;
-        if (fr$0$q) begin
+        if (~s_lv$0$q) begin
             free_vec = free_vec | slot_bit$0;
             if (~nf_oh$0$q) begin
                 free2_vec = free2_vec | slot_bit$0;
             end
         end
-        fr$1$d = ~s_lv$1$q & ~(take_new & nf_oh$1$q) & ~rst;
-        if (fr$1$q) begin
+        if (~s_lv$1$q) begin
             free_vec = free_vec | slot_bit$1;
             if (~nf_oh$1$q) begin
                 free2_vec = free2_vec | slot_bit$1;
             end
         end
-        fr$2$d = ~s_lv$2$q & ~(take_new & nf_oh$2$q) & ~rst;
-        if (fr$2$q) begin
+        if (~s_lv$2$q) begin
             free_vec = free_vec | slot_bit$2;
             if (~nf_oh$2$q) begin
                 free2_vec = free2_vec | slot_bit$2;
             end
         end
-        fr$3$d = ~s_lv$3$q & ~(take_new & nf_oh$3$q) & ~rst;
-        if (fr$3$q) begin
+        if (~s_lv$3$q) begin
             free_vec = free_vec | slot_bit$3;
             if (~nf_oh$3$q) begin
                 free2_vec = free2_vec | slot_bit$3;
             end
         end
-        fr$4$d = ~s_lv$4$q & ~(take_new & nf_oh$4$q) & ~rst;
-        if (fr$4$q) begin
+        if (~s_lv$4$q) begin
             free_vec = free_vec | slot_bit$4;
             if (~nf_oh$4$q) begin
                 free2_vec = free2_vec | slot_bit$4;
             end
         end
-        fr$5$d = ~s_lv$5$q & ~(take_new & nf_oh$5$q) & ~rst;
-        if (fr$5$q) begin
+        if (~s_lv$5$q) begin
             free_vec = free_vec | slot_bit$5;
             if (~nf_oh$5$q) begin
                 free2_vec = free2_vec | slot_bit$5;
             end
         end
-        fr$6$d = ~s_lv$6$q & ~(take_new & nf_oh$6$q) & ~rst;
-        if (fr$6$q) begin
+        if (~s_lv$6$q) begin
             free_vec = free_vec | slot_bit$6;
             if (~nf_oh$6$q) begin
                 free2_vec = free2_vec | slot_bit$6;
             end
         end
-        fr$7$d = ~s_lv$7$q & ~(take_new & nf_oh$7$q) & ~rst;
-        if (fr$7$q) begin
+        if (~s_lv$7$q) begin
             free_vec = free_vec | slot_bit$7;
             if (~nf_oh$7$q) begin
                 free2_vec = free2_vec | slot_bit$7;
             end
         end
-        fr$8$d = ~s_lv$8$q & ~(take_new & nf_oh$8$q) & ~rst;
-        if (fr$8$q) begin
+        if (~s_lv$8$q) begin
             free_vec = free_vec | slot_bit$8;
             if (~nf_oh$8$q) begin
                 free2_vec = free2_vec | slot_bit$8;
             end
         end
-        fr$9$d = ~s_lv$9$q & ~(take_new & nf_oh$9$q) & ~rst;
-        if (fr$9$q) begin
+        if (~s_lv$9$q) begin
             free_vec = free_vec | slot_bit$9;
             if (~nf_oh$9$q) begin
                 free2_vec = free2_vec | slot_bit$9;
             end
         end
-        fr$10$d = ~s_lv$10$q & ~(take_new & nf_oh$10$q) & ~rst;
-        if (fr$10$q) begin
+        if (~s_lv$10$q) begin
             free_vec = free_vec | slot_bit$10;
             if (~nf_oh$10$q) begin
                 free2_vec = free2_vec | slot_bit$10;
             end
         end
-        fr$11$d = ~s_lv$11$q & ~(take_new & nf_oh$11$q) & ~rst;
-        if (fr$11$q) begin
+        if (~s_lv$11$q) begin
             free_vec = free_vec | slot_bit$11;
             if (~nf_oh$11$q) begin
                 free2_vec = free2_vec | slot_bit$11;
             end
         end
-        fr$12$d = ~s_lv$12$q & ~(take_new & nf_oh$12$q) & ~rst;
-        if (fr$12$q) begin
+        if (~s_lv$12$q) begin
             free_vec = free_vec | slot_bit$12;
             if (~nf_oh$12$q) begin
                 free2_vec = free2_vec | slot_bit$12;
             end
         end
-        fr$13$d = ~s_lv$13$q & ~(take_new & nf_oh$13$q) & ~rst;
-        if (fr$13$q) begin
+        if (~s_lv$13$q) begin
             free_vec = free_vec | slot_bit$13;
             if (~nf_oh$13$q) begin
                 free2_vec = free2_vec | slot_bit$13;
             end
         end
-        fr$14$d = ~s_lv$14$q & ~(take_new & nf_oh$14$q) & ~rst;
-        if (fr$14$q) begin
+        if (~s_lv$14$q) begin
             free_vec = free_vec | slot_bit$14;
             if (~nf_oh$14$q) begin
                 free2_vec = free2_vec | slot_bit$14;
             end
         end
-        fr$15$d = ~s_lv$15$q & ~(take_new & nf_oh$15$q) & ~rst;
-        if (fr$15$q) begin
+        if (~s_lv$15$q) begin
             free_vec = free_vec | slot_bit$15;
             if (~nf_oh$15$q) begin
                 free2_vec = free2_vec | slot_bit$15;
             end
         end
-        fr$16$d = ~s_lv$16$q & ~(take_new & nf_oh$16$q) & ~rst;
-        if (fr$16$q) begin
+        if (~s_lv$16$q) begin
             free_vec = free_vec | slot_bit$16;
             if (~nf_oh$16$q) begin
                 free2_vec = free2_vec | slot_bit$16;
             end
         end
-        fr$17$d = ~s_lv$17$q & ~(take_new & nf_oh$17$q) & ~rst;
-        if (fr$17$q) begin
+        if (~s_lv$17$q) begin
             free_vec = free_vec | slot_bit$17;
             if (~nf_oh$17$q) begin
                 free2_vec = free2_vec | slot_bit$17;
             end
         end
-        fr$18$d = ~s_lv$18$q & ~(take_new & nf_oh$18$q) & ~rst;
-        if (fr$18$q) begin
+        if (~s_lv$18$q) begin
             free_vec = free_vec | slot_bit$18;
             if (~nf_oh$18$q) begin
                 free2_vec = free2_vec | slot_bit$18;
             end
         end
-        fr$19$d = ~s_lv$19$q & ~(take_new & nf_oh$19$q) & ~rst;
-        if (fr$19$q) begin
+        if (~s_lv$19$q) begin
             free_vec = free_vec | slot_bit$19;
             if (~nf_oh$19$q) begin
                 free2_vec = free2_vec | slot_bit$19;
             end
         end
-        fr$20$d = ~s_lv$20$q & ~(take_new & nf_oh$20$q) & ~rst;
-        if (fr$20$q) begin
+        if (~s_lv$20$q) begin
             free_vec = free_vec | slot_bit$20;
             if (~nf_oh$20$q) begin
                 free2_vec = free2_vec | slot_bit$20;
             end
         end
-        fr$21$d = ~s_lv$21$q & ~(take_new & nf_oh$21$q) & ~rst;
-        if (fr$21$q) begin
+        if (~s_lv$21$q) begin
             free_vec = free_vec | slot_bit$21;
             if (~nf_oh$21$q) begin
                 free2_vec = free2_vec | slot_bit$21;
             end
         end
-        fr$22$d = ~s_lv$22$q & ~(take_new & nf_oh$22$q) & ~rst;
-        if (fr$22$q) begin
+        if (~s_lv$22$q) begin
             free_vec = free_vec | slot_bit$22;
             if (~nf_oh$22$q) begin
                 free2_vec = free2_vec | slot_bit$22;
             end
         end
-        fr$23$d = ~s_lv$23$q & ~(take_new & nf_oh$23$q) & ~rst;
-        if (fr$23$q) begin
+        if (~s_lv$23$q) begin
             free_vec = free_vec | slot_bit$23;
             if (~nf_oh$23$q) begin
                 free2_vec = free2_vec | slot_bit$23;
             end
         end
-        fr$24$d = ~s_lv$24$q & ~(take_new & nf_oh$24$q) & ~rst;
-        if (fr$24$q) begin
+        if (~s_lv$24$q) begin
             free_vec = free_vec | slot_bit$24;
             if (~nf_oh$24$q) begin
                 free2_vec = free2_vec | slot_bit$24;
             end
         end
-        fr$25$d = ~s_lv$25$q & ~(take_new & nf_oh$25$q) & ~rst;
-        if (fr$25$q) begin
+        if (~s_lv$25$q) begin
             free_vec = free_vec | slot_bit$25;
             if (~nf_oh$25$q) begin
                 free2_vec = free2_vec | slot_bit$25;
             end
         end
-        fr$26$d = ~s_lv$26$q & ~(take_new & nf_oh$26$q) & ~rst;
-        if (fr$26$q) begin
+        if (~s_lv$26$q) begin
             free_vec = free_vec | slot_bit$26;
             if (~nf_oh$26$q) begin
                 free2_vec = free2_vec | slot_bit$26;
             end
         end
-        fr$27$d = ~s_lv$27$q & ~(take_new & nf_oh$27$q) & ~rst;
-        if (fr$27$q) begin
+        if (~s_lv$27$q) begin
             free_vec = free_vec | slot_bit$27;
             if (~nf_oh$27$q) begin
                 free2_vec = free2_vec | slot_bit$27;
             end
         end
-        fr$28$d = ~s_lv$28$q & ~(take_new & nf_oh$28$q) & ~rst;
-        if (fr$28$q) begin
+        if (~s_lv$28$q) begin
             free_vec = free_vec | slot_bit$28;
             if (~nf_oh$28$q) begin
                 free2_vec = free2_vec | slot_bit$28;
             end
         end
-        fr$29$d = ~s_lv$29$q & ~(take_new & nf_oh$29$q) & ~rst;
-        if (fr$29$q) begin
+        if (~s_lv$29$q) begin
             free_vec = free_vec | slot_bit$29;
             if (~nf_oh$29$q) begin
                 free2_vec = free2_vec | slot_bit$29;
             end
         end
-        fr$30$d = ~s_lv$30$q & ~(take_new & nf_oh$30$q) & ~rst;
-        if (fr$30$q) begin
+        if (~s_lv$30$q) begin
             free_vec = free_vec | slot_bit$30;
             if (~nf_oh$30$q) begin
                 free2_vec = free2_vec | slot_bit$30;
             end
         end
-        fr$31$d = ~s_lv$31$q & ~(take_new & nf_oh$31$q) & ~rst;
-        if (fr$31$q) begin
+        if (~s_lv$31$q) begin
             free_vec = free_vec | slot_bit$31;
             if (~nf_oh$31$q) begin
                 free2_vec = free2_vec | slot_bit$31;
             end
         end
-        fr$32$d = ~s_lv$32$q & ~(take_new & nf_oh$32$q) & ~rst;
-        if (fr$32$q) begin
+        if (~s_lv$32$q) begin
             free_vec = free_vec | slot_bit$32;
             if (~nf_oh$32$q) begin
                 free2_vec = free2_vec | slot_bit$32;
             end
         end
-        fr$33$d = ~s_lv$33$q & ~(take_new & nf_oh$33$q) & ~rst;
-        if (fr$33$q) begin
+        if (~s_lv$33$q) begin
             free_vec = free_vec | slot_bit$33;
             if (~nf_oh$33$q) begin
                 free2_vec = free2_vec | slot_bit$33;
             end
         end
-        fr$34$d = ~s_lv$34$q & ~(take_new & nf_oh$34$q) & ~rst;
-        if (fr$34$q) begin
+        if (~s_lv$34$q) begin
             free_vec = free_vec | slot_bit$34;
             if (~nf_oh$34$q) begin
                 free2_vec = free2_vec | slot_bit$34;
             end
         end
-        fr$35$d = ~s_lv$35$q & ~(take_new & nf_oh$35$q) & ~rst;
-        if (fr$35$q) begin
+        if (~s_lv$35$q) begin
             free_vec = free_vec | slot_bit$35;
             if (~nf_oh$35$q) begin
                 free2_vec = free2_vec | slot_bit$35;
             end
         end
-        fr$36$d = ~s_lv$36$q & ~(take_new & nf_oh$36$q) & ~rst;
-        if (fr$36$q) begin
+        if (~s_lv$36$q) begin
             free_vec = free_vec | slot_bit$36;
             if (~nf_oh$36$q) begin
                 free2_vec = free2_vec | slot_bit$36;
             end
         end
-        fr$37$d = ~s_lv$37$q & ~(take_new & nf_oh$37$q) & ~rst;
-        if (fr$37$q) begin
+        if (~s_lv$37$q) begin
             free_vec = free_vec | slot_bit$37;
             if (~nf_oh$37$q) begin
                 free2_vec = free2_vec | slot_bit$37;
             end
         end
-        fr$38$d = ~s_lv$38$q & ~(take_new & nf_oh$38$q) & ~rst;
-        if (fr$38$q) begin
+        if (~s_lv$38$q) begin
             free_vec = free_vec | slot_bit$38;
             if (~nf_oh$38$q) begin
                 free2_vec = free2_vec | slot_bit$38;
             end
         end
-        fr$39$d = ~s_lv$39$q & ~(take_new & nf_oh$39$q) & ~rst;
-        if (fr$39$q) begin
+        if (~s_lv$39$q) begin
             free_vec = free_vec | slot_bit$39;
             if (~nf_oh$39$q) begin
                 free2_vec = free2_vec | slot_bit$39;
             end
         end
-        fr$40$d = ~s_lv$40$q & ~(take_new & nf_oh$40$q) & ~rst;
-        if (fr$40$q) begin
+        if (~s_lv$40$q) begin
             free_vec = free_vec | slot_bit$40;
             if (~nf_oh$40$q) begin
                 free2_vec = free2_vec | slot_bit$40;
             end
         end
-        fr$41$d = ~s_lv$41$q & ~(take_new & nf_oh$41$q) & ~rst;
-        if (fr$41$q) begin
+        if (~s_lv$41$q) begin
             free_vec = free_vec | slot_bit$41;
             if (~nf_oh$41$q) begin
                 free2_vec = free2_vec | slot_bit$41;
             end
         end
-        fr$42$d = ~s_lv$42$q & ~(take_new & nf_oh$42$q) & ~rst;
-        if (fr$42$q) begin
+        if (~s_lv$42$q) begin
             free_vec = free_vec | slot_bit$42;
             if (~nf_oh$42$q) begin
                 free2_vec = free2_vec | slot_bit$42;
             end
         end
-        fr$43$d = ~s_lv$43$q & ~(take_new & nf_oh$43$q) & ~rst;
-        if (fr$43$q) begin
+        if (~s_lv$43$q) begin
             free_vec = free_vec | slot_bit$43;
             if (~nf_oh$43$q) begin
                 free2_vec = free2_vec | slot_bit$43;
             end
         end
-        fr$44$d = ~s_lv$44$q & ~(take_new & nf_oh$44$q) & ~rst;
-        if (fr$44$q) begin
+        if (~s_lv$44$q) begin
             free_vec = free_vec | slot_bit$44;
             if (~nf_oh$44$q) begin
                 free2_vec = free2_vec | slot_bit$44;
             end
         end
-        fr$45$d = ~s_lv$45$q & ~(take_new & nf_oh$45$q) & ~rst;
-        if (fr$45$q) begin
+        if (~s_lv$45$q) begin
             free_vec = free_vec | slot_bit$45;
             if (~nf_oh$45$q) begin
                 free2_vec = free2_vec | slot_bit$45;
             end
         end
-        fr$46$d = ~s_lv$46$q & ~(take_new & nf_oh$46$q) & ~rst;
-        if (fr$46$q) begin
+        if (~s_lv$46$q) begin
             free_vec = free_vec | slot_bit$46;
             if (~nf_oh$46$q) begin
                 free2_vec = free2_vec | slot_bit$46;
             end
         end
-        fr$47$d = ~s_lv$47$q & ~(take_new & nf_oh$47$q) & ~rst;
-        if (fr$47$q) begin
+        if (~s_lv$47$q) begin
             free_vec = free_vec | slot_bit$47;
             if (~nf_oh$47$q) begin
                 free2_vec = free2_vec | slot_bit$47;
             end
         end
-        fr$48$d = ~s_lv$48$q & ~(take_new & nf_oh$48$q) & ~rst;
-        if (fr$48$q) begin
+        if (~s_lv$48$q) begin
             free_vec = free_vec | slot_bit$48;
             if (~nf_oh$48$q) begin
                 free2_vec = free2_vec | slot_bit$48;
             end
         end
-        fr$49$d = ~s_lv$49$q & ~(take_new & nf_oh$49$q) & ~rst;
-        if (fr$49$q) begin
+        if (~s_lv$49$q) begin
             free_vec = free_vec | slot_bit$49;
             if (~nf_oh$49$q) begin
                 free2_vec = free2_vec | slot_bit$49;
             end
         end
-        fr$50$d = ~s_lv$50$q & ~(take_new & nf_oh$50$q) & ~rst;
-        if (fr$50$q) begin
+        if (~s_lv$50$q) begin
             free_vec = free_vec | slot_bit$50;
             if (~nf_oh$50$q) begin
                 free2_vec = free2_vec | slot_bit$50;
             end
         end
-        fr$51$d = ~s_lv$51$q & ~(take_new & nf_oh$51$q) & ~rst;
-        if (fr$51$q) begin
+        if (~s_lv$51$q) begin
             free_vec = free_vec | slot_bit$51;
             if (~nf_oh$51$q) begin
                 free2_vec = free2_vec | slot_bit$51;
             end
         end
-        fr$52$d = ~s_lv$52$q & ~(take_new & nf_oh$52$q) & ~rst;
-        if (fr$52$q) begin
+        if (~s_lv$52$q) begin
             free_vec = free_vec | slot_bit$52;
             if (~nf_oh$52$q) begin
                 free2_vec = free2_vec | slot_bit$52;
             end
         end
-        fr$53$d = ~s_lv$53$q & ~(take_new & nf_oh$53$q) & ~rst;
-        if (fr$53$q) begin
+        if (~s_lv$53$q) begin
             free_vec = free_vec | slot_bit$53;
             if (~nf_oh$53$q) begin
                 free2_vec = free2_vec | slot_bit$53;
             end
         end
-        fr$54$d = ~s_lv$54$q & ~(take_new & nf_oh$54$q) & ~rst;
-        if (fr$54$q) begin
+        if (~s_lv$54$q) begin
             free_vec = free_vec | slot_bit$54;
             if (~nf_oh$54$q) begin
                 free2_vec = free2_vec | slot_bit$54;
             end
         end
-        fr$55$d = ~s_lv$55$q & ~(take_new & nf_oh$55$q) & ~rst;
-        if (fr$55$q) begin
+        if (~s_lv$55$q) begin
             free_vec = free_vec | slot_bit$55;
             if (~nf_oh$55$q) begin
                 free2_vec = free2_vec | slot_bit$55;
             end
         end
-        fr$56$d = ~s_lv$56$q & ~(take_new & nf_oh$56$q) & ~rst;
-        if (fr$56$q) begin
+        if (~s_lv$56$q) begin
             free_vec = free_vec | slot_bit$56;
             if (~nf_oh$56$q) begin
                 free2_vec = free2_vec | slot_bit$56;
             end
         end
-        fr$57$d = ~s_lv$57$q & ~(take_new & nf_oh$57$q) & ~rst;
-        if (fr$57$q) begin
+        if (~s_lv$57$q) begin
             free_vec = free_vec | slot_bit$57;
             if (~nf_oh$57$q) begin
                 free2_vec = free2_vec | slot_bit$57;
             end
         end
-        fr$58$d = ~s_lv$58$q & ~(take_new & nf_oh$58$q) & ~rst;
-        if (fr$58$q) begin
+        if (~s_lv$58$q) begin
             free_vec = free_vec | slot_bit$58;
             if (~nf_oh$58$q) begin
                 free2_vec = free2_vec | slot_bit$58;
             end
         end
-        fr$59$d = ~s_lv$59$q & ~(take_new & nf_oh$59$q) & ~rst;
-        if (fr$59$q) begin
+        if (~s_lv$59$q) begin
             free_vec = free_vec | slot_bit$59;
             if (~nf_oh$59$q) begin
                 free2_vec = free2_vec | slot_bit$59;
             end
         end
-        fr$60$d = ~s_lv$60$q & ~(take_new & nf_oh$60$q) & ~rst;
-        if (fr$60$q) begin
+        if (~s_lv$60$q) begin
             free_vec = free_vec | slot_bit$60;
             if (~nf_oh$60$q) begin
                 free2_vec = free2_vec | slot_bit$60;
             end
         end
-        fr$61$d = ~s_lv$61$q & ~(take_new & nf_oh$61$q) & ~rst;
-        if (fr$61$q) begin
+        if (~s_lv$61$q) begin
             free_vec = free_vec | slot_bit$61;
             if (~nf_oh$61$q) begin
                 free2_vec = free2_vec | slot_bit$61;
             end
         end
-        fr$62$d = ~s_lv$62$q & ~(take_new & nf_oh$62$q) & ~rst;
-        if (fr$62$q) begin
+        if (~s_lv$62$q) begin
             free_vec = free_vec | slot_bit$62;
             if (~nf_oh$62$q) begin
                 free2_vec = free2_vec | slot_bit$62;
             end
         end
-        fr$63$d = ~s_lv$63$q & ~(take_new & nf_oh$63$q) & ~rst;
-        if (fr$63$q) begin
+        if (~s_lv$63$q) begin
             free_vec = free_vec | slot_bit$63;
             if (~nf_oh$63$q) begin
                 free2_vec = free2_vec | slot_bit$63;
@@ -31050,1222 +30410,6 @@ module qp_table_scale$miss$fl_copy$1(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$fl_copy$1
-
-
-module qp_table_scale$miss$fr$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$0
-
-
-module qp_table_scale$miss$fr$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$1
-
-
-module qp_table_scale$miss$fr$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$10
-
-
-module qp_table_scale$miss$fr$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$11
-
-
-module qp_table_scale$miss$fr$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$12
-
-
-module qp_table_scale$miss$fr$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$13
-
-
-module qp_table_scale$miss$fr$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$14
-
-
-module qp_table_scale$miss$fr$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$15
-
-
-module qp_table_scale$miss$fr$16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$16
-
-
-module qp_table_scale$miss$fr$17(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$17
-
-
-module qp_table_scale$miss$fr$18(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$18
-
-
-module qp_table_scale$miss$fr$19(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$19
-
-
-module qp_table_scale$miss$fr$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$2
-
-
-module qp_table_scale$miss$fr$20(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$20
-
-
-module qp_table_scale$miss$fr$21(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$21
-
-
-module qp_table_scale$miss$fr$22(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$22
-
-
-module qp_table_scale$miss$fr$23(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$23
-
-
-module qp_table_scale$miss$fr$24(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$24
-
-
-module qp_table_scale$miss$fr$25(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$25
-
-
-module qp_table_scale$miss$fr$26(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$26
-
-
-module qp_table_scale$miss$fr$27(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$27
-
-
-module qp_table_scale$miss$fr$28(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$28
-
-
-module qp_table_scale$miss$fr$29(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$29
-
-
-module qp_table_scale$miss$fr$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$3
-
-
-module qp_table_scale$miss$fr$30(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$30
-
-
-module qp_table_scale$miss$fr$31(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$31
-
-
-module qp_table_scale$miss$fr$32(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$32
-
-
-module qp_table_scale$miss$fr$33(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$33
-
-
-module qp_table_scale$miss$fr$34(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$34
-
-
-module qp_table_scale$miss$fr$35(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$35
-
-
-module qp_table_scale$miss$fr$36(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$36
-
-
-module qp_table_scale$miss$fr$37(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$37
-
-
-module qp_table_scale$miss$fr$38(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$38
-
-
-module qp_table_scale$miss$fr$39(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$39
-
-
-module qp_table_scale$miss$fr$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$4
-
-
-module qp_table_scale$miss$fr$40(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$40
-
-
-module qp_table_scale$miss$fr$41(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$41
-
-
-module qp_table_scale$miss$fr$42(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$42
-
-
-module qp_table_scale$miss$fr$43(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$43
-
-
-module qp_table_scale$miss$fr$44(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$44
-
-
-module qp_table_scale$miss$fr$45(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$45
-
-
-module qp_table_scale$miss$fr$46(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$46
-
-
-module qp_table_scale$miss$fr$47(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$47
-
-
-module qp_table_scale$miss$fr$48(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$48
-
-
-module qp_table_scale$miss$fr$49(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$49
-
-
-module qp_table_scale$miss$fr$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$5
-
-
-module qp_table_scale$miss$fr$50(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$50
-
-
-module qp_table_scale$miss$fr$51(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$51
-
-
-module qp_table_scale$miss$fr$52(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$52
-
-
-module qp_table_scale$miss$fr$53(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$53
-
-
-module qp_table_scale$miss$fr$54(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$54
-
-
-module qp_table_scale$miss$fr$55(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$55
-
-
-module qp_table_scale$miss$fr$56(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$56
-
-
-module qp_table_scale$miss$fr$57(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$57
-
-
-module qp_table_scale$miss$fr$58(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$58
-
-
-module qp_table_scale$miss$fr$59(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$59
-
-
-module qp_table_scale$miss$fr$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$6
-
-
-module qp_table_scale$miss$fr$60(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$60
-
-
-module qp_table_scale$miss$fr$61(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$61
-
-
-module qp_table_scale$miss$fr$62(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$62
-
-
-module qp_table_scale$miss$fr$63(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$63
-
-
-module qp_table_scale$miss$fr$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$7
-
-
-module qp_table_scale$miss$fr$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$8
-
-
-module qp_table_scale$miss$fr$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$fr$9
 
 
 module qp_table_scale$miss$i_block(d,q,clock);

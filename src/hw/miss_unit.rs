@@ -57,10 +57,9 @@
 //! fill is never broadcast, so it is done at its last beat), or it is the decision
 //! register's slot (the *pin*: a slot a request has matched stays live until the request
 //! merges into it, so it is never freed and taken for another block in between); a slot
-//! that is not live is free. The next free slot (`nf_oh`) is found one edge ahead, from the
-//! free flags registered at the edge before (`fr`): at each edge, the lowest slot free before
-//! the last edge but for the ones taken at the last edge and at this one, so a slot freed at
-//! edge `f` can be taken again at `f + 3`. A request never merges into a slot whose
+//! that is not live is free. The next free slot (`nf_oh`) is found one edge ahead: at each
+//! edge, the lowest slot free before the edge but for the one taken at the edge, so a slot
+//! freed at edge `f` can be taken again at `f + 2`. A request never merges into a slot whose
 //! fill had failed when it was matched (it takes a new slot and reads again: its lookup was
 //! not waiting for the failed read); one matched before the failure gets the failure. At
 //! most one mergeable slot holds a block, so a block is never read twice at once, except
@@ -86,10 +85,9 @@
 //! (`s_lv`, from the next `s_inc`, `s_pending`, the pin and whether the next count is 0: from
 //! `s_rz`, registered flags of `s_ref` being 0, 1, .. `ports`, shifted by `s_inc`, the flag of the
 //! slot's release count picked, with no adder or comparison). The next free slot is found from
-//! `fr` (`s_lv` registered, but for the slot taken at that edge) without a chain through the
-//! slots (free, none below it in its group of 8, `FREE_GROUP`, free, no group below holding a
-//! free slot, each a reduction of the free flags under a constant mask), twice side by side
-//! (with and without the slot taken now), and the take only picks one.
+//! `s_lv` without a chain through the slots (free, none below it in its group of 8, `FREE_GROUP`,
+//! free, no group below holding a free slot, each a reduction of the free flags under a constant
+//! mask), twice side by side (with and without the slot taken now), and the take only picks one.
 //! The room in a port's answer queue is registered (`ans_room`, exact: the count after the edge).
 //! `rd_filled` / `rd_filled2` / `rd_error` are multiplexers over each port's copy of the flags
 //! (the first two registered after them); `busy` compares
@@ -358,9 +356,6 @@ pub struct MissUnit {
     /// The slot a new take uses (one-hot, a slot that is free), and whether there is one.
     nf_oh: Vec<DFF<Bit>>,
     nf_valid: DFF<Bit>,
-    /// Per slot: free before the last edge and not taken at it (the search's input, so that
-    /// it starts from flip-flops placed beside it, not from the slots' `s_lv`).
-    fr: Vec<DFF<Bit>>,
     // Slots.
     s_block: Vec<DFF<Bits<BLOCK_NUM_BITS>>>,
     s_ref: Vec<DFF<Bits<REF_BITS>>>,
@@ -694,7 +689,6 @@ impl MissUnit {
             seal: vec_of(slots),
             t_mo: vec_of(slots),
             nf_oh: vec_of(slots),
-            fr: vec_of(slots),
             m_e: vec_of(slots),
             f1: vec_of(slots),
             f2: vec_of(slots),
@@ -750,7 +744,6 @@ impl Logic for MissUnit {
             self.seal[s].clock.next = self.clock.val();
             self.t_mo[s].clock.next = self.clock.val();
             self.nf_oh[s].clock.next = self.clock.val();
-            self.fr[s].clock.next = self.clock.val();
         }
         for p in 0..self._ports {
             self.answers[p].clock.next = self.clock.val();
@@ -891,23 +884,16 @@ impl Logic for MissUnit {
                 & (self.i_block.q.val() == self.q_block.val()));
         self.busy.next = self.busy_q.q.val() | self.busy_any.val();
 
-        // ---- The next free slot: the lowest slot free before the last edge (`fr`: not live
-        // then, and not the one taken at it), but for the one a request takes at this edge
-        // (`nf_oh`). A slot free in `fr` is still free: only a take makes a free slot live, and
-        // the takes of both edges are excluded. Found from registers, without a chain through
-        // the slots: a slot is the lowest free one when it is free, no slot below it in its
-        // group of 8 (`FREE_GROUP`) is free and no group below its group holds a free slot
-        // (each a reduction of the free flags under a constant mask); both searches, with and
-        // without `nf_oh`, run side by side and the take picks one. `fr` is a register of its
-        // own so that the search starts beside it, not at the slots' `s_lv` across the unit
-        // (that route and the search were the unit's longest path on ECP5, 9.42 ns alone).
+        // ---- The next free slot: the lowest slot not live, but for the one a request takes
+        // at this edge (`nf_oh`). Found from registers, without a chain through the slots: a
+        // slot is the lowest free one when it is free, no slot below it in its group of 8
+        // (`FREE_GROUP`) is free and no group below its group holds a free slot (each a
+        // reduction of the free flags under a constant mask); both searches, with and without
+        // `nf_oh`, run side by side and the take picks one.
         self.free_vec.next = 0.into();
         self.free2_vec.next = 0.into();
         for s in 0..self._slots {
-            self.fr[s].d.next = !self.s_lv[s].q.val()
-                & !(self.take_new.val() & self.nf_oh[s].q.val())
-                & !self.rst.val();
-            if self.fr[s].q.val() {
+            if !self.s_lv[s].q.val() {
                 self.free_vec.next = self.free_vec.val() | self.slot_bit[s].val();
                 if !self.nf_oh[s].q.val() {
                     self.free2_vec.next = self.free2_vec.val() | self.slot_bit[s].val();

@@ -523,11 +523,9 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut inp: VecDeque<Taken> = VecDeque::new();
     let mut cur: VecDeque<Taken> = VecDeque::new();
     let mut dec: Option<Deciding> = None;
-    // The slot a new take uses (the hardware's `nf_oh`): the lowest slot free two edges
-    // before (`fr`, the free flags then, registered: none after the reset), but for the
-    // ones taken at either of the last two edges.
+    // The slot a new take uses (the hardware's `nf_oh`): the lowest slot free one edge
+    // before, but for the one taken then.
     let mut nf: Option<usize> = None;
-    let mut fr: Vec<bool> = vec![false; slots_n];
     let mut pm: Vec<PortModel> = (0..ports).map(|_| PortModel::default()).collect();
     let mut reads_to_issue: VecDeque<u64> = VecDeque::new();
     let mut in_flight: VecDeque<(u64, u64)> = VecDeque::new(); // (block, beats seen)
@@ -819,10 +817,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         let blocked = e_req.is_some_and(|t| hold.is_some() && !t.exempt);
         held_waits += u64::from(blocked);
         let moves = e_req.is_some() && !blocked && (dec.is_none() || go);
-        nf = (0..slots_n).find(|&s| fr[s] && Some(s) != took_new);
-        fr = (0..slots_n)
-            .map(|s| !lv[s] && Some(s) != took_new)
-            .collect();
+        nf = (0..slots_n).find(|&s| !lv[s] && Some(s) != took_new);
         if moves {
             let t = cur.pop_front().unwrap();
             let hit = match (took_new, dec) {
