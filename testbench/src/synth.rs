@@ -15,7 +15,11 @@
 //!    [`MissUnit`](qptable::hw::miss_unit::MissUnit) alone too (the two blocks whose own
 //!    paths are longer than the lookup pipe's), and for the reference design of SPEC §7, a
 //!    registered 64-bit adder ([`ADDER_VERILOG`]); prints the engine's Fmax ratio to the
-//!    adder's (target >= 0.75) and the critical paths as nextpnr reports them, condensed;
+//!    adder's (target >= 0.75) and the critical paths as nextpnr reports them, condensed,
+//!    and how many of the engine's timing endpoints arrive later than the period the target
+//!    asks (the adder's period over the target ratio), by instance of the top level (from
+//!    nextpnr's `--report --detailed-timing-report`): one path gives the Fmax, the count
+//!    says how much of the design stands between it and the target;
 //! 3. runs a generic yosys `synth -flatten` and `ltp -noff` on the `fpga = generic` flavour
 //!    (cell count and the longest
 //!    path in cells, flip-flops excluded). Generic synthesis maps memories to flip-flops,
@@ -131,10 +135,83 @@ pub struct PnrFigures {
     pub fmax_mhz: f64,
     /// The critical path report of nextpnr after routing (its `Info:` lines).
     pub critical_path: Vec<String>,
+    /// Every timing endpoint (a cell's input that a clock edge samples) with its latest
+    /// arrival after routing, from nextpnr's `--report --detailed-timing-report`.
+    pub endpoints: Vec<Endpoint>,
     pub yosys_seconds: f64,
     pub pnr_seconds: f64,
     /// The nextpnr log.
     pub log_path: PathBuf,
+}
+
+/// A timing endpoint of a placed and routed design.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    /// The cell (its hierarchical name, `.`-separated) and its input.
+    pub cell: String,
+    pub port: String,
+    /// The latest arrival of its data after the clock edge, ns (setup excluded).
+    pub arrival_ns: f64,
+}
+
+/// The endpoints of a nextpnr JSON report (`--report F --detailed-timing-report`): every
+/// `detailed_net_timings[].endpoints[]` entry's cell and port, with the latest of the
+/// arrivals (`delay[1]`) the nets driving it give (an input appears once per net).
+pub fn endpoints_of_report(json: &str) -> Result<Vec<Endpoint>> {
+    let v: serde_json::Value =
+        serde_json::from_str(json).context("the nextpnr report is not JSON")?;
+    let nets = v
+        .get("detailed_net_timings")
+        .and_then(|n| n.as_array())
+        .ok_or_else(|| anyhow!("the nextpnr report has no `detailed_net_timings`"))?;
+    let mut latest: std::collections::BTreeMap<(String, String), f64> = Default::default();
+    for net in nets {
+        let Some(eps) = net.get("endpoints").and_then(|e| e.as_array()) else {
+            continue;
+        };
+        for e in eps {
+            let field = |k: &str| e.get(k).and_then(|x| x.as_str());
+            let arrival = e
+                .get("delay")
+                .and_then(|d| d.as_array())
+                .and_then(|d| d.get(1))
+                .and_then(|d| d.as_f64());
+            let (Some(cell), Some(port), Some(arrival)) = (field("cell"), field("port"), arrival)
+            else {
+                bail!("an endpoint of the nextpnr report without cell, port or delay: {e}");
+            };
+            let a = latest
+                .entry((cell.to_string(), port.to_string()))
+                .or_insert(arrival);
+            *a = a.max(arrival);
+        }
+    }
+    Ok(latest
+        .into_iter()
+        .map(|((cell, port), arrival_ns)| Endpoint {
+            cell,
+            port,
+            arrival_ns,
+        })
+        .collect())
+}
+
+/// The endpoints whose arrival is beyond `period_ns`: how many, and how many in each
+/// instance of the top level (the first component of the cell's name; `(top)` for the top
+/// level's own cells), most first.
+pub fn endpoints_beyond(endpoints: &[Endpoint], period_ns: f64) -> (usize, Vec<(String, usize)>) {
+    let mut by: std::collections::BTreeMap<String, usize> = Default::default();
+    for e in endpoints.iter().filter(|e| e.arrival_ns > period_ns) {
+        let inst = match e.cell.split_once('.') {
+            Some((first, _)) => first.to_string(),
+            None => "(top)".to_string(),
+        };
+        *by.entry(inst).or_default() += 1;
+    }
+    let total = by.values().sum();
+    let mut by: Vec<(String, usize)> = by.into_iter().collect();
+    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    (total, by)
 }
 
 /// Generic synthesis figures.
@@ -190,6 +267,12 @@ impl SynthReport {
     /// Engine Fmax over adder Fmax.
     pub fn ratio(&self) -> f64 {
         self.engine.fmax_mhz / self.adder.fmax_mhz
+    }
+
+    /// The clock period the target ratio asks of the engine: the adder's period over the
+    /// target, ns.
+    pub fn target_period_ns(&self) -> f64 {
+        1000.0 / (self.adder.fmax_mhz * self.target.0)
     }
 
     /// Whether [`SynthReport::ratio`] reaches the configuration's target.
@@ -405,6 +488,13 @@ pub fn ecp5(
     let yosys_seconds = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let log_path = dir.join("nextpnr.log");
+    let report_name = "nextpnr_report.json";
+    let report_path = dir.join(report_name);
+    // Not a report of an earlier run if this one fails before it writes its own.
+    if report_path.exists() {
+        std::fs::remove_file(&report_path)
+            .with_context(|| format!("cannot remove {}", report_path.display()))?;
+    }
     let plog = run_logged(
         // Run in the netlist's directory with a relative name: YoWASP's nextpnr (WebAssembly)
         // sees only the directory it is started in, not absolute paths elsewhere.
@@ -415,11 +505,16 @@ pub fn ecp5(
             .arg(format!("{top}.json"))
             .args(["--freq", &format!("{}", opts.freq_mhz)])
             .args(["--seed", &opts.seed.to_string()])
-            .arg("--timing-allow-fail"),
+            .arg("--timing-allow-fail")
+            .args(["--report", report_name, "--detailed-timing-report"]),
         "nextpnr-ecp5",
         &log_path,
     )?;
     let pnr_seconds = t.elapsed().as_secs_f64();
+    let report = std::fs::read_to_string(&report_path)
+        .with_context(|| format!("nextpnr wrote no report {}", report_path.display()))?;
+    let endpoints =
+        endpoints_of_report(&report).with_context(|| format!("in {}", report_path.display()))?;
     Ok(PnrFigures {
         top: top.to_string(),
         luts: utilisation(&plog, "TRELLIS_COMB"),
@@ -433,6 +528,7 @@ pub fn ecp5(
             )
         })?,
         critical_path: critical_path(&plog),
+        endpoints,
         yosys_seconds,
         pnr_seconds,
         log_path,
@@ -734,6 +830,24 @@ impl SynthReport {
             self.target.0,
             if self.target_met() { "met" } else { "NOT MET" }
         );
+        let period = self.target_period_ns();
+        let (beyond, by) = endpoints_beyond(&self.engine.endpoints, period);
+        let mut line = format!(
+            "timing endpoints of {} beyond {period:.2} ns (the adder's period / {}): {beyond} of {}",
+            self.engine.top,
+            self.target.0,
+            self.engine.endpoints.len()
+        );
+        if !by.is_empty() {
+            let shown: Vec<String> = by.iter().take(8).map(|(i, n)| format!("{i} {n}")).collect();
+            let rest = by.len().saturating_sub(8);
+            let _ = write!(line, " ({}", shown.join(", "));
+            if rest > 0 {
+                let _ = write!(line, ", {rest} more instances");
+            }
+            line.push(')');
+        }
+        let _ = writeln!(o, "{line}");
         let _ = writeln!(
             o,
             "lookup pipe alone / adder: {:.3}",
@@ -980,6 +1094,43 @@ mod tests {
         let sdc = "create_clock -name clk -period 5.5 [get_ports {clk}]\n";
         assert_eq!(constraint_period_ns(sdc), Some(5.5));
         assert_eq!(constraint_period_ns("# nothing\n"), None);
+    }
+
+    /// A report in nextpnr's shape: an input reached by two nets counts once, at the later
+    /// arrival; a top-level cell groups as `(top)`.
+    const REPORT: &str = r#"{"fmax": {}, "detailed_net_timings": [
+        {"driver": "a.q", "net": "n1", "port": "Q", "event": "posedge clk", "endpoints": [
+            {"cell": "miss.s_ref.q", "port": "DI", "delay": [1.0, 8.5], "event": "posedge clk"},
+            {"cell": "engine.st.q", "port": "CE", "delay": [0.5, 3.0], "event": "posedge clk"}]},
+        {"driver": "b.q", "net": "n2", "port": "Q", "event": "posedge clk", "endpoints": [
+            {"cell": "miss.s_ref.q", "port": "DI", "delay": [1.0, 9.5], "event": "posedge clk"},
+            {"cell": "miss.s_lv.q", "port": "DI", "delay": [1.0, 7.0], "event": "posedge clk"},
+            {"cell": "out_q", "port": "DI", "delay": [0.1, 7.5], "event": "posedge clk"}]}]}"#;
+
+    #[test]
+    fn endpoints_are_read_once_each_at_their_latest_arrival() {
+        let e = endpoints_of_report(REPORT).unwrap();
+        assert_eq!(e.len(), 4);
+        let s_ref = e.iter().find(|x| x.cell == "miss.s_ref.q").unwrap();
+        assert_eq!((s_ref.port.as_str(), s_ref.arrival_ns), ("DI", 9.5));
+        let (n, by) = endpoints_beyond(&e, 7.2);
+        assert_eq!(n, 2);
+        assert_eq!(by, vec![("(top)".to_string(), 1), ("miss".to_string(), 1)]);
+        assert_eq!(endpoints_beyond(&e, 6.9).1[0], ("miss".to_string(), 2));
+        assert_eq!(endpoints_beyond(&e, 10.0), (0, vec![]));
+    }
+
+    #[test]
+    fn a_report_without_timings_or_with_a_bad_endpoint_is_an_error() {
+        let err = endpoints_of_report(r#"{"fmax": {}}"#).unwrap_err();
+        assert!(err.to_string().contains("detailed_net_timings"), "{err}");
+        let bad = r#"{"detailed_net_timings": [{"endpoints": [{"cell": "x", "port": "DI"}]}]}"#;
+        let err = endpoints_of_report(bad).unwrap_err();
+        assert!(
+            err.to_string().contains("without cell, port or delay"),
+            "{err}"
+        );
+        assert!(endpoints_of_report("not json").is_err());
     }
 
     #[test]
