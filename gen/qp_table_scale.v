@@ -10560,6 +10560,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  k_bit$0 = 8'h1;
     localparam  k_bit$1 = 8'h2;
     localparam  k_bit$2 = 8'h4;
+    localparam  port_bit$0 = 4'h1;
+    localparam  port_bit$1 = 4'h2;
     localparam  k_mask = 8'h7;
     localparam  m_num$0 = 10'b0;
     localparam  m_num$1 = 10'b1;
@@ -12432,6 +12434,198 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [7:0] s_rz$63$d;
     wire  [7:0] s_rz$63$q;
     reg  s_rz$63$clock;
+    reg  [3:0] s_rel$0$d;
+    wire  [3:0] s_rel$0$q;
+    reg  s_rel$0$clock;
+    reg  [3:0] s_rel$1$d;
+    wire  [3:0] s_rel$1$q;
+    reg  s_rel$1$clock;
+    reg  [3:0] s_rel$2$d;
+    wire  [3:0] s_rel$2$q;
+    reg  s_rel$2$clock;
+    reg  [3:0] s_rel$3$d;
+    wire  [3:0] s_rel$3$q;
+    reg  s_rel$3$clock;
+    reg  [3:0] s_rel$4$d;
+    wire  [3:0] s_rel$4$q;
+    reg  s_rel$4$clock;
+    reg  [3:0] s_rel$5$d;
+    wire  [3:0] s_rel$5$q;
+    reg  s_rel$5$clock;
+    reg  [3:0] s_rel$6$d;
+    wire  [3:0] s_rel$6$q;
+    reg  s_rel$6$clock;
+    reg  [3:0] s_rel$7$d;
+    wire  [3:0] s_rel$7$q;
+    reg  s_rel$7$clock;
+    reg  [3:0] s_rel$8$d;
+    wire  [3:0] s_rel$8$q;
+    reg  s_rel$8$clock;
+    reg  [3:0] s_rel$9$d;
+    wire  [3:0] s_rel$9$q;
+    reg  s_rel$9$clock;
+    reg  [3:0] s_rel$10$d;
+    wire  [3:0] s_rel$10$q;
+    reg  s_rel$10$clock;
+    reg  [3:0] s_rel$11$d;
+    wire  [3:0] s_rel$11$q;
+    reg  s_rel$11$clock;
+    reg  [3:0] s_rel$12$d;
+    wire  [3:0] s_rel$12$q;
+    reg  s_rel$12$clock;
+    reg  [3:0] s_rel$13$d;
+    wire  [3:0] s_rel$13$q;
+    reg  s_rel$13$clock;
+    reg  [3:0] s_rel$14$d;
+    wire  [3:0] s_rel$14$q;
+    reg  s_rel$14$clock;
+    reg  [3:0] s_rel$15$d;
+    wire  [3:0] s_rel$15$q;
+    reg  s_rel$15$clock;
+    reg  [3:0] s_rel$16$d;
+    wire  [3:0] s_rel$16$q;
+    reg  s_rel$16$clock;
+    reg  [3:0] s_rel$17$d;
+    wire  [3:0] s_rel$17$q;
+    reg  s_rel$17$clock;
+    reg  [3:0] s_rel$18$d;
+    wire  [3:0] s_rel$18$q;
+    reg  s_rel$18$clock;
+    reg  [3:0] s_rel$19$d;
+    wire  [3:0] s_rel$19$q;
+    reg  s_rel$19$clock;
+    reg  [3:0] s_rel$20$d;
+    wire  [3:0] s_rel$20$q;
+    reg  s_rel$20$clock;
+    reg  [3:0] s_rel$21$d;
+    wire  [3:0] s_rel$21$q;
+    reg  s_rel$21$clock;
+    reg  [3:0] s_rel$22$d;
+    wire  [3:0] s_rel$22$q;
+    reg  s_rel$22$clock;
+    reg  [3:0] s_rel$23$d;
+    wire  [3:0] s_rel$23$q;
+    reg  s_rel$23$clock;
+    reg  [3:0] s_rel$24$d;
+    wire  [3:0] s_rel$24$q;
+    reg  s_rel$24$clock;
+    reg  [3:0] s_rel$25$d;
+    wire  [3:0] s_rel$25$q;
+    reg  s_rel$25$clock;
+    reg  [3:0] s_rel$26$d;
+    wire  [3:0] s_rel$26$q;
+    reg  s_rel$26$clock;
+    reg  [3:0] s_rel$27$d;
+    wire  [3:0] s_rel$27$q;
+    reg  s_rel$27$clock;
+    reg  [3:0] s_rel$28$d;
+    wire  [3:0] s_rel$28$q;
+    reg  s_rel$28$clock;
+    reg  [3:0] s_rel$29$d;
+    wire  [3:0] s_rel$29$q;
+    reg  s_rel$29$clock;
+    reg  [3:0] s_rel$30$d;
+    wire  [3:0] s_rel$30$q;
+    reg  s_rel$30$clock;
+    reg  [3:0] s_rel$31$d;
+    wire  [3:0] s_rel$31$q;
+    reg  s_rel$31$clock;
+    reg  [3:0] s_rel$32$d;
+    wire  [3:0] s_rel$32$q;
+    reg  s_rel$32$clock;
+    reg  [3:0] s_rel$33$d;
+    wire  [3:0] s_rel$33$q;
+    reg  s_rel$33$clock;
+    reg  [3:0] s_rel$34$d;
+    wire  [3:0] s_rel$34$q;
+    reg  s_rel$34$clock;
+    reg  [3:0] s_rel$35$d;
+    wire  [3:0] s_rel$35$q;
+    reg  s_rel$35$clock;
+    reg  [3:0] s_rel$36$d;
+    wire  [3:0] s_rel$36$q;
+    reg  s_rel$36$clock;
+    reg  [3:0] s_rel$37$d;
+    wire  [3:0] s_rel$37$q;
+    reg  s_rel$37$clock;
+    reg  [3:0] s_rel$38$d;
+    wire  [3:0] s_rel$38$q;
+    reg  s_rel$38$clock;
+    reg  [3:0] s_rel$39$d;
+    wire  [3:0] s_rel$39$q;
+    reg  s_rel$39$clock;
+    reg  [3:0] s_rel$40$d;
+    wire  [3:0] s_rel$40$q;
+    reg  s_rel$40$clock;
+    reg  [3:0] s_rel$41$d;
+    wire  [3:0] s_rel$41$q;
+    reg  s_rel$41$clock;
+    reg  [3:0] s_rel$42$d;
+    wire  [3:0] s_rel$42$q;
+    reg  s_rel$42$clock;
+    reg  [3:0] s_rel$43$d;
+    wire  [3:0] s_rel$43$q;
+    reg  s_rel$43$clock;
+    reg  [3:0] s_rel$44$d;
+    wire  [3:0] s_rel$44$q;
+    reg  s_rel$44$clock;
+    reg  [3:0] s_rel$45$d;
+    wire  [3:0] s_rel$45$q;
+    reg  s_rel$45$clock;
+    reg  [3:0] s_rel$46$d;
+    wire  [3:0] s_rel$46$q;
+    reg  s_rel$46$clock;
+    reg  [3:0] s_rel$47$d;
+    wire  [3:0] s_rel$47$q;
+    reg  s_rel$47$clock;
+    reg  [3:0] s_rel$48$d;
+    wire  [3:0] s_rel$48$q;
+    reg  s_rel$48$clock;
+    reg  [3:0] s_rel$49$d;
+    wire  [3:0] s_rel$49$q;
+    reg  s_rel$49$clock;
+    reg  [3:0] s_rel$50$d;
+    wire  [3:0] s_rel$50$q;
+    reg  s_rel$50$clock;
+    reg  [3:0] s_rel$51$d;
+    wire  [3:0] s_rel$51$q;
+    reg  s_rel$51$clock;
+    reg  [3:0] s_rel$52$d;
+    wire  [3:0] s_rel$52$q;
+    reg  s_rel$52$clock;
+    reg  [3:0] s_rel$53$d;
+    wire  [3:0] s_rel$53$q;
+    reg  s_rel$53$clock;
+    reg  [3:0] s_rel$54$d;
+    wire  [3:0] s_rel$54$q;
+    reg  s_rel$54$clock;
+    reg  [3:0] s_rel$55$d;
+    wire  [3:0] s_rel$55$q;
+    reg  s_rel$55$clock;
+    reg  [3:0] s_rel$56$d;
+    wire  [3:0] s_rel$56$q;
+    reg  s_rel$56$clock;
+    reg  [3:0] s_rel$57$d;
+    wire  [3:0] s_rel$57$q;
+    reg  s_rel$57$clock;
+    reg  [3:0] s_rel$58$d;
+    wire  [3:0] s_rel$58$q;
+    reg  s_rel$58$clock;
+    reg  [3:0] s_rel$59$d;
+    wire  [3:0] s_rel$59$q;
+    reg  s_rel$59$clock;
+    reg  [3:0] s_rel$60$d;
+    wire  [3:0] s_rel$60$q;
+    reg  s_rel$60$clock;
+    reg  [3:0] s_rel$61$d;
+    wire  [3:0] s_rel$61$q;
+    reg  s_rel$61$clock;
+    reg  [3:0] s_rel$62$d;
+    wire  [3:0] s_rel$62$q;
+    reg  s_rel$62$clock;
+    reg  [3:0] s_rel$63$d;
+    wire  [3:0] s_rel$63$q;
+    reg  s_rel$63$clock;
     reg  s_eq_a$0$d;
     wire  s_eq_a$0$q;
     reg  s_eq_a$0$clock;
@@ -13618,6 +13812,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [9:0] ref_d;
     reg  inc;
     reg  [2:0] dec;
+    reg  [3:0] rel_d;
     reg  [20:0] a_block;
     reg  [63:0] a_addr;
     reg  ar_load;
@@ -16693,6 +16888,326 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(s_rz$63$q),
         .clock(s_rz$63$clock)
     );
+    qp_table_scale$miss$s_rel$0 s_rel$0(
+        .d(s_rel$0$d),
+        .q(s_rel$0$q),
+        .clock(s_rel$0$clock)
+    );
+    qp_table_scale$miss$s_rel$1 s_rel$1(
+        .d(s_rel$1$d),
+        .q(s_rel$1$q),
+        .clock(s_rel$1$clock)
+    );
+    qp_table_scale$miss$s_rel$2 s_rel$2(
+        .d(s_rel$2$d),
+        .q(s_rel$2$q),
+        .clock(s_rel$2$clock)
+    );
+    qp_table_scale$miss$s_rel$3 s_rel$3(
+        .d(s_rel$3$d),
+        .q(s_rel$3$q),
+        .clock(s_rel$3$clock)
+    );
+    qp_table_scale$miss$s_rel$4 s_rel$4(
+        .d(s_rel$4$d),
+        .q(s_rel$4$q),
+        .clock(s_rel$4$clock)
+    );
+    qp_table_scale$miss$s_rel$5 s_rel$5(
+        .d(s_rel$5$d),
+        .q(s_rel$5$q),
+        .clock(s_rel$5$clock)
+    );
+    qp_table_scale$miss$s_rel$6 s_rel$6(
+        .d(s_rel$6$d),
+        .q(s_rel$6$q),
+        .clock(s_rel$6$clock)
+    );
+    qp_table_scale$miss$s_rel$7 s_rel$7(
+        .d(s_rel$7$d),
+        .q(s_rel$7$q),
+        .clock(s_rel$7$clock)
+    );
+    qp_table_scale$miss$s_rel$8 s_rel$8(
+        .d(s_rel$8$d),
+        .q(s_rel$8$q),
+        .clock(s_rel$8$clock)
+    );
+    qp_table_scale$miss$s_rel$9 s_rel$9(
+        .d(s_rel$9$d),
+        .q(s_rel$9$q),
+        .clock(s_rel$9$clock)
+    );
+    qp_table_scale$miss$s_rel$10 s_rel$10(
+        .d(s_rel$10$d),
+        .q(s_rel$10$q),
+        .clock(s_rel$10$clock)
+    );
+    qp_table_scale$miss$s_rel$11 s_rel$11(
+        .d(s_rel$11$d),
+        .q(s_rel$11$q),
+        .clock(s_rel$11$clock)
+    );
+    qp_table_scale$miss$s_rel$12 s_rel$12(
+        .d(s_rel$12$d),
+        .q(s_rel$12$q),
+        .clock(s_rel$12$clock)
+    );
+    qp_table_scale$miss$s_rel$13 s_rel$13(
+        .d(s_rel$13$d),
+        .q(s_rel$13$q),
+        .clock(s_rel$13$clock)
+    );
+    qp_table_scale$miss$s_rel$14 s_rel$14(
+        .d(s_rel$14$d),
+        .q(s_rel$14$q),
+        .clock(s_rel$14$clock)
+    );
+    qp_table_scale$miss$s_rel$15 s_rel$15(
+        .d(s_rel$15$d),
+        .q(s_rel$15$q),
+        .clock(s_rel$15$clock)
+    );
+    qp_table_scale$miss$s_rel$16 s_rel$16(
+        .d(s_rel$16$d),
+        .q(s_rel$16$q),
+        .clock(s_rel$16$clock)
+    );
+    qp_table_scale$miss$s_rel$17 s_rel$17(
+        .d(s_rel$17$d),
+        .q(s_rel$17$q),
+        .clock(s_rel$17$clock)
+    );
+    qp_table_scale$miss$s_rel$18 s_rel$18(
+        .d(s_rel$18$d),
+        .q(s_rel$18$q),
+        .clock(s_rel$18$clock)
+    );
+    qp_table_scale$miss$s_rel$19 s_rel$19(
+        .d(s_rel$19$d),
+        .q(s_rel$19$q),
+        .clock(s_rel$19$clock)
+    );
+    qp_table_scale$miss$s_rel$20 s_rel$20(
+        .d(s_rel$20$d),
+        .q(s_rel$20$q),
+        .clock(s_rel$20$clock)
+    );
+    qp_table_scale$miss$s_rel$21 s_rel$21(
+        .d(s_rel$21$d),
+        .q(s_rel$21$q),
+        .clock(s_rel$21$clock)
+    );
+    qp_table_scale$miss$s_rel$22 s_rel$22(
+        .d(s_rel$22$d),
+        .q(s_rel$22$q),
+        .clock(s_rel$22$clock)
+    );
+    qp_table_scale$miss$s_rel$23 s_rel$23(
+        .d(s_rel$23$d),
+        .q(s_rel$23$q),
+        .clock(s_rel$23$clock)
+    );
+    qp_table_scale$miss$s_rel$24 s_rel$24(
+        .d(s_rel$24$d),
+        .q(s_rel$24$q),
+        .clock(s_rel$24$clock)
+    );
+    qp_table_scale$miss$s_rel$25 s_rel$25(
+        .d(s_rel$25$d),
+        .q(s_rel$25$q),
+        .clock(s_rel$25$clock)
+    );
+    qp_table_scale$miss$s_rel$26 s_rel$26(
+        .d(s_rel$26$d),
+        .q(s_rel$26$q),
+        .clock(s_rel$26$clock)
+    );
+    qp_table_scale$miss$s_rel$27 s_rel$27(
+        .d(s_rel$27$d),
+        .q(s_rel$27$q),
+        .clock(s_rel$27$clock)
+    );
+    qp_table_scale$miss$s_rel$28 s_rel$28(
+        .d(s_rel$28$d),
+        .q(s_rel$28$q),
+        .clock(s_rel$28$clock)
+    );
+    qp_table_scale$miss$s_rel$29 s_rel$29(
+        .d(s_rel$29$d),
+        .q(s_rel$29$q),
+        .clock(s_rel$29$clock)
+    );
+    qp_table_scale$miss$s_rel$30 s_rel$30(
+        .d(s_rel$30$d),
+        .q(s_rel$30$q),
+        .clock(s_rel$30$clock)
+    );
+    qp_table_scale$miss$s_rel$31 s_rel$31(
+        .d(s_rel$31$d),
+        .q(s_rel$31$q),
+        .clock(s_rel$31$clock)
+    );
+    qp_table_scale$miss$s_rel$32 s_rel$32(
+        .d(s_rel$32$d),
+        .q(s_rel$32$q),
+        .clock(s_rel$32$clock)
+    );
+    qp_table_scale$miss$s_rel$33 s_rel$33(
+        .d(s_rel$33$d),
+        .q(s_rel$33$q),
+        .clock(s_rel$33$clock)
+    );
+    qp_table_scale$miss$s_rel$34 s_rel$34(
+        .d(s_rel$34$d),
+        .q(s_rel$34$q),
+        .clock(s_rel$34$clock)
+    );
+    qp_table_scale$miss$s_rel$35 s_rel$35(
+        .d(s_rel$35$d),
+        .q(s_rel$35$q),
+        .clock(s_rel$35$clock)
+    );
+    qp_table_scale$miss$s_rel$36 s_rel$36(
+        .d(s_rel$36$d),
+        .q(s_rel$36$q),
+        .clock(s_rel$36$clock)
+    );
+    qp_table_scale$miss$s_rel$37 s_rel$37(
+        .d(s_rel$37$d),
+        .q(s_rel$37$q),
+        .clock(s_rel$37$clock)
+    );
+    qp_table_scale$miss$s_rel$38 s_rel$38(
+        .d(s_rel$38$d),
+        .q(s_rel$38$q),
+        .clock(s_rel$38$clock)
+    );
+    qp_table_scale$miss$s_rel$39 s_rel$39(
+        .d(s_rel$39$d),
+        .q(s_rel$39$q),
+        .clock(s_rel$39$clock)
+    );
+    qp_table_scale$miss$s_rel$40 s_rel$40(
+        .d(s_rel$40$d),
+        .q(s_rel$40$q),
+        .clock(s_rel$40$clock)
+    );
+    qp_table_scale$miss$s_rel$41 s_rel$41(
+        .d(s_rel$41$d),
+        .q(s_rel$41$q),
+        .clock(s_rel$41$clock)
+    );
+    qp_table_scale$miss$s_rel$42 s_rel$42(
+        .d(s_rel$42$d),
+        .q(s_rel$42$q),
+        .clock(s_rel$42$clock)
+    );
+    qp_table_scale$miss$s_rel$43 s_rel$43(
+        .d(s_rel$43$d),
+        .q(s_rel$43$q),
+        .clock(s_rel$43$clock)
+    );
+    qp_table_scale$miss$s_rel$44 s_rel$44(
+        .d(s_rel$44$d),
+        .q(s_rel$44$q),
+        .clock(s_rel$44$clock)
+    );
+    qp_table_scale$miss$s_rel$45 s_rel$45(
+        .d(s_rel$45$d),
+        .q(s_rel$45$q),
+        .clock(s_rel$45$clock)
+    );
+    qp_table_scale$miss$s_rel$46 s_rel$46(
+        .d(s_rel$46$d),
+        .q(s_rel$46$q),
+        .clock(s_rel$46$clock)
+    );
+    qp_table_scale$miss$s_rel$47 s_rel$47(
+        .d(s_rel$47$d),
+        .q(s_rel$47$q),
+        .clock(s_rel$47$clock)
+    );
+    qp_table_scale$miss$s_rel$48 s_rel$48(
+        .d(s_rel$48$d),
+        .q(s_rel$48$q),
+        .clock(s_rel$48$clock)
+    );
+    qp_table_scale$miss$s_rel$49 s_rel$49(
+        .d(s_rel$49$d),
+        .q(s_rel$49$q),
+        .clock(s_rel$49$clock)
+    );
+    qp_table_scale$miss$s_rel$50 s_rel$50(
+        .d(s_rel$50$d),
+        .q(s_rel$50$q),
+        .clock(s_rel$50$clock)
+    );
+    qp_table_scale$miss$s_rel$51 s_rel$51(
+        .d(s_rel$51$d),
+        .q(s_rel$51$q),
+        .clock(s_rel$51$clock)
+    );
+    qp_table_scale$miss$s_rel$52 s_rel$52(
+        .d(s_rel$52$d),
+        .q(s_rel$52$q),
+        .clock(s_rel$52$clock)
+    );
+    qp_table_scale$miss$s_rel$53 s_rel$53(
+        .d(s_rel$53$d),
+        .q(s_rel$53$q),
+        .clock(s_rel$53$clock)
+    );
+    qp_table_scale$miss$s_rel$54 s_rel$54(
+        .d(s_rel$54$d),
+        .q(s_rel$54$q),
+        .clock(s_rel$54$clock)
+    );
+    qp_table_scale$miss$s_rel$55 s_rel$55(
+        .d(s_rel$55$d),
+        .q(s_rel$55$q),
+        .clock(s_rel$55$clock)
+    );
+    qp_table_scale$miss$s_rel$56 s_rel$56(
+        .d(s_rel$56$d),
+        .q(s_rel$56$q),
+        .clock(s_rel$56$clock)
+    );
+    qp_table_scale$miss$s_rel$57 s_rel$57(
+        .d(s_rel$57$d),
+        .q(s_rel$57$q),
+        .clock(s_rel$57$clock)
+    );
+    qp_table_scale$miss$s_rel$58 s_rel$58(
+        .d(s_rel$58$d),
+        .q(s_rel$58$q),
+        .clock(s_rel$58$clock)
+    );
+    qp_table_scale$miss$s_rel$59 s_rel$59(
+        .d(s_rel$59$d),
+        .q(s_rel$59$q),
+        .clock(s_rel$59$clock)
+    );
+    qp_table_scale$miss$s_rel$60 s_rel$60(
+        .d(s_rel$60$d),
+        .q(s_rel$60$q),
+        .clock(s_rel$60$clock)
+    );
+    qp_table_scale$miss$s_rel$61 s_rel$61(
+        .d(s_rel$61$d),
+        .q(s_rel$61$q),
+        .clock(s_rel$61$clock)
+    );
+    qp_table_scale$miss$s_rel$62 s_rel$62(
+        .d(s_rel$62$d),
+        .q(s_rel$62$q),
+        .clock(s_rel$62$clock)
+    );
+    qp_table_scale$miss$s_rel$63 s_rel$63(
+        .d(s_rel$63$d),
+        .q(s_rel$63$q),
+        .clock(s_rel$63$clock)
+    );
     qp_table_scale$miss$s_eq_a$0 s_eq_a$0(
         .d(s_eq_a$0$d),
         .q(s_eq_a$0$q),
@@ -18242,6 +18757,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$0$clock = clock;
         s_pending$0$clock = clock;
         s_lv$0$clock = clock;
+        s_rel$0$clock = clock;
         s_block$0$d = s_block$0$q;
         s_filled$0$d = s_filled$0$q;
         s_error$0$d = s_error$0$q;
@@ -18257,6 +18773,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$1$clock = clock;
         s_pending$1$clock = clock;
         s_lv$1$clock = clock;
+        s_rel$1$clock = clock;
         s_block$1$d = s_block$1$q;
         s_filled$1$d = s_filled$1$q;
         s_error$1$d = s_error$1$q;
@@ -18272,6 +18789,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$2$clock = clock;
         s_pending$2$clock = clock;
         s_lv$2$clock = clock;
+        s_rel$2$clock = clock;
         s_block$2$d = s_block$2$q;
         s_filled$2$d = s_filled$2$q;
         s_error$2$d = s_error$2$q;
@@ -18287,6 +18805,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$3$clock = clock;
         s_pending$3$clock = clock;
         s_lv$3$clock = clock;
+        s_rel$3$clock = clock;
         s_block$3$d = s_block$3$q;
         s_filled$3$d = s_filled$3$q;
         s_error$3$d = s_error$3$q;
@@ -18302,6 +18821,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$4$clock = clock;
         s_pending$4$clock = clock;
         s_lv$4$clock = clock;
+        s_rel$4$clock = clock;
         s_block$4$d = s_block$4$q;
         s_filled$4$d = s_filled$4$q;
         s_error$4$d = s_error$4$q;
@@ -18317,6 +18837,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$5$clock = clock;
         s_pending$5$clock = clock;
         s_lv$5$clock = clock;
+        s_rel$5$clock = clock;
         s_block$5$d = s_block$5$q;
         s_filled$5$d = s_filled$5$q;
         s_error$5$d = s_error$5$q;
@@ -18332,6 +18853,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$6$clock = clock;
         s_pending$6$clock = clock;
         s_lv$6$clock = clock;
+        s_rel$6$clock = clock;
         s_block$6$d = s_block$6$q;
         s_filled$6$d = s_filled$6$q;
         s_error$6$d = s_error$6$q;
@@ -18347,6 +18869,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$7$clock = clock;
         s_pending$7$clock = clock;
         s_lv$7$clock = clock;
+        s_rel$7$clock = clock;
         s_block$7$d = s_block$7$q;
         s_filled$7$d = s_filled$7$q;
         s_error$7$d = s_error$7$q;
@@ -18362,6 +18885,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$8$clock = clock;
         s_pending$8$clock = clock;
         s_lv$8$clock = clock;
+        s_rel$8$clock = clock;
         s_block$8$d = s_block$8$q;
         s_filled$8$d = s_filled$8$q;
         s_error$8$d = s_error$8$q;
@@ -18377,6 +18901,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$9$clock = clock;
         s_pending$9$clock = clock;
         s_lv$9$clock = clock;
+        s_rel$9$clock = clock;
         s_block$9$d = s_block$9$q;
         s_filled$9$d = s_filled$9$q;
         s_error$9$d = s_error$9$q;
@@ -18392,6 +18917,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$10$clock = clock;
         s_pending$10$clock = clock;
         s_lv$10$clock = clock;
+        s_rel$10$clock = clock;
         s_block$10$d = s_block$10$q;
         s_filled$10$d = s_filled$10$q;
         s_error$10$d = s_error$10$q;
@@ -18407,6 +18933,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$11$clock = clock;
         s_pending$11$clock = clock;
         s_lv$11$clock = clock;
+        s_rel$11$clock = clock;
         s_block$11$d = s_block$11$q;
         s_filled$11$d = s_filled$11$q;
         s_error$11$d = s_error$11$q;
@@ -18422,6 +18949,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$12$clock = clock;
         s_pending$12$clock = clock;
         s_lv$12$clock = clock;
+        s_rel$12$clock = clock;
         s_block$12$d = s_block$12$q;
         s_filled$12$d = s_filled$12$q;
         s_error$12$d = s_error$12$q;
@@ -18437,6 +18965,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$13$clock = clock;
         s_pending$13$clock = clock;
         s_lv$13$clock = clock;
+        s_rel$13$clock = clock;
         s_block$13$d = s_block$13$q;
         s_filled$13$d = s_filled$13$q;
         s_error$13$d = s_error$13$q;
@@ -18452,6 +18981,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$14$clock = clock;
         s_pending$14$clock = clock;
         s_lv$14$clock = clock;
+        s_rel$14$clock = clock;
         s_block$14$d = s_block$14$q;
         s_filled$14$d = s_filled$14$q;
         s_error$14$d = s_error$14$q;
@@ -18467,6 +18997,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$15$clock = clock;
         s_pending$15$clock = clock;
         s_lv$15$clock = clock;
+        s_rel$15$clock = clock;
         s_block$15$d = s_block$15$q;
         s_filled$15$d = s_filled$15$q;
         s_error$15$d = s_error$15$q;
@@ -18482,6 +19013,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$16$clock = clock;
         s_pending$16$clock = clock;
         s_lv$16$clock = clock;
+        s_rel$16$clock = clock;
         s_block$16$d = s_block$16$q;
         s_filled$16$d = s_filled$16$q;
         s_error$16$d = s_error$16$q;
@@ -18497,6 +19029,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$17$clock = clock;
         s_pending$17$clock = clock;
         s_lv$17$clock = clock;
+        s_rel$17$clock = clock;
         s_block$17$d = s_block$17$q;
         s_filled$17$d = s_filled$17$q;
         s_error$17$d = s_error$17$q;
@@ -18512,6 +19045,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$18$clock = clock;
         s_pending$18$clock = clock;
         s_lv$18$clock = clock;
+        s_rel$18$clock = clock;
         s_block$18$d = s_block$18$q;
         s_filled$18$d = s_filled$18$q;
         s_error$18$d = s_error$18$q;
@@ -18527,6 +19061,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$19$clock = clock;
         s_pending$19$clock = clock;
         s_lv$19$clock = clock;
+        s_rel$19$clock = clock;
         s_block$19$d = s_block$19$q;
         s_filled$19$d = s_filled$19$q;
         s_error$19$d = s_error$19$q;
@@ -18542,6 +19077,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$20$clock = clock;
         s_pending$20$clock = clock;
         s_lv$20$clock = clock;
+        s_rel$20$clock = clock;
         s_block$20$d = s_block$20$q;
         s_filled$20$d = s_filled$20$q;
         s_error$20$d = s_error$20$q;
@@ -18557,6 +19093,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$21$clock = clock;
         s_pending$21$clock = clock;
         s_lv$21$clock = clock;
+        s_rel$21$clock = clock;
         s_block$21$d = s_block$21$q;
         s_filled$21$d = s_filled$21$q;
         s_error$21$d = s_error$21$q;
@@ -18572,6 +19109,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$22$clock = clock;
         s_pending$22$clock = clock;
         s_lv$22$clock = clock;
+        s_rel$22$clock = clock;
         s_block$22$d = s_block$22$q;
         s_filled$22$d = s_filled$22$q;
         s_error$22$d = s_error$22$q;
@@ -18587,6 +19125,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$23$clock = clock;
         s_pending$23$clock = clock;
         s_lv$23$clock = clock;
+        s_rel$23$clock = clock;
         s_block$23$d = s_block$23$q;
         s_filled$23$d = s_filled$23$q;
         s_error$23$d = s_error$23$q;
@@ -18602,6 +19141,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$24$clock = clock;
         s_pending$24$clock = clock;
         s_lv$24$clock = clock;
+        s_rel$24$clock = clock;
         s_block$24$d = s_block$24$q;
         s_filled$24$d = s_filled$24$q;
         s_error$24$d = s_error$24$q;
@@ -18617,6 +19157,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$25$clock = clock;
         s_pending$25$clock = clock;
         s_lv$25$clock = clock;
+        s_rel$25$clock = clock;
         s_block$25$d = s_block$25$q;
         s_filled$25$d = s_filled$25$q;
         s_error$25$d = s_error$25$q;
@@ -18632,6 +19173,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$26$clock = clock;
         s_pending$26$clock = clock;
         s_lv$26$clock = clock;
+        s_rel$26$clock = clock;
         s_block$26$d = s_block$26$q;
         s_filled$26$d = s_filled$26$q;
         s_error$26$d = s_error$26$q;
@@ -18647,6 +19189,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$27$clock = clock;
         s_pending$27$clock = clock;
         s_lv$27$clock = clock;
+        s_rel$27$clock = clock;
         s_block$27$d = s_block$27$q;
         s_filled$27$d = s_filled$27$q;
         s_error$27$d = s_error$27$q;
@@ -18662,6 +19205,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$28$clock = clock;
         s_pending$28$clock = clock;
         s_lv$28$clock = clock;
+        s_rel$28$clock = clock;
         s_block$28$d = s_block$28$q;
         s_filled$28$d = s_filled$28$q;
         s_error$28$d = s_error$28$q;
@@ -18677,6 +19221,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$29$clock = clock;
         s_pending$29$clock = clock;
         s_lv$29$clock = clock;
+        s_rel$29$clock = clock;
         s_block$29$d = s_block$29$q;
         s_filled$29$d = s_filled$29$q;
         s_error$29$d = s_error$29$q;
@@ -18692,6 +19237,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$30$clock = clock;
         s_pending$30$clock = clock;
         s_lv$30$clock = clock;
+        s_rel$30$clock = clock;
         s_block$30$d = s_block$30$q;
         s_filled$30$d = s_filled$30$q;
         s_error$30$d = s_error$30$q;
@@ -18707,6 +19253,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$31$clock = clock;
         s_pending$31$clock = clock;
         s_lv$31$clock = clock;
+        s_rel$31$clock = clock;
         s_block$31$d = s_block$31$q;
         s_filled$31$d = s_filled$31$q;
         s_error$31$d = s_error$31$q;
@@ -18722,6 +19269,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$32$clock = clock;
         s_pending$32$clock = clock;
         s_lv$32$clock = clock;
+        s_rel$32$clock = clock;
         s_block$32$d = s_block$32$q;
         s_filled$32$d = s_filled$32$q;
         s_error$32$d = s_error$32$q;
@@ -18737,6 +19285,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$33$clock = clock;
         s_pending$33$clock = clock;
         s_lv$33$clock = clock;
+        s_rel$33$clock = clock;
         s_block$33$d = s_block$33$q;
         s_filled$33$d = s_filled$33$q;
         s_error$33$d = s_error$33$q;
@@ -18752,6 +19301,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$34$clock = clock;
         s_pending$34$clock = clock;
         s_lv$34$clock = clock;
+        s_rel$34$clock = clock;
         s_block$34$d = s_block$34$q;
         s_filled$34$d = s_filled$34$q;
         s_error$34$d = s_error$34$q;
@@ -18767,6 +19317,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$35$clock = clock;
         s_pending$35$clock = clock;
         s_lv$35$clock = clock;
+        s_rel$35$clock = clock;
         s_block$35$d = s_block$35$q;
         s_filled$35$d = s_filled$35$q;
         s_error$35$d = s_error$35$q;
@@ -18782,6 +19333,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$36$clock = clock;
         s_pending$36$clock = clock;
         s_lv$36$clock = clock;
+        s_rel$36$clock = clock;
         s_block$36$d = s_block$36$q;
         s_filled$36$d = s_filled$36$q;
         s_error$36$d = s_error$36$q;
@@ -18797,6 +19349,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$37$clock = clock;
         s_pending$37$clock = clock;
         s_lv$37$clock = clock;
+        s_rel$37$clock = clock;
         s_block$37$d = s_block$37$q;
         s_filled$37$d = s_filled$37$q;
         s_error$37$d = s_error$37$q;
@@ -18812,6 +19365,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$38$clock = clock;
         s_pending$38$clock = clock;
         s_lv$38$clock = clock;
+        s_rel$38$clock = clock;
         s_block$38$d = s_block$38$q;
         s_filled$38$d = s_filled$38$q;
         s_error$38$d = s_error$38$q;
@@ -18827,6 +19381,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$39$clock = clock;
         s_pending$39$clock = clock;
         s_lv$39$clock = clock;
+        s_rel$39$clock = clock;
         s_block$39$d = s_block$39$q;
         s_filled$39$d = s_filled$39$q;
         s_error$39$d = s_error$39$q;
@@ -18842,6 +19397,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$40$clock = clock;
         s_pending$40$clock = clock;
         s_lv$40$clock = clock;
+        s_rel$40$clock = clock;
         s_block$40$d = s_block$40$q;
         s_filled$40$d = s_filled$40$q;
         s_error$40$d = s_error$40$q;
@@ -18857,6 +19413,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$41$clock = clock;
         s_pending$41$clock = clock;
         s_lv$41$clock = clock;
+        s_rel$41$clock = clock;
         s_block$41$d = s_block$41$q;
         s_filled$41$d = s_filled$41$q;
         s_error$41$d = s_error$41$q;
@@ -18872,6 +19429,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$42$clock = clock;
         s_pending$42$clock = clock;
         s_lv$42$clock = clock;
+        s_rel$42$clock = clock;
         s_block$42$d = s_block$42$q;
         s_filled$42$d = s_filled$42$q;
         s_error$42$d = s_error$42$q;
@@ -18887,6 +19445,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$43$clock = clock;
         s_pending$43$clock = clock;
         s_lv$43$clock = clock;
+        s_rel$43$clock = clock;
         s_block$43$d = s_block$43$q;
         s_filled$43$d = s_filled$43$q;
         s_error$43$d = s_error$43$q;
@@ -18902,6 +19461,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$44$clock = clock;
         s_pending$44$clock = clock;
         s_lv$44$clock = clock;
+        s_rel$44$clock = clock;
         s_block$44$d = s_block$44$q;
         s_filled$44$d = s_filled$44$q;
         s_error$44$d = s_error$44$q;
@@ -18917,6 +19477,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$45$clock = clock;
         s_pending$45$clock = clock;
         s_lv$45$clock = clock;
+        s_rel$45$clock = clock;
         s_block$45$d = s_block$45$q;
         s_filled$45$d = s_filled$45$q;
         s_error$45$d = s_error$45$q;
@@ -18932,6 +19493,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$46$clock = clock;
         s_pending$46$clock = clock;
         s_lv$46$clock = clock;
+        s_rel$46$clock = clock;
         s_block$46$d = s_block$46$q;
         s_filled$46$d = s_filled$46$q;
         s_error$46$d = s_error$46$q;
@@ -18947,6 +19509,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$47$clock = clock;
         s_pending$47$clock = clock;
         s_lv$47$clock = clock;
+        s_rel$47$clock = clock;
         s_block$47$d = s_block$47$q;
         s_filled$47$d = s_filled$47$q;
         s_error$47$d = s_error$47$q;
@@ -18962,6 +19525,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$48$clock = clock;
         s_pending$48$clock = clock;
         s_lv$48$clock = clock;
+        s_rel$48$clock = clock;
         s_block$48$d = s_block$48$q;
         s_filled$48$d = s_filled$48$q;
         s_error$48$d = s_error$48$q;
@@ -18977,6 +19541,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$49$clock = clock;
         s_pending$49$clock = clock;
         s_lv$49$clock = clock;
+        s_rel$49$clock = clock;
         s_block$49$d = s_block$49$q;
         s_filled$49$d = s_filled$49$q;
         s_error$49$d = s_error$49$q;
@@ -18992,6 +19557,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$50$clock = clock;
         s_pending$50$clock = clock;
         s_lv$50$clock = clock;
+        s_rel$50$clock = clock;
         s_block$50$d = s_block$50$q;
         s_filled$50$d = s_filled$50$q;
         s_error$50$d = s_error$50$q;
@@ -19007,6 +19573,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$51$clock = clock;
         s_pending$51$clock = clock;
         s_lv$51$clock = clock;
+        s_rel$51$clock = clock;
         s_block$51$d = s_block$51$q;
         s_filled$51$d = s_filled$51$q;
         s_error$51$d = s_error$51$q;
@@ -19022,6 +19589,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$52$clock = clock;
         s_pending$52$clock = clock;
         s_lv$52$clock = clock;
+        s_rel$52$clock = clock;
         s_block$52$d = s_block$52$q;
         s_filled$52$d = s_filled$52$q;
         s_error$52$d = s_error$52$q;
@@ -19037,6 +19605,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$53$clock = clock;
         s_pending$53$clock = clock;
         s_lv$53$clock = clock;
+        s_rel$53$clock = clock;
         s_block$53$d = s_block$53$q;
         s_filled$53$d = s_filled$53$q;
         s_error$53$d = s_error$53$q;
@@ -19052,6 +19621,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$54$clock = clock;
         s_pending$54$clock = clock;
         s_lv$54$clock = clock;
+        s_rel$54$clock = clock;
         s_block$54$d = s_block$54$q;
         s_filled$54$d = s_filled$54$q;
         s_error$54$d = s_error$54$q;
@@ -19067,6 +19637,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$55$clock = clock;
         s_pending$55$clock = clock;
         s_lv$55$clock = clock;
+        s_rel$55$clock = clock;
         s_block$55$d = s_block$55$q;
         s_filled$55$d = s_filled$55$q;
         s_error$55$d = s_error$55$q;
@@ -19082,6 +19653,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$56$clock = clock;
         s_pending$56$clock = clock;
         s_lv$56$clock = clock;
+        s_rel$56$clock = clock;
         s_block$56$d = s_block$56$q;
         s_filled$56$d = s_filled$56$q;
         s_error$56$d = s_error$56$q;
@@ -19097,6 +19669,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$57$clock = clock;
         s_pending$57$clock = clock;
         s_lv$57$clock = clock;
+        s_rel$57$clock = clock;
         s_block$57$d = s_block$57$q;
         s_filled$57$d = s_filled$57$q;
         s_error$57$d = s_error$57$q;
@@ -19112,6 +19685,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$58$clock = clock;
         s_pending$58$clock = clock;
         s_lv$58$clock = clock;
+        s_rel$58$clock = clock;
         s_block$58$d = s_block$58$q;
         s_filled$58$d = s_filled$58$q;
         s_error$58$d = s_error$58$q;
@@ -19127,6 +19701,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$59$clock = clock;
         s_pending$59$clock = clock;
         s_lv$59$clock = clock;
+        s_rel$59$clock = clock;
         s_block$59$d = s_block$59$q;
         s_filled$59$d = s_filled$59$q;
         s_error$59$d = s_error$59$q;
@@ -19142,6 +19717,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$60$clock = clock;
         s_pending$60$clock = clock;
         s_lv$60$clock = clock;
+        s_rel$60$clock = clock;
         s_block$60$d = s_block$60$q;
         s_filled$60$d = s_filled$60$q;
         s_error$60$d = s_error$60$q;
@@ -19157,6 +19733,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$61$clock = clock;
         s_pending$61$clock = clock;
         s_lv$61$clock = clock;
+        s_rel$61$clock = clock;
         s_block$61$d = s_block$61$q;
         s_filled$61$d = s_filled$61$q;
         s_error$61$d = s_error$61$q;
@@ -19172,6 +19749,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$62$clock = clock;
         s_pending$62$clock = clock;
         s_lv$62$clock = clock;
+        s_rel$62$clock = clock;
         s_block$62$d = s_block$62$q;
         s_filled$62$d = s_filled$62$q;
         s_error$62$d = s_error$62$q;
@@ -19187,6 +19765,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_error$63$clock = clock;
         s_pending$63$clock = clock;
         s_lv$63$clock = clock;
+        s_rel$63$clock = clock;
         s_block$63$d = s_block$63$q;
         s_filled$63$d = s_filled$63$q;
         s_error$63$d = s_error$63$q;
@@ -21799,11 +22378,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cw_data = cw_out;
         inc_d = (merge & t_mo$0$q) | (take_new & nf_oh$0$q);
         inc = s_inc$0$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$0)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$0)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$0$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$0$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$0$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$0$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$0$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -21857,6 +22449,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$0$d = 1'b0;
             s_error$0$d = 1'b0;
@@ -21867,6 +22460,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$0$d = pin_d;
         seal$0$d = seal_d;
         s_ref$0$d = ref_d;
+        s_rel$0$d = rel_d;
         s_rz$0$clock = clock;
         eqv = 32'h0;
         if (s_ref$0$q == m_num$0) begin
@@ -21898,11 +22492,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$0$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$1$q) | (take_new & nf_oh$1$q);
         inc = s_inc$1$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$1)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$1)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$1$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$1$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$1$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$1$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$1$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -21956,6 +22563,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$1$d = 1'b0;
             s_error$1$d = 1'b0;
@@ -21966,6 +22574,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$1$d = pin_d;
         seal$1$d = seal_d;
         s_ref$1$d = ref_d;
+        s_rel$1$d = rel_d;
         s_rz$1$clock = clock;
         eqv = 32'h0;
         if (s_ref$1$q == m_num$0) begin
@@ -21997,11 +22606,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$1$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$2$q) | (take_new & nf_oh$2$q);
         inc = s_inc$2$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$2)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$2)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$2$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$2$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$2$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$2$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$2$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22055,6 +22677,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$2$d = 1'b0;
             s_error$2$d = 1'b0;
@@ -22065,6 +22688,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$2$d = pin_d;
         seal$2$d = seal_d;
         s_ref$2$d = ref_d;
+        s_rel$2$d = rel_d;
         s_rz$2$clock = clock;
         eqv = 32'h0;
         if (s_ref$2$q == m_num$0) begin
@@ -22096,11 +22720,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$2$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$3$q) | (take_new & nf_oh$3$q);
         inc = s_inc$3$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$3)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$3)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$3$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$3$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$3$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$3$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$3$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22154,6 +22791,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$3$d = 1'b0;
             s_error$3$d = 1'b0;
@@ -22164,6 +22802,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$3$d = pin_d;
         seal$3$d = seal_d;
         s_ref$3$d = ref_d;
+        s_rel$3$d = rel_d;
         s_rz$3$clock = clock;
         eqv = 32'h0;
         if (s_ref$3$q == m_num$0) begin
@@ -22195,11 +22834,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$3$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$4$q) | (take_new & nf_oh$4$q);
         inc = s_inc$4$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$4)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$4)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$4$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$4$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$4$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$4$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$4$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22253,6 +22905,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$4$d = 1'b0;
             s_error$4$d = 1'b0;
@@ -22263,6 +22916,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$4$d = pin_d;
         seal$4$d = seal_d;
         s_ref$4$d = ref_d;
+        s_rel$4$d = rel_d;
         s_rz$4$clock = clock;
         eqv = 32'h0;
         if (s_ref$4$q == m_num$0) begin
@@ -22294,11 +22948,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$4$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$5$q) | (take_new & nf_oh$5$q);
         inc = s_inc$5$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$5)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$5)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$5$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$5$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$5$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$5$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$5$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22352,6 +23019,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$5$d = 1'b0;
             s_error$5$d = 1'b0;
@@ -22362,6 +23030,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$5$d = pin_d;
         seal$5$d = seal_d;
         s_ref$5$d = ref_d;
+        s_rel$5$d = rel_d;
         s_rz$5$clock = clock;
         eqv = 32'h0;
         if (s_ref$5$q == m_num$0) begin
@@ -22393,11 +23062,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$5$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$6$q) | (take_new & nf_oh$6$q);
         inc = s_inc$6$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$6)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$6)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$6$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$6$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$6$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$6$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$6$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22451,6 +23133,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$6$d = 1'b0;
             s_error$6$d = 1'b0;
@@ -22461,6 +23144,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$6$d = pin_d;
         seal$6$d = seal_d;
         s_ref$6$d = ref_d;
+        s_rel$6$d = rel_d;
         s_rz$6$clock = clock;
         eqv = 32'h0;
         if (s_ref$6$q == m_num$0) begin
@@ -22492,11 +23176,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$6$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$7$q) | (take_new & nf_oh$7$q);
         inc = s_inc$7$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$7)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$7)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$7$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$7$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$7$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$7$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$7$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22550,6 +23247,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$7$d = 1'b0;
             s_error$7$d = 1'b0;
@@ -22560,6 +23258,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$7$d = pin_d;
         seal$7$d = seal_d;
         s_ref$7$d = ref_d;
+        s_rel$7$d = rel_d;
         s_rz$7$clock = clock;
         eqv = 32'h0;
         if (s_ref$7$q == m_num$0) begin
@@ -22591,11 +23290,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$7$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$8$q) | (take_new & nf_oh$8$q);
         inc = s_inc$8$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$8)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$8)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$8$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$8$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$8$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$8$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$8$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22649,6 +23361,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$8$d = 1'b0;
             s_error$8$d = 1'b0;
@@ -22659,6 +23372,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$8$d = pin_d;
         seal$8$d = seal_d;
         s_ref$8$d = ref_d;
+        s_rel$8$d = rel_d;
         s_rz$8$clock = clock;
         eqv = 32'h0;
         if (s_ref$8$q == m_num$0) begin
@@ -22690,11 +23404,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$8$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$9$q) | (take_new & nf_oh$9$q);
         inc = s_inc$9$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$9)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$9)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$9$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$9$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$9$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$9$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$9$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22748,6 +23475,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$9$d = 1'b0;
             s_error$9$d = 1'b0;
@@ -22758,6 +23486,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$9$d = pin_d;
         seal$9$d = seal_d;
         s_ref$9$d = ref_d;
+        s_rel$9$d = rel_d;
         s_rz$9$clock = clock;
         eqv = 32'h0;
         if (s_ref$9$q == m_num$0) begin
@@ -22789,11 +23518,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$9$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$10$q) | (take_new & nf_oh$10$q);
         inc = s_inc$10$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$10)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$10)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$10$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$10$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$10$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$10$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$10$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22847,6 +23589,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$10$d = 1'b0;
             s_error$10$d = 1'b0;
@@ -22857,6 +23600,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$10$d = pin_d;
         seal$10$d = seal_d;
         s_ref$10$d = ref_d;
+        s_rel$10$d = rel_d;
         s_rz$10$clock = clock;
         eqv = 32'h0;
         if (s_ref$10$q == m_num$0) begin
@@ -22888,11 +23632,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$10$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$11$q) | (take_new & nf_oh$11$q);
         inc = s_inc$11$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$11)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$11)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$11$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$11$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$11$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$11$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$11$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -22946,6 +23703,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$11$d = 1'b0;
             s_error$11$d = 1'b0;
@@ -22956,6 +23714,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$11$d = pin_d;
         seal$11$d = seal_d;
         s_ref$11$d = ref_d;
+        s_rel$11$d = rel_d;
         s_rz$11$clock = clock;
         eqv = 32'h0;
         if (s_ref$11$q == m_num$0) begin
@@ -22987,11 +23746,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$11$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$12$q) | (take_new & nf_oh$12$q);
         inc = s_inc$12$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$12)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$12)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$12$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$12$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$12$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$12$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$12$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23045,6 +23817,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$12$d = 1'b0;
             s_error$12$d = 1'b0;
@@ -23055,6 +23828,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$12$d = pin_d;
         seal$12$d = seal_d;
         s_ref$12$d = ref_d;
+        s_rel$12$d = rel_d;
         s_rz$12$clock = clock;
         eqv = 32'h0;
         if (s_ref$12$q == m_num$0) begin
@@ -23086,11 +23860,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$12$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$13$q) | (take_new & nf_oh$13$q);
         inc = s_inc$13$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$13)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$13)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$13$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$13$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$13$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$13$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$13$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23144,6 +23931,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$13$d = 1'b0;
             s_error$13$d = 1'b0;
@@ -23154,6 +23942,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$13$d = pin_d;
         seal$13$d = seal_d;
         s_ref$13$d = ref_d;
+        s_rel$13$d = rel_d;
         s_rz$13$clock = clock;
         eqv = 32'h0;
         if (s_ref$13$q == m_num$0) begin
@@ -23185,11 +23974,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$13$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$14$q) | (take_new & nf_oh$14$q);
         inc = s_inc$14$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$14)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$14)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$14$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$14$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$14$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$14$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$14$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23243,6 +24045,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$14$d = 1'b0;
             s_error$14$d = 1'b0;
@@ -23253,6 +24056,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$14$d = pin_d;
         seal$14$d = seal_d;
         s_ref$14$d = ref_d;
+        s_rel$14$d = rel_d;
         s_rz$14$clock = clock;
         eqv = 32'h0;
         if (s_ref$14$q == m_num$0) begin
@@ -23284,11 +24088,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$14$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$15$q) | (take_new & nf_oh$15$q);
         inc = s_inc$15$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$15)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$15)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$15$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$15$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$15$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$15$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$15$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23342,6 +24159,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$15$d = 1'b0;
             s_error$15$d = 1'b0;
@@ -23352,6 +24170,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$15$d = pin_d;
         seal$15$d = seal_d;
         s_ref$15$d = ref_d;
+        s_rel$15$d = rel_d;
         s_rz$15$clock = clock;
         eqv = 32'h0;
         if (s_ref$15$q == m_num$0) begin
@@ -23383,11 +24202,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$15$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$16$q) | (take_new & nf_oh$16$q);
         inc = s_inc$16$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$16)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$16)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$16$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$16$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$16$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$16$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$16$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23441,6 +24273,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$16$d = 1'b0;
             s_error$16$d = 1'b0;
@@ -23451,6 +24284,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$16$d = pin_d;
         seal$16$d = seal_d;
         s_ref$16$d = ref_d;
+        s_rel$16$d = rel_d;
         s_rz$16$clock = clock;
         eqv = 32'h0;
         if (s_ref$16$q == m_num$0) begin
@@ -23482,11 +24316,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$16$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$17$q) | (take_new & nf_oh$17$q);
         inc = s_inc$17$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$17)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$17)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$17$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$17$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$17$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$17$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$17$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23540,6 +24387,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$17$d = 1'b0;
             s_error$17$d = 1'b0;
@@ -23550,6 +24398,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$17$d = pin_d;
         seal$17$d = seal_d;
         s_ref$17$d = ref_d;
+        s_rel$17$d = rel_d;
         s_rz$17$clock = clock;
         eqv = 32'h0;
         if (s_ref$17$q == m_num$0) begin
@@ -23581,11 +24430,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$17$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$18$q) | (take_new & nf_oh$18$q);
         inc = s_inc$18$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$18)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$18)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$18$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$18$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$18$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$18$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$18$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23639,6 +24501,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$18$d = 1'b0;
             s_error$18$d = 1'b0;
@@ -23649,6 +24512,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$18$d = pin_d;
         seal$18$d = seal_d;
         s_ref$18$d = ref_d;
+        s_rel$18$d = rel_d;
         s_rz$18$clock = clock;
         eqv = 32'h0;
         if (s_ref$18$q == m_num$0) begin
@@ -23680,11 +24544,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$18$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$19$q) | (take_new & nf_oh$19$q);
         inc = s_inc$19$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$19)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$19)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$19$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$19$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$19$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$19$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$19$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23738,6 +24615,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$19$d = 1'b0;
             s_error$19$d = 1'b0;
@@ -23748,6 +24626,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$19$d = pin_d;
         seal$19$d = seal_d;
         s_ref$19$d = ref_d;
+        s_rel$19$d = rel_d;
         s_rz$19$clock = clock;
         eqv = 32'h0;
         if (s_ref$19$q == m_num$0) begin
@@ -23779,11 +24658,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$19$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$20$q) | (take_new & nf_oh$20$q);
         inc = s_inc$20$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$20)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$20)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$20$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$20$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$20$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$20$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$20$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23837,6 +24729,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$20$d = 1'b0;
             s_error$20$d = 1'b0;
@@ -23847,6 +24740,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$20$d = pin_d;
         seal$20$d = seal_d;
         s_ref$20$d = ref_d;
+        s_rel$20$d = rel_d;
         s_rz$20$clock = clock;
         eqv = 32'h0;
         if (s_ref$20$q == m_num$0) begin
@@ -23878,11 +24772,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$20$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$21$q) | (take_new & nf_oh$21$q);
         inc = s_inc$21$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$21)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$21)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$21$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$21$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$21$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$21$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$21$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -23936,6 +24843,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$21$d = 1'b0;
             s_error$21$d = 1'b0;
@@ -23946,6 +24854,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$21$d = pin_d;
         seal$21$d = seal_d;
         s_ref$21$d = ref_d;
+        s_rel$21$d = rel_d;
         s_rz$21$clock = clock;
         eqv = 32'h0;
         if (s_ref$21$q == m_num$0) begin
@@ -23977,11 +24886,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$21$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$22$q) | (take_new & nf_oh$22$q);
         inc = s_inc$22$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$22)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$22)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$22$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$22$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$22$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$22$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$22$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24035,6 +24957,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$22$d = 1'b0;
             s_error$22$d = 1'b0;
@@ -24045,6 +24968,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$22$d = pin_d;
         seal$22$d = seal_d;
         s_ref$22$d = ref_d;
+        s_rel$22$d = rel_d;
         s_rz$22$clock = clock;
         eqv = 32'h0;
         if (s_ref$22$q == m_num$0) begin
@@ -24076,11 +25000,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$22$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$23$q) | (take_new & nf_oh$23$q);
         inc = s_inc$23$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$23)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$23)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$23$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$23$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$23$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$23$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$23$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24134,6 +25071,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$23$d = 1'b0;
             s_error$23$d = 1'b0;
@@ -24144,6 +25082,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$23$d = pin_d;
         seal$23$d = seal_d;
         s_ref$23$d = ref_d;
+        s_rel$23$d = rel_d;
         s_rz$23$clock = clock;
         eqv = 32'h0;
         if (s_ref$23$q == m_num$0) begin
@@ -24175,11 +25114,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$23$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$24$q) | (take_new & nf_oh$24$q);
         inc = s_inc$24$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$24)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$24)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$24$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$24$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$24$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$24$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$24$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24233,6 +25185,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$24$d = 1'b0;
             s_error$24$d = 1'b0;
@@ -24243,6 +25196,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$24$d = pin_d;
         seal$24$d = seal_d;
         s_ref$24$d = ref_d;
+        s_rel$24$d = rel_d;
         s_rz$24$clock = clock;
         eqv = 32'h0;
         if (s_ref$24$q == m_num$0) begin
@@ -24274,11 +25228,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$24$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$25$q) | (take_new & nf_oh$25$q);
         inc = s_inc$25$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$25)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$25)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$25$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$25$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$25$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$25$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$25$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24332,6 +25299,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$25$d = 1'b0;
             s_error$25$d = 1'b0;
@@ -24342,6 +25310,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$25$d = pin_d;
         seal$25$d = seal_d;
         s_ref$25$d = ref_d;
+        s_rel$25$d = rel_d;
         s_rz$25$clock = clock;
         eqv = 32'h0;
         if (s_ref$25$q == m_num$0) begin
@@ -24373,11 +25342,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$25$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$26$q) | (take_new & nf_oh$26$q);
         inc = s_inc$26$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$26)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$26)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$26$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$26$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$26$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$26$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$26$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24431,6 +25413,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$26$d = 1'b0;
             s_error$26$d = 1'b0;
@@ -24441,6 +25424,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$26$d = pin_d;
         seal$26$d = seal_d;
         s_ref$26$d = ref_d;
+        s_rel$26$d = rel_d;
         s_rz$26$clock = clock;
         eqv = 32'h0;
         if (s_ref$26$q == m_num$0) begin
@@ -24472,11 +25456,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$26$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$27$q) | (take_new & nf_oh$27$q);
         inc = s_inc$27$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$27)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$27)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$27$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$27$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$27$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$27$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$27$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24530,6 +25527,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$27$d = 1'b0;
             s_error$27$d = 1'b0;
@@ -24540,6 +25538,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$27$d = pin_d;
         seal$27$d = seal_d;
         s_ref$27$d = ref_d;
+        s_rel$27$d = rel_d;
         s_rz$27$clock = clock;
         eqv = 32'h0;
         if (s_ref$27$q == m_num$0) begin
@@ -24571,11 +25570,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$27$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$28$q) | (take_new & nf_oh$28$q);
         inc = s_inc$28$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$28)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$28)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$28$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$28$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$28$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$28$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$28$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24629,6 +25641,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$28$d = 1'b0;
             s_error$28$d = 1'b0;
@@ -24639,6 +25652,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$28$d = pin_d;
         seal$28$d = seal_d;
         s_ref$28$d = ref_d;
+        s_rel$28$d = rel_d;
         s_rz$28$clock = clock;
         eqv = 32'h0;
         if (s_ref$28$q == m_num$0) begin
@@ -24670,11 +25684,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$28$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$29$q) | (take_new & nf_oh$29$q);
         inc = s_inc$29$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$29)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$29)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$29$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$29$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$29$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$29$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$29$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24728,6 +25755,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$29$d = 1'b0;
             s_error$29$d = 1'b0;
@@ -24738,6 +25766,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$29$d = pin_d;
         seal$29$d = seal_d;
         s_ref$29$d = ref_d;
+        s_rel$29$d = rel_d;
         s_rz$29$clock = clock;
         eqv = 32'h0;
         if (s_ref$29$q == m_num$0) begin
@@ -24769,11 +25798,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$29$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$30$q) | (take_new & nf_oh$30$q);
         inc = s_inc$30$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$30)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$30)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$30$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$30$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$30$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$30$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$30$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24827,6 +25869,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$30$d = 1'b0;
             s_error$30$d = 1'b0;
@@ -24837,6 +25880,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$30$d = pin_d;
         seal$30$d = seal_d;
         s_ref$30$d = ref_d;
+        s_rel$30$d = rel_d;
         s_rz$30$clock = clock;
         eqv = 32'h0;
         if (s_ref$30$q == m_num$0) begin
@@ -24868,11 +25912,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$30$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$31$q) | (take_new & nf_oh$31$q);
         inc = s_inc$31$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$31)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$31)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$31$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$31$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$31$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$31$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$31$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -24926,6 +25983,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$31$d = 1'b0;
             s_error$31$d = 1'b0;
@@ -24936,6 +25994,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$31$d = pin_d;
         seal$31$d = seal_d;
         s_ref$31$d = ref_d;
+        s_rel$31$d = rel_d;
         s_rz$31$clock = clock;
         eqv = 32'h0;
         if (s_ref$31$q == m_num$0) begin
@@ -24967,11 +26026,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$31$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$32$q) | (take_new & nf_oh$32$q);
         inc = s_inc$32$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$32)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$32)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$32$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$32$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$32$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$32$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$32$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25025,6 +26097,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$32$d = 1'b0;
             s_error$32$d = 1'b0;
@@ -25035,6 +26108,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$32$d = pin_d;
         seal$32$d = seal_d;
         s_ref$32$d = ref_d;
+        s_rel$32$d = rel_d;
         s_rz$32$clock = clock;
         eqv = 32'h0;
         if (s_ref$32$q == m_num$0) begin
@@ -25066,11 +26140,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$32$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$33$q) | (take_new & nf_oh$33$q);
         inc = s_inc$33$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$33)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$33)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$33$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$33$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$33$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$33$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$33$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25124,6 +26211,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$33$d = 1'b0;
             s_error$33$d = 1'b0;
@@ -25134,6 +26222,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$33$d = pin_d;
         seal$33$d = seal_d;
         s_ref$33$d = ref_d;
+        s_rel$33$d = rel_d;
         s_rz$33$clock = clock;
         eqv = 32'h0;
         if (s_ref$33$q == m_num$0) begin
@@ -25165,11 +26254,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$33$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$34$q) | (take_new & nf_oh$34$q);
         inc = s_inc$34$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$34)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$34)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$34$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$34$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$34$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$34$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$34$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25223,6 +26325,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$34$d = 1'b0;
             s_error$34$d = 1'b0;
@@ -25233,6 +26336,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$34$d = pin_d;
         seal$34$d = seal_d;
         s_ref$34$d = ref_d;
+        s_rel$34$d = rel_d;
         s_rz$34$clock = clock;
         eqv = 32'h0;
         if (s_ref$34$q == m_num$0) begin
@@ -25264,11 +26368,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$34$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$35$q) | (take_new & nf_oh$35$q);
         inc = s_inc$35$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$35)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$35)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$35$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$35$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$35$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$35$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$35$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25322,6 +26439,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$35$d = 1'b0;
             s_error$35$d = 1'b0;
@@ -25332,6 +26450,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$35$d = pin_d;
         seal$35$d = seal_d;
         s_ref$35$d = ref_d;
+        s_rel$35$d = rel_d;
         s_rz$35$clock = clock;
         eqv = 32'h0;
         if (s_ref$35$q == m_num$0) begin
@@ -25363,11 +26482,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$35$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$36$q) | (take_new & nf_oh$36$q);
         inc = s_inc$36$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$36)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$36)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$36$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$36$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$36$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$36$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$36$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25421,6 +26553,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$36$d = 1'b0;
             s_error$36$d = 1'b0;
@@ -25431,6 +26564,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$36$d = pin_d;
         seal$36$d = seal_d;
         s_ref$36$d = ref_d;
+        s_rel$36$d = rel_d;
         s_rz$36$clock = clock;
         eqv = 32'h0;
         if (s_ref$36$q == m_num$0) begin
@@ -25462,11 +26596,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$36$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$37$q) | (take_new & nf_oh$37$q);
         inc = s_inc$37$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$37)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$37)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$37$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$37$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$37$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$37$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$37$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25520,6 +26667,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$37$d = 1'b0;
             s_error$37$d = 1'b0;
@@ -25530,6 +26678,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$37$d = pin_d;
         seal$37$d = seal_d;
         s_ref$37$d = ref_d;
+        s_rel$37$d = rel_d;
         s_rz$37$clock = clock;
         eqv = 32'h0;
         if (s_ref$37$q == m_num$0) begin
@@ -25561,11 +26710,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$37$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$38$q) | (take_new & nf_oh$38$q);
         inc = s_inc$38$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$38)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$38)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$38$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$38$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$38$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$38$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$38$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25619,6 +26781,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$38$d = 1'b0;
             s_error$38$d = 1'b0;
@@ -25629,6 +26792,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$38$d = pin_d;
         seal$38$d = seal_d;
         s_ref$38$d = ref_d;
+        s_rel$38$d = rel_d;
         s_rz$38$clock = clock;
         eqv = 32'h0;
         if (s_ref$38$q == m_num$0) begin
@@ -25660,11 +26824,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$38$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$39$q) | (take_new & nf_oh$39$q);
         inc = s_inc$39$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$39)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$39)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$39$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$39$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$39$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$39$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$39$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25718,6 +26895,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$39$d = 1'b0;
             s_error$39$d = 1'b0;
@@ -25728,6 +26906,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$39$d = pin_d;
         seal$39$d = seal_d;
         s_ref$39$d = ref_d;
+        s_rel$39$d = rel_d;
         s_rz$39$clock = clock;
         eqv = 32'h0;
         if (s_ref$39$q == m_num$0) begin
@@ -25759,11 +26938,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$39$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$40$q) | (take_new & nf_oh$40$q);
         inc = s_inc$40$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$40)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$40)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$40$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$40$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$40$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$40$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$40$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25817,6 +27009,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$40$d = 1'b0;
             s_error$40$d = 1'b0;
@@ -25827,6 +27020,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$40$d = pin_d;
         seal$40$d = seal_d;
         s_ref$40$d = ref_d;
+        s_rel$40$d = rel_d;
         s_rz$40$clock = clock;
         eqv = 32'h0;
         if (s_ref$40$q == m_num$0) begin
@@ -25858,11 +27052,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$40$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$41$q) | (take_new & nf_oh$41$q);
         inc = s_inc$41$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$41)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$41)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$41$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$41$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$41$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$41$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$41$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -25916,6 +27123,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$41$d = 1'b0;
             s_error$41$d = 1'b0;
@@ -25926,6 +27134,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$41$d = pin_d;
         seal$41$d = seal_d;
         s_ref$41$d = ref_d;
+        s_rel$41$d = rel_d;
         s_rz$41$clock = clock;
         eqv = 32'h0;
         if (s_ref$41$q == m_num$0) begin
@@ -25957,11 +27166,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$41$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$42$q) | (take_new & nf_oh$42$q);
         inc = s_inc$42$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$42)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$42)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$42$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$42$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$42$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$42$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$42$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26015,6 +27237,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$42$d = 1'b0;
             s_error$42$d = 1'b0;
@@ -26025,6 +27248,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$42$d = pin_d;
         seal$42$d = seal_d;
         s_ref$42$d = ref_d;
+        s_rel$42$d = rel_d;
         s_rz$42$clock = clock;
         eqv = 32'h0;
         if (s_ref$42$q == m_num$0) begin
@@ -26056,11 +27280,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$42$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$43$q) | (take_new & nf_oh$43$q);
         inc = s_inc$43$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$43)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$43)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$43$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$43$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$43$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$43$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$43$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26114,6 +27351,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$43$d = 1'b0;
             s_error$43$d = 1'b0;
@@ -26124,6 +27362,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$43$d = pin_d;
         seal$43$d = seal_d;
         s_ref$43$d = ref_d;
+        s_rel$43$d = rel_d;
         s_rz$43$clock = clock;
         eqv = 32'h0;
         if (s_ref$43$q == m_num$0) begin
@@ -26155,11 +27394,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$43$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$44$q) | (take_new & nf_oh$44$q);
         inc = s_inc$44$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$44)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$44)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$44$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$44$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$44$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$44$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$44$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26213,6 +27465,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$44$d = 1'b0;
             s_error$44$d = 1'b0;
@@ -26223,6 +27476,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$44$d = pin_d;
         seal$44$d = seal_d;
         s_ref$44$d = ref_d;
+        s_rel$44$d = rel_d;
         s_rz$44$clock = clock;
         eqv = 32'h0;
         if (s_ref$44$q == m_num$0) begin
@@ -26254,11 +27508,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$44$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$45$q) | (take_new & nf_oh$45$q);
         inc = s_inc$45$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$45)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$45)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$45$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$45$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$45$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$45$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$45$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26312,6 +27579,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$45$d = 1'b0;
             s_error$45$d = 1'b0;
@@ -26322,6 +27590,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$45$d = pin_d;
         seal$45$d = seal_d;
         s_ref$45$d = ref_d;
+        s_rel$45$d = rel_d;
         s_rz$45$clock = clock;
         eqv = 32'h0;
         if (s_ref$45$q == m_num$0) begin
@@ -26353,11 +27622,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$45$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$46$q) | (take_new & nf_oh$46$q);
         inc = s_inc$46$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$46)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$46)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$46$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$46$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$46$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$46$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$46$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26411,6 +27693,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$46$d = 1'b0;
             s_error$46$d = 1'b0;
@@ -26421,6 +27704,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$46$d = pin_d;
         seal$46$d = seal_d;
         s_ref$46$d = ref_d;
+        s_rel$46$d = rel_d;
         s_rz$46$clock = clock;
         eqv = 32'h0;
         if (s_ref$46$q == m_num$0) begin
@@ -26452,11 +27736,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$46$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$47$q) | (take_new & nf_oh$47$q);
         inc = s_inc$47$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$47)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$47)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$47$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$47$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$47$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$47$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$47$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26510,6 +27807,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$47$d = 1'b0;
             s_error$47$d = 1'b0;
@@ -26520,6 +27818,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$47$d = pin_d;
         seal$47$d = seal_d;
         s_ref$47$d = ref_d;
+        s_rel$47$d = rel_d;
         s_rz$47$clock = clock;
         eqv = 32'h0;
         if (s_ref$47$q == m_num$0) begin
@@ -26551,11 +27850,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$47$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$48$q) | (take_new & nf_oh$48$q);
         inc = s_inc$48$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$48)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$48)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$48$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$48$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$48$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$48$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$48$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26609,6 +27921,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$48$d = 1'b0;
             s_error$48$d = 1'b0;
@@ -26619,6 +27932,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$48$d = pin_d;
         seal$48$d = seal_d;
         s_ref$48$d = ref_d;
+        s_rel$48$d = rel_d;
         s_rz$48$clock = clock;
         eqv = 32'h0;
         if (s_ref$48$q == m_num$0) begin
@@ -26650,11 +27964,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$48$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$49$q) | (take_new & nf_oh$49$q);
         inc = s_inc$49$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$49)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$49)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$49$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$49$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$49$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$49$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$49$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26708,6 +28035,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$49$d = 1'b0;
             s_error$49$d = 1'b0;
@@ -26718,6 +28046,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$49$d = pin_d;
         seal$49$d = seal_d;
         s_ref$49$d = ref_d;
+        s_rel$49$d = rel_d;
         s_rz$49$clock = clock;
         eqv = 32'h0;
         if (s_ref$49$q == m_num$0) begin
@@ -26749,11 +28078,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$49$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$50$q) | (take_new & nf_oh$50$q);
         inc = s_inc$50$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$50)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$50)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$50$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$50$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$50$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$50$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$50$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26807,6 +28149,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$50$d = 1'b0;
             s_error$50$d = 1'b0;
@@ -26817,6 +28160,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$50$d = pin_d;
         seal$50$d = seal_d;
         s_ref$50$d = ref_d;
+        s_rel$50$d = rel_d;
         s_rz$50$clock = clock;
         eqv = 32'h0;
         if (s_ref$50$q == m_num$0) begin
@@ -26848,11 +28192,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$50$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$51$q) | (take_new & nf_oh$51$q);
         inc = s_inc$51$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$51)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$51)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$51$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$51$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$51$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$51$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$51$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -26906,6 +28263,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$51$d = 1'b0;
             s_error$51$d = 1'b0;
@@ -26916,6 +28274,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$51$d = pin_d;
         seal$51$d = seal_d;
         s_ref$51$d = ref_d;
+        s_rel$51$d = rel_d;
         s_rz$51$clock = clock;
         eqv = 32'h0;
         if (s_ref$51$q == m_num$0) begin
@@ -26947,11 +28306,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$51$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$52$q) | (take_new & nf_oh$52$q);
         inc = s_inc$52$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$52)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$52)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$52$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$52$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$52$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$52$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$52$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27005,6 +28377,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$52$d = 1'b0;
             s_error$52$d = 1'b0;
@@ -27015,6 +28388,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$52$d = pin_d;
         seal$52$d = seal_d;
         s_ref$52$d = ref_d;
+        s_rel$52$d = rel_d;
         s_rz$52$clock = clock;
         eqv = 32'h0;
         if (s_ref$52$q == m_num$0) begin
@@ -27046,11 +28420,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$52$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$53$q) | (take_new & nf_oh$53$q);
         inc = s_inc$53$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$53)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$53)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$53$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$53$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$53$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$53$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$53$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27104,6 +28491,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$53$d = 1'b0;
             s_error$53$d = 1'b0;
@@ -27114,6 +28502,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$53$d = pin_d;
         seal$53$d = seal_d;
         s_ref$53$d = ref_d;
+        s_rel$53$d = rel_d;
         s_rz$53$clock = clock;
         eqv = 32'h0;
         if (s_ref$53$q == m_num$0) begin
@@ -27145,11 +28534,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$53$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$54$q) | (take_new & nf_oh$54$q);
         inc = s_inc$54$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$54)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$54)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$54$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$54$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$54$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$54$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$54$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27203,6 +28605,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$54$d = 1'b0;
             s_error$54$d = 1'b0;
@@ -27213,6 +28616,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$54$d = pin_d;
         seal$54$d = seal_d;
         s_ref$54$d = ref_d;
+        s_rel$54$d = rel_d;
         s_rz$54$clock = clock;
         eqv = 32'h0;
         if (s_ref$54$q == m_num$0) begin
@@ -27244,11 +28648,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$54$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$55$q) | (take_new & nf_oh$55$q);
         inc = s_inc$55$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$55)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$55)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$55$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$55$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$55$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$55$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$55$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27302,6 +28719,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$55$d = 1'b0;
             s_error$55$d = 1'b0;
@@ -27312,6 +28730,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$55$d = pin_d;
         seal$55$d = seal_d;
         s_ref$55$d = ref_d;
+        s_rel$55$d = rel_d;
         s_rz$55$clock = clock;
         eqv = 32'h0;
         if (s_ref$55$q == m_num$0) begin
@@ -27343,11 +28762,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$55$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$56$q) | (take_new & nf_oh$56$q);
         inc = s_inc$56$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$56)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$56)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$56$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$56$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$56$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$56$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$56$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27401,6 +28833,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$56$d = 1'b0;
             s_error$56$d = 1'b0;
@@ -27411,6 +28844,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$56$d = pin_d;
         seal$56$d = seal_d;
         s_ref$56$d = ref_d;
+        s_rel$56$d = rel_d;
         s_rz$56$clock = clock;
         eqv = 32'h0;
         if (s_ref$56$q == m_num$0) begin
@@ -27442,11 +28876,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$56$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$57$q) | (take_new & nf_oh$57$q);
         inc = s_inc$57$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$57)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$57)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$57$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$57$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$57$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$57$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$57$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27500,6 +28947,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$57$d = 1'b0;
             s_error$57$d = 1'b0;
@@ -27510,6 +28958,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$57$d = pin_d;
         seal$57$d = seal_d;
         s_ref$57$d = ref_d;
+        s_rel$57$d = rel_d;
         s_rz$57$clock = clock;
         eqv = 32'h0;
         if (s_ref$57$q == m_num$0) begin
@@ -27541,11 +28990,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$57$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$58$q) | (take_new & nf_oh$58$q);
         inc = s_inc$58$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$58)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$58)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$58$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$58$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$58$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$58$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$58$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27599,6 +29061,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$58$d = 1'b0;
             s_error$58$d = 1'b0;
@@ -27609,6 +29072,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$58$d = pin_d;
         seal$58$d = seal_d;
         s_ref$58$d = ref_d;
+        s_rel$58$d = rel_d;
         s_rz$58$clock = clock;
         eqv = 32'h0;
         if (s_ref$58$q == m_num$0) begin
@@ -27640,11 +29104,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$58$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$59$q) | (take_new & nf_oh$59$q);
         inc = s_inc$59$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$59)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$59)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$59$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$59$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$59$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$59$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$59$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27698,6 +29175,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$59$d = 1'b0;
             s_error$59$d = 1'b0;
@@ -27708,6 +29186,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$59$d = pin_d;
         seal$59$d = seal_d;
         s_ref$59$d = ref_d;
+        s_rel$59$d = rel_d;
         s_rz$59$clock = clock;
         eqv = 32'h0;
         if (s_ref$59$q == m_num$0) begin
@@ -27739,11 +29218,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$59$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$60$q) | (take_new & nf_oh$60$q);
         inc = s_inc$60$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$60)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$60)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$60$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$60$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$60$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$60$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$60$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27797,6 +29289,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$60$d = 1'b0;
             s_error$60$d = 1'b0;
@@ -27807,6 +29300,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$60$d = pin_d;
         seal$60$d = seal_d;
         s_ref$60$d = ref_d;
+        s_rel$60$d = rel_d;
         s_rz$60$clock = clock;
         eqv = 32'h0;
         if (s_ref$60$q == m_num$0) begin
@@ -27838,11 +29332,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$60$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$61$q) | (take_new & nf_oh$61$q);
         inc = s_inc$61$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$61)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$61)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$61$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$61$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$61$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$61$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$61$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27896,6 +29403,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$61$d = 1'b0;
             s_error$61$d = 1'b0;
@@ -27906,6 +29414,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$61$d = pin_d;
         seal$61$d = seal_d;
         s_ref$61$d = ref_d;
+        s_rel$61$d = rel_d;
         s_rz$61$clock = clock;
         eqv = 32'h0;
         if (s_ref$61$q == m_num$0) begin
@@ -27937,11 +29446,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$61$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$62$q) | (take_new & nf_oh$62$q);
         inc = s_inc$62$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$62)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$62)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$62$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$62$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$62$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$62$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$62$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -27995,6 +29517,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$62$d = 1'b0;
             s_error$62$d = 1'b0;
@@ -28005,6 +29528,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$62$d = pin_d;
         seal$62$d = seal_d;
         s_ref$62$d = ref_d;
+        s_rel$62$d = rel_d;
         s_rz$62$clock = clock;
         eqv = 32'h0;
         if (s_ref$62$q == m_num$0) begin
@@ -28036,11 +29560,24 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         s_lv$62$d = (~ref_z & ~rst) | inc_d | pend_d | pin_d;
         inc_d = (merge & t_mo$63$q) | (take_new & nf_oh$63$q);
         inc = s_inc$63$q;
+        rel_d = 32'h0;
         dec = 32'h0;
         if (rel_valid$0 & (rel_slot$0 == slot_num$63)) begin
-            dec = dec + 32'h1;
+            rel_d = rel_d | port_bit$0;
         end
         if (rel_valid$1 & (rel_slot$1 == slot_num$63)) begin
+            rel_d = rel_d | port_bit$1;
+        end
+        if (s_rel$63$q[0]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$63$q[1]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$63$q[2]) begin
+            dec = dec + 32'h1;
+        end
+        if (s_rel$63$q[3]) begin
             dec = dec + 32'h1;
         end
         ref_d = s_ref$63$q + (((inc) & 10'h3ff) - ((dec) & 10'h3ff));
@@ -28094,6 +29631,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         if (rst) begin
             ref_d = 32'h0;
+            rel_d = 32'h0;
             inc_d = 1'b0;
             s_filled$63$d = 1'b0;
             s_error$63$d = 1'b0;
@@ -28104,6 +29642,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         t_mo$63$d = pin_d;
         seal$63$d = seal_d;
         s_ref$63$d = ref_d;
+        s_rel$63$d = rel_d;
         s_rz$63$clock = clock;
         eqv = 32'h0;
         if (s_ref$63$q == m_num$0) begin
@@ -43223,6 +44762,1222 @@ module qp_table_scale$miss$s_ref$9(d,q,clock);
     end
           
 endmodule // qp_table_scale$miss$s_ref$9
+
+
+module qp_table_scale$miss$s_rel$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$0
+
+
+module qp_table_scale$miss$s_rel$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$1
+
+
+module qp_table_scale$miss$s_rel$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$10
+
+
+module qp_table_scale$miss$s_rel$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$11
+
+
+module qp_table_scale$miss$s_rel$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$12
+
+
+module qp_table_scale$miss$s_rel$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$13
+
+
+module qp_table_scale$miss$s_rel$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$14
+
+
+module qp_table_scale$miss$s_rel$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$15
+
+
+module qp_table_scale$miss$s_rel$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$16
+
+
+module qp_table_scale$miss$s_rel$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$17
+
+
+module qp_table_scale$miss$s_rel$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$18
+
+
+module qp_table_scale$miss$s_rel$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$19
+
+
+module qp_table_scale$miss$s_rel$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$2
+
+
+module qp_table_scale$miss$s_rel$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$20
+
+
+module qp_table_scale$miss$s_rel$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$21
+
+
+module qp_table_scale$miss$s_rel$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$22
+
+
+module qp_table_scale$miss$s_rel$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$23
+
+
+module qp_table_scale$miss$s_rel$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$24
+
+
+module qp_table_scale$miss$s_rel$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$25
+
+
+module qp_table_scale$miss$s_rel$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$26
+
+
+module qp_table_scale$miss$s_rel$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$27
+
+
+module qp_table_scale$miss$s_rel$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$28
+
+
+module qp_table_scale$miss$s_rel$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$29
+
+
+module qp_table_scale$miss$s_rel$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$3
+
+
+module qp_table_scale$miss$s_rel$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$30
+
+
+module qp_table_scale$miss$s_rel$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$31
+
+
+module qp_table_scale$miss$s_rel$32(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$32
+
+
+module qp_table_scale$miss$s_rel$33(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$33
+
+
+module qp_table_scale$miss$s_rel$34(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$34
+
+
+module qp_table_scale$miss$s_rel$35(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$35
+
+
+module qp_table_scale$miss$s_rel$36(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$36
+
+
+module qp_table_scale$miss$s_rel$37(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$37
+
+
+module qp_table_scale$miss$s_rel$38(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$38
+
+
+module qp_table_scale$miss$s_rel$39(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$39
+
+
+module qp_table_scale$miss$s_rel$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$4
+
+
+module qp_table_scale$miss$s_rel$40(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$40
+
+
+module qp_table_scale$miss$s_rel$41(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$41
+
+
+module qp_table_scale$miss$s_rel$42(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$42
+
+
+module qp_table_scale$miss$s_rel$43(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$43
+
+
+module qp_table_scale$miss$s_rel$44(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$44
+
+
+module qp_table_scale$miss$s_rel$45(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$45
+
+
+module qp_table_scale$miss$s_rel$46(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$46
+
+
+module qp_table_scale$miss$s_rel$47(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$47
+
+
+module qp_table_scale$miss$s_rel$48(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$48
+
+
+module qp_table_scale$miss$s_rel$49(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$49
+
+
+module qp_table_scale$miss$s_rel$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$5
+
+
+module qp_table_scale$miss$s_rel$50(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$50
+
+
+module qp_table_scale$miss$s_rel$51(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$51
+
+
+module qp_table_scale$miss$s_rel$52(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$52
+
+
+module qp_table_scale$miss$s_rel$53(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$53
+
+
+module qp_table_scale$miss$s_rel$54(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$54
+
+
+module qp_table_scale$miss$s_rel$55(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$55
+
+
+module qp_table_scale$miss$s_rel$56(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$56
+
+
+module qp_table_scale$miss$s_rel$57(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$57
+
+
+module qp_table_scale$miss$s_rel$58(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$58
+
+
+module qp_table_scale$miss$s_rel$59(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$59
+
+
+module qp_table_scale$miss$s_rel$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$6
+
+
+module qp_table_scale$miss$s_rel$60(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$60
+
+
+module qp_table_scale$miss$s_rel$61(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$61
+
+
+module qp_table_scale$miss$s_rel$62(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$62
+
+
+module qp_table_scale$miss$s_rel$63(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$63
+
+
+module qp_table_scale$miss$s_rel$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$7
+
+
+module qp_table_scale$miss$s_rel$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$8
+
+
+module qp_table_scale$miss$s_rel$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$s_rel$9
 
 
 module qp_table_scale$miss$s_rz$0(d,q,clock);

@@ -51,7 +51,7 @@
 //! | read queue, AR register | `t + 4` | the read enters the AR register (`arvalid` from a register), held until `arready`; one read a cycle |
 //! | R | each beat | `rready` = 1; the beat (its lane for a narrow block) is written into the slot's fill buffer (one copy per port, same edge) and into the broadcast ring; the last beat (counted: `arlen + 1`) marks the slot filled, failed if a beat answered SLVERR/DECERR or `rlast` was not high exactly on the last beat |
 //! | broadcast | after the last beat | a good fill's beats leave the ring one a cycle (ring read, output register) on `cw_*`; a failed fill's are skipped. Slots wait for their broadcast before they can be free |
-//! | release | each `rel_valid` | count - 1 (several ports at one edge: each counts) |
+//! | release | each `rel_valid` at `t`, at `t + 1` | count - 1 (several ports at one edge: each counts); the slot registers whose releases it saw at `t` (`s_rel`), its count moves at `t + 1` |
 //!
 //! A slot is *live* while its count is not 0, its fill or broadcast is not done (a failed
 //! fill is never broadcast, so it is done at its last beat), or it is the decision
@@ -369,6 +369,11 @@ pub struct MissUnit {
     /// Bit `j`: `s_ref == j`, for `j` in `0..=ports` (so the count's zero test after the
     /// releases needs no adder).
     s_rz: Vec<DFF<Bits<8>>>,
+    /// Bit `p`: port `p` released the slot at the last edge (`rel_valid[p]` with `rel_slot[p]`
+    /// the slot), decoded at the slot's own flip-flops, so the count moves one edge after the
+    /// release and the caches' release registers, far across the die, reach a comparison and
+    /// a flip-flop only, not the count's adder.
+    s_rel: Vec<DFF<Bits<4>>>,
     /// The request register's block equals the slot's block, both as they are now (`s_eq`),
     /// kept as the two change: `s_eq_a` if the request register took a request at the last
     /// edge (`took`), `s_eq_b` if it kept its block, both computed at that edge, so that the
@@ -495,6 +500,7 @@ pub struct MissUnit {
     ref_d: Signal<Local, Bits<REF_BITS>>,
     inc: Signal<Local, Bit>,
     dec: Signal<Local, Bits<3>>,
+    rel_d: Signal<Local, Bits<4>>,
     a_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     a_addr: Signal<Local, Bits<ADDR_BITS>>,
     ar_load: Signal<Local, Bit>,
@@ -544,6 +550,8 @@ pub struct MissUnit {
     dec_num: Vec<Constant<Bits<3>>>,
     /// `1 << k` for `k` in `0..=ports`.
     k_bit: Vec<Constant<Bits<8>>>,
+    /// `1 << p` for each port `p`.
+    port_bit: Vec<Constant<Bits<4>>>,
     /// Bits `0..=ports`.
     k_mask: Constant<Bits<8>>,
     /// `0..=2 ports` as a count, and `1 << m`.
@@ -622,7 +630,7 @@ impl MissUnit {
                 found, sel, sel_block, q_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
                 g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec, g_vec, inc_d,
-                pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, a_block,
+                pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, rel_d, a_block,
                 a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block, lane_data,
                 fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot, x_word,
                 x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
@@ -678,10 +686,12 @@ impl MissUnit {
             s_lv: vec_of(slots),
             dec_num: (0..=n).map(|k| Constant::new((k as u64).into())).collect(),
             k_bit: (0..=n).map(|k| Constant::new((1u64 << k).into())).collect(),
+            port_bit: (0..n).map(|p| Constant::new((1u64 << p).into())).collect(),
             k_mask: Constant::new(((1u64 << (n + 1)) - 1).into()),
             m_num: (0..=2 * n).map(|k| Constant::new((k as u64).into())).collect(),
             m_bit: (0..=2 * n).map(|k| Constant::new((1u64 << k).into())).collect(),
             s_rz: vec_of(slots),
+            s_rel: vec_of(slots),
             s_inc: vec_of(slots),
             s_eq: vec_of(slots),
             s_eq_a: vec_of(slots),
@@ -735,6 +745,7 @@ impl Logic for MissUnit {
             self.s_error[s].clock.next = self.clock.val();
             self.s_pending[s].clock.next = self.clock.val();
             self.s_lv[s].clock.next = self.clock.val();
+            self.s_rel[s].clock.next = self.clock.val();
             self.s_block[s].d.next = self.s_block[s].q.val();
             self.s_filled[s].d.next = self.s_filled[s].q.val();
             self.s_error[s].d.next = self.s_error[s].q.val();
@@ -1133,9 +1144,17 @@ impl Logic for MissUnit {
             self.inc_d.next = (self.merge.val() & self.t_mo[s].q.val())
                 | (self.take_new.val() & self.nf_oh[s].q.val());
             self.inc.next = self.s_inc[s].q.val();
+            // The releases of the last edge (registered at the slot) count now.
+            self.rel_d.next = 0.into();
             self.dec.next = 0.into();
             for p in 0..self._ports {
                 if self.rel_valid[p].val() & (self.rel_slot[p].val() == self.slot_num[s].val()) {
+                    self.rel_d.next = self.rel_d.val() | self.port_bit[p].val();
+                }
+            }
+            // Over the four bits (those of absent ports stay 0).
+            for j in 0..4 {
+                if self.s_rel[s].q.val().get_bit(j) {
                     self.dec.next = self.dec.val() + 1;
                 }
             }
@@ -1205,6 +1224,7 @@ impl Logic for MissUnit {
             }
             if self.rst.val() {
                 self.ref_d.next = 0.into();
+                self.rel_d.next = 0.into();
                 self.inc_d.next = false;
                 self.s_filled[s].d.next = false;
                 self.s_error[s].d.next = false;
@@ -1215,6 +1235,7 @@ impl Logic for MissUnit {
             self.t_mo[s].d.next = self.pin_d.val();
             self.seal[s].d.next = self.seal_d.val();
             self.s_ref[s].d.next = self.ref_d.val();
+            self.s_rel[s].d.next = self.rel_d.val();
             // `s_rz` after this edge without the adder: `s_ref + inc - dec == j` is
             // `count == j + dec`; `eqv` bit `m` is `s_ref == m` (comparisons of the register
             // with constants), shifted by `inc` it is `count == m`, shifted down by `dec`

@@ -65,7 +65,8 @@
 //! the slot queue through the miss unit's 64:1 multiplexer into the pops, which was the
 //! longest path of `configs/scale.toml` on ECP5, 11.10 ns). At edge `t` the
 //! fill buffer takes its read address (`rd_slot`, `rd_word`), the slot is popped and
-//! released (`rel_valid`, one pulse per answer, from a register: counted at `t + 1`), and
+//! released (`rel_valid`, one pulse per answer, from a register: the miss unit's slot
+//! registers it at `t + 1` and counts it at `t + 2`), and
 //! the lookup enters `d1` (with `rd_error`), at `t + 1` `d2`; after `t + 1` the word is on
 //! `rd_data`, checked in `d2` (MEM_ERROR if the fill failed; else state, generation, then
 //! the page status from s3) and pushed at `t + 2` into the pipe's response queue
