@@ -10667,6 +10667,9 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  busy_q$d;
     wire  busy_q$q;
     reg  busy_q$clock;
+    reg  [20:0] bq_block$d;
+    wire  [20:0] bq_block$q;
+    reg  bq_block$clock;
     reg  busy_g$0$d;
     wire  busy_g$0$q;
     reg  busy_g$0$clock;
@@ -13942,6 +13945,11 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .d(busy_q$d),
         .q(busy_q$q),
         .clock(busy_q$clock)
+    );
+    qp_table_scale$miss$bq_block bq_block(
+        .d(bq_block$d),
+        .q(bq_block$q),
+        .clock(bq_block$clock)
     );
     qp_table_scale$miss$busy_g$0 busy_g$0(
         .d(busy_g$0$d),
@@ -18687,6 +18695,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_port$clock = clock;
         cur_exempt$clock = clock;
         busy_q$clock = clock;
+        bq_block$clock = clock;
         i_valid$clock = clock;
         i_block$clock = clock;
         i_port$clock = clock;
@@ -18722,6 +18731,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         cur_port$d = cur_port$q;
         cur_exempt$d = cur_exempt$q;
         busy_q$d = busy_q$q;
+        bq_block$d = bq_block$q;
         i_valid$d = i_valid$q;
         i_block$d = i_block$q;
         i_port$d = i_port$q;
@@ -19831,7 +19841,8 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         if (sel == port_num$1) begin
             sel_block = req_block$1 & block_mask;
         end
-        q_block = busy_block & block_mask;
+        bq_block$d = busy_block & block_mask;
+        q_block = bq_block$q;
         h_block = hold_block & block_mask;
         room = 1'b0;
         if (t_port$q == port_num$0) begin
@@ -31368,6 +31379,25 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     `endif
 endmodule // qp_table_scale$miss$arq
+
+
+module qp_table_scale$miss$bq_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$miss$bq_block
 
 
 module qp_table_scale$miss$busy_g$0(d,q,clock);

@@ -36,7 +36,7 @@
 //! | `rel_valid[p]`, `rel_slot[p]` | in | port `p` releases a slot (one pulse per answer it received), at the earliest at the edge that takes the address of its last read of the slot |
 //! | `taken_merged`, `taken_new`, `taken_slot` | out | a request leaves the decision register at this edge: merged into a slot (MISS_MERGED), or took a new slot and will be read (CACHE_MISS / MEM_READS); the slot (from registers) |
 //! | `cw_valid`, `cw_line`, `cw_block`, `cw_beat`, `cw_last`, `cw_data` | out | cache write (every cache copy, no ready): beat `cw_beat` of block `cw_block` into line `cw_block mod cache_lines`, `cw_last` on its last beat; `cw_data` holds the low `min(block bits, mem_data_bits)` bits (0 without `cw_valid`). Only for fills that succeeded, beats in order, blocks in fill order |
-//! | `busy_block`, `busy` | in, out | from registers (an OR of a few): in the cycle before, `busy_block` had a live slot (being read, or filled and not yet released by all its requests, or not yet broadcast, or about to be merged into), or sat in the decision register, or in the request register as a request that was not held back (below) |
+//! | `busy_block`, `busy` | in, out | from registers (an OR of a few): in the cycle before, the `busy_block` of the cycle before that (registered on entry) had a live slot (being read, or filled and not yet released by all its requests, or not yet broadcast, or about to be merged into), or sat in the decision register, or in the request register as a request that was not held back (below) |
 //! | `hold_valid`, `hold_block` | in | a command holds a block: see "Commands" |
 //! | `arvalid` .. `arburst`, `rvalid` .. `rlast` | | AXI4 read master, ID 0 (the top level ties `arid`, `arlock`, ...); `rready` is always 1 |
 //!
@@ -94,7 +94,8 @@
 //! every slot's block with `busy_block` and is registered, in a register per group of 16 slots and
 //! one for the requests, ORed at the output (the command engine's block register is far from the
 //! slots: through the comparators and back into the engine's state that route was the longest path
-//! of `configs/scale.toml`, 17.7 ns on ECP5; one register for all, 11.2 ns). Nothing depends
+//! of `configs/scale.toml`, 17.7 ns on ECP5; one register for all, 11.2 ns), and `busy_block` is
+//! registered on entry (from the engine's register into the comparators: 10.67 ns). Nothing depends
 //! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
 //!
 //! Reset (`rst`, synchronous) clears the slots, the queues and the registers; like any AXI
@@ -106,8 +107,8 @@
 //! A command on a block `b` (SPEC §9 write-through, `docs/state_in_memory.md` "Commands"): once
 //! every lookup accepted before it has reached the miss unit, it raises `hold_valid` with
 //! `hold_block = b` and waits until `busy` is low for `busy_block = b` (`busy` tells of the cycle
-//! before: the engine looks at it from the second cycle after the hold rose, with `busy_block` set
-//! before that); it then updates the cache and memory and keeps the hold until its write is
+//! before, for the `busy_block` of the cycle before that: the engine looks at it from the second
+//! cycle after the hold rose, with `busy_block` set from the cycle before the hold on); it then updates the cache and memory and keeps the hold until its write is
 //! acknowledged, then drops it for at least one cycle (`hold_block` stays `b` while `hold_valid` is
 //! high). While `hold_valid` is high, a request for `hold_block` taken (into the input register)
 //! while the hold is up waits in the request register (it neither moves on, merges nor reads, and
@@ -339,6 +340,8 @@ pub struct MissUnit {
     /// `busy` as it was in the cycle before (the output: see "Commands"): of the input,
     /// request and decision registers (`busy_q`), of each group of 16 slots (`busy_g`).
     busy_q: DFF<Bit>,
+    /// `busy_block` (its low bits) as it was at the last edge.
+    bq_block: DFF<Bits<BLOCK_NUM_BITS>>,
     busy_g: Vec<DFF<Bit>>,
     // Input register: the arbiter's request, as the request register's (`cur_*`).
     i_valid: DFF<Bit>,
@@ -623,7 +626,7 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid, i_block,
                 i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
                 ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
                 p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
@@ -733,10 +736,10 @@ impl Logic for MissUnit {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, i_valid, i_block,
-            i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
-            ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot,
-            p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
+            i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
+            eq_ti, ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last,
+            p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -804,7 +807,10 @@ impl Logic for MissUnit {
         }
 
         // Block numbers: the bits above `24 - block_bits` are ignored.
-        self.q_block.next = self.busy_block.val() & self.block_mask.val();
+        // `busy_block` is registered here first (it comes from the command engine, across the
+        // die), so its comparisons with the 64 slots start from a flip-flop of this unit.
+        self.bq_block.d.next = self.busy_block.val() & self.block_mask.val();
+        self.q_block.next = self.bq_block.q.val();
         self.h_block.next = self.hold_block.val() & self.block_mask.val();
 
         // ---- The decision register (`t_*`): its request leaves at this edge when its port's

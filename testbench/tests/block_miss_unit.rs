@@ -534,9 +534,11 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut hold_off_until = 0u64;
     let (mut merges, mut news, mut fill_errors, mut good_fills, mut read_checks) = (0, 0, 0, 0, 0);
     let (mut most_live, mut held_waits, mut busy_high) = (0usize, 0u64, 0u64);
-    // `busy` is registered: at edge e it shows what the model said of the block asked at
-    // edge e - 1 (0 at the first edge, after the reset).
+    // `busy` is registered: at edge e it shows what the model said at edge e - 1 (0 at the
+    // first edge, after the reset) of the block asked at edge e - 2 (`busy_block` is
+    // registered on entry).
     let mut busy_before = false;
+    let mut asked_before: Option<u64> = None;
     // Each slot's (filled, failed) before the last edge, as the read ports show them.
     let mut flags_before = vec![(false, false); m.max_misses as usize];
     // `rd_filled` / `rd_filled2` are registered: at edge e they show the flags of the slots
@@ -673,17 +675,20 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         // ---- Checks of what the block showed at edge e, against the state before it.
         // Live before the edge (nothing below changes the slots before the decisions).
         let lv = live(&slots, &dec);
-        let model_busy = (0..slots_n).any(|s| lv[s] && slots[s].unwrap().block == asked)
-            || cur.front().is_some_and(|t| t.exempt && t.block == asked)
-            || inp.front().is_some_and(|t| t.exempt && t.block == asked)
-            || dec.is_some_and(|d| d.block == asked);
+        let model_busy = asked_before.is_some_and(|asked| {
+            (0..slots_n).any(|s| lv[s] && slots[s].unwrap().block == asked)
+                || cur.front().is_some_and(|t| t.exempt && t.block == asked)
+                || inp.front().is_some_and(|t| t.exempt && t.block == asked)
+                || dec.is_some_and(|d| d.block == asked)
+        });
         assert_eq!(
             sim.is_high(busy),
             busy_before,
             "{what}: busy at edge {e} for the block asked at edge {}",
-            e - 1
+            e - 2
         );
         busy_before = model_busy;
+        asked_before = Some(asked);
         busy_high += u64::from(model_busy);
         // The registered flags: those of the slots presented at the edge before, as the read
         // ports showed them then (a slot presented with no head behind it is not checked).
@@ -992,7 +997,7 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
         assert!(!sim.is_high(cw_valid), "{what}: cache write after the end");
         assert!(!sim.is_high(arvalid), "{what}: read after the end");
     }
-    // `busy` tells of the block asked one edge before.
+    // `busy` tells of the block asked two edges before.
     for &b in &pool {
         sim.set(busy_block, b);
         step(&mut sim, &mut rec);
@@ -1363,9 +1368,12 @@ fn rlast_out_of_place_fails_the_fill() {
             "block {block}: broadcast beats"
         );
         assert_eq!(get(&sim, "busy"), 0);
-        // `busy` is registered: it shows at an edge what the block was at the edge before.
+        // `busy` is registered, after `busy_block`'s own register: it shows at an edge what
+        // the block asked two edges before was at the edge before.
         set(&mut sim, "busy_block", block);
         sim.step();
+        sim.step();
+        assert_eq!(get(&sim, "busy"), 0, "busy_block is registered first");
         sim.step();
         assert_eq!(get(&sim, "busy"), 1, "block {block} held by its request");
         set(&mut sim, "l0_valid", 1);
