@@ -47,7 +47,8 @@ enum Command {
     #[command(after_help = MODEL_CACHE_HELP)]
     Bench(bench::Args),
     /// Synthesize and place-and-route for ECP5-85F (yosys, nextpnr-ecp5 from PyPI, installed
-    /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder.
+    /// when missing): LUTs, FFs, block RAMs and Fmax beside a registered 64-bit adder, the
+    /// critical paths, and how many timing endpoints arrive later than the target asks.
     Synth(synth::Args),
     /// Run the scenarios of docs/integration.md with a trace and render their waveforms
     /// as SVG.

@@ -108,16 +108,17 @@
 //! every lookup accepted before it has reached the miss unit, it raises `hold_valid` with
 //! `hold_block = b` and waits until `busy` is low for `busy_block = b` (`busy` tells of the cycle
 //! before, for the `busy_block` of the cycle before that: the engine looks at it from the second
-//! cycle after the hold rose, with `busy_block` set from the cycle before the hold on); it then updates the cache and memory and keeps the hold until its write is
-//! acknowledged, then drops it for at least one cycle (`hold_block` stays `b` while `hold_valid` is
-//! high). While `hold_valid` is high, a request for `hold_block` taken (into the input register)
-//! while the hold is up waits in the request register (it neither moves on, merges nor reads, and
-//! the requests of every port wait behind it): it came after the command. A request taken before
-//! the hold rose (or that saw a cycle with `hold_valid` low) is not held back, and counts in `busy`
-//! in the input or request register, as does the decision register's request (it passed the request
-//! register unheld) and the slot it is to merge into: they came before the command and must read
-//! the old state. So `busy` falls only once the earlier requests of `b` are served and released,
-//! and no later one can start a read of `b` before the hold drops.
+//! cycle after the hold rose, with `busy_block` set from the cycle before the hold on); it then
+//! updates the cache and memory and keeps the hold until its write is acknowledged, then drops it
+//! for at least one cycle (`hold_block` stays `b` while `hold_valid` is high). While `hold_valid`
+//! is high, a request for `hold_block` taken (into the input register) while the hold is up waits
+//! in the request register (it neither moves on, merges nor reads, and the requests of every port
+//! wait behind it): it came after the command. A request taken before the hold rose (or that saw a
+//! cycle with `hold_valid` low) is not held back, and counts in `busy` in the input or request
+//! register, as does the decision register's request (it passed the request register unheld) and
+//! the slot it is to merge into: they came before the command and must read the old state. So
+//! `busy` falls only once the earlier requests of `b` are served and released, and no later one can
+//! start a read of `b` before the hold drops.
 //!
 //! # Cost
 //!
@@ -626,17 +627,17 @@ impl MissUnit {
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
                 cw_block, cw_beat, cw_last, cw_data, busy_block, busy, hold_valid, hold_block,
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
-                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid, i_block,
-                i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q, eq_ti,
-                ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
+                rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
+                i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
+                eq_ti, ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
                 p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
                 found, sel, sel_block, q_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
                 g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec, g_vec, inc_d,
-                pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, rel_d, a_block,
-                a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block, lane_data,
-                fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot, x_word,
-                x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
+                pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, rel_d,
+                a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block,
+                lane_data, fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot,
+                x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
