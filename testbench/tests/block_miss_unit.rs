@@ -549,8 +549,9 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
     let mut now_shown: Vec<(Option<usize>, Option<usize>)> = vec![(None, None); ports];
     let mut first_go = None;
     let mut last_go = 0u64;
-    let mut done_count = 0u64; // requests whose slot was released
-                               // The releases shown at the last edge, which the slots count at this one.
+    // Requests whose slot was released.
+    let mut done_count = 0u64;
+    // The releases shown at the last edge, which the slots count at this one.
     let mut landing: Vec<Option<usize>> = vec![None; ports];
     let start = sim.cycle();
 
