@@ -130,16 +130,57 @@ const PAGE_BITS: u32 = 12;
 const PAGE: u64 = 1 << PAGE_BITS;
 
 /// Sparse byte-addressed memory over the whole 64-bit address space, in 4 KiB pages
-/// allocated on first write. Unwritten bytes read as 0. Accesses wrap around at 2^64.
+/// allocated on first write. Unwritten bytes read as 0, or, in the ranges given to
+/// [`SparseMem::set_junk`], as seeded junk (what a real memory holds before anyone wrote
+/// it). Accesses wrap around at 2^64.
 #[derive(Clone, Default)]
 pub struct SparseMem {
     pages: HashMap<u64, Box<[u8; PAGE as usize]>>,
+    /// Ranges whose unwritten bytes read as junk, and the junk's seed.
+    junk: Vec<Range<u64>>,
+    junk_seed: u64,
+}
+
+/// SplitMix64's finaliser: the junk of an 8-byte word.
+fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl SparseMem {
     /// An empty memory (every byte 0).
     pub fn new() -> SparseMem {
         SparseMem::default()
+    }
+
+    /// From now on, the bytes in `ranges` that were never written read as junk drawn from
+    /// `seed` (a fixed function of the seed and the address), the others as 0. Bytes written
+    /// before keep their value.
+    pub fn set_junk(&mut self, ranges: Vec<Range<u64>>, seed: u64) {
+        self.junk = ranges;
+        self.junk_seed = seed;
+    }
+
+    /// What the byte at `addr` reads as while never written.
+    fn unwritten(&self, addr: u64) -> u8 {
+        if self.junk.iter().any(|r| r.contains(&addr)) {
+            (mix64(self.junk_seed ^ mix64(addr >> 3)) >> ((addr & 7) * 8)) as u8
+        } else {
+            0
+        }
+    }
+
+    /// A page never written, as it reads.
+    fn fresh_page(&self, page: u64) -> Box<[u8; PAGE as usize]> {
+        let mut p = Box::new([0; PAGE as usize]);
+        if !self.junk.is_empty() {
+            let base = page << PAGE_BITS;
+            for (i, b) in p.iter_mut().enumerate() {
+                *b = self.unwritten(base.wrapping_add(i as u64));
+            }
+        }
+        p
     }
 
     /// Copies `buf.len()` bytes from `addr` on into `buf`.
@@ -151,7 +192,12 @@ impl SparseMem {
             let n = (PAGE as usize - off).min(buf.len() - done);
             match self.pages.get(&(a >> PAGE_BITS)) {
                 Some(p) => buf[done..done + n].copy_from_slice(&p[off..off + n]),
-                None => buf[done..done + n].fill(0),
+                None if self.junk.is_empty() => buf[done..done + n].fill(0),
+                None => {
+                    for (i, b) in buf[done..done + n].iter_mut().enumerate() {
+                        *b = self.unwritten(a.wrapping_add(i as u64));
+                    }
+                }
             }
             done += n;
             a = a.wrapping_add(n as u64);
@@ -165,10 +211,12 @@ impl SparseMem {
         while done < data.len() {
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(data.len() - done);
-            let p = self
-                .pages
-                .entry(a >> PAGE_BITS)
-                .or_insert_with(|| Box::new([0; PAGE as usize]));
+            let page = a >> PAGE_BITS;
+            if !self.pages.contains_key(&page) {
+                let fresh = self.fresh_page(page);
+                self.pages.insert(page, fresh);
+            }
+            let p = self.pages.get_mut(&page).expect("the page was just made");
             p[off..off + n].copy_from_slice(&data[done..done + n]);
             done += n;
             a = a.wrapping_add(n as u64);
@@ -180,10 +228,11 @@ impl SparseMem {
         let off = (addr % PAGE) as usize;
         if off <= PAGE as usize - 8 {
             // Fast path: within one page.
-            return match self.pages.get(&(addr >> PAGE_BITS)) {
-                Some(p) => u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes")),
-                None => 0,
-            };
+            match self.pages.get(&(addr >> PAGE_BITS)) {
+                Some(p) => return u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes")),
+                None if self.junk.is_empty() => return 0,
+                None => {}
+            }
         }
         let mut b = [0u8; 8];
         self.read_bytes(addr, &mut b);
@@ -206,7 +255,7 @@ impl SparseMem {
         u64::from_le_bytes(b)
     }
 
-    /// Forgets every byte written (all read 0 again).
+    /// Forgets every byte written (all read as never written again).
     pub fn clear(&mut self) {
         self.pages.clear();
     }
@@ -2135,5 +2184,40 @@ mod tests {
         assert_eq!(back, big);
         m.clear();
         assert_eq!(m.read_u64(0x1000), 0);
+    }
+
+    #[test]
+    fn sparse_mem_junk_in_its_ranges_until_written() {
+        let mut m = SparseMem::new();
+        m.set_junk(vec![0x1ff8..0x2010, u64::MAX - 7..u64::MAX], 7);
+        // Outside the ranges: 0; inside: the same junk at every read, by bytes or by words.
+        assert_eq!(m.read_u64(0x1ff0), 0);
+        assert_eq!(m.read_u64(0x2010), 0);
+        let j = m.read_u64(0x1ff8);
+        assert_eq!(m.read_u64(0x1ff8), j);
+        let mut b = [0u8; 24];
+        m.read_bytes(0x1ff8, &mut b);
+        assert_eq!(u64::from_le_bytes(b[..8].try_into().unwrap()), j);
+        let (j2, j3) = (m.read_u64(0x2000), m.read_u64(0x2008));
+        assert_eq!(u64::from_le_bytes(b[8..16].try_into().unwrap()), j2);
+        assert_eq!(u64::from_le_bytes(b[16..].try_into().unwrap()), j3);
+        // Junk, not a constant: three words of 64 bits, all different and none 0.
+        assert!(j != j2 && j2 != j3 && j != j3 && j != 0 && j2 != 0 && j3 != 0);
+        // Half in the range: the low 4 bytes at 0x200c are junk, the high 4 bytes 0.
+        assert_eq!(m.read_u64(0x200c), j3 >> 32);
+        // Another seed, other junk.
+        let mut other = SparseMem::new();
+        other.set_junk(vec![0x1ff8..0x2010], 8);
+        assert_ne!(other.read_u64(0x1ff8), j);
+        // A write keeps the junk of the bytes around it, in its page and across pages.
+        m.write_bytes(0x2001, &[0xab]);
+        assert_eq!(m.read_u64(0x2000), (j2 & !0xff00) | 0xab00);
+        assert_eq!(m.read_u64(0x1ff8), j);
+        assert_eq!(m.read_u64(0x2008), j3);
+        assert_eq!(m.read_le(u64::MAX - 7, 8), m.read_le(u64::MAX - 7, 8));
+        assert_ne!(m.read_le(u64::MAX - 7, 8), 0);
+        // Cleared: junk again where it was written.
+        m.clear();
+        assert_eq!(m.read_u64(0x2000), j2);
     }
 }

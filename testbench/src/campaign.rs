@@ -182,8 +182,13 @@ pub fn run_with_mem(
         // the block size).
         bench.write(regs::STATE_BASE_LO, rng.gen())?;
         bench.write(regs::STATE_BASE_HI, rng.gen())?;
+        // What memory holds before the engine wrote it: junk, never zeros (lazy
+        // initialisation must not read a block never written, nor take its bytes for FREE).
+        let junk = state_table_words(&bench);
+        let junk_seed = rng.gen();
         if let Some(m) = bench.mem.as_mut() {
             m.set_out_of_order(rng.gen_bool(0.5));
+            m.mem_mut().set_junk(junk, junk_seed);
         }
     }
     let index_mask = (1u32 << cfg.index_bits) - 1;
@@ -526,6 +531,27 @@ fn counted_command(bench: &mut Bench, out: &mut Outcome, cmd: Command) -> Result
     out.commands += 1;
     out.cmd_counts[r.status as usize] += 1;
     Ok(r)
+}
+
+/// State in memory: the address ranges of the bus words that hold the state table, modulo
+/// 2^addr_bits (two ranges where the table wraps around the top of the address space).
+fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
+    let bus = u64::from(bench.cfg.mem_data_bits / 8);
+    let start = bench.sb.model.state_table_start();
+    let bytes = bench.sb.model.state_bytes();
+    let words_start = start & !(bus - 1);
+    let words_bytes = (start - words_start + bytes).div_ceil(bus) * bus;
+    let top = 1u128 << bench.cfg.addr_bits;
+    let end = u128::from(words_start) + u128::from(words_bytes);
+    if end <= top {
+        vec![words_start..end as u64]
+    } else {
+        // (At addr_bits 64 the top byte stays out: a Range<u64> cannot end at 2^64.)
+        vec![
+            words_start..((top - 1) as u64).saturating_add(1),
+            0..(end - top) as u64,
+        ]
+    }
 }
 
 /// State in memory: every write of the engine stayed inside [STATE_BASE, STATE_BASE +
