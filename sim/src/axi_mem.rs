@@ -2207,7 +2207,8 @@ mod tests {
         assert_eq!(m.read_u64(0x200c), j3 >> 32);
         // Another seed, other junk.
         let mut other = SparseMem::new();
-        other.set_junk(vec![0x1ff8..0x2010], 8);
+        let same_range = 0x1ff8..0x2010;
+        other.set_junk(vec![same_range], 8);
         assert_ne!(other.read_u64(0x1ff8), j);
         // A write keeps the junk of the bytes around it, in its page and across pages.
         m.write_bytes(0x2001, &[0xab]);

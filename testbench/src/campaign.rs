@@ -544,7 +544,8 @@ fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
     let top = 1u128 << bench.cfg.addr_bits;
     let end = u128::from(words_start) + u128::from(words_bytes);
     if end <= top {
-        vec![words_start..end as u64]
+        let words = words_start..end as u64;
+        vec![words]
     } else {
         // (At addr_bits 64 the top byte stays out: a Range<u64> cannot end at 2^64.)
         vec![
