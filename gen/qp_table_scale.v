@@ -1816,18 +1816,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [1:0] wr_wait$d;
     wire  [1:0] wr_wait$q;
     reg  wr_wait$clock;
-    reg  ww_en$d;
-    wire  ww_en$q;
-    reg  ww_en$clock;
-    reg  [20:0] ww_addr$d;
-    wire  [20:0] ww_addr$q;
-    reg  ww_addr$clock;
-    reg  ww_one$d;
-    wire  ww_one$q;
-    reg  ww_one$clock;
-    reg  wsel$d;
-    wire  wsel$q;
-    reg  wsel$clock;
     reg  t_ge_first$d;
     wire  t_ge_first$q;
     reg  t_ge_first$clock;
@@ -2192,6 +2180,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  bit_seen;
     reg  new_alloc;
     reg  new_live;
+    reg  [20:0] ablk;
     reg  [8:0] whalf;
     reg  [511:0] sbeat;
     reg  [63:0] pf_addr;
@@ -2353,26 +2342,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .d(wr_wait$d),
         .q(wr_wait$q),
         .clock(wr_wait$clock)
-    );
-    qp_table_scale$engine$ww_en ww_en(
-        .d(ww_en$d),
-        .q(ww_en$q),
-        .clock(ww_en$clock)
-    );
-    qp_table_scale$engine$ww_addr ww_addr(
-        .d(ww_addr$d),
-        .q(ww_addr$q),
-        .clock(ww_addr$clock)
-    );
-    qp_table_scale$engine$ww_one ww_one(
-        .d(ww_one$d),
-        .q(ww_one$q),
-        .clock(ww_one$clock)
-    );
-    qp_table_scale$engine$wsel wsel(
-        .d(wsel$d),
-        .q(wsel$q),
-        .clock(wsel$clock)
     );
     qp_table_scale$engine$t_ge_first t_ge_first(
         .d(t_ge_first$d),
@@ -2899,10 +2868,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         was_written$clock = clock;
         hold_wait$clock = clock;
         wr_wait$clock = clock;
-        ww_en$clock = clock;
-        ww_addr$clock = clock;
-        ww_one$clock = clock;
-        wsel$clock = clock;
         grp_sel_q$clock = clock;
         grp_bits_q$clock = clock;
         from_q$clock = clock;
@@ -3007,10 +2972,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         was_written$d = was_written$q;
         hold_wait$d = hold_wait$q;
         wr_wait$d = wr_wait$q;
-        ww_en$d = ww_en$q;
-        ww_addr$d = ww_addr$q;
-        ww_one$d = ww_one$q;
-        wsel$d = wsel$q;
         grp_sel_q$d = grp_sel_q$q;
         grp_bits_q$d = grp_bits_q$q;
         from_q$d = from_q$q;
@@ -3249,18 +3210,16 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             q_rd_next = 32'h0;
         end
         pf_sel = (state$q == MemState$PfWr1) | (state$q == MemState$PfWr2) | (state$q == MemState$PfWr3) | pf_inflight$q;
+        ablk = blk$q;
+        if (pf_sel) begin
+            ablk = pblk$q;
+        end
         block_addr = (state_base & base_mask) + (((blk$q) & 64'hffffffffffffffff) << block_bytes_shift);
         pf_addr = (state_base & base_mask) + (((pblk$q) & 64'hffffffffffffffff) << block_bytes_shift);
-        written$read_address = ((blk$q) & 24'hffffff);
-        if (wsel$q) begin
-            written$read_address = ((pblk$q) & 24'hffffff);
-        end
-        written$write_enable = ww_en$q;
-        written$write_address = ((ww_addr$q) & 24'hffffff);
-        written$write_data = ((ww_one$q) & 2'h3);
-        ww_en$d = 1'b0;
-        ww_addr$d = blk$q;
-        ww_one$d = 1'b1;
+        written$read_address = ((ablk) & 24'hffffff);
+        written$write_enable = 1'b0;
+        written$write_address = ((blk$q) & 24'hffffff);
+        written$write_data = 32'h1;
         c_arvalid = ar_q$q | pf_ar_q$q;
         ar_addr = block_addr;
         if (pf_ar_q$q) begin
@@ -3777,9 +3736,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         case (state$q)
             MemState$Init:
                 begin
-                    ww_en$d = 1'b1;
-                    ww_addr$d = cursor$q;
-                    ww_one$d = 1'b0;
+                    written$write_enable = 1'b1;
+                    written$write_address = ((cursor$q) & 24'hffffff);
+                    written$write_data = 32'h0;
                     live_we_q$d = 1'b1;
                     live_waddr_q$d = cursor$q;
                     live_wdata_q$d = 1'b0;
@@ -4159,7 +4118,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                         state$d = MemState$WWait;
                         if (pf_found$q & (pf_res$q != blk$q) & ~(p_valid$q & (p_block$q == pf_res$q))) begin
-                            wsel$d = 1'b1;
                             state$d = MemState$PfWr1;
                         end
                     end
@@ -4177,7 +4135,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$PfWr3:
                 begin
-                    wsel$d = 1'b0;
                     pf_err$d = 1'b0;
                     p_live$d = 32'h0;
                     p_rows$d = 32'h0;
@@ -4215,7 +4172,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$OnChip:
                 begin
-                    ww_en$d = 1'b1;
+                    written$write_enable = 1'b1;
                     cbuf$write_enable = 1'b1;
                     cbuf$write_address = ((t_row_a) & 24'hffffff);
                     cbuf$write_data = new_row_q$q;
@@ -4489,8 +4446,6 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             pf_busy$d = 1'b0;
             pf_ar_q$d = 1'b0;
             pf_inflight$d = 1'b0;
-            wsel$d = 1'b0;
-            ww_en$d = 1'b0;
             pbeat_ok$d = 1'b0;
             clr_issued$d = 1'b0;
             clr_busy$d = 1'b0;
@@ -10029,82 +9984,6 @@ module qp_table_scale$engine$written(clock,read_address,read_data,write_enable,w
     end
     `endif
 endmodule // qp_table_scale$engine$written
-
-
-module qp_table_scale$engine$wsel(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$wsel
-
-
-module qp_table_scale$engine$ww_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$ww_addr
-
-
-module qp_table_scale$engine$ww_en(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$ww_en
-
-
-module qp_table_scale$engine$ww_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$engine$ww_one
 
 
 module qp_table_scale$live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata,b_raddr,b_rdata);

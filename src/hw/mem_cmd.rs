@@ -235,16 +235,6 @@ pub struct MemCmdEngine {
     /// row and address registers of a RAM of several rows of blocks), and that count.
     wr_wait: DFF<Bits<2>>,
     wr_extra: Constant<Bits<2>>,
-    /// `written`'s write port, registered here (`Init`, `OnChip`): its routes across the die
-    /// to the 16 rows of blocks start at flip-flops, not at the state machine's decisions (a
-    /// write lands an edge later; the next read of `written` comes many edges after).
-    ww_en: DFF<Bit>,
-    ww_addr: DFF<Bits<BLOCK_NUM_BITS>>,
-    ww_one: DFF<Bit>,
-    /// `written` is read at `pblk` (`PfWr1` to `PfWr3`), else at `blk`: set on the way into
-    /// `PfWr1`, cleared in `PfWr3`, so that the read address is one multiplexer after
-    /// flip-flops (`pf_sel` decodes the state and the prefetch's flight).
-    wsel: DFF<Bit>,
     /// `t_index >= first_index`, registered (its carry chain off the paths into `OnChip` and
     /// `Drain`, which come edges after `blk` and `tw` last changed).
     t_ge_first: DFF<Bit>,
@@ -267,10 +257,9 @@ pub struct MemCmdEngine {
     alloc_m: DFF<Bits<MASK_BITS>>,
     live_m: DFF<Bits<MASK_BITS>>,
     /// `range_m` over two edges (its bounds, then the mask): `range_q` is the range of the
-    /// block whose ALLOC range is computed (`pblk` while prefetching, `pf_sel`, else `blk`)
-    /// two edges before. The bounds are registered for both blocks, and `ablk_pf` says
-    /// which one it was, so that no path runs from the state decode of `pf_sel` into their
-    /// carry chains.
+    /// block `ablk` was two edges before. The bounds are registered for each block `ablk`
+    /// may be, `[blk, pblk]`, and `ablk_pf` says which one `ablk` was, so that no path runs
+    /// from the state decode that picks `ablk` into their carry chains.
     lo_wq: Vec<DFF<Bits<W_BITS>>>,
     hi_wq: Vec<DFF<Bits<W_BITS>>>,
     ablk_pf: DFF<Bit>,
@@ -438,9 +427,9 @@ pub struct MemCmdEngine {
     lo_w: Signal<Local, Bits<W_BITS>>,
     hi_w: Signal<Local, Bits<W_BITS>>,
     bstart: Signal<Local, Bits<QPN_BITS>>,
-    /// The blocks whose ALLOC range is computed: `[blk, pblk]`.
+    /// The blocks `ablk` may be: `[blk, pblk]`.
     src_blk: Vec<Signal<Local, Bits<BLOCK_NUM_BITS>>>,
-    /// The ALLOC range is `pblk`'s (prefetching).
+    /// `ablk` is `pblk`.
     pf_sel: Signal<Local, Bit>,
     /// One of `src_blk`.
     ablk_k: Signal<Local, Bits<BLOCK_NUM_BITS>>,
@@ -456,6 +445,8 @@ pub struct MemCmdEngine {
     bit_seen: Signal<Local, Bit>,
     new_alloc: Signal<Local, Bit>,
     new_live: Signal<Local, Bit>,
+    /// The block whose address and ALLOC range are computed: `pblk` while prefetching.
+    ablk: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     /// First row of the working half of `cbuf`, and of the prefetch's half.
     whalf: Signal<Local, Bits<W_BITS>>,
     /// The beat and word counter the lanes scan (`beat_r`, or the prefetch's), the
@@ -589,7 +580,7 @@ impl MemCmdEngine {
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
                 bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk,
                 blk_o, tw, tw_known, start, start_blk, second, other_q, next_alloc, was_written,
-                hold_wait, wr_wait, ww_en, ww_addr, ww_one, wsel, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
+                hold_wait, wr_wait, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q, live_we_q, live_waddr_q,
                 live_wdata_q, wr_req_q, wr_addr_q, wr_last_q, wr_beat_q, wr_data_q, wr_strb_q,
@@ -604,7 +595,7 @@ impl MemCmdEngine {
                 grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
                 snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
-                pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, whalf, phalf,
+                pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
                 n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q,
                 pf_was_q, cur_tail_q, pbeat, pbeat_ok,
                 pw, pf_half, n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a,
@@ -718,10 +709,6 @@ impl Logic for MemCmdEngine {
             was_written,
             hold_wait,
             wr_wait,
-            ww_en,
-            ww_addr,
-            ww_one,
-            wsel,
             grp_sel_q,
             grp_bits_q,
             from_q,
@@ -954,25 +941,21 @@ impl Logic for MemCmdEngine {
             | (self.state.q.val() == MemState::PfWr2)
             | (self.state.q.val() == MemState::PfWr3)
             | self.pf_inflight.q.val();
+        self.ablk.next = self.blk.q.val();
+        if self.pf_sel.val() {
+            self.ablk.next = self.pblk.q.val();
+        }
         self.block_addr.next = (self.state_base.val() & self.base_mask.val())
             + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val())
                 << self.block_bytes_shift.val());
         self.pf_addr.next = (self.state_base.val() & self.base_mask.val())
             + (bit_cast::<ADDR_BITS, BLOCK_NUM_BITS>(self.pblk.q.val())
                 << self.block_bytes_shift.val());
-        self.written.read_address.next =
-            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
-        if self.wsel.q.val() {
-            self.written.read_address.next =
-                bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.pblk.q.val());
-        }
-        self.written.write_enable.next = self.ww_en.q.val();
+        self.written.read_address.next = bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.ablk.val());
+        self.written.write_enable.next = false;
         self.written.write_address.next =
-            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.ww_addr.q.val());
-        self.written.write_data.next = bit_cast::<2, 1>(self.ww_one.q.val().into());
-        self.ww_en.d.next = false;
-        self.ww_addr.d.next = self.blk.q.val();
-        self.ww_one.d.next = true;
+            bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
+        self.written.write_data.next = 1.into();
 
         // The AXI read: one burst of the block.
         // (The command's read waits for the prefetch's: never both.)
@@ -1114,7 +1097,7 @@ impl Logic for MemCmdEngine {
             }
         }
         // A block never written: the words ALLOC may take are those in [first_index, max_qps),
-        // for each block whose range is computed.
+        // for each block `ablk` may be.
         self.src_blk[0].next = self.blk.q.val();
         self.src_blk[1].next = self.pblk.q.val();
         for k in 0..2 {
@@ -1147,8 +1130,8 @@ impl Logic for MemCmdEngine {
         }
         self.ablk_pf.d.next = self.pf_sel.val();
         // Registered over two edges (`range_q`, off the paths of the state machine): every use
-        // comes two edges or more after `pf_sel` last changed (WRead3 and the scan of a
-        // command after WRead1, PfWr3 and the prefetch's scan after PfWr1, where it turns to
+        // comes two edges or more after `ablk` last changed (WRead3 and the scan of a command
+        // after WRead1, PfWr3 and the prefetch's scan after PfWr1, where `ablk` turns to
         // `pblk`).
         self.lo_w.next = self.lo_wq[0].q.val();
         self.hi_w.next = self.hi_wq[0].q.val();
@@ -1220,9 +1203,10 @@ impl Logic for MemCmdEngine {
         match self.state.q.val() {
             MemState::Init => {
                 // Every block: not written, not live (the pipes' copies).
-                self.ww_en.d.next = true;
-                self.ww_addr.d.next = self.cursor.q.val();
-                self.ww_one.d.next = false;
+                self.written.write_enable.next = true;
+                self.written.write_address.next =
+                    bit_cast::<RAM_ADDR_BITS, BLOCK_NUM_BITS>(self.cursor.q.val());
+                self.written.write_data.next = 0.into();
                 self.live_we_q.d.next = true;
                 self.live_waddr_q.d.next = self.cursor.q.val();
                 self.live_wdata_q.d.next = false;
@@ -1652,7 +1636,6 @@ impl Logic for MemCmdEngine {
                         & (self.pf_res.q.val() != self.blk.q.val())
                         & !(self.p_valid.q.val() & (self.p_block.q.val() == self.pf_res.q.val()))
                     {
-                        self.wsel.d.next = true;
                         self.state.d.next = MemState::PfWr1;
                     }
                 }
@@ -1668,7 +1651,6 @@ impl Logic for MemCmdEngine {
             }
             MemState::PfWr3 => {
                 // Into the parked slot: read, or (never written) made.
-                self.wsel.d.next = false;
                 self.pf_err.d.next = false;
                 self.p_live.d.next = 0.into();
                 self.p_rows.d.next = 0.into();
@@ -1706,7 +1688,7 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::OnChip => {
-                self.ww_en.d.next = true;
+                self.written.write_enable.next = true;
                 // The buffer follows the write: the row, the masks.
                 self.cbuf.write_enable.next = true;
                 self.cbuf.write_address.next =
@@ -2012,8 +1994,6 @@ impl Logic for MemCmdEngine {
             self.pf_busy.d.next = false;
             self.pf_ar_q.d.next = false;
             self.pf_inflight.d.next = false;
-            self.wsel.d.next = false;
-            self.ww_en.d.next = false;
             self.pbeat_ok.d.next = false;
             self.clr_issued.d.next = false;
             self.clr_busy.d.next = false;
