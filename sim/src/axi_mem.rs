@@ -148,6 +148,16 @@ fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// What the byte at `addr` reads as while never written: junk from `seed` in the `junk`
+/// ranges ([`SparseMem::set_junk`]), else 0.
+fn unwritten_byte(junk: &[Range<u64>], seed: u64, addr: u64) -> u8 {
+    if junk.iter().any(|r| r.contains(&addr)) {
+        (mix64(seed ^ mix64(addr >> 3)) >> ((addr & 7) * 8)) as u8
+    } else {
+        0
+    }
+}
+
 impl SparseMem {
     /// An empty memory (every byte 0).
     pub fn new() -> SparseMem {
@@ -164,23 +174,20 @@ impl SparseMem {
 
     /// What the byte at `addr` reads as while never written.
     fn unwritten(&self, addr: u64) -> u8 {
-        if self.junk.iter().any(|r| r.contains(&addr)) {
-            (mix64(self.junk_seed ^ mix64(addr >> 3)) >> ((addr & 7) * 8)) as u8
-        } else {
-            0
-        }
+        unwritten_byte(&self.junk, self.junk_seed, addr)
     }
 
-    /// A page never written, as it reads.
-    fn fresh_page(&self, page: u64) -> Box<[u8; PAGE as usize]> {
-        let mut p = Box::new([0; PAGE as usize]);
-        if !self.junk.is_empty() {
-            let base = page << PAGE_BITS;
-            for (i, b) in p.iter_mut().enumerate() {
-                *b = self.unwritten(base.wrapping_add(i as u64));
+    /// No junk range meets the `n` bytes from `addr` on (they read 0 while never written).
+    fn no_junk_in(&self, addr: u64, n: u64) -> bool {
+        let end = addr.wrapping_add(n);
+        self.junk.iter().all(|r| {
+            if end > addr {
+                r.end <= addr || r.start >= end
+            } else {
+                // Wrapping around 2^64: [addr, 2^64) and [0, end).
+                r.end <= addr && r.start >= end
             }
-        }
-        p
+        })
     }
 
     /// Copies `buf.len()` bytes from `addr` on into `buf`.
@@ -192,7 +199,7 @@ impl SparseMem {
             let n = (PAGE as usize - off).min(buf.len() - done);
             match self.pages.get(&(a >> PAGE_BITS)) {
                 Some(p) => buf[done..done + n].copy_from_slice(&p[off..off + n]),
-                None if self.junk.is_empty() => buf[done..done + n].fill(0),
+                None if self.no_junk_in(a, n as u64) => buf[done..done + n].fill(0),
                 None => {
                     for (i, b) in buf[done..done + n].iter_mut().enumerate() {
                         *b = self.unwritten(a.wrapping_add(i as u64));
@@ -211,12 +218,18 @@ impl SparseMem {
         while done < data.len() {
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(data.len() - done);
-            let page = a >> PAGE_BITS;
-            if !self.pages.contains_key(&page) {
-                let fresh = self.fresh_page(page);
-                self.pages.insert(page, fresh);
-            }
-            let p = self.pages.get_mut(&page).expect("the page was just made");
+            let (junk, seed) = (&self.junk, self.junk_seed);
+            let p = self.pages.entry(a >> PAGE_BITS).or_insert_with(|| {
+                // A page never written, as it read.
+                let base = a & !(PAGE - 1);
+                let mut p = Box::new([0; PAGE as usize]);
+                if !junk.is_empty() {
+                    for (i, b) in p.iter_mut().enumerate() {
+                        *b = unwritten_byte(junk, seed, base.wrapping_add(i as u64));
+                    }
+                }
+                p
+            });
             p[off..off + n].copy_from_slice(&data[done..done + n]);
             done += n;
             a = a.wrapping_add(n as u64);
@@ -230,7 +243,7 @@ impl SparseMem {
             // Fast path: within one page.
             match self.pages.get(&(addr >> PAGE_BITS)) {
                 Some(p) => return u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes")),
-                None if self.junk.is_empty() => return 0,
+                None if self.no_junk_in(addr, 8) => return 0,
                 None => {}
             }
         }

@@ -533,14 +533,23 @@ fn counted_command(bench: &mut Bench, out: &mut Outcome, cmd: Command) -> Result
     Ok(r)
 }
 
-/// State in memory: the address ranges of the bus words that hold the state table, modulo
-/// 2^addr_bits (two ranges where the table wraps around the top of the address space).
-fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
+/// State in memory: the bus words that hold the state table, as (first byte, bytes) (a block
+/// narrower than the bus is written in its bus word, with strobes on its own bytes only).
+fn state_table_bus_words(bench: &Bench) -> (u64, u64) {
     let bus = u64::from(bench.cfg.mem_data_bits / 8);
     let start = bench.sb.model.state_table_start();
     let bytes = bench.sb.model.state_bytes();
     let words_start = start & !(bus - 1);
-    let words_bytes = (start - words_start + bytes).div_ceil(bus) * bus;
+    (
+        words_start,
+        (start - words_start + bytes).div_ceil(bus) * bus,
+    )
+}
+
+/// State in memory: the address ranges of [`state_table_bus_words`], modulo 2^addr_bits (two
+/// ranges where the table wraps around the top of the address space).
+fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
+    let (words_start, words_bytes) = state_table_bus_words(bench);
     let top = 1u128 << bench.cfg.addr_bits;
     let end = u128::from(words_start) + u128::from(words_bytes);
     if end <= top {
@@ -560,6 +569,7 @@ fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
 fn check_state_writes(bench: &mut Bench) -> Result<()> {
     let start = bench.sb.model.state_table_start();
     let bytes = bench.sb.model.state_bytes();
+    let (words_start, words_bytes) = state_table_bus_words(bench);
     let mask = u64::MAX >> (64 - bench.cfg.addr_bits);
     let Some(m) = bench.mem.as_mut() else {
         bail!("state in memory without a memory model");
@@ -569,10 +579,6 @@ fn check_state_writes(bench: &mut Bench) -> Result<()> {
     if log.is_empty() {
         bail!("state in memory: the engine wrote nothing");
     }
-    // The bus words that hold the table (a block narrower than the bus is written in its bus
-    // word, with strobes on its own bytes only).
-    let words_start = start & !(bus - 1);
-    let words_bytes = (start - words_start + bytes).div_ceil(bus) * bus;
     for w in &log {
         let len = w.beats() * bus;
         let off = w.addr.wrapping_sub(words_start) & mask;
