@@ -136,9 +136,14 @@ const PAGE: u64 = 1 << PAGE_BITS;
 #[derive(Clone, Default)]
 pub struct SparseMem {
     pages: HashMap<u64, Box<[u8; PAGE as usize]>>,
-    /// Ranges whose unwritten bytes read as junk, and the junk's seed.
-    junk: Vec<Range<u64>>,
-    junk_seed: u64,
+    junk: Junk,
+}
+
+/// What the bytes never written read as: junk drawn from `seed` in `ranges`, 0 elsewhere.
+#[derive(Clone, Default)]
+struct Junk {
+    ranges: Vec<Range<u64>>,
+    seed: u64,
 }
 
 /// SplitMix64's finaliser: the junk of an 8-byte word.
@@ -148,13 +153,34 @@ fn mix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// What the byte at `addr` reads as while never written: junk from `seed` in the `junk`
-/// ranges ([`SparseMem::set_junk`]), else 0.
-fn unwritten_byte(junk: &[Range<u64>], seed: u64, addr: u64) -> u8 {
-    if junk.iter().any(|r| r.contains(&addr)) {
-        (mix64(seed ^ mix64(addr >> 3)) >> ((addr & 7) * 8)) as u8
-    } else {
-        0
+impl Junk {
+    /// No junk range meets the `n` bytes from `addr` on (they read 0 while never written).
+    fn none_in(&self, addr: u64, n: u64) -> bool {
+        let end = addr.wrapping_add(n);
+        self.ranges.iter().all(|r| {
+            if end > addr {
+                r.end <= addr || r.start >= end
+            } else {
+                // Wrapping around 2^64: [addr, 2^64) and [0, end).
+                r.end <= addr && r.start >= end
+            }
+        })
+    }
+
+    /// Fills `buf` with what the bytes from `addr` on read while never written.
+    fn fill(&self, addr: u64, buf: &mut [u8]) {
+        if self.none_in(addr, buf.len() as u64) {
+            buf.fill(0);
+            return;
+        }
+        for (i, b) in buf.iter_mut().enumerate() {
+            let a = addr.wrapping_add(i as u64);
+            *b = if self.ranges.iter().any(|r| r.contains(&a)) {
+                (mix64(self.seed ^ mix64(a >> 3)) >> ((a & 7) * 8)) as u8
+            } else {
+                0
+            };
+        }
     }
 }
 
@@ -168,26 +194,7 @@ impl SparseMem {
     /// `seed` (a fixed function of the seed and the address), the others as 0. Bytes written
     /// before keep their value.
     pub fn set_junk(&mut self, ranges: Vec<Range<u64>>, seed: u64) {
-        self.junk = ranges;
-        self.junk_seed = seed;
-    }
-
-    /// What the byte at `addr` reads as while never written.
-    fn unwritten(&self, addr: u64) -> u8 {
-        unwritten_byte(&self.junk, self.junk_seed, addr)
-    }
-
-    /// No junk range meets the `n` bytes from `addr` on (they read 0 while never written).
-    fn no_junk_in(&self, addr: u64, n: u64) -> bool {
-        let end = addr.wrapping_add(n);
-        self.junk.iter().all(|r| {
-            if end > addr {
-                r.end <= addr || r.start >= end
-            } else {
-                // Wrapping around 2^64: [addr, 2^64) and [0, end).
-                r.end <= addr && r.start >= end
-            }
-        })
+        self.junk = Junk { ranges, seed };
     }
 
     /// Copies `buf.len()` bytes from `addr` on into `buf`.
@@ -199,12 +206,7 @@ impl SparseMem {
             let n = (PAGE as usize - off).min(buf.len() - done);
             match self.pages.get(&(a >> PAGE_BITS)) {
                 Some(p) => buf[done..done + n].copy_from_slice(&p[off..off + n]),
-                None if self.no_junk_in(a, n as u64) => buf[done..done + n].fill(0),
-                None => {
-                    for (i, b) in buf[done..done + n].iter_mut().enumerate() {
-                        *b = self.unwritten(a.wrapping_add(i as u64));
-                    }
-                }
+                None => self.junk.fill(a, &mut buf[done..done + n]),
             }
             done += n;
             a = a.wrapping_add(n as u64);
@@ -218,16 +220,11 @@ impl SparseMem {
         while done < data.len() {
             let off = (a % PAGE) as usize;
             let n = (PAGE as usize - off).min(data.len() - done);
-            let (junk, seed) = (&self.junk, self.junk_seed);
+            let junk = &self.junk;
             let p = self.pages.entry(a >> PAGE_BITS).or_insert_with(|| {
                 // A page never written, as it read.
-                let base = a & !(PAGE - 1);
                 let mut p = Box::new([0; PAGE as usize]);
-                if !junk.is_empty() {
-                    for (i, b) in p.iter_mut().enumerate() {
-                        *b = unwritten_byte(junk, seed, base.wrapping_add(i as u64));
-                    }
-                }
+                junk.fill(a & !(PAGE - 1), &mut p[..]);
                 p
             });
             p[off..off + n].copy_from_slice(&data[done..done + n]);
@@ -243,7 +240,7 @@ impl SparseMem {
             // Fast path: within one page.
             match self.pages.get(&(addr >> PAGE_BITS)) {
                 Some(p) => return u64::from_le_bytes(p[off..off + 8].try_into().expect("8 bytes")),
-                None if self.no_junk_in(addr, 8) => return 0,
+                None if self.junk.none_in(addr, 8) => return 0,
                 None => {}
             }
         }

@@ -558,7 +558,7 @@ fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
     } else {
         // (At addr_bits 64 the top byte stays out: a Range<u64> cannot end at 2^64.)
         vec![
-            words_start..((top - 1) as u64).saturating_add(1),
+            words_start..u64::try_from(top).unwrap_or(u64::MAX),
             0..(end - top) as u64,
         ]
     }
