@@ -13519,7 +13519,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  found;
     reg  [2:0] sel;
     reg  [20:0] sel_block;
-    reg  [20:0] q_block;
     reg  [20:0] h_block;
     reg  [7:0] hit_slot;
     reg  [7:0] free_slot;
@@ -19842,7 +19841,6 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             sel_block = req_block$1 & block_mask;
         end
         bq_block$d = busy_block & block_mask;
-        q_block = bq_block$q;
         h_block = hold_block & block_mask;
         room = 1'b0;
         if (t_port$q == port_num$0) begin
@@ -20259,7 +20257,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$0 = s_lv$0$q & ~(s_filled$0$q & s_error$0$q) & ~seal$0$q & s_eq$0;
         e_hit = e_hit | m_e$0;
-        if ((s_block$0$q == q_block) & s_lv$0$q) begin
+        if ((s_block$0$q == bq_block$q) & s_lv$0$q) begin
             busy_vec = busy_vec | slot_bit$0;
         end
         s_eq$1 = s_eq_b$1$q;
@@ -20268,7 +20266,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$1 = s_lv$1$q & ~(s_filled$1$q & s_error$1$q) & ~seal$1$q & s_eq$1;
         e_hit = e_hit | m_e$1;
-        if ((s_block$1$q == q_block) & s_lv$1$q) begin
+        if ((s_block$1$q == bq_block$q) & s_lv$1$q) begin
             busy_vec = busy_vec | slot_bit$1;
         end
         s_eq$2 = s_eq_b$2$q;
@@ -20277,7 +20275,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$2 = s_lv$2$q & ~(s_filled$2$q & s_error$2$q) & ~seal$2$q & s_eq$2;
         e_hit = e_hit | m_e$2;
-        if ((s_block$2$q == q_block) & s_lv$2$q) begin
+        if ((s_block$2$q == bq_block$q) & s_lv$2$q) begin
             busy_vec = busy_vec | slot_bit$2;
         end
         s_eq$3 = s_eq_b$3$q;
@@ -20286,7 +20284,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$3 = s_lv$3$q & ~(s_filled$3$q & s_error$3$q) & ~seal$3$q & s_eq$3;
         e_hit = e_hit | m_e$3;
-        if ((s_block$3$q == q_block) & s_lv$3$q) begin
+        if ((s_block$3$q == bq_block$q) & s_lv$3$q) begin
             busy_vec = busy_vec | slot_bit$3;
         end
         s_eq$4 = s_eq_b$4$q;
@@ -20295,7 +20293,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$4 = s_lv$4$q & ~(s_filled$4$q & s_error$4$q) & ~seal$4$q & s_eq$4;
         e_hit = e_hit | m_e$4;
-        if ((s_block$4$q == q_block) & s_lv$4$q) begin
+        if ((s_block$4$q == bq_block$q) & s_lv$4$q) begin
             busy_vec = busy_vec | slot_bit$4;
         end
         s_eq$5 = s_eq_b$5$q;
@@ -20304,7 +20302,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$5 = s_lv$5$q & ~(s_filled$5$q & s_error$5$q) & ~seal$5$q & s_eq$5;
         e_hit = e_hit | m_e$5;
-        if ((s_block$5$q == q_block) & s_lv$5$q) begin
+        if ((s_block$5$q == bq_block$q) & s_lv$5$q) begin
             busy_vec = busy_vec | slot_bit$5;
         end
         s_eq$6 = s_eq_b$6$q;
@@ -20313,7 +20311,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$6 = s_lv$6$q & ~(s_filled$6$q & s_error$6$q) & ~seal$6$q & s_eq$6;
         e_hit = e_hit | m_e$6;
-        if ((s_block$6$q == q_block) & s_lv$6$q) begin
+        if ((s_block$6$q == bq_block$q) & s_lv$6$q) begin
             busy_vec = busy_vec | slot_bit$6;
         end
         s_eq$7 = s_eq_b$7$q;
@@ -20322,7 +20320,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$7 = s_lv$7$q & ~(s_filled$7$q & s_error$7$q) & ~seal$7$q & s_eq$7;
         e_hit = e_hit | m_e$7;
-        if ((s_block$7$q == q_block) & s_lv$7$q) begin
+        if ((s_block$7$q == bq_block$q) & s_lv$7$q) begin
             busy_vec = busy_vec | slot_bit$7;
         end
         s_eq$8 = s_eq_b$8$q;
@@ -20331,7 +20329,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$8 = s_lv$8$q & ~(s_filled$8$q & s_error$8$q) & ~seal$8$q & s_eq$8;
         e_hit = e_hit | m_e$8;
-        if ((s_block$8$q == q_block) & s_lv$8$q) begin
+        if ((s_block$8$q == bq_block$q) & s_lv$8$q) begin
             busy_vec = busy_vec | slot_bit$8;
         end
         s_eq$9 = s_eq_b$9$q;
@@ -20340,7 +20338,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$9 = s_lv$9$q & ~(s_filled$9$q & s_error$9$q) & ~seal$9$q & s_eq$9;
         e_hit = e_hit | m_e$9;
-        if ((s_block$9$q == q_block) & s_lv$9$q) begin
+        if ((s_block$9$q == bq_block$q) & s_lv$9$q) begin
             busy_vec = busy_vec | slot_bit$9;
         end
         s_eq$10 = s_eq_b$10$q;
@@ -20349,7 +20347,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$10 = s_lv$10$q & ~(s_filled$10$q & s_error$10$q) & ~seal$10$q & s_eq$10;
         e_hit = e_hit | m_e$10;
-        if ((s_block$10$q == q_block) & s_lv$10$q) begin
+        if ((s_block$10$q == bq_block$q) & s_lv$10$q) begin
             busy_vec = busy_vec | slot_bit$10;
         end
         s_eq$11 = s_eq_b$11$q;
@@ -20358,7 +20356,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$11 = s_lv$11$q & ~(s_filled$11$q & s_error$11$q) & ~seal$11$q & s_eq$11;
         e_hit = e_hit | m_e$11;
-        if ((s_block$11$q == q_block) & s_lv$11$q) begin
+        if ((s_block$11$q == bq_block$q) & s_lv$11$q) begin
             busy_vec = busy_vec | slot_bit$11;
         end
         s_eq$12 = s_eq_b$12$q;
@@ -20367,7 +20365,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$12 = s_lv$12$q & ~(s_filled$12$q & s_error$12$q) & ~seal$12$q & s_eq$12;
         e_hit = e_hit | m_e$12;
-        if ((s_block$12$q == q_block) & s_lv$12$q) begin
+        if ((s_block$12$q == bq_block$q) & s_lv$12$q) begin
             busy_vec = busy_vec | slot_bit$12;
         end
         s_eq$13 = s_eq_b$13$q;
@@ -20376,7 +20374,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$13 = s_lv$13$q & ~(s_filled$13$q & s_error$13$q) & ~seal$13$q & s_eq$13;
         e_hit = e_hit | m_e$13;
-        if ((s_block$13$q == q_block) & s_lv$13$q) begin
+        if ((s_block$13$q == bq_block$q) & s_lv$13$q) begin
             busy_vec = busy_vec | slot_bit$13;
         end
         s_eq$14 = s_eq_b$14$q;
@@ -20385,7 +20383,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$14 = s_lv$14$q & ~(s_filled$14$q & s_error$14$q) & ~seal$14$q & s_eq$14;
         e_hit = e_hit | m_e$14;
-        if ((s_block$14$q == q_block) & s_lv$14$q) begin
+        if ((s_block$14$q == bq_block$q) & s_lv$14$q) begin
             busy_vec = busy_vec | slot_bit$14;
         end
         s_eq$15 = s_eq_b$15$q;
@@ -20394,7 +20392,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$15 = s_lv$15$q & ~(s_filled$15$q & s_error$15$q) & ~seal$15$q & s_eq$15;
         e_hit = e_hit | m_e$15;
-        if ((s_block$15$q == q_block) & s_lv$15$q) begin
+        if ((s_block$15$q == bq_block$q) & s_lv$15$q) begin
             busy_vec = busy_vec | slot_bit$15;
         end
         s_eq$16 = s_eq_b$16$q;
@@ -20403,7 +20401,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$16 = s_lv$16$q & ~(s_filled$16$q & s_error$16$q) & ~seal$16$q & s_eq$16;
         e_hit = e_hit | m_e$16;
-        if ((s_block$16$q == q_block) & s_lv$16$q) begin
+        if ((s_block$16$q == bq_block$q) & s_lv$16$q) begin
             busy_vec = busy_vec | slot_bit$16;
         end
         s_eq$17 = s_eq_b$17$q;
@@ -20412,7 +20410,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$17 = s_lv$17$q & ~(s_filled$17$q & s_error$17$q) & ~seal$17$q & s_eq$17;
         e_hit = e_hit | m_e$17;
-        if ((s_block$17$q == q_block) & s_lv$17$q) begin
+        if ((s_block$17$q == bq_block$q) & s_lv$17$q) begin
             busy_vec = busy_vec | slot_bit$17;
         end
         s_eq$18 = s_eq_b$18$q;
@@ -20421,7 +20419,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$18 = s_lv$18$q & ~(s_filled$18$q & s_error$18$q) & ~seal$18$q & s_eq$18;
         e_hit = e_hit | m_e$18;
-        if ((s_block$18$q == q_block) & s_lv$18$q) begin
+        if ((s_block$18$q == bq_block$q) & s_lv$18$q) begin
             busy_vec = busy_vec | slot_bit$18;
         end
         s_eq$19 = s_eq_b$19$q;
@@ -20430,7 +20428,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$19 = s_lv$19$q & ~(s_filled$19$q & s_error$19$q) & ~seal$19$q & s_eq$19;
         e_hit = e_hit | m_e$19;
-        if ((s_block$19$q == q_block) & s_lv$19$q) begin
+        if ((s_block$19$q == bq_block$q) & s_lv$19$q) begin
             busy_vec = busy_vec | slot_bit$19;
         end
         s_eq$20 = s_eq_b$20$q;
@@ -20439,7 +20437,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$20 = s_lv$20$q & ~(s_filled$20$q & s_error$20$q) & ~seal$20$q & s_eq$20;
         e_hit = e_hit | m_e$20;
-        if ((s_block$20$q == q_block) & s_lv$20$q) begin
+        if ((s_block$20$q == bq_block$q) & s_lv$20$q) begin
             busy_vec = busy_vec | slot_bit$20;
         end
         s_eq$21 = s_eq_b$21$q;
@@ -20448,7 +20446,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$21 = s_lv$21$q & ~(s_filled$21$q & s_error$21$q) & ~seal$21$q & s_eq$21;
         e_hit = e_hit | m_e$21;
-        if ((s_block$21$q == q_block) & s_lv$21$q) begin
+        if ((s_block$21$q == bq_block$q) & s_lv$21$q) begin
             busy_vec = busy_vec | slot_bit$21;
         end
         s_eq$22 = s_eq_b$22$q;
@@ -20457,7 +20455,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$22 = s_lv$22$q & ~(s_filled$22$q & s_error$22$q) & ~seal$22$q & s_eq$22;
         e_hit = e_hit | m_e$22;
-        if ((s_block$22$q == q_block) & s_lv$22$q) begin
+        if ((s_block$22$q == bq_block$q) & s_lv$22$q) begin
             busy_vec = busy_vec | slot_bit$22;
         end
         s_eq$23 = s_eq_b$23$q;
@@ -20466,7 +20464,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$23 = s_lv$23$q & ~(s_filled$23$q & s_error$23$q) & ~seal$23$q & s_eq$23;
         e_hit = e_hit | m_e$23;
-        if ((s_block$23$q == q_block) & s_lv$23$q) begin
+        if ((s_block$23$q == bq_block$q) & s_lv$23$q) begin
             busy_vec = busy_vec | slot_bit$23;
         end
         s_eq$24 = s_eq_b$24$q;
@@ -20475,7 +20473,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$24 = s_lv$24$q & ~(s_filled$24$q & s_error$24$q) & ~seal$24$q & s_eq$24;
         e_hit = e_hit | m_e$24;
-        if ((s_block$24$q == q_block) & s_lv$24$q) begin
+        if ((s_block$24$q == bq_block$q) & s_lv$24$q) begin
             busy_vec = busy_vec | slot_bit$24;
         end
         s_eq$25 = s_eq_b$25$q;
@@ -20484,7 +20482,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$25 = s_lv$25$q & ~(s_filled$25$q & s_error$25$q) & ~seal$25$q & s_eq$25;
         e_hit = e_hit | m_e$25;
-        if ((s_block$25$q == q_block) & s_lv$25$q) begin
+        if ((s_block$25$q == bq_block$q) & s_lv$25$q) begin
             busy_vec = busy_vec | slot_bit$25;
         end
         s_eq$26 = s_eq_b$26$q;
@@ -20493,7 +20491,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$26 = s_lv$26$q & ~(s_filled$26$q & s_error$26$q) & ~seal$26$q & s_eq$26;
         e_hit = e_hit | m_e$26;
-        if ((s_block$26$q == q_block) & s_lv$26$q) begin
+        if ((s_block$26$q == bq_block$q) & s_lv$26$q) begin
             busy_vec = busy_vec | slot_bit$26;
         end
         s_eq$27 = s_eq_b$27$q;
@@ -20502,7 +20500,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$27 = s_lv$27$q & ~(s_filled$27$q & s_error$27$q) & ~seal$27$q & s_eq$27;
         e_hit = e_hit | m_e$27;
-        if ((s_block$27$q == q_block) & s_lv$27$q) begin
+        if ((s_block$27$q == bq_block$q) & s_lv$27$q) begin
             busy_vec = busy_vec | slot_bit$27;
         end
         s_eq$28 = s_eq_b$28$q;
@@ -20511,7 +20509,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$28 = s_lv$28$q & ~(s_filled$28$q & s_error$28$q) & ~seal$28$q & s_eq$28;
         e_hit = e_hit | m_e$28;
-        if ((s_block$28$q == q_block) & s_lv$28$q) begin
+        if ((s_block$28$q == bq_block$q) & s_lv$28$q) begin
             busy_vec = busy_vec | slot_bit$28;
         end
         s_eq$29 = s_eq_b$29$q;
@@ -20520,7 +20518,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$29 = s_lv$29$q & ~(s_filled$29$q & s_error$29$q) & ~seal$29$q & s_eq$29;
         e_hit = e_hit | m_e$29;
-        if ((s_block$29$q == q_block) & s_lv$29$q) begin
+        if ((s_block$29$q == bq_block$q) & s_lv$29$q) begin
             busy_vec = busy_vec | slot_bit$29;
         end
         s_eq$30 = s_eq_b$30$q;
@@ -20529,7 +20527,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$30 = s_lv$30$q & ~(s_filled$30$q & s_error$30$q) & ~seal$30$q & s_eq$30;
         e_hit = e_hit | m_e$30;
-        if ((s_block$30$q == q_block) & s_lv$30$q) begin
+        if ((s_block$30$q == bq_block$q) & s_lv$30$q) begin
             busy_vec = busy_vec | slot_bit$30;
         end
         s_eq$31 = s_eq_b$31$q;
@@ -20538,7 +20536,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$31 = s_lv$31$q & ~(s_filled$31$q & s_error$31$q) & ~seal$31$q & s_eq$31;
         e_hit = e_hit | m_e$31;
-        if ((s_block$31$q == q_block) & s_lv$31$q) begin
+        if ((s_block$31$q == bq_block$q) & s_lv$31$q) begin
             busy_vec = busy_vec | slot_bit$31;
         end
         s_eq$32 = s_eq_b$32$q;
@@ -20547,7 +20545,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$32 = s_lv$32$q & ~(s_filled$32$q & s_error$32$q) & ~seal$32$q & s_eq$32;
         e_hit = e_hit | m_e$32;
-        if ((s_block$32$q == q_block) & s_lv$32$q) begin
+        if ((s_block$32$q == bq_block$q) & s_lv$32$q) begin
             busy_vec = busy_vec | slot_bit$32;
         end
         s_eq$33 = s_eq_b$33$q;
@@ -20556,7 +20554,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$33 = s_lv$33$q & ~(s_filled$33$q & s_error$33$q) & ~seal$33$q & s_eq$33;
         e_hit = e_hit | m_e$33;
-        if ((s_block$33$q == q_block) & s_lv$33$q) begin
+        if ((s_block$33$q == bq_block$q) & s_lv$33$q) begin
             busy_vec = busy_vec | slot_bit$33;
         end
         s_eq$34 = s_eq_b$34$q;
@@ -20565,7 +20563,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$34 = s_lv$34$q & ~(s_filled$34$q & s_error$34$q) & ~seal$34$q & s_eq$34;
         e_hit = e_hit | m_e$34;
-        if ((s_block$34$q == q_block) & s_lv$34$q) begin
+        if ((s_block$34$q == bq_block$q) & s_lv$34$q) begin
             busy_vec = busy_vec | slot_bit$34;
         end
         s_eq$35 = s_eq_b$35$q;
@@ -20574,7 +20572,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$35 = s_lv$35$q & ~(s_filled$35$q & s_error$35$q) & ~seal$35$q & s_eq$35;
         e_hit = e_hit | m_e$35;
-        if ((s_block$35$q == q_block) & s_lv$35$q) begin
+        if ((s_block$35$q == bq_block$q) & s_lv$35$q) begin
             busy_vec = busy_vec | slot_bit$35;
         end
         s_eq$36 = s_eq_b$36$q;
@@ -20583,7 +20581,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$36 = s_lv$36$q & ~(s_filled$36$q & s_error$36$q) & ~seal$36$q & s_eq$36;
         e_hit = e_hit | m_e$36;
-        if ((s_block$36$q == q_block) & s_lv$36$q) begin
+        if ((s_block$36$q == bq_block$q) & s_lv$36$q) begin
             busy_vec = busy_vec | slot_bit$36;
         end
         s_eq$37 = s_eq_b$37$q;
@@ -20592,7 +20590,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$37 = s_lv$37$q & ~(s_filled$37$q & s_error$37$q) & ~seal$37$q & s_eq$37;
         e_hit = e_hit | m_e$37;
-        if ((s_block$37$q == q_block) & s_lv$37$q) begin
+        if ((s_block$37$q == bq_block$q) & s_lv$37$q) begin
             busy_vec = busy_vec | slot_bit$37;
         end
         s_eq$38 = s_eq_b$38$q;
@@ -20601,7 +20599,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$38 = s_lv$38$q & ~(s_filled$38$q & s_error$38$q) & ~seal$38$q & s_eq$38;
         e_hit = e_hit | m_e$38;
-        if ((s_block$38$q == q_block) & s_lv$38$q) begin
+        if ((s_block$38$q == bq_block$q) & s_lv$38$q) begin
             busy_vec = busy_vec | slot_bit$38;
         end
         s_eq$39 = s_eq_b$39$q;
@@ -20610,7 +20608,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$39 = s_lv$39$q & ~(s_filled$39$q & s_error$39$q) & ~seal$39$q & s_eq$39;
         e_hit = e_hit | m_e$39;
-        if ((s_block$39$q == q_block) & s_lv$39$q) begin
+        if ((s_block$39$q == bq_block$q) & s_lv$39$q) begin
             busy_vec = busy_vec | slot_bit$39;
         end
         s_eq$40 = s_eq_b$40$q;
@@ -20619,7 +20617,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$40 = s_lv$40$q & ~(s_filled$40$q & s_error$40$q) & ~seal$40$q & s_eq$40;
         e_hit = e_hit | m_e$40;
-        if ((s_block$40$q == q_block) & s_lv$40$q) begin
+        if ((s_block$40$q == bq_block$q) & s_lv$40$q) begin
             busy_vec = busy_vec | slot_bit$40;
         end
         s_eq$41 = s_eq_b$41$q;
@@ -20628,7 +20626,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$41 = s_lv$41$q & ~(s_filled$41$q & s_error$41$q) & ~seal$41$q & s_eq$41;
         e_hit = e_hit | m_e$41;
-        if ((s_block$41$q == q_block) & s_lv$41$q) begin
+        if ((s_block$41$q == bq_block$q) & s_lv$41$q) begin
             busy_vec = busy_vec | slot_bit$41;
         end
         s_eq$42 = s_eq_b$42$q;
@@ -20637,7 +20635,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$42 = s_lv$42$q & ~(s_filled$42$q & s_error$42$q) & ~seal$42$q & s_eq$42;
         e_hit = e_hit | m_e$42;
-        if ((s_block$42$q == q_block) & s_lv$42$q) begin
+        if ((s_block$42$q == bq_block$q) & s_lv$42$q) begin
             busy_vec = busy_vec | slot_bit$42;
         end
         s_eq$43 = s_eq_b$43$q;
@@ -20646,7 +20644,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$43 = s_lv$43$q & ~(s_filled$43$q & s_error$43$q) & ~seal$43$q & s_eq$43;
         e_hit = e_hit | m_e$43;
-        if ((s_block$43$q == q_block) & s_lv$43$q) begin
+        if ((s_block$43$q == bq_block$q) & s_lv$43$q) begin
             busy_vec = busy_vec | slot_bit$43;
         end
         s_eq$44 = s_eq_b$44$q;
@@ -20655,7 +20653,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$44 = s_lv$44$q & ~(s_filled$44$q & s_error$44$q) & ~seal$44$q & s_eq$44;
         e_hit = e_hit | m_e$44;
-        if ((s_block$44$q == q_block) & s_lv$44$q) begin
+        if ((s_block$44$q == bq_block$q) & s_lv$44$q) begin
             busy_vec = busy_vec | slot_bit$44;
         end
         s_eq$45 = s_eq_b$45$q;
@@ -20664,7 +20662,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$45 = s_lv$45$q & ~(s_filled$45$q & s_error$45$q) & ~seal$45$q & s_eq$45;
         e_hit = e_hit | m_e$45;
-        if ((s_block$45$q == q_block) & s_lv$45$q) begin
+        if ((s_block$45$q == bq_block$q) & s_lv$45$q) begin
             busy_vec = busy_vec | slot_bit$45;
         end
         s_eq$46 = s_eq_b$46$q;
@@ -20673,7 +20671,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$46 = s_lv$46$q & ~(s_filled$46$q & s_error$46$q) & ~seal$46$q & s_eq$46;
         e_hit = e_hit | m_e$46;
-        if ((s_block$46$q == q_block) & s_lv$46$q) begin
+        if ((s_block$46$q == bq_block$q) & s_lv$46$q) begin
             busy_vec = busy_vec | slot_bit$46;
         end
         s_eq$47 = s_eq_b$47$q;
@@ -20682,7 +20680,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$47 = s_lv$47$q & ~(s_filled$47$q & s_error$47$q) & ~seal$47$q & s_eq$47;
         e_hit = e_hit | m_e$47;
-        if ((s_block$47$q == q_block) & s_lv$47$q) begin
+        if ((s_block$47$q == bq_block$q) & s_lv$47$q) begin
             busy_vec = busy_vec | slot_bit$47;
         end
         s_eq$48 = s_eq_b$48$q;
@@ -20691,7 +20689,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$48 = s_lv$48$q & ~(s_filled$48$q & s_error$48$q) & ~seal$48$q & s_eq$48;
         e_hit = e_hit | m_e$48;
-        if ((s_block$48$q == q_block) & s_lv$48$q) begin
+        if ((s_block$48$q == bq_block$q) & s_lv$48$q) begin
             busy_vec = busy_vec | slot_bit$48;
         end
         s_eq$49 = s_eq_b$49$q;
@@ -20700,7 +20698,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$49 = s_lv$49$q & ~(s_filled$49$q & s_error$49$q) & ~seal$49$q & s_eq$49;
         e_hit = e_hit | m_e$49;
-        if ((s_block$49$q == q_block) & s_lv$49$q) begin
+        if ((s_block$49$q == bq_block$q) & s_lv$49$q) begin
             busy_vec = busy_vec | slot_bit$49;
         end
         s_eq$50 = s_eq_b$50$q;
@@ -20709,7 +20707,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$50 = s_lv$50$q & ~(s_filled$50$q & s_error$50$q) & ~seal$50$q & s_eq$50;
         e_hit = e_hit | m_e$50;
-        if ((s_block$50$q == q_block) & s_lv$50$q) begin
+        if ((s_block$50$q == bq_block$q) & s_lv$50$q) begin
             busy_vec = busy_vec | slot_bit$50;
         end
         s_eq$51 = s_eq_b$51$q;
@@ -20718,7 +20716,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$51 = s_lv$51$q & ~(s_filled$51$q & s_error$51$q) & ~seal$51$q & s_eq$51;
         e_hit = e_hit | m_e$51;
-        if ((s_block$51$q == q_block) & s_lv$51$q) begin
+        if ((s_block$51$q == bq_block$q) & s_lv$51$q) begin
             busy_vec = busy_vec | slot_bit$51;
         end
         s_eq$52 = s_eq_b$52$q;
@@ -20727,7 +20725,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$52 = s_lv$52$q & ~(s_filled$52$q & s_error$52$q) & ~seal$52$q & s_eq$52;
         e_hit = e_hit | m_e$52;
-        if ((s_block$52$q == q_block) & s_lv$52$q) begin
+        if ((s_block$52$q == bq_block$q) & s_lv$52$q) begin
             busy_vec = busy_vec | slot_bit$52;
         end
         s_eq$53 = s_eq_b$53$q;
@@ -20736,7 +20734,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$53 = s_lv$53$q & ~(s_filled$53$q & s_error$53$q) & ~seal$53$q & s_eq$53;
         e_hit = e_hit | m_e$53;
-        if ((s_block$53$q == q_block) & s_lv$53$q) begin
+        if ((s_block$53$q == bq_block$q) & s_lv$53$q) begin
             busy_vec = busy_vec | slot_bit$53;
         end
         s_eq$54 = s_eq_b$54$q;
@@ -20745,7 +20743,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$54 = s_lv$54$q & ~(s_filled$54$q & s_error$54$q) & ~seal$54$q & s_eq$54;
         e_hit = e_hit | m_e$54;
-        if ((s_block$54$q == q_block) & s_lv$54$q) begin
+        if ((s_block$54$q == bq_block$q) & s_lv$54$q) begin
             busy_vec = busy_vec | slot_bit$54;
         end
         s_eq$55 = s_eq_b$55$q;
@@ -20754,7 +20752,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$55 = s_lv$55$q & ~(s_filled$55$q & s_error$55$q) & ~seal$55$q & s_eq$55;
         e_hit = e_hit | m_e$55;
-        if ((s_block$55$q == q_block) & s_lv$55$q) begin
+        if ((s_block$55$q == bq_block$q) & s_lv$55$q) begin
             busy_vec = busy_vec | slot_bit$55;
         end
         s_eq$56 = s_eq_b$56$q;
@@ -20763,7 +20761,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$56 = s_lv$56$q & ~(s_filled$56$q & s_error$56$q) & ~seal$56$q & s_eq$56;
         e_hit = e_hit | m_e$56;
-        if ((s_block$56$q == q_block) & s_lv$56$q) begin
+        if ((s_block$56$q == bq_block$q) & s_lv$56$q) begin
             busy_vec = busy_vec | slot_bit$56;
         end
         s_eq$57 = s_eq_b$57$q;
@@ -20772,7 +20770,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$57 = s_lv$57$q & ~(s_filled$57$q & s_error$57$q) & ~seal$57$q & s_eq$57;
         e_hit = e_hit | m_e$57;
-        if ((s_block$57$q == q_block) & s_lv$57$q) begin
+        if ((s_block$57$q == bq_block$q) & s_lv$57$q) begin
             busy_vec = busy_vec | slot_bit$57;
         end
         s_eq$58 = s_eq_b$58$q;
@@ -20781,7 +20779,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$58 = s_lv$58$q & ~(s_filled$58$q & s_error$58$q) & ~seal$58$q & s_eq$58;
         e_hit = e_hit | m_e$58;
-        if ((s_block$58$q == q_block) & s_lv$58$q) begin
+        if ((s_block$58$q == bq_block$q) & s_lv$58$q) begin
             busy_vec = busy_vec | slot_bit$58;
         end
         s_eq$59 = s_eq_b$59$q;
@@ -20790,7 +20788,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$59 = s_lv$59$q & ~(s_filled$59$q & s_error$59$q) & ~seal$59$q & s_eq$59;
         e_hit = e_hit | m_e$59;
-        if ((s_block$59$q == q_block) & s_lv$59$q) begin
+        if ((s_block$59$q == bq_block$q) & s_lv$59$q) begin
             busy_vec = busy_vec | slot_bit$59;
         end
         s_eq$60 = s_eq_b$60$q;
@@ -20799,7 +20797,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$60 = s_lv$60$q & ~(s_filled$60$q & s_error$60$q) & ~seal$60$q & s_eq$60;
         e_hit = e_hit | m_e$60;
-        if ((s_block$60$q == q_block) & s_lv$60$q) begin
+        if ((s_block$60$q == bq_block$q) & s_lv$60$q) begin
             busy_vec = busy_vec | slot_bit$60;
         end
         s_eq$61 = s_eq_b$61$q;
@@ -20808,7 +20806,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$61 = s_lv$61$q & ~(s_filled$61$q & s_error$61$q) & ~seal$61$q & s_eq$61;
         e_hit = e_hit | m_e$61;
-        if ((s_block$61$q == q_block) & s_lv$61$q) begin
+        if ((s_block$61$q == bq_block$q) & s_lv$61$q) begin
             busy_vec = busy_vec | slot_bit$61;
         end
         s_eq$62 = s_eq_b$62$q;
@@ -20817,7 +20815,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$62 = s_lv$62$q & ~(s_filled$62$q & s_error$62$q) & ~seal$62$q & s_eq$62;
         e_hit = e_hit | m_e$62;
-        if ((s_block$62$q == q_block) & s_lv$62$q) begin
+        if ((s_block$62$q == bq_block$q) & s_lv$62$q) begin
             busy_vec = busy_vec | slot_bit$62;
         end
         s_eq$63 = s_eq_b$63$q;
@@ -20826,7 +20824,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
         m_e$63 = s_lv$63$q & ~(s_filled$63$q & s_error$63$q) & ~seal$63$q & s_eq$63;
         e_hit = e_hit | m_e$63;
-        if ((s_block$63$q == q_block) & s_lv$63$q) begin
+        if ((s_block$63$q == bq_block$q) & s_lv$63$q) begin
             busy_vec = busy_vec | slot_bit$63;
         end
         busy_g$0$clock = clock;
@@ -20870,7 +20868,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             t_port$d = cur_port$q;
             t_hit$d = fwd | e_hit;
         end
-        busy_q$d = (cur_valid$q & cur_exempt$q & (cur_block$q == q_block)) | (t_valid$q & (t_block$q == q_block)) | (i_valid$q & i_exempt$q & (i_block$q == q_block));
+        busy_q$d = (cur_valid$q & cur_exempt$q & (cur_block$q == bq_block$q)) | (t_valid$q & (t_block$q == bq_block$q)) | (i_valid$q & i_exempt$q & (i_block$q == bq_block$q));
         busy = busy_q$q | busy_any;
         free_vec = 32'h0;
         free2_vec = 32'h0;

@@ -441,7 +441,6 @@ pub struct MissUnit {
     found: Signal<Local, Bit>,
     sel: Signal<Local, Bits<3>>,
     sel_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
-    q_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     h_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     hit_slot: Signal<Local, Bits<SLOT_BITS>>,
     free_slot: Signal<Local, Bits<SLOT_BITS>>,
@@ -631,7 +630,7 @@ impl MissUnit {
                 i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
                 eq_ti, ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
                 p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
-                found, sel, sel_block, q_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
+                found, sel, sel_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
                 g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec, g_vec, inc_d,
                 pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, rel_d,
@@ -811,7 +810,6 @@ impl Logic for MissUnit {
         // `busy_block` is registered here first (it comes from the command engine, across the
         // die), so its comparisons with the 64 slots start from a flip-flop of this unit.
         self.bq_block.d.next = self.busy_block.val() & self.block_mask.val();
-        self.q_block.next = self.bq_block.q.val();
         self.h_block.next = self.hold_block.val() & self.block_mask.val();
 
         // ---- The decision register (`t_*`): its request leaves at this edge when its port's
@@ -868,7 +866,7 @@ impl Logic for MissUnit {
                 & !self.seal[s].q.val()
                 & self.s_eq[s].val();
             self.e_hit.next = self.e_hit.val() | self.m_e[s].val();
-            if (self.s_block[s].q.val() == self.q_block.val()) & self.s_lv[s].q.val() {
+            if (self.s_block[s].q.val() == self.bq_block.q.val()) & self.s_lv[s].q.val() {
                 self.busy_vec.next = self.busy_vec.val() | self.slot_bit[s].val();
             }
         }
@@ -895,11 +893,11 @@ impl Logic for MissUnit {
         }
         self.busy_q.d.next = (self.cur_valid.q.val()
             & self.cur_exempt.q.val()
-            & (self.cur_block.q.val() == self.q_block.val()))
-            | (self.t_valid.q.val() & (self.t_block.q.val() == self.q_block.val()))
+            & (self.cur_block.q.val() == self.bq_block.q.val()))
+            | (self.t_valid.q.val() & (self.t_block.q.val() == self.bq_block.q.val()))
             | (self.i_valid.q.val()
                 & self.i_exempt.q.val()
-                & (self.i_block.q.val() == self.q_block.val()));
+                & (self.i_block.q.val() == self.bq_block.q.val()));
         self.busy.next = self.busy_q.q.val() | self.busy_any.val();
 
         // ---- The next free slot: the lowest slot not live, but for the one a request takes
