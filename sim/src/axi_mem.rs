@@ -173,10 +173,20 @@ impl Junk {
             buf.fill(0);
             return;
         }
+        // The junk of the 8-byte word last drawn: once a word, not once a byte.
+        let mut word: Option<(u64, u64)> = None;
         for (i, b) in buf.iter_mut().enumerate() {
             let a = addr.wrapping_add(i as u64);
             *b = if self.ranges.iter().any(|r| r.contains(&a)) {
-                (mix64(self.seed ^ mix64(a >> 3)) >> ((a & 7) * 8)) as u8
+                let w = match word {
+                    Some((n, w)) if n == a >> 3 => w,
+                    _ => {
+                        let w = mix64(self.seed ^ mix64(a >> 3));
+                        word = Some((a >> 3, w));
+                        w
+                    }
+                };
+                (w >> ((a & 7) * 8)) as u8
             } else {
                 0
             };
