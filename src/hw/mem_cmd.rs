@@ -43,7 +43,9 @@
 //! a second read and write.
 //!
 //! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
-//! the miss unit's (ID 0). `c_rready` is high only while the engine waits for a beat.
+//! the miss unit's (ID 0). `c_rready` is low only while a beat of the engine's is held (the cycle
+//! after it is taken): it does not depend on the R channel, and the top level ANDs it with the
+//! other readers' (R carries no combinational path from `m_axi_rid` to `m_axi_rready`).
 
 use super::cmd_engine::CmdCounts;
 use super::codes::{CmdCodes, MapOps, OpCodes};
@@ -966,10 +968,12 @@ impl Logic for MemCmdEngine {
         }
         self.c_araddr.next = self.ar_addr.val();
         self.c_arlen.next = self.beats_m1.val();
-        self.c_rready.next = ((self.state.q.val() == MemState::Scan)
-            & self.was_written.q.val()
-            & !self.beat_ok.q.val())
-            | (self.pf_inflight.q.val() & !self.pbeat_ok.q.val());
+        // Low only while a beat of ours is taken and not yet consumed: the top level ANDs the
+        // readiness of every reader of R, so `rready` must not depend on `rid` (AXI: no
+        // combinational path from an input to an output), and a reader that expects no beat
+        // says it is ready (no beat of its ID can come).
+        self.c_rready.next = !(((self.state.q.val() == MemState::Scan) & self.beat_ok.q.val())
+            | (self.pf_inflight.q.val() & self.pbeat_ok.q.val()));
         if self.c_arready.val() {
             self.ar_q.d.next = false;
             self.pf_ar_q.d.next = false;

@@ -674,17 +674,17 @@ impl QpTable {
             set("miss$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd0)");
             set("engine$c_rvalid", "m_axi_rvalid & (m_axi_rid == 2'd1)");
             set("fetch$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd2)");
-            set(
-                "m_axi_rready",
-                "m_axi_rid[1] ? fetch$rready : m_axi_rid[0] ? engine$c_rready : miss$rready",
-            );
+            // Every reader says whether it would take a beat of its ID now, from its registers
+            // alone: `rready` is their AND, so it does not follow `rid` (SPEC §4: no output of
+            // the memory port depends combinationally on an input).
+            set("m_axi_rready", "fetch$rready & engine$c_rready & miss$rready");
             set("fetch$rdata", &rdata);
             set("fetch$rresp", "m_axi_rresp");
             set("fetch$rlast", "m_axi_rlast");
         } else {
             set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
             set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
-            set("m_axi_rready", "m_axi_rid ? engine$c_rready : miss$rready");
+            set("m_axi_rready", "engine$c_rready & miss$rready");
         }
         for t in ["miss$rdata", "engine$c_rdata"] {
             set(t, &rdata);
