@@ -7531,6 +7531,9 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     reg  no_qps_q$d;
     wire  no_qps_q$q;
     reg  no_qps_q$clock;
+    reg  no_qps_quiet_q$d;
+    wire  no_qps_quiet_q$q;
+    reg  no_qps_quiet_q$clock;
     reg  ar_q$d;
     wire  ar_q$q;
     reg  ar_q$clock;
@@ -7697,6 +7700,11 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
+    qp_table$regs$no_qps_quiet_q no_qps_quiet_q(
+        .d(no_qps_quiet_q$d),
+        .q(no_qps_quiet_q$q),
+        .clock(no_qps_quiet_q$clock)
+    );
     qp_table$regs$ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
@@ -7745,6 +7753,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         rsel$clock = clock;
         cnt_word_q$clock = clock;
         no_qps_q$clock = clock;
+        no_qps_quiet_q$clock = clock;
         wstate$d = wstate$q;
         now$d = now$q;
         cmd_time_q$d = cmd_time_q$q;
@@ -7775,6 +7784,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         rsel$d = rsel$q;
         cnt_word_q$d = cnt_word_q$q;
         no_qps_q$d = no_qps_q$q;
+        no_qps_quiet_q$d = no_qps_quiet_q$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
         busy = wstate$q == WriteState$Command;
         cmd_valid = busy;
@@ -7783,6 +7793,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         cmd_time = cmd_time_q$q;
         now$d = now$q + time_one;
         no_qps_q$d = ~|cmd_counts[(64'h80)+:(32)];
+        no_qps_quiet_q$d = ~|cmd_counts[(64'h80)+:(32)] & ~|cmd_counts[(64'hc0)+:(32)];
         write_fire = 1'b0;
         strobe_mask = 32'h0;
         if (wstrb[32'h0]) begin
@@ -7833,7 +7844,7 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
                 base_hi$d = base_hi_new;
                 bresp_q$d = 32'h0;
             end
-            if (sb_write & no_qps_q$q) begin
+            if (sb_write & no_qps_quiet_q$q) begin
             end
             if (awaddr == words$cmd) begin
                 cmd_op_q$d = wdata[(cmd_op_shift)+:(4)];
@@ -8322,6 +8333,25 @@ module qp_table$regs$no_qps_q(d,q,clock);
     end
           
 endmodule // qp_table$regs$no_qps_q
+
+
+module qp_table$regs$no_qps_quiet_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table$regs$no_qps_quiet_q
 
 
 module qp_table$regs$now(d,q,clock);

@@ -858,7 +858,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign m_axi_awprot = m_axi_awprot_value;
     assign miss$rvalid = m_axi_rvalid & ~m_axi_rid;
     assign engine$c_rvalid = m_axi_rvalid & m_axi_rid;
-    assign m_axi_rready = m_axi_rid ? engine$c_rready : miss$rready;
+    assign m_axi_rready = engine$c_rready & miss$rready;
     assign miss$rdata = {448'd0, m_axi_rdata};
     assign engine$c_rdata = {448'd0, m_axi_rdata};
     assign miss$rresp = m_axi_rresp;
@@ -1999,6 +1999,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [63:0] base_seen$d;
     wire  [63:0] base_seen$q;
     reg  base_seen$clock;
+    reg  moved$d;
+    wire  moved$q;
+    reg  moved$clock;
     reg  others_alloc$d;
     wire  others_alloc$q;
     reg  others_alloc$clock;
@@ -2646,6 +2649,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(base_seen$q),
         .clock(base_seen$clock)
     );
+    qp_table_scale$engine$moved moved(
+        .d(moved$d),
+        .q(moved$q),
+        .clock(moved$clock)
+    );
     qp_table_scale$engine$others_alloc others_alloc(
         .d(others_alloc$d),
         .q(others_alloc$q),
@@ -2920,6 +2928,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cand_q$clock = clock;
         grp_q$clock = clock;
         base_seen$clock = clock;
+        moved$clock = clock;
         others_alloc$clock = clock;
         wh$clock = clock;
         p_valid$clock = clock;
@@ -3024,6 +3033,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cand_q$d = cand_q$q;
         grp_q$d = grp_q$q;
         base_seen$d = base_seen$q;
+        moved$d = moved$q;
         others_alloc$d = others_alloc$q;
         wh$d = wh$q;
         p_valid$d = p_valid$q;
@@ -3063,6 +3073,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (base_seen$q != state_base) begin
             cb_valid$d = 1'b0;
             p_valid$d = 1'b0;
+            moved$d = 1'b1;
         end
         map$clock = clock;
         map$rst = rst;
@@ -3227,7 +3238,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         end
         c_araddr = ar_addr;
         c_arlen = beats_m1;
-        c_rready = ((state$q == MemState$Scan) & was_written$q & ~beat_ok$q) | (pf_inflight$q & ~pbeat_ok$q);
+        c_rready = ~(((state$q == MemState$Scan) & beat_ok$q) | (pf_inflight$q & pbeat_ok$q));
         if (c_arready) begin
             ar_q$d = 1'b0;
             pf_ar_q$d = 1'b0;
@@ -3750,7 +3761,17 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$Idle:
                 begin
                     init_done_q$d = map$init_done & cache_swept;
-                    if (cmd_valid & map$init_done & cache_swept & ~pf_busy$q) begin
+                    if (moved$q) begin
+                        if (~pf_busy$q & ~pf_inflight$q) begin
+                            moved$d = 1'b0;
+                            cb_valid$d = 1'b0;
+                            p_valid$d = 1'b0;
+                            n_known$d = 1'b0;
+                            cursor$d = 32'h0;
+                            state$d = MemState$Init;
+                        end
+                    end
+                    else if (cmd_valid & map$init_done & cache_swept & ~pf_busy$q) begin
                         op$d = cmd_op;
                         qpn$d = cmd_qpn;
                         time_q$d = cmd_time;
@@ -4431,6 +4452,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map$op_index = map_index_q$q;
         if (rst) begin
             state$d = MemState$Init;
+            moved$d = 1'b0;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
             hold_q$d = 1'b0;
@@ -7968,6 +7990,25 @@ module qp_table_scale$engine$map_valid_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$map_valid_q
+
+
+module qp_table_scale$engine$moved(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$moved
 
 
 module qp_table_scale$engine$n_blk(d,q,clock);
@@ -55048,6 +55089,9 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  no_qps_q$d;
     wire  no_qps_q$q;
     reg  no_qps_q$clock;
+    reg  no_qps_quiet_q$d;
+    wire  no_qps_quiet_q$q;
+    reg  no_qps_quiet_q$clock;
     reg  ar_q$d;
     wire  ar_q$q;
     reg  ar_q$clock;
@@ -55281,6 +55325,11 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
+    qp_table_scale$regs$no_qps_quiet_q no_qps_quiet_q(
+        .d(no_qps_quiet_q$d),
+        .q(no_qps_quiet_q$q),
+        .clock(no_qps_quiet_q$clock)
+    );
     qp_table_scale$regs$ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
@@ -55329,6 +55378,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         rsel$clock = clock;
         cnt_word_q$clock = clock;
         no_qps_q$clock = clock;
+        no_qps_quiet_q$clock = clock;
         wstate$d = wstate$q;
         now$d = now$q;
         cmd_time_q$d = cmd_time_q$q;
@@ -55359,6 +55409,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         rsel$d = rsel$q;
         cnt_word_q$d = cnt_word_q$q;
         no_qps_q$d = no_qps_q$q;
+        no_qps_quiet_q$d = no_qps_quiet_q$q;
         table_base = (((base_hi$q) & 64'hffffffffffffffff) << 32'h20) | ((base_lo$q) & 64'hffffffffffffffff);
         busy = wstate$q == WriteState$Command;
         cmd_valid = busy;
@@ -55367,6 +55418,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         cmd_time = cmd_time_q$q;
         now$d = now$q + time_one;
         no_qps_q$d = ~|cmd_counts[(64'h80)+:(32)];
+        no_qps_quiet_q$d = ~|cmd_counts[(64'h80)+:(32)] & ~|cmd_counts[(64'hc0)+:(32)];
         sbase$0$clock = clock;
         sbase$0$d = sbase$0$q;
         state_base$0 = sbase$0$q;
@@ -55450,7 +55502,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
                 base_hi$d = base_hi_new;
                 bresp_q$d = 32'h0;
             end
-            if (sb_write & no_qps_q$q) begin
+            if (sb_write & no_qps_quiet_q$q) begin
                 sbase$0$d = (sbase$0$q & ~sb_mask$0) | (sb_value$0 & sb_mask$0);
                 bresp_q$d = 32'h0;
             end
@@ -56098,6 +56150,25 @@ module qp_table_scale$regs$no_qps_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$no_qps_q
+
+
+module qp_table_scale$regs$no_qps_quiet_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$no_qps_quiet_q
 
 
 module qp_table_scale$regs$now(d,q,clock);

@@ -192,7 +192,8 @@ pub enum Slverr {
     ReadOnly,
     /// A read of CMD.
     WriteOnly,
-    /// A write to TABLE_BASE_LO/HI while IN_USE is not 0.
+    /// A write to TABLE_BASE_LO/HI while IN_USE is not 0, or to STATE_BASE_LO/HI while IN_USE
+    /// or QUARANTINED is not 0.
     InUse,
     /// NOT an SLVERR (the hardware answers OKAY): a CMD write is a command, to be applied with
     /// [`Model::command`] (or `Scoreboard::command_issued`), which returns its result and change.
@@ -212,7 +213,7 @@ impl fmt::Display for Slverr {
             Slverr::Unmapped => "SLVERR (unmapped)",
             Slverr::ReadOnly => "SLVERR (read-only)",
             Slverr::WriteOnly => "SLVERR (write-only)",
-            Slverr::InUse => "SLVERR (TABLE_BASE while IN_USE != 0)",
+            Slverr::InUse => "SLVERR (TABLE_BASE or STATE_BASE while QPs are in use)",
             Slverr::Command => "CMD write: use Model::command",
         })
     }
@@ -1182,7 +1183,8 @@ impl Model {
                 Ok(())
             }
             regs::STATE_BASE_LO | regs::STATE_BASE_HI if self.state_in_memory() => {
-                if self.counters.in_use != 0 {
+                // SPEC §9: accepted only while IN_USE = 0 and QUARANTINED = 0.
+                if self.counters.in_use != 0 || self.pool.quarantined() != 0 {
                     return Err(Slverr::InUse);
                 }
                 let shift = if addr == regs::STATE_BASE_LO { 0 } else { 32 };
@@ -1192,8 +1194,14 @@ impl Model {
                 let mask = bytes << shift;
                 let value = u64::from(data) << shift;
                 self.state_base = (self.state_base & !mask | value & mask) & self.addr_mask;
+                // A new table, as after a reset: every block never written (all FREE with
+                // generation 0), nothing of the old table trusted.
+                self.entries.fill(0);
+                self.written.fill(0);
+                self.live.fill(0);
                 self.buffered = None;
                 self.parked = None;
+                self.n_eff = None;
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),

@@ -192,6 +192,9 @@ pub struct AxilRegs {
     /// IN_USE is 0, registered (IN_USE changes only while a command runs, and a command
     /// holds the write channel until it is done: the flag is current by the next write).
     no_qps_q: DFF<Bit>,
+    /// IN_USE and QUARANTINED are both 0, registered (the quarantine changes only in
+    /// commands too): STATE_BASE may move (SPEC §9).
+    no_qps_quiet_q: DFF<Bit>,
     /// The read's first stage: an AR handshake, its address and the counter word it
     /// selects, registered.
     ar_fire: Signal<Local, Bit>,
@@ -268,7 +271,7 @@ impl AxilRegs {
                 now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi, rvalid_q,
                 r_valid, r_data, r_resp, rport_hit, rport_sel, rport_reg, pword, pword_q,
                 rdata_q, rresp_q, write_fire, strobe_mask, base_lo_new, base_hi_new, busy,
-                read_data, read_ok, no_qps_q, ar_fire, ar_q, sel, rsel, cnt_word, cnt_word_q,
+                read_data, read_ok, no_qps_q, no_qps_quiet_q, ar_fire, ar_q, sel, rsel, cnt_word, cnt_word_q,
                 port_sel, port_cnt, port_reg, words, port, sb_write,
             ]
             port_counts: defaults(p.ports),
@@ -357,7 +360,7 @@ impl Logic for AxilRegs {
             self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
             rvalid_q, r_valid, r_data, r_resp, rport_hit, rport_sel, rport_reg, pword_q, rdata_q,
             rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit, dir_sweep,
-            dir_swept, ar_q, rsel, cnt_word_q, no_qps_q
+            dir_swept, ar_q, rsel, cnt_word_q, no_qps_q, no_qps_quiet_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());
@@ -368,6 +371,8 @@ impl Logic for AxilRegs {
         self.cmd_time.next = self.cmd_time_q.q.val();
         self.now.d.next = self.now.q.val() + self.time_one.val();
         self.no_qps_q.d.next = !self.cmd_counts.val().in_use.any();
+        self.no_qps_quiet_q.d.next =
+            !self.cmd_counts.val().in_use.any() & !self.cmd_counts.val().quarantined.any();
         // State in memory: STATE_BASE and the §9 counters.
         for m in 0..self._smem {
             self.sbase[m].clock.next = self.clock.val();
@@ -469,8 +474,9 @@ impl Logic for AxilRegs {
                 self.base_hi.d.next = self.base_hi_new.val();
                 self.bresp_q.d.next = 0.into();
             }
-            // STATE_BASE_LO/HI (state in memory): the same rules as TABLE_BASE.
-            if self.sb_write.val() & self.no_qps_q.q.val() {
+            // STATE_BASE_LO/HI (state in memory): the rules of TABLE_BASE, and no index in
+            // quarantine either (SPEC §9: a move starts a new table, as after a reset).
+            if self.sb_write.val() & self.no_qps_quiet_q.q.val() {
                 for m in 0..self._smem {
                     self.sbase[m].d.next = (self.sbase[m].q.val() & !self.sb_mask[m].val())
                         | (self.sb_value[m].val() & self.sb_mask[m].val());

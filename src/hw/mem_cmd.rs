@@ -338,6 +338,10 @@ pub struct MemCmdEngine {
     wr_ferr: DFF<Bit>,
     /// STATE_BASE as last seen (a change empties the buffer).
     base_seen: DFF<Bits<ADDR_BITS>>,
+    /// STATE_BASE changed since the last sweep: a new table (SPEC §9), in which every block
+    /// counts as never written. `Idle` sweeps `written` and the pipes' `live` copies (the
+    /// `Init` sweep of reset) before it takes another command.
+    moved: DFF<Bit>,
     others_alloc: DFF<Bit>,
     // Decision.
     new_word: DFF<Bits<WORD_BITS_MAX>>,
@@ -594,7 +598,7 @@ impl MemCmdEngine {
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
-                grp_q, base_seen, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
+                grp_q, base_seen, moved, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
                 snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
@@ -763,6 +767,7 @@ impl Logic for MemCmdEngine {
             cand_q,
             grp_q,
             base_seen,
+            moved,
             others_alloc,
             wh,
             p_valid,
@@ -804,6 +809,7 @@ impl Logic for MemCmdEngine {
         if self.base_seen.q.val() != self.state_base.val() {
             self.cb_valid.d.next = false;
             self.p_valid.d.next = false;
+            self.moved.d.next = true;
         }
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
@@ -1222,7 +1228,21 @@ impl Logic for MemCmdEngine {
             MemState::Idle => {
                 self.init_done_q.d.next = self.map.init_done.val() & self.cache_swept.val();
                 // (A search of the last ALLOC may still run when it ended early.)
-                if self.cmd_valid.val()
+                if self.moved.q.val() {
+                    // A new table: once the background prefetch is over, nothing of the old
+                    // one is trusted: the buffer and the known next block go, and every
+                    // block is swept to never written and not live. (A STATE_BASE write is
+                    // accepted only with no index in use or in quarantine: every index is
+                    // FREE, the free map and the quarantine hold nothing to change.)
+                    if !self.pf_busy.q.val() & !self.pf_inflight.q.val() {
+                        self.moved.d.next = false;
+                        self.cb_valid.d.next = false;
+                        self.p_valid.d.next = false;
+                        self.n_known.d.next = false;
+                        self.cursor.d.next = 0.into();
+                        self.state.d.next = MemState::Init;
+                    }
+                } else if self.cmd_valid.val()
                     & self.map.init_done.val()
                     & self.cache_swept.val()
                     & !self.pf_busy.q.val()
@@ -1983,6 +2003,7 @@ impl Logic for MemCmdEngine {
 
         if self.rst.val() {
             self.state.d.next = MemState::Init;
+            self.moved.d.next = false;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
             self.hold_q.d.next = false;
