@@ -357,10 +357,39 @@ impl Logic for AxilRegs {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, wstate, now, cmd_time_q, cmd_op_q, cmd_qpn_q, bresp_q, base_lo, base_hi,
-            rvalid_q, r_valid, r_data, r_resp, rport_hit, rport_sel, rport_reg, pword_q, rdata_q,
-            rresp_q, dir_index, stage_lo, stage_hi, ar_dir, ar_dir_hi, commit, dir_sweep,
-            dir_swept, ar_q, rsel, cnt_word_q, no_qps_q, no_qps_quiet_q
+            self,
+            clock,
+            wstate,
+            now,
+            cmd_time_q,
+            cmd_op_q,
+            cmd_qpn_q,
+            bresp_q,
+            base_lo,
+            base_hi,
+            rvalid_q,
+            r_valid,
+            r_data,
+            r_resp,
+            rport_hit,
+            rport_sel,
+            rport_reg,
+            pword_q,
+            rdata_q,
+            rresp_q,
+            dir_index,
+            stage_lo,
+            stage_hi,
+            ar_dir,
+            ar_dir_hi,
+            commit,
+            dir_sweep,
+            dir_swept,
+            ar_q,
+            rsel,
+            cnt_word_q,
+            no_qps_q,
+            no_qps_quiet_q
         );
         self.table_base.next = (bit_cast::<ADDR_BITS, 32>(self.base_hi.q.val()) << 32)
             | bit_cast::<ADDR_BITS, 32>(self.base_lo.q.val());

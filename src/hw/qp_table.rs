@@ -677,7 +677,10 @@ impl QpTable {
             // Every reader says whether it would take a beat of its ID now, from its registers
             // alone: `rready` is their AND, so it does not follow `rid` (SPEC §4: no output of
             // the memory port depends combinationally on an input).
-            set("m_axi_rready", "fetch$rready & engine$c_rready & miss$rready");
+            set(
+                "m_axi_rready",
+                "fetch$rready & engine$c_rready & miss$rready",
+            );
             set("fetch$rdata", &rdata);
             set("fetch$rresp", "m_axi_rresp");
             set("fetch$rlast", "m_axi_rlast");
