@@ -671,9 +671,11 @@ impl QpTable {
             "m_axi_rdata".into()
         };
         if dir {
-            set("miss$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd0)");
-            set("engine$c_rvalid", "m_axi_rvalid & (m_axi_rid == 2'd1)");
-            set("fetch$rvalid", "m_axi_rvalid & (m_axi_rid == 2'd2)");
+            // A reader sees a beat only when it moves (`rready` may be low for another
+            // reader's sake).
+            set("miss$rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd0)");
+            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)");
+            set("fetch$rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd2)");
             // Every reader says whether it would take a beat of its ID now, from its registers
             // alone: `rready` is their AND, so it does not follow `rid` (SPEC §4: no output of
             // the memory port depends combinationally on an input).
@@ -685,8 +687,10 @@ impl QpTable {
             set("fetch$rresp", "m_axi_rresp");
             set("fetch$rlast", "m_axi_rlast");
         } else {
-            set("miss$rvalid", "m_axi_rvalid & ~m_axi_rid");
-            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rid");
+            // A reader sees a beat only when it moves (`rready` may be low for another
+            // reader's sake).
+            set("miss$rvalid", "m_axi_rvalid & m_axi_rready & ~m_axi_rid");
+            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & m_axi_rid");
             set("m_axi_rready", "engine$c_rready & miss$rready");
         }
         for t in ["miss$rdata", "engine$c_rdata"] {
