@@ -20,6 +20,7 @@
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
+//! | move | `Idle`, `Init` | a change of STATE_BASE (accepted only with no index in use or in quarantine) starts a new table (SPEC §9): the block buffer and the known next block are dropped and, if a block was marked written since the last sweep, `Idle` goes back to the `Init` sweep of `written` and the pipes' `live` copies (one cycle a block) before it takes another command; the free map and the quarantine hold nothing to change (every index is FREE) |
 //! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release`, `NFind*`, `Swap` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool, and parks its block if the next ALLOC takes from it) |
 //!
 //! A read or write answered with an AXI error ends the command with status MEM_ERROR and
@@ -342,6 +343,9 @@ pub struct MemCmdEngine {
     /// counts as never written. `Idle` sweeps `written` and the pipes' `live` copies (the
     /// `Init` sweep of reset) before it takes another command.
     moved: DFF<Bit>,
+    /// A block was marked written since the last sweep: a move must sweep (without it, as
+    /// when STATE_BASE is set after reset before any command, there is nothing to forget).
+    dirty: DFF<Bit>,
     others_alloc: DFF<Bit>,
     // Decision.
     new_word: DFF<Bits<WORD_BITS_MAX>>,
@@ -598,7 +602,7 @@ impl MemCmdEngine {
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
-                grp_q, base_seen, moved, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
+                grp_q, base_seen, moved, dirty, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
                 snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
@@ -768,6 +772,7 @@ impl Logic for MemCmdEngine {
             grp_q,
             base_seen,
             moved,
+            dirty,
             others_alloc,
             wh,
             p_valid,
@@ -1239,8 +1244,11 @@ impl Logic for MemCmdEngine {
                         self.cb_valid.d.next = false;
                         self.p_valid.d.next = false;
                         self.n_known.d.next = false;
-                        self.cursor.d.next = 0.into();
-                        self.state.d.next = MemState::Init;
+                        if self.dirty.q.val() {
+                            self.dirty.d.next = false;
+                            self.cursor.d.next = 0.into();
+                            self.state.d.next = MemState::Init;
+                        }
                     }
                 } else if self.cmd_valid.val()
                     & self.map.init_done.val()
@@ -1713,6 +1721,7 @@ impl Logic for MemCmdEngine {
             }
             MemState::OnChip => {
                 self.written.write_enable.next = true;
+                self.dirty.d.next = true;
                 // The buffer follows the write: the row, the masks.
                 self.cbuf.write_enable.next = true;
                 self.cbuf.write_address.next =
@@ -2004,6 +2013,7 @@ impl Logic for MemCmdEngine {
         if self.rst.val() {
             self.state.d.next = MemState::Init;
             self.moved.d.next = false;
+            self.dirty.d.next = false;
             self.cursor.d.next = 0.into();
             self.init_done_q.d.next = false;
             self.hold_q.d.next = false;
