@@ -856,8 +856,8 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign m_axi_awlock = m_axi_awlock_value;
     assign m_axi_awcache = m_axi_awcache_value;
     assign m_axi_awprot = m_axi_awprot_value;
-    assign miss$rvalid = m_axi_rvalid & ~m_axi_rid;
-    assign engine$c_rvalid = m_axi_rvalid & m_axi_rid;
+    assign miss$rvalid = m_axi_rvalid & m_axi_rready & ~m_axi_rid;
+    assign engine$c_rvalid = m_axi_rvalid & m_axi_rready & m_axi_rid;
     assign m_axi_rready = engine$c_rready & miss$rready;
     assign miss$rdata = {448'd0, m_axi_rdata};
     assign engine$c_rdata = {448'd0, m_axi_rdata};
@@ -2002,6 +2002,9 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  moved$d;
     wire  moved$q;
     reg  moved$clock;
+    reg  dirty$d;
+    wire  dirty$q;
+    reg  dirty$clock;
     reg  others_alloc$d;
     wire  others_alloc$q;
     reg  others_alloc$clock;
@@ -2654,6 +2657,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(moved$q),
         .clock(moved$clock)
     );
+    qp_table_scale$engine$dirty dirty(
+        .d(dirty$d),
+        .q(dirty$q),
+        .clock(dirty$clock)
+    );
     qp_table_scale$engine$others_alloc others_alloc(
         .d(others_alloc$d),
         .q(others_alloc$q),
@@ -2929,6 +2937,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         grp_q$clock = clock;
         base_seen$clock = clock;
         moved$clock = clock;
+        dirty$clock = clock;
         others_alloc$clock = clock;
         wh$clock = clock;
         p_valid$clock = clock;
@@ -3034,6 +3043,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         grp_q$d = grp_q$q;
         base_seen$d = base_seen$q;
         moved$d = moved$q;
+        dirty$d = dirty$q;
         others_alloc$d = others_alloc$q;
         wh$d = wh$q;
         p_valid$d = p_valid$q;
@@ -3767,8 +3777,11 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             cb_valid$d = 1'b0;
                             p_valid$d = 1'b0;
                             n_known$d = 1'b0;
-                            cursor$d = 32'h0;
-                            state$d = MemState$Init;
+                            if (dirty$q) begin
+                                dirty$d = 1'b0;
+                                cursor$d = 32'h0;
+                                state$d = MemState$Init;
+                            end
                         end
                     end
                     else if (cmd_valid & map$init_done & cache_swept & ~pf_busy$q) begin
@@ -4194,6 +4207,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$OnChip:
                 begin
                     written$write_enable = 1'b1;
+                    dirty$d = 1'b1;
                     cbuf$write_enable = 1'b1;
                     cbuf$write_address = ((t_row_a) & 24'hffffff);
                     cbuf$write_data = new_row_q$q;
@@ -4453,6 +4467,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (rst) begin
             state$d = MemState$Init;
             moved$d = 1'b0;
+            dirty$d = 1'b0;
             cursor$d = 32'h0;
             init_done_q$d = 1'b0;
             hold_q$d = 1'b0;
@@ -4921,6 +4936,25 @@ module qp_table_scale$engine$cursor(d,q,clock);
     end
           
 endmodule // qp_table_scale$engine$cursor
+
+
+module qp_table_scale$engine$dirty(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$engine$dirty
 
 
 module qp_table_scale$engine$drain$0(d,q,clock);
