@@ -42,6 +42,14 @@ pub struct Outcome {
     pub cycles: u64,
     pub status_counts: [u64; 6],
     pub cmd_counts: [u64; 6],
+    /// Moves of the bases (`move_phase`) and writes of TABLE_BASE or STATE_BASE at random
+    /// moments, accepted and refused (SLVERR).
+    pub moves: u64,
+    pub base_writes_ok: u64,
+    pub base_writes_refused: u64,
+    /// State in memory: the engine's writes checked to lie inside the state table of their
+    /// time.
+    pub state_writes: u64,
 }
 
 /// A campaign fills the table (ALLOC until FULL) once when at most this many indexes can be
@@ -178,18 +186,16 @@ pub fn run_with_mem(
     bench.write(qptable::model::regs::TABLE_BASE_HI, rng.gen())?;
     let state_in_memory = cfg.state == State::InMemory;
     if state_in_memory {
-        // The state table anywhere in the address space (the engine ignores the bits below
-        // the block size).
-        bench.write(regs::STATE_BASE_LO, rng.gen())?;
-        bench.write(regs::STATE_BASE_HI, rng.gen())?;
-        // What memory holds before the engine wrote it: junk, never zeros (lazy
-        // initialisation must not read a block never written, nor take its bytes for FREE).
-        let junk = state_table_words(&bench);
-        let junk_seed = rng.gen();
         if let Some(m) = bench.mem.as_mut() {
             m.set_out_of_order(rng.gen_bool(0.5));
-            m.mem_mut().set_junk(junk, junk_seed);
         }
+    }
+    let mut out = Outcome::default();
+    if state_in_memory {
+        // The state table anywhere in the address space (the engine ignores the bits below
+        // the block size), over junk (see `write_base`).
+        write_base(&mut bench, &mut rng, &mut out, regs::STATE_BASE_LO)?;
+        write_base(&mut bench, &mut rng, &mut out, regs::STATE_BASE_HI)?;
     }
     let index_mask = (1u32 << cfg.index_bits) - 1;
     // two_level on chip: most pages present, at random 64-byte aligned bases (some near the
@@ -216,7 +222,6 @@ pub fn run_with_mem(
     }
     let start = bench.sim.cycle();
     let mut known: Vec<u32> = Vec::new();
-    let mut out = Outcome::default();
     let ports = cfg.ports.len();
     let mut sent = 0;
     let mut filled = !fills_the_table(cfg);
@@ -228,6 +233,11 @@ pub fn run_with_mem(
             directed = true;
             // Its lookups count in the `lookups` per port.
             sent += directed_phase(&mut bench, &mut rng, &mut known, &mut out)?;
+        }
+        // The bases move (every QP freed first) now and then, and once for sure in the last
+        // quarter.
+        if rng.gen_ratio(1, 60) || (out.moves == 0 && sent >= 3 * lookups / 4) {
+            move_phase(&mut bench, &mut rng, &mut out)?;
         }
         if !filled && sent >= lookups / 2 {
             filled = true;
@@ -255,6 +265,20 @@ pub fn run_with_mem(
         sent += batch;
         // Let part of the batch flow, then a command while the rest is in flight.
         bench.run_cycles(rng.gen_range(0..batch + 1))?;
+        // A base register written at a random moment (refused while QPs are in use).
+        if rng.gen_ratio(1, 25) {
+            let addr = match rng.gen_range(0..4) {
+                0 if state_in_memory => regs::STATE_BASE_LO,
+                1 if state_in_memory => regs::STATE_BASE_HI,
+                2 => regs::TABLE_BASE_HI,
+                _ => regs::TABLE_BASE_LO,
+            };
+            let table_base = bench.sb.model.table_base();
+            write_base(&mut bench, &mut rng, &mut out, addr)?;
+            if in_memory && bench.sb.model.table_base() != table_base {
+                rewrite_mem_directory(&mut bench, &mut rng);
+            }
+        }
         let cmd = match rng.gen_range(0..20) {
             0..=6 => Command::Alloc,
             7..=9 if !known.is_empty() => Command::Publish(known[rng.gen_range(0..known.len())]),
@@ -344,8 +368,19 @@ pub fn run_with_mem(
     bench.drain(1_000_000)?;
     out.cycles = bench.sim.cycle() - start;
     if state_in_memory {
-        check_state_writes(&mut bench)?;
+        out.state_writes += check_state_writes(&mut bench)?;
+        if out.state_writes == 0 {
+            bail!("state in memory: the engine wrote nothing");
+        }
+        println!(
+            "  {} state table writes, each inside the state table of its time",
+            out.state_writes
+        );
     }
+    println!(
+        "  {} moves of the bases; base writes at random moments: {} accepted, {} refused",
+        out.moves, out.base_writes_ok, out.base_writes_refused
+    );
     // Every counter, global and per port, against the model.
     let mut addrs: Vec<u32> = (0..7).map(|k| regs::ALLOC_OK + 4 * k).collect();
     for p in 0..ports {
@@ -564,9 +599,11 @@ fn state_table_words(bench: &Bench) -> Vec<std::ops::Range<u64>> {
     }
 }
 
-/// State in memory: every write of the engine stayed inside [STATE_BASE, STATE_BASE +
-/// STATE_BYTES) (SPEC §9), modulo 2^addr_bits.
-fn check_state_writes(bench: &mut Bench) -> Result<()> {
+/// State in memory: every write of the engine since the last check stayed inside [STATE_BASE,
+/// STATE_BASE + STATE_BYTES) (SPEC §9), modulo 2^addr_bits; returns how many there were. Called
+/// before each write of STATE_BASE (a write is over before its command's response, so none
+/// is in flight then) and at the end.
+fn check_state_writes(bench: &mut Bench) -> Result<u64> {
     let start = bench.sb.model.state_table_start();
     let bytes = bench.sb.model.state_bytes();
     let (words_start, words_bytes) = state_table_bus_words(bench);
@@ -576,9 +613,6 @@ fn check_state_writes(bench: &mut Bench) -> Result<()> {
     };
     let bus = m.bus_bytes();
     let log = m.take_aw_log();
-    if log.is_empty() {
-        bail!("state in memory: the engine wrote nothing");
-    }
     for w in &log {
         let len = w.beats() * bus;
         let off = w.addr.wrapping_sub(words_start) & mask;
@@ -590,7 +624,110 @@ fn check_state_writes(bench: &mut Bench) -> Result<()> {
             );
         }
     }
-    println!("  {} state table writes, all inside the table", log.len());
+    Ok(log.len() as u64)
+}
+
+/// Writes the base register `addr` (TABLE_BASE_LO/HI, STATE_BASE_LO/HI) with a random value,
+/// whatever the engine's state: the scoreboard applies it to the model at its handshake and
+/// checks the response (SPEC §6, §9: refused while QPs are in use; STATE_BASE also while an
+/// index is quarantined). State in memory: the engine's writes so far are checked against
+/// the table they were made in, and a new state table's area holds fresh junk.
+fn write_base(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    out: &mut Outcome,
+    addr: u32,
+) -> Result<()> {
+    let state_base = addr == regs::STATE_BASE_LO || addr == regs::STATE_BASE_HI;
+    if state_base {
+        out.state_writes += check_state_writes(bench)?;
+    }
+    let before = bench.sb.model.state_base();
+    let resp = bench.write(addr, rng.gen())?;
+    if resp == qptable_sim::AxiResp::Okay {
+        out.base_writes_ok += 1;
+    } else {
+        out.base_writes_refused += 1;
+    }
+    if state_base && bench.sb.model.state_base() != before {
+        // What memory holds before the engine wrote it: junk, never zeros (lazy
+        // initialisation must not read a block never written, nor take its bytes for FREE).
+        let junk = state_table_words(bench);
+        let seed = rng.gen();
+        if let Some(m) = bench.mem.as_mut() {
+            m.mem_mut().set_junk(junk, seed);
+        }
+    }
+    Ok(())
+}
+
+/// two_level in_memory: the directory written again at TABLE_BASE (after it may have moved).
+fn rewrite_mem_directory(bench: &mut Bench, rng: &mut ChaCha8Rng) {
+    for i in 0..bench.sb.model.dir_entries().min(4096) {
+        write_mem_dir_entry(bench, rng, i);
+    }
+}
+
+/// A move of the bases: every QP freed (memory errors cleared first, so that each FREE
+/// succeeds), a STATE_BASE write tried while the quarantine still holds indexes (refused),
+/// the quarantine emptied (its time run out, one release per command), then TABLE_BASE and,
+/// with the state in memory, STATE_BASE written with random values while lookups of the
+/// freed QPNs and random ones are in flight; with the directory in memory, the directory is
+/// written again at the new TABLE_BASE. The scoreboard checks every response against the
+/// model, which starts a new state table at the move (SPEC §9).
+fn move_phase(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome) -> Result<()> {
+    let cfg = bench.cfg.clone();
+    let state_in_memory = cfg.state == State::InMemory;
+    let dir_in_memory = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory;
+    bench.mem_clear_errors();
+    let in_use: Vec<u32> = (0..cfg.max_qps())
+        .filter_map(|i| {
+            let e = bench.sb.model.entry(i);
+            (e.state != EntryState::Free).then(|| bench.sb.model.make_qpn(i, e.generation))
+        })
+        .collect();
+    let mut freed = Vec::new();
+    for qpn in in_use {
+        let r = counted_command(bench, out, Command::Free(qpn))?;
+        if r.status != CmdStatus::Ok {
+            bail!("move: FREE of {qpn:#08x} answered {:?}", r.status);
+        }
+        freed.push(qpn);
+    }
+    let quarantined = |b: &Bench| b.sb.model.read_register(regs::QUARANTINED).unwrap_or(0);
+    if state_in_memory && quarantined(bench) > 0 {
+        write_base(bench, rng, out, regs::STATE_BASE_LO)?;
+    }
+    if quarantined(bench) > 0 {
+        bench.run_cycles(u64::from(cfg.quarantine_cycles) + 1)?;
+        for _ in 0..=cfg.quarantine_depth {
+            if quarantined(bench) == 0 {
+                break;
+            }
+            counted_command(bench, out, Command::DirFlush)?;
+        }
+    }
+    for p in 0..cfg.ports.len() {
+        for _ in 0..rng.gen_range(0..16) {
+            let qpn = if !freed.is_empty() && rng.gen_bool(0.7) {
+                freed[rng.gen_range(0..freed.len())]
+            } else {
+                random_qpn(rng, &cfg)
+            };
+            bench.lookup(p, qpn, rng.gen());
+        }
+    }
+    let mut addrs = vec![regs::TABLE_BASE_LO, regs::TABLE_BASE_HI];
+    if state_in_memory {
+        addrs.extend([regs::STATE_BASE_LO, regs::STATE_BASE_HI]);
+    }
+    for addr in addrs {
+        write_base(bench, rng, out, addr)?;
+    }
+    if dir_in_memory {
+        rewrite_mem_directory(bench, rng);
+    }
+    out.moves += 1;
     Ok(())
 }
 
