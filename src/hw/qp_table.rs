@@ -673,9 +673,18 @@ impl QpTable {
         if dir {
             // A reader sees a beat only when it moves (`rready` may be low for another
             // reader's sake).
-            set("miss$rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd0)");
-            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)");
-            set("fetch$rvalid", "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd2)");
+            set(
+                "miss$rvalid",
+                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd0)",
+            );
+            set(
+                "engine$c_rvalid",
+                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)",
+            );
+            set(
+                "fetch$rvalid",
+                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd2)",
+            );
             // Every reader says whether it would take a beat of its ID now, from its registers
             // alone: `rready` is their AND, so it does not follow `rid` (SPEC §4: no output of
             // the memory port depends combinationally on an input).

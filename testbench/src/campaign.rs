@@ -632,12 +632,7 @@ fn check_state_writes(bench: &mut Bench) -> Result<u64> {
 /// checks the response (SPEC §6, §9: refused while QPs are in use; STATE_BASE also while an
 /// index is quarantined). State in memory: the engine's writes so far are checked against
 /// the table they were made in, and a new state table's area holds fresh junk.
-fn write_base(
-    bench: &mut Bench,
-    rng: &mut ChaCha8Rng,
-    out: &mut Outcome,
-    addr: u32,
-) -> Result<()> {
+fn write_base(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome, addr: u32) -> Result<()> {
     let state_base = addr == regs::STATE_BASE_LO || addr == regs::STATE_BASE_HI;
     if state_base {
         out.state_writes += check_state_writes(bench)?;

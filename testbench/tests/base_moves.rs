@@ -12,12 +12,13 @@
 //!
 //! The memory holds seeded junk wherever the engine has not written (SPEC §9: nothing is
 //! written at reset), so a block trusted without having been written answers something other
-//! than NOT_ALLOCATED.
+//! than NOT_ALLOCATED. `QPTABLE_SEED=<n>` draws other junk.
 
 use anyhow::{ensure, Result};
 use qptable::config::Config;
 use qptable::model::{regs, Command, Status};
 use qptable_testbench::bench::BenchOptions;
+use qptable_testbench::campaign;
 use qptable_testbench::configs::named;
 use qptable_testbench::tb::Tb;
 
@@ -53,8 +54,11 @@ fn qpn(generation: u32, index: u32) -> u32 {
     generation << INDEX_BITS | index
 }
 
-/// Junk in every byte the engine has not written, the whole 40-bit space.
+/// Junk in every byte the engine has not written, the whole 40-bit space, seeded by
+/// `QPTABLE_SEED` when it is set (else `seed`), and printed.
 fn junk_everywhere(tb: &mut Tb, seed: u64) {
+    let seed = campaign::seed(seed);
+    println!("[{}] junk seed {seed:#x}", tb.name);
     let m =
         tb.b.mem
             .as_mut()
