@@ -237,7 +237,8 @@ pub fn run_with_mem(
         // The bases move (every QP freed first) now and then, and once for sure in the last
         // quarter.
         if rng.gen_ratio(1, 60) || (out.moves == 0 && sent >= 3 * lookups / 4) {
-            move_phase(&mut bench, &mut rng, &mut out)?;
+            // Its lookups count in the `lookups` per port.
+            sent += move_phase(&mut bench, &mut rng, &mut out, lookups - sent)?;
         }
         if !filled && sent >= lookups / 2 {
             filled = true;
@@ -669,8 +670,14 @@ fn rewrite_mem_directory(bench: &mut Bench, rng: &mut ChaCha8Rng) {
 /// with the state in memory, STATE_BASE written with random values while lookups of the
 /// freed QPNs and random ones are in flight; with the directory in memory, the directory is
 /// written again at the new TABLE_BASE. The scoreboard checks every response against the
-/// model, which starts a new state table at the move (SPEC §9).
-fn move_phase(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome) -> Result<()> {
+/// model, which starts a new state table at the move (SPEC §9). Returns the lookups it sent on
+/// each port (at most `budget`).
+fn move_phase(
+    bench: &mut Bench,
+    rng: &mut ChaCha8Rng,
+    out: &mut Outcome,
+    budget: u64,
+) -> Result<u64> {
     let cfg = bench.cfg.clone();
     let state_in_memory = cfg.state == State::InMemory;
     let dir_in_memory = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory;
@@ -702,8 +709,9 @@ fn move_phase(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome) -> Res
             counted_command(bench, out, Command::DirFlush)?;
         }
     }
+    let in_flight = rng.gen_range(0..16).min(budget);
     for p in 0..cfg.ports.len() {
-        for _ in 0..rng.gen_range(0..16) {
+        for _ in 0..in_flight {
             let qpn = if !freed.is_empty() && rng.gen_bool(0.7) {
                 freed[rng.gen_range(0..freed.len())]
             } else {
@@ -723,7 +731,7 @@ fn move_phase(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome) -> Res
         rewrite_mem_directory(bench, rng);
     }
     out.moves += 1;
-    Ok(())
+    Ok(in_flight)
 }
 
 /// ALLOC until FULL (while the lookups of the last batch are still in flight), most new QPs
