@@ -30,6 +30,13 @@ def lookup_ports(verilog: Path, top: str) -> list[str]:
     return ports
 
 
+def header_parameter(verilog: Path, name: str) -> str | None:
+    """A generator parameter from the file's header comment (`// Configuration: ...`)."""
+    head = verilog.read_text()[:4096]
+    m = re.search(rf"\b{name} = (\w+)", head)
+    return m.group(1) if m else None
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("verilog", nargs="+", type=Path)
@@ -42,9 +49,21 @@ def main() -> int:
         verilog = verilog.resolve()
         top = verilog.stem
         ports = lookup_ports(verilog, top)
+        text = verilog.read_text()
+        header = re.search(rf"^module\s+{re.escape(top)}\s*\((.*?)\);", text, re.M | re.S)
+        # The state in memory (SPEC 9: the memory master has write channels) adds its tests.
+        state_in_memory = re.search(r"\bm_axi_awvalid\b", header.group(1)) is not None
+        modules = ["test_qp_table"] + (["test_state_mem"] if state_in_memory else [])
+        env = {"QPTABLE_PORTS": ",".join(ports)}
+        if state_in_memory:
+            block_bits = header_parameter(verilog, "block_bits")
+            if block_bits is None:
+                sys.exit(f"run.py: {verilog}: no `block_bits = N` in the header comment")
+            env["QPTABLE_BLOCK_BITS"] = block_bits
         # One build directory per file: two files may share a top module name.
         build_dir = args.build_dir / f"{verilog.parent.name}-{top}"
-        print(f"run.py: {verilog} (top {top}, ports {', '.join(ports)}) in {build_dir}", flush=True)
+        print(f"run.py: {verilog} (top {top}, ports {', '.join(ports)}, tests of "
+              f"{', '.join(modules)}) in {build_dir}", flush=True)
         runner = get_runner("icarus")
         runner.build(
             sources=[verilog],
@@ -55,11 +74,11 @@ def main() -> int:
         )
         results = runner.test(
             hdl_toplevel=top,
-            test_module="test_qp_table",
+            test_module=modules,
             test_dir=build_dir,
             build_dir=build_dir,
             seed=args.seed,
-            extra_env={"QPTABLE_PORTS": ",".join(ports)},
+            extra_env=env,
             results_xml=str(build_dir / "results.xml"),
         )
         tests, failed = get_results(results)
