@@ -65,8 +65,8 @@ pub const FILL_LIMIT: u32 = 16384;
 /// | lookup OK, NOT_ALLOCATED | always |
 /// | lookup OUT_OF_RANGE, command OUT_OF_RANGE | `max_qps < 2^index_bits` (an index field value past the table) |
 /// | STALE | generation bits (`index_bits < 24`): a valid index looked up with another generation |
-/// | PAGE_ABSENT | two_level (directory entries written absent, or never written; on chip, the directed phase makes one for sure: `directed_phase`) |
-/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while, and the directed phase for sure) |
+/// | PAGE_ABSENT | two_level (directory entries written absent, or never written; the directed phase makes one for sure: `directed_phase`) |
+/// | MEM_ERROR | two_level in_memory (the campaign makes some directory reads answer SLVERR, and the directed phase for sure); state in_memory (the campaign makes the blocks of live QPNs answer SLVERR for a while, and the directed phase for sure) |
 /// | command OK, BAD_STATE, BAD_CMD | always |
 /// | FULL | the campaign fills the table: `max_qps - first_index <=` [`FILL_LIMIT`] |
 /// | command MEM_ERROR | state in_memory (commands on those blocks; the directed phase for sure) |
@@ -227,7 +227,7 @@ pub fn run_with_mem(
     let mut filled = !fills_the_table(cfg);
     // The directed phase (see `directed_phase`) runs once, a quarter of the way in, when
     // the configuration has something for it to produce.
-    let mut directed = !(on_chip || state_in_memory);
+    let mut directed = !(on_chip || in_memory || state_in_memory);
     while sent < lookups {
         if !directed && sent >= lookups / 4 && lookups - sent >= DIRECTED_LOOKUPS {
             directed = true;
@@ -422,15 +422,18 @@ pub fn run_with_mem(
 /// other indexes of its block).
 const BLOCK_LOOKUPS: u64 = 4;
 /// Lookups per port of `directed_phase`, at most: one of the VALID index with its page
-/// absent, then [`BLOCK_LOOKUPS`].
-const DIRECTED_LOOKUPS: u64 = 1 + BLOCK_LOOKUPS;
+/// absent, one with its directory entry's read failing (directory in memory), then
+/// [`BLOCK_LOOKUPS`].
+const DIRECTED_LOOKUPS: u64 = 2 + BLOCK_LOOKUPS;
 
 /// Statuses and results that random stimulus produces only by chance, produced on purpose
 /// (the campaign's coverage check then holds for every seed, not only for lucky ones):
 ///
-/// - two_level, directory on chip: PAGE_ABSENT. The directory entry of a VALID index's page
-///   is written absent, the index is looked up on every port, and the entry is written
-///   present again (at a new base).
+/// - two_level: PAGE_ABSENT. The directory entry of a VALID index's page is written absent
+///   (through DIR_* on chip, into the memory with the directory in memory, whose error ranges
+///   are cleared first), the index is looked up on every port, and the entry is written present
+///   again (at a new base). Directory in memory: MEM_ERROR too, from an error range over that
+///   entry while the index is looked up on every port.
 /// - state in memory: lookup and command MEM_ERROR. An error range is set over the block of a
 ///   VALID index; a FREE of that index (its checks pass) must then read or write the block
 ///   (`docs/state_in_memory.md`, "Built": the command invalidates the block's line in every
@@ -451,9 +454,10 @@ fn directed_phase(
 ) -> Result<u64> {
     let cfg = bench.cfg.clone();
     let on_chip = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::OnChip;
+    let dir_in_memory = cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory;
     let state_in_memory = cfg.state == State::InMemory;
     let ports = cfg.ports.len();
-    if state_in_memory {
+    if state_in_memory || dir_in_memory {
         // No error range left from the random phase may change the answers below.
         bench.mem_clear_errors();
     }
@@ -468,20 +472,51 @@ fn directed_phase(
     let mut sent = 0;
     let counts =
         |b: &Bench, s: Status| -> u64 { (0..ports).map(|p| b.status_counts(p)[s as usize]).sum() };
-    if on_chip {
+    if on_chip || dir_in_memory {
         let page = index >> cfg.leaf_bits;
         let before = counts(bench, Status::PageAbsent);
-        write_dir_entry_present(bench, rng, page, false)?;
+        let entry = |present: bool, rng: &mut ChaCha8Rng| {
+            (rng.gen::<u64>() & !0x3F) | (rng.gen::<u64>() & 0x3E) | u64::from(present)
+        };
+        if on_chip {
+            write_dir_entry_present(bench, rng, page, false)?;
+        } else {
+            let e = entry(false, rng);
+            bench.mem_write_dir(page, e);
+        }
         for p in 0..ports {
             bench.lookup(p, qpn, rng.gen());
         }
         sent += 1;
         bench.drain(1_000_000)?;
-        write_dir_entry_present(bench, rng, page, true)?;
+        if on_chip {
+            write_dir_entry_present(bench, rng, page, true)?;
+        } else {
+            let e = entry(true, rng);
+            bench.mem_write_dir(page, e);
+        }
         if counts(bench, Status::PageAbsent) == before {
             bail!(
                 "directed phase: no lookup of {qpn:#08x} answered PAGE_ABSENT with its page absent"
             );
+        }
+        if dir_in_memory {
+            // The entry's read answers SLVERR: MEM_ERROR on every port.
+            let before = counts(bench, Status::MemError);
+            let a = bench.sb.model.mem_dir_address(page);
+            bench.mem_add_error(a..a + 8);
+            for p in 0..ports {
+                bench.lookup(p, qpn, rng.gen());
+            }
+            sent += 1;
+            bench.drain(1_000_000)?;
+            bench.mem_clear_errors();
+            if counts(bench, Status::MemError) == before {
+                bail!(
+                    "directed phase: no lookup of {qpn:#08x} answered MEM_ERROR with its \
+                     directory entry in an error range"
+                );
+            }
         }
     }
     if state_in_memory {
