@@ -7,7 +7,8 @@
 //!   [`tb`] (a bench with an independent monitor of every lookup handshake), [`configs`]
 //!   (the configuration builders of the tests, the model build lock), [`block`] (one hardware
 //!   block alone in Verilator, for the block-level tests), [`tools`] (external
-//!   tools), [`comb_ports`] (a static check of the emitted Verilog);
+//!   tools), [`comb_ports`] (a static check of the emitted Verilog), [`comb_paths`] (the
+//!   combinational paths from the top module's inputs to its outputs, found with yosys);
 //! * campaigns and measurements that return values: [`campaign`], [`demo`], [`perf`],
 //!   [`cmd_latency`], [`stale_hw`], [`synth`], [`wave`], [`xsim`] (the same stimulus on
 //!   Verilator and Icarus, compared cycle by cycle).
@@ -15,6 +16,7 @@ pub mod bench;
 pub mod block;
 pub mod campaign;
 pub mod cmd_latency;
+pub mod comb_paths;
 pub mod comb_ports;
 pub mod configs;
 pub mod demo;

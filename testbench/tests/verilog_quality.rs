@@ -10,6 +10,8 @@
 //! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
+//! | `no_combinational_path_but_the_documented` | the combinational paths from the top module's inputs to its outputs ([`comb_paths`](qptable_testbench::comb_paths), yosys), of every configuration and of two with `fpga = ecp5`, are exactly the table of `docs/integration.md` (ports of a lookup port written `s_<p>_req_*`, `m_<p>_rsp_*`), none to the memory port `m_axi_*` (SPEC §4); `QPTABLE_BLESS=1` rewrites the table's pairs, and a row whose why is `(to be explained)` fails |
+//! | `a_planted_combinational_path_is_found` | the check sees a path planted in the top module by one textual edit, in the smallest design of each organisation |
 //!
 //! Blocks of SPEC §9 (`MemWriter`, `CacheWrites`) are also checked alone by the lint, Icarus,
 //! one-assignment and yosys tests, as if each were an engine.
@@ -246,38 +248,47 @@ fn designs() -> &'static [Design] {
             .into_iter()
             .map(|s| (s.name, relative(&s.path), s.config))
             .collect();
-        for (label, assignments) in EXTRA_CONFIGS {
-            let mut config = Config::default();
-            for a in *assignments {
-                config
-                    .set(a)
-                    .unwrap_or_else(|e| panic!("extra configuration {label}: {e}"));
-            }
-            configs.push((
-                label.to_string(),
-                format!("the defaults with {}", assignments.join(" ")),
-                config,
-            ));
-        }
-        let dir = work_dir();
+        configs.extend(
+            EXTRA_CONFIGS
+                .iter()
+                .map(|(label, assignments)| extra_config(label, assignments)),
+        );
         configs
             .into_iter()
-            .map(|(label, origin, config)| {
-                let text = generate_verilog(&config)
-                    .unwrap_or_else(|e| panic!("generating {label} ({origin}): {e:#}"));
-                let path = dir.join(format!("{}.v", config.top));
-                write_atomically(&path, &text)
-                    .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
-                Design {
-                    label,
-                    origin,
-                    config,
-                    text,
-                    path,
-                }
-            })
+            .map(|(label, origin, config)| generate_design(label, origin, config))
             .collect()
     })
+}
+
+/// A label, its origin and the configuration of the defaults with `assignments`.
+fn extra_config(label: &str, assignments: &[&str]) -> (String, String, Config) {
+    let mut config = Config::default();
+    for a in assignments {
+        config
+            .set(a)
+            .unwrap_or_else(|e| panic!("extra configuration {label}: {e}"));
+    }
+    (
+        label.to_string(),
+        format!("the defaults with {}", assignments.join(" ")),
+        config,
+    )
+}
+
+/// The Verilog of `config`, written to `<work_dir>/<top>.v`.
+fn generate_design(label: String, origin: String, config: Config) -> Design {
+    let text = generate_verilog(&config)
+        .unwrap_or_else(|e| panic!("generating {label} ({origin}): {e:#}"));
+    let path = work_dir().join(format!("{}.v", config.top));
+    write_atomically(&path, &text)
+        .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    Design {
+        label,
+        origin,
+        config,
+        text,
+        path,
+    }
 }
 
 /// Blocks of SPEC §9 checked alone as well, each as a top module (its label and top are the
@@ -1084,4 +1095,524 @@ fn port_parser_reads_rust_hdl_declarations() {
     assert!(failures[0].contains("`a$b`"), "{}", failures[0]);
     assert!(failures[1].contains("q (Out, 2 bits)"), "{}", failures[1]);
     assert!(top_ports(v, "u").is_err());
+}
+
+// ---- (e) combinational paths from inputs to outputs --------------------------------------
+
+/// Configurations checked for combinational paths beside [`designs`]: `fpga = ecp5`, whose
+/// RAMs are `DP16KD` black boxes, for an on-chip table and a table with its state in memory.
+/// Only this check reads them (the other tools would need the simulation model).
+const ECP5_CONFIGS: &[(&str, &[&str])] = &[
+    (
+        "ecp5_on_chip",
+        &["fpga=ecp5", "mode=two_level", "top=qp_table_x_ecp5_on_chip"],
+    ),
+    (
+        "ecp5_state_in_memory",
+        &[
+            "fpga=ecp5",
+            "state=in_memory",
+            "max_misses=2",
+            "top=qp_table_x_ecp5_state_in_memory",
+        ],
+    ),
+];
+
+/// The designs of [`ECP5_CONFIGS`], generated once per process.
+fn ecp5_designs() -> &'static [Design] {
+    static DESIGNS: OnceLock<Vec<Design>> = OnceLock::new();
+    DESIGNS.get_or_init(|| {
+        ECP5_CONFIGS
+            .iter()
+            .map(|(label, assignments)| {
+                let (label, origin, config) = extra_config(label, assignments);
+                generate_design(label, origin, config)
+            })
+            .collect()
+    })
+}
+
+/// The file that documents the combinational paths, and the markers around its table.
+const COMB_DOC: &str = "docs/integration.md";
+const COMB_BEGIN: &str = "<!-- comb-paths: begin";
+const COMB_END: &str = "<!-- comb-paths: end -->";
+/// The "why" of a row that bless added: the test fails until someone explains it.
+const TO_BE_EXPLAINED: &str = "(to be explained)";
+
+/// One row of the table: input and output port patterns, and why the output is not
+/// registered.
+#[derive(Clone, Debug)]
+struct CombRow {
+    input: String,
+    output: String,
+    why: String,
+}
+
+/// The documentation's text and its table: the line index of the begin marker, of the end
+/// marker, and the rows between them (after the header and the separator).
+fn read_comb_table(doc: &str) -> Result<(usize, usize, Vec<CombRow>), String> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let find = |marker: &str| {
+        let at: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].trim_start().starts_with(marker))
+            .collect();
+        match at.as_slice() {
+            [i] => Ok(*i),
+            _ => Err(format!(
+                "{COMB_DOC} must have exactly one line starting with `{marker}`, it has {}",
+                at.len()
+            )),
+        }
+    };
+    let (begin, end) = (find(COMB_BEGIN)?, find(COMB_END)?);
+    if end < begin + 3 {
+        return Err(format!(
+            "{COMB_DOC}: the table between `{COMB_BEGIN}` (line {}) and `{COMB_END}` (line {}) \
+             needs a header line, a separator line and its rows",
+            begin + 1,
+            end + 1
+        ));
+    }
+    let cells = |i: usize| -> Result<Vec<String>, String> {
+        let line = lines[i].trim();
+        let inner = line
+            .strip_prefix('|')
+            .and_then(|l| l.strip_suffix('|'))
+            .ok_or_else(|| format!("{COMB_DOC}:{}: not a table row: {line}", i + 1))?;
+        // The ports without their backquotes; the why as written.
+        let cells: Vec<String> = inner
+            .splitn(3, '|')
+            .enumerate()
+            .map(|(k, c)| match k {
+                2 => c.trim().to_string(),
+                _ => c.trim().trim_matches('`').to_string(),
+            })
+            .collect();
+        if cells.len() != 3 || cells.iter().any(String::is_empty) {
+            return Err(format!(
+                "{COMB_DOC}:{}: a row needs 3 non-empty cells (input | output | why): {line}",
+                i + 1
+            ));
+        }
+        Ok(cells)
+    };
+    let header = cells(begin + 1)?;
+    if header != ["input", "output", "why"] {
+        return Err(format!(
+            "{COMB_DOC}:{}: the header must be `| input | output | why |`",
+            begin + 2
+        ));
+    }
+    let rows = (begin + 3..end)
+        .map(|i| {
+            let c = cells(i)?;
+            Ok(CombRow {
+                input: c[0].clone(),
+                output: c[1].clone(),
+                why: c[2].clone(),
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((begin, end, rows))
+}
+
+/// `doc` with the rows of its table replaced by `rows`.
+fn write_comb_table(doc: &str, begin: usize, end: usize, rows: &[CombRow]) -> String {
+    let lines: Vec<&str> = doc.lines().collect();
+    let mut out: Vec<String> = lines[..begin + 3].iter().map(|l| l.to_string()).collect();
+    out.extend(
+        rows.iter()
+            .map(|r| format!("| `{}` | `{}` | {} |", r.input, r.output, r.why)),
+    );
+    out.extend(lines[end..].iter().map(|l| l.to_string()));
+    let mut text = out.join("\n");
+    if doc.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// `port` with the name of a lookup port of `cfg` replaced by `<p>` (`s_tx_req_ready` ->
+/// `s_<p>_req_ready`), so that one row covers every port of every configuration.
+fn port_pattern(port: &str, cfg: &Config) -> String {
+    for p in &cfg.ports {
+        for (pre, post) in [("s_", "_req_"), ("m_", "_rsp_")] {
+            if let Some(rest) = port.strip_prefix(&format!("{pre}{p}{post}")) {
+                return format!("{pre}<p>{post}{rest}");
+            }
+        }
+    }
+    port.to_string()
+}
+
+/// The paths of one design, or why the check failed.
+type CombResult = Result<BTreeSet<(String, String)>, String>;
+
+/// `<target>/tmp/verilog_quality/comb_paths/<sub>`: yosys's files of the check.
+fn comb_work(sub: &str) -> PathBuf {
+    work_dir()
+        .parent()
+        .expect("the work directory has a parent")
+        .join("comb_paths")
+        .join(sub)
+}
+
+/// [`comb_paths`](qptable_testbench::comb_paths::comb_paths) on each `(file, top)`, two at a
+/// time (the machine's cores; yosys is single-threaded), the largest files first; the results
+/// and run times in the order of `jobs`.
+fn comb_paths_parallel(jobs: &[(PathBuf, String)]) -> Vec<(CombResult, std::time::Duration)> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| {
+        std::cmp::Reverse(std::fs::metadata(&jobs[i].0).map(|m| m.len()).unwrap_or(0))
+    });
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(2);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&i) = order.get(k) else { break };
+                let (file, top) = &jobs[i];
+                let start = std::time::Instant::now();
+                let r = qptable_testbench::comb_paths::comb_paths(file, top, &comb_work(top));
+                let elapsed = start.elapsed();
+                eprintln!("comb_paths {top}: {:.1} s", elapsed.as_secs_f64());
+                results.lock().unwrap()[i] = Some((r, elapsed));
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.expect("every job ran"))
+        .collect()
+}
+
+/// Designs left to `no_combinational_path_in_the_slowest_designs` (ignored: run it with
+/// `--ignored`): yosys's `read_verilog` and `proc` take several CPU minutes on their miss
+/// unit (256 misses: one `always @(*)` block of some 58,000 lines and 14,000 `if`s). The same
+/// organisations are checked by default at smaller sizes (`state_in_memory_min`, `scale`,
+/// `state_and_dir_in_memory_min`, `ecp5_state_in_memory`).
+const COMB_SLOW: &[&str] = &["state_in_memory_max", "state_and_dir_in_memory_max"];
+
+/// The designs of the combinational-path check: every design and the ecp5 ones, without
+/// ([`COMB_SLOW`]) or with only the slowest.
+fn comb_designs(slowest: bool) -> Vec<&'static Design> {
+    designs()
+        .iter()
+        .chain(ecp5_designs())
+        .filter(|d| COMB_SLOW.contains(&d.label.as_str()) == slowest)
+        .collect()
+}
+
+/// Runs the check on `all`: the failures (an error, a path to the memory port) and, for each
+/// pair of port patterns found, the designs that have it.
+fn comb_paths_of_designs(
+    all: &[&Design],
+    failures: &mut Vec<String>,
+) -> std::collections::BTreeMap<(String, String), Vec<String>> {
+    let jobs: Vec<(PathBuf, String)> = all
+        .iter()
+        .map(|d| (d.path.clone(), d.config.top.clone()))
+        .collect();
+    let results = comb_paths_parallel(&jobs);
+    let mut found: std::collections::BTreeMap<(String, String), Vec<String>> = Default::default();
+    for (d, (r, elapsed)) in all.iter().zip(&results) {
+        let paths = match r {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{} ({}): {e}", d.label, d.origin));
+                continue;
+            }
+        };
+        println!(
+            "{:<30} {:>6.1} s  {} path(s): {}",
+            d.label,
+            elapsed.as_secs_f64(),
+            paths.len(),
+            paths
+                .iter()
+                .map(|(i, o)| format!("{i} -> {o}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for (i, o) in paths {
+            if o.starts_with("m_axi_") {
+                failures.push(format!(
+                    "{} ({}): the memory port output {o} depends combinationally on the \
+                     input {i}: SPEC §4 forbids any (AXI: no combinatorial paths between input \
+                     and output signals); register it",
+                    d.label, d.origin
+                ));
+            }
+            found
+                .entry((port_pattern(i, &d.config), port_pattern(o, &d.config)))
+                .or_default()
+                .push(d.label.clone());
+        }
+    }
+    found
+}
+
+/// The undocumented combinational path `(i, o)` of the designs `labels`.
+fn undocumented_path(i: &str, o: &str, labels: &[String]) -> String {
+    format!(
+        "undocumented combinational path {i} -> {o} (in {}): register the output, or add \
+         the row to the table of {COMB_DOC} with why it is not registered ({BLESS_COMMAND} \
+         adds it)",
+        labels.join(", ")
+    )
+}
+
+#[test]
+#[ignore = "several minutes: yosys on the two largest designs"]
+fn no_combinational_path_in_the_slowest_designs() {
+    let started = std::time::Instant::now();
+    let all = comb_designs(true);
+    assert_eq!(
+        all.len(),
+        COMB_SLOW.len(),
+        "COMB_SLOW names unknown designs"
+    );
+    let mut failures = Vec::new();
+    let found = comb_paths_of_designs(&all, &mut failures);
+    let doc = std::fs::read_to_string(repo_root().join(COMB_DOC)).expect("docs/integration.md");
+    let (_, _, rows) = read_comb_table(&doc).unwrap_or_else(|e| panic!("{e}"));
+    for ((i, o), labels) in &found {
+        if !rows.iter().any(|r| &r.input == i && &r.output == o) {
+            failures.push(undocumented_path(i, o, labels));
+        }
+    }
+    println!(
+        "{} designs checked in {:.1} s",
+        all.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_no_failures(
+        "combinational paths from the inputs to the outputs of the top module",
+        failures,
+    );
+}
+
+#[test]
+fn no_combinational_path_but_the_documented() {
+    let bless = std::env::var(BLESS_ENV).is_ok_and(|v| v == "1");
+    let started = std::time::Instant::now();
+    let all = comb_designs(false);
+    let mut failures = Vec::new();
+    for d in ecp5_designs() {
+        if !d.text.contains("DP16KD #(") {
+            failures.push(format!(
+                "{} ({}): instantiates no DP16KD, so it does not check the ecp5 flavour: \
+                 choose a configuration with a RAM of at least DP16KD_MIN_DEPTH words",
+                d.label, d.origin
+            ));
+        }
+    }
+    let found = comb_paths_of_designs(&all, &mut failures);
+
+    let doc_path = repo_root().join(COMB_DOC);
+    let doc = std::fs::read_to_string(&doc_path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", doc_path.display()));
+    let (begin, end, rows) = read_comb_table(&doc).unwrap_or_else(|e| panic!("{e}"));
+    let mut documented = BTreeSet::new();
+    for r in &rows {
+        if !documented.insert((r.input.clone(), r.output.clone())) {
+            failures.push(format!(
+                "{COMB_DOC}: the row {} -> {} appears twice",
+                r.input, r.output
+            ));
+        }
+    }
+    let undocumented: Vec<_> = found
+        .iter()
+        .filter(|(pair, _)| !documented.contains(*pair))
+        .collect();
+    let stale: Vec<_> = documented
+        .iter()
+        .filter(|pair| !found.contains_key(*pair))
+        .collect();
+    let mut rows = rows;
+    if bless && (!undocumented.is_empty() || !stale.is_empty()) && failures.is_empty() {
+        rows = found
+            .keys()
+            .map(|(i, o)| CombRow {
+                input: i.clone(),
+                output: o.clone(),
+                why: rows
+                    .iter()
+                    .find(|r| &r.input == i && &r.output == o)
+                    .map_or(TO_BE_EXPLAINED.to_string(), |r| r.why.clone()),
+            })
+            .collect();
+        write_atomically(&doc_path, &write_comb_table(&doc, begin, end, &rows))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", doc_path.display()));
+        eprintln!("{BLESS_ENV}=1: rewrote the table of {COMB_DOC}");
+    } else {
+        for ((i, o), labels) in &undocumented {
+            failures.push(undocumented_path(i, o, labels));
+        }
+        for (i, o) in &stale {
+            failures.push(format!(
+                "{COMB_DOC} documents the combinational path {i} -> {o}, which no design \
+                 has: remove the row ({BLESS_COMMAND} does)"
+            ));
+        }
+    }
+    for r in rows.iter().filter(|r| r.why == TO_BE_EXPLAINED) {
+        failures.push(format!(
+            "{COMB_DOC}: the path {} -> {} is not explained: write why the output is not \
+             registered in place of {TO_BE_EXPLAINED}",
+            r.input, r.output
+        ));
+    }
+    println!(
+        "{} designs checked in {:.1} s",
+        all.len(),
+        started.elapsed().as_secs_f64()
+    );
+    assert_no_failures(
+        "combinational paths from the inputs to the outputs of the top module",
+        failures,
+    );
+}
+
+/// The AXI-Lite output and the input joined by the path that
+/// `a_planted_combinational_path_is_found` plants: both exist in every design.
+const PLANTED: (&str, &str) = ("s_axil_bready", "s_axil_rvalid");
+
+/// `text` with one combinational path planted in module `top`: its line
+/// `assign s_axil_rvalid = <expr>;` becomes `assign s_axil_rvalid = (<expr>) ^ s_axil_bready;`.
+fn plant_path(text: &str, top: &str) -> Result<String, String> {
+    let start = text
+        .find(&format!("\nmodule {top}("))
+        .ok_or_else(|| format!("no module {top}"))?;
+    let end = start
+        + text[start..]
+            .find("\nendmodule")
+            .ok_or_else(|| format!("module {top} has no endmodule"))?;
+    let (input, output) = PLANTED;
+    let prefix = format!("\n    assign {output} = ");
+    let at: Vec<usize> = text[start..end]
+        .match_indices(&prefix)
+        .map(|(i, _)| start + i + prefix.len())
+        .collect();
+    let [expr_start] = at.as_slice() else {
+        return Err(format!(
+            "module {top} has {} lines `assign {output} = ...;`, expected 1",
+            at.len()
+        ));
+    };
+    let expr_end = expr_start
+        + text[*expr_start..]
+            .find(";\n")
+            .ok_or("an assign without `;`")?;
+    Ok(format!(
+        "{}({}) ^ {input}{}",
+        &text[..*expr_start],
+        &text[*expr_start..expr_end],
+        &text[expr_end..]
+    ))
+}
+
+#[test]
+fn a_planted_combinational_path_is_found() {
+    let started = std::time::Instant::now();
+    let (input, output) = PLANTED;
+    // The planted pair is no documented path: the check of the unchanged designs
+    // (`no_combinational_path_but_the_documented`) then says they do not have it.
+    let doc = std::fs::read_to_string(repo_root().join(COMB_DOC)).expect("docs/integration.md");
+    let (_, _, rows) = read_comb_table(&doc).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !rows.iter().any(|r| r.input == input && r.output == output),
+        "{input} -> {output} is documented: plant another path"
+    );
+    let dir = comb_work("planted");
+    std::fs::create_dir_all(&dir).expect("create the directory of the planted designs");
+    // yosys takes minutes on the largest designs: the smallest design of each organisation
+    // (mode, directory, state, fpga) but the slowest ([`COMB_SLOW`]) is enough to show that a
+    // path in the top module is seen.
+    let mut smallest: std::collections::BTreeMap<String, &Design> = Default::default();
+    for d in comb_designs(false) {
+        let c = &d.config;
+        let key = format!("{:?} {:?} {:?} {:?}", c.mode, c.directory, c.state, c.fpga);
+        let e = smallest.entry(key).or_insert(d);
+        if d.text.len() < e.text.len() {
+            *e = d;
+        }
+    }
+    let all: Vec<&Design> = smallest.into_values().collect();
+    let jobs: Vec<(PathBuf, String)> = all
+        .iter()
+        .map(|d| {
+            let text = plant_path(&d.text, &d.config.top)
+                .unwrap_or_else(|e| panic!("{} ({}): {e}", d.label, d.origin));
+            let path = dir.join(format!("{}.v", d.config.top));
+            write_atomically(&path, &text)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+            (path, d.config.top.clone())
+        })
+        .collect();
+    let mut failures = Vec::new();
+    for (d, (r, _)) in all.iter().zip(comb_paths_parallel(&jobs)) {
+        match r {
+            Ok(p) if p.contains(&(input.to_string(), output.to_string())) => {}
+            Ok(p) => failures.push(format!(
+                "{} ({}): the path {input} -> {output} planted in the top module is not found; \
+                 found {p:?}",
+                d.label, d.origin
+            )),
+            Err(e) => failures.push(format!("{} ({}): {e}", d.label, d.origin)),
+        }
+    }
+    println!(
+        "{} planted designs ({}) checked in {:.1} s",
+        all.len(),
+        all.iter()
+            .map(|d| d.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        started.elapsed().as_secs_f64()
+    );
+    assert_no_failures("a planted combinational path", failures);
+}
+
+#[test]
+fn the_comb_paths_table_round_trips() {
+    let doc = "text\n<!-- comb-paths: begin (x) -->\n| input | output | why |\n|---|---|---|\n\
+               | `a` | `b` | `because` | of |\n<!-- comb-paths: end -->\nafter\n";
+    let (begin, end, rows) = read_comb_table(doc).unwrap();
+    assert_eq!((begin, end, rows.len()), (1, 5, 1));
+    assert_eq!(
+        (
+            rows[0].input.as_str(),
+            rows[0].output.as_str(),
+            rows[0].why.as_str()
+        ),
+        ("a", "b", "`because` | of")
+    );
+    assert_eq!(write_comb_table(doc, begin, end, &rows), doc);
+    let mut more = rows.clone();
+    more.push(CombRow {
+        input: "c".into(),
+        output: "d".into(),
+        why: TO_BE_EXPLAINED.into(),
+    });
+    let (_, _, back) = read_comb_table(&write_comb_table(doc, begin, end, &more)).unwrap();
+    assert_eq!(back.len(), 2);
+    assert_eq!(back[1].why, TO_BE_EXPLAINED);
+    let e = read_comb_table("| input | output | why |\n").unwrap_err();
+    assert!(e.contains("exactly one line"), "{e}");
+    let cfg = Config {
+        ports: vec!["tx".into(), "a".into()],
+        ..Config::default()
+    };
+    assert_eq!(port_pattern("s_tx_req_ready", &cfg), "s_<p>_req_ready");
+    assert_eq!(port_pattern("m_a_rsp_valid", &cfg), "m_<p>_rsp_valid");
+    assert_eq!(port_pattern("s_axil_awready", &cfg), "s_axil_awready");
 }
