@@ -736,7 +736,7 @@ fn move_phase(
         write_base(bench, rng, out, regs::STATE_BASE_LO)?;
     }
     if quarantined(bench) > 0 {
-        bench.run_cycles(u64::from(cfg.quarantine_cycles) + 1)?;
+        bench.run_cycles(cfg.quarantine_cycles + 1)?;
         for _ in 0..=cfg.quarantine_depth {
             if quarantined(bench) == 0 {
                 break;

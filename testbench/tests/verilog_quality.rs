@@ -1278,7 +1278,14 @@ fn comb_paths_parallel(jobs: &[(PathBuf, String)]) -> Vec<(CombResult, std::time
                 let Some(&i) = order.get(k) else { break };
                 let (file, top) = &jobs[i];
                 let start = std::time::Instant::now();
-                let r = qptable_testbench::comb_paths::comb_paths(file, top, &comb_work(top));
+                // Beside the file: the planted designs have the tops of the originals, and
+                // the two tests run in parallel processes.
+                let work = file
+                    .parent()
+                    .expect("a Verilog file has a directory")
+                    .join("comb_paths")
+                    .join(top);
+                let r = qptable_testbench::comb_paths::comb_paths(file, top, &work);
                 let elapsed = start.elapsed();
                 eprintln!("comb_paths {top}: {:.1} s", elapsed.as_secs_f64());
                 results.lock().unwrap()[i] = Some((r, elapsed));
