@@ -1366,6 +1366,18 @@ fn comb_paths_of_designs(
     found
 }
 
+/// The end of a comb-path check: how many designs in how long, then every failure.
+fn finish_comb_check(designs: usize, started: std::time::Instant, failures: Vec<String>) {
+    println!(
+        "{designs} designs checked in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert_no_failures(
+        "combinational paths from the inputs to the outputs of the top module",
+        failures,
+    );
+}
+
 /// The undocumented combinational path `(i, o)` of the designs `labels`.
 fn undocumented_path(i: &str, o: &str, labels: &[String]) -> String {
     format!(
@@ -1395,15 +1407,7 @@ fn no_combinational_path_in_the_slowest_designs() {
             failures.push(undocumented_path(i, o, labels));
         }
     }
-    println!(
-        "{} designs checked in {:.1} s",
-        all.len(),
-        started.elapsed().as_secs_f64()
-    );
-    assert_no_failures(
-        "combinational paths from the inputs to the outputs of the top module",
-        failures,
-    );
+    finish_comb_check(all.len(), started, failures);
 }
 
 #[test]
@@ -1478,15 +1482,7 @@ fn no_combinational_path_but_the_documented() {
             r.input, r.output
         ));
     }
-    println!(
-        "{} designs checked in {:.1} s",
-        all.len(),
-        started.elapsed().as_secs_f64()
-    );
-    assert_no_failures(
-        "combinational paths from the inputs to the outputs of the top module",
-        failures,
-    );
+    finish_comb_check(all.len(), started, failures);
 }
 
 /// The AXI-Lite output and the input joined by the path that
