@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod config_files;
+pub mod formal;
 pub mod generate;
 pub mod hw;
 pub mod mem_image;

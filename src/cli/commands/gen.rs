@@ -1,5 +1,5 @@
 //! `qptable gen`: writes `<top>.v` and its instantiation template, and lists the on-chip
-//! memory.
+//! memory; with `--formal`, also the formal harness `<top>_formal.sv` (`src/formal.rs`).
 
 use super::ConfigArgs;
 use anyhow::Result;
@@ -13,6 +13,9 @@ pub struct Args {
     /// Output directory.
     #[arg(short = 'o', long = "out", default_value = ".")]
     out: PathBuf,
+    /// Also write the formal harness `<top>_formal.sv` (SymbiYosys: `scripts/formal`).
+    #[arg(long)]
+    formal: bool,
 }
 
 pub fn run(args: &Args) -> Result<()> {
@@ -21,10 +24,24 @@ pub fn run(args: &Args) -> Result<()> {
     let template = generate::instantiation_template(&cfg)?;
     let v_path = args.out.join(format!("{}.v", cfg.top));
     let t_path = args.out.join(generate::instantiation_template_name(&cfg));
-    // Both files or neither: a stale template beside a new `<top>.v` would not match it.
-    generate::write_all_or_nothing(&[(&v_path, &verilog), (&t_path, &template)])?;
-    outln!("wrote {}", v_path.display())?;
-    outln!("wrote {}", t_path.display())?;
+    let harness = if args.formal {
+        Some((
+            args.out.join(qptable::formal::formal_wrapper_name(&cfg)),
+            qptable::formal::formal_wrapper(&cfg)?,
+        ))
+    } else {
+        None
+    };
+    // All the files or none: a stale template or harness beside a new `<top>.v` would not
+    // match it.
+    let mut files: Vec<(&std::path::Path, &str)> = vec![(&v_path, &verilog), (&t_path, &template)];
+    if let Some((path, text)) = &harness {
+        files.push((path, text));
+    }
+    generate::write_all_or_nothing(&files)?;
+    for (path, _) in &files {
+        outln!("wrote {}", path.display())?;
+    }
     let memory = generate::on_chip_memory(&cfg);
     let mut total = 0;
     for (name, words, bits) in &memory {

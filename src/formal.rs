@@ -1,0 +1,384 @@
+//! The formal harness of an engine: a SystemVerilog module that instantiates the emitted top,
+//! drives every input from free values (`anyseq`) constrained only by what the datasheet lets
+//! a well-behaved environment do, and states the datasheet's properties about what comes out.
+//! `scripts/formal` proves them with SymbiYosys (`docs/verification.md`).
+//!
+//! The harness sees the engine's ports only, never its internals, so what it proves is about
+//! the contract (SPEC §4, §6, §7), whatever the implementation:
+//!
+//! - **P1** (SPEC §1, §4, §6): a lookup response with status OK names a QPN that an accepted
+//!   PUBLISH command named and that no FREE of that QPN has removed since (a FREE removes it
+//!   from the shadow set at its write response); **P1_ADDR**: a response whose status is not
+//!   OK has `addr` 0.
+//! - **P2** (SPEC §4, streams): no response without an outstanding request; per port,
+//!   responses in request order (the tags, which the environment draws from a counter, come
+//!   back in sequence); fewer than min(8, 2^tag_bits) requests outstanding (the bound that
+//!   keeps the tag and QPN checks exact); no AXI4-Lite write response without a write.
+//!   **P2_ECHO**: each response carries its request's QPN. **P2_HOLD**: a response is held
+//!   (valid and payload) while `valid && !ready`.
+//! - **Latency** (SPEC §7): with `rsp_ready` always high, every request is answered within
+//!   the datasheet's bound (flat 3 cycles, two_level with the directory on chip 4).
+//!
+//! Which of them a run checks is chosen with Verilog defines: `FORMAL_P1`, `FORMAL_P1_ADDR`,
+//! `FORMAL_P2`, `FORMAL_P2_ECHO`, `FORMAL_P2_HOLD`,
+//! `FORMAL_LATENCY` (which also assumes every `rsp_ready` high); `FORMAL_REACH_OK` and
+//! `FORMAL_REACH_FREE` assert that an OK response, or the write response of a FREE of a QPN
+//! in P1's shadow set, never happens (`FORMAL_REACH_FREE_OK`: of a QPN the first port
+//! answered OK): those runs must FAIL, which shows the environment reaches them (the
+//! properties are not vacuous).
+//!
+//! The environment:
+//!
+//! - `rst` is high in the first two cycles (SPEC: held at least 2 cycles) and low from then
+//!   on; every valid is low while `rst` is high. A reset in the middle of a run is not
+//!   explored;
+//! - AXI4-Lite master: AW, W and AR each hold valid and payload until ready; one write at a
+//!   time (no new AW or W until the previous write's B handshake); any address, data,
+//!   strobes, `bready` and `rready`;
+//! - CMD writes name QPNs whose generation is below 2^TRACK_GEN (4; all generations when the
+//!   QPN has fewer generation bits), so the shadow is one bit per (index, generation): lookups
+//!   name any QPN, and ALLOC may hand out any generation;
+//! - lookup requests hold valid and payload until ready, any QPN, tags from a counter.
+
+use crate::config::{Config, Directory, Mode, State};
+use crate::generate::verilog_header;
+use crate::hw::qp_table::QpTable;
+use crate::hw::EngineParams;
+use anyhow::bail;
+use std::fmt::Write as _;
+
+/// Generation bits the shadow of P1 tracks: commands name generations below 2^this.
+pub const TRACK_GEN: u32 = 2;
+/// Largest index_bits the harness accepts: its P1 shadow holds 2^(index_bits + TRACK_GEN)
+/// bits.
+pub const MAX_INDEX_BITS: u32 = 8;
+/// Requests outstanding per port the harness can follow (its QPN shadow's slots, at most
+/// 2^tag_bits).
+pub const MAX_SLOTS: u32 = 8;
+
+/// File name of the harness of `cfg`, written beside `<top>.v`.
+pub fn formal_wrapper_name(cfg: &Config) -> String {
+    format!("{}_formal.sv", cfg.top)
+}
+
+/// SPEC §7's latency bound of `cfg` (request handshake to response valid), in cycles.
+pub fn latency_bound(cfg: &Config) -> u32 {
+    match cfg.mode {
+        Mode::Flat => 3,
+        Mode::TwoLevel => 4,
+    }
+}
+
+/// The formal harness of the engine of `cfg`: module `<top>_formal`, one input `clk`,
+/// for `read_verilog -formal -sv`. Refused (with the reason) for the configurations it does
+/// not model: a memory port (`directory = in_memory` or `state = in_memory`), index_bits
+/// above [`MAX_INDEX_BITS`].
+pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
+    cfg.validate()?;
+    if cfg.state == State::InMemory
+        || (cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory)
+    {
+        bail!("formal: the harness does not model the memory port m_axi_* (state = in_memory or directory = in_memory); use the state and the directory on chip");
+    }
+    if cfg.index_bits > MAX_INDEX_BITS {
+        bail!(
+            "formal: index_bits = {} is too large for the harness (its shadow holds 2^(index_bits + {TRACK_GEN}) bits); use index_bits <= {MAX_INDEX_BITS}",
+            cfg.index_bits
+        );
+    }
+    let top = QpTable::new(EngineParams::new(cfg), &cfg.ports);
+    let ports = top.ports();
+    let ib = cfg.index_bits;
+    let tg = TRACK_GEN.min(cfg.gen_bits());
+    let slots = MAX_SLOTS.min(1 << cfg.tag_bits.min(16));
+    let slot_bits = slots.trailing_zeros().max(1);
+    let tb = cfg.tag_bits;
+    let lat = latency_bound(cfg);
+    let range = |w: usize| {
+        if w == 1 {
+            String::new()
+        } else {
+            format!("[{}:0] ", w - 1)
+        }
+    };
+
+    let mut s = verilog_header(
+        cfg,
+        &formal_wrapper_name(cfg),
+        &format!("the formal harness of `{}` (docs/verification.md)", cfg.top),
+    );
+    let _ = writeln!(
+        s,
+        "// For `read_verilog -formal -sv`, with the engine's Verilog. Defines choose what is checked:\n\
+         // FORMAL_P1 (OK only for a published QPN), FORMAL_P1_ADDR (addr 0 unless OK), FORMAL_P2\n\
+         // (no response without a request, order, bounded outstanding, AXI4-Lite B), FORMAL_P2_ECHO\n\
+         // (the request's QPN), FORMAL_P2_HOLD (response held while not ready),\n\
+         // FORMAL_LATENCY (rsp_ready held high: every request answered within {lat} cycles),\n\
+         // FORMAL_REACH_OK / FORMAL_REACH_FREE / FORMAL_REACH_FREE_OK (must fail: an OK response /\n\
+         // the write response of a FREE of a QPN in P1's shadow / of a QPN answered OK is reachable).\n\
+         // See src/formal.rs for the environment.\n\
+         `default_nettype none\n\n\
+         module {top}_formal(input wire clk);\n\
+         \x20   localparam IB = {ib};            // index bits\n\
+         \x20   localparam TG = {tg};            // generation bits the shadow tracks\n\
+         \x20   localparam TB = {tb};            // tag bits\n\
+         \x20   localparam SLOTS = {slots};         // requests outstanding the QPN shadow follows\n\
+         \x20   localparam SB = {slot_bits};            // bits of a slot number\n\
+         \x20   localparam CMD_WORD = 10'd{cmd_word};   // CMD (0x030) >> 2\n\
+         \x20   localparam OP_PUBLISH = 4'd{publish};\n\
+         \x20   localparam OP_FREE = 4'd{free};\n\n\
+         \x20   // Reset: high in the first two cycles, then low for good.\n\
+         \x20   reg [1:0] cycle = 2'd0;\n\
+         \x20   always @(posedge clk) if (cycle != 2'd3) cycle <= cycle + 2'd1;\n\
+         \x20   wire rst = cycle < 2'd2;\n",
+        top = cfg.top,
+        cmd_word = crate::spec::regs::CMD >> 2,
+        publish = crate::spec::opcode::PUBLISH,
+        free = crate::spec::opcode::FREE,
+    );
+
+    let _ = writeln!(
+        s,
+        "    // The engine's ports: inputs free, outputs observed."
+    );
+    for p in ports {
+        if p.name == "clk" || p.name == "rst" {
+            continue;
+        }
+        if p.input {
+            let _ = writeln!(s, "    (* anyseq *) wire {}{};", range(p.width), p.name);
+        } else {
+            let _ = writeln!(s, "    wire {}{};", range(p.width), p.name);
+        }
+    }
+    let _ = writeln!(s, "\n    {} dut (", cfg.top);
+    for (i, p) in ports.iter().enumerate() {
+        let comma = if i + 1 < ports.len() { "," } else { "" };
+        let _ = writeln!(s, "        .{}({}){comma}", p.name, p.name);
+    }
+    let _ = writeln!(s, "    );\n");
+
+    // The AXI4-Lite master and the command shadow.
+    let gen_assume = if cfg.gen_bits() > tg {
+        "        if (!rst && cmd_accept) assume(cmd_qpn[23:IB+TG] == 0);\n"
+    } else {
+        ""
+    };
+    let p0 = &cfg.ports[0];
+    let _ = write!(
+        s,
+        "    // AXI4-Lite master: valid and payload held until ready, one write at a time.
+    wire aw_hs = s_axil_awvalid && s_axil_awready;
+    wire w_hs = s_axil_wvalid && s_axil_wready;
+    wire b_hs = s_axil_bvalid && s_axil_bready;
+    reg aw_wait, w_wait, ar_wait;       // valid high and not taken at the last edge
+    reg [11:0] awaddr_q, araddr_q;
+    reg [2:0] awprot_q, arprot_q;
+    reg [31:0] wdata_q;
+    reg [3:0] wstrb_q;
+    reg aw_taken, w_taken;              // of the write in progress (until its B handshake)
+    reg [11:0] wr_addr_t;
+    reg [31:0] wr_data_t;
+    always @(posedge clk) begin
+        aw_wait <= !rst && s_axil_awvalid && !s_axil_awready;
+        w_wait <= !rst && s_axil_wvalid && !s_axil_wready;
+        ar_wait <= !rst && s_axil_arvalid && !s_axil_arready;
+        awaddr_q <= s_axil_awaddr;
+        awprot_q <= s_axil_awprot;
+        wdata_q <= s_axil_wdata;
+        wstrb_q <= s_axil_wstrb;
+        araddr_q <= s_axil_araddr;
+        arprot_q <= s_axil_arprot;
+        if (aw_hs) wr_addr_t <= s_axil_awaddr;
+        if (w_hs) wr_data_t <= s_axil_wdata;
+        if (rst || b_hs) begin
+            aw_taken <= 1'b0;
+            w_taken <= 1'b0;
+        end else begin
+            if (aw_hs) aw_taken <= 1'b1;
+            if (w_hs) w_taken <= 1'b1;
+        end
+    end
+    always @* begin
+        if (rst) assume(!s_axil_awvalid && !s_axil_wvalid && !s_axil_arvalid);
+        if (aw_wait) assume(s_axil_awvalid && s_axil_awaddr == awaddr_q && s_axil_awprot == awprot_q);
+        if (w_wait) assume(s_axil_wvalid && s_axil_wdata == wdata_q && s_axil_wstrb == wstrb_q);
+        if (ar_wait) assume(s_axil_arvalid && s_axil_araddr == araddr_q && s_axil_arprot == arprot_q);
+        if (aw_taken) assume(!s_axil_awvalid);
+        if (w_taken) assume(!s_axil_wvalid);
+    end
+
+    // A write is accepted at the later of its AW and W handshakes; a CMD write is a command.
+    wire [11:0] wr_addr = aw_hs ? s_axil_awaddr : wr_addr_t;
+    wire [31:0] wr_data = w_hs ? s_axil_wdata : wr_data_t;
+    wire wr_accept = (aw_hs && (w_hs || w_taken)) || (w_hs && aw_taken);
+    wire cmd_accept = wr_accept && wr_addr[11:2] == CMD_WORD;
+    wire [3:0] cmd_op = wr_data[31:28];
+    wire [23:0] cmd_qpn = wr_data[23:0];
+    always @* begin
+{gen_assume}    end
+
+    // P1's shadow: a bit per (generation mod 2^TG, index), set by an accepted PUBLISH of that
+    // QPN, cleared by the write response of a FREE of it.
+    reg [(1 << (IB + TG)) - 1:0] published;
+    reg free_wait;
+    reg [IB+TG-1:0] free_slot;
+    always @(posedge clk) begin
+        if (rst) begin
+            published <= 0;
+            free_wait <= 1'b0;
+        end else begin
+            if (cmd_accept && cmd_op == OP_PUBLISH) published[cmd_qpn[IB+TG-1:0]] <= 1'b1;
+            if (cmd_accept && cmd_op == OP_FREE) begin
+                free_wait <= 1'b1;
+                free_slot <= cmd_qpn[IB+TG-1:0];
+            end
+            if (b_hs && free_wait) begin
+                published[free_slot] <= 1'b0;
+                free_wait <= 1'b0;
+            end
+        end
+    end
+`ifdef FORMAL_P2
+    always @* if (!rst && s_axil_bvalid) assert(aw_taken && w_taken);
+`endif
+`ifdef FORMAL_REACH_FREE
+    always @* if (!rst && b_hs && free_wait) assert(!published[free_slot]);
+`endif
+`ifdef FORMAL_REACH_FREE_OK
+    // QPNs port {p0} answered OK; the write response of a FREE of one of them must be reachable.
+    reg [(1 << (IB + TG)) - 1:0] answered_ok;
+    always @(posedge clk)
+        if (rst) answered_ok <= 0;
+        else if (m_{p0}_rsp_valid && m_{p0}_rsp_status == 3'd0)
+            answered_ok[m_{p0}_rsp_qpn[IB+TG-1:0]] <= 1'b1;
+    always @* if (!rst && b_hs && free_wait) assert(!answered_ok[free_slot]);
+`endif
+
+"
+    );
+
+    let gen_ok = if cfg.gen_bits() > tg {
+        "rsp_qpn[23:IB+TG] == 0 && "
+    } else {
+        ""
+    };
+    let hs_terms: Vec<String> = (1..lat).map(|k| format!("{{3'd0, h{k}}}")).collect();
+    for (i, name) in cfg.ports.iter().enumerate() {
+        let req = format!("s_{name}_req");
+        let rsp = format!("m_{name}_rsp");
+        let reach = if i == 0 {
+            format!(
+                "`ifdef FORMAL_REACH_OK\n    always @* if (!rst && {rsp}_valid) assert({rsp}_status != 3'd0);\n`endif\n"
+            )
+        } else {
+            String::new()
+        };
+        let shifts: String = (2..lat).map(|k| format!(" h{k} <= h{};", k - 1)).collect();
+        let hregs: Vec<String> = (1..lat).map(|k| format!("h{k}")).collect();
+        let _ = write!(
+            s,
+            "    // Lookup port {name}.
+    generate if (1) begin : port_{name}
+    wire req_hs = {req}_valid && {req}_ready;
+    wire rsp_hs = {rsp}_valid && {rsp}_ready;
+    wire [23:0] rsp_qpn = {rsp}_qpn;
+    reg req_wait;
+    reg [23:0] req_qpn_q;
+    reg [TB-1:0] req_count, rsp_count;  // tags of the next request and of the next response
+    reg [3:0] outstanding;
+    reg [24*SLOTS-1:0] qpns;            // the QPN of each outstanding request, by tag mod SLOTS
+    reg rsp_wait;                       // valid high and not taken at the last edge
+    reg [{pw}:0] rsp_q;                 // the response's payload then
+    reg {hregs};                        // request handshakes 1.. edges ago
+    wire [{pw}:0] rsp_payload = {{{rsp}_qpn, {rsp}_tag, {rsp}_status, {rsp}_addr}};
+    integer k;
+    reg [23:0] expected_qpn;            // the QPN of the request the next response answers
+    always @* begin
+        expected_qpn = 24'd0;
+        for (k = 0; k < SLOTS; k = k + 1)
+            if (rsp_count[SB-1:0] == k) expected_qpn = qpns[24*k +: 24];
+    end
+    always @(posedge clk) begin
+        req_wait <= !rst && {req}_valid && !{req}_ready;
+        req_qpn_q <= {req}_qpn;
+        rsp_wait <= !rst && {rsp}_valid && !{rsp}_ready;
+        rsp_q <= rsp_payload;
+        h1 <= !rst && req_hs;{shifts}
+        if (rst) begin
+            req_count <= 0;
+            rsp_count <= 0;
+            outstanding <= 4'd0;
+        end else begin
+            if (req_hs) req_count <= req_count + 1'b1;
+            for (k = 0; k < SLOTS; k = k + 1)
+                if (req_hs && req_count[SB-1:0] == k) qpns[24*k +: 24] <= {req}_qpn;
+            if (rsp_hs) rsp_count <= rsp_count + 1'b1;
+            outstanding <= outstanding + req_hs - rsp_hs;
+        end
+    end
+    always @* begin
+        if (rst) assume(!{req}_valid);
+        if (req_wait) assume({req}_valid && {req}_qpn == req_qpn_q);
+        assume({req}_tag == req_count);
+`ifdef FORMAL_LATENCY
+        assume({rsp}_ready);
+`endif
+    end
+`ifdef FORMAL_P1
+    always @* if (!rst && {rsp}_valid && {rsp}_status == 3'd0)
+        assert({gen_ok}published[rsp_qpn[IB+TG-1:0]]);
+`endif
+`ifdef FORMAL_P1_ADDR
+    always @* if (!rst && {rsp}_valid && {rsp}_status != 3'd0) assert({rsp}_addr == 0);
+`endif
+`ifdef FORMAL_P2
+    always @* if (!rst) begin
+        if ({rsp}_valid) assert(outstanding != 4'd0);
+        if ({rsp}_valid) assert({rsp}_tag == rsp_count);
+        assert(outstanding < SLOTS);
+    end
+`endif
+`ifdef FORMAL_P2_ECHO
+    always @* if (!rst && {rsp}_valid) assert(rsp_qpn == expected_qpn);
+`endif
+`ifdef FORMAL_P2_HOLD
+    always @* if (!rst && rsp_wait) assert({rsp}_valid && rsp_payload == rsp_q);
+`endif
+`ifdef FORMAL_LATENCY
+    // The requests accepted {lat} or more edges ago are answered by now.
+    always @* if (!rst) assert(outstanding <= {sum} + {{3'd0, rsp_hs}});
+`endif
+{reach}    end endgenerate
+
+",
+            pw = 24 + tb + 3 + cfg.addr_bits - 1,
+            hregs = hregs.join(", "),
+            sum = hs_terms.join(" + "),
+        );
+    }
+    let _ = writeln!(s, "endmodule\n\n`default_nettype wire");
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapper_names_every_port_and_refuses_the_memory_port() {
+        let mut cfg = Config::default();
+        cfg.set("index_bits=4").unwrap();
+        cfg.set("ports=tx,rx").unwrap();
+        let w = formal_wrapper(&cfg).unwrap();
+        assert!(w.contains("module qp_table_formal(input wire clk);"));
+        for p in ["s_tx_req_valid", "m_rx_rsp_addr", "s_axil_rready"] {
+            assert!(w.contains(&format!(".{p}({p})")), "{p} not connected");
+        }
+        cfg.set("state=in_memory").unwrap();
+        assert!(formal_wrapper(&cfg).is_err());
+        let mut big = Config::default();
+        big.set("index_bits=12").unwrap();
+        assert!(formal_wrapper(&big).is_err());
+    }
+}
