@@ -8,8 +8,9 @@
 //!
 //! - **P1** (SPEC §1, §4, §6): a lookup response with status OK names a QPN that an accepted
 //!   PUBLISH command named and that no FREE of that QPN has removed since (a FREE removes it
-//!   from the shadow set at its write response); **P1_ADDR**: a response whose status is not
-//!   OK has `addr` 0.
+//!   from the shadow set at its write response); **P1_INDEX**: the weaker form that PDR
+//!   proves unbounded, an OK response names an index that some accepted PUBLISH named since
+//!   reset; **P1_ADDR**: a response whose status is not OK has `addr` 0.
 //! - **P2** (SPEC §4, streams): no response without an outstanding request; per port,
 //!   responses in request order (the tags, which the environment draws from a counter, come
 //!   back in sequence); fewer than min(8, 2^tag_bits) requests outstanding (the bound that
@@ -18,14 +19,24 @@
 //!   (valid and payload) while `valid && !ready`.
 //! - **Latency** (SPEC §7): with `rsp_ready` always high, every request is answered within
 //!   the datasheet's bound (flat 3 cycles, two_level with the directory on chip 4).
+//! - **P3** (SPEC §4, §6): the AXI4-Lite slave ([`axil`]): B and R held while not ready, no R
+//!   without a read, SLVERR exactly where the register map says, the constant registers'
+//!   values, and TABLE_BASE, STATE_BASE and DIR_INDEX reading back what the accepted writes
+//!   left.
+//! - **P5** (SPEC §6, §7): with `rsp_ready` always high, every write of the control port, a
+//!   command included, is answered within [`command_bound`] cycles of its acceptance.
 //!
-//! Which of them a run checks is chosen with Verilog defines: `FORMAL_P1`, `FORMAL_P1_ADDR`,
-//! `FORMAL_P2`, `FORMAL_P2_ECHO`, `FORMAL_P2_HOLD`,
-//! `FORMAL_LATENCY` (which also assumes every `rsp_ready` high); `FORMAL_REACH_OK` and
-//! `FORMAL_REACH_FREE` assert that an OK response, or the write response of a FREE of a QPN
-//! in P1's shadow set, never happens (`FORMAL_REACH_FREE_OK`: of a QPN the first port
-//! answered OK): those runs must FAIL, which shows the environment reaches them (the
-//! properties are not vacuous).
+//! Which of them a run checks is chosen with Verilog defines: `FORMAL_P1`, `FORMAL_P1_INDEX`,
+//! `FORMAL_P1_ADDR`, `FORMAL_P2`, `FORMAL_P2_ECHO`, `FORMAL_P2_HOLD`, `FORMAL_LATENCY` (which
+//! also assumes every `rsp_ready` high), `FORMAL_P3`, `FORMAL_P5` (`P5_BOUND=N` overrides
+//! the bound). The reachability checks assert that something never happens, and must FAIL,
+//! which shows the environment reaches it (the properties are not vacuous):
+//! `FORMAL_REACH_OK` (an OK response), `FORMAL_REACH_FREE` (the write response of a FREE of a
+//! QPN in P1's shadow set), `FORMAL_REACH_FULL` (a read of CMD_RESULT showing FULL),
+//! `FORMAL_REACH_DRAIN` (the write response of a FREE that drained an OK lookup of its own
+//! QPN). `FORMAL_NARROW` narrows the environment for them (AW with W, B taken at once, reads
+//! of CMD_RESULT only, one QPN for every command and lookup): a trace found under it is a
+//! trace of the full environment.
 //!
 //! The environment:
 //!
@@ -45,6 +56,8 @@ use crate::generate::verilog_header;
 use crate::hw::qp_table::QpTable;
 use crate::hw::EngineParams;
 use anyhow::bail;
+
+mod axil;
 use std::fmt::Write as _;
 
 /// Generation bits the shadow of P1 tracks: commands name generations below 2^this.
@@ -59,6 +72,15 @@ pub const MAX_SLOTS: u32 = 8;
 /// File name of the harness of `cfg`, written beside `<top>.v`.
 pub fn formal_wrapper_name(cfg: &Config) -> String {
     format!("{}_formal.sv", cfg.top)
+}
+
+/// The bound P5 states on a write of the control port (acceptance to `bvalid`, in cycles),
+/// with every lookup response taken at once: the init sweep (`max_qps` cycles: a command
+/// written during it waits) plus 24 for the command itself and the drain of the lookups in
+/// flight. On the smallest flat configuration (`scripts/formal`), `max_qps + 20` is exceeded
+/// (docs/verification.md), so the bound is within a few cycles of the longest command.
+pub fn command_bound(cfg: &Config) -> u32 {
+    cfg.max_qps() + 24
 }
 
 /// SPEC §7's latency bound of `cfg` (request handshake to response valid), in cycles.
@@ -114,9 +136,10 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
          // (no response without a request, order, bounded outstanding, AXI4-Lite B), FORMAL_P2_ECHO\n\
          // (the request's QPN), FORMAL_P2_HOLD (response held while not ready),\n\
          // FORMAL_LATENCY (rsp_ready held high: every request answered within {lat} cycles),\n\
-         // FORMAL_REACH_OK / FORMAL_REACH_FREE / FORMAL_REACH_FREE_OK (must fail: an OK response /\n\
-         // the write response of a FREE of a QPN in P1's shadow / of a QPN answered OK is reachable).\n\
-         // See src/formal.rs for the environment.\n\
+         // FORMAL_P1_INDEX (OK only for an index a PUBLISH named), FORMAL_P3 (the AXI4-Lite slave),\n\
+         // FORMAL_P5 (every control write answered within a bound), FORMAL_REACH_* (must fail: shows\n\
+         // the state is reachable; FORMAL_NARROW narrows the environment for them).\n\
+         // See src/formal/ for the environment.\n\
          `default_nettype none\n\n\
          module {top}_formal(input wire clk);\n\
          \x20   localparam IB = {ib};            // index bits\n\
@@ -165,6 +188,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         ""
     };
     let p0 = &cfg.ports[0];
+    let cmd_result_word = crate::spec::regs::CMD_RESULT >> 2;
     let _ = write!(
         s,
         "    // AXI4-Lite master: valid and payload held until ready, one write at a time.
@@ -179,6 +203,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     reg aw_taken, w_taken;              // of the write in progress (until its B handshake)
     reg [11:0] wr_addr_t;
     reg [31:0] wr_data_t;
+    reg [3:0] wr_strb_t;
     always @(posedge clk) begin
         aw_wait <= !rst && s_axil_awvalid && !s_axil_awready;
         w_wait <= !rst && s_axil_wvalid && !s_axil_wready;
@@ -191,6 +216,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         arprot_q <= s_axil_arprot;
         if (aw_hs) wr_addr_t <= s_axil_awaddr;
         if (w_hs) wr_data_t <= s_axil_wdata;
+        if (w_hs) wr_strb_t <= s_axil_wstrb;
         if (rst || b_hs) begin
             aw_taken <= 1'b0;
             w_taken <= 1'b0;
@@ -211,8 +237,23 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     // A write is accepted at the later of its AW and W handshakes; a CMD write is a command.
     wire [11:0] wr_addr = aw_hs ? s_axil_awaddr : wr_addr_t;
     wire [31:0] wr_data = w_hs ? s_axil_wdata : wr_data_t;
+    wire [3:0] wr_strb = w_hs ? s_axil_wstrb : wr_strb_t;
     wire wr_accept = (aw_hs && (w_hs || w_taken)) || (w_hs && aw_taken);
     wire cmd_accept = wr_accept && wr_addr[11:2] == CMD_WORD;
+`ifdef FORMAL_NARROW
+    // Reachability checks only: a narrower environment, so that BMC reaches deep states in
+    // less time; a trace found under it is a trace of the full environment too. AW and W come
+    // together, B is taken at once, reads are of CMD_RESULT only, and every command and
+    // lookup names one QPN (chosen freely, once).
+    (* anyconst *) reg [23:0] narrow_qpn;
+    always @* begin
+        assume(s_axil_bready);
+        assume(s_axil_awvalid == s_axil_wvalid);
+        if (s_axil_arvalid) assume(s_axil_araddr[11:2] == 10'd{cmd_result_word});
+        if (s_axil_wvalid && s_axil_awaddr[11:2] == CMD_WORD)
+            assume(s_axil_wdata[23:0] == narrow_qpn);
+    end
+`endif
     wire [3:0] cmd_op = wr_data[31:28];
     wire [23:0] cmd_qpn = wr_data[23:0];
     always @* begin
@@ -239,24 +280,21 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
             end
         end
     end
+    // P1_INDEX's shadow: the indexes some accepted PUBLISH named since reset.
+    reg [(1 << IB) - 1:0] named;
+    always @(posedge clk)
+        if (rst) named <= 0;
+        else if (cmd_accept && cmd_op == OP_PUBLISH) named[cmd_qpn[IB-1:0]] <= 1'b1;
 `ifdef FORMAL_P2
     always @* if (!rst && s_axil_bvalid) assert(aw_taken && w_taken);
 `endif
 `ifdef FORMAL_REACH_FREE
     always @* if (!rst && b_hs && free_wait) assert(!published[free_slot]);
 `endif
-`ifdef FORMAL_REACH_FREE_OK
-    // QPNs port {p0} answered OK; the write response of a FREE of one of them must be reachable.
-    reg [(1 << (IB + TG)) - 1:0] answered_ok;
-    always @(posedge clk)
-        if (rst) answered_ok <= 0;
-        else if (m_{p0}_rsp_valid && m_{p0}_rsp_status == 3'd0)
-            answered_ok[m_{p0}_rsp_qpn[IB+TG-1:0]] <= 1'b1;
-    always @* if (!rst && b_hs && free_wait) assert(!answered_ok[free_slot]);
-`endif
 
 "
     );
+    s.push_str(&axil::properties(cfg));
 
     let gen_ok = if cfg.gen_bits() > tg {
         "rsp_qpn[23:IB+TG] == 0 && "
@@ -292,7 +330,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     reg [{pw}:0] rsp_q;                 // the response's payload then
     reg {hregs};                        // request handshakes 1.. edges ago
     wire [{pw}:0] rsp_payload = {{{rsp}_qpn, {rsp}_tag, {rsp}_status, {rsp}_addr}};
-    integer k;
+    integer k, j;                       // loop variables of the comb and the clocked block
     reg [23:0] expected_qpn;            // the QPN of the request the next response answers
     always @* begin
         expected_qpn = 24'd0;
@@ -311,8 +349,8 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
             outstanding <= 4'd0;
         end else begin
             if (req_hs) req_count <= req_count + 1'b1;
-            for (k = 0; k < SLOTS; k = k + 1)
-                if (req_hs && req_count[SB-1:0] == k) qpns[24*k +: 24] <= {req}_qpn;
+            for (j = 0; j < SLOTS; j = j + 1)
+                if (req_hs && req_count[SB-1:0] == j) qpns[24*j +: 24] <= {req}_qpn;
             if (rsp_hs) rsp_count <= rsp_count + 1'b1;
             outstanding <= outstanding + req_hs - rsp_hs;
         end
@@ -321,13 +359,23 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         if (rst) assume(!{req}_valid);
         if (req_wait) assume({req}_valid && {req}_qpn == req_qpn_q);
         assume({req}_tag == req_count);
+`ifdef FORMAL_NARROW
+        if ({req}_valid) assume({req}_qpn == narrow_qpn);
+`endif
 `ifdef FORMAL_LATENCY
+        assume({rsp}_ready);
+`endif
+`ifdef FORMAL_P5
         assume({rsp}_ready);
 `endif
     end
 `ifdef FORMAL_P1
     always @* if (!rst && {rsp}_valid && {rsp}_status == 3'd0)
         assert({gen_ok}published[rsp_qpn[IB+TG-1:0]]);
+`endif
+`ifdef FORMAL_P1_INDEX
+    always @* if (!rst && {rsp}_valid && {rsp}_status == 3'd0)
+        assert(named[rsp_qpn[IB-1:0]]);
 `endif
 `ifdef FORMAL_P1_ADDR
     always @* if (!rst && {rsp}_valid && {rsp}_status != 3'd0) assert({rsp}_addr == 0);
@@ -357,7 +405,47 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
             sum = hs_terms.join(" + "),
         );
     }
-    let _ = writeln!(s, "endmodule\n\n`default_nettype wire");
+    let _ = write!(
+        s,
+        "`ifdef FORMAL_P5
+    // P5: with every response taken at once (rsp_ready high), every write of the control port
+    // is answered within {bound} cycles of its acceptance: a command too, drain included.
+    reg b_pending;
+    reg [7:0] b_age;                    // edges since the write was accepted
+    always @(posedge clk)
+        if (rst) begin
+            b_pending <= 1'b0;
+            b_age <= 8'd0;
+        end else if (wr_accept) begin
+            b_pending <= 1'b1;
+            b_age <= 8'd0;
+        end else begin
+            if (b_hs) b_pending <= 1'b0;
+            if (b_age != 8'hff) b_age <= b_age + 8'd1;
+        end
+`ifndef P5_BOUND
+`define P5_BOUND {bound}
+`endif
+    always @* if (!rst && b_pending && !s_axil_bvalid) assert(b_age < `P5_BOUND);
+`endif
+`ifdef FORMAL_REACH_DRAIN
+    // Must fail: the write response of a FREE that came after it drained a lookup of its own
+    // QPN, answered OK between the FREE's acceptance and its write response (so the FREE found
+    // the QP VALID and waited for that lookup).
+    reg drained_ok;
+    always @(posedge clk)
+        if (rst || (cmd_accept && cmd_op == OP_FREE)) drained_ok <= 1'b0;
+        else if (free_wait && port_{p0}.rsp_hs && m_{p0}_rsp_status == 3'd0
+                 && m_{p0}_rsp_qpn[IB+TG-1:0] == free_slot)
+            drained_ok <= 1'b1;
+    always @* if (!rst && b_hs && free_wait) assert(!drained_ok);
+`endif
+endmodule
+
+`default_nettype wire
+",
+        bound = command_bound(cfg),
+    );
     Ok(s)
 }
 

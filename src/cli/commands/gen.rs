@@ -1,5 +1,5 @@
 //! `qptable gen`: writes `<top>.v` and its instantiation template, and lists the on-chip
-//! memory; with `--formal`, also the formal harness `<top>_formal.sv` (`src/formal.rs`).
+//! memory; with `--formal`, also the formal harness `<top>_formal.sv` (`src/formal/`).
 
 use super::ConfigArgs;
 use anyhow::Result;
