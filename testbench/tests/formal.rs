@@ -11,13 +11,14 @@ use std::path::Path;
 use std::process::Command;
 
 /// The checks `scripts/formal` runs by default; each prints one line that starts with its name.
-const CHECKS: [&str; 6] = [
+const CHECKS: [&str; 7] = [
     "flat_p1",
     "flat_p2",
     "flat_latency",
     "flat_p1_addr",
     "flat_reach_ok",
     "flat_reach_free",
+    "mem_reach_cmd_mem_error",
 ];
 
 #[test]
