@@ -49,9 +49,14 @@
 //! - CMD writes name QPNs whose generation is below 2^TRACK_GEN (4; all generations when the
 //!   QPN has fewer generation bits), so the shadow is one bit per (index, generation): lookups
 //!   name any QPN, and ALLOC may hand out any generation;
-//! - lookup requests hold valid and payload until ready, any QPN, tags from a counter.
+//! - lookup requests hold valid and payload until ready, any QPN, tags from a counter;
+//! - with a memory port (`state = in_memory`, or the directory in memory), an honest but lazy
+//!   AXI4 slave, the harness's view of STATE_BASE and TABLE_BASE, and the AXI4 master's
+//!   properties (`FORMAL_P3_MASTER`): [`memory`].
 
-use crate::config::{Config, Directory, Mode, State};
+pub mod memory;
+
+use crate::config::{Config, Mode};
 use crate::generate::verilog_header;
 use crate::hw::qp_table::QpTable;
 use crate::hw::EngineParams;
@@ -93,15 +98,10 @@ pub fn latency_bound(cfg: &Config) -> u32 {
 
 /// The formal harness of the engine of `cfg`: module `<top>_formal`, one input `clk`,
 /// for `read_verilog -formal -sv`. Refused (with the reason) for the configurations it does
-/// not model: a memory port (`directory = in_memory` or `state = in_memory`), index_bits
-/// above [`MAX_INDEX_BITS`].
+/// not model: index_bits above [`MAX_INDEX_BITS`], a state table larger than the memory
+/// shadow holds ([`memory::MAX_STATE_BYTES`]).
 pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     cfg.validate()?;
-    if cfg.state == State::InMemory
-        || (cfg.mode == Mode::TwoLevel && cfg.directory == Directory::InMemory)
-    {
-        bail!("formal: the harness does not model the memory port m_axi_* (state = in_memory or directory = in_memory); use the state and the directory on chip");
-    }
     if cfg.index_bits > MAX_INDEX_BITS {
         bail!(
             "formal: index_bits = {} is too large for the harness (its shadow holds 2^(index_bits + {TRACK_GEN}) bits); use index_bits <= {MAX_INDEX_BITS}",
@@ -296,6 +296,14 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     );
     s.push_str(&axil::properties(cfg));
 
+    let arid_bits = ports
+        .iter()
+        .find(|p| p.name == "m_axi_arid")
+        .map_or(1, |p| p.width);
+    if let Some(m) = memory::memory_harness(cfg, arid_bits)? {
+        s.push_str(&m);
+    }
+
     let gen_ok = if cfg.gen_bits() > tg {
         "rsp_qpn[23:IB+TG] == 0 && "
     } else {
@@ -454,7 +462,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn wrapper_names_every_port_and_refuses_the_memory_port() {
+    fn wrapper_names_every_port() {
         let mut cfg = Config::default();
         cfg.set("index_bits=4").unwrap();
         cfg.set("ports=tx,rx").unwrap();
@@ -463,10 +471,51 @@ mod tests {
         for p in ["s_tx_req_valid", "m_rx_rsp_addr", "s_axil_rready"] {
             assert!(w.contains(&format!(".{p}({p})")), "{p} not connected");
         }
-        cfg.set("state=in_memory").unwrap();
-        assert!(formal_wrapper(&cfg).is_err());
         let mut big = Config::default();
         big.set("index_bits=12").unwrap();
         assert!(formal_wrapper(&big).is_err());
+    }
+
+    #[test]
+    fn wrapper_with_the_state_in_memory_names_and_constrains_every_memory_port() {
+        let mut cfg = Config::default();
+        for s in [
+            "index_bits=4",
+            "max_qps=4",
+            "ports=tx",
+            "state=in_memory",
+            "block_bits=3",
+        ] {
+            cfg.set(s).unwrap();
+        }
+        let w = formal_wrapper(&cfg).unwrap();
+        let top = QpTable::new(EngineParams::new(&cfg), &cfg.ports);
+        let m_axi: Vec<_> = top
+            .ports()
+            .iter()
+            .filter(|p| p.name.starts_with("m_axi_"))
+            .collect();
+        // AR, R, AW, W, B: every signal of the AXI4 master.
+        assert_eq!(
+            m_axi.len(),
+            10 + 6 + 10 + 5 + 4,
+            "{:?}",
+            m_axi.iter().map(|p| &p.name).collect::<Vec<_>>()
+        );
+        let (_, mem) = w.split_once("The memory side").unwrap();
+        for p in m_axi {
+            let n = &p.name;
+            assert!(w.contains(&format!(".{n}({n})")), "{n} not connected");
+            // Each one appears in the memory side: an input constrained, an output checked.
+            assert!(
+                mem.contains(n.as_str()),
+                "{n} not in the memory side of the harness"
+            );
+        }
+        assert!(w.contains("`ifdef FORMAL_P3_MASTER"));
+        // The state table beyond the shadow is refused.
+        cfg.set("index_bits=8").unwrap();
+        cfg.set("max_qps=256").unwrap();
+        assert!(formal_wrapper(&cfg).is_err());
     }
 }
