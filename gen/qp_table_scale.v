@@ -218,6 +218,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  [223:0] regs$port_counts$1;
     wire  [63:0] regs$table_base;
     wire  [63:0] regs$state_base$0;
+    wire  regs$state_base_wr$0;
     wire  [31:0] regs$ev_hit$0;
     wire  [31:0] regs$ev_miss$0;
     wire  [31:0] regs$ev_merged$0;
@@ -235,6 +236,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  [23:0] engine$result_qpn;
     wire  engine$init_done;
     wire  [63:0] engine$state_base;
+    wire  engine$state_base_wr;
     wire  engine$cache_swept;
     wire  engine$live_we;
     wire  [20:0] engine$live_waddr;
@@ -510,6 +512,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .port_counts$1(regs$port_counts$1),
         .table_base(regs$table_base),
         .state_base$0(regs$state_base$0),
+        .state_base_wr$0(regs$state_base_wr$0),
         .ev_hit$0(regs$ev_hit$0),
         .ev_miss$0(regs$ev_miss$0),
         .ev_merged$0(regs$ev_merged$0),
@@ -529,6 +532,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .result_qpn(engine$result_qpn),
         .init_done(engine$init_done),
         .state_base(engine$state_base),
+        .state_base_wr(engine$state_base_wr),
         .cache_swept(engine$cache_swept),
         .live_we(engine$live_we),
         .live_waddr(engine$live_waddr),
@@ -801,6 +805,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     assign engine$in_flight$1 = pipe_rx$in_flight;
     assign regs$port_counts$1 = pipe_rx$counts;
     assign engine$state_base = regs$state_base$0;
+    assign engine$state_base_wr = regs$state_base_wr$0;
     assign engine$cache_swept = cw$swept;
     assign engine$busy = miss$busy;
     assign engine$inv_done = cw$inv_done;
@@ -1466,7 +1471,7 @@ module qp_table_scale$cw$swept_q(d,q,clock);
 endmodule // qp_table_scale$cw$swept_q
 
 
-module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
+module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
     
     // Module arguments
     input wire  clock;
@@ -1480,6 +1485,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  [23:0] result_qpn;
     output reg  init_done;
     input wire  [63:0] state_base;
+    input wire  state_base_wr;
     input wire  cache_swept;
     output reg  live_we;
     output reg  [20:0] live_waddr;
@@ -3080,7 +3086,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cbuf$clock = clock;
         cbuf$write_enable = 1'b0;
         base_seen$d = state_base;
-        if (base_seen$q != state_base) begin
+        if ((base_seen$q != state_base) | state_base_wr) begin
             cb_valid$d = 1'b0;
             p_valid$d = 1'b0;
             moved$d = 1'b1;
@@ -54894,7 +54900,7 @@ module qp_table_scale$pipe_tx$s3_words(d,q,clock);
 endmodule // qp_table_scale$pipe_tx$s3_words
 
 
-module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
+module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,state_base_wr$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
     
     // Module arguments
     input wire  clock;
@@ -54929,6 +54935,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     input wire  [223:0] port_counts$1;
     output reg  [63:0] table_base;
     output reg  [63:0] state_base$0;
+    output reg  state_base_wr$0;
     input wire  [31:0] ev_hit$0;
     input wire  [31:0] ev_miss$0;
     input wire  [31:0] ev_merged$0;
@@ -55006,6 +55013,9 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [63:0] sbase$0$d;
     wire  [63:0] sbase$0$q;
     reg  sbase$0$clock;
+    reg  sb_wr$0$d;
+    wire  sb_wr$0$q;
+    reg  sb_wr$0$clock;
     reg  [31:0] c_hit$0$d;
     wire  [31:0] c_hit$0$q;
     reg  c_hit$0$clock;
@@ -55163,6 +55173,11 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         .d(sbase$0$d),
         .q(sbase$0$q),
         .clock(sbase$0$clock)
+    );
+    qp_table_scale$regs$sb_wr$0 sb_wr$0(
+        .d(sb_wr$0$d),
+        .q(sb_wr$0$q),
+        .clock(sb_wr$0$clock)
     );
     qp_table_scale$regs$c_hit$0 c_hit$0(
         .d(c_hit$0$d),
@@ -55456,6 +55471,9 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         sbase$0$clock = clock;
         sbase$0$d = sbase$0$q;
         state_base$0 = sbase$0$q;
+        sb_wr$0$clock = clock;
+        sb_wr$0$d = 1'b0;
+        state_base_wr$0 = sb_wr$0$q;
         c_hit$0$clock = clock;
         q_hit$0$clock = clock;
         c_miss$0$clock = clock;
@@ -55538,6 +55556,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             end
             if (sb_write & no_qps_quiet_q$q) begin
                 sbase$0$d = (sbase$0$q & ~sb_mask$0) | (sb_value$0 & sb_mask$0);
+                sb_wr$0$d = 1'b1;
                 bresp_q$d = 32'h0;
             end
             if (awaddr == words$cmd) begin
@@ -55769,6 +55788,7 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
             dir_swept$d = 1'b0;
             commit$d = 1'b0;
             sbase$0$d = 32'h0;
+            sb_wr$0$d = 1'b0;
             c_hit$0$d = 32'h0;
             c_miss$0$d = 32'h0;
             c_merged$0$d = 32'h0;
@@ -56545,6 +56565,25 @@ module qp_table_scale$regs$rvalid_q(d,q,clock);
     end
           
 endmodule // qp_table_scale$regs$rvalid_q
+
+
+module qp_table_scale$regs$sb_wr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale$regs$sb_wr$0
 
 
 module qp_table_scale$regs$sbase$0(d,q,clock);

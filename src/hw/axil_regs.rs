@@ -97,6 +97,10 @@ pub struct AxilRegs {
     /// loop over these 0/1-sized ports: hdl_gen does not substitute a loop index inside a
     /// cast's argument).
     pub state_base: Vec<Signal<Out, Bits<ADDR_BITS>>>,
+    /// High for one cycle after each accepted write of STATE_BASE_LO or _HI, with
+    /// `state_base` already the new value: SPEC §9, every such write starts a new table, also
+    /// one that leaves the value as it was.
+    pub state_base_wr: Vec<Signal<Out, Bit>>,
     pub ev_hit: Vec<Signal<In, Bits<32>>>,
     pub ev_miss: Vec<Signal<In, Bits<32>>>,
     pub ev_merged: Vec<Signal<In, Bits<32>>>,
@@ -105,6 +109,8 @@ pub struct AxilRegs {
     pub ev_writes: Vec<Signal<In, Bits<32>>>,
     /// STATE_BASE, both words.
     sbase: Vec<DFF<Bits<ADDR_BITS>>>,
+    /// A write of STATE_BASE was accepted at the last edge.
+    sb_wr: Vec<DFF<Bit>>,
     /// CACHE_HIT, CACHE_MISS, MISS_MERGED, FILTERED, MEM_READS, MEM_WRITES.
     c_hit: Vec<DFF<Bits<32>>>,
     c_miss: Vec<DFF<Bits<32>>>,
@@ -276,6 +282,7 @@ impl AxilRegs {
             ]
             port_counts: defaults(p.ports),
             state_base: defaults(smem),
+            state_base_wr: defaults(smem),
             ev_hit: defaults(smem),
             ev_miss: defaults(smem),
             ev_merged: defaults(smem),
@@ -283,6 +290,7 @@ impl AxilRegs {
             ev_reads: defaults(smem),
             ev_writes: defaults(smem),
             sbase: defaults(smem),
+            sb_wr: defaults(smem),
             sb_mask: defaults(smem),
             sb_value: defaults(smem),
             addr_mask: (0..smem)
@@ -407,6 +415,9 @@ impl Logic for AxilRegs {
             self.sbase[m].clock.next = self.clock.val();
             self.sbase[m].d.next = self.sbase[m].q.val();
             self.state_base[m].next = self.sbase[m].q.val();
+            self.sb_wr[m].clock.next = self.clock.val();
+            self.sb_wr[m].d.next = false;
+            self.state_base_wr[m].next = self.sb_wr[m].q.val();
             self.c_hit[m].clock.next = self.clock.val();
             self.q_hit[m].clock.next = self.clock.val();
             self.c_miss[m].clock.next = self.clock.val();
@@ -509,6 +520,7 @@ impl Logic for AxilRegs {
                 for m in 0..self._smem {
                     self.sbase[m].d.next = (self.sbase[m].q.val() & !self.sb_mask[m].val())
                         | (self.sb_value[m].val() & self.sb_mask[m].val());
+                    self.sb_wr[m].d.next = true;
                     self.bresp_q.d.next = 0.into();
                 }
             }
@@ -876,6 +888,7 @@ impl Logic for AxilRegs {
             self.commit.d.next = false;
             for m in 0..self._smem {
                 self.sbase[m].d.next = 0.into();
+                self.sb_wr[m].d.next = false;
                 self.c_hit[m].d.next = 0.into();
                 self.c_miss[m].d.next = 0.into();
                 self.c_merged[m].d.next = 0.into();

@@ -20,7 +20,7 @@
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
-//! | move | `Idle`, `Init` | a change of STATE_BASE (accepted only with no index in use or in quarantine) starts a new table (SPEC §9): the block buffer and the known next block are dropped and, if a block was marked written since the last sweep, `Idle` goes back to the `Init` sweep of `written` and the pipes' `live` copies (one cycle a block) before it takes another command; the free map and the quarantine hold nothing to change (every index is FREE) |
+//! | move | `Idle`, `Init` | a write of STATE_BASE (accepted only with no index in use or in quarantine; `state_base_wr`), also one that leaves its value, starts a new table (SPEC §9): the block buffer and the known next block are dropped and, if a block was marked written since the last sweep, `Idle` goes back to the `Init` sweep of `written` and the pipes' `live` copies (one cycle a block) before it takes another command; the free map and the quarantine hold nothing to change (every index is FREE) |
 //! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release`, `NFind*`, `Swap` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool, and parks its block if the next ALLOC takes from it) |
 //!
 //! A read or write answered with an AXI error ends the command with status MEM_ERROR and
@@ -153,6 +153,9 @@ pub struct MemCmdEngine {
     pub result_qpn: Signal<Out, Bits<QPN_BITS>>,
     pub init_done: Signal<Out, Bit>,
     pub state_base: Signal<In, Bits<ADDR_BITS>>,
+    /// High for one cycle after each accepted STATE_BASE write (with `state_base` the new
+    /// value): a new table, also when the value did not change (SPEC §9).
+    pub state_base_wr: Signal<In, Bit>,
     /// The cache tags were swept after reset (`CacheWrites`): `init_done` waits for it.
     pub cache_swept: Signal<In, Bit>,
     /// Write port of every lookup pipe's `live` copy (one bit per block).
@@ -314,7 +317,7 @@ pub struct MemCmdEngine {
     pf_inflight: DFF<Bit>,
     /// `Lookup`'s decisions, registered (`LookA` or `Inval` comes first): the working slot
     /// holds `blk`, the parked slot does, and `pf_inflight` of the cycle before. The valid
-    /// flags only fall outside the command's states (a change of STATE_BASE), except at the
+    /// flags only fall outside the command's states (a write of STATE_BASE), except at the
     /// end of a prefetch, which `pf_was_q` covers; `Lookup` ANDs the hits with them.
     cb_hit_q: DFF<Bit>,
     p_hit_q: DFF<Bit>,
@@ -339,7 +342,7 @@ pub struct MemCmdEngine {
     wr_ferr: DFF<Bit>,
     /// STATE_BASE as last seen (a change empties the buffer).
     base_seen: DFF<Bits<ADDR_BITS>>,
-    /// STATE_BASE changed since the last sweep: a new table (SPEC §9), in which every block
+    /// STATE_BASE written since the last sweep: a new table (SPEC §9), in which every block
     /// counts as never written. `Idle` sweeps `written` and the pipes' `live` copies (the
     /// `Init` sweep of reset) before it takes another command.
     moved: DFF<Bit>,
@@ -584,7 +587,7 @@ impl MemCmdEngine {
         block_new!(
             [
                 clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
-                result_qpn, init_done, state_base, cache_swept, live_we, live_waddr, live_wdata,
+                result_qpn, init_done, state_base, state_base_wr, cache_swept, live_we, live_waddr, live_wdata,
                 hold_valid, hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
@@ -809,9 +812,9 @@ impl Logic for MemCmdEngine {
         );
         self.cbuf.clock.next = self.clock.val();
         self.cbuf.write_enable.next = false;
-        // A change of STATE_BASE empties the buffer.
+        // A write of STATE_BASE (or a change of it) empties the buffer and starts a new table.
         self.base_seen.d.next = self.state_base.val();
-        if self.base_seen.q.val() != self.state_base.val() {
+        if (self.base_seen.q.val() != self.state_base.val()) | self.state_base_wr.val() {
             self.cb_valid.d.next = false;
             self.p_valid.d.next = false;
             self.moved.d.next = true;

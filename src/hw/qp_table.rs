@@ -569,6 +569,7 @@ impl QpTable {
         let bus = self.params.mem_data_bits as usize;
         let n = self.port_names.len();
         set("engine$state_base", "regs$state_base$0");
+        set("engine$state_base_wr", "regs$state_base_wr$0");
         set("engine$cache_swept", "cw$swept");
         set("engine$busy", "miss$busy");
         set("engine$inv_done", "cw$inv_done");

@@ -6,7 +6,7 @@
 //!
 //! | register | what its old value meant on chip | test |
 //! |---|---|---|
-//! | STATE_BASE_LO/HI | `written` (a block holds the engine's words, trusted) and `live` (a block may hold RESERVED or VALID words), the cache lines and the command engine's block buffer | `state_base_move_*` |
+//! | STATE_BASE_LO/HI | `written` (a block holds the engine's words, trusted) and `live` (a block may hold RESERVED or VALID words), the cache lines and the command engine's block buffer | `state_base_move_*`, `state_base_written_with_its_own_value_trusts_nothing` |
 //! | TABLE_BASE_LO/HI | flat: the context address of every OK answer; directory in memory: where the directory is read (nothing of it is cached: DIR_FLUSH is a no-op) | `table_base_move_*` |
 //! | DIR_INDEX, DIR_ENTRY_LO/HI | the on-chip directory entry every OK answer of its page is built from | `dir_entry_rewrite_on_chip` |
 //!
@@ -237,6 +237,59 @@ fn state_base_move_trusts_nothing_of_the_old_table() -> Result<()> {
         (1, qpn(5, old[0]), 7, STALE, 0),
     ])?;
     expect_blocks_not_allocated(&mut tb, &blocks, &[old[0]], &[0, 5])?;
+    tb.finish()
+}
+
+/// The host writes STATE_BASE with the value it already holds (SPEC §9: "a write of
+/// STATE_BASE ... starts the new table ... nothing in the old or new area is trusted"), after
+/// scribbling on the area: the engine must not trust the block it wrote before. Twice: with
+/// the same value and all strobes, and with no strobe at all (the register keeps its value).
+/// Index 12 of block 1 is scribbled VALID and index 13 VALID with generation 7: trusted, the
+/// first would make ALLOC_AT of index 12 BAD_STATE, the second would answer a lookup OK.
+#[test]
+fn state_base_written_with_its_own_value_trusts_nothing() -> Result<()> {
+    let mut tb = Tb::new("state_base_same_value", &flat(), BenchOptions::default())?;
+    junk_everywhere(&mut tb, 0x5A3E_BA5E);
+    let a = 0x30_0000_0080u64;
+    write64(&mut tb, regs::STATE_BASE_LO, regs::STATE_BASE_HI, a, true)?;
+    let scribble = |tb: &mut Tb| {
+        let m = tb.b.mem.as_mut().expect("memory model");
+        m.mem_mut()
+            .write_bytes(a + 2 * 12, &(7u16 << 2 | 2).to_le_bytes());
+        m.mem_mut()
+            .write_bytes(a + 2 * 13, &(7u16 << 2 | 2).to_le_bytes());
+    };
+    for (round, strobes) in [(0u32, 0xFu8), (1, 0x0)] {
+        // Block 1 written by the engine: index 11 created, published, freed.
+        let g = 5 + round;
+        tb.cmd_ok(Command::AllocAt(qpn(g, 11)), qpn(g, 11))?;
+        tb.cmd_ok(Command::Publish(qpn(g, 11)), qpn(g, 11))?;
+        tb.cmd_ok(Command::Free(qpn(g, 11)), qpn(g, 11))?;
+        ensure!(
+            word(&tb, a, 11) == u64::from(g) << 2,
+            "index 11 not FREE generation {g}"
+        );
+        scribble(&mut tb);
+        tb.expect_write(regs::STATE_BASE_LO, a as u32, strobes, true)?;
+        tb.expect_reg(regs::STATE_BASE_LO, Some(a as u32))?;
+        // A new table: block 1 never written, all FREE with generation 0.
+        tb.cmd_ok(Command::AllocAt(qpn(2, 12)), qpn(2, 12))?;
+        tb.cmd_ok(Command::Publish(qpn(2, 12)), qpn(2, 12))?;
+        for i in BLOCK..2 * BLOCK {
+            let want = if i == 12 { 2 << 2 | 2 } else { 0 };
+            let got = word(&tb, a, i);
+            ensure!(
+                got == want,
+                "round {round}: word of index {i} is {got:#x}, expected {want:#x}"
+            );
+        }
+        tb.expect_lookups(&[
+            (0, qpn(2, 12), 1, OK, 12 * 64),
+            (1, qpn(7, 13), 2, NA, 0),
+            (0, qpn(g, 11), 3, NA, 0),
+        ])?;
+        tb.cmd_ok(Command::Free(qpn(2, 12)), qpn(2, 12))?;
+    }
     tb.finish()
 }
 
