@@ -673,16 +673,25 @@ fn write_base(bench: &mut Bench, rng: &mut ChaCha8Rng, out: &mut Outcome, addr: 
     if state_base {
         out.state_writes += check_state_writes(bench)?;
     }
-    let before = bench.sb.model.state_base();
-    let resp = bench.write(addr, rng.gen())?;
+    // A random value with every strobe; now and then the value the register holds (SPEC §9:
+    // a write of STATE_BASE starts a new table even so) or a write with no strobe.
+    let resp = match rng.gen_range(0..8) {
+        0 => {
+            let held = bench.sb.model.read_register(addr).unwrap_or(0);
+            bench.write(addr, held)?
+        }
+        1 => bench.write_strb(addr, rng.gen(), 0)?,
+        _ => bench.write(addr, rng.gen())?,
+    };
     if resp == qptable_sim::AxiResp::Okay {
         out.base_writes_ok += 1;
     } else {
         out.base_writes_refused += 1;
     }
-    if state_base && bench.sb.model.state_base() != before {
-        // What memory holds before the engine wrote it: junk, never zeros (lazy
-        // initialisation must not read a block never written, nor take its bytes for FREE).
+    if state_base && resp == qptable_sim::AxiResp::Okay {
+        // A new table, whatever the value: what memory holds before the engine writes it is
+        // junk, never zeros (lazy initialisation must not read a block never written, nor
+        // take its bytes for FREE), also where the old table was.
         let junk = state_table_words(bench);
         let seed = rng.gen();
         if let Some(m) = bench.mem.as_mut() {
