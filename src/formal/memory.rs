@@ -218,9 +218,7 @@ const TEMPLATE_BASES: &str = r#"
     localparam [63:0] AMASK = (AB == 64) ? ~64'd0 : ((64'd1 << AB) - 64'd1);
 
     // The bases, as the harness sees the AXI4-Lite writes: applied at an OKAY B handshake.
-    reg [3:0] lb_strb_t;
-    always @(posedge clk) if (w_hs) lb_strb_t <= s_axil_wstrb;
-    wire [3:0] wr_strb = w_hs ? s_axil_wstrb : lb_strb_t;
+    // (`wr_strb`: the strobes of the write being accepted, from the control port's part.)
     reg lb_pend;                        // a write accepted, its B not yet taken
     reg [9:0] lb_word;
     reg [31:0] lb_data;
@@ -299,15 +297,15 @@ const TEMPLATE_BASES: &str = r#"
 const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (address, arlen, arsize), the head's beat count.
     wire mx_ar_hs = m_axi_arvalid && m_axi_arready;
     wire mx_r_hs = m_axi_rvalid && m_axi_rready;
-    reg [AB*RD*NID-1:0] rq_addr;
-    reg [8*RD*NID-1:0] rq_len;
-    reg [3*RD*NID-1:0] rq_size;
-    reg [RDB*NID-1:0] rq_n;
-    reg [8*NID-1:0] rq_beat;
-    reg r_wait;                         // rvalid high and not taken at the last edge
+    reg [AB*RD*NID-1:0] mq_addr;
+    reg [8*RD*NID-1:0] mq_len;
+    reg [3*RD*NID-1:0] mq_size;
+    reg [RDB*NID-1:0] mq_n;
+    reg [8*NID-1:0] mq_beat;
+    reg mx_r_wait;                         // rvalid high and not taken at the last edge
     reg [@IDW@-1:0] rid_q;
-    reg [8*MB-1:0] rdata_q;
-    reg [1:0] rresp_q;
+    reg [8*MB-1:0] mx_rdata_q;
+    reg [1:0] mx_rresp_q;
     reg rlast_q;
     integer mi2, mi3, mi4, mj5, mi6;  // loop variables, one per process
     // The beat R would carry now: the head of rid's queue.
@@ -319,11 +317,11 @@ const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (
         r_addr = 0; r_len = 0; r_size = 0; r_beat = 0; r_n = 0;
         for (mi2 = 0; mi2 < NID; mi2 = mi2 + 1)
             if (m_axi_rid == mi2) begin
-                r_addr = rq_addr[AB*RD*mi2 +: AB];
-                r_len = rq_len[8*RD*mi2 +: 8];
-                r_size = rq_size[3*RD*mi2 +: 3];
-                r_beat = rq_beat[8*mi2 +: 8];
-                r_n = rq_n[RDB*mi2 +: RDB];
+                r_addr = mq_addr[AB*RD*mi2 +: AB];
+                r_len = mq_len[8*RD*mi2 +: 8];
+                r_size = mq_size[3*RD*mi2 +: 3];
+                r_beat = mq_beat[8*mi2 +: 8];
+                r_n = mq_n[RDB*mi2 +: RDB];
             end
     end
     // INCR: the first beat at the address, then aligned to the size.
@@ -333,41 +331,41 @@ const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (
     always @* begin
         ar_n = 0;
         for (mi3 = 0; mi3 < NID; mi3 = mi3 + 1)
-            if (m_axi_arid == mi3) ar_n = rq_n[RDB*mi3 +: RDB];
+            if (m_axi_arid == mi3) ar_n = mq_n[RDB*mi3 +: RDB];
     end
     always @(posedge clk) begin
-        r_wait <= !rst && m_axi_rvalid && !m_axi_rready;
+        mx_r_wait <= !rst && m_axi_rvalid && !m_axi_rready;
         rid_q <= m_axi_rid;
-        rdata_q <= m_axi_rdata;
-        rresp_q <= m_axi_rresp;
+        mx_rdata_q <= m_axi_rdata;
+        mx_rresp_q <= m_axi_rresp;
         rlast_q <= m_axi_rlast;
     end
     genvar gi;
     generate for (gi = 0; gi < NID; gi = gi + 1) begin : rq
-        wire pop = mx_r_hs && m_axi_rid == gi && rq_beat[8*gi +: 8] == rq_len[8*RD*gi +: 8];
+        wire pop = mx_r_hs && m_axi_rid == gi && mq_beat[8*gi +: 8] == mq_len[8*RD*gi +: 8];
         wire push = mx_ar_hs && m_axi_arid == gi;
-        wire [RDB-1:0] n = rq_n[RDB*gi +: RDB];
+        wire [RDB-1:0] n = mq_n[RDB*gi +: RDB];
         integer j;
         always @(posedge clk)
             if (rst) begin
-                rq_n[RDB*gi +: RDB] <= 0;
-                rq_beat[8*gi +: 8] <= 0;
+                mq_n[RDB*gi +: RDB] <= 0;
+                mq_beat[8*gi +: 8] <= 0;
             end else begin
-                if (mx_r_hs && m_axi_rid == gi) rq_beat[8*gi +: 8] <= pop ? 8'd0 : rq_beat[8*gi +: 8] + 8'd1;
+                if (mx_r_hs && m_axi_rid == gi) mq_beat[8*gi +: 8] <= pop ? 8'd0 : mq_beat[8*gi +: 8] + 8'd1;
                 if (pop)
                     for (j = 0; j + 1 < RD; j = j + 1) begin
-                        rq_addr[AB*(RD*gi+j) +: AB] <= rq_addr[AB*(RD*gi+j+1) +: AB];
-                        rq_len[8*(RD*gi+j) +: 8] <= rq_len[8*(RD*gi+j+1) +: 8];
-                        rq_size[3*(RD*gi+j) +: 3] <= rq_size[3*(RD*gi+j+1) +: 3];
+                        mq_addr[AB*(RD*gi+j) +: AB] <= mq_addr[AB*(RD*gi+j+1) +: AB];
+                        mq_len[8*(RD*gi+j) +: 8] <= mq_len[8*(RD*gi+j+1) +: 8];
+                        mq_size[3*(RD*gi+j) +: 3] <= mq_size[3*(RD*gi+j+1) +: 3];
                     end
                 if (push)
                     for (j = 0; j < RD; j = j + 1)
                         if (j == n - pop) begin
-                            rq_addr[AB*(RD*gi+j) +: AB] <= m_axi_araddr;
-                            rq_len[8*(RD*gi+j) +: 8] <= m_axi_arlen;
-                            rq_size[3*(RD*gi+j) +: 3] <= m_axi_arsize;
+                            mq_addr[AB*(RD*gi+j) +: AB] <= m_axi_araddr;
+                            mq_len[8*(RD*gi+j) +: 8] <= m_axi_arlen;
+                            mq_size[3*(RD*gi+j) +: 3] <= m_axi_arsize;
                         end
-                rq_n[RDB*gi +: RDB] <= n + push - pop;
+                mq_n[RDB*gi +: RDB] <= n + push - pop;
             end
     end endgenerate
     always @* if (!rst) begin
@@ -380,8 +378,8 @@ const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (
             assume(m_axi_rlast == (r_beat == r_len));
             assume(m_axi_rresp != 2'd1);
         end
-        if (r_wait) assume(m_axi_rvalid && m_axi_rid == rid_q && m_axi_rdata == rdata_q
-            && m_axi_rresp == rresp_q && m_axi_rlast == rlast_q);
+        if (mx_r_wait) assume(m_axi_rvalid && m_axi_rid == rid_q && m_axi_rdata == mx_rdata_q
+            && m_axi_rresp == mx_rresp_q && m_axi_rlast == rlast_q);
     end
     always @* if (rst) assume(!m_axi_rvalid);
 
@@ -402,8 +400,8 @@ const TEMPLATE_WRITE: &str = r#"    // Writes: accepted AW bursts (address, awle
     reg [SBP-1:0] w_touched;            // bytes the head burst wrote so far
     reg [SBP*WD-1:0] bq_touched;        // bursts performed, waiting for their B
     reg [WDB-1:0] bq_n;
-    reg b_wait;
-    reg [1:0] bresp_q;
+    reg mx_b_wait;
+    reg [1:0] mx_bresp_q;
     reg bid_q;
     localparam WFW = 8*MB + MB + 1;
     wire [8*MB-1:0] wh_data = wf[8*MB-1:0];
@@ -430,8 +428,8 @@ const TEMPLATE_WRITE: &str = r#"    // Writes: accepted AW bursts (address, awle
             if (wh_strb[mi4] && soff(wh_word + mi4) < SBY) w_touch_now[sidx(wh_word + mi4)] = 1'b1;
     end
     always @(posedge clk) begin
-        b_wait <= !rst && m_axi_bvalid && !m_axi_bready;
-        bresp_q <= m_axi_bresp;
+        mx_b_wait <= !rst && m_axi_bvalid && !m_axi_bready;
+        mx_bresp_q <= m_axi_bresp;
         bid_q <= m_axi_bid;
         if (rst) begin
             aq_n <= 0;
@@ -482,7 +480,7 @@ const TEMPLATE_WRITE: &str = r#"    // Writes: accepted AW bursts (address, awle
             assume(m_axi_bid == 1'b0);
             assume(m_axi_bresp != 2'd1);
         end
-        if (b_wait) assume(m_axi_bvalid && m_axi_bresp == bresp_q && m_axi_bid == bid_q);
+        if (mx_b_wait) assume(m_axi_bvalid && m_axi_bresp == mx_bresp_q && m_axi_bid == bid_q);
     end
     always @* if (rst) assume(!m_axi_bvalid);
 
