@@ -19,7 +19,7 @@
 //!   (valid and payload) while `valid && !ready`.
 //! - **Latency** (SPEC §7): with `rsp_ready` always high, every request is answered within
 //!   the datasheet's bound (flat 3 cycles, two_level with the directory on chip 4).
-//! - **P3** (SPEC §4, §6): the AXI4-Lite slave ([`axil`]): B and R held while not ready, no R
+//! - **P3** (SPEC §4, §6): the AXI4-Lite slave (`src/formal/axil.rs`): B and R held while not ready, no R
 //!   without a read, SLVERR exactly where the register map says, the constant registers'
 //!   values, and TABLE_BASE, STATE_BASE and DIR_INDEX reading back what the accepted writes
 //!   left.
