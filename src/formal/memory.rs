@@ -217,14 +217,14 @@ const TEMPLATE_BASES: &str = r#"
     localparam WFB = @WFB@;
     localparam [63:0] AMASK = (AB == 64) ? ~64'd0 : ((64'd1 << AB) - 64'd1);
 
-    // The bases, as the harness sees the AXI4-Lite writes: applied at an OKAY B handshake.
-    // (`wr_strb`: the strobes of the write being accepted, from the control port's part.)
-    reg lb_pend;                        // a write accepted, its B not yet taken
-    reg [9:0] lb_word;
-    reg [31:0] lb_data;
-    reg [31:0] lb_mask;
-    reg [63:0] sbase, tbase;            // STATE_BASE, TABLE_BASE (addr_bits bits)
-    reg mx_moved;                       // an OKAY write of STATE_BASE at this edge's handshake
+    // The bases and the write in progress, as the control port's part tracks them (applied at
+    // an OKAY B handshake, by strobes, addr_bits bits: src/formal/axil.rs).
+    wire lb_pend = b_due;               // a write accepted, its B not yet taken
+    wire [9:0] lb_word = bw_word;
+    wire [31:0] lb_data = bw_data;
+    wire [31:0] lb_mask = {{8{bw_strb[3]}}, {8{bw_strb[2]}}, {8{bw_strb[1]}}, {8{bw_strb[0]}}};
+    wire [63:0] sbase = state_base;     // STATE_BASE, TABLE_BASE
+    wire [63:0] tbase = table_base;
     wire [63:0] lb_new_lo_s = {sbase[63:32], (sbase[31:0] & ~lb_mask) | (lb_data & lb_mask)} & AMASK;
     wire [63:0] lb_new_hi_s = {(sbase[63:32] & ~lb_mask) | (lb_data & lb_mask), sbase[31:0]} & AMASK;
     wire [63:0] lb_new_lo_t = {tbase[63:32], (tbase[31:0] & ~lb_mask) | (lb_data & lb_mask)} & AMASK;
@@ -242,22 +242,6 @@ const TEMPLATE_BASES: &str = r#"
 `else
     wire mx_move = lb_ok && lb_is_sb;
 `endif
-    always @(posedge clk) begin
-        if (rst) begin
-            lb_pend <= 1'b0;
-            sbase <= 64'd0;
-            tbase <= 64'd0;
-        end else begin
-            if (wr_accept) begin
-                lb_pend <= 1'b1;
-                lb_word <= wr_addr[11:2];
-                lb_data <= wr_data;
-                lb_mask <= {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
-            end else if (b_hs) lb_pend <= 1'b0;
-            if (lb_ok && lb_is_sb) sbase <= sbase_new;
-            if (lb_ok && lb_is_tb) tbase <= tbase_new;
-        end
-    end
     // The state area: STATE_BASE aligned down to the block (the engine ignores the bits below).
     localparam [63:0] BMASK = ~(64'd@BB@ - 64'd1);
     localparam [63:0] BMASK8 = ~64'd7;
