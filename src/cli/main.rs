@@ -2,8 +2,9 @@
 //! each command is a module of `commands/` that calls the library (`qptable`) or the benches
 //! (`qptable_testbench`) and prints what they return.
 
-// Every command writes through `out!`/`outln!` (see `output`), never `print!`.
-#![deny(clippy::print_stdout)]
+// Every command writes through `out!`/`outln!`/`note!`/`noteln!` (see `output`), never
+// `print!` or `eprint!` (they panic when the stream is closed or full).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 #[macro_use]
 mod output;
@@ -75,7 +76,7 @@ fn main() -> ExitCode {
         // The reader of stdout went away (`| head`): a quiet end, not a failure.
         Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            noteln!("error: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -9,8 +9,13 @@
 //! (between writing and renaming a file, say), needs `unsafe` and `libc`, and reports the
 //! death as a failure (exit 141 in a shell) where `head` meant no failure.
 //!
-//! The crate denies `print!`/`println!` (`clippy::print_stdout`), so every command goes
-//! through [`out!`](crate::out) and [`outln!`](crate::outln).
+//! Standard error carries progress and the final error message. A failure to write there
+//! (`2>/dev/full`, a closed pipe) has nowhere to be reported, so [`note`] drops it instead of
+//! panicking as `eprint!` does; the command goes on, and its exit code still tells.
+//!
+//! The crate denies `print!`/`println!`/`eprint!`/`eprintln!` (`clippy::print_stdout`,
+//! `clippy::print_stderr`), so every command goes through [`out!`](crate::out),
+//! [`outln!`](crate::outln), [`note!`](crate::note) and [`noteln!`](crate::noteln).
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
@@ -37,6 +42,12 @@ pub fn write(args: fmt::Arguments) -> anyhow::Result<()> {
     }
 }
 
+/// Writes `args` to stderr; a failure is dropped (see the module documentation).
+pub fn note(args: fmt::Arguments) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = stderr.write_fmt(args).and_then(|()| stderr.flush());
+}
+
 /// Whether `e` (or an error it wraps) is [`StdoutClosed`].
 pub fn is_stdout_closed(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.is::<StdoutClosed>())
@@ -51,4 +62,14 @@ macro_rules! out {
 macro_rules! outln {
     () => { crate::output::write(format_args!("\n")) };
     ($($arg:tt)*) => { crate::output::write(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `eprint!` that never panics (see the module documentation).
+macro_rules! note {
+    ($($arg:tt)*) => { crate::output::note(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that never panics (see the module documentation).
+macro_rules! noteln {
+    ($($arg:tt)*) => { crate::output::note(format_args!("{}\n", format_args!($($arg)*))) };
 }

@@ -143,14 +143,13 @@ pub fn run(args: &Args) -> Result<()> {
     let reports = if args.markdown {
         // Stamped before the run: the commit and tools measured, whatever changes meanwhile.
         let stamp = Stamp::now(&[]);
-        eprint!("{}", report::header(&opts));
-        let reports = perf::run(&configs, &opts, &mut |r| eprint!("{}", r.text()))?;
+        note!("{}", report::header(&opts));
+        let reports = perf::run(&configs, &opts, &mut |r| note!("{}", r.text()))?;
         let mut state = vec![];
         for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
-            let r = state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| {
-                eprintln!("{l}")
-            })?;
-            eprint!("{}", r.text());
+            let r =
+                state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| noteln!("{l}"))?;
+            note!("{}", r.text());
             state.push(r);
         }
         out!("{}", report::markdown(&reports, &state, &opts, &stamp))?;
@@ -174,9 +173,8 @@ pub fn run(args: &Args) -> Result<()> {
     let mut bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
     if !args.markdown {
         for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
-            let r = state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| {
-                eprintln!("{l}")
-            })?;
+            let r =
+                state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| noteln!("{l}"))?;
             out!("{}", r.text())?;
             bad += r.mismatches.len();
         }

@@ -52,8 +52,8 @@ pub fn run(args: &Args) -> Result<()> {
     let report = if args.markdown {
         // Stamped before the run: the commit measured, whatever changes meanwhile.
         let commit = qptable_testbench::markdown::commit();
-        let report = synth::run(&cfg, &opts, &mut |s| eprintln!("{s}"))?;
-        eprint!("{}", report.text());
+        let report = synth::run(&cfg, &opts, &mut |s| noteln!("{s}"))?;
+        note!("{}", report.text());
         out!("{}", report.markdown(&commit))?;
         report
     } else {

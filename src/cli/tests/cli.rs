@@ -5,7 +5,7 @@
 use qptable::config::Config;
 use qptable::generate::{generate_verilog, instantiation_template};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An empty directory of its own under the system temporary directory, removed on drop.
@@ -293,6 +293,92 @@ fn a_closed_stdout_ends_the_command_quietly() {
     for f in ["qp_table.v", "qp_table_inst.vh"] {
         assert!(x.join(f).is_file(), "gen wrote {f} before printing");
     }
+}
+
+/// No command panics when stderr or stdout is full (`2>/dev/full`) or closed (`2>&1 | head
+/// -1` once `head` is gone): every command, on its refusal path (the error message goes to
+/// stderr) and on its help (stdout). A panic would exit 101; the codes SPEC'd by the CLI are 0
+/// (done), 1 (refused or failed) and 2 (a command line clap refuses).
+#[test]
+fn no_command_panics_on_a_full_or_closed_stream() {
+    let dir = TempDir::new("full-streams");
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    let closed = || {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        writer
+    };
+    let refused: &[(&[&str], i32)] = &[
+        (&["gen", "--set", "index_bits=99"], 1),
+        (&["gen", "--config", "/nonexistent.toml"], 1),
+        (&["demo", "--config", "/nonexistent.toml"], 1),
+        (&["stale", "--index-bits", "99"], 1),
+        (&["plan", "--index-bits", "99"], 1),
+        (&["cmd-latency", "--index-bits", "99"], 1),
+        (&["bench", "--config", "/nonexistent.toml"], 1),
+        (&["synth", "--config", "/nonexistent.toml"], 1),
+        (&["wave", "--config", "/nonexistent.toml"], 1),
+        (&["no-such-command"], 2),
+    ];
+    let commands = [
+        "gen",
+        "demo",
+        "stale",
+        "plan",
+        "cmd-latency",
+        "bench",
+        "synth",
+        "wave",
+    ];
+    let mut runs: Vec<(Vec<&str>, i32)> = refused.iter().map(|(a, c)| (a.to_vec(), *c)).collect();
+    for c in commands {
+        runs.push((vec![c, "--help"], 0));
+    }
+    for (args, code) in &runs {
+        for (what, stdout, stderr) in [
+            ("2>/dev/full", Stdio::null(), Stdio::from(full())),
+            ("2>closed", Stdio::null(), Stdio::from(closed())),
+            (
+                ">/dev/full 2>/dev/full",
+                Stdio::from(full()),
+                Stdio::from(full()),
+            ),
+            (
+                ">closed 2>closed",
+                Stdio::from(closed()),
+                Stdio::from(closed()),
+            ),
+        ] {
+            let status = Command::new(env!("CARGO_BIN_EXE_qptable"))
+                .args(args)
+                .current_dir(dir.path())
+                .stdout(stdout)
+                .stderr(stderr)
+                .status()
+                .expect("the qptable binary runs");
+            // Help on a full stdout cannot be written: refused (1, or clap's 2), not a panic.
+            let allowed: &[i32] = if *code == 0 && what.starts_with('>') {
+                &[0, 1, 2]
+            } else {
+                std::slice::from_ref(code)
+            };
+            assert!(
+                status.code().is_some_and(|c| allowed.contains(&c)),
+                "qptable {} {what}: {status} (allowed exit codes {allowed:?})",
+                args.join(" ")
+            );
+        }
+    }
+    assert!(
+        dir.entries().is_empty(),
+        "nothing written: {:?}",
+        dir.entries()
+    );
 }
 
 /// Runs `qptable args` in an empty directory and checks the refusal: exit code `code`, one line
