@@ -140,12 +140,12 @@ pub fn run(args: &Args) -> Result<()> {
         mem_latency: args.mem_latency,
         ..Default::default()
     };
+    let mut state = vec![];
     let reports = if args.markdown {
         // Stamped before the run: the commit and tools measured, whatever changes meanwhile.
         let stamp = Stamp::now(&[]);
         note!("{}", report::header(&opts));
         let reports = perf::run(&configs, &opts, &mut |r| note!("{}", r.text()))?;
-        let mut state = vec![];
         for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
             let r =
                 state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| noteln!("{l}"))?;
@@ -171,18 +171,55 @@ pub fn run(args: &Args) -> Result<()> {
         reports
     };
     let mut bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
+    let mut missed: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.targets_met())
+        .map(|r| format!("{}: SPEC §7", r.label))
+        .collect();
     if !args.markdown {
         for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
             let r =
                 state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| noteln!("{l}"))?;
             out!("{}", r.text())?;
             bad += r.mismatches.len();
+            missed.extend(not_met(&r));
         }
+    } else {
+        missed.extend(state.iter().flat_map(not_met));
     }
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");
     }
+    if !missed.is_empty() {
+        return Err(NotMet(missed).into());
+    }
     Ok(())
+}
+
+/// The figures were measured and printed, and some SPEC target is NOT MET: `main` exits
+/// with [`NotMet::EXIT_CODE`], so a script can tell it from a failure (1).
+#[derive(Debug)]
+pub struct NotMet(pub Vec<String>);
+
+impl NotMet {
+    pub const EXIT_CODE: u8 = 3;
+}
+
+impl std::fmt::Display for NotMet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SPEC targets NOT MET: {}", self.0.join("; "))
+    }
+}
+
+impl std::error::Error for NotMet {}
+
+/// The §9 targets of `r` that are NOT MET, one line each.
+fn not_met(r: &state_mem::StateMemReport) -> Vec<String> {
+    r.targets()
+        .into_iter()
+        .filter(|(ok, _)| !ok)
+        .map(|(_, line)| format!("{}: {line}", r.label))
+        .collect()
 }
 
 /// The §9 options of `args`.
