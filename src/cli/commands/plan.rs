@@ -5,6 +5,9 @@ use anyhow::{bail, ensure, Result};
 use qptable::config::Reuse;
 use qptable::plan::{format, plan, PlanParams};
 
+/// `--live` when not given, if the pool holds that many.
+pub const DEFAULT_LIVE: u32 = 262_144;
+
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
     /// Indexes of the table.
@@ -16,9 +19,10 @@ pub struct Args {
     /// QP context stride in bytes.
     #[arg(long, default_value_t = 256)]
     pub entry_bytes: u32,
-    /// QPs alive at the end.
-    #[arg(long, default_value_t = 262_144)]
-    pub live: u32,
+    /// QPs alive at the end [default: 262144, or the whole ALLOC pool (max_qps -
+    /// first_index) when that is smaller].
+    #[arg(long)]
+    pub live: Option<u32>,
     /// Rounds of (FREE a random live QP, ALLOC) after the initial fill.
     #[arg(long, default_value_t = 0)]
     pub churn: u64,
@@ -65,7 +69,10 @@ impl Args {
             max_qps: self.max_qps,
             index_bits: self.index_bits,
             entry_bytes: self.entry_bytes,
-            live: self.live,
+            // Only a default is fitted to the pool; a given value is checked as given.
+            live: self
+                .live
+                .unwrap_or_else(|| DEFAULT_LIVE.min(self.max_qps.saturating_sub(self.first_index))),
             churn: self.churn,
             leaf_bits: self.leaf_bits.clone(),
             reuse,

@@ -447,6 +447,21 @@ fn plan_default_leaf_bits_adapt_and_given_ones_are_checked() {
         &["leaf_bits", "14"],
     );
     assert!(line.contains("1..=13"), "says what is allowed: {line}");
+
+    // --live left out on a small table: the default fits the pool (max_qps - first_index)
+    // instead of refusing a value the user never typed; a given one is checked as given.
+    let args = ["plan", "--max-qps", "1024"];
+    let out = qptable(&args, dir.path());
+    let what = describe(&args, &out);
+    assert!(out.status.success(), "{what}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(", 1022 live QPs,"),
+        "{what}"
+    );
+    assert_bad_value(
+        &["plan", "--max-qps", "1024", "--live", "5000"],
+        &["live", "5000", "1022"],
+    );
 }
 
 /// Every file of a directory tree with its content (directories as `<dir>`), sorted.
