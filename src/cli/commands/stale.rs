@@ -36,9 +36,11 @@ pub struct Args {
     /// QPs kept alive.
     #[arg(long, default_value_t = 1000)]
     pub live: u32,
-    /// Edges between two commands (a QP is replaced every 3 commands).
-    #[arg(long, default_value_t = 16)]
-    pub cmd_interval: u64,
+    /// Edges between two commands (a QP is replaced every 3 commands) [default: 16; with
+    /// --hardware 128, room for a command and the lookups of the packets that arrived before
+    /// it: 16 is too dense for the hardware, measured 64 too at 9 000 commands].
+    #[arg(long)]
+    pub cmd_interval: Option<u64>,
     /// Largest packet delay, in edges.
     #[arg(long, default_value_t = 10_000)]
     pub max_delay: u64,
@@ -72,6 +74,10 @@ pub struct Args {
     pub seed: u64,
 }
 
+/// `--cmd-interval` when not given, for the model alone and with `--hardware`.
+pub const CMD_INTERVAL: u64 = 16;
+pub const HARDWARE_CMD_INTERVAL: u64 = 128;
+
 pub fn run(args: &Args) -> Result<()> {
     let single =
         args.index_bits.is_some() || args.reuse.is_some() || args.quarantine_cycles.is_some();
@@ -84,7 +90,11 @@ pub fn run(args: &Args) -> Result<()> {
             max_qps: args.max_qps,
             first_index: args.first_index,
             live: args.live,
-            cmd_interval: args.cmd_interval,
+            cmd_interval: args.cmd_interval.unwrap_or(if args.hardware {
+                HARDWARE_CMD_INTERVAL
+            } else {
+                CMD_INTERVAL
+            }),
             max_delay: args.max_delay,
             steps: args.steps,
             packets_per_step: args.packets_per_step,

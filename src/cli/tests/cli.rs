@@ -853,3 +853,25 @@ fn synth_refuses_a_min_ratio_that_is_not_a_positive_number() {
     );
     assert!(dir.entries().is_empty(), "{}", describe(&args, &out));
 }
+
+/// `stale --hardware` runs with its own defaults (the interval between commands left out):
+/// the hardware's counts equal the model's, and no "schedule too dense" refusal.
+#[test]
+fn stale_hardware_runs_with_its_own_defaults() {
+    let dir = TempDir::new("stale-hardware");
+    let args = [
+        "stale",
+        "--hardware",
+        "--reuse",
+        "lowest",
+        "--steps",
+        "5000",
+    ];
+    let out = qptable(&args, dir.path());
+    let what = describe(&args, &out);
+    assert!(out.status.success(), "{what}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("the hardware's counts equal the model's"),
+        "{what}"
+    );
+}
