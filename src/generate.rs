@@ -211,8 +211,8 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     let copies = cfg.ports.len() as u64 + 1;
     let mut v = vec![(
         format!(
-            "state RAM ({copies} copies: {} lookup ports + commands)",
-            cfg.ports.len()
+            "state RAM ({copies} copies: {} + commands)",
+            count(cfg.ports.len() as u64, "lookup port")
         ),
         copies * u64::from(p.max_qps),
         2 + u64::from(p.gen_bits()),
@@ -224,17 +224,23 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
         let depth = crate::hw::lookup_pipe::queue_depth(p.max_outstanding) as u64;
         let n = cfg.ports.len() as u64;
         v.push((
-            format!("in_memory lookup queues ({n} ports x {depth})"),
+            format!("in_memory lookup queues ({} x {depth})", count(n, "port")),
             n * depth,
             <crate::hw::lookup_pipe::QueuedLookup as rust_hdl::prelude::Synth>::BITS as u64,
         ));
         v.push((
-            format!("in_memory directory read queues ({n} ports x {depth})"),
+            format!(
+                "in_memory directory read queues ({} x {depth})",
+                count(n, "port")
+            ),
             n * depth,
             crate::hw::ADDR_BITS as u64,
         ));
         v.push((
-            format!("in_memory directory entry queues ({n} ports x {depth})"),
+            format!(
+                "in_memory directory entry queues ({} x {depth})",
+                count(n, "port")
+            ),
             n * depth,
             64,
         ));
@@ -248,6 +254,12 @@ pub fn on_chip_memory(cfg: &Config) -> Vec<(String, u64, u64)> {
     v
 }
 
+/// `n` and `word`, plural unless `n` is 1: "1 lookup port", "2 lookup ports".
+pub(crate) fn count(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The on-chip directory (two_level on_chip): one copy per lookup port and the control
 /// port's.
 fn directory_row(cfg: &Config, p: &EngineParams) -> Option<(String, u64, u64)> {
@@ -255,8 +267,8 @@ fn directory_row(cfg: &Config, p: &EngineParams) -> Option<(String, u64, u64)> {
     p.dir_on_chip.then(|| {
         (
             format!(
-                "directory ({copies} copies: {} lookup ports + control port)",
-                cfg.ports.len()
+                "directory ({copies} copies: {} + control port)",
+                count(cfg.ports.len() as u64, "lookup port")
             ),
             copies * u64::from(p.dir_entries()),
             crate::hw::DIR_BITS as u64,
@@ -322,17 +334,17 @@ fn state_mem_on_chip(
             stored,
         ),
         (
-            format!("wait queues ({n} ports x {depth})"),
+            format!("wait queues ({} x {depth})", count(n, "port")),
             n * depth,
             queued,
         ),
         (
-            format!("miss request queues ({n} ports x {depth})"),
+            format!("miss request queues ({} x {depth})", count(n, "port")),
             n * depth,
             bn.max(1),
         ),
         (
-            format!("slot queues ({n} ports x {depth})"),
+            format!("slot queues ({} x {depth})", count(n, "port")),
             n * depth,
             mu::SLOT_BITS as u64,
         ),

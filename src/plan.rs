@@ -371,7 +371,7 @@ pub fn format(r: &PlanReport) -> String {
     let _ = writeln!(
         s,
         "qptable plan: max_qps {} (index_bits {}, {} generation bits), entry_bytes {}, {} live \
-         QPs, churn {} rounds (FREE a random live QP, then ALLOC), {} lookup ports, quarantine \
+         QPs, churn {} rounds (FREE a random live QP, then ALLOC), {}, quarantine \
          {quarantine}, seed {}\n",
         p.max_qps,
         p.index_bits(),
@@ -379,7 +379,7 @@ pub fn format(r: &PlanReport) -> String {
         p.entry_bytes,
         p.live,
         p.churn,
-        p.ports,
+        crate::generate::count(p.ports, "lookup port"),
         p.seed
     );
     let _ = writeln!(
