@@ -180,10 +180,20 @@ pub fn config(index_bits: u32, samples: usize) -> Result<Config> {
 }
 
 /// Measures one configuration (one lookup port, the given `index_bits`, full `max_qps`).
-pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
+/// `progress` gets a line at each step that can take long (the model build, the init, each
+/// million ALLOCs of the fill, each level measured).
+pub fn run(
+    index_bits: u32,
+    samples: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(&str),
+) -> Result<CmdLatency> {
     let cfg = config(index_bits, samples)?;
     let t0 = std::time::Instant::now();
     let verilog = qptable::generate::generate_verilog(&cfg)?;
+    progress(&format!(
+        "index_bits {index_bits}: building the Verilator model"
+    ));
     let model = Model::build(&verilog, &cfg.top, &BuildOptions::default())?;
     let mut sim = model.try_instantiate()?;
     let pin_in = |s: &Sim, n: &str| s.input(&format!("s_axil_{n}"));
@@ -213,6 +223,9 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
         d.sim.step_n(1024);
     }
     let init_cycles = d.sim.cycle();
+    progress(&format!(
+        "index_bits {index_bits}: initialised in {init_cycles} cycles; measuring at 0 %"
+    ));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let max = cfg.max_qps();
     let pool = max - cfg.first_index;
@@ -249,15 +262,23 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
         Ok(())
     };
     measure(&mut d, &mut qpn_of, "0 %")?;
+    progress(&format!("index_bits {index_bits}: 0 % measured; filling"));
     // Fill completely, then free random indexes down to each level.
     while let (_, Some(index)) = alloc(&mut d, &mut qpn_of)? {
         live.push(index);
+        if live.len() % (1 << 20) == 0 {
+            progress(&format!(
+                "index_bits {index_bits}: filling, {} of {pool} indexes",
+                live.len()
+            ));
+        }
     }
     if live.len() != pool as usize {
         bail!("filled {} of {pool} indexes", live.len());
     }
     live.shuffle(&mut rng);
     measure(&mut d, &mut qpn_of, "100 %")?;
+    progress(&format!("index_bits {index_bits}: 100 % measured"));
     for (label, fraction) in [("99.9 %", 0.999), ("50 %", 0.5)] {
         let target = (f64::from(pool) * fraction) as usize;
         while live.len() > target {
@@ -266,6 +287,7 @@ pub fn run(index_bits: u32, samples: usize, seed: u64) -> Result<CmdLatency> {
             d.command(Command::Free(qpn_of[index as usize]))?;
         }
         measure(&mut d, &mut qpn_of, label)?;
+        progress(&format!("index_bits {index_bits}: {label} measured"));
     }
     Ok(CmdLatency {
         index_bits,

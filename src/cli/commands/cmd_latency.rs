@@ -22,7 +22,9 @@ pub fn run(args: &Args) -> Result<()> {
     for &b in &args.index_bits {
         out!(
             "{}",
-            qptable_testbench::cmd_latency::run(b, args.samples, args.seed)?
+            qptable_testbench::cmd_latency::run(b, args.samples, args.seed, &mut |l| noteln!(
+                "{l}"
+            ))?
         )?;
     }
     Ok(())
