@@ -266,7 +266,7 @@ pub fn run(
     // Fill completely, then free random indexes down to each level.
     while let (_, Some(index)) = alloc(&mut d, &mut qpn_of)? {
         live.push(index);
-        if live.len() % (1 << 20) == 0 {
+        if live.len().is_multiple_of(1 << 20) {
             progress(&format!(
                 "index_bits {index_bits}: filling, {} of {pool} indexes",
                 live.len()
