@@ -16,7 +16,9 @@ pub struct Args {
     /// Lookups per port (1..=10000000).
     #[arg(long, default_value_t = 100_000)]
     lookups: u64,
-    /// Write a VCD trace of the run to this file.
+    /// Write a VCD trace of the run to this file (large: hundreds of MB at the default
+    /// --lookups; its expected size is printed after the init sweep). Written to a temporary
+    /// beside it and renamed at the end.
     #[arg(long)]
     trace: Option<PathBuf>,
     /// Directory for the Verilog that is simulated (`<top>.v`).
@@ -38,8 +40,34 @@ pub fn run(args: &Args) -> Result<()> {
         "generated {} (simulated below with Verilator)",
         path.display()
     )?;
-    let report =
-        qptable_testbench::demo::run(&cfg, args.seed, args.lookups, args.trace.as_deref())?;
+    // The trace is written beside its final name and renamed at the end, so that a failed or
+    // interrupted run leaves no truncated trace over an old one.
+    let tmp = args.trace.as_ref().map(|t| {
+        let name = t
+            .file_name()
+            .map_or_else(Default::default, |n| n.to_string_lossy());
+        t.with_file_name(format!(".{name}.qptable-{}.tmp", std::process::id()))
+    });
+    let run =
+        qptable_testbench::demo::run(&cfg, args.seed, args.lookups, tmp.as_deref(), &mut |l| {
+            noteln!("{l}")
+        });
+    let report = match (run, &tmp, &args.trace) {
+        (Ok(report), Some(tmp), Some(trace)) => {
+            if let Err(e) = std::fs::rename(tmp, trace) {
+                let _ = std::fs::remove_file(tmp);
+                anyhow::bail!("cannot write {}: {e}", trace.display());
+            }
+            report
+        }
+        (Ok(report), _, _) => report,
+        (Err(e), tmp, _) => {
+            if let Some(tmp) = tmp {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(e);
+        }
+    };
     out!("{report}")?;
     if report.mismatches > 0 {
         anyhow::bail!(
