@@ -49,7 +49,11 @@
 //! - CMD writes name QPNs whose generation is below 2^TRACK_GEN (4; all generations when the
 //!   QPN has fewer generation bits), so the shadow is one bit per (index, generation): lookups
 //!   name any QPN, and ALLOC may hand out any generation;
-//! - lookup requests hold valid and payload until ready, any QPN, tags from a counter;
+//! - lookup requests hold valid and payload until ready, any QPN, tags from a counter; with a
+//!   memory port, whose lookup queues hold more requests than the harness's shadow follows
+//!   ([`MAX_SLOTS`]), a requester raises valid only while fewer than `SLOTS - 1` of its
+//!   requests are unanswered (on chip no such limit: that the engine never holds `SLOTS` is
+//!   part of P2);
 //! - with a memory port (`state = in_memory`, or the directory in memory), an honest but lazy
 //!   AXI4 slave, the harness's view of STATE_BASE and TABLE_BASE, and the AXI4 master's
 //!   properties (`FORMAL_P3_MASTER`): [`memory`].
@@ -310,7 +314,18 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         ""
     };
     let hs_terms: Vec<String> = (1..lat).map(|k| format!("{{3'd0, h{k}}}")).collect();
+    // With a memory port the engine's queues hold more requests than the shadow follows: the
+    // requester keeps fewer than SLOTS - 1 unanswered (see the module documentation).
+    let limited = memory::has_memory_port(cfg);
     for (i, name) in cfg.ports.iter().enumerate() {
+        let limit = if limited {
+            format!(
+                "        if (!req_wait && outstanding >= SLOTS - 1) assume(!{req}_valid);\n",
+                req = format!("s_{name}_req")
+            )
+        } else {
+            String::new()
+        };
         let req = format!("s_{name}_req");
         let rsp = format!("m_{name}_rsp");
         let reach = if i == 0 {
@@ -367,7 +382,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         if (rst) assume(!{req}_valid);
         if (req_wait) assume({req}_valid && {req}_qpn == req_qpn_q);
         assume({req}_tag == req_count);
-`ifdef FORMAL_NARROW
+{limit}`ifdef FORMAL_NARROW
         if ({req}_valid) assume({req}_qpn == narrow_qpn);
 `endif
 `ifdef FORMAL_LATENCY
