@@ -4,7 +4,7 @@
 //! the reference model and the model-level studies (capacity plan, stale packets). It does not
 //! depend on the Verilator harness: the benches that drive the emitted Verilog live in the
 //! `qptable-testbench` crate (`testbench/`), the `qptable` command in `qptable-cli`
-//! (`src/cli/`).
+//! (`cli/`).
 
 pub mod config;
 pub mod config_files;

@@ -320,8 +320,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     for (i, name) in cfg.ports.iter().enumerate() {
         let limit = if limited {
             format!(
-                "        if (!req_wait && outstanding >= SLOTS - 1) assume(!{req}_valid);\n",
-                req = format!("s_{name}_req")
+                "        if (!req_wait && outstanding >= SLOTS - 1) assume(!s_{name}_req_valid);\n"
             )
         } else {
             String::new()

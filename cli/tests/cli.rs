@@ -64,9 +64,9 @@ fn describe(args: &[&str], out: &Output) -> String {
     )
 }
 
-/// The repository root (this package is `src/cli/`).
+/// The repository root (this package is `cli/`).
 fn repo_root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 #[test]
