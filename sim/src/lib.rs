@@ -64,8 +64,11 @@
 //! into place, so concurrent processes building the same model do not collide (the loser
 //! of the race uses the winner's result). The Verilator runtime is compiled once per cache
 //! (`<cache>/runtime-<hash>/`). A failed build's error holds the tail of the tool output;
-//! set `QPTABLE_KEEP_FAILED=1` to keep its work directory. Deleting the cache directory is
-//! always safe.
+//! set `QPTABLE_KEEP_FAILED=1` to keep its work directory. Each library is stored with its
+//! SHA-256 (`model.so.sha256`) and loaded only when its bytes still match: a truncated or
+//! damaged one (a full disk, a hand edit) is rebuilt, not loaded (a truncated library can
+//! kill the process with SIGBUS). A build also removes the temporary directories that builds
+//! killed more than an hour ago left behind. Deleting the cache directory is always safe.
 //!
 //! Requirements at run time: `verilator` (5.x), `make`, `g++` and `ar` on the `PATH`.
 //!
