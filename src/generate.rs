@@ -144,10 +144,12 @@ pub fn write_all_or_nothing(files: &[(&std::path::Path, &str)]) -> anyhow::Resul
         }
         for (i, &(path, text)) in files.iter().enumerate() {
             let tmp = beside(path, i, "tmp");
+            // Listed before the write: a write that fails half-way (a full disk) leaves a
+            // file that must be removed too.
+            temporaries.push(tmp.clone());
             std::fs::write(&tmp, text).with_context(|| {
                 format!("cannot write {} (for {})", tmp.display(), path.display())
             })?;
-            temporaries.push(tmp);
         }
         for (i, (&(path, _), tmp)) in files.iter().zip(&temporaries).enumerate() {
             let old = if path.exists() {

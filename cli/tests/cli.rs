@@ -875,3 +875,31 @@ fn stale_hardware_runs_with_its_own_defaults() {
         "{what}"
     );
 }
+
+/// A `gen` whose write fails half-way (here a file-size limit, as a full disk would) leaves
+/// nothing behind: no temporary, no half-written file, no directory it created.
+#[test]
+fn a_gen_failing_in_the_middle_of_a_write_leaves_nothing() {
+    let dir = TempDir::new("gen-file-too-large");
+    // SIGXFSZ ignored, so that the write fails with EFBIG instead of killing the process.
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "trap '' XFSZ; ulimit -f 100; exec {} gen -o out",
+            env!("CARGO_BIN_EXE_qptable")
+        ))
+        .current_dir(dir.path())
+        .output()
+        .expect("bash runs");
+    let what = describe(&["gen", "-o", "out", "(ulimit -f 100)"], &out);
+    assert_eq!(out.status.code(), Some(1), "{what}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("File too large"),
+        "{what}"
+    );
+    assert!(
+        dir.entries().is_empty(),
+        "left: {:?}\n{what}",
+        dir.entries()
+    );
+}
