@@ -42,32 +42,27 @@ pub fn run(args: &Args) -> Result<()> {
     )?;
     // The trace is written beside its final name and renamed at the end, so that a failed or
     // interrupted run leaves no truncated trace over an old one.
-    let tmp = args.trace.as_ref().map(|t| {
+    let trace = args.trace.as_ref().map(|t| {
         let name = t
             .file_name()
             .map_or_else(Default::default, |n| n.to_string_lossy());
-        t.with_file_name(format!(".{name}.qptable-{}.tmp", std::process::id()))
+        (
+            t,
+            t.with_file_name(format!(".{name}.qptable-{}.tmp", std::process::id())),
+        )
     });
+    let tmp = trace.as_ref().map(|(_, tmp)| tmp.as_path());
     let run =
-        qptable_testbench::demo::run(&cfg, args.seed, args.lookups, tmp.as_deref(), &mut |l| {
-            noteln!("{l}")
-        });
-    let report = match (run, &tmp, &args.trace) {
-        (Ok(report), Some(tmp), Some(trace)) => {
-            if let Err(e) = std::fs::rename(tmp, trace) {
-                let _ = std::fs::remove_file(tmp);
-                anyhow::bail!("cannot write {}: {e}", trace.display());
-            }
-            report
+        qptable_testbench::demo::run(&cfg, args.seed, args.lookups, tmp, &mut |l| noteln!("{l}"));
+    if let Some((trace, tmp)) = &trace {
+        if run.is_err() {
+            let _ = std::fs::remove_file(tmp);
+        } else if let Err(e) = std::fs::rename(tmp, trace) {
+            let _ = std::fs::remove_file(tmp);
+            anyhow::bail!("cannot write {}: {e}", trace.display());
         }
-        (Ok(report), _, _) => report,
-        (Err(e), tmp, _) => {
-            if let Some(tmp) = tmp {
-                let _ = std::fs::remove_file(tmp);
-            }
-            return Err(e);
-        }
-    };
+    }
+    let report = run?;
     out!("{report}")?;
     if report.mismatches > 0 {
         anyhow::bail!(
