@@ -170,23 +170,22 @@ pub fn run(args: &Args) -> Result<()> {
         printed?;
         reports
     };
-    let mut bad: usize = reports.iter().map(|r| r.mismatches.len()).sum();
-    let mut missed: Vec<String> = reports
-        .iter()
-        .filter(|r| !r.targets_met())
-        .map(|r| format!("{}: SPEC §7", r.label))
-        .collect();
     if !args.markdown {
         for (label, cfg) in configs.iter().filter(|(_, c)| state_mem::applies(c)) {
             let r =
                 state_mem::bench_state_mem(label, cfg, &state_opts(args), &mut |l| noteln!("{l}"))?;
             out!("{}", r.text())?;
-            bad += r.mismatches.len();
-            missed.extend(not_met(&r));
+            state.push(r);
         }
-    } else {
-        missed.extend(state.iter().flat_map(not_met));
     }
+    let bad: usize = reports.iter().map(|r| r.mismatches.len()).sum::<usize>()
+        + state.iter().map(|r| r.mismatches.len()).sum::<usize>();
+    let missed: Vec<String> = reports
+        .iter()
+        .filter(|r| !r.targets_met())
+        .map(|r| format!("{}: SPEC §7", r.label))
+        .chain(state.iter().flat_map(not_met))
+        .collect();
     if bad > 0 {
         anyhow::bail!("{bad} mismatches against the reference model");
     }
