@@ -7,51 +7,69 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,m_tx_rsp_valid,m_tx_rsp_ready,m_tx_rsp_qpn,m_tx_rsp_tag,m_tx_rsp_status,m_tx_rsp_addr,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_req_tag,m_rx_rsp_valid,m_rx_rsp_ready,m_rx_rsp_qpn,m_rx_rsp_tag,m_rx_rsp_status,m_rx_rsp_addr,s_axil_awaddr,s_axil_awprot,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arprot,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready);
-    
-    // Module arguments
-    input wire  clk;
-    input wire  rst;
-    input wire  s_tx_req_valid;
-    output wire  s_tx_req_ready;
-    input wire  [23:0] s_tx_req_qpn;
-    input wire  [7:0] s_tx_req_tag;
-    output wire  m_tx_rsp_valid;
-    input wire  m_tx_rsp_ready;
-    output wire  [23:0] m_tx_rsp_qpn;
-    output wire  [7:0] m_tx_rsp_tag;
-    output wire  [2:0] m_tx_rsp_status;
-    output wire  [63:0] m_tx_rsp_addr;
-    input wire  s_rx_req_valid;
-    output wire  s_rx_req_ready;
-    input wire  [23:0] s_rx_req_qpn;
-    input wire  [7:0] s_rx_req_tag;
-    output wire  m_rx_rsp_valid;
-    input wire  m_rx_rsp_ready;
-    output wire  [23:0] m_rx_rsp_qpn;
-    output wire  [7:0] m_rx_rsp_tag;
-    output wire  [2:0] m_rx_rsp_status;
-    output wire  [63:0] m_rx_rsp_addr;
-    input wire  [11:0] s_axil_awaddr;
-    input wire  [2:0] s_axil_awprot;
-    input wire  s_axil_awvalid;
-    output wire  s_axil_awready;
-    input wire  [31:0] s_axil_wdata;
-    input wire  [3:0] s_axil_wstrb;
-    input wire  s_axil_wvalid;
-    output wire  s_axil_wready;
-    output wire  [1:0] s_axil_bresp;
-    output wire  s_axil_bvalid;
-    input wire  s_axil_bready;
-    input wire  [11:0] s_axil_araddr;
-    input wire  [2:0] s_axil_arprot;
-    input wire  s_axil_arvalid;
-    output wire  s_axil_arready;
-    output wire  [31:0] s_axil_rdata;
-    output wire  [1:0] s_axil_rresp;
-    output wire  s_axil_rvalid;
-    input wire  s_axil_rready;
-    
+// Lint: `verilator --lint-only -Wall qp_table.vlt qp_table.v`. qp_table.vlt, written beside
+// this file by `qptable gen`, holds the only waivers, each saying why. No `timescale: the
+// engine has no delays, so it takes the time unit of whatever is compiled before it.
+
+module qp_table (
+    // Clock and reset: one clock, rising edge; rst synchronous, active high
+    // (drive it from a reset synchronizer, hold it for at least 2 cycles)
+    input  wire        clk,
+    input  wire        rst,
+    // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[9:0], index[13:0]}; the tag is returned with the response
+    input  wire        s_tx_req_valid,
+    output wire        s_tx_req_ready,
+    input  wire [23:0] s_tx_req_qpn,
+    input  wire [7:0]  s_tx_req_tag,
+    // Lookup port tx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 256 when OK, else 0
+    output wire        m_tx_rsp_valid,
+    input  wire        m_tx_rsp_ready,
+    output wire [23:0] m_tx_rsp_qpn,
+    output wire [7:0]  m_tx_rsp_tag,
+    output wire [2:0]  m_tx_rsp_status,
+    output wire [63:0] m_tx_rsp_addr,
+    // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[9:0], index[13:0]}; the tag is returned with the response
+    input  wire        s_rx_req_valid,
+    output wire        s_rx_req_ready,
+    input  wire [23:0] s_rx_req_qpn,
+    input  wire [7:0]  s_rx_req_tag,
+    // Lookup port rx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 256 when OK, else 0
+    output wire        m_rx_rsp_valid,
+    input  wire        m_rx_rsp_ready,
+    output wire [23:0] m_rx_rsp_qpn,
+    output wire [7:0]  m_rx_rsp_tag,
+    output wire [2:0]  m_rx_rsp_status,
+    output wire [63:0] m_rx_rsp_addr,
+    // AXI4-Lite control slave (SPEC section 6 register map), write address and data, taken together;
+    // a CMD write answers on B when the command is done
+    input  wire [11:0] s_axil_awaddr,
+    input  wire [2:0]  s_axil_awprot,
+    input  wire        s_axil_awvalid,
+    output wire        s_axil_awready,
+    input  wire [31:0] s_axil_wdata,
+    input  wire [3:0]  s_axil_wstrb,
+    input  wire        s_axil_wvalid,
+    output wire        s_axil_wready,
+    // AXI4-Lite control slave, write response
+    output wire [1:0]  s_axil_bresp,
+    output wire        s_axil_bvalid,
+    input  wire        s_axil_bready,
+    // AXI4-Lite control slave, read address (reads are served while a write waits)
+    input  wire [11:0] s_axil_araddr,
+    input  wire [2:0]  s_axil_arprot,
+    input  wire        s_axil_arvalid,
+    output wire        s_axil_arready,
+    // AXI4-Lite control slave, read data
+    output wire [31:0] s_axil_rdata,
+    output wire [1:0]  s_axil_rresp,
+    output wire        s_axil_rvalid,
+    input  wire        s_axil_rready
+);
+
     // Enums
     localparam EngState$Init = 0;
     localparam EngState$Idle = 1;
@@ -172,7 +190,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
     wire  [223:0] engine$counts;
     
     // Sub module instances
-    qp_table$pipe_tx pipe_tx(
+    qp_table_pipe_tx pipe_tx(
         .clock(pipe_tx$clock),
         .rst(pipe_tx$rst),
         .init_done(pipe_tx$init_done),
@@ -195,7 +213,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .in_flight(pipe_tx$in_flight),
         .counts(pipe_tx$counts)
     );
-    qp_table$pipe_rx pipe_rx(
+    qp_table_pipe_rx pipe_rx(
         .clock(pipe_rx$clock),
         .rst(pipe_rx$rst),
         .init_done(pipe_rx$init_done),
@@ -218,7 +236,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .in_flight(pipe_rx$in_flight),
         .counts(pipe_rx$counts)
     );
-    qp_table$regs regs(
+    qp_table_regs regs(
         .clock(regs$clock),
         .rst(regs$rst),
         .awaddr(regs$awaddr),
@@ -251,7 +269,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
         .port_counts$1(regs$port_counts$1),
         .table_base(regs$table_base)
     );
-    qp_table$engine engine(
+    qp_table_engine engine(
         .clock(engine$clock),
         .rst(engine$rst),
         .cmd_valid(engine$cmd_valid),
@@ -351,7 +369,7 @@ module qp_table(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,
 endmodule // qp_table
 
 
-module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
+module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
     
     // Module arguments
     input wire  clock;
@@ -658,7 +676,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [23:0] map_op_index;
     
     // Sub module instances
-    qp_table$engine$ram ram(
+    qp_table_engine_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -666,7 +684,7 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table$engine$qram qram(
+    qp_table_engine_qram qram(
         .clock(qram$clock),
         .read_address(qram$read_address),
         .read_data(qram$read_data),
@@ -674,37 +692,37 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .write_address(qram$write_address),
         .write_data(qram$write_data)
     );
-    qp_table$engine$q_wr q_wr(
+    qp_table_engine_q_wr q_wr(
         .d(q_wr$d),
         .q(q_wr$q),
         .clock(q_wr$clock)
     );
-    qp_table$engine$q_rd q_rd(
+    qp_table_engine_q_rd q_rd(
         .d(q_rd$d),
         .q(q_rd$q),
         .clock(q_rd$clock)
     );
-    qp_table$engine$q_count q_count(
+    qp_table_engine_q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
         .clock(q_count$clock)
     );
-    qp_table$engine$q_overflow q_overflow(
+    qp_table_engine_q_overflow q_overflow(
         .d(q_overflow$d),
         .q(q_overflow$q),
         .clock(q_overflow$clock)
     );
-    qp_table$engine$time_q time_q(
+    qp_table_engine_time_q time_q(
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
     );
-    qp_table$engine$entry_r entry_r(
+    qp_table_engine_entry_r entry_r(
         .d(entry_r$d),
         .q(entry_r$q),
         .clock(entry_r$clock)
     );
-    qp_table$engine$map map(
+    qp_table_engine_map map(
         .clock(map$clock),
         .rst(map$rst),
         .init_done(map$init_done),
@@ -716,262 +734,262 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .found(map$found),
         .result(map$result)
     );
-    qp_table$engine$state state(
+    qp_table_engine_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table$engine$cursor cursor(
+    qp_table_engine_cursor cursor(
         .d(cursor$d),
         .q(cursor$q),
         .clock(cursor$clock)
     );
-    qp_table$engine$next_alloc next_alloc(
+    qp_table_engine_next_alloc next_alloc(
         .d(next_alloc$d),
         .q(next_alloc$q),
         .clock(next_alloc$clock)
     );
-    qp_table$engine$op op(
+    qp_table_engine_op op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    qp_table$engine$qpn qpn(
+    qp_table_engine_qpn qpn(
         .d(qpn$d),
         .q(qpn$q),
         .clock(qpn$clock)
     );
-    qp_table$engine$pending_status pending_status(
+    qp_table_engine_pending_status pending_status(
         .d(pending_status$d),
         .q(pending_status$q),
         .clock(pending_status$clock)
     );
-    qp_table$engine$pending_qpn pending_qpn(
+    qp_table_engine_pending_qpn pending_qpn(
         .d(pending_qpn$d),
         .q(pending_qpn$q),
         .clock(pending_qpn$clock)
     );
-    qp_table$engine$status_q status_q(
+    qp_table_engine_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
     );
-    qp_table$engine$qpn_q qpn_q(
+    qp_table_engine_qpn_q qpn_q(
         .d(qpn_q$d),
         .q(qpn_q$q),
         .clock(qpn_q$clock)
     );
-    qp_table$engine$init_done_q init_done_q(
+    qp_table_engine_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table$engine$land_wait land_wait(
+    qp_table_engine_land_wait land_wait(
         .d(land_wait$d),
         .q(land_wait$q),
         .clock(land_wait$clock)
     );
-    qp_table$engine$was_idle was_idle(
+    qp_table_engine_was_idle was_idle(
         .d(was_idle$d),
         .q(was_idle$q),
         .clock(was_idle$clock)
     );
-    qp_table$engine$read_hold_q read_hold_q(
+    qp_table_engine_read_hold_q read_hold_q(
         .d(read_hold_q$d),
         .q(read_hold_q$q),
         .clock(read_hold_q$clock)
     );
-    qp_table$engine$we_q we_q(
+    qp_table_engine_we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
         .clock(we_q$clock)
     );
-    qp_table$engine$waddr_q waddr_q(
+    qp_table_engine_waddr_q waddr_q(
         .d(waddr_q$d),
         .q(waddr_q$q),
         .clock(waddr_q$clock)
     );
-    qp_table$engine$wdata_q wdata_q(
+    qp_table_engine_wdata_q wdata_q(
         .d(wdata_q$d),
         .q(wdata_q$q),
         .clock(wdata_q$clock)
     );
-    qp_table$engine$drain$0 drain$0(
+    qp_table_engine_drain_0 drain_0(
         .d(drain$0$d),
         .q(drain$0$q),
         .clock(drain$0$clock)
     );
-    qp_table$engine$drain$1 drain$1(
+    qp_table_engine_drain_1 drain_1(
         .d(drain$1$d),
         .q(drain$1$q),
         .clock(drain$1$clock)
     );
-    qp_table$engine$drain_zero$0 drain_zero$0(
+    qp_table_engine_drain_zero_0 drain_zero_0(
         .d(drain_zero$0$d),
         .q(drain_zero$0$q),
         .clock(drain_zero$0$clock)
     );
-    qp_table$engine$drain_zero$1 drain_zero$1(
+    qp_table_engine_drain_zero_1 drain_zero_1(
         .d(drain_zero$1$d),
         .q(drain_zero$1$q),
         .clock(drain_zero$1$clock)
     );
-    qp_table$engine$req_fire_r$0 req_fire_r$0(
+    qp_table_engine_req_fire_r_0 req_fire_r_0(
         .d(req_fire_r$0$d),
         .q(req_fire_r$0$q),
         .clock(req_fire_r$0$clock)
     );
-    qp_table$engine$req_fire_r$1 req_fire_r$1(
+    qp_table_engine_req_fire_r_1 req_fire_r_1(
         .d(req_fire_r$1$d),
         .q(req_fire_r$1$q),
         .clock(req_fire_r$1$clock)
     );
-    qp_table$engine$rsp_fire_r$0 rsp_fire_r$0(
+    qp_table_engine_rsp_fire_r_0 rsp_fire_r_0(
         .d(rsp_fire_r$0$d),
         .q(rsp_fire_r$0$q),
         .clock(rsp_fire_r$0$clock)
     );
-    qp_table$engine$rsp_fire_r$1 rsp_fire_r$1(
+    qp_table_engine_rsp_fire_r_1 rsp_fire_r_1(
         .d(rsp_fire_r$1$d),
         .q(rsp_fire_r$1$q),
         .clock(rsp_fire_r$1$clock)
     );
-    qp_table$engine$in_flight_r$0 in_flight_r$0(
+    qp_table_engine_in_flight_r_0 in_flight_r_0(
         .d(in_flight_r$0$d),
         .q(in_flight_r$0$q),
         .clock(in_flight_r$0$clock)
     );
-    qp_table$engine$in_flight_r$1 in_flight_r$1(
+    qp_table_engine_in_flight_r_1 in_flight_r_1(
         .d(in_flight_r$1$d),
         .q(in_flight_r$1$q),
         .clock(in_flight_r$1$clock)
     );
-    qp_table$engine$alloc_ok alloc_ok(
+    qp_table_engine_alloc_ok alloc_ok(
         .d(alloc_ok$d),
         .q(alloc_ok$q),
         .clock(alloc_ok$clock)
     );
-    qp_table$engine$alloc_full alloc_full(
+    qp_table_engine_alloc_full alloc_full(
         .d(alloc_full$d),
         .q(alloc_full$q),
         .clock(alloc_full$clock)
     );
-    qp_table$engine$free_ok free_ok(
+    qp_table_engine_free_ok free_ok(
         .d(free_ok$d),
         .q(free_ok$q),
         .clock(free_ok$clock)
     );
-    qp_table$engine$cmd_error cmd_error(
+    qp_table_engine_cmd_error cmd_error(
         .d(cmd_error$d),
         .q(cmd_error$q),
         .clock(cmd_error$clock)
     );
-    qp_table$engine$in_use in_use(
+    qp_table_engine_in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    qp_table$engine$in_use_up in_use_up(
+    qp_table_engine_in_use_up in_use_up(
         .d(in_use_up$d),
         .q(in_use_up$q),
         .clock(in_use_up$clock)
     );
-    qp_table$engine$in_use_down in_use_down(
+    qp_table_engine_in_use_down in_use_down(
         .d(in_use_down$d),
         .q(in_use_down$q),
         .clock(in_use_down$clock)
     );
-    qp_table$engine$cmd_error_up cmd_error_up(
+    qp_table_engine_cmd_error_up cmd_error_up(
         .d(cmd_error_up$d),
         .q(cmd_error_up$q),
         .clock(cmd_error_up$clock)
     );
-    qp_table$engine$alloc_full_up alloc_full_up(
+    qp_table_engine_alloc_full_up alloc_full_up(
         .d(alloc_full_up$d),
         .q(alloc_full_up$q),
         .clock(alloc_full_up$clock)
     );
-    qp_table$engine$check_pass_q check_pass_q(
+    qp_table_engine_check_pass_q check_pass_q(
         .d(check_pass_q$d),
         .q(check_pass_q$q),
         .clock(check_pass_q$clock)
     );
-    qp_table$engine$pass_at_q pass_at_q(
+    qp_table_engine_pass_at_q pass_at_q(
         .d(pass_at_q$d),
         .q(pass_at_q$q),
         .clock(pass_at_q$clock)
     );
-    qp_table$engine$pass_free_q pass_free_q(
+    qp_table_engine_pass_free_q pass_free_q(
         .d(pass_free_q$d),
         .q(pass_free_q$q),
         .clock(pass_free_q$clock)
     );
-    qp_table$engine$op_alloc_r op_alloc_r(
+    qp_table_engine_op_alloc_r op_alloc_r(
         .d(op_alloc_r$d),
         .q(op_alloc_r$q),
         .clock(op_alloc_r$clock)
     );
-    qp_table$engine$op_alloc_at_r op_alloc_at_r(
+    qp_table_engine_op_alloc_at_r op_alloc_at_r(
         .d(op_alloc_at_r$d),
         .q(op_alloc_at_r$q),
         .clock(op_alloc_at_r$clock)
     );
-    qp_table$engine$op_publish_r op_publish_r(
+    qp_table_engine_op_publish_r op_publish_r(
         .d(op_publish_r$d),
         .q(op_publish_r$q),
         .clock(op_publish_r$clock)
     );
-    qp_table$engine$op_free_r op_free_r(
+    qp_table_engine_op_free_r op_free_r(
         .d(op_free_r$d),
         .q(op_free_r$q),
         .clock(op_free_r$clock)
     );
-    qp_table$engine$op_flush_r op_flush_r(
+    qp_table_engine_op_flush_r op_flush_r(
         .d(op_flush_r$d),
         .q(op_flush_r$q),
         .clock(op_flush_r$clock)
     );
-    qp_table$engine$op_bad_r op_bad_r(
+    qp_table_engine_op_bad_r op_bad_r(
         .d(op_bad_r$d),
         .q(op_bad_r$q),
         .clock(op_bad_r$clock)
     );
-    qp_table$engine$init_last_r init_last_r(
+    qp_table_engine_init_last_r init_last_r(
         .d(init_last_r$d),
         .q(init_last_r$q),
         .clock(init_last_r$clock)
     );
-    qp_table$engine$init_q init_q(
+    qp_table_engine_init_q init_q(
         .d(init_q$d),
         .q(init_q$q),
         .clock(init_q$clock)
     );
-    qp_table$engine$idle_q idle_q(
+    qp_table_engine_idle_q idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    qp_table$engine$drain_q drain_q(
+    qp_table_engine_drain_q drain_q(
         .d(drain_q$d),
         .q(drain_q$q),
         .clock(drain_q$clock)
     );
-    qp_table$engine$wait_q wait_q(
+    qp_table_engine_wait_q wait_q(
         .d(wait_q$d),
         .q(wait_q$q),
         .clock(wait_q$clock)
     );
-    qp_table$engine$map_valid_q map_valid_q(
+    qp_table_engine_map_valid_q map_valid_q(
         .d(map_valid_q$d),
         .q(map_valid_q$q),
         .clock(map_valid_q$clock)
     );
-    qp_table$engine$map_cmd_q map_cmd_q(
+    qp_table_engine_map_cmd_q map_cmd_q(
         .d(map_cmd_q$d),
         .q(map_cmd_q$q),
         .clock(map_cmd_q$clock)
     );
-    qp_table$engine$map_index_q map_index_q(
+    qp_table_engine_map_index_q map_index_q(
         .d(map_index_q$d),
         .q(map_index_q$q),
         .clock(map_index_q$clock)
@@ -1531,10 +1549,10 @@ module qp_table$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         end
     end
     
-endmodule // qp_table$engine
+endmodule // qp_table_engine
 
 
-module qp_table$engine$alloc_full(d,q,clock);
+module qp_table_engine_alloc_full(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1550,10 +1568,10 @@ module qp_table$engine$alloc_full(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$alloc_full
+endmodule // qp_table_engine_alloc_full
 
 
-module qp_table$engine$alloc_full_up(d,q,clock);
+module qp_table_engine_alloc_full_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1569,10 +1587,10 @@ module qp_table$engine$alloc_full_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$alloc_full_up
+endmodule // qp_table_engine_alloc_full_up
 
 
-module qp_table$engine$alloc_ok(d,q,clock);
+module qp_table_engine_alloc_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1588,10 +1606,10 @@ module qp_table$engine$alloc_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$alloc_ok
+endmodule // qp_table_engine_alloc_ok
 
 
-module qp_table$engine$check_pass_q(d,q,clock);
+module qp_table_engine_check_pass_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1607,10 +1625,10 @@ module qp_table$engine$check_pass_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$check_pass_q
+endmodule // qp_table_engine_check_pass_q
 
 
-module qp_table$engine$cmd_error(d,q,clock);
+module qp_table_engine_cmd_error(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1626,10 +1644,10 @@ module qp_table$engine$cmd_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$cmd_error
+endmodule // qp_table_engine_cmd_error
 
 
-module qp_table$engine$cmd_error_up(d,q,clock);
+module qp_table_engine_cmd_error_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1645,10 +1663,10 @@ module qp_table$engine$cmd_error_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$cmd_error_up
+endmodule // qp_table_engine_cmd_error_up
 
 
-module qp_table$engine$cursor(d,q,clock);
+module qp_table_engine_cursor(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -1664,10 +1682,10 @@ module qp_table$engine$cursor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$cursor
+endmodule // qp_table_engine_cursor
 
 
-module qp_table$engine$drain$0(d,q,clock);
+module qp_table_engine_drain_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1683,10 +1701,10 @@ module qp_table$engine$drain$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$drain$0
+endmodule // qp_table_engine_drain_0
 
 
-module qp_table$engine$drain$1(d,q,clock);
+module qp_table_engine_drain_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1702,10 +1720,10 @@ module qp_table$engine$drain$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$drain$1
+endmodule // qp_table_engine_drain_1
 
 
-module qp_table$engine$drain_q(d,q,clock);
+module qp_table_engine_drain_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1721,10 +1739,10 @@ module qp_table$engine$drain_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$drain_q
+endmodule // qp_table_engine_drain_q
 
 
-module qp_table$engine$drain_zero$0(d,q,clock);
+module qp_table_engine_drain_zero_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1740,10 +1758,10 @@ module qp_table$engine$drain_zero$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$drain_zero$0
+endmodule // qp_table_engine_drain_zero_0
 
 
-module qp_table$engine$drain_zero$1(d,q,clock);
+module qp_table_engine_drain_zero_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1759,10 +1777,10 @@ module qp_table$engine$drain_zero$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$drain_zero$1
+endmodule // qp_table_engine_drain_zero_1
 
 
-module qp_table$engine$entry_r(d,q,clock);
+module qp_table_engine_entry_r(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -1778,10 +1796,10 @@ module qp_table$engine$entry_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$entry_r
+endmodule // qp_table_engine_entry_r
 
 
-module qp_table$engine$free_ok(d,q,clock);
+module qp_table_engine_free_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1797,10 +1815,10 @@ module qp_table$engine$free_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$free_ok
+endmodule // qp_table_engine_free_ok
 
 
-module qp_table$engine$idle_q(d,q,clock);
+module qp_table_engine_idle_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1816,10 +1834,10 @@ module qp_table$engine$idle_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$idle_q
+endmodule // qp_table_engine_idle_q
 
 
-module qp_table$engine$in_flight_r$0(d,q,clock);
+module qp_table_engine_in_flight_r_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1835,10 +1853,10 @@ module qp_table$engine$in_flight_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$in_flight_r$0
+endmodule // qp_table_engine_in_flight_r_0
 
 
-module qp_table$engine$in_flight_r$1(d,q,clock);
+module qp_table_engine_in_flight_r_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1854,10 +1872,10 @@ module qp_table$engine$in_flight_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$in_flight_r$1
+endmodule // qp_table_engine_in_flight_r_1
 
 
-module qp_table$engine$in_use(d,q,clock);
+module qp_table_engine_in_use(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1873,10 +1891,10 @@ module qp_table$engine$in_use(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$in_use
+endmodule // qp_table_engine_in_use
 
 
-module qp_table$engine$in_use_down(d,q,clock);
+module qp_table_engine_in_use_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1892,10 +1910,10 @@ module qp_table$engine$in_use_down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$in_use_down
+endmodule // qp_table_engine_in_use_down
 
 
-module qp_table$engine$in_use_up(d,q,clock);
+module qp_table_engine_in_use_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1911,10 +1929,10 @@ module qp_table$engine$in_use_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$in_use_up
+endmodule // qp_table_engine_in_use_up
 
 
-module qp_table$engine$init_done_q(d,q,clock);
+module qp_table_engine_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1930,10 +1948,10 @@ module qp_table$engine$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$init_done_q
+endmodule // qp_table_engine_init_done_q
 
 
-module qp_table$engine$init_last_r(d,q,clock);
+module qp_table_engine_init_last_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1949,10 +1967,10 @@ module qp_table$engine$init_last_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$init_last_r
+endmodule // qp_table_engine_init_last_r
 
 
-module qp_table$engine$init_q(d,q,clock);
+module qp_table_engine_init_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1968,10 +1986,10 @@ module qp_table$engine$init_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$init_q
+endmodule // qp_table_engine_init_q
 
 
-module qp_table$engine$land_wait(d,q,clock);
+module qp_table_engine_land_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1987,10 +2005,10 @@ module qp_table$engine$land_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$land_wait
+endmodule // qp_table_engine_land_wait
 
 
-module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
+module qp_table_engine_map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
     
     // Module arguments
     input wire  clock;
@@ -2267,7 +2285,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
     reg  [24:0] hit;
     
     // Sub module instances
-    qp_table$engine$map$rams$0 rams$0(
+    qp_table_engine_map_rams_0 rams_0(
         .clock(rams$0$clock),
         .read_address(rams$0$read_address),
         .read_data(rams$0$read_data),
@@ -2275,7 +2293,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .write_address(rams$0$write_address),
         .write_data(rams$0$write_data)
     );
-    qp_table$engine$map$rams$1 rams$1(
+    qp_table_engine_map_rams_1 rams_1(
         .clock(rams$1$clock),
         .read_address(rams$1$read_address),
         .read_data(rams$1$read_data),
@@ -2283,7 +2301,7 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .write_address(rams$1$write_address),
         .write_data(rams$1$write_data)
     );
-    qp_table$engine$map$rams$2 rams$2(
+    qp_table_engine_map_rams_2 rams_2(
         .clock(rams$2$clock),
         .read_address(rams$2$read_address),
         .read_data(rams$2$read_data),
@@ -2291,302 +2309,302 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         .write_address(rams$2$write_address),
         .write_data(rams$2$write_data)
     );
-    qp_table$engine$map$state state(
+    qp_table_engine_map_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table$engine$map$level level(
+    qp_table_engine_map_level level(
         .d(level$d),
         .q(level$q),
         .clock(level$clock)
     );
-    qp_table$engine$map$pos pos(
+    qp_table_engine_map_pos pos(
         .d(pos$d),
         .q(pos$q),
         .clock(pos$clock)
     );
-    qp_table$engine$map$wrapped wrapped(
+    qp_table_engine_map_wrapped wrapped(
         .d(wrapped$d),
         .q(wrapped$q),
         .clock(wrapped$clock)
     );
-    qp_table$engine$map$wrap wrap(
+    qp_table_engine_map_wrap wrap(
         .d(wrap$d),
         .q(wrap$q),
         .clock(wrap$clock)
     );
-    qp_table$engine$map$down down(
+    qp_table_engine_map_down down(
         .d(down$d),
         .q(down$q),
         .clock(down$clock)
     );
-    qp_table$engine$map$op_q op_q(
+    qp_table_engine_map_op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
         .clock(op_q$clock)
     );
-    qp_table$engine$map$found_q found_q(
+    qp_table_engine_map_found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
         .clock(found_q$clock)
     );
-    qp_table$engine$map$done_q done_q(
+    qp_table_engine_map_done_q done_q(
         .d(done_q$d),
         .q(done_q$q),
         .clock(done_q$clock)
     );
-    qp_table$engine$map$result_q result_q(
+    qp_table_engine_map_result_q result_q(
         .d(result_q$d),
         .q(result_q$q),
         .clock(result_q$clock)
     );
-    qp_table$engine$map$latched latched(
+    qp_table_engine_map_latched latched(
         .d(latched$d),
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table$engine$map$nums_q nums_q(
+    qp_table_engine_map_nums_q nums_q(
         .d(nums_q$d),
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table$engine$map$first$0 first$0(
+    qp_table_engine_map_first_0 first_0(
         .bits(first$0$bits),
         .num(first$0$num),
         .any(first$0$any)
     );
-    qp_table$engine$map$first$1 first$1(
+    qp_table_engine_map_first_1 first_1(
         .bits(first$1$bits),
         .num(first$1$num),
         .any(first$1$any)
     );
-    qp_table$engine$map$first$2 first$2(
+    qp_table_engine_map_first_2 first_2(
         .bits(first$2$bits),
         .num(first$2$num),
         .any(first$2$any)
     );
-    qp_table$engine$map$first$3 first$3(
+    qp_table_engine_map_first_3 first_3(
         .bits(first$3$bits),
         .num(first$3$num),
         .any(first$3$any)
     );
-    qp_table$engine$map$accept_q accept_q(
+    qp_table_engine_map_accept_q accept_q(
         .d(accept_q$d),
         .q(accept_q$q),
         .clock(accept_q$clock)
     );
-    qp_table$engine$map$init_done_q init_done_q(
+    qp_table_engine_map_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table$engine$map$init_word init_word(
+    qp_table_engine_map_init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
     );
-    qp_table$engine$map$rd_wait rd_wait(
+    qp_table_engine_map_rd_wait rd_wait(
         .d(rd_wait$d),
         .q(rd_wait$q),
         .clock(rd_wait$clock)
     );
-    qp_table$engine$map$bit_mask_q bit_mask_q(
+    qp_table_engine_map_bit_mask_q bit_mask_q(
         .d(bit_mask_q$d),
         .q(bit_mask_q$q),
         .clock(bit_mask_q$clock)
     );
-    qp_table$engine$map$ge_mask_q ge_mask_q(
+    qp_table_engine_map_ge_mask_q ge_mask_q(
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
     );
-    qp_table$engine$map$zero_mask_q zero_mask_q(
+    qp_table_engine_map_zero_mask_q zero_mask_q(
         .d(zero_mask_q$d),
         .q(zero_mask_q$q),
         .clock(zero_mask_q$clock)
     );
-    qp_table$engine$map$lvl0_r lvl0_r(
+    qp_table_engine_map_lvl0_r lvl0_r(
         .d(lvl0_r$d),
         .q(lvl0_r$q),
         .clock(lvl0_r$clock)
     );
-    qp_table$engine$map$stop_nogo_r stop_nogo_r(
+    qp_table_engine_map_stop_nogo_r stop_nogo_r(
         .d(stop_nogo_r$d),
         .q(stop_nogo_r$q),
         .clock(stop_nogo_r$clock)
     );
-    qp_table$engine$map$top_r top_r(
+    qp_table_engine_map_top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    qp_table$engine$map$may_prop_r may_prop_r(
+    qp_table_engine_map_may_prop_r may_prop_r(
         .d(may_prop_r$d),
         .q(may_prop_r$q),
         .clock(may_prop_r$clock)
     );
-    qp_table$engine$map$is_test_r is_test_r(
+    qp_table_engine_map_is_test_r is_test_r(
         .d(is_test_r$d),
         .q(is_test_r$q),
         .clock(is_test_r$clock)
     );
-    qp_table$engine$map$is_set_r is_set_r(
+    qp_table_engine_map_is_set_r is_set_r(
         .d(is_set_r$d),
         .q(is_set_r$q),
         .clock(is_set_r$clock)
     );
-    qp_table$engine$map$at_walk_check at_walk_check(
+    qp_table_engine_map_at_walk_check at_walk_check(
         .d(at_walk_check$d),
         .q(at_walk_check$q),
         .clock(at_walk_check$clock)
     );
-    qp_table$engine$map$at_point_apply at_point_apply(
+    qp_table_engine_map_at_point_apply at_point_apply(
         .d(at_point_apply$d),
         .q(at_point_apply$q),
         .clock(at_point_apply$clock)
     );
-    qp_table$engine$map$modified_q modified_q(
+    qp_table_engine_map_modified_q modified_q(
         .d(modified_q$d),
         .q(modified_q$q),
         .clock(modified_q$clock)
     );
-    qp_table$engine$map$zero_lo_q zero_lo_q(
+    qp_table_engine_map_zero_lo_q zero_lo_q(
         .d(zero_lo_q$d),
         .q(zero_lo_q$q),
         .clock(zero_lo_q$clock)
     );
-    qp_table$engine$map$zero_hi_q zero_hi_q(
+    qp_table_engine_map_zero_hi_q zero_hi_q(
         .d(zero_hi_q$d),
         .q(zero_hi_q$q),
         .clock(zero_hi_q$clock)
     );
-    qp_table$engine$map$bit_lo_q bit_lo_q(
+    qp_table_engine_map_bit_lo_q bit_lo_q(
         .d(bit_lo_q$d),
         .q(bit_lo_q$q),
         .clock(bit_lo_q$clock)
     );
-    qp_table$engine$map$bit_hi_q bit_hi_q(
+    qp_table_engine_map_bit_hi_q bit_hi_q(
         .d(bit_hi_q$d),
         .q(bit_hi_q$q),
         .clock(bit_hi_q$clock)
     );
-    qp_table$engine$map$wa_q wa_q(
+    qp_table_engine_map_wa_q wa_q(
         .d(wa_q$d),
         .q(wa_q$q),
         .clock(wa_q$clock)
     );
-    qp_table$engine$map$we_q$0 we_q$0(
+    qp_table_engine_map_we_q_0 we_q_0(
         .d(we_q$0$d),
         .q(we_q$0$q),
         .clock(we_q$0$clock)
     );
-    qp_table$engine$map$we_q$1 we_q$1(
+    qp_table_engine_map_we_q_1 we_q_1(
         .d(we_q$1$d),
         .q(we_q$1$q),
         .clock(we_q$1$clock)
     );
-    qp_table$engine$map$we_q$2 we_q$2(
+    qp_table_engine_map_we_q_2 we_q_2(
         .d(we_q$2$d),
         .q(we_q$2$q),
         .clock(we_q$2$clock)
     );
-    qp_table$engine$map$wd_q$0 wd_q$0(
+    qp_table_engine_map_wd_q_0 wd_q_0(
         .d(wd_q$0$d),
         .q(wd_q$0$q),
         .clock(wd_q$0$clock)
     );
-    qp_table$engine$map$wd_q$1 wd_q$1(
+    qp_table_engine_map_wd_q_1 wd_q_1(
         .d(wd_q$1$d),
         .q(wd_q$1$q),
         .clock(wd_q$1$clock)
     );
-    qp_table$engine$map$wd_q$2 wd_q$2(
+    qp_table_engine_map_wd_q_2 wd_q_2(
         .d(wd_q$2$d),
         .q(wd_q$2$q),
         .clock(wd_q$2$clock)
     );
-    qp_table$engine$map$init_valid init_valid(
+    qp_table_engine_map_init_valid init_valid(
         .d(init_valid$d),
         .q(init_valid$q),
         .clock(init_valid$clock)
     );
-    qp_table$engine$map$init_wa init_wa(
+    qp_table_engine_map_init_wa init_wa(
         .d(init_wa$d),
         .q(init_wa$q),
         .clock(init_wa$clock)
     );
-    qp_table$engine$map$init_exists$0 init_exists$0(
+    qp_table_engine_map_init_exists_0 init_exists_0(
         .d(init_exists$0$d),
         .q(init_exists$0$q),
         .clock(init_exists$0$clock)
     );
-    qp_table$engine$map$init_exists$1 init_exists$1(
+    qp_table_engine_map_init_exists_1 init_exists_1(
         .d(init_exists$1$d),
         .q(init_exists$1$q),
         .clock(init_exists$1$clock)
     );
-    qp_table$engine$map$init_exists$2 init_exists$2(
+    qp_table_engine_map_init_exists_2 init_exists_2(
         .d(init_exists$2$d),
         .q(init_exists$2$q),
         .clock(init_exists$2$clock)
     );
-    qp_table$engine$map$init_ones$0 init_ones$0(
+    qp_table_engine_map_init_ones_0 init_ones_0(
         .d(init_ones$0$d),
         .q(init_ones$0$q),
         .clock(init_ones$0$clock)
     );
-    qp_table$engine$map$init_ones$1 init_ones$1(
+    qp_table_engine_map_init_ones_1 init_ones_1(
         .d(init_ones$1$d),
         .q(init_ones$1$q),
         .clock(init_ones$1$clock)
     );
-    qp_table$engine$map$init_ones$2 init_ones$2(
+    qp_table_engine_map_init_ones_2 init_ones_2(
         .d(init_ones$2$d),
         .q(init_ones$2$q),
         .clock(init_ones$2$clock)
     );
-    qp_table$engine$map$init_partial$0 init_partial$0(
+    qp_table_engine_map_init_partial_0 init_partial_0(
         .d(init_partial$0$d),
         .q(init_partial$0$q),
         .clock(init_partial$0$clock)
     );
-    qp_table$engine$map$init_partial$1 init_partial$1(
+    qp_table_engine_map_init_partial_1 init_partial_1(
         .d(init_partial$1$d),
         .q(init_partial$1$q),
         .clock(init_partial$1$clock)
     );
-    qp_table$engine$map$init_partial$2 init_partial$2(
+    qp_table_engine_map_init_partial_2 init_partial_2(
         .d(init_partial$2$d),
         .q(init_partial$2$q),
         .clock(init_partial$2$clock)
     );
-    qp_table$engine$map$exists_k$0 exists_k$0(
+    qp_table_engine_map_exists_k_0 exists_k_0(
         .d(exists_k$0$d),
         .q(exists_k$0$q),
         .clock(exists_k$0$clock)
     );
-    qp_table$engine$map$exists_k$1 exists_k$1(
+    qp_table_engine_map_exists_k_1 exists_k_1(
         .d(exists_k$1$d),
         .q(exists_k$1$q),
         .clock(exists_k$1$clock)
     );
-    qp_table$engine$map$exists_k$2 exists_k$2(
+    qp_table_engine_map_exists_k_2 exists_k_2(
         .d(exists_k$2$d),
         .q(exists_k$2$q),
         .clock(exists_k$2$clock)
     );
-    qp_table$engine$map$next_word_q next_word_q(
+    qp_table_engine_map_next_word_q next_word_q(
         .d(next_word_q$d),
         .q(next_word_q$q),
         .clock(next_word_q$clock)
     );
-    qp_table$engine$map$word_exists_q word_exists_q(
+    qp_table_engine_map_word_exists_q word_exists_q(
         .d(word_exists_q$d),
         .q(word_exists_q$q),
         .clock(word_exists_q$clock)
     );
-    qp_table$engine$map$grp_any_q grp_any_q(
+    qp_table_engine_map_grp_any_q grp_any_q(
         .d(grp_any_q$d),
         .q(grp_any_q$q),
         .clock(grp_any_q$clock)
@@ -2995,10 +3013,10 @@ module qp_table$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done
         end
     end
     
-endmodule // qp_table$engine$map
+endmodule // qp_table_engine_map
 
 
-module qp_table$engine$map$accept_q(d,q,clock);
+module qp_table_engine_map_accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3014,10 +3032,10 @@ module qp_table$engine$map$accept_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$accept_q
+endmodule // qp_table_engine_map_accept_q
 
 
-module qp_table$engine$map$at_point_apply(d,q,clock);
+module qp_table_engine_map_at_point_apply(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3033,10 +3051,10 @@ module qp_table$engine$map$at_point_apply(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$at_point_apply
+endmodule // qp_table_engine_map_at_point_apply
 
 
-module qp_table$engine$map$at_walk_check(d,q,clock);
+module qp_table_engine_map_at_walk_check(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3052,10 +3070,10 @@ module qp_table$engine$map$at_walk_check(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$at_walk_check
+endmodule // qp_table_engine_map_at_walk_check
 
 
-module qp_table$engine$map$bit_hi_q(d,q,clock);
+module qp_table_engine_map_bit_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3071,10 +3089,10 @@ module qp_table$engine$map$bit_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$bit_hi_q
+endmodule // qp_table_engine_map_bit_hi_q
 
 
-module qp_table$engine$map$bit_lo_q(d,q,clock);
+module qp_table_engine_map_bit_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3090,10 +3108,10 @@ module qp_table$engine$map$bit_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$bit_lo_q
+endmodule // qp_table_engine_map_bit_lo_q
 
 
-module qp_table$engine$map$bit_mask_q(d,q,clock);
+module qp_table_engine_map_bit_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3109,10 +3127,10 @@ module qp_table$engine$map$bit_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$bit_mask_q
+endmodule // qp_table_engine_map_bit_mask_q
 
 
-module qp_table$engine$map$done_q(d,q,clock);
+module qp_table_engine_map_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3128,10 +3146,10 @@ module qp_table$engine$map$done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$done_q
+endmodule // qp_table_engine_map_done_q
 
 
-module qp_table$engine$map$down(d,q,clock);
+module qp_table_engine_map_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3147,10 +3165,10 @@ module qp_table$engine$map$down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$down
+endmodule // qp_table_engine_map_down
 
 
-module qp_table$engine$map$exists_k$0(d,q,clock);
+module qp_table_engine_map_exists_k_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3166,10 +3184,10 @@ module qp_table$engine$map$exists_k$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$exists_k$0
+endmodule // qp_table_engine_map_exists_k_0
 
 
-module qp_table$engine$map$exists_k$1(d,q,clock);
+module qp_table_engine_map_exists_k_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3185,10 +3203,10 @@ module qp_table$engine$map$exists_k$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$exists_k$1
+endmodule // qp_table_engine_map_exists_k_1
 
 
-module qp_table$engine$map$exists_k$2(d,q,clock);
+module qp_table_engine_map_exists_k_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3204,10 +3222,10 @@ module qp_table$engine$map$exists_k$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$exists_k$2
+endmodule // qp_table_engine_map_exists_k_2
 
 
-module qp_table$engine$map$first$0(bits,num,any);
+module qp_table_engine_map_first_0(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3290,10 +3308,10 @@ module qp_table$engine$map$first$0(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table$engine$map$first$0
+endmodule // qp_table_engine_map_first_0
 
 
-module qp_table$engine$map$first$1(bits,num,any);
+module qp_table_engine_map_first_1(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3376,10 +3394,10 @@ module qp_table$engine$map$first$1(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table$engine$map$first$1
+endmodule // qp_table_engine_map_first_1
 
 
-module qp_table$engine$map$first$2(bits,num,any);
+module qp_table_engine_map_first_2(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3462,10 +3480,10 @@ module qp_table$engine$map$first$2(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table$engine$map$first$2
+endmodule // qp_table_engine_map_first_2
 
 
-module qp_table$engine$map$first$3(bits,num,any);
+module qp_table_engine_map_first_3(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3548,10 +3566,10 @@ module qp_table$engine$map$first$3(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table$engine$map$first$3
+endmodule // qp_table_engine_map_first_3
 
 
-module qp_table$engine$map$found_q(d,q,clock);
+module qp_table_engine_map_found_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3567,10 +3585,10 @@ module qp_table$engine$map$found_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$found_q
+endmodule // qp_table_engine_map_found_q
 
 
-module qp_table$engine$map$ge_mask_q(d,q,clock);
+module qp_table_engine_map_ge_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3586,10 +3604,10 @@ module qp_table$engine$map$ge_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$ge_mask_q
+endmodule // qp_table_engine_map_ge_mask_q
 
 
-module qp_table$engine$map$grp_any_q(d,q,clock);
+module qp_table_engine_map_grp_any_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3605,10 +3623,10 @@ module qp_table$engine$map$grp_any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$grp_any_q
+endmodule // qp_table_engine_map_grp_any_q
 
 
-module qp_table$engine$map$init_done_q(d,q,clock);
+module qp_table_engine_map_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3624,10 +3642,10 @@ module qp_table$engine$map$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_done_q
+endmodule // qp_table_engine_map_init_done_q
 
 
-module qp_table$engine$map$init_exists$0(d,q,clock);
+module qp_table_engine_map_init_exists_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3643,10 +3661,10 @@ module qp_table$engine$map$init_exists$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_exists$0
+endmodule // qp_table_engine_map_init_exists_0
 
 
-module qp_table$engine$map$init_exists$1(d,q,clock);
+module qp_table_engine_map_init_exists_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3662,10 +3680,10 @@ module qp_table$engine$map$init_exists$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_exists$1
+endmodule // qp_table_engine_map_init_exists_1
 
 
-module qp_table$engine$map$init_exists$2(d,q,clock);
+module qp_table_engine_map_init_exists_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3681,10 +3699,10 @@ module qp_table$engine$map$init_exists$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_exists$2
+endmodule // qp_table_engine_map_init_exists_2
 
 
-module qp_table$engine$map$init_ones$0(d,q,clock);
+module qp_table_engine_map_init_ones_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3700,10 +3718,10 @@ module qp_table$engine$map$init_ones$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_ones$0
+endmodule // qp_table_engine_map_init_ones_0
 
 
-module qp_table$engine$map$init_ones$1(d,q,clock);
+module qp_table_engine_map_init_ones_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3719,10 +3737,10 @@ module qp_table$engine$map$init_ones$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_ones$1
+endmodule // qp_table_engine_map_init_ones_1
 
 
-module qp_table$engine$map$init_ones$2(d,q,clock);
+module qp_table_engine_map_init_ones_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3738,10 +3756,10 @@ module qp_table$engine$map$init_ones$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_ones$2
+endmodule // qp_table_engine_map_init_ones_2
 
 
-module qp_table$engine$map$init_partial$0(d,q,clock);
+module qp_table_engine_map_init_partial_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3757,10 +3775,10 @@ module qp_table$engine$map$init_partial$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_partial$0
+endmodule // qp_table_engine_map_init_partial_0
 
 
-module qp_table$engine$map$init_partial$1(d,q,clock);
+module qp_table_engine_map_init_partial_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3776,10 +3794,10 @@ module qp_table$engine$map$init_partial$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_partial$1
+endmodule // qp_table_engine_map_init_partial_1
 
 
-module qp_table$engine$map$init_partial$2(d,q,clock);
+module qp_table_engine_map_init_partial_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3795,10 +3813,10 @@ module qp_table$engine$map$init_partial$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_partial$2
+endmodule // qp_table_engine_map_init_partial_2
 
 
-module qp_table$engine$map$init_valid(d,q,clock);
+module qp_table_engine_map_init_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3814,10 +3832,10 @@ module qp_table$engine$map$init_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_valid
+endmodule // qp_table_engine_map_init_valid
 
 
-module qp_table$engine$map$init_wa(d,q,clock);
+module qp_table_engine_map_init_wa(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -3833,10 +3851,10 @@ module qp_table$engine$map$init_wa(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_wa
+endmodule // qp_table_engine_map_init_wa
 
 
-module qp_table$engine$map$init_word(d,q,clock);
+module qp_table_engine_map_init_word(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -3852,10 +3870,10 @@ module qp_table$engine$map$init_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$init_word
+endmodule // qp_table_engine_map_init_word
 
 
-module qp_table$engine$map$is_set_r(d,q,clock);
+module qp_table_engine_map_is_set_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3871,10 +3889,10 @@ module qp_table$engine$map$is_set_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$is_set_r
+endmodule // qp_table_engine_map_is_set_r
 
 
-module qp_table$engine$map$is_test_r(d,q,clock);
+module qp_table_engine_map_is_test_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3890,10 +3908,10 @@ module qp_table$engine$map$is_test_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$is_test_r
+endmodule // qp_table_engine_map_is_test_r
 
 
-module qp_table$engine$map$latched(d,q,clock);
+module qp_table_engine_map_latched(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3909,10 +3927,10 @@ module qp_table$engine$map$latched(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$latched
+endmodule // qp_table_engine_map_latched
 
 
-module qp_table$engine$map$level(d,q,clock);
+module qp_table_engine_map_level(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -3928,10 +3946,10 @@ module qp_table$engine$map$level(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$level
+endmodule // qp_table_engine_map_level
 
 
-module qp_table$engine$map$lvl0_r(d,q,clock);
+module qp_table_engine_map_lvl0_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3947,10 +3965,10 @@ module qp_table$engine$map$lvl0_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$lvl0_r
+endmodule // qp_table_engine_map_lvl0_r
 
 
-module qp_table$engine$map$may_prop_r(d,q,clock);
+module qp_table_engine_map_may_prop_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3966,10 +3984,10 @@ module qp_table$engine$map$may_prop_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$may_prop_r
+endmodule // qp_table_engine_map_may_prop_r
 
 
-module qp_table$engine$map$modified_q(d,q,clock);
+module qp_table_engine_map_modified_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3985,10 +4003,10 @@ module qp_table$engine$map$modified_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$modified_q
+endmodule // qp_table_engine_map_modified_q
 
 
-module qp_table$engine$map$next_word_q(d,q,clock);
+module qp_table_engine_map_next_word_q(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4004,10 +4022,10 @@ module qp_table$engine$map$next_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$next_word_q
+endmodule // qp_table_engine_map_next_word_q
 
 
-module qp_table$engine$map$nums_q(d,q,clock);
+module qp_table_engine_map_nums_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -4023,10 +4041,10 @@ module qp_table$engine$map$nums_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$nums_q
+endmodule // qp_table_engine_map_nums_q
 
 
-module qp_table$engine$map$op_q(d,q,clock);
+module qp_table_engine_map_op_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4042,10 +4060,10 @@ module qp_table$engine$map$op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$op_q
+endmodule // qp_table_engine_map_op_q
 
 
-module qp_table$engine$map$pos(d,q,clock);
+module qp_table_engine_map_pos(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4061,10 +4079,10 @@ module qp_table$engine$map$pos(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$pos
+endmodule // qp_table_engine_map_pos
 
 
-module qp_table$engine$map$rams$0(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_map_rams_0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4103,10 +4121,10 @@ module qp_table$engine$map$rams$0(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table$engine$map$rams$0
+endmodule // qp_table_engine_map_rams_0
 
 
-module qp_table$engine$map$rams$1(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_map_rams_1(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4145,10 +4163,10 @@ module qp_table$engine$map$rams$1(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table$engine$map$rams$1
+endmodule // qp_table_engine_map_rams_1
 
 
-module qp_table$engine$map$rams$2(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_map_rams_2(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4187,10 +4205,10 @@ module qp_table$engine$map$rams$2(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table$engine$map$rams$2
+endmodule // qp_table_engine_map_rams_2
 
 
-module qp_table$engine$map$rd_wait(d,q,clock);
+module qp_table_engine_map_rd_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4206,10 +4224,10 @@ module qp_table$engine$map$rd_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$rd_wait
+endmodule // qp_table_engine_map_rd_wait
 
 
-module qp_table$engine$map$result_q(d,q,clock);
+module qp_table_engine_map_result_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4225,10 +4243,10 @@ module qp_table$engine$map$result_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$result_q
+endmodule // qp_table_engine_map_result_q
 
 
-module qp_table$engine$map$state(d,q,clock);
+module qp_table_engine_map_state(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4258,10 +4276,10 @@ module qp_table$engine$map$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$state
+endmodule // qp_table_engine_map_state
 
 
-module qp_table$engine$map$stop_nogo_r(d,q,clock);
+module qp_table_engine_map_stop_nogo_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4277,10 +4295,10 @@ module qp_table$engine$map$stop_nogo_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$stop_nogo_r
+endmodule // qp_table_engine_map_stop_nogo_r
 
 
-module qp_table$engine$map$top_r(d,q,clock);
+module qp_table_engine_map_top_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4296,10 +4314,10 @@ module qp_table$engine$map$top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$top_r
+endmodule // qp_table_engine_map_top_r
 
 
-module qp_table$engine$map$wa_q(d,q,clock);
+module qp_table_engine_map_wa_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4315,10 +4333,10 @@ module qp_table$engine$map$wa_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wa_q
+endmodule // qp_table_engine_map_wa_q
 
 
-module qp_table$engine$map$wd_q$0(d,q,clock);
+module qp_table_engine_map_wd_q_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4334,10 +4352,10 @@ module qp_table$engine$map$wd_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wd_q$0
+endmodule // qp_table_engine_map_wd_q_0
 
 
-module qp_table$engine$map$wd_q$1(d,q,clock);
+module qp_table_engine_map_wd_q_1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4353,10 +4371,10 @@ module qp_table$engine$map$wd_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wd_q$1
+endmodule // qp_table_engine_map_wd_q_1
 
 
-module qp_table$engine$map$wd_q$2(d,q,clock);
+module qp_table_engine_map_wd_q_2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4372,10 +4390,10 @@ module qp_table$engine$map$wd_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wd_q$2
+endmodule // qp_table_engine_map_wd_q_2
 
 
-module qp_table$engine$map$we_q$0(d,q,clock);
+module qp_table_engine_map_we_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4391,10 +4409,10 @@ module qp_table$engine$map$we_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$we_q$0
+endmodule // qp_table_engine_map_we_q_0
 
 
-module qp_table$engine$map$we_q$1(d,q,clock);
+module qp_table_engine_map_we_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4410,10 +4428,10 @@ module qp_table$engine$map$we_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$we_q$1
+endmodule // qp_table_engine_map_we_q_1
 
 
-module qp_table$engine$map$we_q$2(d,q,clock);
+module qp_table_engine_map_we_q_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4429,10 +4447,10 @@ module qp_table$engine$map$we_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$we_q$2
+endmodule // qp_table_engine_map_we_q_2
 
 
-module qp_table$engine$map$word_exists_q(d,q,clock);
+module qp_table_engine_map_word_exists_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4448,10 +4466,10 @@ module qp_table$engine$map$word_exists_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$word_exists_q
+endmodule // qp_table_engine_map_word_exists_q
 
 
-module qp_table$engine$map$wrap(d,q,clock);
+module qp_table_engine_map_wrap(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4467,10 +4485,10 @@ module qp_table$engine$map$wrap(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wrap
+endmodule // qp_table_engine_map_wrap
 
 
-module qp_table$engine$map$wrapped(d,q,clock);
+module qp_table_engine_map_wrapped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4486,10 +4504,10 @@ module qp_table$engine$map$wrapped(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$wrapped
+endmodule // qp_table_engine_map_wrapped
 
 
-module qp_table$engine$map$zero_hi_q(d,q,clock);
+module qp_table_engine_map_zero_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4505,10 +4523,10 @@ module qp_table$engine$map$zero_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$zero_hi_q
+endmodule // qp_table_engine_map_zero_hi_q
 
 
-module qp_table$engine$map$zero_lo_q(d,q,clock);
+module qp_table_engine_map_zero_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4524,10 +4542,10 @@ module qp_table$engine$map$zero_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$zero_lo_q
+endmodule // qp_table_engine_map_zero_lo_q
 
 
-module qp_table$engine$map$zero_mask_q(d,q,clock);
+module qp_table_engine_map_zero_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4543,10 +4561,10 @@ module qp_table$engine$map$zero_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map$zero_mask_q
+endmodule // qp_table_engine_map_zero_mask_q
 
 
-module qp_table$engine$map_cmd_q(d,q,clock);
+module qp_table_engine_map_cmd_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4562,10 +4580,10 @@ module qp_table$engine$map_cmd_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map_cmd_q
+endmodule // qp_table_engine_map_cmd_q
 
 
-module qp_table$engine$map_index_q(d,q,clock);
+module qp_table_engine_map_index_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4581,10 +4599,10 @@ module qp_table$engine$map_index_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map_index_q
+endmodule // qp_table_engine_map_index_q
 
 
-module qp_table$engine$map_valid_q(d,q,clock);
+module qp_table_engine_map_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4600,10 +4618,10 @@ module qp_table$engine$map_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$map_valid_q
+endmodule // qp_table_engine_map_valid_q
 
 
-module qp_table$engine$next_alloc(d,q,clock);
+module qp_table_engine_next_alloc(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4619,10 +4637,10 @@ module qp_table$engine$next_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$next_alloc
+endmodule // qp_table_engine_next_alloc
 
 
-module qp_table$engine$op(d,q,clock);
+module qp_table_engine_op(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4638,10 +4656,10 @@ module qp_table$engine$op(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op
+endmodule // qp_table_engine_op
 
 
-module qp_table$engine$op_alloc_at_r(d,q,clock);
+module qp_table_engine_op_alloc_at_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4657,10 +4675,10 @@ module qp_table$engine$op_alloc_at_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_alloc_at_r
+endmodule // qp_table_engine_op_alloc_at_r
 
 
-module qp_table$engine$op_alloc_r(d,q,clock);
+module qp_table_engine_op_alloc_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4676,10 +4694,10 @@ module qp_table$engine$op_alloc_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_alloc_r
+endmodule // qp_table_engine_op_alloc_r
 
 
-module qp_table$engine$op_bad_r(d,q,clock);
+module qp_table_engine_op_bad_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4695,10 +4713,10 @@ module qp_table$engine$op_bad_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_bad_r
+endmodule // qp_table_engine_op_bad_r
 
 
-module qp_table$engine$op_flush_r(d,q,clock);
+module qp_table_engine_op_flush_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4714,10 +4732,10 @@ module qp_table$engine$op_flush_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_flush_r
+endmodule // qp_table_engine_op_flush_r
 
 
-module qp_table$engine$op_free_r(d,q,clock);
+module qp_table_engine_op_free_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4733,10 +4751,10 @@ module qp_table$engine$op_free_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_free_r
+endmodule // qp_table_engine_op_free_r
 
 
-module qp_table$engine$op_publish_r(d,q,clock);
+module qp_table_engine_op_publish_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4752,10 +4770,10 @@ module qp_table$engine$op_publish_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$op_publish_r
+endmodule // qp_table_engine_op_publish_r
 
 
-module qp_table$engine$pass_at_q(d,q,clock);
+module qp_table_engine_pass_at_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4771,10 +4789,10 @@ module qp_table$engine$pass_at_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$pass_at_q
+endmodule // qp_table_engine_pass_at_q
 
 
-module qp_table$engine$pass_free_q(d,q,clock);
+module qp_table_engine_pass_free_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4790,10 +4808,10 @@ module qp_table$engine$pass_free_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$pass_free_q
+endmodule // qp_table_engine_pass_free_q
 
 
-module qp_table$engine$pending_qpn(d,q,clock);
+module qp_table_engine_pending_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4809,10 +4827,10 @@ module qp_table$engine$pending_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$pending_qpn
+endmodule // qp_table_engine_pending_qpn
 
 
-module qp_table$engine$pending_status(d,q,clock);
+module qp_table_engine_pending_status(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4828,10 +4846,10 @@ module qp_table$engine$pending_status(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$pending_status
+endmodule // qp_table_engine_pending_status
 
 
-module qp_table$engine$q_count(d,q,clock);
+module qp_table_engine_q_count(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -4847,10 +4865,10 @@ module qp_table$engine$q_count(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$q_count
+endmodule // qp_table_engine_q_count
 
 
-module qp_table$engine$q_overflow(d,q,clock);
+module qp_table_engine_q_overflow(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4866,10 +4884,10 @@ module qp_table$engine$q_overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$q_overflow
+endmodule // qp_table_engine_q_overflow
 
 
-module qp_table$engine$q_rd(d,q,clock);
+module qp_table_engine_q_rd(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -4885,10 +4903,10 @@ module qp_table$engine$q_rd(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$q_rd
+endmodule // qp_table_engine_q_rd
 
 
-module qp_table$engine$q_wr(d,q,clock);
+module qp_table_engine_q_wr(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -4904,10 +4922,10 @@ module qp_table$engine$q_wr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$q_wr
+endmodule // qp_table_engine_q_wr
 
 
-module qp_table$engine$qpn(d,q,clock);
+module qp_table_engine_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4923,10 +4941,10 @@ module qp_table$engine$qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$qpn
+endmodule // qp_table_engine_qpn
 
 
-module qp_table$engine$qpn_q(d,q,clock);
+module qp_table_engine_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4942,10 +4960,10 @@ module qp_table$engine$qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$qpn_q
+endmodule // qp_table_engine_qpn_q
 
 
-module qp_table$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4984,10 +5002,10 @@ module qp_table$engine$qram(clock,read_address,read_data,write_enable,write_addr
        end
     end
     `endif
-endmodule // qp_table$engine$qram
+endmodule // qp_table_engine_qram
 
 
-module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5026,10 +5044,10 @@ module qp_table$engine$ram(clock,read_address,read_data,write_enable,write_addre
        end
     end
     `endif
-endmodule // qp_table$engine$ram
+endmodule // qp_table_engine_ram
 
 
-module qp_table$engine$read_hold_q(d,q,clock);
+module qp_table_engine_read_hold_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5045,10 +5063,10 @@ module qp_table$engine$read_hold_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$read_hold_q
+endmodule // qp_table_engine_read_hold_q
 
 
-module qp_table$engine$req_fire_r$0(d,q,clock);
+module qp_table_engine_req_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5064,10 +5082,10 @@ module qp_table$engine$req_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$req_fire_r$0
+endmodule // qp_table_engine_req_fire_r_0
 
 
-module qp_table$engine$req_fire_r$1(d,q,clock);
+module qp_table_engine_req_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5083,10 +5101,10 @@ module qp_table$engine$req_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$req_fire_r$1
+endmodule // qp_table_engine_req_fire_r_1
 
 
-module qp_table$engine$rsp_fire_r$0(d,q,clock);
+module qp_table_engine_rsp_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5102,10 +5120,10 @@ module qp_table$engine$rsp_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$rsp_fire_r$0
+endmodule // qp_table_engine_rsp_fire_r_0
 
 
-module qp_table$engine$rsp_fire_r$1(d,q,clock);
+module qp_table_engine_rsp_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5121,10 +5139,10 @@ module qp_table$engine$rsp_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$rsp_fire_r$1
+endmodule // qp_table_engine_rsp_fire_r_1
 
 
-module qp_table$engine$state(d,q,clock);
+module qp_table_engine_state(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -5164,10 +5182,10 @@ module qp_table$engine$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$state
+endmodule // qp_table_engine_state
 
 
-module qp_table$engine$status_q(d,q,clock);
+module qp_table_engine_status_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5183,10 +5201,10 @@ module qp_table$engine$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$status_q
+endmodule // qp_table_engine_status_q
 
 
-module qp_table$engine$time_q(d,q,clock);
+module qp_table_engine_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -5202,10 +5220,10 @@ module qp_table$engine$time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$time_q
+endmodule // qp_table_engine_time_q
 
 
-module qp_table$engine$waddr_q(d,q,clock);
+module qp_table_engine_waddr_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5221,10 +5239,10 @@ module qp_table$engine$waddr_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$waddr_q
+endmodule // qp_table_engine_waddr_q
 
 
-module qp_table$engine$wait_q(d,q,clock);
+module qp_table_engine_wait_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5240,10 +5258,10 @@ module qp_table$engine$wait_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$wait_q
+endmodule // qp_table_engine_wait_q
 
 
-module qp_table$engine$was_idle(d,q,clock);
+module qp_table_engine_was_idle(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5259,10 +5277,10 @@ module qp_table$engine$was_idle(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$was_idle
+endmodule // qp_table_engine_was_idle
 
 
-module qp_table$engine$wdata_q(d,q,clock);
+module qp_table_engine_wdata_q(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -5278,10 +5296,10 @@ module qp_table$engine$wdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$wdata_q
+endmodule // qp_table_engine_wdata_q
 
 
-module qp_table$engine$we_q(d,q,clock);
+module qp_table_engine_we_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5297,10 +5315,10 @@ module qp_table$engine$we_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$engine$we_q
+endmodule // qp_table_engine_we_q
 
 
-module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
+module qp_table_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -5471,7 +5489,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table$pipe_rx$ram ram(
+    qp_table_pipe_rx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -5479,7 +5497,7 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table$pipe_rx$queue queue(
+    qp_table_pipe_rx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -5489,84 +5507,84 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table$pipe_rx$counters counters(
+    qp_table_pipe_rx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table$pipe_rx$s1_valid s1_valid(
+    qp_table_pipe_rx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table$pipe_rx$s1_qpn s1_qpn(
+    qp_table_pipe_rx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table$pipe_rx$s1_tag s1_tag(
+    qp_table_pipe_rx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table$pipe_rx$s2_valid s2_valid(
+    qp_table_pipe_rx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table$pipe_rx$s2_qpn s2_qpn(
+    qp_table_pipe_rx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table$pipe_rx$s2_tag s2_tag(
+    qp_table_pipe_rx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table$pipe_rx$s2_pre s2_pre(
+    qp_table_pipe_rx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table$pipe_rx$s2_oor s2_oor(
+    qp_table_pipe_rx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table$pipe_rx$s3_valid s3_valid(
+    qp_table_pipe_rx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table$pipe_rx$s3_lookup s3_lookup(
+    qp_table_pipe_rx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table$pipe_rx$s3_words s3_words(
+    qp_table_pipe_rx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table$pipe_rx$flight flight(
+    qp_table_pipe_rx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table$pipe_rx$room room(
+    qp_table_pipe_rx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table$pipe_rx$d3_valid d3_valid(
+    qp_table_pipe_rx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table$pipe_rx$d3_addr d3_addr(
+    qp_table_pipe_rx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -5772,10 +5790,10 @@ module qp_table$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         end
     end
     
-endmodule // qp_table$pipe_rx
+endmodule // qp_table_pipe_rx
 
 
-module qp_table$pipe_rx$counters(clock,rst,fire,status,counts);
+module qp_table_pipe_rx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -5807,17 +5825,17 @@ module qp_table$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table$pipe_rx$counters$cnt cnt(
+    qp_table_pipe_rx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table$pipe_rx$counters$fire_q fire_q(
+    qp_table_pipe_rx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table$pipe_rx$counters$status_q status_q(
+    qp_table_pipe_rx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -5861,10 +5879,10 @@ module qp_table$pipe_rx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table$pipe_rx$counters
+endmodule // qp_table_pipe_rx_counters
 
 
-module qp_table$pipe_rx$counters$cnt(d,q,clock);
+module qp_table_pipe_rx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -5880,10 +5898,10 @@ module qp_table$pipe_rx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$counters$cnt
+endmodule // qp_table_pipe_rx_counters_cnt
 
 
-module qp_table$pipe_rx$counters$fire_q(d,q,clock);
+module qp_table_pipe_rx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5899,10 +5917,10 @@ module qp_table$pipe_rx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$counters$fire_q
+endmodule // qp_table_pipe_rx_counters_fire_q
 
 
-module qp_table$pipe_rx$counters$status_q(d,q,clock);
+module qp_table_pipe_rx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -5918,10 +5936,10 @@ module qp_table$pipe_rx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$counters$status_q
+endmodule // qp_table_pipe_rx_counters_status_q
 
 
-module qp_table$pipe_rx$d3_addr(d,q,clock);
+module qp_table_pipe_rx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5937,10 +5955,10 @@ module qp_table$pipe_rx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$d3_addr
+endmodule // qp_table_pipe_rx_d3_addr
 
 
-module qp_table$pipe_rx$d3_valid(d,q,clock);
+module qp_table_pipe_rx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5956,10 +5974,10 @@ module qp_table$pipe_rx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$d3_valid
+endmodule // qp_table_pipe_rx_d3_valid
 
 
-module qp_table$pipe_rx$flight(d,q,clock);
+module qp_table_pipe_rx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -5975,10 +5993,10 @@ module qp_table$pipe_rx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$flight
+endmodule // qp_table_pipe_rx_flight
 
 
-module qp_table$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_pipe_rx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -6052,10 +6070,10 @@ module qp_table$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,dat
        end
     end
     `endif
-endmodule // qp_table$pipe_rx$queue
+endmodule // qp_table_pipe_rx_queue
 
 
-module qp_table$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_pipe_rx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -6094,10 +6112,10 @@ module qp_table$pipe_rx$ram(clock,read_address,read_data,write_enable,write_addr
        end
     end
     `endif
-endmodule // qp_table$pipe_rx$ram
+endmodule // qp_table_pipe_rx_ram
 
 
-module qp_table$pipe_rx$room(d,q,clock);
+module qp_table_pipe_rx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6113,10 +6131,10 @@ module qp_table$pipe_rx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$room
+endmodule // qp_table_pipe_rx_room
 
 
-module qp_table$pipe_rx$s1_qpn(d,q,clock);
+module qp_table_pipe_rx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -6132,10 +6150,10 @@ module qp_table$pipe_rx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s1_qpn
+endmodule // qp_table_pipe_rx_s1_qpn
 
 
-module qp_table$pipe_rx$s1_tag(d,q,clock);
+module qp_table_pipe_rx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6151,10 +6169,10 @@ module qp_table$pipe_rx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s1_tag
+endmodule // qp_table_pipe_rx_s1_tag
 
 
-module qp_table$pipe_rx$s1_valid(d,q,clock);
+module qp_table_pipe_rx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6170,10 +6188,10 @@ module qp_table$pipe_rx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s1_valid
+endmodule // qp_table_pipe_rx_s1_valid
 
 
-module qp_table$pipe_rx$s2_oor(d,q,clock);
+module qp_table_pipe_rx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6189,10 +6207,10 @@ module qp_table$pipe_rx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s2_oor
+endmodule // qp_table_pipe_rx_s2_oor
 
 
-module qp_table$pipe_rx$s2_pre(d,q,clock);
+module qp_table_pipe_rx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6208,10 +6226,10 @@ module qp_table$pipe_rx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s2_pre
+endmodule // qp_table_pipe_rx_s2_pre
 
 
-module qp_table$pipe_rx$s2_qpn(d,q,clock);
+module qp_table_pipe_rx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -6227,10 +6245,10 @@ module qp_table$pipe_rx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s2_qpn
+endmodule // qp_table_pipe_rx_s2_qpn
 
 
-module qp_table$pipe_rx$s2_tag(d,q,clock);
+module qp_table_pipe_rx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6246,10 +6264,10 @@ module qp_table$pipe_rx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s2_tag
+endmodule // qp_table_pipe_rx_s2_tag
 
 
-module qp_table$pipe_rx$s2_valid(d,q,clock);
+module qp_table_pipe_rx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6265,10 +6283,10 @@ module qp_table$pipe_rx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s2_valid
+endmodule // qp_table_pipe_rx_s2_valid
 
 
-module qp_table$pipe_rx$s3_lookup(d,q,clock);
+module qp_table_pipe_rx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -6284,10 +6302,10 @@ module qp_table$pipe_rx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s3_lookup
+endmodule // qp_table_pipe_rx_s3_lookup
 
 
-module qp_table$pipe_rx$s3_valid(d,q,clock);
+module qp_table_pipe_rx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6303,10 +6321,10 @@ module qp_table$pipe_rx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s3_valid
+endmodule // qp_table_pipe_rx_s3_valid
 
 
-module qp_table$pipe_rx$s3_words(d,q,clock);
+module qp_table_pipe_rx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -6322,10 +6340,10 @@ module qp_table$pipe_rx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_rx$s3_words
+endmodule // qp_table_pipe_rx_s3_words
 
 
-module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
+module qp_table_pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -6496,7 +6514,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table$pipe_tx$ram ram(
+    qp_table_pipe_tx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -6504,7 +6522,7 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table$pipe_tx$queue queue(
+    qp_table_pipe_tx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -6514,84 +6532,84 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table$pipe_tx$counters counters(
+    qp_table_pipe_tx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table$pipe_tx$s1_valid s1_valid(
+    qp_table_pipe_tx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table$pipe_tx$s1_qpn s1_qpn(
+    qp_table_pipe_tx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table$pipe_tx$s1_tag s1_tag(
+    qp_table_pipe_tx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table$pipe_tx$s2_valid s2_valid(
+    qp_table_pipe_tx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table$pipe_tx$s2_qpn s2_qpn(
+    qp_table_pipe_tx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table$pipe_tx$s2_tag s2_tag(
+    qp_table_pipe_tx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table$pipe_tx$s2_pre s2_pre(
+    qp_table_pipe_tx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table$pipe_tx$s2_oor s2_oor(
+    qp_table_pipe_tx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table$pipe_tx$s3_valid s3_valid(
+    qp_table_pipe_tx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table$pipe_tx$s3_lookup s3_lookup(
+    qp_table_pipe_tx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table$pipe_tx$s3_words s3_words(
+    qp_table_pipe_tx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table$pipe_tx$flight flight(
+    qp_table_pipe_tx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table$pipe_tx$room room(
+    qp_table_pipe_tx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table$pipe_tx$d3_valid d3_valid(
+    qp_table_pipe_tx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table$pipe_tx$d3_addr d3_addr(
+    qp_table_pipe_tx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -6797,10 +6815,10 @@ module qp_table$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_q
         end
     end
     
-endmodule // qp_table$pipe_tx
+endmodule // qp_table_pipe_tx
 
 
-module qp_table$pipe_tx$counters(clock,rst,fire,status,counts);
+module qp_table_pipe_tx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -6832,17 +6850,17 @@ module qp_table$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table$pipe_tx$counters$cnt cnt(
+    qp_table_pipe_tx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table$pipe_tx$counters$fire_q fire_q(
+    qp_table_pipe_tx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table$pipe_tx$counters$status_q status_q(
+    qp_table_pipe_tx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -6886,10 +6904,10 @@ module qp_table$pipe_tx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table$pipe_tx$counters
+endmodule // qp_table_pipe_tx_counters
 
 
-module qp_table$pipe_tx$counters$cnt(d,q,clock);
+module qp_table_pipe_tx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -6905,10 +6923,10 @@ module qp_table$pipe_tx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$counters$cnt
+endmodule // qp_table_pipe_tx_counters_cnt
 
 
-module qp_table$pipe_tx$counters$fire_q(d,q,clock);
+module qp_table_pipe_tx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6924,10 +6942,10 @@ module qp_table$pipe_tx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$counters$fire_q
+endmodule // qp_table_pipe_tx_counters_fire_q
 
 
-module qp_table$pipe_tx$counters$status_q(d,q,clock);
+module qp_table_pipe_tx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -6943,10 +6961,10 @@ module qp_table$pipe_tx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$counters$status_q
+endmodule // qp_table_pipe_tx_counters_status_q
 
 
-module qp_table$pipe_tx$d3_addr(d,q,clock);
+module qp_table_pipe_tx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6962,10 +6980,10 @@ module qp_table$pipe_tx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$d3_addr
+endmodule // qp_table_pipe_tx_d3_addr
 
 
-module qp_table$pipe_tx$d3_valid(d,q,clock);
+module qp_table_pipe_tx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6981,10 +6999,10 @@ module qp_table$pipe_tx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$d3_valid
+endmodule // qp_table_pipe_tx_d3_valid
 
 
-module qp_table$pipe_tx$flight(d,q,clock);
+module qp_table_pipe_tx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -7000,10 +7018,10 @@ module qp_table$pipe_tx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$flight
+endmodule // qp_table_pipe_tx_flight
 
 
-module qp_table$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_pipe_tx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -7077,10 +7095,10 @@ module qp_table$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,dat
        end
     end
     `endif
-endmodule // qp_table$pipe_tx$queue
+endmodule // qp_table_pipe_tx_queue
 
 
-module qp_table$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_pipe_tx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7119,10 +7137,10 @@ module qp_table$pipe_tx$ram(clock,read_address,read_data,write_enable,write_addr
        end
     end
     `endif
-endmodule // qp_table$pipe_tx$ram
+endmodule // qp_table_pipe_tx_ram
 
 
-module qp_table$pipe_tx$room(d,q,clock);
+module qp_table_pipe_tx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7138,10 +7156,10 @@ module qp_table$pipe_tx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$room
+endmodule // qp_table_pipe_tx_room
 
 
-module qp_table$pipe_tx$s1_qpn(d,q,clock);
+module qp_table_pipe_tx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7157,10 +7175,10 @@ module qp_table$pipe_tx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s1_qpn
+endmodule // qp_table_pipe_tx_s1_qpn
 
 
-module qp_table$pipe_tx$s1_tag(d,q,clock);
+module qp_table_pipe_tx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7176,10 +7194,10 @@ module qp_table$pipe_tx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s1_tag
+endmodule // qp_table_pipe_tx_s1_tag
 
 
-module qp_table$pipe_tx$s1_valid(d,q,clock);
+module qp_table_pipe_tx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7195,10 +7213,10 @@ module qp_table$pipe_tx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s1_valid
+endmodule // qp_table_pipe_tx_s1_valid
 
 
-module qp_table$pipe_tx$s2_oor(d,q,clock);
+module qp_table_pipe_tx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7214,10 +7232,10 @@ module qp_table$pipe_tx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s2_oor
+endmodule // qp_table_pipe_tx_s2_oor
 
 
-module qp_table$pipe_tx$s2_pre(d,q,clock);
+module qp_table_pipe_tx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7233,10 +7251,10 @@ module qp_table$pipe_tx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s2_pre
+endmodule // qp_table_pipe_tx_s2_pre
 
 
-module qp_table$pipe_tx$s2_qpn(d,q,clock);
+module qp_table_pipe_tx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7252,10 +7270,10 @@ module qp_table$pipe_tx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s2_qpn
+endmodule // qp_table_pipe_tx_s2_qpn
 
 
-module qp_table$pipe_tx$s2_tag(d,q,clock);
+module qp_table_pipe_tx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7271,10 +7289,10 @@ module qp_table$pipe_tx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s2_tag
+endmodule // qp_table_pipe_tx_s2_tag
 
 
-module qp_table$pipe_tx$s2_valid(d,q,clock);
+module qp_table_pipe_tx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7290,10 +7308,10 @@ module qp_table$pipe_tx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s2_valid
+endmodule // qp_table_pipe_tx_s2_valid
 
 
-module qp_table$pipe_tx$s3_lookup(d,q,clock);
+module qp_table_pipe_tx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -7309,10 +7327,10 @@ module qp_table$pipe_tx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s3_lookup
+endmodule // qp_table_pipe_tx_s3_lookup
 
 
-module qp_table$pipe_tx$s3_valid(d,q,clock);
+module qp_table_pipe_tx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7328,10 +7346,10 @@ module qp_table$pipe_tx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s3_valid
+endmodule // qp_table_pipe_tx_s3_valid
 
 
-module qp_table$pipe_tx$s3_words(d,q,clock);
+module qp_table_pipe_tx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -7347,10 +7365,10 @@ module qp_table$pipe_tx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$pipe_tx$s3_words
+endmodule // qp_table_pipe_tx_s3_words
 
 
-module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);
+module qp_table_regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);
     
     // Module arguments
     input wire  clock;
@@ -7565,157 +7583,157 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
     reg  [2:0] port_reg;
     
     // Sub module instances
-    qp_table$regs$dir_index dir_index(
+    qp_table_regs_dir_index dir_index(
         .d(dir_index$d),
         .q(dir_index$q),
         .clock(dir_index$clock)
     );
-    qp_table$regs$stage_lo stage_lo(
+    qp_table_regs_stage_lo stage_lo(
         .d(stage_lo$d),
         .q(stage_lo$q),
         .clock(stage_lo$clock)
     );
-    qp_table$regs$stage_hi stage_hi(
+    qp_table_regs_stage_hi stage_hi(
         .d(stage_hi$d),
         .q(stage_hi$q),
         .clock(stage_hi$clock)
     );
-    qp_table$regs$ar_dir ar_dir(
+    qp_table_regs_ar_dir ar_dir(
         .d(ar_dir$d),
         .q(ar_dir$q),
         .clock(ar_dir$clock)
     );
-    qp_table$regs$commit commit(
+    qp_table_regs_commit commit(
         .d(commit$d),
         .q(commit$q),
         .clock(commit$clock)
     );
-    qp_table$regs$ar_dir_hi ar_dir_hi(
+    qp_table_regs_ar_dir_hi ar_dir_hi(
         .d(ar_dir_hi$d),
         .q(ar_dir_hi$q),
         .clock(ar_dir_hi$clock)
     );
-    qp_table$regs$dir_sweep dir_sweep(
+    qp_table_regs_dir_sweep dir_sweep(
         .d(dir_sweep$d),
         .q(dir_sweep$q),
         .clock(dir_sweep$clock)
     );
-    qp_table$regs$dir_swept dir_swept(
+    qp_table_regs_dir_swept dir_swept(
         .d(dir_swept$d),
         .q(dir_swept$q),
         .clock(dir_swept$clock)
     );
-    qp_table$regs$wstate wstate(
+    qp_table_regs_wstate wstate(
         .d(wstate$d),
         .q(wstate$q),
         .clock(wstate$clock)
     );
-    qp_table$regs$now now(
+    qp_table_regs_now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
     );
-    qp_table$regs$cmd_time_q cmd_time_q(
+    qp_table_regs_cmd_time_q cmd_time_q(
         .d(cmd_time_q$d),
         .q(cmd_time_q$q),
         .clock(cmd_time_q$clock)
     );
-    qp_table$regs$cmd_op_q cmd_op_q(
+    qp_table_regs_cmd_op_q cmd_op_q(
         .d(cmd_op_q$d),
         .q(cmd_op_q$q),
         .clock(cmd_op_q$clock)
     );
-    qp_table$regs$cmd_qpn_q cmd_qpn_q(
+    qp_table_regs_cmd_qpn_q cmd_qpn_q(
         .d(cmd_qpn_q$d),
         .q(cmd_qpn_q$q),
         .clock(cmd_qpn_q$clock)
     );
-    qp_table$regs$bresp_q bresp_q(
+    qp_table_regs_bresp_q bresp_q(
         .d(bresp_q$d),
         .q(bresp_q$q),
         .clock(bresp_q$clock)
     );
-    qp_table$regs$base_lo base_lo(
+    qp_table_regs_base_lo base_lo(
         .d(base_lo$d),
         .q(base_lo$q),
         .clock(base_lo$clock)
     );
-    qp_table$regs$base_hi base_hi(
+    qp_table_regs_base_hi base_hi(
         .d(base_hi$d),
         .q(base_hi$q),
         .clock(base_hi$clock)
     );
-    qp_table$regs$rvalid_q rvalid_q(
+    qp_table_regs_rvalid_q rvalid_q(
         .d(rvalid_q$d),
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
-    qp_table$regs$r_valid r_valid(
+    qp_table_regs_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table$regs$r_data r_data(
+    qp_table_regs_r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    qp_table$regs$r_resp r_resp(
+    qp_table_regs_r_resp r_resp(
         .d(r_resp$d),
         .q(r_resp$q),
         .clock(r_resp$clock)
     );
-    qp_table$regs$rport_hit rport_hit(
+    qp_table_regs_rport_hit rport_hit(
         .d(rport_hit$d),
         .q(rport_hit$q),
         .clock(rport_hit$clock)
     );
-    qp_table$regs$rport_sel rport_sel(
+    qp_table_regs_rport_sel rport_sel(
         .d(rport_sel$d),
         .q(rport_sel$q),
         .clock(rport_sel$clock)
     );
-    qp_table$regs$rport_reg rport_reg(
+    qp_table_regs_rport_reg rport_reg(
         .d(rport_reg$d),
         .q(rport_reg$q),
         .clock(rport_reg$clock)
     );
-    qp_table$regs$pword_q pword_q(
+    qp_table_regs_pword_q pword_q(
         .d(pword_q$d),
         .q(pword_q$q),
         .clock(pword_q$clock)
     );
-    qp_table$regs$rdata_q rdata_q(
+    qp_table_regs_rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
         .clock(rdata_q$clock)
     );
-    qp_table$regs$rresp_q rresp_q(
+    qp_table_regs_rresp_q rresp_q(
         .d(rresp_q$d),
         .q(rresp_q$q),
         .clock(rresp_q$clock)
     );
-    qp_table$regs$no_qps_q no_qps_q(
+    qp_table_regs_no_qps_q no_qps_q(
         .d(no_qps_q$d),
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
-    qp_table$regs$no_qps_quiet_q no_qps_quiet_q(
+    qp_table_regs_no_qps_quiet_q no_qps_quiet_q(
         .d(no_qps_quiet_q$d),
         .q(no_qps_quiet_q$q),
         .clock(no_qps_quiet_q$clock)
     );
-    qp_table$regs$ar_q ar_q(
+    qp_table_regs_ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table$regs$rsel rsel(
+    qp_table_regs_rsel rsel(
         .d(rsel$d),
         .q(rsel$q),
         .clock(rsel$clock)
     );
-    qp_table$regs$cnt_word_q cnt_word_q(
+    qp_table_regs_cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
         .q(cnt_word_q$q),
         .clock(cnt_word_q$clock)
@@ -8047,10 +8065,10 @@ module qp_table$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,
         end
     end
     
-endmodule // qp_table$regs
+endmodule // qp_table_regs
 
 
-module qp_table$regs$ar_dir(d,q,clock);
+module qp_table_regs_ar_dir(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8066,10 +8084,10 @@ module qp_table$regs$ar_dir(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$ar_dir
+endmodule // qp_table_regs_ar_dir
 
 
-module qp_table$regs$ar_dir_hi(d,q,clock);
+module qp_table_regs_ar_dir_hi(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8085,10 +8103,10 @@ module qp_table$regs$ar_dir_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$ar_dir_hi
+endmodule // qp_table_regs_ar_dir_hi
 
 
-module qp_table$regs$ar_q(d,q,clock);
+module qp_table_regs_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8104,10 +8122,10 @@ module qp_table$regs$ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$ar_q
+endmodule // qp_table_regs_ar_q
 
 
-module qp_table$regs$base_hi(d,q,clock);
+module qp_table_regs_base_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8123,10 +8141,10 @@ module qp_table$regs$base_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$base_hi
+endmodule // qp_table_regs_base_hi
 
 
-module qp_table$regs$base_lo(d,q,clock);
+module qp_table_regs_base_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8142,10 +8160,10 @@ module qp_table$regs$base_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$base_lo
+endmodule // qp_table_regs_base_lo
 
 
-module qp_table$regs$bresp_q(d,q,clock);
+module qp_table_regs_bresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8161,10 +8179,10 @@ module qp_table$regs$bresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$bresp_q
+endmodule // qp_table_regs_bresp_q
 
 
-module qp_table$regs$cmd_op_q(d,q,clock);
+module qp_table_regs_cmd_op_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -8180,10 +8198,10 @@ module qp_table$regs$cmd_op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$cmd_op_q
+endmodule // qp_table_regs_cmd_op_q
 
 
-module qp_table$regs$cmd_qpn_q(d,q,clock);
+module qp_table_regs_cmd_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8199,10 +8217,10 @@ module qp_table$regs$cmd_qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$cmd_qpn_q
+endmodule // qp_table_regs_cmd_qpn_q
 
 
-module qp_table$regs$cmd_time_q(d,q,clock);
+module qp_table_regs_cmd_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -8218,10 +8236,10 @@ module qp_table$regs$cmd_time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$cmd_time_q
+endmodule // qp_table_regs_cmd_time_q
 
 
-module qp_table$regs$cnt_word_q(d,q,clock);
+module qp_table_regs_cnt_word_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8237,10 +8255,10 @@ module qp_table$regs$cnt_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$cnt_word_q
+endmodule // qp_table_regs_cnt_word_q
 
 
-module qp_table$regs$commit(d,q,clock);
+module qp_table_regs_commit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8256,10 +8274,10 @@ module qp_table$regs$commit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$commit
+endmodule // qp_table_regs_commit
 
 
-module qp_table$regs$dir_index(d,q,clock);
+module qp_table_regs_dir_index(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8275,10 +8293,10 @@ module qp_table$regs$dir_index(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$dir_index
+endmodule // qp_table_regs_dir_index
 
 
-module qp_table$regs$dir_sweep(d,q,clock);
+module qp_table_regs_dir_sweep(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8294,10 +8312,10 @@ module qp_table$regs$dir_sweep(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$dir_sweep
+endmodule // qp_table_regs_dir_sweep
 
 
-module qp_table$regs$dir_swept(d,q,clock);
+module qp_table_regs_dir_swept(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8313,10 +8331,10 @@ module qp_table$regs$dir_swept(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$dir_swept
+endmodule // qp_table_regs_dir_swept
 
 
-module qp_table$regs$no_qps_q(d,q,clock);
+module qp_table_regs_no_qps_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8332,10 +8350,10 @@ module qp_table$regs$no_qps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$no_qps_q
+endmodule // qp_table_regs_no_qps_q
 
 
-module qp_table$regs$no_qps_quiet_q(d,q,clock);
+module qp_table_regs_no_qps_quiet_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8351,10 +8369,10 @@ module qp_table$regs$no_qps_quiet_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$no_qps_quiet_q
+endmodule // qp_table_regs_no_qps_quiet_q
 
 
-module qp_table$regs$now(d,q,clock);
+module qp_table_regs_now(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -8370,10 +8388,10 @@ module qp_table$regs$now(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$now
+endmodule // qp_table_regs_now
 
 
-module qp_table$regs$pword_q(d,q,clock);
+module qp_table_regs_pword_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8389,10 +8407,10 @@ module qp_table$regs$pword_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$pword_q
+endmodule // qp_table_regs_pword_q
 
 
-module qp_table$regs$r_data(d,q,clock);
+module qp_table_regs_r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8408,10 +8426,10 @@ module qp_table$regs$r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$r_data
+endmodule // qp_table_regs_r_data
 
 
-module qp_table$regs$r_resp(d,q,clock);
+module qp_table_regs_r_resp(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8427,10 +8445,10 @@ module qp_table$regs$r_resp(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$r_resp
+endmodule // qp_table_regs_r_resp
 
 
-module qp_table$regs$r_valid(d,q,clock);
+module qp_table_regs_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8446,10 +8464,10 @@ module qp_table$regs$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$r_valid
+endmodule // qp_table_regs_r_valid
 
 
-module qp_table$regs$rdata_q(d,q,clock);
+module qp_table_regs_rdata_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8465,10 +8483,10 @@ module qp_table$regs$rdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rdata_q
+endmodule // qp_table_regs_rdata_q
 
 
-module qp_table$regs$rport_hit(d,q,clock);
+module qp_table_regs_rport_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8484,10 +8502,10 @@ module qp_table$regs$rport_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rport_hit
+endmodule // qp_table_regs_rport_hit
 
 
-module qp_table$regs$rport_reg(d,q,clock);
+module qp_table_regs_rport_reg(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8503,10 +8521,10 @@ module qp_table$regs$rport_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rport_reg
+endmodule // qp_table_regs_rport_reg
 
 
-module qp_table$regs$rport_sel(d,q,clock);
+module qp_table_regs_rport_sel(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8522,10 +8540,10 @@ module qp_table$regs$rport_sel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rport_sel
+endmodule // qp_table_regs_rport_sel
 
 
-module qp_table$regs$rresp_q(d,q,clock);
+module qp_table_regs_rresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8541,10 +8559,10 @@ module qp_table$regs$rresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rresp_q
+endmodule // qp_table_regs_rresp_q
 
 
-module qp_table$regs$rsel(d,q,clock);
+module qp_table_regs_rsel(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -8560,10 +8578,10 @@ module qp_table$regs$rsel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rsel
+endmodule // qp_table_regs_rsel
 
 
-module qp_table$regs$rvalid_q(d,q,clock);
+module qp_table_regs_rvalid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8579,10 +8597,10 @@ module qp_table$regs$rvalid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$rvalid_q
+endmodule // qp_table_regs_rvalid_q
 
 
-module qp_table$regs$stage_hi(d,q,clock);
+module qp_table_regs_stage_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8598,10 +8616,10 @@ module qp_table$regs$stage_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$stage_hi
+endmodule // qp_table_regs_stage_hi
 
 
-module qp_table$regs$stage_lo(d,q,clock);
+module qp_table_regs_stage_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8617,10 +8635,10 @@ module qp_table$regs$stage_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$stage_lo
+endmodule // qp_table_regs_stage_lo
 
 
-module qp_table$regs$wstate(d,q,clock);
+module qp_table_regs_wstate(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -8641,4 +8659,4 @@ module qp_table$regs$wstate(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table$regs$wstate
+endmodule // qp_table_regs_wstate

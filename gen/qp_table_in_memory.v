@@ -7,67 +7,87 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,m_tx_rsp_valid,m_tx_rsp_ready,m_tx_rsp_qpn,m_tx_rsp_tag,m_tx_rsp_status,m_tx_rsp_addr,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_req_tag,m_rx_rsp_valid,m_rx_rsp_ready,m_rx_rsp_qpn,m_rx_rsp_tag,m_rx_rsp_status,m_rx_rsp_addr,s_axil_awaddr,s_axil_awprot,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arprot,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axi_arid,m_axi_araddr,m_axi_arlen,m_axi_arsize,m_axi_arburst,m_axi_arlock,m_axi_arcache,m_axi_arprot,m_axi_arvalid,m_axi_arready,m_axi_rid,m_axi_rdata,m_axi_rresp,m_axi_rlast,m_axi_rvalid,m_axi_rready);
-    
-    // Module arguments
-    input wire  clk;
-    input wire  rst;
-    input wire  s_tx_req_valid;
-    output wire  s_tx_req_ready;
-    input wire  [23:0] s_tx_req_qpn;
-    input wire  [7:0] s_tx_req_tag;
-    output wire  m_tx_rsp_valid;
-    input wire  m_tx_rsp_ready;
-    output wire  [23:0] m_tx_rsp_qpn;
-    output wire  [7:0] m_tx_rsp_tag;
-    output wire  [2:0] m_tx_rsp_status;
-    output wire  [63:0] m_tx_rsp_addr;
-    input wire  s_rx_req_valid;
-    output wire  s_rx_req_ready;
-    input wire  [23:0] s_rx_req_qpn;
-    input wire  [7:0] s_rx_req_tag;
-    output wire  m_rx_rsp_valid;
-    input wire  m_rx_rsp_ready;
-    output wire  [23:0] m_rx_rsp_qpn;
-    output wire  [7:0] m_rx_rsp_tag;
-    output wire  [2:0] m_rx_rsp_status;
-    output wire  [63:0] m_rx_rsp_addr;
-    input wire  [11:0] s_axil_awaddr;
-    input wire  [2:0] s_axil_awprot;
-    input wire  s_axil_awvalid;
-    output wire  s_axil_awready;
-    input wire  [31:0] s_axil_wdata;
-    input wire  [3:0] s_axil_wstrb;
-    input wire  s_axil_wvalid;
-    output wire  s_axil_wready;
-    output wire  [1:0] s_axil_bresp;
-    output wire  s_axil_bvalid;
-    input wire  s_axil_bready;
-    input wire  [11:0] s_axil_araddr;
-    input wire  [2:0] s_axil_arprot;
-    input wire  s_axil_arvalid;
-    output wire  s_axil_arready;
-    output wire  [31:0] s_axil_rdata;
-    output wire  [1:0] s_axil_rresp;
-    output wire  s_axil_rvalid;
-    input wire  s_axil_rready;
-    output wire  m_axi_arid;
-    output wire  [63:0] m_axi_araddr;
-    output wire  [7:0] m_axi_arlen;
-    output wire  [2:0] m_axi_arsize;
-    output wire  [1:0] m_axi_arburst;
-    output wire  m_axi_arlock;
-    output wire  [3:0] m_axi_arcache;
-    output wire  [2:0] m_axi_arprot;
-    output wire  m_axi_arvalid;
-    input wire  m_axi_arready;
-    input wire  m_axi_rid;
-    input wire  [63:0] m_axi_rdata;
-    input wire  [1:0] m_axi_rresp;
-    input wire  m_axi_rlast;
-    input wire  m_axi_rvalid;
-    output wire  m_axi_rready;
-    
+// Lint: `verilator --lint-only -Wall qp_table_in_memory.vlt qp_table_in_memory.v`.
+// qp_table_in_memory.vlt, written beside this file by `qptable gen`, holds the only waivers,
+// each saying why. No `timescale: the engine has no delays, so it takes the time unit of
+// whatever is compiled before it.
+
+module qp_table_in_memory (
+    // Clock and reset: one clock, rising edge; rst synchronous, active high
+    // (drive it from a reset synchronizer, hold it for at least 2 cycles)
+    input  wire        clk,
+    input  wire        rst,
+    // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
+    input  wire        s_tx_req_valid,
+    output wire        s_tx_req_ready,
+    input  wire [23:0] s_tx_req_qpn,
+    input  wire [7:0]  s_tx_req_tag,
+    // Lookup port tx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE, 4 PAGE_ABSENT, 5 MEM_ERROR; addr = page base + (index mod 2^10) * 256 when OK, else 0
+    output wire        m_tx_rsp_valid,
+    input  wire        m_tx_rsp_ready,
+    output wire [23:0] m_tx_rsp_qpn,
+    output wire [7:0]  m_tx_rsp_tag,
+    output wire [2:0]  m_tx_rsp_status,
+    output wire [63:0] m_tx_rsp_addr,
+    // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
+    input  wire        s_rx_req_valid,
+    output wire        s_rx_req_ready,
+    input  wire [23:0] s_rx_req_qpn,
+    input  wire [7:0]  s_rx_req_tag,
+    // Lookup port rx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE, 4 PAGE_ABSENT, 5 MEM_ERROR; addr = page base + (index mod 2^10) * 256 when OK, else 0
+    output wire        m_rx_rsp_valid,
+    input  wire        m_rx_rsp_ready,
+    output wire [23:0] m_rx_rsp_qpn,
+    output wire [7:0]  m_rx_rsp_tag,
+    output wire [2:0]  m_rx_rsp_status,
+    output wire [63:0] m_rx_rsp_addr,
+    // AXI4-Lite control slave (SPEC section 6 register map), write address and data, taken together;
+    // a CMD write answers on B when the command is done
+    input  wire [11:0] s_axil_awaddr,
+    input  wire [2:0]  s_axil_awprot,
+    input  wire        s_axil_awvalid,
+    output wire        s_axil_awready,
+    input  wire [31:0] s_axil_wdata,
+    input  wire [3:0]  s_axil_wstrb,
+    input  wire        s_axil_wvalid,
+    output wire        s_axil_wready,
+    // AXI4-Lite control slave, write response
+    output wire [1:0]  s_axil_bresp,
+    output wire        s_axil_bvalid,
+    input  wire        s_axil_bready,
+    // AXI4-Lite control slave, read address (reads are served while a write waits)
+    input  wire [11:0] s_axil_araddr,
+    input  wire [2:0]  s_axil_arprot,
+    input  wire        s_axil_arvalid,
+    output wire        s_axil_arready,
+    // AXI4-Lite control slave, read data
+    output wire [31:0] s_axil_rdata,
+    output wire [1:0]  s_axil_rresp,
+    output wire        s_axil_rvalid,
+    input  wire        s_axil_rready,
+    // AXI4 memory master, read address and data (directory reads: single 8-byte beats); connect to any AXI4 slave
+    output wire        m_axi_arid,
+    output wire [63:0] m_axi_araddr,
+    output wire [7:0]  m_axi_arlen,
+    output wire [2:0]  m_axi_arsize,
+    output wire [1:0]  m_axi_arburst,
+    output wire        m_axi_arlock,
+    output wire [3:0]  m_axi_arcache,
+    output wire [2:0]  m_axi_arprot,
+    output wire        m_axi_arvalid,
+    input  wire        m_axi_arready,
+    input  wire        m_axi_rid,
+    input  wire [63:0] m_axi_rdata,
+    input  wire [1:0]  m_axi_rresp,
+    input  wire        m_axi_rlast,
+    input  wire        m_axi_rvalid,
+    output wire        m_axi_rready
+);
+
     // Enums
     localparam EngState$Init = 0;
     localparam EngState$Idle = 1;
@@ -217,7 +237,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
     wire  [223:0] engine$counts;
     
     // Sub module instances
-    qp_table_in_memory$pipe_tx pipe_tx(
+    qp_table_in_memory_pipe_tx pipe_tx(
         .clock(pipe_tx$clock),
         .rst(pipe_tx$rst),
         .init_done(pipe_tx$init_done),
@@ -245,7 +265,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .in_flight(pipe_tx$in_flight),
         .counts(pipe_tx$counts)
     );
-    qp_table_in_memory$pipe_rx pipe_rx(
+    qp_table_in_memory_pipe_rx pipe_rx(
         .clock(pipe_rx$clock),
         .rst(pipe_rx$rst),
         .init_done(pipe_rx$init_done),
@@ -273,7 +293,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .in_flight(pipe_rx$in_flight),
         .counts(pipe_rx$counts)
     );
-    qp_table_in_memory$fetch fetch(
+    qp_table_in_memory_fetch fetch(
         .clock(fetch$clock),
         .rst(fetch$rst),
         .dreq_valid$0(fetch$dreq_valid$0),
@@ -294,7 +314,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .rresp(fetch$rresp),
         .rlast(fetch$rlast)
     );
-    qp_table_in_memory$regs regs(
+    qp_table_in_memory_regs regs(
         .clock(regs$clock),
         .rst(regs$rst),
         .awaddr(regs$awaddr),
@@ -327,7 +347,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
         .port_counts$1(regs$port_counts$1),
         .table_base(regs$table_base)
     );
-    qp_table_in_memory$engine engine(
+    qp_table_in_memory_engine engine(
         .clock(engine$clock),
         .rst(engine$rst),
         .cmd_valid(engine$cmd_valid),
@@ -461,7 +481,7 @@ module qp_table_in_memory(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_t
 endmodule // qp_table_in_memory
 
 
-module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
+module qp_table_in_memory_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
     
     // Module arguments
     input wire  clock;
@@ -774,7 +794,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
     reg  [23:0] map_op_index;
     
     // Sub module instances
-    qp_table_in_memory$engine$ram ram(
+    qp_table_in_memory_engine_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -782,7 +802,7 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_in_memory$engine$qram qram(
+    qp_table_in_memory_engine_qram qram(
         .clock(qram$clock),
         .read_address(qram$read_address),
         .read_data(qram$read_data),
@@ -790,37 +810,37 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .write_address(qram$write_address),
         .write_data(qram$write_data)
     );
-    qp_table_in_memory$engine$q_wr q_wr(
+    qp_table_in_memory_engine_q_wr q_wr(
         .d(q_wr$d),
         .q(q_wr$q),
         .clock(q_wr$clock)
     );
-    qp_table_in_memory$engine$q_rd q_rd(
+    qp_table_in_memory_engine_q_rd q_rd(
         .d(q_rd$d),
         .q(q_rd$q),
         .clock(q_rd$clock)
     );
-    qp_table_in_memory$engine$q_count q_count(
+    qp_table_in_memory_engine_q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
         .clock(q_count$clock)
     );
-    qp_table_in_memory$engine$q_overflow q_overflow(
+    qp_table_in_memory_engine_q_overflow q_overflow(
         .d(q_overflow$d),
         .q(q_overflow$q),
         .clock(q_overflow$clock)
     );
-    qp_table_in_memory$engine$time_q time_q(
+    qp_table_in_memory_engine_time_q time_q(
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
     );
-    qp_table_in_memory$engine$entry_r entry_r(
+    qp_table_in_memory_engine_entry_r entry_r(
         .d(entry_r$d),
         .q(entry_r$q),
         .clock(entry_r$clock)
     );
-    qp_table_in_memory$engine$map map(
+    qp_table_in_memory_engine_map map(
         .clock(map$clock),
         .rst(map$rst),
         .init_done(map$init_done),
@@ -832,272 +852,272 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         .found(map$found),
         .result(map$result)
     );
-    qp_table_in_memory$engine$state state(
+    qp_table_in_memory_engine_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_in_memory$engine$cursor cursor(
+    qp_table_in_memory_engine_cursor cursor(
         .d(cursor$d),
         .q(cursor$q),
         .clock(cursor$clock)
     );
-    qp_table_in_memory$engine$next_alloc next_alloc(
+    qp_table_in_memory_engine_next_alloc next_alloc(
         .d(next_alloc$d),
         .q(next_alloc$q),
         .clock(next_alloc$clock)
     );
-    qp_table_in_memory$engine$op op(
+    qp_table_in_memory_engine_op op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    qp_table_in_memory$engine$qpn qpn(
+    qp_table_in_memory_engine_qpn qpn(
         .d(qpn$d),
         .q(qpn$q),
         .clock(qpn$clock)
     );
-    qp_table_in_memory$engine$pending_status pending_status(
+    qp_table_in_memory_engine_pending_status pending_status(
         .d(pending_status$d),
         .q(pending_status$q),
         .clock(pending_status$clock)
     );
-    qp_table_in_memory$engine$pending_qpn pending_qpn(
+    qp_table_in_memory_engine_pending_qpn pending_qpn(
         .d(pending_qpn$d),
         .q(pending_qpn$q),
         .clock(pending_qpn$clock)
     );
-    qp_table_in_memory$engine$status_q status_q(
+    qp_table_in_memory_engine_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
     );
-    qp_table_in_memory$engine$qpn_q qpn_q(
+    qp_table_in_memory_engine_qpn_q qpn_q(
         .d(qpn_q$d),
         .q(qpn_q$q),
         .clock(qpn_q$clock)
     );
-    qp_table_in_memory$engine$init_done_q init_done_q(
+    qp_table_in_memory_engine_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_in_memory$engine$land_wait land_wait(
+    qp_table_in_memory_engine_land_wait land_wait(
         .d(land_wait$d),
         .q(land_wait$q),
         .clock(land_wait$clock)
     );
-    qp_table_in_memory$engine$was_idle was_idle(
+    qp_table_in_memory_engine_was_idle was_idle(
         .d(was_idle$d),
         .q(was_idle$q),
         .clock(was_idle$clock)
     );
-    qp_table_in_memory$engine$read_hold_q read_hold_q(
+    qp_table_in_memory_engine_read_hold_q read_hold_q(
         .d(read_hold_q$d),
         .q(read_hold_q$q),
         .clock(read_hold_q$clock)
     );
-    qp_table_in_memory$engine$read_more1$0 read_more1$0(
+    qp_table_in_memory_engine_read_more1_0 read_more1_0(
         .d(read_more1$0$d),
         .q(read_more1$0$q),
         .clock(read_more1$0$clock)
     );
-    qp_table_in_memory$engine$read_more2$0 read_more2$0(
+    qp_table_in_memory_engine_read_more2_0 read_more2_0(
         .d(read_more2$0$d),
         .q(read_more2$0$q),
         .clock(read_more2$0$clock)
     );
-    qp_table_in_memory$engine$we_q we_q(
+    qp_table_in_memory_engine_we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
         .clock(we_q$clock)
     );
-    qp_table_in_memory$engine$waddr_q waddr_q(
+    qp_table_in_memory_engine_waddr_q waddr_q(
         .d(waddr_q$d),
         .q(waddr_q$q),
         .clock(waddr_q$clock)
     );
-    qp_table_in_memory$engine$wdata_q wdata_q(
+    qp_table_in_memory_engine_wdata_q wdata_q(
         .d(wdata_q$d),
         .q(wdata_q$q),
         .clock(wdata_q$clock)
     );
-    qp_table_in_memory$engine$drain$0 drain$0(
+    qp_table_in_memory_engine_drain_0 drain_0(
         .d(drain$0$d),
         .q(drain$0$q),
         .clock(drain$0$clock)
     );
-    qp_table_in_memory$engine$drain$1 drain$1(
+    qp_table_in_memory_engine_drain_1 drain_1(
         .d(drain$1$d),
         .q(drain$1$q),
         .clock(drain$1$clock)
     );
-    qp_table_in_memory$engine$drain_zero$0 drain_zero$0(
+    qp_table_in_memory_engine_drain_zero_0 drain_zero_0(
         .d(drain_zero$0$d),
         .q(drain_zero$0$q),
         .clock(drain_zero$0$clock)
     );
-    qp_table_in_memory$engine$drain_zero$1 drain_zero$1(
+    qp_table_in_memory_engine_drain_zero_1 drain_zero_1(
         .d(drain_zero$1$d),
         .q(drain_zero$1$q),
         .clock(drain_zero$1$clock)
     );
-    qp_table_in_memory$engine$req_fire_r$0 req_fire_r$0(
+    qp_table_in_memory_engine_req_fire_r_0 req_fire_r_0(
         .d(req_fire_r$0$d),
         .q(req_fire_r$0$q),
         .clock(req_fire_r$0$clock)
     );
-    qp_table_in_memory$engine$req_fire_r$1 req_fire_r$1(
+    qp_table_in_memory_engine_req_fire_r_1 req_fire_r_1(
         .d(req_fire_r$1$d),
         .q(req_fire_r$1$q),
         .clock(req_fire_r$1$clock)
     );
-    qp_table_in_memory$engine$rsp_fire_r$0 rsp_fire_r$0(
+    qp_table_in_memory_engine_rsp_fire_r_0 rsp_fire_r_0(
         .d(rsp_fire_r$0$d),
         .q(rsp_fire_r$0$q),
         .clock(rsp_fire_r$0$clock)
     );
-    qp_table_in_memory$engine$rsp_fire_r$1 rsp_fire_r$1(
+    qp_table_in_memory_engine_rsp_fire_r_1 rsp_fire_r_1(
         .d(rsp_fire_r$1$d),
         .q(rsp_fire_r$1$q),
         .clock(rsp_fire_r$1$clock)
     );
-    qp_table_in_memory$engine$in_flight_r$0 in_flight_r$0(
+    qp_table_in_memory_engine_in_flight_r_0 in_flight_r_0(
         .d(in_flight_r$0$d),
         .q(in_flight_r$0$q),
         .clock(in_flight_r$0$clock)
     );
-    qp_table_in_memory$engine$in_flight_r$1 in_flight_r$1(
+    qp_table_in_memory_engine_in_flight_r_1 in_flight_r_1(
         .d(in_flight_r$1$d),
         .q(in_flight_r$1$q),
         .clock(in_flight_r$1$clock)
     );
-    qp_table_in_memory$engine$alloc_ok alloc_ok(
+    qp_table_in_memory_engine_alloc_ok alloc_ok(
         .d(alloc_ok$d),
         .q(alloc_ok$q),
         .clock(alloc_ok$clock)
     );
-    qp_table_in_memory$engine$alloc_full alloc_full(
+    qp_table_in_memory_engine_alloc_full alloc_full(
         .d(alloc_full$d),
         .q(alloc_full$q),
         .clock(alloc_full$clock)
     );
-    qp_table_in_memory$engine$free_ok free_ok(
+    qp_table_in_memory_engine_free_ok free_ok(
         .d(free_ok$d),
         .q(free_ok$q),
         .clock(free_ok$clock)
     );
-    qp_table_in_memory$engine$cmd_error cmd_error(
+    qp_table_in_memory_engine_cmd_error cmd_error(
         .d(cmd_error$d),
         .q(cmd_error$q),
         .clock(cmd_error$clock)
     );
-    qp_table_in_memory$engine$in_use in_use(
+    qp_table_in_memory_engine_in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    qp_table_in_memory$engine$in_use_up in_use_up(
+    qp_table_in_memory_engine_in_use_up in_use_up(
         .d(in_use_up$d),
         .q(in_use_up$q),
         .clock(in_use_up$clock)
     );
-    qp_table_in_memory$engine$in_use_down in_use_down(
+    qp_table_in_memory_engine_in_use_down in_use_down(
         .d(in_use_down$d),
         .q(in_use_down$q),
         .clock(in_use_down$clock)
     );
-    qp_table_in_memory$engine$cmd_error_up cmd_error_up(
+    qp_table_in_memory_engine_cmd_error_up cmd_error_up(
         .d(cmd_error_up$d),
         .q(cmd_error_up$q),
         .clock(cmd_error_up$clock)
     );
-    qp_table_in_memory$engine$alloc_full_up alloc_full_up(
+    qp_table_in_memory_engine_alloc_full_up alloc_full_up(
         .d(alloc_full_up$d),
         .q(alloc_full_up$q),
         .clock(alloc_full_up$clock)
     );
-    qp_table_in_memory$engine$check_pass_q check_pass_q(
+    qp_table_in_memory_engine_check_pass_q check_pass_q(
         .d(check_pass_q$d),
         .q(check_pass_q$q),
         .clock(check_pass_q$clock)
     );
-    qp_table_in_memory$engine$pass_at_q pass_at_q(
+    qp_table_in_memory_engine_pass_at_q pass_at_q(
         .d(pass_at_q$d),
         .q(pass_at_q$q),
         .clock(pass_at_q$clock)
     );
-    qp_table_in_memory$engine$pass_free_q pass_free_q(
+    qp_table_in_memory_engine_pass_free_q pass_free_q(
         .d(pass_free_q$d),
         .q(pass_free_q$q),
         .clock(pass_free_q$clock)
     );
-    qp_table_in_memory$engine$op_alloc_r op_alloc_r(
+    qp_table_in_memory_engine_op_alloc_r op_alloc_r(
         .d(op_alloc_r$d),
         .q(op_alloc_r$q),
         .clock(op_alloc_r$clock)
     );
-    qp_table_in_memory$engine$op_alloc_at_r op_alloc_at_r(
+    qp_table_in_memory_engine_op_alloc_at_r op_alloc_at_r(
         .d(op_alloc_at_r$d),
         .q(op_alloc_at_r$q),
         .clock(op_alloc_at_r$clock)
     );
-    qp_table_in_memory$engine$op_publish_r op_publish_r(
+    qp_table_in_memory_engine_op_publish_r op_publish_r(
         .d(op_publish_r$d),
         .q(op_publish_r$q),
         .clock(op_publish_r$clock)
     );
-    qp_table_in_memory$engine$op_free_r op_free_r(
+    qp_table_in_memory_engine_op_free_r op_free_r(
         .d(op_free_r$d),
         .q(op_free_r$q),
         .clock(op_free_r$clock)
     );
-    qp_table_in_memory$engine$op_flush_r op_flush_r(
+    qp_table_in_memory_engine_op_flush_r op_flush_r(
         .d(op_flush_r$d),
         .q(op_flush_r$q),
         .clock(op_flush_r$clock)
     );
-    qp_table_in_memory$engine$op_bad_r op_bad_r(
+    qp_table_in_memory_engine_op_bad_r op_bad_r(
         .d(op_bad_r$d),
         .q(op_bad_r$q),
         .clock(op_bad_r$clock)
     );
-    qp_table_in_memory$engine$init_last_r init_last_r(
+    qp_table_in_memory_engine_init_last_r init_last_r(
         .d(init_last_r$d),
         .q(init_last_r$q),
         .clock(init_last_r$clock)
     );
-    qp_table_in_memory$engine$init_q init_q(
+    qp_table_in_memory_engine_init_q init_q(
         .d(init_q$d),
         .q(init_q$q),
         .clock(init_q$clock)
     );
-    qp_table_in_memory$engine$idle_q idle_q(
+    qp_table_in_memory_engine_idle_q idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    qp_table_in_memory$engine$drain_q drain_q(
+    qp_table_in_memory_engine_drain_q drain_q(
         .d(drain_q$d),
         .q(drain_q$q),
         .clock(drain_q$clock)
     );
-    qp_table_in_memory$engine$wait_q wait_q(
+    qp_table_in_memory_engine_wait_q wait_q(
         .d(wait_q$d),
         .q(wait_q$q),
         .clock(wait_q$clock)
     );
-    qp_table_in_memory$engine$map_valid_q map_valid_q(
+    qp_table_in_memory_engine_map_valid_q map_valid_q(
         .d(map_valid_q$d),
         .q(map_valid_q$q),
         .clock(map_valid_q$clock)
     );
-    qp_table_in_memory$engine$map_cmd_q map_cmd_q(
+    qp_table_in_memory_engine_map_cmd_q map_cmd_q(
         .d(map_cmd_q$d),
         .q(map_cmd_q$q),
         .clock(map_cmd_q$clock)
     );
-    qp_table_in_memory$engine$map_index_q map_index_q(
+    qp_table_in_memory_engine_map_index_q map_index_q(
         .d(map_index_q$d),
         .q(map_index_q$q),
         .clock(map_index_q$clock)
@@ -1663,10 +1683,10 @@ module qp_table_in_memory$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd
         end
     end
     
-endmodule // qp_table_in_memory$engine
+endmodule // qp_table_in_memory_engine
 
 
-module qp_table_in_memory$engine$alloc_full(d,q,clock);
+module qp_table_in_memory_engine_alloc_full(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1682,10 +1702,10 @@ module qp_table_in_memory$engine$alloc_full(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$alloc_full
+endmodule // qp_table_in_memory_engine_alloc_full
 
 
-module qp_table_in_memory$engine$alloc_full_up(d,q,clock);
+module qp_table_in_memory_engine_alloc_full_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1701,10 +1721,10 @@ module qp_table_in_memory$engine$alloc_full_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$alloc_full_up
+endmodule // qp_table_in_memory_engine_alloc_full_up
 
 
-module qp_table_in_memory$engine$alloc_ok(d,q,clock);
+module qp_table_in_memory_engine_alloc_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1720,10 +1740,10 @@ module qp_table_in_memory$engine$alloc_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$alloc_ok
+endmodule // qp_table_in_memory_engine_alloc_ok
 
 
-module qp_table_in_memory$engine$check_pass_q(d,q,clock);
+module qp_table_in_memory_engine_check_pass_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1739,10 +1759,10 @@ module qp_table_in_memory$engine$check_pass_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$check_pass_q
+endmodule // qp_table_in_memory_engine_check_pass_q
 
 
-module qp_table_in_memory$engine$cmd_error(d,q,clock);
+module qp_table_in_memory_engine_cmd_error(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1758,10 +1778,10 @@ module qp_table_in_memory$engine$cmd_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$cmd_error
+endmodule // qp_table_in_memory_engine_cmd_error
 
 
-module qp_table_in_memory$engine$cmd_error_up(d,q,clock);
+module qp_table_in_memory_engine_cmd_error_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1777,10 +1797,10 @@ module qp_table_in_memory$engine$cmd_error_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$cmd_error_up
+endmodule // qp_table_in_memory_engine_cmd_error_up
 
 
-module qp_table_in_memory$engine$cursor(d,q,clock);
+module qp_table_in_memory_engine_cursor(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -1796,10 +1816,10 @@ module qp_table_in_memory$engine$cursor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$cursor
+endmodule // qp_table_in_memory_engine_cursor
 
 
-module qp_table_in_memory$engine$drain$0(d,q,clock);
+module qp_table_in_memory_engine_drain_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1815,10 +1835,10 @@ module qp_table_in_memory$engine$drain$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain$0
+endmodule // qp_table_in_memory_engine_drain_0
 
 
-module qp_table_in_memory$engine$drain$1(d,q,clock);
+module qp_table_in_memory_engine_drain_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1834,10 +1854,10 @@ module qp_table_in_memory$engine$drain$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain$1
+endmodule // qp_table_in_memory_engine_drain_1
 
 
-module qp_table_in_memory$engine$drain_q(d,q,clock);
+module qp_table_in_memory_engine_drain_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1853,10 +1873,10 @@ module qp_table_in_memory$engine$drain_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain_q
+endmodule // qp_table_in_memory_engine_drain_q
 
 
-module qp_table_in_memory$engine$drain_zero$0(d,q,clock);
+module qp_table_in_memory_engine_drain_zero_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1872,10 +1892,10 @@ module qp_table_in_memory$engine$drain_zero$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain_zero$0
+endmodule // qp_table_in_memory_engine_drain_zero_0
 
 
-module qp_table_in_memory$engine$drain_zero$1(d,q,clock);
+module qp_table_in_memory_engine_drain_zero_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1891,10 +1911,10 @@ module qp_table_in_memory$engine$drain_zero$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$drain_zero$1
+endmodule // qp_table_in_memory_engine_drain_zero_1
 
 
-module qp_table_in_memory$engine$entry_r(d,q,clock);
+module qp_table_in_memory_engine_entry_r(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -1910,10 +1930,10 @@ module qp_table_in_memory$engine$entry_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$entry_r
+endmodule // qp_table_in_memory_engine_entry_r
 
 
-module qp_table_in_memory$engine$free_ok(d,q,clock);
+module qp_table_in_memory_engine_free_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1929,10 +1949,10 @@ module qp_table_in_memory$engine$free_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$free_ok
+endmodule // qp_table_in_memory_engine_free_ok
 
 
-module qp_table_in_memory$engine$idle_q(d,q,clock);
+module qp_table_in_memory_engine_idle_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1948,10 +1968,10 @@ module qp_table_in_memory$engine$idle_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$idle_q
+endmodule // qp_table_in_memory_engine_idle_q
 
 
-module qp_table_in_memory$engine$in_flight_r$0(d,q,clock);
+module qp_table_in_memory_engine_in_flight_r_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1967,10 +1987,10 @@ module qp_table_in_memory$engine$in_flight_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$in_flight_r$0
+endmodule // qp_table_in_memory_engine_in_flight_r_0
 
 
-module qp_table_in_memory$engine$in_flight_r$1(d,q,clock);
+module qp_table_in_memory_engine_in_flight_r_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1986,10 +2006,10 @@ module qp_table_in_memory$engine$in_flight_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$in_flight_r$1
+endmodule // qp_table_in_memory_engine_in_flight_r_1
 
 
-module qp_table_in_memory$engine$in_use(d,q,clock);
+module qp_table_in_memory_engine_in_use(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2005,10 +2025,10 @@ module qp_table_in_memory$engine$in_use(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$in_use
+endmodule // qp_table_in_memory_engine_in_use
 
 
-module qp_table_in_memory$engine$in_use_down(d,q,clock);
+module qp_table_in_memory_engine_in_use_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2024,10 +2044,10 @@ module qp_table_in_memory$engine$in_use_down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$in_use_down
+endmodule // qp_table_in_memory_engine_in_use_down
 
 
-module qp_table_in_memory$engine$in_use_up(d,q,clock);
+module qp_table_in_memory_engine_in_use_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2043,10 +2063,10 @@ module qp_table_in_memory$engine$in_use_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$in_use_up
+endmodule // qp_table_in_memory_engine_in_use_up
 
 
-module qp_table_in_memory$engine$init_done_q(d,q,clock);
+module qp_table_in_memory_engine_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2062,10 +2082,10 @@ module qp_table_in_memory$engine$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$init_done_q
+endmodule // qp_table_in_memory_engine_init_done_q
 
 
-module qp_table_in_memory$engine$init_last_r(d,q,clock);
+module qp_table_in_memory_engine_init_last_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2081,10 +2101,10 @@ module qp_table_in_memory$engine$init_last_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$init_last_r
+endmodule // qp_table_in_memory_engine_init_last_r
 
 
-module qp_table_in_memory$engine$init_q(d,q,clock);
+module qp_table_in_memory_engine_init_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2100,10 +2120,10 @@ module qp_table_in_memory$engine$init_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$init_q
+endmodule // qp_table_in_memory_engine_init_q
 
 
-module qp_table_in_memory$engine$land_wait(d,q,clock);
+module qp_table_in_memory_engine_land_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2119,10 +2139,10 @@ module qp_table_in_memory$engine$land_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$land_wait
+endmodule // qp_table_in_memory_engine_land_wait
 
 
-module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
+module qp_table_in_memory_engine_map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
     
     // Module arguments
     input wire  clock;
@@ -2442,7 +2462,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
     reg  [24:0] hit;
     
     // Sub module instances
-    qp_table_in_memory$engine$map$rams$0 rams$0(
+    qp_table_in_memory_engine_map_rams_0 rams_0(
         .clock(rams$0$clock),
         .read_address(rams$0$read_address),
         .read_data(rams$0$read_data),
@@ -2450,7 +2470,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .write_address(rams$0$write_address),
         .write_data(rams$0$write_data)
     );
-    qp_table_in_memory$engine$map$rams$1 rams$1(
+    qp_table_in_memory_engine_map_rams_1 rams_1(
         .clock(rams$1$clock),
         .read_address(rams$1$read_address),
         .read_data(rams$1$read_data),
@@ -2458,7 +2478,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .write_address(rams$1$write_address),
         .write_data(rams$1$write_data)
     );
-    qp_table_in_memory$engine$map$rams$2 rams$2(
+    qp_table_in_memory_engine_map_rams_2 rams_2(
         .clock(rams$2$clock),
         .read_address(rams$2$read_address),
         .read_data(rams$2$read_data),
@@ -2466,7 +2486,7 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .write_address(rams$2$write_address),
         .write_data(rams$2$write_data)
     );
-    qp_table_in_memory$engine$map$rams$3 rams$3(
+    qp_table_in_memory_engine_map_rams_3 rams_3(
         .clock(rams$3$clock),
         .read_address(rams$3$read_address),
         .read_data(rams$3$read_data),
@@ -2474,357 +2494,357 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         .write_address(rams$3$write_address),
         .write_data(rams$3$write_data)
     );
-    qp_table_in_memory$engine$map$state state(
+    qp_table_in_memory_engine_map_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_in_memory$engine$map$level level(
+    qp_table_in_memory_engine_map_level level(
         .d(level$d),
         .q(level$q),
         .clock(level$clock)
     );
-    qp_table_in_memory$engine$map$pos pos(
+    qp_table_in_memory_engine_map_pos pos(
         .d(pos$d),
         .q(pos$q),
         .clock(pos$clock)
     );
-    qp_table_in_memory$engine$map$wrapped wrapped(
+    qp_table_in_memory_engine_map_wrapped wrapped(
         .d(wrapped$d),
         .q(wrapped$q),
         .clock(wrapped$clock)
     );
-    qp_table_in_memory$engine$map$wrap wrap(
+    qp_table_in_memory_engine_map_wrap wrap(
         .d(wrap$d),
         .q(wrap$q),
         .clock(wrap$clock)
     );
-    qp_table_in_memory$engine$map$down down(
+    qp_table_in_memory_engine_map_down down(
         .d(down$d),
         .q(down$q),
         .clock(down$clock)
     );
-    qp_table_in_memory$engine$map$op_q op_q(
+    qp_table_in_memory_engine_map_op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
         .clock(op_q$clock)
     );
-    qp_table_in_memory$engine$map$found_q found_q(
+    qp_table_in_memory_engine_map_found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
         .clock(found_q$clock)
     );
-    qp_table_in_memory$engine$map$done_q done_q(
+    qp_table_in_memory_engine_map_done_q done_q(
         .d(done_q$d),
         .q(done_q$q),
         .clock(done_q$clock)
     );
-    qp_table_in_memory$engine$map$result_q result_q(
+    qp_table_in_memory_engine_map_result_q result_q(
         .d(result_q$d),
         .q(result_q$q),
         .clock(result_q$clock)
     );
-    qp_table_in_memory$engine$map$latched latched(
+    qp_table_in_memory_engine_map_latched latched(
         .d(latched$d),
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_in_memory$engine$map$nums_q nums_q(
+    qp_table_in_memory_engine_map_nums_q nums_q(
         .d(nums_q$d),
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table_in_memory$engine$map$first$0 first$0(
+    qp_table_in_memory_engine_map_first_0 first_0(
         .bits(first$0$bits),
         .num(first$0$num),
         .any(first$0$any)
     );
-    qp_table_in_memory$engine$map$first$1 first$1(
+    qp_table_in_memory_engine_map_first_1 first_1(
         .bits(first$1$bits),
         .num(first$1$num),
         .any(first$1$any)
     );
-    qp_table_in_memory$engine$map$first$2 first$2(
+    qp_table_in_memory_engine_map_first_2 first_2(
         .bits(first$2$bits),
         .num(first$2$num),
         .any(first$2$any)
     );
-    qp_table_in_memory$engine$map$first$3 first$3(
+    qp_table_in_memory_engine_map_first_3 first_3(
         .bits(first$3$bits),
         .num(first$3$num),
         .any(first$3$any)
     );
-    qp_table_in_memory$engine$map$accept_q accept_q(
+    qp_table_in_memory_engine_map_accept_q accept_q(
         .d(accept_q$d),
         .q(accept_q$q),
         .clock(accept_q$clock)
     );
-    qp_table_in_memory$engine$map$init_done_q init_done_q(
+    qp_table_in_memory_engine_map_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_in_memory$engine$map$init_word init_word(
+    qp_table_in_memory_engine_map_init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
     );
-    qp_table_in_memory$engine$map$rd_wait rd_wait(
+    qp_table_in_memory_engine_map_rd_wait rd_wait(
         .d(rd_wait$d),
         .q(rd_wait$q),
         .clock(rd_wait$clock)
     );
-    qp_table_in_memory$engine$map$rd_wait2$0 rd_wait2$0(
+    qp_table_in_memory_engine_map_rd_wait2_0 rd_wait2_0(
         .d(rd_wait2$0$d),
         .q(rd_wait2$0$q),
         .clock(rd_wait2$0$clock)
     );
-    qp_table_in_memory$engine$map$rd_q$0 rd_q$0(
+    qp_table_in_memory_engine_map_rd_q_0 rd_q_0(
         .d(rd_q$0$d),
         .q(rd_q$0$q),
         .clock(rd_q$0$clock)
     );
-    qp_table_in_memory$engine$map$rd_q$1 rd_q$1(
+    qp_table_in_memory_engine_map_rd_q_1 rd_q_1(
         .d(rd_q$1$d),
         .q(rd_q$1$q),
         .clock(rd_q$1$clock)
     );
-    qp_table_in_memory$engine$map$rd_q$2 rd_q$2(
+    qp_table_in_memory_engine_map_rd_q_2 rd_q_2(
         .d(rd_q$2$d),
         .q(rd_q$2$q),
         .clock(rd_q$2$clock)
     );
-    qp_table_in_memory$engine$map$rd_q$3 rd_q$3(
+    qp_table_in_memory_engine_map_rd_q_3 rd_q_3(
         .d(rd_q$3$d),
         .q(rd_q$3$q),
         .clock(rd_q$3$clock)
     );
-    qp_table_in_memory$engine$map$bit_mask_q bit_mask_q(
+    qp_table_in_memory_engine_map_bit_mask_q bit_mask_q(
         .d(bit_mask_q$d),
         .q(bit_mask_q$q),
         .clock(bit_mask_q$clock)
     );
-    qp_table_in_memory$engine$map$ge_mask_q ge_mask_q(
+    qp_table_in_memory_engine_map_ge_mask_q ge_mask_q(
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
     );
-    qp_table_in_memory$engine$map$zero_mask_q zero_mask_q(
+    qp_table_in_memory_engine_map_zero_mask_q zero_mask_q(
         .d(zero_mask_q$d),
         .q(zero_mask_q$q),
         .clock(zero_mask_q$clock)
     );
-    qp_table_in_memory$engine$map$lvl0_r lvl0_r(
+    qp_table_in_memory_engine_map_lvl0_r lvl0_r(
         .d(lvl0_r$d),
         .q(lvl0_r$q),
         .clock(lvl0_r$clock)
     );
-    qp_table_in_memory$engine$map$stop_nogo_r stop_nogo_r(
+    qp_table_in_memory_engine_map_stop_nogo_r stop_nogo_r(
         .d(stop_nogo_r$d),
         .q(stop_nogo_r$q),
         .clock(stop_nogo_r$clock)
     );
-    qp_table_in_memory$engine$map$top_r top_r(
+    qp_table_in_memory_engine_map_top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    qp_table_in_memory$engine$map$may_prop_r may_prop_r(
+    qp_table_in_memory_engine_map_may_prop_r may_prop_r(
         .d(may_prop_r$d),
         .q(may_prop_r$q),
         .clock(may_prop_r$clock)
     );
-    qp_table_in_memory$engine$map$is_test_r is_test_r(
+    qp_table_in_memory_engine_map_is_test_r is_test_r(
         .d(is_test_r$d),
         .q(is_test_r$q),
         .clock(is_test_r$clock)
     );
-    qp_table_in_memory$engine$map$is_set_r is_set_r(
+    qp_table_in_memory_engine_map_is_set_r is_set_r(
         .d(is_set_r$d),
         .q(is_set_r$q),
         .clock(is_set_r$clock)
     );
-    qp_table_in_memory$engine$map$at_walk_check at_walk_check(
+    qp_table_in_memory_engine_map_at_walk_check at_walk_check(
         .d(at_walk_check$d),
         .q(at_walk_check$q),
         .clock(at_walk_check$clock)
     );
-    qp_table_in_memory$engine$map$at_point_apply at_point_apply(
+    qp_table_in_memory_engine_map_at_point_apply at_point_apply(
         .d(at_point_apply$d),
         .q(at_point_apply$q),
         .clock(at_point_apply$clock)
     );
-    qp_table_in_memory$engine$map$modified_q modified_q(
+    qp_table_in_memory_engine_map_modified_q modified_q(
         .d(modified_q$d),
         .q(modified_q$q),
         .clock(modified_q$clock)
     );
-    qp_table_in_memory$engine$map$zero_lo_q zero_lo_q(
+    qp_table_in_memory_engine_map_zero_lo_q zero_lo_q(
         .d(zero_lo_q$d),
         .q(zero_lo_q$q),
         .clock(zero_lo_q$clock)
     );
-    qp_table_in_memory$engine$map$zero_hi_q zero_hi_q(
+    qp_table_in_memory_engine_map_zero_hi_q zero_hi_q(
         .d(zero_hi_q$d),
         .q(zero_hi_q$q),
         .clock(zero_hi_q$clock)
     );
-    qp_table_in_memory$engine$map$bit_lo_q bit_lo_q(
+    qp_table_in_memory_engine_map_bit_lo_q bit_lo_q(
         .d(bit_lo_q$d),
         .q(bit_lo_q$q),
         .clock(bit_lo_q$clock)
     );
-    qp_table_in_memory$engine$map$bit_hi_q bit_hi_q(
+    qp_table_in_memory_engine_map_bit_hi_q bit_hi_q(
         .d(bit_hi_q$d),
         .q(bit_hi_q$q),
         .clock(bit_hi_q$clock)
     );
-    qp_table_in_memory$engine$map$wa_q wa_q(
+    qp_table_in_memory_engine_map_wa_q wa_q(
         .d(wa_q$d),
         .q(wa_q$q),
         .clock(wa_q$clock)
     );
-    qp_table_in_memory$engine$map$we_q$0 we_q$0(
+    qp_table_in_memory_engine_map_we_q_0 we_q_0(
         .d(we_q$0$d),
         .q(we_q$0$q),
         .clock(we_q$0$clock)
     );
-    qp_table_in_memory$engine$map$we_q$1 we_q$1(
+    qp_table_in_memory_engine_map_we_q_1 we_q_1(
         .d(we_q$1$d),
         .q(we_q$1$q),
         .clock(we_q$1$clock)
     );
-    qp_table_in_memory$engine$map$we_q$2 we_q$2(
+    qp_table_in_memory_engine_map_we_q_2 we_q_2(
         .d(we_q$2$d),
         .q(we_q$2$q),
         .clock(we_q$2$clock)
     );
-    qp_table_in_memory$engine$map$we_q$3 we_q$3(
+    qp_table_in_memory_engine_map_we_q_3 we_q_3(
         .d(we_q$3$d),
         .q(we_q$3$q),
         .clock(we_q$3$clock)
     );
-    qp_table_in_memory$engine$map$wd_q$0 wd_q$0(
+    qp_table_in_memory_engine_map_wd_q_0 wd_q_0(
         .d(wd_q$0$d),
         .q(wd_q$0$q),
         .clock(wd_q$0$clock)
     );
-    qp_table_in_memory$engine$map$wd_q$1 wd_q$1(
+    qp_table_in_memory_engine_map_wd_q_1 wd_q_1(
         .d(wd_q$1$d),
         .q(wd_q$1$q),
         .clock(wd_q$1$clock)
     );
-    qp_table_in_memory$engine$map$wd_q$2 wd_q$2(
+    qp_table_in_memory_engine_map_wd_q_2 wd_q_2(
         .d(wd_q$2$d),
         .q(wd_q$2$q),
         .clock(wd_q$2$clock)
     );
-    qp_table_in_memory$engine$map$wd_q$3 wd_q$3(
+    qp_table_in_memory_engine_map_wd_q_3 wd_q_3(
         .d(wd_q$3$d),
         .q(wd_q$3$q),
         .clock(wd_q$3$clock)
     );
-    qp_table_in_memory$engine$map$init_valid init_valid(
+    qp_table_in_memory_engine_map_init_valid init_valid(
         .d(init_valid$d),
         .q(init_valid$q),
         .clock(init_valid$clock)
     );
-    qp_table_in_memory$engine$map$init_wa init_wa(
+    qp_table_in_memory_engine_map_init_wa init_wa(
         .d(init_wa$d),
         .q(init_wa$q),
         .clock(init_wa$clock)
     );
-    qp_table_in_memory$engine$map$init_exists$0 init_exists$0(
+    qp_table_in_memory_engine_map_init_exists_0 init_exists_0(
         .d(init_exists$0$d),
         .q(init_exists$0$q),
         .clock(init_exists$0$clock)
     );
-    qp_table_in_memory$engine$map$init_exists$1 init_exists$1(
+    qp_table_in_memory_engine_map_init_exists_1 init_exists_1(
         .d(init_exists$1$d),
         .q(init_exists$1$q),
         .clock(init_exists$1$clock)
     );
-    qp_table_in_memory$engine$map$init_exists$2 init_exists$2(
+    qp_table_in_memory_engine_map_init_exists_2 init_exists_2(
         .d(init_exists$2$d),
         .q(init_exists$2$q),
         .clock(init_exists$2$clock)
     );
-    qp_table_in_memory$engine$map$init_exists$3 init_exists$3(
+    qp_table_in_memory_engine_map_init_exists_3 init_exists_3(
         .d(init_exists$3$d),
         .q(init_exists$3$q),
         .clock(init_exists$3$clock)
     );
-    qp_table_in_memory$engine$map$init_ones$0 init_ones$0(
+    qp_table_in_memory_engine_map_init_ones_0 init_ones_0(
         .d(init_ones$0$d),
         .q(init_ones$0$q),
         .clock(init_ones$0$clock)
     );
-    qp_table_in_memory$engine$map$init_ones$1 init_ones$1(
+    qp_table_in_memory_engine_map_init_ones_1 init_ones_1(
         .d(init_ones$1$d),
         .q(init_ones$1$q),
         .clock(init_ones$1$clock)
     );
-    qp_table_in_memory$engine$map$init_ones$2 init_ones$2(
+    qp_table_in_memory_engine_map_init_ones_2 init_ones_2(
         .d(init_ones$2$d),
         .q(init_ones$2$q),
         .clock(init_ones$2$clock)
     );
-    qp_table_in_memory$engine$map$init_ones$3 init_ones$3(
+    qp_table_in_memory_engine_map_init_ones_3 init_ones_3(
         .d(init_ones$3$d),
         .q(init_ones$3$q),
         .clock(init_ones$3$clock)
     );
-    qp_table_in_memory$engine$map$init_partial$0 init_partial$0(
+    qp_table_in_memory_engine_map_init_partial_0 init_partial_0(
         .d(init_partial$0$d),
         .q(init_partial$0$q),
         .clock(init_partial$0$clock)
     );
-    qp_table_in_memory$engine$map$init_partial$1 init_partial$1(
+    qp_table_in_memory_engine_map_init_partial_1 init_partial_1(
         .d(init_partial$1$d),
         .q(init_partial$1$q),
         .clock(init_partial$1$clock)
     );
-    qp_table_in_memory$engine$map$init_partial$2 init_partial$2(
+    qp_table_in_memory_engine_map_init_partial_2 init_partial_2(
         .d(init_partial$2$d),
         .q(init_partial$2$q),
         .clock(init_partial$2$clock)
     );
-    qp_table_in_memory$engine$map$init_partial$3 init_partial$3(
+    qp_table_in_memory_engine_map_init_partial_3 init_partial_3(
         .d(init_partial$3$d),
         .q(init_partial$3$q),
         .clock(init_partial$3$clock)
     );
-    qp_table_in_memory$engine$map$exists_k$0 exists_k$0(
+    qp_table_in_memory_engine_map_exists_k_0 exists_k_0(
         .d(exists_k$0$d),
         .q(exists_k$0$q),
         .clock(exists_k$0$clock)
     );
-    qp_table_in_memory$engine$map$exists_k$1 exists_k$1(
+    qp_table_in_memory_engine_map_exists_k_1 exists_k_1(
         .d(exists_k$1$d),
         .q(exists_k$1$q),
         .clock(exists_k$1$clock)
     );
-    qp_table_in_memory$engine$map$exists_k$2 exists_k$2(
+    qp_table_in_memory_engine_map_exists_k_2 exists_k_2(
         .d(exists_k$2$d),
         .q(exists_k$2$q),
         .clock(exists_k$2$clock)
     );
-    qp_table_in_memory$engine$map$exists_k$3 exists_k$3(
+    qp_table_in_memory_engine_map_exists_k_3 exists_k_3(
         .d(exists_k$3$d),
         .q(exists_k$3$q),
         .clock(exists_k$3$clock)
     );
-    qp_table_in_memory$engine$map$next_word_q next_word_q(
+    qp_table_in_memory_engine_map_next_word_q next_word_q(
         .d(next_word_q$d),
         .q(next_word_q$q),
         .clock(next_word_q$clock)
     );
-    qp_table_in_memory$engine$map$word_exists_q word_exists_q(
+    qp_table_in_memory_engine_map_word_exists_q word_exists_q(
         .d(word_exists_q$d),
         .q(word_exists_q$q),
         .clock(word_exists_q$clock)
     );
-    qp_table_in_memory$engine$map$grp_any_q grp_any_q(
+    qp_table_in_memory_engine_map_grp_any_q grp_any_q(
         .d(grp_any_q$d),
         .q(grp_any_q$q),
         .clock(grp_any_q$clock)
@@ -3300,10 +3320,10 @@ module qp_table_in_memory$engine$map(clock,rst,init_done,op_valid,op,op_index,op
         end
     end
     
-endmodule // qp_table_in_memory$engine$map
+endmodule // qp_table_in_memory_engine_map
 
 
-module qp_table_in_memory$engine$map$accept_q(d,q,clock);
+module qp_table_in_memory_engine_map_accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3319,10 +3339,10 @@ module qp_table_in_memory$engine$map$accept_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$accept_q
+endmodule // qp_table_in_memory_engine_map_accept_q
 
 
-module qp_table_in_memory$engine$map$at_point_apply(d,q,clock);
+module qp_table_in_memory_engine_map_at_point_apply(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3338,10 +3358,10 @@ module qp_table_in_memory$engine$map$at_point_apply(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$at_point_apply
+endmodule // qp_table_in_memory_engine_map_at_point_apply
 
 
-module qp_table_in_memory$engine$map$at_walk_check(d,q,clock);
+module qp_table_in_memory_engine_map_at_walk_check(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3357,10 +3377,10 @@ module qp_table_in_memory$engine$map$at_walk_check(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$at_walk_check
+endmodule // qp_table_in_memory_engine_map_at_walk_check
 
 
-module qp_table_in_memory$engine$map$bit_hi_q(d,q,clock);
+module qp_table_in_memory_engine_map_bit_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3376,10 +3396,10 @@ module qp_table_in_memory$engine$map$bit_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$bit_hi_q
+endmodule // qp_table_in_memory_engine_map_bit_hi_q
 
 
-module qp_table_in_memory$engine$map$bit_lo_q(d,q,clock);
+module qp_table_in_memory_engine_map_bit_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3395,10 +3415,10 @@ module qp_table_in_memory$engine$map$bit_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$bit_lo_q
+endmodule // qp_table_in_memory_engine_map_bit_lo_q
 
 
-module qp_table_in_memory$engine$map$bit_mask_q(d,q,clock);
+module qp_table_in_memory_engine_map_bit_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3414,10 +3434,10 @@ module qp_table_in_memory$engine$map$bit_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$bit_mask_q
+endmodule // qp_table_in_memory_engine_map_bit_mask_q
 
 
-module qp_table_in_memory$engine$map$done_q(d,q,clock);
+module qp_table_in_memory_engine_map_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3433,10 +3453,10 @@ module qp_table_in_memory$engine$map$done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$done_q
+endmodule // qp_table_in_memory_engine_map_done_q
 
 
-module qp_table_in_memory$engine$map$down(d,q,clock);
+module qp_table_in_memory_engine_map_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3452,10 +3472,10 @@ module qp_table_in_memory$engine$map$down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$down
+endmodule // qp_table_in_memory_engine_map_down
 
 
-module qp_table_in_memory$engine$map$exists_k$0(d,q,clock);
+module qp_table_in_memory_engine_map_exists_k_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3471,10 +3491,10 @@ module qp_table_in_memory$engine$map$exists_k$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$exists_k$0
+endmodule // qp_table_in_memory_engine_map_exists_k_0
 
 
-module qp_table_in_memory$engine$map$exists_k$1(d,q,clock);
+module qp_table_in_memory_engine_map_exists_k_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3490,10 +3510,10 @@ module qp_table_in_memory$engine$map$exists_k$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$exists_k$1
+endmodule // qp_table_in_memory_engine_map_exists_k_1
 
 
-module qp_table_in_memory$engine$map$exists_k$2(d,q,clock);
+module qp_table_in_memory_engine_map_exists_k_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3509,10 +3529,10 @@ module qp_table_in_memory$engine$map$exists_k$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$exists_k$2
+endmodule // qp_table_in_memory_engine_map_exists_k_2
 
 
-module qp_table_in_memory$engine$map$exists_k$3(d,q,clock);
+module qp_table_in_memory_engine_map_exists_k_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3528,10 +3548,10 @@ module qp_table_in_memory$engine$map$exists_k$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$exists_k$3
+endmodule // qp_table_in_memory_engine_map_exists_k_3
 
 
-module qp_table_in_memory$engine$map$first$0(bits,num,any);
+module qp_table_in_memory_engine_map_first_0(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3614,10 +3634,10 @@ module qp_table_in_memory$engine$map$first$0(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_in_memory$engine$map$first$0
+endmodule // qp_table_in_memory_engine_map_first_0
 
 
-module qp_table_in_memory$engine$map$first$1(bits,num,any);
+module qp_table_in_memory_engine_map_first_1(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3700,10 +3720,10 @@ module qp_table_in_memory$engine$map$first$1(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_in_memory$engine$map$first$1
+endmodule // qp_table_in_memory_engine_map_first_1
 
 
-module qp_table_in_memory$engine$map$first$2(bits,num,any);
+module qp_table_in_memory_engine_map_first_2(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3786,10 +3806,10 @@ module qp_table_in_memory$engine$map$first$2(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_in_memory$engine$map$first$2
+endmodule // qp_table_in_memory_engine_map_first_2
 
 
-module qp_table_in_memory$engine$map$first$3(bits,num,any);
+module qp_table_in_memory_engine_map_first_3(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3872,10 +3892,10 @@ module qp_table_in_memory$engine$map$first$3(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_in_memory$engine$map$first$3
+endmodule // qp_table_in_memory_engine_map_first_3
 
 
-module qp_table_in_memory$engine$map$found_q(d,q,clock);
+module qp_table_in_memory_engine_map_found_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3891,10 +3911,10 @@ module qp_table_in_memory$engine$map$found_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$found_q
+endmodule // qp_table_in_memory_engine_map_found_q
 
 
-module qp_table_in_memory$engine$map$ge_mask_q(d,q,clock);
+module qp_table_in_memory_engine_map_ge_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3910,10 +3930,10 @@ module qp_table_in_memory$engine$map$ge_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$ge_mask_q
+endmodule // qp_table_in_memory_engine_map_ge_mask_q
 
 
-module qp_table_in_memory$engine$map$grp_any_q(d,q,clock);
+module qp_table_in_memory_engine_map_grp_any_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3929,10 +3949,10 @@ module qp_table_in_memory$engine$map$grp_any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$grp_any_q
+endmodule // qp_table_in_memory_engine_map_grp_any_q
 
 
-module qp_table_in_memory$engine$map$init_done_q(d,q,clock);
+module qp_table_in_memory_engine_map_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3948,10 +3968,10 @@ module qp_table_in_memory$engine$map$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_done_q
+endmodule // qp_table_in_memory_engine_map_init_done_q
 
 
-module qp_table_in_memory$engine$map$init_exists$0(d,q,clock);
+module qp_table_in_memory_engine_map_init_exists_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3967,10 +3987,10 @@ module qp_table_in_memory$engine$map$init_exists$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_exists$0
+endmodule // qp_table_in_memory_engine_map_init_exists_0
 
 
-module qp_table_in_memory$engine$map$init_exists$1(d,q,clock);
+module qp_table_in_memory_engine_map_init_exists_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3986,10 +4006,10 @@ module qp_table_in_memory$engine$map$init_exists$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_exists$1
+endmodule // qp_table_in_memory_engine_map_init_exists_1
 
 
-module qp_table_in_memory$engine$map$init_exists$2(d,q,clock);
+module qp_table_in_memory_engine_map_init_exists_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4005,10 +4025,10 @@ module qp_table_in_memory$engine$map$init_exists$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_exists$2
+endmodule // qp_table_in_memory_engine_map_init_exists_2
 
 
-module qp_table_in_memory$engine$map$init_exists$3(d,q,clock);
+module qp_table_in_memory_engine_map_init_exists_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4024,10 +4044,10 @@ module qp_table_in_memory$engine$map$init_exists$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_exists$3
+endmodule // qp_table_in_memory_engine_map_init_exists_3
 
 
-module qp_table_in_memory$engine$map$init_ones$0(d,q,clock);
+module qp_table_in_memory_engine_map_init_ones_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4043,10 +4063,10 @@ module qp_table_in_memory$engine$map$init_ones$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_ones$0
+endmodule // qp_table_in_memory_engine_map_init_ones_0
 
 
-module qp_table_in_memory$engine$map$init_ones$1(d,q,clock);
+module qp_table_in_memory_engine_map_init_ones_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4062,10 +4082,10 @@ module qp_table_in_memory$engine$map$init_ones$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_ones$1
+endmodule // qp_table_in_memory_engine_map_init_ones_1
 
 
-module qp_table_in_memory$engine$map$init_ones$2(d,q,clock);
+module qp_table_in_memory_engine_map_init_ones_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4081,10 +4101,10 @@ module qp_table_in_memory$engine$map$init_ones$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_ones$2
+endmodule // qp_table_in_memory_engine_map_init_ones_2
 
 
-module qp_table_in_memory$engine$map$init_ones$3(d,q,clock);
+module qp_table_in_memory_engine_map_init_ones_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4100,10 +4120,10 @@ module qp_table_in_memory$engine$map$init_ones$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_ones$3
+endmodule // qp_table_in_memory_engine_map_init_ones_3
 
 
-module qp_table_in_memory$engine$map$init_partial$0(d,q,clock);
+module qp_table_in_memory_engine_map_init_partial_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4119,10 +4139,10 @@ module qp_table_in_memory$engine$map$init_partial$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_partial$0
+endmodule // qp_table_in_memory_engine_map_init_partial_0
 
 
-module qp_table_in_memory$engine$map$init_partial$1(d,q,clock);
+module qp_table_in_memory_engine_map_init_partial_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4138,10 +4158,10 @@ module qp_table_in_memory$engine$map$init_partial$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_partial$1
+endmodule // qp_table_in_memory_engine_map_init_partial_1
 
 
-module qp_table_in_memory$engine$map$init_partial$2(d,q,clock);
+module qp_table_in_memory_engine_map_init_partial_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4157,10 +4177,10 @@ module qp_table_in_memory$engine$map$init_partial$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_partial$2
+endmodule // qp_table_in_memory_engine_map_init_partial_2
 
 
-module qp_table_in_memory$engine$map$init_partial$3(d,q,clock);
+module qp_table_in_memory_engine_map_init_partial_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4176,10 +4196,10 @@ module qp_table_in_memory$engine$map$init_partial$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_partial$3
+endmodule // qp_table_in_memory_engine_map_init_partial_3
 
 
-module qp_table_in_memory$engine$map$init_valid(d,q,clock);
+module qp_table_in_memory_engine_map_init_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4195,10 +4215,10 @@ module qp_table_in_memory$engine$map$init_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_valid
+endmodule // qp_table_in_memory_engine_map_init_valid
 
 
-module qp_table_in_memory$engine$map$init_wa(d,q,clock);
+module qp_table_in_memory_engine_map_init_wa(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -4214,10 +4234,10 @@ module qp_table_in_memory$engine$map$init_wa(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_wa
+endmodule // qp_table_in_memory_engine_map_init_wa
 
 
-module qp_table_in_memory$engine$map$init_word(d,q,clock);
+module qp_table_in_memory_engine_map_init_word(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -4233,10 +4253,10 @@ module qp_table_in_memory$engine$map$init_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$init_word
+endmodule // qp_table_in_memory_engine_map_init_word
 
 
-module qp_table_in_memory$engine$map$is_set_r(d,q,clock);
+module qp_table_in_memory_engine_map_is_set_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4252,10 +4272,10 @@ module qp_table_in_memory$engine$map$is_set_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$is_set_r
+endmodule // qp_table_in_memory_engine_map_is_set_r
 
 
-module qp_table_in_memory$engine$map$is_test_r(d,q,clock);
+module qp_table_in_memory_engine_map_is_test_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4271,10 +4291,10 @@ module qp_table_in_memory$engine$map$is_test_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$is_test_r
+endmodule // qp_table_in_memory_engine_map_is_test_r
 
 
-module qp_table_in_memory$engine$map$latched(d,q,clock);
+module qp_table_in_memory_engine_map_latched(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4290,10 +4310,10 @@ module qp_table_in_memory$engine$map$latched(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$latched
+endmodule // qp_table_in_memory_engine_map_latched
 
 
-module qp_table_in_memory$engine$map$level(d,q,clock);
+module qp_table_in_memory_engine_map_level(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4309,10 +4329,10 @@ module qp_table_in_memory$engine$map$level(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$level
+endmodule // qp_table_in_memory_engine_map_level
 
 
-module qp_table_in_memory$engine$map$lvl0_r(d,q,clock);
+module qp_table_in_memory_engine_map_lvl0_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4328,10 +4348,10 @@ module qp_table_in_memory$engine$map$lvl0_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$lvl0_r
+endmodule // qp_table_in_memory_engine_map_lvl0_r
 
 
-module qp_table_in_memory$engine$map$may_prop_r(d,q,clock);
+module qp_table_in_memory_engine_map_may_prop_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4347,10 +4367,10 @@ module qp_table_in_memory$engine$map$may_prop_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$may_prop_r
+endmodule // qp_table_in_memory_engine_map_may_prop_r
 
 
-module qp_table_in_memory$engine$map$modified_q(d,q,clock);
+module qp_table_in_memory_engine_map_modified_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4366,10 +4386,10 @@ module qp_table_in_memory$engine$map$modified_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$modified_q
+endmodule // qp_table_in_memory_engine_map_modified_q
 
 
-module qp_table_in_memory$engine$map$next_word_q(d,q,clock);
+module qp_table_in_memory_engine_map_next_word_q(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4385,10 +4405,10 @@ module qp_table_in_memory$engine$map$next_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$next_word_q
+endmodule // qp_table_in_memory_engine_map_next_word_q
 
 
-module qp_table_in_memory$engine$map$nums_q(d,q,clock);
+module qp_table_in_memory_engine_map_nums_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -4404,10 +4424,10 @@ module qp_table_in_memory$engine$map$nums_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$nums_q
+endmodule // qp_table_in_memory_engine_map_nums_q
 
 
-module qp_table_in_memory$engine$map$op_q(d,q,clock);
+module qp_table_in_memory_engine_map_op_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4423,10 +4443,10 @@ module qp_table_in_memory$engine$map$op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$op_q
+endmodule // qp_table_in_memory_engine_map_op_q
 
 
-module qp_table_in_memory$engine$map$pos(d,q,clock);
+module qp_table_in_memory_engine_map_pos(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4442,10 +4462,10 @@ module qp_table_in_memory$engine$map$pos(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$pos
+endmodule // qp_table_in_memory_engine_map_pos
 
 
-module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_map_rams_0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4484,10 +4504,10 @@ module qp_table_in_memory$engine$map$rams$0(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$map$rams$0
+endmodule // qp_table_in_memory_engine_map_rams_0
 
 
-module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_map_rams_1(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4526,10 +4546,10 @@ module qp_table_in_memory$engine$map$rams$1(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$map$rams$1
+endmodule // qp_table_in_memory_engine_map_rams_1
 
 
-module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_map_rams_2(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4568,10 +4588,10 @@ module qp_table_in_memory$engine$map$rams$2(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$map$rams$2
+endmodule // qp_table_in_memory_engine_map_rams_2
 
 
-module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_map_rams_3(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4610,10 +4630,10 @@ module qp_table_in_memory$engine$map$rams$3(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$map$rams$3
+endmodule // qp_table_in_memory_engine_map_rams_3
 
 
-module qp_table_in_memory$engine$map$rd_q$0(d,q,clock);
+module qp_table_in_memory_engine_map_rd_q_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4629,10 +4649,10 @@ module qp_table_in_memory$engine$map$rd_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_q$0
+endmodule // qp_table_in_memory_engine_map_rd_q_0
 
 
-module qp_table_in_memory$engine$map$rd_q$1(d,q,clock);
+module qp_table_in_memory_engine_map_rd_q_1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4648,10 +4668,10 @@ module qp_table_in_memory$engine$map$rd_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_q$1
+endmodule // qp_table_in_memory_engine_map_rd_q_1
 
 
-module qp_table_in_memory$engine$map$rd_q$2(d,q,clock);
+module qp_table_in_memory_engine_map_rd_q_2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4667,10 +4687,10 @@ module qp_table_in_memory$engine$map$rd_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_q$2
+endmodule // qp_table_in_memory_engine_map_rd_q_2
 
 
-module qp_table_in_memory$engine$map$rd_q$3(d,q,clock);
+module qp_table_in_memory_engine_map_rd_q_3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4686,10 +4706,10 @@ module qp_table_in_memory$engine$map$rd_q$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_q$3
+endmodule // qp_table_in_memory_engine_map_rd_q_3
 
 
-module qp_table_in_memory$engine$map$rd_wait(d,q,clock);
+module qp_table_in_memory_engine_map_rd_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4705,10 +4725,10 @@ module qp_table_in_memory$engine$map$rd_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_wait
+endmodule // qp_table_in_memory_engine_map_rd_wait
 
 
-module qp_table_in_memory$engine$map$rd_wait2$0(d,q,clock);
+module qp_table_in_memory_engine_map_rd_wait2_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4724,10 +4744,10 @@ module qp_table_in_memory$engine$map$rd_wait2$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$rd_wait2$0
+endmodule // qp_table_in_memory_engine_map_rd_wait2_0
 
 
-module qp_table_in_memory$engine$map$result_q(d,q,clock);
+module qp_table_in_memory_engine_map_result_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4743,10 +4763,10 @@ module qp_table_in_memory$engine$map$result_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$result_q
+endmodule // qp_table_in_memory_engine_map_result_q
 
 
-module qp_table_in_memory$engine$map$state(d,q,clock);
+module qp_table_in_memory_engine_map_state(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4776,10 +4796,10 @@ module qp_table_in_memory$engine$map$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$state
+endmodule // qp_table_in_memory_engine_map_state
 
 
-module qp_table_in_memory$engine$map$stop_nogo_r(d,q,clock);
+module qp_table_in_memory_engine_map_stop_nogo_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4795,10 +4815,10 @@ module qp_table_in_memory$engine$map$stop_nogo_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$stop_nogo_r
+endmodule // qp_table_in_memory_engine_map_stop_nogo_r
 
 
-module qp_table_in_memory$engine$map$top_r(d,q,clock);
+module qp_table_in_memory_engine_map_top_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4814,10 +4834,10 @@ module qp_table_in_memory$engine$map$top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$top_r
+endmodule // qp_table_in_memory_engine_map_top_r
 
 
-module qp_table_in_memory$engine$map$wa_q(d,q,clock);
+module qp_table_in_memory_engine_map_wa_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4833,10 +4853,10 @@ module qp_table_in_memory$engine$map$wa_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wa_q
+endmodule // qp_table_in_memory_engine_map_wa_q
 
 
-module qp_table_in_memory$engine$map$wd_q$0(d,q,clock);
+module qp_table_in_memory_engine_map_wd_q_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4852,10 +4872,10 @@ module qp_table_in_memory$engine$map$wd_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wd_q$0
+endmodule // qp_table_in_memory_engine_map_wd_q_0
 
 
-module qp_table_in_memory$engine$map$wd_q$1(d,q,clock);
+module qp_table_in_memory_engine_map_wd_q_1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4871,10 +4891,10 @@ module qp_table_in_memory$engine$map$wd_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wd_q$1
+endmodule // qp_table_in_memory_engine_map_wd_q_1
 
 
-module qp_table_in_memory$engine$map$wd_q$2(d,q,clock);
+module qp_table_in_memory_engine_map_wd_q_2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4890,10 +4910,10 @@ module qp_table_in_memory$engine$map$wd_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wd_q$2
+endmodule // qp_table_in_memory_engine_map_wd_q_2
 
 
-module qp_table_in_memory$engine$map$wd_q$3(d,q,clock);
+module qp_table_in_memory_engine_map_wd_q_3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4909,10 +4929,10 @@ module qp_table_in_memory$engine$map$wd_q$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wd_q$3
+endmodule // qp_table_in_memory_engine_map_wd_q_3
 
 
-module qp_table_in_memory$engine$map$we_q$0(d,q,clock);
+module qp_table_in_memory_engine_map_we_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4928,10 +4948,10 @@ module qp_table_in_memory$engine$map$we_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$we_q$0
+endmodule // qp_table_in_memory_engine_map_we_q_0
 
 
-module qp_table_in_memory$engine$map$we_q$1(d,q,clock);
+module qp_table_in_memory_engine_map_we_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4947,10 +4967,10 @@ module qp_table_in_memory$engine$map$we_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$we_q$1
+endmodule // qp_table_in_memory_engine_map_we_q_1
 
 
-module qp_table_in_memory$engine$map$we_q$2(d,q,clock);
+module qp_table_in_memory_engine_map_we_q_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4966,10 +4986,10 @@ module qp_table_in_memory$engine$map$we_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$we_q$2
+endmodule // qp_table_in_memory_engine_map_we_q_2
 
 
-module qp_table_in_memory$engine$map$we_q$3(d,q,clock);
+module qp_table_in_memory_engine_map_we_q_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4985,10 +5005,10 @@ module qp_table_in_memory$engine$map$we_q$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$we_q$3
+endmodule // qp_table_in_memory_engine_map_we_q_3
 
 
-module qp_table_in_memory$engine$map$word_exists_q(d,q,clock);
+module qp_table_in_memory_engine_map_word_exists_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5004,10 +5024,10 @@ module qp_table_in_memory$engine$map$word_exists_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$word_exists_q
+endmodule // qp_table_in_memory_engine_map_word_exists_q
 
 
-module qp_table_in_memory$engine$map$wrap(d,q,clock);
+module qp_table_in_memory_engine_map_wrap(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5023,10 +5043,10 @@ module qp_table_in_memory$engine$map$wrap(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wrap
+endmodule // qp_table_in_memory_engine_map_wrap
 
 
-module qp_table_in_memory$engine$map$wrapped(d,q,clock);
+module qp_table_in_memory_engine_map_wrapped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5042,10 +5062,10 @@ module qp_table_in_memory$engine$map$wrapped(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$wrapped
+endmodule // qp_table_in_memory_engine_map_wrapped
 
 
-module qp_table_in_memory$engine$map$zero_hi_q(d,q,clock);
+module qp_table_in_memory_engine_map_zero_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5061,10 +5081,10 @@ module qp_table_in_memory$engine$map$zero_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$zero_hi_q
+endmodule // qp_table_in_memory_engine_map_zero_hi_q
 
 
-module qp_table_in_memory$engine$map$zero_lo_q(d,q,clock);
+module qp_table_in_memory_engine_map_zero_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5080,10 +5100,10 @@ module qp_table_in_memory$engine$map$zero_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$zero_lo_q
+endmodule // qp_table_in_memory_engine_map_zero_lo_q
 
 
-module qp_table_in_memory$engine$map$zero_mask_q(d,q,clock);
+module qp_table_in_memory_engine_map_zero_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5099,10 +5119,10 @@ module qp_table_in_memory$engine$map$zero_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map$zero_mask_q
+endmodule // qp_table_in_memory_engine_map_zero_mask_q
 
 
-module qp_table_in_memory$engine$map_cmd_q(d,q,clock);
+module qp_table_in_memory_engine_map_cmd_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5118,10 +5138,10 @@ module qp_table_in_memory$engine$map_cmd_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map_cmd_q
+endmodule // qp_table_in_memory_engine_map_cmd_q
 
 
-module qp_table_in_memory$engine$map_index_q(d,q,clock);
+module qp_table_in_memory_engine_map_index_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5137,10 +5157,10 @@ module qp_table_in_memory$engine$map_index_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map_index_q
+endmodule // qp_table_in_memory_engine_map_index_q
 
 
-module qp_table_in_memory$engine$map_valid_q(d,q,clock);
+module qp_table_in_memory_engine_map_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5156,10 +5176,10 @@ module qp_table_in_memory$engine$map_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$map_valid_q
+endmodule // qp_table_in_memory_engine_map_valid_q
 
 
-module qp_table_in_memory$engine$next_alloc(d,q,clock);
+module qp_table_in_memory_engine_next_alloc(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5175,10 +5195,10 @@ module qp_table_in_memory$engine$next_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$next_alloc
+endmodule // qp_table_in_memory_engine_next_alloc
 
 
-module qp_table_in_memory$engine$op(d,q,clock);
+module qp_table_in_memory_engine_op(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5194,10 +5214,10 @@ module qp_table_in_memory$engine$op(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op
+endmodule // qp_table_in_memory_engine_op
 
 
-module qp_table_in_memory$engine$op_alloc_at_r(d,q,clock);
+module qp_table_in_memory_engine_op_alloc_at_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5213,10 +5233,10 @@ module qp_table_in_memory$engine$op_alloc_at_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_alloc_at_r
+endmodule // qp_table_in_memory_engine_op_alloc_at_r
 
 
-module qp_table_in_memory$engine$op_alloc_r(d,q,clock);
+module qp_table_in_memory_engine_op_alloc_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5232,10 +5252,10 @@ module qp_table_in_memory$engine$op_alloc_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_alloc_r
+endmodule // qp_table_in_memory_engine_op_alloc_r
 
 
-module qp_table_in_memory$engine$op_bad_r(d,q,clock);
+module qp_table_in_memory_engine_op_bad_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5251,10 +5271,10 @@ module qp_table_in_memory$engine$op_bad_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_bad_r
+endmodule // qp_table_in_memory_engine_op_bad_r
 
 
-module qp_table_in_memory$engine$op_flush_r(d,q,clock);
+module qp_table_in_memory_engine_op_flush_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5270,10 +5290,10 @@ module qp_table_in_memory$engine$op_flush_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_flush_r
+endmodule // qp_table_in_memory_engine_op_flush_r
 
 
-module qp_table_in_memory$engine$op_free_r(d,q,clock);
+module qp_table_in_memory_engine_op_free_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5289,10 +5309,10 @@ module qp_table_in_memory$engine$op_free_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_free_r
+endmodule // qp_table_in_memory_engine_op_free_r
 
 
-module qp_table_in_memory$engine$op_publish_r(d,q,clock);
+module qp_table_in_memory_engine_op_publish_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5308,10 +5328,10 @@ module qp_table_in_memory$engine$op_publish_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$op_publish_r
+endmodule // qp_table_in_memory_engine_op_publish_r
 
 
-module qp_table_in_memory$engine$pass_at_q(d,q,clock);
+module qp_table_in_memory_engine_pass_at_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5327,10 +5347,10 @@ module qp_table_in_memory$engine$pass_at_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$pass_at_q
+endmodule // qp_table_in_memory_engine_pass_at_q
 
 
-module qp_table_in_memory$engine$pass_free_q(d,q,clock);
+module qp_table_in_memory_engine_pass_free_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5346,10 +5366,10 @@ module qp_table_in_memory$engine$pass_free_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$pass_free_q
+endmodule // qp_table_in_memory_engine_pass_free_q
 
 
-module qp_table_in_memory$engine$pending_qpn(d,q,clock);
+module qp_table_in_memory_engine_pending_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5365,10 +5385,10 @@ module qp_table_in_memory$engine$pending_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$pending_qpn
+endmodule // qp_table_in_memory_engine_pending_qpn
 
 
-module qp_table_in_memory$engine$pending_status(d,q,clock);
+module qp_table_in_memory_engine_pending_status(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5384,10 +5404,10 @@ module qp_table_in_memory$engine$pending_status(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$pending_status
+endmodule // qp_table_in_memory_engine_pending_status
 
 
-module qp_table_in_memory$engine$q_count(d,q,clock);
+module qp_table_in_memory_engine_q_count(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -5403,10 +5423,10 @@ module qp_table_in_memory$engine$q_count(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$q_count
+endmodule // qp_table_in_memory_engine_q_count
 
 
-module qp_table_in_memory$engine$q_overflow(d,q,clock);
+module qp_table_in_memory_engine_q_overflow(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5422,10 +5442,10 @@ module qp_table_in_memory$engine$q_overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$q_overflow
+endmodule // qp_table_in_memory_engine_q_overflow
 
 
-module qp_table_in_memory$engine$q_rd(d,q,clock);
+module qp_table_in_memory_engine_q_rd(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5441,10 +5461,10 @@ module qp_table_in_memory$engine$q_rd(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$q_rd
+endmodule // qp_table_in_memory_engine_q_rd
 
 
-module qp_table_in_memory$engine$q_wr(d,q,clock);
+module qp_table_in_memory_engine_q_wr(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5460,10 +5480,10 @@ module qp_table_in_memory$engine$q_wr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$q_wr
+endmodule // qp_table_in_memory_engine_q_wr
 
 
-module qp_table_in_memory$engine$qpn(d,q,clock);
+module qp_table_in_memory_engine_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5479,10 +5499,10 @@ module qp_table_in_memory$engine$qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$qpn
+endmodule // qp_table_in_memory_engine_qpn
 
 
-module qp_table_in_memory$engine$qpn_q(d,q,clock);
+module qp_table_in_memory_engine_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5498,10 +5518,10 @@ module qp_table_in_memory$engine$qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$qpn_q
+endmodule // qp_table_in_memory_engine_qpn_q
 
 
-module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5540,10 +5560,10 @@ module qp_table_in_memory$engine$qram(clock,read_address,read_data,write_enable,
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$qram
+endmodule // qp_table_in_memory_engine_qram
 
 
-module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_engine_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5608,10 +5628,10 @@ module qp_table_in_memory$engine$ram(clock,read_address,read_data,write_enable,w
        end
     end
     `endif
-endmodule // qp_table_in_memory$engine$ram
+endmodule // qp_table_in_memory_engine_ram
 
 
-module qp_table_in_memory$engine$read_hold_q(d,q,clock);
+module qp_table_in_memory_engine_read_hold_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5627,10 +5647,10 @@ module qp_table_in_memory$engine$read_hold_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$read_hold_q
+endmodule // qp_table_in_memory_engine_read_hold_q
 
 
-module qp_table_in_memory$engine$read_more1$0(d,q,clock);
+module qp_table_in_memory_engine_read_more1_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5646,10 +5666,10 @@ module qp_table_in_memory$engine$read_more1$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$read_more1$0
+endmodule // qp_table_in_memory_engine_read_more1_0
 
 
-module qp_table_in_memory$engine$read_more2$0(d,q,clock);
+module qp_table_in_memory_engine_read_more2_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5665,10 +5685,10 @@ module qp_table_in_memory$engine$read_more2$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$read_more2$0
+endmodule // qp_table_in_memory_engine_read_more2_0
 
 
-module qp_table_in_memory$engine$req_fire_r$0(d,q,clock);
+module qp_table_in_memory_engine_req_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5684,10 +5704,10 @@ module qp_table_in_memory$engine$req_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$req_fire_r$0
+endmodule // qp_table_in_memory_engine_req_fire_r_0
 
 
-module qp_table_in_memory$engine$req_fire_r$1(d,q,clock);
+module qp_table_in_memory_engine_req_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5703,10 +5723,10 @@ module qp_table_in_memory$engine$req_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$req_fire_r$1
+endmodule // qp_table_in_memory_engine_req_fire_r_1
 
 
-module qp_table_in_memory$engine$rsp_fire_r$0(d,q,clock);
+module qp_table_in_memory_engine_rsp_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5722,10 +5742,10 @@ module qp_table_in_memory$engine$rsp_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$rsp_fire_r$0
+endmodule // qp_table_in_memory_engine_rsp_fire_r_0
 
 
-module qp_table_in_memory$engine$rsp_fire_r$1(d,q,clock);
+module qp_table_in_memory_engine_rsp_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5741,10 +5761,10 @@ module qp_table_in_memory$engine$rsp_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$rsp_fire_r$1
+endmodule // qp_table_in_memory_engine_rsp_fire_r_1
 
 
-module qp_table_in_memory$engine$state(d,q,clock);
+module qp_table_in_memory_engine_state(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -5784,10 +5804,10 @@ module qp_table_in_memory$engine$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$state
+endmodule // qp_table_in_memory_engine_state
 
 
-module qp_table_in_memory$engine$status_q(d,q,clock);
+module qp_table_in_memory_engine_status_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5803,10 +5823,10 @@ module qp_table_in_memory$engine$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$status_q
+endmodule // qp_table_in_memory_engine_status_q
 
 
-module qp_table_in_memory$engine$time_q(d,q,clock);
+module qp_table_in_memory_engine_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -5822,10 +5842,10 @@ module qp_table_in_memory$engine$time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$time_q
+endmodule // qp_table_in_memory_engine_time_q
 
 
-module qp_table_in_memory$engine$waddr_q(d,q,clock);
+module qp_table_in_memory_engine_waddr_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5841,10 +5861,10 @@ module qp_table_in_memory$engine$waddr_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$waddr_q
+endmodule // qp_table_in_memory_engine_waddr_q
 
 
-module qp_table_in_memory$engine$wait_q(d,q,clock);
+module qp_table_in_memory_engine_wait_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5860,10 +5880,10 @@ module qp_table_in_memory$engine$wait_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$wait_q
+endmodule // qp_table_in_memory_engine_wait_q
 
 
-module qp_table_in_memory$engine$was_idle(d,q,clock);
+module qp_table_in_memory_engine_was_idle(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5879,10 +5899,10 @@ module qp_table_in_memory$engine$was_idle(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$was_idle
+endmodule // qp_table_in_memory_engine_was_idle
 
 
-module qp_table_in_memory$engine$wdata_q(d,q,clock);
+module qp_table_in_memory_engine_wdata_q(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -5898,10 +5918,10 @@ module qp_table_in_memory$engine$wdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$wdata_q
+endmodule // qp_table_in_memory_engine_wdata_q
 
 
-module qp_table_in_memory$engine$we_q(d,q,clock);
+module qp_table_in_memory_engine_we_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5917,10 +5937,10 @@ module qp_table_in_memory$engine$we_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$engine$we_q
+endmodule // qp_table_in_memory_engine_we_q
 
 
-module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0,dreq_ready$1,dreq_addr$0,dreq_addr$1,cpl_valid$0,cpl_valid$1,cpl_data,arvalid,arready,araddr,rvalid,rready,rdata,rresp,rlast);
+module qp_table_in_memory_fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0,dreq_ready$1,dreq_addr$0,dreq_addr$1,cpl_valid$0,cpl_valid$1,cpl_data,arvalid,arready,araddr,rvalid,rready,rdata,rresp,rlast);
     
     // Module arguments
     input wire  clock;
@@ -5991,7 +6011,7 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
     reg  [63:0] r_entry;
     
     // Sub module instances
-    qp_table_in_memory$fetch$ret ret(
+    qp_table_in_memory_fetch_ret ret(
         .clock(ret$clock),
         .rst(ret$rst),
         .in_valid(ret$in_valid),
@@ -6001,22 +6021,22 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         .data_out(ret$data_out),
         .count(ret$count)
     );
-    qp_table_in_memory$fetch$ar_valid ar_valid(
+    qp_table_in_memory_fetch_ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
         .clock(ar_valid$clock)
     );
-    qp_table_in_memory$fetch$ar_addr ar_addr(
+    qp_table_in_memory_fetch_ar_addr ar_addr(
         .d(ar_addr$d),
         .q(ar_addr$q),
         .clock(ar_addr$clock)
     );
-    qp_table_in_memory$fetch$rr rr(
+    qp_table_in_memory_fetch_rr rr(
         .d(rr$d),
         .q(rr$q),
         .clock(rr$clock)
     );
-    qp_table_in_memory$fetch$room room(
+    qp_table_in_memory_fetch_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
@@ -6101,10 +6121,10 @@ module qp_table_in_memory$fetch(clock,rst,dreq_valid$0,dreq_valid$1,dreq_ready$0
         end
     end
     
-endmodule // qp_table_in_memory$fetch
+endmodule // qp_table_in_memory_fetch
 
 
-module qp_table_in_memory$fetch$ar_addr(d,q,clock);
+module qp_table_in_memory_fetch_ar_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6120,10 +6140,10 @@ module qp_table_in_memory$fetch$ar_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$fetch$ar_addr
+endmodule // qp_table_in_memory_fetch_ar_addr
 
 
-module qp_table_in_memory$fetch$ar_valid(d,q,clock);
+module qp_table_in_memory_fetch_ar_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6139,10 +6159,10 @@ module qp_table_in_memory$fetch$ar_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$fetch$ar_valid
+endmodule // qp_table_in_memory_fetch_ar_valid
 
 
-module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_fetch_ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -6256,10 +6276,10 @@ module qp_table_in_memory$fetch$ret(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     `endif
-endmodule // qp_table_in_memory$fetch$ret
+endmodule // qp_table_in_memory_fetch_ret
 
 
-module qp_table_in_memory$fetch$room(d,q,clock);
+module qp_table_in_memory_fetch_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6275,10 +6295,10 @@ module qp_table_in_memory$fetch$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$fetch$room
+endmodule // qp_table_in_memory_fetch_room
 
 
-module qp_table_in_memory$fetch$rr(d,q,clock);
+module qp_table_in_memory_fetch_rr(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -6294,10 +6314,10 @@ module qp_table_in_memory$fetch$rr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$fetch$rr
+endmodule // qp_table_in_memory_fetch_rr
 
 
-module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
+module qp_table_in_memory_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -6507,7 +6527,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_in_memory$pipe_rx$ram ram(
+    qp_table_in_memory_pipe_rx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -6515,7 +6535,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_in_memory$pipe_rx$queue queue(
+    qp_table_in_memory_pipe_rx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -6525,7 +6545,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_in_memory$pipe_rx$dreqs$0 dreqs$0(
+    qp_table_in_memory_pipe_rx_dreqs_0 dreqs_0(
         .clock(dreqs$0$clock),
         .rst(dreqs$0$rst),
         .in_valid(dreqs$0$in_valid),
@@ -6535,7 +6555,7 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(dreqs$0$data_out),
         .count(dreqs$0$count)
     );
-    qp_table_in_memory$pipe_rx$results$0 results$0(
+    qp_table_in_memory_pipe_rx_results_0 results_0(
         .clock(results$0$clock),
         .rst(results$0$rst),
         .in_valid(results$0$in_valid),
@@ -6545,114 +6565,114 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$0$data_out),
         .count(results$0$count)
     );
-    qp_table_in_memory$pipe_rx$counters counters(
+    qp_table_in_memory_pipe_rx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_in_memory$pipe_rx$s1_valid s1_valid(
+    qp_table_in_memory_pipe_rx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_in_memory$pipe_rx$s1_qpn s1_qpn(
+    qp_table_in_memory_pipe_rx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_in_memory$pipe_rx$s1_tag s1_tag(
+    qp_table_in_memory_pipe_rx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_valid$0 sx_valid$0(
+    qp_table_in_memory_pipe_rx_sx_valid_0 sx_valid_0(
         .d(sx_valid$0$d),
         .q(sx_valid$0$q),
         .clock(sx_valid$0$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_valid$1 sx_valid$1(
+    qp_table_in_memory_pipe_rx_sx_valid_1 sx_valid_1(
         .d(sx_valid$1$d),
         .q(sx_valid$1$q),
         .clock(sx_valid$1$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_qpn$0 sx_qpn$0(
+    qp_table_in_memory_pipe_rx_sx_qpn_0 sx_qpn_0(
         .d(sx_qpn$0$d),
         .q(sx_qpn$0$q),
         .clock(sx_qpn$0$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_qpn$1 sx_qpn$1(
+    qp_table_in_memory_pipe_rx_sx_qpn_1 sx_qpn_1(
         .d(sx_qpn$1$d),
         .q(sx_qpn$1$q),
         .clock(sx_qpn$1$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_tag$0 sx_tag$0(
+    qp_table_in_memory_pipe_rx_sx_tag_0 sx_tag_0(
         .d(sx_tag$0$d),
         .q(sx_tag$0$q),
         .clock(sx_tag$0$clock)
     );
-    qp_table_in_memory$pipe_rx$sx_tag$1 sx_tag$1(
+    qp_table_in_memory_pipe_rx_sx_tag_1 sx_tag_1(
         .d(sx_tag$1$d),
         .q(sx_tag$1$q),
         .clock(sx_tag$1$clock)
     );
-    qp_table_in_memory$pipe_rx$s2_valid s2_valid(
+    qp_table_in_memory_pipe_rx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_in_memory$pipe_rx$s2_qpn s2_qpn(
+    qp_table_in_memory_pipe_rx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_in_memory$pipe_rx$s2_tag s2_tag(
+    qp_table_in_memory_pipe_rx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_in_memory$pipe_rx$s2_pre s2_pre(
+    qp_table_in_memory_pipe_rx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_in_memory$pipe_rx$s2_oor s2_oor(
+    qp_table_in_memory_pipe_rx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_in_memory$pipe_rx$s3_valid s3_valid(
+    qp_table_in_memory_pipe_rx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_in_memory$pipe_rx$s3_lookup s3_lookup(
+    qp_table_in_memory_pipe_rx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_in_memory$pipe_rx$s3_words s3_words(
+    qp_table_in_memory_pipe_rx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_in_memory$pipe_rx$flight flight(
+    qp_table_in_memory_pipe_rx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_in_memory$pipe_rx$room room(
+    qp_table_in_memory_pipe_rx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_in_memory$pipe_rx$d3_valid d3_valid(
+    qp_table_in_memory_pipe_rx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_in_memory$pipe_rx$d3_addr d3_addr(
+    qp_table_in_memory_pipe_rx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -6895,10 +6915,10 @@ module qp_table_in_memory$pipe_rx(clock,rst,init_done,table_base,req_valid,req_r
         end
     end
     
-endmodule // qp_table_in_memory$pipe_rx
+endmodule // qp_table_in_memory_pipe_rx
 
 
-module qp_table_in_memory$pipe_rx$counters(clock,rst,fire,status,counts);
+module qp_table_in_memory_pipe_rx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -6930,17 +6950,17 @@ module qp_table_in_memory$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_in_memory$pipe_rx$counters$cnt cnt(
+    qp_table_in_memory_pipe_rx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_in_memory$pipe_rx$counters$fire_q fire_q(
+    qp_table_in_memory_pipe_rx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_in_memory$pipe_rx$counters$status_q status_q(
+    qp_table_in_memory_pipe_rx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -6984,10 +7004,10 @@ module qp_table_in_memory$pipe_rx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_in_memory$pipe_rx$counters
+endmodule // qp_table_in_memory_pipe_rx_counters
 
 
-module qp_table_in_memory$pipe_rx$counters$cnt(d,q,clock);
+module qp_table_in_memory_pipe_rx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -7003,10 +7023,10 @@ module qp_table_in_memory$pipe_rx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$counters$cnt
+endmodule // qp_table_in_memory_pipe_rx_counters_cnt
 
 
-module qp_table_in_memory$pipe_rx$counters$fire_q(d,q,clock);
+module qp_table_in_memory_pipe_rx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7022,10 +7042,10 @@ module qp_table_in_memory$pipe_rx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$counters$fire_q
+endmodule // qp_table_in_memory_pipe_rx_counters_fire_q
 
 
-module qp_table_in_memory$pipe_rx$counters$status_q(d,q,clock);
+module qp_table_in_memory_pipe_rx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -7041,10 +7061,10 @@ module qp_table_in_memory$pipe_rx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$counters$status_q
+endmodule // qp_table_in_memory_pipe_rx_counters_status_q
 
 
-module qp_table_in_memory$pipe_rx$d3_addr(d,q,clock);
+module qp_table_in_memory_pipe_rx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7060,10 +7080,10 @@ module qp_table_in_memory$pipe_rx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$d3_addr
+endmodule // qp_table_in_memory_pipe_rx_d3_addr
 
 
-module qp_table_in_memory$pipe_rx$d3_valid(d,q,clock);
+module qp_table_in_memory_pipe_rx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7079,10 +7099,10 @@ module qp_table_in_memory$pipe_rx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$d3_valid
+endmodule // qp_table_in_memory_pipe_rx_d3_valid
 
 
-module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_rx_dreqs_0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -7196,10 +7216,10 @@ module qp_table_in_memory$pipe_rx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$dreqs$0
+endmodule // qp_table_in_memory_pipe_rx_dreqs_0
 
 
-module qp_table_in_memory$pipe_rx$flight(d,q,clock);
+module qp_table_in_memory_pipe_rx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -7215,10 +7235,10 @@ module qp_table_in_memory$pipe_rx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$flight
+endmodule // qp_table_in_memory_pipe_rx_flight
 
 
-module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_rx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -7332,10 +7352,10 @@ module qp_table_in_memory$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$queue
+endmodule // qp_table_in_memory_pipe_rx_queue
 
 
-module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_pipe_rx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7395,10 +7415,10 @@ module qp_table_in_memory$pipe_rx$ram(clock,read_address,read_data,write_enable,
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$ram
+endmodule // qp_table_in_memory_pipe_rx_ram
 
 
-module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_rx_results_0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -7512,10 +7532,10 @@ module qp_table_in_memory$pipe_rx$results$0(clock,rst,in_valid,data_in,out_valid
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_rx$results$0
+endmodule // qp_table_in_memory_pipe_rx_results_0
 
 
-module qp_table_in_memory$pipe_rx$room(d,q,clock);
+module qp_table_in_memory_pipe_rx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7531,10 +7551,10 @@ module qp_table_in_memory$pipe_rx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$room
+endmodule // qp_table_in_memory_pipe_rx_room
 
 
-module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
+module qp_table_in_memory_pipe_rx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7550,10 +7570,10 @@ module qp_table_in_memory$pipe_rx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s1_qpn
+endmodule // qp_table_in_memory_pipe_rx_s1_qpn
 
 
-module qp_table_in_memory$pipe_rx$s1_tag(d,q,clock);
+module qp_table_in_memory_pipe_rx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7569,10 +7589,10 @@ module qp_table_in_memory$pipe_rx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s1_tag
+endmodule // qp_table_in_memory_pipe_rx_s1_tag
 
 
-module qp_table_in_memory$pipe_rx$s1_valid(d,q,clock);
+module qp_table_in_memory_pipe_rx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7588,10 +7608,10 @@ module qp_table_in_memory$pipe_rx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s1_valid
+endmodule // qp_table_in_memory_pipe_rx_s1_valid
 
 
-module qp_table_in_memory$pipe_rx$s2_oor(d,q,clock);
+module qp_table_in_memory_pipe_rx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7607,10 +7627,10 @@ module qp_table_in_memory$pipe_rx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s2_oor
+endmodule // qp_table_in_memory_pipe_rx_s2_oor
 
 
-module qp_table_in_memory$pipe_rx$s2_pre(d,q,clock);
+module qp_table_in_memory_pipe_rx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7626,10 +7646,10 @@ module qp_table_in_memory$pipe_rx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s2_pre
+endmodule // qp_table_in_memory_pipe_rx_s2_pre
 
 
-module qp_table_in_memory$pipe_rx$s2_qpn(d,q,clock);
+module qp_table_in_memory_pipe_rx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7645,10 +7665,10 @@ module qp_table_in_memory$pipe_rx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s2_qpn
+endmodule // qp_table_in_memory_pipe_rx_s2_qpn
 
 
-module qp_table_in_memory$pipe_rx$s2_tag(d,q,clock);
+module qp_table_in_memory_pipe_rx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7664,10 +7684,10 @@ module qp_table_in_memory$pipe_rx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s2_tag
+endmodule // qp_table_in_memory_pipe_rx_s2_tag
 
 
-module qp_table_in_memory$pipe_rx$s2_valid(d,q,clock);
+module qp_table_in_memory_pipe_rx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7683,10 +7703,10 @@ module qp_table_in_memory$pipe_rx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s2_valid
+endmodule // qp_table_in_memory_pipe_rx_s2_valid
 
 
-module qp_table_in_memory$pipe_rx$s3_lookup(d,q,clock);
+module qp_table_in_memory_pipe_rx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -7702,10 +7722,10 @@ module qp_table_in_memory$pipe_rx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s3_lookup
+endmodule // qp_table_in_memory_pipe_rx_s3_lookup
 
 
-module qp_table_in_memory$pipe_rx$s3_valid(d,q,clock);
+module qp_table_in_memory_pipe_rx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7721,10 +7741,10 @@ module qp_table_in_memory$pipe_rx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s3_valid
+endmodule // qp_table_in_memory_pipe_rx_s3_valid
 
 
-module qp_table_in_memory$pipe_rx$s3_words(d,q,clock);
+module qp_table_in_memory_pipe_rx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -7740,10 +7760,10 @@ module qp_table_in_memory$pipe_rx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$s3_words
+endmodule // qp_table_in_memory_pipe_rx_s3_words
 
 
-module qp_table_in_memory$pipe_rx$sx_qpn$0(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_qpn_0(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7759,10 +7779,10 @@ module qp_table_in_memory$pipe_rx$sx_qpn$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_qpn$0
+endmodule // qp_table_in_memory_pipe_rx_sx_qpn_0
 
 
-module qp_table_in_memory$pipe_rx$sx_qpn$1(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_qpn_1(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7778,10 +7798,10 @@ module qp_table_in_memory$pipe_rx$sx_qpn$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_qpn$1
+endmodule // qp_table_in_memory_pipe_rx_sx_qpn_1
 
 
-module qp_table_in_memory$pipe_rx$sx_tag$0(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_tag_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7797,10 +7817,10 @@ module qp_table_in_memory$pipe_rx$sx_tag$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_tag$0
+endmodule // qp_table_in_memory_pipe_rx_sx_tag_0
 
 
-module qp_table_in_memory$pipe_rx$sx_tag$1(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_tag_1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7816,10 +7836,10 @@ module qp_table_in_memory$pipe_rx$sx_tag$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_tag$1
+endmodule // qp_table_in_memory_pipe_rx_sx_tag_1
 
 
-module qp_table_in_memory$pipe_rx$sx_valid$0(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_valid_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7835,10 +7855,10 @@ module qp_table_in_memory$pipe_rx$sx_valid$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_valid$0
+endmodule // qp_table_in_memory_pipe_rx_sx_valid_0
 
 
-module qp_table_in_memory$pipe_rx$sx_valid$1(d,q,clock);
+module qp_table_in_memory_pipe_rx_sx_valid_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7854,10 +7874,10 @@ module qp_table_in_memory$pipe_rx$sx_valid$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_rx$sx_valid$1
+endmodule // qp_table_in_memory_pipe_rx_sx_valid_1
 
 
-module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
+module qp_table_in_memory_pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,dreq_valid$0,dreq_ready$0,dreq_addr$0,cpl_valid$0,cpl_data$0,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -8067,7 +8087,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_in_memory$pipe_tx$ram ram(
+    qp_table_in_memory_pipe_tx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -8075,7 +8095,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_in_memory$pipe_tx$queue queue(
+    qp_table_in_memory_pipe_tx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -8085,7 +8105,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_in_memory$pipe_tx$dreqs$0 dreqs$0(
+    qp_table_in_memory_pipe_tx_dreqs_0 dreqs_0(
         .clock(dreqs$0$clock),
         .rst(dreqs$0$rst),
         .in_valid(dreqs$0$in_valid),
@@ -8095,7 +8115,7 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(dreqs$0$data_out),
         .count(dreqs$0$count)
     );
-    qp_table_in_memory$pipe_tx$results$0 results$0(
+    qp_table_in_memory_pipe_tx_results_0 results_0(
         .clock(results$0$clock),
         .rst(results$0$rst),
         .in_valid(results$0$in_valid),
@@ -8105,114 +8125,114 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         .data_out(results$0$data_out),
         .count(results$0$count)
     );
-    qp_table_in_memory$pipe_tx$counters counters(
+    qp_table_in_memory_pipe_tx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_in_memory$pipe_tx$s1_valid s1_valid(
+    qp_table_in_memory_pipe_tx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_in_memory$pipe_tx$s1_qpn s1_qpn(
+    qp_table_in_memory_pipe_tx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_in_memory$pipe_tx$s1_tag s1_tag(
+    qp_table_in_memory_pipe_tx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_valid$0 sx_valid$0(
+    qp_table_in_memory_pipe_tx_sx_valid_0 sx_valid_0(
         .d(sx_valid$0$d),
         .q(sx_valid$0$q),
         .clock(sx_valid$0$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_valid$1 sx_valid$1(
+    qp_table_in_memory_pipe_tx_sx_valid_1 sx_valid_1(
         .d(sx_valid$1$d),
         .q(sx_valid$1$q),
         .clock(sx_valid$1$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_qpn$0 sx_qpn$0(
+    qp_table_in_memory_pipe_tx_sx_qpn_0 sx_qpn_0(
         .d(sx_qpn$0$d),
         .q(sx_qpn$0$q),
         .clock(sx_qpn$0$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_qpn$1 sx_qpn$1(
+    qp_table_in_memory_pipe_tx_sx_qpn_1 sx_qpn_1(
         .d(sx_qpn$1$d),
         .q(sx_qpn$1$q),
         .clock(sx_qpn$1$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_tag$0 sx_tag$0(
+    qp_table_in_memory_pipe_tx_sx_tag_0 sx_tag_0(
         .d(sx_tag$0$d),
         .q(sx_tag$0$q),
         .clock(sx_tag$0$clock)
     );
-    qp_table_in_memory$pipe_tx$sx_tag$1 sx_tag$1(
+    qp_table_in_memory_pipe_tx_sx_tag_1 sx_tag_1(
         .d(sx_tag$1$d),
         .q(sx_tag$1$q),
         .clock(sx_tag$1$clock)
     );
-    qp_table_in_memory$pipe_tx$s2_valid s2_valid(
+    qp_table_in_memory_pipe_tx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_in_memory$pipe_tx$s2_qpn s2_qpn(
+    qp_table_in_memory_pipe_tx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_in_memory$pipe_tx$s2_tag s2_tag(
+    qp_table_in_memory_pipe_tx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_in_memory$pipe_tx$s2_pre s2_pre(
+    qp_table_in_memory_pipe_tx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_in_memory$pipe_tx$s2_oor s2_oor(
+    qp_table_in_memory_pipe_tx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_in_memory$pipe_tx$s3_valid s3_valid(
+    qp_table_in_memory_pipe_tx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_in_memory$pipe_tx$s3_lookup s3_lookup(
+    qp_table_in_memory_pipe_tx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_in_memory$pipe_tx$s3_words s3_words(
+    qp_table_in_memory_pipe_tx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_in_memory$pipe_tx$flight flight(
+    qp_table_in_memory_pipe_tx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_in_memory$pipe_tx$room room(
+    qp_table_in_memory_pipe_tx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_in_memory$pipe_tx$d3_valid d3_valid(
+    qp_table_in_memory_pipe_tx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_in_memory$pipe_tx$d3_addr d3_addr(
+    qp_table_in_memory_pipe_tx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -8455,10 +8475,10 @@ module qp_table_in_memory$pipe_tx(clock,rst,init_done,table_base,req_valid,req_r
         end
     end
     
-endmodule // qp_table_in_memory$pipe_tx
+endmodule // qp_table_in_memory_pipe_tx
 
 
-module qp_table_in_memory$pipe_tx$counters(clock,rst,fire,status,counts);
+module qp_table_in_memory_pipe_tx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -8490,17 +8510,17 @@ module qp_table_in_memory$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_in_memory$pipe_tx$counters$cnt cnt(
+    qp_table_in_memory_pipe_tx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_in_memory$pipe_tx$counters$fire_q fire_q(
+    qp_table_in_memory_pipe_tx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_in_memory$pipe_tx$counters$status_q status_q(
+    qp_table_in_memory_pipe_tx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -8544,10 +8564,10 @@ module qp_table_in_memory$pipe_tx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_in_memory$pipe_tx$counters
+endmodule // qp_table_in_memory_pipe_tx_counters
 
 
-module qp_table_in_memory$pipe_tx$counters$cnt(d,q,clock);
+module qp_table_in_memory_pipe_tx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -8563,10 +8583,10 @@ module qp_table_in_memory$pipe_tx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$counters$cnt
+endmodule // qp_table_in_memory_pipe_tx_counters_cnt
 
 
-module qp_table_in_memory$pipe_tx$counters$fire_q(d,q,clock);
+module qp_table_in_memory_pipe_tx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8582,10 +8602,10 @@ module qp_table_in_memory$pipe_tx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$counters$fire_q
+endmodule // qp_table_in_memory_pipe_tx_counters_fire_q
 
 
-module qp_table_in_memory$pipe_tx$counters$status_q(d,q,clock);
+module qp_table_in_memory_pipe_tx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8601,10 +8621,10 @@ module qp_table_in_memory$pipe_tx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$counters$status_q
+endmodule // qp_table_in_memory_pipe_tx_counters_status_q
 
 
-module qp_table_in_memory$pipe_tx$d3_addr(d,q,clock);
+module qp_table_in_memory_pipe_tx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8620,10 +8640,10 @@ module qp_table_in_memory$pipe_tx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$d3_addr
+endmodule // qp_table_in_memory_pipe_tx_d3_addr
 
 
-module qp_table_in_memory$pipe_tx$d3_valid(d,q,clock);
+module qp_table_in_memory_pipe_tx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8639,10 +8659,10 @@ module qp_table_in_memory$pipe_tx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$d3_valid
+endmodule // qp_table_in_memory_pipe_tx_d3_valid
 
 
-module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_tx_dreqs_0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -8756,10 +8776,10 @@ module qp_table_in_memory$pipe_tx$dreqs$0(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$dreqs$0
+endmodule // qp_table_in_memory_pipe_tx_dreqs_0
 
 
-module qp_table_in_memory$pipe_tx$flight(d,q,clock);
+module qp_table_in_memory_pipe_tx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -8775,10 +8795,10 @@ module qp_table_in_memory$pipe_tx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$flight
+endmodule // qp_table_in_memory_pipe_tx_flight
 
 
-module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_tx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -8892,10 +8912,10 @@ module qp_table_in_memory$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$queue
+endmodule // qp_table_in_memory_pipe_tx_queue
 
 
-module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_in_memory_pipe_tx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -8955,10 +8975,10 @@ module qp_table_in_memory$pipe_tx$ram(clock,read_address,read_data,write_enable,
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$ram
+endmodule // qp_table_in_memory_pipe_tx_ram
 
 
-module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_in_memory_pipe_tx_results_0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -9072,10 +9092,10 @@ module qp_table_in_memory$pipe_tx$results$0(clock,rst,in_valid,data_in,out_valid
        end
     end
     `endif
-endmodule // qp_table_in_memory$pipe_tx$results$0
+endmodule // qp_table_in_memory_pipe_tx_results_0
 
 
-module qp_table_in_memory$pipe_tx$room(d,q,clock);
+module qp_table_in_memory_pipe_tx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9091,10 +9111,10 @@ module qp_table_in_memory$pipe_tx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$room
+endmodule // qp_table_in_memory_pipe_tx_room
 
 
-module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);
+module qp_table_in_memory_pipe_tx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9110,10 +9130,10 @@ module qp_table_in_memory$pipe_tx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s1_qpn
+endmodule // qp_table_in_memory_pipe_tx_s1_qpn
 
 
-module qp_table_in_memory$pipe_tx$s1_tag(d,q,clock);
+module qp_table_in_memory_pipe_tx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9129,10 +9149,10 @@ module qp_table_in_memory$pipe_tx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s1_tag
+endmodule // qp_table_in_memory_pipe_tx_s1_tag
 
 
-module qp_table_in_memory$pipe_tx$s1_valid(d,q,clock);
+module qp_table_in_memory_pipe_tx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9148,10 +9168,10 @@ module qp_table_in_memory$pipe_tx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s1_valid
+endmodule // qp_table_in_memory_pipe_tx_s1_valid
 
 
-module qp_table_in_memory$pipe_tx$s2_oor(d,q,clock);
+module qp_table_in_memory_pipe_tx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9167,10 +9187,10 @@ module qp_table_in_memory$pipe_tx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s2_oor
+endmodule // qp_table_in_memory_pipe_tx_s2_oor
 
 
-module qp_table_in_memory$pipe_tx$s2_pre(d,q,clock);
+module qp_table_in_memory_pipe_tx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9186,10 +9206,10 @@ module qp_table_in_memory$pipe_tx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s2_pre
+endmodule // qp_table_in_memory_pipe_tx_s2_pre
 
 
-module qp_table_in_memory$pipe_tx$s2_qpn(d,q,clock);
+module qp_table_in_memory_pipe_tx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9205,10 +9225,10 @@ module qp_table_in_memory$pipe_tx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s2_qpn
+endmodule // qp_table_in_memory_pipe_tx_s2_qpn
 
 
-module qp_table_in_memory$pipe_tx$s2_tag(d,q,clock);
+module qp_table_in_memory_pipe_tx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9224,10 +9244,10 @@ module qp_table_in_memory$pipe_tx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s2_tag
+endmodule // qp_table_in_memory_pipe_tx_s2_tag
 
 
-module qp_table_in_memory$pipe_tx$s2_valid(d,q,clock);
+module qp_table_in_memory_pipe_tx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9243,10 +9263,10 @@ module qp_table_in_memory$pipe_tx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s2_valid
+endmodule // qp_table_in_memory_pipe_tx_s2_valid
 
 
-module qp_table_in_memory$pipe_tx$s3_lookup(d,q,clock);
+module qp_table_in_memory_pipe_tx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -9262,10 +9282,10 @@ module qp_table_in_memory$pipe_tx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s3_lookup
+endmodule // qp_table_in_memory_pipe_tx_s3_lookup
 
 
-module qp_table_in_memory$pipe_tx$s3_valid(d,q,clock);
+module qp_table_in_memory_pipe_tx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9281,10 +9301,10 @@ module qp_table_in_memory$pipe_tx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s3_valid
+endmodule // qp_table_in_memory_pipe_tx_s3_valid
 
 
-module qp_table_in_memory$pipe_tx$s3_words(d,q,clock);
+module qp_table_in_memory_pipe_tx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -9300,10 +9320,10 @@ module qp_table_in_memory$pipe_tx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$s3_words
+endmodule // qp_table_in_memory_pipe_tx_s3_words
 
 
-module qp_table_in_memory$pipe_tx$sx_qpn$0(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_qpn_0(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9319,10 +9339,10 @@ module qp_table_in_memory$pipe_tx$sx_qpn$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_qpn$0
+endmodule // qp_table_in_memory_pipe_tx_sx_qpn_0
 
 
-module qp_table_in_memory$pipe_tx$sx_qpn$1(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_qpn_1(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9338,10 +9358,10 @@ module qp_table_in_memory$pipe_tx$sx_qpn$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_qpn$1
+endmodule // qp_table_in_memory_pipe_tx_sx_qpn_1
 
 
-module qp_table_in_memory$pipe_tx$sx_tag$0(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_tag_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9357,10 +9377,10 @@ module qp_table_in_memory$pipe_tx$sx_tag$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_tag$0
+endmodule // qp_table_in_memory_pipe_tx_sx_tag_0
 
 
-module qp_table_in_memory$pipe_tx$sx_tag$1(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_tag_1(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9376,10 +9396,10 @@ module qp_table_in_memory$pipe_tx$sx_tag$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_tag$1
+endmodule // qp_table_in_memory_pipe_tx_sx_tag_1
 
 
-module qp_table_in_memory$pipe_tx$sx_valid$0(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_valid_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9395,10 +9415,10 @@ module qp_table_in_memory$pipe_tx$sx_valid$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_valid$0
+endmodule // qp_table_in_memory_pipe_tx_sx_valid_0
 
 
-module qp_table_in_memory$pipe_tx$sx_valid$1(d,q,clock);
+module qp_table_in_memory_pipe_tx_sx_valid_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9414,10 +9434,10 @@ module qp_table_in_memory$pipe_tx$sx_valid$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$pipe_tx$sx_valid$1
+endmodule // qp_table_in_memory_pipe_tx_sx_valid_1
 
 
-module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);
+module qp_table_in_memory_regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base);
     
     // Module arguments
     input wire  clock;
@@ -9632,157 +9652,157 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
     reg  [2:0] port_reg;
     
     // Sub module instances
-    qp_table_in_memory$regs$dir_index dir_index(
+    qp_table_in_memory_regs_dir_index dir_index(
         .d(dir_index$d),
         .q(dir_index$q),
         .clock(dir_index$clock)
     );
-    qp_table_in_memory$regs$stage_lo stage_lo(
+    qp_table_in_memory_regs_stage_lo stage_lo(
         .d(stage_lo$d),
         .q(stage_lo$q),
         .clock(stage_lo$clock)
     );
-    qp_table_in_memory$regs$stage_hi stage_hi(
+    qp_table_in_memory_regs_stage_hi stage_hi(
         .d(stage_hi$d),
         .q(stage_hi$q),
         .clock(stage_hi$clock)
     );
-    qp_table_in_memory$regs$ar_dir ar_dir(
+    qp_table_in_memory_regs_ar_dir ar_dir(
         .d(ar_dir$d),
         .q(ar_dir$q),
         .clock(ar_dir$clock)
     );
-    qp_table_in_memory$regs$commit commit(
+    qp_table_in_memory_regs_commit commit(
         .d(commit$d),
         .q(commit$q),
         .clock(commit$clock)
     );
-    qp_table_in_memory$regs$ar_dir_hi ar_dir_hi(
+    qp_table_in_memory_regs_ar_dir_hi ar_dir_hi(
         .d(ar_dir_hi$d),
         .q(ar_dir_hi$q),
         .clock(ar_dir_hi$clock)
     );
-    qp_table_in_memory$regs$dir_sweep dir_sweep(
+    qp_table_in_memory_regs_dir_sweep dir_sweep(
         .d(dir_sweep$d),
         .q(dir_sweep$q),
         .clock(dir_sweep$clock)
     );
-    qp_table_in_memory$regs$dir_swept dir_swept(
+    qp_table_in_memory_regs_dir_swept dir_swept(
         .d(dir_swept$d),
         .q(dir_swept$q),
         .clock(dir_swept$clock)
     );
-    qp_table_in_memory$regs$wstate wstate(
+    qp_table_in_memory_regs_wstate wstate(
         .d(wstate$d),
         .q(wstate$q),
         .clock(wstate$clock)
     );
-    qp_table_in_memory$regs$now now(
+    qp_table_in_memory_regs_now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
     );
-    qp_table_in_memory$regs$cmd_time_q cmd_time_q(
+    qp_table_in_memory_regs_cmd_time_q cmd_time_q(
         .d(cmd_time_q$d),
         .q(cmd_time_q$q),
         .clock(cmd_time_q$clock)
     );
-    qp_table_in_memory$regs$cmd_op_q cmd_op_q(
+    qp_table_in_memory_regs_cmd_op_q cmd_op_q(
         .d(cmd_op_q$d),
         .q(cmd_op_q$q),
         .clock(cmd_op_q$clock)
     );
-    qp_table_in_memory$regs$cmd_qpn_q cmd_qpn_q(
+    qp_table_in_memory_regs_cmd_qpn_q cmd_qpn_q(
         .d(cmd_qpn_q$d),
         .q(cmd_qpn_q$q),
         .clock(cmd_qpn_q$clock)
     );
-    qp_table_in_memory$regs$bresp_q bresp_q(
+    qp_table_in_memory_regs_bresp_q bresp_q(
         .d(bresp_q$d),
         .q(bresp_q$q),
         .clock(bresp_q$clock)
     );
-    qp_table_in_memory$regs$base_lo base_lo(
+    qp_table_in_memory_regs_base_lo base_lo(
         .d(base_lo$d),
         .q(base_lo$q),
         .clock(base_lo$clock)
     );
-    qp_table_in_memory$regs$base_hi base_hi(
+    qp_table_in_memory_regs_base_hi base_hi(
         .d(base_hi$d),
         .q(base_hi$q),
         .clock(base_hi$clock)
     );
-    qp_table_in_memory$regs$rvalid_q rvalid_q(
+    qp_table_in_memory_regs_rvalid_q rvalid_q(
         .d(rvalid_q$d),
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
-    qp_table_in_memory$regs$r_valid r_valid(
+    qp_table_in_memory_regs_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table_in_memory$regs$r_data r_data(
+    qp_table_in_memory_regs_r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    qp_table_in_memory$regs$r_resp r_resp(
+    qp_table_in_memory_regs_r_resp r_resp(
         .d(r_resp$d),
         .q(r_resp$q),
         .clock(r_resp$clock)
     );
-    qp_table_in_memory$regs$rport_hit rport_hit(
+    qp_table_in_memory_regs_rport_hit rport_hit(
         .d(rport_hit$d),
         .q(rport_hit$q),
         .clock(rport_hit$clock)
     );
-    qp_table_in_memory$regs$rport_sel rport_sel(
+    qp_table_in_memory_regs_rport_sel rport_sel(
         .d(rport_sel$d),
         .q(rport_sel$q),
         .clock(rport_sel$clock)
     );
-    qp_table_in_memory$regs$rport_reg rport_reg(
+    qp_table_in_memory_regs_rport_reg rport_reg(
         .d(rport_reg$d),
         .q(rport_reg$q),
         .clock(rport_reg$clock)
     );
-    qp_table_in_memory$regs$pword_q pword_q(
+    qp_table_in_memory_regs_pword_q pword_q(
         .d(pword_q$d),
         .q(pword_q$q),
         .clock(pword_q$clock)
     );
-    qp_table_in_memory$regs$rdata_q rdata_q(
+    qp_table_in_memory_regs_rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
         .clock(rdata_q$clock)
     );
-    qp_table_in_memory$regs$rresp_q rresp_q(
+    qp_table_in_memory_regs_rresp_q rresp_q(
         .d(rresp_q$d),
         .q(rresp_q$q),
         .clock(rresp_q$clock)
     );
-    qp_table_in_memory$regs$no_qps_q no_qps_q(
+    qp_table_in_memory_regs_no_qps_q no_qps_q(
         .d(no_qps_q$d),
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
-    qp_table_in_memory$regs$no_qps_quiet_q no_qps_quiet_q(
+    qp_table_in_memory_regs_no_qps_quiet_q no_qps_quiet_q(
         .d(no_qps_quiet_q$d),
         .q(no_qps_quiet_q$q),
         .clock(no_qps_quiet_q$clock)
     );
-    qp_table_in_memory$regs$ar_q ar_q(
+    qp_table_in_memory_regs_ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_in_memory$regs$rsel rsel(
+    qp_table_in_memory_regs_rsel rsel(
         .d(rsel$d),
         .q(rsel$q),
         .clock(rsel$clock)
     );
-    qp_table_in_memory$regs$cnt_word_q cnt_word_q(
+    qp_table_in_memory_regs_cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
         .q(cnt_word_q$q),
         .clock(cnt_word_q$clock)
@@ -10114,10 +10134,10 @@ module qp_table_in_memory$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wval
         end
     end
     
-endmodule // qp_table_in_memory$regs
+endmodule // qp_table_in_memory_regs
 
 
-module qp_table_in_memory$regs$ar_dir(d,q,clock);
+module qp_table_in_memory_regs_ar_dir(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10133,10 +10153,10 @@ module qp_table_in_memory$regs$ar_dir(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$ar_dir
+endmodule // qp_table_in_memory_regs_ar_dir
 
 
-module qp_table_in_memory$regs$ar_dir_hi(d,q,clock);
+module qp_table_in_memory_regs_ar_dir_hi(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10152,10 +10172,10 @@ module qp_table_in_memory$regs$ar_dir_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$ar_dir_hi
+endmodule // qp_table_in_memory_regs_ar_dir_hi
 
 
-module qp_table_in_memory$regs$ar_q(d,q,clock);
+module qp_table_in_memory_regs_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10171,10 +10191,10 @@ module qp_table_in_memory$regs$ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$ar_q
+endmodule // qp_table_in_memory_regs_ar_q
 
 
-module qp_table_in_memory$regs$base_hi(d,q,clock);
+module qp_table_in_memory_regs_base_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10190,10 +10210,10 @@ module qp_table_in_memory$regs$base_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$base_hi
+endmodule // qp_table_in_memory_regs_base_hi
 
 
-module qp_table_in_memory$regs$base_lo(d,q,clock);
+module qp_table_in_memory_regs_base_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10209,10 +10229,10 @@ module qp_table_in_memory$regs$base_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$base_lo
+endmodule // qp_table_in_memory_regs_base_lo
 
 
-module qp_table_in_memory$regs$bresp_q(d,q,clock);
+module qp_table_in_memory_regs_bresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10228,10 +10248,10 @@ module qp_table_in_memory$regs$bresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$bresp_q
+endmodule // qp_table_in_memory_regs_bresp_q
 
 
-module qp_table_in_memory$regs$cmd_op_q(d,q,clock);
+module qp_table_in_memory_regs_cmd_op_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -10247,10 +10267,10 @@ module qp_table_in_memory$regs$cmd_op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$cmd_op_q
+endmodule // qp_table_in_memory_regs_cmd_op_q
 
 
-module qp_table_in_memory$regs$cmd_qpn_q(d,q,clock);
+module qp_table_in_memory_regs_cmd_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -10266,10 +10286,10 @@ module qp_table_in_memory$regs$cmd_qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$cmd_qpn_q
+endmodule // qp_table_in_memory_regs_cmd_qpn_q
 
 
-module qp_table_in_memory$regs$cmd_time_q(d,q,clock);
+module qp_table_in_memory_regs_cmd_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -10285,10 +10305,10 @@ module qp_table_in_memory$regs$cmd_time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$cmd_time_q
+endmodule // qp_table_in_memory_regs_cmd_time_q
 
 
-module qp_table_in_memory$regs$cnt_word_q(d,q,clock);
+module qp_table_in_memory_regs_cnt_word_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10304,10 +10324,10 @@ module qp_table_in_memory$regs$cnt_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$cnt_word_q
+endmodule // qp_table_in_memory_regs_cnt_word_q
 
 
-module qp_table_in_memory$regs$commit(d,q,clock);
+module qp_table_in_memory_regs_commit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10323,10 +10343,10 @@ module qp_table_in_memory$regs$commit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$commit
+endmodule // qp_table_in_memory_regs_commit
 
 
-module qp_table_in_memory$regs$dir_index(d,q,clock);
+module qp_table_in_memory_regs_dir_index(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10342,10 +10362,10 @@ module qp_table_in_memory$regs$dir_index(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$dir_index
+endmodule // qp_table_in_memory_regs_dir_index
 
 
-module qp_table_in_memory$regs$dir_sweep(d,q,clock);
+module qp_table_in_memory_regs_dir_sweep(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -10361,10 +10381,10 @@ module qp_table_in_memory$regs$dir_sweep(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$dir_sweep
+endmodule // qp_table_in_memory_regs_dir_sweep
 
 
-module qp_table_in_memory$regs$dir_swept(d,q,clock);
+module qp_table_in_memory_regs_dir_swept(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10380,10 +10400,10 @@ module qp_table_in_memory$regs$dir_swept(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$dir_swept
+endmodule // qp_table_in_memory_regs_dir_swept
 
 
-module qp_table_in_memory$regs$no_qps_q(d,q,clock);
+module qp_table_in_memory_regs_no_qps_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10399,10 +10419,10 @@ module qp_table_in_memory$regs$no_qps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$no_qps_q
+endmodule // qp_table_in_memory_regs_no_qps_q
 
 
-module qp_table_in_memory$regs$no_qps_quiet_q(d,q,clock);
+module qp_table_in_memory_regs_no_qps_quiet_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10418,10 +10438,10 @@ module qp_table_in_memory$regs$no_qps_quiet_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$no_qps_quiet_q
+endmodule // qp_table_in_memory_regs_no_qps_quiet_q
 
 
-module qp_table_in_memory$regs$now(d,q,clock);
+module qp_table_in_memory_regs_now(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -10437,10 +10457,10 @@ module qp_table_in_memory$regs$now(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$now
+endmodule // qp_table_in_memory_regs_now
 
 
-module qp_table_in_memory$regs$pword_q(d,q,clock);
+module qp_table_in_memory_regs_pword_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10456,10 +10476,10 @@ module qp_table_in_memory$regs$pword_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$pword_q
+endmodule // qp_table_in_memory_regs_pword_q
 
 
-module qp_table_in_memory$regs$r_data(d,q,clock);
+module qp_table_in_memory_regs_r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10475,10 +10495,10 @@ module qp_table_in_memory$regs$r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$r_data
+endmodule // qp_table_in_memory_regs_r_data
 
 
-module qp_table_in_memory$regs$r_resp(d,q,clock);
+module qp_table_in_memory_regs_r_resp(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10494,10 +10514,10 @@ module qp_table_in_memory$regs$r_resp(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$r_resp
+endmodule // qp_table_in_memory_regs_r_resp
 
 
-module qp_table_in_memory$regs$r_valid(d,q,clock);
+module qp_table_in_memory_regs_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10513,10 +10533,10 @@ module qp_table_in_memory$regs$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$r_valid
+endmodule // qp_table_in_memory_regs_r_valid
 
 
-module qp_table_in_memory$regs$rdata_q(d,q,clock);
+module qp_table_in_memory_regs_rdata_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10532,10 +10552,10 @@ module qp_table_in_memory$regs$rdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rdata_q
+endmodule // qp_table_in_memory_regs_rdata_q
 
 
-module qp_table_in_memory$regs$rport_hit(d,q,clock);
+module qp_table_in_memory_regs_rport_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10551,10 +10571,10 @@ module qp_table_in_memory$regs$rport_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rport_hit
+endmodule // qp_table_in_memory_regs_rport_hit
 
 
-module qp_table_in_memory$regs$rport_reg(d,q,clock);
+module qp_table_in_memory_regs_rport_reg(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -10570,10 +10590,10 @@ module qp_table_in_memory$regs$rport_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rport_reg
+endmodule // qp_table_in_memory_regs_rport_reg
 
 
-module qp_table_in_memory$regs$rport_sel(d,q,clock);
+module qp_table_in_memory_regs_rport_sel(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10589,10 +10609,10 @@ module qp_table_in_memory$regs$rport_sel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rport_sel
+endmodule // qp_table_in_memory_regs_rport_sel
 
 
-module qp_table_in_memory$regs$rresp_q(d,q,clock);
+module qp_table_in_memory_regs_rresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10608,10 +10628,10 @@ module qp_table_in_memory$regs$rresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rresp_q
+endmodule // qp_table_in_memory_regs_rresp_q
 
 
-module qp_table_in_memory$regs$rsel(d,q,clock);
+module qp_table_in_memory_regs_rsel(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -10627,10 +10647,10 @@ module qp_table_in_memory$regs$rsel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rsel
+endmodule // qp_table_in_memory_regs_rsel
 
 
-module qp_table_in_memory$regs$rvalid_q(d,q,clock);
+module qp_table_in_memory_regs_rvalid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10646,10 +10666,10 @@ module qp_table_in_memory$regs$rvalid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$rvalid_q
+endmodule // qp_table_in_memory_regs_rvalid_q
 
 
-module qp_table_in_memory$regs$stage_hi(d,q,clock);
+module qp_table_in_memory_regs_stage_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10665,10 +10685,10 @@ module qp_table_in_memory$regs$stage_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$stage_hi
+endmodule // qp_table_in_memory_regs_stage_hi
 
 
-module qp_table_in_memory$regs$stage_lo(d,q,clock);
+module qp_table_in_memory_regs_stage_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10684,10 +10704,10 @@ module qp_table_in_memory$regs$stage_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$stage_lo
+endmodule // qp_table_in_memory_regs_stage_lo
 
 
-module qp_table_in_memory$regs$wstate(d,q,clock);
+module qp_table_in_memory_regs_wstate(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10708,4 +10728,4 @@ module qp_table_in_memory$regs$wstate(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_in_memory$regs$wstate
+endmodule // qp_table_in_memory_regs_wstate

@@ -7,15 +7,12 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-// Paste it into the module that instantiates the engine (or `include it there): one wire per
-// port, of the port's name and width, and the instance with every port connected. Drive the
-// inputs, use the outputs, rename the wires to your signals (clk and rst are usually your own).
-// Streams are AXI ready/valid; see docs/integration.md for the handshakes and command sequences.
-
-// Clock and reset: one clock, rising edge; rst synchronous, active high
-// (drive it from a reset synchronizer, hold it for at least 2 cycles)
-wire        clk;             // input
-wire        rst;             // input
+// Paste it into the module that instantiates the engine, or `include it there: one wire per
+// port but clk and rst, of the port's name and width, and the instance with every port
+// connected. clk and rst are the including module's own (declare them there; if yours have
+// other names, rename them in the two connections). Drive the inputs, use the outputs,
+// rename the wires to your signals. Streams are AXI ready/valid; see docs/integration.md
+// for the handshakes and command sequences.
 
 // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
 // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
@@ -77,7 +74,7 @@ wire [1:0]  s_axil_rresp;    // output
 wire        s_axil_rvalid;   // output
 wire        s_axil_rready;   // input
 
-// AXI4 memory read master (in_memory directory reads: single 8-byte beats); connect to any AXI4 slave
+// AXI4 memory master, read address and data (directory reads: single 8-byte beats); connect to any AXI4 slave
 wire        m_axi_arid;      // output
 wire [63:0] m_axi_araddr;    // output
 wire [7:0]  m_axi_arlen;     // output
@@ -146,7 +143,7 @@ qp_table_in_memory u_qp_table_in_memory (
     .s_axil_rresp    (s_axil_rresp),
     .s_axil_rvalid   (s_axil_rvalid),
     .s_axil_rready   (s_axil_rready),
-    // AXI4 memory read master (directory reads)
+    // AXI4 memory master: read address and data
     .m_axi_arid      (m_axi_arid),
     .m_axi_araddr    (m_axi_araddr),
     .m_axi_arlen     (m_axi_arlen),

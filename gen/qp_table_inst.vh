@@ -7,15 +7,12 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-// Paste it into the module that instantiates the engine (or `include it there): one wire per
-// port, of the port's name and width, and the instance with every port connected. Drive the
-// inputs, use the outputs, rename the wires to your signals (clk and rst are usually your own).
-// Streams are AXI ready/valid; see docs/integration.md for the handshakes and command sequences.
-
-// Clock and reset: one clock, rising edge; rst synchronous, active high
-// (drive it from a reset synchronizer, hold it for at least 2 cycles)
-wire        clk;             // input
-wire        rst;             // input
+// Paste it into the module that instantiates the engine, or `include it there: one wire per
+// port but clk and rst, of the port's name and width, and the instance with every port
+// connected. clk and rst are the including module's own (declare them there; if yours have
+// other names, rename them in the two connections). Drive the inputs, use the outputs,
+// rename the wires to your signals. Streams are AXI ready/valid; see docs/integration.md
+// for the handshakes and command sequences.
 
 // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
 // QPN = {generation[9:0], index[13:0]}; the tag is returned with the response

@@ -7,86 +7,107 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,m_tx_rsp_valid,m_tx_rsp_ready,m_tx_rsp_qpn,m_tx_rsp_tag,m_tx_rsp_status,m_tx_rsp_addr,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_req_tag,m_rx_rsp_valid,m_rx_rsp_ready,m_rx_rsp_qpn,m_rx_rsp_tag,m_rx_rsp_status,m_rx_rsp_addr,s_axil_awaddr,s_axil_awprot,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arprot,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,m_axi_arid,m_axi_araddr,m_axi_arlen,m_axi_arsize,m_axi_arburst,m_axi_arlock,m_axi_arcache,m_axi_arprot,m_axi_arvalid,m_axi_arready,m_axi_rid,m_axi_rdata,m_axi_rresp,m_axi_rlast,m_axi_rvalid,m_axi_rready,m_axi_awid,m_axi_awaddr,m_axi_awlen,m_axi_awsize,m_axi_awburst,m_axi_awlock,m_axi_awcache,m_axi_awprot,m_axi_awvalid,m_axi_awready,m_axi_wdata,m_axi_wstrb,m_axi_wlast,m_axi_wvalid,m_axi_wready,m_axi_bid,m_axi_bresp,m_axi_bvalid,m_axi_bready);
-    
-    // Module arguments
-    input wire  clk;
-    input wire  rst;
-    input wire  s_tx_req_valid;
-    output wire  s_tx_req_ready;
-    input wire  [23:0] s_tx_req_qpn;
-    input wire  [7:0] s_tx_req_tag;
-    output wire  m_tx_rsp_valid;
-    input wire  m_tx_rsp_ready;
-    output wire  [23:0] m_tx_rsp_qpn;
-    output wire  [7:0] m_tx_rsp_tag;
-    output wire  [2:0] m_tx_rsp_status;
-    output wire  [63:0] m_tx_rsp_addr;
-    input wire  s_rx_req_valid;
-    output wire  s_rx_req_ready;
-    input wire  [23:0] s_rx_req_qpn;
-    input wire  [7:0] s_rx_req_tag;
-    output wire  m_rx_rsp_valid;
-    input wire  m_rx_rsp_ready;
-    output wire  [23:0] m_rx_rsp_qpn;
-    output wire  [7:0] m_rx_rsp_tag;
-    output wire  [2:0] m_rx_rsp_status;
-    output wire  [63:0] m_rx_rsp_addr;
-    input wire  [11:0] s_axil_awaddr;
-    input wire  [2:0] s_axil_awprot;
-    input wire  s_axil_awvalid;
-    output wire  s_axil_awready;
-    input wire  [31:0] s_axil_wdata;
-    input wire  [3:0] s_axil_wstrb;
-    input wire  s_axil_wvalid;
-    output wire  s_axil_wready;
-    output wire  [1:0] s_axil_bresp;
-    output wire  s_axil_bvalid;
-    input wire  s_axil_bready;
-    input wire  [11:0] s_axil_araddr;
-    input wire  [2:0] s_axil_arprot;
-    input wire  s_axil_arvalid;
-    output wire  s_axil_arready;
-    output wire  [31:0] s_axil_rdata;
-    output wire  [1:0] s_axil_rresp;
-    output wire  s_axil_rvalid;
-    input wire  s_axil_rready;
-    output wire  m_axi_arid;
-    output wire  [63:0] m_axi_araddr;
-    output wire  [7:0] m_axi_arlen;
-    output wire  [2:0] m_axi_arsize;
-    output wire  [1:0] m_axi_arburst;
-    output wire  m_axi_arlock;
-    output wire  [3:0] m_axi_arcache;
-    output wire  [2:0] m_axi_arprot;
-    output wire  m_axi_arvalid;
-    input wire  m_axi_arready;
-    input wire  m_axi_rid;
-    input wire  [63:0] m_axi_rdata;
-    input wire  [1:0] m_axi_rresp;
-    input wire  m_axi_rlast;
-    input wire  m_axi_rvalid;
-    output wire  m_axi_rready;
-    output wire  m_axi_awid;
-    output wire  [63:0] m_axi_awaddr;
-    output wire  [7:0] m_axi_awlen;
-    output wire  [2:0] m_axi_awsize;
-    output wire  [1:0] m_axi_awburst;
-    output wire  m_axi_awlock;
-    output wire  [3:0] m_axi_awcache;
-    output wire  [2:0] m_axi_awprot;
-    output wire  m_axi_awvalid;
-    input wire  m_axi_awready;
-    output wire  [63:0] m_axi_wdata;
-    output wire  [7:0] m_axi_wstrb;
-    output wire  m_axi_wlast;
-    output wire  m_axi_wvalid;
-    input wire  m_axi_wready;
-    input wire  m_axi_bid;
-    input wire  [1:0] m_axi_bresp;
-    input wire  m_axi_bvalid;
-    output wire  m_axi_bready;
-    
+// Lint: `verilator --lint-only -Wall qp_table_scale.vlt qp_table_scale.v`. qp_table_scale.vlt,
+// written beside this file by `qptable gen`, holds the only waivers, each saying why. No
+// `timescale: the engine has no delays, so it takes the time unit of whatever is compiled
+// before it.
+
+module qp_table_scale (
+    // Clock and reset: one clock, rising edge; rst synchronous, active high
+    // (drive it from a reset synchronizer, hold it for at least 2 cycles)
+    input  wire        clk,
+    input  wire        rst,
+    // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = index[23:0] (no generation bits); the tag is returned with the response
+    input  wire        s_tx_req_valid,
+    output wire        s_tx_req_ready,
+    input  wire [23:0] s_tx_req_qpn,
+    input  wire [7:0]  s_tx_req_tag,
+    // Lookup port tx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE, 5 MEM_ERROR; addr = TABLE_BASE + index * 256 when OK, else 0
+    output wire        m_tx_rsp_valid,
+    input  wire        m_tx_rsp_ready,
+    output wire [23:0] m_tx_rsp_qpn,
+    output wire [7:0]  m_tx_rsp_tag,
+    output wire [2:0]  m_tx_rsp_status,
+    output wire [63:0] m_tx_rsp_addr,
+    // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = index[23:0] (no generation bits); the tag is returned with the response
+    input  wire        s_rx_req_valid,
+    output wire        s_rx_req_ready,
+    input  wire [23:0] s_rx_req_qpn,
+    input  wire [7:0]  s_rx_req_tag,
+    // Lookup port rx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE, 5 MEM_ERROR; addr = TABLE_BASE + index * 256 when OK, else 0
+    output wire        m_rx_rsp_valid,
+    input  wire        m_rx_rsp_ready,
+    output wire [23:0] m_rx_rsp_qpn,
+    output wire [7:0]  m_rx_rsp_tag,
+    output wire [2:0]  m_rx_rsp_status,
+    output wire [63:0] m_rx_rsp_addr,
+    // AXI4-Lite control slave (SPEC section 6 register map), write address and data, taken together;
+    // a CMD write answers on B when the command is done
+    input  wire [11:0] s_axil_awaddr,
+    input  wire [2:0]  s_axil_awprot,
+    input  wire        s_axil_awvalid,
+    output wire        s_axil_awready,
+    input  wire [31:0] s_axil_wdata,
+    input  wire [3:0]  s_axil_wstrb,
+    input  wire        s_axil_wvalid,
+    output wire        s_axil_wready,
+    // AXI4-Lite control slave, write response
+    output wire [1:0]  s_axil_bresp,
+    output wire        s_axil_bvalid,
+    input  wire        s_axil_bready,
+    // AXI4-Lite control slave, read address (reads are served while a write waits)
+    input  wire [11:0] s_axil_araddr,
+    input  wire [2:0]  s_axil_arprot,
+    input  wire        s_axil_arvalid,
+    output wire        s_axil_arready,
+    // AXI4-Lite control slave, read data
+    output wire [31:0] s_axil_rdata,
+    output wire [1:0]  s_axil_rresp,
+    output wire        s_axil_rvalid,
+    input  wire        s_axil_rready,
+    // AXI4 memory master, read address and data (state block reads (IDs 0 and 1)); connect to any AXI4 slave
+    output wire        m_axi_arid,
+    output wire [63:0] m_axi_araddr,
+    output wire [7:0]  m_axi_arlen,
+    output wire [2:0]  m_axi_arsize,
+    output wire [1:0]  m_axi_arburst,
+    output wire        m_axi_arlock,
+    output wire [3:0]  m_axi_arcache,
+    output wire [2:0]  m_axi_arprot,
+    output wire        m_axi_arvalid,
+    input  wire        m_axi_arready,
+    input  wire        m_axi_rid,
+    input  wire [63:0] m_axi_rdata,
+    input  wire [1:0]  m_axi_rresp,
+    input  wire        m_axi_rlast,
+    input  wire        m_axi_rvalid,
+    output wire        m_axi_rready,
+    // AXI4 memory master, write address, data and response (state block writes of the commands, ID 0)
+    output wire        m_axi_awid,
+    output wire [63:0] m_axi_awaddr,
+    output wire [7:0]  m_axi_awlen,
+    output wire [2:0]  m_axi_awsize,
+    output wire [1:0]  m_axi_awburst,
+    output wire        m_axi_awlock,
+    output wire [3:0]  m_axi_awcache,
+    output wire [2:0]  m_axi_awprot,
+    output wire        m_axi_awvalid,
+    input  wire        m_axi_awready,
+    output wire [63:0] m_axi_wdata,
+    output wire [7:0]  m_axi_wstrb,
+    output wire        m_axi_wlast,
+    output wire        m_axi_wvalid,
+    input  wire        m_axi_wready,
+    input  wire        m_axi_bid,
+    input  wire [1:0]  m_axi_bresp,
+    input  wire        m_axi_bvalid,
+    output wire        m_axi_bready
+);
+
     // Stub signals
     wire  pipe_tx$clock;
     wire  pipe_tx$rst;
@@ -377,7 +398,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
     wire  live_0$b_rdata;
     
     // Sub module instances
-    qp_table_scale$pipe_tx pipe_tx(
+    qp_table_scale_pipe_tx pipe_tx(
         .clock(pipe_tx$clock),
         .rst(pipe_tx$rst),
         .init_done(pipe_tx$init_done),
@@ -428,7 +449,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .hit$0(pipe_tx$hit$0),
         .miss$0(pipe_tx$miss$0)
     );
-    qp_table_scale$pipe_rx pipe_rx(
+    qp_table_scale_pipe_rx pipe_rx(
         .clock(pipe_rx$clock),
         .rst(pipe_rx$rst),
         .init_done(pipe_rx$init_done),
@@ -479,7 +500,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .hit$0(pipe_rx$hit$0),
         .miss$0(pipe_rx$miss$0)
     );
-    qp_table_scale$regs regs(
+    qp_table_scale_regs regs(
         .clock(regs$clock),
         .rst(regs$rst),
         .awaddr(regs$awaddr),
@@ -520,7 +541,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .ev_reads$0(regs$ev_reads$0),
         .ev_writes$0(regs$ev_writes$0)
     );
-    qp_table_scale$engine engine(
+    qp_table_scale_engine engine(
         .clock(engine$clock),
         .rst(engine$rst),
         .cmd_valid(engine$cmd_valid),
@@ -573,7 +594,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .bresp(engine$bresp),
         .counts(engine$counts)
     );
-    qp_table_scale$miss miss(
+    qp_table_scale_miss miss(
         .clock(miss$clock),
         .rst(miss$rst),
         .state_base(miss$state_base),
@@ -632,7 +653,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .rresp(miss$rresp),
         .rlast(miss$rlast)
     );
-    qp_table_scale$cw cw(
+    qp_table_scale_cw cw(
         .clock(cw$clock),
         .rst(cw$rst),
         .cw_valid(cw$cw_valid),
@@ -653,7 +674,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .data(cw$data),
         .swept(cw$swept)
     );
-    qp_table_scale$arb arb(
+    qp_table_scale_arb arb(
         .clock(arb$clock),
         .rst(arb$rst),
         .a_valid(arb$a_valid),
@@ -670,7 +691,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
         .arlen(arb$arlen),
         .arid(arb$arid)
     );
-    qp_table_scale$live_0 live_0(
+    qp_table_scale_live_0 live_0(
         .clock(live_0$clock),
         .live_we(live_0$live_we),
         .live_waddr(live_0$live_waddr),
@@ -897,7 +918,7 @@ module qp_table_scale(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_re
 endmodule // qp_table_scale
 
 
-module qp_table_scale$arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready,b_addr,b_len,arvalid,arready,araddr,arlen,arid);
+module qp_table_scale_arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready,b_addr,b_len,arvalid,arready,araddr,arlen,arid);
     
     // Module arguments
     input wire  clock;
@@ -936,17 +957,17 @@ module qp_table_scale$arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready
     reg  [63:0] ca;
     
     // Sub module instances
-    qp_table_scale$arb$grant_q grant_q(
+    qp_table_scale_arb_grant_q grant_q(
         .d(grant_q$d),
         .q(grant_q$q),
         .clock(grant_q$clock)
     );
-    qp_table_scale$arb$wait_q wait_q(
+    qp_table_scale_arb_wait_q wait_q(
         .d(wait_q$d),
         .q(wait_q$q),
         .clock(wait_q$clock)
     );
-    qp_table_scale$arb$turn_q turn_q(
+    qp_table_scale_arb_turn_q turn_q(
         .d(turn_q$d),
         .q(turn_q$q),
         .clock(turn_q$clock)
@@ -1007,10 +1028,10 @@ module qp_table_scale$arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready
         end
     end
     
-endmodule // qp_table_scale$arb
+endmodule // qp_table_scale_arb
 
 
-module qp_table_scale$arb$grant_q(d,q,clock);
+module qp_table_scale_arb_grant_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -1026,10 +1047,10 @@ module qp_table_scale$arb$grant_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$arb$grant_q
+endmodule // qp_table_scale_arb_grant_q
 
 
-module qp_table_scale$arb$turn_q(d,q,clock);
+module qp_table_scale_arb_turn_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1045,10 +1066,10 @@ module qp_table_scale$arb$turn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$arb$turn_q
+endmodule // qp_table_scale_arb_turn_q
 
 
-module qp_table_scale$arb$wait_q(d,q,clock);
+module qp_table_scale_arb_wait_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1064,10 +1085,10 @@ module qp_table_scale$arb$wait_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$arb$wait_q
+endmodule // qp_table_scale_arb_wait_q
 
 
-module qp_table_scale$cw(clock,rst,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,inv_valid,inv_line,inv_done,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,swept);
+module qp_table_scale_cw(clock,rst,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,inv_valid,inv_line,inv_done,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,swept);
     
     // Module arguments
     input wire  clock;
@@ -1135,57 +1156,57 @@ module qp_table_scale$cw(clock,rst,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_
     reg  take_inv;
     
     // Sub module instances
-    qp_table_scale$cw$o_tag_we o_tag_we(
+    qp_table_scale_cw_o_tag_we o_tag_we(
         .d(o_tag_we$d),
         .q(o_tag_we$q),
         .clock(o_tag_we$clock)
     );
-    qp_table_scale$cw$o_tag_line o_tag_line(
+    qp_table_scale_cw_o_tag_line o_tag_line(
         .d(o_tag_line$d),
         .q(o_tag_line$q),
         .clock(o_tag_line$clock)
     );
-    qp_table_scale$cw$o_tag_valid o_tag_valid(
+    qp_table_scale_cw_o_tag_valid o_tag_valid(
         .d(o_tag_valid$d),
         .q(o_tag_valid$q),
         .clock(o_tag_valid$clock)
     );
-    qp_table_scale$cw$o_tag_block o_tag_block(
+    qp_table_scale_cw_o_tag_block o_tag_block(
         .d(o_tag_block$d),
         .q(o_tag_block$q),
         .clock(o_tag_block$clock)
     );
-    qp_table_scale$cw$o_data_we o_data_we(
+    qp_table_scale_cw_o_data_we o_data_we(
         .d(o_data_we$d),
         .q(o_data_we$q),
         .clock(o_data_we$clock)
     );
-    qp_table_scale$cw$o_data_row o_data_row(
+    qp_table_scale_cw_o_data_row o_data_row(
         .d(o_data_row$d),
         .q(o_data_row$q),
         .clock(o_data_row$clock)
     );
-    qp_table_scale$cw$o_data o_data(
+    qp_table_scale_cw_o_data o_data(
         .d(o_data$d),
         .q(o_data$q),
         .clock(o_data$clock)
     );
-    qp_table_scale$cw$o_inv_done o_inv_done(
+    qp_table_scale_cw_o_inv_done o_inv_done(
         .d(o_inv_done$d),
         .q(o_inv_done$q),
         .clock(o_inv_done$clock)
     );
-    qp_table_scale$cw$sweeping sweeping(
+    qp_table_scale_cw_sweeping sweeping(
         .d(sweeping$d),
         .q(sweeping$q),
         .clock(sweeping$clock)
     );
-    qp_table_scale$cw$sweep_line sweep_line(
+    qp_table_scale_cw_sweep_line sweep_line(
         .d(sweep_line$d),
         .q(sweep_line$q),
         .clock(sweep_line$clock)
     );
-    qp_table_scale$cw$swept_q swept_q(
+    qp_table_scale_cw_swept_q swept_q(
         .d(swept_q$d),
         .q(swept_q$q),
         .clock(swept_q$clock)
@@ -1259,10 +1280,10 @@ module qp_table_scale$cw(clock,rst,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_
         end
     end
     
-endmodule // qp_table_scale$cw
+endmodule // qp_table_scale_cw
 
 
-module qp_table_scale$cw$o_data(d,q,clock);
+module qp_table_scale_cw_o_data(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -1278,10 +1299,10 @@ module qp_table_scale$cw$o_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_data
+endmodule // qp_table_scale_cw_o_data
 
 
-module qp_table_scale$cw$o_data_row(d,q,clock);
+module qp_table_scale_cw_o_data_row(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -1297,10 +1318,10 @@ module qp_table_scale$cw$o_data_row(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_data_row
+endmodule // qp_table_scale_cw_o_data_row
 
 
-module qp_table_scale$cw$o_data_we(d,q,clock);
+module qp_table_scale_cw_o_data_we(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1316,10 +1337,10 @@ module qp_table_scale$cw$o_data_we(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_data_we
+endmodule // qp_table_scale_cw_o_data_we
 
 
-module qp_table_scale$cw$o_inv_done(d,q,clock);
+module qp_table_scale_cw_o_inv_done(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1335,10 +1356,10 @@ module qp_table_scale$cw$o_inv_done(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_inv_done
+endmodule // qp_table_scale_cw_o_inv_done
 
 
-module qp_table_scale$cw$o_tag_block(d,q,clock);
+module qp_table_scale_cw_o_tag_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -1354,10 +1375,10 @@ module qp_table_scale$cw$o_tag_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_tag_block
+endmodule // qp_table_scale_cw_o_tag_block
 
 
-module qp_table_scale$cw$o_tag_line(d,q,clock);
+module qp_table_scale_cw_o_tag_line(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -1373,10 +1394,10 @@ module qp_table_scale$cw$o_tag_line(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_tag_line
+endmodule // qp_table_scale_cw_o_tag_line
 
 
-module qp_table_scale$cw$o_tag_valid(d,q,clock);
+module qp_table_scale_cw_o_tag_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1392,10 +1413,10 @@ module qp_table_scale$cw$o_tag_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_tag_valid
+endmodule // qp_table_scale_cw_o_tag_valid
 
 
-module qp_table_scale$cw$o_tag_we(d,q,clock);
+module qp_table_scale_cw_o_tag_we(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1411,10 +1432,10 @@ module qp_table_scale$cw$o_tag_we(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$o_tag_we
+endmodule // qp_table_scale_cw_o_tag_we
 
 
-module qp_table_scale$cw$sweep_line(d,q,clock);
+module qp_table_scale_cw_sweep_line(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -1430,10 +1451,10 @@ module qp_table_scale$cw$sweep_line(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$sweep_line
+endmodule // qp_table_scale_cw_sweep_line
 
 
-module qp_table_scale$cw$sweeping(d,q,clock);
+module qp_table_scale_cw_sweeping(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1449,10 +1470,10 @@ module qp_table_scale$cw$sweeping(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$sweeping
+endmodule // qp_table_scale_cw_sweeping
 
 
-module qp_table_scale$cw$swept_q(d,q,clock);
+module qp_table_scale_cw_swept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1468,10 +1489,10 @@ module qp_table_scale$cw$swept_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$cw$swept_q
+endmodule // qp_table_scale_cw_swept_q
 
 
-module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
+module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
     
     // Module arguments
     input wire  clock;
@@ -2207,7 +2228,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [8:0] phalf;
     
     // Sub module instances
-    qp_table_scale$engine$map map(
+    qp_table_scale_engine_map map(
         .clock(map$clock),
         .rst(map$rst),
         .init_done(map$init_done),
@@ -2219,7 +2240,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .found(map$found),
         .result(map$result)
     );
-    qp_table_scale$engine$written written(
+    qp_table_scale_engine_written written(
         .clock(written$clock),
         .read_address(written$read_address),
         .read_data(written$read_data),
@@ -2227,7 +2248,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .write_address(written$write_address),
         .write_data(written$write_data)
     );
-    qp_table_scale$engine$qram qram(
+    qp_table_scale_engine_qram qram(
         .clock(qram$clock),
         .read_address(qram$read_address),
         .read_data(qram$read_data),
@@ -2235,7 +2256,7 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .write_address(qram$write_address),
         .write_data(qram$write_data)
     );
-    qp_table_scale$engine$writer writer(
+    qp_table_scale_engine_writer writer(
         .clock(writer$clock),
         .rst(writer$rst),
         .req_valid(writer$req_valid),
@@ -2260,147 +2281,147 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .bready(writer$bready),
         .bresp(writer$bresp)
     );
-    qp_table_scale$engine$state state(
+    qp_table_scale_engine_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_scale$engine$cursor cursor(
+    qp_table_scale_engine_cursor cursor(
         .d(cursor$d),
         .q(cursor$q),
         .clock(cursor$clock)
     );
-    qp_table_scale$engine$op op(
+    qp_table_scale_engine_op op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    qp_table_scale$engine$qpn qpn(
+    qp_table_scale_engine_qpn qpn(
         .d(qpn$d),
         .q(qpn$q),
         .clock(qpn$clock)
     );
-    qp_table_scale$engine$time_q time_q(
+    qp_table_scale_engine_time_q time_q(
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
     );
-    qp_table_scale$engine$rel rel(
+    qp_table_scale_engine_rel rel(
         .d(rel$d),
         .q(rel$q),
         .clock(rel$clock)
     );
-    qp_table_scale$engine$rel_overflow rel_overflow(
+    qp_table_scale_engine_rel_overflow rel_overflow(
         .d(rel_overflow$d),
         .q(rel_overflow$q),
         .clock(rel_overflow$clock)
     );
-    qp_table_scale$engine$blk blk(
+    qp_table_scale_engine_blk blk(
         .d(blk$d),
         .q(blk$q),
         .clock(blk$clock)
     );
-    qp_table_scale$engine$blk_o blk_o(
+    qp_table_scale_engine_blk_o blk_o(
         .d(blk_o$d),
         .q(blk_o$q),
         .clock(blk_o$clock)
     );
-    qp_table_scale$engine$tw tw(
+    qp_table_scale_engine_tw tw(
         .d(tw$d),
         .q(tw$q),
         .clock(tw$clock)
     );
-    qp_table_scale$engine$tw_known tw_known(
+    qp_table_scale_engine_tw_known tw_known(
         .d(tw_known$d),
         .q(tw_known$q),
         .clock(tw_known$clock)
     );
-    qp_table_scale$engine$start start(
+    qp_table_scale_engine_start start(
         .d(start$d),
         .q(start$q),
         .clock(start$clock)
     );
-    qp_table_scale$engine$start_blk start_blk(
+    qp_table_scale_engine_start_blk start_blk(
         .d(start_blk$d),
         .q(start_blk$q),
         .clock(start_blk$clock)
     );
-    qp_table_scale$engine$second second(
+    qp_table_scale_engine_second second(
         .d(second$d),
         .q(second$q),
         .clock(second$clock)
     );
-    qp_table_scale$engine$other_q other_q(
+    qp_table_scale_engine_other_q other_q(
         .d(other_q$d),
         .q(other_q$q),
         .clock(other_q$clock)
     );
-    qp_table_scale$engine$next_alloc next_alloc(
+    qp_table_scale_engine_next_alloc next_alloc(
         .d(next_alloc$d),
         .q(next_alloc$q),
         .clock(next_alloc$clock)
     );
-    qp_table_scale$engine$was_written was_written(
+    qp_table_scale_engine_was_written was_written(
         .d(was_written$d),
         .q(was_written$q),
         .clock(was_written$clock)
     );
-    qp_table_scale$engine$hold_wait hold_wait(
+    qp_table_scale_engine_hold_wait hold_wait(
         .d(hold_wait$d),
         .q(hold_wait$q),
         .clock(hold_wait$clock)
     );
-    qp_table_scale$engine$wr_wait wr_wait(
+    qp_table_scale_engine_wr_wait wr_wait(
         .d(wr_wait$d),
         .q(wr_wait$q),
         .clock(wr_wait$clock)
     );
-    qp_table_scale$engine$t_ge_first t_ge_first(
+    qp_table_scale_engine_t_ge_first t_ge_first(
         .d(t_ge_first$d),
         .q(t_ge_first$q),
         .clock(t_ge_first$clock)
     );
-    qp_table_scale$engine$w w(
+    qp_table_scale_engine_w w(
         .d(w$d),
         .q(w$q),
         .clock(w$clock)
     );
-    qp_table_scale$engine$beat_r beat_r(
+    qp_table_scale_engine_beat_r beat_r(
         .d(beat_r$d),
         .q(beat_r$q),
         .clock(beat_r$clock)
     );
-    qp_table_scale$engine$beat_ok beat_ok(
+    qp_table_scale_engine_beat_ok beat_ok(
         .d(beat_ok$d),
         .q(beat_ok$q),
         .clock(beat_ok$clock)
     );
-    qp_table_scale$engine$rd_err rd_err(
+    qp_table_scale_engine_rd_err rd_err(
         .d(rd_err$d),
         .q(rd_err$q),
         .clock(rd_err$clock)
     );
-    qp_table_scale$engine$ar_q ar_q(
+    qp_table_scale_engine_ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_scale$engine$tword tword(
+    qp_table_scale_engine_tword tword(
         .d(tword$d),
         .q(tword$q),
         .clock(tword$clock)
     );
-    qp_table_scale$engine$tunit tunit(
+    qp_table_scale_engine_tunit tunit(
         .d(tunit$d),
         .q(tunit$q),
         .clock(tunit$clock)
     );
-    qp_table_scale$engine$other_live other_live(
+    qp_table_scale_engine_other_live other_live(
         .d(other_live$d),
         .q(other_live$q),
         .clock(other_live$clock)
     );
-    qp_table_scale$engine$cbuf cbuf(
+    qp_table_scale_engine_cbuf cbuf(
         .clock(cbuf$clock),
         .read_address(cbuf$read_address),
         .read_data(cbuf$read_data),
@@ -2408,462 +2429,462 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .write_address(cbuf$write_address),
         .write_data(cbuf$write_data)
     );
-    qp_table_scale$engine$cb_valid cb_valid(
+    qp_table_scale_engine_cb_valid cb_valid(
         .d(cb_valid$d),
         .q(cb_valid$q),
         .clock(cb_valid$clock)
     );
-    qp_table_scale$engine$cb_block cb_block(
+    qp_table_scale_engine_cb_block cb_block(
         .d(cb_block$d),
         .q(cb_block$q),
         .clock(cb_block$clock)
     );
-    qp_table_scale$engine$cb_written cb_written(
+    qp_table_scale_engine_cb_written cb_written(
         .d(cb_written$d),
         .q(cb_written$q),
         .clock(cb_written$clock)
     );
-    qp_table_scale$engine$alloc_m alloc_m(
+    qp_table_scale_engine_alloc_m alloc_m(
         .d(alloc_m$d),
         .q(alloc_m$q),
         .clock(alloc_m$clock)
     );
-    qp_table_scale$engine$live_m live_m(
+    qp_table_scale_engine_live_m live_m(
         .d(live_m$d),
         .q(live_m$q),
         .clock(live_m$clock)
     );
-    qp_table_scale$engine$lo_wq$0 lo_wq$0(
+    qp_table_scale_engine_lo_wq_0 lo_wq_0(
         .d(lo_wq$0$d),
         .q(lo_wq$0$q),
         .clock(lo_wq$0$clock)
     );
-    qp_table_scale$engine$lo_wq$1 lo_wq$1(
+    qp_table_scale_engine_lo_wq_1 lo_wq_1(
         .d(lo_wq$1$d),
         .q(lo_wq$1$q),
         .clock(lo_wq$1$clock)
     );
-    qp_table_scale$engine$hi_wq$0 hi_wq$0(
+    qp_table_scale_engine_hi_wq_0 hi_wq_0(
         .d(hi_wq$0$d),
         .q(hi_wq$0$q),
         .clock(hi_wq$0$clock)
     );
-    qp_table_scale$engine$hi_wq$1 hi_wq$1(
+    qp_table_scale_engine_hi_wq_1 hi_wq_1(
         .d(hi_wq$1$d),
         .q(hi_wq$1$q),
         .clock(hi_wq$1$clock)
     );
-    qp_table_scale$engine$ablk_pf ablk_pf(
+    qp_table_scale_engine_ablk_pf ablk_pf(
         .d(ablk_pf$d),
         .q(ablk_pf$q),
         .clock(ablk_pf$clock)
     );
-    qp_table_scale$engine$range_q range_q(
+    qp_table_scale_engine_range_q range_q(
         .d(range_q$d),
         .q(range_q$q),
         .clock(range_q$clock)
     );
-    qp_table_scale$engine$rows_ok rows_ok(
+    qp_table_scale_engine_rows_ok rows_ok(
         .d(rows_ok$d),
         .q(rows_ok$q),
         .clock(rows_ok$clock)
     );
-    qp_table_scale$engine$cand_q cand_q(
+    qp_table_scale_engine_cand_q cand_q(
         .d(cand_q$d),
         .q(cand_q$q),
         .clock(cand_q$clock)
     );
-    qp_table_scale$engine$grp_q grp_q(
+    qp_table_scale_engine_grp_q grp_q(
         .d(grp_q$d),
         .q(grp_q$q),
         .clock(grp_q$clock)
     );
-    qp_table_scale$engine$grp_sel_q grp_sel_q(
+    qp_table_scale_engine_grp_sel_q grp_sel_q(
         .d(grp_sel_q$d),
         .q(grp_sel_q$q),
         .clock(grp_sel_q$clock)
     );
-    qp_table_scale$engine$grp_bits_q grp_bits_q(
+    qp_table_scale_engine_grp_bits_q grp_bits_q(
         .d(grp_bits_q$d),
         .q(grp_bits_q$q),
         .clock(grp_bits_q$clock)
     );
-    qp_table_scale$engine$from_q from_q(
+    qp_table_scale_engine_from_q from_q(
         .d(from_q$d),
         .q(from_q$q),
         .clock(from_q$clock)
     );
-    qp_table_scale$engine$wh wh(
+    qp_table_scale_engine_wh wh(
         .d(wh$d),
         .q(wh$q),
         .clock(wh$clock)
     );
-    qp_table_scale$engine$p_valid p_valid(
+    qp_table_scale_engine_p_valid p_valid(
         .d(p_valid$d),
         .q(p_valid$q),
         .clock(p_valid$clock)
     );
-    qp_table_scale$engine$p_block p_block(
+    qp_table_scale_engine_p_block p_block(
         .d(p_block$d),
         .q(p_block$q),
         .clock(p_block$clock)
     );
-    qp_table_scale$engine$p_written p_written(
+    qp_table_scale_engine_p_written p_written(
         .d(p_written$d),
         .q(p_written$q),
         .clock(p_written$clock)
     );
-    qp_table_scale$engine$p_alloc p_alloc(
+    qp_table_scale_engine_p_alloc p_alloc(
         .d(p_alloc$d),
         .q(p_alloc$q),
         .clock(p_alloc$clock)
     );
-    qp_table_scale$engine$p_live p_live(
+    qp_table_scale_engine_p_live p_live(
         .d(p_live$d),
         .q(p_live$q),
         .clock(p_live$clock)
     );
-    qp_table_scale$engine$p_rows p_rows(
+    qp_table_scale_engine_p_rows p_rows(
         .d(p_rows$d),
         .q(p_rows$q),
         .clock(p_rows$clock)
     );
-    qp_table_scale$engine$pblk pblk(
+    qp_table_scale_engine_pblk pblk(
         .d(pblk$d),
         .q(pblk$q),
         .clock(pblk$clock)
     );
-    qp_table_scale$engine$pf_need pf_need(
+    qp_table_scale_engine_pf_need pf_need(
         .d(pf_need$d),
         .q(pf_need$q),
         .clock(pf_need$clock)
     );
-    qp_table_scale$engine$pf_err pf_err(
+    qp_table_scale_engine_pf_err pf_err(
         .d(pf_err$d),
         .q(pf_err$q),
         .clock(pf_err$clock)
     );
-    qp_table_scale$engine$swap_done swap_done(
+    qp_table_scale_engine_swap_done swap_done(
         .d(swap_done$d),
         .q(swap_done$q),
         .clock(swap_done$clock)
     );
-    qp_table_scale$engine$n_known n_known(
+    qp_table_scale_engine_n_known n_known(
         .d(n_known$d),
         .q(n_known$q),
         .clock(n_known$clock)
     );
-    qp_table_scale$engine$n_blk n_blk(
+    qp_table_scale_engine_n_blk n_blk(
         .d(n_blk$d),
         .q(n_blk$q),
         .clock(n_blk$clock)
     );
-    qp_table_scale$engine$n_wrap n_wrap(
+    qp_table_scale_engine_n_wrap n_wrap(
         .d(n_wrap$d),
         .q(n_wrap$q),
         .clock(n_wrap$clock)
     );
-    qp_table_scale$engine$pf_busy pf_busy(
+    qp_table_scale_engine_pf_busy pf_busy(
         .d(pf_busy$d),
         .q(pf_busy$q),
         .clock(pf_busy$clock)
     );
-    qp_table_scale$engine$pf_ar_q pf_ar_q(
+    qp_table_scale_engine_pf_ar_q pf_ar_q(
         .d(pf_ar_q$d),
         .q(pf_ar_q$q),
         .clock(pf_ar_q$clock)
     );
-    qp_table_scale$engine$pf_inflight pf_inflight(
+    qp_table_scale_engine_pf_inflight pf_inflight(
         .d(pf_inflight$d),
         .q(pf_inflight$q),
         .clock(pf_inflight$clock)
     );
-    qp_table_scale$engine$cb_hit_q cb_hit_q(
+    qp_table_scale_engine_cb_hit_q cb_hit_q(
         .d(cb_hit_q$d),
         .q(cb_hit_q$q),
         .clock(cb_hit_q$clock)
     );
-    qp_table_scale$engine$p_hit_q p_hit_q(
+    qp_table_scale_engine_p_hit_q p_hit_q(
         .d(p_hit_q$d),
         .q(p_hit_q$q),
         .clock(p_hit_q$clock)
     );
-    qp_table_scale$engine$pf_was_q pf_was_q(
+    qp_table_scale_engine_pf_was_q pf_was_q(
         .d(pf_was_q$d),
         .q(pf_was_q$q),
         .clock(pf_was_q$clock)
     );
-    qp_table_scale$engine$cur_tail_q cur_tail_q(
+    qp_table_scale_engine_cur_tail_q cur_tail_q(
         .d(cur_tail_q$d),
         .q(cur_tail_q$q),
         .clock(cur_tail_q$clock)
     );
-    qp_table_scale$engine$pbeat pbeat(
+    qp_table_scale_engine_pbeat pbeat(
         .d(pbeat$d),
         .q(pbeat$q),
         .clock(pbeat$clock)
     );
-    qp_table_scale$engine$pbeat_ok pbeat_ok(
+    qp_table_scale_engine_pbeat_ok pbeat_ok(
         .d(pbeat_ok$d),
         .q(pbeat_ok$q),
         .clock(pbeat_ok$clock)
     );
-    qp_table_scale$engine$pw pw(
+    qp_table_scale_engine_pw pw(
         .d(pw$d),
         .q(pw$q),
         .clock(pw$clock)
     );
-    qp_table_scale$engine$pf_half pf_half(
+    qp_table_scale_engine_pf_half pf_half(
         .d(pf_half$d),
         .q(pf_half$q),
         .clock(pf_half$clock)
     );
-    qp_table_scale$engine$clr_issued clr_issued(
+    qp_table_scale_engine_clr_issued clr_issued(
         .d(clr_issued$d),
         .q(clr_issued$q),
         .clock(clr_issued$clock)
     );
-    qp_table_scale$engine$clr_busy clr_busy(
+    qp_table_scale_engine_clr_busy clr_busy(
         .d(clr_busy$d),
         .q(clr_busy$q),
         .clock(clr_busy$clock)
     );
-    qp_table_scale$engine$pf_found pf_found(
+    qp_table_scale_engine_pf_found pf_found(
         .d(pf_found$d),
         .q(pf_found$q),
         .clock(pf_found$clock)
     );
-    qp_table_scale$engine$pf_res pf_res(
+    qp_table_scale_engine_pf_res pf_res(
         .d(pf_res$d),
         .q(pf_res$q),
         .clock(pf_res$clock)
     );
-    qp_table_scale$engine$new_row_q new_row_q(
+    qp_table_scale_engine_new_row_q new_row_q(
         .d(new_row_q$d),
         .q(new_row_q$q),
         .clock(new_row_q$clock)
     );
-    qp_table_scale$engine$wr_fin wr_fin(
+    qp_table_scale_engine_wr_fin wr_fin(
         .d(wr_fin$d),
         .q(wr_fin$q),
         .clock(wr_fin$clock)
     );
-    qp_table_scale$engine$wr_ferr wr_ferr(
+    qp_table_scale_engine_wr_ferr wr_ferr(
         .d(wr_ferr$d),
         .q(wr_ferr$q),
         .clock(wr_ferr$clock)
     );
-    qp_table_scale$engine$base_seen base_seen(
+    qp_table_scale_engine_base_seen base_seen(
         .d(base_seen$d),
         .q(base_seen$q),
         .clock(base_seen$clock)
     );
-    qp_table_scale$engine$moved moved(
+    qp_table_scale_engine_moved moved(
         .d(moved$d),
         .q(moved$q),
         .clock(moved$clock)
     );
-    qp_table_scale$engine$dirty dirty(
+    qp_table_scale_engine_dirty dirty(
         .d(dirty$d),
         .q(dirty$q),
         .clock(dirty$clock)
     );
-    qp_table_scale$engine$others_alloc others_alloc(
+    qp_table_scale_engine_others_alloc others_alloc(
         .d(others_alloc$d),
         .q(others_alloc$q),
         .clock(others_alloc$clock)
     );
-    qp_table_scale$engine$new_word new_word(
+    qp_table_scale_engine_new_word new_word(
         .d(new_word$d),
         .q(new_word$q),
         .clock(new_word$clock)
     );
-    qp_table_scale$engine$pending_status pending_status(
+    qp_table_scale_engine_pending_status pending_status(
         .d(pending_status$d),
         .q(pending_status$q),
         .clock(pending_status$clock)
     );
-    qp_table_scale$engine$pending_qpn pending_qpn(
+    qp_table_scale_engine_pending_qpn pending_qpn(
         .d(pending_qpn$d),
         .q(pending_qpn$q),
         .clock(pending_qpn$clock)
     );
-    qp_table_scale$engine$status_q status_q(
+    qp_table_scale_engine_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
     );
-    qp_table_scale$engine$qpn_q qpn_q(
+    qp_table_scale_engine_qpn_q qpn_q(
         .d(qpn_q$d),
         .q(qpn_q$q),
         .clock(qpn_q$clock)
     );
-    qp_table_scale$engine$init_done_q init_done_q(
+    qp_table_scale_engine_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_scale$engine$hold_q hold_q(
+    qp_table_scale_engine_hold_q hold_q(
         .d(hold_q$d),
         .q(hold_q$q),
         .clock(hold_q$clock)
     );
-    qp_table_scale$engine$inv_q inv_q(
+    qp_table_scale_engine_inv_q inv_q(
         .d(inv_q$d),
         .q(inv_q$q),
         .clock(inv_q$clock)
     );
-    qp_table_scale$engine$live_we_q live_we_q(
+    qp_table_scale_engine_live_we_q live_we_q(
         .d(live_we_q$d),
         .q(live_we_q$q),
         .clock(live_we_q$clock)
     );
-    qp_table_scale$engine$live_waddr_q live_waddr_q(
+    qp_table_scale_engine_live_waddr_q live_waddr_q(
         .d(live_waddr_q$d),
         .q(live_waddr_q$q),
         .clock(live_waddr_q$clock)
     );
-    qp_table_scale$engine$live_wdata_q live_wdata_q(
+    qp_table_scale_engine_live_wdata_q live_wdata_q(
         .d(live_wdata_q$d),
         .q(live_wdata_q$q),
         .clock(live_wdata_q$clock)
     );
-    qp_table_scale$engine$wr_req_q wr_req_q(
+    qp_table_scale_engine_wr_req_q wr_req_q(
         .d(wr_req_q$d),
         .q(wr_req_q$q),
         .clock(wr_req_q$clock)
     );
-    qp_table_scale$engine$wr_addr_q wr_addr_q(
+    qp_table_scale_engine_wr_addr_q wr_addr_q(
         .d(wr_addr_q$d),
         .q(wr_addr_q$q),
         .clock(wr_addr_q$clock)
     );
-    qp_table_scale$engine$wr_last_q wr_last_q(
+    qp_table_scale_engine_wr_last_q wr_last_q(
         .d(wr_last_q$d),
         .q(wr_last_q$q),
         .clock(wr_last_q$clock)
     );
-    qp_table_scale$engine$wr_beat_q wr_beat_q(
+    qp_table_scale_engine_wr_beat_q wr_beat_q(
         .d(wr_beat_q$d),
         .q(wr_beat_q$q),
         .clock(wr_beat_q$clock)
     );
-    qp_table_scale$engine$wr_data_q wr_data_q(
+    qp_table_scale_engine_wr_data_q wr_data_q(
         .d(wr_data_q$d),
         .q(wr_data_q$q),
         .clock(wr_data_q$clock)
     );
-    qp_table_scale$engine$wr_strb_q wr_strb_q(
+    qp_table_scale_engine_wr_strb_q wr_strb_q(
         .d(wr_strb_q$d),
         .q(wr_strb_q$q),
         .clock(wr_strb_q$clock)
     );
-    qp_table_scale$engine$map_valid_q map_valid_q(
+    qp_table_scale_engine_map_valid_q map_valid_q(
         .d(map_valid_q$d),
         .q(map_valid_q$q),
         .clock(map_valid_q$clock)
     );
-    qp_table_scale$engine$map_cmd_q map_cmd_q(
+    qp_table_scale_engine_map_cmd_q map_cmd_q(
         .d(map_cmd_q$d),
         .q(map_cmd_q$q),
         .clock(map_cmd_q$clock)
     );
-    qp_table_scale$engine$map_index_q map_index_q(
+    qp_table_scale_engine_map_index_q map_index_q(
         .d(map_index_q$d),
         .q(map_index_q$q),
         .clock(map_index_q$clock)
     );
-    qp_table_scale$engine$q_wr q_wr(
+    qp_table_scale_engine_q_wr q_wr(
         .d(q_wr$d),
         .q(q_wr$q),
         .clock(q_wr$clock)
     );
-    qp_table_scale$engine$q_rd q_rd(
+    qp_table_scale_engine_q_rd q_rd(
         .d(q_rd$d),
         .q(q_rd$q),
         .clock(q_rd$clock)
     );
-    qp_table_scale$engine$q_count q_count(
+    qp_table_scale_engine_q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
         .clock(q_count$clock)
     );
-    qp_table_scale$engine$q_overflow q_overflow(
+    qp_table_scale_engine_q_overflow q_overflow(
         .d(q_overflow$d),
         .q(q_overflow$q),
         .clock(q_overflow$clock)
     );
-    qp_table_scale$engine$drain$0 drain$0(
+    qp_table_scale_engine_drain_0 drain_0(
         .d(drain$0$d),
         .q(drain$0$q),
         .clock(drain$0$clock)
     );
-    qp_table_scale$engine$drain$1 drain$1(
+    qp_table_scale_engine_drain_1 drain_1(
         .d(drain$1$d),
         .q(drain$1$q),
         .clock(drain$1$clock)
     );
-    qp_table_scale$engine$drain_zero$0 drain_zero$0(
+    qp_table_scale_engine_drain_zero_0 drain_zero_0(
         .d(drain_zero$0$d),
         .q(drain_zero$0$q),
         .clock(drain_zero$0$clock)
     );
-    qp_table_scale$engine$drain_zero$1 drain_zero$1(
+    qp_table_scale_engine_drain_zero_1 drain_zero_1(
         .d(drain_zero$1$d),
         .q(drain_zero$1$q),
         .clock(drain_zero$1$clock)
     );
-    qp_table_scale$engine$req_fire_r$0 req_fire_r$0(
+    qp_table_scale_engine_req_fire_r_0 req_fire_r_0(
         .d(req_fire_r$0$d),
         .q(req_fire_r$0$q),
         .clock(req_fire_r$0$clock)
     );
-    qp_table_scale$engine$req_fire_r$1 req_fire_r$1(
+    qp_table_scale_engine_req_fire_r_1 req_fire_r_1(
         .d(req_fire_r$1$d),
         .q(req_fire_r$1$q),
         .clock(req_fire_r$1$clock)
     );
-    qp_table_scale$engine$rsp_fire_r$0 rsp_fire_r$0(
+    qp_table_scale_engine_rsp_fire_r_0 rsp_fire_r_0(
         .d(rsp_fire_r$0$d),
         .q(rsp_fire_r$0$q),
         .clock(rsp_fire_r$0$clock)
     );
-    qp_table_scale$engine$rsp_fire_r$1 rsp_fire_r$1(
+    qp_table_scale_engine_rsp_fire_r_1 rsp_fire_r_1(
         .d(rsp_fire_r$1$d),
         .q(rsp_fire_r$1$q),
         .clock(rsp_fire_r$1$clock)
     );
-    qp_table_scale$engine$in_flight_r$0 in_flight_r$0(
+    qp_table_scale_engine_in_flight_r_0 in_flight_r_0(
         .d(in_flight_r$0$d),
         .q(in_flight_r$0$q),
         .clock(in_flight_r$0$clock)
     );
-    qp_table_scale$engine$in_flight_r$1 in_flight_r$1(
+    qp_table_scale_engine_in_flight_r_1 in_flight_r_1(
         .d(in_flight_r$1$d),
         .q(in_flight_r$1$q),
         .clock(in_flight_r$1$clock)
     );
-    qp_table_scale$engine$alloc_ok alloc_ok(
+    qp_table_scale_engine_alloc_ok alloc_ok(
         .d(alloc_ok$d),
         .q(alloc_ok$q),
         .clock(alloc_ok$clock)
     );
-    qp_table_scale$engine$alloc_full alloc_full(
+    qp_table_scale_engine_alloc_full alloc_full(
         .d(alloc_full$d),
         .q(alloc_full$q),
         .clock(alloc_full$clock)
     );
-    qp_table_scale$engine$free_ok free_ok(
+    qp_table_scale_engine_free_ok free_ok(
         .d(free_ok$d),
         .q(free_ok$q),
         .clock(free_ok$clock)
     );
-    qp_table_scale$engine$cmd_error cmd_error(
+    qp_table_scale_engine_cmd_error cmd_error(
         .d(cmd_error$d),
         .q(cmd_error$q),
         .clock(cmd_error$clock)
     );
-    qp_table_scale$engine$in_use in_use(
+    qp_table_scale_engine_in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
@@ -4519,10 +4540,10 @@ module qp_table_scale$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         p_rows$d = p_rows$d & rows_all;
     end
     
-endmodule // qp_table_scale$engine
+endmodule // qp_table_scale_engine
 
 
-module qp_table_scale$engine$ablk_pf(d,q,clock);
+module qp_table_scale_engine_ablk_pf(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4538,10 +4559,10 @@ module qp_table_scale$engine$ablk_pf(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$ablk_pf
+endmodule // qp_table_scale_engine_ablk_pf
 
 
-module qp_table_scale$engine$alloc_full(d,q,clock);
+module qp_table_scale_engine_alloc_full(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4557,10 +4578,10 @@ module qp_table_scale$engine$alloc_full(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$alloc_full
+endmodule // qp_table_scale_engine_alloc_full
 
 
-module qp_table_scale$engine$alloc_m(d,q,clock);
+module qp_table_scale_engine_alloc_m(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -4576,10 +4597,10 @@ module qp_table_scale$engine$alloc_m(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$alloc_m
+endmodule // qp_table_scale_engine_alloc_m
 
 
-module qp_table_scale$engine$alloc_ok(d,q,clock);
+module qp_table_scale_engine_alloc_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4595,10 +4616,10 @@ module qp_table_scale$engine$alloc_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$alloc_ok
+endmodule // qp_table_scale_engine_alloc_ok
 
 
-module qp_table_scale$engine$ar_q(d,q,clock);
+module qp_table_scale_engine_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4614,10 +4635,10 @@ module qp_table_scale$engine$ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$ar_q
+endmodule // qp_table_scale_engine_ar_q
 
 
-module qp_table_scale$engine$base_seen(d,q,clock);
+module qp_table_scale_engine_base_seen(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4633,10 +4654,10 @@ module qp_table_scale$engine$base_seen(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$base_seen
+endmodule // qp_table_scale_engine_base_seen
 
 
-module qp_table_scale$engine$beat_ok(d,q,clock);
+module qp_table_scale_engine_beat_ok(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4652,10 +4673,10 @@ module qp_table_scale$engine$beat_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$beat_ok
+endmodule // qp_table_scale_engine_beat_ok
 
 
-module qp_table_scale$engine$beat_r(d,q,clock);
+module qp_table_scale_engine_beat_r(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -4671,10 +4692,10 @@ module qp_table_scale$engine$beat_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$beat_r
+endmodule // qp_table_scale_engine_beat_r
 
 
-module qp_table_scale$engine$blk(d,q,clock);
+module qp_table_scale_engine_blk(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -4690,10 +4711,10 @@ module qp_table_scale$engine$blk(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$blk
+endmodule // qp_table_scale_engine_blk
 
 
-module qp_table_scale$engine$blk_o(d,q,clock);
+module qp_table_scale_engine_blk_o(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -4709,10 +4730,10 @@ module qp_table_scale$engine$blk_o(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$blk_o
+endmodule // qp_table_scale_engine_blk_o
 
 
-module qp_table_scale$engine$cand_q(d,q,clock);
+module qp_table_scale_engine_cand_q(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -4728,10 +4749,10 @@ module qp_table_scale$engine$cand_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cand_q
+endmodule // qp_table_scale_engine_cand_q
 
 
-module qp_table_scale$engine$cb_block(d,q,clock);
+module qp_table_scale_engine_cb_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -4747,10 +4768,10 @@ module qp_table_scale$engine$cb_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cb_block
+endmodule // qp_table_scale_engine_cb_block
 
 
-module qp_table_scale$engine$cb_hit_q(d,q,clock);
+module qp_table_scale_engine_cb_hit_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4766,10 +4787,10 @@ module qp_table_scale$engine$cb_hit_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cb_hit_q
+endmodule // qp_table_scale_engine_cb_hit_q
 
 
-module qp_table_scale$engine$cb_valid(d,q,clock);
+module qp_table_scale_engine_cb_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4785,10 +4806,10 @@ module qp_table_scale$engine$cb_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cb_valid
+endmodule // qp_table_scale_engine_cb_valid
 
 
-module qp_table_scale$engine$cb_written(d,q,clock);
+module qp_table_scale_engine_cb_written(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4804,10 +4825,10 @@ module qp_table_scale$engine$cb_written(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cb_written
+endmodule // qp_table_scale_engine_cb_written
 
 
-module qp_table_scale$engine$cbuf(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_cbuf(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4846,10 +4867,10 @@ module qp_table_scale$engine$cbuf(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$engine$cbuf
+endmodule // qp_table_scale_engine_cbuf
 
 
-module qp_table_scale$engine$clr_busy(d,q,clock);
+module qp_table_scale_engine_clr_busy(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4865,10 +4886,10 @@ module qp_table_scale$engine$clr_busy(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$clr_busy
+endmodule // qp_table_scale_engine_clr_busy
 
 
-module qp_table_scale$engine$clr_issued(d,q,clock);
+module qp_table_scale_engine_clr_issued(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4884,10 +4905,10 @@ module qp_table_scale$engine$clr_issued(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$clr_issued
+endmodule // qp_table_scale_engine_clr_issued
 
 
-module qp_table_scale$engine$cmd_error(d,q,clock);
+module qp_table_scale_engine_cmd_error(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -4903,10 +4924,10 @@ module qp_table_scale$engine$cmd_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cmd_error
+endmodule // qp_table_scale_engine_cmd_error
 
 
-module qp_table_scale$engine$cur_tail_q(d,q,clock);
+module qp_table_scale_engine_cur_tail_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4922,10 +4943,10 @@ module qp_table_scale$engine$cur_tail_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cur_tail_q
+endmodule // qp_table_scale_engine_cur_tail_q
 
 
-module qp_table_scale$engine$cursor(d,q,clock);
+module qp_table_scale_engine_cursor(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -4941,10 +4962,10 @@ module qp_table_scale$engine$cursor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$cursor
+endmodule // qp_table_scale_engine_cursor
 
 
-module qp_table_scale$engine$dirty(d,q,clock);
+module qp_table_scale_engine_dirty(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4960,10 +4981,10 @@ module qp_table_scale$engine$dirty(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$dirty
+endmodule // qp_table_scale_engine_dirty
 
 
-module qp_table_scale$engine$drain$0(d,q,clock);
+module qp_table_scale_engine_drain_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -4979,10 +5000,10 @@ module qp_table_scale$engine$drain$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$drain$0
+endmodule // qp_table_scale_engine_drain_0
 
 
-module qp_table_scale$engine$drain$1(d,q,clock);
+module qp_table_scale_engine_drain_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -4998,10 +5019,10 @@ module qp_table_scale$engine$drain$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$drain$1
+endmodule // qp_table_scale_engine_drain_1
 
 
-module qp_table_scale$engine$drain_zero$0(d,q,clock);
+module qp_table_scale_engine_drain_zero_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5017,10 +5038,10 @@ module qp_table_scale$engine$drain_zero$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$drain_zero$0
+endmodule // qp_table_scale_engine_drain_zero_0
 
 
-module qp_table_scale$engine$drain_zero$1(d,q,clock);
+module qp_table_scale_engine_drain_zero_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5036,10 +5057,10 @@ module qp_table_scale$engine$drain_zero$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$drain_zero$1
+endmodule // qp_table_scale_engine_drain_zero_1
 
 
-module qp_table_scale$engine$free_ok(d,q,clock);
+module qp_table_scale_engine_free_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5055,10 +5076,10 @@ module qp_table_scale$engine$free_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$free_ok
+endmodule // qp_table_scale_engine_free_ok
 
 
-module qp_table_scale$engine$from_q(d,q,clock);
+module qp_table_scale_engine_from_q(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -5074,10 +5095,10 @@ module qp_table_scale$engine$from_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$from_q
+endmodule // qp_table_scale_engine_from_q
 
 
-module qp_table_scale$engine$grp_bits_q(d,q,clock);
+module qp_table_scale_engine_grp_bits_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -5093,10 +5114,10 @@ module qp_table_scale$engine$grp_bits_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$grp_bits_q
+endmodule // qp_table_scale_engine_grp_bits_q
 
 
-module qp_table_scale$engine$grp_q(d,q,clock);
+module qp_table_scale_engine_grp_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -5112,10 +5133,10 @@ module qp_table_scale$engine$grp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$grp_q
+endmodule // qp_table_scale_engine_grp_q
 
 
-module qp_table_scale$engine$grp_sel_q(d,q,clock);
+module qp_table_scale_engine_grp_sel_q(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5131,10 +5152,10 @@ module qp_table_scale$engine$grp_sel_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$grp_sel_q
+endmodule // qp_table_scale_engine_grp_sel_q
 
 
-module qp_table_scale$engine$hi_wq$0(d,q,clock);
+module qp_table_scale_engine_hi_wq_0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5150,10 +5171,10 @@ module qp_table_scale$engine$hi_wq$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$hi_wq$0
+endmodule // qp_table_scale_engine_hi_wq_0
 
 
-module qp_table_scale$engine$hi_wq$1(d,q,clock);
+module qp_table_scale_engine_hi_wq_1(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5169,10 +5190,10 @@ module qp_table_scale$engine$hi_wq$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$hi_wq$1
+endmodule // qp_table_scale_engine_hi_wq_1
 
 
-module qp_table_scale$engine$hold_q(d,q,clock);
+module qp_table_scale_engine_hold_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5188,10 +5209,10 @@ module qp_table_scale$engine$hold_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$hold_q
+endmodule // qp_table_scale_engine_hold_q
 
 
-module qp_table_scale$engine$hold_wait(d,q,clock);
+module qp_table_scale_engine_hold_wait(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5207,10 +5228,10 @@ module qp_table_scale$engine$hold_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$hold_wait
+endmodule // qp_table_scale_engine_hold_wait
 
 
-module qp_table_scale$engine$in_flight_r$0(d,q,clock);
+module qp_table_scale_engine_in_flight_r_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -5226,10 +5247,10 @@ module qp_table_scale$engine$in_flight_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$in_flight_r$0
+endmodule // qp_table_scale_engine_in_flight_r_0
 
 
-module qp_table_scale$engine$in_flight_r$1(d,q,clock);
+module qp_table_scale_engine_in_flight_r_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -5245,10 +5266,10 @@ module qp_table_scale$engine$in_flight_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$in_flight_r$1
+endmodule // qp_table_scale_engine_in_flight_r_1
 
 
-module qp_table_scale$engine$in_use(d,q,clock);
+module qp_table_scale_engine_in_use(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5264,10 +5285,10 @@ module qp_table_scale$engine$in_use(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$in_use
+endmodule // qp_table_scale_engine_in_use
 
 
-module qp_table_scale$engine$init_done_q(d,q,clock);
+module qp_table_scale_engine_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5283,10 +5304,10 @@ module qp_table_scale$engine$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$init_done_q
+endmodule // qp_table_scale_engine_init_done_q
 
 
-module qp_table_scale$engine$inv_q(d,q,clock);
+module qp_table_scale_engine_inv_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5302,10 +5323,10 @@ module qp_table_scale$engine$inv_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$inv_q
+endmodule // qp_table_scale_engine_inv_q
 
 
-module qp_table_scale$engine$live_m(d,q,clock);
+module qp_table_scale_engine_live_m(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -5321,10 +5342,10 @@ module qp_table_scale$engine$live_m(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$live_m
+endmodule // qp_table_scale_engine_live_m
 
 
-module qp_table_scale$engine$live_waddr_q(d,q,clock);
+module qp_table_scale_engine_live_waddr_q(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -5340,10 +5361,10 @@ module qp_table_scale$engine$live_waddr_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$live_waddr_q
+endmodule // qp_table_scale_engine_live_waddr_q
 
 
-module qp_table_scale$engine$live_wdata_q(d,q,clock);
+module qp_table_scale_engine_live_wdata_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5359,10 +5380,10 @@ module qp_table_scale$engine$live_wdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$live_wdata_q
+endmodule // qp_table_scale_engine_live_wdata_q
 
 
-module qp_table_scale$engine$live_we_q(d,q,clock);
+module qp_table_scale_engine_live_we_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5378,10 +5399,10 @@ module qp_table_scale$engine$live_we_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$live_we_q
+endmodule // qp_table_scale_engine_live_we_q
 
 
-module qp_table_scale$engine$lo_wq$0(d,q,clock);
+module qp_table_scale_engine_lo_wq_0(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5397,10 +5418,10 @@ module qp_table_scale$engine$lo_wq$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$lo_wq$0
+endmodule // qp_table_scale_engine_lo_wq_0
 
 
-module qp_table_scale$engine$lo_wq$1(d,q,clock);
+module qp_table_scale_engine_lo_wq_1(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -5416,10 +5437,10 @@ module qp_table_scale$engine$lo_wq$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$lo_wq$1
+endmodule // qp_table_scale_engine_lo_wq_1
 
 
-module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
+module qp_table_scale_engine_map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
     
     // Module arguments
     input wire  clock;
@@ -5696,7 +5717,7 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
     reg  [24:0] hit;
     
     // Sub module instances
-    qp_table_scale$engine$map$rams$0 rams$0(
+    qp_table_scale_engine_map_rams_0 rams_0(
         .clock(rams$0$clock),
         .read_address(rams$0$read_address),
         .read_data(rams$0$read_data),
@@ -5704,7 +5725,7 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .write_address(rams$0$write_address),
         .write_data(rams$0$write_data)
     );
-    qp_table_scale$engine$map$rams$1 rams$1(
+    qp_table_scale_engine_map_rams_1 rams_1(
         .clock(rams$1$clock),
         .read_address(rams$1$read_address),
         .read_data(rams$1$read_data),
@@ -5712,7 +5733,7 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .write_address(rams$1$write_address),
         .write_data(rams$1$write_data)
     );
-    qp_table_scale$engine$map$rams$2 rams$2(
+    qp_table_scale_engine_map_rams_2 rams_2(
         .clock(rams$2$clock),
         .read_address(rams$2$read_address),
         .read_data(rams$2$read_data),
@@ -5720,302 +5741,302 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         .write_address(rams$2$write_address),
         .write_data(rams$2$write_data)
     );
-    qp_table_scale$engine$map$state state(
+    qp_table_scale_engine_map_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_scale$engine$map$level level(
+    qp_table_scale_engine_map_level level(
         .d(level$d),
         .q(level$q),
         .clock(level$clock)
     );
-    qp_table_scale$engine$map$pos pos(
+    qp_table_scale_engine_map_pos pos(
         .d(pos$d),
         .q(pos$q),
         .clock(pos$clock)
     );
-    qp_table_scale$engine$map$wrapped wrapped(
+    qp_table_scale_engine_map_wrapped wrapped(
         .d(wrapped$d),
         .q(wrapped$q),
         .clock(wrapped$clock)
     );
-    qp_table_scale$engine$map$wrap wrap(
+    qp_table_scale_engine_map_wrap wrap(
         .d(wrap$d),
         .q(wrap$q),
         .clock(wrap$clock)
     );
-    qp_table_scale$engine$map$down down(
+    qp_table_scale_engine_map_down down(
         .d(down$d),
         .q(down$q),
         .clock(down$clock)
     );
-    qp_table_scale$engine$map$op_q op_q(
+    qp_table_scale_engine_map_op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
         .clock(op_q$clock)
     );
-    qp_table_scale$engine$map$found_q found_q(
+    qp_table_scale_engine_map_found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
         .clock(found_q$clock)
     );
-    qp_table_scale$engine$map$done_q done_q(
+    qp_table_scale_engine_map_done_q done_q(
         .d(done_q$d),
         .q(done_q$q),
         .clock(done_q$clock)
     );
-    qp_table_scale$engine$map$result_q result_q(
+    qp_table_scale_engine_map_result_q result_q(
         .d(result_q$d),
         .q(result_q$q),
         .clock(result_q$clock)
     );
-    qp_table_scale$engine$map$latched latched(
+    qp_table_scale_engine_map_latched latched(
         .d(latched$d),
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_scale$engine$map$nums_q nums_q(
+    qp_table_scale_engine_map_nums_q nums_q(
         .d(nums_q$d),
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table_scale$engine$map$first$0 first$0(
+    qp_table_scale_engine_map_first_0 first_0(
         .bits(first$0$bits),
         .num(first$0$num),
         .any(first$0$any)
     );
-    qp_table_scale$engine$map$first$1 first$1(
+    qp_table_scale_engine_map_first_1 first_1(
         .bits(first$1$bits),
         .num(first$1$num),
         .any(first$1$any)
     );
-    qp_table_scale$engine$map$first$2 first$2(
+    qp_table_scale_engine_map_first_2 first_2(
         .bits(first$2$bits),
         .num(first$2$num),
         .any(first$2$any)
     );
-    qp_table_scale$engine$map$first$3 first$3(
+    qp_table_scale_engine_map_first_3 first_3(
         .bits(first$3$bits),
         .num(first$3$num),
         .any(first$3$any)
     );
-    qp_table_scale$engine$map$accept_q accept_q(
+    qp_table_scale_engine_map_accept_q accept_q(
         .d(accept_q$d),
         .q(accept_q$q),
         .clock(accept_q$clock)
     );
-    qp_table_scale$engine$map$init_done_q init_done_q(
+    qp_table_scale_engine_map_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_scale$engine$map$init_word init_word(
+    qp_table_scale_engine_map_init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
     );
-    qp_table_scale$engine$map$rd_wait rd_wait(
+    qp_table_scale_engine_map_rd_wait rd_wait(
         .d(rd_wait$d),
         .q(rd_wait$q),
         .clock(rd_wait$clock)
     );
-    qp_table_scale$engine$map$bit_mask_q bit_mask_q(
+    qp_table_scale_engine_map_bit_mask_q bit_mask_q(
         .d(bit_mask_q$d),
         .q(bit_mask_q$q),
         .clock(bit_mask_q$clock)
     );
-    qp_table_scale$engine$map$ge_mask_q ge_mask_q(
+    qp_table_scale_engine_map_ge_mask_q ge_mask_q(
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
     );
-    qp_table_scale$engine$map$zero_mask_q zero_mask_q(
+    qp_table_scale_engine_map_zero_mask_q zero_mask_q(
         .d(zero_mask_q$d),
         .q(zero_mask_q$q),
         .clock(zero_mask_q$clock)
     );
-    qp_table_scale$engine$map$lvl0_r lvl0_r(
+    qp_table_scale_engine_map_lvl0_r lvl0_r(
         .d(lvl0_r$d),
         .q(lvl0_r$q),
         .clock(lvl0_r$clock)
     );
-    qp_table_scale$engine$map$stop_nogo_r stop_nogo_r(
+    qp_table_scale_engine_map_stop_nogo_r stop_nogo_r(
         .d(stop_nogo_r$d),
         .q(stop_nogo_r$q),
         .clock(stop_nogo_r$clock)
     );
-    qp_table_scale$engine$map$top_r top_r(
+    qp_table_scale_engine_map_top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    qp_table_scale$engine$map$may_prop_r may_prop_r(
+    qp_table_scale_engine_map_may_prop_r may_prop_r(
         .d(may_prop_r$d),
         .q(may_prop_r$q),
         .clock(may_prop_r$clock)
     );
-    qp_table_scale$engine$map$is_test_r is_test_r(
+    qp_table_scale_engine_map_is_test_r is_test_r(
         .d(is_test_r$d),
         .q(is_test_r$q),
         .clock(is_test_r$clock)
     );
-    qp_table_scale$engine$map$is_set_r is_set_r(
+    qp_table_scale_engine_map_is_set_r is_set_r(
         .d(is_set_r$d),
         .q(is_set_r$q),
         .clock(is_set_r$clock)
     );
-    qp_table_scale$engine$map$at_walk_check at_walk_check(
+    qp_table_scale_engine_map_at_walk_check at_walk_check(
         .d(at_walk_check$d),
         .q(at_walk_check$q),
         .clock(at_walk_check$clock)
     );
-    qp_table_scale$engine$map$at_point_apply at_point_apply(
+    qp_table_scale_engine_map_at_point_apply at_point_apply(
         .d(at_point_apply$d),
         .q(at_point_apply$q),
         .clock(at_point_apply$clock)
     );
-    qp_table_scale$engine$map$modified_q modified_q(
+    qp_table_scale_engine_map_modified_q modified_q(
         .d(modified_q$d),
         .q(modified_q$q),
         .clock(modified_q$clock)
     );
-    qp_table_scale$engine$map$zero_lo_q zero_lo_q(
+    qp_table_scale_engine_map_zero_lo_q zero_lo_q(
         .d(zero_lo_q$d),
         .q(zero_lo_q$q),
         .clock(zero_lo_q$clock)
     );
-    qp_table_scale$engine$map$zero_hi_q zero_hi_q(
+    qp_table_scale_engine_map_zero_hi_q zero_hi_q(
         .d(zero_hi_q$d),
         .q(zero_hi_q$q),
         .clock(zero_hi_q$clock)
     );
-    qp_table_scale$engine$map$bit_lo_q bit_lo_q(
+    qp_table_scale_engine_map_bit_lo_q bit_lo_q(
         .d(bit_lo_q$d),
         .q(bit_lo_q$q),
         .clock(bit_lo_q$clock)
     );
-    qp_table_scale$engine$map$bit_hi_q bit_hi_q(
+    qp_table_scale_engine_map_bit_hi_q bit_hi_q(
         .d(bit_hi_q$d),
         .q(bit_hi_q$q),
         .clock(bit_hi_q$clock)
     );
-    qp_table_scale$engine$map$wa_q wa_q(
+    qp_table_scale_engine_map_wa_q wa_q(
         .d(wa_q$d),
         .q(wa_q$q),
         .clock(wa_q$clock)
     );
-    qp_table_scale$engine$map$we_q$0 we_q$0(
+    qp_table_scale_engine_map_we_q_0 we_q_0(
         .d(we_q$0$d),
         .q(we_q$0$q),
         .clock(we_q$0$clock)
     );
-    qp_table_scale$engine$map$we_q$1 we_q$1(
+    qp_table_scale_engine_map_we_q_1 we_q_1(
         .d(we_q$1$d),
         .q(we_q$1$q),
         .clock(we_q$1$clock)
     );
-    qp_table_scale$engine$map$we_q$2 we_q$2(
+    qp_table_scale_engine_map_we_q_2 we_q_2(
         .d(we_q$2$d),
         .q(we_q$2$q),
         .clock(we_q$2$clock)
     );
-    qp_table_scale$engine$map$wd_q$0 wd_q$0(
+    qp_table_scale_engine_map_wd_q_0 wd_q_0(
         .d(wd_q$0$d),
         .q(wd_q$0$q),
         .clock(wd_q$0$clock)
     );
-    qp_table_scale$engine$map$wd_q$1 wd_q$1(
+    qp_table_scale_engine_map_wd_q_1 wd_q_1(
         .d(wd_q$1$d),
         .q(wd_q$1$q),
         .clock(wd_q$1$clock)
     );
-    qp_table_scale$engine$map$wd_q$2 wd_q$2(
+    qp_table_scale_engine_map_wd_q_2 wd_q_2(
         .d(wd_q$2$d),
         .q(wd_q$2$q),
         .clock(wd_q$2$clock)
     );
-    qp_table_scale$engine$map$init_valid init_valid(
+    qp_table_scale_engine_map_init_valid init_valid(
         .d(init_valid$d),
         .q(init_valid$q),
         .clock(init_valid$clock)
     );
-    qp_table_scale$engine$map$init_wa init_wa(
+    qp_table_scale_engine_map_init_wa init_wa(
         .d(init_wa$d),
         .q(init_wa$q),
         .clock(init_wa$clock)
     );
-    qp_table_scale$engine$map$init_exists$0 init_exists$0(
+    qp_table_scale_engine_map_init_exists_0 init_exists_0(
         .d(init_exists$0$d),
         .q(init_exists$0$q),
         .clock(init_exists$0$clock)
     );
-    qp_table_scale$engine$map$init_exists$1 init_exists$1(
+    qp_table_scale_engine_map_init_exists_1 init_exists_1(
         .d(init_exists$1$d),
         .q(init_exists$1$q),
         .clock(init_exists$1$clock)
     );
-    qp_table_scale$engine$map$init_exists$2 init_exists$2(
+    qp_table_scale_engine_map_init_exists_2 init_exists_2(
         .d(init_exists$2$d),
         .q(init_exists$2$q),
         .clock(init_exists$2$clock)
     );
-    qp_table_scale$engine$map$init_ones$0 init_ones$0(
+    qp_table_scale_engine_map_init_ones_0 init_ones_0(
         .d(init_ones$0$d),
         .q(init_ones$0$q),
         .clock(init_ones$0$clock)
     );
-    qp_table_scale$engine$map$init_ones$1 init_ones$1(
+    qp_table_scale_engine_map_init_ones_1 init_ones_1(
         .d(init_ones$1$d),
         .q(init_ones$1$q),
         .clock(init_ones$1$clock)
     );
-    qp_table_scale$engine$map$init_ones$2 init_ones$2(
+    qp_table_scale_engine_map_init_ones_2 init_ones_2(
         .d(init_ones$2$d),
         .q(init_ones$2$q),
         .clock(init_ones$2$clock)
     );
-    qp_table_scale$engine$map$init_partial$0 init_partial$0(
+    qp_table_scale_engine_map_init_partial_0 init_partial_0(
         .d(init_partial$0$d),
         .q(init_partial$0$q),
         .clock(init_partial$0$clock)
     );
-    qp_table_scale$engine$map$init_partial$1 init_partial$1(
+    qp_table_scale_engine_map_init_partial_1 init_partial_1(
         .d(init_partial$1$d),
         .q(init_partial$1$q),
         .clock(init_partial$1$clock)
     );
-    qp_table_scale$engine$map$init_partial$2 init_partial$2(
+    qp_table_scale_engine_map_init_partial_2 init_partial_2(
         .d(init_partial$2$d),
         .q(init_partial$2$q),
         .clock(init_partial$2$clock)
     );
-    qp_table_scale$engine$map$exists_k$0 exists_k$0(
+    qp_table_scale_engine_map_exists_k_0 exists_k_0(
         .d(exists_k$0$d),
         .q(exists_k$0$q),
         .clock(exists_k$0$clock)
     );
-    qp_table_scale$engine$map$exists_k$1 exists_k$1(
+    qp_table_scale_engine_map_exists_k_1 exists_k_1(
         .d(exists_k$1$d),
         .q(exists_k$1$q),
         .clock(exists_k$1$clock)
     );
-    qp_table_scale$engine$map$exists_k$2 exists_k$2(
+    qp_table_scale_engine_map_exists_k_2 exists_k_2(
         .d(exists_k$2$d),
         .q(exists_k$2$q),
         .clock(exists_k$2$clock)
     );
-    qp_table_scale$engine$map$next_word_q next_word_q(
+    qp_table_scale_engine_map_next_word_q next_word_q(
         .d(next_word_q$d),
         .q(next_word_q$q),
         .clock(next_word_q$clock)
     );
-    qp_table_scale$engine$map$word_exists_q word_exists_q(
+    qp_table_scale_engine_map_word_exists_q word_exists_q(
         .d(word_exists_q$d),
         .q(word_exists_q$q),
         .clock(word_exists_q$clock)
     );
-    qp_table_scale$engine$map$grp_any_q grp_any_q(
+    qp_table_scale_engine_map_grp_any_q grp_any_q(
         .d(grp_any_q$d),
         .q(grp_any_q$q),
         .clock(grp_any_q$clock)
@@ -6424,10 +6445,10 @@ module qp_table_scale$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wra
         end
     end
     
-endmodule // qp_table_scale$engine$map
+endmodule // qp_table_scale_engine_map
 
 
-module qp_table_scale$engine$map$accept_q(d,q,clock);
+module qp_table_scale_engine_map_accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6443,10 +6464,10 @@ module qp_table_scale$engine$map$accept_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$accept_q
+endmodule // qp_table_scale_engine_map_accept_q
 
 
-module qp_table_scale$engine$map$at_point_apply(d,q,clock);
+module qp_table_scale_engine_map_at_point_apply(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6462,10 +6483,10 @@ module qp_table_scale$engine$map$at_point_apply(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$at_point_apply
+endmodule // qp_table_scale_engine_map_at_point_apply
 
 
-module qp_table_scale$engine$map$at_walk_check(d,q,clock);
+module qp_table_scale_engine_map_at_walk_check(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6481,10 +6502,10 @@ module qp_table_scale$engine$map$at_walk_check(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$at_walk_check
+endmodule // qp_table_scale_engine_map_at_walk_check
 
 
-module qp_table_scale$engine$map$bit_hi_q(d,q,clock);
+module qp_table_scale_engine_map_bit_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6500,10 +6521,10 @@ module qp_table_scale$engine$map$bit_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$bit_hi_q
+endmodule // qp_table_scale_engine_map_bit_hi_q
 
 
-module qp_table_scale$engine$map$bit_lo_q(d,q,clock);
+module qp_table_scale_engine_map_bit_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6519,10 +6540,10 @@ module qp_table_scale$engine$map$bit_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$bit_lo_q
+endmodule // qp_table_scale_engine_map_bit_lo_q
 
 
-module qp_table_scale$engine$map$bit_mask_q(d,q,clock);
+module qp_table_scale_engine_map_bit_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6538,10 +6559,10 @@ module qp_table_scale$engine$map$bit_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$bit_mask_q
+endmodule // qp_table_scale_engine_map_bit_mask_q
 
 
-module qp_table_scale$engine$map$done_q(d,q,clock);
+module qp_table_scale_engine_map_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6557,10 +6578,10 @@ module qp_table_scale$engine$map$done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$done_q
+endmodule // qp_table_scale_engine_map_done_q
 
 
-module qp_table_scale$engine$map$down(d,q,clock);
+module qp_table_scale_engine_map_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6576,10 +6597,10 @@ module qp_table_scale$engine$map$down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$down
+endmodule // qp_table_scale_engine_map_down
 
 
-module qp_table_scale$engine$map$exists_k$0(d,q,clock);
+module qp_table_scale_engine_map_exists_k_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6595,10 +6616,10 @@ module qp_table_scale$engine$map$exists_k$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$exists_k$0
+endmodule // qp_table_scale_engine_map_exists_k_0
 
 
-module qp_table_scale$engine$map$exists_k$1(d,q,clock);
+module qp_table_scale_engine_map_exists_k_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6614,10 +6635,10 @@ module qp_table_scale$engine$map$exists_k$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$exists_k$1
+endmodule // qp_table_scale_engine_map_exists_k_1
 
 
-module qp_table_scale$engine$map$exists_k$2(d,q,clock);
+module qp_table_scale_engine_map_exists_k_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6633,10 +6654,10 @@ module qp_table_scale$engine$map$exists_k$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$exists_k$2
+endmodule // qp_table_scale_engine_map_exists_k_2
 
 
-module qp_table_scale$engine$map$first$0(bits,num,any);
+module qp_table_scale_engine_map_first_0(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -6719,10 +6740,10 @@ module qp_table_scale$engine$map$first$0(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_scale$engine$map$first$0
+endmodule // qp_table_scale_engine_map_first_0
 
 
-module qp_table_scale$engine$map$first$1(bits,num,any);
+module qp_table_scale_engine_map_first_1(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -6805,10 +6826,10 @@ module qp_table_scale$engine$map$first$1(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_scale$engine$map$first$1
+endmodule // qp_table_scale_engine_map_first_1
 
 
-module qp_table_scale$engine$map$first$2(bits,num,any);
+module qp_table_scale_engine_map_first_2(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -6891,10 +6912,10 @@ module qp_table_scale$engine$map$first$2(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_scale$engine$map$first$2
+endmodule // qp_table_scale_engine_map_first_2
 
 
-module qp_table_scale$engine$map$first$3(bits,num,any);
+module qp_table_scale_engine_map_first_3(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -6977,10 +6998,10 @@ module qp_table_scale$engine$map$first$3(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_scale$engine$map$first$3
+endmodule // qp_table_scale_engine_map_first_3
 
 
-module qp_table_scale$engine$map$found_q(d,q,clock);
+module qp_table_scale_engine_map_found_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6996,10 +7017,10 @@ module qp_table_scale$engine$map$found_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$found_q
+endmodule // qp_table_scale_engine_map_found_q
 
 
-module qp_table_scale$engine$map$ge_mask_q(d,q,clock);
+module qp_table_scale_engine_map_ge_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7015,10 +7036,10 @@ module qp_table_scale$engine$map$ge_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$ge_mask_q
+endmodule // qp_table_scale_engine_map_ge_mask_q
 
 
-module qp_table_scale$engine$map$grp_any_q(d,q,clock);
+module qp_table_scale_engine_map_grp_any_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -7034,10 +7055,10 @@ module qp_table_scale$engine$map$grp_any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$grp_any_q
+endmodule // qp_table_scale_engine_map_grp_any_q
 
 
-module qp_table_scale$engine$map$init_done_q(d,q,clock);
+module qp_table_scale_engine_map_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7053,10 +7074,10 @@ module qp_table_scale$engine$map$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_done_q
+endmodule // qp_table_scale_engine_map_init_done_q
 
 
-module qp_table_scale$engine$map$init_exists$0(d,q,clock);
+module qp_table_scale_engine_map_init_exists_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7072,10 +7093,10 @@ module qp_table_scale$engine$map$init_exists$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_exists$0
+endmodule // qp_table_scale_engine_map_init_exists_0
 
 
-module qp_table_scale$engine$map$init_exists$1(d,q,clock);
+module qp_table_scale_engine_map_init_exists_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7091,10 +7112,10 @@ module qp_table_scale$engine$map$init_exists$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_exists$1
+endmodule // qp_table_scale_engine_map_init_exists_1
 
 
-module qp_table_scale$engine$map$init_exists$2(d,q,clock);
+module qp_table_scale_engine_map_init_exists_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7110,10 +7131,10 @@ module qp_table_scale$engine$map$init_exists$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_exists$2
+endmodule // qp_table_scale_engine_map_init_exists_2
 
 
-module qp_table_scale$engine$map$init_ones$0(d,q,clock);
+module qp_table_scale_engine_map_init_ones_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7129,10 +7150,10 @@ module qp_table_scale$engine$map$init_ones$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_ones$0
+endmodule // qp_table_scale_engine_map_init_ones_0
 
 
-module qp_table_scale$engine$map$init_ones$1(d,q,clock);
+module qp_table_scale_engine_map_init_ones_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7148,10 +7169,10 @@ module qp_table_scale$engine$map$init_ones$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_ones$1
+endmodule // qp_table_scale_engine_map_init_ones_1
 
 
-module qp_table_scale$engine$map$init_ones$2(d,q,clock);
+module qp_table_scale_engine_map_init_ones_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7167,10 +7188,10 @@ module qp_table_scale$engine$map$init_ones$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_ones$2
+endmodule // qp_table_scale_engine_map_init_ones_2
 
 
-module qp_table_scale$engine$map$init_partial$0(d,q,clock);
+module qp_table_scale_engine_map_init_partial_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7186,10 +7207,10 @@ module qp_table_scale$engine$map$init_partial$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_partial$0
+endmodule // qp_table_scale_engine_map_init_partial_0
 
 
-module qp_table_scale$engine$map$init_partial$1(d,q,clock);
+module qp_table_scale_engine_map_init_partial_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7205,10 +7226,10 @@ module qp_table_scale$engine$map$init_partial$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_partial$1
+endmodule // qp_table_scale_engine_map_init_partial_1
 
 
-module qp_table_scale$engine$map$init_partial$2(d,q,clock);
+module qp_table_scale_engine_map_init_partial_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7224,10 +7245,10 @@ module qp_table_scale$engine$map$init_partial$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_partial$2
+endmodule // qp_table_scale_engine_map_init_partial_2
 
 
-module qp_table_scale$engine$map$init_valid(d,q,clock);
+module qp_table_scale_engine_map_init_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7243,10 +7264,10 @@ module qp_table_scale$engine$map$init_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_valid
+endmodule // qp_table_scale_engine_map_init_valid
 
 
-module qp_table_scale$engine$map$init_wa(d,q,clock);
+module qp_table_scale_engine_map_init_wa(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -7262,10 +7283,10 @@ module qp_table_scale$engine$map$init_wa(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_wa
+endmodule // qp_table_scale_engine_map_init_wa
 
 
-module qp_table_scale$engine$map$init_word(d,q,clock);
+module qp_table_scale_engine_map_init_word(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -7281,10 +7302,10 @@ module qp_table_scale$engine$map$init_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$init_word
+endmodule // qp_table_scale_engine_map_init_word
 
 
-module qp_table_scale$engine$map$is_set_r(d,q,clock);
+module qp_table_scale_engine_map_is_set_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7300,10 +7321,10 @@ module qp_table_scale$engine$map$is_set_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$is_set_r
+endmodule // qp_table_scale_engine_map_is_set_r
 
 
-module qp_table_scale$engine$map$is_test_r(d,q,clock);
+module qp_table_scale_engine_map_is_test_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7319,10 +7340,10 @@ module qp_table_scale$engine$map$is_test_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$is_test_r
+endmodule // qp_table_scale_engine_map_is_test_r
 
 
-module qp_table_scale$engine$map$latched(d,q,clock);
+module qp_table_scale_engine_map_latched(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7338,10 +7359,10 @@ module qp_table_scale$engine$map$latched(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$latched
+endmodule // qp_table_scale_engine_map_latched
 
 
-module qp_table_scale$engine$map$level(d,q,clock);
+module qp_table_scale_engine_map_level(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -7357,10 +7378,10 @@ module qp_table_scale$engine$map$level(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$level
+endmodule // qp_table_scale_engine_map_level
 
 
-module qp_table_scale$engine$map$lvl0_r(d,q,clock);
+module qp_table_scale_engine_map_lvl0_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7376,10 +7397,10 @@ module qp_table_scale$engine$map$lvl0_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$lvl0_r
+endmodule // qp_table_scale_engine_map_lvl0_r
 
 
-module qp_table_scale$engine$map$may_prop_r(d,q,clock);
+module qp_table_scale_engine_map_may_prop_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7395,10 +7416,10 @@ module qp_table_scale$engine$map$may_prop_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$may_prop_r
+endmodule // qp_table_scale_engine_map_may_prop_r
 
 
-module qp_table_scale$engine$map$modified_q(d,q,clock);
+module qp_table_scale_engine_map_modified_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7414,10 +7435,10 @@ module qp_table_scale$engine$map$modified_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$modified_q
+endmodule // qp_table_scale_engine_map_modified_q
 
 
-module qp_table_scale$engine$map$next_word_q(d,q,clock);
+module qp_table_scale_engine_map_next_word_q(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -7433,10 +7454,10 @@ module qp_table_scale$engine$map$next_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$next_word_q
+endmodule // qp_table_scale_engine_map_next_word_q
 
 
-module qp_table_scale$engine$map$nums_q(d,q,clock);
+module qp_table_scale_engine_map_nums_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -7452,10 +7473,10 @@ module qp_table_scale$engine$map$nums_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$nums_q
+endmodule // qp_table_scale_engine_map_nums_q
 
 
-module qp_table_scale$engine$map$op_q(d,q,clock);
+module qp_table_scale_engine_map_op_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -7471,10 +7492,10 @@ module qp_table_scale$engine$map$op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$op_q
+endmodule // qp_table_scale_engine_map_op_q
 
 
-module qp_table_scale$engine$map$pos(d,q,clock);
+module qp_table_scale_engine_map_pos(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -7490,10 +7511,10 @@ module qp_table_scale$engine$map$pos(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$pos
+endmodule // qp_table_scale_engine_map_pos
 
 
-module qp_table_scale$engine$map$rams$0(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_map_rams_0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7532,10 +7553,10 @@ module qp_table_scale$engine$map$rams$0(clock,read_address,read_data,write_enabl
        end
     end
     `endif
-endmodule // qp_table_scale$engine$map$rams$0
+endmodule // qp_table_scale_engine_map_rams_0
 
 
-module qp_table_scale$engine$map$rams$1(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_map_rams_1(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7574,10 +7595,10 @@ module qp_table_scale$engine$map$rams$1(clock,read_address,read_data,write_enabl
        end
     end
     `endif
-endmodule // qp_table_scale$engine$map$rams$1
+endmodule // qp_table_scale_engine_map_rams_1
 
 
-module qp_table_scale$engine$map$rams$2(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_map_rams_2(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7616,10 +7637,10 @@ module qp_table_scale$engine$map$rams$2(clock,read_address,read_data,write_enabl
        end
     end
     `endif
-endmodule // qp_table_scale$engine$map$rams$2
+endmodule // qp_table_scale_engine_map_rams_2
 
 
-module qp_table_scale$engine$map$rd_wait(d,q,clock);
+module qp_table_scale_engine_map_rd_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7635,10 +7656,10 @@ module qp_table_scale$engine$map$rd_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$rd_wait
+endmodule // qp_table_scale_engine_map_rd_wait
 
 
-module qp_table_scale$engine$map$result_q(d,q,clock);
+module qp_table_scale_engine_map_result_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7654,10 +7675,10 @@ module qp_table_scale$engine$map$result_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$result_q
+endmodule // qp_table_scale_engine_map_result_q
 
 
-module qp_table_scale$engine$map$state(d,q,clock);
+module qp_table_scale_engine_map_state(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -7687,10 +7708,10 @@ module qp_table_scale$engine$map$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$state
+endmodule // qp_table_scale_engine_map_state
 
 
-module qp_table_scale$engine$map$stop_nogo_r(d,q,clock);
+module qp_table_scale_engine_map_stop_nogo_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7706,10 +7727,10 @@ module qp_table_scale$engine$map$stop_nogo_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$stop_nogo_r
+endmodule // qp_table_scale_engine_map_stop_nogo_r
 
 
-module qp_table_scale$engine$map$top_r(d,q,clock);
+module qp_table_scale_engine_map_top_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7725,10 +7746,10 @@ module qp_table_scale$engine$map$top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$top_r
+endmodule // qp_table_scale_engine_map_top_r
 
 
-module qp_table_scale$engine$map$wa_q(d,q,clock);
+module qp_table_scale_engine_map_wa_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7744,10 +7765,10 @@ module qp_table_scale$engine$map$wa_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wa_q
+endmodule // qp_table_scale_engine_map_wa_q
 
 
-module qp_table_scale$engine$map$wd_q$0(d,q,clock);
+module qp_table_scale_engine_map_wd_q_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7763,10 +7784,10 @@ module qp_table_scale$engine$map$wd_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wd_q$0
+endmodule // qp_table_scale_engine_map_wd_q_0
 
 
-module qp_table_scale$engine$map$wd_q$1(d,q,clock);
+module qp_table_scale_engine_map_wd_q_1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7782,10 +7803,10 @@ module qp_table_scale$engine$map$wd_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wd_q$1
+endmodule // qp_table_scale_engine_map_wd_q_1
 
 
-module qp_table_scale$engine$map$wd_q$2(d,q,clock);
+module qp_table_scale_engine_map_wd_q_2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7801,10 +7822,10 @@ module qp_table_scale$engine$map$wd_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wd_q$2
+endmodule // qp_table_scale_engine_map_wd_q_2
 
 
-module qp_table_scale$engine$map$we_q$0(d,q,clock);
+module qp_table_scale_engine_map_we_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7820,10 +7841,10 @@ module qp_table_scale$engine$map$we_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$we_q$0
+endmodule // qp_table_scale_engine_map_we_q_0
 
 
-module qp_table_scale$engine$map$we_q$1(d,q,clock);
+module qp_table_scale_engine_map_we_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7839,10 +7860,10 @@ module qp_table_scale$engine$map$we_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$we_q$1
+endmodule // qp_table_scale_engine_map_we_q_1
 
 
-module qp_table_scale$engine$map$we_q$2(d,q,clock);
+module qp_table_scale_engine_map_we_q_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7858,10 +7879,10 @@ module qp_table_scale$engine$map$we_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$we_q$2
+endmodule // qp_table_scale_engine_map_we_q_2
 
 
-module qp_table_scale$engine$map$word_exists_q(d,q,clock);
+module qp_table_scale_engine_map_word_exists_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7877,10 +7898,10 @@ module qp_table_scale$engine$map$word_exists_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$word_exists_q
+endmodule // qp_table_scale_engine_map_word_exists_q
 
 
-module qp_table_scale$engine$map$wrap(d,q,clock);
+module qp_table_scale_engine_map_wrap(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7896,10 +7917,10 @@ module qp_table_scale$engine$map$wrap(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wrap
+endmodule // qp_table_scale_engine_map_wrap
 
 
-module qp_table_scale$engine$map$wrapped(d,q,clock);
+module qp_table_scale_engine_map_wrapped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7915,10 +7936,10 @@ module qp_table_scale$engine$map$wrapped(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$wrapped
+endmodule // qp_table_scale_engine_map_wrapped
 
 
-module qp_table_scale$engine$map$zero_hi_q(d,q,clock);
+module qp_table_scale_engine_map_zero_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7934,10 +7955,10 @@ module qp_table_scale$engine$map$zero_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$zero_hi_q
+endmodule // qp_table_scale_engine_map_zero_hi_q
 
 
-module qp_table_scale$engine$map$zero_lo_q(d,q,clock);
+module qp_table_scale_engine_map_zero_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7953,10 +7974,10 @@ module qp_table_scale$engine$map$zero_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$zero_lo_q
+endmodule // qp_table_scale_engine_map_zero_lo_q
 
 
-module qp_table_scale$engine$map$zero_mask_q(d,q,clock);
+module qp_table_scale_engine_map_zero_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7972,10 +7993,10 @@ module qp_table_scale$engine$map$zero_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map$zero_mask_q
+endmodule // qp_table_scale_engine_map_zero_mask_q
 
 
-module qp_table_scale$engine$map_cmd_q(d,q,clock);
+module qp_table_scale_engine_map_cmd_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -7991,10 +8012,10 @@ module qp_table_scale$engine$map_cmd_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map_cmd_q
+endmodule // qp_table_scale_engine_map_cmd_q
 
 
-module qp_table_scale$engine$map_index_q(d,q,clock);
+module qp_table_scale_engine_map_index_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8010,10 +8031,10 @@ module qp_table_scale$engine$map_index_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map_index_q
+endmodule // qp_table_scale_engine_map_index_q
 
 
-module qp_table_scale$engine$map_valid_q(d,q,clock);
+module qp_table_scale_engine_map_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8029,10 +8050,10 @@ module qp_table_scale$engine$map_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$map_valid_q
+endmodule // qp_table_scale_engine_map_valid_q
 
 
-module qp_table_scale$engine$moved(d,q,clock);
+module qp_table_scale_engine_moved(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8048,10 +8069,10 @@ module qp_table_scale$engine$moved(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$moved
+endmodule // qp_table_scale_engine_moved
 
 
-module qp_table_scale$engine$n_blk(d,q,clock);
+module qp_table_scale_engine_n_blk(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -8067,10 +8088,10 @@ module qp_table_scale$engine$n_blk(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$n_blk
+endmodule // qp_table_scale_engine_n_blk
 
 
-module qp_table_scale$engine$n_known(d,q,clock);
+module qp_table_scale_engine_n_known(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8086,10 +8107,10 @@ module qp_table_scale$engine$n_known(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$n_known
+endmodule // qp_table_scale_engine_n_known
 
 
-module qp_table_scale$engine$n_wrap(d,q,clock);
+module qp_table_scale_engine_n_wrap(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8105,10 +8126,10 @@ module qp_table_scale$engine$n_wrap(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$n_wrap
+endmodule // qp_table_scale_engine_n_wrap
 
 
-module qp_table_scale$engine$new_row_q(d,q,clock);
+module qp_table_scale_engine_new_row_q(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -8124,10 +8145,10 @@ module qp_table_scale$engine$new_row_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$new_row_q
+endmodule // qp_table_scale_engine_new_row_q
 
 
-module qp_table_scale$engine$new_word(d,q,clock);
+module qp_table_scale_engine_new_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8143,10 +8164,10 @@ module qp_table_scale$engine$new_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$new_word
+endmodule // qp_table_scale_engine_new_word
 
 
-module qp_table_scale$engine$next_alloc(d,q,clock);
+module qp_table_scale_engine_next_alloc(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8162,10 +8183,10 @@ module qp_table_scale$engine$next_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$next_alloc
+endmodule // qp_table_scale_engine_next_alloc
 
 
-module qp_table_scale$engine$op(d,q,clock);
+module qp_table_scale_engine_op(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -8181,10 +8202,10 @@ module qp_table_scale$engine$op(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$op
+endmodule // qp_table_scale_engine_op
 
 
-module qp_table_scale$engine$other_live(d,q,clock);
+module qp_table_scale_engine_other_live(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8200,10 +8221,10 @@ module qp_table_scale$engine$other_live(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$other_live
+endmodule // qp_table_scale_engine_other_live
 
 
-module qp_table_scale$engine$other_q(d,q,clock);
+module qp_table_scale_engine_other_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8219,10 +8240,10 @@ module qp_table_scale$engine$other_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$other_q
+endmodule // qp_table_scale_engine_other_q
 
 
-module qp_table_scale$engine$others_alloc(d,q,clock);
+module qp_table_scale_engine_others_alloc(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8238,10 +8259,10 @@ module qp_table_scale$engine$others_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$others_alloc
+endmodule // qp_table_scale_engine_others_alloc
 
 
-module qp_table_scale$engine$p_alloc(d,q,clock);
+module qp_table_scale_engine_p_alloc(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -8257,10 +8278,10 @@ module qp_table_scale$engine$p_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_alloc
+endmodule // qp_table_scale_engine_p_alloc
 
 
-module qp_table_scale$engine$p_block(d,q,clock);
+module qp_table_scale_engine_p_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -8276,10 +8297,10 @@ module qp_table_scale$engine$p_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_block
+endmodule // qp_table_scale_engine_p_block
 
 
-module qp_table_scale$engine$p_hit_q(d,q,clock);
+module qp_table_scale_engine_p_hit_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8295,10 +8316,10 @@ module qp_table_scale$engine$p_hit_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_hit_q
+endmodule // qp_table_scale_engine_p_hit_q
 
 
-module qp_table_scale$engine$p_live(d,q,clock);
+module qp_table_scale_engine_p_live(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -8314,10 +8335,10 @@ module qp_table_scale$engine$p_live(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_live
+endmodule // qp_table_scale_engine_p_live
 
 
-module qp_table_scale$engine$p_rows(d,q,clock);
+module qp_table_scale_engine_p_rows(d,q,clock);
     
     // Module arguments
     input wire  [127:0] d;
@@ -8333,10 +8354,10 @@ module qp_table_scale$engine$p_rows(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_rows
+endmodule // qp_table_scale_engine_p_rows
 
 
-module qp_table_scale$engine$p_valid(d,q,clock);
+module qp_table_scale_engine_p_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8352,10 +8373,10 @@ module qp_table_scale$engine$p_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_valid
+endmodule // qp_table_scale_engine_p_valid
 
 
-module qp_table_scale$engine$p_written(d,q,clock);
+module qp_table_scale_engine_p_written(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8371,10 +8392,10 @@ module qp_table_scale$engine$p_written(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$p_written
+endmodule // qp_table_scale_engine_p_written
 
 
-module qp_table_scale$engine$pbeat(d,q,clock);
+module qp_table_scale_engine_pbeat(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -8390,10 +8411,10 @@ module qp_table_scale$engine$pbeat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pbeat
+endmodule // qp_table_scale_engine_pbeat
 
 
-module qp_table_scale$engine$pbeat_ok(d,q,clock);
+module qp_table_scale_engine_pbeat_ok(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8409,10 +8430,10 @@ module qp_table_scale$engine$pbeat_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pbeat_ok
+endmodule // qp_table_scale_engine_pbeat_ok
 
 
-module qp_table_scale$engine$pblk(d,q,clock);
+module qp_table_scale_engine_pblk(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -8428,10 +8449,10 @@ module qp_table_scale$engine$pblk(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pblk
+endmodule // qp_table_scale_engine_pblk
 
 
-module qp_table_scale$engine$pending_qpn(d,q,clock);
+module qp_table_scale_engine_pending_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8447,10 +8468,10 @@ module qp_table_scale$engine$pending_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pending_qpn
+endmodule // qp_table_scale_engine_pending_qpn
 
 
-module qp_table_scale$engine$pending_status(d,q,clock);
+module qp_table_scale_engine_pending_status(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -8466,10 +8487,10 @@ module qp_table_scale$engine$pending_status(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pending_status
+endmodule // qp_table_scale_engine_pending_status
 
 
-module qp_table_scale$engine$pf_ar_q(d,q,clock);
+module qp_table_scale_engine_pf_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8485,10 +8506,10 @@ module qp_table_scale$engine$pf_ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_ar_q
+endmodule // qp_table_scale_engine_pf_ar_q
 
 
-module qp_table_scale$engine$pf_busy(d,q,clock);
+module qp_table_scale_engine_pf_busy(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8504,10 +8525,10 @@ module qp_table_scale$engine$pf_busy(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_busy
+endmodule // qp_table_scale_engine_pf_busy
 
 
-module qp_table_scale$engine$pf_err(d,q,clock);
+module qp_table_scale_engine_pf_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8523,10 +8544,10 @@ module qp_table_scale$engine$pf_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_err
+endmodule // qp_table_scale_engine_pf_err
 
 
-module qp_table_scale$engine$pf_found(d,q,clock);
+module qp_table_scale_engine_pf_found(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8542,10 +8563,10 @@ module qp_table_scale$engine$pf_found(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_found
+endmodule // qp_table_scale_engine_pf_found
 
 
-module qp_table_scale$engine$pf_half(d,q,clock);
+module qp_table_scale_engine_pf_half(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8561,10 +8582,10 @@ module qp_table_scale$engine$pf_half(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_half
+endmodule // qp_table_scale_engine_pf_half
 
 
-module qp_table_scale$engine$pf_inflight(d,q,clock);
+module qp_table_scale_engine_pf_inflight(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8580,10 +8601,10 @@ module qp_table_scale$engine$pf_inflight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_inflight
+endmodule // qp_table_scale_engine_pf_inflight
 
 
-module qp_table_scale$engine$pf_need(d,q,clock);
+module qp_table_scale_engine_pf_need(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8599,10 +8620,10 @@ module qp_table_scale$engine$pf_need(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_need
+endmodule // qp_table_scale_engine_pf_need
 
 
-module qp_table_scale$engine$pf_res(d,q,clock);
+module qp_table_scale_engine_pf_res(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -8618,10 +8639,10 @@ module qp_table_scale$engine$pf_res(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_res
+endmodule // qp_table_scale_engine_pf_res
 
 
-module qp_table_scale$engine$pf_was_q(d,q,clock);
+module qp_table_scale_engine_pf_was_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8637,10 +8658,10 @@ module qp_table_scale$engine$pf_was_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pf_was_q
+endmodule // qp_table_scale_engine_pf_was_q
 
 
-module qp_table_scale$engine$pw(d,q,clock);
+module qp_table_scale_engine_pw(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -8656,10 +8677,10 @@ module qp_table_scale$engine$pw(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$pw
+endmodule // qp_table_scale_engine_pw
 
 
-module qp_table_scale$engine$q_count(d,q,clock);
+module qp_table_scale_engine_q_count(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -8675,10 +8696,10 @@ module qp_table_scale$engine$q_count(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$q_count
+endmodule // qp_table_scale_engine_q_count
 
 
-module qp_table_scale$engine$q_overflow(d,q,clock);
+module qp_table_scale_engine_q_overflow(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8694,10 +8715,10 @@ module qp_table_scale$engine$q_overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$q_overflow
+endmodule // qp_table_scale_engine_q_overflow
 
 
-module qp_table_scale$engine$q_rd(d,q,clock);
+module qp_table_scale_engine_q_rd(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -8713,10 +8734,10 @@ module qp_table_scale$engine$q_rd(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$q_rd
+endmodule // qp_table_scale_engine_q_rd
 
 
-module qp_table_scale$engine$q_wr(d,q,clock);
+module qp_table_scale_engine_q_wr(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -8732,10 +8753,10 @@ module qp_table_scale$engine$q_wr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$q_wr
+endmodule // qp_table_scale_engine_q_wr
 
 
-module qp_table_scale$engine$qpn(d,q,clock);
+module qp_table_scale_engine_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8751,10 +8772,10 @@ module qp_table_scale$engine$qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$qpn
+endmodule // qp_table_scale_engine_qpn
 
 
-module qp_table_scale$engine$qpn_q(d,q,clock);
+module qp_table_scale_engine_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8770,10 +8791,10 @@ module qp_table_scale$engine$qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$qpn_q
+endmodule // qp_table_scale_engine_qpn_q
 
 
-module qp_table_scale$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -8812,10 +8833,10 @@ module qp_table_scale$engine$qram(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$engine$qram
+endmodule // qp_table_scale_engine_qram
 
 
-module qp_table_scale$engine$range_q(d,q,clock);
+module qp_table_scale_engine_range_q(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -8831,10 +8852,10 @@ module qp_table_scale$engine$range_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$range_q
+endmodule // qp_table_scale_engine_range_q
 
 
-module qp_table_scale$engine$rd_err(d,q,clock);
+module qp_table_scale_engine_rd_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8850,10 +8871,10 @@ module qp_table_scale$engine$rd_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rd_err
+endmodule // qp_table_scale_engine_rd_err
 
 
-module qp_table_scale$engine$rel(d,q,clock);
+module qp_table_scale_engine_rel(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8869,10 +8890,10 @@ module qp_table_scale$engine$rel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rel
+endmodule // qp_table_scale_engine_rel
 
 
-module qp_table_scale$engine$rel_overflow(d,q,clock);
+module qp_table_scale_engine_rel_overflow(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8888,10 +8909,10 @@ module qp_table_scale$engine$rel_overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rel_overflow
+endmodule // qp_table_scale_engine_rel_overflow
 
 
-module qp_table_scale$engine$req_fire_r$0(d,q,clock);
+module qp_table_scale_engine_req_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8907,10 +8928,10 @@ module qp_table_scale$engine$req_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$req_fire_r$0
+endmodule // qp_table_scale_engine_req_fire_r_0
 
 
-module qp_table_scale$engine$req_fire_r$1(d,q,clock);
+module qp_table_scale_engine_req_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8926,10 +8947,10 @@ module qp_table_scale$engine$req_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$req_fire_r$1
+endmodule // qp_table_scale_engine_req_fire_r_1
 
 
-module qp_table_scale$engine$rows_ok(d,q,clock);
+module qp_table_scale_engine_rows_ok(d,q,clock);
     
     // Module arguments
     input wire  [127:0] d;
@@ -8945,10 +8966,10 @@ module qp_table_scale$engine$rows_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rows_ok
+endmodule // qp_table_scale_engine_rows_ok
 
 
-module qp_table_scale$engine$rsp_fire_r$0(d,q,clock);
+module qp_table_scale_engine_rsp_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8964,10 +8985,10 @@ module qp_table_scale$engine$rsp_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rsp_fire_r$0
+endmodule // qp_table_scale_engine_rsp_fire_r_0
 
 
-module qp_table_scale$engine$rsp_fire_r$1(d,q,clock);
+module qp_table_scale_engine_rsp_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8983,10 +9004,10 @@ module qp_table_scale$engine$rsp_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$rsp_fire_r$1
+endmodule // qp_table_scale_engine_rsp_fire_r_1
 
 
-module qp_table_scale$engine$second(d,q,clock);
+module qp_table_scale_engine_second(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9002,10 +9023,10 @@ module qp_table_scale$engine$second(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$second
+endmodule // qp_table_scale_engine_second
 
 
-module qp_table_scale$engine$start(d,q,clock);
+module qp_table_scale_engine_start(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9021,10 +9042,10 @@ module qp_table_scale$engine$start(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$start
+endmodule // qp_table_scale_engine_start
 
 
-module qp_table_scale$engine$start_blk(d,q,clock);
+module qp_table_scale_engine_start_blk(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -9040,10 +9061,10 @@ module qp_table_scale$engine$start_blk(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$start_blk
+endmodule // qp_table_scale_engine_start_blk
 
 
-module qp_table_scale$engine$state(d,q,clock);
+module qp_table_scale_engine_state(d,q,clock);
     
     // Module arguments
     input wire  [5:0] d;
@@ -9111,10 +9132,10 @@ module qp_table_scale$engine$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$state
+endmodule // qp_table_scale_engine_state
 
 
-module qp_table_scale$engine$status_q(d,q,clock);
+module qp_table_scale_engine_status_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -9130,10 +9151,10 @@ module qp_table_scale$engine$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$status_q
+endmodule // qp_table_scale_engine_status_q
 
 
-module qp_table_scale$engine$swap_done(d,q,clock);
+module qp_table_scale_engine_swap_done(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9149,10 +9170,10 @@ module qp_table_scale$engine$swap_done(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$swap_done
+endmodule // qp_table_scale_engine_swap_done
 
 
-module qp_table_scale$engine$t_ge_first(d,q,clock);
+module qp_table_scale_engine_t_ge_first(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9168,10 +9189,10 @@ module qp_table_scale$engine$t_ge_first(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$t_ge_first
+endmodule // qp_table_scale_engine_t_ge_first
 
 
-module qp_table_scale$engine$time_q(d,q,clock);
+module qp_table_scale_engine_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -9187,10 +9208,10 @@ module qp_table_scale$engine$time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$time_q
+endmodule // qp_table_scale_engine_time_q
 
 
-module qp_table_scale$engine$tunit(d,q,clock);
+module qp_table_scale_engine_tunit(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9206,10 +9227,10 @@ module qp_table_scale$engine$tunit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$tunit
+endmodule // qp_table_scale_engine_tunit
 
 
-module qp_table_scale$engine$tw(d,q,clock);
+module qp_table_scale_engine_tw(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -9225,10 +9246,10 @@ module qp_table_scale$engine$tw(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$tw
+endmodule // qp_table_scale_engine_tw
 
 
-module qp_table_scale$engine$tw_known(d,q,clock);
+module qp_table_scale_engine_tw_known(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9244,10 +9265,10 @@ module qp_table_scale$engine$tw_known(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$tw_known
+endmodule // qp_table_scale_engine_tw_known
 
 
-module qp_table_scale$engine$tword(d,q,clock);
+module qp_table_scale_engine_tword(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9263,10 +9284,10 @@ module qp_table_scale$engine$tword(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$tword
+endmodule // qp_table_scale_engine_tword
 
 
-module qp_table_scale$engine$w(d,q,clock);
+module qp_table_scale_engine_w(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -9282,10 +9303,10 @@ module qp_table_scale$engine$w(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$w
+endmodule // qp_table_scale_engine_w
 
 
-module qp_table_scale$engine$was_written(d,q,clock);
+module qp_table_scale_engine_was_written(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9301,10 +9322,10 @@ module qp_table_scale$engine$was_written(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$was_written
+endmodule // qp_table_scale_engine_was_written
 
 
-module qp_table_scale$engine$wh(d,q,clock);
+module qp_table_scale_engine_wh(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9320,10 +9341,10 @@ module qp_table_scale$engine$wh(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wh
+endmodule // qp_table_scale_engine_wh
 
 
-module qp_table_scale$engine$wr_addr_q(d,q,clock);
+module qp_table_scale_engine_wr_addr_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9339,10 +9360,10 @@ module qp_table_scale$engine$wr_addr_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_addr_q
+endmodule // qp_table_scale_engine_wr_addr_q
 
 
-module qp_table_scale$engine$wr_beat_q(d,q,clock);
+module qp_table_scale_engine_wr_beat_q(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -9358,10 +9379,10 @@ module qp_table_scale$engine$wr_beat_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_beat_q
+endmodule // qp_table_scale_engine_wr_beat_q
 
 
-module qp_table_scale$engine$wr_data_q(d,q,clock);
+module qp_table_scale_engine_wr_data_q(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -9377,10 +9398,10 @@ module qp_table_scale$engine$wr_data_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_data_q
+endmodule // qp_table_scale_engine_wr_data_q
 
 
-module qp_table_scale$engine$wr_ferr(d,q,clock);
+module qp_table_scale_engine_wr_ferr(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9396,10 +9417,10 @@ module qp_table_scale$engine$wr_ferr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_ferr
+endmodule // qp_table_scale_engine_wr_ferr
 
 
-module qp_table_scale$engine$wr_fin(d,q,clock);
+module qp_table_scale_engine_wr_fin(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9415,10 +9436,10 @@ module qp_table_scale$engine$wr_fin(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_fin
+endmodule // qp_table_scale_engine_wr_fin
 
 
-module qp_table_scale$engine$wr_last_q(d,q,clock);
+module qp_table_scale_engine_wr_last_q(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -9434,10 +9455,10 @@ module qp_table_scale$engine$wr_last_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_last_q
+endmodule // qp_table_scale_engine_wr_last_q
 
 
-module qp_table_scale$engine$wr_req_q(d,q,clock);
+module qp_table_scale_engine_wr_req_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9453,10 +9474,10 @@ module qp_table_scale$engine$wr_req_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_req_q
+endmodule // qp_table_scale_engine_wr_req_q
 
 
-module qp_table_scale$engine$wr_strb_q(d,q,clock);
+module qp_table_scale_engine_wr_strb_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9472,10 +9493,10 @@ module qp_table_scale$engine$wr_strb_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_strb_q
+endmodule // qp_table_scale_engine_wr_strb_q
 
 
-module qp_table_scale$engine$wr_wait(d,q,clock);
+module qp_table_scale_engine_wr_wait(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -9491,10 +9512,10 @@ module qp_table_scale$engine$wr_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$wr_wait
+endmodule // qp_table_scale_engine_wr_wait
 
 
-module qp_table_scale$engine$writer(clock,rst,req_valid,req_ready,req_addr,req_last,req_beat,req_data,req_strb,done,error,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
+module qp_table_scale_engine_writer(clock,rst,req_valid,req_ready,req_addr,req_last,req_beat,req_data,req_strb,done,error,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
     
     // Module arguments
     input wire  clock;
@@ -9575,72 +9596,72 @@ module qp_table_scale$engine$writer(clock,rst,req_valid,req_ready,req_addr,req_l
     reg  b_fire;
     
     // Sub module instances
-    qp_table_scale$engine$writer$busy busy(
+    qp_table_scale_engine_writer_busy busy(
         .d(busy$d),
         .q(busy$q),
         .clock(busy$clock)
     );
-    qp_table_scale$engine$writer$aw_valid aw_valid(
+    qp_table_scale_engine_writer_aw_valid aw_valid(
         .d(aw_valid$d),
         .q(aw_valid$q),
         .clock(aw_valid$clock)
     );
-    qp_table_scale$engine$writer$aw_addr aw_addr(
+    qp_table_scale_engine_writer_aw_addr aw_addr(
         .d(aw_addr$d),
         .q(aw_addr$q),
         .clock(aw_addr$clock)
     );
-    qp_table_scale$engine$writer$last last(
+    qp_table_scale_engine_writer_last last(
         .d(last$d),
         .q(last$q),
         .clock(last$clock)
     );
-    qp_table_scale$engine$writer$beat beat(
+    qp_table_scale_engine_writer_beat beat(
         .d(beat$d),
         .q(beat$q),
         .clock(beat$clock)
     );
-    qp_table_scale$engine$writer$data data(
+    qp_table_scale_engine_writer_data data(
         .d(data$d),
         .q(data$q),
         .clock(data$clock)
     );
-    qp_table_scale$engine$writer$strb strb(
+    qp_table_scale_engine_writer_strb strb(
         .d(strb$d),
         .q(strb$q),
         .clock(strb$clock)
     );
-    qp_table_scale$engine$writer$w_valid w_valid(
+    qp_table_scale_engine_writer_w_valid w_valid(
         .d(w_valid$d),
         .q(w_valid$q),
         .clock(w_valid$clock)
     );
-    qp_table_scale$engine$writer$w_index w_index(
+    qp_table_scale_engine_writer_w_index w_index(
         .d(w_index$d),
         .q(w_index$q),
         .clock(w_index$clock)
     );
-    qp_table_scale$engine$writer$w_data w_data(
+    qp_table_scale_engine_writer_w_data w_data(
         .d(w_data$d),
         .q(w_data$q),
         .clock(w_data$clock)
     );
-    qp_table_scale$engine$writer$w_strb w_strb(
+    qp_table_scale_engine_writer_w_strb w_strb(
         .d(w_strb$d),
         .q(w_strb$q),
         .clock(w_strb$clock)
     );
-    qp_table_scale$engine$writer$w_last w_last(
+    qp_table_scale_engine_writer_w_last w_last(
         .d(w_last$d),
         .q(w_last$q),
         .clock(w_last$clock)
     );
-    qp_table_scale$engine$writer$done_q done_q(
+    qp_table_scale_engine_writer_done_q done_q(
         .d(done_q$d),
         .q(done_q$q),
         .clock(done_q$clock)
     );
-    qp_table_scale$engine$writer$error_q error_q(
+    qp_table_scale_engine_writer_error_q error_q(
         .d(error_q$d),
         .q(error_q$q),
         .clock(error_q$clock)
@@ -9741,10 +9762,10 @@ module qp_table_scale$engine$writer(clock,rst,req_valid,req_ready,req_addr,req_l
         end
     end
     
-endmodule // qp_table_scale$engine$writer
+endmodule // qp_table_scale_engine_writer
 
 
-module qp_table_scale$engine$writer$aw_addr(d,q,clock);
+module qp_table_scale_engine_writer_aw_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9760,10 +9781,10 @@ module qp_table_scale$engine$writer$aw_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$aw_addr
+endmodule // qp_table_scale_engine_writer_aw_addr
 
 
-module qp_table_scale$engine$writer$aw_valid(d,q,clock);
+module qp_table_scale_engine_writer_aw_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9779,10 +9800,10 @@ module qp_table_scale$engine$writer$aw_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$aw_valid
+endmodule // qp_table_scale_engine_writer_aw_valid
 
 
-module qp_table_scale$engine$writer$beat(d,q,clock);
+module qp_table_scale_engine_writer_beat(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -9798,10 +9819,10 @@ module qp_table_scale$engine$writer$beat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$beat
+endmodule // qp_table_scale_engine_writer_beat
 
 
-module qp_table_scale$engine$writer$busy(d,q,clock);
+module qp_table_scale_engine_writer_busy(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9817,10 +9838,10 @@ module qp_table_scale$engine$writer$busy(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$busy
+endmodule // qp_table_scale_engine_writer_busy
 
 
-module qp_table_scale$engine$writer$data(d,q,clock);
+module qp_table_scale_engine_writer_data(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -9836,10 +9857,10 @@ module qp_table_scale$engine$writer$data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$data
+endmodule // qp_table_scale_engine_writer_data
 
 
-module qp_table_scale$engine$writer$done_q(d,q,clock);
+module qp_table_scale_engine_writer_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9855,10 +9876,10 @@ module qp_table_scale$engine$writer$done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$done_q
+endmodule // qp_table_scale_engine_writer_done_q
 
 
-module qp_table_scale$engine$writer$error_q(d,q,clock);
+module qp_table_scale_engine_writer_error_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9874,10 +9895,10 @@ module qp_table_scale$engine$writer$error_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$error_q
+endmodule // qp_table_scale_engine_writer_error_q
 
 
-module qp_table_scale$engine$writer$last(d,q,clock);
+module qp_table_scale_engine_writer_last(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -9893,10 +9914,10 @@ module qp_table_scale$engine$writer$last(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$last
+endmodule // qp_table_scale_engine_writer_last
 
 
-module qp_table_scale$engine$writer$strb(d,q,clock);
+module qp_table_scale_engine_writer_strb(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9912,10 +9933,10 @@ module qp_table_scale$engine$writer$strb(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$strb
+endmodule // qp_table_scale_engine_writer_strb
 
 
-module qp_table_scale$engine$writer$w_data(d,q,clock);
+module qp_table_scale_engine_writer_w_data(d,q,clock);
     
     // Module arguments
     input wire  [511:0] d;
@@ -9931,10 +9952,10 @@ module qp_table_scale$engine$writer$w_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$w_data
+endmodule // qp_table_scale_engine_writer_w_data
 
 
-module qp_table_scale$engine$writer$w_index(d,q,clock);
+module qp_table_scale_engine_writer_w_index(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -9950,10 +9971,10 @@ module qp_table_scale$engine$writer$w_index(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$w_index
+endmodule // qp_table_scale_engine_writer_w_index
 
 
-module qp_table_scale$engine$writer$w_last(d,q,clock);
+module qp_table_scale_engine_writer_w_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9969,10 +9990,10 @@ module qp_table_scale$engine$writer$w_last(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$w_last
+endmodule // qp_table_scale_engine_writer_w_last
 
 
-module qp_table_scale$engine$writer$w_strb(d,q,clock);
+module qp_table_scale_engine_writer_w_strb(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -9988,10 +10009,10 @@ module qp_table_scale$engine$writer$w_strb(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$w_strb
+endmodule // qp_table_scale_engine_writer_w_strb
 
 
-module qp_table_scale$engine$writer$w_valid(d,q,clock);
+module qp_table_scale_engine_writer_w_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10007,10 +10028,10 @@ module qp_table_scale$engine$writer$w_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$engine$writer$w_valid
+endmodule // qp_table_scale_engine_writer_w_valid
 
 
-module qp_table_scale$engine$written(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_written(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -10064,10 +10085,10 @@ module qp_table_scale$engine$written(clock,read_address,read_data,write_enable,w
        end
     end
     `endif
-endmodule // qp_table_scale$engine$written
+endmodule // qp_table_scale_engine_written
 
 
-module qp_table_scale$live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata,b_raddr,b_rdata);
+module qp_table_scale_live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata,b_raddr,b_rdata);
     
     // Module arguments
     input wire  clock;
@@ -10093,7 +10114,7 @@ module qp_table_scale$live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata
     reg  unused_bits;
     
     // Sub module instances
-    qp_table_scale$live_0$ram ram(
+    qp_table_scale_live_0_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -10119,10 +10140,10 @@ module qp_table_scale$live_0(clock,live_we,live_waddr,live_wdata,a_raddr,a_rdata
         unused_bits = ram$a_read_data[32'h1] | ram$read_data[32'h1];
     end
     
-endmodule // qp_table_scale$live_0
+endmodule // qp_table_scale_live_0
 
 
-module qp_table_scale$live_0$ram(clock,read_address,read_data,write_enable,write_address,write_data,a_read_data);
+module qp_table_scale_live_0_ram(clock,read_address,read_data,write_enable,write_address,write_data,a_read_data);
     
     // Module arguments
     input wire  clock;
@@ -10177,10 +10198,10 @@ module qp_table_scale$live_0$ram(clock,read_address,read_data,write_enable,write
        end
     end
     `endif
-endmodule // qp_table_scale$live_0$ram
+endmodule // qp_table_scale_live_0_ram
 
 
-module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,rd_slot2$0,rd_slot2$1,rd_filled2$0,rd_filled2$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);
+module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,rd_slot2$0,rd_slot2$1,rd_filled2$0,rd_filled2$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);
     
     // Module arguments
     input wire  clock;
@@ -13922,7 +13943,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  unused_counts;
     
     // Sub module instances
-    qp_table_scale$miss$answers$0 answers$0(
+    qp_table_scale_miss_answers_0 answers_0(
         .clock(answers$0$clock),
         .rst(answers$0$rst),
         .in_valid(answers$0$in_valid),
@@ -13932,7 +13953,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(answers$0$data_out),
         .count(answers$0$count)
     );
-    qp_table_scale$miss$answers$1 answers$1(
+    qp_table_scale_miss_answers_1 answers_1(
         .clock(answers$1$clock),
         .rst(answers$1$rst),
         .in_valid(answers$1$in_valid),
@@ -13942,7 +13963,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(answers$1$data_out),
         .count(answers$1$count)
     );
-    qp_table_scale$miss$arq arq(
+    qp_table_scale_miss_arq arq(
         .clock(arq$clock),
         .rst(arq$rst),
         .in_valid(arq$in_valid),
@@ -13952,7 +13973,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(arq$data_out),
         .count(arq$count)
     );
-    qp_table_scale$miss$ret ret(
+    qp_table_scale_miss_ret ret(
         .clock(ret$clock),
         .rst(ret$rst),
         .in_valid(ret$in_valid),
@@ -13962,7 +13983,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(ret$data_out),
         .count(ret$count)
     );
-    qp_table_scale$miss$done done(
+    qp_table_scale_miss_done done(
         .clock(done$clock),
         .rst(done$rst),
         .in_valid(done$in_valid),
@@ -13972,7 +13993,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(done$data_out),
         .count(done$count)
     );
-    qp_table_scale$miss$fill$0 fill$0(
+    qp_table_scale_miss_fill_0 fill_0(
         .clock(fill$0$clock),
         .read_address(fill$0$read_address),
         .read_data(fill$0$read_data),
@@ -13980,7 +14001,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .write_address(fill$0$write_address),
         .write_data(fill$0$write_data)
     );
-    qp_table_scale$miss$fill$1 fill$1(
+    qp_table_scale_miss_fill_1 fill_1(
         .clock(fill$1$clock),
         .read_address(fill$1$read_address),
         .read_data(fill$1$read_data),
@@ -13988,7 +14009,7 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .write_address(fill$1$write_address),
         .write_data(fill$1$write_data)
     );
-    qp_table_scale$miss$ring ring(
+    qp_table_scale_miss_ring ring(
         .clock(ring$clock),
         .read_address(ring$read_address),
         .read_data(ring$read_data),
@@ -13996,4772 +14017,4772 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .write_address(ring$write_address),
         .write_data(ring$write_data)
     );
-    qp_table_scale$miss$rr rr(
+    qp_table_scale_miss_rr rr(
         .d(rr$d),
         .q(rr$q),
         .clock(rr$clock)
     );
-    qp_table_scale$miss$cur_valid cur_valid(
+    qp_table_scale_miss_cur_valid cur_valid(
         .d(cur_valid$d),
         .q(cur_valid$q),
         .clock(cur_valid$clock)
     );
-    qp_table_scale$miss$cur_block cur_block(
+    qp_table_scale_miss_cur_block cur_block(
         .d(cur_block$d),
         .q(cur_block$q),
         .clock(cur_block$clock)
     );
-    qp_table_scale$miss$cur_port cur_port(
+    qp_table_scale_miss_cur_port cur_port(
         .d(cur_port$d),
         .q(cur_port$q),
         .clock(cur_port$clock)
     );
-    qp_table_scale$miss$cur_exempt cur_exempt(
+    qp_table_scale_miss_cur_exempt cur_exempt(
         .d(cur_exempt$d),
         .q(cur_exempt$q),
         .clock(cur_exempt$clock)
     );
-    qp_table_scale$miss$busy_q busy_q(
+    qp_table_scale_miss_busy_q busy_q(
         .d(busy_q$d),
         .q(busy_q$q),
         .clock(busy_q$clock)
     );
-    qp_table_scale$miss$bq_block bq_block(
+    qp_table_scale_miss_bq_block bq_block(
         .d(bq_block$d),
         .q(bq_block$q),
         .clock(bq_block$clock)
     );
-    qp_table_scale$miss$busy_g$0 busy_g$0(
+    qp_table_scale_miss_busy_g_0 busy_g_0(
         .d(busy_g$0$d),
         .q(busy_g$0$q),
         .clock(busy_g$0$clock)
     );
-    qp_table_scale$miss$busy_g$1 busy_g$1(
+    qp_table_scale_miss_busy_g_1 busy_g_1(
         .d(busy_g$1$d),
         .q(busy_g$1$q),
         .clock(busy_g$1$clock)
     );
-    qp_table_scale$miss$busy_g$2 busy_g$2(
+    qp_table_scale_miss_busy_g_2 busy_g_2(
         .d(busy_g$2$d),
         .q(busy_g$2$q),
         .clock(busy_g$2$clock)
     );
-    qp_table_scale$miss$busy_g$3 busy_g$3(
+    qp_table_scale_miss_busy_g_3 busy_g_3(
         .d(busy_g$3$d),
         .q(busy_g$3$q),
         .clock(busy_g$3$clock)
     );
-    qp_table_scale$miss$i_valid i_valid(
+    qp_table_scale_miss_i_valid i_valid(
         .d(i_valid$d),
         .q(i_valid$q),
         .clock(i_valid$clock)
     );
-    qp_table_scale$miss$i_block i_block(
+    qp_table_scale_miss_i_block i_block(
         .d(i_block$d),
         .q(i_block$q),
         .clock(i_block$clock)
     );
-    qp_table_scale$miss$i_port i_port(
+    qp_table_scale_miss_i_port i_port(
         .d(i_port$d),
         .q(i_port$q),
         .clock(i_port$clock)
     );
-    qp_table_scale$miss$i_exempt i_exempt(
+    qp_table_scale_miss_i_exempt i_exempt(
         .d(i_exempt$d),
         .q(i_exempt$q),
         .clock(i_exempt$clock)
     );
-    qp_table_scale$miss$t_valid t_valid(
+    qp_table_scale_miss_t_valid t_valid(
         .d(t_valid$d),
         .q(t_valid$q),
         .clock(t_valid$clock)
     );
-    qp_table_scale$miss$t_block t_block(
+    qp_table_scale_miss_t_block t_block(
         .d(t_block$d),
         .q(t_block$q),
         .clock(t_block$clock)
     );
-    qp_table_scale$miss$t_port t_port(
+    qp_table_scale_miss_t_port t_port(
         .d(t_port$d),
         .q(t_port$q),
         .clock(t_port$clock)
     );
-    qp_table_scale$miss$t_hit t_hit(
+    qp_table_scale_miss_t_hit t_hit(
         .d(t_hit$d),
         .q(t_hit$q),
         .clock(t_hit$clock)
     );
-    qp_table_scale$miss$t_mo$0 t_mo$0(
+    qp_table_scale_miss_t_mo_0 t_mo_0(
         .d(t_mo$0$d),
         .q(t_mo$0$q),
         .clock(t_mo$0$clock)
     );
-    qp_table_scale$miss$t_mo$1 t_mo$1(
+    qp_table_scale_miss_t_mo_1 t_mo_1(
         .d(t_mo$1$d),
         .q(t_mo$1$q),
         .clock(t_mo$1$clock)
     );
-    qp_table_scale$miss$t_mo$2 t_mo$2(
+    qp_table_scale_miss_t_mo_2 t_mo_2(
         .d(t_mo$2$d),
         .q(t_mo$2$q),
         .clock(t_mo$2$clock)
     );
-    qp_table_scale$miss$t_mo$3 t_mo$3(
+    qp_table_scale_miss_t_mo_3 t_mo_3(
         .d(t_mo$3$d),
         .q(t_mo$3$q),
         .clock(t_mo$3$clock)
     );
-    qp_table_scale$miss$t_mo$4 t_mo$4(
+    qp_table_scale_miss_t_mo_4 t_mo_4(
         .d(t_mo$4$d),
         .q(t_mo$4$q),
         .clock(t_mo$4$clock)
     );
-    qp_table_scale$miss$t_mo$5 t_mo$5(
+    qp_table_scale_miss_t_mo_5 t_mo_5(
         .d(t_mo$5$d),
         .q(t_mo$5$q),
         .clock(t_mo$5$clock)
     );
-    qp_table_scale$miss$t_mo$6 t_mo$6(
+    qp_table_scale_miss_t_mo_6 t_mo_6(
         .d(t_mo$6$d),
         .q(t_mo$6$q),
         .clock(t_mo$6$clock)
     );
-    qp_table_scale$miss$t_mo$7 t_mo$7(
+    qp_table_scale_miss_t_mo_7 t_mo_7(
         .d(t_mo$7$d),
         .q(t_mo$7$q),
         .clock(t_mo$7$clock)
     );
-    qp_table_scale$miss$t_mo$8 t_mo$8(
+    qp_table_scale_miss_t_mo_8 t_mo_8(
         .d(t_mo$8$d),
         .q(t_mo$8$q),
         .clock(t_mo$8$clock)
     );
-    qp_table_scale$miss$t_mo$9 t_mo$9(
+    qp_table_scale_miss_t_mo_9 t_mo_9(
         .d(t_mo$9$d),
         .q(t_mo$9$q),
         .clock(t_mo$9$clock)
     );
-    qp_table_scale$miss$t_mo$10 t_mo$10(
+    qp_table_scale_miss_t_mo_10 t_mo_10(
         .d(t_mo$10$d),
         .q(t_mo$10$q),
         .clock(t_mo$10$clock)
     );
-    qp_table_scale$miss$t_mo$11 t_mo$11(
+    qp_table_scale_miss_t_mo_11 t_mo_11(
         .d(t_mo$11$d),
         .q(t_mo$11$q),
         .clock(t_mo$11$clock)
     );
-    qp_table_scale$miss$t_mo$12 t_mo$12(
+    qp_table_scale_miss_t_mo_12 t_mo_12(
         .d(t_mo$12$d),
         .q(t_mo$12$q),
         .clock(t_mo$12$clock)
     );
-    qp_table_scale$miss$t_mo$13 t_mo$13(
+    qp_table_scale_miss_t_mo_13 t_mo_13(
         .d(t_mo$13$d),
         .q(t_mo$13$q),
         .clock(t_mo$13$clock)
     );
-    qp_table_scale$miss$t_mo$14 t_mo$14(
+    qp_table_scale_miss_t_mo_14 t_mo_14(
         .d(t_mo$14$d),
         .q(t_mo$14$q),
         .clock(t_mo$14$clock)
     );
-    qp_table_scale$miss$t_mo$15 t_mo$15(
+    qp_table_scale_miss_t_mo_15 t_mo_15(
         .d(t_mo$15$d),
         .q(t_mo$15$q),
         .clock(t_mo$15$clock)
     );
-    qp_table_scale$miss$t_mo$16 t_mo$16(
+    qp_table_scale_miss_t_mo_16 t_mo_16(
         .d(t_mo$16$d),
         .q(t_mo$16$q),
         .clock(t_mo$16$clock)
     );
-    qp_table_scale$miss$t_mo$17 t_mo$17(
+    qp_table_scale_miss_t_mo_17 t_mo_17(
         .d(t_mo$17$d),
         .q(t_mo$17$q),
         .clock(t_mo$17$clock)
     );
-    qp_table_scale$miss$t_mo$18 t_mo$18(
+    qp_table_scale_miss_t_mo_18 t_mo_18(
         .d(t_mo$18$d),
         .q(t_mo$18$q),
         .clock(t_mo$18$clock)
     );
-    qp_table_scale$miss$t_mo$19 t_mo$19(
+    qp_table_scale_miss_t_mo_19 t_mo_19(
         .d(t_mo$19$d),
         .q(t_mo$19$q),
         .clock(t_mo$19$clock)
     );
-    qp_table_scale$miss$t_mo$20 t_mo$20(
+    qp_table_scale_miss_t_mo_20 t_mo_20(
         .d(t_mo$20$d),
         .q(t_mo$20$q),
         .clock(t_mo$20$clock)
     );
-    qp_table_scale$miss$t_mo$21 t_mo$21(
+    qp_table_scale_miss_t_mo_21 t_mo_21(
         .d(t_mo$21$d),
         .q(t_mo$21$q),
         .clock(t_mo$21$clock)
     );
-    qp_table_scale$miss$t_mo$22 t_mo$22(
+    qp_table_scale_miss_t_mo_22 t_mo_22(
         .d(t_mo$22$d),
         .q(t_mo$22$q),
         .clock(t_mo$22$clock)
     );
-    qp_table_scale$miss$t_mo$23 t_mo$23(
+    qp_table_scale_miss_t_mo_23 t_mo_23(
         .d(t_mo$23$d),
         .q(t_mo$23$q),
         .clock(t_mo$23$clock)
     );
-    qp_table_scale$miss$t_mo$24 t_mo$24(
+    qp_table_scale_miss_t_mo_24 t_mo_24(
         .d(t_mo$24$d),
         .q(t_mo$24$q),
         .clock(t_mo$24$clock)
     );
-    qp_table_scale$miss$t_mo$25 t_mo$25(
+    qp_table_scale_miss_t_mo_25 t_mo_25(
         .d(t_mo$25$d),
         .q(t_mo$25$q),
         .clock(t_mo$25$clock)
     );
-    qp_table_scale$miss$t_mo$26 t_mo$26(
+    qp_table_scale_miss_t_mo_26 t_mo_26(
         .d(t_mo$26$d),
         .q(t_mo$26$q),
         .clock(t_mo$26$clock)
     );
-    qp_table_scale$miss$t_mo$27 t_mo$27(
+    qp_table_scale_miss_t_mo_27 t_mo_27(
         .d(t_mo$27$d),
         .q(t_mo$27$q),
         .clock(t_mo$27$clock)
     );
-    qp_table_scale$miss$t_mo$28 t_mo$28(
+    qp_table_scale_miss_t_mo_28 t_mo_28(
         .d(t_mo$28$d),
         .q(t_mo$28$q),
         .clock(t_mo$28$clock)
     );
-    qp_table_scale$miss$t_mo$29 t_mo$29(
+    qp_table_scale_miss_t_mo_29 t_mo_29(
         .d(t_mo$29$d),
         .q(t_mo$29$q),
         .clock(t_mo$29$clock)
     );
-    qp_table_scale$miss$t_mo$30 t_mo$30(
+    qp_table_scale_miss_t_mo_30 t_mo_30(
         .d(t_mo$30$d),
         .q(t_mo$30$q),
         .clock(t_mo$30$clock)
     );
-    qp_table_scale$miss$t_mo$31 t_mo$31(
+    qp_table_scale_miss_t_mo_31 t_mo_31(
         .d(t_mo$31$d),
         .q(t_mo$31$q),
         .clock(t_mo$31$clock)
     );
-    qp_table_scale$miss$t_mo$32 t_mo$32(
+    qp_table_scale_miss_t_mo_32 t_mo_32(
         .d(t_mo$32$d),
         .q(t_mo$32$q),
         .clock(t_mo$32$clock)
     );
-    qp_table_scale$miss$t_mo$33 t_mo$33(
+    qp_table_scale_miss_t_mo_33 t_mo_33(
         .d(t_mo$33$d),
         .q(t_mo$33$q),
         .clock(t_mo$33$clock)
     );
-    qp_table_scale$miss$t_mo$34 t_mo$34(
+    qp_table_scale_miss_t_mo_34 t_mo_34(
         .d(t_mo$34$d),
         .q(t_mo$34$q),
         .clock(t_mo$34$clock)
     );
-    qp_table_scale$miss$t_mo$35 t_mo$35(
+    qp_table_scale_miss_t_mo_35 t_mo_35(
         .d(t_mo$35$d),
         .q(t_mo$35$q),
         .clock(t_mo$35$clock)
     );
-    qp_table_scale$miss$t_mo$36 t_mo$36(
+    qp_table_scale_miss_t_mo_36 t_mo_36(
         .d(t_mo$36$d),
         .q(t_mo$36$q),
         .clock(t_mo$36$clock)
     );
-    qp_table_scale$miss$t_mo$37 t_mo$37(
+    qp_table_scale_miss_t_mo_37 t_mo_37(
         .d(t_mo$37$d),
         .q(t_mo$37$q),
         .clock(t_mo$37$clock)
     );
-    qp_table_scale$miss$t_mo$38 t_mo$38(
+    qp_table_scale_miss_t_mo_38 t_mo_38(
         .d(t_mo$38$d),
         .q(t_mo$38$q),
         .clock(t_mo$38$clock)
     );
-    qp_table_scale$miss$t_mo$39 t_mo$39(
+    qp_table_scale_miss_t_mo_39 t_mo_39(
         .d(t_mo$39$d),
         .q(t_mo$39$q),
         .clock(t_mo$39$clock)
     );
-    qp_table_scale$miss$t_mo$40 t_mo$40(
+    qp_table_scale_miss_t_mo_40 t_mo_40(
         .d(t_mo$40$d),
         .q(t_mo$40$q),
         .clock(t_mo$40$clock)
     );
-    qp_table_scale$miss$t_mo$41 t_mo$41(
+    qp_table_scale_miss_t_mo_41 t_mo_41(
         .d(t_mo$41$d),
         .q(t_mo$41$q),
         .clock(t_mo$41$clock)
     );
-    qp_table_scale$miss$t_mo$42 t_mo$42(
+    qp_table_scale_miss_t_mo_42 t_mo_42(
         .d(t_mo$42$d),
         .q(t_mo$42$q),
         .clock(t_mo$42$clock)
     );
-    qp_table_scale$miss$t_mo$43 t_mo$43(
+    qp_table_scale_miss_t_mo_43 t_mo_43(
         .d(t_mo$43$d),
         .q(t_mo$43$q),
         .clock(t_mo$43$clock)
     );
-    qp_table_scale$miss$t_mo$44 t_mo$44(
+    qp_table_scale_miss_t_mo_44 t_mo_44(
         .d(t_mo$44$d),
         .q(t_mo$44$q),
         .clock(t_mo$44$clock)
     );
-    qp_table_scale$miss$t_mo$45 t_mo$45(
+    qp_table_scale_miss_t_mo_45 t_mo_45(
         .d(t_mo$45$d),
         .q(t_mo$45$q),
         .clock(t_mo$45$clock)
     );
-    qp_table_scale$miss$t_mo$46 t_mo$46(
+    qp_table_scale_miss_t_mo_46 t_mo_46(
         .d(t_mo$46$d),
         .q(t_mo$46$q),
         .clock(t_mo$46$clock)
     );
-    qp_table_scale$miss$t_mo$47 t_mo$47(
+    qp_table_scale_miss_t_mo_47 t_mo_47(
         .d(t_mo$47$d),
         .q(t_mo$47$q),
         .clock(t_mo$47$clock)
     );
-    qp_table_scale$miss$t_mo$48 t_mo$48(
+    qp_table_scale_miss_t_mo_48 t_mo_48(
         .d(t_mo$48$d),
         .q(t_mo$48$q),
         .clock(t_mo$48$clock)
     );
-    qp_table_scale$miss$t_mo$49 t_mo$49(
+    qp_table_scale_miss_t_mo_49 t_mo_49(
         .d(t_mo$49$d),
         .q(t_mo$49$q),
         .clock(t_mo$49$clock)
     );
-    qp_table_scale$miss$t_mo$50 t_mo$50(
+    qp_table_scale_miss_t_mo_50 t_mo_50(
         .d(t_mo$50$d),
         .q(t_mo$50$q),
         .clock(t_mo$50$clock)
     );
-    qp_table_scale$miss$t_mo$51 t_mo$51(
+    qp_table_scale_miss_t_mo_51 t_mo_51(
         .d(t_mo$51$d),
         .q(t_mo$51$q),
         .clock(t_mo$51$clock)
     );
-    qp_table_scale$miss$t_mo$52 t_mo$52(
+    qp_table_scale_miss_t_mo_52 t_mo_52(
         .d(t_mo$52$d),
         .q(t_mo$52$q),
         .clock(t_mo$52$clock)
     );
-    qp_table_scale$miss$t_mo$53 t_mo$53(
+    qp_table_scale_miss_t_mo_53 t_mo_53(
         .d(t_mo$53$d),
         .q(t_mo$53$q),
         .clock(t_mo$53$clock)
     );
-    qp_table_scale$miss$t_mo$54 t_mo$54(
+    qp_table_scale_miss_t_mo_54 t_mo_54(
         .d(t_mo$54$d),
         .q(t_mo$54$q),
         .clock(t_mo$54$clock)
     );
-    qp_table_scale$miss$t_mo$55 t_mo$55(
+    qp_table_scale_miss_t_mo_55 t_mo_55(
         .d(t_mo$55$d),
         .q(t_mo$55$q),
         .clock(t_mo$55$clock)
     );
-    qp_table_scale$miss$t_mo$56 t_mo$56(
+    qp_table_scale_miss_t_mo_56 t_mo_56(
         .d(t_mo$56$d),
         .q(t_mo$56$q),
         .clock(t_mo$56$clock)
     );
-    qp_table_scale$miss$t_mo$57 t_mo$57(
+    qp_table_scale_miss_t_mo_57 t_mo_57(
         .d(t_mo$57$d),
         .q(t_mo$57$q),
         .clock(t_mo$57$clock)
     );
-    qp_table_scale$miss$t_mo$58 t_mo$58(
+    qp_table_scale_miss_t_mo_58 t_mo_58(
         .d(t_mo$58$d),
         .q(t_mo$58$q),
         .clock(t_mo$58$clock)
     );
-    qp_table_scale$miss$t_mo$59 t_mo$59(
+    qp_table_scale_miss_t_mo_59 t_mo_59(
         .d(t_mo$59$d),
         .q(t_mo$59$q),
         .clock(t_mo$59$clock)
     );
-    qp_table_scale$miss$t_mo$60 t_mo$60(
+    qp_table_scale_miss_t_mo_60 t_mo_60(
         .d(t_mo$60$d),
         .q(t_mo$60$q),
         .clock(t_mo$60$clock)
     );
-    qp_table_scale$miss$t_mo$61 t_mo$61(
+    qp_table_scale_miss_t_mo_61 t_mo_61(
         .d(t_mo$61$d),
         .q(t_mo$61$q),
         .clock(t_mo$61$clock)
     );
-    qp_table_scale$miss$t_mo$62 t_mo$62(
+    qp_table_scale_miss_t_mo_62 t_mo_62(
         .d(t_mo$62$d),
         .q(t_mo$62$q),
         .clock(t_mo$62$clock)
     );
-    qp_table_scale$miss$t_mo$63 t_mo$63(
+    qp_table_scale_miss_t_mo_63 t_mo_63(
         .d(t_mo$63$d),
         .q(t_mo$63$q),
         .clock(t_mo$63$clock)
     );
-    qp_table_scale$miss$nf_oh$0 nf_oh$0(
+    qp_table_scale_miss_nf_oh_0 nf_oh_0(
         .d(nf_oh$0$d),
         .q(nf_oh$0$q),
         .clock(nf_oh$0$clock)
     );
-    qp_table_scale$miss$nf_oh$1 nf_oh$1(
+    qp_table_scale_miss_nf_oh_1 nf_oh_1(
         .d(nf_oh$1$d),
         .q(nf_oh$1$q),
         .clock(nf_oh$1$clock)
     );
-    qp_table_scale$miss$nf_oh$2 nf_oh$2(
+    qp_table_scale_miss_nf_oh_2 nf_oh_2(
         .d(nf_oh$2$d),
         .q(nf_oh$2$q),
         .clock(nf_oh$2$clock)
     );
-    qp_table_scale$miss$nf_oh$3 nf_oh$3(
+    qp_table_scale_miss_nf_oh_3 nf_oh_3(
         .d(nf_oh$3$d),
         .q(nf_oh$3$q),
         .clock(nf_oh$3$clock)
     );
-    qp_table_scale$miss$nf_oh$4 nf_oh$4(
+    qp_table_scale_miss_nf_oh_4 nf_oh_4(
         .d(nf_oh$4$d),
         .q(nf_oh$4$q),
         .clock(nf_oh$4$clock)
     );
-    qp_table_scale$miss$nf_oh$5 nf_oh$5(
+    qp_table_scale_miss_nf_oh_5 nf_oh_5(
         .d(nf_oh$5$d),
         .q(nf_oh$5$q),
         .clock(nf_oh$5$clock)
     );
-    qp_table_scale$miss$nf_oh$6 nf_oh$6(
+    qp_table_scale_miss_nf_oh_6 nf_oh_6(
         .d(nf_oh$6$d),
         .q(nf_oh$6$q),
         .clock(nf_oh$6$clock)
     );
-    qp_table_scale$miss$nf_oh$7 nf_oh$7(
+    qp_table_scale_miss_nf_oh_7 nf_oh_7(
         .d(nf_oh$7$d),
         .q(nf_oh$7$q),
         .clock(nf_oh$7$clock)
     );
-    qp_table_scale$miss$nf_oh$8 nf_oh$8(
+    qp_table_scale_miss_nf_oh_8 nf_oh_8(
         .d(nf_oh$8$d),
         .q(nf_oh$8$q),
         .clock(nf_oh$8$clock)
     );
-    qp_table_scale$miss$nf_oh$9 nf_oh$9(
+    qp_table_scale_miss_nf_oh_9 nf_oh_9(
         .d(nf_oh$9$d),
         .q(nf_oh$9$q),
         .clock(nf_oh$9$clock)
     );
-    qp_table_scale$miss$nf_oh$10 nf_oh$10(
+    qp_table_scale_miss_nf_oh_10 nf_oh_10(
         .d(nf_oh$10$d),
         .q(nf_oh$10$q),
         .clock(nf_oh$10$clock)
     );
-    qp_table_scale$miss$nf_oh$11 nf_oh$11(
+    qp_table_scale_miss_nf_oh_11 nf_oh_11(
         .d(nf_oh$11$d),
         .q(nf_oh$11$q),
         .clock(nf_oh$11$clock)
     );
-    qp_table_scale$miss$nf_oh$12 nf_oh$12(
+    qp_table_scale_miss_nf_oh_12 nf_oh_12(
         .d(nf_oh$12$d),
         .q(nf_oh$12$q),
         .clock(nf_oh$12$clock)
     );
-    qp_table_scale$miss$nf_oh$13 nf_oh$13(
+    qp_table_scale_miss_nf_oh_13 nf_oh_13(
         .d(nf_oh$13$d),
         .q(nf_oh$13$q),
         .clock(nf_oh$13$clock)
     );
-    qp_table_scale$miss$nf_oh$14 nf_oh$14(
+    qp_table_scale_miss_nf_oh_14 nf_oh_14(
         .d(nf_oh$14$d),
         .q(nf_oh$14$q),
         .clock(nf_oh$14$clock)
     );
-    qp_table_scale$miss$nf_oh$15 nf_oh$15(
+    qp_table_scale_miss_nf_oh_15 nf_oh_15(
         .d(nf_oh$15$d),
         .q(nf_oh$15$q),
         .clock(nf_oh$15$clock)
     );
-    qp_table_scale$miss$nf_oh$16 nf_oh$16(
+    qp_table_scale_miss_nf_oh_16 nf_oh_16(
         .d(nf_oh$16$d),
         .q(nf_oh$16$q),
         .clock(nf_oh$16$clock)
     );
-    qp_table_scale$miss$nf_oh$17 nf_oh$17(
+    qp_table_scale_miss_nf_oh_17 nf_oh_17(
         .d(nf_oh$17$d),
         .q(nf_oh$17$q),
         .clock(nf_oh$17$clock)
     );
-    qp_table_scale$miss$nf_oh$18 nf_oh$18(
+    qp_table_scale_miss_nf_oh_18 nf_oh_18(
         .d(nf_oh$18$d),
         .q(nf_oh$18$q),
         .clock(nf_oh$18$clock)
     );
-    qp_table_scale$miss$nf_oh$19 nf_oh$19(
+    qp_table_scale_miss_nf_oh_19 nf_oh_19(
         .d(nf_oh$19$d),
         .q(nf_oh$19$q),
         .clock(nf_oh$19$clock)
     );
-    qp_table_scale$miss$nf_oh$20 nf_oh$20(
+    qp_table_scale_miss_nf_oh_20 nf_oh_20(
         .d(nf_oh$20$d),
         .q(nf_oh$20$q),
         .clock(nf_oh$20$clock)
     );
-    qp_table_scale$miss$nf_oh$21 nf_oh$21(
+    qp_table_scale_miss_nf_oh_21 nf_oh_21(
         .d(nf_oh$21$d),
         .q(nf_oh$21$q),
         .clock(nf_oh$21$clock)
     );
-    qp_table_scale$miss$nf_oh$22 nf_oh$22(
+    qp_table_scale_miss_nf_oh_22 nf_oh_22(
         .d(nf_oh$22$d),
         .q(nf_oh$22$q),
         .clock(nf_oh$22$clock)
     );
-    qp_table_scale$miss$nf_oh$23 nf_oh$23(
+    qp_table_scale_miss_nf_oh_23 nf_oh_23(
         .d(nf_oh$23$d),
         .q(nf_oh$23$q),
         .clock(nf_oh$23$clock)
     );
-    qp_table_scale$miss$nf_oh$24 nf_oh$24(
+    qp_table_scale_miss_nf_oh_24 nf_oh_24(
         .d(nf_oh$24$d),
         .q(nf_oh$24$q),
         .clock(nf_oh$24$clock)
     );
-    qp_table_scale$miss$nf_oh$25 nf_oh$25(
+    qp_table_scale_miss_nf_oh_25 nf_oh_25(
         .d(nf_oh$25$d),
         .q(nf_oh$25$q),
         .clock(nf_oh$25$clock)
     );
-    qp_table_scale$miss$nf_oh$26 nf_oh$26(
+    qp_table_scale_miss_nf_oh_26 nf_oh_26(
         .d(nf_oh$26$d),
         .q(nf_oh$26$q),
         .clock(nf_oh$26$clock)
     );
-    qp_table_scale$miss$nf_oh$27 nf_oh$27(
+    qp_table_scale_miss_nf_oh_27 nf_oh_27(
         .d(nf_oh$27$d),
         .q(nf_oh$27$q),
         .clock(nf_oh$27$clock)
     );
-    qp_table_scale$miss$nf_oh$28 nf_oh$28(
+    qp_table_scale_miss_nf_oh_28 nf_oh_28(
         .d(nf_oh$28$d),
         .q(nf_oh$28$q),
         .clock(nf_oh$28$clock)
     );
-    qp_table_scale$miss$nf_oh$29 nf_oh$29(
+    qp_table_scale_miss_nf_oh_29 nf_oh_29(
         .d(nf_oh$29$d),
         .q(nf_oh$29$q),
         .clock(nf_oh$29$clock)
     );
-    qp_table_scale$miss$nf_oh$30 nf_oh$30(
+    qp_table_scale_miss_nf_oh_30 nf_oh_30(
         .d(nf_oh$30$d),
         .q(nf_oh$30$q),
         .clock(nf_oh$30$clock)
     );
-    qp_table_scale$miss$nf_oh$31 nf_oh$31(
+    qp_table_scale_miss_nf_oh_31 nf_oh_31(
         .d(nf_oh$31$d),
         .q(nf_oh$31$q),
         .clock(nf_oh$31$clock)
     );
-    qp_table_scale$miss$nf_oh$32 nf_oh$32(
+    qp_table_scale_miss_nf_oh_32 nf_oh_32(
         .d(nf_oh$32$d),
         .q(nf_oh$32$q),
         .clock(nf_oh$32$clock)
     );
-    qp_table_scale$miss$nf_oh$33 nf_oh$33(
+    qp_table_scale_miss_nf_oh_33 nf_oh_33(
         .d(nf_oh$33$d),
         .q(nf_oh$33$q),
         .clock(nf_oh$33$clock)
     );
-    qp_table_scale$miss$nf_oh$34 nf_oh$34(
+    qp_table_scale_miss_nf_oh_34 nf_oh_34(
         .d(nf_oh$34$d),
         .q(nf_oh$34$q),
         .clock(nf_oh$34$clock)
     );
-    qp_table_scale$miss$nf_oh$35 nf_oh$35(
+    qp_table_scale_miss_nf_oh_35 nf_oh_35(
         .d(nf_oh$35$d),
         .q(nf_oh$35$q),
         .clock(nf_oh$35$clock)
     );
-    qp_table_scale$miss$nf_oh$36 nf_oh$36(
+    qp_table_scale_miss_nf_oh_36 nf_oh_36(
         .d(nf_oh$36$d),
         .q(nf_oh$36$q),
         .clock(nf_oh$36$clock)
     );
-    qp_table_scale$miss$nf_oh$37 nf_oh$37(
+    qp_table_scale_miss_nf_oh_37 nf_oh_37(
         .d(nf_oh$37$d),
         .q(nf_oh$37$q),
         .clock(nf_oh$37$clock)
     );
-    qp_table_scale$miss$nf_oh$38 nf_oh$38(
+    qp_table_scale_miss_nf_oh_38 nf_oh_38(
         .d(nf_oh$38$d),
         .q(nf_oh$38$q),
         .clock(nf_oh$38$clock)
     );
-    qp_table_scale$miss$nf_oh$39 nf_oh$39(
+    qp_table_scale_miss_nf_oh_39 nf_oh_39(
         .d(nf_oh$39$d),
         .q(nf_oh$39$q),
         .clock(nf_oh$39$clock)
     );
-    qp_table_scale$miss$nf_oh$40 nf_oh$40(
+    qp_table_scale_miss_nf_oh_40 nf_oh_40(
         .d(nf_oh$40$d),
         .q(nf_oh$40$q),
         .clock(nf_oh$40$clock)
     );
-    qp_table_scale$miss$nf_oh$41 nf_oh$41(
+    qp_table_scale_miss_nf_oh_41 nf_oh_41(
         .d(nf_oh$41$d),
         .q(nf_oh$41$q),
         .clock(nf_oh$41$clock)
     );
-    qp_table_scale$miss$nf_oh$42 nf_oh$42(
+    qp_table_scale_miss_nf_oh_42 nf_oh_42(
         .d(nf_oh$42$d),
         .q(nf_oh$42$q),
         .clock(nf_oh$42$clock)
     );
-    qp_table_scale$miss$nf_oh$43 nf_oh$43(
+    qp_table_scale_miss_nf_oh_43 nf_oh_43(
         .d(nf_oh$43$d),
         .q(nf_oh$43$q),
         .clock(nf_oh$43$clock)
     );
-    qp_table_scale$miss$nf_oh$44 nf_oh$44(
+    qp_table_scale_miss_nf_oh_44 nf_oh_44(
         .d(nf_oh$44$d),
         .q(nf_oh$44$q),
         .clock(nf_oh$44$clock)
     );
-    qp_table_scale$miss$nf_oh$45 nf_oh$45(
+    qp_table_scale_miss_nf_oh_45 nf_oh_45(
         .d(nf_oh$45$d),
         .q(nf_oh$45$q),
         .clock(nf_oh$45$clock)
     );
-    qp_table_scale$miss$nf_oh$46 nf_oh$46(
+    qp_table_scale_miss_nf_oh_46 nf_oh_46(
         .d(nf_oh$46$d),
         .q(nf_oh$46$q),
         .clock(nf_oh$46$clock)
     );
-    qp_table_scale$miss$nf_oh$47 nf_oh$47(
+    qp_table_scale_miss_nf_oh_47 nf_oh_47(
         .d(nf_oh$47$d),
         .q(nf_oh$47$q),
         .clock(nf_oh$47$clock)
     );
-    qp_table_scale$miss$nf_oh$48 nf_oh$48(
+    qp_table_scale_miss_nf_oh_48 nf_oh_48(
         .d(nf_oh$48$d),
         .q(nf_oh$48$q),
         .clock(nf_oh$48$clock)
     );
-    qp_table_scale$miss$nf_oh$49 nf_oh$49(
+    qp_table_scale_miss_nf_oh_49 nf_oh_49(
         .d(nf_oh$49$d),
         .q(nf_oh$49$q),
         .clock(nf_oh$49$clock)
     );
-    qp_table_scale$miss$nf_oh$50 nf_oh$50(
+    qp_table_scale_miss_nf_oh_50 nf_oh_50(
         .d(nf_oh$50$d),
         .q(nf_oh$50$q),
         .clock(nf_oh$50$clock)
     );
-    qp_table_scale$miss$nf_oh$51 nf_oh$51(
+    qp_table_scale_miss_nf_oh_51 nf_oh_51(
         .d(nf_oh$51$d),
         .q(nf_oh$51$q),
         .clock(nf_oh$51$clock)
     );
-    qp_table_scale$miss$nf_oh$52 nf_oh$52(
+    qp_table_scale_miss_nf_oh_52 nf_oh_52(
         .d(nf_oh$52$d),
         .q(nf_oh$52$q),
         .clock(nf_oh$52$clock)
     );
-    qp_table_scale$miss$nf_oh$53 nf_oh$53(
+    qp_table_scale_miss_nf_oh_53 nf_oh_53(
         .d(nf_oh$53$d),
         .q(nf_oh$53$q),
         .clock(nf_oh$53$clock)
     );
-    qp_table_scale$miss$nf_oh$54 nf_oh$54(
+    qp_table_scale_miss_nf_oh_54 nf_oh_54(
         .d(nf_oh$54$d),
         .q(nf_oh$54$q),
         .clock(nf_oh$54$clock)
     );
-    qp_table_scale$miss$nf_oh$55 nf_oh$55(
+    qp_table_scale_miss_nf_oh_55 nf_oh_55(
         .d(nf_oh$55$d),
         .q(nf_oh$55$q),
         .clock(nf_oh$55$clock)
     );
-    qp_table_scale$miss$nf_oh$56 nf_oh$56(
+    qp_table_scale_miss_nf_oh_56 nf_oh_56(
         .d(nf_oh$56$d),
         .q(nf_oh$56$q),
         .clock(nf_oh$56$clock)
     );
-    qp_table_scale$miss$nf_oh$57 nf_oh$57(
+    qp_table_scale_miss_nf_oh_57 nf_oh_57(
         .d(nf_oh$57$d),
         .q(nf_oh$57$q),
         .clock(nf_oh$57$clock)
     );
-    qp_table_scale$miss$nf_oh$58 nf_oh$58(
+    qp_table_scale_miss_nf_oh_58 nf_oh_58(
         .d(nf_oh$58$d),
         .q(nf_oh$58$q),
         .clock(nf_oh$58$clock)
     );
-    qp_table_scale$miss$nf_oh$59 nf_oh$59(
+    qp_table_scale_miss_nf_oh_59 nf_oh_59(
         .d(nf_oh$59$d),
         .q(nf_oh$59$q),
         .clock(nf_oh$59$clock)
     );
-    qp_table_scale$miss$nf_oh$60 nf_oh$60(
+    qp_table_scale_miss_nf_oh_60 nf_oh_60(
         .d(nf_oh$60$d),
         .q(nf_oh$60$q),
         .clock(nf_oh$60$clock)
     );
-    qp_table_scale$miss$nf_oh$61 nf_oh$61(
+    qp_table_scale_miss_nf_oh_61 nf_oh_61(
         .d(nf_oh$61$d),
         .q(nf_oh$61$q),
         .clock(nf_oh$61$clock)
     );
-    qp_table_scale$miss$nf_oh$62 nf_oh$62(
+    qp_table_scale_miss_nf_oh_62 nf_oh_62(
         .d(nf_oh$62$d),
         .q(nf_oh$62$q),
         .clock(nf_oh$62$clock)
     );
-    qp_table_scale$miss$nf_oh$63 nf_oh$63(
+    qp_table_scale_miss_nf_oh_63 nf_oh_63(
         .d(nf_oh$63$d),
         .q(nf_oh$63$q),
         .clock(nf_oh$63$clock)
     );
-    qp_table_scale$miss$nf_valid nf_valid(
+    qp_table_scale_miss_nf_valid nf_valid(
         .d(nf_valid$d),
         .q(nf_valid$q),
         .clock(nf_valid$clock)
     );
-    qp_table_scale$miss$s_block$0 s_block$0(
+    qp_table_scale_miss_s_block_0 s_block_0(
         .d(s_block$0$d),
         .q(s_block$0$q),
         .clock(s_block$0$clock)
     );
-    qp_table_scale$miss$s_block$1 s_block$1(
+    qp_table_scale_miss_s_block_1 s_block_1(
         .d(s_block$1$d),
         .q(s_block$1$q),
         .clock(s_block$1$clock)
     );
-    qp_table_scale$miss$s_block$2 s_block$2(
+    qp_table_scale_miss_s_block_2 s_block_2(
         .d(s_block$2$d),
         .q(s_block$2$q),
         .clock(s_block$2$clock)
     );
-    qp_table_scale$miss$s_block$3 s_block$3(
+    qp_table_scale_miss_s_block_3 s_block_3(
         .d(s_block$3$d),
         .q(s_block$3$q),
         .clock(s_block$3$clock)
     );
-    qp_table_scale$miss$s_block$4 s_block$4(
+    qp_table_scale_miss_s_block_4 s_block_4(
         .d(s_block$4$d),
         .q(s_block$4$q),
         .clock(s_block$4$clock)
     );
-    qp_table_scale$miss$s_block$5 s_block$5(
+    qp_table_scale_miss_s_block_5 s_block_5(
         .d(s_block$5$d),
         .q(s_block$5$q),
         .clock(s_block$5$clock)
     );
-    qp_table_scale$miss$s_block$6 s_block$6(
+    qp_table_scale_miss_s_block_6 s_block_6(
         .d(s_block$6$d),
         .q(s_block$6$q),
         .clock(s_block$6$clock)
     );
-    qp_table_scale$miss$s_block$7 s_block$7(
+    qp_table_scale_miss_s_block_7 s_block_7(
         .d(s_block$7$d),
         .q(s_block$7$q),
         .clock(s_block$7$clock)
     );
-    qp_table_scale$miss$s_block$8 s_block$8(
+    qp_table_scale_miss_s_block_8 s_block_8(
         .d(s_block$8$d),
         .q(s_block$8$q),
         .clock(s_block$8$clock)
     );
-    qp_table_scale$miss$s_block$9 s_block$9(
+    qp_table_scale_miss_s_block_9 s_block_9(
         .d(s_block$9$d),
         .q(s_block$9$q),
         .clock(s_block$9$clock)
     );
-    qp_table_scale$miss$s_block$10 s_block$10(
+    qp_table_scale_miss_s_block_10 s_block_10(
         .d(s_block$10$d),
         .q(s_block$10$q),
         .clock(s_block$10$clock)
     );
-    qp_table_scale$miss$s_block$11 s_block$11(
+    qp_table_scale_miss_s_block_11 s_block_11(
         .d(s_block$11$d),
         .q(s_block$11$q),
         .clock(s_block$11$clock)
     );
-    qp_table_scale$miss$s_block$12 s_block$12(
+    qp_table_scale_miss_s_block_12 s_block_12(
         .d(s_block$12$d),
         .q(s_block$12$q),
         .clock(s_block$12$clock)
     );
-    qp_table_scale$miss$s_block$13 s_block$13(
+    qp_table_scale_miss_s_block_13 s_block_13(
         .d(s_block$13$d),
         .q(s_block$13$q),
         .clock(s_block$13$clock)
     );
-    qp_table_scale$miss$s_block$14 s_block$14(
+    qp_table_scale_miss_s_block_14 s_block_14(
         .d(s_block$14$d),
         .q(s_block$14$q),
         .clock(s_block$14$clock)
     );
-    qp_table_scale$miss$s_block$15 s_block$15(
+    qp_table_scale_miss_s_block_15 s_block_15(
         .d(s_block$15$d),
         .q(s_block$15$q),
         .clock(s_block$15$clock)
     );
-    qp_table_scale$miss$s_block$16 s_block$16(
+    qp_table_scale_miss_s_block_16 s_block_16(
         .d(s_block$16$d),
         .q(s_block$16$q),
         .clock(s_block$16$clock)
     );
-    qp_table_scale$miss$s_block$17 s_block$17(
+    qp_table_scale_miss_s_block_17 s_block_17(
         .d(s_block$17$d),
         .q(s_block$17$q),
         .clock(s_block$17$clock)
     );
-    qp_table_scale$miss$s_block$18 s_block$18(
+    qp_table_scale_miss_s_block_18 s_block_18(
         .d(s_block$18$d),
         .q(s_block$18$q),
         .clock(s_block$18$clock)
     );
-    qp_table_scale$miss$s_block$19 s_block$19(
+    qp_table_scale_miss_s_block_19 s_block_19(
         .d(s_block$19$d),
         .q(s_block$19$q),
         .clock(s_block$19$clock)
     );
-    qp_table_scale$miss$s_block$20 s_block$20(
+    qp_table_scale_miss_s_block_20 s_block_20(
         .d(s_block$20$d),
         .q(s_block$20$q),
         .clock(s_block$20$clock)
     );
-    qp_table_scale$miss$s_block$21 s_block$21(
+    qp_table_scale_miss_s_block_21 s_block_21(
         .d(s_block$21$d),
         .q(s_block$21$q),
         .clock(s_block$21$clock)
     );
-    qp_table_scale$miss$s_block$22 s_block$22(
+    qp_table_scale_miss_s_block_22 s_block_22(
         .d(s_block$22$d),
         .q(s_block$22$q),
         .clock(s_block$22$clock)
     );
-    qp_table_scale$miss$s_block$23 s_block$23(
+    qp_table_scale_miss_s_block_23 s_block_23(
         .d(s_block$23$d),
         .q(s_block$23$q),
         .clock(s_block$23$clock)
     );
-    qp_table_scale$miss$s_block$24 s_block$24(
+    qp_table_scale_miss_s_block_24 s_block_24(
         .d(s_block$24$d),
         .q(s_block$24$q),
         .clock(s_block$24$clock)
     );
-    qp_table_scale$miss$s_block$25 s_block$25(
+    qp_table_scale_miss_s_block_25 s_block_25(
         .d(s_block$25$d),
         .q(s_block$25$q),
         .clock(s_block$25$clock)
     );
-    qp_table_scale$miss$s_block$26 s_block$26(
+    qp_table_scale_miss_s_block_26 s_block_26(
         .d(s_block$26$d),
         .q(s_block$26$q),
         .clock(s_block$26$clock)
     );
-    qp_table_scale$miss$s_block$27 s_block$27(
+    qp_table_scale_miss_s_block_27 s_block_27(
         .d(s_block$27$d),
         .q(s_block$27$q),
         .clock(s_block$27$clock)
     );
-    qp_table_scale$miss$s_block$28 s_block$28(
+    qp_table_scale_miss_s_block_28 s_block_28(
         .d(s_block$28$d),
         .q(s_block$28$q),
         .clock(s_block$28$clock)
     );
-    qp_table_scale$miss$s_block$29 s_block$29(
+    qp_table_scale_miss_s_block_29 s_block_29(
         .d(s_block$29$d),
         .q(s_block$29$q),
         .clock(s_block$29$clock)
     );
-    qp_table_scale$miss$s_block$30 s_block$30(
+    qp_table_scale_miss_s_block_30 s_block_30(
         .d(s_block$30$d),
         .q(s_block$30$q),
         .clock(s_block$30$clock)
     );
-    qp_table_scale$miss$s_block$31 s_block$31(
+    qp_table_scale_miss_s_block_31 s_block_31(
         .d(s_block$31$d),
         .q(s_block$31$q),
         .clock(s_block$31$clock)
     );
-    qp_table_scale$miss$s_block$32 s_block$32(
+    qp_table_scale_miss_s_block_32 s_block_32(
         .d(s_block$32$d),
         .q(s_block$32$q),
         .clock(s_block$32$clock)
     );
-    qp_table_scale$miss$s_block$33 s_block$33(
+    qp_table_scale_miss_s_block_33 s_block_33(
         .d(s_block$33$d),
         .q(s_block$33$q),
         .clock(s_block$33$clock)
     );
-    qp_table_scale$miss$s_block$34 s_block$34(
+    qp_table_scale_miss_s_block_34 s_block_34(
         .d(s_block$34$d),
         .q(s_block$34$q),
         .clock(s_block$34$clock)
     );
-    qp_table_scale$miss$s_block$35 s_block$35(
+    qp_table_scale_miss_s_block_35 s_block_35(
         .d(s_block$35$d),
         .q(s_block$35$q),
         .clock(s_block$35$clock)
     );
-    qp_table_scale$miss$s_block$36 s_block$36(
+    qp_table_scale_miss_s_block_36 s_block_36(
         .d(s_block$36$d),
         .q(s_block$36$q),
         .clock(s_block$36$clock)
     );
-    qp_table_scale$miss$s_block$37 s_block$37(
+    qp_table_scale_miss_s_block_37 s_block_37(
         .d(s_block$37$d),
         .q(s_block$37$q),
         .clock(s_block$37$clock)
     );
-    qp_table_scale$miss$s_block$38 s_block$38(
+    qp_table_scale_miss_s_block_38 s_block_38(
         .d(s_block$38$d),
         .q(s_block$38$q),
         .clock(s_block$38$clock)
     );
-    qp_table_scale$miss$s_block$39 s_block$39(
+    qp_table_scale_miss_s_block_39 s_block_39(
         .d(s_block$39$d),
         .q(s_block$39$q),
         .clock(s_block$39$clock)
     );
-    qp_table_scale$miss$s_block$40 s_block$40(
+    qp_table_scale_miss_s_block_40 s_block_40(
         .d(s_block$40$d),
         .q(s_block$40$q),
         .clock(s_block$40$clock)
     );
-    qp_table_scale$miss$s_block$41 s_block$41(
+    qp_table_scale_miss_s_block_41 s_block_41(
         .d(s_block$41$d),
         .q(s_block$41$q),
         .clock(s_block$41$clock)
     );
-    qp_table_scale$miss$s_block$42 s_block$42(
+    qp_table_scale_miss_s_block_42 s_block_42(
         .d(s_block$42$d),
         .q(s_block$42$q),
         .clock(s_block$42$clock)
     );
-    qp_table_scale$miss$s_block$43 s_block$43(
+    qp_table_scale_miss_s_block_43 s_block_43(
         .d(s_block$43$d),
         .q(s_block$43$q),
         .clock(s_block$43$clock)
     );
-    qp_table_scale$miss$s_block$44 s_block$44(
+    qp_table_scale_miss_s_block_44 s_block_44(
         .d(s_block$44$d),
         .q(s_block$44$q),
         .clock(s_block$44$clock)
     );
-    qp_table_scale$miss$s_block$45 s_block$45(
+    qp_table_scale_miss_s_block_45 s_block_45(
         .d(s_block$45$d),
         .q(s_block$45$q),
         .clock(s_block$45$clock)
     );
-    qp_table_scale$miss$s_block$46 s_block$46(
+    qp_table_scale_miss_s_block_46 s_block_46(
         .d(s_block$46$d),
         .q(s_block$46$q),
         .clock(s_block$46$clock)
     );
-    qp_table_scale$miss$s_block$47 s_block$47(
+    qp_table_scale_miss_s_block_47 s_block_47(
         .d(s_block$47$d),
         .q(s_block$47$q),
         .clock(s_block$47$clock)
     );
-    qp_table_scale$miss$s_block$48 s_block$48(
+    qp_table_scale_miss_s_block_48 s_block_48(
         .d(s_block$48$d),
         .q(s_block$48$q),
         .clock(s_block$48$clock)
     );
-    qp_table_scale$miss$s_block$49 s_block$49(
+    qp_table_scale_miss_s_block_49 s_block_49(
         .d(s_block$49$d),
         .q(s_block$49$q),
         .clock(s_block$49$clock)
     );
-    qp_table_scale$miss$s_block$50 s_block$50(
+    qp_table_scale_miss_s_block_50 s_block_50(
         .d(s_block$50$d),
         .q(s_block$50$q),
         .clock(s_block$50$clock)
     );
-    qp_table_scale$miss$s_block$51 s_block$51(
+    qp_table_scale_miss_s_block_51 s_block_51(
         .d(s_block$51$d),
         .q(s_block$51$q),
         .clock(s_block$51$clock)
     );
-    qp_table_scale$miss$s_block$52 s_block$52(
+    qp_table_scale_miss_s_block_52 s_block_52(
         .d(s_block$52$d),
         .q(s_block$52$q),
         .clock(s_block$52$clock)
     );
-    qp_table_scale$miss$s_block$53 s_block$53(
+    qp_table_scale_miss_s_block_53 s_block_53(
         .d(s_block$53$d),
         .q(s_block$53$q),
         .clock(s_block$53$clock)
     );
-    qp_table_scale$miss$s_block$54 s_block$54(
+    qp_table_scale_miss_s_block_54 s_block_54(
         .d(s_block$54$d),
         .q(s_block$54$q),
         .clock(s_block$54$clock)
     );
-    qp_table_scale$miss$s_block$55 s_block$55(
+    qp_table_scale_miss_s_block_55 s_block_55(
         .d(s_block$55$d),
         .q(s_block$55$q),
         .clock(s_block$55$clock)
     );
-    qp_table_scale$miss$s_block$56 s_block$56(
+    qp_table_scale_miss_s_block_56 s_block_56(
         .d(s_block$56$d),
         .q(s_block$56$q),
         .clock(s_block$56$clock)
     );
-    qp_table_scale$miss$s_block$57 s_block$57(
+    qp_table_scale_miss_s_block_57 s_block_57(
         .d(s_block$57$d),
         .q(s_block$57$q),
         .clock(s_block$57$clock)
     );
-    qp_table_scale$miss$s_block$58 s_block$58(
+    qp_table_scale_miss_s_block_58 s_block_58(
         .d(s_block$58$d),
         .q(s_block$58$q),
         .clock(s_block$58$clock)
     );
-    qp_table_scale$miss$s_block$59 s_block$59(
+    qp_table_scale_miss_s_block_59 s_block_59(
         .d(s_block$59$d),
         .q(s_block$59$q),
         .clock(s_block$59$clock)
     );
-    qp_table_scale$miss$s_block$60 s_block$60(
+    qp_table_scale_miss_s_block_60 s_block_60(
         .d(s_block$60$d),
         .q(s_block$60$q),
         .clock(s_block$60$clock)
     );
-    qp_table_scale$miss$s_block$61 s_block$61(
+    qp_table_scale_miss_s_block_61 s_block_61(
         .d(s_block$61$d),
         .q(s_block$61$q),
         .clock(s_block$61$clock)
     );
-    qp_table_scale$miss$s_block$62 s_block$62(
+    qp_table_scale_miss_s_block_62 s_block_62(
         .d(s_block$62$d),
         .q(s_block$62$q),
         .clock(s_block$62$clock)
     );
-    qp_table_scale$miss$s_block$63 s_block$63(
+    qp_table_scale_miss_s_block_63 s_block_63(
         .d(s_block$63$d),
         .q(s_block$63$q),
         .clock(s_block$63$clock)
     );
-    qp_table_scale$miss$s_ref$0 s_ref$0(
+    qp_table_scale_miss_s_ref_0 s_ref_0(
         .d(s_ref$0$d),
         .q(s_ref$0$q),
         .clock(s_ref$0$clock)
     );
-    qp_table_scale$miss$s_ref$1 s_ref$1(
+    qp_table_scale_miss_s_ref_1 s_ref_1(
         .d(s_ref$1$d),
         .q(s_ref$1$q),
         .clock(s_ref$1$clock)
     );
-    qp_table_scale$miss$s_ref$2 s_ref$2(
+    qp_table_scale_miss_s_ref_2 s_ref_2(
         .d(s_ref$2$d),
         .q(s_ref$2$q),
         .clock(s_ref$2$clock)
     );
-    qp_table_scale$miss$s_ref$3 s_ref$3(
+    qp_table_scale_miss_s_ref_3 s_ref_3(
         .d(s_ref$3$d),
         .q(s_ref$3$q),
         .clock(s_ref$3$clock)
     );
-    qp_table_scale$miss$s_ref$4 s_ref$4(
+    qp_table_scale_miss_s_ref_4 s_ref_4(
         .d(s_ref$4$d),
         .q(s_ref$4$q),
         .clock(s_ref$4$clock)
     );
-    qp_table_scale$miss$s_ref$5 s_ref$5(
+    qp_table_scale_miss_s_ref_5 s_ref_5(
         .d(s_ref$5$d),
         .q(s_ref$5$q),
         .clock(s_ref$5$clock)
     );
-    qp_table_scale$miss$s_ref$6 s_ref$6(
+    qp_table_scale_miss_s_ref_6 s_ref_6(
         .d(s_ref$6$d),
         .q(s_ref$6$q),
         .clock(s_ref$6$clock)
     );
-    qp_table_scale$miss$s_ref$7 s_ref$7(
+    qp_table_scale_miss_s_ref_7 s_ref_7(
         .d(s_ref$7$d),
         .q(s_ref$7$q),
         .clock(s_ref$7$clock)
     );
-    qp_table_scale$miss$s_ref$8 s_ref$8(
+    qp_table_scale_miss_s_ref_8 s_ref_8(
         .d(s_ref$8$d),
         .q(s_ref$8$q),
         .clock(s_ref$8$clock)
     );
-    qp_table_scale$miss$s_ref$9 s_ref$9(
+    qp_table_scale_miss_s_ref_9 s_ref_9(
         .d(s_ref$9$d),
         .q(s_ref$9$q),
         .clock(s_ref$9$clock)
     );
-    qp_table_scale$miss$s_ref$10 s_ref$10(
+    qp_table_scale_miss_s_ref_10 s_ref_10(
         .d(s_ref$10$d),
         .q(s_ref$10$q),
         .clock(s_ref$10$clock)
     );
-    qp_table_scale$miss$s_ref$11 s_ref$11(
+    qp_table_scale_miss_s_ref_11 s_ref_11(
         .d(s_ref$11$d),
         .q(s_ref$11$q),
         .clock(s_ref$11$clock)
     );
-    qp_table_scale$miss$s_ref$12 s_ref$12(
+    qp_table_scale_miss_s_ref_12 s_ref_12(
         .d(s_ref$12$d),
         .q(s_ref$12$q),
         .clock(s_ref$12$clock)
     );
-    qp_table_scale$miss$s_ref$13 s_ref$13(
+    qp_table_scale_miss_s_ref_13 s_ref_13(
         .d(s_ref$13$d),
         .q(s_ref$13$q),
         .clock(s_ref$13$clock)
     );
-    qp_table_scale$miss$s_ref$14 s_ref$14(
+    qp_table_scale_miss_s_ref_14 s_ref_14(
         .d(s_ref$14$d),
         .q(s_ref$14$q),
         .clock(s_ref$14$clock)
     );
-    qp_table_scale$miss$s_ref$15 s_ref$15(
+    qp_table_scale_miss_s_ref_15 s_ref_15(
         .d(s_ref$15$d),
         .q(s_ref$15$q),
         .clock(s_ref$15$clock)
     );
-    qp_table_scale$miss$s_ref$16 s_ref$16(
+    qp_table_scale_miss_s_ref_16 s_ref_16(
         .d(s_ref$16$d),
         .q(s_ref$16$q),
         .clock(s_ref$16$clock)
     );
-    qp_table_scale$miss$s_ref$17 s_ref$17(
+    qp_table_scale_miss_s_ref_17 s_ref_17(
         .d(s_ref$17$d),
         .q(s_ref$17$q),
         .clock(s_ref$17$clock)
     );
-    qp_table_scale$miss$s_ref$18 s_ref$18(
+    qp_table_scale_miss_s_ref_18 s_ref_18(
         .d(s_ref$18$d),
         .q(s_ref$18$q),
         .clock(s_ref$18$clock)
     );
-    qp_table_scale$miss$s_ref$19 s_ref$19(
+    qp_table_scale_miss_s_ref_19 s_ref_19(
         .d(s_ref$19$d),
         .q(s_ref$19$q),
         .clock(s_ref$19$clock)
     );
-    qp_table_scale$miss$s_ref$20 s_ref$20(
+    qp_table_scale_miss_s_ref_20 s_ref_20(
         .d(s_ref$20$d),
         .q(s_ref$20$q),
         .clock(s_ref$20$clock)
     );
-    qp_table_scale$miss$s_ref$21 s_ref$21(
+    qp_table_scale_miss_s_ref_21 s_ref_21(
         .d(s_ref$21$d),
         .q(s_ref$21$q),
         .clock(s_ref$21$clock)
     );
-    qp_table_scale$miss$s_ref$22 s_ref$22(
+    qp_table_scale_miss_s_ref_22 s_ref_22(
         .d(s_ref$22$d),
         .q(s_ref$22$q),
         .clock(s_ref$22$clock)
     );
-    qp_table_scale$miss$s_ref$23 s_ref$23(
+    qp_table_scale_miss_s_ref_23 s_ref_23(
         .d(s_ref$23$d),
         .q(s_ref$23$q),
         .clock(s_ref$23$clock)
     );
-    qp_table_scale$miss$s_ref$24 s_ref$24(
+    qp_table_scale_miss_s_ref_24 s_ref_24(
         .d(s_ref$24$d),
         .q(s_ref$24$q),
         .clock(s_ref$24$clock)
     );
-    qp_table_scale$miss$s_ref$25 s_ref$25(
+    qp_table_scale_miss_s_ref_25 s_ref_25(
         .d(s_ref$25$d),
         .q(s_ref$25$q),
         .clock(s_ref$25$clock)
     );
-    qp_table_scale$miss$s_ref$26 s_ref$26(
+    qp_table_scale_miss_s_ref_26 s_ref_26(
         .d(s_ref$26$d),
         .q(s_ref$26$q),
         .clock(s_ref$26$clock)
     );
-    qp_table_scale$miss$s_ref$27 s_ref$27(
+    qp_table_scale_miss_s_ref_27 s_ref_27(
         .d(s_ref$27$d),
         .q(s_ref$27$q),
         .clock(s_ref$27$clock)
     );
-    qp_table_scale$miss$s_ref$28 s_ref$28(
+    qp_table_scale_miss_s_ref_28 s_ref_28(
         .d(s_ref$28$d),
         .q(s_ref$28$q),
         .clock(s_ref$28$clock)
     );
-    qp_table_scale$miss$s_ref$29 s_ref$29(
+    qp_table_scale_miss_s_ref_29 s_ref_29(
         .d(s_ref$29$d),
         .q(s_ref$29$q),
         .clock(s_ref$29$clock)
     );
-    qp_table_scale$miss$s_ref$30 s_ref$30(
+    qp_table_scale_miss_s_ref_30 s_ref_30(
         .d(s_ref$30$d),
         .q(s_ref$30$q),
         .clock(s_ref$30$clock)
     );
-    qp_table_scale$miss$s_ref$31 s_ref$31(
+    qp_table_scale_miss_s_ref_31 s_ref_31(
         .d(s_ref$31$d),
         .q(s_ref$31$q),
         .clock(s_ref$31$clock)
     );
-    qp_table_scale$miss$s_ref$32 s_ref$32(
+    qp_table_scale_miss_s_ref_32 s_ref_32(
         .d(s_ref$32$d),
         .q(s_ref$32$q),
         .clock(s_ref$32$clock)
     );
-    qp_table_scale$miss$s_ref$33 s_ref$33(
+    qp_table_scale_miss_s_ref_33 s_ref_33(
         .d(s_ref$33$d),
         .q(s_ref$33$q),
         .clock(s_ref$33$clock)
     );
-    qp_table_scale$miss$s_ref$34 s_ref$34(
+    qp_table_scale_miss_s_ref_34 s_ref_34(
         .d(s_ref$34$d),
         .q(s_ref$34$q),
         .clock(s_ref$34$clock)
     );
-    qp_table_scale$miss$s_ref$35 s_ref$35(
+    qp_table_scale_miss_s_ref_35 s_ref_35(
         .d(s_ref$35$d),
         .q(s_ref$35$q),
         .clock(s_ref$35$clock)
     );
-    qp_table_scale$miss$s_ref$36 s_ref$36(
+    qp_table_scale_miss_s_ref_36 s_ref_36(
         .d(s_ref$36$d),
         .q(s_ref$36$q),
         .clock(s_ref$36$clock)
     );
-    qp_table_scale$miss$s_ref$37 s_ref$37(
+    qp_table_scale_miss_s_ref_37 s_ref_37(
         .d(s_ref$37$d),
         .q(s_ref$37$q),
         .clock(s_ref$37$clock)
     );
-    qp_table_scale$miss$s_ref$38 s_ref$38(
+    qp_table_scale_miss_s_ref_38 s_ref_38(
         .d(s_ref$38$d),
         .q(s_ref$38$q),
         .clock(s_ref$38$clock)
     );
-    qp_table_scale$miss$s_ref$39 s_ref$39(
+    qp_table_scale_miss_s_ref_39 s_ref_39(
         .d(s_ref$39$d),
         .q(s_ref$39$q),
         .clock(s_ref$39$clock)
     );
-    qp_table_scale$miss$s_ref$40 s_ref$40(
+    qp_table_scale_miss_s_ref_40 s_ref_40(
         .d(s_ref$40$d),
         .q(s_ref$40$q),
         .clock(s_ref$40$clock)
     );
-    qp_table_scale$miss$s_ref$41 s_ref$41(
+    qp_table_scale_miss_s_ref_41 s_ref_41(
         .d(s_ref$41$d),
         .q(s_ref$41$q),
         .clock(s_ref$41$clock)
     );
-    qp_table_scale$miss$s_ref$42 s_ref$42(
+    qp_table_scale_miss_s_ref_42 s_ref_42(
         .d(s_ref$42$d),
         .q(s_ref$42$q),
         .clock(s_ref$42$clock)
     );
-    qp_table_scale$miss$s_ref$43 s_ref$43(
+    qp_table_scale_miss_s_ref_43 s_ref_43(
         .d(s_ref$43$d),
         .q(s_ref$43$q),
         .clock(s_ref$43$clock)
     );
-    qp_table_scale$miss$s_ref$44 s_ref$44(
+    qp_table_scale_miss_s_ref_44 s_ref_44(
         .d(s_ref$44$d),
         .q(s_ref$44$q),
         .clock(s_ref$44$clock)
     );
-    qp_table_scale$miss$s_ref$45 s_ref$45(
+    qp_table_scale_miss_s_ref_45 s_ref_45(
         .d(s_ref$45$d),
         .q(s_ref$45$q),
         .clock(s_ref$45$clock)
     );
-    qp_table_scale$miss$s_ref$46 s_ref$46(
+    qp_table_scale_miss_s_ref_46 s_ref_46(
         .d(s_ref$46$d),
         .q(s_ref$46$q),
         .clock(s_ref$46$clock)
     );
-    qp_table_scale$miss$s_ref$47 s_ref$47(
+    qp_table_scale_miss_s_ref_47 s_ref_47(
         .d(s_ref$47$d),
         .q(s_ref$47$q),
         .clock(s_ref$47$clock)
     );
-    qp_table_scale$miss$s_ref$48 s_ref$48(
+    qp_table_scale_miss_s_ref_48 s_ref_48(
         .d(s_ref$48$d),
         .q(s_ref$48$q),
         .clock(s_ref$48$clock)
     );
-    qp_table_scale$miss$s_ref$49 s_ref$49(
+    qp_table_scale_miss_s_ref_49 s_ref_49(
         .d(s_ref$49$d),
         .q(s_ref$49$q),
         .clock(s_ref$49$clock)
     );
-    qp_table_scale$miss$s_ref$50 s_ref$50(
+    qp_table_scale_miss_s_ref_50 s_ref_50(
         .d(s_ref$50$d),
         .q(s_ref$50$q),
         .clock(s_ref$50$clock)
     );
-    qp_table_scale$miss$s_ref$51 s_ref$51(
+    qp_table_scale_miss_s_ref_51 s_ref_51(
         .d(s_ref$51$d),
         .q(s_ref$51$q),
         .clock(s_ref$51$clock)
     );
-    qp_table_scale$miss$s_ref$52 s_ref$52(
+    qp_table_scale_miss_s_ref_52 s_ref_52(
         .d(s_ref$52$d),
         .q(s_ref$52$q),
         .clock(s_ref$52$clock)
     );
-    qp_table_scale$miss$s_ref$53 s_ref$53(
+    qp_table_scale_miss_s_ref_53 s_ref_53(
         .d(s_ref$53$d),
         .q(s_ref$53$q),
         .clock(s_ref$53$clock)
     );
-    qp_table_scale$miss$s_ref$54 s_ref$54(
+    qp_table_scale_miss_s_ref_54 s_ref_54(
         .d(s_ref$54$d),
         .q(s_ref$54$q),
         .clock(s_ref$54$clock)
     );
-    qp_table_scale$miss$s_ref$55 s_ref$55(
+    qp_table_scale_miss_s_ref_55 s_ref_55(
         .d(s_ref$55$d),
         .q(s_ref$55$q),
         .clock(s_ref$55$clock)
     );
-    qp_table_scale$miss$s_ref$56 s_ref$56(
+    qp_table_scale_miss_s_ref_56 s_ref_56(
         .d(s_ref$56$d),
         .q(s_ref$56$q),
         .clock(s_ref$56$clock)
     );
-    qp_table_scale$miss$s_ref$57 s_ref$57(
+    qp_table_scale_miss_s_ref_57 s_ref_57(
         .d(s_ref$57$d),
         .q(s_ref$57$q),
         .clock(s_ref$57$clock)
     );
-    qp_table_scale$miss$s_ref$58 s_ref$58(
+    qp_table_scale_miss_s_ref_58 s_ref_58(
         .d(s_ref$58$d),
         .q(s_ref$58$q),
         .clock(s_ref$58$clock)
     );
-    qp_table_scale$miss$s_ref$59 s_ref$59(
+    qp_table_scale_miss_s_ref_59 s_ref_59(
         .d(s_ref$59$d),
         .q(s_ref$59$q),
         .clock(s_ref$59$clock)
     );
-    qp_table_scale$miss$s_ref$60 s_ref$60(
+    qp_table_scale_miss_s_ref_60 s_ref_60(
         .d(s_ref$60$d),
         .q(s_ref$60$q),
         .clock(s_ref$60$clock)
     );
-    qp_table_scale$miss$s_ref$61 s_ref$61(
+    qp_table_scale_miss_s_ref_61 s_ref_61(
         .d(s_ref$61$d),
         .q(s_ref$61$q),
         .clock(s_ref$61$clock)
     );
-    qp_table_scale$miss$s_ref$62 s_ref$62(
+    qp_table_scale_miss_s_ref_62 s_ref_62(
         .d(s_ref$62$d),
         .q(s_ref$62$q),
         .clock(s_ref$62$clock)
     );
-    qp_table_scale$miss$s_ref$63 s_ref$63(
+    qp_table_scale_miss_s_ref_63 s_ref_63(
         .d(s_ref$63$d),
         .q(s_ref$63$q),
         .clock(s_ref$63$clock)
     );
-    qp_table_scale$miss$s_filled$0 s_filled$0(
+    qp_table_scale_miss_s_filled_0 s_filled_0(
         .d(s_filled$0$d),
         .q(s_filled$0$q),
         .clock(s_filled$0$clock)
     );
-    qp_table_scale$miss$s_filled$1 s_filled$1(
+    qp_table_scale_miss_s_filled_1 s_filled_1(
         .d(s_filled$1$d),
         .q(s_filled$1$q),
         .clock(s_filled$1$clock)
     );
-    qp_table_scale$miss$s_filled$2 s_filled$2(
+    qp_table_scale_miss_s_filled_2 s_filled_2(
         .d(s_filled$2$d),
         .q(s_filled$2$q),
         .clock(s_filled$2$clock)
     );
-    qp_table_scale$miss$s_filled$3 s_filled$3(
+    qp_table_scale_miss_s_filled_3 s_filled_3(
         .d(s_filled$3$d),
         .q(s_filled$3$q),
         .clock(s_filled$3$clock)
     );
-    qp_table_scale$miss$s_filled$4 s_filled$4(
+    qp_table_scale_miss_s_filled_4 s_filled_4(
         .d(s_filled$4$d),
         .q(s_filled$4$q),
         .clock(s_filled$4$clock)
     );
-    qp_table_scale$miss$s_filled$5 s_filled$5(
+    qp_table_scale_miss_s_filled_5 s_filled_5(
         .d(s_filled$5$d),
         .q(s_filled$5$q),
         .clock(s_filled$5$clock)
     );
-    qp_table_scale$miss$s_filled$6 s_filled$6(
+    qp_table_scale_miss_s_filled_6 s_filled_6(
         .d(s_filled$6$d),
         .q(s_filled$6$q),
         .clock(s_filled$6$clock)
     );
-    qp_table_scale$miss$s_filled$7 s_filled$7(
+    qp_table_scale_miss_s_filled_7 s_filled_7(
         .d(s_filled$7$d),
         .q(s_filled$7$q),
         .clock(s_filled$7$clock)
     );
-    qp_table_scale$miss$s_filled$8 s_filled$8(
+    qp_table_scale_miss_s_filled_8 s_filled_8(
         .d(s_filled$8$d),
         .q(s_filled$8$q),
         .clock(s_filled$8$clock)
     );
-    qp_table_scale$miss$s_filled$9 s_filled$9(
+    qp_table_scale_miss_s_filled_9 s_filled_9(
         .d(s_filled$9$d),
         .q(s_filled$9$q),
         .clock(s_filled$9$clock)
     );
-    qp_table_scale$miss$s_filled$10 s_filled$10(
+    qp_table_scale_miss_s_filled_10 s_filled_10(
         .d(s_filled$10$d),
         .q(s_filled$10$q),
         .clock(s_filled$10$clock)
     );
-    qp_table_scale$miss$s_filled$11 s_filled$11(
+    qp_table_scale_miss_s_filled_11 s_filled_11(
         .d(s_filled$11$d),
         .q(s_filled$11$q),
         .clock(s_filled$11$clock)
     );
-    qp_table_scale$miss$s_filled$12 s_filled$12(
+    qp_table_scale_miss_s_filled_12 s_filled_12(
         .d(s_filled$12$d),
         .q(s_filled$12$q),
         .clock(s_filled$12$clock)
     );
-    qp_table_scale$miss$s_filled$13 s_filled$13(
+    qp_table_scale_miss_s_filled_13 s_filled_13(
         .d(s_filled$13$d),
         .q(s_filled$13$q),
         .clock(s_filled$13$clock)
     );
-    qp_table_scale$miss$s_filled$14 s_filled$14(
+    qp_table_scale_miss_s_filled_14 s_filled_14(
         .d(s_filled$14$d),
         .q(s_filled$14$q),
         .clock(s_filled$14$clock)
     );
-    qp_table_scale$miss$s_filled$15 s_filled$15(
+    qp_table_scale_miss_s_filled_15 s_filled_15(
         .d(s_filled$15$d),
         .q(s_filled$15$q),
         .clock(s_filled$15$clock)
     );
-    qp_table_scale$miss$s_filled$16 s_filled$16(
+    qp_table_scale_miss_s_filled_16 s_filled_16(
         .d(s_filled$16$d),
         .q(s_filled$16$q),
         .clock(s_filled$16$clock)
     );
-    qp_table_scale$miss$s_filled$17 s_filled$17(
+    qp_table_scale_miss_s_filled_17 s_filled_17(
         .d(s_filled$17$d),
         .q(s_filled$17$q),
         .clock(s_filled$17$clock)
     );
-    qp_table_scale$miss$s_filled$18 s_filled$18(
+    qp_table_scale_miss_s_filled_18 s_filled_18(
         .d(s_filled$18$d),
         .q(s_filled$18$q),
         .clock(s_filled$18$clock)
     );
-    qp_table_scale$miss$s_filled$19 s_filled$19(
+    qp_table_scale_miss_s_filled_19 s_filled_19(
         .d(s_filled$19$d),
         .q(s_filled$19$q),
         .clock(s_filled$19$clock)
     );
-    qp_table_scale$miss$s_filled$20 s_filled$20(
+    qp_table_scale_miss_s_filled_20 s_filled_20(
         .d(s_filled$20$d),
         .q(s_filled$20$q),
         .clock(s_filled$20$clock)
     );
-    qp_table_scale$miss$s_filled$21 s_filled$21(
+    qp_table_scale_miss_s_filled_21 s_filled_21(
         .d(s_filled$21$d),
         .q(s_filled$21$q),
         .clock(s_filled$21$clock)
     );
-    qp_table_scale$miss$s_filled$22 s_filled$22(
+    qp_table_scale_miss_s_filled_22 s_filled_22(
         .d(s_filled$22$d),
         .q(s_filled$22$q),
         .clock(s_filled$22$clock)
     );
-    qp_table_scale$miss$s_filled$23 s_filled$23(
+    qp_table_scale_miss_s_filled_23 s_filled_23(
         .d(s_filled$23$d),
         .q(s_filled$23$q),
         .clock(s_filled$23$clock)
     );
-    qp_table_scale$miss$s_filled$24 s_filled$24(
+    qp_table_scale_miss_s_filled_24 s_filled_24(
         .d(s_filled$24$d),
         .q(s_filled$24$q),
         .clock(s_filled$24$clock)
     );
-    qp_table_scale$miss$s_filled$25 s_filled$25(
+    qp_table_scale_miss_s_filled_25 s_filled_25(
         .d(s_filled$25$d),
         .q(s_filled$25$q),
         .clock(s_filled$25$clock)
     );
-    qp_table_scale$miss$s_filled$26 s_filled$26(
+    qp_table_scale_miss_s_filled_26 s_filled_26(
         .d(s_filled$26$d),
         .q(s_filled$26$q),
         .clock(s_filled$26$clock)
     );
-    qp_table_scale$miss$s_filled$27 s_filled$27(
+    qp_table_scale_miss_s_filled_27 s_filled_27(
         .d(s_filled$27$d),
         .q(s_filled$27$q),
         .clock(s_filled$27$clock)
     );
-    qp_table_scale$miss$s_filled$28 s_filled$28(
+    qp_table_scale_miss_s_filled_28 s_filled_28(
         .d(s_filled$28$d),
         .q(s_filled$28$q),
         .clock(s_filled$28$clock)
     );
-    qp_table_scale$miss$s_filled$29 s_filled$29(
+    qp_table_scale_miss_s_filled_29 s_filled_29(
         .d(s_filled$29$d),
         .q(s_filled$29$q),
         .clock(s_filled$29$clock)
     );
-    qp_table_scale$miss$s_filled$30 s_filled$30(
+    qp_table_scale_miss_s_filled_30 s_filled_30(
         .d(s_filled$30$d),
         .q(s_filled$30$q),
         .clock(s_filled$30$clock)
     );
-    qp_table_scale$miss$s_filled$31 s_filled$31(
+    qp_table_scale_miss_s_filled_31 s_filled_31(
         .d(s_filled$31$d),
         .q(s_filled$31$q),
         .clock(s_filled$31$clock)
     );
-    qp_table_scale$miss$s_filled$32 s_filled$32(
+    qp_table_scale_miss_s_filled_32 s_filled_32(
         .d(s_filled$32$d),
         .q(s_filled$32$q),
         .clock(s_filled$32$clock)
     );
-    qp_table_scale$miss$s_filled$33 s_filled$33(
+    qp_table_scale_miss_s_filled_33 s_filled_33(
         .d(s_filled$33$d),
         .q(s_filled$33$q),
         .clock(s_filled$33$clock)
     );
-    qp_table_scale$miss$s_filled$34 s_filled$34(
+    qp_table_scale_miss_s_filled_34 s_filled_34(
         .d(s_filled$34$d),
         .q(s_filled$34$q),
         .clock(s_filled$34$clock)
     );
-    qp_table_scale$miss$s_filled$35 s_filled$35(
+    qp_table_scale_miss_s_filled_35 s_filled_35(
         .d(s_filled$35$d),
         .q(s_filled$35$q),
         .clock(s_filled$35$clock)
     );
-    qp_table_scale$miss$s_filled$36 s_filled$36(
+    qp_table_scale_miss_s_filled_36 s_filled_36(
         .d(s_filled$36$d),
         .q(s_filled$36$q),
         .clock(s_filled$36$clock)
     );
-    qp_table_scale$miss$s_filled$37 s_filled$37(
+    qp_table_scale_miss_s_filled_37 s_filled_37(
         .d(s_filled$37$d),
         .q(s_filled$37$q),
         .clock(s_filled$37$clock)
     );
-    qp_table_scale$miss$s_filled$38 s_filled$38(
+    qp_table_scale_miss_s_filled_38 s_filled_38(
         .d(s_filled$38$d),
         .q(s_filled$38$q),
         .clock(s_filled$38$clock)
     );
-    qp_table_scale$miss$s_filled$39 s_filled$39(
+    qp_table_scale_miss_s_filled_39 s_filled_39(
         .d(s_filled$39$d),
         .q(s_filled$39$q),
         .clock(s_filled$39$clock)
     );
-    qp_table_scale$miss$s_filled$40 s_filled$40(
+    qp_table_scale_miss_s_filled_40 s_filled_40(
         .d(s_filled$40$d),
         .q(s_filled$40$q),
         .clock(s_filled$40$clock)
     );
-    qp_table_scale$miss$s_filled$41 s_filled$41(
+    qp_table_scale_miss_s_filled_41 s_filled_41(
         .d(s_filled$41$d),
         .q(s_filled$41$q),
         .clock(s_filled$41$clock)
     );
-    qp_table_scale$miss$s_filled$42 s_filled$42(
+    qp_table_scale_miss_s_filled_42 s_filled_42(
         .d(s_filled$42$d),
         .q(s_filled$42$q),
         .clock(s_filled$42$clock)
     );
-    qp_table_scale$miss$s_filled$43 s_filled$43(
+    qp_table_scale_miss_s_filled_43 s_filled_43(
         .d(s_filled$43$d),
         .q(s_filled$43$q),
         .clock(s_filled$43$clock)
     );
-    qp_table_scale$miss$s_filled$44 s_filled$44(
+    qp_table_scale_miss_s_filled_44 s_filled_44(
         .d(s_filled$44$d),
         .q(s_filled$44$q),
         .clock(s_filled$44$clock)
     );
-    qp_table_scale$miss$s_filled$45 s_filled$45(
+    qp_table_scale_miss_s_filled_45 s_filled_45(
         .d(s_filled$45$d),
         .q(s_filled$45$q),
         .clock(s_filled$45$clock)
     );
-    qp_table_scale$miss$s_filled$46 s_filled$46(
+    qp_table_scale_miss_s_filled_46 s_filled_46(
         .d(s_filled$46$d),
         .q(s_filled$46$q),
         .clock(s_filled$46$clock)
     );
-    qp_table_scale$miss$s_filled$47 s_filled$47(
+    qp_table_scale_miss_s_filled_47 s_filled_47(
         .d(s_filled$47$d),
         .q(s_filled$47$q),
         .clock(s_filled$47$clock)
     );
-    qp_table_scale$miss$s_filled$48 s_filled$48(
+    qp_table_scale_miss_s_filled_48 s_filled_48(
         .d(s_filled$48$d),
         .q(s_filled$48$q),
         .clock(s_filled$48$clock)
     );
-    qp_table_scale$miss$s_filled$49 s_filled$49(
+    qp_table_scale_miss_s_filled_49 s_filled_49(
         .d(s_filled$49$d),
         .q(s_filled$49$q),
         .clock(s_filled$49$clock)
     );
-    qp_table_scale$miss$s_filled$50 s_filled$50(
+    qp_table_scale_miss_s_filled_50 s_filled_50(
         .d(s_filled$50$d),
         .q(s_filled$50$q),
         .clock(s_filled$50$clock)
     );
-    qp_table_scale$miss$s_filled$51 s_filled$51(
+    qp_table_scale_miss_s_filled_51 s_filled_51(
         .d(s_filled$51$d),
         .q(s_filled$51$q),
         .clock(s_filled$51$clock)
     );
-    qp_table_scale$miss$s_filled$52 s_filled$52(
+    qp_table_scale_miss_s_filled_52 s_filled_52(
         .d(s_filled$52$d),
         .q(s_filled$52$q),
         .clock(s_filled$52$clock)
     );
-    qp_table_scale$miss$s_filled$53 s_filled$53(
+    qp_table_scale_miss_s_filled_53 s_filled_53(
         .d(s_filled$53$d),
         .q(s_filled$53$q),
         .clock(s_filled$53$clock)
     );
-    qp_table_scale$miss$s_filled$54 s_filled$54(
+    qp_table_scale_miss_s_filled_54 s_filled_54(
         .d(s_filled$54$d),
         .q(s_filled$54$q),
         .clock(s_filled$54$clock)
     );
-    qp_table_scale$miss$s_filled$55 s_filled$55(
+    qp_table_scale_miss_s_filled_55 s_filled_55(
         .d(s_filled$55$d),
         .q(s_filled$55$q),
         .clock(s_filled$55$clock)
     );
-    qp_table_scale$miss$s_filled$56 s_filled$56(
+    qp_table_scale_miss_s_filled_56 s_filled_56(
         .d(s_filled$56$d),
         .q(s_filled$56$q),
         .clock(s_filled$56$clock)
     );
-    qp_table_scale$miss$s_filled$57 s_filled$57(
+    qp_table_scale_miss_s_filled_57 s_filled_57(
         .d(s_filled$57$d),
         .q(s_filled$57$q),
         .clock(s_filled$57$clock)
     );
-    qp_table_scale$miss$s_filled$58 s_filled$58(
+    qp_table_scale_miss_s_filled_58 s_filled_58(
         .d(s_filled$58$d),
         .q(s_filled$58$q),
         .clock(s_filled$58$clock)
     );
-    qp_table_scale$miss$s_filled$59 s_filled$59(
+    qp_table_scale_miss_s_filled_59 s_filled_59(
         .d(s_filled$59$d),
         .q(s_filled$59$q),
         .clock(s_filled$59$clock)
     );
-    qp_table_scale$miss$s_filled$60 s_filled$60(
+    qp_table_scale_miss_s_filled_60 s_filled_60(
         .d(s_filled$60$d),
         .q(s_filled$60$q),
         .clock(s_filled$60$clock)
     );
-    qp_table_scale$miss$s_filled$61 s_filled$61(
+    qp_table_scale_miss_s_filled_61 s_filled_61(
         .d(s_filled$61$d),
         .q(s_filled$61$q),
         .clock(s_filled$61$clock)
     );
-    qp_table_scale$miss$s_filled$62 s_filled$62(
+    qp_table_scale_miss_s_filled_62 s_filled_62(
         .d(s_filled$62$d),
         .q(s_filled$62$q),
         .clock(s_filled$62$clock)
     );
-    qp_table_scale$miss$s_filled$63 s_filled$63(
+    qp_table_scale_miss_s_filled_63 s_filled_63(
         .d(s_filled$63$d),
         .q(s_filled$63$q),
         .clock(s_filled$63$clock)
     );
-    qp_table_scale$miss$s_error$0 s_error$0(
+    qp_table_scale_miss_s_error_0 s_error_0(
         .d(s_error$0$d),
         .q(s_error$0$q),
         .clock(s_error$0$clock)
     );
-    qp_table_scale$miss$s_error$1 s_error$1(
+    qp_table_scale_miss_s_error_1 s_error_1(
         .d(s_error$1$d),
         .q(s_error$1$q),
         .clock(s_error$1$clock)
     );
-    qp_table_scale$miss$s_error$2 s_error$2(
+    qp_table_scale_miss_s_error_2 s_error_2(
         .d(s_error$2$d),
         .q(s_error$2$q),
         .clock(s_error$2$clock)
     );
-    qp_table_scale$miss$s_error$3 s_error$3(
+    qp_table_scale_miss_s_error_3 s_error_3(
         .d(s_error$3$d),
         .q(s_error$3$q),
         .clock(s_error$3$clock)
     );
-    qp_table_scale$miss$s_error$4 s_error$4(
+    qp_table_scale_miss_s_error_4 s_error_4(
         .d(s_error$4$d),
         .q(s_error$4$q),
         .clock(s_error$4$clock)
     );
-    qp_table_scale$miss$s_error$5 s_error$5(
+    qp_table_scale_miss_s_error_5 s_error_5(
         .d(s_error$5$d),
         .q(s_error$5$q),
         .clock(s_error$5$clock)
     );
-    qp_table_scale$miss$s_error$6 s_error$6(
+    qp_table_scale_miss_s_error_6 s_error_6(
         .d(s_error$6$d),
         .q(s_error$6$q),
         .clock(s_error$6$clock)
     );
-    qp_table_scale$miss$s_error$7 s_error$7(
+    qp_table_scale_miss_s_error_7 s_error_7(
         .d(s_error$7$d),
         .q(s_error$7$q),
         .clock(s_error$7$clock)
     );
-    qp_table_scale$miss$s_error$8 s_error$8(
+    qp_table_scale_miss_s_error_8 s_error_8(
         .d(s_error$8$d),
         .q(s_error$8$q),
         .clock(s_error$8$clock)
     );
-    qp_table_scale$miss$s_error$9 s_error$9(
+    qp_table_scale_miss_s_error_9 s_error_9(
         .d(s_error$9$d),
         .q(s_error$9$q),
         .clock(s_error$9$clock)
     );
-    qp_table_scale$miss$s_error$10 s_error$10(
+    qp_table_scale_miss_s_error_10 s_error_10(
         .d(s_error$10$d),
         .q(s_error$10$q),
         .clock(s_error$10$clock)
     );
-    qp_table_scale$miss$s_error$11 s_error$11(
+    qp_table_scale_miss_s_error_11 s_error_11(
         .d(s_error$11$d),
         .q(s_error$11$q),
         .clock(s_error$11$clock)
     );
-    qp_table_scale$miss$s_error$12 s_error$12(
+    qp_table_scale_miss_s_error_12 s_error_12(
         .d(s_error$12$d),
         .q(s_error$12$q),
         .clock(s_error$12$clock)
     );
-    qp_table_scale$miss$s_error$13 s_error$13(
+    qp_table_scale_miss_s_error_13 s_error_13(
         .d(s_error$13$d),
         .q(s_error$13$q),
         .clock(s_error$13$clock)
     );
-    qp_table_scale$miss$s_error$14 s_error$14(
+    qp_table_scale_miss_s_error_14 s_error_14(
         .d(s_error$14$d),
         .q(s_error$14$q),
         .clock(s_error$14$clock)
     );
-    qp_table_scale$miss$s_error$15 s_error$15(
+    qp_table_scale_miss_s_error_15 s_error_15(
         .d(s_error$15$d),
         .q(s_error$15$q),
         .clock(s_error$15$clock)
     );
-    qp_table_scale$miss$s_error$16 s_error$16(
+    qp_table_scale_miss_s_error_16 s_error_16(
         .d(s_error$16$d),
         .q(s_error$16$q),
         .clock(s_error$16$clock)
     );
-    qp_table_scale$miss$s_error$17 s_error$17(
+    qp_table_scale_miss_s_error_17 s_error_17(
         .d(s_error$17$d),
         .q(s_error$17$q),
         .clock(s_error$17$clock)
     );
-    qp_table_scale$miss$s_error$18 s_error$18(
+    qp_table_scale_miss_s_error_18 s_error_18(
         .d(s_error$18$d),
         .q(s_error$18$q),
         .clock(s_error$18$clock)
     );
-    qp_table_scale$miss$s_error$19 s_error$19(
+    qp_table_scale_miss_s_error_19 s_error_19(
         .d(s_error$19$d),
         .q(s_error$19$q),
         .clock(s_error$19$clock)
     );
-    qp_table_scale$miss$s_error$20 s_error$20(
+    qp_table_scale_miss_s_error_20 s_error_20(
         .d(s_error$20$d),
         .q(s_error$20$q),
         .clock(s_error$20$clock)
     );
-    qp_table_scale$miss$s_error$21 s_error$21(
+    qp_table_scale_miss_s_error_21 s_error_21(
         .d(s_error$21$d),
         .q(s_error$21$q),
         .clock(s_error$21$clock)
     );
-    qp_table_scale$miss$s_error$22 s_error$22(
+    qp_table_scale_miss_s_error_22 s_error_22(
         .d(s_error$22$d),
         .q(s_error$22$q),
         .clock(s_error$22$clock)
     );
-    qp_table_scale$miss$s_error$23 s_error$23(
+    qp_table_scale_miss_s_error_23 s_error_23(
         .d(s_error$23$d),
         .q(s_error$23$q),
         .clock(s_error$23$clock)
     );
-    qp_table_scale$miss$s_error$24 s_error$24(
+    qp_table_scale_miss_s_error_24 s_error_24(
         .d(s_error$24$d),
         .q(s_error$24$q),
         .clock(s_error$24$clock)
     );
-    qp_table_scale$miss$s_error$25 s_error$25(
+    qp_table_scale_miss_s_error_25 s_error_25(
         .d(s_error$25$d),
         .q(s_error$25$q),
         .clock(s_error$25$clock)
     );
-    qp_table_scale$miss$s_error$26 s_error$26(
+    qp_table_scale_miss_s_error_26 s_error_26(
         .d(s_error$26$d),
         .q(s_error$26$q),
         .clock(s_error$26$clock)
     );
-    qp_table_scale$miss$s_error$27 s_error$27(
+    qp_table_scale_miss_s_error_27 s_error_27(
         .d(s_error$27$d),
         .q(s_error$27$q),
         .clock(s_error$27$clock)
     );
-    qp_table_scale$miss$s_error$28 s_error$28(
+    qp_table_scale_miss_s_error_28 s_error_28(
         .d(s_error$28$d),
         .q(s_error$28$q),
         .clock(s_error$28$clock)
     );
-    qp_table_scale$miss$s_error$29 s_error$29(
+    qp_table_scale_miss_s_error_29 s_error_29(
         .d(s_error$29$d),
         .q(s_error$29$q),
         .clock(s_error$29$clock)
     );
-    qp_table_scale$miss$s_error$30 s_error$30(
+    qp_table_scale_miss_s_error_30 s_error_30(
         .d(s_error$30$d),
         .q(s_error$30$q),
         .clock(s_error$30$clock)
     );
-    qp_table_scale$miss$s_error$31 s_error$31(
+    qp_table_scale_miss_s_error_31 s_error_31(
         .d(s_error$31$d),
         .q(s_error$31$q),
         .clock(s_error$31$clock)
     );
-    qp_table_scale$miss$s_error$32 s_error$32(
+    qp_table_scale_miss_s_error_32 s_error_32(
         .d(s_error$32$d),
         .q(s_error$32$q),
         .clock(s_error$32$clock)
     );
-    qp_table_scale$miss$s_error$33 s_error$33(
+    qp_table_scale_miss_s_error_33 s_error_33(
         .d(s_error$33$d),
         .q(s_error$33$q),
         .clock(s_error$33$clock)
     );
-    qp_table_scale$miss$s_error$34 s_error$34(
+    qp_table_scale_miss_s_error_34 s_error_34(
         .d(s_error$34$d),
         .q(s_error$34$q),
         .clock(s_error$34$clock)
     );
-    qp_table_scale$miss$s_error$35 s_error$35(
+    qp_table_scale_miss_s_error_35 s_error_35(
         .d(s_error$35$d),
         .q(s_error$35$q),
         .clock(s_error$35$clock)
     );
-    qp_table_scale$miss$s_error$36 s_error$36(
+    qp_table_scale_miss_s_error_36 s_error_36(
         .d(s_error$36$d),
         .q(s_error$36$q),
         .clock(s_error$36$clock)
     );
-    qp_table_scale$miss$s_error$37 s_error$37(
+    qp_table_scale_miss_s_error_37 s_error_37(
         .d(s_error$37$d),
         .q(s_error$37$q),
         .clock(s_error$37$clock)
     );
-    qp_table_scale$miss$s_error$38 s_error$38(
+    qp_table_scale_miss_s_error_38 s_error_38(
         .d(s_error$38$d),
         .q(s_error$38$q),
         .clock(s_error$38$clock)
     );
-    qp_table_scale$miss$s_error$39 s_error$39(
+    qp_table_scale_miss_s_error_39 s_error_39(
         .d(s_error$39$d),
         .q(s_error$39$q),
         .clock(s_error$39$clock)
     );
-    qp_table_scale$miss$s_error$40 s_error$40(
+    qp_table_scale_miss_s_error_40 s_error_40(
         .d(s_error$40$d),
         .q(s_error$40$q),
         .clock(s_error$40$clock)
     );
-    qp_table_scale$miss$s_error$41 s_error$41(
+    qp_table_scale_miss_s_error_41 s_error_41(
         .d(s_error$41$d),
         .q(s_error$41$q),
         .clock(s_error$41$clock)
     );
-    qp_table_scale$miss$s_error$42 s_error$42(
+    qp_table_scale_miss_s_error_42 s_error_42(
         .d(s_error$42$d),
         .q(s_error$42$q),
         .clock(s_error$42$clock)
     );
-    qp_table_scale$miss$s_error$43 s_error$43(
+    qp_table_scale_miss_s_error_43 s_error_43(
         .d(s_error$43$d),
         .q(s_error$43$q),
         .clock(s_error$43$clock)
     );
-    qp_table_scale$miss$s_error$44 s_error$44(
+    qp_table_scale_miss_s_error_44 s_error_44(
         .d(s_error$44$d),
         .q(s_error$44$q),
         .clock(s_error$44$clock)
     );
-    qp_table_scale$miss$s_error$45 s_error$45(
+    qp_table_scale_miss_s_error_45 s_error_45(
         .d(s_error$45$d),
         .q(s_error$45$q),
         .clock(s_error$45$clock)
     );
-    qp_table_scale$miss$s_error$46 s_error$46(
+    qp_table_scale_miss_s_error_46 s_error_46(
         .d(s_error$46$d),
         .q(s_error$46$q),
         .clock(s_error$46$clock)
     );
-    qp_table_scale$miss$s_error$47 s_error$47(
+    qp_table_scale_miss_s_error_47 s_error_47(
         .d(s_error$47$d),
         .q(s_error$47$q),
         .clock(s_error$47$clock)
     );
-    qp_table_scale$miss$s_error$48 s_error$48(
+    qp_table_scale_miss_s_error_48 s_error_48(
         .d(s_error$48$d),
         .q(s_error$48$q),
         .clock(s_error$48$clock)
     );
-    qp_table_scale$miss$s_error$49 s_error$49(
+    qp_table_scale_miss_s_error_49 s_error_49(
         .d(s_error$49$d),
         .q(s_error$49$q),
         .clock(s_error$49$clock)
     );
-    qp_table_scale$miss$s_error$50 s_error$50(
+    qp_table_scale_miss_s_error_50 s_error_50(
         .d(s_error$50$d),
         .q(s_error$50$q),
         .clock(s_error$50$clock)
     );
-    qp_table_scale$miss$s_error$51 s_error$51(
+    qp_table_scale_miss_s_error_51 s_error_51(
         .d(s_error$51$d),
         .q(s_error$51$q),
         .clock(s_error$51$clock)
     );
-    qp_table_scale$miss$s_error$52 s_error$52(
+    qp_table_scale_miss_s_error_52 s_error_52(
         .d(s_error$52$d),
         .q(s_error$52$q),
         .clock(s_error$52$clock)
     );
-    qp_table_scale$miss$s_error$53 s_error$53(
+    qp_table_scale_miss_s_error_53 s_error_53(
         .d(s_error$53$d),
         .q(s_error$53$q),
         .clock(s_error$53$clock)
     );
-    qp_table_scale$miss$s_error$54 s_error$54(
+    qp_table_scale_miss_s_error_54 s_error_54(
         .d(s_error$54$d),
         .q(s_error$54$q),
         .clock(s_error$54$clock)
     );
-    qp_table_scale$miss$s_error$55 s_error$55(
+    qp_table_scale_miss_s_error_55 s_error_55(
         .d(s_error$55$d),
         .q(s_error$55$q),
         .clock(s_error$55$clock)
     );
-    qp_table_scale$miss$s_error$56 s_error$56(
+    qp_table_scale_miss_s_error_56 s_error_56(
         .d(s_error$56$d),
         .q(s_error$56$q),
         .clock(s_error$56$clock)
     );
-    qp_table_scale$miss$s_error$57 s_error$57(
+    qp_table_scale_miss_s_error_57 s_error_57(
         .d(s_error$57$d),
         .q(s_error$57$q),
         .clock(s_error$57$clock)
     );
-    qp_table_scale$miss$s_error$58 s_error$58(
+    qp_table_scale_miss_s_error_58 s_error_58(
         .d(s_error$58$d),
         .q(s_error$58$q),
         .clock(s_error$58$clock)
     );
-    qp_table_scale$miss$s_error$59 s_error$59(
+    qp_table_scale_miss_s_error_59 s_error_59(
         .d(s_error$59$d),
         .q(s_error$59$q),
         .clock(s_error$59$clock)
     );
-    qp_table_scale$miss$s_error$60 s_error$60(
+    qp_table_scale_miss_s_error_60 s_error_60(
         .d(s_error$60$d),
         .q(s_error$60$q),
         .clock(s_error$60$clock)
     );
-    qp_table_scale$miss$s_error$61 s_error$61(
+    qp_table_scale_miss_s_error_61 s_error_61(
         .d(s_error$61$d),
         .q(s_error$61$q),
         .clock(s_error$61$clock)
     );
-    qp_table_scale$miss$s_error$62 s_error$62(
+    qp_table_scale_miss_s_error_62 s_error_62(
         .d(s_error$62$d),
         .q(s_error$62$q),
         .clock(s_error$62$clock)
     );
-    qp_table_scale$miss$s_error$63 s_error$63(
+    qp_table_scale_miss_s_error_63 s_error_63(
         .d(s_error$63$d),
         .q(s_error$63$q),
         .clock(s_error$63$clock)
     );
-    qp_table_scale$miss$s_pending$0 s_pending$0(
+    qp_table_scale_miss_s_pending_0 s_pending_0(
         .d(s_pending$0$d),
         .q(s_pending$0$q),
         .clock(s_pending$0$clock)
     );
-    qp_table_scale$miss$s_pending$1 s_pending$1(
+    qp_table_scale_miss_s_pending_1 s_pending_1(
         .d(s_pending$1$d),
         .q(s_pending$1$q),
         .clock(s_pending$1$clock)
     );
-    qp_table_scale$miss$s_pending$2 s_pending$2(
+    qp_table_scale_miss_s_pending_2 s_pending_2(
         .d(s_pending$2$d),
         .q(s_pending$2$q),
         .clock(s_pending$2$clock)
     );
-    qp_table_scale$miss$s_pending$3 s_pending$3(
+    qp_table_scale_miss_s_pending_3 s_pending_3(
         .d(s_pending$3$d),
         .q(s_pending$3$q),
         .clock(s_pending$3$clock)
     );
-    qp_table_scale$miss$s_pending$4 s_pending$4(
+    qp_table_scale_miss_s_pending_4 s_pending_4(
         .d(s_pending$4$d),
         .q(s_pending$4$q),
         .clock(s_pending$4$clock)
     );
-    qp_table_scale$miss$s_pending$5 s_pending$5(
+    qp_table_scale_miss_s_pending_5 s_pending_5(
         .d(s_pending$5$d),
         .q(s_pending$5$q),
         .clock(s_pending$5$clock)
     );
-    qp_table_scale$miss$s_pending$6 s_pending$6(
+    qp_table_scale_miss_s_pending_6 s_pending_6(
         .d(s_pending$6$d),
         .q(s_pending$6$q),
         .clock(s_pending$6$clock)
     );
-    qp_table_scale$miss$s_pending$7 s_pending$7(
+    qp_table_scale_miss_s_pending_7 s_pending_7(
         .d(s_pending$7$d),
         .q(s_pending$7$q),
         .clock(s_pending$7$clock)
     );
-    qp_table_scale$miss$s_pending$8 s_pending$8(
+    qp_table_scale_miss_s_pending_8 s_pending_8(
         .d(s_pending$8$d),
         .q(s_pending$8$q),
         .clock(s_pending$8$clock)
     );
-    qp_table_scale$miss$s_pending$9 s_pending$9(
+    qp_table_scale_miss_s_pending_9 s_pending_9(
         .d(s_pending$9$d),
         .q(s_pending$9$q),
         .clock(s_pending$9$clock)
     );
-    qp_table_scale$miss$s_pending$10 s_pending$10(
+    qp_table_scale_miss_s_pending_10 s_pending_10(
         .d(s_pending$10$d),
         .q(s_pending$10$q),
         .clock(s_pending$10$clock)
     );
-    qp_table_scale$miss$s_pending$11 s_pending$11(
+    qp_table_scale_miss_s_pending_11 s_pending_11(
         .d(s_pending$11$d),
         .q(s_pending$11$q),
         .clock(s_pending$11$clock)
     );
-    qp_table_scale$miss$s_pending$12 s_pending$12(
+    qp_table_scale_miss_s_pending_12 s_pending_12(
         .d(s_pending$12$d),
         .q(s_pending$12$q),
         .clock(s_pending$12$clock)
     );
-    qp_table_scale$miss$s_pending$13 s_pending$13(
+    qp_table_scale_miss_s_pending_13 s_pending_13(
         .d(s_pending$13$d),
         .q(s_pending$13$q),
         .clock(s_pending$13$clock)
     );
-    qp_table_scale$miss$s_pending$14 s_pending$14(
+    qp_table_scale_miss_s_pending_14 s_pending_14(
         .d(s_pending$14$d),
         .q(s_pending$14$q),
         .clock(s_pending$14$clock)
     );
-    qp_table_scale$miss$s_pending$15 s_pending$15(
+    qp_table_scale_miss_s_pending_15 s_pending_15(
         .d(s_pending$15$d),
         .q(s_pending$15$q),
         .clock(s_pending$15$clock)
     );
-    qp_table_scale$miss$s_pending$16 s_pending$16(
+    qp_table_scale_miss_s_pending_16 s_pending_16(
         .d(s_pending$16$d),
         .q(s_pending$16$q),
         .clock(s_pending$16$clock)
     );
-    qp_table_scale$miss$s_pending$17 s_pending$17(
+    qp_table_scale_miss_s_pending_17 s_pending_17(
         .d(s_pending$17$d),
         .q(s_pending$17$q),
         .clock(s_pending$17$clock)
     );
-    qp_table_scale$miss$s_pending$18 s_pending$18(
+    qp_table_scale_miss_s_pending_18 s_pending_18(
         .d(s_pending$18$d),
         .q(s_pending$18$q),
         .clock(s_pending$18$clock)
     );
-    qp_table_scale$miss$s_pending$19 s_pending$19(
+    qp_table_scale_miss_s_pending_19 s_pending_19(
         .d(s_pending$19$d),
         .q(s_pending$19$q),
         .clock(s_pending$19$clock)
     );
-    qp_table_scale$miss$s_pending$20 s_pending$20(
+    qp_table_scale_miss_s_pending_20 s_pending_20(
         .d(s_pending$20$d),
         .q(s_pending$20$q),
         .clock(s_pending$20$clock)
     );
-    qp_table_scale$miss$s_pending$21 s_pending$21(
+    qp_table_scale_miss_s_pending_21 s_pending_21(
         .d(s_pending$21$d),
         .q(s_pending$21$q),
         .clock(s_pending$21$clock)
     );
-    qp_table_scale$miss$s_pending$22 s_pending$22(
+    qp_table_scale_miss_s_pending_22 s_pending_22(
         .d(s_pending$22$d),
         .q(s_pending$22$q),
         .clock(s_pending$22$clock)
     );
-    qp_table_scale$miss$s_pending$23 s_pending$23(
+    qp_table_scale_miss_s_pending_23 s_pending_23(
         .d(s_pending$23$d),
         .q(s_pending$23$q),
         .clock(s_pending$23$clock)
     );
-    qp_table_scale$miss$s_pending$24 s_pending$24(
+    qp_table_scale_miss_s_pending_24 s_pending_24(
         .d(s_pending$24$d),
         .q(s_pending$24$q),
         .clock(s_pending$24$clock)
     );
-    qp_table_scale$miss$s_pending$25 s_pending$25(
+    qp_table_scale_miss_s_pending_25 s_pending_25(
         .d(s_pending$25$d),
         .q(s_pending$25$q),
         .clock(s_pending$25$clock)
     );
-    qp_table_scale$miss$s_pending$26 s_pending$26(
+    qp_table_scale_miss_s_pending_26 s_pending_26(
         .d(s_pending$26$d),
         .q(s_pending$26$q),
         .clock(s_pending$26$clock)
     );
-    qp_table_scale$miss$s_pending$27 s_pending$27(
+    qp_table_scale_miss_s_pending_27 s_pending_27(
         .d(s_pending$27$d),
         .q(s_pending$27$q),
         .clock(s_pending$27$clock)
     );
-    qp_table_scale$miss$s_pending$28 s_pending$28(
+    qp_table_scale_miss_s_pending_28 s_pending_28(
         .d(s_pending$28$d),
         .q(s_pending$28$q),
         .clock(s_pending$28$clock)
     );
-    qp_table_scale$miss$s_pending$29 s_pending$29(
+    qp_table_scale_miss_s_pending_29 s_pending_29(
         .d(s_pending$29$d),
         .q(s_pending$29$q),
         .clock(s_pending$29$clock)
     );
-    qp_table_scale$miss$s_pending$30 s_pending$30(
+    qp_table_scale_miss_s_pending_30 s_pending_30(
         .d(s_pending$30$d),
         .q(s_pending$30$q),
         .clock(s_pending$30$clock)
     );
-    qp_table_scale$miss$s_pending$31 s_pending$31(
+    qp_table_scale_miss_s_pending_31 s_pending_31(
         .d(s_pending$31$d),
         .q(s_pending$31$q),
         .clock(s_pending$31$clock)
     );
-    qp_table_scale$miss$s_pending$32 s_pending$32(
+    qp_table_scale_miss_s_pending_32 s_pending_32(
         .d(s_pending$32$d),
         .q(s_pending$32$q),
         .clock(s_pending$32$clock)
     );
-    qp_table_scale$miss$s_pending$33 s_pending$33(
+    qp_table_scale_miss_s_pending_33 s_pending_33(
         .d(s_pending$33$d),
         .q(s_pending$33$q),
         .clock(s_pending$33$clock)
     );
-    qp_table_scale$miss$s_pending$34 s_pending$34(
+    qp_table_scale_miss_s_pending_34 s_pending_34(
         .d(s_pending$34$d),
         .q(s_pending$34$q),
         .clock(s_pending$34$clock)
     );
-    qp_table_scale$miss$s_pending$35 s_pending$35(
+    qp_table_scale_miss_s_pending_35 s_pending_35(
         .d(s_pending$35$d),
         .q(s_pending$35$q),
         .clock(s_pending$35$clock)
     );
-    qp_table_scale$miss$s_pending$36 s_pending$36(
+    qp_table_scale_miss_s_pending_36 s_pending_36(
         .d(s_pending$36$d),
         .q(s_pending$36$q),
         .clock(s_pending$36$clock)
     );
-    qp_table_scale$miss$s_pending$37 s_pending$37(
+    qp_table_scale_miss_s_pending_37 s_pending_37(
         .d(s_pending$37$d),
         .q(s_pending$37$q),
         .clock(s_pending$37$clock)
     );
-    qp_table_scale$miss$s_pending$38 s_pending$38(
+    qp_table_scale_miss_s_pending_38 s_pending_38(
         .d(s_pending$38$d),
         .q(s_pending$38$q),
         .clock(s_pending$38$clock)
     );
-    qp_table_scale$miss$s_pending$39 s_pending$39(
+    qp_table_scale_miss_s_pending_39 s_pending_39(
         .d(s_pending$39$d),
         .q(s_pending$39$q),
         .clock(s_pending$39$clock)
     );
-    qp_table_scale$miss$s_pending$40 s_pending$40(
+    qp_table_scale_miss_s_pending_40 s_pending_40(
         .d(s_pending$40$d),
         .q(s_pending$40$q),
         .clock(s_pending$40$clock)
     );
-    qp_table_scale$miss$s_pending$41 s_pending$41(
+    qp_table_scale_miss_s_pending_41 s_pending_41(
         .d(s_pending$41$d),
         .q(s_pending$41$q),
         .clock(s_pending$41$clock)
     );
-    qp_table_scale$miss$s_pending$42 s_pending$42(
+    qp_table_scale_miss_s_pending_42 s_pending_42(
         .d(s_pending$42$d),
         .q(s_pending$42$q),
         .clock(s_pending$42$clock)
     );
-    qp_table_scale$miss$s_pending$43 s_pending$43(
+    qp_table_scale_miss_s_pending_43 s_pending_43(
         .d(s_pending$43$d),
         .q(s_pending$43$q),
         .clock(s_pending$43$clock)
     );
-    qp_table_scale$miss$s_pending$44 s_pending$44(
+    qp_table_scale_miss_s_pending_44 s_pending_44(
         .d(s_pending$44$d),
         .q(s_pending$44$q),
         .clock(s_pending$44$clock)
     );
-    qp_table_scale$miss$s_pending$45 s_pending$45(
+    qp_table_scale_miss_s_pending_45 s_pending_45(
         .d(s_pending$45$d),
         .q(s_pending$45$q),
         .clock(s_pending$45$clock)
     );
-    qp_table_scale$miss$s_pending$46 s_pending$46(
+    qp_table_scale_miss_s_pending_46 s_pending_46(
         .d(s_pending$46$d),
         .q(s_pending$46$q),
         .clock(s_pending$46$clock)
     );
-    qp_table_scale$miss$s_pending$47 s_pending$47(
+    qp_table_scale_miss_s_pending_47 s_pending_47(
         .d(s_pending$47$d),
         .q(s_pending$47$q),
         .clock(s_pending$47$clock)
     );
-    qp_table_scale$miss$s_pending$48 s_pending$48(
+    qp_table_scale_miss_s_pending_48 s_pending_48(
         .d(s_pending$48$d),
         .q(s_pending$48$q),
         .clock(s_pending$48$clock)
     );
-    qp_table_scale$miss$s_pending$49 s_pending$49(
+    qp_table_scale_miss_s_pending_49 s_pending_49(
         .d(s_pending$49$d),
         .q(s_pending$49$q),
         .clock(s_pending$49$clock)
     );
-    qp_table_scale$miss$s_pending$50 s_pending$50(
+    qp_table_scale_miss_s_pending_50 s_pending_50(
         .d(s_pending$50$d),
         .q(s_pending$50$q),
         .clock(s_pending$50$clock)
     );
-    qp_table_scale$miss$s_pending$51 s_pending$51(
+    qp_table_scale_miss_s_pending_51 s_pending_51(
         .d(s_pending$51$d),
         .q(s_pending$51$q),
         .clock(s_pending$51$clock)
     );
-    qp_table_scale$miss$s_pending$52 s_pending$52(
+    qp_table_scale_miss_s_pending_52 s_pending_52(
         .d(s_pending$52$d),
         .q(s_pending$52$q),
         .clock(s_pending$52$clock)
     );
-    qp_table_scale$miss$s_pending$53 s_pending$53(
+    qp_table_scale_miss_s_pending_53 s_pending_53(
         .d(s_pending$53$d),
         .q(s_pending$53$q),
         .clock(s_pending$53$clock)
     );
-    qp_table_scale$miss$s_pending$54 s_pending$54(
+    qp_table_scale_miss_s_pending_54 s_pending_54(
         .d(s_pending$54$d),
         .q(s_pending$54$q),
         .clock(s_pending$54$clock)
     );
-    qp_table_scale$miss$s_pending$55 s_pending$55(
+    qp_table_scale_miss_s_pending_55 s_pending_55(
         .d(s_pending$55$d),
         .q(s_pending$55$q),
         .clock(s_pending$55$clock)
     );
-    qp_table_scale$miss$s_pending$56 s_pending$56(
+    qp_table_scale_miss_s_pending_56 s_pending_56(
         .d(s_pending$56$d),
         .q(s_pending$56$q),
         .clock(s_pending$56$clock)
     );
-    qp_table_scale$miss$s_pending$57 s_pending$57(
+    qp_table_scale_miss_s_pending_57 s_pending_57(
         .d(s_pending$57$d),
         .q(s_pending$57$q),
         .clock(s_pending$57$clock)
     );
-    qp_table_scale$miss$s_pending$58 s_pending$58(
+    qp_table_scale_miss_s_pending_58 s_pending_58(
         .d(s_pending$58$d),
         .q(s_pending$58$q),
         .clock(s_pending$58$clock)
     );
-    qp_table_scale$miss$s_pending$59 s_pending$59(
+    qp_table_scale_miss_s_pending_59 s_pending_59(
         .d(s_pending$59$d),
         .q(s_pending$59$q),
         .clock(s_pending$59$clock)
     );
-    qp_table_scale$miss$s_pending$60 s_pending$60(
+    qp_table_scale_miss_s_pending_60 s_pending_60(
         .d(s_pending$60$d),
         .q(s_pending$60$q),
         .clock(s_pending$60$clock)
     );
-    qp_table_scale$miss$s_pending$61 s_pending$61(
+    qp_table_scale_miss_s_pending_61 s_pending_61(
         .d(s_pending$61$d),
         .q(s_pending$61$q),
         .clock(s_pending$61$clock)
     );
-    qp_table_scale$miss$s_pending$62 s_pending$62(
+    qp_table_scale_miss_s_pending_62 s_pending_62(
         .d(s_pending$62$d),
         .q(s_pending$62$q),
         .clock(s_pending$62$clock)
     );
-    qp_table_scale$miss$s_pending$63 s_pending$63(
+    qp_table_scale_miss_s_pending_63 s_pending_63(
         .d(s_pending$63$d),
         .q(s_pending$63$q),
         .clock(s_pending$63$clock)
     );
-    qp_table_scale$miss$s_inc$0 s_inc$0(
+    qp_table_scale_miss_s_inc_0 s_inc_0(
         .d(s_inc$0$d),
         .q(s_inc$0$q),
         .clock(s_inc$0$clock)
     );
-    qp_table_scale$miss$s_inc$1 s_inc$1(
+    qp_table_scale_miss_s_inc_1 s_inc_1(
         .d(s_inc$1$d),
         .q(s_inc$1$q),
         .clock(s_inc$1$clock)
     );
-    qp_table_scale$miss$s_inc$2 s_inc$2(
+    qp_table_scale_miss_s_inc_2 s_inc_2(
         .d(s_inc$2$d),
         .q(s_inc$2$q),
         .clock(s_inc$2$clock)
     );
-    qp_table_scale$miss$s_inc$3 s_inc$3(
+    qp_table_scale_miss_s_inc_3 s_inc_3(
         .d(s_inc$3$d),
         .q(s_inc$3$q),
         .clock(s_inc$3$clock)
     );
-    qp_table_scale$miss$s_inc$4 s_inc$4(
+    qp_table_scale_miss_s_inc_4 s_inc_4(
         .d(s_inc$4$d),
         .q(s_inc$4$q),
         .clock(s_inc$4$clock)
     );
-    qp_table_scale$miss$s_inc$5 s_inc$5(
+    qp_table_scale_miss_s_inc_5 s_inc_5(
         .d(s_inc$5$d),
         .q(s_inc$5$q),
         .clock(s_inc$5$clock)
     );
-    qp_table_scale$miss$s_inc$6 s_inc$6(
+    qp_table_scale_miss_s_inc_6 s_inc_6(
         .d(s_inc$6$d),
         .q(s_inc$6$q),
         .clock(s_inc$6$clock)
     );
-    qp_table_scale$miss$s_inc$7 s_inc$7(
+    qp_table_scale_miss_s_inc_7 s_inc_7(
         .d(s_inc$7$d),
         .q(s_inc$7$q),
         .clock(s_inc$7$clock)
     );
-    qp_table_scale$miss$s_inc$8 s_inc$8(
+    qp_table_scale_miss_s_inc_8 s_inc_8(
         .d(s_inc$8$d),
         .q(s_inc$8$q),
         .clock(s_inc$8$clock)
     );
-    qp_table_scale$miss$s_inc$9 s_inc$9(
+    qp_table_scale_miss_s_inc_9 s_inc_9(
         .d(s_inc$9$d),
         .q(s_inc$9$q),
         .clock(s_inc$9$clock)
     );
-    qp_table_scale$miss$s_inc$10 s_inc$10(
+    qp_table_scale_miss_s_inc_10 s_inc_10(
         .d(s_inc$10$d),
         .q(s_inc$10$q),
         .clock(s_inc$10$clock)
     );
-    qp_table_scale$miss$s_inc$11 s_inc$11(
+    qp_table_scale_miss_s_inc_11 s_inc_11(
         .d(s_inc$11$d),
         .q(s_inc$11$q),
         .clock(s_inc$11$clock)
     );
-    qp_table_scale$miss$s_inc$12 s_inc$12(
+    qp_table_scale_miss_s_inc_12 s_inc_12(
         .d(s_inc$12$d),
         .q(s_inc$12$q),
         .clock(s_inc$12$clock)
     );
-    qp_table_scale$miss$s_inc$13 s_inc$13(
+    qp_table_scale_miss_s_inc_13 s_inc_13(
         .d(s_inc$13$d),
         .q(s_inc$13$q),
         .clock(s_inc$13$clock)
     );
-    qp_table_scale$miss$s_inc$14 s_inc$14(
+    qp_table_scale_miss_s_inc_14 s_inc_14(
         .d(s_inc$14$d),
         .q(s_inc$14$q),
         .clock(s_inc$14$clock)
     );
-    qp_table_scale$miss$s_inc$15 s_inc$15(
+    qp_table_scale_miss_s_inc_15 s_inc_15(
         .d(s_inc$15$d),
         .q(s_inc$15$q),
         .clock(s_inc$15$clock)
     );
-    qp_table_scale$miss$s_inc$16 s_inc$16(
+    qp_table_scale_miss_s_inc_16 s_inc_16(
         .d(s_inc$16$d),
         .q(s_inc$16$q),
         .clock(s_inc$16$clock)
     );
-    qp_table_scale$miss$s_inc$17 s_inc$17(
+    qp_table_scale_miss_s_inc_17 s_inc_17(
         .d(s_inc$17$d),
         .q(s_inc$17$q),
         .clock(s_inc$17$clock)
     );
-    qp_table_scale$miss$s_inc$18 s_inc$18(
+    qp_table_scale_miss_s_inc_18 s_inc_18(
         .d(s_inc$18$d),
         .q(s_inc$18$q),
         .clock(s_inc$18$clock)
     );
-    qp_table_scale$miss$s_inc$19 s_inc$19(
+    qp_table_scale_miss_s_inc_19 s_inc_19(
         .d(s_inc$19$d),
         .q(s_inc$19$q),
         .clock(s_inc$19$clock)
     );
-    qp_table_scale$miss$s_inc$20 s_inc$20(
+    qp_table_scale_miss_s_inc_20 s_inc_20(
         .d(s_inc$20$d),
         .q(s_inc$20$q),
         .clock(s_inc$20$clock)
     );
-    qp_table_scale$miss$s_inc$21 s_inc$21(
+    qp_table_scale_miss_s_inc_21 s_inc_21(
         .d(s_inc$21$d),
         .q(s_inc$21$q),
         .clock(s_inc$21$clock)
     );
-    qp_table_scale$miss$s_inc$22 s_inc$22(
+    qp_table_scale_miss_s_inc_22 s_inc_22(
         .d(s_inc$22$d),
         .q(s_inc$22$q),
         .clock(s_inc$22$clock)
     );
-    qp_table_scale$miss$s_inc$23 s_inc$23(
+    qp_table_scale_miss_s_inc_23 s_inc_23(
         .d(s_inc$23$d),
         .q(s_inc$23$q),
         .clock(s_inc$23$clock)
     );
-    qp_table_scale$miss$s_inc$24 s_inc$24(
+    qp_table_scale_miss_s_inc_24 s_inc_24(
         .d(s_inc$24$d),
         .q(s_inc$24$q),
         .clock(s_inc$24$clock)
     );
-    qp_table_scale$miss$s_inc$25 s_inc$25(
+    qp_table_scale_miss_s_inc_25 s_inc_25(
         .d(s_inc$25$d),
         .q(s_inc$25$q),
         .clock(s_inc$25$clock)
     );
-    qp_table_scale$miss$s_inc$26 s_inc$26(
+    qp_table_scale_miss_s_inc_26 s_inc_26(
         .d(s_inc$26$d),
         .q(s_inc$26$q),
         .clock(s_inc$26$clock)
     );
-    qp_table_scale$miss$s_inc$27 s_inc$27(
+    qp_table_scale_miss_s_inc_27 s_inc_27(
         .d(s_inc$27$d),
         .q(s_inc$27$q),
         .clock(s_inc$27$clock)
     );
-    qp_table_scale$miss$s_inc$28 s_inc$28(
+    qp_table_scale_miss_s_inc_28 s_inc_28(
         .d(s_inc$28$d),
         .q(s_inc$28$q),
         .clock(s_inc$28$clock)
     );
-    qp_table_scale$miss$s_inc$29 s_inc$29(
+    qp_table_scale_miss_s_inc_29 s_inc_29(
         .d(s_inc$29$d),
         .q(s_inc$29$q),
         .clock(s_inc$29$clock)
     );
-    qp_table_scale$miss$s_inc$30 s_inc$30(
+    qp_table_scale_miss_s_inc_30 s_inc_30(
         .d(s_inc$30$d),
         .q(s_inc$30$q),
         .clock(s_inc$30$clock)
     );
-    qp_table_scale$miss$s_inc$31 s_inc$31(
+    qp_table_scale_miss_s_inc_31 s_inc_31(
         .d(s_inc$31$d),
         .q(s_inc$31$q),
         .clock(s_inc$31$clock)
     );
-    qp_table_scale$miss$s_inc$32 s_inc$32(
+    qp_table_scale_miss_s_inc_32 s_inc_32(
         .d(s_inc$32$d),
         .q(s_inc$32$q),
         .clock(s_inc$32$clock)
     );
-    qp_table_scale$miss$s_inc$33 s_inc$33(
+    qp_table_scale_miss_s_inc_33 s_inc_33(
         .d(s_inc$33$d),
         .q(s_inc$33$q),
         .clock(s_inc$33$clock)
     );
-    qp_table_scale$miss$s_inc$34 s_inc$34(
+    qp_table_scale_miss_s_inc_34 s_inc_34(
         .d(s_inc$34$d),
         .q(s_inc$34$q),
         .clock(s_inc$34$clock)
     );
-    qp_table_scale$miss$s_inc$35 s_inc$35(
+    qp_table_scale_miss_s_inc_35 s_inc_35(
         .d(s_inc$35$d),
         .q(s_inc$35$q),
         .clock(s_inc$35$clock)
     );
-    qp_table_scale$miss$s_inc$36 s_inc$36(
+    qp_table_scale_miss_s_inc_36 s_inc_36(
         .d(s_inc$36$d),
         .q(s_inc$36$q),
         .clock(s_inc$36$clock)
     );
-    qp_table_scale$miss$s_inc$37 s_inc$37(
+    qp_table_scale_miss_s_inc_37 s_inc_37(
         .d(s_inc$37$d),
         .q(s_inc$37$q),
         .clock(s_inc$37$clock)
     );
-    qp_table_scale$miss$s_inc$38 s_inc$38(
+    qp_table_scale_miss_s_inc_38 s_inc_38(
         .d(s_inc$38$d),
         .q(s_inc$38$q),
         .clock(s_inc$38$clock)
     );
-    qp_table_scale$miss$s_inc$39 s_inc$39(
+    qp_table_scale_miss_s_inc_39 s_inc_39(
         .d(s_inc$39$d),
         .q(s_inc$39$q),
         .clock(s_inc$39$clock)
     );
-    qp_table_scale$miss$s_inc$40 s_inc$40(
+    qp_table_scale_miss_s_inc_40 s_inc_40(
         .d(s_inc$40$d),
         .q(s_inc$40$q),
         .clock(s_inc$40$clock)
     );
-    qp_table_scale$miss$s_inc$41 s_inc$41(
+    qp_table_scale_miss_s_inc_41 s_inc_41(
         .d(s_inc$41$d),
         .q(s_inc$41$q),
         .clock(s_inc$41$clock)
     );
-    qp_table_scale$miss$s_inc$42 s_inc$42(
+    qp_table_scale_miss_s_inc_42 s_inc_42(
         .d(s_inc$42$d),
         .q(s_inc$42$q),
         .clock(s_inc$42$clock)
     );
-    qp_table_scale$miss$s_inc$43 s_inc$43(
+    qp_table_scale_miss_s_inc_43 s_inc_43(
         .d(s_inc$43$d),
         .q(s_inc$43$q),
         .clock(s_inc$43$clock)
     );
-    qp_table_scale$miss$s_inc$44 s_inc$44(
+    qp_table_scale_miss_s_inc_44 s_inc_44(
         .d(s_inc$44$d),
         .q(s_inc$44$q),
         .clock(s_inc$44$clock)
     );
-    qp_table_scale$miss$s_inc$45 s_inc$45(
+    qp_table_scale_miss_s_inc_45 s_inc_45(
         .d(s_inc$45$d),
         .q(s_inc$45$q),
         .clock(s_inc$45$clock)
     );
-    qp_table_scale$miss$s_inc$46 s_inc$46(
+    qp_table_scale_miss_s_inc_46 s_inc_46(
         .d(s_inc$46$d),
         .q(s_inc$46$q),
         .clock(s_inc$46$clock)
     );
-    qp_table_scale$miss$s_inc$47 s_inc$47(
+    qp_table_scale_miss_s_inc_47 s_inc_47(
         .d(s_inc$47$d),
         .q(s_inc$47$q),
         .clock(s_inc$47$clock)
     );
-    qp_table_scale$miss$s_inc$48 s_inc$48(
+    qp_table_scale_miss_s_inc_48 s_inc_48(
         .d(s_inc$48$d),
         .q(s_inc$48$q),
         .clock(s_inc$48$clock)
     );
-    qp_table_scale$miss$s_inc$49 s_inc$49(
+    qp_table_scale_miss_s_inc_49 s_inc_49(
         .d(s_inc$49$d),
         .q(s_inc$49$q),
         .clock(s_inc$49$clock)
     );
-    qp_table_scale$miss$s_inc$50 s_inc$50(
+    qp_table_scale_miss_s_inc_50 s_inc_50(
         .d(s_inc$50$d),
         .q(s_inc$50$q),
         .clock(s_inc$50$clock)
     );
-    qp_table_scale$miss$s_inc$51 s_inc$51(
+    qp_table_scale_miss_s_inc_51 s_inc_51(
         .d(s_inc$51$d),
         .q(s_inc$51$q),
         .clock(s_inc$51$clock)
     );
-    qp_table_scale$miss$s_inc$52 s_inc$52(
+    qp_table_scale_miss_s_inc_52 s_inc_52(
         .d(s_inc$52$d),
         .q(s_inc$52$q),
         .clock(s_inc$52$clock)
     );
-    qp_table_scale$miss$s_inc$53 s_inc$53(
+    qp_table_scale_miss_s_inc_53 s_inc_53(
         .d(s_inc$53$d),
         .q(s_inc$53$q),
         .clock(s_inc$53$clock)
     );
-    qp_table_scale$miss$s_inc$54 s_inc$54(
+    qp_table_scale_miss_s_inc_54 s_inc_54(
         .d(s_inc$54$d),
         .q(s_inc$54$q),
         .clock(s_inc$54$clock)
     );
-    qp_table_scale$miss$s_inc$55 s_inc$55(
+    qp_table_scale_miss_s_inc_55 s_inc_55(
         .d(s_inc$55$d),
         .q(s_inc$55$q),
         .clock(s_inc$55$clock)
     );
-    qp_table_scale$miss$s_inc$56 s_inc$56(
+    qp_table_scale_miss_s_inc_56 s_inc_56(
         .d(s_inc$56$d),
         .q(s_inc$56$q),
         .clock(s_inc$56$clock)
     );
-    qp_table_scale$miss$s_inc$57 s_inc$57(
+    qp_table_scale_miss_s_inc_57 s_inc_57(
         .d(s_inc$57$d),
         .q(s_inc$57$q),
         .clock(s_inc$57$clock)
     );
-    qp_table_scale$miss$s_inc$58 s_inc$58(
+    qp_table_scale_miss_s_inc_58 s_inc_58(
         .d(s_inc$58$d),
         .q(s_inc$58$q),
         .clock(s_inc$58$clock)
     );
-    qp_table_scale$miss$s_inc$59 s_inc$59(
+    qp_table_scale_miss_s_inc_59 s_inc_59(
         .d(s_inc$59$d),
         .q(s_inc$59$q),
         .clock(s_inc$59$clock)
     );
-    qp_table_scale$miss$s_inc$60 s_inc$60(
+    qp_table_scale_miss_s_inc_60 s_inc_60(
         .d(s_inc$60$d),
         .q(s_inc$60$q),
         .clock(s_inc$60$clock)
     );
-    qp_table_scale$miss$s_inc$61 s_inc$61(
+    qp_table_scale_miss_s_inc_61 s_inc_61(
         .d(s_inc$61$d),
         .q(s_inc$61$q),
         .clock(s_inc$61$clock)
     );
-    qp_table_scale$miss$s_inc$62 s_inc$62(
+    qp_table_scale_miss_s_inc_62 s_inc_62(
         .d(s_inc$62$d),
         .q(s_inc$62$q),
         .clock(s_inc$62$clock)
     );
-    qp_table_scale$miss$s_inc$63 s_inc$63(
+    qp_table_scale_miss_s_inc_63 s_inc_63(
         .d(s_inc$63$d),
         .q(s_inc$63$q),
         .clock(s_inc$63$clock)
     );
-    qp_table_scale$miss$s_rz$0 s_rz$0(
+    qp_table_scale_miss_s_rz_0 s_rz_0(
         .d(s_rz$0$d),
         .q(s_rz$0$q),
         .clock(s_rz$0$clock)
     );
-    qp_table_scale$miss$s_rz$1 s_rz$1(
+    qp_table_scale_miss_s_rz_1 s_rz_1(
         .d(s_rz$1$d),
         .q(s_rz$1$q),
         .clock(s_rz$1$clock)
     );
-    qp_table_scale$miss$s_rz$2 s_rz$2(
+    qp_table_scale_miss_s_rz_2 s_rz_2(
         .d(s_rz$2$d),
         .q(s_rz$2$q),
         .clock(s_rz$2$clock)
     );
-    qp_table_scale$miss$s_rz$3 s_rz$3(
+    qp_table_scale_miss_s_rz_3 s_rz_3(
         .d(s_rz$3$d),
         .q(s_rz$3$q),
         .clock(s_rz$3$clock)
     );
-    qp_table_scale$miss$s_rz$4 s_rz$4(
+    qp_table_scale_miss_s_rz_4 s_rz_4(
         .d(s_rz$4$d),
         .q(s_rz$4$q),
         .clock(s_rz$4$clock)
     );
-    qp_table_scale$miss$s_rz$5 s_rz$5(
+    qp_table_scale_miss_s_rz_5 s_rz_5(
         .d(s_rz$5$d),
         .q(s_rz$5$q),
         .clock(s_rz$5$clock)
     );
-    qp_table_scale$miss$s_rz$6 s_rz$6(
+    qp_table_scale_miss_s_rz_6 s_rz_6(
         .d(s_rz$6$d),
         .q(s_rz$6$q),
         .clock(s_rz$6$clock)
     );
-    qp_table_scale$miss$s_rz$7 s_rz$7(
+    qp_table_scale_miss_s_rz_7 s_rz_7(
         .d(s_rz$7$d),
         .q(s_rz$7$q),
         .clock(s_rz$7$clock)
     );
-    qp_table_scale$miss$s_rz$8 s_rz$8(
+    qp_table_scale_miss_s_rz_8 s_rz_8(
         .d(s_rz$8$d),
         .q(s_rz$8$q),
         .clock(s_rz$8$clock)
     );
-    qp_table_scale$miss$s_rz$9 s_rz$9(
+    qp_table_scale_miss_s_rz_9 s_rz_9(
         .d(s_rz$9$d),
         .q(s_rz$9$q),
         .clock(s_rz$9$clock)
     );
-    qp_table_scale$miss$s_rz$10 s_rz$10(
+    qp_table_scale_miss_s_rz_10 s_rz_10(
         .d(s_rz$10$d),
         .q(s_rz$10$q),
         .clock(s_rz$10$clock)
     );
-    qp_table_scale$miss$s_rz$11 s_rz$11(
+    qp_table_scale_miss_s_rz_11 s_rz_11(
         .d(s_rz$11$d),
         .q(s_rz$11$q),
         .clock(s_rz$11$clock)
     );
-    qp_table_scale$miss$s_rz$12 s_rz$12(
+    qp_table_scale_miss_s_rz_12 s_rz_12(
         .d(s_rz$12$d),
         .q(s_rz$12$q),
         .clock(s_rz$12$clock)
     );
-    qp_table_scale$miss$s_rz$13 s_rz$13(
+    qp_table_scale_miss_s_rz_13 s_rz_13(
         .d(s_rz$13$d),
         .q(s_rz$13$q),
         .clock(s_rz$13$clock)
     );
-    qp_table_scale$miss$s_rz$14 s_rz$14(
+    qp_table_scale_miss_s_rz_14 s_rz_14(
         .d(s_rz$14$d),
         .q(s_rz$14$q),
         .clock(s_rz$14$clock)
     );
-    qp_table_scale$miss$s_rz$15 s_rz$15(
+    qp_table_scale_miss_s_rz_15 s_rz_15(
         .d(s_rz$15$d),
         .q(s_rz$15$q),
         .clock(s_rz$15$clock)
     );
-    qp_table_scale$miss$s_rz$16 s_rz$16(
+    qp_table_scale_miss_s_rz_16 s_rz_16(
         .d(s_rz$16$d),
         .q(s_rz$16$q),
         .clock(s_rz$16$clock)
     );
-    qp_table_scale$miss$s_rz$17 s_rz$17(
+    qp_table_scale_miss_s_rz_17 s_rz_17(
         .d(s_rz$17$d),
         .q(s_rz$17$q),
         .clock(s_rz$17$clock)
     );
-    qp_table_scale$miss$s_rz$18 s_rz$18(
+    qp_table_scale_miss_s_rz_18 s_rz_18(
         .d(s_rz$18$d),
         .q(s_rz$18$q),
         .clock(s_rz$18$clock)
     );
-    qp_table_scale$miss$s_rz$19 s_rz$19(
+    qp_table_scale_miss_s_rz_19 s_rz_19(
         .d(s_rz$19$d),
         .q(s_rz$19$q),
         .clock(s_rz$19$clock)
     );
-    qp_table_scale$miss$s_rz$20 s_rz$20(
+    qp_table_scale_miss_s_rz_20 s_rz_20(
         .d(s_rz$20$d),
         .q(s_rz$20$q),
         .clock(s_rz$20$clock)
     );
-    qp_table_scale$miss$s_rz$21 s_rz$21(
+    qp_table_scale_miss_s_rz_21 s_rz_21(
         .d(s_rz$21$d),
         .q(s_rz$21$q),
         .clock(s_rz$21$clock)
     );
-    qp_table_scale$miss$s_rz$22 s_rz$22(
+    qp_table_scale_miss_s_rz_22 s_rz_22(
         .d(s_rz$22$d),
         .q(s_rz$22$q),
         .clock(s_rz$22$clock)
     );
-    qp_table_scale$miss$s_rz$23 s_rz$23(
+    qp_table_scale_miss_s_rz_23 s_rz_23(
         .d(s_rz$23$d),
         .q(s_rz$23$q),
         .clock(s_rz$23$clock)
     );
-    qp_table_scale$miss$s_rz$24 s_rz$24(
+    qp_table_scale_miss_s_rz_24 s_rz_24(
         .d(s_rz$24$d),
         .q(s_rz$24$q),
         .clock(s_rz$24$clock)
     );
-    qp_table_scale$miss$s_rz$25 s_rz$25(
+    qp_table_scale_miss_s_rz_25 s_rz_25(
         .d(s_rz$25$d),
         .q(s_rz$25$q),
         .clock(s_rz$25$clock)
     );
-    qp_table_scale$miss$s_rz$26 s_rz$26(
+    qp_table_scale_miss_s_rz_26 s_rz_26(
         .d(s_rz$26$d),
         .q(s_rz$26$q),
         .clock(s_rz$26$clock)
     );
-    qp_table_scale$miss$s_rz$27 s_rz$27(
+    qp_table_scale_miss_s_rz_27 s_rz_27(
         .d(s_rz$27$d),
         .q(s_rz$27$q),
         .clock(s_rz$27$clock)
     );
-    qp_table_scale$miss$s_rz$28 s_rz$28(
+    qp_table_scale_miss_s_rz_28 s_rz_28(
         .d(s_rz$28$d),
         .q(s_rz$28$q),
         .clock(s_rz$28$clock)
     );
-    qp_table_scale$miss$s_rz$29 s_rz$29(
+    qp_table_scale_miss_s_rz_29 s_rz_29(
         .d(s_rz$29$d),
         .q(s_rz$29$q),
         .clock(s_rz$29$clock)
     );
-    qp_table_scale$miss$s_rz$30 s_rz$30(
+    qp_table_scale_miss_s_rz_30 s_rz_30(
         .d(s_rz$30$d),
         .q(s_rz$30$q),
         .clock(s_rz$30$clock)
     );
-    qp_table_scale$miss$s_rz$31 s_rz$31(
+    qp_table_scale_miss_s_rz_31 s_rz_31(
         .d(s_rz$31$d),
         .q(s_rz$31$q),
         .clock(s_rz$31$clock)
     );
-    qp_table_scale$miss$s_rz$32 s_rz$32(
+    qp_table_scale_miss_s_rz_32 s_rz_32(
         .d(s_rz$32$d),
         .q(s_rz$32$q),
         .clock(s_rz$32$clock)
     );
-    qp_table_scale$miss$s_rz$33 s_rz$33(
+    qp_table_scale_miss_s_rz_33 s_rz_33(
         .d(s_rz$33$d),
         .q(s_rz$33$q),
         .clock(s_rz$33$clock)
     );
-    qp_table_scale$miss$s_rz$34 s_rz$34(
+    qp_table_scale_miss_s_rz_34 s_rz_34(
         .d(s_rz$34$d),
         .q(s_rz$34$q),
         .clock(s_rz$34$clock)
     );
-    qp_table_scale$miss$s_rz$35 s_rz$35(
+    qp_table_scale_miss_s_rz_35 s_rz_35(
         .d(s_rz$35$d),
         .q(s_rz$35$q),
         .clock(s_rz$35$clock)
     );
-    qp_table_scale$miss$s_rz$36 s_rz$36(
+    qp_table_scale_miss_s_rz_36 s_rz_36(
         .d(s_rz$36$d),
         .q(s_rz$36$q),
         .clock(s_rz$36$clock)
     );
-    qp_table_scale$miss$s_rz$37 s_rz$37(
+    qp_table_scale_miss_s_rz_37 s_rz_37(
         .d(s_rz$37$d),
         .q(s_rz$37$q),
         .clock(s_rz$37$clock)
     );
-    qp_table_scale$miss$s_rz$38 s_rz$38(
+    qp_table_scale_miss_s_rz_38 s_rz_38(
         .d(s_rz$38$d),
         .q(s_rz$38$q),
         .clock(s_rz$38$clock)
     );
-    qp_table_scale$miss$s_rz$39 s_rz$39(
+    qp_table_scale_miss_s_rz_39 s_rz_39(
         .d(s_rz$39$d),
         .q(s_rz$39$q),
         .clock(s_rz$39$clock)
     );
-    qp_table_scale$miss$s_rz$40 s_rz$40(
+    qp_table_scale_miss_s_rz_40 s_rz_40(
         .d(s_rz$40$d),
         .q(s_rz$40$q),
         .clock(s_rz$40$clock)
     );
-    qp_table_scale$miss$s_rz$41 s_rz$41(
+    qp_table_scale_miss_s_rz_41 s_rz_41(
         .d(s_rz$41$d),
         .q(s_rz$41$q),
         .clock(s_rz$41$clock)
     );
-    qp_table_scale$miss$s_rz$42 s_rz$42(
+    qp_table_scale_miss_s_rz_42 s_rz_42(
         .d(s_rz$42$d),
         .q(s_rz$42$q),
         .clock(s_rz$42$clock)
     );
-    qp_table_scale$miss$s_rz$43 s_rz$43(
+    qp_table_scale_miss_s_rz_43 s_rz_43(
         .d(s_rz$43$d),
         .q(s_rz$43$q),
         .clock(s_rz$43$clock)
     );
-    qp_table_scale$miss$s_rz$44 s_rz$44(
+    qp_table_scale_miss_s_rz_44 s_rz_44(
         .d(s_rz$44$d),
         .q(s_rz$44$q),
         .clock(s_rz$44$clock)
     );
-    qp_table_scale$miss$s_rz$45 s_rz$45(
+    qp_table_scale_miss_s_rz_45 s_rz_45(
         .d(s_rz$45$d),
         .q(s_rz$45$q),
         .clock(s_rz$45$clock)
     );
-    qp_table_scale$miss$s_rz$46 s_rz$46(
+    qp_table_scale_miss_s_rz_46 s_rz_46(
         .d(s_rz$46$d),
         .q(s_rz$46$q),
         .clock(s_rz$46$clock)
     );
-    qp_table_scale$miss$s_rz$47 s_rz$47(
+    qp_table_scale_miss_s_rz_47 s_rz_47(
         .d(s_rz$47$d),
         .q(s_rz$47$q),
         .clock(s_rz$47$clock)
     );
-    qp_table_scale$miss$s_rz$48 s_rz$48(
+    qp_table_scale_miss_s_rz_48 s_rz_48(
         .d(s_rz$48$d),
         .q(s_rz$48$q),
         .clock(s_rz$48$clock)
     );
-    qp_table_scale$miss$s_rz$49 s_rz$49(
+    qp_table_scale_miss_s_rz_49 s_rz_49(
         .d(s_rz$49$d),
         .q(s_rz$49$q),
         .clock(s_rz$49$clock)
     );
-    qp_table_scale$miss$s_rz$50 s_rz$50(
+    qp_table_scale_miss_s_rz_50 s_rz_50(
         .d(s_rz$50$d),
         .q(s_rz$50$q),
         .clock(s_rz$50$clock)
     );
-    qp_table_scale$miss$s_rz$51 s_rz$51(
+    qp_table_scale_miss_s_rz_51 s_rz_51(
         .d(s_rz$51$d),
         .q(s_rz$51$q),
         .clock(s_rz$51$clock)
     );
-    qp_table_scale$miss$s_rz$52 s_rz$52(
+    qp_table_scale_miss_s_rz_52 s_rz_52(
         .d(s_rz$52$d),
         .q(s_rz$52$q),
         .clock(s_rz$52$clock)
     );
-    qp_table_scale$miss$s_rz$53 s_rz$53(
+    qp_table_scale_miss_s_rz_53 s_rz_53(
         .d(s_rz$53$d),
         .q(s_rz$53$q),
         .clock(s_rz$53$clock)
     );
-    qp_table_scale$miss$s_rz$54 s_rz$54(
+    qp_table_scale_miss_s_rz_54 s_rz_54(
         .d(s_rz$54$d),
         .q(s_rz$54$q),
         .clock(s_rz$54$clock)
     );
-    qp_table_scale$miss$s_rz$55 s_rz$55(
+    qp_table_scale_miss_s_rz_55 s_rz_55(
         .d(s_rz$55$d),
         .q(s_rz$55$q),
         .clock(s_rz$55$clock)
     );
-    qp_table_scale$miss$s_rz$56 s_rz$56(
+    qp_table_scale_miss_s_rz_56 s_rz_56(
         .d(s_rz$56$d),
         .q(s_rz$56$q),
         .clock(s_rz$56$clock)
     );
-    qp_table_scale$miss$s_rz$57 s_rz$57(
+    qp_table_scale_miss_s_rz_57 s_rz_57(
         .d(s_rz$57$d),
         .q(s_rz$57$q),
         .clock(s_rz$57$clock)
     );
-    qp_table_scale$miss$s_rz$58 s_rz$58(
+    qp_table_scale_miss_s_rz_58 s_rz_58(
         .d(s_rz$58$d),
         .q(s_rz$58$q),
         .clock(s_rz$58$clock)
     );
-    qp_table_scale$miss$s_rz$59 s_rz$59(
+    qp_table_scale_miss_s_rz_59 s_rz_59(
         .d(s_rz$59$d),
         .q(s_rz$59$q),
         .clock(s_rz$59$clock)
     );
-    qp_table_scale$miss$s_rz$60 s_rz$60(
+    qp_table_scale_miss_s_rz_60 s_rz_60(
         .d(s_rz$60$d),
         .q(s_rz$60$q),
         .clock(s_rz$60$clock)
     );
-    qp_table_scale$miss$s_rz$61 s_rz$61(
+    qp_table_scale_miss_s_rz_61 s_rz_61(
         .d(s_rz$61$d),
         .q(s_rz$61$q),
         .clock(s_rz$61$clock)
     );
-    qp_table_scale$miss$s_rz$62 s_rz$62(
+    qp_table_scale_miss_s_rz_62 s_rz_62(
         .d(s_rz$62$d),
         .q(s_rz$62$q),
         .clock(s_rz$62$clock)
     );
-    qp_table_scale$miss$s_rz$63 s_rz$63(
+    qp_table_scale_miss_s_rz_63 s_rz_63(
         .d(s_rz$63$d),
         .q(s_rz$63$q),
         .clock(s_rz$63$clock)
     );
-    qp_table_scale$miss$s_rel$0 s_rel$0(
+    qp_table_scale_miss_s_rel_0 s_rel_0(
         .d(s_rel$0$d),
         .q(s_rel$0$q),
         .clock(s_rel$0$clock)
     );
-    qp_table_scale$miss$s_rel$1 s_rel$1(
+    qp_table_scale_miss_s_rel_1 s_rel_1(
         .d(s_rel$1$d),
         .q(s_rel$1$q),
         .clock(s_rel$1$clock)
     );
-    qp_table_scale$miss$s_rel$2 s_rel$2(
+    qp_table_scale_miss_s_rel_2 s_rel_2(
         .d(s_rel$2$d),
         .q(s_rel$2$q),
         .clock(s_rel$2$clock)
     );
-    qp_table_scale$miss$s_rel$3 s_rel$3(
+    qp_table_scale_miss_s_rel_3 s_rel_3(
         .d(s_rel$3$d),
         .q(s_rel$3$q),
         .clock(s_rel$3$clock)
     );
-    qp_table_scale$miss$s_rel$4 s_rel$4(
+    qp_table_scale_miss_s_rel_4 s_rel_4(
         .d(s_rel$4$d),
         .q(s_rel$4$q),
         .clock(s_rel$4$clock)
     );
-    qp_table_scale$miss$s_rel$5 s_rel$5(
+    qp_table_scale_miss_s_rel_5 s_rel_5(
         .d(s_rel$5$d),
         .q(s_rel$5$q),
         .clock(s_rel$5$clock)
     );
-    qp_table_scale$miss$s_rel$6 s_rel$6(
+    qp_table_scale_miss_s_rel_6 s_rel_6(
         .d(s_rel$6$d),
         .q(s_rel$6$q),
         .clock(s_rel$6$clock)
     );
-    qp_table_scale$miss$s_rel$7 s_rel$7(
+    qp_table_scale_miss_s_rel_7 s_rel_7(
         .d(s_rel$7$d),
         .q(s_rel$7$q),
         .clock(s_rel$7$clock)
     );
-    qp_table_scale$miss$s_rel$8 s_rel$8(
+    qp_table_scale_miss_s_rel_8 s_rel_8(
         .d(s_rel$8$d),
         .q(s_rel$8$q),
         .clock(s_rel$8$clock)
     );
-    qp_table_scale$miss$s_rel$9 s_rel$9(
+    qp_table_scale_miss_s_rel_9 s_rel_9(
         .d(s_rel$9$d),
         .q(s_rel$9$q),
         .clock(s_rel$9$clock)
     );
-    qp_table_scale$miss$s_rel$10 s_rel$10(
+    qp_table_scale_miss_s_rel_10 s_rel_10(
         .d(s_rel$10$d),
         .q(s_rel$10$q),
         .clock(s_rel$10$clock)
     );
-    qp_table_scale$miss$s_rel$11 s_rel$11(
+    qp_table_scale_miss_s_rel_11 s_rel_11(
         .d(s_rel$11$d),
         .q(s_rel$11$q),
         .clock(s_rel$11$clock)
     );
-    qp_table_scale$miss$s_rel$12 s_rel$12(
+    qp_table_scale_miss_s_rel_12 s_rel_12(
         .d(s_rel$12$d),
         .q(s_rel$12$q),
         .clock(s_rel$12$clock)
     );
-    qp_table_scale$miss$s_rel$13 s_rel$13(
+    qp_table_scale_miss_s_rel_13 s_rel_13(
         .d(s_rel$13$d),
         .q(s_rel$13$q),
         .clock(s_rel$13$clock)
     );
-    qp_table_scale$miss$s_rel$14 s_rel$14(
+    qp_table_scale_miss_s_rel_14 s_rel_14(
         .d(s_rel$14$d),
         .q(s_rel$14$q),
         .clock(s_rel$14$clock)
     );
-    qp_table_scale$miss$s_rel$15 s_rel$15(
+    qp_table_scale_miss_s_rel_15 s_rel_15(
         .d(s_rel$15$d),
         .q(s_rel$15$q),
         .clock(s_rel$15$clock)
     );
-    qp_table_scale$miss$s_rel$16 s_rel$16(
+    qp_table_scale_miss_s_rel_16 s_rel_16(
         .d(s_rel$16$d),
         .q(s_rel$16$q),
         .clock(s_rel$16$clock)
     );
-    qp_table_scale$miss$s_rel$17 s_rel$17(
+    qp_table_scale_miss_s_rel_17 s_rel_17(
         .d(s_rel$17$d),
         .q(s_rel$17$q),
         .clock(s_rel$17$clock)
     );
-    qp_table_scale$miss$s_rel$18 s_rel$18(
+    qp_table_scale_miss_s_rel_18 s_rel_18(
         .d(s_rel$18$d),
         .q(s_rel$18$q),
         .clock(s_rel$18$clock)
     );
-    qp_table_scale$miss$s_rel$19 s_rel$19(
+    qp_table_scale_miss_s_rel_19 s_rel_19(
         .d(s_rel$19$d),
         .q(s_rel$19$q),
         .clock(s_rel$19$clock)
     );
-    qp_table_scale$miss$s_rel$20 s_rel$20(
+    qp_table_scale_miss_s_rel_20 s_rel_20(
         .d(s_rel$20$d),
         .q(s_rel$20$q),
         .clock(s_rel$20$clock)
     );
-    qp_table_scale$miss$s_rel$21 s_rel$21(
+    qp_table_scale_miss_s_rel_21 s_rel_21(
         .d(s_rel$21$d),
         .q(s_rel$21$q),
         .clock(s_rel$21$clock)
     );
-    qp_table_scale$miss$s_rel$22 s_rel$22(
+    qp_table_scale_miss_s_rel_22 s_rel_22(
         .d(s_rel$22$d),
         .q(s_rel$22$q),
         .clock(s_rel$22$clock)
     );
-    qp_table_scale$miss$s_rel$23 s_rel$23(
+    qp_table_scale_miss_s_rel_23 s_rel_23(
         .d(s_rel$23$d),
         .q(s_rel$23$q),
         .clock(s_rel$23$clock)
     );
-    qp_table_scale$miss$s_rel$24 s_rel$24(
+    qp_table_scale_miss_s_rel_24 s_rel_24(
         .d(s_rel$24$d),
         .q(s_rel$24$q),
         .clock(s_rel$24$clock)
     );
-    qp_table_scale$miss$s_rel$25 s_rel$25(
+    qp_table_scale_miss_s_rel_25 s_rel_25(
         .d(s_rel$25$d),
         .q(s_rel$25$q),
         .clock(s_rel$25$clock)
     );
-    qp_table_scale$miss$s_rel$26 s_rel$26(
+    qp_table_scale_miss_s_rel_26 s_rel_26(
         .d(s_rel$26$d),
         .q(s_rel$26$q),
         .clock(s_rel$26$clock)
     );
-    qp_table_scale$miss$s_rel$27 s_rel$27(
+    qp_table_scale_miss_s_rel_27 s_rel_27(
         .d(s_rel$27$d),
         .q(s_rel$27$q),
         .clock(s_rel$27$clock)
     );
-    qp_table_scale$miss$s_rel$28 s_rel$28(
+    qp_table_scale_miss_s_rel_28 s_rel_28(
         .d(s_rel$28$d),
         .q(s_rel$28$q),
         .clock(s_rel$28$clock)
     );
-    qp_table_scale$miss$s_rel$29 s_rel$29(
+    qp_table_scale_miss_s_rel_29 s_rel_29(
         .d(s_rel$29$d),
         .q(s_rel$29$q),
         .clock(s_rel$29$clock)
     );
-    qp_table_scale$miss$s_rel$30 s_rel$30(
+    qp_table_scale_miss_s_rel_30 s_rel_30(
         .d(s_rel$30$d),
         .q(s_rel$30$q),
         .clock(s_rel$30$clock)
     );
-    qp_table_scale$miss$s_rel$31 s_rel$31(
+    qp_table_scale_miss_s_rel_31 s_rel_31(
         .d(s_rel$31$d),
         .q(s_rel$31$q),
         .clock(s_rel$31$clock)
     );
-    qp_table_scale$miss$s_rel$32 s_rel$32(
+    qp_table_scale_miss_s_rel_32 s_rel_32(
         .d(s_rel$32$d),
         .q(s_rel$32$q),
         .clock(s_rel$32$clock)
     );
-    qp_table_scale$miss$s_rel$33 s_rel$33(
+    qp_table_scale_miss_s_rel_33 s_rel_33(
         .d(s_rel$33$d),
         .q(s_rel$33$q),
         .clock(s_rel$33$clock)
     );
-    qp_table_scale$miss$s_rel$34 s_rel$34(
+    qp_table_scale_miss_s_rel_34 s_rel_34(
         .d(s_rel$34$d),
         .q(s_rel$34$q),
         .clock(s_rel$34$clock)
     );
-    qp_table_scale$miss$s_rel$35 s_rel$35(
+    qp_table_scale_miss_s_rel_35 s_rel_35(
         .d(s_rel$35$d),
         .q(s_rel$35$q),
         .clock(s_rel$35$clock)
     );
-    qp_table_scale$miss$s_rel$36 s_rel$36(
+    qp_table_scale_miss_s_rel_36 s_rel_36(
         .d(s_rel$36$d),
         .q(s_rel$36$q),
         .clock(s_rel$36$clock)
     );
-    qp_table_scale$miss$s_rel$37 s_rel$37(
+    qp_table_scale_miss_s_rel_37 s_rel_37(
         .d(s_rel$37$d),
         .q(s_rel$37$q),
         .clock(s_rel$37$clock)
     );
-    qp_table_scale$miss$s_rel$38 s_rel$38(
+    qp_table_scale_miss_s_rel_38 s_rel_38(
         .d(s_rel$38$d),
         .q(s_rel$38$q),
         .clock(s_rel$38$clock)
     );
-    qp_table_scale$miss$s_rel$39 s_rel$39(
+    qp_table_scale_miss_s_rel_39 s_rel_39(
         .d(s_rel$39$d),
         .q(s_rel$39$q),
         .clock(s_rel$39$clock)
     );
-    qp_table_scale$miss$s_rel$40 s_rel$40(
+    qp_table_scale_miss_s_rel_40 s_rel_40(
         .d(s_rel$40$d),
         .q(s_rel$40$q),
         .clock(s_rel$40$clock)
     );
-    qp_table_scale$miss$s_rel$41 s_rel$41(
+    qp_table_scale_miss_s_rel_41 s_rel_41(
         .d(s_rel$41$d),
         .q(s_rel$41$q),
         .clock(s_rel$41$clock)
     );
-    qp_table_scale$miss$s_rel$42 s_rel$42(
+    qp_table_scale_miss_s_rel_42 s_rel_42(
         .d(s_rel$42$d),
         .q(s_rel$42$q),
         .clock(s_rel$42$clock)
     );
-    qp_table_scale$miss$s_rel$43 s_rel$43(
+    qp_table_scale_miss_s_rel_43 s_rel_43(
         .d(s_rel$43$d),
         .q(s_rel$43$q),
         .clock(s_rel$43$clock)
     );
-    qp_table_scale$miss$s_rel$44 s_rel$44(
+    qp_table_scale_miss_s_rel_44 s_rel_44(
         .d(s_rel$44$d),
         .q(s_rel$44$q),
         .clock(s_rel$44$clock)
     );
-    qp_table_scale$miss$s_rel$45 s_rel$45(
+    qp_table_scale_miss_s_rel_45 s_rel_45(
         .d(s_rel$45$d),
         .q(s_rel$45$q),
         .clock(s_rel$45$clock)
     );
-    qp_table_scale$miss$s_rel$46 s_rel$46(
+    qp_table_scale_miss_s_rel_46 s_rel_46(
         .d(s_rel$46$d),
         .q(s_rel$46$q),
         .clock(s_rel$46$clock)
     );
-    qp_table_scale$miss$s_rel$47 s_rel$47(
+    qp_table_scale_miss_s_rel_47 s_rel_47(
         .d(s_rel$47$d),
         .q(s_rel$47$q),
         .clock(s_rel$47$clock)
     );
-    qp_table_scale$miss$s_rel$48 s_rel$48(
+    qp_table_scale_miss_s_rel_48 s_rel_48(
         .d(s_rel$48$d),
         .q(s_rel$48$q),
         .clock(s_rel$48$clock)
     );
-    qp_table_scale$miss$s_rel$49 s_rel$49(
+    qp_table_scale_miss_s_rel_49 s_rel_49(
         .d(s_rel$49$d),
         .q(s_rel$49$q),
         .clock(s_rel$49$clock)
     );
-    qp_table_scale$miss$s_rel$50 s_rel$50(
+    qp_table_scale_miss_s_rel_50 s_rel_50(
         .d(s_rel$50$d),
         .q(s_rel$50$q),
         .clock(s_rel$50$clock)
     );
-    qp_table_scale$miss$s_rel$51 s_rel$51(
+    qp_table_scale_miss_s_rel_51 s_rel_51(
         .d(s_rel$51$d),
         .q(s_rel$51$q),
         .clock(s_rel$51$clock)
     );
-    qp_table_scale$miss$s_rel$52 s_rel$52(
+    qp_table_scale_miss_s_rel_52 s_rel_52(
         .d(s_rel$52$d),
         .q(s_rel$52$q),
         .clock(s_rel$52$clock)
     );
-    qp_table_scale$miss$s_rel$53 s_rel$53(
+    qp_table_scale_miss_s_rel_53 s_rel_53(
         .d(s_rel$53$d),
         .q(s_rel$53$q),
         .clock(s_rel$53$clock)
     );
-    qp_table_scale$miss$s_rel$54 s_rel$54(
+    qp_table_scale_miss_s_rel_54 s_rel_54(
         .d(s_rel$54$d),
         .q(s_rel$54$q),
         .clock(s_rel$54$clock)
     );
-    qp_table_scale$miss$s_rel$55 s_rel$55(
+    qp_table_scale_miss_s_rel_55 s_rel_55(
         .d(s_rel$55$d),
         .q(s_rel$55$q),
         .clock(s_rel$55$clock)
     );
-    qp_table_scale$miss$s_rel$56 s_rel$56(
+    qp_table_scale_miss_s_rel_56 s_rel_56(
         .d(s_rel$56$d),
         .q(s_rel$56$q),
         .clock(s_rel$56$clock)
     );
-    qp_table_scale$miss$s_rel$57 s_rel$57(
+    qp_table_scale_miss_s_rel_57 s_rel_57(
         .d(s_rel$57$d),
         .q(s_rel$57$q),
         .clock(s_rel$57$clock)
     );
-    qp_table_scale$miss$s_rel$58 s_rel$58(
+    qp_table_scale_miss_s_rel_58 s_rel_58(
         .d(s_rel$58$d),
         .q(s_rel$58$q),
         .clock(s_rel$58$clock)
     );
-    qp_table_scale$miss$s_rel$59 s_rel$59(
+    qp_table_scale_miss_s_rel_59 s_rel_59(
         .d(s_rel$59$d),
         .q(s_rel$59$q),
         .clock(s_rel$59$clock)
     );
-    qp_table_scale$miss$s_rel$60 s_rel$60(
+    qp_table_scale_miss_s_rel_60 s_rel_60(
         .d(s_rel$60$d),
         .q(s_rel$60$q),
         .clock(s_rel$60$clock)
     );
-    qp_table_scale$miss$s_rel$61 s_rel$61(
+    qp_table_scale_miss_s_rel_61 s_rel_61(
         .d(s_rel$61$d),
         .q(s_rel$61$q),
         .clock(s_rel$61$clock)
     );
-    qp_table_scale$miss$s_rel$62 s_rel$62(
+    qp_table_scale_miss_s_rel_62 s_rel_62(
         .d(s_rel$62$d),
         .q(s_rel$62$q),
         .clock(s_rel$62$clock)
     );
-    qp_table_scale$miss$s_rel$63 s_rel$63(
+    qp_table_scale_miss_s_rel_63 s_rel_63(
         .d(s_rel$63$d),
         .q(s_rel$63$q),
         .clock(s_rel$63$clock)
     );
-    qp_table_scale$miss$s_eq_a$0 s_eq_a$0(
+    qp_table_scale_miss_s_eq_a_0 s_eq_a_0(
         .d(s_eq_a$0$d),
         .q(s_eq_a$0$q),
         .clock(s_eq_a$0$clock)
     );
-    qp_table_scale$miss$s_eq_a$1 s_eq_a$1(
+    qp_table_scale_miss_s_eq_a_1 s_eq_a_1(
         .d(s_eq_a$1$d),
         .q(s_eq_a$1$q),
         .clock(s_eq_a$1$clock)
     );
-    qp_table_scale$miss$s_eq_a$2 s_eq_a$2(
+    qp_table_scale_miss_s_eq_a_2 s_eq_a_2(
         .d(s_eq_a$2$d),
         .q(s_eq_a$2$q),
         .clock(s_eq_a$2$clock)
     );
-    qp_table_scale$miss$s_eq_a$3 s_eq_a$3(
+    qp_table_scale_miss_s_eq_a_3 s_eq_a_3(
         .d(s_eq_a$3$d),
         .q(s_eq_a$3$q),
         .clock(s_eq_a$3$clock)
     );
-    qp_table_scale$miss$s_eq_a$4 s_eq_a$4(
+    qp_table_scale_miss_s_eq_a_4 s_eq_a_4(
         .d(s_eq_a$4$d),
         .q(s_eq_a$4$q),
         .clock(s_eq_a$4$clock)
     );
-    qp_table_scale$miss$s_eq_a$5 s_eq_a$5(
+    qp_table_scale_miss_s_eq_a_5 s_eq_a_5(
         .d(s_eq_a$5$d),
         .q(s_eq_a$5$q),
         .clock(s_eq_a$5$clock)
     );
-    qp_table_scale$miss$s_eq_a$6 s_eq_a$6(
+    qp_table_scale_miss_s_eq_a_6 s_eq_a_6(
         .d(s_eq_a$6$d),
         .q(s_eq_a$6$q),
         .clock(s_eq_a$6$clock)
     );
-    qp_table_scale$miss$s_eq_a$7 s_eq_a$7(
+    qp_table_scale_miss_s_eq_a_7 s_eq_a_7(
         .d(s_eq_a$7$d),
         .q(s_eq_a$7$q),
         .clock(s_eq_a$7$clock)
     );
-    qp_table_scale$miss$s_eq_a$8 s_eq_a$8(
+    qp_table_scale_miss_s_eq_a_8 s_eq_a_8(
         .d(s_eq_a$8$d),
         .q(s_eq_a$8$q),
         .clock(s_eq_a$8$clock)
     );
-    qp_table_scale$miss$s_eq_a$9 s_eq_a$9(
+    qp_table_scale_miss_s_eq_a_9 s_eq_a_9(
         .d(s_eq_a$9$d),
         .q(s_eq_a$9$q),
         .clock(s_eq_a$9$clock)
     );
-    qp_table_scale$miss$s_eq_a$10 s_eq_a$10(
+    qp_table_scale_miss_s_eq_a_10 s_eq_a_10(
         .d(s_eq_a$10$d),
         .q(s_eq_a$10$q),
         .clock(s_eq_a$10$clock)
     );
-    qp_table_scale$miss$s_eq_a$11 s_eq_a$11(
+    qp_table_scale_miss_s_eq_a_11 s_eq_a_11(
         .d(s_eq_a$11$d),
         .q(s_eq_a$11$q),
         .clock(s_eq_a$11$clock)
     );
-    qp_table_scale$miss$s_eq_a$12 s_eq_a$12(
+    qp_table_scale_miss_s_eq_a_12 s_eq_a_12(
         .d(s_eq_a$12$d),
         .q(s_eq_a$12$q),
         .clock(s_eq_a$12$clock)
     );
-    qp_table_scale$miss$s_eq_a$13 s_eq_a$13(
+    qp_table_scale_miss_s_eq_a_13 s_eq_a_13(
         .d(s_eq_a$13$d),
         .q(s_eq_a$13$q),
         .clock(s_eq_a$13$clock)
     );
-    qp_table_scale$miss$s_eq_a$14 s_eq_a$14(
+    qp_table_scale_miss_s_eq_a_14 s_eq_a_14(
         .d(s_eq_a$14$d),
         .q(s_eq_a$14$q),
         .clock(s_eq_a$14$clock)
     );
-    qp_table_scale$miss$s_eq_a$15 s_eq_a$15(
+    qp_table_scale_miss_s_eq_a_15 s_eq_a_15(
         .d(s_eq_a$15$d),
         .q(s_eq_a$15$q),
         .clock(s_eq_a$15$clock)
     );
-    qp_table_scale$miss$s_eq_a$16 s_eq_a$16(
+    qp_table_scale_miss_s_eq_a_16 s_eq_a_16(
         .d(s_eq_a$16$d),
         .q(s_eq_a$16$q),
         .clock(s_eq_a$16$clock)
     );
-    qp_table_scale$miss$s_eq_a$17 s_eq_a$17(
+    qp_table_scale_miss_s_eq_a_17 s_eq_a_17(
         .d(s_eq_a$17$d),
         .q(s_eq_a$17$q),
         .clock(s_eq_a$17$clock)
     );
-    qp_table_scale$miss$s_eq_a$18 s_eq_a$18(
+    qp_table_scale_miss_s_eq_a_18 s_eq_a_18(
         .d(s_eq_a$18$d),
         .q(s_eq_a$18$q),
         .clock(s_eq_a$18$clock)
     );
-    qp_table_scale$miss$s_eq_a$19 s_eq_a$19(
+    qp_table_scale_miss_s_eq_a_19 s_eq_a_19(
         .d(s_eq_a$19$d),
         .q(s_eq_a$19$q),
         .clock(s_eq_a$19$clock)
     );
-    qp_table_scale$miss$s_eq_a$20 s_eq_a$20(
+    qp_table_scale_miss_s_eq_a_20 s_eq_a_20(
         .d(s_eq_a$20$d),
         .q(s_eq_a$20$q),
         .clock(s_eq_a$20$clock)
     );
-    qp_table_scale$miss$s_eq_a$21 s_eq_a$21(
+    qp_table_scale_miss_s_eq_a_21 s_eq_a_21(
         .d(s_eq_a$21$d),
         .q(s_eq_a$21$q),
         .clock(s_eq_a$21$clock)
     );
-    qp_table_scale$miss$s_eq_a$22 s_eq_a$22(
+    qp_table_scale_miss_s_eq_a_22 s_eq_a_22(
         .d(s_eq_a$22$d),
         .q(s_eq_a$22$q),
         .clock(s_eq_a$22$clock)
     );
-    qp_table_scale$miss$s_eq_a$23 s_eq_a$23(
+    qp_table_scale_miss_s_eq_a_23 s_eq_a_23(
         .d(s_eq_a$23$d),
         .q(s_eq_a$23$q),
         .clock(s_eq_a$23$clock)
     );
-    qp_table_scale$miss$s_eq_a$24 s_eq_a$24(
+    qp_table_scale_miss_s_eq_a_24 s_eq_a_24(
         .d(s_eq_a$24$d),
         .q(s_eq_a$24$q),
         .clock(s_eq_a$24$clock)
     );
-    qp_table_scale$miss$s_eq_a$25 s_eq_a$25(
+    qp_table_scale_miss_s_eq_a_25 s_eq_a_25(
         .d(s_eq_a$25$d),
         .q(s_eq_a$25$q),
         .clock(s_eq_a$25$clock)
     );
-    qp_table_scale$miss$s_eq_a$26 s_eq_a$26(
+    qp_table_scale_miss_s_eq_a_26 s_eq_a_26(
         .d(s_eq_a$26$d),
         .q(s_eq_a$26$q),
         .clock(s_eq_a$26$clock)
     );
-    qp_table_scale$miss$s_eq_a$27 s_eq_a$27(
+    qp_table_scale_miss_s_eq_a_27 s_eq_a_27(
         .d(s_eq_a$27$d),
         .q(s_eq_a$27$q),
         .clock(s_eq_a$27$clock)
     );
-    qp_table_scale$miss$s_eq_a$28 s_eq_a$28(
+    qp_table_scale_miss_s_eq_a_28 s_eq_a_28(
         .d(s_eq_a$28$d),
         .q(s_eq_a$28$q),
         .clock(s_eq_a$28$clock)
     );
-    qp_table_scale$miss$s_eq_a$29 s_eq_a$29(
+    qp_table_scale_miss_s_eq_a_29 s_eq_a_29(
         .d(s_eq_a$29$d),
         .q(s_eq_a$29$q),
         .clock(s_eq_a$29$clock)
     );
-    qp_table_scale$miss$s_eq_a$30 s_eq_a$30(
+    qp_table_scale_miss_s_eq_a_30 s_eq_a_30(
         .d(s_eq_a$30$d),
         .q(s_eq_a$30$q),
         .clock(s_eq_a$30$clock)
     );
-    qp_table_scale$miss$s_eq_a$31 s_eq_a$31(
+    qp_table_scale_miss_s_eq_a_31 s_eq_a_31(
         .d(s_eq_a$31$d),
         .q(s_eq_a$31$q),
         .clock(s_eq_a$31$clock)
     );
-    qp_table_scale$miss$s_eq_a$32 s_eq_a$32(
+    qp_table_scale_miss_s_eq_a_32 s_eq_a_32(
         .d(s_eq_a$32$d),
         .q(s_eq_a$32$q),
         .clock(s_eq_a$32$clock)
     );
-    qp_table_scale$miss$s_eq_a$33 s_eq_a$33(
+    qp_table_scale_miss_s_eq_a_33 s_eq_a_33(
         .d(s_eq_a$33$d),
         .q(s_eq_a$33$q),
         .clock(s_eq_a$33$clock)
     );
-    qp_table_scale$miss$s_eq_a$34 s_eq_a$34(
+    qp_table_scale_miss_s_eq_a_34 s_eq_a_34(
         .d(s_eq_a$34$d),
         .q(s_eq_a$34$q),
         .clock(s_eq_a$34$clock)
     );
-    qp_table_scale$miss$s_eq_a$35 s_eq_a$35(
+    qp_table_scale_miss_s_eq_a_35 s_eq_a_35(
         .d(s_eq_a$35$d),
         .q(s_eq_a$35$q),
         .clock(s_eq_a$35$clock)
     );
-    qp_table_scale$miss$s_eq_a$36 s_eq_a$36(
+    qp_table_scale_miss_s_eq_a_36 s_eq_a_36(
         .d(s_eq_a$36$d),
         .q(s_eq_a$36$q),
         .clock(s_eq_a$36$clock)
     );
-    qp_table_scale$miss$s_eq_a$37 s_eq_a$37(
+    qp_table_scale_miss_s_eq_a_37 s_eq_a_37(
         .d(s_eq_a$37$d),
         .q(s_eq_a$37$q),
         .clock(s_eq_a$37$clock)
     );
-    qp_table_scale$miss$s_eq_a$38 s_eq_a$38(
+    qp_table_scale_miss_s_eq_a_38 s_eq_a_38(
         .d(s_eq_a$38$d),
         .q(s_eq_a$38$q),
         .clock(s_eq_a$38$clock)
     );
-    qp_table_scale$miss$s_eq_a$39 s_eq_a$39(
+    qp_table_scale_miss_s_eq_a_39 s_eq_a_39(
         .d(s_eq_a$39$d),
         .q(s_eq_a$39$q),
         .clock(s_eq_a$39$clock)
     );
-    qp_table_scale$miss$s_eq_a$40 s_eq_a$40(
+    qp_table_scale_miss_s_eq_a_40 s_eq_a_40(
         .d(s_eq_a$40$d),
         .q(s_eq_a$40$q),
         .clock(s_eq_a$40$clock)
     );
-    qp_table_scale$miss$s_eq_a$41 s_eq_a$41(
+    qp_table_scale_miss_s_eq_a_41 s_eq_a_41(
         .d(s_eq_a$41$d),
         .q(s_eq_a$41$q),
         .clock(s_eq_a$41$clock)
     );
-    qp_table_scale$miss$s_eq_a$42 s_eq_a$42(
+    qp_table_scale_miss_s_eq_a_42 s_eq_a_42(
         .d(s_eq_a$42$d),
         .q(s_eq_a$42$q),
         .clock(s_eq_a$42$clock)
     );
-    qp_table_scale$miss$s_eq_a$43 s_eq_a$43(
+    qp_table_scale_miss_s_eq_a_43 s_eq_a_43(
         .d(s_eq_a$43$d),
         .q(s_eq_a$43$q),
         .clock(s_eq_a$43$clock)
     );
-    qp_table_scale$miss$s_eq_a$44 s_eq_a$44(
+    qp_table_scale_miss_s_eq_a_44 s_eq_a_44(
         .d(s_eq_a$44$d),
         .q(s_eq_a$44$q),
         .clock(s_eq_a$44$clock)
     );
-    qp_table_scale$miss$s_eq_a$45 s_eq_a$45(
+    qp_table_scale_miss_s_eq_a_45 s_eq_a_45(
         .d(s_eq_a$45$d),
         .q(s_eq_a$45$q),
         .clock(s_eq_a$45$clock)
     );
-    qp_table_scale$miss$s_eq_a$46 s_eq_a$46(
+    qp_table_scale_miss_s_eq_a_46 s_eq_a_46(
         .d(s_eq_a$46$d),
         .q(s_eq_a$46$q),
         .clock(s_eq_a$46$clock)
     );
-    qp_table_scale$miss$s_eq_a$47 s_eq_a$47(
+    qp_table_scale_miss_s_eq_a_47 s_eq_a_47(
         .d(s_eq_a$47$d),
         .q(s_eq_a$47$q),
         .clock(s_eq_a$47$clock)
     );
-    qp_table_scale$miss$s_eq_a$48 s_eq_a$48(
+    qp_table_scale_miss_s_eq_a_48 s_eq_a_48(
         .d(s_eq_a$48$d),
         .q(s_eq_a$48$q),
         .clock(s_eq_a$48$clock)
     );
-    qp_table_scale$miss$s_eq_a$49 s_eq_a$49(
+    qp_table_scale_miss_s_eq_a_49 s_eq_a_49(
         .d(s_eq_a$49$d),
         .q(s_eq_a$49$q),
         .clock(s_eq_a$49$clock)
     );
-    qp_table_scale$miss$s_eq_a$50 s_eq_a$50(
+    qp_table_scale_miss_s_eq_a_50 s_eq_a_50(
         .d(s_eq_a$50$d),
         .q(s_eq_a$50$q),
         .clock(s_eq_a$50$clock)
     );
-    qp_table_scale$miss$s_eq_a$51 s_eq_a$51(
+    qp_table_scale_miss_s_eq_a_51 s_eq_a_51(
         .d(s_eq_a$51$d),
         .q(s_eq_a$51$q),
         .clock(s_eq_a$51$clock)
     );
-    qp_table_scale$miss$s_eq_a$52 s_eq_a$52(
+    qp_table_scale_miss_s_eq_a_52 s_eq_a_52(
         .d(s_eq_a$52$d),
         .q(s_eq_a$52$q),
         .clock(s_eq_a$52$clock)
     );
-    qp_table_scale$miss$s_eq_a$53 s_eq_a$53(
+    qp_table_scale_miss_s_eq_a_53 s_eq_a_53(
         .d(s_eq_a$53$d),
         .q(s_eq_a$53$q),
         .clock(s_eq_a$53$clock)
     );
-    qp_table_scale$miss$s_eq_a$54 s_eq_a$54(
+    qp_table_scale_miss_s_eq_a_54 s_eq_a_54(
         .d(s_eq_a$54$d),
         .q(s_eq_a$54$q),
         .clock(s_eq_a$54$clock)
     );
-    qp_table_scale$miss$s_eq_a$55 s_eq_a$55(
+    qp_table_scale_miss_s_eq_a_55 s_eq_a_55(
         .d(s_eq_a$55$d),
         .q(s_eq_a$55$q),
         .clock(s_eq_a$55$clock)
     );
-    qp_table_scale$miss$s_eq_a$56 s_eq_a$56(
+    qp_table_scale_miss_s_eq_a_56 s_eq_a_56(
         .d(s_eq_a$56$d),
         .q(s_eq_a$56$q),
         .clock(s_eq_a$56$clock)
     );
-    qp_table_scale$miss$s_eq_a$57 s_eq_a$57(
+    qp_table_scale_miss_s_eq_a_57 s_eq_a_57(
         .d(s_eq_a$57$d),
         .q(s_eq_a$57$q),
         .clock(s_eq_a$57$clock)
     );
-    qp_table_scale$miss$s_eq_a$58 s_eq_a$58(
+    qp_table_scale_miss_s_eq_a_58 s_eq_a_58(
         .d(s_eq_a$58$d),
         .q(s_eq_a$58$q),
         .clock(s_eq_a$58$clock)
     );
-    qp_table_scale$miss$s_eq_a$59 s_eq_a$59(
+    qp_table_scale_miss_s_eq_a_59 s_eq_a_59(
         .d(s_eq_a$59$d),
         .q(s_eq_a$59$q),
         .clock(s_eq_a$59$clock)
     );
-    qp_table_scale$miss$s_eq_a$60 s_eq_a$60(
+    qp_table_scale_miss_s_eq_a_60 s_eq_a_60(
         .d(s_eq_a$60$d),
         .q(s_eq_a$60$q),
         .clock(s_eq_a$60$clock)
     );
-    qp_table_scale$miss$s_eq_a$61 s_eq_a$61(
+    qp_table_scale_miss_s_eq_a_61 s_eq_a_61(
         .d(s_eq_a$61$d),
         .q(s_eq_a$61$q),
         .clock(s_eq_a$61$clock)
     );
-    qp_table_scale$miss$s_eq_a$62 s_eq_a$62(
+    qp_table_scale_miss_s_eq_a_62 s_eq_a_62(
         .d(s_eq_a$62$d),
         .q(s_eq_a$62$q),
         .clock(s_eq_a$62$clock)
     );
-    qp_table_scale$miss$s_eq_a$63 s_eq_a$63(
+    qp_table_scale_miss_s_eq_a_63 s_eq_a_63(
         .d(s_eq_a$63$d),
         .q(s_eq_a$63$q),
         .clock(s_eq_a$63$clock)
     );
-    qp_table_scale$miss$s_eq_b$0 s_eq_b$0(
+    qp_table_scale_miss_s_eq_b_0 s_eq_b_0(
         .d(s_eq_b$0$d),
         .q(s_eq_b$0$q),
         .clock(s_eq_b$0$clock)
     );
-    qp_table_scale$miss$s_eq_b$1 s_eq_b$1(
+    qp_table_scale_miss_s_eq_b_1 s_eq_b_1(
         .d(s_eq_b$1$d),
         .q(s_eq_b$1$q),
         .clock(s_eq_b$1$clock)
     );
-    qp_table_scale$miss$s_eq_b$2 s_eq_b$2(
+    qp_table_scale_miss_s_eq_b_2 s_eq_b_2(
         .d(s_eq_b$2$d),
         .q(s_eq_b$2$q),
         .clock(s_eq_b$2$clock)
     );
-    qp_table_scale$miss$s_eq_b$3 s_eq_b$3(
+    qp_table_scale_miss_s_eq_b_3 s_eq_b_3(
         .d(s_eq_b$3$d),
         .q(s_eq_b$3$q),
         .clock(s_eq_b$3$clock)
     );
-    qp_table_scale$miss$s_eq_b$4 s_eq_b$4(
+    qp_table_scale_miss_s_eq_b_4 s_eq_b_4(
         .d(s_eq_b$4$d),
         .q(s_eq_b$4$q),
         .clock(s_eq_b$4$clock)
     );
-    qp_table_scale$miss$s_eq_b$5 s_eq_b$5(
+    qp_table_scale_miss_s_eq_b_5 s_eq_b_5(
         .d(s_eq_b$5$d),
         .q(s_eq_b$5$q),
         .clock(s_eq_b$5$clock)
     );
-    qp_table_scale$miss$s_eq_b$6 s_eq_b$6(
+    qp_table_scale_miss_s_eq_b_6 s_eq_b_6(
         .d(s_eq_b$6$d),
         .q(s_eq_b$6$q),
         .clock(s_eq_b$6$clock)
     );
-    qp_table_scale$miss$s_eq_b$7 s_eq_b$7(
+    qp_table_scale_miss_s_eq_b_7 s_eq_b_7(
         .d(s_eq_b$7$d),
         .q(s_eq_b$7$q),
         .clock(s_eq_b$7$clock)
     );
-    qp_table_scale$miss$s_eq_b$8 s_eq_b$8(
+    qp_table_scale_miss_s_eq_b_8 s_eq_b_8(
         .d(s_eq_b$8$d),
         .q(s_eq_b$8$q),
         .clock(s_eq_b$8$clock)
     );
-    qp_table_scale$miss$s_eq_b$9 s_eq_b$9(
+    qp_table_scale_miss_s_eq_b_9 s_eq_b_9(
         .d(s_eq_b$9$d),
         .q(s_eq_b$9$q),
         .clock(s_eq_b$9$clock)
     );
-    qp_table_scale$miss$s_eq_b$10 s_eq_b$10(
+    qp_table_scale_miss_s_eq_b_10 s_eq_b_10(
         .d(s_eq_b$10$d),
         .q(s_eq_b$10$q),
         .clock(s_eq_b$10$clock)
     );
-    qp_table_scale$miss$s_eq_b$11 s_eq_b$11(
+    qp_table_scale_miss_s_eq_b_11 s_eq_b_11(
         .d(s_eq_b$11$d),
         .q(s_eq_b$11$q),
         .clock(s_eq_b$11$clock)
     );
-    qp_table_scale$miss$s_eq_b$12 s_eq_b$12(
+    qp_table_scale_miss_s_eq_b_12 s_eq_b_12(
         .d(s_eq_b$12$d),
         .q(s_eq_b$12$q),
         .clock(s_eq_b$12$clock)
     );
-    qp_table_scale$miss$s_eq_b$13 s_eq_b$13(
+    qp_table_scale_miss_s_eq_b_13 s_eq_b_13(
         .d(s_eq_b$13$d),
         .q(s_eq_b$13$q),
         .clock(s_eq_b$13$clock)
     );
-    qp_table_scale$miss$s_eq_b$14 s_eq_b$14(
+    qp_table_scale_miss_s_eq_b_14 s_eq_b_14(
         .d(s_eq_b$14$d),
         .q(s_eq_b$14$q),
         .clock(s_eq_b$14$clock)
     );
-    qp_table_scale$miss$s_eq_b$15 s_eq_b$15(
+    qp_table_scale_miss_s_eq_b_15 s_eq_b_15(
         .d(s_eq_b$15$d),
         .q(s_eq_b$15$q),
         .clock(s_eq_b$15$clock)
     );
-    qp_table_scale$miss$s_eq_b$16 s_eq_b$16(
+    qp_table_scale_miss_s_eq_b_16 s_eq_b_16(
         .d(s_eq_b$16$d),
         .q(s_eq_b$16$q),
         .clock(s_eq_b$16$clock)
     );
-    qp_table_scale$miss$s_eq_b$17 s_eq_b$17(
+    qp_table_scale_miss_s_eq_b_17 s_eq_b_17(
         .d(s_eq_b$17$d),
         .q(s_eq_b$17$q),
         .clock(s_eq_b$17$clock)
     );
-    qp_table_scale$miss$s_eq_b$18 s_eq_b$18(
+    qp_table_scale_miss_s_eq_b_18 s_eq_b_18(
         .d(s_eq_b$18$d),
         .q(s_eq_b$18$q),
         .clock(s_eq_b$18$clock)
     );
-    qp_table_scale$miss$s_eq_b$19 s_eq_b$19(
+    qp_table_scale_miss_s_eq_b_19 s_eq_b_19(
         .d(s_eq_b$19$d),
         .q(s_eq_b$19$q),
         .clock(s_eq_b$19$clock)
     );
-    qp_table_scale$miss$s_eq_b$20 s_eq_b$20(
+    qp_table_scale_miss_s_eq_b_20 s_eq_b_20(
         .d(s_eq_b$20$d),
         .q(s_eq_b$20$q),
         .clock(s_eq_b$20$clock)
     );
-    qp_table_scale$miss$s_eq_b$21 s_eq_b$21(
+    qp_table_scale_miss_s_eq_b_21 s_eq_b_21(
         .d(s_eq_b$21$d),
         .q(s_eq_b$21$q),
         .clock(s_eq_b$21$clock)
     );
-    qp_table_scale$miss$s_eq_b$22 s_eq_b$22(
+    qp_table_scale_miss_s_eq_b_22 s_eq_b_22(
         .d(s_eq_b$22$d),
         .q(s_eq_b$22$q),
         .clock(s_eq_b$22$clock)
     );
-    qp_table_scale$miss$s_eq_b$23 s_eq_b$23(
+    qp_table_scale_miss_s_eq_b_23 s_eq_b_23(
         .d(s_eq_b$23$d),
         .q(s_eq_b$23$q),
         .clock(s_eq_b$23$clock)
     );
-    qp_table_scale$miss$s_eq_b$24 s_eq_b$24(
+    qp_table_scale_miss_s_eq_b_24 s_eq_b_24(
         .d(s_eq_b$24$d),
         .q(s_eq_b$24$q),
         .clock(s_eq_b$24$clock)
     );
-    qp_table_scale$miss$s_eq_b$25 s_eq_b$25(
+    qp_table_scale_miss_s_eq_b_25 s_eq_b_25(
         .d(s_eq_b$25$d),
         .q(s_eq_b$25$q),
         .clock(s_eq_b$25$clock)
     );
-    qp_table_scale$miss$s_eq_b$26 s_eq_b$26(
+    qp_table_scale_miss_s_eq_b_26 s_eq_b_26(
         .d(s_eq_b$26$d),
         .q(s_eq_b$26$q),
         .clock(s_eq_b$26$clock)
     );
-    qp_table_scale$miss$s_eq_b$27 s_eq_b$27(
+    qp_table_scale_miss_s_eq_b_27 s_eq_b_27(
         .d(s_eq_b$27$d),
         .q(s_eq_b$27$q),
         .clock(s_eq_b$27$clock)
     );
-    qp_table_scale$miss$s_eq_b$28 s_eq_b$28(
+    qp_table_scale_miss_s_eq_b_28 s_eq_b_28(
         .d(s_eq_b$28$d),
         .q(s_eq_b$28$q),
         .clock(s_eq_b$28$clock)
     );
-    qp_table_scale$miss$s_eq_b$29 s_eq_b$29(
+    qp_table_scale_miss_s_eq_b_29 s_eq_b_29(
         .d(s_eq_b$29$d),
         .q(s_eq_b$29$q),
         .clock(s_eq_b$29$clock)
     );
-    qp_table_scale$miss$s_eq_b$30 s_eq_b$30(
+    qp_table_scale_miss_s_eq_b_30 s_eq_b_30(
         .d(s_eq_b$30$d),
         .q(s_eq_b$30$q),
         .clock(s_eq_b$30$clock)
     );
-    qp_table_scale$miss$s_eq_b$31 s_eq_b$31(
+    qp_table_scale_miss_s_eq_b_31 s_eq_b_31(
         .d(s_eq_b$31$d),
         .q(s_eq_b$31$q),
         .clock(s_eq_b$31$clock)
     );
-    qp_table_scale$miss$s_eq_b$32 s_eq_b$32(
+    qp_table_scale_miss_s_eq_b_32 s_eq_b_32(
         .d(s_eq_b$32$d),
         .q(s_eq_b$32$q),
         .clock(s_eq_b$32$clock)
     );
-    qp_table_scale$miss$s_eq_b$33 s_eq_b$33(
+    qp_table_scale_miss_s_eq_b_33 s_eq_b_33(
         .d(s_eq_b$33$d),
         .q(s_eq_b$33$q),
         .clock(s_eq_b$33$clock)
     );
-    qp_table_scale$miss$s_eq_b$34 s_eq_b$34(
+    qp_table_scale_miss_s_eq_b_34 s_eq_b_34(
         .d(s_eq_b$34$d),
         .q(s_eq_b$34$q),
         .clock(s_eq_b$34$clock)
     );
-    qp_table_scale$miss$s_eq_b$35 s_eq_b$35(
+    qp_table_scale_miss_s_eq_b_35 s_eq_b_35(
         .d(s_eq_b$35$d),
         .q(s_eq_b$35$q),
         .clock(s_eq_b$35$clock)
     );
-    qp_table_scale$miss$s_eq_b$36 s_eq_b$36(
+    qp_table_scale_miss_s_eq_b_36 s_eq_b_36(
         .d(s_eq_b$36$d),
         .q(s_eq_b$36$q),
         .clock(s_eq_b$36$clock)
     );
-    qp_table_scale$miss$s_eq_b$37 s_eq_b$37(
+    qp_table_scale_miss_s_eq_b_37 s_eq_b_37(
         .d(s_eq_b$37$d),
         .q(s_eq_b$37$q),
         .clock(s_eq_b$37$clock)
     );
-    qp_table_scale$miss$s_eq_b$38 s_eq_b$38(
+    qp_table_scale_miss_s_eq_b_38 s_eq_b_38(
         .d(s_eq_b$38$d),
         .q(s_eq_b$38$q),
         .clock(s_eq_b$38$clock)
     );
-    qp_table_scale$miss$s_eq_b$39 s_eq_b$39(
+    qp_table_scale_miss_s_eq_b_39 s_eq_b_39(
         .d(s_eq_b$39$d),
         .q(s_eq_b$39$q),
         .clock(s_eq_b$39$clock)
     );
-    qp_table_scale$miss$s_eq_b$40 s_eq_b$40(
+    qp_table_scale_miss_s_eq_b_40 s_eq_b_40(
         .d(s_eq_b$40$d),
         .q(s_eq_b$40$q),
         .clock(s_eq_b$40$clock)
     );
-    qp_table_scale$miss$s_eq_b$41 s_eq_b$41(
+    qp_table_scale_miss_s_eq_b_41 s_eq_b_41(
         .d(s_eq_b$41$d),
         .q(s_eq_b$41$q),
         .clock(s_eq_b$41$clock)
     );
-    qp_table_scale$miss$s_eq_b$42 s_eq_b$42(
+    qp_table_scale_miss_s_eq_b_42 s_eq_b_42(
         .d(s_eq_b$42$d),
         .q(s_eq_b$42$q),
         .clock(s_eq_b$42$clock)
     );
-    qp_table_scale$miss$s_eq_b$43 s_eq_b$43(
+    qp_table_scale_miss_s_eq_b_43 s_eq_b_43(
         .d(s_eq_b$43$d),
         .q(s_eq_b$43$q),
         .clock(s_eq_b$43$clock)
     );
-    qp_table_scale$miss$s_eq_b$44 s_eq_b$44(
+    qp_table_scale_miss_s_eq_b_44 s_eq_b_44(
         .d(s_eq_b$44$d),
         .q(s_eq_b$44$q),
         .clock(s_eq_b$44$clock)
     );
-    qp_table_scale$miss$s_eq_b$45 s_eq_b$45(
+    qp_table_scale_miss_s_eq_b_45 s_eq_b_45(
         .d(s_eq_b$45$d),
         .q(s_eq_b$45$q),
         .clock(s_eq_b$45$clock)
     );
-    qp_table_scale$miss$s_eq_b$46 s_eq_b$46(
+    qp_table_scale_miss_s_eq_b_46 s_eq_b_46(
         .d(s_eq_b$46$d),
         .q(s_eq_b$46$q),
         .clock(s_eq_b$46$clock)
     );
-    qp_table_scale$miss$s_eq_b$47 s_eq_b$47(
+    qp_table_scale_miss_s_eq_b_47 s_eq_b_47(
         .d(s_eq_b$47$d),
         .q(s_eq_b$47$q),
         .clock(s_eq_b$47$clock)
     );
-    qp_table_scale$miss$s_eq_b$48 s_eq_b$48(
+    qp_table_scale_miss_s_eq_b_48 s_eq_b_48(
         .d(s_eq_b$48$d),
         .q(s_eq_b$48$q),
         .clock(s_eq_b$48$clock)
     );
-    qp_table_scale$miss$s_eq_b$49 s_eq_b$49(
+    qp_table_scale_miss_s_eq_b_49 s_eq_b_49(
         .d(s_eq_b$49$d),
         .q(s_eq_b$49$q),
         .clock(s_eq_b$49$clock)
     );
-    qp_table_scale$miss$s_eq_b$50 s_eq_b$50(
+    qp_table_scale_miss_s_eq_b_50 s_eq_b_50(
         .d(s_eq_b$50$d),
         .q(s_eq_b$50$q),
         .clock(s_eq_b$50$clock)
     );
-    qp_table_scale$miss$s_eq_b$51 s_eq_b$51(
+    qp_table_scale_miss_s_eq_b_51 s_eq_b_51(
         .d(s_eq_b$51$d),
         .q(s_eq_b$51$q),
         .clock(s_eq_b$51$clock)
     );
-    qp_table_scale$miss$s_eq_b$52 s_eq_b$52(
+    qp_table_scale_miss_s_eq_b_52 s_eq_b_52(
         .d(s_eq_b$52$d),
         .q(s_eq_b$52$q),
         .clock(s_eq_b$52$clock)
     );
-    qp_table_scale$miss$s_eq_b$53 s_eq_b$53(
+    qp_table_scale_miss_s_eq_b_53 s_eq_b_53(
         .d(s_eq_b$53$d),
         .q(s_eq_b$53$q),
         .clock(s_eq_b$53$clock)
     );
-    qp_table_scale$miss$s_eq_b$54 s_eq_b$54(
+    qp_table_scale_miss_s_eq_b_54 s_eq_b_54(
         .d(s_eq_b$54$d),
         .q(s_eq_b$54$q),
         .clock(s_eq_b$54$clock)
     );
-    qp_table_scale$miss$s_eq_b$55 s_eq_b$55(
+    qp_table_scale_miss_s_eq_b_55 s_eq_b_55(
         .d(s_eq_b$55$d),
         .q(s_eq_b$55$q),
         .clock(s_eq_b$55$clock)
     );
-    qp_table_scale$miss$s_eq_b$56 s_eq_b$56(
+    qp_table_scale_miss_s_eq_b_56 s_eq_b_56(
         .d(s_eq_b$56$d),
         .q(s_eq_b$56$q),
         .clock(s_eq_b$56$clock)
     );
-    qp_table_scale$miss$s_eq_b$57 s_eq_b$57(
+    qp_table_scale_miss_s_eq_b_57 s_eq_b_57(
         .d(s_eq_b$57$d),
         .q(s_eq_b$57$q),
         .clock(s_eq_b$57$clock)
     );
-    qp_table_scale$miss$s_eq_b$58 s_eq_b$58(
+    qp_table_scale_miss_s_eq_b_58 s_eq_b_58(
         .d(s_eq_b$58$d),
         .q(s_eq_b$58$q),
         .clock(s_eq_b$58$clock)
     );
-    qp_table_scale$miss$s_eq_b$59 s_eq_b$59(
+    qp_table_scale_miss_s_eq_b_59 s_eq_b_59(
         .d(s_eq_b$59$d),
         .q(s_eq_b$59$q),
         .clock(s_eq_b$59$clock)
     );
-    qp_table_scale$miss$s_eq_b$60 s_eq_b$60(
+    qp_table_scale_miss_s_eq_b_60 s_eq_b_60(
         .d(s_eq_b$60$d),
         .q(s_eq_b$60$q),
         .clock(s_eq_b$60$clock)
     );
-    qp_table_scale$miss$s_eq_b$61 s_eq_b$61(
+    qp_table_scale_miss_s_eq_b_61 s_eq_b_61(
         .d(s_eq_b$61$d),
         .q(s_eq_b$61$q),
         .clock(s_eq_b$61$clock)
     );
-    qp_table_scale$miss$s_eq_b$62 s_eq_b$62(
+    qp_table_scale_miss_s_eq_b_62 s_eq_b_62(
         .d(s_eq_b$62$d),
         .q(s_eq_b$62$q),
         .clock(s_eq_b$62$clock)
     );
-    qp_table_scale$miss$s_eq_b$63 s_eq_b$63(
+    qp_table_scale_miss_s_eq_b_63 s_eq_b_63(
         .d(s_eq_b$63$d),
         .q(s_eq_b$63$q),
         .clock(s_eq_b$63$clock)
     );
-    qp_table_scale$miss$took took(
+    qp_table_scale_miss_took took(
         .d(took$d),
         .q(took$q),
         .clock(took$clock)
     );
-    qp_table_scale$miss$same_q same_q(
+    qp_table_scale_miss_same_q same_q(
         .d(same_q$d),
         .q(same_q$q),
         .clock(same_q$clock)
     );
-    qp_table_scale$miss$eq_ti eq_ti(
+    qp_table_scale_miss_eq_ti eq_ti(
         .d(eq_ti$d),
         .q(eq_ti$q),
         .clock(eq_ti$clock)
     );
-    qp_table_scale$miss$ans_room$0 ans_room$0(
+    qp_table_scale_miss_ans_room_0 ans_room_0(
         .d(ans_room$0$d),
         .q(ans_room$0$q),
         .clock(ans_room$0$clock)
     );
-    qp_table_scale$miss$ans_room$1 ans_room$1(
+    qp_table_scale_miss_ans_room_1 ans_room_1(
         .d(ans_room$1$d),
         .q(ans_room$1$q),
         .clock(ans_room$1$clock)
     );
-    qp_table_scale$miss$s_lv$0 s_lv$0(
+    qp_table_scale_miss_s_lv_0 s_lv_0(
         .d(s_lv$0$d),
         .q(s_lv$0$q),
         .clock(s_lv$0$clock)
     );
-    qp_table_scale$miss$s_lv$1 s_lv$1(
+    qp_table_scale_miss_s_lv_1 s_lv_1(
         .d(s_lv$1$d),
         .q(s_lv$1$q),
         .clock(s_lv$1$clock)
     );
-    qp_table_scale$miss$s_lv$2 s_lv$2(
+    qp_table_scale_miss_s_lv_2 s_lv_2(
         .d(s_lv$2$d),
         .q(s_lv$2$q),
         .clock(s_lv$2$clock)
     );
-    qp_table_scale$miss$s_lv$3 s_lv$3(
+    qp_table_scale_miss_s_lv_3 s_lv_3(
         .d(s_lv$3$d),
         .q(s_lv$3$q),
         .clock(s_lv$3$clock)
     );
-    qp_table_scale$miss$s_lv$4 s_lv$4(
+    qp_table_scale_miss_s_lv_4 s_lv_4(
         .d(s_lv$4$d),
         .q(s_lv$4$q),
         .clock(s_lv$4$clock)
     );
-    qp_table_scale$miss$s_lv$5 s_lv$5(
+    qp_table_scale_miss_s_lv_5 s_lv_5(
         .d(s_lv$5$d),
         .q(s_lv$5$q),
         .clock(s_lv$5$clock)
     );
-    qp_table_scale$miss$s_lv$6 s_lv$6(
+    qp_table_scale_miss_s_lv_6 s_lv_6(
         .d(s_lv$6$d),
         .q(s_lv$6$q),
         .clock(s_lv$6$clock)
     );
-    qp_table_scale$miss$s_lv$7 s_lv$7(
+    qp_table_scale_miss_s_lv_7 s_lv_7(
         .d(s_lv$7$d),
         .q(s_lv$7$q),
         .clock(s_lv$7$clock)
     );
-    qp_table_scale$miss$s_lv$8 s_lv$8(
+    qp_table_scale_miss_s_lv_8 s_lv_8(
         .d(s_lv$8$d),
         .q(s_lv$8$q),
         .clock(s_lv$8$clock)
     );
-    qp_table_scale$miss$s_lv$9 s_lv$9(
+    qp_table_scale_miss_s_lv_9 s_lv_9(
         .d(s_lv$9$d),
         .q(s_lv$9$q),
         .clock(s_lv$9$clock)
     );
-    qp_table_scale$miss$s_lv$10 s_lv$10(
+    qp_table_scale_miss_s_lv_10 s_lv_10(
         .d(s_lv$10$d),
         .q(s_lv$10$q),
         .clock(s_lv$10$clock)
     );
-    qp_table_scale$miss$s_lv$11 s_lv$11(
+    qp_table_scale_miss_s_lv_11 s_lv_11(
         .d(s_lv$11$d),
         .q(s_lv$11$q),
         .clock(s_lv$11$clock)
     );
-    qp_table_scale$miss$s_lv$12 s_lv$12(
+    qp_table_scale_miss_s_lv_12 s_lv_12(
         .d(s_lv$12$d),
         .q(s_lv$12$q),
         .clock(s_lv$12$clock)
     );
-    qp_table_scale$miss$s_lv$13 s_lv$13(
+    qp_table_scale_miss_s_lv_13 s_lv_13(
         .d(s_lv$13$d),
         .q(s_lv$13$q),
         .clock(s_lv$13$clock)
     );
-    qp_table_scale$miss$s_lv$14 s_lv$14(
+    qp_table_scale_miss_s_lv_14 s_lv_14(
         .d(s_lv$14$d),
         .q(s_lv$14$q),
         .clock(s_lv$14$clock)
     );
-    qp_table_scale$miss$s_lv$15 s_lv$15(
+    qp_table_scale_miss_s_lv_15 s_lv_15(
         .d(s_lv$15$d),
         .q(s_lv$15$q),
         .clock(s_lv$15$clock)
     );
-    qp_table_scale$miss$s_lv$16 s_lv$16(
+    qp_table_scale_miss_s_lv_16 s_lv_16(
         .d(s_lv$16$d),
         .q(s_lv$16$q),
         .clock(s_lv$16$clock)
     );
-    qp_table_scale$miss$s_lv$17 s_lv$17(
+    qp_table_scale_miss_s_lv_17 s_lv_17(
         .d(s_lv$17$d),
         .q(s_lv$17$q),
         .clock(s_lv$17$clock)
     );
-    qp_table_scale$miss$s_lv$18 s_lv$18(
+    qp_table_scale_miss_s_lv_18 s_lv_18(
         .d(s_lv$18$d),
         .q(s_lv$18$q),
         .clock(s_lv$18$clock)
     );
-    qp_table_scale$miss$s_lv$19 s_lv$19(
+    qp_table_scale_miss_s_lv_19 s_lv_19(
         .d(s_lv$19$d),
         .q(s_lv$19$q),
         .clock(s_lv$19$clock)
     );
-    qp_table_scale$miss$s_lv$20 s_lv$20(
+    qp_table_scale_miss_s_lv_20 s_lv_20(
         .d(s_lv$20$d),
         .q(s_lv$20$q),
         .clock(s_lv$20$clock)
     );
-    qp_table_scale$miss$s_lv$21 s_lv$21(
+    qp_table_scale_miss_s_lv_21 s_lv_21(
         .d(s_lv$21$d),
         .q(s_lv$21$q),
         .clock(s_lv$21$clock)
     );
-    qp_table_scale$miss$s_lv$22 s_lv$22(
+    qp_table_scale_miss_s_lv_22 s_lv_22(
         .d(s_lv$22$d),
         .q(s_lv$22$q),
         .clock(s_lv$22$clock)
     );
-    qp_table_scale$miss$s_lv$23 s_lv$23(
+    qp_table_scale_miss_s_lv_23 s_lv_23(
         .d(s_lv$23$d),
         .q(s_lv$23$q),
         .clock(s_lv$23$clock)
     );
-    qp_table_scale$miss$s_lv$24 s_lv$24(
+    qp_table_scale_miss_s_lv_24 s_lv_24(
         .d(s_lv$24$d),
         .q(s_lv$24$q),
         .clock(s_lv$24$clock)
     );
-    qp_table_scale$miss$s_lv$25 s_lv$25(
+    qp_table_scale_miss_s_lv_25 s_lv_25(
         .d(s_lv$25$d),
         .q(s_lv$25$q),
         .clock(s_lv$25$clock)
     );
-    qp_table_scale$miss$s_lv$26 s_lv$26(
+    qp_table_scale_miss_s_lv_26 s_lv_26(
         .d(s_lv$26$d),
         .q(s_lv$26$q),
         .clock(s_lv$26$clock)
     );
-    qp_table_scale$miss$s_lv$27 s_lv$27(
+    qp_table_scale_miss_s_lv_27 s_lv_27(
         .d(s_lv$27$d),
         .q(s_lv$27$q),
         .clock(s_lv$27$clock)
     );
-    qp_table_scale$miss$s_lv$28 s_lv$28(
+    qp_table_scale_miss_s_lv_28 s_lv_28(
         .d(s_lv$28$d),
         .q(s_lv$28$q),
         .clock(s_lv$28$clock)
     );
-    qp_table_scale$miss$s_lv$29 s_lv$29(
+    qp_table_scale_miss_s_lv_29 s_lv_29(
         .d(s_lv$29$d),
         .q(s_lv$29$q),
         .clock(s_lv$29$clock)
     );
-    qp_table_scale$miss$s_lv$30 s_lv$30(
+    qp_table_scale_miss_s_lv_30 s_lv_30(
         .d(s_lv$30$d),
         .q(s_lv$30$q),
         .clock(s_lv$30$clock)
     );
-    qp_table_scale$miss$s_lv$31 s_lv$31(
+    qp_table_scale_miss_s_lv_31 s_lv_31(
         .d(s_lv$31$d),
         .q(s_lv$31$q),
         .clock(s_lv$31$clock)
     );
-    qp_table_scale$miss$s_lv$32 s_lv$32(
+    qp_table_scale_miss_s_lv_32 s_lv_32(
         .d(s_lv$32$d),
         .q(s_lv$32$q),
         .clock(s_lv$32$clock)
     );
-    qp_table_scale$miss$s_lv$33 s_lv$33(
+    qp_table_scale_miss_s_lv_33 s_lv_33(
         .d(s_lv$33$d),
         .q(s_lv$33$q),
         .clock(s_lv$33$clock)
     );
-    qp_table_scale$miss$s_lv$34 s_lv$34(
+    qp_table_scale_miss_s_lv_34 s_lv_34(
         .d(s_lv$34$d),
         .q(s_lv$34$q),
         .clock(s_lv$34$clock)
     );
-    qp_table_scale$miss$s_lv$35 s_lv$35(
+    qp_table_scale_miss_s_lv_35 s_lv_35(
         .d(s_lv$35$d),
         .q(s_lv$35$q),
         .clock(s_lv$35$clock)
     );
-    qp_table_scale$miss$s_lv$36 s_lv$36(
+    qp_table_scale_miss_s_lv_36 s_lv_36(
         .d(s_lv$36$d),
         .q(s_lv$36$q),
         .clock(s_lv$36$clock)
     );
-    qp_table_scale$miss$s_lv$37 s_lv$37(
+    qp_table_scale_miss_s_lv_37 s_lv_37(
         .d(s_lv$37$d),
         .q(s_lv$37$q),
         .clock(s_lv$37$clock)
     );
-    qp_table_scale$miss$s_lv$38 s_lv$38(
+    qp_table_scale_miss_s_lv_38 s_lv_38(
         .d(s_lv$38$d),
         .q(s_lv$38$q),
         .clock(s_lv$38$clock)
     );
-    qp_table_scale$miss$s_lv$39 s_lv$39(
+    qp_table_scale_miss_s_lv_39 s_lv_39(
         .d(s_lv$39$d),
         .q(s_lv$39$q),
         .clock(s_lv$39$clock)
     );
-    qp_table_scale$miss$s_lv$40 s_lv$40(
+    qp_table_scale_miss_s_lv_40 s_lv_40(
         .d(s_lv$40$d),
         .q(s_lv$40$q),
         .clock(s_lv$40$clock)
     );
-    qp_table_scale$miss$s_lv$41 s_lv$41(
+    qp_table_scale_miss_s_lv_41 s_lv_41(
         .d(s_lv$41$d),
         .q(s_lv$41$q),
         .clock(s_lv$41$clock)
     );
-    qp_table_scale$miss$s_lv$42 s_lv$42(
+    qp_table_scale_miss_s_lv_42 s_lv_42(
         .d(s_lv$42$d),
         .q(s_lv$42$q),
         .clock(s_lv$42$clock)
     );
-    qp_table_scale$miss$s_lv$43 s_lv$43(
+    qp_table_scale_miss_s_lv_43 s_lv_43(
         .d(s_lv$43$d),
         .q(s_lv$43$q),
         .clock(s_lv$43$clock)
     );
-    qp_table_scale$miss$s_lv$44 s_lv$44(
+    qp_table_scale_miss_s_lv_44 s_lv_44(
         .d(s_lv$44$d),
         .q(s_lv$44$q),
         .clock(s_lv$44$clock)
     );
-    qp_table_scale$miss$s_lv$45 s_lv$45(
+    qp_table_scale_miss_s_lv_45 s_lv_45(
         .d(s_lv$45$d),
         .q(s_lv$45$q),
         .clock(s_lv$45$clock)
     );
-    qp_table_scale$miss$s_lv$46 s_lv$46(
+    qp_table_scale_miss_s_lv_46 s_lv_46(
         .d(s_lv$46$d),
         .q(s_lv$46$q),
         .clock(s_lv$46$clock)
     );
-    qp_table_scale$miss$s_lv$47 s_lv$47(
+    qp_table_scale_miss_s_lv_47 s_lv_47(
         .d(s_lv$47$d),
         .q(s_lv$47$q),
         .clock(s_lv$47$clock)
     );
-    qp_table_scale$miss$s_lv$48 s_lv$48(
+    qp_table_scale_miss_s_lv_48 s_lv_48(
         .d(s_lv$48$d),
         .q(s_lv$48$q),
         .clock(s_lv$48$clock)
     );
-    qp_table_scale$miss$s_lv$49 s_lv$49(
+    qp_table_scale_miss_s_lv_49 s_lv_49(
         .d(s_lv$49$d),
         .q(s_lv$49$q),
         .clock(s_lv$49$clock)
     );
-    qp_table_scale$miss$s_lv$50 s_lv$50(
+    qp_table_scale_miss_s_lv_50 s_lv_50(
         .d(s_lv$50$d),
         .q(s_lv$50$q),
         .clock(s_lv$50$clock)
     );
-    qp_table_scale$miss$s_lv$51 s_lv$51(
+    qp_table_scale_miss_s_lv_51 s_lv_51(
         .d(s_lv$51$d),
         .q(s_lv$51$q),
         .clock(s_lv$51$clock)
     );
-    qp_table_scale$miss$s_lv$52 s_lv$52(
+    qp_table_scale_miss_s_lv_52 s_lv_52(
         .d(s_lv$52$d),
         .q(s_lv$52$q),
         .clock(s_lv$52$clock)
     );
-    qp_table_scale$miss$s_lv$53 s_lv$53(
+    qp_table_scale_miss_s_lv_53 s_lv_53(
         .d(s_lv$53$d),
         .q(s_lv$53$q),
         .clock(s_lv$53$clock)
     );
-    qp_table_scale$miss$s_lv$54 s_lv$54(
+    qp_table_scale_miss_s_lv_54 s_lv_54(
         .d(s_lv$54$d),
         .q(s_lv$54$q),
         .clock(s_lv$54$clock)
     );
-    qp_table_scale$miss$s_lv$55 s_lv$55(
+    qp_table_scale_miss_s_lv_55 s_lv_55(
         .d(s_lv$55$d),
         .q(s_lv$55$q),
         .clock(s_lv$55$clock)
     );
-    qp_table_scale$miss$s_lv$56 s_lv$56(
+    qp_table_scale_miss_s_lv_56 s_lv_56(
         .d(s_lv$56$d),
         .q(s_lv$56$q),
         .clock(s_lv$56$clock)
     );
-    qp_table_scale$miss$s_lv$57 s_lv$57(
+    qp_table_scale_miss_s_lv_57 s_lv_57(
         .d(s_lv$57$d),
         .q(s_lv$57$q),
         .clock(s_lv$57$clock)
     );
-    qp_table_scale$miss$s_lv$58 s_lv$58(
+    qp_table_scale_miss_s_lv_58 s_lv_58(
         .d(s_lv$58$d),
         .q(s_lv$58$q),
         .clock(s_lv$58$clock)
     );
-    qp_table_scale$miss$s_lv$59 s_lv$59(
+    qp_table_scale_miss_s_lv_59 s_lv_59(
         .d(s_lv$59$d),
         .q(s_lv$59$q),
         .clock(s_lv$59$clock)
     );
-    qp_table_scale$miss$s_lv$60 s_lv$60(
+    qp_table_scale_miss_s_lv_60 s_lv_60(
         .d(s_lv$60$d),
         .q(s_lv$60$q),
         .clock(s_lv$60$clock)
     );
-    qp_table_scale$miss$s_lv$61 s_lv$61(
+    qp_table_scale_miss_s_lv_61 s_lv_61(
         .d(s_lv$61$d),
         .q(s_lv$61$q),
         .clock(s_lv$61$clock)
     );
-    qp_table_scale$miss$s_lv$62 s_lv$62(
+    qp_table_scale_miss_s_lv_62 s_lv_62(
         .d(s_lv$62$d),
         .q(s_lv$62$q),
         .clock(s_lv$62$clock)
     );
-    qp_table_scale$miss$s_lv$63 s_lv$63(
+    qp_table_scale_miss_s_lv_63 s_lv_63(
         .d(s_lv$63$d),
         .q(s_lv$63$q),
         .clock(s_lv$63$clock)
     );
-    qp_table_scale$miss$seal$0 seal$0(
+    qp_table_scale_miss_seal_0 seal_0(
         .d(seal$0$d),
         .q(seal$0$q),
         .clock(seal$0$clock)
     );
-    qp_table_scale$miss$seal$1 seal$1(
+    qp_table_scale_miss_seal_1 seal_1(
         .d(seal$1$d),
         .q(seal$1$q),
         .clock(seal$1$clock)
     );
-    qp_table_scale$miss$seal$2 seal$2(
+    qp_table_scale_miss_seal_2 seal_2(
         .d(seal$2$d),
         .q(seal$2$q),
         .clock(seal$2$clock)
     );
-    qp_table_scale$miss$seal$3 seal$3(
+    qp_table_scale_miss_seal_3 seal_3(
         .d(seal$3$d),
         .q(seal$3$q),
         .clock(seal$3$clock)
     );
-    qp_table_scale$miss$seal$4 seal$4(
+    qp_table_scale_miss_seal_4 seal_4(
         .d(seal$4$d),
         .q(seal$4$q),
         .clock(seal$4$clock)
     );
-    qp_table_scale$miss$seal$5 seal$5(
+    qp_table_scale_miss_seal_5 seal_5(
         .d(seal$5$d),
         .q(seal$5$q),
         .clock(seal$5$clock)
     );
-    qp_table_scale$miss$seal$6 seal$6(
+    qp_table_scale_miss_seal_6 seal_6(
         .d(seal$6$d),
         .q(seal$6$q),
         .clock(seal$6$clock)
     );
-    qp_table_scale$miss$seal$7 seal$7(
+    qp_table_scale_miss_seal_7 seal_7(
         .d(seal$7$d),
         .q(seal$7$q),
         .clock(seal$7$clock)
     );
-    qp_table_scale$miss$seal$8 seal$8(
+    qp_table_scale_miss_seal_8 seal_8(
         .d(seal$8$d),
         .q(seal$8$q),
         .clock(seal$8$clock)
     );
-    qp_table_scale$miss$seal$9 seal$9(
+    qp_table_scale_miss_seal_9 seal_9(
         .d(seal$9$d),
         .q(seal$9$q),
         .clock(seal$9$clock)
     );
-    qp_table_scale$miss$seal$10 seal$10(
+    qp_table_scale_miss_seal_10 seal_10(
         .d(seal$10$d),
         .q(seal$10$q),
         .clock(seal$10$clock)
     );
-    qp_table_scale$miss$seal$11 seal$11(
+    qp_table_scale_miss_seal_11 seal_11(
         .d(seal$11$d),
         .q(seal$11$q),
         .clock(seal$11$clock)
     );
-    qp_table_scale$miss$seal$12 seal$12(
+    qp_table_scale_miss_seal_12 seal_12(
         .d(seal$12$d),
         .q(seal$12$q),
         .clock(seal$12$clock)
     );
-    qp_table_scale$miss$seal$13 seal$13(
+    qp_table_scale_miss_seal_13 seal_13(
         .d(seal$13$d),
         .q(seal$13$q),
         .clock(seal$13$clock)
     );
-    qp_table_scale$miss$seal$14 seal$14(
+    qp_table_scale_miss_seal_14 seal_14(
         .d(seal$14$d),
         .q(seal$14$q),
         .clock(seal$14$clock)
     );
-    qp_table_scale$miss$seal$15 seal$15(
+    qp_table_scale_miss_seal_15 seal_15(
         .d(seal$15$d),
         .q(seal$15$q),
         .clock(seal$15$clock)
     );
-    qp_table_scale$miss$seal$16 seal$16(
+    qp_table_scale_miss_seal_16 seal_16(
         .d(seal$16$d),
         .q(seal$16$q),
         .clock(seal$16$clock)
     );
-    qp_table_scale$miss$seal$17 seal$17(
+    qp_table_scale_miss_seal_17 seal_17(
         .d(seal$17$d),
         .q(seal$17$q),
         .clock(seal$17$clock)
     );
-    qp_table_scale$miss$seal$18 seal$18(
+    qp_table_scale_miss_seal_18 seal_18(
         .d(seal$18$d),
         .q(seal$18$q),
         .clock(seal$18$clock)
     );
-    qp_table_scale$miss$seal$19 seal$19(
+    qp_table_scale_miss_seal_19 seal_19(
         .d(seal$19$d),
         .q(seal$19$q),
         .clock(seal$19$clock)
     );
-    qp_table_scale$miss$seal$20 seal$20(
+    qp_table_scale_miss_seal_20 seal_20(
         .d(seal$20$d),
         .q(seal$20$q),
         .clock(seal$20$clock)
     );
-    qp_table_scale$miss$seal$21 seal$21(
+    qp_table_scale_miss_seal_21 seal_21(
         .d(seal$21$d),
         .q(seal$21$q),
         .clock(seal$21$clock)
     );
-    qp_table_scale$miss$seal$22 seal$22(
+    qp_table_scale_miss_seal_22 seal_22(
         .d(seal$22$d),
         .q(seal$22$q),
         .clock(seal$22$clock)
     );
-    qp_table_scale$miss$seal$23 seal$23(
+    qp_table_scale_miss_seal_23 seal_23(
         .d(seal$23$d),
         .q(seal$23$q),
         .clock(seal$23$clock)
     );
-    qp_table_scale$miss$seal$24 seal$24(
+    qp_table_scale_miss_seal_24 seal_24(
         .d(seal$24$d),
         .q(seal$24$q),
         .clock(seal$24$clock)
     );
-    qp_table_scale$miss$seal$25 seal$25(
+    qp_table_scale_miss_seal_25 seal_25(
         .d(seal$25$d),
         .q(seal$25$q),
         .clock(seal$25$clock)
     );
-    qp_table_scale$miss$seal$26 seal$26(
+    qp_table_scale_miss_seal_26 seal_26(
         .d(seal$26$d),
         .q(seal$26$q),
         .clock(seal$26$clock)
     );
-    qp_table_scale$miss$seal$27 seal$27(
+    qp_table_scale_miss_seal_27 seal_27(
         .d(seal$27$d),
         .q(seal$27$q),
         .clock(seal$27$clock)
     );
-    qp_table_scale$miss$seal$28 seal$28(
+    qp_table_scale_miss_seal_28 seal_28(
         .d(seal$28$d),
         .q(seal$28$q),
         .clock(seal$28$clock)
     );
-    qp_table_scale$miss$seal$29 seal$29(
+    qp_table_scale_miss_seal_29 seal_29(
         .d(seal$29$d),
         .q(seal$29$q),
         .clock(seal$29$clock)
     );
-    qp_table_scale$miss$seal$30 seal$30(
+    qp_table_scale_miss_seal_30 seal_30(
         .d(seal$30$d),
         .q(seal$30$q),
         .clock(seal$30$clock)
     );
-    qp_table_scale$miss$seal$31 seal$31(
+    qp_table_scale_miss_seal_31 seal_31(
         .d(seal$31$d),
         .q(seal$31$q),
         .clock(seal$31$clock)
     );
-    qp_table_scale$miss$seal$32 seal$32(
+    qp_table_scale_miss_seal_32 seal_32(
         .d(seal$32$d),
         .q(seal$32$q),
         .clock(seal$32$clock)
     );
-    qp_table_scale$miss$seal$33 seal$33(
+    qp_table_scale_miss_seal_33 seal_33(
         .d(seal$33$d),
         .q(seal$33$q),
         .clock(seal$33$clock)
     );
-    qp_table_scale$miss$seal$34 seal$34(
+    qp_table_scale_miss_seal_34 seal_34(
         .d(seal$34$d),
         .q(seal$34$q),
         .clock(seal$34$clock)
     );
-    qp_table_scale$miss$seal$35 seal$35(
+    qp_table_scale_miss_seal_35 seal_35(
         .d(seal$35$d),
         .q(seal$35$q),
         .clock(seal$35$clock)
     );
-    qp_table_scale$miss$seal$36 seal$36(
+    qp_table_scale_miss_seal_36 seal_36(
         .d(seal$36$d),
         .q(seal$36$q),
         .clock(seal$36$clock)
     );
-    qp_table_scale$miss$seal$37 seal$37(
+    qp_table_scale_miss_seal_37 seal_37(
         .d(seal$37$d),
         .q(seal$37$q),
         .clock(seal$37$clock)
     );
-    qp_table_scale$miss$seal$38 seal$38(
+    qp_table_scale_miss_seal_38 seal_38(
         .d(seal$38$d),
         .q(seal$38$q),
         .clock(seal$38$clock)
     );
-    qp_table_scale$miss$seal$39 seal$39(
+    qp_table_scale_miss_seal_39 seal_39(
         .d(seal$39$d),
         .q(seal$39$q),
         .clock(seal$39$clock)
     );
-    qp_table_scale$miss$seal$40 seal$40(
+    qp_table_scale_miss_seal_40 seal_40(
         .d(seal$40$d),
         .q(seal$40$q),
         .clock(seal$40$clock)
     );
-    qp_table_scale$miss$seal$41 seal$41(
+    qp_table_scale_miss_seal_41 seal_41(
         .d(seal$41$d),
         .q(seal$41$q),
         .clock(seal$41$clock)
     );
-    qp_table_scale$miss$seal$42 seal$42(
+    qp_table_scale_miss_seal_42 seal_42(
         .d(seal$42$d),
         .q(seal$42$q),
         .clock(seal$42$clock)
     );
-    qp_table_scale$miss$seal$43 seal$43(
+    qp_table_scale_miss_seal_43 seal_43(
         .d(seal$43$d),
         .q(seal$43$q),
         .clock(seal$43$clock)
     );
-    qp_table_scale$miss$seal$44 seal$44(
+    qp_table_scale_miss_seal_44 seal_44(
         .d(seal$44$d),
         .q(seal$44$q),
         .clock(seal$44$clock)
     );
-    qp_table_scale$miss$seal$45 seal$45(
+    qp_table_scale_miss_seal_45 seal_45(
         .d(seal$45$d),
         .q(seal$45$q),
         .clock(seal$45$clock)
     );
-    qp_table_scale$miss$seal$46 seal$46(
+    qp_table_scale_miss_seal_46 seal_46(
         .d(seal$46$d),
         .q(seal$46$q),
         .clock(seal$46$clock)
     );
-    qp_table_scale$miss$seal$47 seal$47(
+    qp_table_scale_miss_seal_47 seal_47(
         .d(seal$47$d),
         .q(seal$47$q),
         .clock(seal$47$clock)
     );
-    qp_table_scale$miss$seal$48 seal$48(
+    qp_table_scale_miss_seal_48 seal_48(
         .d(seal$48$d),
         .q(seal$48$q),
         .clock(seal$48$clock)
     );
-    qp_table_scale$miss$seal$49 seal$49(
+    qp_table_scale_miss_seal_49 seal_49(
         .d(seal$49$d),
         .q(seal$49$q),
         .clock(seal$49$clock)
     );
-    qp_table_scale$miss$seal$50 seal$50(
+    qp_table_scale_miss_seal_50 seal_50(
         .d(seal$50$d),
         .q(seal$50$q),
         .clock(seal$50$clock)
     );
-    qp_table_scale$miss$seal$51 seal$51(
+    qp_table_scale_miss_seal_51 seal_51(
         .d(seal$51$d),
         .q(seal$51$q),
         .clock(seal$51$clock)
     );
-    qp_table_scale$miss$seal$52 seal$52(
+    qp_table_scale_miss_seal_52 seal_52(
         .d(seal$52$d),
         .q(seal$52$q),
         .clock(seal$52$clock)
     );
-    qp_table_scale$miss$seal$53 seal$53(
+    qp_table_scale_miss_seal_53 seal_53(
         .d(seal$53$d),
         .q(seal$53$q),
         .clock(seal$53$clock)
     );
-    qp_table_scale$miss$seal$54 seal$54(
+    qp_table_scale_miss_seal_54 seal_54(
         .d(seal$54$d),
         .q(seal$54$q),
         .clock(seal$54$clock)
     );
-    qp_table_scale$miss$seal$55 seal$55(
+    qp_table_scale_miss_seal_55 seal_55(
         .d(seal$55$d),
         .q(seal$55$q),
         .clock(seal$55$clock)
     );
-    qp_table_scale$miss$seal$56 seal$56(
+    qp_table_scale_miss_seal_56 seal_56(
         .d(seal$56$d),
         .q(seal$56$q),
         .clock(seal$56$clock)
     );
-    qp_table_scale$miss$seal$57 seal$57(
+    qp_table_scale_miss_seal_57 seal_57(
         .d(seal$57$d),
         .q(seal$57$q),
         .clock(seal$57$clock)
     );
-    qp_table_scale$miss$seal$58 seal$58(
+    qp_table_scale_miss_seal_58 seal_58(
         .d(seal$58$d),
         .q(seal$58$q),
         .clock(seal$58$clock)
     );
-    qp_table_scale$miss$seal$59 seal$59(
+    qp_table_scale_miss_seal_59 seal_59(
         .d(seal$59$d),
         .q(seal$59$q),
         .clock(seal$59$clock)
     );
-    qp_table_scale$miss$seal$60 seal$60(
+    qp_table_scale_miss_seal_60 seal_60(
         .d(seal$60$d),
         .q(seal$60$q),
         .clock(seal$60$clock)
     );
-    qp_table_scale$miss$seal$61 seal$61(
+    qp_table_scale_miss_seal_61 seal_61(
         .d(seal$61$d),
         .q(seal$61$q),
         .clock(seal$61$clock)
     );
-    qp_table_scale$miss$seal$62 seal$62(
+    qp_table_scale_miss_seal_62 seal_62(
         .d(seal$62$d),
         .q(seal$62$q),
         .clock(seal$62$clock)
     );
-    qp_table_scale$miss$seal$63 seal$63(
+    qp_table_scale_miss_seal_63 seal_63(
         .d(seal$63$d),
         .q(seal$63$q),
         .clock(seal$63$clock)
     );
-    qp_table_scale$miss$ar_valid ar_valid(
+    qp_table_scale_miss_ar_valid ar_valid(
         .d(ar_valid$d),
         .q(ar_valid$q),
         .clock(ar_valid$clock)
     );
-    qp_table_scale$miss$ar_addr ar_addr(
+    qp_table_scale_miss_ar_addr ar_addr(
         .d(ar_addr$d),
         .q(ar_addr$q),
         .clock(ar_addr$clock)
     );
-    qp_table_scale$miss$r_beat r_beat(
+    qp_table_scale_miss_r_beat r_beat(
         .d(r_beat$d),
         .q(r_beat$q),
         .clock(r_beat$clock)
     );
-    qp_table_scale$miss$r_err r_err(
+    qp_table_scale_miss_r_err r_err(
         .d(r_err$d),
         .q(r_err$q),
         .clock(r_err$clock)
     );
-    qp_table_scale$miss$w_ptr w_ptr(
+    qp_table_scale_miss_w_ptr w_ptr(
         .d(w_ptr$d),
         .q(w_ptr$q),
         .clock(w_ptr$clock)
     );
-    qp_table_scale$miss$d_beat d_beat(
+    qp_table_scale_miss_d_beat d_beat(
         .d(d_beat$d),
         .q(d_beat$q),
         .clock(d_beat$clock)
     );
-    qp_table_scale$miss$d_ptr d_ptr(
+    qp_table_scale_miss_d_ptr d_ptr(
         .d(d_ptr$d),
         .q(d_ptr$q),
         .clock(d_ptr$clock)
     );
-    qp_table_scale$miss$p1_valid p1_valid(
+    qp_table_scale_miss_p1_valid p1_valid(
         .d(p1_valid$d),
         .q(p1_valid$q),
         .clock(p1_valid$clock)
     );
-    qp_table_scale$miss$p1_last p1_last(
+    qp_table_scale_miss_p1_last p1_last(
         .d(p1_last$d),
         .q(p1_last$q),
         .clock(p1_last$clock)
     );
-    qp_table_scale$miss$p1_slot p1_slot(
+    qp_table_scale_miss_p1_slot p1_slot(
         .d(p1_slot$d),
         .q(p1_slot$q),
         .clock(p1_slot$clock)
     );
-    qp_table_scale$miss$p1_block p1_block(
+    qp_table_scale_miss_p1_block p1_block(
         .d(p1_block$d),
         .q(p1_block$q),
         .clock(p1_block$clock)
     );
-    qp_table_scale$miss$p1_beat p1_beat(
+    qp_table_scale_miss_p1_beat p1_beat(
         .d(p1_beat$d),
         .q(p1_beat$q),
         .clock(p1_beat$clock)
     );
-    qp_table_scale$miss$p2_valid p2_valid(
+    qp_table_scale_miss_p2_valid p2_valid(
         .d(p2_valid$d),
         .q(p2_valid$q),
         .clock(p2_valid$clock)
     );
-    qp_table_scale$miss$p2_last p2_last(
+    qp_table_scale_miss_p2_last p2_last(
         .d(p2_last$d),
         .q(p2_last$q),
         .clock(p2_last$clock)
     );
-    qp_table_scale$miss$p2_slot p2_slot(
+    qp_table_scale_miss_p2_slot p2_slot(
         .d(p2_slot$d),
         .q(p2_slot$q),
         .clock(p2_slot$clock)
     );
-    qp_table_scale$miss$p2_block p2_block(
+    qp_table_scale_miss_p2_block p2_block(
         .d(p2_block$d),
         .q(p2_block$q),
         .clock(p2_block$clock)
     );
-    qp_table_scale$miss$p2_beat p2_beat(
+    qp_table_scale_miss_p2_beat p2_beat(
         .d(p2_beat$d),
         .q(p2_beat$q),
         .clock(p2_beat$clock)
     );
-    qp_table_scale$miss$lane1$0 lane1$0(
+    qp_table_scale_miss_lane1_0 lane1_0(
         .d(lane1$0$d),
         .q(lane1$0$q),
         .clock(lane1$0$clock)
     );
-    qp_table_scale$miss$lane1$1 lane1$1(
+    qp_table_scale_miss_lane1_1 lane1_1(
         .d(lane1$1$d),
         .q(lane1$1$q),
         .clock(lane1$1$clock)
     );
-    qp_table_scale$miss$lane2$0 lane2$0(
+    qp_table_scale_miss_lane2_0 lane2_0(
         .d(lane2$0$d),
         .q(lane2$0$q),
         .clock(lane2$0$clock)
     );
-    qp_table_scale$miss$lane2$1 lane2$1(
+    qp_table_scale_miss_lane2_1 lane2_1(
         .d(lane2$1$d),
         .q(lane2$1$q),
         .clock(lane2$1$clock)
     );
-    qp_table_scale$miss$rdv1$0 rdv1$0(
+    qp_table_scale_miss_rdv1_0 rdv1_0(
         .d(rdv1$0$d),
         .q(rdv1$0$q),
         .clock(rdv1$0$clock)
     );
-    qp_table_scale$miss$rdv1$1 rdv1$1(
+    qp_table_scale_miss_rdv1_1 rdv1_1(
         .d(rdv1$1$d),
         .q(rdv1$1$q),
         .clock(rdv1$1$clock)
     );
-    qp_table_scale$miss$rdv2$0 rdv2$0(
+    qp_table_scale_miss_rdv2_0 rdv2_0(
         .d(rdv2$0$d),
         .q(rdv2$0$q),
         .clock(rdv2$0$clock)
     );
-    qp_table_scale$miss$rdv2$1 rdv2$1(
+    qp_table_scale_miss_rdv2_1 rdv2_1(
         .d(rdv2$1$d),
         .q(rdv2$1$q),
         .clock(rdv2$1$clock)
     );
-    qp_table_scale$miss$fl_copy$0 fl_copy$0(
+    qp_table_scale_miss_fl_copy_0 fl_copy_0(
         .d(fl_copy$0$d),
         .q(fl_copy$0$q),
         .clock(fl_copy$0$clock)
     );
-    qp_table_scale$miss$fl_copy$1 fl_copy$1(
+    qp_table_scale_miss_fl_copy_1 fl_copy_1(
         .d(fl_copy$1$d),
         .q(fl_copy$1$q),
         .clock(fl_copy$1$clock)
     );
-    qp_table_scale$miss$er_copy$0 er_copy$0(
+    qp_table_scale_miss_er_copy_0 er_copy_0(
         .d(er_copy$0$d),
         .q(er_copy$0$q),
         .clock(er_copy$0$clock)
     );
-    qp_table_scale$miss$er_copy$1 er_copy$1(
+    qp_table_scale_miss_er_copy_1 er_copy_1(
         .d(er_copy$1$d),
         .q(er_copy$1$q),
         .clock(er_copy$1$clock)
     );
-    qp_table_scale$miss$f1_q$0 f1_q$0(
+    qp_table_scale_miss_f1_q_0 f1_q_0(
         .d(f1_q$0$d),
         .q(f1_q$0$q),
         .clock(f1_q$0$clock)
     );
-    qp_table_scale$miss$f1_q$1 f1_q$1(
+    qp_table_scale_miss_f1_q_1 f1_q_1(
         .d(f1_q$1$d),
         .q(f1_q$1$q),
         .clock(f1_q$1$clock)
     );
-    qp_table_scale$miss$f2_q$0 f2_q$0(
+    qp_table_scale_miss_f2_q_0 f2_q_0(
         .d(f2_q$0$d),
         .q(f2_q$0$q),
         .clock(f2_q$0$clock)
     );
-    qp_table_scale$miss$f2_q$1 f2_q$1(
+    qp_table_scale_miss_f2_q_1 f2_q_1(
         .d(f2_q$1$d),
         .q(f2_q$1$q),
         .clock(f2_q$1$clock)
@@ -31120,10 +31141,10 @@ module qp_table_scale$miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         end
     end
     
-endmodule // qp_table_scale$miss
+endmodule // qp_table_scale_miss
 
 
-module qp_table_scale$miss$ans_room$0(d,q,clock);
+module qp_table_scale_miss_ans_room_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31139,10 +31160,10 @@ module qp_table_scale$miss$ans_room$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$ans_room$0
+endmodule // qp_table_scale_miss_ans_room_0
 
 
-module qp_table_scale$miss$ans_room$1(d,q,clock);
+module qp_table_scale_miss_ans_room_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31158,10 +31179,10 @@ module qp_table_scale$miss$ans_room$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$ans_room$1
+endmodule // qp_table_scale_miss_ans_room_1
 
 
-module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_miss_answers_0(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -31230,10 +31251,10 @@ module qp_table_scale$miss$answers$0(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     `endif
-endmodule // qp_table_scale$miss$answers$0
+endmodule // qp_table_scale_miss_answers_0
 
 
-module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_miss_answers_1(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -31302,10 +31323,10 @@ module qp_table_scale$miss$answers$1(clock,rst,in_valid,data_in,out_valid,out_re
        end
     end
     `endif
-endmodule // qp_table_scale$miss$answers$1
+endmodule // qp_table_scale_miss_answers_1
 
 
-module qp_table_scale$miss$ar_addr(d,q,clock);
+module qp_table_scale_miss_ar_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -31321,10 +31342,10 @@ module qp_table_scale$miss$ar_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$ar_addr
+endmodule // qp_table_scale_miss_ar_addr
 
 
-module qp_table_scale$miss$ar_valid(d,q,clock);
+module qp_table_scale_miss_ar_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31340,10 +31361,10 @@ module qp_table_scale$miss$ar_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$ar_valid
+endmodule // qp_table_scale_miss_ar_valid
 
 
-module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_miss_arq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -31457,10 +31478,10 @@ module qp_table_scale$miss$arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     `endif
-endmodule // qp_table_scale$miss$arq
+endmodule // qp_table_scale_miss_arq
 
 
-module qp_table_scale$miss$bq_block(d,q,clock);
+module qp_table_scale_miss_bq_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -31476,10 +31497,10 @@ module qp_table_scale$miss$bq_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$bq_block
+endmodule // qp_table_scale_miss_bq_block
 
 
-module qp_table_scale$miss$busy_g$0(d,q,clock);
+module qp_table_scale_miss_busy_g_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31495,10 +31516,10 @@ module qp_table_scale$miss$busy_g$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$busy_g$0
+endmodule // qp_table_scale_miss_busy_g_0
 
 
-module qp_table_scale$miss$busy_g$1(d,q,clock);
+module qp_table_scale_miss_busy_g_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31514,10 +31535,10 @@ module qp_table_scale$miss$busy_g$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$busy_g$1
+endmodule // qp_table_scale_miss_busy_g_1
 
 
-module qp_table_scale$miss$busy_g$2(d,q,clock);
+module qp_table_scale_miss_busy_g_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31533,10 +31554,10 @@ module qp_table_scale$miss$busy_g$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$busy_g$2
+endmodule // qp_table_scale_miss_busy_g_2
 
 
-module qp_table_scale$miss$busy_g$3(d,q,clock);
+module qp_table_scale_miss_busy_g_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31552,10 +31573,10 @@ module qp_table_scale$miss$busy_g$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$busy_g$3
+endmodule // qp_table_scale_miss_busy_g_3
 
 
-module qp_table_scale$miss$busy_q(d,q,clock);
+module qp_table_scale_miss_busy_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31571,10 +31592,10 @@ module qp_table_scale$miss$busy_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$busy_q
+endmodule // qp_table_scale_miss_busy_q
 
 
-module qp_table_scale$miss$cur_block(d,q,clock);
+module qp_table_scale_miss_cur_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -31590,10 +31611,10 @@ module qp_table_scale$miss$cur_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$cur_block
+endmodule // qp_table_scale_miss_cur_block
 
 
-module qp_table_scale$miss$cur_exempt(d,q,clock);
+module qp_table_scale_miss_cur_exempt(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31609,10 +31630,10 @@ module qp_table_scale$miss$cur_exempt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$cur_exempt
+endmodule // qp_table_scale_miss_cur_exempt
 
 
-module qp_table_scale$miss$cur_port(d,q,clock);
+module qp_table_scale_miss_cur_port(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -31628,10 +31649,10 @@ module qp_table_scale$miss$cur_port(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$cur_port
+endmodule // qp_table_scale_miss_cur_port
 
 
-module qp_table_scale$miss$cur_valid(d,q,clock);
+module qp_table_scale_miss_cur_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31647,10 +31668,10 @@ module qp_table_scale$miss$cur_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$cur_valid
+endmodule // qp_table_scale_miss_cur_valid
 
 
-module qp_table_scale$miss$d_beat(d,q,clock);
+module qp_table_scale_miss_d_beat(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -31666,10 +31687,10 @@ module qp_table_scale$miss$d_beat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$d_beat
+endmodule // qp_table_scale_miss_d_beat
 
 
-module qp_table_scale$miss$d_ptr(d,q,clock);
+module qp_table_scale_miss_d_ptr(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -31685,10 +31706,10 @@ module qp_table_scale$miss$d_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$d_ptr
+endmodule // qp_table_scale_miss_d_ptr
 
 
-module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_miss_done(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -31802,10 +31823,10 @@ module qp_table_scale$miss$done(clock,rst,in_valid,data_in,out_valid,out_ready,d
        end
     end
     `endif
-endmodule // qp_table_scale$miss$done
+endmodule // qp_table_scale_miss_done
 
 
-module qp_table_scale$miss$eq_ti(d,q,clock);
+module qp_table_scale_miss_eq_ti(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31821,10 +31842,10 @@ module qp_table_scale$miss$eq_ti(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$eq_ti
+endmodule // qp_table_scale_miss_eq_ti
 
 
-module qp_table_scale$miss$er_copy$0(d,q,clock);
+module qp_table_scale_miss_er_copy_0(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -31840,10 +31861,10 @@ module qp_table_scale$miss$er_copy$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$er_copy$0
+endmodule // qp_table_scale_miss_er_copy_0
 
 
-module qp_table_scale$miss$er_copy$1(d,q,clock);
+module qp_table_scale_miss_er_copy_1(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -31859,10 +31880,10 @@ module qp_table_scale$miss$er_copy$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$er_copy$1
+endmodule // qp_table_scale_miss_er_copy_1
 
 
-module qp_table_scale$miss$f1_q$0(d,q,clock);
+module qp_table_scale_miss_f1_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31878,10 +31899,10 @@ module qp_table_scale$miss$f1_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$f1_q$0
+endmodule // qp_table_scale_miss_f1_q_0
 
 
-module qp_table_scale$miss$f1_q$1(d,q,clock);
+module qp_table_scale_miss_f1_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31897,10 +31918,10 @@ module qp_table_scale$miss$f1_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$f1_q$1
+endmodule // qp_table_scale_miss_f1_q_1
 
 
-module qp_table_scale$miss$f2_q$0(d,q,clock);
+module qp_table_scale_miss_f2_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31916,10 +31937,10 @@ module qp_table_scale$miss$f2_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$f2_q$0
+endmodule // qp_table_scale_miss_f2_q_0
 
 
-module qp_table_scale$miss$f2_q$1(d,q,clock);
+module qp_table_scale_miss_f2_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -31935,10 +31956,10 @@ module qp_table_scale$miss$f2_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$f2_q$1
+endmodule // qp_table_scale_miss_f2_q_1
 
 
-module qp_table_scale$miss$fill$0(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_miss_fill_0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -31977,10 +31998,10 @@ module qp_table_scale$miss$fill$0(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$miss$fill$0
+endmodule // qp_table_scale_miss_fill_0
 
 
-module qp_table_scale$miss$fill$1(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_miss_fill_1(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -32019,10 +32040,10 @@ module qp_table_scale$miss$fill$1(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$miss$fill$1
+endmodule // qp_table_scale_miss_fill_1
 
 
-module qp_table_scale$miss$fl_copy$0(d,q,clock);
+module qp_table_scale_miss_fl_copy_0(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -32038,10 +32059,10 @@ module qp_table_scale$miss$fl_copy$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$fl_copy$0
+endmodule // qp_table_scale_miss_fl_copy_0
 
 
-module qp_table_scale$miss$fl_copy$1(d,q,clock);
+module qp_table_scale_miss_fl_copy_1(d,q,clock);
     
     // Module arguments
     input wire  [255:0] d;
@@ -32057,10 +32078,10 @@ module qp_table_scale$miss$fl_copy$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$fl_copy$1
+endmodule // qp_table_scale_miss_fl_copy_1
 
 
-module qp_table_scale$miss$i_block(d,q,clock);
+module qp_table_scale_miss_i_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -32076,10 +32097,10 @@ module qp_table_scale$miss$i_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$i_block
+endmodule // qp_table_scale_miss_i_block
 
 
-module qp_table_scale$miss$i_exempt(d,q,clock);
+module qp_table_scale_miss_i_exempt(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -32095,10 +32116,10 @@ module qp_table_scale$miss$i_exempt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$i_exempt
+endmodule // qp_table_scale_miss_i_exempt
 
 
-module qp_table_scale$miss$i_port(d,q,clock);
+module qp_table_scale_miss_i_port(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -32114,10 +32135,10 @@ module qp_table_scale$miss$i_port(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$i_port
+endmodule // qp_table_scale_miss_i_port
 
 
-module qp_table_scale$miss$i_valid(d,q,clock);
+module qp_table_scale_miss_i_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -32133,29 +32154,10 @@ module qp_table_scale$miss$i_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$i_valid
+endmodule // qp_table_scale_miss_i_valid
 
 
-module qp_table_scale$miss$lane1$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$lane1$0
-
-
-module qp_table_scale$miss$lane1$1(d,q,clock);
+module qp_table_scale_miss_lane1_0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -32171,10 +32173,10 @@ module qp_table_scale$miss$lane1$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$lane1$1
+endmodule // qp_table_scale_miss_lane1_0
 
 
-module qp_table_scale$miss$lane2$0(d,q,clock);
+module qp_table_scale_miss_lane1_1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -32190,10 +32192,10 @@ module qp_table_scale$miss$lane2$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$lane2$0
+endmodule // qp_table_scale_miss_lane1_1
 
 
-module qp_table_scale$miss$lane2$1(d,q,clock);
+module qp_table_scale_miss_lane2_0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -32209,1245 +32211,10 @@ module qp_table_scale$miss$lane2$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$lane2$1
+endmodule // qp_table_scale_miss_lane2_0
 
 
-module qp_table_scale$miss$nf_oh$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$0
-
-
-module qp_table_scale$miss$nf_oh$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$1
-
-
-module qp_table_scale$miss$nf_oh$10(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$10
-
-
-module qp_table_scale$miss$nf_oh$11(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$11
-
-
-module qp_table_scale$miss$nf_oh$12(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$12
-
-
-module qp_table_scale$miss$nf_oh$13(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$13
-
-
-module qp_table_scale$miss$nf_oh$14(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$14
-
-
-module qp_table_scale$miss$nf_oh$15(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$15
-
-
-module qp_table_scale$miss$nf_oh$16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$16
-
-
-module qp_table_scale$miss$nf_oh$17(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$17
-
-
-module qp_table_scale$miss$nf_oh$18(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$18
-
-
-module qp_table_scale$miss$nf_oh$19(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$19
-
-
-module qp_table_scale$miss$nf_oh$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$2
-
-
-module qp_table_scale$miss$nf_oh$20(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$20
-
-
-module qp_table_scale$miss$nf_oh$21(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$21
-
-
-module qp_table_scale$miss$nf_oh$22(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$22
-
-
-module qp_table_scale$miss$nf_oh$23(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$23
-
-
-module qp_table_scale$miss$nf_oh$24(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$24
-
-
-module qp_table_scale$miss$nf_oh$25(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$25
-
-
-module qp_table_scale$miss$nf_oh$26(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$26
-
-
-module qp_table_scale$miss$nf_oh$27(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$27
-
-
-module qp_table_scale$miss$nf_oh$28(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$28
-
-
-module qp_table_scale$miss$nf_oh$29(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$29
-
-
-module qp_table_scale$miss$nf_oh$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$3
-
-
-module qp_table_scale$miss$nf_oh$30(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$30
-
-
-module qp_table_scale$miss$nf_oh$31(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$31
-
-
-module qp_table_scale$miss$nf_oh$32(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$32
-
-
-module qp_table_scale$miss$nf_oh$33(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$33
-
-
-module qp_table_scale$miss$nf_oh$34(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$34
-
-
-module qp_table_scale$miss$nf_oh$35(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$35
-
-
-module qp_table_scale$miss$nf_oh$36(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$36
-
-
-module qp_table_scale$miss$nf_oh$37(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$37
-
-
-module qp_table_scale$miss$nf_oh$38(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$38
-
-
-module qp_table_scale$miss$nf_oh$39(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$39
-
-
-module qp_table_scale$miss$nf_oh$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$4
-
-
-module qp_table_scale$miss$nf_oh$40(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$40
-
-
-module qp_table_scale$miss$nf_oh$41(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$41
-
-
-module qp_table_scale$miss$nf_oh$42(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$42
-
-
-module qp_table_scale$miss$nf_oh$43(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$43
-
-
-module qp_table_scale$miss$nf_oh$44(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$44
-
-
-module qp_table_scale$miss$nf_oh$45(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$45
-
-
-module qp_table_scale$miss$nf_oh$46(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$46
-
-
-module qp_table_scale$miss$nf_oh$47(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$47
-
-
-module qp_table_scale$miss$nf_oh$48(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$48
-
-
-module qp_table_scale$miss$nf_oh$49(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$49
-
-
-module qp_table_scale$miss$nf_oh$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$5
-
-
-module qp_table_scale$miss$nf_oh$50(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$50
-
-
-module qp_table_scale$miss$nf_oh$51(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$51
-
-
-module qp_table_scale$miss$nf_oh$52(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$52
-
-
-module qp_table_scale$miss$nf_oh$53(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$53
-
-
-module qp_table_scale$miss$nf_oh$54(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$54
-
-
-module qp_table_scale$miss$nf_oh$55(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$55
-
-
-module qp_table_scale$miss$nf_oh$56(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$56
-
-
-module qp_table_scale$miss$nf_oh$57(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$57
-
-
-module qp_table_scale$miss$nf_oh$58(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$58
-
-
-module qp_table_scale$miss$nf_oh$59(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$59
-
-
-module qp_table_scale$miss$nf_oh$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$6
-
-
-module qp_table_scale$miss$nf_oh$60(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$60
-
-
-module qp_table_scale$miss$nf_oh$61(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$61
-
-
-module qp_table_scale$miss$nf_oh$62(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$62
-
-
-module qp_table_scale$miss$nf_oh$63(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$63
-
-
-module qp_table_scale$miss$nf_oh$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$7
-
-
-module qp_table_scale$miss$nf_oh$8(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$8
-
-
-module qp_table_scale$miss$nf_oh$9(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_oh$9
-
-
-module qp_table_scale$miss$nf_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale$miss$nf_valid
-
-
-module qp_table_scale$miss$p1_beat(d,q,clock);
+module qp_table_scale_miss_lane2_1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -33463,10 +32230,1264 @@ module qp_table_scale$miss$p1_beat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p1_beat
+endmodule // qp_table_scale_miss_lane2_1
 
 
-module qp_table_scale$miss$p1_block(d,q,clock);
+module qp_table_scale_miss_nf_oh_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_0
+
+
+module qp_table_scale_miss_nf_oh_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_1
+
+
+module qp_table_scale_miss_nf_oh_10(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_10
+
+
+module qp_table_scale_miss_nf_oh_11(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_11
+
+
+module qp_table_scale_miss_nf_oh_12(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_12
+
+
+module qp_table_scale_miss_nf_oh_13(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_13
+
+
+module qp_table_scale_miss_nf_oh_14(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_14
+
+
+module qp_table_scale_miss_nf_oh_15(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_15
+
+
+module qp_table_scale_miss_nf_oh_16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_16
+
+
+module qp_table_scale_miss_nf_oh_17(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_17
+
+
+module qp_table_scale_miss_nf_oh_18(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_18
+
+
+module qp_table_scale_miss_nf_oh_19(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_19
+
+
+module qp_table_scale_miss_nf_oh_2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_2
+
+
+module qp_table_scale_miss_nf_oh_20(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_20
+
+
+module qp_table_scale_miss_nf_oh_21(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_21
+
+
+module qp_table_scale_miss_nf_oh_22(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_22
+
+
+module qp_table_scale_miss_nf_oh_23(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_23
+
+
+module qp_table_scale_miss_nf_oh_24(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_24
+
+
+module qp_table_scale_miss_nf_oh_25(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_25
+
+
+module qp_table_scale_miss_nf_oh_26(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_26
+
+
+module qp_table_scale_miss_nf_oh_27(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_27
+
+
+module qp_table_scale_miss_nf_oh_28(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_28
+
+
+module qp_table_scale_miss_nf_oh_29(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_29
+
+
+module qp_table_scale_miss_nf_oh_3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_3
+
+
+module qp_table_scale_miss_nf_oh_30(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_30
+
+
+module qp_table_scale_miss_nf_oh_31(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_31
+
+
+module qp_table_scale_miss_nf_oh_32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_32
+
+
+module qp_table_scale_miss_nf_oh_33(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_33
+
+
+module qp_table_scale_miss_nf_oh_34(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_34
+
+
+module qp_table_scale_miss_nf_oh_35(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_35
+
+
+module qp_table_scale_miss_nf_oh_36(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_36
+
+
+module qp_table_scale_miss_nf_oh_37(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_37
+
+
+module qp_table_scale_miss_nf_oh_38(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_38
+
+
+module qp_table_scale_miss_nf_oh_39(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_39
+
+
+module qp_table_scale_miss_nf_oh_4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_4
+
+
+module qp_table_scale_miss_nf_oh_40(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_40
+
+
+module qp_table_scale_miss_nf_oh_41(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_41
+
+
+module qp_table_scale_miss_nf_oh_42(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_42
+
+
+module qp_table_scale_miss_nf_oh_43(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_43
+
+
+module qp_table_scale_miss_nf_oh_44(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_44
+
+
+module qp_table_scale_miss_nf_oh_45(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_45
+
+
+module qp_table_scale_miss_nf_oh_46(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_46
+
+
+module qp_table_scale_miss_nf_oh_47(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_47
+
+
+module qp_table_scale_miss_nf_oh_48(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_48
+
+
+module qp_table_scale_miss_nf_oh_49(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_49
+
+
+module qp_table_scale_miss_nf_oh_5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_5
+
+
+module qp_table_scale_miss_nf_oh_50(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_50
+
+
+module qp_table_scale_miss_nf_oh_51(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_51
+
+
+module qp_table_scale_miss_nf_oh_52(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_52
+
+
+module qp_table_scale_miss_nf_oh_53(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_53
+
+
+module qp_table_scale_miss_nf_oh_54(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_54
+
+
+module qp_table_scale_miss_nf_oh_55(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_55
+
+
+module qp_table_scale_miss_nf_oh_56(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_56
+
+
+module qp_table_scale_miss_nf_oh_57(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_57
+
+
+module qp_table_scale_miss_nf_oh_58(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_58
+
+
+module qp_table_scale_miss_nf_oh_59(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_59
+
+
+module qp_table_scale_miss_nf_oh_6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_6
+
+
+module qp_table_scale_miss_nf_oh_60(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_60
+
+
+module qp_table_scale_miss_nf_oh_61(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_61
+
+
+module qp_table_scale_miss_nf_oh_62(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_62
+
+
+module qp_table_scale_miss_nf_oh_63(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_63
+
+
+module qp_table_scale_miss_nf_oh_7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_7
+
+
+module qp_table_scale_miss_nf_oh_8(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_8
+
+
+module qp_table_scale_miss_nf_oh_9(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_oh_9
+
+
+module qp_table_scale_miss_nf_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_nf_valid
+
+
+module qp_table_scale_miss_p1_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_p1_beat
+
+
+module qp_table_scale_miss_p1_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -33482,10 +33503,10 @@ module qp_table_scale$miss$p1_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p1_block
+endmodule // qp_table_scale_miss_p1_block
 
 
-module qp_table_scale$miss$p1_last(d,q,clock);
+module qp_table_scale_miss_p1_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33501,10 +33522,10 @@ module qp_table_scale$miss$p1_last(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p1_last
+endmodule // qp_table_scale_miss_p1_last
 
 
-module qp_table_scale$miss$p1_slot(d,q,clock);
+module qp_table_scale_miss_p1_slot(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -33520,10 +33541,10 @@ module qp_table_scale$miss$p1_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p1_slot
+endmodule // qp_table_scale_miss_p1_slot
 
 
-module qp_table_scale$miss$p1_valid(d,q,clock);
+module qp_table_scale_miss_p1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33539,10 +33560,10 @@ module qp_table_scale$miss$p1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p1_valid
+endmodule // qp_table_scale_miss_p1_valid
 
 
-module qp_table_scale$miss$p2_beat(d,q,clock);
+module qp_table_scale_miss_p2_beat(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -33558,10 +33579,10 @@ module qp_table_scale$miss$p2_beat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p2_beat
+endmodule // qp_table_scale_miss_p2_beat
 
 
-module qp_table_scale$miss$p2_block(d,q,clock);
+module qp_table_scale_miss_p2_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -33577,10 +33598,10 @@ module qp_table_scale$miss$p2_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p2_block
+endmodule // qp_table_scale_miss_p2_block
 
 
-module qp_table_scale$miss$p2_last(d,q,clock);
+module qp_table_scale_miss_p2_last(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33596,10 +33617,10 @@ module qp_table_scale$miss$p2_last(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p2_last
+endmodule // qp_table_scale_miss_p2_last
 
 
-module qp_table_scale$miss$p2_slot(d,q,clock);
+module qp_table_scale_miss_p2_slot(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -33615,10 +33636,10 @@ module qp_table_scale$miss$p2_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p2_slot
+endmodule // qp_table_scale_miss_p2_slot
 
 
-module qp_table_scale$miss$p2_valid(d,q,clock);
+module qp_table_scale_miss_p2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33634,10 +33655,10 @@ module qp_table_scale$miss$p2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$p2_valid
+endmodule // qp_table_scale_miss_p2_valid
 
 
-module qp_table_scale$miss$r_beat(d,q,clock);
+module qp_table_scale_miss_r_beat(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -33653,10 +33674,10 @@ module qp_table_scale$miss$r_beat(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$r_beat
+endmodule // qp_table_scale_miss_r_beat
 
 
-module qp_table_scale$miss$r_err(d,q,clock);
+module qp_table_scale_miss_r_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33672,10 +33693,10 @@ module qp_table_scale$miss$r_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$r_err
+endmodule // qp_table_scale_miss_r_err
 
 
-module qp_table_scale$miss$rdv1$0(d,q,clock);
+module qp_table_scale_miss_rdv1_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33691,10 +33712,10 @@ module qp_table_scale$miss$rdv1$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$rdv1$0
+endmodule // qp_table_scale_miss_rdv1_0
 
 
-module qp_table_scale$miss$rdv1$1(d,q,clock);
+module qp_table_scale_miss_rdv1_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33710,10 +33731,10 @@ module qp_table_scale$miss$rdv1$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$rdv1$1
+endmodule // qp_table_scale_miss_rdv1_1
 
 
-module qp_table_scale$miss$rdv2$0(d,q,clock);
+module qp_table_scale_miss_rdv2_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33729,10 +33750,10 @@ module qp_table_scale$miss$rdv2$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$rdv2$0
+endmodule // qp_table_scale_miss_rdv2_0
 
 
-module qp_table_scale$miss$rdv2$1(d,q,clock);
+module qp_table_scale_miss_rdv2_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -33748,10 +33769,10 @@ module qp_table_scale$miss$rdv2$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$rdv2$1
+endmodule // qp_table_scale_miss_rdv2_1
 
 
-module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_miss_ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -33865,10 +33886,10 @@ module qp_table_scale$miss$ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
        end
     end
     `endif
-endmodule // qp_table_scale$miss$ret
+endmodule // qp_table_scale_miss_ret
 
 
-module qp_table_scale$miss$ring(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_miss_ring(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -33907,10 +33928,10 @@ module qp_table_scale$miss$ring(clock,read_address,read_data,write_enable,write_
        end
     end
     `endif
-endmodule // qp_table_scale$miss$ring
+endmodule // qp_table_scale_miss_ring
 
 
-module qp_table_scale$miss$rr(d,q,clock);
+module qp_table_scale_miss_rr(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -33926,10 +33947,10 @@ module qp_table_scale$miss$rr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$rr
+endmodule // qp_table_scale_miss_rr
 
 
-module qp_table_scale$miss$s_block$0(d,q,clock);
+module qp_table_scale_miss_s_block_0(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -33945,10 +33966,10 @@ module qp_table_scale$miss$s_block$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$0
+endmodule // qp_table_scale_miss_s_block_0
 
 
-module qp_table_scale$miss$s_block$1(d,q,clock);
+module qp_table_scale_miss_s_block_1(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -33964,10 +33985,10 @@ module qp_table_scale$miss$s_block$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$1
+endmodule // qp_table_scale_miss_s_block_1
 
 
-module qp_table_scale$miss$s_block$10(d,q,clock);
+module qp_table_scale_miss_s_block_10(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -33983,10 +34004,10 @@ module qp_table_scale$miss$s_block$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$10
+endmodule // qp_table_scale_miss_s_block_10
 
 
-module qp_table_scale$miss$s_block$11(d,q,clock);
+module qp_table_scale_miss_s_block_11(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34002,10 +34023,10 @@ module qp_table_scale$miss$s_block$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$11
+endmodule // qp_table_scale_miss_s_block_11
 
 
-module qp_table_scale$miss$s_block$12(d,q,clock);
+module qp_table_scale_miss_s_block_12(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34021,10 +34042,10 @@ module qp_table_scale$miss$s_block$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$12
+endmodule // qp_table_scale_miss_s_block_12
 
 
-module qp_table_scale$miss$s_block$13(d,q,clock);
+module qp_table_scale_miss_s_block_13(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34040,10 +34061,10 @@ module qp_table_scale$miss$s_block$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$13
+endmodule // qp_table_scale_miss_s_block_13
 
 
-module qp_table_scale$miss$s_block$14(d,q,clock);
+module qp_table_scale_miss_s_block_14(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34059,10 +34080,10 @@ module qp_table_scale$miss$s_block$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$14
+endmodule // qp_table_scale_miss_s_block_14
 
 
-module qp_table_scale$miss$s_block$15(d,q,clock);
+module qp_table_scale_miss_s_block_15(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34078,10 +34099,10 @@ module qp_table_scale$miss$s_block$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$15
+endmodule // qp_table_scale_miss_s_block_15
 
 
-module qp_table_scale$miss$s_block$16(d,q,clock);
+module qp_table_scale_miss_s_block_16(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34097,10 +34118,10 @@ module qp_table_scale$miss$s_block$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$16
+endmodule // qp_table_scale_miss_s_block_16
 
 
-module qp_table_scale$miss$s_block$17(d,q,clock);
+module qp_table_scale_miss_s_block_17(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34116,10 +34137,10 @@ module qp_table_scale$miss$s_block$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$17
+endmodule // qp_table_scale_miss_s_block_17
 
 
-module qp_table_scale$miss$s_block$18(d,q,clock);
+module qp_table_scale_miss_s_block_18(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34135,10 +34156,10 @@ module qp_table_scale$miss$s_block$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$18
+endmodule // qp_table_scale_miss_s_block_18
 
 
-module qp_table_scale$miss$s_block$19(d,q,clock);
+module qp_table_scale_miss_s_block_19(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34154,10 +34175,10 @@ module qp_table_scale$miss$s_block$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$19
+endmodule // qp_table_scale_miss_s_block_19
 
 
-module qp_table_scale$miss$s_block$2(d,q,clock);
+module qp_table_scale_miss_s_block_2(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34173,10 +34194,10 @@ module qp_table_scale$miss$s_block$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$2
+endmodule // qp_table_scale_miss_s_block_2
 
 
-module qp_table_scale$miss$s_block$20(d,q,clock);
+module qp_table_scale_miss_s_block_20(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34192,10 +34213,10 @@ module qp_table_scale$miss$s_block$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$20
+endmodule // qp_table_scale_miss_s_block_20
 
 
-module qp_table_scale$miss$s_block$21(d,q,clock);
+module qp_table_scale_miss_s_block_21(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34211,10 +34232,10 @@ module qp_table_scale$miss$s_block$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$21
+endmodule // qp_table_scale_miss_s_block_21
 
 
-module qp_table_scale$miss$s_block$22(d,q,clock);
+module qp_table_scale_miss_s_block_22(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34230,10 +34251,10 @@ module qp_table_scale$miss$s_block$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$22
+endmodule // qp_table_scale_miss_s_block_22
 
 
-module qp_table_scale$miss$s_block$23(d,q,clock);
+module qp_table_scale_miss_s_block_23(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34249,10 +34270,10 @@ module qp_table_scale$miss$s_block$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$23
+endmodule // qp_table_scale_miss_s_block_23
 
 
-module qp_table_scale$miss$s_block$24(d,q,clock);
+module qp_table_scale_miss_s_block_24(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34268,10 +34289,10 @@ module qp_table_scale$miss$s_block$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$24
+endmodule // qp_table_scale_miss_s_block_24
 
 
-module qp_table_scale$miss$s_block$25(d,q,clock);
+module qp_table_scale_miss_s_block_25(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34287,10 +34308,10 @@ module qp_table_scale$miss$s_block$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$25
+endmodule // qp_table_scale_miss_s_block_25
 
 
-module qp_table_scale$miss$s_block$26(d,q,clock);
+module qp_table_scale_miss_s_block_26(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34306,10 +34327,10 @@ module qp_table_scale$miss$s_block$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$26
+endmodule // qp_table_scale_miss_s_block_26
 
 
-module qp_table_scale$miss$s_block$27(d,q,clock);
+module qp_table_scale_miss_s_block_27(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34325,10 +34346,10 @@ module qp_table_scale$miss$s_block$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$27
+endmodule // qp_table_scale_miss_s_block_27
 
 
-module qp_table_scale$miss$s_block$28(d,q,clock);
+module qp_table_scale_miss_s_block_28(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34344,10 +34365,10 @@ module qp_table_scale$miss$s_block$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$28
+endmodule // qp_table_scale_miss_s_block_28
 
 
-module qp_table_scale$miss$s_block$29(d,q,clock);
+module qp_table_scale_miss_s_block_29(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34363,10 +34384,10 @@ module qp_table_scale$miss$s_block$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$29
+endmodule // qp_table_scale_miss_s_block_29
 
 
-module qp_table_scale$miss$s_block$3(d,q,clock);
+module qp_table_scale_miss_s_block_3(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34382,10 +34403,10 @@ module qp_table_scale$miss$s_block$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$3
+endmodule // qp_table_scale_miss_s_block_3
 
 
-module qp_table_scale$miss$s_block$30(d,q,clock);
+module qp_table_scale_miss_s_block_30(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34401,10 +34422,10 @@ module qp_table_scale$miss$s_block$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$30
+endmodule // qp_table_scale_miss_s_block_30
 
 
-module qp_table_scale$miss$s_block$31(d,q,clock);
+module qp_table_scale_miss_s_block_31(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34420,10 +34441,10 @@ module qp_table_scale$miss$s_block$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$31
+endmodule // qp_table_scale_miss_s_block_31
 
 
-module qp_table_scale$miss$s_block$32(d,q,clock);
+module qp_table_scale_miss_s_block_32(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34439,10 +34460,10 @@ module qp_table_scale$miss$s_block$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$32
+endmodule // qp_table_scale_miss_s_block_32
 
 
-module qp_table_scale$miss$s_block$33(d,q,clock);
+module qp_table_scale_miss_s_block_33(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34458,10 +34479,10 @@ module qp_table_scale$miss$s_block$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$33
+endmodule // qp_table_scale_miss_s_block_33
 
 
-module qp_table_scale$miss$s_block$34(d,q,clock);
+module qp_table_scale_miss_s_block_34(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34477,10 +34498,10 @@ module qp_table_scale$miss$s_block$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$34
+endmodule // qp_table_scale_miss_s_block_34
 
 
-module qp_table_scale$miss$s_block$35(d,q,clock);
+module qp_table_scale_miss_s_block_35(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34496,10 +34517,10 @@ module qp_table_scale$miss$s_block$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$35
+endmodule // qp_table_scale_miss_s_block_35
 
 
-module qp_table_scale$miss$s_block$36(d,q,clock);
+module qp_table_scale_miss_s_block_36(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34515,10 +34536,10 @@ module qp_table_scale$miss$s_block$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$36
+endmodule // qp_table_scale_miss_s_block_36
 
 
-module qp_table_scale$miss$s_block$37(d,q,clock);
+module qp_table_scale_miss_s_block_37(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34534,10 +34555,10 @@ module qp_table_scale$miss$s_block$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$37
+endmodule // qp_table_scale_miss_s_block_37
 
 
-module qp_table_scale$miss$s_block$38(d,q,clock);
+module qp_table_scale_miss_s_block_38(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34553,10 +34574,10 @@ module qp_table_scale$miss$s_block$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$38
+endmodule // qp_table_scale_miss_s_block_38
 
 
-module qp_table_scale$miss$s_block$39(d,q,clock);
+module qp_table_scale_miss_s_block_39(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34572,10 +34593,10 @@ module qp_table_scale$miss$s_block$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$39
+endmodule // qp_table_scale_miss_s_block_39
 
 
-module qp_table_scale$miss$s_block$4(d,q,clock);
+module qp_table_scale_miss_s_block_4(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34591,10 +34612,10 @@ module qp_table_scale$miss$s_block$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$4
+endmodule // qp_table_scale_miss_s_block_4
 
 
-module qp_table_scale$miss$s_block$40(d,q,clock);
+module qp_table_scale_miss_s_block_40(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34610,10 +34631,10 @@ module qp_table_scale$miss$s_block$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$40
+endmodule // qp_table_scale_miss_s_block_40
 
 
-module qp_table_scale$miss$s_block$41(d,q,clock);
+module qp_table_scale_miss_s_block_41(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34629,10 +34650,10 @@ module qp_table_scale$miss$s_block$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$41
+endmodule // qp_table_scale_miss_s_block_41
 
 
-module qp_table_scale$miss$s_block$42(d,q,clock);
+module qp_table_scale_miss_s_block_42(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34648,10 +34669,10 @@ module qp_table_scale$miss$s_block$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$42
+endmodule // qp_table_scale_miss_s_block_42
 
 
-module qp_table_scale$miss$s_block$43(d,q,clock);
+module qp_table_scale_miss_s_block_43(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34667,10 +34688,10 @@ module qp_table_scale$miss$s_block$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$43
+endmodule // qp_table_scale_miss_s_block_43
 
 
-module qp_table_scale$miss$s_block$44(d,q,clock);
+module qp_table_scale_miss_s_block_44(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34686,10 +34707,10 @@ module qp_table_scale$miss$s_block$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$44
+endmodule // qp_table_scale_miss_s_block_44
 
 
-module qp_table_scale$miss$s_block$45(d,q,clock);
+module qp_table_scale_miss_s_block_45(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34705,10 +34726,10 @@ module qp_table_scale$miss$s_block$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$45
+endmodule // qp_table_scale_miss_s_block_45
 
 
-module qp_table_scale$miss$s_block$46(d,q,clock);
+module qp_table_scale_miss_s_block_46(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34724,10 +34745,10 @@ module qp_table_scale$miss$s_block$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$46
+endmodule // qp_table_scale_miss_s_block_46
 
 
-module qp_table_scale$miss$s_block$47(d,q,clock);
+module qp_table_scale_miss_s_block_47(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34743,10 +34764,10 @@ module qp_table_scale$miss$s_block$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$47
+endmodule // qp_table_scale_miss_s_block_47
 
 
-module qp_table_scale$miss$s_block$48(d,q,clock);
+module qp_table_scale_miss_s_block_48(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34762,10 +34783,10 @@ module qp_table_scale$miss$s_block$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$48
+endmodule // qp_table_scale_miss_s_block_48
 
 
-module qp_table_scale$miss$s_block$49(d,q,clock);
+module qp_table_scale_miss_s_block_49(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34781,10 +34802,10 @@ module qp_table_scale$miss$s_block$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$49
+endmodule // qp_table_scale_miss_s_block_49
 
 
-module qp_table_scale$miss$s_block$5(d,q,clock);
+module qp_table_scale_miss_s_block_5(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34800,10 +34821,10 @@ module qp_table_scale$miss$s_block$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$5
+endmodule // qp_table_scale_miss_s_block_5
 
 
-module qp_table_scale$miss$s_block$50(d,q,clock);
+module qp_table_scale_miss_s_block_50(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34819,10 +34840,10 @@ module qp_table_scale$miss$s_block$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$50
+endmodule // qp_table_scale_miss_s_block_50
 
 
-module qp_table_scale$miss$s_block$51(d,q,clock);
+module qp_table_scale_miss_s_block_51(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34838,10 +34859,10 @@ module qp_table_scale$miss$s_block$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$51
+endmodule // qp_table_scale_miss_s_block_51
 
 
-module qp_table_scale$miss$s_block$52(d,q,clock);
+module qp_table_scale_miss_s_block_52(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34857,10 +34878,10 @@ module qp_table_scale$miss$s_block$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$52
+endmodule // qp_table_scale_miss_s_block_52
 
 
-module qp_table_scale$miss$s_block$53(d,q,clock);
+module qp_table_scale_miss_s_block_53(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34876,10 +34897,10 @@ module qp_table_scale$miss$s_block$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$53
+endmodule // qp_table_scale_miss_s_block_53
 
 
-module qp_table_scale$miss$s_block$54(d,q,clock);
+module qp_table_scale_miss_s_block_54(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34895,10 +34916,10 @@ module qp_table_scale$miss$s_block$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$54
+endmodule // qp_table_scale_miss_s_block_54
 
 
-module qp_table_scale$miss$s_block$55(d,q,clock);
+module qp_table_scale_miss_s_block_55(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34914,10 +34935,10 @@ module qp_table_scale$miss$s_block$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$55
+endmodule // qp_table_scale_miss_s_block_55
 
 
-module qp_table_scale$miss$s_block$56(d,q,clock);
+module qp_table_scale_miss_s_block_56(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34933,10 +34954,10 @@ module qp_table_scale$miss$s_block$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$56
+endmodule // qp_table_scale_miss_s_block_56
 
 
-module qp_table_scale$miss$s_block$57(d,q,clock);
+module qp_table_scale_miss_s_block_57(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34952,10 +34973,10 @@ module qp_table_scale$miss$s_block$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$57
+endmodule // qp_table_scale_miss_s_block_57
 
 
-module qp_table_scale$miss$s_block$58(d,q,clock);
+module qp_table_scale_miss_s_block_58(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34971,10 +34992,10 @@ module qp_table_scale$miss$s_block$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$58
+endmodule // qp_table_scale_miss_s_block_58
 
 
-module qp_table_scale$miss$s_block$59(d,q,clock);
+module qp_table_scale_miss_s_block_59(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -34990,10 +35011,10 @@ module qp_table_scale$miss$s_block$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$59
+endmodule // qp_table_scale_miss_s_block_59
 
 
-module qp_table_scale$miss$s_block$6(d,q,clock);
+module qp_table_scale_miss_s_block_6(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35009,10 +35030,10 @@ module qp_table_scale$miss$s_block$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$6
+endmodule // qp_table_scale_miss_s_block_6
 
 
-module qp_table_scale$miss$s_block$60(d,q,clock);
+module qp_table_scale_miss_s_block_60(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35028,10 +35049,10 @@ module qp_table_scale$miss$s_block$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$60
+endmodule // qp_table_scale_miss_s_block_60
 
 
-module qp_table_scale$miss$s_block$61(d,q,clock);
+module qp_table_scale_miss_s_block_61(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35047,10 +35068,10 @@ module qp_table_scale$miss$s_block$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$61
+endmodule // qp_table_scale_miss_s_block_61
 
 
-module qp_table_scale$miss$s_block$62(d,q,clock);
+module qp_table_scale_miss_s_block_62(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35066,10 +35087,10 @@ module qp_table_scale$miss$s_block$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$62
+endmodule // qp_table_scale_miss_s_block_62
 
 
-module qp_table_scale$miss$s_block$63(d,q,clock);
+module qp_table_scale_miss_s_block_63(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35085,10 +35106,10 @@ module qp_table_scale$miss$s_block$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$63
+endmodule // qp_table_scale_miss_s_block_63
 
 
-module qp_table_scale$miss$s_block$7(d,q,clock);
+module qp_table_scale_miss_s_block_7(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35104,10 +35125,10 @@ module qp_table_scale$miss$s_block$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$7
+endmodule // qp_table_scale_miss_s_block_7
 
 
-module qp_table_scale$miss$s_block$8(d,q,clock);
+module qp_table_scale_miss_s_block_8(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35123,10 +35144,10 @@ module qp_table_scale$miss$s_block$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$8
+endmodule // qp_table_scale_miss_s_block_8
 
 
-module qp_table_scale$miss$s_block$9(d,q,clock);
+module qp_table_scale_miss_s_block_9(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -35142,10 +35163,10 @@ module qp_table_scale$miss$s_block$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_block$9
+endmodule // qp_table_scale_miss_s_block_9
 
 
-module qp_table_scale$miss$s_eq_a$0(d,q,clock);
+module qp_table_scale_miss_s_eq_a_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35161,10 +35182,10 @@ module qp_table_scale$miss$s_eq_a$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$0
+endmodule // qp_table_scale_miss_s_eq_a_0
 
 
-module qp_table_scale$miss$s_eq_a$1(d,q,clock);
+module qp_table_scale_miss_s_eq_a_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35180,10 +35201,10 @@ module qp_table_scale$miss$s_eq_a$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$1
+endmodule // qp_table_scale_miss_s_eq_a_1
 
 
-module qp_table_scale$miss$s_eq_a$10(d,q,clock);
+module qp_table_scale_miss_s_eq_a_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35199,10 +35220,10 @@ module qp_table_scale$miss$s_eq_a$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$10
+endmodule // qp_table_scale_miss_s_eq_a_10
 
 
-module qp_table_scale$miss$s_eq_a$11(d,q,clock);
+module qp_table_scale_miss_s_eq_a_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35218,10 +35239,10 @@ module qp_table_scale$miss$s_eq_a$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$11
+endmodule // qp_table_scale_miss_s_eq_a_11
 
 
-module qp_table_scale$miss$s_eq_a$12(d,q,clock);
+module qp_table_scale_miss_s_eq_a_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35237,10 +35258,10 @@ module qp_table_scale$miss$s_eq_a$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$12
+endmodule // qp_table_scale_miss_s_eq_a_12
 
 
-module qp_table_scale$miss$s_eq_a$13(d,q,clock);
+module qp_table_scale_miss_s_eq_a_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35256,10 +35277,10 @@ module qp_table_scale$miss$s_eq_a$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$13
+endmodule // qp_table_scale_miss_s_eq_a_13
 
 
-module qp_table_scale$miss$s_eq_a$14(d,q,clock);
+module qp_table_scale_miss_s_eq_a_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35275,10 +35296,10 @@ module qp_table_scale$miss$s_eq_a$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$14
+endmodule // qp_table_scale_miss_s_eq_a_14
 
 
-module qp_table_scale$miss$s_eq_a$15(d,q,clock);
+module qp_table_scale_miss_s_eq_a_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35294,10 +35315,10 @@ module qp_table_scale$miss$s_eq_a$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$15
+endmodule // qp_table_scale_miss_s_eq_a_15
 
 
-module qp_table_scale$miss$s_eq_a$16(d,q,clock);
+module qp_table_scale_miss_s_eq_a_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35313,10 +35334,10 @@ module qp_table_scale$miss$s_eq_a$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$16
+endmodule // qp_table_scale_miss_s_eq_a_16
 
 
-module qp_table_scale$miss$s_eq_a$17(d,q,clock);
+module qp_table_scale_miss_s_eq_a_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35332,10 +35353,10 @@ module qp_table_scale$miss$s_eq_a$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$17
+endmodule // qp_table_scale_miss_s_eq_a_17
 
 
-module qp_table_scale$miss$s_eq_a$18(d,q,clock);
+module qp_table_scale_miss_s_eq_a_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35351,10 +35372,10 @@ module qp_table_scale$miss$s_eq_a$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$18
+endmodule // qp_table_scale_miss_s_eq_a_18
 
 
-module qp_table_scale$miss$s_eq_a$19(d,q,clock);
+module qp_table_scale_miss_s_eq_a_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35370,10 +35391,10 @@ module qp_table_scale$miss$s_eq_a$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$19
+endmodule // qp_table_scale_miss_s_eq_a_19
 
 
-module qp_table_scale$miss$s_eq_a$2(d,q,clock);
+module qp_table_scale_miss_s_eq_a_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35389,10 +35410,10 @@ module qp_table_scale$miss$s_eq_a$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$2
+endmodule // qp_table_scale_miss_s_eq_a_2
 
 
-module qp_table_scale$miss$s_eq_a$20(d,q,clock);
+module qp_table_scale_miss_s_eq_a_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35408,10 +35429,10 @@ module qp_table_scale$miss$s_eq_a$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$20
+endmodule // qp_table_scale_miss_s_eq_a_20
 
 
-module qp_table_scale$miss$s_eq_a$21(d,q,clock);
+module qp_table_scale_miss_s_eq_a_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35427,10 +35448,10 @@ module qp_table_scale$miss$s_eq_a$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$21
+endmodule // qp_table_scale_miss_s_eq_a_21
 
 
-module qp_table_scale$miss$s_eq_a$22(d,q,clock);
+module qp_table_scale_miss_s_eq_a_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35446,10 +35467,10 @@ module qp_table_scale$miss$s_eq_a$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$22
+endmodule // qp_table_scale_miss_s_eq_a_22
 
 
-module qp_table_scale$miss$s_eq_a$23(d,q,clock);
+module qp_table_scale_miss_s_eq_a_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35465,10 +35486,10 @@ module qp_table_scale$miss$s_eq_a$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$23
+endmodule // qp_table_scale_miss_s_eq_a_23
 
 
-module qp_table_scale$miss$s_eq_a$24(d,q,clock);
+module qp_table_scale_miss_s_eq_a_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35484,10 +35505,10 @@ module qp_table_scale$miss$s_eq_a$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$24
+endmodule // qp_table_scale_miss_s_eq_a_24
 
 
-module qp_table_scale$miss$s_eq_a$25(d,q,clock);
+module qp_table_scale_miss_s_eq_a_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35503,10 +35524,10 @@ module qp_table_scale$miss$s_eq_a$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$25
+endmodule // qp_table_scale_miss_s_eq_a_25
 
 
-module qp_table_scale$miss$s_eq_a$26(d,q,clock);
+module qp_table_scale_miss_s_eq_a_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35522,10 +35543,10 @@ module qp_table_scale$miss$s_eq_a$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$26
+endmodule // qp_table_scale_miss_s_eq_a_26
 
 
-module qp_table_scale$miss$s_eq_a$27(d,q,clock);
+module qp_table_scale_miss_s_eq_a_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35541,10 +35562,10 @@ module qp_table_scale$miss$s_eq_a$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$27
+endmodule // qp_table_scale_miss_s_eq_a_27
 
 
-module qp_table_scale$miss$s_eq_a$28(d,q,clock);
+module qp_table_scale_miss_s_eq_a_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35560,10 +35581,10 @@ module qp_table_scale$miss$s_eq_a$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$28
+endmodule // qp_table_scale_miss_s_eq_a_28
 
 
-module qp_table_scale$miss$s_eq_a$29(d,q,clock);
+module qp_table_scale_miss_s_eq_a_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35579,10 +35600,10 @@ module qp_table_scale$miss$s_eq_a$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$29
+endmodule // qp_table_scale_miss_s_eq_a_29
 
 
-module qp_table_scale$miss$s_eq_a$3(d,q,clock);
+module qp_table_scale_miss_s_eq_a_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35598,10 +35619,10 @@ module qp_table_scale$miss$s_eq_a$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$3
+endmodule // qp_table_scale_miss_s_eq_a_3
 
 
-module qp_table_scale$miss$s_eq_a$30(d,q,clock);
+module qp_table_scale_miss_s_eq_a_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35617,10 +35638,10 @@ module qp_table_scale$miss$s_eq_a$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$30
+endmodule // qp_table_scale_miss_s_eq_a_30
 
 
-module qp_table_scale$miss$s_eq_a$31(d,q,clock);
+module qp_table_scale_miss_s_eq_a_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35636,10 +35657,10 @@ module qp_table_scale$miss$s_eq_a$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$31
+endmodule // qp_table_scale_miss_s_eq_a_31
 
 
-module qp_table_scale$miss$s_eq_a$32(d,q,clock);
+module qp_table_scale_miss_s_eq_a_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35655,10 +35676,10 @@ module qp_table_scale$miss$s_eq_a$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$32
+endmodule // qp_table_scale_miss_s_eq_a_32
 
 
-module qp_table_scale$miss$s_eq_a$33(d,q,clock);
+module qp_table_scale_miss_s_eq_a_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35674,10 +35695,10 @@ module qp_table_scale$miss$s_eq_a$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$33
+endmodule // qp_table_scale_miss_s_eq_a_33
 
 
-module qp_table_scale$miss$s_eq_a$34(d,q,clock);
+module qp_table_scale_miss_s_eq_a_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35693,10 +35714,10 @@ module qp_table_scale$miss$s_eq_a$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$34
+endmodule // qp_table_scale_miss_s_eq_a_34
 
 
-module qp_table_scale$miss$s_eq_a$35(d,q,clock);
+module qp_table_scale_miss_s_eq_a_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35712,10 +35733,10 @@ module qp_table_scale$miss$s_eq_a$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$35
+endmodule // qp_table_scale_miss_s_eq_a_35
 
 
-module qp_table_scale$miss$s_eq_a$36(d,q,clock);
+module qp_table_scale_miss_s_eq_a_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35731,10 +35752,10 @@ module qp_table_scale$miss$s_eq_a$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$36
+endmodule // qp_table_scale_miss_s_eq_a_36
 
 
-module qp_table_scale$miss$s_eq_a$37(d,q,clock);
+module qp_table_scale_miss_s_eq_a_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35750,10 +35771,10 @@ module qp_table_scale$miss$s_eq_a$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$37
+endmodule // qp_table_scale_miss_s_eq_a_37
 
 
-module qp_table_scale$miss$s_eq_a$38(d,q,clock);
+module qp_table_scale_miss_s_eq_a_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35769,10 +35790,10 @@ module qp_table_scale$miss$s_eq_a$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$38
+endmodule // qp_table_scale_miss_s_eq_a_38
 
 
-module qp_table_scale$miss$s_eq_a$39(d,q,clock);
+module qp_table_scale_miss_s_eq_a_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35788,10 +35809,10 @@ module qp_table_scale$miss$s_eq_a$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$39
+endmodule // qp_table_scale_miss_s_eq_a_39
 
 
-module qp_table_scale$miss$s_eq_a$4(d,q,clock);
+module qp_table_scale_miss_s_eq_a_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35807,10 +35828,10 @@ module qp_table_scale$miss$s_eq_a$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$4
+endmodule // qp_table_scale_miss_s_eq_a_4
 
 
-module qp_table_scale$miss$s_eq_a$40(d,q,clock);
+module qp_table_scale_miss_s_eq_a_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35826,10 +35847,10 @@ module qp_table_scale$miss$s_eq_a$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$40
+endmodule // qp_table_scale_miss_s_eq_a_40
 
 
-module qp_table_scale$miss$s_eq_a$41(d,q,clock);
+module qp_table_scale_miss_s_eq_a_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35845,10 +35866,10 @@ module qp_table_scale$miss$s_eq_a$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$41
+endmodule // qp_table_scale_miss_s_eq_a_41
 
 
-module qp_table_scale$miss$s_eq_a$42(d,q,clock);
+module qp_table_scale_miss_s_eq_a_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35864,10 +35885,10 @@ module qp_table_scale$miss$s_eq_a$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$42
+endmodule // qp_table_scale_miss_s_eq_a_42
 
 
-module qp_table_scale$miss$s_eq_a$43(d,q,clock);
+module qp_table_scale_miss_s_eq_a_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35883,10 +35904,10 @@ module qp_table_scale$miss$s_eq_a$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$43
+endmodule // qp_table_scale_miss_s_eq_a_43
 
 
-module qp_table_scale$miss$s_eq_a$44(d,q,clock);
+module qp_table_scale_miss_s_eq_a_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35902,10 +35923,10 @@ module qp_table_scale$miss$s_eq_a$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$44
+endmodule // qp_table_scale_miss_s_eq_a_44
 
 
-module qp_table_scale$miss$s_eq_a$45(d,q,clock);
+module qp_table_scale_miss_s_eq_a_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35921,10 +35942,10 @@ module qp_table_scale$miss$s_eq_a$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$45
+endmodule // qp_table_scale_miss_s_eq_a_45
 
 
-module qp_table_scale$miss$s_eq_a$46(d,q,clock);
+module qp_table_scale_miss_s_eq_a_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35940,10 +35961,10 @@ module qp_table_scale$miss$s_eq_a$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$46
+endmodule // qp_table_scale_miss_s_eq_a_46
 
 
-module qp_table_scale$miss$s_eq_a$47(d,q,clock);
+module qp_table_scale_miss_s_eq_a_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35959,10 +35980,10 @@ module qp_table_scale$miss$s_eq_a$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$47
+endmodule // qp_table_scale_miss_s_eq_a_47
 
 
-module qp_table_scale$miss$s_eq_a$48(d,q,clock);
+module qp_table_scale_miss_s_eq_a_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35978,10 +35999,10 @@ module qp_table_scale$miss$s_eq_a$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$48
+endmodule // qp_table_scale_miss_s_eq_a_48
 
 
-module qp_table_scale$miss$s_eq_a$49(d,q,clock);
+module qp_table_scale_miss_s_eq_a_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -35997,10 +36018,10 @@ module qp_table_scale$miss$s_eq_a$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$49
+endmodule // qp_table_scale_miss_s_eq_a_49
 
 
-module qp_table_scale$miss$s_eq_a$5(d,q,clock);
+module qp_table_scale_miss_s_eq_a_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36016,10 +36037,10 @@ module qp_table_scale$miss$s_eq_a$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$5
+endmodule // qp_table_scale_miss_s_eq_a_5
 
 
-module qp_table_scale$miss$s_eq_a$50(d,q,clock);
+module qp_table_scale_miss_s_eq_a_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36035,10 +36056,10 @@ module qp_table_scale$miss$s_eq_a$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$50
+endmodule // qp_table_scale_miss_s_eq_a_50
 
 
-module qp_table_scale$miss$s_eq_a$51(d,q,clock);
+module qp_table_scale_miss_s_eq_a_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36054,10 +36075,10 @@ module qp_table_scale$miss$s_eq_a$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$51
+endmodule // qp_table_scale_miss_s_eq_a_51
 
 
-module qp_table_scale$miss$s_eq_a$52(d,q,clock);
+module qp_table_scale_miss_s_eq_a_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36073,10 +36094,10 @@ module qp_table_scale$miss$s_eq_a$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$52
+endmodule // qp_table_scale_miss_s_eq_a_52
 
 
-module qp_table_scale$miss$s_eq_a$53(d,q,clock);
+module qp_table_scale_miss_s_eq_a_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36092,10 +36113,10 @@ module qp_table_scale$miss$s_eq_a$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$53
+endmodule // qp_table_scale_miss_s_eq_a_53
 
 
-module qp_table_scale$miss$s_eq_a$54(d,q,clock);
+module qp_table_scale_miss_s_eq_a_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36111,10 +36132,10 @@ module qp_table_scale$miss$s_eq_a$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$54
+endmodule // qp_table_scale_miss_s_eq_a_54
 
 
-module qp_table_scale$miss$s_eq_a$55(d,q,clock);
+module qp_table_scale_miss_s_eq_a_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36130,10 +36151,10 @@ module qp_table_scale$miss$s_eq_a$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$55
+endmodule // qp_table_scale_miss_s_eq_a_55
 
 
-module qp_table_scale$miss$s_eq_a$56(d,q,clock);
+module qp_table_scale_miss_s_eq_a_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36149,10 +36170,10 @@ module qp_table_scale$miss$s_eq_a$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$56
+endmodule // qp_table_scale_miss_s_eq_a_56
 
 
-module qp_table_scale$miss$s_eq_a$57(d,q,clock);
+module qp_table_scale_miss_s_eq_a_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36168,10 +36189,10 @@ module qp_table_scale$miss$s_eq_a$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$57
+endmodule // qp_table_scale_miss_s_eq_a_57
 
 
-module qp_table_scale$miss$s_eq_a$58(d,q,clock);
+module qp_table_scale_miss_s_eq_a_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36187,10 +36208,10 @@ module qp_table_scale$miss$s_eq_a$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$58
+endmodule // qp_table_scale_miss_s_eq_a_58
 
 
-module qp_table_scale$miss$s_eq_a$59(d,q,clock);
+module qp_table_scale_miss_s_eq_a_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36206,10 +36227,10 @@ module qp_table_scale$miss$s_eq_a$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$59
+endmodule // qp_table_scale_miss_s_eq_a_59
 
 
-module qp_table_scale$miss$s_eq_a$6(d,q,clock);
+module qp_table_scale_miss_s_eq_a_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36225,10 +36246,10 @@ module qp_table_scale$miss$s_eq_a$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$6
+endmodule // qp_table_scale_miss_s_eq_a_6
 
 
-module qp_table_scale$miss$s_eq_a$60(d,q,clock);
+module qp_table_scale_miss_s_eq_a_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36244,10 +36265,10 @@ module qp_table_scale$miss$s_eq_a$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$60
+endmodule // qp_table_scale_miss_s_eq_a_60
 
 
-module qp_table_scale$miss$s_eq_a$61(d,q,clock);
+module qp_table_scale_miss_s_eq_a_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36263,10 +36284,10 @@ module qp_table_scale$miss$s_eq_a$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$61
+endmodule // qp_table_scale_miss_s_eq_a_61
 
 
-module qp_table_scale$miss$s_eq_a$62(d,q,clock);
+module qp_table_scale_miss_s_eq_a_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36282,10 +36303,10 @@ module qp_table_scale$miss$s_eq_a$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$62
+endmodule // qp_table_scale_miss_s_eq_a_62
 
 
-module qp_table_scale$miss$s_eq_a$63(d,q,clock);
+module qp_table_scale_miss_s_eq_a_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36301,10 +36322,10 @@ module qp_table_scale$miss$s_eq_a$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$63
+endmodule // qp_table_scale_miss_s_eq_a_63
 
 
-module qp_table_scale$miss$s_eq_a$7(d,q,clock);
+module qp_table_scale_miss_s_eq_a_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36320,10 +36341,10 @@ module qp_table_scale$miss$s_eq_a$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$7
+endmodule // qp_table_scale_miss_s_eq_a_7
 
 
-module qp_table_scale$miss$s_eq_a$8(d,q,clock);
+module qp_table_scale_miss_s_eq_a_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36339,10 +36360,10 @@ module qp_table_scale$miss$s_eq_a$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$8
+endmodule // qp_table_scale_miss_s_eq_a_8
 
 
-module qp_table_scale$miss$s_eq_a$9(d,q,clock);
+module qp_table_scale_miss_s_eq_a_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36358,10 +36379,10 @@ module qp_table_scale$miss$s_eq_a$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_a$9
+endmodule // qp_table_scale_miss_s_eq_a_9
 
 
-module qp_table_scale$miss$s_eq_b$0(d,q,clock);
+module qp_table_scale_miss_s_eq_b_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36377,10 +36398,10 @@ module qp_table_scale$miss$s_eq_b$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$0
+endmodule // qp_table_scale_miss_s_eq_b_0
 
 
-module qp_table_scale$miss$s_eq_b$1(d,q,clock);
+module qp_table_scale_miss_s_eq_b_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36396,10 +36417,10 @@ module qp_table_scale$miss$s_eq_b$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$1
+endmodule // qp_table_scale_miss_s_eq_b_1
 
 
-module qp_table_scale$miss$s_eq_b$10(d,q,clock);
+module qp_table_scale_miss_s_eq_b_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36415,10 +36436,10 @@ module qp_table_scale$miss$s_eq_b$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$10
+endmodule // qp_table_scale_miss_s_eq_b_10
 
 
-module qp_table_scale$miss$s_eq_b$11(d,q,clock);
+module qp_table_scale_miss_s_eq_b_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36434,10 +36455,10 @@ module qp_table_scale$miss$s_eq_b$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$11
+endmodule // qp_table_scale_miss_s_eq_b_11
 
 
-module qp_table_scale$miss$s_eq_b$12(d,q,clock);
+module qp_table_scale_miss_s_eq_b_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36453,10 +36474,10 @@ module qp_table_scale$miss$s_eq_b$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$12
+endmodule // qp_table_scale_miss_s_eq_b_12
 
 
-module qp_table_scale$miss$s_eq_b$13(d,q,clock);
+module qp_table_scale_miss_s_eq_b_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36472,10 +36493,10 @@ module qp_table_scale$miss$s_eq_b$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$13
+endmodule // qp_table_scale_miss_s_eq_b_13
 
 
-module qp_table_scale$miss$s_eq_b$14(d,q,clock);
+module qp_table_scale_miss_s_eq_b_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36491,10 +36512,10 @@ module qp_table_scale$miss$s_eq_b$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$14
+endmodule // qp_table_scale_miss_s_eq_b_14
 
 
-module qp_table_scale$miss$s_eq_b$15(d,q,clock);
+module qp_table_scale_miss_s_eq_b_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36510,10 +36531,10 @@ module qp_table_scale$miss$s_eq_b$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$15
+endmodule // qp_table_scale_miss_s_eq_b_15
 
 
-module qp_table_scale$miss$s_eq_b$16(d,q,clock);
+module qp_table_scale_miss_s_eq_b_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36529,10 +36550,10 @@ module qp_table_scale$miss$s_eq_b$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$16
+endmodule // qp_table_scale_miss_s_eq_b_16
 
 
-module qp_table_scale$miss$s_eq_b$17(d,q,clock);
+module qp_table_scale_miss_s_eq_b_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36548,10 +36569,10 @@ module qp_table_scale$miss$s_eq_b$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$17
+endmodule // qp_table_scale_miss_s_eq_b_17
 
 
-module qp_table_scale$miss$s_eq_b$18(d,q,clock);
+module qp_table_scale_miss_s_eq_b_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36567,10 +36588,10 @@ module qp_table_scale$miss$s_eq_b$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$18
+endmodule // qp_table_scale_miss_s_eq_b_18
 
 
-module qp_table_scale$miss$s_eq_b$19(d,q,clock);
+module qp_table_scale_miss_s_eq_b_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36586,10 +36607,10 @@ module qp_table_scale$miss$s_eq_b$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$19
+endmodule // qp_table_scale_miss_s_eq_b_19
 
 
-module qp_table_scale$miss$s_eq_b$2(d,q,clock);
+module qp_table_scale_miss_s_eq_b_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36605,10 +36626,10 @@ module qp_table_scale$miss$s_eq_b$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$2
+endmodule // qp_table_scale_miss_s_eq_b_2
 
 
-module qp_table_scale$miss$s_eq_b$20(d,q,clock);
+module qp_table_scale_miss_s_eq_b_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36624,10 +36645,10 @@ module qp_table_scale$miss$s_eq_b$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$20
+endmodule // qp_table_scale_miss_s_eq_b_20
 
 
-module qp_table_scale$miss$s_eq_b$21(d,q,clock);
+module qp_table_scale_miss_s_eq_b_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36643,10 +36664,10 @@ module qp_table_scale$miss$s_eq_b$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$21
+endmodule // qp_table_scale_miss_s_eq_b_21
 
 
-module qp_table_scale$miss$s_eq_b$22(d,q,clock);
+module qp_table_scale_miss_s_eq_b_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36662,10 +36683,10 @@ module qp_table_scale$miss$s_eq_b$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$22
+endmodule // qp_table_scale_miss_s_eq_b_22
 
 
-module qp_table_scale$miss$s_eq_b$23(d,q,clock);
+module qp_table_scale_miss_s_eq_b_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36681,10 +36702,10 @@ module qp_table_scale$miss$s_eq_b$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$23
+endmodule // qp_table_scale_miss_s_eq_b_23
 
 
-module qp_table_scale$miss$s_eq_b$24(d,q,clock);
+module qp_table_scale_miss_s_eq_b_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36700,10 +36721,10 @@ module qp_table_scale$miss$s_eq_b$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$24
+endmodule // qp_table_scale_miss_s_eq_b_24
 
 
-module qp_table_scale$miss$s_eq_b$25(d,q,clock);
+module qp_table_scale_miss_s_eq_b_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36719,10 +36740,10 @@ module qp_table_scale$miss$s_eq_b$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$25
+endmodule // qp_table_scale_miss_s_eq_b_25
 
 
-module qp_table_scale$miss$s_eq_b$26(d,q,clock);
+module qp_table_scale_miss_s_eq_b_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36738,10 +36759,10 @@ module qp_table_scale$miss$s_eq_b$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$26
+endmodule // qp_table_scale_miss_s_eq_b_26
 
 
-module qp_table_scale$miss$s_eq_b$27(d,q,clock);
+module qp_table_scale_miss_s_eq_b_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36757,10 +36778,10 @@ module qp_table_scale$miss$s_eq_b$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$27
+endmodule // qp_table_scale_miss_s_eq_b_27
 
 
-module qp_table_scale$miss$s_eq_b$28(d,q,clock);
+module qp_table_scale_miss_s_eq_b_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36776,10 +36797,10 @@ module qp_table_scale$miss$s_eq_b$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$28
+endmodule // qp_table_scale_miss_s_eq_b_28
 
 
-module qp_table_scale$miss$s_eq_b$29(d,q,clock);
+module qp_table_scale_miss_s_eq_b_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36795,10 +36816,10 @@ module qp_table_scale$miss$s_eq_b$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$29
+endmodule // qp_table_scale_miss_s_eq_b_29
 
 
-module qp_table_scale$miss$s_eq_b$3(d,q,clock);
+module qp_table_scale_miss_s_eq_b_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36814,10 +36835,10 @@ module qp_table_scale$miss$s_eq_b$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$3
+endmodule // qp_table_scale_miss_s_eq_b_3
 
 
-module qp_table_scale$miss$s_eq_b$30(d,q,clock);
+module qp_table_scale_miss_s_eq_b_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36833,10 +36854,10 @@ module qp_table_scale$miss$s_eq_b$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$30
+endmodule // qp_table_scale_miss_s_eq_b_30
 
 
-module qp_table_scale$miss$s_eq_b$31(d,q,clock);
+module qp_table_scale_miss_s_eq_b_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36852,10 +36873,10 @@ module qp_table_scale$miss$s_eq_b$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$31
+endmodule // qp_table_scale_miss_s_eq_b_31
 
 
-module qp_table_scale$miss$s_eq_b$32(d,q,clock);
+module qp_table_scale_miss_s_eq_b_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36871,10 +36892,10 @@ module qp_table_scale$miss$s_eq_b$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$32
+endmodule // qp_table_scale_miss_s_eq_b_32
 
 
-module qp_table_scale$miss$s_eq_b$33(d,q,clock);
+module qp_table_scale_miss_s_eq_b_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36890,10 +36911,10 @@ module qp_table_scale$miss$s_eq_b$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$33
+endmodule // qp_table_scale_miss_s_eq_b_33
 
 
-module qp_table_scale$miss$s_eq_b$34(d,q,clock);
+module qp_table_scale_miss_s_eq_b_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36909,10 +36930,10 @@ module qp_table_scale$miss$s_eq_b$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$34
+endmodule // qp_table_scale_miss_s_eq_b_34
 
 
-module qp_table_scale$miss$s_eq_b$35(d,q,clock);
+module qp_table_scale_miss_s_eq_b_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36928,10 +36949,10 @@ module qp_table_scale$miss$s_eq_b$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$35
+endmodule // qp_table_scale_miss_s_eq_b_35
 
 
-module qp_table_scale$miss$s_eq_b$36(d,q,clock);
+module qp_table_scale_miss_s_eq_b_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36947,10 +36968,10 @@ module qp_table_scale$miss$s_eq_b$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$36
+endmodule // qp_table_scale_miss_s_eq_b_36
 
 
-module qp_table_scale$miss$s_eq_b$37(d,q,clock);
+module qp_table_scale_miss_s_eq_b_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36966,10 +36987,10 @@ module qp_table_scale$miss$s_eq_b$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$37
+endmodule // qp_table_scale_miss_s_eq_b_37
 
 
-module qp_table_scale$miss$s_eq_b$38(d,q,clock);
+module qp_table_scale_miss_s_eq_b_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -36985,10 +37006,10 @@ module qp_table_scale$miss$s_eq_b$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$38
+endmodule // qp_table_scale_miss_s_eq_b_38
 
 
-module qp_table_scale$miss$s_eq_b$39(d,q,clock);
+module qp_table_scale_miss_s_eq_b_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37004,10 +37025,10 @@ module qp_table_scale$miss$s_eq_b$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$39
+endmodule // qp_table_scale_miss_s_eq_b_39
 
 
-module qp_table_scale$miss$s_eq_b$4(d,q,clock);
+module qp_table_scale_miss_s_eq_b_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37023,10 +37044,10 @@ module qp_table_scale$miss$s_eq_b$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$4
+endmodule // qp_table_scale_miss_s_eq_b_4
 
 
-module qp_table_scale$miss$s_eq_b$40(d,q,clock);
+module qp_table_scale_miss_s_eq_b_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37042,10 +37063,10 @@ module qp_table_scale$miss$s_eq_b$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$40
+endmodule // qp_table_scale_miss_s_eq_b_40
 
 
-module qp_table_scale$miss$s_eq_b$41(d,q,clock);
+module qp_table_scale_miss_s_eq_b_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37061,10 +37082,10 @@ module qp_table_scale$miss$s_eq_b$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$41
+endmodule // qp_table_scale_miss_s_eq_b_41
 
 
-module qp_table_scale$miss$s_eq_b$42(d,q,clock);
+module qp_table_scale_miss_s_eq_b_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37080,10 +37101,10 @@ module qp_table_scale$miss$s_eq_b$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$42
+endmodule // qp_table_scale_miss_s_eq_b_42
 
 
-module qp_table_scale$miss$s_eq_b$43(d,q,clock);
+module qp_table_scale_miss_s_eq_b_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37099,10 +37120,10 @@ module qp_table_scale$miss$s_eq_b$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$43
+endmodule // qp_table_scale_miss_s_eq_b_43
 
 
-module qp_table_scale$miss$s_eq_b$44(d,q,clock);
+module qp_table_scale_miss_s_eq_b_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37118,10 +37139,10 @@ module qp_table_scale$miss$s_eq_b$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$44
+endmodule // qp_table_scale_miss_s_eq_b_44
 
 
-module qp_table_scale$miss$s_eq_b$45(d,q,clock);
+module qp_table_scale_miss_s_eq_b_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37137,10 +37158,10 @@ module qp_table_scale$miss$s_eq_b$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$45
+endmodule // qp_table_scale_miss_s_eq_b_45
 
 
-module qp_table_scale$miss$s_eq_b$46(d,q,clock);
+module qp_table_scale_miss_s_eq_b_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37156,10 +37177,10 @@ module qp_table_scale$miss$s_eq_b$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$46
+endmodule // qp_table_scale_miss_s_eq_b_46
 
 
-module qp_table_scale$miss$s_eq_b$47(d,q,clock);
+module qp_table_scale_miss_s_eq_b_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37175,10 +37196,10 @@ module qp_table_scale$miss$s_eq_b$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$47
+endmodule // qp_table_scale_miss_s_eq_b_47
 
 
-module qp_table_scale$miss$s_eq_b$48(d,q,clock);
+module qp_table_scale_miss_s_eq_b_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37194,10 +37215,10 @@ module qp_table_scale$miss$s_eq_b$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$48
+endmodule // qp_table_scale_miss_s_eq_b_48
 
 
-module qp_table_scale$miss$s_eq_b$49(d,q,clock);
+module qp_table_scale_miss_s_eq_b_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37213,10 +37234,10 @@ module qp_table_scale$miss$s_eq_b$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$49
+endmodule // qp_table_scale_miss_s_eq_b_49
 
 
-module qp_table_scale$miss$s_eq_b$5(d,q,clock);
+module qp_table_scale_miss_s_eq_b_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37232,10 +37253,10 @@ module qp_table_scale$miss$s_eq_b$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$5
+endmodule // qp_table_scale_miss_s_eq_b_5
 
 
-module qp_table_scale$miss$s_eq_b$50(d,q,clock);
+module qp_table_scale_miss_s_eq_b_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37251,10 +37272,10 @@ module qp_table_scale$miss$s_eq_b$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$50
+endmodule // qp_table_scale_miss_s_eq_b_50
 
 
-module qp_table_scale$miss$s_eq_b$51(d,q,clock);
+module qp_table_scale_miss_s_eq_b_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37270,10 +37291,10 @@ module qp_table_scale$miss$s_eq_b$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$51
+endmodule // qp_table_scale_miss_s_eq_b_51
 
 
-module qp_table_scale$miss$s_eq_b$52(d,q,clock);
+module qp_table_scale_miss_s_eq_b_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37289,10 +37310,10 @@ module qp_table_scale$miss$s_eq_b$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$52
+endmodule // qp_table_scale_miss_s_eq_b_52
 
 
-module qp_table_scale$miss$s_eq_b$53(d,q,clock);
+module qp_table_scale_miss_s_eq_b_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37308,10 +37329,10 @@ module qp_table_scale$miss$s_eq_b$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$53
+endmodule // qp_table_scale_miss_s_eq_b_53
 
 
-module qp_table_scale$miss$s_eq_b$54(d,q,clock);
+module qp_table_scale_miss_s_eq_b_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37327,10 +37348,10 @@ module qp_table_scale$miss$s_eq_b$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$54
+endmodule // qp_table_scale_miss_s_eq_b_54
 
 
-module qp_table_scale$miss$s_eq_b$55(d,q,clock);
+module qp_table_scale_miss_s_eq_b_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37346,10 +37367,10 @@ module qp_table_scale$miss$s_eq_b$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$55
+endmodule // qp_table_scale_miss_s_eq_b_55
 
 
-module qp_table_scale$miss$s_eq_b$56(d,q,clock);
+module qp_table_scale_miss_s_eq_b_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37365,10 +37386,10 @@ module qp_table_scale$miss$s_eq_b$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$56
+endmodule // qp_table_scale_miss_s_eq_b_56
 
 
-module qp_table_scale$miss$s_eq_b$57(d,q,clock);
+module qp_table_scale_miss_s_eq_b_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37384,10 +37405,10 @@ module qp_table_scale$miss$s_eq_b$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$57
+endmodule // qp_table_scale_miss_s_eq_b_57
 
 
-module qp_table_scale$miss$s_eq_b$58(d,q,clock);
+module qp_table_scale_miss_s_eq_b_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37403,10 +37424,10 @@ module qp_table_scale$miss$s_eq_b$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$58
+endmodule // qp_table_scale_miss_s_eq_b_58
 
 
-module qp_table_scale$miss$s_eq_b$59(d,q,clock);
+module qp_table_scale_miss_s_eq_b_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37422,10 +37443,10 @@ module qp_table_scale$miss$s_eq_b$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$59
+endmodule // qp_table_scale_miss_s_eq_b_59
 
 
-module qp_table_scale$miss$s_eq_b$6(d,q,clock);
+module qp_table_scale_miss_s_eq_b_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37441,10 +37462,10 @@ module qp_table_scale$miss$s_eq_b$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$6
+endmodule // qp_table_scale_miss_s_eq_b_6
 
 
-module qp_table_scale$miss$s_eq_b$60(d,q,clock);
+module qp_table_scale_miss_s_eq_b_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37460,10 +37481,10 @@ module qp_table_scale$miss$s_eq_b$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$60
+endmodule // qp_table_scale_miss_s_eq_b_60
 
 
-module qp_table_scale$miss$s_eq_b$61(d,q,clock);
+module qp_table_scale_miss_s_eq_b_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37479,10 +37500,10 @@ module qp_table_scale$miss$s_eq_b$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$61
+endmodule // qp_table_scale_miss_s_eq_b_61
 
 
-module qp_table_scale$miss$s_eq_b$62(d,q,clock);
+module qp_table_scale_miss_s_eq_b_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37498,10 +37519,10 @@ module qp_table_scale$miss$s_eq_b$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$62
+endmodule // qp_table_scale_miss_s_eq_b_62
 
 
-module qp_table_scale$miss$s_eq_b$63(d,q,clock);
+module qp_table_scale_miss_s_eq_b_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37517,10 +37538,10 @@ module qp_table_scale$miss$s_eq_b$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$63
+endmodule // qp_table_scale_miss_s_eq_b_63
 
 
-module qp_table_scale$miss$s_eq_b$7(d,q,clock);
+module qp_table_scale_miss_s_eq_b_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37536,10 +37557,10 @@ module qp_table_scale$miss$s_eq_b$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$7
+endmodule // qp_table_scale_miss_s_eq_b_7
 
 
-module qp_table_scale$miss$s_eq_b$8(d,q,clock);
+module qp_table_scale_miss_s_eq_b_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37555,10 +37576,10 @@ module qp_table_scale$miss$s_eq_b$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$8
+endmodule // qp_table_scale_miss_s_eq_b_8
 
 
-module qp_table_scale$miss$s_eq_b$9(d,q,clock);
+module qp_table_scale_miss_s_eq_b_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37574,10 +37595,10 @@ module qp_table_scale$miss$s_eq_b$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_eq_b$9
+endmodule // qp_table_scale_miss_s_eq_b_9
 
 
-module qp_table_scale$miss$s_error$0(d,q,clock);
+module qp_table_scale_miss_s_error_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37593,10 +37614,10 @@ module qp_table_scale$miss$s_error$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$0
+endmodule // qp_table_scale_miss_s_error_0
 
 
-module qp_table_scale$miss$s_error$1(d,q,clock);
+module qp_table_scale_miss_s_error_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37612,10 +37633,10 @@ module qp_table_scale$miss$s_error$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$1
+endmodule // qp_table_scale_miss_s_error_1
 
 
-module qp_table_scale$miss$s_error$10(d,q,clock);
+module qp_table_scale_miss_s_error_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37631,10 +37652,10 @@ module qp_table_scale$miss$s_error$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$10
+endmodule // qp_table_scale_miss_s_error_10
 
 
-module qp_table_scale$miss$s_error$11(d,q,clock);
+module qp_table_scale_miss_s_error_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37650,10 +37671,10 @@ module qp_table_scale$miss$s_error$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$11
+endmodule // qp_table_scale_miss_s_error_11
 
 
-module qp_table_scale$miss$s_error$12(d,q,clock);
+module qp_table_scale_miss_s_error_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37669,10 +37690,10 @@ module qp_table_scale$miss$s_error$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$12
+endmodule // qp_table_scale_miss_s_error_12
 
 
-module qp_table_scale$miss$s_error$13(d,q,clock);
+module qp_table_scale_miss_s_error_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37688,10 +37709,10 @@ module qp_table_scale$miss$s_error$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$13
+endmodule // qp_table_scale_miss_s_error_13
 
 
-module qp_table_scale$miss$s_error$14(d,q,clock);
+module qp_table_scale_miss_s_error_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37707,10 +37728,10 @@ module qp_table_scale$miss$s_error$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$14
+endmodule // qp_table_scale_miss_s_error_14
 
 
-module qp_table_scale$miss$s_error$15(d,q,clock);
+module qp_table_scale_miss_s_error_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37726,10 +37747,10 @@ module qp_table_scale$miss$s_error$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$15
+endmodule // qp_table_scale_miss_s_error_15
 
 
-module qp_table_scale$miss$s_error$16(d,q,clock);
+module qp_table_scale_miss_s_error_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37745,10 +37766,10 @@ module qp_table_scale$miss$s_error$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$16
+endmodule // qp_table_scale_miss_s_error_16
 
 
-module qp_table_scale$miss$s_error$17(d,q,clock);
+module qp_table_scale_miss_s_error_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37764,10 +37785,10 @@ module qp_table_scale$miss$s_error$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$17
+endmodule // qp_table_scale_miss_s_error_17
 
 
-module qp_table_scale$miss$s_error$18(d,q,clock);
+module qp_table_scale_miss_s_error_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37783,10 +37804,10 @@ module qp_table_scale$miss$s_error$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$18
+endmodule // qp_table_scale_miss_s_error_18
 
 
-module qp_table_scale$miss$s_error$19(d,q,clock);
+module qp_table_scale_miss_s_error_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37802,10 +37823,10 @@ module qp_table_scale$miss$s_error$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$19
+endmodule // qp_table_scale_miss_s_error_19
 
 
-module qp_table_scale$miss$s_error$2(d,q,clock);
+module qp_table_scale_miss_s_error_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37821,10 +37842,10 @@ module qp_table_scale$miss$s_error$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$2
+endmodule // qp_table_scale_miss_s_error_2
 
 
-module qp_table_scale$miss$s_error$20(d,q,clock);
+module qp_table_scale_miss_s_error_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37840,10 +37861,10 @@ module qp_table_scale$miss$s_error$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$20
+endmodule // qp_table_scale_miss_s_error_20
 
 
-module qp_table_scale$miss$s_error$21(d,q,clock);
+module qp_table_scale_miss_s_error_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37859,10 +37880,10 @@ module qp_table_scale$miss$s_error$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$21
+endmodule // qp_table_scale_miss_s_error_21
 
 
-module qp_table_scale$miss$s_error$22(d,q,clock);
+module qp_table_scale_miss_s_error_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37878,10 +37899,10 @@ module qp_table_scale$miss$s_error$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$22
+endmodule // qp_table_scale_miss_s_error_22
 
 
-module qp_table_scale$miss$s_error$23(d,q,clock);
+module qp_table_scale_miss_s_error_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37897,10 +37918,10 @@ module qp_table_scale$miss$s_error$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$23
+endmodule // qp_table_scale_miss_s_error_23
 
 
-module qp_table_scale$miss$s_error$24(d,q,clock);
+module qp_table_scale_miss_s_error_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37916,10 +37937,10 @@ module qp_table_scale$miss$s_error$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$24
+endmodule // qp_table_scale_miss_s_error_24
 
 
-module qp_table_scale$miss$s_error$25(d,q,clock);
+module qp_table_scale_miss_s_error_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37935,10 +37956,10 @@ module qp_table_scale$miss$s_error$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$25
+endmodule // qp_table_scale_miss_s_error_25
 
 
-module qp_table_scale$miss$s_error$26(d,q,clock);
+module qp_table_scale_miss_s_error_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37954,10 +37975,10 @@ module qp_table_scale$miss$s_error$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$26
+endmodule // qp_table_scale_miss_s_error_26
 
 
-module qp_table_scale$miss$s_error$27(d,q,clock);
+module qp_table_scale_miss_s_error_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37973,10 +37994,10 @@ module qp_table_scale$miss$s_error$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$27
+endmodule // qp_table_scale_miss_s_error_27
 
 
-module qp_table_scale$miss$s_error$28(d,q,clock);
+module qp_table_scale_miss_s_error_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -37992,10 +38013,10 @@ module qp_table_scale$miss$s_error$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$28
+endmodule // qp_table_scale_miss_s_error_28
 
 
-module qp_table_scale$miss$s_error$29(d,q,clock);
+module qp_table_scale_miss_s_error_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38011,10 +38032,10 @@ module qp_table_scale$miss$s_error$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$29
+endmodule // qp_table_scale_miss_s_error_29
 
 
-module qp_table_scale$miss$s_error$3(d,q,clock);
+module qp_table_scale_miss_s_error_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38030,10 +38051,10 @@ module qp_table_scale$miss$s_error$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$3
+endmodule // qp_table_scale_miss_s_error_3
 
 
-module qp_table_scale$miss$s_error$30(d,q,clock);
+module qp_table_scale_miss_s_error_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38049,10 +38070,10 @@ module qp_table_scale$miss$s_error$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$30
+endmodule // qp_table_scale_miss_s_error_30
 
 
-module qp_table_scale$miss$s_error$31(d,q,clock);
+module qp_table_scale_miss_s_error_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38068,10 +38089,10 @@ module qp_table_scale$miss$s_error$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$31
+endmodule // qp_table_scale_miss_s_error_31
 
 
-module qp_table_scale$miss$s_error$32(d,q,clock);
+module qp_table_scale_miss_s_error_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38087,10 +38108,10 @@ module qp_table_scale$miss$s_error$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$32
+endmodule // qp_table_scale_miss_s_error_32
 
 
-module qp_table_scale$miss$s_error$33(d,q,clock);
+module qp_table_scale_miss_s_error_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38106,10 +38127,10 @@ module qp_table_scale$miss$s_error$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$33
+endmodule // qp_table_scale_miss_s_error_33
 
 
-module qp_table_scale$miss$s_error$34(d,q,clock);
+module qp_table_scale_miss_s_error_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38125,10 +38146,10 @@ module qp_table_scale$miss$s_error$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$34
+endmodule // qp_table_scale_miss_s_error_34
 
 
-module qp_table_scale$miss$s_error$35(d,q,clock);
+module qp_table_scale_miss_s_error_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38144,10 +38165,10 @@ module qp_table_scale$miss$s_error$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$35
+endmodule // qp_table_scale_miss_s_error_35
 
 
-module qp_table_scale$miss$s_error$36(d,q,clock);
+module qp_table_scale_miss_s_error_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38163,10 +38184,10 @@ module qp_table_scale$miss$s_error$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$36
+endmodule // qp_table_scale_miss_s_error_36
 
 
-module qp_table_scale$miss$s_error$37(d,q,clock);
+module qp_table_scale_miss_s_error_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38182,10 +38203,10 @@ module qp_table_scale$miss$s_error$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$37
+endmodule // qp_table_scale_miss_s_error_37
 
 
-module qp_table_scale$miss$s_error$38(d,q,clock);
+module qp_table_scale_miss_s_error_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38201,10 +38222,10 @@ module qp_table_scale$miss$s_error$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$38
+endmodule // qp_table_scale_miss_s_error_38
 
 
-module qp_table_scale$miss$s_error$39(d,q,clock);
+module qp_table_scale_miss_s_error_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38220,10 +38241,10 @@ module qp_table_scale$miss$s_error$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$39
+endmodule // qp_table_scale_miss_s_error_39
 
 
-module qp_table_scale$miss$s_error$4(d,q,clock);
+module qp_table_scale_miss_s_error_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38239,10 +38260,10 @@ module qp_table_scale$miss$s_error$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$4
+endmodule // qp_table_scale_miss_s_error_4
 
 
-module qp_table_scale$miss$s_error$40(d,q,clock);
+module qp_table_scale_miss_s_error_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38258,10 +38279,10 @@ module qp_table_scale$miss$s_error$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$40
+endmodule // qp_table_scale_miss_s_error_40
 
 
-module qp_table_scale$miss$s_error$41(d,q,clock);
+module qp_table_scale_miss_s_error_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38277,10 +38298,10 @@ module qp_table_scale$miss$s_error$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$41
+endmodule // qp_table_scale_miss_s_error_41
 
 
-module qp_table_scale$miss$s_error$42(d,q,clock);
+module qp_table_scale_miss_s_error_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38296,10 +38317,10 @@ module qp_table_scale$miss$s_error$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$42
+endmodule // qp_table_scale_miss_s_error_42
 
 
-module qp_table_scale$miss$s_error$43(d,q,clock);
+module qp_table_scale_miss_s_error_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38315,10 +38336,10 @@ module qp_table_scale$miss$s_error$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$43
+endmodule // qp_table_scale_miss_s_error_43
 
 
-module qp_table_scale$miss$s_error$44(d,q,clock);
+module qp_table_scale_miss_s_error_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38334,10 +38355,10 @@ module qp_table_scale$miss$s_error$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$44
+endmodule // qp_table_scale_miss_s_error_44
 
 
-module qp_table_scale$miss$s_error$45(d,q,clock);
+module qp_table_scale_miss_s_error_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38353,10 +38374,10 @@ module qp_table_scale$miss$s_error$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$45
+endmodule // qp_table_scale_miss_s_error_45
 
 
-module qp_table_scale$miss$s_error$46(d,q,clock);
+module qp_table_scale_miss_s_error_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38372,10 +38393,10 @@ module qp_table_scale$miss$s_error$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$46
+endmodule // qp_table_scale_miss_s_error_46
 
 
-module qp_table_scale$miss$s_error$47(d,q,clock);
+module qp_table_scale_miss_s_error_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38391,10 +38412,10 @@ module qp_table_scale$miss$s_error$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$47
+endmodule // qp_table_scale_miss_s_error_47
 
 
-module qp_table_scale$miss$s_error$48(d,q,clock);
+module qp_table_scale_miss_s_error_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38410,10 +38431,10 @@ module qp_table_scale$miss$s_error$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$48
+endmodule // qp_table_scale_miss_s_error_48
 
 
-module qp_table_scale$miss$s_error$49(d,q,clock);
+module qp_table_scale_miss_s_error_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38429,10 +38450,10 @@ module qp_table_scale$miss$s_error$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$49
+endmodule // qp_table_scale_miss_s_error_49
 
 
-module qp_table_scale$miss$s_error$5(d,q,clock);
+module qp_table_scale_miss_s_error_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38448,10 +38469,10 @@ module qp_table_scale$miss$s_error$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$5
+endmodule // qp_table_scale_miss_s_error_5
 
 
-module qp_table_scale$miss$s_error$50(d,q,clock);
+module qp_table_scale_miss_s_error_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38467,10 +38488,10 @@ module qp_table_scale$miss$s_error$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$50
+endmodule // qp_table_scale_miss_s_error_50
 
 
-module qp_table_scale$miss$s_error$51(d,q,clock);
+module qp_table_scale_miss_s_error_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38486,10 +38507,10 @@ module qp_table_scale$miss$s_error$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$51
+endmodule // qp_table_scale_miss_s_error_51
 
 
-module qp_table_scale$miss$s_error$52(d,q,clock);
+module qp_table_scale_miss_s_error_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38505,10 +38526,10 @@ module qp_table_scale$miss$s_error$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$52
+endmodule // qp_table_scale_miss_s_error_52
 
 
-module qp_table_scale$miss$s_error$53(d,q,clock);
+module qp_table_scale_miss_s_error_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38524,10 +38545,10 @@ module qp_table_scale$miss$s_error$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$53
+endmodule // qp_table_scale_miss_s_error_53
 
 
-module qp_table_scale$miss$s_error$54(d,q,clock);
+module qp_table_scale_miss_s_error_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38543,10 +38564,10 @@ module qp_table_scale$miss$s_error$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$54
+endmodule // qp_table_scale_miss_s_error_54
 
 
-module qp_table_scale$miss$s_error$55(d,q,clock);
+module qp_table_scale_miss_s_error_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38562,10 +38583,10 @@ module qp_table_scale$miss$s_error$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$55
+endmodule // qp_table_scale_miss_s_error_55
 
 
-module qp_table_scale$miss$s_error$56(d,q,clock);
+module qp_table_scale_miss_s_error_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38581,10 +38602,10 @@ module qp_table_scale$miss$s_error$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$56
+endmodule // qp_table_scale_miss_s_error_56
 
 
-module qp_table_scale$miss$s_error$57(d,q,clock);
+module qp_table_scale_miss_s_error_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38600,10 +38621,10 @@ module qp_table_scale$miss$s_error$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$57
+endmodule // qp_table_scale_miss_s_error_57
 
 
-module qp_table_scale$miss$s_error$58(d,q,clock);
+module qp_table_scale_miss_s_error_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38619,10 +38640,10 @@ module qp_table_scale$miss$s_error$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$58
+endmodule // qp_table_scale_miss_s_error_58
 
 
-module qp_table_scale$miss$s_error$59(d,q,clock);
+module qp_table_scale_miss_s_error_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38638,10 +38659,10 @@ module qp_table_scale$miss$s_error$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$59
+endmodule // qp_table_scale_miss_s_error_59
 
 
-module qp_table_scale$miss$s_error$6(d,q,clock);
+module qp_table_scale_miss_s_error_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38657,10 +38678,10 @@ module qp_table_scale$miss$s_error$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$6
+endmodule // qp_table_scale_miss_s_error_6
 
 
-module qp_table_scale$miss$s_error$60(d,q,clock);
+module qp_table_scale_miss_s_error_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38676,10 +38697,10 @@ module qp_table_scale$miss$s_error$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$60
+endmodule // qp_table_scale_miss_s_error_60
 
 
-module qp_table_scale$miss$s_error$61(d,q,clock);
+module qp_table_scale_miss_s_error_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38695,10 +38716,10 @@ module qp_table_scale$miss$s_error$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$61
+endmodule // qp_table_scale_miss_s_error_61
 
 
-module qp_table_scale$miss$s_error$62(d,q,clock);
+module qp_table_scale_miss_s_error_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38714,10 +38735,10 @@ module qp_table_scale$miss$s_error$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$62
+endmodule // qp_table_scale_miss_s_error_62
 
 
-module qp_table_scale$miss$s_error$63(d,q,clock);
+module qp_table_scale_miss_s_error_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38733,10 +38754,10 @@ module qp_table_scale$miss$s_error$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$63
+endmodule // qp_table_scale_miss_s_error_63
 
 
-module qp_table_scale$miss$s_error$7(d,q,clock);
+module qp_table_scale_miss_s_error_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38752,10 +38773,10 @@ module qp_table_scale$miss$s_error$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$7
+endmodule // qp_table_scale_miss_s_error_7
 
 
-module qp_table_scale$miss$s_error$8(d,q,clock);
+module qp_table_scale_miss_s_error_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38771,10 +38792,10 @@ module qp_table_scale$miss$s_error$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$8
+endmodule // qp_table_scale_miss_s_error_8
 
 
-module qp_table_scale$miss$s_error$9(d,q,clock);
+module qp_table_scale_miss_s_error_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38790,10 +38811,10 @@ module qp_table_scale$miss$s_error$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_error$9
+endmodule // qp_table_scale_miss_s_error_9
 
 
-module qp_table_scale$miss$s_filled$0(d,q,clock);
+module qp_table_scale_miss_s_filled_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38809,10 +38830,10 @@ module qp_table_scale$miss$s_filled$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$0
+endmodule // qp_table_scale_miss_s_filled_0
 
 
-module qp_table_scale$miss$s_filled$1(d,q,clock);
+module qp_table_scale_miss_s_filled_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38828,10 +38849,10 @@ module qp_table_scale$miss$s_filled$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$1
+endmodule // qp_table_scale_miss_s_filled_1
 
 
-module qp_table_scale$miss$s_filled$10(d,q,clock);
+module qp_table_scale_miss_s_filled_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38847,10 +38868,10 @@ module qp_table_scale$miss$s_filled$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$10
+endmodule // qp_table_scale_miss_s_filled_10
 
 
-module qp_table_scale$miss$s_filled$11(d,q,clock);
+module qp_table_scale_miss_s_filled_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38866,10 +38887,10 @@ module qp_table_scale$miss$s_filled$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$11
+endmodule // qp_table_scale_miss_s_filled_11
 
 
-module qp_table_scale$miss$s_filled$12(d,q,clock);
+module qp_table_scale_miss_s_filled_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38885,10 +38906,10 @@ module qp_table_scale$miss$s_filled$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$12
+endmodule // qp_table_scale_miss_s_filled_12
 
 
-module qp_table_scale$miss$s_filled$13(d,q,clock);
+module qp_table_scale_miss_s_filled_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38904,10 +38925,10 @@ module qp_table_scale$miss$s_filled$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$13
+endmodule // qp_table_scale_miss_s_filled_13
 
 
-module qp_table_scale$miss$s_filled$14(d,q,clock);
+module qp_table_scale_miss_s_filled_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38923,10 +38944,10 @@ module qp_table_scale$miss$s_filled$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$14
+endmodule // qp_table_scale_miss_s_filled_14
 
 
-module qp_table_scale$miss$s_filled$15(d,q,clock);
+module qp_table_scale_miss_s_filled_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38942,10 +38963,10 @@ module qp_table_scale$miss$s_filled$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$15
+endmodule // qp_table_scale_miss_s_filled_15
 
 
-module qp_table_scale$miss$s_filled$16(d,q,clock);
+module qp_table_scale_miss_s_filled_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38961,10 +38982,10 @@ module qp_table_scale$miss$s_filled$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$16
+endmodule // qp_table_scale_miss_s_filled_16
 
 
-module qp_table_scale$miss$s_filled$17(d,q,clock);
+module qp_table_scale_miss_s_filled_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38980,10 +39001,10 @@ module qp_table_scale$miss$s_filled$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$17
+endmodule // qp_table_scale_miss_s_filled_17
 
 
-module qp_table_scale$miss$s_filled$18(d,q,clock);
+module qp_table_scale_miss_s_filled_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -38999,10 +39020,10 @@ module qp_table_scale$miss$s_filled$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$18
+endmodule // qp_table_scale_miss_s_filled_18
 
 
-module qp_table_scale$miss$s_filled$19(d,q,clock);
+module qp_table_scale_miss_s_filled_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39018,10 +39039,10 @@ module qp_table_scale$miss$s_filled$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$19
+endmodule // qp_table_scale_miss_s_filled_19
 
 
-module qp_table_scale$miss$s_filled$2(d,q,clock);
+module qp_table_scale_miss_s_filled_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39037,10 +39058,10 @@ module qp_table_scale$miss$s_filled$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$2
+endmodule // qp_table_scale_miss_s_filled_2
 
 
-module qp_table_scale$miss$s_filled$20(d,q,clock);
+module qp_table_scale_miss_s_filled_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39056,10 +39077,10 @@ module qp_table_scale$miss$s_filled$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$20
+endmodule // qp_table_scale_miss_s_filled_20
 
 
-module qp_table_scale$miss$s_filled$21(d,q,clock);
+module qp_table_scale_miss_s_filled_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39075,10 +39096,10 @@ module qp_table_scale$miss$s_filled$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$21
+endmodule // qp_table_scale_miss_s_filled_21
 
 
-module qp_table_scale$miss$s_filled$22(d,q,clock);
+module qp_table_scale_miss_s_filled_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39094,10 +39115,10 @@ module qp_table_scale$miss$s_filled$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$22
+endmodule // qp_table_scale_miss_s_filled_22
 
 
-module qp_table_scale$miss$s_filled$23(d,q,clock);
+module qp_table_scale_miss_s_filled_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39113,10 +39134,10 @@ module qp_table_scale$miss$s_filled$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$23
+endmodule // qp_table_scale_miss_s_filled_23
 
 
-module qp_table_scale$miss$s_filled$24(d,q,clock);
+module qp_table_scale_miss_s_filled_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39132,10 +39153,10 @@ module qp_table_scale$miss$s_filled$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$24
+endmodule // qp_table_scale_miss_s_filled_24
 
 
-module qp_table_scale$miss$s_filled$25(d,q,clock);
+module qp_table_scale_miss_s_filled_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39151,10 +39172,10 @@ module qp_table_scale$miss$s_filled$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$25
+endmodule // qp_table_scale_miss_s_filled_25
 
 
-module qp_table_scale$miss$s_filled$26(d,q,clock);
+module qp_table_scale_miss_s_filled_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39170,10 +39191,10 @@ module qp_table_scale$miss$s_filled$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$26
+endmodule // qp_table_scale_miss_s_filled_26
 
 
-module qp_table_scale$miss$s_filled$27(d,q,clock);
+module qp_table_scale_miss_s_filled_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39189,10 +39210,10 @@ module qp_table_scale$miss$s_filled$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$27
+endmodule // qp_table_scale_miss_s_filled_27
 
 
-module qp_table_scale$miss$s_filled$28(d,q,clock);
+module qp_table_scale_miss_s_filled_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39208,10 +39229,10 @@ module qp_table_scale$miss$s_filled$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$28
+endmodule // qp_table_scale_miss_s_filled_28
 
 
-module qp_table_scale$miss$s_filled$29(d,q,clock);
+module qp_table_scale_miss_s_filled_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39227,10 +39248,10 @@ module qp_table_scale$miss$s_filled$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$29
+endmodule // qp_table_scale_miss_s_filled_29
 
 
-module qp_table_scale$miss$s_filled$3(d,q,clock);
+module qp_table_scale_miss_s_filled_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39246,10 +39267,10 @@ module qp_table_scale$miss$s_filled$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$3
+endmodule // qp_table_scale_miss_s_filled_3
 
 
-module qp_table_scale$miss$s_filled$30(d,q,clock);
+module qp_table_scale_miss_s_filled_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39265,10 +39286,10 @@ module qp_table_scale$miss$s_filled$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$30
+endmodule // qp_table_scale_miss_s_filled_30
 
 
-module qp_table_scale$miss$s_filled$31(d,q,clock);
+module qp_table_scale_miss_s_filled_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39284,10 +39305,10 @@ module qp_table_scale$miss$s_filled$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$31
+endmodule // qp_table_scale_miss_s_filled_31
 
 
-module qp_table_scale$miss$s_filled$32(d,q,clock);
+module qp_table_scale_miss_s_filled_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39303,10 +39324,10 @@ module qp_table_scale$miss$s_filled$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$32
+endmodule // qp_table_scale_miss_s_filled_32
 
 
-module qp_table_scale$miss$s_filled$33(d,q,clock);
+module qp_table_scale_miss_s_filled_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39322,10 +39343,10 @@ module qp_table_scale$miss$s_filled$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$33
+endmodule // qp_table_scale_miss_s_filled_33
 
 
-module qp_table_scale$miss$s_filled$34(d,q,clock);
+module qp_table_scale_miss_s_filled_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39341,10 +39362,10 @@ module qp_table_scale$miss$s_filled$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$34
+endmodule // qp_table_scale_miss_s_filled_34
 
 
-module qp_table_scale$miss$s_filled$35(d,q,clock);
+module qp_table_scale_miss_s_filled_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39360,10 +39381,10 @@ module qp_table_scale$miss$s_filled$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$35
+endmodule // qp_table_scale_miss_s_filled_35
 
 
-module qp_table_scale$miss$s_filled$36(d,q,clock);
+module qp_table_scale_miss_s_filled_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39379,10 +39400,10 @@ module qp_table_scale$miss$s_filled$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$36
+endmodule // qp_table_scale_miss_s_filled_36
 
 
-module qp_table_scale$miss$s_filled$37(d,q,clock);
+module qp_table_scale_miss_s_filled_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39398,10 +39419,10 @@ module qp_table_scale$miss$s_filled$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$37
+endmodule // qp_table_scale_miss_s_filled_37
 
 
-module qp_table_scale$miss$s_filled$38(d,q,clock);
+module qp_table_scale_miss_s_filled_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39417,10 +39438,10 @@ module qp_table_scale$miss$s_filled$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$38
+endmodule // qp_table_scale_miss_s_filled_38
 
 
-module qp_table_scale$miss$s_filled$39(d,q,clock);
+module qp_table_scale_miss_s_filled_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39436,10 +39457,10 @@ module qp_table_scale$miss$s_filled$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$39
+endmodule // qp_table_scale_miss_s_filled_39
 
 
-module qp_table_scale$miss$s_filled$4(d,q,clock);
+module qp_table_scale_miss_s_filled_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39455,10 +39476,10 @@ module qp_table_scale$miss$s_filled$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$4
+endmodule // qp_table_scale_miss_s_filled_4
 
 
-module qp_table_scale$miss$s_filled$40(d,q,clock);
+module qp_table_scale_miss_s_filled_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39474,10 +39495,10 @@ module qp_table_scale$miss$s_filled$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$40
+endmodule // qp_table_scale_miss_s_filled_40
 
 
-module qp_table_scale$miss$s_filled$41(d,q,clock);
+module qp_table_scale_miss_s_filled_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39493,10 +39514,10 @@ module qp_table_scale$miss$s_filled$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$41
+endmodule // qp_table_scale_miss_s_filled_41
 
 
-module qp_table_scale$miss$s_filled$42(d,q,clock);
+module qp_table_scale_miss_s_filled_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39512,10 +39533,10 @@ module qp_table_scale$miss$s_filled$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$42
+endmodule // qp_table_scale_miss_s_filled_42
 
 
-module qp_table_scale$miss$s_filled$43(d,q,clock);
+module qp_table_scale_miss_s_filled_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39531,10 +39552,10 @@ module qp_table_scale$miss$s_filled$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$43
+endmodule // qp_table_scale_miss_s_filled_43
 
 
-module qp_table_scale$miss$s_filled$44(d,q,clock);
+module qp_table_scale_miss_s_filled_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39550,10 +39571,10 @@ module qp_table_scale$miss$s_filled$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$44
+endmodule // qp_table_scale_miss_s_filled_44
 
 
-module qp_table_scale$miss$s_filled$45(d,q,clock);
+module qp_table_scale_miss_s_filled_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39569,10 +39590,10 @@ module qp_table_scale$miss$s_filled$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$45
+endmodule // qp_table_scale_miss_s_filled_45
 
 
-module qp_table_scale$miss$s_filled$46(d,q,clock);
+module qp_table_scale_miss_s_filled_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39588,10 +39609,10 @@ module qp_table_scale$miss$s_filled$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$46
+endmodule // qp_table_scale_miss_s_filled_46
 
 
-module qp_table_scale$miss$s_filled$47(d,q,clock);
+module qp_table_scale_miss_s_filled_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39607,10 +39628,10 @@ module qp_table_scale$miss$s_filled$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$47
+endmodule // qp_table_scale_miss_s_filled_47
 
 
-module qp_table_scale$miss$s_filled$48(d,q,clock);
+module qp_table_scale_miss_s_filled_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39626,10 +39647,10 @@ module qp_table_scale$miss$s_filled$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$48
+endmodule // qp_table_scale_miss_s_filled_48
 
 
-module qp_table_scale$miss$s_filled$49(d,q,clock);
+module qp_table_scale_miss_s_filled_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39645,10 +39666,10 @@ module qp_table_scale$miss$s_filled$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$49
+endmodule // qp_table_scale_miss_s_filled_49
 
 
-module qp_table_scale$miss$s_filled$5(d,q,clock);
+module qp_table_scale_miss_s_filled_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39664,10 +39685,10 @@ module qp_table_scale$miss$s_filled$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$5
+endmodule // qp_table_scale_miss_s_filled_5
 
 
-module qp_table_scale$miss$s_filled$50(d,q,clock);
+module qp_table_scale_miss_s_filled_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39683,10 +39704,10 @@ module qp_table_scale$miss$s_filled$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$50
+endmodule // qp_table_scale_miss_s_filled_50
 
 
-module qp_table_scale$miss$s_filled$51(d,q,clock);
+module qp_table_scale_miss_s_filled_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39702,10 +39723,10 @@ module qp_table_scale$miss$s_filled$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$51
+endmodule // qp_table_scale_miss_s_filled_51
 
 
-module qp_table_scale$miss$s_filled$52(d,q,clock);
+module qp_table_scale_miss_s_filled_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39721,10 +39742,10 @@ module qp_table_scale$miss$s_filled$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$52
+endmodule // qp_table_scale_miss_s_filled_52
 
 
-module qp_table_scale$miss$s_filled$53(d,q,clock);
+module qp_table_scale_miss_s_filled_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39740,10 +39761,10 @@ module qp_table_scale$miss$s_filled$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$53
+endmodule // qp_table_scale_miss_s_filled_53
 
 
-module qp_table_scale$miss$s_filled$54(d,q,clock);
+module qp_table_scale_miss_s_filled_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39759,10 +39780,10 @@ module qp_table_scale$miss$s_filled$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$54
+endmodule // qp_table_scale_miss_s_filled_54
 
 
-module qp_table_scale$miss$s_filled$55(d,q,clock);
+module qp_table_scale_miss_s_filled_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39778,10 +39799,10 @@ module qp_table_scale$miss$s_filled$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$55
+endmodule // qp_table_scale_miss_s_filled_55
 
 
-module qp_table_scale$miss$s_filled$56(d,q,clock);
+module qp_table_scale_miss_s_filled_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39797,10 +39818,10 @@ module qp_table_scale$miss$s_filled$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$56
+endmodule // qp_table_scale_miss_s_filled_56
 
 
-module qp_table_scale$miss$s_filled$57(d,q,clock);
+module qp_table_scale_miss_s_filled_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39816,10 +39837,10 @@ module qp_table_scale$miss$s_filled$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$57
+endmodule // qp_table_scale_miss_s_filled_57
 
 
-module qp_table_scale$miss$s_filled$58(d,q,clock);
+module qp_table_scale_miss_s_filled_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39835,10 +39856,10 @@ module qp_table_scale$miss$s_filled$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$58
+endmodule // qp_table_scale_miss_s_filled_58
 
 
-module qp_table_scale$miss$s_filled$59(d,q,clock);
+module qp_table_scale_miss_s_filled_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39854,10 +39875,10 @@ module qp_table_scale$miss$s_filled$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$59
+endmodule // qp_table_scale_miss_s_filled_59
 
 
-module qp_table_scale$miss$s_filled$6(d,q,clock);
+module qp_table_scale_miss_s_filled_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39873,10 +39894,10 @@ module qp_table_scale$miss$s_filled$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$6
+endmodule // qp_table_scale_miss_s_filled_6
 
 
-module qp_table_scale$miss$s_filled$60(d,q,clock);
+module qp_table_scale_miss_s_filled_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39892,10 +39913,10 @@ module qp_table_scale$miss$s_filled$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$60
+endmodule // qp_table_scale_miss_s_filled_60
 
 
-module qp_table_scale$miss$s_filled$61(d,q,clock);
+module qp_table_scale_miss_s_filled_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39911,10 +39932,10 @@ module qp_table_scale$miss$s_filled$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$61
+endmodule // qp_table_scale_miss_s_filled_61
 
 
-module qp_table_scale$miss$s_filled$62(d,q,clock);
+module qp_table_scale_miss_s_filled_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39930,10 +39951,10 @@ module qp_table_scale$miss$s_filled$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$62
+endmodule // qp_table_scale_miss_s_filled_62
 
 
-module qp_table_scale$miss$s_filled$63(d,q,clock);
+module qp_table_scale_miss_s_filled_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39949,10 +39970,10 @@ module qp_table_scale$miss$s_filled$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$63
+endmodule // qp_table_scale_miss_s_filled_63
 
 
-module qp_table_scale$miss$s_filled$7(d,q,clock);
+module qp_table_scale_miss_s_filled_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39968,10 +39989,10 @@ module qp_table_scale$miss$s_filled$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$7
+endmodule // qp_table_scale_miss_s_filled_7
 
 
-module qp_table_scale$miss$s_filled$8(d,q,clock);
+module qp_table_scale_miss_s_filled_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -39987,10 +40008,10 @@ module qp_table_scale$miss$s_filled$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$8
+endmodule // qp_table_scale_miss_s_filled_8
 
 
-module qp_table_scale$miss$s_filled$9(d,q,clock);
+module qp_table_scale_miss_s_filled_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40006,10 +40027,10 @@ module qp_table_scale$miss$s_filled$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_filled$9
+endmodule // qp_table_scale_miss_s_filled_9
 
 
-module qp_table_scale$miss$s_inc$0(d,q,clock);
+module qp_table_scale_miss_s_inc_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40025,10 +40046,10 @@ module qp_table_scale$miss$s_inc$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$0
+endmodule // qp_table_scale_miss_s_inc_0
 
 
-module qp_table_scale$miss$s_inc$1(d,q,clock);
+module qp_table_scale_miss_s_inc_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40044,10 +40065,10 @@ module qp_table_scale$miss$s_inc$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$1
+endmodule // qp_table_scale_miss_s_inc_1
 
 
-module qp_table_scale$miss$s_inc$10(d,q,clock);
+module qp_table_scale_miss_s_inc_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40063,10 +40084,10 @@ module qp_table_scale$miss$s_inc$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$10
+endmodule // qp_table_scale_miss_s_inc_10
 
 
-module qp_table_scale$miss$s_inc$11(d,q,clock);
+module qp_table_scale_miss_s_inc_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40082,10 +40103,10 @@ module qp_table_scale$miss$s_inc$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$11
+endmodule // qp_table_scale_miss_s_inc_11
 
 
-module qp_table_scale$miss$s_inc$12(d,q,clock);
+module qp_table_scale_miss_s_inc_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40101,10 +40122,10 @@ module qp_table_scale$miss$s_inc$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$12
+endmodule // qp_table_scale_miss_s_inc_12
 
 
-module qp_table_scale$miss$s_inc$13(d,q,clock);
+module qp_table_scale_miss_s_inc_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40120,10 +40141,10 @@ module qp_table_scale$miss$s_inc$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$13
+endmodule // qp_table_scale_miss_s_inc_13
 
 
-module qp_table_scale$miss$s_inc$14(d,q,clock);
+module qp_table_scale_miss_s_inc_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40139,10 +40160,10 @@ module qp_table_scale$miss$s_inc$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$14
+endmodule // qp_table_scale_miss_s_inc_14
 
 
-module qp_table_scale$miss$s_inc$15(d,q,clock);
+module qp_table_scale_miss_s_inc_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40158,10 +40179,10 @@ module qp_table_scale$miss$s_inc$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$15
+endmodule // qp_table_scale_miss_s_inc_15
 
 
-module qp_table_scale$miss$s_inc$16(d,q,clock);
+module qp_table_scale_miss_s_inc_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40177,10 +40198,10 @@ module qp_table_scale$miss$s_inc$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$16
+endmodule // qp_table_scale_miss_s_inc_16
 
 
-module qp_table_scale$miss$s_inc$17(d,q,clock);
+module qp_table_scale_miss_s_inc_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40196,10 +40217,10 @@ module qp_table_scale$miss$s_inc$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$17
+endmodule // qp_table_scale_miss_s_inc_17
 
 
-module qp_table_scale$miss$s_inc$18(d,q,clock);
+module qp_table_scale_miss_s_inc_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40215,10 +40236,10 @@ module qp_table_scale$miss$s_inc$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$18
+endmodule // qp_table_scale_miss_s_inc_18
 
 
-module qp_table_scale$miss$s_inc$19(d,q,clock);
+module qp_table_scale_miss_s_inc_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40234,10 +40255,10 @@ module qp_table_scale$miss$s_inc$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$19
+endmodule // qp_table_scale_miss_s_inc_19
 
 
-module qp_table_scale$miss$s_inc$2(d,q,clock);
+module qp_table_scale_miss_s_inc_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40253,10 +40274,10 @@ module qp_table_scale$miss$s_inc$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$2
+endmodule // qp_table_scale_miss_s_inc_2
 
 
-module qp_table_scale$miss$s_inc$20(d,q,clock);
+module qp_table_scale_miss_s_inc_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40272,10 +40293,10 @@ module qp_table_scale$miss$s_inc$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$20
+endmodule // qp_table_scale_miss_s_inc_20
 
 
-module qp_table_scale$miss$s_inc$21(d,q,clock);
+module qp_table_scale_miss_s_inc_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40291,10 +40312,10 @@ module qp_table_scale$miss$s_inc$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$21
+endmodule // qp_table_scale_miss_s_inc_21
 
 
-module qp_table_scale$miss$s_inc$22(d,q,clock);
+module qp_table_scale_miss_s_inc_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40310,10 +40331,10 @@ module qp_table_scale$miss$s_inc$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$22
+endmodule // qp_table_scale_miss_s_inc_22
 
 
-module qp_table_scale$miss$s_inc$23(d,q,clock);
+module qp_table_scale_miss_s_inc_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40329,10 +40350,10 @@ module qp_table_scale$miss$s_inc$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$23
+endmodule // qp_table_scale_miss_s_inc_23
 
 
-module qp_table_scale$miss$s_inc$24(d,q,clock);
+module qp_table_scale_miss_s_inc_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40348,10 +40369,10 @@ module qp_table_scale$miss$s_inc$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$24
+endmodule // qp_table_scale_miss_s_inc_24
 
 
-module qp_table_scale$miss$s_inc$25(d,q,clock);
+module qp_table_scale_miss_s_inc_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40367,10 +40388,10 @@ module qp_table_scale$miss$s_inc$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$25
+endmodule // qp_table_scale_miss_s_inc_25
 
 
-module qp_table_scale$miss$s_inc$26(d,q,clock);
+module qp_table_scale_miss_s_inc_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40386,10 +40407,10 @@ module qp_table_scale$miss$s_inc$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$26
+endmodule // qp_table_scale_miss_s_inc_26
 
 
-module qp_table_scale$miss$s_inc$27(d,q,clock);
+module qp_table_scale_miss_s_inc_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40405,10 +40426,10 @@ module qp_table_scale$miss$s_inc$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$27
+endmodule // qp_table_scale_miss_s_inc_27
 
 
-module qp_table_scale$miss$s_inc$28(d,q,clock);
+module qp_table_scale_miss_s_inc_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40424,10 +40445,10 @@ module qp_table_scale$miss$s_inc$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$28
+endmodule // qp_table_scale_miss_s_inc_28
 
 
-module qp_table_scale$miss$s_inc$29(d,q,clock);
+module qp_table_scale_miss_s_inc_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40443,10 +40464,10 @@ module qp_table_scale$miss$s_inc$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$29
+endmodule // qp_table_scale_miss_s_inc_29
 
 
-module qp_table_scale$miss$s_inc$3(d,q,clock);
+module qp_table_scale_miss_s_inc_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40462,10 +40483,10 @@ module qp_table_scale$miss$s_inc$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$3
+endmodule // qp_table_scale_miss_s_inc_3
 
 
-module qp_table_scale$miss$s_inc$30(d,q,clock);
+module qp_table_scale_miss_s_inc_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40481,10 +40502,10 @@ module qp_table_scale$miss$s_inc$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$30
+endmodule // qp_table_scale_miss_s_inc_30
 
 
-module qp_table_scale$miss$s_inc$31(d,q,clock);
+module qp_table_scale_miss_s_inc_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40500,10 +40521,10 @@ module qp_table_scale$miss$s_inc$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$31
+endmodule // qp_table_scale_miss_s_inc_31
 
 
-module qp_table_scale$miss$s_inc$32(d,q,clock);
+module qp_table_scale_miss_s_inc_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40519,10 +40540,10 @@ module qp_table_scale$miss$s_inc$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$32
+endmodule // qp_table_scale_miss_s_inc_32
 
 
-module qp_table_scale$miss$s_inc$33(d,q,clock);
+module qp_table_scale_miss_s_inc_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40538,10 +40559,10 @@ module qp_table_scale$miss$s_inc$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$33
+endmodule // qp_table_scale_miss_s_inc_33
 
 
-module qp_table_scale$miss$s_inc$34(d,q,clock);
+module qp_table_scale_miss_s_inc_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40557,10 +40578,10 @@ module qp_table_scale$miss$s_inc$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$34
+endmodule // qp_table_scale_miss_s_inc_34
 
 
-module qp_table_scale$miss$s_inc$35(d,q,clock);
+module qp_table_scale_miss_s_inc_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40576,10 +40597,10 @@ module qp_table_scale$miss$s_inc$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$35
+endmodule // qp_table_scale_miss_s_inc_35
 
 
-module qp_table_scale$miss$s_inc$36(d,q,clock);
+module qp_table_scale_miss_s_inc_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40595,10 +40616,10 @@ module qp_table_scale$miss$s_inc$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$36
+endmodule // qp_table_scale_miss_s_inc_36
 
 
-module qp_table_scale$miss$s_inc$37(d,q,clock);
+module qp_table_scale_miss_s_inc_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40614,10 +40635,10 @@ module qp_table_scale$miss$s_inc$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$37
+endmodule // qp_table_scale_miss_s_inc_37
 
 
-module qp_table_scale$miss$s_inc$38(d,q,clock);
+module qp_table_scale_miss_s_inc_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40633,10 +40654,10 @@ module qp_table_scale$miss$s_inc$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$38
+endmodule // qp_table_scale_miss_s_inc_38
 
 
-module qp_table_scale$miss$s_inc$39(d,q,clock);
+module qp_table_scale_miss_s_inc_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40652,10 +40673,10 @@ module qp_table_scale$miss$s_inc$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$39
+endmodule // qp_table_scale_miss_s_inc_39
 
 
-module qp_table_scale$miss$s_inc$4(d,q,clock);
+module qp_table_scale_miss_s_inc_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40671,10 +40692,10 @@ module qp_table_scale$miss$s_inc$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$4
+endmodule // qp_table_scale_miss_s_inc_4
 
 
-module qp_table_scale$miss$s_inc$40(d,q,clock);
+module qp_table_scale_miss_s_inc_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40690,10 +40711,10 @@ module qp_table_scale$miss$s_inc$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$40
+endmodule // qp_table_scale_miss_s_inc_40
 
 
-module qp_table_scale$miss$s_inc$41(d,q,clock);
+module qp_table_scale_miss_s_inc_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40709,10 +40730,10 @@ module qp_table_scale$miss$s_inc$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$41
+endmodule // qp_table_scale_miss_s_inc_41
 
 
-module qp_table_scale$miss$s_inc$42(d,q,clock);
+module qp_table_scale_miss_s_inc_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40728,10 +40749,10 @@ module qp_table_scale$miss$s_inc$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$42
+endmodule // qp_table_scale_miss_s_inc_42
 
 
-module qp_table_scale$miss$s_inc$43(d,q,clock);
+module qp_table_scale_miss_s_inc_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40747,10 +40768,10 @@ module qp_table_scale$miss$s_inc$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$43
+endmodule // qp_table_scale_miss_s_inc_43
 
 
-module qp_table_scale$miss$s_inc$44(d,q,clock);
+module qp_table_scale_miss_s_inc_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40766,10 +40787,10 @@ module qp_table_scale$miss$s_inc$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$44
+endmodule // qp_table_scale_miss_s_inc_44
 
 
-module qp_table_scale$miss$s_inc$45(d,q,clock);
+module qp_table_scale_miss_s_inc_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40785,10 +40806,10 @@ module qp_table_scale$miss$s_inc$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$45
+endmodule // qp_table_scale_miss_s_inc_45
 
 
-module qp_table_scale$miss$s_inc$46(d,q,clock);
+module qp_table_scale_miss_s_inc_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40804,10 +40825,10 @@ module qp_table_scale$miss$s_inc$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$46
+endmodule // qp_table_scale_miss_s_inc_46
 
 
-module qp_table_scale$miss$s_inc$47(d,q,clock);
+module qp_table_scale_miss_s_inc_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40823,10 +40844,10 @@ module qp_table_scale$miss$s_inc$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$47
+endmodule // qp_table_scale_miss_s_inc_47
 
 
-module qp_table_scale$miss$s_inc$48(d,q,clock);
+module qp_table_scale_miss_s_inc_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40842,10 +40863,10 @@ module qp_table_scale$miss$s_inc$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$48
+endmodule // qp_table_scale_miss_s_inc_48
 
 
-module qp_table_scale$miss$s_inc$49(d,q,clock);
+module qp_table_scale_miss_s_inc_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40861,10 +40882,10 @@ module qp_table_scale$miss$s_inc$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$49
+endmodule // qp_table_scale_miss_s_inc_49
 
 
-module qp_table_scale$miss$s_inc$5(d,q,clock);
+module qp_table_scale_miss_s_inc_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40880,10 +40901,10 @@ module qp_table_scale$miss$s_inc$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$5
+endmodule // qp_table_scale_miss_s_inc_5
 
 
-module qp_table_scale$miss$s_inc$50(d,q,clock);
+module qp_table_scale_miss_s_inc_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40899,10 +40920,10 @@ module qp_table_scale$miss$s_inc$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$50
+endmodule // qp_table_scale_miss_s_inc_50
 
 
-module qp_table_scale$miss$s_inc$51(d,q,clock);
+module qp_table_scale_miss_s_inc_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40918,10 +40939,10 @@ module qp_table_scale$miss$s_inc$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$51
+endmodule // qp_table_scale_miss_s_inc_51
 
 
-module qp_table_scale$miss$s_inc$52(d,q,clock);
+module qp_table_scale_miss_s_inc_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40937,10 +40958,10 @@ module qp_table_scale$miss$s_inc$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$52
+endmodule // qp_table_scale_miss_s_inc_52
 
 
-module qp_table_scale$miss$s_inc$53(d,q,clock);
+module qp_table_scale_miss_s_inc_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40956,10 +40977,10 @@ module qp_table_scale$miss$s_inc$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$53
+endmodule // qp_table_scale_miss_s_inc_53
 
 
-module qp_table_scale$miss$s_inc$54(d,q,clock);
+module qp_table_scale_miss_s_inc_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40975,10 +40996,10 @@ module qp_table_scale$miss$s_inc$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$54
+endmodule // qp_table_scale_miss_s_inc_54
 
 
-module qp_table_scale$miss$s_inc$55(d,q,clock);
+module qp_table_scale_miss_s_inc_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -40994,10 +41015,10 @@ module qp_table_scale$miss$s_inc$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$55
+endmodule // qp_table_scale_miss_s_inc_55
 
 
-module qp_table_scale$miss$s_inc$56(d,q,clock);
+module qp_table_scale_miss_s_inc_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41013,10 +41034,10 @@ module qp_table_scale$miss$s_inc$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$56
+endmodule // qp_table_scale_miss_s_inc_56
 
 
-module qp_table_scale$miss$s_inc$57(d,q,clock);
+module qp_table_scale_miss_s_inc_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41032,10 +41053,10 @@ module qp_table_scale$miss$s_inc$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$57
+endmodule // qp_table_scale_miss_s_inc_57
 
 
-module qp_table_scale$miss$s_inc$58(d,q,clock);
+module qp_table_scale_miss_s_inc_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41051,10 +41072,10 @@ module qp_table_scale$miss$s_inc$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$58
+endmodule // qp_table_scale_miss_s_inc_58
 
 
-module qp_table_scale$miss$s_inc$59(d,q,clock);
+module qp_table_scale_miss_s_inc_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41070,10 +41091,10 @@ module qp_table_scale$miss$s_inc$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$59
+endmodule // qp_table_scale_miss_s_inc_59
 
 
-module qp_table_scale$miss$s_inc$6(d,q,clock);
+module qp_table_scale_miss_s_inc_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41089,10 +41110,10 @@ module qp_table_scale$miss$s_inc$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$6
+endmodule // qp_table_scale_miss_s_inc_6
 
 
-module qp_table_scale$miss$s_inc$60(d,q,clock);
+module qp_table_scale_miss_s_inc_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41108,10 +41129,10 @@ module qp_table_scale$miss$s_inc$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$60
+endmodule // qp_table_scale_miss_s_inc_60
 
 
-module qp_table_scale$miss$s_inc$61(d,q,clock);
+module qp_table_scale_miss_s_inc_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41127,10 +41148,10 @@ module qp_table_scale$miss$s_inc$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$61
+endmodule // qp_table_scale_miss_s_inc_61
 
 
-module qp_table_scale$miss$s_inc$62(d,q,clock);
+module qp_table_scale_miss_s_inc_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41146,10 +41167,10 @@ module qp_table_scale$miss$s_inc$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$62
+endmodule // qp_table_scale_miss_s_inc_62
 
 
-module qp_table_scale$miss$s_inc$63(d,q,clock);
+module qp_table_scale_miss_s_inc_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41165,10 +41186,10 @@ module qp_table_scale$miss$s_inc$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$63
+endmodule // qp_table_scale_miss_s_inc_63
 
 
-module qp_table_scale$miss$s_inc$7(d,q,clock);
+module qp_table_scale_miss_s_inc_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41184,10 +41205,10 @@ module qp_table_scale$miss$s_inc$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$7
+endmodule // qp_table_scale_miss_s_inc_7
 
 
-module qp_table_scale$miss$s_inc$8(d,q,clock);
+module qp_table_scale_miss_s_inc_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41203,10 +41224,10 @@ module qp_table_scale$miss$s_inc$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$8
+endmodule // qp_table_scale_miss_s_inc_8
 
 
-module qp_table_scale$miss$s_inc$9(d,q,clock);
+module qp_table_scale_miss_s_inc_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41222,10 +41243,10 @@ module qp_table_scale$miss$s_inc$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_inc$9
+endmodule // qp_table_scale_miss_s_inc_9
 
 
-module qp_table_scale$miss$s_lv$0(d,q,clock);
+module qp_table_scale_miss_s_lv_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41241,10 +41262,10 @@ module qp_table_scale$miss$s_lv$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$0
+endmodule // qp_table_scale_miss_s_lv_0
 
 
-module qp_table_scale$miss$s_lv$1(d,q,clock);
+module qp_table_scale_miss_s_lv_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41260,10 +41281,10 @@ module qp_table_scale$miss$s_lv$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$1
+endmodule // qp_table_scale_miss_s_lv_1
 
 
-module qp_table_scale$miss$s_lv$10(d,q,clock);
+module qp_table_scale_miss_s_lv_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41279,10 +41300,10 @@ module qp_table_scale$miss$s_lv$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$10
+endmodule // qp_table_scale_miss_s_lv_10
 
 
-module qp_table_scale$miss$s_lv$11(d,q,clock);
+module qp_table_scale_miss_s_lv_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41298,10 +41319,10 @@ module qp_table_scale$miss$s_lv$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$11
+endmodule // qp_table_scale_miss_s_lv_11
 
 
-module qp_table_scale$miss$s_lv$12(d,q,clock);
+module qp_table_scale_miss_s_lv_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41317,10 +41338,10 @@ module qp_table_scale$miss$s_lv$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$12
+endmodule // qp_table_scale_miss_s_lv_12
 
 
-module qp_table_scale$miss$s_lv$13(d,q,clock);
+module qp_table_scale_miss_s_lv_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41336,10 +41357,10 @@ module qp_table_scale$miss$s_lv$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$13
+endmodule // qp_table_scale_miss_s_lv_13
 
 
-module qp_table_scale$miss$s_lv$14(d,q,clock);
+module qp_table_scale_miss_s_lv_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41355,10 +41376,10 @@ module qp_table_scale$miss$s_lv$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$14
+endmodule // qp_table_scale_miss_s_lv_14
 
 
-module qp_table_scale$miss$s_lv$15(d,q,clock);
+module qp_table_scale_miss_s_lv_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41374,10 +41395,10 @@ module qp_table_scale$miss$s_lv$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$15
+endmodule // qp_table_scale_miss_s_lv_15
 
 
-module qp_table_scale$miss$s_lv$16(d,q,clock);
+module qp_table_scale_miss_s_lv_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41393,10 +41414,10 @@ module qp_table_scale$miss$s_lv$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$16
+endmodule // qp_table_scale_miss_s_lv_16
 
 
-module qp_table_scale$miss$s_lv$17(d,q,clock);
+module qp_table_scale_miss_s_lv_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41412,10 +41433,10 @@ module qp_table_scale$miss$s_lv$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$17
+endmodule // qp_table_scale_miss_s_lv_17
 
 
-module qp_table_scale$miss$s_lv$18(d,q,clock);
+module qp_table_scale_miss_s_lv_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41431,10 +41452,10 @@ module qp_table_scale$miss$s_lv$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$18
+endmodule // qp_table_scale_miss_s_lv_18
 
 
-module qp_table_scale$miss$s_lv$19(d,q,clock);
+module qp_table_scale_miss_s_lv_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41450,10 +41471,10 @@ module qp_table_scale$miss$s_lv$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$19
+endmodule // qp_table_scale_miss_s_lv_19
 
 
-module qp_table_scale$miss$s_lv$2(d,q,clock);
+module qp_table_scale_miss_s_lv_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41469,10 +41490,10 @@ module qp_table_scale$miss$s_lv$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$2
+endmodule // qp_table_scale_miss_s_lv_2
 
 
-module qp_table_scale$miss$s_lv$20(d,q,clock);
+module qp_table_scale_miss_s_lv_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41488,10 +41509,10 @@ module qp_table_scale$miss$s_lv$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$20
+endmodule // qp_table_scale_miss_s_lv_20
 
 
-module qp_table_scale$miss$s_lv$21(d,q,clock);
+module qp_table_scale_miss_s_lv_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41507,10 +41528,10 @@ module qp_table_scale$miss$s_lv$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$21
+endmodule // qp_table_scale_miss_s_lv_21
 
 
-module qp_table_scale$miss$s_lv$22(d,q,clock);
+module qp_table_scale_miss_s_lv_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41526,10 +41547,10 @@ module qp_table_scale$miss$s_lv$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$22
+endmodule // qp_table_scale_miss_s_lv_22
 
 
-module qp_table_scale$miss$s_lv$23(d,q,clock);
+module qp_table_scale_miss_s_lv_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41545,10 +41566,10 @@ module qp_table_scale$miss$s_lv$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$23
+endmodule // qp_table_scale_miss_s_lv_23
 
 
-module qp_table_scale$miss$s_lv$24(d,q,clock);
+module qp_table_scale_miss_s_lv_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41564,10 +41585,10 @@ module qp_table_scale$miss$s_lv$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$24
+endmodule // qp_table_scale_miss_s_lv_24
 
 
-module qp_table_scale$miss$s_lv$25(d,q,clock);
+module qp_table_scale_miss_s_lv_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41583,10 +41604,10 @@ module qp_table_scale$miss$s_lv$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$25
+endmodule // qp_table_scale_miss_s_lv_25
 
 
-module qp_table_scale$miss$s_lv$26(d,q,clock);
+module qp_table_scale_miss_s_lv_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41602,10 +41623,10 @@ module qp_table_scale$miss$s_lv$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$26
+endmodule // qp_table_scale_miss_s_lv_26
 
 
-module qp_table_scale$miss$s_lv$27(d,q,clock);
+module qp_table_scale_miss_s_lv_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41621,10 +41642,10 @@ module qp_table_scale$miss$s_lv$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$27
+endmodule // qp_table_scale_miss_s_lv_27
 
 
-module qp_table_scale$miss$s_lv$28(d,q,clock);
+module qp_table_scale_miss_s_lv_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41640,10 +41661,10 @@ module qp_table_scale$miss$s_lv$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$28
+endmodule // qp_table_scale_miss_s_lv_28
 
 
-module qp_table_scale$miss$s_lv$29(d,q,clock);
+module qp_table_scale_miss_s_lv_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41659,10 +41680,10 @@ module qp_table_scale$miss$s_lv$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$29
+endmodule // qp_table_scale_miss_s_lv_29
 
 
-module qp_table_scale$miss$s_lv$3(d,q,clock);
+module qp_table_scale_miss_s_lv_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41678,10 +41699,10 @@ module qp_table_scale$miss$s_lv$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$3
+endmodule // qp_table_scale_miss_s_lv_3
 
 
-module qp_table_scale$miss$s_lv$30(d,q,clock);
+module qp_table_scale_miss_s_lv_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41697,10 +41718,10 @@ module qp_table_scale$miss$s_lv$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$30
+endmodule // qp_table_scale_miss_s_lv_30
 
 
-module qp_table_scale$miss$s_lv$31(d,q,clock);
+module qp_table_scale_miss_s_lv_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41716,10 +41737,10 @@ module qp_table_scale$miss$s_lv$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$31
+endmodule // qp_table_scale_miss_s_lv_31
 
 
-module qp_table_scale$miss$s_lv$32(d,q,clock);
+module qp_table_scale_miss_s_lv_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41735,10 +41756,10 @@ module qp_table_scale$miss$s_lv$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$32
+endmodule // qp_table_scale_miss_s_lv_32
 
 
-module qp_table_scale$miss$s_lv$33(d,q,clock);
+module qp_table_scale_miss_s_lv_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41754,10 +41775,10 @@ module qp_table_scale$miss$s_lv$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$33
+endmodule // qp_table_scale_miss_s_lv_33
 
 
-module qp_table_scale$miss$s_lv$34(d,q,clock);
+module qp_table_scale_miss_s_lv_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41773,10 +41794,10 @@ module qp_table_scale$miss$s_lv$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$34
+endmodule // qp_table_scale_miss_s_lv_34
 
 
-module qp_table_scale$miss$s_lv$35(d,q,clock);
+module qp_table_scale_miss_s_lv_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41792,10 +41813,10 @@ module qp_table_scale$miss$s_lv$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$35
+endmodule // qp_table_scale_miss_s_lv_35
 
 
-module qp_table_scale$miss$s_lv$36(d,q,clock);
+module qp_table_scale_miss_s_lv_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41811,10 +41832,10 @@ module qp_table_scale$miss$s_lv$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$36
+endmodule // qp_table_scale_miss_s_lv_36
 
 
-module qp_table_scale$miss$s_lv$37(d,q,clock);
+module qp_table_scale_miss_s_lv_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41830,10 +41851,10 @@ module qp_table_scale$miss$s_lv$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$37
+endmodule // qp_table_scale_miss_s_lv_37
 
 
-module qp_table_scale$miss$s_lv$38(d,q,clock);
+module qp_table_scale_miss_s_lv_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41849,10 +41870,10 @@ module qp_table_scale$miss$s_lv$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$38
+endmodule // qp_table_scale_miss_s_lv_38
 
 
-module qp_table_scale$miss$s_lv$39(d,q,clock);
+module qp_table_scale_miss_s_lv_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41868,10 +41889,10 @@ module qp_table_scale$miss$s_lv$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$39
+endmodule // qp_table_scale_miss_s_lv_39
 
 
-module qp_table_scale$miss$s_lv$4(d,q,clock);
+module qp_table_scale_miss_s_lv_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41887,10 +41908,10 @@ module qp_table_scale$miss$s_lv$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$4
+endmodule // qp_table_scale_miss_s_lv_4
 
 
-module qp_table_scale$miss$s_lv$40(d,q,clock);
+module qp_table_scale_miss_s_lv_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41906,10 +41927,10 @@ module qp_table_scale$miss$s_lv$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$40
+endmodule // qp_table_scale_miss_s_lv_40
 
 
-module qp_table_scale$miss$s_lv$41(d,q,clock);
+module qp_table_scale_miss_s_lv_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41925,10 +41946,10 @@ module qp_table_scale$miss$s_lv$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$41
+endmodule // qp_table_scale_miss_s_lv_41
 
 
-module qp_table_scale$miss$s_lv$42(d,q,clock);
+module qp_table_scale_miss_s_lv_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41944,10 +41965,10 @@ module qp_table_scale$miss$s_lv$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$42
+endmodule // qp_table_scale_miss_s_lv_42
 
 
-module qp_table_scale$miss$s_lv$43(d,q,clock);
+module qp_table_scale_miss_s_lv_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41963,10 +41984,10 @@ module qp_table_scale$miss$s_lv$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$43
+endmodule // qp_table_scale_miss_s_lv_43
 
 
-module qp_table_scale$miss$s_lv$44(d,q,clock);
+module qp_table_scale_miss_s_lv_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -41982,10 +42003,10 @@ module qp_table_scale$miss$s_lv$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$44
+endmodule // qp_table_scale_miss_s_lv_44
 
 
-module qp_table_scale$miss$s_lv$45(d,q,clock);
+module qp_table_scale_miss_s_lv_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42001,10 +42022,10 @@ module qp_table_scale$miss$s_lv$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$45
+endmodule // qp_table_scale_miss_s_lv_45
 
 
-module qp_table_scale$miss$s_lv$46(d,q,clock);
+module qp_table_scale_miss_s_lv_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42020,10 +42041,10 @@ module qp_table_scale$miss$s_lv$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$46
+endmodule // qp_table_scale_miss_s_lv_46
 
 
-module qp_table_scale$miss$s_lv$47(d,q,clock);
+module qp_table_scale_miss_s_lv_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42039,10 +42060,10 @@ module qp_table_scale$miss$s_lv$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$47
+endmodule // qp_table_scale_miss_s_lv_47
 
 
-module qp_table_scale$miss$s_lv$48(d,q,clock);
+module qp_table_scale_miss_s_lv_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42058,10 +42079,10 @@ module qp_table_scale$miss$s_lv$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$48
+endmodule // qp_table_scale_miss_s_lv_48
 
 
-module qp_table_scale$miss$s_lv$49(d,q,clock);
+module qp_table_scale_miss_s_lv_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42077,10 +42098,10 @@ module qp_table_scale$miss$s_lv$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$49
+endmodule // qp_table_scale_miss_s_lv_49
 
 
-module qp_table_scale$miss$s_lv$5(d,q,clock);
+module qp_table_scale_miss_s_lv_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42096,10 +42117,10 @@ module qp_table_scale$miss$s_lv$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$5
+endmodule // qp_table_scale_miss_s_lv_5
 
 
-module qp_table_scale$miss$s_lv$50(d,q,clock);
+module qp_table_scale_miss_s_lv_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42115,10 +42136,10 @@ module qp_table_scale$miss$s_lv$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$50
+endmodule // qp_table_scale_miss_s_lv_50
 
 
-module qp_table_scale$miss$s_lv$51(d,q,clock);
+module qp_table_scale_miss_s_lv_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42134,10 +42155,10 @@ module qp_table_scale$miss$s_lv$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$51
+endmodule // qp_table_scale_miss_s_lv_51
 
 
-module qp_table_scale$miss$s_lv$52(d,q,clock);
+module qp_table_scale_miss_s_lv_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42153,10 +42174,10 @@ module qp_table_scale$miss$s_lv$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$52
+endmodule // qp_table_scale_miss_s_lv_52
 
 
-module qp_table_scale$miss$s_lv$53(d,q,clock);
+module qp_table_scale_miss_s_lv_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42172,10 +42193,10 @@ module qp_table_scale$miss$s_lv$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$53
+endmodule // qp_table_scale_miss_s_lv_53
 
 
-module qp_table_scale$miss$s_lv$54(d,q,clock);
+module qp_table_scale_miss_s_lv_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42191,10 +42212,10 @@ module qp_table_scale$miss$s_lv$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$54
+endmodule // qp_table_scale_miss_s_lv_54
 
 
-module qp_table_scale$miss$s_lv$55(d,q,clock);
+module qp_table_scale_miss_s_lv_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42210,10 +42231,10 @@ module qp_table_scale$miss$s_lv$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$55
+endmodule // qp_table_scale_miss_s_lv_55
 
 
-module qp_table_scale$miss$s_lv$56(d,q,clock);
+module qp_table_scale_miss_s_lv_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42229,10 +42250,10 @@ module qp_table_scale$miss$s_lv$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$56
+endmodule // qp_table_scale_miss_s_lv_56
 
 
-module qp_table_scale$miss$s_lv$57(d,q,clock);
+module qp_table_scale_miss_s_lv_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42248,10 +42269,10 @@ module qp_table_scale$miss$s_lv$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$57
+endmodule // qp_table_scale_miss_s_lv_57
 
 
-module qp_table_scale$miss$s_lv$58(d,q,clock);
+module qp_table_scale_miss_s_lv_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42267,10 +42288,10 @@ module qp_table_scale$miss$s_lv$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$58
+endmodule // qp_table_scale_miss_s_lv_58
 
 
-module qp_table_scale$miss$s_lv$59(d,q,clock);
+module qp_table_scale_miss_s_lv_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42286,10 +42307,10 @@ module qp_table_scale$miss$s_lv$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$59
+endmodule // qp_table_scale_miss_s_lv_59
 
 
-module qp_table_scale$miss$s_lv$6(d,q,clock);
+module qp_table_scale_miss_s_lv_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42305,10 +42326,10 @@ module qp_table_scale$miss$s_lv$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$6
+endmodule // qp_table_scale_miss_s_lv_6
 
 
-module qp_table_scale$miss$s_lv$60(d,q,clock);
+module qp_table_scale_miss_s_lv_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42324,10 +42345,10 @@ module qp_table_scale$miss$s_lv$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$60
+endmodule // qp_table_scale_miss_s_lv_60
 
 
-module qp_table_scale$miss$s_lv$61(d,q,clock);
+module qp_table_scale_miss_s_lv_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42343,10 +42364,10 @@ module qp_table_scale$miss$s_lv$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$61
+endmodule // qp_table_scale_miss_s_lv_61
 
 
-module qp_table_scale$miss$s_lv$62(d,q,clock);
+module qp_table_scale_miss_s_lv_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42362,10 +42383,10 @@ module qp_table_scale$miss$s_lv$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$62
+endmodule // qp_table_scale_miss_s_lv_62
 
 
-module qp_table_scale$miss$s_lv$63(d,q,clock);
+module qp_table_scale_miss_s_lv_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42381,10 +42402,10 @@ module qp_table_scale$miss$s_lv$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$63
+endmodule // qp_table_scale_miss_s_lv_63
 
 
-module qp_table_scale$miss$s_lv$7(d,q,clock);
+module qp_table_scale_miss_s_lv_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42400,10 +42421,10 @@ module qp_table_scale$miss$s_lv$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$7
+endmodule // qp_table_scale_miss_s_lv_7
 
 
-module qp_table_scale$miss$s_lv$8(d,q,clock);
+module qp_table_scale_miss_s_lv_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42419,10 +42440,10 @@ module qp_table_scale$miss$s_lv$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$8
+endmodule // qp_table_scale_miss_s_lv_8
 
 
-module qp_table_scale$miss$s_lv$9(d,q,clock);
+module qp_table_scale_miss_s_lv_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42438,10 +42459,10 @@ module qp_table_scale$miss$s_lv$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_lv$9
+endmodule // qp_table_scale_miss_s_lv_9
 
 
-module qp_table_scale$miss$s_pending$0(d,q,clock);
+module qp_table_scale_miss_s_pending_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42457,10 +42478,10 @@ module qp_table_scale$miss$s_pending$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$0
+endmodule // qp_table_scale_miss_s_pending_0
 
 
-module qp_table_scale$miss$s_pending$1(d,q,clock);
+module qp_table_scale_miss_s_pending_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42476,10 +42497,10 @@ module qp_table_scale$miss$s_pending$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$1
+endmodule // qp_table_scale_miss_s_pending_1
 
 
-module qp_table_scale$miss$s_pending$10(d,q,clock);
+module qp_table_scale_miss_s_pending_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42495,10 +42516,10 @@ module qp_table_scale$miss$s_pending$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$10
+endmodule // qp_table_scale_miss_s_pending_10
 
 
-module qp_table_scale$miss$s_pending$11(d,q,clock);
+module qp_table_scale_miss_s_pending_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42514,10 +42535,10 @@ module qp_table_scale$miss$s_pending$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$11
+endmodule // qp_table_scale_miss_s_pending_11
 
 
-module qp_table_scale$miss$s_pending$12(d,q,clock);
+module qp_table_scale_miss_s_pending_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42533,10 +42554,10 @@ module qp_table_scale$miss$s_pending$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$12
+endmodule // qp_table_scale_miss_s_pending_12
 
 
-module qp_table_scale$miss$s_pending$13(d,q,clock);
+module qp_table_scale_miss_s_pending_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42552,10 +42573,10 @@ module qp_table_scale$miss$s_pending$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$13
+endmodule // qp_table_scale_miss_s_pending_13
 
 
-module qp_table_scale$miss$s_pending$14(d,q,clock);
+module qp_table_scale_miss_s_pending_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42571,10 +42592,10 @@ module qp_table_scale$miss$s_pending$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$14
+endmodule // qp_table_scale_miss_s_pending_14
 
 
-module qp_table_scale$miss$s_pending$15(d,q,clock);
+module qp_table_scale_miss_s_pending_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42590,10 +42611,10 @@ module qp_table_scale$miss$s_pending$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$15
+endmodule // qp_table_scale_miss_s_pending_15
 
 
-module qp_table_scale$miss$s_pending$16(d,q,clock);
+module qp_table_scale_miss_s_pending_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42609,10 +42630,10 @@ module qp_table_scale$miss$s_pending$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$16
+endmodule // qp_table_scale_miss_s_pending_16
 
 
-module qp_table_scale$miss$s_pending$17(d,q,clock);
+module qp_table_scale_miss_s_pending_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42628,10 +42649,10 @@ module qp_table_scale$miss$s_pending$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$17
+endmodule // qp_table_scale_miss_s_pending_17
 
 
-module qp_table_scale$miss$s_pending$18(d,q,clock);
+module qp_table_scale_miss_s_pending_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42647,10 +42668,10 @@ module qp_table_scale$miss$s_pending$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$18
+endmodule // qp_table_scale_miss_s_pending_18
 
 
-module qp_table_scale$miss$s_pending$19(d,q,clock);
+module qp_table_scale_miss_s_pending_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42666,10 +42687,10 @@ module qp_table_scale$miss$s_pending$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$19
+endmodule // qp_table_scale_miss_s_pending_19
 
 
-module qp_table_scale$miss$s_pending$2(d,q,clock);
+module qp_table_scale_miss_s_pending_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42685,10 +42706,10 @@ module qp_table_scale$miss$s_pending$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$2
+endmodule // qp_table_scale_miss_s_pending_2
 
 
-module qp_table_scale$miss$s_pending$20(d,q,clock);
+module qp_table_scale_miss_s_pending_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42704,10 +42725,10 @@ module qp_table_scale$miss$s_pending$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$20
+endmodule // qp_table_scale_miss_s_pending_20
 
 
-module qp_table_scale$miss$s_pending$21(d,q,clock);
+module qp_table_scale_miss_s_pending_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42723,10 +42744,10 @@ module qp_table_scale$miss$s_pending$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$21
+endmodule // qp_table_scale_miss_s_pending_21
 
 
-module qp_table_scale$miss$s_pending$22(d,q,clock);
+module qp_table_scale_miss_s_pending_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42742,10 +42763,10 @@ module qp_table_scale$miss$s_pending$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$22
+endmodule // qp_table_scale_miss_s_pending_22
 
 
-module qp_table_scale$miss$s_pending$23(d,q,clock);
+module qp_table_scale_miss_s_pending_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42761,10 +42782,10 @@ module qp_table_scale$miss$s_pending$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$23
+endmodule // qp_table_scale_miss_s_pending_23
 
 
-module qp_table_scale$miss$s_pending$24(d,q,clock);
+module qp_table_scale_miss_s_pending_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42780,10 +42801,10 @@ module qp_table_scale$miss$s_pending$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$24
+endmodule // qp_table_scale_miss_s_pending_24
 
 
-module qp_table_scale$miss$s_pending$25(d,q,clock);
+module qp_table_scale_miss_s_pending_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42799,10 +42820,10 @@ module qp_table_scale$miss$s_pending$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$25
+endmodule // qp_table_scale_miss_s_pending_25
 
 
-module qp_table_scale$miss$s_pending$26(d,q,clock);
+module qp_table_scale_miss_s_pending_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42818,10 +42839,10 @@ module qp_table_scale$miss$s_pending$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$26
+endmodule // qp_table_scale_miss_s_pending_26
 
 
-module qp_table_scale$miss$s_pending$27(d,q,clock);
+module qp_table_scale_miss_s_pending_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42837,10 +42858,10 @@ module qp_table_scale$miss$s_pending$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$27
+endmodule // qp_table_scale_miss_s_pending_27
 
 
-module qp_table_scale$miss$s_pending$28(d,q,clock);
+module qp_table_scale_miss_s_pending_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42856,10 +42877,10 @@ module qp_table_scale$miss$s_pending$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$28
+endmodule // qp_table_scale_miss_s_pending_28
 
 
-module qp_table_scale$miss$s_pending$29(d,q,clock);
+module qp_table_scale_miss_s_pending_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42875,10 +42896,10 @@ module qp_table_scale$miss$s_pending$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$29
+endmodule // qp_table_scale_miss_s_pending_29
 
 
-module qp_table_scale$miss$s_pending$3(d,q,clock);
+module qp_table_scale_miss_s_pending_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42894,10 +42915,10 @@ module qp_table_scale$miss$s_pending$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$3
+endmodule // qp_table_scale_miss_s_pending_3
 
 
-module qp_table_scale$miss$s_pending$30(d,q,clock);
+module qp_table_scale_miss_s_pending_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42913,10 +42934,10 @@ module qp_table_scale$miss$s_pending$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$30
+endmodule // qp_table_scale_miss_s_pending_30
 
 
-module qp_table_scale$miss$s_pending$31(d,q,clock);
+module qp_table_scale_miss_s_pending_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42932,10 +42953,10 @@ module qp_table_scale$miss$s_pending$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$31
+endmodule // qp_table_scale_miss_s_pending_31
 
 
-module qp_table_scale$miss$s_pending$32(d,q,clock);
+module qp_table_scale_miss_s_pending_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42951,10 +42972,10 @@ module qp_table_scale$miss$s_pending$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$32
+endmodule // qp_table_scale_miss_s_pending_32
 
 
-module qp_table_scale$miss$s_pending$33(d,q,clock);
+module qp_table_scale_miss_s_pending_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42970,10 +42991,10 @@ module qp_table_scale$miss$s_pending$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$33
+endmodule // qp_table_scale_miss_s_pending_33
 
 
-module qp_table_scale$miss$s_pending$34(d,q,clock);
+module qp_table_scale_miss_s_pending_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -42989,10 +43010,10 @@ module qp_table_scale$miss$s_pending$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$34
+endmodule // qp_table_scale_miss_s_pending_34
 
 
-module qp_table_scale$miss$s_pending$35(d,q,clock);
+module qp_table_scale_miss_s_pending_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43008,10 +43029,10 @@ module qp_table_scale$miss$s_pending$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$35
+endmodule // qp_table_scale_miss_s_pending_35
 
 
-module qp_table_scale$miss$s_pending$36(d,q,clock);
+module qp_table_scale_miss_s_pending_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43027,10 +43048,10 @@ module qp_table_scale$miss$s_pending$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$36
+endmodule // qp_table_scale_miss_s_pending_36
 
 
-module qp_table_scale$miss$s_pending$37(d,q,clock);
+module qp_table_scale_miss_s_pending_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43046,10 +43067,10 @@ module qp_table_scale$miss$s_pending$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$37
+endmodule // qp_table_scale_miss_s_pending_37
 
 
-module qp_table_scale$miss$s_pending$38(d,q,clock);
+module qp_table_scale_miss_s_pending_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43065,10 +43086,10 @@ module qp_table_scale$miss$s_pending$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$38
+endmodule // qp_table_scale_miss_s_pending_38
 
 
-module qp_table_scale$miss$s_pending$39(d,q,clock);
+module qp_table_scale_miss_s_pending_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43084,10 +43105,10 @@ module qp_table_scale$miss$s_pending$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$39
+endmodule // qp_table_scale_miss_s_pending_39
 
 
-module qp_table_scale$miss$s_pending$4(d,q,clock);
+module qp_table_scale_miss_s_pending_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43103,10 +43124,10 @@ module qp_table_scale$miss$s_pending$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$4
+endmodule // qp_table_scale_miss_s_pending_4
 
 
-module qp_table_scale$miss$s_pending$40(d,q,clock);
+module qp_table_scale_miss_s_pending_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43122,10 +43143,10 @@ module qp_table_scale$miss$s_pending$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$40
+endmodule // qp_table_scale_miss_s_pending_40
 
 
-module qp_table_scale$miss$s_pending$41(d,q,clock);
+module qp_table_scale_miss_s_pending_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43141,10 +43162,10 @@ module qp_table_scale$miss$s_pending$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$41
+endmodule // qp_table_scale_miss_s_pending_41
 
 
-module qp_table_scale$miss$s_pending$42(d,q,clock);
+module qp_table_scale_miss_s_pending_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43160,10 +43181,10 @@ module qp_table_scale$miss$s_pending$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$42
+endmodule // qp_table_scale_miss_s_pending_42
 
 
-module qp_table_scale$miss$s_pending$43(d,q,clock);
+module qp_table_scale_miss_s_pending_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43179,10 +43200,10 @@ module qp_table_scale$miss$s_pending$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$43
+endmodule // qp_table_scale_miss_s_pending_43
 
 
-module qp_table_scale$miss$s_pending$44(d,q,clock);
+module qp_table_scale_miss_s_pending_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43198,10 +43219,10 @@ module qp_table_scale$miss$s_pending$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$44
+endmodule // qp_table_scale_miss_s_pending_44
 
 
-module qp_table_scale$miss$s_pending$45(d,q,clock);
+module qp_table_scale_miss_s_pending_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43217,10 +43238,10 @@ module qp_table_scale$miss$s_pending$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$45
+endmodule // qp_table_scale_miss_s_pending_45
 
 
-module qp_table_scale$miss$s_pending$46(d,q,clock);
+module qp_table_scale_miss_s_pending_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43236,10 +43257,10 @@ module qp_table_scale$miss$s_pending$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$46
+endmodule // qp_table_scale_miss_s_pending_46
 
 
-module qp_table_scale$miss$s_pending$47(d,q,clock);
+module qp_table_scale_miss_s_pending_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43255,10 +43276,10 @@ module qp_table_scale$miss$s_pending$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$47
+endmodule // qp_table_scale_miss_s_pending_47
 
 
-module qp_table_scale$miss$s_pending$48(d,q,clock);
+module qp_table_scale_miss_s_pending_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43274,10 +43295,10 @@ module qp_table_scale$miss$s_pending$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$48
+endmodule // qp_table_scale_miss_s_pending_48
 
 
-module qp_table_scale$miss$s_pending$49(d,q,clock);
+module qp_table_scale_miss_s_pending_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43293,10 +43314,10 @@ module qp_table_scale$miss$s_pending$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$49
+endmodule // qp_table_scale_miss_s_pending_49
 
 
-module qp_table_scale$miss$s_pending$5(d,q,clock);
+module qp_table_scale_miss_s_pending_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43312,10 +43333,10 @@ module qp_table_scale$miss$s_pending$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$5
+endmodule // qp_table_scale_miss_s_pending_5
 
 
-module qp_table_scale$miss$s_pending$50(d,q,clock);
+module qp_table_scale_miss_s_pending_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43331,10 +43352,10 @@ module qp_table_scale$miss$s_pending$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$50
+endmodule // qp_table_scale_miss_s_pending_50
 
 
-module qp_table_scale$miss$s_pending$51(d,q,clock);
+module qp_table_scale_miss_s_pending_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43350,10 +43371,10 @@ module qp_table_scale$miss$s_pending$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$51
+endmodule // qp_table_scale_miss_s_pending_51
 
 
-module qp_table_scale$miss$s_pending$52(d,q,clock);
+module qp_table_scale_miss_s_pending_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43369,10 +43390,10 @@ module qp_table_scale$miss$s_pending$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$52
+endmodule // qp_table_scale_miss_s_pending_52
 
 
-module qp_table_scale$miss$s_pending$53(d,q,clock);
+module qp_table_scale_miss_s_pending_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43388,10 +43409,10 @@ module qp_table_scale$miss$s_pending$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$53
+endmodule // qp_table_scale_miss_s_pending_53
 
 
-module qp_table_scale$miss$s_pending$54(d,q,clock);
+module qp_table_scale_miss_s_pending_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43407,10 +43428,10 @@ module qp_table_scale$miss$s_pending$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$54
+endmodule // qp_table_scale_miss_s_pending_54
 
 
-module qp_table_scale$miss$s_pending$55(d,q,clock);
+module qp_table_scale_miss_s_pending_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43426,10 +43447,10 @@ module qp_table_scale$miss$s_pending$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$55
+endmodule // qp_table_scale_miss_s_pending_55
 
 
-module qp_table_scale$miss$s_pending$56(d,q,clock);
+module qp_table_scale_miss_s_pending_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43445,10 +43466,10 @@ module qp_table_scale$miss$s_pending$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$56
+endmodule // qp_table_scale_miss_s_pending_56
 
 
-module qp_table_scale$miss$s_pending$57(d,q,clock);
+module qp_table_scale_miss_s_pending_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43464,10 +43485,10 @@ module qp_table_scale$miss$s_pending$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$57
+endmodule // qp_table_scale_miss_s_pending_57
 
 
-module qp_table_scale$miss$s_pending$58(d,q,clock);
+module qp_table_scale_miss_s_pending_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43483,10 +43504,10 @@ module qp_table_scale$miss$s_pending$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$58
+endmodule // qp_table_scale_miss_s_pending_58
 
 
-module qp_table_scale$miss$s_pending$59(d,q,clock);
+module qp_table_scale_miss_s_pending_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43502,10 +43523,10 @@ module qp_table_scale$miss$s_pending$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$59
+endmodule // qp_table_scale_miss_s_pending_59
 
 
-module qp_table_scale$miss$s_pending$6(d,q,clock);
+module qp_table_scale_miss_s_pending_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43521,10 +43542,10 @@ module qp_table_scale$miss$s_pending$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$6
+endmodule // qp_table_scale_miss_s_pending_6
 
 
-module qp_table_scale$miss$s_pending$60(d,q,clock);
+module qp_table_scale_miss_s_pending_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43540,10 +43561,10 @@ module qp_table_scale$miss$s_pending$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$60
+endmodule // qp_table_scale_miss_s_pending_60
 
 
-module qp_table_scale$miss$s_pending$61(d,q,clock);
+module qp_table_scale_miss_s_pending_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43559,10 +43580,10 @@ module qp_table_scale$miss$s_pending$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$61
+endmodule // qp_table_scale_miss_s_pending_61
 
 
-module qp_table_scale$miss$s_pending$62(d,q,clock);
+module qp_table_scale_miss_s_pending_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43578,10 +43599,10 @@ module qp_table_scale$miss$s_pending$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$62
+endmodule // qp_table_scale_miss_s_pending_62
 
 
-module qp_table_scale$miss$s_pending$63(d,q,clock);
+module qp_table_scale_miss_s_pending_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43597,10 +43618,10 @@ module qp_table_scale$miss$s_pending$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$63
+endmodule // qp_table_scale_miss_s_pending_63
 
 
-module qp_table_scale$miss$s_pending$7(d,q,clock);
+module qp_table_scale_miss_s_pending_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43616,10 +43637,10 @@ module qp_table_scale$miss$s_pending$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$7
+endmodule // qp_table_scale_miss_s_pending_7
 
 
-module qp_table_scale$miss$s_pending$8(d,q,clock);
+module qp_table_scale_miss_s_pending_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43635,10 +43656,10 @@ module qp_table_scale$miss$s_pending$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$8
+endmodule // qp_table_scale_miss_s_pending_8
 
 
-module qp_table_scale$miss$s_pending$9(d,q,clock);
+module qp_table_scale_miss_s_pending_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -43654,10 +43675,10 @@ module qp_table_scale$miss$s_pending$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_pending$9
+endmodule // qp_table_scale_miss_s_pending_9
 
 
-module qp_table_scale$miss$s_ref$0(d,q,clock);
+module qp_table_scale_miss_s_ref_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43673,10 +43694,10 @@ module qp_table_scale$miss$s_ref$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$0
+endmodule // qp_table_scale_miss_s_ref_0
 
 
-module qp_table_scale$miss$s_ref$1(d,q,clock);
+module qp_table_scale_miss_s_ref_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43692,10 +43713,10 @@ module qp_table_scale$miss$s_ref$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$1
+endmodule // qp_table_scale_miss_s_ref_1
 
 
-module qp_table_scale$miss$s_ref$10(d,q,clock);
+module qp_table_scale_miss_s_ref_10(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43711,10 +43732,10 @@ module qp_table_scale$miss$s_ref$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$10
+endmodule // qp_table_scale_miss_s_ref_10
 
 
-module qp_table_scale$miss$s_ref$11(d,q,clock);
+module qp_table_scale_miss_s_ref_11(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43730,10 +43751,10 @@ module qp_table_scale$miss$s_ref$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$11
+endmodule // qp_table_scale_miss_s_ref_11
 
 
-module qp_table_scale$miss$s_ref$12(d,q,clock);
+module qp_table_scale_miss_s_ref_12(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43749,10 +43770,10 @@ module qp_table_scale$miss$s_ref$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$12
+endmodule // qp_table_scale_miss_s_ref_12
 
 
-module qp_table_scale$miss$s_ref$13(d,q,clock);
+module qp_table_scale_miss_s_ref_13(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43768,10 +43789,10 @@ module qp_table_scale$miss$s_ref$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$13
+endmodule // qp_table_scale_miss_s_ref_13
 
 
-module qp_table_scale$miss$s_ref$14(d,q,clock);
+module qp_table_scale_miss_s_ref_14(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43787,10 +43808,10 @@ module qp_table_scale$miss$s_ref$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$14
+endmodule // qp_table_scale_miss_s_ref_14
 
 
-module qp_table_scale$miss$s_ref$15(d,q,clock);
+module qp_table_scale_miss_s_ref_15(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43806,10 +43827,10 @@ module qp_table_scale$miss$s_ref$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$15
+endmodule // qp_table_scale_miss_s_ref_15
 
 
-module qp_table_scale$miss$s_ref$16(d,q,clock);
+module qp_table_scale_miss_s_ref_16(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43825,10 +43846,10 @@ module qp_table_scale$miss$s_ref$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$16
+endmodule // qp_table_scale_miss_s_ref_16
 
 
-module qp_table_scale$miss$s_ref$17(d,q,clock);
+module qp_table_scale_miss_s_ref_17(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43844,10 +43865,10 @@ module qp_table_scale$miss$s_ref$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$17
+endmodule // qp_table_scale_miss_s_ref_17
 
 
-module qp_table_scale$miss$s_ref$18(d,q,clock);
+module qp_table_scale_miss_s_ref_18(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43863,10 +43884,10 @@ module qp_table_scale$miss$s_ref$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$18
+endmodule // qp_table_scale_miss_s_ref_18
 
 
-module qp_table_scale$miss$s_ref$19(d,q,clock);
+module qp_table_scale_miss_s_ref_19(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43882,10 +43903,10 @@ module qp_table_scale$miss$s_ref$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$19
+endmodule // qp_table_scale_miss_s_ref_19
 
 
-module qp_table_scale$miss$s_ref$2(d,q,clock);
+module qp_table_scale_miss_s_ref_2(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43901,10 +43922,10 @@ module qp_table_scale$miss$s_ref$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$2
+endmodule // qp_table_scale_miss_s_ref_2
 
 
-module qp_table_scale$miss$s_ref$20(d,q,clock);
+module qp_table_scale_miss_s_ref_20(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43920,10 +43941,10 @@ module qp_table_scale$miss$s_ref$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$20
+endmodule // qp_table_scale_miss_s_ref_20
 
 
-module qp_table_scale$miss$s_ref$21(d,q,clock);
+module qp_table_scale_miss_s_ref_21(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43939,10 +43960,10 @@ module qp_table_scale$miss$s_ref$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$21
+endmodule // qp_table_scale_miss_s_ref_21
 
 
-module qp_table_scale$miss$s_ref$22(d,q,clock);
+module qp_table_scale_miss_s_ref_22(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43958,10 +43979,10 @@ module qp_table_scale$miss$s_ref$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$22
+endmodule // qp_table_scale_miss_s_ref_22
 
 
-module qp_table_scale$miss$s_ref$23(d,q,clock);
+module qp_table_scale_miss_s_ref_23(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43977,10 +43998,10 @@ module qp_table_scale$miss$s_ref$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$23
+endmodule // qp_table_scale_miss_s_ref_23
 
 
-module qp_table_scale$miss$s_ref$24(d,q,clock);
+module qp_table_scale_miss_s_ref_24(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -43996,10 +44017,10 @@ module qp_table_scale$miss$s_ref$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$24
+endmodule // qp_table_scale_miss_s_ref_24
 
 
-module qp_table_scale$miss$s_ref$25(d,q,clock);
+module qp_table_scale_miss_s_ref_25(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44015,10 +44036,10 @@ module qp_table_scale$miss$s_ref$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$25
+endmodule // qp_table_scale_miss_s_ref_25
 
 
-module qp_table_scale$miss$s_ref$26(d,q,clock);
+module qp_table_scale_miss_s_ref_26(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44034,10 +44055,10 @@ module qp_table_scale$miss$s_ref$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$26
+endmodule // qp_table_scale_miss_s_ref_26
 
 
-module qp_table_scale$miss$s_ref$27(d,q,clock);
+module qp_table_scale_miss_s_ref_27(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44053,10 +44074,10 @@ module qp_table_scale$miss$s_ref$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$27
+endmodule // qp_table_scale_miss_s_ref_27
 
 
-module qp_table_scale$miss$s_ref$28(d,q,clock);
+module qp_table_scale_miss_s_ref_28(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44072,10 +44093,10 @@ module qp_table_scale$miss$s_ref$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$28
+endmodule // qp_table_scale_miss_s_ref_28
 
 
-module qp_table_scale$miss$s_ref$29(d,q,clock);
+module qp_table_scale_miss_s_ref_29(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44091,10 +44112,10 @@ module qp_table_scale$miss$s_ref$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$29
+endmodule // qp_table_scale_miss_s_ref_29
 
 
-module qp_table_scale$miss$s_ref$3(d,q,clock);
+module qp_table_scale_miss_s_ref_3(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44110,10 +44131,10 @@ module qp_table_scale$miss$s_ref$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$3
+endmodule // qp_table_scale_miss_s_ref_3
 
 
-module qp_table_scale$miss$s_ref$30(d,q,clock);
+module qp_table_scale_miss_s_ref_30(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44129,10 +44150,10 @@ module qp_table_scale$miss$s_ref$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$30
+endmodule // qp_table_scale_miss_s_ref_30
 
 
-module qp_table_scale$miss$s_ref$31(d,q,clock);
+module qp_table_scale_miss_s_ref_31(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44148,10 +44169,10 @@ module qp_table_scale$miss$s_ref$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$31
+endmodule // qp_table_scale_miss_s_ref_31
 
 
-module qp_table_scale$miss$s_ref$32(d,q,clock);
+module qp_table_scale_miss_s_ref_32(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44167,10 +44188,10 @@ module qp_table_scale$miss$s_ref$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$32
+endmodule // qp_table_scale_miss_s_ref_32
 
 
-module qp_table_scale$miss$s_ref$33(d,q,clock);
+module qp_table_scale_miss_s_ref_33(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44186,10 +44207,10 @@ module qp_table_scale$miss$s_ref$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$33
+endmodule // qp_table_scale_miss_s_ref_33
 
 
-module qp_table_scale$miss$s_ref$34(d,q,clock);
+module qp_table_scale_miss_s_ref_34(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44205,10 +44226,10 @@ module qp_table_scale$miss$s_ref$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$34
+endmodule // qp_table_scale_miss_s_ref_34
 
 
-module qp_table_scale$miss$s_ref$35(d,q,clock);
+module qp_table_scale_miss_s_ref_35(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44224,10 +44245,10 @@ module qp_table_scale$miss$s_ref$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$35
+endmodule // qp_table_scale_miss_s_ref_35
 
 
-module qp_table_scale$miss$s_ref$36(d,q,clock);
+module qp_table_scale_miss_s_ref_36(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44243,10 +44264,10 @@ module qp_table_scale$miss$s_ref$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$36
+endmodule // qp_table_scale_miss_s_ref_36
 
 
-module qp_table_scale$miss$s_ref$37(d,q,clock);
+module qp_table_scale_miss_s_ref_37(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44262,10 +44283,10 @@ module qp_table_scale$miss$s_ref$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$37
+endmodule // qp_table_scale_miss_s_ref_37
 
 
-module qp_table_scale$miss$s_ref$38(d,q,clock);
+module qp_table_scale_miss_s_ref_38(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44281,10 +44302,10 @@ module qp_table_scale$miss$s_ref$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$38
+endmodule // qp_table_scale_miss_s_ref_38
 
 
-module qp_table_scale$miss$s_ref$39(d,q,clock);
+module qp_table_scale_miss_s_ref_39(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44300,10 +44321,10 @@ module qp_table_scale$miss$s_ref$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$39
+endmodule // qp_table_scale_miss_s_ref_39
 
 
-module qp_table_scale$miss$s_ref$4(d,q,clock);
+module qp_table_scale_miss_s_ref_4(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44319,10 +44340,10 @@ module qp_table_scale$miss$s_ref$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$4
+endmodule // qp_table_scale_miss_s_ref_4
 
 
-module qp_table_scale$miss$s_ref$40(d,q,clock);
+module qp_table_scale_miss_s_ref_40(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44338,10 +44359,10 @@ module qp_table_scale$miss$s_ref$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$40
+endmodule // qp_table_scale_miss_s_ref_40
 
 
-module qp_table_scale$miss$s_ref$41(d,q,clock);
+module qp_table_scale_miss_s_ref_41(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44357,10 +44378,10 @@ module qp_table_scale$miss$s_ref$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$41
+endmodule // qp_table_scale_miss_s_ref_41
 
 
-module qp_table_scale$miss$s_ref$42(d,q,clock);
+module qp_table_scale_miss_s_ref_42(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44376,10 +44397,10 @@ module qp_table_scale$miss$s_ref$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$42
+endmodule // qp_table_scale_miss_s_ref_42
 
 
-module qp_table_scale$miss$s_ref$43(d,q,clock);
+module qp_table_scale_miss_s_ref_43(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44395,10 +44416,10 @@ module qp_table_scale$miss$s_ref$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$43
+endmodule // qp_table_scale_miss_s_ref_43
 
 
-module qp_table_scale$miss$s_ref$44(d,q,clock);
+module qp_table_scale_miss_s_ref_44(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44414,10 +44435,10 @@ module qp_table_scale$miss$s_ref$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$44
+endmodule // qp_table_scale_miss_s_ref_44
 
 
-module qp_table_scale$miss$s_ref$45(d,q,clock);
+module qp_table_scale_miss_s_ref_45(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44433,10 +44454,10 @@ module qp_table_scale$miss$s_ref$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$45
+endmodule // qp_table_scale_miss_s_ref_45
 
 
-module qp_table_scale$miss$s_ref$46(d,q,clock);
+module qp_table_scale_miss_s_ref_46(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44452,10 +44473,10 @@ module qp_table_scale$miss$s_ref$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$46
+endmodule // qp_table_scale_miss_s_ref_46
 
 
-module qp_table_scale$miss$s_ref$47(d,q,clock);
+module qp_table_scale_miss_s_ref_47(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44471,10 +44492,10 @@ module qp_table_scale$miss$s_ref$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$47
+endmodule // qp_table_scale_miss_s_ref_47
 
 
-module qp_table_scale$miss$s_ref$48(d,q,clock);
+module qp_table_scale_miss_s_ref_48(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44490,10 +44511,10 @@ module qp_table_scale$miss$s_ref$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$48
+endmodule // qp_table_scale_miss_s_ref_48
 
 
-module qp_table_scale$miss$s_ref$49(d,q,clock);
+module qp_table_scale_miss_s_ref_49(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44509,10 +44530,10 @@ module qp_table_scale$miss$s_ref$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$49
+endmodule // qp_table_scale_miss_s_ref_49
 
 
-module qp_table_scale$miss$s_ref$5(d,q,clock);
+module qp_table_scale_miss_s_ref_5(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44528,10 +44549,10 @@ module qp_table_scale$miss$s_ref$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$5
+endmodule // qp_table_scale_miss_s_ref_5
 
 
-module qp_table_scale$miss$s_ref$50(d,q,clock);
+module qp_table_scale_miss_s_ref_50(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44547,10 +44568,10 @@ module qp_table_scale$miss$s_ref$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$50
+endmodule // qp_table_scale_miss_s_ref_50
 
 
-module qp_table_scale$miss$s_ref$51(d,q,clock);
+module qp_table_scale_miss_s_ref_51(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44566,10 +44587,10 @@ module qp_table_scale$miss$s_ref$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$51
+endmodule // qp_table_scale_miss_s_ref_51
 
 
-module qp_table_scale$miss$s_ref$52(d,q,clock);
+module qp_table_scale_miss_s_ref_52(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44585,10 +44606,10 @@ module qp_table_scale$miss$s_ref$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$52
+endmodule // qp_table_scale_miss_s_ref_52
 
 
-module qp_table_scale$miss$s_ref$53(d,q,clock);
+module qp_table_scale_miss_s_ref_53(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44604,10 +44625,10 @@ module qp_table_scale$miss$s_ref$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$53
+endmodule // qp_table_scale_miss_s_ref_53
 
 
-module qp_table_scale$miss$s_ref$54(d,q,clock);
+module qp_table_scale_miss_s_ref_54(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44623,10 +44644,10 @@ module qp_table_scale$miss$s_ref$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$54
+endmodule // qp_table_scale_miss_s_ref_54
 
 
-module qp_table_scale$miss$s_ref$55(d,q,clock);
+module qp_table_scale_miss_s_ref_55(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44642,10 +44663,10 @@ module qp_table_scale$miss$s_ref$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$55
+endmodule // qp_table_scale_miss_s_ref_55
 
 
-module qp_table_scale$miss$s_ref$56(d,q,clock);
+module qp_table_scale_miss_s_ref_56(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44661,10 +44682,10 @@ module qp_table_scale$miss$s_ref$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$56
+endmodule // qp_table_scale_miss_s_ref_56
 
 
-module qp_table_scale$miss$s_ref$57(d,q,clock);
+module qp_table_scale_miss_s_ref_57(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44680,10 +44701,10 @@ module qp_table_scale$miss$s_ref$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$57
+endmodule // qp_table_scale_miss_s_ref_57
 
 
-module qp_table_scale$miss$s_ref$58(d,q,clock);
+module qp_table_scale_miss_s_ref_58(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44699,10 +44720,10 @@ module qp_table_scale$miss$s_ref$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$58
+endmodule // qp_table_scale_miss_s_ref_58
 
 
-module qp_table_scale$miss$s_ref$59(d,q,clock);
+module qp_table_scale_miss_s_ref_59(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44718,10 +44739,10 @@ module qp_table_scale$miss$s_ref$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$59
+endmodule // qp_table_scale_miss_s_ref_59
 
 
-module qp_table_scale$miss$s_ref$6(d,q,clock);
+module qp_table_scale_miss_s_ref_6(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44737,10 +44758,10 @@ module qp_table_scale$miss$s_ref$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$6
+endmodule // qp_table_scale_miss_s_ref_6
 
 
-module qp_table_scale$miss$s_ref$60(d,q,clock);
+module qp_table_scale_miss_s_ref_60(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44756,10 +44777,10 @@ module qp_table_scale$miss$s_ref$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$60
+endmodule // qp_table_scale_miss_s_ref_60
 
 
-module qp_table_scale$miss$s_ref$61(d,q,clock);
+module qp_table_scale_miss_s_ref_61(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44775,10 +44796,10 @@ module qp_table_scale$miss$s_ref$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$61
+endmodule // qp_table_scale_miss_s_ref_61
 
 
-module qp_table_scale$miss$s_ref$62(d,q,clock);
+module qp_table_scale_miss_s_ref_62(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44794,10 +44815,10 @@ module qp_table_scale$miss$s_ref$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$62
+endmodule // qp_table_scale_miss_s_ref_62
 
 
-module qp_table_scale$miss$s_ref$63(d,q,clock);
+module qp_table_scale_miss_s_ref_63(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44813,10 +44834,10 @@ module qp_table_scale$miss$s_ref$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$63
+endmodule // qp_table_scale_miss_s_ref_63
 
 
-module qp_table_scale$miss$s_ref$7(d,q,clock);
+module qp_table_scale_miss_s_ref_7(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44832,10 +44853,10 @@ module qp_table_scale$miss$s_ref$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$7
+endmodule // qp_table_scale_miss_s_ref_7
 
 
-module qp_table_scale$miss$s_ref$8(d,q,clock);
+module qp_table_scale_miss_s_ref_8(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44851,10 +44872,10 @@ module qp_table_scale$miss$s_ref$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$8
+endmodule // qp_table_scale_miss_s_ref_8
 
 
-module qp_table_scale$miss$s_ref$9(d,q,clock);
+module qp_table_scale_miss_s_ref_9(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -44870,10 +44891,10 @@ module qp_table_scale$miss$s_ref$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_ref$9
+endmodule // qp_table_scale_miss_s_ref_9
 
 
-module qp_table_scale$miss$s_rel$0(d,q,clock);
+module qp_table_scale_miss_s_rel_0(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44889,10 +44910,10 @@ module qp_table_scale$miss$s_rel$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$0
+endmodule // qp_table_scale_miss_s_rel_0
 
 
-module qp_table_scale$miss$s_rel$1(d,q,clock);
+module qp_table_scale_miss_s_rel_1(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44908,10 +44929,10 @@ module qp_table_scale$miss$s_rel$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$1
+endmodule // qp_table_scale_miss_s_rel_1
 
 
-module qp_table_scale$miss$s_rel$10(d,q,clock);
+module qp_table_scale_miss_s_rel_10(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44927,10 +44948,10 @@ module qp_table_scale$miss$s_rel$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$10
+endmodule // qp_table_scale_miss_s_rel_10
 
 
-module qp_table_scale$miss$s_rel$11(d,q,clock);
+module qp_table_scale_miss_s_rel_11(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44946,10 +44967,10 @@ module qp_table_scale$miss$s_rel$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$11
+endmodule // qp_table_scale_miss_s_rel_11
 
 
-module qp_table_scale$miss$s_rel$12(d,q,clock);
+module qp_table_scale_miss_s_rel_12(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44965,10 +44986,10 @@ module qp_table_scale$miss$s_rel$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$12
+endmodule // qp_table_scale_miss_s_rel_12
 
 
-module qp_table_scale$miss$s_rel$13(d,q,clock);
+module qp_table_scale_miss_s_rel_13(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -44984,10 +45005,10 @@ module qp_table_scale$miss$s_rel$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$13
+endmodule // qp_table_scale_miss_s_rel_13
 
 
-module qp_table_scale$miss$s_rel$14(d,q,clock);
+module qp_table_scale_miss_s_rel_14(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45003,10 +45024,10 @@ module qp_table_scale$miss$s_rel$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$14
+endmodule // qp_table_scale_miss_s_rel_14
 
 
-module qp_table_scale$miss$s_rel$15(d,q,clock);
+module qp_table_scale_miss_s_rel_15(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45022,10 +45043,10 @@ module qp_table_scale$miss$s_rel$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$15
+endmodule // qp_table_scale_miss_s_rel_15
 
 
-module qp_table_scale$miss$s_rel$16(d,q,clock);
+module qp_table_scale_miss_s_rel_16(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45041,10 +45062,10 @@ module qp_table_scale$miss$s_rel$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$16
+endmodule // qp_table_scale_miss_s_rel_16
 
 
-module qp_table_scale$miss$s_rel$17(d,q,clock);
+module qp_table_scale_miss_s_rel_17(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45060,10 +45081,10 @@ module qp_table_scale$miss$s_rel$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$17
+endmodule // qp_table_scale_miss_s_rel_17
 
 
-module qp_table_scale$miss$s_rel$18(d,q,clock);
+module qp_table_scale_miss_s_rel_18(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45079,10 +45100,10 @@ module qp_table_scale$miss$s_rel$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$18
+endmodule // qp_table_scale_miss_s_rel_18
 
 
-module qp_table_scale$miss$s_rel$19(d,q,clock);
+module qp_table_scale_miss_s_rel_19(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45098,10 +45119,10 @@ module qp_table_scale$miss$s_rel$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$19
+endmodule // qp_table_scale_miss_s_rel_19
 
 
-module qp_table_scale$miss$s_rel$2(d,q,clock);
+module qp_table_scale_miss_s_rel_2(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45117,10 +45138,10 @@ module qp_table_scale$miss$s_rel$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$2
+endmodule // qp_table_scale_miss_s_rel_2
 
 
-module qp_table_scale$miss$s_rel$20(d,q,clock);
+module qp_table_scale_miss_s_rel_20(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45136,10 +45157,10 @@ module qp_table_scale$miss$s_rel$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$20
+endmodule // qp_table_scale_miss_s_rel_20
 
 
-module qp_table_scale$miss$s_rel$21(d,q,clock);
+module qp_table_scale_miss_s_rel_21(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45155,10 +45176,10 @@ module qp_table_scale$miss$s_rel$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$21
+endmodule // qp_table_scale_miss_s_rel_21
 
 
-module qp_table_scale$miss$s_rel$22(d,q,clock);
+module qp_table_scale_miss_s_rel_22(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45174,10 +45195,10 @@ module qp_table_scale$miss$s_rel$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$22
+endmodule // qp_table_scale_miss_s_rel_22
 
 
-module qp_table_scale$miss$s_rel$23(d,q,clock);
+module qp_table_scale_miss_s_rel_23(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45193,10 +45214,10 @@ module qp_table_scale$miss$s_rel$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$23
+endmodule // qp_table_scale_miss_s_rel_23
 
 
-module qp_table_scale$miss$s_rel$24(d,q,clock);
+module qp_table_scale_miss_s_rel_24(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45212,10 +45233,10 @@ module qp_table_scale$miss$s_rel$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$24
+endmodule // qp_table_scale_miss_s_rel_24
 
 
-module qp_table_scale$miss$s_rel$25(d,q,clock);
+module qp_table_scale_miss_s_rel_25(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45231,10 +45252,10 @@ module qp_table_scale$miss$s_rel$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$25
+endmodule // qp_table_scale_miss_s_rel_25
 
 
-module qp_table_scale$miss$s_rel$26(d,q,clock);
+module qp_table_scale_miss_s_rel_26(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45250,10 +45271,10 @@ module qp_table_scale$miss$s_rel$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$26
+endmodule // qp_table_scale_miss_s_rel_26
 
 
-module qp_table_scale$miss$s_rel$27(d,q,clock);
+module qp_table_scale_miss_s_rel_27(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45269,10 +45290,10 @@ module qp_table_scale$miss$s_rel$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$27
+endmodule // qp_table_scale_miss_s_rel_27
 
 
-module qp_table_scale$miss$s_rel$28(d,q,clock);
+module qp_table_scale_miss_s_rel_28(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45288,10 +45309,10 @@ module qp_table_scale$miss$s_rel$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$28
+endmodule // qp_table_scale_miss_s_rel_28
 
 
-module qp_table_scale$miss$s_rel$29(d,q,clock);
+module qp_table_scale_miss_s_rel_29(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45307,10 +45328,10 @@ module qp_table_scale$miss$s_rel$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$29
+endmodule // qp_table_scale_miss_s_rel_29
 
 
-module qp_table_scale$miss$s_rel$3(d,q,clock);
+module qp_table_scale_miss_s_rel_3(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45326,10 +45347,10 @@ module qp_table_scale$miss$s_rel$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$3
+endmodule // qp_table_scale_miss_s_rel_3
 
 
-module qp_table_scale$miss$s_rel$30(d,q,clock);
+module qp_table_scale_miss_s_rel_30(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45345,10 +45366,10 @@ module qp_table_scale$miss$s_rel$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$30
+endmodule // qp_table_scale_miss_s_rel_30
 
 
-module qp_table_scale$miss$s_rel$31(d,q,clock);
+module qp_table_scale_miss_s_rel_31(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45364,10 +45385,10 @@ module qp_table_scale$miss$s_rel$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$31
+endmodule // qp_table_scale_miss_s_rel_31
 
 
-module qp_table_scale$miss$s_rel$32(d,q,clock);
+module qp_table_scale_miss_s_rel_32(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45383,10 +45404,10 @@ module qp_table_scale$miss$s_rel$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$32
+endmodule // qp_table_scale_miss_s_rel_32
 
 
-module qp_table_scale$miss$s_rel$33(d,q,clock);
+module qp_table_scale_miss_s_rel_33(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45402,10 +45423,10 @@ module qp_table_scale$miss$s_rel$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$33
+endmodule // qp_table_scale_miss_s_rel_33
 
 
-module qp_table_scale$miss$s_rel$34(d,q,clock);
+module qp_table_scale_miss_s_rel_34(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45421,10 +45442,10 @@ module qp_table_scale$miss$s_rel$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$34
+endmodule // qp_table_scale_miss_s_rel_34
 
 
-module qp_table_scale$miss$s_rel$35(d,q,clock);
+module qp_table_scale_miss_s_rel_35(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45440,10 +45461,10 @@ module qp_table_scale$miss$s_rel$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$35
+endmodule // qp_table_scale_miss_s_rel_35
 
 
-module qp_table_scale$miss$s_rel$36(d,q,clock);
+module qp_table_scale_miss_s_rel_36(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45459,10 +45480,10 @@ module qp_table_scale$miss$s_rel$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$36
+endmodule // qp_table_scale_miss_s_rel_36
 
 
-module qp_table_scale$miss$s_rel$37(d,q,clock);
+module qp_table_scale_miss_s_rel_37(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45478,10 +45499,10 @@ module qp_table_scale$miss$s_rel$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$37
+endmodule // qp_table_scale_miss_s_rel_37
 
 
-module qp_table_scale$miss$s_rel$38(d,q,clock);
+module qp_table_scale_miss_s_rel_38(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45497,10 +45518,10 @@ module qp_table_scale$miss$s_rel$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$38
+endmodule // qp_table_scale_miss_s_rel_38
 
 
-module qp_table_scale$miss$s_rel$39(d,q,clock);
+module qp_table_scale_miss_s_rel_39(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45516,10 +45537,10 @@ module qp_table_scale$miss$s_rel$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$39
+endmodule // qp_table_scale_miss_s_rel_39
 
 
-module qp_table_scale$miss$s_rel$4(d,q,clock);
+module qp_table_scale_miss_s_rel_4(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45535,10 +45556,10 @@ module qp_table_scale$miss$s_rel$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$4
+endmodule // qp_table_scale_miss_s_rel_4
 
 
-module qp_table_scale$miss$s_rel$40(d,q,clock);
+module qp_table_scale_miss_s_rel_40(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45554,10 +45575,10 @@ module qp_table_scale$miss$s_rel$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$40
+endmodule // qp_table_scale_miss_s_rel_40
 
 
-module qp_table_scale$miss$s_rel$41(d,q,clock);
+module qp_table_scale_miss_s_rel_41(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45573,10 +45594,10 @@ module qp_table_scale$miss$s_rel$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$41
+endmodule // qp_table_scale_miss_s_rel_41
 
 
-module qp_table_scale$miss$s_rel$42(d,q,clock);
+module qp_table_scale_miss_s_rel_42(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45592,10 +45613,10 @@ module qp_table_scale$miss$s_rel$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$42
+endmodule // qp_table_scale_miss_s_rel_42
 
 
-module qp_table_scale$miss$s_rel$43(d,q,clock);
+module qp_table_scale_miss_s_rel_43(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45611,10 +45632,10 @@ module qp_table_scale$miss$s_rel$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$43
+endmodule // qp_table_scale_miss_s_rel_43
 
 
-module qp_table_scale$miss$s_rel$44(d,q,clock);
+module qp_table_scale_miss_s_rel_44(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45630,10 +45651,10 @@ module qp_table_scale$miss$s_rel$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$44
+endmodule // qp_table_scale_miss_s_rel_44
 
 
-module qp_table_scale$miss$s_rel$45(d,q,clock);
+module qp_table_scale_miss_s_rel_45(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45649,10 +45670,10 @@ module qp_table_scale$miss$s_rel$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$45
+endmodule // qp_table_scale_miss_s_rel_45
 
 
-module qp_table_scale$miss$s_rel$46(d,q,clock);
+module qp_table_scale_miss_s_rel_46(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45668,10 +45689,10 @@ module qp_table_scale$miss$s_rel$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$46
+endmodule // qp_table_scale_miss_s_rel_46
 
 
-module qp_table_scale$miss$s_rel$47(d,q,clock);
+module qp_table_scale_miss_s_rel_47(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45687,10 +45708,10 @@ module qp_table_scale$miss$s_rel$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$47
+endmodule // qp_table_scale_miss_s_rel_47
 
 
-module qp_table_scale$miss$s_rel$48(d,q,clock);
+module qp_table_scale_miss_s_rel_48(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45706,10 +45727,10 @@ module qp_table_scale$miss$s_rel$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$48
+endmodule // qp_table_scale_miss_s_rel_48
 
 
-module qp_table_scale$miss$s_rel$49(d,q,clock);
+module qp_table_scale_miss_s_rel_49(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45725,10 +45746,10 @@ module qp_table_scale$miss$s_rel$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$49
+endmodule // qp_table_scale_miss_s_rel_49
 
 
-module qp_table_scale$miss$s_rel$5(d,q,clock);
+module qp_table_scale_miss_s_rel_5(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45744,10 +45765,10 @@ module qp_table_scale$miss$s_rel$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$5
+endmodule // qp_table_scale_miss_s_rel_5
 
 
-module qp_table_scale$miss$s_rel$50(d,q,clock);
+module qp_table_scale_miss_s_rel_50(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45763,10 +45784,10 @@ module qp_table_scale$miss$s_rel$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$50
+endmodule // qp_table_scale_miss_s_rel_50
 
 
-module qp_table_scale$miss$s_rel$51(d,q,clock);
+module qp_table_scale_miss_s_rel_51(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45782,10 +45803,10 @@ module qp_table_scale$miss$s_rel$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$51
+endmodule // qp_table_scale_miss_s_rel_51
 
 
-module qp_table_scale$miss$s_rel$52(d,q,clock);
+module qp_table_scale_miss_s_rel_52(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45801,10 +45822,10 @@ module qp_table_scale$miss$s_rel$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$52
+endmodule // qp_table_scale_miss_s_rel_52
 
 
-module qp_table_scale$miss$s_rel$53(d,q,clock);
+module qp_table_scale_miss_s_rel_53(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45820,10 +45841,10 @@ module qp_table_scale$miss$s_rel$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$53
+endmodule // qp_table_scale_miss_s_rel_53
 
 
-module qp_table_scale$miss$s_rel$54(d,q,clock);
+module qp_table_scale_miss_s_rel_54(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45839,10 +45860,10 @@ module qp_table_scale$miss$s_rel$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$54
+endmodule // qp_table_scale_miss_s_rel_54
 
 
-module qp_table_scale$miss$s_rel$55(d,q,clock);
+module qp_table_scale_miss_s_rel_55(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45858,10 +45879,10 @@ module qp_table_scale$miss$s_rel$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$55
+endmodule // qp_table_scale_miss_s_rel_55
 
 
-module qp_table_scale$miss$s_rel$56(d,q,clock);
+module qp_table_scale_miss_s_rel_56(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45877,10 +45898,10 @@ module qp_table_scale$miss$s_rel$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$56
+endmodule // qp_table_scale_miss_s_rel_56
 
 
-module qp_table_scale$miss$s_rel$57(d,q,clock);
+module qp_table_scale_miss_s_rel_57(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45896,10 +45917,10 @@ module qp_table_scale$miss$s_rel$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$57
+endmodule // qp_table_scale_miss_s_rel_57
 
 
-module qp_table_scale$miss$s_rel$58(d,q,clock);
+module qp_table_scale_miss_s_rel_58(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45915,10 +45936,10 @@ module qp_table_scale$miss$s_rel$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$58
+endmodule // qp_table_scale_miss_s_rel_58
 
 
-module qp_table_scale$miss$s_rel$59(d,q,clock);
+module qp_table_scale_miss_s_rel_59(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45934,10 +45955,10 @@ module qp_table_scale$miss$s_rel$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$59
+endmodule // qp_table_scale_miss_s_rel_59
 
 
-module qp_table_scale$miss$s_rel$6(d,q,clock);
+module qp_table_scale_miss_s_rel_6(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45953,10 +45974,10 @@ module qp_table_scale$miss$s_rel$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$6
+endmodule // qp_table_scale_miss_s_rel_6
 
 
-module qp_table_scale$miss$s_rel$60(d,q,clock);
+module qp_table_scale_miss_s_rel_60(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45972,10 +45993,10 @@ module qp_table_scale$miss$s_rel$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$60
+endmodule // qp_table_scale_miss_s_rel_60
 
 
-module qp_table_scale$miss$s_rel$61(d,q,clock);
+module qp_table_scale_miss_s_rel_61(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -45991,10 +46012,10 @@ module qp_table_scale$miss$s_rel$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$61
+endmodule // qp_table_scale_miss_s_rel_61
 
 
-module qp_table_scale$miss$s_rel$62(d,q,clock);
+module qp_table_scale_miss_s_rel_62(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -46010,10 +46031,10 @@ module qp_table_scale$miss$s_rel$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$62
+endmodule // qp_table_scale_miss_s_rel_62
 
 
-module qp_table_scale$miss$s_rel$63(d,q,clock);
+module qp_table_scale_miss_s_rel_63(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -46029,10 +46050,10 @@ module qp_table_scale$miss$s_rel$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$63
+endmodule // qp_table_scale_miss_s_rel_63
 
 
-module qp_table_scale$miss$s_rel$7(d,q,clock);
+module qp_table_scale_miss_s_rel_7(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -46048,10 +46069,10 @@ module qp_table_scale$miss$s_rel$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$7
+endmodule // qp_table_scale_miss_s_rel_7
 
 
-module qp_table_scale$miss$s_rel$8(d,q,clock);
+module qp_table_scale_miss_s_rel_8(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -46067,10 +46088,10 @@ module qp_table_scale$miss$s_rel$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$8
+endmodule // qp_table_scale_miss_s_rel_8
 
 
-module qp_table_scale$miss$s_rel$9(d,q,clock);
+module qp_table_scale_miss_s_rel_9(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -46086,10 +46107,10 @@ module qp_table_scale$miss$s_rel$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rel$9
+endmodule // qp_table_scale_miss_s_rel_9
 
 
-module qp_table_scale$miss$s_rz$0(d,q,clock);
+module qp_table_scale_miss_s_rz_0(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46105,10 +46126,10 @@ module qp_table_scale$miss$s_rz$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$0
+endmodule // qp_table_scale_miss_s_rz_0
 
 
-module qp_table_scale$miss$s_rz$1(d,q,clock);
+module qp_table_scale_miss_s_rz_1(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46124,10 +46145,10 @@ module qp_table_scale$miss$s_rz$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$1
+endmodule // qp_table_scale_miss_s_rz_1
 
 
-module qp_table_scale$miss$s_rz$10(d,q,clock);
+module qp_table_scale_miss_s_rz_10(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46143,10 +46164,10 @@ module qp_table_scale$miss$s_rz$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$10
+endmodule // qp_table_scale_miss_s_rz_10
 
 
-module qp_table_scale$miss$s_rz$11(d,q,clock);
+module qp_table_scale_miss_s_rz_11(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46162,10 +46183,10 @@ module qp_table_scale$miss$s_rz$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$11
+endmodule // qp_table_scale_miss_s_rz_11
 
 
-module qp_table_scale$miss$s_rz$12(d,q,clock);
+module qp_table_scale_miss_s_rz_12(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46181,10 +46202,10 @@ module qp_table_scale$miss$s_rz$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$12
+endmodule // qp_table_scale_miss_s_rz_12
 
 
-module qp_table_scale$miss$s_rz$13(d,q,clock);
+module qp_table_scale_miss_s_rz_13(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46200,10 +46221,10 @@ module qp_table_scale$miss$s_rz$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$13
+endmodule // qp_table_scale_miss_s_rz_13
 
 
-module qp_table_scale$miss$s_rz$14(d,q,clock);
+module qp_table_scale_miss_s_rz_14(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46219,10 +46240,10 @@ module qp_table_scale$miss$s_rz$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$14
+endmodule // qp_table_scale_miss_s_rz_14
 
 
-module qp_table_scale$miss$s_rz$15(d,q,clock);
+module qp_table_scale_miss_s_rz_15(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46238,10 +46259,10 @@ module qp_table_scale$miss$s_rz$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$15
+endmodule // qp_table_scale_miss_s_rz_15
 
 
-module qp_table_scale$miss$s_rz$16(d,q,clock);
+module qp_table_scale_miss_s_rz_16(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46257,10 +46278,10 @@ module qp_table_scale$miss$s_rz$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$16
+endmodule // qp_table_scale_miss_s_rz_16
 
 
-module qp_table_scale$miss$s_rz$17(d,q,clock);
+module qp_table_scale_miss_s_rz_17(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46276,10 +46297,10 @@ module qp_table_scale$miss$s_rz$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$17
+endmodule // qp_table_scale_miss_s_rz_17
 
 
-module qp_table_scale$miss$s_rz$18(d,q,clock);
+module qp_table_scale_miss_s_rz_18(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46295,10 +46316,10 @@ module qp_table_scale$miss$s_rz$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$18
+endmodule // qp_table_scale_miss_s_rz_18
 
 
-module qp_table_scale$miss$s_rz$19(d,q,clock);
+module qp_table_scale_miss_s_rz_19(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46314,10 +46335,10 @@ module qp_table_scale$miss$s_rz$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$19
+endmodule // qp_table_scale_miss_s_rz_19
 
 
-module qp_table_scale$miss$s_rz$2(d,q,clock);
+module qp_table_scale_miss_s_rz_2(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46333,10 +46354,10 @@ module qp_table_scale$miss$s_rz$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$2
+endmodule // qp_table_scale_miss_s_rz_2
 
 
-module qp_table_scale$miss$s_rz$20(d,q,clock);
+module qp_table_scale_miss_s_rz_20(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46352,10 +46373,10 @@ module qp_table_scale$miss$s_rz$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$20
+endmodule // qp_table_scale_miss_s_rz_20
 
 
-module qp_table_scale$miss$s_rz$21(d,q,clock);
+module qp_table_scale_miss_s_rz_21(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46371,10 +46392,10 @@ module qp_table_scale$miss$s_rz$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$21
+endmodule // qp_table_scale_miss_s_rz_21
 
 
-module qp_table_scale$miss$s_rz$22(d,q,clock);
+module qp_table_scale_miss_s_rz_22(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46390,10 +46411,10 @@ module qp_table_scale$miss$s_rz$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$22
+endmodule // qp_table_scale_miss_s_rz_22
 
 
-module qp_table_scale$miss$s_rz$23(d,q,clock);
+module qp_table_scale_miss_s_rz_23(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46409,10 +46430,10 @@ module qp_table_scale$miss$s_rz$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$23
+endmodule // qp_table_scale_miss_s_rz_23
 
 
-module qp_table_scale$miss$s_rz$24(d,q,clock);
+module qp_table_scale_miss_s_rz_24(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46428,10 +46449,10 @@ module qp_table_scale$miss$s_rz$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$24
+endmodule // qp_table_scale_miss_s_rz_24
 
 
-module qp_table_scale$miss$s_rz$25(d,q,clock);
+module qp_table_scale_miss_s_rz_25(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46447,10 +46468,10 @@ module qp_table_scale$miss$s_rz$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$25
+endmodule // qp_table_scale_miss_s_rz_25
 
 
-module qp_table_scale$miss$s_rz$26(d,q,clock);
+module qp_table_scale_miss_s_rz_26(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46466,10 +46487,10 @@ module qp_table_scale$miss$s_rz$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$26
+endmodule // qp_table_scale_miss_s_rz_26
 
 
-module qp_table_scale$miss$s_rz$27(d,q,clock);
+module qp_table_scale_miss_s_rz_27(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46485,10 +46506,10 @@ module qp_table_scale$miss$s_rz$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$27
+endmodule // qp_table_scale_miss_s_rz_27
 
 
-module qp_table_scale$miss$s_rz$28(d,q,clock);
+module qp_table_scale_miss_s_rz_28(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46504,10 +46525,10 @@ module qp_table_scale$miss$s_rz$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$28
+endmodule // qp_table_scale_miss_s_rz_28
 
 
-module qp_table_scale$miss$s_rz$29(d,q,clock);
+module qp_table_scale_miss_s_rz_29(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46523,10 +46544,10 @@ module qp_table_scale$miss$s_rz$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$29
+endmodule // qp_table_scale_miss_s_rz_29
 
 
-module qp_table_scale$miss$s_rz$3(d,q,clock);
+module qp_table_scale_miss_s_rz_3(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46542,10 +46563,10 @@ module qp_table_scale$miss$s_rz$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$3
+endmodule // qp_table_scale_miss_s_rz_3
 
 
-module qp_table_scale$miss$s_rz$30(d,q,clock);
+module qp_table_scale_miss_s_rz_30(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46561,10 +46582,10 @@ module qp_table_scale$miss$s_rz$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$30
+endmodule // qp_table_scale_miss_s_rz_30
 
 
-module qp_table_scale$miss$s_rz$31(d,q,clock);
+module qp_table_scale_miss_s_rz_31(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46580,10 +46601,10 @@ module qp_table_scale$miss$s_rz$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$31
+endmodule // qp_table_scale_miss_s_rz_31
 
 
-module qp_table_scale$miss$s_rz$32(d,q,clock);
+module qp_table_scale_miss_s_rz_32(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46599,10 +46620,10 @@ module qp_table_scale$miss$s_rz$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$32
+endmodule // qp_table_scale_miss_s_rz_32
 
 
-module qp_table_scale$miss$s_rz$33(d,q,clock);
+module qp_table_scale_miss_s_rz_33(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46618,10 +46639,10 @@ module qp_table_scale$miss$s_rz$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$33
+endmodule // qp_table_scale_miss_s_rz_33
 
 
-module qp_table_scale$miss$s_rz$34(d,q,clock);
+module qp_table_scale_miss_s_rz_34(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46637,10 +46658,10 @@ module qp_table_scale$miss$s_rz$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$34
+endmodule // qp_table_scale_miss_s_rz_34
 
 
-module qp_table_scale$miss$s_rz$35(d,q,clock);
+module qp_table_scale_miss_s_rz_35(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46656,10 +46677,10 @@ module qp_table_scale$miss$s_rz$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$35
+endmodule // qp_table_scale_miss_s_rz_35
 
 
-module qp_table_scale$miss$s_rz$36(d,q,clock);
+module qp_table_scale_miss_s_rz_36(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46675,10 +46696,10 @@ module qp_table_scale$miss$s_rz$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$36
+endmodule // qp_table_scale_miss_s_rz_36
 
 
-module qp_table_scale$miss$s_rz$37(d,q,clock);
+module qp_table_scale_miss_s_rz_37(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46694,10 +46715,10 @@ module qp_table_scale$miss$s_rz$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$37
+endmodule // qp_table_scale_miss_s_rz_37
 
 
-module qp_table_scale$miss$s_rz$38(d,q,clock);
+module qp_table_scale_miss_s_rz_38(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46713,10 +46734,10 @@ module qp_table_scale$miss$s_rz$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$38
+endmodule // qp_table_scale_miss_s_rz_38
 
 
-module qp_table_scale$miss$s_rz$39(d,q,clock);
+module qp_table_scale_miss_s_rz_39(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46732,10 +46753,10 @@ module qp_table_scale$miss$s_rz$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$39
+endmodule // qp_table_scale_miss_s_rz_39
 
 
-module qp_table_scale$miss$s_rz$4(d,q,clock);
+module qp_table_scale_miss_s_rz_4(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46751,10 +46772,10 @@ module qp_table_scale$miss$s_rz$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$4
+endmodule // qp_table_scale_miss_s_rz_4
 
 
-module qp_table_scale$miss$s_rz$40(d,q,clock);
+module qp_table_scale_miss_s_rz_40(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46770,10 +46791,10 @@ module qp_table_scale$miss$s_rz$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$40
+endmodule // qp_table_scale_miss_s_rz_40
 
 
-module qp_table_scale$miss$s_rz$41(d,q,clock);
+module qp_table_scale_miss_s_rz_41(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46789,10 +46810,10 @@ module qp_table_scale$miss$s_rz$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$41
+endmodule // qp_table_scale_miss_s_rz_41
 
 
-module qp_table_scale$miss$s_rz$42(d,q,clock);
+module qp_table_scale_miss_s_rz_42(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46808,10 +46829,10 @@ module qp_table_scale$miss$s_rz$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$42
+endmodule // qp_table_scale_miss_s_rz_42
 
 
-module qp_table_scale$miss$s_rz$43(d,q,clock);
+module qp_table_scale_miss_s_rz_43(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46827,10 +46848,10 @@ module qp_table_scale$miss$s_rz$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$43
+endmodule // qp_table_scale_miss_s_rz_43
 
 
-module qp_table_scale$miss$s_rz$44(d,q,clock);
+module qp_table_scale_miss_s_rz_44(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46846,10 +46867,10 @@ module qp_table_scale$miss$s_rz$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$44
+endmodule // qp_table_scale_miss_s_rz_44
 
 
-module qp_table_scale$miss$s_rz$45(d,q,clock);
+module qp_table_scale_miss_s_rz_45(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46865,10 +46886,10 @@ module qp_table_scale$miss$s_rz$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$45
+endmodule // qp_table_scale_miss_s_rz_45
 
 
-module qp_table_scale$miss$s_rz$46(d,q,clock);
+module qp_table_scale_miss_s_rz_46(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46884,10 +46905,10 @@ module qp_table_scale$miss$s_rz$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$46
+endmodule // qp_table_scale_miss_s_rz_46
 
 
-module qp_table_scale$miss$s_rz$47(d,q,clock);
+module qp_table_scale_miss_s_rz_47(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46903,10 +46924,10 @@ module qp_table_scale$miss$s_rz$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$47
+endmodule // qp_table_scale_miss_s_rz_47
 
 
-module qp_table_scale$miss$s_rz$48(d,q,clock);
+module qp_table_scale_miss_s_rz_48(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46922,10 +46943,10 @@ module qp_table_scale$miss$s_rz$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$48
+endmodule // qp_table_scale_miss_s_rz_48
 
 
-module qp_table_scale$miss$s_rz$49(d,q,clock);
+module qp_table_scale_miss_s_rz_49(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46941,10 +46962,10 @@ module qp_table_scale$miss$s_rz$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$49
+endmodule // qp_table_scale_miss_s_rz_49
 
 
-module qp_table_scale$miss$s_rz$5(d,q,clock);
+module qp_table_scale_miss_s_rz_5(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46960,10 +46981,10 @@ module qp_table_scale$miss$s_rz$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$5
+endmodule // qp_table_scale_miss_s_rz_5
 
 
-module qp_table_scale$miss$s_rz$50(d,q,clock);
+module qp_table_scale_miss_s_rz_50(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46979,10 +47000,10 @@ module qp_table_scale$miss$s_rz$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$50
+endmodule // qp_table_scale_miss_s_rz_50
 
 
-module qp_table_scale$miss$s_rz$51(d,q,clock);
+module qp_table_scale_miss_s_rz_51(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -46998,10 +47019,10 @@ module qp_table_scale$miss$s_rz$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$51
+endmodule // qp_table_scale_miss_s_rz_51
 
 
-module qp_table_scale$miss$s_rz$52(d,q,clock);
+module qp_table_scale_miss_s_rz_52(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47017,10 +47038,10 @@ module qp_table_scale$miss$s_rz$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$52
+endmodule // qp_table_scale_miss_s_rz_52
 
 
-module qp_table_scale$miss$s_rz$53(d,q,clock);
+module qp_table_scale_miss_s_rz_53(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47036,10 +47057,10 @@ module qp_table_scale$miss$s_rz$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$53
+endmodule // qp_table_scale_miss_s_rz_53
 
 
-module qp_table_scale$miss$s_rz$54(d,q,clock);
+module qp_table_scale_miss_s_rz_54(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47055,10 +47076,10 @@ module qp_table_scale$miss$s_rz$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$54
+endmodule // qp_table_scale_miss_s_rz_54
 
 
-module qp_table_scale$miss$s_rz$55(d,q,clock);
+module qp_table_scale_miss_s_rz_55(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47074,10 +47095,10 @@ module qp_table_scale$miss$s_rz$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$55
+endmodule // qp_table_scale_miss_s_rz_55
 
 
-module qp_table_scale$miss$s_rz$56(d,q,clock);
+module qp_table_scale_miss_s_rz_56(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47093,10 +47114,10 @@ module qp_table_scale$miss$s_rz$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$56
+endmodule // qp_table_scale_miss_s_rz_56
 
 
-module qp_table_scale$miss$s_rz$57(d,q,clock);
+module qp_table_scale_miss_s_rz_57(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47112,10 +47133,10 @@ module qp_table_scale$miss$s_rz$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$57
+endmodule // qp_table_scale_miss_s_rz_57
 
 
-module qp_table_scale$miss$s_rz$58(d,q,clock);
+module qp_table_scale_miss_s_rz_58(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47131,10 +47152,10 @@ module qp_table_scale$miss$s_rz$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$58
+endmodule // qp_table_scale_miss_s_rz_58
 
 
-module qp_table_scale$miss$s_rz$59(d,q,clock);
+module qp_table_scale_miss_s_rz_59(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47150,10 +47171,10 @@ module qp_table_scale$miss$s_rz$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$59
+endmodule // qp_table_scale_miss_s_rz_59
 
 
-module qp_table_scale$miss$s_rz$6(d,q,clock);
+module qp_table_scale_miss_s_rz_6(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47169,10 +47190,10 @@ module qp_table_scale$miss$s_rz$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$6
+endmodule // qp_table_scale_miss_s_rz_6
 
 
-module qp_table_scale$miss$s_rz$60(d,q,clock);
+module qp_table_scale_miss_s_rz_60(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47188,10 +47209,10 @@ module qp_table_scale$miss$s_rz$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$60
+endmodule // qp_table_scale_miss_s_rz_60
 
 
-module qp_table_scale$miss$s_rz$61(d,q,clock);
+module qp_table_scale_miss_s_rz_61(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47207,10 +47228,10 @@ module qp_table_scale$miss$s_rz$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$61
+endmodule // qp_table_scale_miss_s_rz_61
 
 
-module qp_table_scale$miss$s_rz$62(d,q,clock);
+module qp_table_scale_miss_s_rz_62(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47226,10 +47247,10 @@ module qp_table_scale$miss$s_rz$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$62
+endmodule // qp_table_scale_miss_s_rz_62
 
 
-module qp_table_scale$miss$s_rz$63(d,q,clock);
+module qp_table_scale_miss_s_rz_63(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47245,10 +47266,10 @@ module qp_table_scale$miss$s_rz$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$63
+endmodule // qp_table_scale_miss_s_rz_63
 
 
-module qp_table_scale$miss$s_rz$7(d,q,clock);
+module qp_table_scale_miss_s_rz_7(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47264,10 +47285,10 @@ module qp_table_scale$miss$s_rz$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$7
+endmodule // qp_table_scale_miss_s_rz_7
 
 
-module qp_table_scale$miss$s_rz$8(d,q,clock);
+module qp_table_scale_miss_s_rz_8(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47283,10 +47304,10 @@ module qp_table_scale$miss$s_rz$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$8
+endmodule // qp_table_scale_miss_s_rz_8
 
 
-module qp_table_scale$miss$s_rz$9(d,q,clock);
+module qp_table_scale_miss_s_rz_9(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -47302,10 +47323,10 @@ module qp_table_scale$miss$s_rz$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$s_rz$9
+endmodule // qp_table_scale_miss_s_rz_9
 
 
-module qp_table_scale$miss$same_q(d,q,clock);
+module qp_table_scale_miss_same_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47321,10 +47342,10 @@ module qp_table_scale$miss$same_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$same_q
+endmodule // qp_table_scale_miss_same_q
 
 
-module qp_table_scale$miss$seal$0(d,q,clock);
+module qp_table_scale_miss_seal_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47340,10 +47361,10 @@ module qp_table_scale$miss$seal$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$0
+endmodule // qp_table_scale_miss_seal_0
 
 
-module qp_table_scale$miss$seal$1(d,q,clock);
+module qp_table_scale_miss_seal_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47359,10 +47380,10 @@ module qp_table_scale$miss$seal$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$1
+endmodule // qp_table_scale_miss_seal_1
 
 
-module qp_table_scale$miss$seal$10(d,q,clock);
+module qp_table_scale_miss_seal_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47378,10 +47399,10 @@ module qp_table_scale$miss$seal$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$10
+endmodule // qp_table_scale_miss_seal_10
 
 
-module qp_table_scale$miss$seal$11(d,q,clock);
+module qp_table_scale_miss_seal_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47397,10 +47418,10 @@ module qp_table_scale$miss$seal$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$11
+endmodule // qp_table_scale_miss_seal_11
 
 
-module qp_table_scale$miss$seal$12(d,q,clock);
+module qp_table_scale_miss_seal_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47416,10 +47437,10 @@ module qp_table_scale$miss$seal$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$12
+endmodule // qp_table_scale_miss_seal_12
 
 
-module qp_table_scale$miss$seal$13(d,q,clock);
+module qp_table_scale_miss_seal_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47435,10 +47456,10 @@ module qp_table_scale$miss$seal$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$13
+endmodule // qp_table_scale_miss_seal_13
 
 
-module qp_table_scale$miss$seal$14(d,q,clock);
+module qp_table_scale_miss_seal_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47454,10 +47475,10 @@ module qp_table_scale$miss$seal$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$14
+endmodule // qp_table_scale_miss_seal_14
 
 
-module qp_table_scale$miss$seal$15(d,q,clock);
+module qp_table_scale_miss_seal_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47473,10 +47494,10 @@ module qp_table_scale$miss$seal$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$15
+endmodule // qp_table_scale_miss_seal_15
 
 
-module qp_table_scale$miss$seal$16(d,q,clock);
+module qp_table_scale_miss_seal_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47492,10 +47513,10 @@ module qp_table_scale$miss$seal$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$16
+endmodule // qp_table_scale_miss_seal_16
 
 
-module qp_table_scale$miss$seal$17(d,q,clock);
+module qp_table_scale_miss_seal_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47511,10 +47532,10 @@ module qp_table_scale$miss$seal$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$17
+endmodule // qp_table_scale_miss_seal_17
 
 
-module qp_table_scale$miss$seal$18(d,q,clock);
+module qp_table_scale_miss_seal_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47530,10 +47551,10 @@ module qp_table_scale$miss$seal$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$18
+endmodule // qp_table_scale_miss_seal_18
 
 
-module qp_table_scale$miss$seal$19(d,q,clock);
+module qp_table_scale_miss_seal_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47549,10 +47570,10 @@ module qp_table_scale$miss$seal$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$19
+endmodule // qp_table_scale_miss_seal_19
 
 
-module qp_table_scale$miss$seal$2(d,q,clock);
+module qp_table_scale_miss_seal_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47568,10 +47589,10 @@ module qp_table_scale$miss$seal$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$2
+endmodule // qp_table_scale_miss_seal_2
 
 
-module qp_table_scale$miss$seal$20(d,q,clock);
+module qp_table_scale_miss_seal_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47587,10 +47608,10 @@ module qp_table_scale$miss$seal$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$20
+endmodule // qp_table_scale_miss_seal_20
 
 
-module qp_table_scale$miss$seal$21(d,q,clock);
+module qp_table_scale_miss_seal_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47606,10 +47627,10 @@ module qp_table_scale$miss$seal$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$21
+endmodule // qp_table_scale_miss_seal_21
 
 
-module qp_table_scale$miss$seal$22(d,q,clock);
+module qp_table_scale_miss_seal_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47625,10 +47646,10 @@ module qp_table_scale$miss$seal$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$22
+endmodule // qp_table_scale_miss_seal_22
 
 
-module qp_table_scale$miss$seal$23(d,q,clock);
+module qp_table_scale_miss_seal_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47644,10 +47665,10 @@ module qp_table_scale$miss$seal$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$23
+endmodule // qp_table_scale_miss_seal_23
 
 
-module qp_table_scale$miss$seal$24(d,q,clock);
+module qp_table_scale_miss_seal_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47663,10 +47684,10 @@ module qp_table_scale$miss$seal$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$24
+endmodule // qp_table_scale_miss_seal_24
 
 
-module qp_table_scale$miss$seal$25(d,q,clock);
+module qp_table_scale_miss_seal_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47682,10 +47703,10 @@ module qp_table_scale$miss$seal$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$25
+endmodule // qp_table_scale_miss_seal_25
 
 
-module qp_table_scale$miss$seal$26(d,q,clock);
+module qp_table_scale_miss_seal_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47701,10 +47722,10 @@ module qp_table_scale$miss$seal$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$26
+endmodule // qp_table_scale_miss_seal_26
 
 
-module qp_table_scale$miss$seal$27(d,q,clock);
+module qp_table_scale_miss_seal_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47720,10 +47741,10 @@ module qp_table_scale$miss$seal$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$27
+endmodule // qp_table_scale_miss_seal_27
 
 
-module qp_table_scale$miss$seal$28(d,q,clock);
+module qp_table_scale_miss_seal_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47739,10 +47760,10 @@ module qp_table_scale$miss$seal$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$28
+endmodule // qp_table_scale_miss_seal_28
 
 
-module qp_table_scale$miss$seal$29(d,q,clock);
+module qp_table_scale_miss_seal_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47758,10 +47779,10 @@ module qp_table_scale$miss$seal$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$29
+endmodule // qp_table_scale_miss_seal_29
 
 
-module qp_table_scale$miss$seal$3(d,q,clock);
+module qp_table_scale_miss_seal_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47777,10 +47798,10 @@ module qp_table_scale$miss$seal$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$3
+endmodule // qp_table_scale_miss_seal_3
 
 
-module qp_table_scale$miss$seal$30(d,q,clock);
+module qp_table_scale_miss_seal_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47796,10 +47817,10 @@ module qp_table_scale$miss$seal$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$30
+endmodule // qp_table_scale_miss_seal_30
 
 
-module qp_table_scale$miss$seal$31(d,q,clock);
+module qp_table_scale_miss_seal_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47815,10 +47836,10 @@ module qp_table_scale$miss$seal$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$31
+endmodule // qp_table_scale_miss_seal_31
 
 
-module qp_table_scale$miss$seal$32(d,q,clock);
+module qp_table_scale_miss_seal_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47834,10 +47855,10 @@ module qp_table_scale$miss$seal$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$32
+endmodule // qp_table_scale_miss_seal_32
 
 
-module qp_table_scale$miss$seal$33(d,q,clock);
+module qp_table_scale_miss_seal_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47853,10 +47874,10 @@ module qp_table_scale$miss$seal$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$33
+endmodule // qp_table_scale_miss_seal_33
 
 
-module qp_table_scale$miss$seal$34(d,q,clock);
+module qp_table_scale_miss_seal_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47872,10 +47893,10 @@ module qp_table_scale$miss$seal$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$34
+endmodule // qp_table_scale_miss_seal_34
 
 
-module qp_table_scale$miss$seal$35(d,q,clock);
+module qp_table_scale_miss_seal_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47891,10 +47912,10 @@ module qp_table_scale$miss$seal$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$35
+endmodule // qp_table_scale_miss_seal_35
 
 
-module qp_table_scale$miss$seal$36(d,q,clock);
+module qp_table_scale_miss_seal_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47910,10 +47931,10 @@ module qp_table_scale$miss$seal$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$36
+endmodule // qp_table_scale_miss_seal_36
 
 
-module qp_table_scale$miss$seal$37(d,q,clock);
+module qp_table_scale_miss_seal_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47929,10 +47950,10 @@ module qp_table_scale$miss$seal$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$37
+endmodule // qp_table_scale_miss_seal_37
 
 
-module qp_table_scale$miss$seal$38(d,q,clock);
+module qp_table_scale_miss_seal_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47948,10 +47969,10 @@ module qp_table_scale$miss$seal$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$38
+endmodule // qp_table_scale_miss_seal_38
 
 
-module qp_table_scale$miss$seal$39(d,q,clock);
+module qp_table_scale_miss_seal_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47967,10 +47988,10 @@ module qp_table_scale$miss$seal$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$39
+endmodule // qp_table_scale_miss_seal_39
 
 
-module qp_table_scale$miss$seal$4(d,q,clock);
+module qp_table_scale_miss_seal_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -47986,10 +48007,10 @@ module qp_table_scale$miss$seal$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$4
+endmodule // qp_table_scale_miss_seal_4
 
 
-module qp_table_scale$miss$seal$40(d,q,clock);
+module qp_table_scale_miss_seal_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48005,10 +48026,10 @@ module qp_table_scale$miss$seal$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$40
+endmodule // qp_table_scale_miss_seal_40
 
 
-module qp_table_scale$miss$seal$41(d,q,clock);
+module qp_table_scale_miss_seal_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48024,10 +48045,10 @@ module qp_table_scale$miss$seal$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$41
+endmodule // qp_table_scale_miss_seal_41
 
 
-module qp_table_scale$miss$seal$42(d,q,clock);
+module qp_table_scale_miss_seal_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48043,10 +48064,10 @@ module qp_table_scale$miss$seal$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$42
+endmodule // qp_table_scale_miss_seal_42
 
 
-module qp_table_scale$miss$seal$43(d,q,clock);
+module qp_table_scale_miss_seal_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48062,10 +48083,10 @@ module qp_table_scale$miss$seal$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$43
+endmodule // qp_table_scale_miss_seal_43
 
 
-module qp_table_scale$miss$seal$44(d,q,clock);
+module qp_table_scale_miss_seal_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48081,10 +48102,10 @@ module qp_table_scale$miss$seal$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$44
+endmodule // qp_table_scale_miss_seal_44
 
 
-module qp_table_scale$miss$seal$45(d,q,clock);
+module qp_table_scale_miss_seal_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48100,10 +48121,10 @@ module qp_table_scale$miss$seal$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$45
+endmodule // qp_table_scale_miss_seal_45
 
 
-module qp_table_scale$miss$seal$46(d,q,clock);
+module qp_table_scale_miss_seal_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48119,10 +48140,10 @@ module qp_table_scale$miss$seal$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$46
+endmodule // qp_table_scale_miss_seal_46
 
 
-module qp_table_scale$miss$seal$47(d,q,clock);
+module qp_table_scale_miss_seal_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48138,10 +48159,10 @@ module qp_table_scale$miss$seal$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$47
+endmodule // qp_table_scale_miss_seal_47
 
 
-module qp_table_scale$miss$seal$48(d,q,clock);
+module qp_table_scale_miss_seal_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48157,10 +48178,10 @@ module qp_table_scale$miss$seal$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$48
+endmodule // qp_table_scale_miss_seal_48
 
 
-module qp_table_scale$miss$seal$49(d,q,clock);
+module qp_table_scale_miss_seal_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48176,10 +48197,10 @@ module qp_table_scale$miss$seal$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$49
+endmodule // qp_table_scale_miss_seal_49
 
 
-module qp_table_scale$miss$seal$5(d,q,clock);
+module qp_table_scale_miss_seal_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48195,10 +48216,10 @@ module qp_table_scale$miss$seal$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$5
+endmodule // qp_table_scale_miss_seal_5
 
 
-module qp_table_scale$miss$seal$50(d,q,clock);
+module qp_table_scale_miss_seal_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48214,10 +48235,10 @@ module qp_table_scale$miss$seal$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$50
+endmodule // qp_table_scale_miss_seal_50
 
 
-module qp_table_scale$miss$seal$51(d,q,clock);
+module qp_table_scale_miss_seal_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48233,10 +48254,10 @@ module qp_table_scale$miss$seal$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$51
+endmodule // qp_table_scale_miss_seal_51
 
 
-module qp_table_scale$miss$seal$52(d,q,clock);
+module qp_table_scale_miss_seal_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48252,10 +48273,10 @@ module qp_table_scale$miss$seal$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$52
+endmodule // qp_table_scale_miss_seal_52
 
 
-module qp_table_scale$miss$seal$53(d,q,clock);
+module qp_table_scale_miss_seal_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48271,10 +48292,10 @@ module qp_table_scale$miss$seal$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$53
+endmodule // qp_table_scale_miss_seal_53
 
 
-module qp_table_scale$miss$seal$54(d,q,clock);
+module qp_table_scale_miss_seal_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48290,10 +48311,10 @@ module qp_table_scale$miss$seal$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$54
+endmodule // qp_table_scale_miss_seal_54
 
 
-module qp_table_scale$miss$seal$55(d,q,clock);
+module qp_table_scale_miss_seal_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48309,10 +48330,10 @@ module qp_table_scale$miss$seal$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$55
+endmodule // qp_table_scale_miss_seal_55
 
 
-module qp_table_scale$miss$seal$56(d,q,clock);
+module qp_table_scale_miss_seal_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48328,10 +48349,10 @@ module qp_table_scale$miss$seal$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$56
+endmodule // qp_table_scale_miss_seal_56
 
 
-module qp_table_scale$miss$seal$57(d,q,clock);
+module qp_table_scale_miss_seal_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48347,10 +48368,10 @@ module qp_table_scale$miss$seal$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$57
+endmodule // qp_table_scale_miss_seal_57
 
 
-module qp_table_scale$miss$seal$58(d,q,clock);
+module qp_table_scale_miss_seal_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48366,10 +48387,10 @@ module qp_table_scale$miss$seal$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$58
+endmodule // qp_table_scale_miss_seal_58
 
 
-module qp_table_scale$miss$seal$59(d,q,clock);
+module qp_table_scale_miss_seal_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48385,10 +48406,10 @@ module qp_table_scale$miss$seal$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$59
+endmodule // qp_table_scale_miss_seal_59
 
 
-module qp_table_scale$miss$seal$6(d,q,clock);
+module qp_table_scale_miss_seal_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48404,10 +48425,10 @@ module qp_table_scale$miss$seal$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$6
+endmodule // qp_table_scale_miss_seal_6
 
 
-module qp_table_scale$miss$seal$60(d,q,clock);
+module qp_table_scale_miss_seal_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48423,10 +48444,10 @@ module qp_table_scale$miss$seal$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$60
+endmodule // qp_table_scale_miss_seal_60
 
 
-module qp_table_scale$miss$seal$61(d,q,clock);
+module qp_table_scale_miss_seal_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48442,10 +48463,10 @@ module qp_table_scale$miss$seal$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$61
+endmodule // qp_table_scale_miss_seal_61
 
 
-module qp_table_scale$miss$seal$62(d,q,clock);
+module qp_table_scale_miss_seal_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48461,10 +48482,10 @@ module qp_table_scale$miss$seal$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$62
+endmodule // qp_table_scale_miss_seal_62
 
 
-module qp_table_scale$miss$seal$63(d,q,clock);
+module qp_table_scale_miss_seal_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48480,10 +48501,10 @@ module qp_table_scale$miss$seal$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$63
+endmodule // qp_table_scale_miss_seal_63
 
 
-module qp_table_scale$miss$seal$7(d,q,clock);
+module qp_table_scale_miss_seal_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48499,10 +48520,10 @@ module qp_table_scale$miss$seal$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$7
+endmodule // qp_table_scale_miss_seal_7
 
 
-module qp_table_scale$miss$seal$8(d,q,clock);
+module qp_table_scale_miss_seal_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48518,10 +48539,10 @@ module qp_table_scale$miss$seal$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$8
+endmodule // qp_table_scale_miss_seal_8
 
 
-module qp_table_scale$miss$seal$9(d,q,clock);
+module qp_table_scale_miss_seal_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48537,10 +48558,10 @@ module qp_table_scale$miss$seal$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$seal$9
+endmodule // qp_table_scale_miss_seal_9
 
 
-module qp_table_scale$miss$t_block(d,q,clock);
+module qp_table_scale_miss_t_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -48556,10 +48577,10 @@ module qp_table_scale$miss$t_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_block
+endmodule // qp_table_scale_miss_t_block
 
 
-module qp_table_scale$miss$t_hit(d,q,clock);
+module qp_table_scale_miss_t_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48575,10 +48596,10 @@ module qp_table_scale$miss$t_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_hit
+endmodule // qp_table_scale_miss_t_hit
 
 
-module qp_table_scale$miss$t_mo$0(d,q,clock);
+module qp_table_scale_miss_t_mo_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48594,10 +48615,10 @@ module qp_table_scale$miss$t_mo$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$0
+endmodule // qp_table_scale_miss_t_mo_0
 
 
-module qp_table_scale$miss$t_mo$1(d,q,clock);
+module qp_table_scale_miss_t_mo_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48613,10 +48634,10 @@ module qp_table_scale$miss$t_mo$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$1
+endmodule // qp_table_scale_miss_t_mo_1
 
 
-module qp_table_scale$miss$t_mo$10(d,q,clock);
+module qp_table_scale_miss_t_mo_10(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48632,10 +48653,10 @@ module qp_table_scale$miss$t_mo$10(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$10
+endmodule // qp_table_scale_miss_t_mo_10
 
 
-module qp_table_scale$miss$t_mo$11(d,q,clock);
+module qp_table_scale_miss_t_mo_11(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48651,10 +48672,10 @@ module qp_table_scale$miss$t_mo$11(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$11
+endmodule // qp_table_scale_miss_t_mo_11
 
 
-module qp_table_scale$miss$t_mo$12(d,q,clock);
+module qp_table_scale_miss_t_mo_12(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48670,10 +48691,10 @@ module qp_table_scale$miss$t_mo$12(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$12
+endmodule // qp_table_scale_miss_t_mo_12
 
 
-module qp_table_scale$miss$t_mo$13(d,q,clock);
+module qp_table_scale_miss_t_mo_13(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48689,10 +48710,10 @@ module qp_table_scale$miss$t_mo$13(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$13
+endmodule // qp_table_scale_miss_t_mo_13
 
 
-module qp_table_scale$miss$t_mo$14(d,q,clock);
+module qp_table_scale_miss_t_mo_14(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48708,10 +48729,10 @@ module qp_table_scale$miss$t_mo$14(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$14
+endmodule // qp_table_scale_miss_t_mo_14
 
 
-module qp_table_scale$miss$t_mo$15(d,q,clock);
+module qp_table_scale_miss_t_mo_15(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48727,10 +48748,10 @@ module qp_table_scale$miss$t_mo$15(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$15
+endmodule // qp_table_scale_miss_t_mo_15
 
 
-module qp_table_scale$miss$t_mo$16(d,q,clock);
+module qp_table_scale_miss_t_mo_16(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48746,10 +48767,10 @@ module qp_table_scale$miss$t_mo$16(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$16
+endmodule // qp_table_scale_miss_t_mo_16
 
 
-module qp_table_scale$miss$t_mo$17(d,q,clock);
+module qp_table_scale_miss_t_mo_17(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48765,10 +48786,10 @@ module qp_table_scale$miss$t_mo$17(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$17
+endmodule // qp_table_scale_miss_t_mo_17
 
 
-module qp_table_scale$miss$t_mo$18(d,q,clock);
+module qp_table_scale_miss_t_mo_18(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48784,10 +48805,10 @@ module qp_table_scale$miss$t_mo$18(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$18
+endmodule // qp_table_scale_miss_t_mo_18
 
 
-module qp_table_scale$miss$t_mo$19(d,q,clock);
+module qp_table_scale_miss_t_mo_19(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48803,10 +48824,10 @@ module qp_table_scale$miss$t_mo$19(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$19
+endmodule // qp_table_scale_miss_t_mo_19
 
 
-module qp_table_scale$miss$t_mo$2(d,q,clock);
+module qp_table_scale_miss_t_mo_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48822,10 +48843,10 @@ module qp_table_scale$miss$t_mo$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$2
+endmodule // qp_table_scale_miss_t_mo_2
 
 
-module qp_table_scale$miss$t_mo$20(d,q,clock);
+module qp_table_scale_miss_t_mo_20(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48841,10 +48862,10 @@ module qp_table_scale$miss$t_mo$20(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$20
+endmodule // qp_table_scale_miss_t_mo_20
 
 
-module qp_table_scale$miss$t_mo$21(d,q,clock);
+module qp_table_scale_miss_t_mo_21(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48860,10 +48881,10 @@ module qp_table_scale$miss$t_mo$21(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$21
+endmodule // qp_table_scale_miss_t_mo_21
 
 
-module qp_table_scale$miss$t_mo$22(d,q,clock);
+module qp_table_scale_miss_t_mo_22(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48879,10 +48900,10 @@ module qp_table_scale$miss$t_mo$22(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$22
+endmodule // qp_table_scale_miss_t_mo_22
 
 
-module qp_table_scale$miss$t_mo$23(d,q,clock);
+module qp_table_scale_miss_t_mo_23(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48898,10 +48919,10 @@ module qp_table_scale$miss$t_mo$23(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$23
+endmodule // qp_table_scale_miss_t_mo_23
 
 
-module qp_table_scale$miss$t_mo$24(d,q,clock);
+module qp_table_scale_miss_t_mo_24(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48917,10 +48938,10 @@ module qp_table_scale$miss$t_mo$24(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$24
+endmodule // qp_table_scale_miss_t_mo_24
 
 
-module qp_table_scale$miss$t_mo$25(d,q,clock);
+module qp_table_scale_miss_t_mo_25(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48936,10 +48957,10 @@ module qp_table_scale$miss$t_mo$25(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$25
+endmodule // qp_table_scale_miss_t_mo_25
 
 
-module qp_table_scale$miss$t_mo$26(d,q,clock);
+module qp_table_scale_miss_t_mo_26(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48955,10 +48976,10 @@ module qp_table_scale$miss$t_mo$26(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$26
+endmodule // qp_table_scale_miss_t_mo_26
 
 
-module qp_table_scale$miss$t_mo$27(d,q,clock);
+module qp_table_scale_miss_t_mo_27(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48974,10 +48995,10 @@ module qp_table_scale$miss$t_mo$27(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$27
+endmodule // qp_table_scale_miss_t_mo_27
 
 
-module qp_table_scale$miss$t_mo$28(d,q,clock);
+module qp_table_scale_miss_t_mo_28(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -48993,10 +49014,10 @@ module qp_table_scale$miss$t_mo$28(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$28
+endmodule // qp_table_scale_miss_t_mo_28
 
 
-module qp_table_scale$miss$t_mo$29(d,q,clock);
+module qp_table_scale_miss_t_mo_29(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49012,10 +49033,10 @@ module qp_table_scale$miss$t_mo$29(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$29
+endmodule // qp_table_scale_miss_t_mo_29
 
 
-module qp_table_scale$miss$t_mo$3(d,q,clock);
+module qp_table_scale_miss_t_mo_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49031,10 +49052,10 @@ module qp_table_scale$miss$t_mo$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$3
+endmodule // qp_table_scale_miss_t_mo_3
 
 
-module qp_table_scale$miss$t_mo$30(d,q,clock);
+module qp_table_scale_miss_t_mo_30(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49050,10 +49071,10 @@ module qp_table_scale$miss$t_mo$30(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$30
+endmodule // qp_table_scale_miss_t_mo_30
 
 
-module qp_table_scale$miss$t_mo$31(d,q,clock);
+module qp_table_scale_miss_t_mo_31(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49069,10 +49090,10 @@ module qp_table_scale$miss$t_mo$31(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$31
+endmodule // qp_table_scale_miss_t_mo_31
 
 
-module qp_table_scale$miss$t_mo$32(d,q,clock);
+module qp_table_scale_miss_t_mo_32(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49088,10 +49109,10 @@ module qp_table_scale$miss$t_mo$32(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$32
+endmodule // qp_table_scale_miss_t_mo_32
 
 
-module qp_table_scale$miss$t_mo$33(d,q,clock);
+module qp_table_scale_miss_t_mo_33(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49107,10 +49128,10 @@ module qp_table_scale$miss$t_mo$33(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$33
+endmodule // qp_table_scale_miss_t_mo_33
 
 
-module qp_table_scale$miss$t_mo$34(d,q,clock);
+module qp_table_scale_miss_t_mo_34(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49126,10 +49147,10 @@ module qp_table_scale$miss$t_mo$34(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$34
+endmodule // qp_table_scale_miss_t_mo_34
 
 
-module qp_table_scale$miss$t_mo$35(d,q,clock);
+module qp_table_scale_miss_t_mo_35(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49145,10 +49166,10 @@ module qp_table_scale$miss$t_mo$35(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$35
+endmodule // qp_table_scale_miss_t_mo_35
 
 
-module qp_table_scale$miss$t_mo$36(d,q,clock);
+module qp_table_scale_miss_t_mo_36(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49164,10 +49185,10 @@ module qp_table_scale$miss$t_mo$36(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$36
+endmodule // qp_table_scale_miss_t_mo_36
 
 
-module qp_table_scale$miss$t_mo$37(d,q,clock);
+module qp_table_scale_miss_t_mo_37(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49183,10 +49204,10 @@ module qp_table_scale$miss$t_mo$37(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$37
+endmodule // qp_table_scale_miss_t_mo_37
 
 
-module qp_table_scale$miss$t_mo$38(d,q,clock);
+module qp_table_scale_miss_t_mo_38(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49202,10 +49223,10 @@ module qp_table_scale$miss$t_mo$38(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$38
+endmodule // qp_table_scale_miss_t_mo_38
 
 
-module qp_table_scale$miss$t_mo$39(d,q,clock);
+module qp_table_scale_miss_t_mo_39(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49221,10 +49242,10 @@ module qp_table_scale$miss$t_mo$39(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$39
+endmodule // qp_table_scale_miss_t_mo_39
 
 
-module qp_table_scale$miss$t_mo$4(d,q,clock);
+module qp_table_scale_miss_t_mo_4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49240,10 +49261,10 @@ module qp_table_scale$miss$t_mo$4(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$4
+endmodule // qp_table_scale_miss_t_mo_4
 
 
-module qp_table_scale$miss$t_mo$40(d,q,clock);
+module qp_table_scale_miss_t_mo_40(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49259,10 +49280,10 @@ module qp_table_scale$miss$t_mo$40(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$40
+endmodule // qp_table_scale_miss_t_mo_40
 
 
-module qp_table_scale$miss$t_mo$41(d,q,clock);
+module qp_table_scale_miss_t_mo_41(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49278,10 +49299,10 @@ module qp_table_scale$miss$t_mo$41(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$41
+endmodule // qp_table_scale_miss_t_mo_41
 
 
-module qp_table_scale$miss$t_mo$42(d,q,clock);
+module qp_table_scale_miss_t_mo_42(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49297,10 +49318,10 @@ module qp_table_scale$miss$t_mo$42(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$42
+endmodule // qp_table_scale_miss_t_mo_42
 
 
-module qp_table_scale$miss$t_mo$43(d,q,clock);
+module qp_table_scale_miss_t_mo_43(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49316,10 +49337,10 @@ module qp_table_scale$miss$t_mo$43(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$43
+endmodule // qp_table_scale_miss_t_mo_43
 
 
-module qp_table_scale$miss$t_mo$44(d,q,clock);
+module qp_table_scale_miss_t_mo_44(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49335,10 +49356,10 @@ module qp_table_scale$miss$t_mo$44(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$44
+endmodule // qp_table_scale_miss_t_mo_44
 
 
-module qp_table_scale$miss$t_mo$45(d,q,clock);
+module qp_table_scale_miss_t_mo_45(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49354,10 +49375,10 @@ module qp_table_scale$miss$t_mo$45(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$45
+endmodule // qp_table_scale_miss_t_mo_45
 
 
-module qp_table_scale$miss$t_mo$46(d,q,clock);
+module qp_table_scale_miss_t_mo_46(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49373,10 +49394,10 @@ module qp_table_scale$miss$t_mo$46(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$46
+endmodule // qp_table_scale_miss_t_mo_46
 
 
-module qp_table_scale$miss$t_mo$47(d,q,clock);
+module qp_table_scale_miss_t_mo_47(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49392,10 +49413,10 @@ module qp_table_scale$miss$t_mo$47(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$47
+endmodule // qp_table_scale_miss_t_mo_47
 
 
-module qp_table_scale$miss$t_mo$48(d,q,clock);
+module qp_table_scale_miss_t_mo_48(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49411,10 +49432,10 @@ module qp_table_scale$miss$t_mo$48(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$48
+endmodule // qp_table_scale_miss_t_mo_48
 
 
-module qp_table_scale$miss$t_mo$49(d,q,clock);
+module qp_table_scale_miss_t_mo_49(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49430,10 +49451,10 @@ module qp_table_scale$miss$t_mo$49(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$49
+endmodule // qp_table_scale_miss_t_mo_49
 
 
-module qp_table_scale$miss$t_mo$5(d,q,clock);
+module qp_table_scale_miss_t_mo_5(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49449,10 +49470,10 @@ module qp_table_scale$miss$t_mo$5(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$5
+endmodule // qp_table_scale_miss_t_mo_5
 
 
-module qp_table_scale$miss$t_mo$50(d,q,clock);
+module qp_table_scale_miss_t_mo_50(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49468,10 +49489,10 @@ module qp_table_scale$miss$t_mo$50(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$50
+endmodule // qp_table_scale_miss_t_mo_50
 
 
-module qp_table_scale$miss$t_mo$51(d,q,clock);
+module qp_table_scale_miss_t_mo_51(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49487,10 +49508,10 @@ module qp_table_scale$miss$t_mo$51(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$51
+endmodule // qp_table_scale_miss_t_mo_51
 
 
-module qp_table_scale$miss$t_mo$52(d,q,clock);
+module qp_table_scale_miss_t_mo_52(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49506,10 +49527,10 @@ module qp_table_scale$miss$t_mo$52(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$52
+endmodule // qp_table_scale_miss_t_mo_52
 
 
-module qp_table_scale$miss$t_mo$53(d,q,clock);
+module qp_table_scale_miss_t_mo_53(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49525,10 +49546,10 @@ module qp_table_scale$miss$t_mo$53(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$53
+endmodule // qp_table_scale_miss_t_mo_53
 
 
-module qp_table_scale$miss$t_mo$54(d,q,clock);
+module qp_table_scale_miss_t_mo_54(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49544,10 +49565,10 @@ module qp_table_scale$miss$t_mo$54(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$54
+endmodule // qp_table_scale_miss_t_mo_54
 
 
-module qp_table_scale$miss$t_mo$55(d,q,clock);
+module qp_table_scale_miss_t_mo_55(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49563,10 +49584,10 @@ module qp_table_scale$miss$t_mo$55(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$55
+endmodule // qp_table_scale_miss_t_mo_55
 
 
-module qp_table_scale$miss$t_mo$56(d,q,clock);
+module qp_table_scale_miss_t_mo_56(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49582,10 +49603,10 @@ module qp_table_scale$miss$t_mo$56(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$56
+endmodule // qp_table_scale_miss_t_mo_56
 
 
-module qp_table_scale$miss$t_mo$57(d,q,clock);
+module qp_table_scale_miss_t_mo_57(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49601,10 +49622,10 @@ module qp_table_scale$miss$t_mo$57(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$57
+endmodule // qp_table_scale_miss_t_mo_57
 
 
-module qp_table_scale$miss$t_mo$58(d,q,clock);
+module qp_table_scale_miss_t_mo_58(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49620,10 +49641,10 @@ module qp_table_scale$miss$t_mo$58(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$58
+endmodule // qp_table_scale_miss_t_mo_58
 
 
-module qp_table_scale$miss$t_mo$59(d,q,clock);
+module qp_table_scale_miss_t_mo_59(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49639,10 +49660,10 @@ module qp_table_scale$miss$t_mo$59(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$59
+endmodule // qp_table_scale_miss_t_mo_59
 
 
-module qp_table_scale$miss$t_mo$6(d,q,clock);
+module qp_table_scale_miss_t_mo_6(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49658,10 +49679,10 @@ module qp_table_scale$miss$t_mo$6(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$6
+endmodule // qp_table_scale_miss_t_mo_6
 
 
-module qp_table_scale$miss$t_mo$60(d,q,clock);
+module qp_table_scale_miss_t_mo_60(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49677,10 +49698,10 @@ module qp_table_scale$miss$t_mo$60(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$60
+endmodule // qp_table_scale_miss_t_mo_60
 
 
-module qp_table_scale$miss$t_mo$61(d,q,clock);
+module qp_table_scale_miss_t_mo_61(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49696,10 +49717,10 @@ module qp_table_scale$miss$t_mo$61(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$61
+endmodule // qp_table_scale_miss_t_mo_61
 
 
-module qp_table_scale$miss$t_mo$62(d,q,clock);
+module qp_table_scale_miss_t_mo_62(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49715,10 +49736,10 @@ module qp_table_scale$miss$t_mo$62(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$62
+endmodule // qp_table_scale_miss_t_mo_62
 
 
-module qp_table_scale$miss$t_mo$63(d,q,clock);
+module qp_table_scale_miss_t_mo_63(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49734,10 +49755,10 @@ module qp_table_scale$miss$t_mo$63(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$63
+endmodule // qp_table_scale_miss_t_mo_63
 
 
-module qp_table_scale$miss$t_mo$7(d,q,clock);
+module qp_table_scale_miss_t_mo_7(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49753,10 +49774,10 @@ module qp_table_scale$miss$t_mo$7(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$7
+endmodule // qp_table_scale_miss_t_mo_7
 
 
-module qp_table_scale$miss$t_mo$8(d,q,clock);
+module qp_table_scale_miss_t_mo_8(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49772,10 +49793,10 @@ module qp_table_scale$miss$t_mo$8(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$8
+endmodule // qp_table_scale_miss_t_mo_8
 
 
-module qp_table_scale$miss$t_mo$9(d,q,clock);
+module qp_table_scale_miss_t_mo_9(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49791,10 +49812,10 @@ module qp_table_scale$miss$t_mo$9(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_mo$9
+endmodule // qp_table_scale_miss_t_mo_9
 
 
-module qp_table_scale$miss$t_port(d,q,clock);
+module qp_table_scale_miss_t_port(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -49810,10 +49831,10 @@ module qp_table_scale$miss$t_port(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_port
+endmodule // qp_table_scale_miss_t_port
 
 
-module qp_table_scale$miss$t_valid(d,q,clock);
+module qp_table_scale_miss_t_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49829,10 +49850,10 @@ module qp_table_scale$miss$t_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$t_valid
+endmodule // qp_table_scale_miss_t_valid
 
 
-module qp_table_scale$miss$took(d,q,clock);
+module qp_table_scale_miss_took(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -49848,10 +49869,10 @@ module qp_table_scale$miss$took(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$took
+endmodule // qp_table_scale_miss_took
 
 
-module qp_table_scale$miss$w_ptr(d,q,clock);
+module qp_table_scale_miss_w_ptr(d,q,clock);
     
     // Module arguments
     input wire  [8:0] d;
@@ -49867,10 +49888,10 @@ module qp_table_scale$miss$w_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$miss$w_ptr
+endmodule // qp_table_scale_miss_w_ptr
 
 
-module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -50109,7 +50130,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_scale$pipe_rx$ram ram(
+    qp_table_scale_pipe_rx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -50117,7 +50138,7 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_scale$pipe_rx$queue queue(
+    qp_table_scale_pipe_rx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -50127,14 +50148,14 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_scale$pipe_rx$counters counters(
+    qp_table_scale_pipe_rx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_scale$pipe_rx$caches$0 caches$0(
+    qp_table_scale_pipe_rx_caches_0 caches_0(
         .clock(caches$0$clock),
         .rst(caches$0$rst),
         .rd_qpn(caches$0$rd_qpn),
@@ -50176,77 +50197,77 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         .hit(caches$0$hit),
         .miss(caches$0$miss)
     );
-    qp_table_scale$pipe_rx$s1_valid s1_valid(
+    qp_table_scale_pipe_rx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_scale$pipe_rx$s1_qpn s1_qpn(
+    qp_table_scale_pipe_rx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_scale$pipe_rx$s1_tag s1_tag(
+    qp_table_scale_pipe_rx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_scale$pipe_rx$s2_valid s2_valid(
+    qp_table_scale_pipe_rx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_scale$pipe_rx$s2_qpn s2_qpn(
+    qp_table_scale_pipe_rx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_scale$pipe_rx$s2_tag s2_tag(
+    qp_table_scale_pipe_rx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_scale$pipe_rx$s2_pre s2_pre(
+    qp_table_scale_pipe_rx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_scale$pipe_rx$s2_oor s2_oor(
+    qp_table_scale_pipe_rx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_scale$pipe_rx$s3_valid s3_valid(
+    qp_table_scale_pipe_rx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_scale$pipe_rx$s3_lookup s3_lookup(
+    qp_table_scale_pipe_rx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_scale$pipe_rx$s3_words s3_words(
+    qp_table_scale_pipe_rx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_scale$pipe_rx$flight flight(
+    qp_table_scale_pipe_rx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_scale$pipe_rx$room room(
+    qp_table_scale_pipe_rx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_scale$pipe_rx$d3_valid d3_valid(
+    qp_table_scale_pipe_rx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_scale$pipe_rx$d3_addr d3_addr(
+    qp_table_scale_pipe_rx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -50493,10 +50514,10 @@ module qp_table_scale$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
         end
     end
     
-endmodule // qp_table_scale$pipe_rx
+endmodule // qp_table_scale_pipe_rx
 
 
-module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale_pipe_rx_caches_0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -50695,7 +50716,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  unused_counts;
     
     // Sub module instances
-    qp_table_scale$pipe_rx$caches$0$tags tags(
+    qp_table_scale_pipe_rx_caches_0_tags tags(
         .clock(tags$clock),
         .read_address(tags$read_address),
         .read_data(tags$read_data),
@@ -50703,7 +50724,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .write_address(tags$write_address),
         .write_data(tags$write_data)
     );
-    qp_table_scale$pipe_rx$caches$0$data_ram data_ram(
+    qp_table_scale_pipe_rx_caches_0_data_ram data_ram(
         .clock(data_ram$clock),
         .read_address(data_ram$read_address),
         .read_data(data_ram$read_data),
@@ -50711,7 +50732,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .write_address(data_ram$write_address),
         .write_data(data_ram$write_data)
     );
-    qp_table_scale$pipe_rx$caches$0$wq wq(
+    qp_table_scale_pipe_rx_caches_0_wq wq(
         .clock(wq$clock),
         .rst(wq$rst),
         .in_valid(wq$in_valid),
@@ -50721,7 +50742,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .data_out(wq$data_out),
         .count(wq$count)
     );
-    qp_table_scale$pipe_rx$caches$0$mreqs mreqs(
+    qp_table_scale_pipe_rx_caches_0_mreqs mreqs(
         .clock(mreqs$clock),
         .rst(mreqs$rst),
         .in_valid(mreqs$in_valid),
@@ -50731,7 +50752,7 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .data_out(mreqs$data_out),
         .count(mreqs$count)
     );
-    qp_table_scale$pipe_rx$caches$0$slots slots(
+    qp_table_scale_pipe_rx_caches_0_slots slots(
         .clock(slots$clock),
         .rst(slots$rst),
         .in_valid(slots$in_valid),
@@ -50743,97 +50764,97 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .next_valid(slots$next_valid),
         .data_next(slots$data_next)
     );
-    qp_table_scale$pipe_rx$caches$0$s_pop s_pop(
+    qp_table_scale_pipe_rx_caches_0_s_pop s_pop(
         .d(s_pop$d),
         .q(s_pop$q),
         .clock(s_pop$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$s_had1 s_had1(
+    qp_table_scale_pipe_rx_caches_0_s_had1 s_had1(
         .d(s_had1$d),
         .q(s_had1$q),
         .clock(s_had1$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$s_had2 s_had2(
+    qp_table_scale_pipe_rx_caches_0_s_had2 s_had2(
         .d(s_had2$d),
         .q(s_had2$q),
         .clock(s_had2$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d1_valid d1_valid(
+    qp_table_scale_pipe_rx_caches_0_d1_valid d1_valid(
         .d(d1_valid$d),
         .q(d1_valid$q),
         .clock(d1_valid$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d1_lookup d1_lookup(
+    qp_table_scale_pipe_rx_caches_0_d1_lookup d1_lookup(
         .d(d1_lookup$d),
         .q(d1_lookup$q),
         .clock(d1_lookup$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d1_err d1_err(
+    qp_table_scale_pipe_rx_caches_0_d1_err d1_err(
         .d(d1_err$d),
         .q(d1_err$q),
         .clock(d1_err$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d2_valid d2_valid(
+    qp_table_scale_pipe_rx_caches_0_d2_valid d2_valid(
         .d(d2_valid$d),
         .q(d2_valid$q),
         .clock(d2_valid$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d2_lookup d2_lookup(
+    qp_table_scale_pipe_rx_caches_0_d2_lookup d2_lookup(
         .d(d2_lookup$d),
         .q(d2_lookup$q),
         .clock(d2_lookup$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$d2_err d2_err(
+    qp_table_scale_pipe_rx_caches_0_d2_err d2_err(
         .d(d2_err$d),
         .q(d2_err$q),
         .clock(d2_err$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_valid e_valid(
+    qp_table_scale_pipe_rx_caches_0_e_valid e_valid(
         .d(e_valid$d),
         .q(e_valid$q),
         .clock(e_valid$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_lookup e_lookup(
+    qp_table_scale_pipe_rx_caches_0_e_lookup e_lookup(
         .d(e_lookup$d),
         .q(e_lookup$q),
         .clock(e_lookup$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_oor e_oor(
+    qp_table_scale_pipe_rx_caches_0_e_oor e_oor(
         .d(e_oor$d),
         .q(e_oor$q),
         .clock(e_oor$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_live e_live(
+    qp_table_scale_pipe_rx_caches_0_e_live e_live(
         .d(e_live$d),
         .q(e_live$q),
         .clock(e_live$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_hit e_hit(
+    qp_table_scale_pipe_rx_caches_0_e_hit e_hit(
         .d(e_hit$d),
         .q(e_hit$q),
         .clock(e_hit$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_present e_present(
+    qp_table_scale_pipe_rx_caches_0_e_present e_present(
         .d(e_present$d),
         .q(e_present$q),
         .clock(e_present$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_word e_word(
+    qp_table_scale_pipe_rx_caches_0_e_word e_word(
         .d(e_word$d),
         .q(e_word$q),
         .clock(e_word$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$e_block e_block(
+    qp_table_scale_pipe_rx_caches_0_e_block e_block(
         .d(e_block$d),
         .q(e_block$q),
         .clock(e_block$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$r_valid r_valid(
+    qp_table_scale_pipe_rx_caches_0_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table_scale$pipe_rx$caches$0$r_slot r_slot(
+    qp_table_scale_pipe_rx_caches_0_r_slot r_slot(
         .d(r_slot$d),
         .q(r_slot$q),
         .clock(r_slot$clock)
@@ -51030,10 +51051,10 @@ module qp_table_scale$pipe_rx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         end
     end
     
-endmodule // qp_table_scale$pipe_rx$caches$0
+endmodule // qp_table_scale_pipe_rx_caches_0
 
 
-module qp_table_scale$pipe_rx$caches$0$d1_err(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d1_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51049,10 +51070,10 @@ module qp_table_scale$pipe_rx$caches$0$d1_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d1_err
+endmodule // qp_table_scale_pipe_rx_caches_0_d1_err
 
 
-module qp_table_scale$pipe_rx$caches$0$d1_lookup(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d1_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -51068,10 +51089,10 @@ module qp_table_scale$pipe_rx$caches$0$d1_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d1_lookup
+endmodule // qp_table_scale_pipe_rx_caches_0_d1_lookup
 
 
-module qp_table_scale$pipe_rx$caches$0$d1_valid(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51087,10 +51108,10 @@ module qp_table_scale$pipe_rx$caches$0$d1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d1_valid
+endmodule // qp_table_scale_pipe_rx_caches_0_d1_valid
 
 
-module qp_table_scale$pipe_rx$caches$0$d2_err(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d2_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51106,10 +51127,10 @@ module qp_table_scale$pipe_rx$caches$0$d2_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d2_err
+endmodule // qp_table_scale_pipe_rx_caches_0_d2_err
 
 
-module qp_table_scale$pipe_rx$caches$0$d2_lookup(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d2_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -51125,10 +51146,10 @@ module qp_table_scale$pipe_rx$caches$0$d2_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d2_lookup
+endmodule // qp_table_scale_pipe_rx_caches_0_d2_lookup
 
 
-module qp_table_scale$pipe_rx$caches$0$d2_valid(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_d2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51144,10 +51165,10 @@ module qp_table_scale$pipe_rx$caches$0$d2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$d2_valid
+endmodule // qp_table_scale_pipe_rx_caches_0_d2_valid
 
 
-module qp_table_scale$pipe_rx$caches$0$data_ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_rx_caches_0_data_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -51186,10 +51207,10 @@ module qp_table_scale$pipe_rx$caches$0$data_ram(clock,read_address,read_data,wri
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$caches$0$data_ram
+endmodule // qp_table_scale_pipe_rx_caches_0_data_ram
 
 
-module qp_table_scale$pipe_rx$caches$0$e_block(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -51205,10 +51226,10 @@ module qp_table_scale$pipe_rx$caches$0$e_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_block
+endmodule // qp_table_scale_pipe_rx_caches_0_e_block
 
 
-module qp_table_scale$pipe_rx$caches$0$e_hit(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51224,10 +51245,10 @@ module qp_table_scale$pipe_rx$caches$0$e_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_hit
+endmodule // qp_table_scale_pipe_rx_caches_0_e_hit
 
 
-module qp_table_scale$pipe_rx$caches$0$e_live(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_live(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51243,10 +51264,10 @@ module qp_table_scale$pipe_rx$caches$0$e_live(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_live
+endmodule // qp_table_scale_pipe_rx_caches_0_e_live
 
 
-module qp_table_scale$pipe_rx$caches$0$e_lookup(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -51262,10 +51283,10 @@ module qp_table_scale$pipe_rx$caches$0$e_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_lookup
+endmodule // qp_table_scale_pipe_rx_caches_0_e_lookup
 
 
-module qp_table_scale$pipe_rx$caches$0$e_oor(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51281,10 +51302,10 @@ module qp_table_scale$pipe_rx$caches$0$e_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_oor
+endmodule // qp_table_scale_pipe_rx_caches_0_e_oor
 
 
-module qp_table_scale$pipe_rx$caches$0$e_present(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_present(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51300,10 +51321,10 @@ module qp_table_scale$pipe_rx$caches$0$e_present(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_present
+endmodule // qp_table_scale_pipe_rx_caches_0_e_present
 
 
-module qp_table_scale$pipe_rx$caches$0$e_valid(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51319,10 +51340,10 @@ module qp_table_scale$pipe_rx$caches$0$e_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_valid
+endmodule // qp_table_scale_pipe_rx_caches_0_e_valid
 
 
-module qp_table_scale$pipe_rx$caches$0$e_word(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_e_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -51338,10 +51359,10 @@ module qp_table_scale$pipe_rx$caches$0$e_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$e_word
+endmodule // qp_table_scale_pipe_rx_caches_0_e_word
 
 
-module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -51455,10 +51476,10 @@ module qp_table_scale$pipe_rx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$caches$0$mreqs
+endmodule // qp_table_scale_pipe_rx_caches_0_mreqs
 
 
-module qp_table_scale$pipe_rx$caches$0$r_slot(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_r_slot(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -51474,10 +51495,10 @@ module qp_table_scale$pipe_rx$caches$0$r_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$r_slot
+endmodule // qp_table_scale_pipe_rx_caches_0_r_slot
 
 
-module qp_table_scale$pipe_rx$caches$0$r_valid(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51493,10 +51514,10 @@ module qp_table_scale$pipe_rx$caches$0$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$r_valid
+endmodule // qp_table_scale_pipe_rx_caches_0_r_valid
 
 
-module qp_table_scale$pipe_rx$caches$0$s_had1(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_s_had1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51512,10 +51533,10 @@ module qp_table_scale$pipe_rx$caches$0$s_had1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$s_had1
+endmodule // qp_table_scale_pipe_rx_caches_0_s_had1
 
 
-module qp_table_scale$pipe_rx$caches$0$s_had2(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_s_had2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51531,10 +51552,10 @@ module qp_table_scale$pipe_rx$caches$0$s_had2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$s_had2
+endmodule // qp_table_scale_pipe_rx_caches_0_s_had2
 
 
-module qp_table_scale$pipe_rx$caches$0$s_pop(d,q,clock);
+module qp_table_scale_pipe_rx_caches_0_s_pop(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51550,10 +51571,10 @@ module qp_table_scale$pipe_rx$caches$0$s_pop(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$caches$0$s_pop
+endmodule // qp_table_scale_pipe_rx_caches_0_s_pop
 
 
-module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
+module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
     
     // Module arguments
     input wire  clock;
@@ -51673,10 +51694,10 @@ module qp_table_scale$pipe_rx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // The word after the head: the buffer's slot after the head, or the read in flight.
     always @(*) next_valid = fill >= 10'd2;
     always @(*) data_next = (occ >= 2'd2) ? ((rp == 2'd0) ? ob1 : ((rp == 2'd1) ? ob2 : ob0)) : rd_data;
-endmodule // qp_table_scale$pipe_rx$caches$0$slots
+endmodule // qp_table_scale_pipe_rx_caches_0_slots
 
 
-module qp_table_scale$pipe_rx$caches$0$tags(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_rx_caches_0_tags(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -51715,10 +51736,10 @@ module qp_table_scale$pipe_rx$caches$0$tags(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$caches$0$tags
+endmodule // qp_table_scale_pipe_rx_caches_0_tags
 
 
-module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -51832,10 +51853,10 @@ module qp_table_scale$pipe_rx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$caches$0$wq
+endmodule // qp_table_scale_pipe_rx_caches_0_wq
 
 
-module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
+module qp_table_scale_pipe_rx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -51867,17 +51888,17 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_scale$pipe_rx$counters$cnt cnt(
+    qp_table_scale_pipe_rx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_scale$pipe_rx$counters$fire_q fire_q(
+    qp_table_scale_pipe_rx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_scale$pipe_rx$counters$status_q status_q(
+    qp_table_scale_pipe_rx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -51921,10 +51942,10 @@ module qp_table_scale$pipe_rx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_scale$pipe_rx$counters
+endmodule // qp_table_scale_pipe_rx_counters
 
 
-module qp_table_scale$pipe_rx$counters$cnt(d,q,clock);
+module qp_table_scale_pipe_rx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -51940,10 +51961,10 @@ module qp_table_scale$pipe_rx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$counters$cnt
+endmodule // qp_table_scale_pipe_rx_counters_cnt
 
 
-module qp_table_scale$pipe_rx$counters$fire_q(d,q,clock);
+module qp_table_scale_pipe_rx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -51959,10 +51980,10 @@ module qp_table_scale$pipe_rx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$counters$fire_q
+endmodule // qp_table_scale_pipe_rx_counters_fire_q
 
 
-module qp_table_scale$pipe_rx$counters$status_q(d,q,clock);
+module qp_table_scale_pipe_rx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -51978,10 +51999,10 @@ module qp_table_scale$pipe_rx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$counters$status_q
+endmodule // qp_table_scale_pipe_rx_counters_status_q
 
 
-module qp_table_scale$pipe_rx$d3_addr(d,q,clock);
+module qp_table_scale_pipe_rx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -51997,10 +52018,10 @@ module qp_table_scale$pipe_rx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$d3_addr
+endmodule // qp_table_scale_pipe_rx_d3_addr
 
 
-module qp_table_scale$pipe_rx$d3_valid(d,q,clock);
+module qp_table_scale_pipe_rx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52016,10 +52037,10 @@ module qp_table_scale$pipe_rx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$d3_valid
+endmodule // qp_table_scale_pipe_rx_d3_valid
 
 
-module qp_table_scale$pipe_rx$flight(d,q,clock);
+module qp_table_scale_pipe_rx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -52035,10 +52056,10 @@ module qp_table_scale$pipe_rx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$flight
+endmodule // qp_table_scale_pipe_rx_flight
 
 
-module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_rx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -52112,10 +52133,10 @@ module qp_table_scale$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$queue
+endmodule // qp_table_scale_pipe_rx_queue
 
 
-module qp_table_scale$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_rx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -52154,10 +52175,10 @@ module qp_table_scale$pipe_rx$ram(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_rx$ram
+endmodule // qp_table_scale_pipe_rx_ram
 
 
-module qp_table_scale$pipe_rx$room(d,q,clock);
+module qp_table_scale_pipe_rx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52173,10 +52194,10 @@ module qp_table_scale$pipe_rx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$room
+endmodule // qp_table_scale_pipe_rx_room
 
 
-module qp_table_scale$pipe_rx$s1_qpn(d,q,clock);
+module qp_table_scale_pipe_rx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -52192,10 +52213,10 @@ module qp_table_scale$pipe_rx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s1_qpn
+endmodule // qp_table_scale_pipe_rx_s1_qpn
 
 
-module qp_table_scale$pipe_rx$s1_tag(d,q,clock);
+module qp_table_scale_pipe_rx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -52211,10 +52232,10 @@ module qp_table_scale$pipe_rx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s1_tag
+endmodule // qp_table_scale_pipe_rx_s1_tag
 
 
-module qp_table_scale$pipe_rx$s1_valid(d,q,clock);
+module qp_table_scale_pipe_rx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52230,10 +52251,10 @@ module qp_table_scale$pipe_rx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s1_valid
+endmodule // qp_table_scale_pipe_rx_s1_valid
 
 
-module qp_table_scale$pipe_rx$s2_oor(d,q,clock);
+module qp_table_scale_pipe_rx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52249,10 +52270,10 @@ module qp_table_scale$pipe_rx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s2_oor
+endmodule // qp_table_scale_pipe_rx_s2_oor
 
 
-module qp_table_scale$pipe_rx$s2_pre(d,q,clock);
+module qp_table_scale_pipe_rx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -52268,10 +52289,10 @@ module qp_table_scale$pipe_rx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s2_pre
+endmodule // qp_table_scale_pipe_rx_s2_pre
 
 
-module qp_table_scale$pipe_rx$s2_qpn(d,q,clock);
+module qp_table_scale_pipe_rx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -52287,10 +52308,10 @@ module qp_table_scale$pipe_rx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s2_qpn
+endmodule // qp_table_scale_pipe_rx_s2_qpn
 
 
-module qp_table_scale$pipe_rx$s2_tag(d,q,clock);
+module qp_table_scale_pipe_rx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -52306,10 +52327,10 @@ module qp_table_scale$pipe_rx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s2_tag
+endmodule // qp_table_scale_pipe_rx_s2_tag
 
 
-module qp_table_scale$pipe_rx$s2_valid(d,q,clock);
+module qp_table_scale_pipe_rx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52325,10 +52346,10 @@ module qp_table_scale$pipe_rx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s2_valid
+endmodule // qp_table_scale_pipe_rx_s2_valid
 
 
-module qp_table_scale$pipe_rx$s3_lookup(d,q,clock);
+module qp_table_scale_pipe_rx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -52344,10 +52365,10 @@ module qp_table_scale$pipe_rx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s3_lookup
+endmodule // qp_table_scale_pipe_rx_s3_lookup
 
 
-module qp_table_scale$pipe_rx$s3_valid(d,q,clock);
+module qp_table_scale_pipe_rx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -52363,10 +52384,10 @@ module qp_table_scale$pipe_rx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s3_valid
+endmodule // qp_table_scale_pipe_rx_s3_valid
 
 
-module qp_table_scale$pipe_rx$s3_words(d,q,clock);
+module qp_table_scale_pipe_rx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -52382,10 +52403,10 @@ module qp_table_scale$pipe_rx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_rx$s3_words
+endmodule // qp_table_scale_pipe_rx_s3_words
 
 
-module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
+module qp_table_scale_pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);
     
     // Module arguments
     input wire  clock;
@@ -52624,7 +52645,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_scale$pipe_tx$ram ram(
+    qp_table_scale_pipe_tx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -52632,7 +52653,7 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_scale$pipe_tx$queue queue(
+    qp_table_scale_pipe_tx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -52642,14 +52663,14 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_scale$pipe_tx$counters counters(
+    qp_table_scale_pipe_tx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_scale$pipe_tx$caches$0 caches$0(
+    qp_table_scale_pipe_tx_caches_0 caches_0(
         .clock(caches$0$clock),
         .rst(caches$0$rst),
         .rd_qpn(caches$0$rd_qpn),
@@ -52691,77 +52712,77 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         .hit(caches$0$hit),
         .miss(caches$0$miss)
     );
-    qp_table_scale$pipe_tx$s1_valid s1_valid(
+    qp_table_scale_pipe_tx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_scale$pipe_tx$s1_qpn s1_qpn(
+    qp_table_scale_pipe_tx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_scale$pipe_tx$s1_tag s1_tag(
+    qp_table_scale_pipe_tx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_scale$pipe_tx$s2_valid s2_valid(
+    qp_table_scale_pipe_tx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_scale$pipe_tx$s2_qpn s2_qpn(
+    qp_table_scale_pipe_tx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_scale$pipe_tx$s2_tag s2_tag(
+    qp_table_scale_pipe_tx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_scale$pipe_tx$s2_pre s2_pre(
+    qp_table_scale_pipe_tx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_scale$pipe_tx$s2_oor s2_oor(
+    qp_table_scale_pipe_tx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_scale$pipe_tx$s3_valid s3_valid(
+    qp_table_scale_pipe_tx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_scale$pipe_tx$s3_lookup s3_lookup(
+    qp_table_scale_pipe_tx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_scale$pipe_tx$s3_words s3_words(
+    qp_table_scale_pipe_tx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_scale$pipe_tx$flight flight(
+    qp_table_scale_pipe_tx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_scale$pipe_tx$room room(
+    qp_table_scale_pipe_tx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_scale$pipe_tx$d3_valid d3_valid(
+    qp_table_scale_pipe_tx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_scale$pipe_tx$d3_addr d3_addr(
+    qp_table_scale_pipe_tx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -53008,10 +53029,10 @@ module qp_table_scale$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
         end
     end
     
-endmodule // qp_table_scale$pipe_tx
+endmodule // qp_table_scale_pipe_tx
 
 
-module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
+module qp_table_scale_pipe_tx_caches_0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s2_oor,s2_addr,s2_present,out_valid,out_lookup,out_count,out_extra,live_raddr,live_rdata,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,mreq_valid,mreq_ready,mreq_block,ans_valid,ans_ready,ans_slot,rd_slot,rd_word,rd_data,rd_slot2,rd_filled,rd_filled2,rd_error,rel_valid,rel_slot,filtered,hit,miss);
     
     // Module arguments
     input wire  clock;
@@ -53210,7 +53231,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
     reg  unused_counts;
     
     // Sub module instances
-    qp_table_scale$pipe_tx$caches$0$tags tags(
+    qp_table_scale_pipe_tx_caches_0_tags tags(
         .clock(tags$clock),
         .read_address(tags$read_address),
         .read_data(tags$read_data),
@@ -53218,7 +53239,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .write_address(tags$write_address),
         .write_data(tags$write_data)
     );
-    qp_table_scale$pipe_tx$caches$0$data_ram data_ram(
+    qp_table_scale_pipe_tx_caches_0_data_ram data_ram(
         .clock(data_ram$clock),
         .read_address(data_ram$read_address),
         .read_data(data_ram$read_data),
@@ -53226,7 +53247,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .write_address(data_ram$write_address),
         .write_data(data_ram$write_data)
     );
-    qp_table_scale$pipe_tx$caches$0$wq wq(
+    qp_table_scale_pipe_tx_caches_0_wq wq(
         .clock(wq$clock),
         .rst(wq$rst),
         .in_valid(wq$in_valid),
@@ -53236,7 +53257,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .data_out(wq$data_out),
         .count(wq$count)
     );
-    qp_table_scale$pipe_tx$caches$0$mreqs mreqs(
+    qp_table_scale_pipe_tx_caches_0_mreqs mreqs(
         .clock(mreqs$clock),
         .rst(mreqs$rst),
         .in_valid(mreqs$in_valid),
@@ -53246,7 +53267,7 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .data_out(mreqs$data_out),
         .count(mreqs$count)
     );
-    qp_table_scale$pipe_tx$caches$0$slots slots(
+    qp_table_scale_pipe_tx_caches_0_slots slots(
         .clock(slots$clock),
         .rst(slots$rst),
         .in_valid(slots$in_valid),
@@ -53258,97 +53279,97 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         .next_valid(slots$next_valid),
         .data_next(slots$data_next)
     );
-    qp_table_scale$pipe_tx$caches$0$s_pop s_pop(
+    qp_table_scale_pipe_tx_caches_0_s_pop s_pop(
         .d(s_pop$d),
         .q(s_pop$q),
         .clock(s_pop$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$s_had1 s_had1(
+    qp_table_scale_pipe_tx_caches_0_s_had1 s_had1(
         .d(s_had1$d),
         .q(s_had1$q),
         .clock(s_had1$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$s_had2 s_had2(
+    qp_table_scale_pipe_tx_caches_0_s_had2 s_had2(
         .d(s_had2$d),
         .q(s_had2$q),
         .clock(s_had2$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d1_valid d1_valid(
+    qp_table_scale_pipe_tx_caches_0_d1_valid d1_valid(
         .d(d1_valid$d),
         .q(d1_valid$q),
         .clock(d1_valid$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d1_lookup d1_lookup(
+    qp_table_scale_pipe_tx_caches_0_d1_lookup d1_lookup(
         .d(d1_lookup$d),
         .q(d1_lookup$q),
         .clock(d1_lookup$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d1_err d1_err(
+    qp_table_scale_pipe_tx_caches_0_d1_err d1_err(
         .d(d1_err$d),
         .q(d1_err$q),
         .clock(d1_err$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d2_valid d2_valid(
+    qp_table_scale_pipe_tx_caches_0_d2_valid d2_valid(
         .d(d2_valid$d),
         .q(d2_valid$q),
         .clock(d2_valid$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d2_lookup d2_lookup(
+    qp_table_scale_pipe_tx_caches_0_d2_lookup d2_lookup(
         .d(d2_lookup$d),
         .q(d2_lookup$q),
         .clock(d2_lookup$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$d2_err d2_err(
+    qp_table_scale_pipe_tx_caches_0_d2_err d2_err(
         .d(d2_err$d),
         .q(d2_err$q),
         .clock(d2_err$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_valid e_valid(
+    qp_table_scale_pipe_tx_caches_0_e_valid e_valid(
         .d(e_valid$d),
         .q(e_valid$q),
         .clock(e_valid$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_lookup e_lookup(
+    qp_table_scale_pipe_tx_caches_0_e_lookup e_lookup(
         .d(e_lookup$d),
         .q(e_lookup$q),
         .clock(e_lookup$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_oor e_oor(
+    qp_table_scale_pipe_tx_caches_0_e_oor e_oor(
         .d(e_oor$d),
         .q(e_oor$q),
         .clock(e_oor$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_live e_live(
+    qp_table_scale_pipe_tx_caches_0_e_live e_live(
         .d(e_live$d),
         .q(e_live$q),
         .clock(e_live$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_hit e_hit(
+    qp_table_scale_pipe_tx_caches_0_e_hit e_hit(
         .d(e_hit$d),
         .q(e_hit$q),
         .clock(e_hit$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_present e_present(
+    qp_table_scale_pipe_tx_caches_0_e_present e_present(
         .d(e_present$d),
         .q(e_present$q),
         .clock(e_present$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_word e_word(
+    qp_table_scale_pipe_tx_caches_0_e_word e_word(
         .d(e_word$d),
         .q(e_word$q),
         .clock(e_word$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$e_block e_block(
+    qp_table_scale_pipe_tx_caches_0_e_block e_block(
         .d(e_block$d),
         .q(e_block$q),
         .clock(e_block$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$r_valid r_valid(
+    qp_table_scale_pipe_tx_caches_0_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table_scale$pipe_tx$caches$0$r_slot r_slot(
+    qp_table_scale_pipe_tx_caches_0_r_slot r_slot(
         .d(r_slot$d),
         .q(r_slot$q),
         .clock(r_slot$clock)
@@ -53545,10 +53566,10 @@ module qp_table_scale$pipe_tx$caches$0(clock,rst,rd_qpn,s2_valid,s2_qpn,s2_tag,s
         end
     end
     
-endmodule // qp_table_scale$pipe_tx$caches$0
+endmodule // qp_table_scale_pipe_tx_caches_0
 
 
-module qp_table_scale$pipe_tx$caches$0$d1_err(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d1_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53564,10 +53585,10 @@ module qp_table_scale$pipe_tx$caches$0$d1_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d1_err
+endmodule // qp_table_scale_pipe_tx_caches_0_d1_err
 
 
-module qp_table_scale$pipe_tx$caches$0$d1_lookup(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d1_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -53583,10 +53604,10 @@ module qp_table_scale$pipe_tx$caches$0$d1_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d1_lookup
+endmodule // qp_table_scale_pipe_tx_caches_0_d1_lookup
 
 
-module qp_table_scale$pipe_tx$caches$0$d1_valid(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53602,10 +53623,10 @@ module qp_table_scale$pipe_tx$caches$0$d1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d1_valid
+endmodule // qp_table_scale_pipe_tx_caches_0_d1_valid
 
 
-module qp_table_scale$pipe_tx$caches$0$d2_err(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d2_err(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53621,10 +53642,10 @@ module qp_table_scale$pipe_tx$caches$0$d2_err(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d2_err
+endmodule // qp_table_scale_pipe_tx_caches_0_d2_err
 
 
-module qp_table_scale$pipe_tx$caches$0$d2_lookup(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d2_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -53640,10 +53661,10 @@ module qp_table_scale$pipe_tx$caches$0$d2_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d2_lookup
+endmodule // qp_table_scale_pipe_tx_caches_0_d2_lookup
 
 
-module qp_table_scale$pipe_tx$caches$0$d2_valid(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_d2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53659,10 +53680,10 @@ module qp_table_scale$pipe_tx$caches$0$d2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$d2_valid
+endmodule // qp_table_scale_pipe_tx_caches_0_d2_valid
 
 
-module qp_table_scale$pipe_tx$caches$0$data_ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_tx_caches_0_data_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -53701,10 +53722,10 @@ module qp_table_scale$pipe_tx$caches$0$data_ram(clock,read_address,read_data,wri
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$caches$0$data_ram
+endmodule // qp_table_scale_pipe_tx_caches_0_data_ram
 
 
-module qp_table_scale$pipe_tx$caches$0$e_block(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_block(d,q,clock);
     
     // Module arguments
     input wire  [20:0] d;
@@ -53720,10 +53741,10 @@ module qp_table_scale$pipe_tx$caches$0$e_block(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_block
+endmodule // qp_table_scale_pipe_tx_caches_0_e_block
 
 
-module qp_table_scale$pipe_tx$caches$0$e_hit(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53739,10 +53760,10 @@ module qp_table_scale$pipe_tx$caches$0$e_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_hit
+endmodule // qp_table_scale_pipe_tx_caches_0_e_hit
 
 
-module qp_table_scale$pipe_tx$caches$0$e_live(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_live(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53758,10 +53779,10 @@ module qp_table_scale$pipe_tx$caches$0$e_live(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_live
+endmodule // qp_table_scale_pipe_tx_caches_0_e_live
 
 
-module qp_table_scale$pipe_tx$caches$0$e_lookup(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -53777,10 +53798,10 @@ module qp_table_scale$pipe_tx$caches$0$e_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_lookup
+endmodule // qp_table_scale_pipe_tx_caches_0_e_lookup
 
 
-module qp_table_scale$pipe_tx$caches$0$e_oor(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53796,10 +53817,10 @@ module qp_table_scale$pipe_tx$caches$0$e_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_oor
+endmodule // qp_table_scale_pipe_tx_caches_0_e_oor
 
 
-module qp_table_scale$pipe_tx$caches$0$e_present(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_present(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53815,10 +53836,10 @@ module qp_table_scale$pipe_tx$caches$0$e_present(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_present
+endmodule // qp_table_scale_pipe_tx_caches_0_e_present
 
 
-module qp_table_scale$pipe_tx$caches$0$e_valid(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -53834,10 +53855,10 @@ module qp_table_scale$pipe_tx$caches$0$e_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_valid
+endmodule // qp_table_scale_pipe_tx_caches_0_e_valid
 
 
-module qp_table_scale$pipe_tx$caches$0$e_word(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_e_word(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -53853,10 +53874,10 @@ module qp_table_scale$pipe_tx$caches$0$e_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$e_word
+endmodule // qp_table_scale_pipe_tx_caches_0_e_word
 
 
-module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -53970,10 +53991,10 @@ module qp_table_scale$pipe_tx$caches$0$mreqs(clock,rst,in_valid,data_in,out_vali
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$caches$0$mreqs
+endmodule // qp_table_scale_pipe_tx_caches_0_mreqs
 
 
-module qp_table_scale$pipe_tx$caches$0$r_slot(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_r_slot(d,q,clock);
     
     // Module arguments
     input wire  [7:0] d;
@@ -53989,10 +54010,10 @@ module qp_table_scale$pipe_tx$caches$0$r_slot(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$r_slot
+endmodule // qp_table_scale_pipe_tx_caches_0_r_slot
 
 
-module qp_table_scale$pipe_tx$caches$0$r_valid(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54008,10 +54029,10 @@ module qp_table_scale$pipe_tx$caches$0$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$r_valid
+endmodule // qp_table_scale_pipe_tx_caches_0_r_valid
 
 
-module qp_table_scale$pipe_tx$caches$0$s_had1(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_s_had1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54027,10 +54048,10 @@ module qp_table_scale$pipe_tx$caches$0$s_had1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$s_had1
+endmodule // qp_table_scale_pipe_tx_caches_0_s_had1
 
 
-module qp_table_scale$pipe_tx$caches$0$s_had2(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_s_had2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54046,10 +54067,10 @@ module qp_table_scale$pipe_tx$caches$0$s_had2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$s_had2
+endmodule // qp_table_scale_pipe_tx_caches_0_s_had2
 
 
-module qp_table_scale$pipe_tx$caches$0$s_pop(d,q,clock);
+module qp_table_scale_pipe_tx_caches_0_s_pop(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54065,10 +54086,10 @@ module qp_table_scale$pipe_tx$caches$0$s_pop(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$caches$0$s_pop
+endmodule // qp_table_scale_pipe_tx_caches_0_s_pop
 
 
-module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
+module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count,next_valid,data_next);
     
     // Module arguments
     input wire  clock;
@@ -54188,10 +54209,10 @@ module qp_table_scale$pipe_tx$caches$0$slots(clock,rst,in_valid,data_in,out_vali
     // The word after the head: the buffer's slot after the head, or the read in flight.
     always @(*) next_valid = fill >= 10'd2;
     always @(*) data_next = (occ >= 2'd2) ? ((rp == 2'd0) ? ob1 : ((rp == 2'd1) ? ob2 : ob0)) : rd_data;
-endmodule // qp_table_scale$pipe_tx$caches$0$slots
+endmodule // qp_table_scale_pipe_tx_caches_0_slots
 
 
-module qp_table_scale$pipe_tx$caches$0$tags(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_tx_caches_0_tags(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -54230,10 +54251,10 @@ module qp_table_scale$pipe_tx$caches$0$tags(clock,read_address,read_data,write_e
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$caches$0$tags
+endmodule // qp_table_scale_pipe_tx_caches_0_tags
 
 
-module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -54347,10 +54368,10 @@ module qp_table_scale$pipe_tx$caches$0$wq(clock,rst,in_valid,data_in,out_valid,o
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$caches$0$wq
+endmodule // qp_table_scale_pipe_tx_caches_0_wq
 
 
-module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
+module qp_table_scale_pipe_tx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -54382,17 +54403,17 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_scale$pipe_tx$counters$cnt cnt(
+    qp_table_scale_pipe_tx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_scale$pipe_tx$counters$fire_q fire_q(
+    qp_table_scale_pipe_tx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_scale$pipe_tx$counters$status_q status_q(
+    qp_table_scale_pipe_tx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -54436,10 +54457,10 @@ module qp_table_scale$pipe_tx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_scale$pipe_tx$counters
+endmodule // qp_table_scale_pipe_tx_counters
 
 
-module qp_table_scale$pipe_tx$counters$cnt(d,q,clock);
+module qp_table_scale_pipe_tx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -54455,10 +54476,10 @@ module qp_table_scale$pipe_tx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$counters$cnt
+endmodule // qp_table_scale_pipe_tx_counters_cnt
 
 
-module qp_table_scale$pipe_tx$counters$fire_q(d,q,clock);
+module qp_table_scale_pipe_tx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54474,10 +54495,10 @@ module qp_table_scale$pipe_tx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$counters$fire_q
+endmodule // qp_table_scale_pipe_tx_counters_fire_q
 
 
-module qp_table_scale$pipe_tx$counters$status_q(d,q,clock);
+module qp_table_scale_pipe_tx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -54493,10 +54514,10 @@ module qp_table_scale$pipe_tx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$counters$status_q
+endmodule // qp_table_scale_pipe_tx_counters_status_q
 
 
-module qp_table_scale$pipe_tx$d3_addr(d,q,clock);
+module qp_table_scale_pipe_tx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -54512,10 +54533,10 @@ module qp_table_scale$pipe_tx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$d3_addr
+endmodule // qp_table_scale_pipe_tx_d3_addr
 
 
-module qp_table_scale$pipe_tx$d3_valid(d,q,clock);
+module qp_table_scale_pipe_tx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54531,10 +54552,10 @@ module qp_table_scale$pipe_tx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$d3_valid
+endmodule // qp_table_scale_pipe_tx_d3_valid
 
 
-module qp_table_scale$pipe_tx$flight(d,q,clock);
+module qp_table_scale_pipe_tx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -54550,10 +54571,10 @@ module qp_table_scale$pipe_tx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$flight
+endmodule // qp_table_scale_pipe_tx_flight
 
 
-module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_scale_pipe_tx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -54627,10 +54648,10 @@ module qp_table_scale$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$queue
+endmodule // qp_table_scale_pipe_tx_queue
 
 
-module qp_table_scale$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_pipe_tx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -54669,10 +54690,10 @@ module qp_table_scale$pipe_tx$ram(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale$pipe_tx$ram
+endmodule // qp_table_scale_pipe_tx_ram
 
 
-module qp_table_scale$pipe_tx$room(d,q,clock);
+module qp_table_scale_pipe_tx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54688,10 +54709,10 @@ module qp_table_scale$pipe_tx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$room
+endmodule // qp_table_scale_pipe_tx_room
 
 
-module qp_table_scale$pipe_tx$s1_qpn(d,q,clock);
+module qp_table_scale_pipe_tx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -54707,10 +54728,10 @@ module qp_table_scale$pipe_tx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s1_qpn
+endmodule // qp_table_scale_pipe_tx_s1_qpn
 
 
-module qp_table_scale$pipe_tx$s1_tag(d,q,clock);
+module qp_table_scale_pipe_tx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -54726,10 +54747,10 @@ module qp_table_scale$pipe_tx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s1_tag
+endmodule // qp_table_scale_pipe_tx_s1_tag
 
 
-module qp_table_scale$pipe_tx$s1_valid(d,q,clock);
+module qp_table_scale_pipe_tx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54745,10 +54766,10 @@ module qp_table_scale$pipe_tx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s1_valid
+endmodule // qp_table_scale_pipe_tx_s1_valid
 
 
-module qp_table_scale$pipe_tx$s2_oor(d,q,clock);
+module qp_table_scale_pipe_tx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54764,10 +54785,10 @@ module qp_table_scale$pipe_tx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s2_oor
+endmodule // qp_table_scale_pipe_tx_s2_oor
 
 
-module qp_table_scale$pipe_tx$s2_pre(d,q,clock);
+module qp_table_scale_pipe_tx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -54783,10 +54804,10 @@ module qp_table_scale$pipe_tx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s2_pre
+endmodule // qp_table_scale_pipe_tx_s2_pre
 
 
-module qp_table_scale$pipe_tx$s2_qpn(d,q,clock);
+module qp_table_scale_pipe_tx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -54802,10 +54823,10 @@ module qp_table_scale$pipe_tx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s2_qpn
+endmodule // qp_table_scale_pipe_tx_s2_qpn
 
 
-module qp_table_scale$pipe_tx$s2_tag(d,q,clock);
+module qp_table_scale_pipe_tx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -54821,10 +54842,10 @@ module qp_table_scale$pipe_tx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s2_tag
+endmodule // qp_table_scale_pipe_tx_s2_tag
 
 
-module qp_table_scale$pipe_tx$s2_valid(d,q,clock);
+module qp_table_scale_pipe_tx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54840,10 +54861,10 @@ module qp_table_scale$pipe_tx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s2_valid
+endmodule // qp_table_scale_pipe_tx_s2_valid
 
 
-module qp_table_scale$pipe_tx$s3_lookup(d,q,clock);
+module qp_table_scale_pipe_tx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -54859,10 +54880,10 @@ module qp_table_scale$pipe_tx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s3_lookup
+endmodule // qp_table_scale_pipe_tx_s3_lookup
 
 
-module qp_table_scale$pipe_tx$s3_valid(d,q,clock);
+module qp_table_scale_pipe_tx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -54878,10 +54899,10 @@ module qp_table_scale$pipe_tx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s3_valid
+endmodule // qp_table_scale_pipe_tx_s3_valid
 
 
-module qp_table_scale$pipe_tx$s3_words(d,q,clock);
+module qp_table_scale_pipe_tx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -54897,10 +54918,10 @@ module qp_table_scale$pipe_tx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$pipe_tx$s3_words
+endmodule // qp_table_scale_pipe_tx_s3_words
 
 
-module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,state_base_wr$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
+module qp_table_scale_regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,table_base,state_base$0,state_base_wr$0,ev_hit$0,ev_miss$0,ev_merged$0,ev_filtered$0,ev_reads$0,ev_writes$0);
     
     // Module arguments
     input wire  clock;
@@ -55169,227 +55190,227 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
     reg  [2:0] port_reg;
     
     // Sub module instances
-    qp_table_scale$regs$sbase$0 sbase$0(
+    qp_table_scale_regs_sbase_0 sbase_0(
         .d(sbase$0$d),
         .q(sbase$0$q),
         .clock(sbase$0$clock)
     );
-    qp_table_scale$regs$sb_wr$0 sb_wr$0(
+    qp_table_scale_regs_sb_wr_0 sb_wr_0(
         .d(sb_wr$0$d),
         .q(sb_wr$0$q),
         .clock(sb_wr$0$clock)
     );
-    qp_table_scale$regs$c_hit$0 c_hit$0(
+    qp_table_scale_regs_c_hit_0 c_hit_0(
         .d(c_hit$0$d),
         .q(c_hit$0$q),
         .clock(c_hit$0$clock)
     );
-    qp_table_scale$regs$c_miss$0 c_miss$0(
+    qp_table_scale_regs_c_miss_0 c_miss_0(
         .d(c_miss$0$d),
         .q(c_miss$0$q),
         .clock(c_miss$0$clock)
     );
-    qp_table_scale$regs$c_merged$0 c_merged$0(
+    qp_table_scale_regs_c_merged_0 c_merged_0(
         .d(c_merged$0$d),
         .q(c_merged$0$q),
         .clock(c_merged$0$clock)
     );
-    qp_table_scale$regs$c_filtered$0 c_filtered$0(
+    qp_table_scale_regs_c_filtered_0 c_filtered_0(
         .d(c_filtered$0$d),
         .q(c_filtered$0$q),
         .clock(c_filtered$0$clock)
     );
-    qp_table_scale$regs$c_reads$0 c_reads$0(
+    qp_table_scale_regs_c_reads_0 c_reads_0(
         .d(c_reads$0$d),
         .q(c_reads$0$q),
         .clock(c_reads$0$clock)
     );
-    qp_table_scale$regs$c_writes$0 c_writes$0(
+    qp_table_scale_regs_c_writes_0 c_writes_0(
         .d(c_writes$0$d),
         .q(c_writes$0$q),
         .clock(c_writes$0$clock)
     );
-    qp_table_scale$regs$q_hit$0 q_hit$0(
+    qp_table_scale_regs_q_hit_0 q_hit_0(
         .d(q_hit$0$d),
         .q(q_hit$0$q),
         .clock(q_hit$0$clock)
     );
-    qp_table_scale$regs$q_miss$0 q_miss$0(
+    qp_table_scale_regs_q_miss_0 q_miss_0(
         .d(q_miss$0$d),
         .q(q_miss$0$q),
         .clock(q_miss$0$clock)
     );
-    qp_table_scale$regs$q_merged$0 q_merged$0(
+    qp_table_scale_regs_q_merged_0 q_merged_0(
         .d(q_merged$0$d),
         .q(q_merged$0$q),
         .clock(q_merged$0$clock)
     );
-    qp_table_scale$regs$q_filtered$0 q_filtered$0(
+    qp_table_scale_regs_q_filtered_0 q_filtered_0(
         .d(q_filtered$0$d),
         .q(q_filtered$0$q),
         .clock(q_filtered$0$clock)
     );
-    qp_table_scale$regs$q_reads$0 q_reads$0(
+    qp_table_scale_regs_q_reads_0 q_reads_0(
         .d(q_reads$0$d),
         .q(q_reads$0$q),
         .clock(q_reads$0$clock)
     );
-    qp_table_scale$regs$q_writes$0 q_writes$0(
+    qp_table_scale_regs_q_writes_0 q_writes_0(
         .d(q_writes$0$d),
         .q(q_writes$0$q),
         .clock(q_writes$0$clock)
     );
-    qp_table_scale$regs$dir_index dir_index(
+    qp_table_scale_regs_dir_index dir_index(
         .d(dir_index$d),
         .q(dir_index$q),
         .clock(dir_index$clock)
     );
-    qp_table_scale$regs$stage_lo stage_lo(
+    qp_table_scale_regs_stage_lo stage_lo(
         .d(stage_lo$d),
         .q(stage_lo$q),
         .clock(stage_lo$clock)
     );
-    qp_table_scale$regs$stage_hi stage_hi(
+    qp_table_scale_regs_stage_hi stage_hi(
         .d(stage_hi$d),
         .q(stage_hi$q),
         .clock(stage_hi$clock)
     );
-    qp_table_scale$regs$ar_dir ar_dir(
+    qp_table_scale_regs_ar_dir ar_dir(
         .d(ar_dir$d),
         .q(ar_dir$q),
         .clock(ar_dir$clock)
     );
-    qp_table_scale$regs$commit commit(
+    qp_table_scale_regs_commit commit(
         .d(commit$d),
         .q(commit$q),
         .clock(commit$clock)
     );
-    qp_table_scale$regs$ar_dir_hi ar_dir_hi(
+    qp_table_scale_regs_ar_dir_hi ar_dir_hi(
         .d(ar_dir_hi$d),
         .q(ar_dir_hi$q),
         .clock(ar_dir_hi$clock)
     );
-    qp_table_scale$regs$dir_sweep dir_sweep(
+    qp_table_scale_regs_dir_sweep dir_sweep(
         .d(dir_sweep$d),
         .q(dir_sweep$q),
         .clock(dir_sweep$clock)
     );
-    qp_table_scale$regs$dir_swept dir_swept(
+    qp_table_scale_regs_dir_swept dir_swept(
         .d(dir_swept$d),
         .q(dir_swept$q),
         .clock(dir_swept$clock)
     );
-    qp_table_scale$regs$wstate wstate(
+    qp_table_scale_regs_wstate wstate(
         .d(wstate$d),
         .q(wstate$q),
         .clock(wstate$clock)
     );
-    qp_table_scale$regs$now now(
+    qp_table_scale_regs_now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
     );
-    qp_table_scale$regs$cmd_time_q cmd_time_q(
+    qp_table_scale_regs_cmd_time_q cmd_time_q(
         .d(cmd_time_q$d),
         .q(cmd_time_q$q),
         .clock(cmd_time_q$clock)
     );
-    qp_table_scale$regs$cmd_op_q cmd_op_q(
+    qp_table_scale_regs_cmd_op_q cmd_op_q(
         .d(cmd_op_q$d),
         .q(cmd_op_q$q),
         .clock(cmd_op_q$clock)
     );
-    qp_table_scale$regs$cmd_qpn_q cmd_qpn_q(
+    qp_table_scale_regs_cmd_qpn_q cmd_qpn_q(
         .d(cmd_qpn_q$d),
         .q(cmd_qpn_q$q),
         .clock(cmd_qpn_q$clock)
     );
-    qp_table_scale$regs$bresp_q bresp_q(
+    qp_table_scale_regs_bresp_q bresp_q(
         .d(bresp_q$d),
         .q(bresp_q$q),
         .clock(bresp_q$clock)
     );
-    qp_table_scale$regs$base_lo base_lo(
+    qp_table_scale_regs_base_lo base_lo(
         .d(base_lo$d),
         .q(base_lo$q),
         .clock(base_lo$clock)
     );
-    qp_table_scale$regs$base_hi base_hi(
+    qp_table_scale_regs_base_hi base_hi(
         .d(base_hi$d),
         .q(base_hi$q),
         .clock(base_hi$clock)
     );
-    qp_table_scale$regs$rvalid_q rvalid_q(
+    qp_table_scale_regs_rvalid_q rvalid_q(
         .d(rvalid_q$d),
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
-    qp_table_scale$regs$r_valid r_valid(
+    qp_table_scale_regs_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table_scale$regs$r_data r_data(
+    qp_table_scale_regs_r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    qp_table_scale$regs$r_resp r_resp(
+    qp_table_scale_regs_r_resp r_resp(
         .d(r_resp$d),
         .q(r_resp$q),
         .clock(r_resp$clock)
     );
-    qp_table_scale$regs$rport_hit rport_hit(
+    qp_table_scale_regs_rport_hit rport_hit(
         .d(rport_hit$d),
         .q(rport_hit$q),
         .clock(rport_hit$clock)
     );
-    qp_table_scale$regs$rport_sel rport_sel(
+    qp_table_scale_regs_rport_sel rport_sel(
         .d(rport_sel$d),
         .q(rport_sel$q),
         .clock(rport_sel$clock)
     );
-    qp_table_scale$regs$rport_reg rport_reg(
+    qp_table_scale_regs_rport_reg rport_reg(
         .d(rport_reg$d),
         .q(rport_reg$q),
         .clock(rport_reg$clock)
     );
-    qp_table_scale$regs$pword_q pword_q(
+    qp_table_scale_regs_pword_q pword_q(
         .d(pword_q$d),
         .q(pword_q$q),
         .clock(pword_q$clock)
     );
-    qp_table_scale$regs$rdata_q rdata_q(
+    qp_table_scale_regs_rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
         .clock(rdata_q$clock)
     );
-    qp_table_scale$regs$rresp_q rresp_q(
+    qp_table_scale_regs_rresp_q rresp_q(
         .d(rresp_q$d),
         .q(rresp_q$q),
         .clock(rresp_q$clock)
     );
-    qp_table_scale$regs$no_qps_q no_qps_q(
+    qp_table_scale_regs_no_qps_q no_qps_q(
         .d(no_qps_q$d),
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
-    qp_table_scale$regs$no_qps_quiet_q no_qps_quiet_q(
+    qp_table_scale_regs_no_qps_quiet_q no_qps_quiet_q(
         .d(no_qps_quiet_q$d),
         .q(no_qps_quiet_q$q),
         .clock(no_qps_quiet_q$clock)
     );
-    qp_table_scale$regs$ar_q ar_q(
+    qp_table_scale_regs_ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_scale$regs$rsel rsel(
+    qp_table_scale_regs_rsel rsel(
         .d(rsel$d),
         .q(rsel$q),
         .clock(rsel$clock)
     );
-    qp_table_scale$regs$cnt_word_q cnt_word_q(
+    qp_table_scale_regs_cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
         .q(cnt_word_q$q),
         .clock(cnt_word_q$clock)
@@ -55804,10 +55825,10 @@ module qp_table_scale$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,w
         end
     end
     
-endmodule // qp_table_scale$regs
+endmodule // qp_table_scale_regs
 
 
-module qp_table_scale$regs$ar_dir(d,q,clock);
+module qp_table_scale_regs_ar_dir(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55823,10 +55844,10 @@ module qp_table_scale$regs$ar_dir(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$ar_dir
+endmodule // qp_table_scale_regs_ar_dir
 
 
-module qp_table_scale$regs$ar_dir_hi(d,q,clock);
+module qp_table_scale_regs_ar_dir_hi(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55842,10 +55863,10 @@ module qp_table_scale$regs$ar_dir_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$ar_dir_hi
+endmodule // qp_table_scale_regs_ar_dir_hi
 
 
-module qp_table_scale$regs$ar_q(d,q,clock);
+module qp_table_scale_regs_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -55861,10 +55882,10 @@ module qp_table_scale$regs$ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$ar_q
+endmodule // qp_table_scale_regs_ar_q
 
 
-module qp_table_scale$regs$base_hi(d,q,clock);
+module qp_table_scale_regs_base_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55880,10 +55901,10 @@ module qp_table_scale$regs$base_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$base_hi
+endmodule // qp_table_scale_regs_base_hi
 
 
-module qp_table_scale$regs$base_lo(d,q,clock);
+module qp_table_scale_regs_base_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55899,10 +55920,10 @@ module qp_table_scale$regs$base_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$base_lo
+endmodule // qp_table_scale_regs_base_lo
 
 
-module qp_table_scale$regs$bresp_q(d,q,clock);
+module qp_table_scale_regs_bresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -55918,10 +55939,10 @@ module qp_table_scale$regs$bresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$bresp_q
+endmodule // qp_table_scale_regs_bresp_q
 
 
-module qp_table_scale$regs$c_filtered$0(d,q,clock);
+module qp_table_scale_regs_c_filtered_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55937,10 +55958,10 @@ module qp_table_scale$regs$c_filtered$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_filtered$0
+endmodule // qp_table_scale_regs_c_filtered_0
 
 
-module qp_table_scale$regs$c_hit$0(d,q,clock);
+module qp_table_scale_regs_c_hit_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55956,10 +55977,10 @@ module qp_table_scale$regs$c_hit$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_hit$0
+endmodule // qp_table_scale_regs_c_hit_0
 
 
-module qp_table_scale$regs$c_merged$0(d,q,clock);
+module qp_table_scale_regs_c_merged_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55975,10 +55996,10 @@ module qp_table_scale$regs$c_merged$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_merged$0
+endmodule // qp_table_scale_regs_c_merged_0
 
 
-module qp_table_scale$regs$c_miss$0(d,q,clock);
+module qp_table_scale_regs_c_miss_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -55994,10 +56015,10 @@ module qp_table_scale$regs$c_miss$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_miss$0
+endmodule // qp_table_scale_regs_c_miss_0
 
 
-module qp_table_scale$regs$c_reads$0(d,q,clock);
+module qp_table_scale_regs_c_reads_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56013,10 +56034,10 @@ module qp_table_scale$regs$c_reads$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_reads$0
+endmodule // qp_table_scale_regs_c_reads_0
 
 
-module qp_table_scale$regs$c_writes$0(d,q,clock);
+module qp_table_scale_regs_c_writes_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56032,10 +56053,10 @@ module qp_table_scale$regs$c_writes$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$c_writes$0
+endmodule // qp_table_scale_regs_c_writes_0
 
 
-module qp_table_scale$regs$cmd_op_q(d,q,clock);
+module qp_table_scale_regs_cmd_op_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -56051,10 +56072,10 @@ module qp_table_scale$regs$cmd_op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$cmd_op_q
+endmodule // qp_table_scale_regs_cmd_op_q
 
 
-module qp_table_scale$regs$cmd_qpn_q(d,q,clock);
+module qp_table_scale_regs_cmd_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -56070,10 +56091,10 @@ module qp_table_scale$regs$cmd_qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$cmd_qpn_q
+endmodule // qp_table_scale_regs_cmd_qpn_q
 
 
-module qp_table_scale$regs$cmd_time_q(d,q,clock);
+module qp_table_scale_regs_cmd_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -56089,10 +56110,10 @@ module qp_table_scale$regs$cmd_time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$cmd_time_q
+endmodule // qp_table_scale_regs_cmd_time_q
 
 
-module qp_table_scale$regs$cnt_word_q(d,q,clock);
+module qp_table_scale_regs_cnt_word_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56108,10 +56129,10 @@ module qp_table_scale$regs$cnt_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$cnt_word_q
+endmodule // qp_table_scale_regs_cnt_word_q
 
 
-module qp_table_scale$regs$commit(d,q,clock);
+module qp_table_scale_regs_commit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56127,10 +56148,10 @@ module qp_table_scale$regs$commit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$commit
+endmodule // qp_table_scale_regs_commit
 
 
-module qp_table_scale$regs$dir_index(d,q,clock);
+module qp_table_scale_regs_dir_index(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56146,10 +56167,10 @@ module qp_table_scale$regs$dir_index(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$dir_index
+endmodule // qp_table_scale_regs_dir_index
 
 
-module qp_table_scale$regs$dir_sweep(d,q,clock);
+module qp_table_scale_regs_dir_sweep(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -56165,10 +56186,10 @@ module qp_table_scale$regs$dir_sweep(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$dir_sweep
+endmodule // qp_table_scale_regs_dir_sweep
 
 
-module qp_table_scale$regs$dir_swept(d,q,clock);
+module qp_table_scale_regs_dir_swept(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56184,10 +56205,10 @@ module qp_table_scale$regs$dir_swept(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$dir_swept
+endmodule // qp_table_scale_regs_dir_swept
 
 
-module qp_table_scale$regs$no_qps_q(d,q,clock);
+module qp_table_scale_regs_no_qps_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56203,10 +56224,10 @@ module qp_table_scale$regs$no_qps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$no_qps_q
+endmodule // qp_table_scale_regs_no_qps_q
 
 
-module qp_table_scale$regs$no_qps_quiet_q(d,q,clock);
+module qp_table_scale_regs_no_qps_quiet_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56222,10 +56243,10 @@ module qp_table_scale$regs$no_qps_quiet_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$no_qps_quiet_q
+endmodule // qp_table_scale_regs_no_qps_quiet_q
 
 
-module qp_table_scale$regs$now(d,q,clock);
+module qp_table_scale_regs_now(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -56241,10 +56262,10 @@ module qp_table_scale$regs$now(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$now
+endmodule // qp_table_scale_regs_now
 
 
-module qp_table_scale$regs$pword_q(d,q,clock);
+module qp_table_scale_regs_pword_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56260,10 +56281,10 @@ module qp_table_scale$regs$pword_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$pword_q
+endmodule // qp_table_scale_regs_pword_q
 
 
-module qp_table_scale$regs$q_filtered$0(d,q,clock);
+module qp_table_scale_regs_q_filtered_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56279,10 +56300,10 @@ module qp_table_scale$regs$q_filtered$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_filtered$0
+endmodule // qp_table_scale_regs_q_filtered_0
 
 
-module qp_table_scale$regs$q_hit$0(d,q,clock);
+module qp_table_scale_regs_q_hit_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56298,10 +56319,10 @@ module qp_table_scale$regs$q_hit$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_hit$0
+endmodule // qp_table_scale_regs_q_hit_0
 
 
-module qp_table_scale$regs$q_merged$0(d,q,clock);
+module qp_table_scale_regs_q_merged_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56317,10 +56338,10 @@ module qp_table_scale$regs$q_merged$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_merged$0
+endmodule // qp_table_scale_regs_q_merged_0
 
 
-module qp_table_scale$regs$q_miss$0(d,q,clock);
+module qp_table_scale_regs_q_miss_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56336,10 +56357,10 @@ module qp_table_scale$regs$q_miss$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_miss$0
+endmodule // qp_table_scale_regs_q_miss_0
 
 
-module qp_table_scale$regs$q_reads$0(d,q,clock);
+module qp_table_scale_regs_q_reads_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56355,10 +56376,10 @@ module qp_table_scale$regs$q_reads$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_reads$0
+endmodule // qp_table_scale_regs_q_reads_0
 
 
-module qp_table_scale$regs$q_writes$0(d,q,clock);
+module qp_table_scale_regs_q_writes_0(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56374,10 +56395,10 @@ module qp_table_scale$regs$q_writes$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$q_writes$0
+endmodule // qp_table_scale_regs_q_writes_0
 
 
-module qp_table_scale$regs$r_data(d,q,clock);
+module qp_table_scale_regs_r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56393,10 +56414,10 @@ module qp_table_scale$regs$r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$r_data
+endmodule // qp_table_scale_regs_r_data
 
 
-module qp_table_scale$regs$r_resp(d,q,clock);
+module qp_table_scale_regs_r_resp(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -56412,10 +56433,10 @@ module qp_table_scale$regs$r_resp(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$r_resp
+endmodule // qp_table_scale_regs_r_resp
 
 
-module qp_table_scale$regs$r_valid(d,q,clock);
+module qp_table_scale_regs_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56431,10 +56452,10 @@ module qp_table_scale$regs$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$r_valid
+endmodule // qp_table_scale_regs_r_valid
 
 
-module qp_table_scale$regs$rdata_q(d,q,clock);
+module qp_table_scale_regs_rdata_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56450,10 +56471,10 @@ module qp_table_scale$regs$rdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rdata_q
+endmodule // qp_table_scale_regs_rdata_q
 
 
-module qp_table_scale$regs$rport_hit(d,q,clock);
+module qp_table_scale_regs_rport_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56469,10 +56490,10 @@ module qp_table_scale$regs$rport_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rport_hit
+endmodule // qp_table_scale_regs_rport_hit
 
 
-module qp_table_scale$regs$rport_reg(d,q,clock);
+module qp_table_scale_regs_rport_reg(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -56488,10 +56509,10 @@ module qp_table_scale$regs$rport_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rport_reg
+endmodule // qp_table_scale_regs_rport_reg
 
 
-module qp_table_scale$regs$rport_sel(d,q,clock);
+module qp_table_scale_regs_rport_sel(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -56507,10 +56528,10 @@ module qp_table_scale$regs$rport_sel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rport_sel
+endmodule // qp_table_scale_regs_rport_sel
 
 
-module qp_table_scale$regs$rresp_q(d,q,clock);
+module qp_table_scale_regs_rresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -56526,10 +56547,10 @@ module qp_table_scale$regs$rresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rresp_q
+endmodule // qp_table_scale_regs_rresp_q
 
 
-module qp_table_scale$regs$rsel(d,q,clock);
+module qp_table_scale_regs_rsel(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -56545,10 +56566,10 @@ module qp_table_scale$regs$rsel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rsel
+endmodule // qp_table_scale_regs_rsel
 
 
-module qp_table_scale$regs$rvalid_q(d,q,clock);
+module qp_table_scale_regs_rvalid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56564,10 +56585,10 @@ module qp_table_scale$regs$rvalid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$rvalid_q
+endmodule // qp_table_scale_regs_rvalid_q
 
 
-module qp_table_scale$regs$sb_wr$0(d,q,clock);
+module qp_table_scale_regs_sb_wr_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -56583,10 +56604,10 @@ module qp_table_scale$regs$sb_wr$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$sb_wr$0
+endmodule // qp_table_scale_regs_sb_wr_0
 
 
-module qp_table_scale$regs$sbase$0(d,q,clock);
+module qp_table_scale_regs_sbase_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -56602,10 +56623,10 @@ module qp_table_scale$regs$sbase$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$sbase$0
+endmodule // qp_table_scale_regs_sbase_0
 
 
-module qp_table_scale$regs$stage_hi(d,q,clock);
+module qp_table_scale_regs_stage_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56621,10 +56642,10 @@ module qp_table_scale$regs$stage_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$stage_hi
+endmodule // qp_table_scale_regs_stage_hi
 
 
-module qp_table_scale$regs$stage_lo(d,q,clock);
+module qp_table_scale_regs_stage_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -56640,10 +56661,10 @@ module qp_table_scale$regs$stage_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$stage_lo
+endmodule // qp_table_scale_regs_stage_lo
 
 
-module qp_table_scale$regs$wstate(d,q,clock);
+module qp_table_scale_regs_wstate(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -56664,4 +56685,4 @@ module qp_table_scale$regs$wstate(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale$regs$wstate
+endmodule // qp_table_scale_regs_wstate

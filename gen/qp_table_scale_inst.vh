@@ -7,15 +7,12 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-// Paste it into the module that instantiates the engine (or `include it there): one wire per
-// port, of the port's name and width, and the instance with every port connected. Drive the
-// inputs, use the outputs, rename the wires to your signals (clk and rst are usually your own).
-// Streams are AXI ready/valid; see docs/integration.md for the handshakes and command sequences.
-
-// Clock and reset: one clock, rising edge; rst synchronous, active high
-// (drive it from a reset synchronizer, hold it for at least 2 cycles)
-wire        clk;             // input
-wire        rst;             // input
+// Paste it into the module that instantiates the engine, or `include it there: one wire per
+// port but clk and rst, of the port's name and width, and the instance with every port
+// connected. clk and rst are the including module's own (declare them there; if yours have
+// other names, rename them in the two connections). Drive the inputs, use the outputs,
+// rename the wires to your signals. Streams are AXI ready/valid; see docs/integration.md
+// for the handshakes and command sequences.
 
 // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
 // QPN = index[23:0] (no generation bits); the tag is returned with the response
@@ -25,7 +22,7 @@ wire [23:0] s_tx_req_qpn;    // input
 wire [7:0]  s_tx_req_tag;    // input
 
 // Lookup port tx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
-// 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 256 when OK, else 0
+// 2 NOT_ALLOCATED, 3 STALE, 5 MEM_ERROR; addr = TABLE_BASE + index * 256 when OK, else 0
 wire        m_tx_rsp_valid;  // output
 wire        m_tx_rsp_ready;  // input
 wire [23:0] m_tx_rsp_qpn;    // output
@@ -41,7 +38,7 @@ wire [23:0] s_rx_req_qpn;    // input
 wire [7:0]  s_rx_req_tag;    // input
 
 // Lookup port rx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
-// 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 256 when OK, else 0
+// 2 NOT_ALLOCATED, 3 STALE, 5 MEM_ERROR; addr = TABLE_BASE + index * 256 when OK, else 0
 wire        m_rx_rsp_valid;  // output
 wire        m_rx_rsp_ready;  // input
 wire [23:0] m_rx_rsp_qpn;    // output
@@ -77,7 +74,7 @@ wire [1:0]  s_axil_rresp;    // output
 wire        s_axil_rvalid;   // output
 wire        s_axil_rready;   // input
 
-// AXI4 memory read master (in_memory directory reads: single 8-byte beats); connect to any AXI4 slave
+// AXI4 memory master, read address and data (state block reads (IDs 0 and 1)); connect to any AXI4 slave
 wire        m_axi_arid;      // output
 wire [63:0] m_axi_araddr;    // output
 wire [7:0]  m_axi_arlen;     // output
@@ -94,6 +91,8 @@ wire [1:0]  m_axi_rresp;     // input
 wire        m_axi_rlast;     // input
 wire        m_axi_rvalid;    // input
 wire        m_axi_rready;    // output
+
+// AXI4 memory master, write address, data and response (state block writes of the commands, ID 0)
 wire        m_axi_awid;      // output
 wire [63:0] m_axi_awaddr;    // output
 wire [7:0]  m_axi_awlen;     // output
@@ -165,7 +164,7 @@ qp_table_scale u_qp_table_scale (
     .s_axil_rresp    (s_axil_rresp),
     .s_axil_rvalid   (s_axil_rvalid),
     .s_axil_rready   (s_axil_rready),
-    // AXI4 memory read master (directory reads)
+    // AXI4 memory master: read address and data
     .m_axi_arid      (m_axi_arid),
     .m_axi_araddr    (m_axi_araddr),
     .m_axi_arlen     (m_axi_arlen),
@@ -182,6 +181,7 @@ qp_table_scale u_qp_table_scale (
     .m_axi_rlast     (m_axi_rlast),
     .m_axi_rvalid    (m_axi_rvalid),
     .m_axi_rready    (m_axi_rready),
+    // AXI4 memory master: write address, data and response
     .m_axi_awid      (m_axi_awid),
     .m_axi_awaddr    (m_axi_awaddr),
     .m_axi_awlen     (m_axi_awlen),

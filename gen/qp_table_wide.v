@@ -7,61 +7,84 @@
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 
-module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req_tag,m_tx_rsp_valid,m_tx_rsp_ready,m_tx_rsp_qpn,m_tx_rsp_tag,m_tx_rsp_status,m_tx_rsp_addr,s_rx_req_valid,s_rx_req_ready,s_rx_req_qpn,s_rx_req_tag,m_rx_rsp_valid,m_rx_rsp_ready,m_rx_rsp_qpn,m_rx_rsp_tag,m_rx_rsp_status,m_rx_rsp_addr,s_cnp_req_valid,s_cnp_req_ready,s_cnp_req_qpn,s_cnp_req_tag,m_cnp_rsp_valid,m_cnp_rsp_ready,m_cnp_rsp_qpn,m_cnp_rsp_tag,m_cnp_rsp_status,m_cnp_rsp_addr,s_axil_awaddr,s_axil_awprot,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arprot,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready);
-    
-    // Module arguments
-    input wire  clk;
-    input wire  rst;
-    input wire  s_tx_req_valid;
-    output wire  s_tx_req_ready;
-    input wire  [23:0] s_tx_req_qpn;
-    input wire  [31:0] s_tx_req_tag;
-    output wire  m_tx_rsp_valid;
-    input wire  m_tx_rsp_ready;
-    output wire  [23:0] m_tx_rsp_qpn;
-    output wire  [31:0] m_tx_rsp_tag;
-    output wire  [2:0] m_tx_rsp_status;
-    output wire  [47:0] m_tx_rsp_addr;
-    input wire  s_rx_req_valid;
-    output wire  s_rx_req_ready;
-    input wire  [23:0] s_rx_req_qpn;
-    input wire  [31:0] s_rx_req_tag;
-    output wire  m_rx_rsp_valid;
-    input wire  m_rx_rsp_ready;
-    output wire  [23:0] m_rx_rsp_qpn;
-    output wire  [31:0] m_rx_rsp_tag;
-    output wire  [2:0] m_rx_rsp_status;
-    output wire  [47:0] m_rx_rsp_addr;
-    input wire  s_cnp_req_valid;
-    output wire  s_cnp_req_ready;
-    input wire  [23:0] s_cnp_req_qpn;
-    input wire  [31:0] s_cnp_req_tag;
-    output wire  m_cnp_rsp_valid;
-    input wire  m_cnp_rsp_ready;
-    output wire  [23:0] m_cnp_rsp_qpn;
-    output wire  [31:0] m_cnp_rsp_tag;
-    output wire  [2:0] m_cnp_rsp_status;
-    output wire  [47:0] m_cnp_rsp_addr;
-    input wire  [11:0] s_axil_awaddr;
-    input wire  [2:0] s_axil_awprot;
-    input wire  s_axil_awvalid;
-    output wire  s_axil_awready;
-    input wire  [31:0] s_axil_wdata;
-    input wire  [3:0] s_axil_wstrb;
-    input wire  s_axil_wvalid;
-    output wire  s_axil_wready;
-    output wire  [1:0] s_axil_bresp;
-    output wire  s_axil_bvalid;
-    input wire  s_axil_bready;
-    input wire  [11:0] s_axil_araddr;
-    input wire  [2:0] s_axil_arprot;
-    input wire  s_axil_arvalid;
-    output wire  s_axil_arready;
-    output wire  [31:0] s_axil_rdata;
-    output wire  [1:0] s_axil_rresp;
-    output wire  s_axil_rvalid;
-    input wire  s_axil_rready;
-    
+// Lint: `verilator --lint-only -Wall qp_table_wide.vlt qp_table_wide.v`. qp_table_wide.vlt,
+// written beside this file by `qptable gen`, holds the only waivers, each saying why. No
+// `timescale: the engine has no delays, so it takes the time unit of whatever is compiled
+// before it.
+
+module qp_table_wide (
+    // Clock and reset: one clock, rising edge; rst synchronous, active high
+    // (drive it from a reset synchronizer, hold it for at least 2 cycles)
+    input  wire        clk,
+    input  wire        rst,
+    // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
+    input  wire        s_tx_req_valid,
+    output wire        s_tx_req_ready,
+    input  wire [23:0] s_tx_req_qpn,
+    input  wire [31:0] s_tx_req_tag,
+    // Lookup port tx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 512 when OK, else 0
+    output wire        m_tx_rsp_valid,
+    input  wire        m_tx_rsp_ready,
+    output wire [23:0] m_tx_rsp_qpn,
+    output wire [31:0] m_tx_rsp_tag,
+    output wire [2:0]  m_tx_rsp_status,
+    output wire [47:0] m_tx_rsp_addr,
+    // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
+    input  wire        s_rx_req_valid,
+    output wire        s_rx_req_ready,
+    input  wire [23:0] s_rx_req_qpn,
+    input  wire [31:0] s_rx_req_tag,
+    // Lookup port rx, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 512 when OK, else 0
+    output wire        m_rx_rsp_valid,
+    input  wire        m_rx_rsp_ready,
+    output wire [23:0] m_rx_rsp_qpn,
+    output wire [31:0] m_rx_rsp_tag,
+    output wire [2:0]  m_rx_rsp_status,
+    output wire [47:0] m_rx_rsp_addr,
+    // Lookup port cnp, request stream (into the engine): a beat moves at a rising edge with valid && ready;
+    // QPN = {generation[3:0], index[19:0]}; the tag is returned with the response
+    input  wire        s_cnp_req_valid,
+    output wire        s_cnp_req_ready,
+    input  wire [23:0] s_cnp_req_qpn,
+    input  wire [31:0] s_cnp_req_tag,
+    // Lookup port cnp, response stream (out of the engine), in request order; status 0 OK, 1 OUT_OF_RANGE,
+    // 2 NOT_ALLOCATED, 3 STALE; addr = TABLE_BASE + index * 512 when OK, else 0
+    output wire        m_cnp_rsp_valid,
+    input  wire        m_cnp_rsp_ready,
+    output wire [23:0] m_cnp_rsp_qpn,
+    output wire [31:0] m_cnp_rsp_tag,
+    output wire [2:0]  m_cnp_rsp_status,
+    output wire [47:0] m_cnp_rsp_addr,
+    // AXI4-Lite control slave (SPEC section 6 register map), write address and data, taken together;
+    // a CMD write answers on B when the command is done
+    input  wire [11:0] s_axil_awaddr,
+    input  wire [2:0]  s_axil_awprot,
+    input  wire        s_axil_awvalid,
+    output wire        s_axil_awready,
+    input  wire [31:0] s_axil_wdata,
+    input  wire [3:0]  s_axil_wstrb,
+    input  wire        s_axil_wvalid,
+    output wire        s_axil_wready,
+    // AXI4-Lite control slave, write response
+    output wire [1:0]  s_axil_bresp,
+    output wire        s_axil_bvalid,
+    input  wire        s_axil_bready,
+    // AXI4-Lite control slave, read address (reads are served while a write waits)
+    input  wire [11:0] s_axil_araddr,
+    input  wire [2:0]  s_axil_arprot,
+    input  wire        s_axil_arvalid,
+    output wire        s_axil_arready,
+    // AXI4-Lite control slave, read data
+    output wire [31:0] s_axil_rdata,
+    output wire [1:0]  s_axil_rresp,
+    output wire        s_axil_rvalid,
+    input  wire        s_axil_rready
+);
+
     // Enums
     localparam EngState$Init = 0;
     localparam EngState$Idle = 1;
@@ -207,7 +230,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
     wire  [223:0] engine$counts;
     
     // Sub module instances
-    qp_table_wide$pipe_tx pipe_tx(
+    qp_table_wide_pipe_tx pipe_tx(
         .clock(pipe_tx$clock),
         .rst(pipe_tx$rst),
         .init_done(pipe_tx$init_done),
@@ -230,7 +253,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
         .in_flight(pipe_tx$in_flight),
         .counts(pipe_tx$counts)
     );
-    qp_table_wide$pipe_rx pipe_rx(
+    qp_table_wide_pipe_rx pipe_rx(
         .clock(pipe_rx$clock),
         .rst(pipe_rx$rst),
         .init_done(pipe_rx$init_done),
@@ -253,7 +276,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
         .in_flight(pipe_rx$in_flight),
         .counts(pipe_rx$counts)
     );
-    qp_table_wide$pipe_cnp pipe_cnp(
+    qp_table_wide_pipe_cnp pipe_cnp(
         .clock(pipe_cnp$clock),
         .rst(pipe_cnp$rst),
         .init_done(pipe_cnp$init_done),
@@ -276,7 +299,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
         .in_flight(pipe_cnp$in_flight),
         .counts(pipe_cnp$counts)
     );
-    qp_table_wide$regs regs(
+    qp_table_wide_regs regs(
         .clock(regs$clock),
         .rst(regs$rst),
         .awaddr(regs$awaddr),
@@ -310,7 +333,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
         .port_counts$2(regs$port_counts$2),
         .table_base(regs$table_base)
     );
-    qp_table_wide$engine engine(
+    qp_table_wide_engine engine(
         .clock(engine$clock),
         .rst(engine$rst),
         .cmd_valid(engine$cmd_valid),
@@ -434,7 +457,7 @@ module qp_table_wide(clk,rst,s_tx_req_valid,s_tx_req_ready,s_tx_req_qpn,s_tx_req
 endmodule // qp_table_wide
 
 
-module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,req_fire$2,rsp_fire$0,rsp_fire$1,rsp_fire$2,in_flight$0,in_flight$1,in_flight$2,counts);
+module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,req_fire$2,rsp_fire$0,rsp_fire$1,rsp_fire$2,in_flight$0,in_flight$1,in_flight$2,counts);
     
     // Module arguments
     input wire  clock;
@@ -759,7 +782,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  [23:0] map_op_index;
     
     // Sub module instances
-    qp_table_wide$engine$ram ram(
+    qp_table_wide_engine_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -767,7 +790,7 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_wide$engine$qram qram(
+    qp_table_wide_engine_qram qram(
         .clock(qram$clock),
         .read_address(qram$read_address),
         .read_data(qram$read_data),
@@ -775,37 +798,37 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .write_address(qram$write_address),
         .write_data(qram$write_data)
     );
-    qp_table_wide$engine$q_wr q_wr(
+    qp_table_wide_engine_q_wr q_wr(
         .d(q_wr$d),
         .q(q_wr$q),
         .clock(q_wr$clock)
     );
-    qp_table_wide$engine$q_rd q_rd(
+    qp_table_wide_engine_q_rd q_rd(
         .d(q_rd$d),
         .q(q_rd$q),
         .clock(q_rd$clock)
     );
-    qp_table_wide$engine$q_count q_count(
+    qp_table_wide_engine_q_count q_count(
         .d(q_count$d),
         .q(q_count$q),
         .clock(q_count$clock)
     );
-    qp_table_wide$engine$q_overflow q_overflow(
+    qp_table_wide_engine_q_overflow q_overflow(
         .d(q_overflow$d),
         .q(q_overflow$q),
         .clock(q_overflow$clock)
     );
-    qp_table_wide$engine$time_q time_q(
+    qp_table_wide_engine_time_q time_q(
         .d(time_q$d),
         .q(time_q$q),
         .clock(time_q$clock)
     );
-    qp_table_wide$engine$entry_r entry_r(
+    qp_table_wide_engine_entry_r entry_r(
         .d(entry_r$d),
         .q(entry_r$q),
         .clock(entry_r$clock)
     );
-    qp_table_wide$engine$map map(
+    qp_table_wide_engine_map map(
         .clock(map$clock),
         .rst(map$rst),
         .init_done(map$init_done),
@@ -817,287 +840,287 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .found(map$found),
         .result(map$result)
     );
-    qp_table_wide$engine$state state(
+    qp_table_wide_engine_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_wide$engine$cursor cursor(
+    qp_table_wide_engine_cursor cursor(
         .d(cursor$d),
         .q(cursor$q),
         .clock(cursor$clock)
     );
-    qp_table_wide$engine$next_alloc next_alloc(
+    qp_table_wide_engine_next_alloc next_alloc(
         .d(next_alloc$d),
         .q(next_alloc$q),
         .clock(next_alloc$clock)
     );
-    qp_table_wide$engine$op op(
+    qp_table_wide_engine_op op(
         .d(op$d),
         .q(op$q),
         .clock(op$clock)
     );
-    qp_table_wide$engine$qpn qpn(
+    qp_table_wide_engine_qpn qpn(
         .d(qpn$d),
         .q(qpn$q),
         .clock(qpn$clock)
     );
-    qp_table_wide$engine$pending_status pending_status(
+    qp_table_wide_engine_pending_status pending_status(
         .d(pending_status$d),
         .q(pending_status$q),
         .clock(pending_status$clock)
     );
-    qp_table_wide$engine$pending_qpn pending_qpn(
+    qp_table_wide_engine_pending_qpn pending_qpn(
         .d(pending_qpn$d),
         .q(pending_qpn$q),
         .clock(pending_qpn$clock)
     );
-    qp_table_wide$engine$status_q status_q(
+    qp_table_wide_engine_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
     );
-    qp_table_wide$engine$qpn_q qpn_q(
+    qp_table_wide_engine_qpn_q qpn_q(
         .d(qpn_q$d),
         .q(qpn_q$q),
         .clock(qpn_q$clock)
     );
-    qp_table_wide$engine$init_done_q init_done_q(
+    qp_table_wide_engine_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_wide$engine$land_wait land_wait(
+    qp_table_wide_engine_land_wait land_wait(
         .d(land_wait$d),
         .q(land_wait$q),
         .clock(land_wait$clock)
     );
-    qp_table_wide$engine$was_idle was_idle(
+    qp_table_wide_engine_was_idle was_idle(
         .d(was_idle$d),
         .q(was_idle$q),
         .clock(was_idle$clock)
     );
-    qp_table_wide$engine$read_hold_q read_hold_q(
+    qp_table_wide_engine_read_hold_q read_hold_q(
         .d(read_hold_q$d),
         .q(read_hold_q$q),
         .clock(read_hold_q$clock)
     );
-    qp_table_wide$engine$we_q we_q(
+    qp_table_wide_engine_we_q we_q(
         .d(we_q$d),
         .q(we_q$q),
         .clock(we_q$clock)
     );
-    qp_table_wide$engine$waddr_q waddr_q(
+    qp_table_wide_engine_waddr_q waddr_q(
         .d(waddr_q$d),
         .q(waddr_q$q),
         .clock(waddr_q$clock)
     );
-    qp_table_wide$engine$wdata_q wdata_q(
+    qp_table_wide_engine_wdata_q wdata_q(
         .d(wdata_q$d),
         .q(wdata_q$q),
         .clock(wdata_q$clock)
     );
-    qp_table_wide$engine$drain$0 drain$0(
+    qp_table_wide_engine_drain_0 drain_0(
         .d(drain$0$d),
         .q(drain$0$q),
         .clock(drain$0$clock)
     );
-    qp_table_wide$engine$drain$1 drain$1(
+    qp_table_wide_engine_drain_1 drain_1(
         .d(drain$1$d),
         .q(drain$1$q),
         .clock(drain$1$clock)
     );
-    qp_table_wide$engine$drain$2 drain$2(
+    qp_table_wide_engine_drain_2 drain_2(
         .d(drain$2$d),
         .q(drain$2$q),
         .clock(drain$2$clock)
     );
-    qp_table_wide$engine$drain_zero$0 drain_zero$0(
+    qp_table_wide_engine_drain_zero_0 drain_zero_0(
         .d(drain_zero$0$d),
         .q(drain_zero$0$q),
         .clock(drain_zero$0$clock)
     );
-    qp_table_wide$engine$drain_zero$1 drain_zero$1(
+    qp_table_wide_engine_drain_zero_1 drain_zero_1(
         .d(drain_zero$1$d),
         .q(drain_zero$1$q),
         .clock(drain_zero$1$clock)
     );
-    qp_table_wide$engine$drain_zero$2 drain_zero$2(
+    qp_table_wide_engine_drain_zero_2 drain_zero_2(
         .d(drain_zero$2$d),
         .q(drain_zero$2$q),
         .clock(drain_zero$2$clock)
     );
-    qp_table_wide$engine$req_fire_r$0 req_fire_r$0(
+    qp_table_wide_engine_req_fire_r_0 req_fire_r_0(
         .d(req_fire_r$0$d),
         .q(req_fire_r$0$q),
         .clock(req_fire_r$0$clock)
     );
-    qp_table_wide$engine$req_fire_r$1 req_fire_r$1(
+    qp_table_wide_engine_req_fire_r_1 req_fire_r_1(
         .d(req_fire_r$1$d),
         .q(req_fire_r$1$q),
         .clock(req_fire_r$1$clock)
     );
-    qp_table_wide$engine$req_fire_r$2 req_fire_r$2(
+    qp_table_wide_engine_req_fire_r_2 req_fire_r_2(
         .d(req_fire_r$2$d),
         .q(req_fire_r$2$q),
         .clock(req_fire_r$2$clock)
     );
-    qp_table_wide$engine$rsp_fire_r$0 rsp_fire_r$0(
+    qp_table_wide_engine_rsp_fire_r_0 rsp_fire_r_0(
         .d(rsp_fire_r$0$d),
         .q(rsp_fire_r$0$q),
         .clock(rsp_fire_r$0$clock)
     );
-    qp_table_wide$engine$rsp_fire_r$1 rsp_fire_r$1(
+    qp_table_wide_engine_rsp_fire_r_1 rsp_fire_r_1(
         .d(rsp_fire_r$1$d),
         .q(rsp_fire_r$1$q),
         .clock(rsp_fire_r$1$clock)
     );
-    qp_table_wide$engine$rsp_fire_r$2 rsp_fire_r$2(
+    qp_table_wide_engine_rsp_fire_r_2 rsp_fire_r_2(
         .d(rsp_fire_r$2$d),
         .q(rsp_fire_r$2$q),
         .clock(rsp_fire_r$2$clock)
     );
-    qp_table_wide$engine$in_flight_r$0 in_flight_r$0(
+    qp_table_wide_engine_in_flight_r_0 in_flight_r_0(
         .d(in_flight_r$0$d),
         .q(in_flight_r$0$q),
         .clock(in_flight_r$0$clock)
     );
-    qp_table_wide$engine$in_flight_r$1 in_flight_r$1(
+    qp_table_wide_engine_in_flight_r_1 in_flight_r_1(
         .d(in_flight_r$1$d),
         .q(in_flight_r$1$q),
         .clock(in_flight_r$1$clock)
     );
-    qp_table_wide$engine$in_flight_r$2 in_flight_r$2(
+    qp_table_wide_engine_in_flight_r_2 in_flight_r_2(
         .d(in_flight_r$2$d),
         .q(in_flight_r$2$q),
         .clock(in_flight_r$2$clock)
     );
-    qp_table_wide$engine$alloc_ok alloc_ok(
+    qp_table_wide_engine_alloc_ok alloc_ok(
         .d(alloc_ok$d),
         .q(alloc_ok$q),
         .clock(alloc_ok$clock)
     );
-    qp_table_wide$engine$alloc_full alloc_full(
+    qp_table_wide_engine_alloc_full alloc_full(
         .d(alloc_full$d),
         .q(alloc_full$q),
         .clock(alloc_full$clock)
     );
-    qp_table_wide$engine$free_ok free_ok(
+    qp_table_wide_engine_free_ok free_ok(
         .d(free_ok$d),
         .q(free_ok$q),
         .clock(free_ok$clock)
     );
-    qp_table_wide$engine$cmd_error cmd_error(
+    qp_table_wide_engine_cmd_error cmd_error(
         .d(cmd_error$d),
         .q(cmd_error$q),
         .clock(cmd_error$clock)
     );
-    qp_table_wide$engine$in_use in_use(
+    qp_table_wide_engine_in_use in_use(
         .d(in_use$d),
         .q(in_use$q),
         .clock(in_use$clock)
     );
-    qp_table_wide$engine$in_use_up in_use_up(
+    qp_table_wide_engine_in_use_up in_use_up(
         .d(in_use_up$d),
         .q(in_use_up$q),
         .clock(in_use_up$clock)
     );
-    qp_table_wide$engine$in_use_down in_use_down(
+    qp_table_wide_engine_in_use_down in_use_down(
         .d(in_use_down$d),
         .q(in_use_down$q),
         .clock(in_use_down$clock)
     );
-    qp_table_wide$engine$cmd_error_up cmd_error_up(
+    qp_table_wide_engine_cmd_error_up cmd_error_up(
         .d(cmd_error_up$d),
         .q(cmd_error_up$q),
         .clock(cmd_error_up$clock)
     );
-    qp_table_wide$engine$alloc_full_up alloc_full_up(
+    qp_table_wide_engine_alloc_full_up alloc_full_up(
         .d(alloc_full_up$d),
         .q(alloc_full_up$q),
         .clock(alloc_full_up$clock)
     );
-    qp_table_wide$engine$check_pass_q check_pass_q(
+    qp_table_wide_engine_check_pass_q check_pass_q(
         .d(check_pass_q$d),
         .q(check_pass_q$q),
         .clock(check_pass_q$clock)
     );
-    qp_table_wide$engine$pass_at_q pass_at_q(
+    qp_table_wide_engine_pass_at_q pass_at_q(
         .d(pass_at_q$d),
         .q(pass_at_q$q),
         .clock(pass_at_q$clock)
     );
-    qp_table_wide$engine$pass_free_q pass_free_q(
+    qp_table_wide_engine_pass_free_q pass_free_q(
         .d(pass_free_q$d),
         .q(pass_free_q$q),
         .clock(pass_free_q$clock)
     );
-    qp_table_wide$engine$op_alloc_r op_alloc_r(
+    qp_table_wide_engine_op_alloc_r op_alloc_r(
         .d(op_alloc_r$d),
         .q(op_alloc_r$q),
         .clock(op_alloc_r$clock)
     );
-    qp_table_wide$engine$op_alloc_at_r op_alloc_at_r(
+    qp_table_wide_engine_op_alloc_at_r op_alloc_at_r(
         .d(op_alloc_at_r$d),
         .q(op_alloc_at_r$q),
         .clock(op_alloc_at_r$clock)
     );
-    qp_table_wide$engine$op_publish_r op_publish_r(
+    qp_table_wide_engine_op_publish_r op_publish_r(
         .d(op_publish_r$d),
         .q(op_publish_r$q),
         .clock(op_publish_r$clock)
     );
-    qp_table_wide$engine$op_free_r op_free_r(
+    qp_table_wide_engine_op_free_r op_free_r(
         .d(op_free_r$d),
         .q(op_free_r$q),
         .clock(op_free_r$clock)
     );
-    qp_table_wide$engine$op_flush_r op_flush_r(
+    qp_table_wide_engine_op_flush_r op_flush_r(
         .d(op_flush_r$d),
         .q(op_flush_r$q),
         .clock(op_flush_r$clock)
     );
-    qp_table_wide$engine$op_bad_r op_bad_r(
+    qp_table_wide_engine_op_bad_r op_bad_r(
         .d(op_bad_r$d),
         .q(op_bad_r$q),
         .clock(op_bad_r$clock)
     );
-    qp_table_wide$engine$init_last_r init_last_r(
+    qp_table_wide_engine_init_last_r init_last_r(
         .d(init_last_r$d),
         .q(init_last_r$q),
         .clock(init_last_r$clock)
     );
-    qp_table_wide$engine$init_q init_q(
+    qp_table_wide_engine_init_q init_q(
         .d(init_q$d),
         .q(init_q$q),
         .clock(init_q$clock)
     );
-    qp_table_wide$engine$idle_q idle_q(
+    qp_table_wide_engine_idle_q idle_q(
         .d(idle_q$d),
         .q(idle_q$q),
         .clock(idle_q$clock)
     );
-    qp_table_wide$engine$drain_q drain_q(
+    qp_table_wide_engine_drain_q drain_q(
         .d(drain_q$d),
         .q(drain_q$q),
         .clock(drain_q$clock)
     );
-    qp_table_wide$engine$wait_q wait_q(
+    qp_table_wide_engine_wait_q wait_q(
         .d(wait_q$d),
         .q(wait_q$q),
         .clock(wait_q$clock)
     );
-    qp_table_wide$engine$map_valid_q map_valid_q(
+    qp_table_wide_engine_map_valid_q map_valid_q(
         .d(map_valid_q$d),
         .q(map_valid_q$q),
         .clock(map_valid_q$clock)
     );
-    qp_table_wide$engine$map_cmd_q map_cmd_q(
+    qp_table_wide_engine_map_cmd_q map_cmd_q(
         .d(map_cmd_q$d),
         .q(map_cmd_q$q),
         .clock(map_cmd_q$clock)
     );
-    qp_table_wide$engine$map_index_q map_index_q(
+    qp_table_wide_engine_map_index_q map_index_q(
         .d(map_index_q$d),
         .q(map_index_q$q),
         .clock(map_index_q$clock)
@@ -1688,10 +1711,10 @@ module qp_table_wide$engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         end
     end
     
-endmodule // qp_table_wide$engine
+endmodule // qp_table_wide_engine
 
 
-module qp_table_wide$engine$alloc_full(d,q,clock);
+module qp_table_wide_engine_alloc_full(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1707,10 +1730,10 @@ module qp_table_wide$engine$alloc_full(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$alloc_full
+endmodule // qp_table_wide_engine_alloc_full
 
 
-module qp_table_wide$engine$alloc_full_up(d,q,clock);
+module qp_table_wide_engine_alloc_full_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1726,10 +1749,10 @@ module qp_table_wide$engine$alloc_full_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$alloc_full_up
+endmodule // qp_table_wide_engine_alloc_full_up
 
 
-module qp_table_wide$engine$alloc_ok(d,q,clock);
+module qp_table_wide_engine_alloc_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1745,10 +1768,10 @@ module qp_table_wide$engine$alloc_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$alloc_ok
+endmodule // qp_table_wide_engine_alloc_ok
 
 
-module qp_table_wide$engine$check_pass_q(d,q,clock);
+module qp_table_wide_engine_check_pass_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1764,10 +1787,10 @@ module qp_table_wide$engine$check_pass_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$check_pass_q
+endmodule // qp_table_wide_engine_check_pass_q
 
 
-module qp_table_wide$engine$cmd_error(d,q,clock);
+module qp_table_wide_engine_cmd_error(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1783,10 +1806,10 @@ module qp_table_wide$engine$cmd_error(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$cmd_error
+endmodule // qp_table_wide_engine_cmd_error
 
 
-module qp_table_wide$engine$cmd_error_up(d,q,clock);
+module qp_table_wide_engine_cmd_error_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1802,10 +1825,10 @@ module qp_table_wide$engine$cmd_error_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$cmd_error_up
+endmodule // qp_table_wide_engine_cmd_error_up
 
 
-module qp_table_wide$engine$cursor(d,q,clock);
+module qp_table_wide_engine_cursor(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -1821,10 +1844,10 @@ module qp_table_wide$engine$cursor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$cursor
+endmodule // qp_table_wide_engine_cursor
 
 
-module qp_table_wide$engine$drain$0(d,q,clock);
+module qp_table_wide_engine_drain_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1840,10 +1863,10 @@ module qp_table_wide$engine$drain$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain$0
+endmodule // qp_table_wide_engine_drain_0
 
 
-module qp_table_wide$engine$drain$1(d,q,clock);
+module qp_table_wide_engine_drain_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1859,10 +1882,10 @@ module qp_table_wide$engine$drain$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain$1
+endmodule // qp_table_wide_engine_drain_1
 
 
-module qp_table_wide$engine$drain$2(d,q,clock);
+module qp_table_wide_engine_drain_2(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -1878,10 +1901,10 @@ module qp_table_wide$engine$drain$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain$2
+endmodule // qp_table_wide_engine_drain_2
 
 
-module qp_table_wide$engine$drain_q(d,q,clock);
+module qp_table_wide_engine_drain_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1897,10 +1920,10 @@ module qp_table_wide$engine$drain_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain_q
+endmodule // qp_table_wide_engine_drain_q
 
 
-module qp_table_wide$engine$drain_zero$0(d,q,clock);
+module qp_table_wide_engine_drain_zero_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1916,10 +1939,10 @@ module qp_table_wide$engine$drain_zero$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain_zero$0
+endmodule // qp_table_wide_engine_drain_zero_0
 
 
-module qp_table_wide$engine$drain_zero$1(d,q,clock);
+module qp_table_wide_engine_drain_zero_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1935,10 +1958,10 @@ module qp_table_wide$engine$drain_zero$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain_zero$1
+endmodule // qp_table_wide_engine_drain_zero_1
 
 
-module qp_table_wide$engine$drain_zero$2(d,q,clock);
+module qp_table_wide_engine_drain_zero_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -1954,10 +1977,10 @@ module qp_table_wide$engine$drain_zero$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$drain_zero$2
+endmodule // qp_table_wide_engine_drain_zero_2
 
 
-module qp_table_wide$engine$entry_r(d,q,clock);
+module qp_table_wide_engine_entry_r(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -1973,10 +1996,10 @@ module qp_table_wide$engine$entry_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$entry_r
+endmodule // qp_table_wide_engine_entry_r
 
 
-module qp_table_wide$engine$free_ok(d,q,clock);
+module qp_table_wide_engine_free_ok(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -1992,10 +2015,10 @@ module qp_table_wide$engine$free_ok(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$free_ok
+endmodule // qp_table_wide_engine_free_ok
 
 
-module qp_table_wide$engine$idle_q(d,q,clock);
+module qp_table_wide_engine_idle_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2011,10 +2034,10 @@ module qp_table_wide$engine$idle_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$idle_q
+endmodule // qp_table_wide_engine_idle_q
 
 
-module qp_table_wide$engine$in_flight_r$0(d,q,clock);
+module qp_table_wide_engine_in_flight_r_0(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -2030,10 +2053,10 @@ module qp_table_wide$engine$in_flight_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_flight_r$0
+endmodule // qp_table_wide_engine_in_flight_r_0
 
 
-module qp_table_wide$engine$in_flight_r$1(d,q,clock);
+module qp_table_wide_engine_in_flight_r_1(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -2049,10 +2072,10 @@ module qp_table_wide$engine$in_flight_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_flight_r$1
+endmodule // qp_table_wide_engine_in_flight_r_1
 
 
-module qp_table_wide$engine$in_flight_r$2(d,q,clock);
+module qp_table_wide_engine_in_flight_r_2(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -2068,10 +2091,10 @@ module qp_table_wide$engine$in_flight_r$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_flight_r$2
+endmodule // qp_table_wide_engine_in_flight_r_2
 
 
-module qp_table_wide$engine$in_use(d,q,clock);
+module qp_table_wide_engine_in_use(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -2087,10 +2110,10 @@ module qp_table_wide$engine$in_use(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_use
+endmodule // qp_table_wide_engine_in_use
 
 
-module qp_table_wide$engine$in_use_down(d,q,clock);
+module qp_table_wide_engine_in_use_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2106,10 +2129,10 @@ module qp_table_wide$engine$in_use_down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_use_down
+endmodule // qp_table_wide_engine_in_use_down
 
 
-module qp_table_wide$engine$in_use_up(d,q,clock);
+module qp_table_wide_engine_in_use_up(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2125,10 +2148,10 @@ module qp_table_wide$engine$in_use_up(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$in_use_up
+endmodule // qp_table_wide_engine_in_use_up
 
 
-module qp_table_wide$engine$init_done_q(d,q,clock);
+module qp_table_wide_engine_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2144,10 +2167,10 @@ module qp_table_wide$engine$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$init_done_q
+endmodule // qp_table_wide_engine_init_done_q
 
 
-module qp_table_wide$engine$init_last_r(d,q,clock);
+module qp_table_wide_engine_init_last_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2163,10 +2186,10 @@ module qp_table_wide$engine$init_last_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$init_last_r
+endmodule // qp_table_wide_engine_init_last_r
 
 
-module qp_table_wide$engine$init_q(d,q,clock);
+module qp_table_wide_engine_init_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2182,10 +2205,10 @@ module qp_table_wide$engine$init_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$init_q
+endmodule // qp_table_wide_engine_init_q
 
 
-module qp_table_wide$engine$land_wait(d,q,clock);
+module qp_table_wide_engine_land_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -2201,10 +2224,10 @@ module qp_table_wide$engine$land_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$land_wait
+endmodule // qp_table_wide_engine_land_wait
 
 
-module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
+module qp_table_wide_engine_map(clock,rst,init_done,op_valid,op,op_index,op_wrap,done,found,result);
     
     // Module arguments
     input wire  clock;
@@ -2509,7 +2532,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
     reg  [24:0] hit;
     
     // Sub module instances
-    qp_table_wide$engine$map$rams$0 rams$0(
+    qp_table_wide_engine_map_rams_0 rams_0(
         .clock(rams$0$clock),
         .read_address(rams$0$read_address),
         .read_data(rams$0$read_data),
@@ -2517,7 +2540,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .write_address(rams$0$write_address),
         .write_data(rams$0$write_data)
     );
-    qp_table_wide$engine$map$rams$1 rams$1(
+    qp_table_wide_engine_map_rams_1 rams_1(
         .clock(rams$1$clock),
         .read_address(rams$1$read_address),
         .read_data(rams$1$read_data),
@@ -2525,7 +2548,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .write_address(rams$1$write_address),
         .write_data(rams$1$write_data)
     );
-    qp_table_wide$engine$map$rams$2 rams$2(
+    qp_table_wide_engine_map_rams_2 rams_2(
         .clock(rams$2$clock),
         .read_address(rams$2$read_address),
         .read_data(rams$2$read_data),
@@ -2533,7 +2556,7 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .write_address(rams$2$write_address),
         .write_data(rams$2$write_data)
     );
-    qp_table_wide$engine$map$rams$3 rams$3(
+    qp_table_wide_engine_map_rams_3 rams_3(
         .clock(rams$3$clock),
         .read_address(rams$3$read_address),
         .read_data(rams$3$read_data),
@@ -2541,332 +2564,332 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         .write_address(rams$3$write_address),
         .write_data(rams$3$write_data)
     );
-    qp_table_wide$engine$map$state state(
+    qp_table_wide_engine_map_state state(
         .d(state$d),
         .q(state$q),
         .clock(state$clock)
     );
-    qp_table_wide$engine$map$level level(
+    qp_table_wide_engine_map_level level(
         .d(level$d),
         .q(level$q),
         .clock(level$clock)
     );
-    qp_table_wide$engine$map$pos pos(
+    qp_table_wide_engine_map_pos pos(
         .d(pos$d),
         .q(pos$q),
         .clock(pos$clock)
     );
-    qp_table_wide$engine$map$wrapped wrapped(
+    qp_table_wide_engine_map_wrapped wrapped(
         .d(wrapped$d),
         .q(wrapped$q),
         .clock(wrapped$clock)
     );
-    qp_table_wide$engine$map$wrap wrap(
+    qp_table_wide_engine_map_wrap wrap(
         .d(wrap$d),
         .q(wrap$q),
         .clock(wrap$clock)
     );
-    qp_table_wide$engine$map$down down(
+    qp_table_wide_engine_map_down down(
         .d(down$d),
         .q(down$q),
         .clock(down$clock)
     );
-    qp_table_wide$engine$map$op_q op_q(
+    qp_table_wide_engine_map_op_q op_q(
         .d(op_q$d),
         .q(op_q$q),
         .clock(op_q$clock)
     );
-    qp_table_wide$engine$map$found_q found_q(
+    qp_table_wide_engine_map_found_q found_q(
         .d(found_q$d),
         .q(found_q$q),
         .clock(found_q$clock)
     );
-    qp_table_wide$engine$map$done_q done_q(
+    qp_table_wide_engine_map_done_q done_q(
         .d(done_q$d),
         .q(done_q$q),
         .clock(done_q$clock)
     );
-    qp_table_wide$engine$map$result_q result_q(
+    qp_table_wide_engine_map_result_q result_q(
         .d(result_q$d),
         .q(result_q$q),
         .clock(result_q$clock)
     );
-    qp_table_wide$engine$map$latched latched(
+    qp_table_wide_engine_map_latched latched(
         .d(latched$d),
         .q(latched$q),
         .clock(latched$clock)
     );
-    qp_table_wide$engine$map$nums_q nums_q(
+    qp_table_wide_engine_map_nums_q nums_q(
         .d(nums_q$d),
         .q(nums_q$q),
         .clock(nums_q$clock)
     );
-    qp_table_wide$engine$map$first$0 first$0(
+    qp_table_wide_engine_map_first_0 first_0(
         .bits(first$0$bits),
         .num(first$0$num),
         .any(first$0$any)
     );
-    qp_table_wide$engine$map$first$1 first$1(
+    qp_table_wide_engine_map_first_1 first_1(
         .bits(first$1$bits),
         .num(first$1$num),
         .any(first$1$any)
     );
-    qp_table_wide$engine$map$first$2 first$2(
+    qp_table_wide_engine_map_first_2 first_2(
         .bits(first$2$bits),
         .num(first$2$num),
         .any(first$2$any)
     );
-    qp_table_wide$engine$map$first$3 first$3(
+    qp_table_wide_engine_map_first_3 first_3(
         .bits(first$3$bits),
         .num(first$3$num),
         .any(first$3$any)
     );
-    qp_table_wide$engine$map$accept_q accept_q(
+    qp_table_wide_engine_map_accept_q accept_q(
         .d(accept_q$d),
         .q(accept_q$q),
         .clock(accept_q$clock)
     );
-    qp_table_wide$engine$map$init_done_q init_done_q(
+    qp_table_wide_engine_map_init_done_q init_done_q(
         .d(init_done_q$d),
         .q(init_done_q$q),
         .clock(init_done_q$clock)
     );
-    qp_table_wide$engine$map$init_word init_word(
+    qp_table_wide_engine_map_init_word init_word(
         .d(init_word$d),
         .q(init_word$q),
         .clock(init_word$clock)
     );
-    qp_table_wide$engine$map$rd_wait rd_wait(
+    qp_table_wide_engine_map_rd_wait rd_wait(
         .d(rd_wait$d),
         .q(rd_wait$q),
         .clock(rd_wait$clock)
     );
-    qp_table_wide$engine$map$bit_mask_q bit_mask_q(
+    qp_table_wide_engine_map_bit_mask_q bit_mask_q(
         .d(bit_mask_q$d),
         .q(bit_mask_q$q),
         .clock(bit_mask_q$clock)
     );
-    qp_table_wide$engine$map$ge_mask_q ge_mask_q(
+    qp_table_wide_engine_map_ge_mask_q ge_mask_q(
         .d(ge_mask_q$d),
         .q(ge_mask_q$q),
         .clock(ge_mask_q$clock)
     );
-    qp_table_wide$engine$map$zero_mask_q zero_mask_q(
+    qp_table_wide_engine_map_zero_mask_q zero_mask_q(
         .d(zero_mask_q$d),
         .q(zero_mask_q$q),
         .clock(zero_mask_q$clock)
     );
-    qp_table_wide$engine$map$lvl0_r lvl0_r(
+    qp_table_wide_engine_map_lvl0_r lvl0_r(
         .d(lvl0_r$d),
         .q(lvl0_r$q),
         .clock(lvl0_r$clock)
     );
-    qp_table_wide$engine$map$stop_nogo_r stop_nogo_r(
+    qp_table_wide_engine_map_stop_nogo_r stop_nogo_r(
         .d(stop_nogo_r$d),
         .q(stop_nogo_r$q),
         .clock(stop_nogo_r$clock)
     );
-    qp_table_wide$engine$map$top_r top_r(
+    qp_table_wide_engine_map_top_r top_r(
         .d(top_r$d),
         .q(top_r$q),
         .clock(top_r$clock)
     );
-    qp_table_wide$engine$map$may_prop_r may_prop_r(
+    qp_table_wide_engine_map_may_prop_r may_prop_r(
         .d(may_prop_r$d),
         .q(may_prop_r$q),
         .clock(may_prop_r$clock)
     );
-    qp_table_wide$engine$map$is_test_r is_test_r(
+    qp_table_wide_engine_map_is_test_r is_test_r(
         .d(is_test_r$d),
         .q(is_test_r$q),
         .clock(is_test_r$clock)
     );
-    qp_table_wide$engine$map$is_set_r is_set_r(
+    qp_table_wide_engine_map_is_set_r is_set_r(
         .d(is_set_r$d),
         .q(is_set_r$q),
         .clock(is_set_r$clock)
     );
-    qp_table_wide$engine$map$at_walk_check at_walk_check(
+    qp_table_wide_engine_map_at_walk_check at_walk_check(
         .d(at_walk_check$d),
         .q(at_walk_check$q),
         .clock(at_walk_check$clock)
     );
-    qp_table_wide$engine$map$at_point_apply at_point_apply(
+    qp_table_wide_engine_map_at_point_apply at_point_apply(
         .d(at_point_apply$d),
         .q(at_point_apply$q),
         .clock(at_point_apply$clock)
     );
-    qp_table_wide$engine$map$modified_q modified_q(
+    qp_table_wide_engine_map_modified_q modified_q(
         .d(modified_q$d),
         .q(modified_q$q),
         .clock(modified_q$clock)
     );
-    qp_table_wide$engine$map$zero_lo_q zero_lo_q(
+    qp_table_wide_engine_map_zero_lo_q zero_lo_q(
         .d(zero_lo_q$d),
         .q(zero_lo_q$q),
         .clock(zero_lo_q$clock)
     );
-    qp_table_wide$engine$map$zero_hi_q zero_hi_q(
+    qp_table_wide_engine_map_zero_hi_q zero_hi_q(
         .d(zero_hi_q$d),
         .q(zero_hi_q$q),
         .clock(zero_hi_q$clock)
     );
-    qp_table_wide$engine$map$bit_lo_q bit_lo_q(
+    qp_table_wide_engine_map_bit_lo_q bit_lo_q(
         .d(bit_lo_q$d),
         .q(bit_lo_q$q),
         .clock(bit_lo_q$clock)
     );
-    qp_table_wide$engine$map$bit_hi_q bit_hi_q(
+    qp_table_wide_engine_map_bit_hi_q bit_hi_q(
         .d(bit_hi_q$d),
         .q(bit_hi_q$q),
         .clock(bit_hi_q$clock)
     );
-    qp_table_wide$engine$map$wa_q wa_q(
+    qp_table_wide_engine_map_wa_q wa_q(
         .d(wa_q$d),
         .q(wa_q$q),
         .clock(wa_q$clock)
     );
-    qp_table_wide$engine$map$we_q$0 we_q$0(
+    qp_table_wide_engine_map_we_q_0 we_q_0(
         .d(we_q$0$d),
         .q(we_q$0$q),
         .clock(we_q$0$clock)
     );
-    qp_table_wide$engine$map$we_q$1 we_q$1(
+    qp_table_wide_engine_map_we_q_1 we_q_1(
         .d(we_q$1$d),
         .q(we_q$1$q),
         .clock(we_q$1$clock)
     );
-    qp_table_wide$engine$map$we_q$2 we_q$2(
+    qp_table_wide_engine_map_we_q_2 we_q_2(
         .d(we_q$2$d),
         .q(we_q$2$q),
         .clock(we_q$2$clock)
     );
-    qp_table_wide$engine$map$we_q$3 we_q$3(
+    qp_table_wide_engine_map_we_q_3 we_q_3(
         .d(we_q$3$d),
         .q(we_q$3$q),
         .clock(we_q$3$clock)
     );
-    qp_table_wide$engine$map$wd_q$0 wd_q$0(
+    qp_table_wide_engine_map_wd_q_0 wd_q_0(
         .d(wd_q$0$d),
         .q(wd_q$0$q),
         .clock(wd_q$0$clock)
     );
-    qp_table_wide$engine$map$wd_q$1 wd_q$1(
+    qp_table_wide_engine_map_wd_q_1 wd_q_1(
         .d(wd_q$1$d),
         .q(wd_q$1$q),
         .clock(wd_q$1$clock)
     );
-    qp_table_wide$engine$map$wd_q$2 wd_q$2(
+    qp_table_wide_engine_map_wd_q_2 wd_q_2(
         .d(wd_q$2$d),
         .q(wd_q$2$q),
         .clock(wd_q$2$clock)
     );
-    qp_table_wide$engine$map$wd_q$3 wd_q$3(
+    qp_table_wide_engine_map_wd_q_3 wd_q_3(
         .d(wd_q$3$d),
         .q(wd_q$3$q),
         .clock(wd_q$3$clock)
     );
-    qp_table_wide$engine$map$init_valid init_valid(
+    qp_table_wide_engine_map_init_valid init_valid(
         .d(init_valid$d),
         .q(init_valid$q),
         .clock(init_valid$clock)
     );
-    qp_table_wide$engine$map$init_wa init_wa(
+    qp_table_wide_engine_map_init_wa init_wa(
         .d(init_wa$d),
         .q(init_wa$q),
         .clock(init_wa$clock)
     );
-    qp_table_wide$engine$map$init_exists$0 init_exists$0(
+    qp_table_wide_engine_map_init_exists_0 init_exists_0(
         .d(init_exists$0$d),
         .q(init_exists$0$q),
         .clock(init_exists$0$clock)
     );
-    qp_table_wide$engine$map$init_exists$1 init_exists$1(
+    qp_table_wide_engine_map_init_exists_1 init_exists_1(
         .d(init_exists$1$d),
         .q(init_exists$1$q),
         .clock(init_exists$1$clock)
     );
-    qp_table_wide$engine$map$init_exists$2 init_exists$2(
+    qp_table_wide_engine_map_init_exists_2 init_exists_2(
         .d(init_exists$2$d),
         .q(init_exists$2$q),
         .clock(init_exists$2$clock)
     );
-    qp_table_wide$engine$map$init_exists$3 init_exists$3(
+    qp_table_wide_engine_map_init_exists_3 init_exists_3(
         .d(init_exists$3$d),
         .q(init_exists$3$q),
         .clock(init_exists$3$clock)
     );
-    qp_table_wide$engine$map$init_ones$0 init_ones$0(
+    qp_table_wide_engine_map_init_ones_0 init_ones_0(
         .d(init_ones$0$d),
         .q(init_ones$0$q),
         .clock(init_ones$0$clock)
     );
-    qp_table_wide$engine$map$init_ones$1 init_ones$1(
+    qp_table_wide_engine_map_init_ones_1 init_ones_1(
         .d(init_ones$1$d),
         .q(init_ones$1$q),
         .clock(init_ones$1$clock)
     );
-    qp_table_wide$engine$map$init_ones$2 init_ones$2(
+    qp_table_wide_engine_map_init_ones_2 init_ones_2(
         .d(init_ones$2$d),
         .q(init_ones$2$q),
         .clock(init_ones$2$clock)
     );
-    qp_table_wide$engine$map$init_ones$3 init_ones$3(
+    qp_table_wide_engine_map_init_ones_3 init_ones_3(
         .d(init_ones$3$d),
         .q(init_ones$3$q),
         .clock(init_ones$3$clock)
     );
-    qp_table_wide$engine$map$init_partial$0 init_partial$0(
+    qp_table_wide_engine_map_init_partial_0 init_partial_0(
         .d(init_partial$0$d),
         .q(init_partial$0$q),
         .clock(init_partial$0$clock)
     );
-    qp_table_wide$engine$map$init_partial$1 init_partial$1(
+    qp_table_wide_engine_map_init_partial_1 init_partial_1(
         .d(init_partial$1$d),
         .q(init_partial$1$q),
         .clock(init_partial$1$clock)
     );
-    qp_table_wide$engine$map$init_partial$2 init_partial$2(
+    qp_table_wide_engine_map_init_partial_2 init_partial_2(
         .d(init_partial$2$d),
         .q(init_partial$2$q),
         .clock(init_partial$2$clock)
     );
-    qp_table_wide$engine$map$init_partial$3 init_partial$3(
+    qp_table_wide_engine_map_init_partial_3 init_partial_3(
         .d(init_partial$3$d),
         .q(init_partial$3$q),
         .clock(init_partial$3$clock)
     );
-    qp_table_wide$engine$map$exists_k$0 exists_k$0(
+    qp_table_wide_engine_map_exists_k_0 exists_k_0(
         .d(exists_k$0$d),
         .q(exists_k$0$q),
         .clock(exists_k$0$clock)
     );
-    qp_table_wide$engine$map$exists_k$1 exists_k$1(
+    qp_table_wide_engine_map_exists_k_1 exists_k_1(
         .d(exists_k$1$d),
         .q(exists_k$1$q),
         .clock(exists_k$1$clock)
     );
-    qp_table_wide$engine$map$exists_k$2 exists_k$2(
+    qp_table_wide_engine_map_exists_k_2 exists_k_2(
         .d(exists_k$2$d),
         .q(exists_k$2$q),
         .clock(exists_k$2$clock)
     );
-    qp_table_wide$engine$map$exists_k$3 exists_k$3(
+    qp_table_wide_engine_map_exists_k_3 exists_k_3(
         .d(exists_k$3$d),
         .q(exists_k$3$q),
         .clock(exists_k$3$clock)
     );
-    qp_table_wide$engine$map$next_word_q next_word_q(
+    qp_table_wide_engine_map_next_word_q next_word_q(
         .d(next_word_q$d),
         .q(next_word_q$q),
         .clock(next_word_q$clock)
     );
-    qp_table_wide$engine$map$word_exists_q word_exists_q(
+    qp_table_wide_engine_map_word_exists_q word_exists_q(
         .d(word_exists_q$d),
         .q(word_exists_q$q),
         .clock(word_exists_q$clock)
     );
-    qp_table_wide$engine$map$grp_any_q grp_any_q(
+    qp_table_wide_engine_map_grp_any_q grp_any_q(
         .d(grp_any_q$d),
         .q(grp_any_q$q),
         .clock(grp_any_q$clock)
@@ -3308,10 +3331,10 @@ module qp_table_wide$engine$map(clock,rst,init_done,op_valid,op,op_index,op_wrap
         end
     end
     
-endmodule // qp_table_wide$engine$map
+endmodule // qp_table_wide_engine_map
 
 
-module qp_table_wide$engine$map$accept_q(d,q,clock);
+module qp_table_wide_engine_map_accept_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3327,10 +3350,10 @@ module qp_table_wide$engine$map$accept_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$accept_q
+endmodule // qp_table_wide_engine_map_accept_q
 
 
-module qp_table_wide$engine$map$at_point_apply(d,q,clock);
+module qp_table_wide_engine_map_at_point_apply(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3346,10 +3369,10 @@ module qp_table_wide$engine$map$at_point_apply(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$at_point_apply
+endmodule // qp_table_wide_engine_map_at_point_apply
 
 
-module qp_table_wide$engine$map$at_walk_check(d,q,clock);
+module qp_table_wide_engine_map_at_walk_check(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3365,10 +3388,10 @@ module qp_table_wide$engine$map$at_walk_check(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$at_walk_check
+endmodule // qp_table_wide_engine_map_at_walk_check
 
 
-module qp_table_wide$engine$map$bit_hi_q(d,q,clock);
+module qp_table_wide_engine_map_bit_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3384,10 +3407,10 @@ module qp_table_wide$engine$map$bit_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$bit_hi_q
+endmodule // qp_table_wide_engine_map_bit_hi_q
 
 
-module qp_table_wide$engine$map$bit_lo_q(d,q,clock);
+module qp_table_wide_engine_map_bit_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3403,10 +3426,10 @@ module qp_table_wide$engine$map$bit_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$bit_lo_q
+endmodule // qp_table_wide_engine_map_bit_lo_q
 
 
-module qp_table_wide$engine$map$bit_mask_q(d,q,clock);
+module qp_table_wide_engine_map_bit_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3422,10 +3445,10 @@ module qp_table_wide$engine$map$bit_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$bit_mask_q
+endmodule // qp_table_wide_engine_map_bit_mask_q
 
 
-module qp_table_wide$engine$map$done_q(d,q,clock);
+module qp_table_wide_engine_map_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3441,10 +3464,10 @@ module qp_table_wide$engine$map$done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$done_q
+endmodule // qp_table_wide_engine_map_done_q
 
 
-module qp_table_wide$engine$map$down(d,q,clock);
+module qp_table_wide_engine_map_down(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3460,10 +3483,10 @@ module qp_table_wide$engine$map$down(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$down
+endmodule // qp_table_wide_engine_map_down
 
 
-module qp_table_wide$engine$map$exists_k$0(d,q,clock);
+module qp_table_wide_engine_map_exists_k_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3479,10 +3502,10 @@ module qp_table_wide$engine$map$exists_k$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$exists_k$0
+endmodule // qp_table_wide_engine_map_exists_k_0
 
 
-module qp_table_wide$engine$map$exists_k$1(d,q,clock);
+module qp_table_wide_engine_map_exists_k_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3498,10 +3521,10 @@ module qp_table_wide$engine$map$exists_k$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$exists_k$1
+endmodule // qp_table_wide_engine_map_exists_k_1
 
 
-module qp_table_wide$engine$map$exists_k$2(d,q,clock);
+module qp_table_wide_engine_map_exists_k_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3517,10 +3540,10 @@ module qp_table_wide$engine$map$exists_k$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$exists_k$2
+endmodule // qp_table_wide_engine_map_exists_k_2
 
 
-module qp_table_wide$engine$map$exists_k$3(d,q,clock);
+module qp_table_wide_engine_map_exists_k_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3536,10 +3559,10 @@ module qp_table_wide$engine$map$exists_k$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$exists_k$3
+endmodule // qp_table_wide_engine_map_exists_k_3
 
 
-module qp_table_wide$engine$map$first$0(bits,num,any);
+module qp_table_wide_engine_map_first_0(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3622,10 +3645,10 @@ module qp_table_wide$engine$map$first$0(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_wide$engine$map$first$0
+endmodule // qp_table_wide_engine_map_first_0
 
 
-module qp_table_wide$engine$map$first$1(bits,num,any);
+module qp_table_wide_engine_map_first_1(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3708,10 +3731,10 @@ module qp_table_wide$engine$map$first$1(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_wide$engine$map$first$1
+endmodule // qp_table_wide_engine_map_first_1
 
 
-module qp_table_wide$engine$map$first$2(bits,num,any);
+module qp_table_wide_engine_map_first_2(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3794,10 +3817,10 @@ module qp_table_wide$engine$map$first$2(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_wide$engine$map$first$2
+endmodule // qp_table_wide_engine_map_first_2
 
 
-module qp_table_wide$engine$map$first$3(bits,num,any);
+module qp_table_wide_engine_map_first_3(bits,num,any);
     
     // Module arguments
     input wire  [15:0] bits;
@@ -3880,10 +3903,10 @@ module qp_table_wide$engine$map$first$3(bits,num,any);
         any = |bits;
     end
     
-endmodule // qp_table_wide$engine$map$first$3
+endmodule // qp_table_wide_engine_map_first_3
 
 
-module qp_table_wide$engine$map$found_q(d,q,clock);
+module qp_table_wide_engine_map_found_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3899,10 +3922,10 @@ module qp_table_wide$engine$map$found_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$found_q
+endmodule // qp_table_wide_engine_map_found_q
 
 
-module qp_table_wide$engine$map$ge_mask_q(d,q,clock);
+module qp_table_wide_engine_map_ge_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -3918,10 +3941,10 @@ module qp_table_wide$engine$map$ge_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$ge_mask_q
+endmodule // qp_table_wide_engine_map_ge_mask_q
 
 
-module qp_table_wide$engine$map$grp_any_q(d,q,clock);
+module qp_table_wide_engine_map_grp_any_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -3937,10 +3960,10 @@ module qp_table_wide$engine$map$grp_any_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$grp_any_q
+endmodule // qp_table_wide_engine_map_grp_any_q
 
 
-module qp_table_wide$engine$map$init_done_q(d,q,clock);
+module qp_table_wide_engine_map_init_done_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3956,10 +3979,10 @@ module qp_table_wide$engine$map$init_done_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_done_q
+endmodule // qp_table_wide_engine_map_init_done_q
 
 
-module qp_table_wide$engine$map$init_exists$0(d,q,clock);
+module qp_table_wide_engine_map_init_exists_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3975,10 +3998,10 @@ module qp_table_wide$engine$map$init_exists$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_exists$0
+endmodule // qp_table_wide_engine_map_init_exists_0
 
 
-module qp_table_wide$engine$map$init_exists$1(d,q,clock);
+module qp_table_wide_engine_map_init_exists_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -3994,10 +4017,10 @@ module qp_table_wide$engine$map$init_exists$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_exists$1
+endmodule // qp_table_wide_engine_map_init_exists_1
 
 
-module qp_table_wide$engine$map$init_exists$2(d,q,clock);
+module qp_table_wide_engine_map_init_exists_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4013,10 +4036,10 @@ module qp_table_wide$engine$map$init_exists$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_exists$2
+endmodule // qp_table_wide_engine_map_init_exists_2
 
 
-module qp_table_wide$engine$map$init_exists$3(d,q,clock);
+module qp_table_wide_engine_map_init_exists_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4032,10 +4055,10 @@ module qp_table_wide$engine$map$init_exists$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_exists$3
+endmodule // qp_table_wide_engine_map_init_exists_3
 
 
-module qp_table_wide$engine$map$init_ones$0(d,q,clock);
+module qp_table_wide_engine_map_init_ones_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4051,10 +4074,10 @@ module qp_table_wide$engine$map$init_ones$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_ones$0
+endmodule // qp_table_wide_engine_map_init_ones_0
 
 
-module qp_table_wide$engine$map$init_ones$1(d,q,clock);
+module qp_table_wide_engine_map_init_ones_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4070,10 +4093,10 @@ module qp_table_wide$engine$map$init_ones$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_ones$1
+endmodule // qp_table_wide_engine_map_init_ones_1
 
 
-module qp_table_wide$engine$map$init_ones$2(d,q,clock);
+module qp_table_wide_engine_map_init_ones_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4089,10 +4112,10 @@ module qp_table_wide$engine$map$init_ones$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_ones$2
+endmodule // qp_table_wide_engine_map_init_ones_2
 
 
-module qp_table_wide$engine$map$init_ones$3(d,q,clock);
+module qp_table_wide_engine_map_init_ones_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4108,10 +4131,10 @@ module qp_table_wide$engine$map$init_ones$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_ones$3
+endmodule // qp_table_wide_engine_map_init_ones_3
 
 
-module qp_table_wide$engine$map$init_partial$0(d,q,clock);
+module qp_table_wide_engine_map_init_partial_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4127,10 +4150,10 @@ module qp_table_wide$engine$map$init_partial$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_partial$0
+endmodule // qp_table_wide_engine_map_init_partial_0
 
 
-module qp_table_wide$engine$map$init_partial$1(d,q,clock);
+module qp_table_wide_engine_map_init_partial_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4146,10 +4169,10 @@ module qp_table_wide$engine$map$init_partial$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_partial$1
+endmodule // qp_table_wide_engine_map_init_partial_1
 
 
-module qp_table_wide$engine$map$init_partial$2(d,q,clock);
+module qp_table_wide_engine_map_init_partial_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4165,10 +4188,10 @@ module qp_table_wide$engine$map$init_partial$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_partial$2
+endmodule // qp_table_wide_engine_map_init_partial_2
 
 
-module qp_table_wide$engine$map$init_partial$3(d,q,clock);
+module qp_table_wide_engine_map_init_partial_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4184,10 +4207,10 @@ module qp_table_wide$engine$map$init_partial$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_partial$3
+endmodule // qp_table_wide_engine_map_init_partial_3
 
 
-module qp_table_wide$engine$map$init_valid(d,q,clock);
+module qp_table_wide_engine_map_init_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4203,10 +4226,10 @@ module qp_table_wide$engine$map$init_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_valid
+endmodule // qp_table_wide_engine_map_init_valid
 
 
-module qp_table_wide$engine$map$init_wa(d,q,clock);
+module qp_table_wide_engine_map_init_wa(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -4222,10 +4245,10 @@ module qp_table_wide$engine$map$init_wa(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_wa
+endmodule // qp_table_wide_engine_map_init_wa
 
 
-module qp_table_wide$engine$map$init_word(d,q,clock);
+module qp_table_wide_engine_map_init_word(d,q,clock);
     
     // Module arguments
     input wire  [17:0] d;
@@ -4241,10 +4264,10 @@ module qp_table_wide$engine$map$init_word(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$init_word
+endmodule // qp_table_wide_engine_map_init_word
 
 
-module qp_table_wide$engine$map$is_set_r(d,q,clock);
+module qp_table_wide_engine_map_is_set_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4260,10 +4283,10 @@ module qp_table_wide$engine$map$is_set_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$is_set_r
+endmodule // qp_table_wide_engine_map_is_set_r
 
 
-module qp_table_wide$engine$map$is_test_r(d,q,clock);
+module qp_table_wide_engine_map_is_test_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4279,10 +4302,10 @@ module qp_table_wide$engine$map$is_test_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$is_test_r
+endmodule // qp_table_wide_engine_map_is_test_r
 
 
-module qp_table_wide$engine$map$latched(d,q,clock);
+module qp_table_wide_engine_map_latched(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4298,10 +4321,10 @@ module qp_table_wide$engine$map$latched(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$latched
+endmodule // qp_table_wide_engine_map_latched
 
 
-module qp_table_wide$engine$map$level(d,q,clock);
+module qp_table_wide_engine_map_level(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -4317,10 +4340,10 @@ module qp_table_wide$engine$map$level(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$level
+endmodule // qp_table_wide_engine_map_level
 
 
-module qp_table_wide$engine$map$lvl0_r(d,q,clock);
+module qp_table_wide_engine_map_lvl0_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4336,10 +4359,10 @@ module qp_table_wide$engine$map$lvl0_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$lvl0_r
+endmodule // qp_table_wide_engine_map_lvl0_r
 
 
-module qp_table_wide$engine$map$may_prop_r(d,q,clock);
+module qp_table_wide_engine_map_may_prop_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4355,10 +4378,10 @@ module qp_table_wide$engine$map$may_prop_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$may_prop_r
+endmodule // qp_table_wide_engine_map_may_prop_r
 
 
-module qp_table_wide$engine$map$modified_q(d,q,clock);
+module qp_table_wide_engine_map_modified_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4374,10 +4397,10 @@ module qp_table_wide$engine$map$modified_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$modified_q
+endmodule // qp_table_wide_engine_map_modified_q
 
 
-module qp_table_wide$engine$map$next_word_q(d,q,clock);
+module qp_table_wide_engine_map_next_word_q(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4393,10 +4416,10 @@ module qp_table_wide$engine$map$next_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$next_word_q
+endmodule // qp_table_wide_engine_map_next_word_q
 
 
-module qp_table_wide$engine$map$nums_q(d,q,clock);
+module qp_table_wide_engine_map_nums_q(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -4412,10 +4435,10 @@ module qp_table_wide$engine$map$nums_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$nums_q
+endmodule // qp_table_wide_engine_map_nums_q
 
 
-module qp_table_wide$engine$map$op_q(d,q,clock);
+module qp_table_wide_engine_map_op_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -4431,10 +4454,10 @@ module qp_table_wide$engine$map$op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$op_q
+endmodule // qp_table_wide_engine_map_op_q
 
 
-module qp_table_wide$engine$map$pos(d,q,clock);
+module qp_table_wide_engine_map_pos(d,q,clock);
     
     // Module arguments
     input wire  [24:0] d;
@@ -4450,10 +4473,10 @@ module qp_table_wide$engine$map$pos(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$pos
+endmodule // qp_table_wide_engine_map_pos
 
 
-module qp_table_wide$engine$map$rams$0(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_map_rams_0(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4492,10 +4515,10 @@ module qp_table_wide$engine$map$rams$0(clock,read_address,read_data,write_enable
        end
     end
     `endif
-endmodule // qp_table_wide$engine$map$rams$0
+endmodule // qp_table_wide_engine_map_rams_0
 
 
-module qp_table_wide$engine$map$rams$1(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_map_rams_1(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4534,10 +4557,10 @@ module qp_table_wide$engine$map$rams$1(clock,read_address,read_data,write_enable
        end
     end
     `endif
-endmodule // qp_table_wide$engine$map$rams$1
+endmodule // qp_table_wide_engine_map_rams_1
 
 
-module qp_table_wide$engine$map$rams$2(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_map_rams_2(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4576,10 +4599,10 @@ module qp_table_wide$engine$map$rams$2(clock,read_address,read_data,write_enable
        end
     end
     `endif
-endmodule // qp_table_wide$engine$map$rams$2
+endmodule // qp_table_wide_engine_map_rams_2
 
 
-module qp_table_wide$engine$map$rams$3(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_map_rams_3(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -4618,10 +4641,10 @@ module qp_table_wide$engine$map$rams$3(clock,read_address,read_data,write_enable
        end
     end
     `endif
-endmodule // qp_table_wide$engine$map$rams$3
+endmodule // qp_table_wide_engine_map_rams_3
 
 
-module qp_table_wide$engine$map$rd_wait(d,q,clock);
+module qp_table_wide_engine_map_rd_wait(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4637,10 +4660,10 @@ module qp_table_wide$engine$map$rd_wait(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$rd_wait
+endmodule // qp_table_wide_engine_map_rd_wait
 
 
-module qp_table_wide$engine$map$result_q(d,q,clock);
+module qp_table_wide_engine_map_result_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4656,10 +4679,10 @@ module qp_table_wide$engine$map$result_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$result_q
+endmodule // qp_table_wide_engine_map_result_q
 
 
-module qp_table_wide$engine$map$state(d,q,clock);
+module qp_table_wide_engine_map_state(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -4689,10 +4712,10 @@ module qp_table_wide$engine$map$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$state
+endmodule // qp_table_wide_engine_map_state
 
 
-module qp_table_wide$engine$map$stop_nogo_r(d,q,clock);
+module qp_table_wide_engine_map_stop_nogo_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4708,10 +4731,10 @@ module qp_table_wide$engine$map$stop_nogo_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$stop_nogo_r
+endmodule // qp_table_wide_engine_map_stop_nogo_r
 
 
-module qp_table_wide$engine$map$top_r(d,q,clock);
+module qp_table_wide_engine_map_top_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4727,10 +4750,10 @@ module qp_table_wide$engine$map$top_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$top_r
+endmodule // qp_table_wide_engine_map_top_r
 
 
-module qp_table_wide$engine$map$wa_q(d,q,clock);
+module qp_table_wide_engine_map_wa_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -4746,10 +4769,10 @@ module qp_table_wide$engine$map$wa_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wa_q
+endmodule // qp_table_wide_engine_map_wa_q
 
 
-module qp_table_wide$engine$map$wd_q$0(d,q,clock);
+module qp_table_wide_engine_map_wd_q_0(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4765,10 +4788,10 @@ module qp_table_wide$engine$map$wd_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wd_q$0
+endmodule // qp_table_wide_engine_map_wd_q_0
 
 
-module qp_table_wide$engine$map$wd_q$1(d,q,clock);
+module qp_table_wide_engine_map_wd_q_1(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4784,10 +4807,10 @@ module qp_table_wide$engine$map$wd_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wd_q$1
+endmodule // qp_table_wide_engine_map_wd_q_1
 
 
-module qp_table_wide$engine$map$wd_q$2(d,q,clock);
+module qp_table_wide_engine_map_wd_q_2(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4803,10 +4826,10 @@ module qp_table_wide$engine$map$wd_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wd_q$2
+endmodule // qp_table_wide_engine_map_wd_q_2
 
 
-module qp_table_wide$engine$map$wd_q$3(d,q,clock);
+module qp_table_wide_engine_map_wd_q_3(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -4822,10 +4845,10 @@ module qp_table_wide$engine$map$wd_q$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wd_q$3
+endmodule // qp_table_wide_engine_map_wd_q_3
 
 
-module qp_table_wide$engine$map$we_q$0(d,q,clock);
+module qp_table_wide_engine_map_we_q_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4841,10 +4864,10 @@ module qp_table_wide$engine$map$we_q$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$we_q$0
+endmodule // qp_table_wide_engine_map_we_q_0
 
 
-module qp_table_wide$engine$map$we_q$1(d,q,clock);
+module qp_table_wide_engine_map_we_q_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4860,10 +4883,10 @@ module qp_table_wide$engine$map$we_q$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$we_q$1
+endmodule // qp_table_wide_engine_map_we_q_1
 
 
-module qp_table_wide$engine$map$we_q$2(d,q,clock);
+module qp_table_wide_engine_map_we_q_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4879,10 +4902,10 @@ module qp_table_wide$engine$map$we_q$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$we_q$2
+endmodule // qp_table_wide_engine_map_we_q_2
 
 
-module qp_table_wide$engine$map$we_q$3(d,q,clock);
+module qp_table_wide_engine_map_we_q_3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4898,10 +4921,10 @@ module qp_table_wide$engine$map$we_q$3(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$we_q$3
+endmodule // qp_table_wide_engine_map_we_q_3
 
 
-module qp_table_wide$engine$map$word_exists_q(d,q,clock);
+module qp_table_wide_engine_map_word_exists_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4917,10 +4940,10 @@ module qp_table_wide$engine$map$word_exists_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$word_exists_q
+endmodule // qp_table_wide_engine_map_word_exists_q
 
 
-module qp_table_wide$engine$map$wrap(d,q,clock);
+module qp_table_wide_engine_map_wrap(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4936,10 +4959,10 @@ module qp_table_wide$engine$map$wrap(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wrap
+endmodule // qp_table_wide_engine_map_wrap
 
 
-module qp_table_wide$engine$map$wrapped(d,q,clock);
+module qp_table_wide_engine_map_wrapped(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4955,10 +4978,10 @@ module qp_table_wide$engine$map$wrapped(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$wrapped
+endmodule // qp_table_wide_engine_map_wrapped
 
 
-module qp_table_wide$engine$map$zero_hi_q(d,q,clock);
+module qp_table_wide_engine_map_zero_hi_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4974,10 +4997,10 @@ module qp_table_wide$engine$map$zero_hi_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$zero_hi_q
+endmodule // qp_table_wide_engine_map_zero_hi_q
 
 
-module qp_table_wide$engine$map$zero_lo_q(d,q,clock);
+module qp_table_wide_engine_map_zero_lo_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -4993,10 +5016,10 @@ module qp_table_wide$engine$map$zero_lo_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$zero_lo_q
+endmodule // qp_table_wide_engine_map_zero_lo_q
 
 
-module qp_table_wide$engine$map$zero_mask_q(d,q,clock);
+module qp_table_wide_engine_map_zero_mask_q(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -5012,10 +5035,10 @@ module qp_table_wide$engine$map$zero_mask_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map$zero_mask_q
+endmodule // qp_table_wide_engine_map_zero_mask_q
 
 
-module qp_table_wide$engine$map_cmd_q(d,q,clock);
+module qp_table_wide_engine_map_cmd_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -5031,10 +5054,10 @@ module qp_table_wide$engine$map_cmd_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map_cmd_q
+endmodule // qp_table_wide_engine_map_cmd_q
 
 
-module qp_table_wide$engine$map_index_q(d,q,clock);
+module qp_table_wide_engine_map_index_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5050,10 +5073,10 @@ module qp_table_wide$engine$map_index_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map_index_q
+endmodule // qp_table_wide_engine_map_index_q
 
 
-module qp_table_wide$engine$map_valid_q(d,q,clock);
+module qp_table_wide_engine_map_valid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5069,10 +5092,10 @@ module qp_table_wide$engine$map_valid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$map_valid_q
+endmodule // qp_table_wide_engine_map_valid_q
 
 
-module qp_table_wide$engine$next_alloc(d,q,clock);
+module qp_table_wide_engine_next_alloc(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5088,10 +5111,10 @@ module qp_table_wide$engine$next_alloc(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$next_alloc
+endmodule // qp_table_wide_engine_next_alloc
 
 
-module qp_table_wide$engine$op(d,q,clock);
+module qp_table_wide_engine_op(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5107,10 +5130,10 @@ module qp_table_wide$engine$op(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op
+endmodule // qp_table_wide_engine_op
 
 
-module qp_table_wide$engine$op_alloc_at_r(d,q,clock);
+module qp_table_wide_engine_op_alloc_at_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5126,10 +5149,10 @@ module qp_table_wide$engine$op_alloc_at_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_alloc_at_r
+endmodule // qp_table_wide_engine_op_alloc_at_r
 
 
-module qp_table_wide$engine$op_alloc_r(d,q,clock);
+module qp_table_wide_engine_op_alloc_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5145,10 +5168,10 @@ module qp_table_wide$engine$op_alloc_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_alloc_r
+endmodule // qp_table_wide_engine_op_alloc_r
 
 
-module qp_table_wide$engine$op_bad_r(d,q,clock);
+module qp_table_wide_engine_op_bad_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5164,10 +5187,10 @@ module qp_table_wide$engine$op_bad_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_bad_r
+endmodule // qp_table_wide_engine_op_bad_r
 
 
-module qp_table_wide$engine$op_flush_r(d,q,clock);
+module qp_table_wide_engine_op_flush_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5183,10 +5206,10 @@ module qp_table_wide$engine$op_flush_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_flush_r
+endmodule // qp_table_wide_engine_op_flush_r
 
 
-module qp_table_wide$engine$op_free_r(d,q,clock);
+module qp_table_wide_engine_op_free_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5202,10 +5225,10 @@ module qp_table_wide$engine$op_free_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_free_r
+endmodule // qp_table_wide_engine_op_free_r
 
 
-module qp_table_wide$engine$op_publish_r(d,q,clock);
+module qp_table_wide_engine_op_publish_r(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5221,10 +5244,10 @@ module qp_table_wide$engine$op_publish_r(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$op_publish_r
+endmodule // qp_table_wide_engine_op_publish_r
 
 
-module qp_table_wide$engine$pass_at_q(d,q,clock);
+module qp_table_wide_engine_pass_at_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5240,10 +5263,10 @@ module qp_table_wide$engine$pass_at_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$pass_at_q
+endmodule // qp_table_wide_engine_pass_at_q
 
 
-module qp_table_wide$engine$pass_free_q(d,q,clock);
+module qp_table_wide_engine_pass_free_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5259,10 +5282,10 @@ module qp_table_wide$engine$pass_free_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$pass_free_q
+endmodule // qp_table_wide_engine_pass_free_q
 
 
-module qp_table_wide$engine$pending_qpn(d,q,clock);
+module qp_table_wide_engine_pending_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5278,10 +5301,10 @@ module qp_table_wide$engine$pending_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$pending_qpn
+endmodule // qp_table_wide_engine_pending_qpn
 
 
-module qp_table_wide$engine$pending_status(d,q,clock);
+module qp_table_wide_engine_pending_status(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5297,10 +5320,10 @@ module qp_table_wide$engine$pending_status(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$pending_status
+endmodule // qp_table_wide_engine_pending_status
 
 
-module qp_table_wide$engine$q_count(d,q,clock);
+module qp_table_wide_engine_q_count(d,q,clock);
     
     // Module arguments
     input wire  [12:0] d;
@@ -5316,10 +5339,10 @@ module qp_table_wide$engine$q_count(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$q_count
+endmodule // qp_table_wide_engine_q_count
 
 
-module qp_table_wide$engine$q_overflow(d,q,clock);
+module qp_table_wide_engine_q_overflow(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -5335,10 +5358,10 @@ module qp_table_wide$engine$q_overflow(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$q_overflow
+endmodule // qp_table_wide_engine_q_overflow
 
 
-module qp_table_wide$engine$q_rd(d,q,clock);
+module qp_table_wide_engine_q_rd(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5354,10 +5377,10 @@ module qp_table_wide$engine$q_rd(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$q_rd
+endmodule // qp_table_wide_engine_q_rd
 
 
-module qp_table_wide$engine$q_wr(d,q,clock);
+module qp_table_wide_engine_q_wr(d,q,clock);
     
     // Module arguments
     input wire  [11:0] d;
@@ -5373,10 +5396,10 @@ module qp_table_wide$engine$q_wr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$q_wr
+endmodule // qp_table_wide_engine_q_wr
 
 
-module qp_table_wide$engine$qpn(d,q,clock);
+module qp_table_wide_engine_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5392,10 +5415,10 @@ module qp_table_wide$engine$qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$qpn
+endmodule // qp_table_wide_engine_qpn
 
 
-module qp_table_wide$engine$qpn_q(d,q,clock);
+module qp_table_wide_engine_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5411,10 +5434,10 @@ module qp_table_wide$engine$qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$qpn_q
+endmodule // qp_table_wide_engine_qpn_q
 
 
-module qp_table_wide$engine$qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5453,10 +5476,10 @@ module qp_table_wide$engine$qram(clock,read_address,read_data,write_enable,write
        end
     end
     `endif
-endmodule // qp_table_wide$engine$qram
+endmodule // qp_table_wide_engine_qram
 
 
-module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5495,10 +5518,10 @@ module qp_table_wide$engine$ram(clock,read_address,read_data,write_enable,write_
        end
     end
     `endif
-endmodule // qp_table_wide$engine$ram
+endmodule // qp_table_wide_engine_ram
 
 
-module qp_table_wide$engine$read_hold_q(d,q,clock);
+module qp_table_wide_engine_read_hold_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5514,10 +5537,10 @@ module qp_table_wide$engine$read_hold_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$read_hold_q
+endmodule // qp_table_wide_engine_read_hold_q
 
 
-module qp_table_wide$engine$req_fire_r$0(d,q,clock);
+module qp_table_wide_engine_req_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5533,10 +5556,10 @@ module qp_table_wide$engine$req_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$req_fire_r$0
+endmodule // qp_table_wide_engine_req_fire_r_0
 
 
-module qp_table_wide$engine$req_fire_r$1(d,q,clock);
+module qp_table_wide_engine_req_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5552,10 +5575,10 @@ module qp_table_wide$engine$req_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$req_fire_r$1
+endmodule // qp_table_wide_engine_req_fire_r_1
 
 
-module qp_table_wide$engine$req_fire_r$2(d,q,clock);
+module qp_table_wide_engine_req_fire_r_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5571,10 +5594,10 @@ module qp_table_wide$engine$req_fire_r$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$req_fire_r$2
+endmodule // qp_table_wide_engine_req_fire_r_2
 
 
-module qp_table_wide$engine$rsp_fire_r$0(d,q,clock);
+module qp_table_wide_engine_rsp_fire_r_0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5590,10 +5613,10 @@ module qp_table_wide$engine$rsp_fire_r$0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$rsp_fire_r$0
+endmodule // qp_table_wide_engine_rsp_fire_r_0
 
 
-module qp_table_wide$engine$rsp_fire_r$1(d,q,clock);
+module qp_table_wide_engine_rsp_fire_r_1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5609,10 +5632,10 @@ module qp_table_wide$engine$rsp_fire_r$1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$rsp_fire_r$1
+endmodule // qp_table_wide_engine_rsp_fire_r_1
 
 
-module qp_table_wide$engine$rsp_fire_r$2(d,q,clock);
+module qp_table_wide_engine_rsp_fire_r_2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5628,10 +5651,10 @@ module qp_table_wide$engine$rsp_fire_r$2(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$rsp_fire_r$2
+endmodule // qp_table_wide_engine_rsp_fire_r_2
 
 
-module qp_table_wide$engine$state(d,q,clock);
+module qp_table_wide_engine_state(d,q,clock);
     
     // Module arguments
     input wire  [4:0] d;
@@ -5671,10 +5694,10 @@ module qp_table_wide$engine$state(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$state
+endmodule // qp_table_wide_engine_state
 
 
-module qp_table_wide$engine$status_q(d,q,clock);
+module qp_table_wide_engine_status_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -5690,10 +5713,10 @@ module qp_table_wide$engine$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$status_q
+endmodule // qp_table_wide_engine_status_q
 
 
-module qp_table_wide$engine$time_q(d,q,clock);
+module qp_table_wide_engine_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -5709,10 +5732,10 @@ module qp_table_wide$engine$time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$time_q
+endmodule // qp_table_wide_engine_time_q
 
 
-module qp_table_wide$engine$waddr_q(d,q,clock);
+module qp_table_wide_engine_waddr_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -5728,10 +5751,10 @@ module qp_table_wide$engine$waddr_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$waddr_q
+endmodule // qp_table_wide_engine_waddr_q
 
 
-module qp_table_wide$engine$wait_q(d,q,clock);
+module qp_table_wide_engine_wait_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5747,10 +5770,10 @@ module qp_table_wide$engine$wait_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$wait_q
+endmodule // qp_table_wide_engine_wait_q
 
 
-module qp_table_wide$engine$was_idle(d,q,clock);
+module qp_table_wide_engine_was_idle(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5766,10 +5789,10 @@ module qp_table_wide$engine$was_idle(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$was_idle
+endmodule // qp_table_wide_engine_was_idle
 
 
-module qp_table_wide$engine$wdata_q(d,q,clock);
+module qp_table_wide_engine_wdata_q(d,q,clock);
     
     // Module arguments
     input wire  [21:0] d;
@@ -5785,10 +5808,10 @@ module qp_table_wide$engine$wdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$wdata_q
+endmodule // qp_table_wide_engine_wdata_q
 
 
-module qp_table_wide$engine$we_q(d,q,clock);
+module qp_table_wide_engine_we_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -5804,10 +5827,10 @@ module qp_table_wide$engine$we_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$engine$we_q
+endmodule // qp_table_wide_engine_we_q
 
 
-module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
+module qp_table_wide_pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -5978,7 +6001,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_wide$pipe_cnp$ram ram(
+    qp_table_wide_pipe_cnp_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -5986,7 +6009,7 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_wide$pipe_cnp$queue queue(
+    qp_table_wide_pipe_cnp_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -5996,84 +6019,84 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_wide$pipe_cnp$counters counters(
+    qp_table_wide_pipe_cnp_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_wide$pipe_cnp$s1_valid s1_valid(
+    qp_table_wide_pipe_cnp_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_wide$pipe_cnp$s1_qpn s1_qpn(
+    qp_table_wide_pipe_cnp_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_wide$pipe_cnp$s1_tag s1_tag(
+    qp_table_wide_pipe_cnp_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_cnp$s2_valid s2_valid(
+    qp_table_wide_pipe_cnp_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_wide$pipe_cnp$s2_qpn s2_qpn(
+    qp_table_wide_pipe_cnp_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_wide$pipe_cnp$s2_tag s2_tag(
+    qp_table_wide_pipe_cnp_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_wide$pipe_cnp$s2_pre s2_pre(
+    qp_table_wide_pipe_cnp_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_wide$pipe_cnp$s2_oor s2_oor(
+    qp_table_wide_pipe_cnp_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_wide$pipe_cnp$s3_valid s3_valid(
+    qp_table_wide_pipe_cnp_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_wide$pipe_cnp$s3_lookup s3_lookup(
+    qp_table_wide_pipe_cnp_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_wide$pipe_cnp$s3_words s3_words(
+    qp_table_wide_pipe_cnp_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_wide$pipe_cnp$flight flight(
+    qp_table_wide_pipe_cnp_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_wide$pipe_cnp$room room(
+    qp_table_wide_pipe_cnp_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_wide$pipe_cnp$d3_valid d3_valid(
+    qp_table_wide_pipe_cnp_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_wide$pipe_cnp$d3_addr d3_addr(
+    qp_table_wide_pipe_cnp_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -6279,10 +6302,10 @@ module qp_table_wide$pipe_cnp(clock,rst,init_done,table_base,req_valid,req_ready
         end
     end
     
-endmodule // qp_table_wide$pipe_cnp
+endmodule // qp_table_wide_pipe_cnp
 
 
-module qp_table_wide$pipe_cnp$counters(clock,rst,fire,status,counts);
+module qp_table_wide_pipe_cnp_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -6314,17 +6337,17 @@ module qp_table_wide$pipe_cnp$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_wide$pipe_cnp$counters$cnt cnt(
+    qp_table_wide_pipe_cnp_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_wide$pipe_cnp$counters$fire_q fire_q(
+    qp_table_wide_pipe_cnp_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_wide$pipe_cnp$counters$status_q status_q(
+    qp_table_wide_pipe_cnp_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -6368,10 +6391,10 @@ module qp_table_wide$pipe_cnp$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_wide$pipe_cnp$counters
+endmodule // qp_table_wide_pipe_cnp_counters
 
 
-module qp_table_wide$pipe_cnp$counters$cnt(d,q,clock);
+module qp_table_wide_pipe_cnp_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -6387,10 +6410,10 @@ module qp_table_wide$pipe_cnp$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$counters$cnt
+endmodule // qp_table_wide_pipe_cnp_counters_cnt
 
 
-module qp_table_wide$pipe_cnp$counters$fire_q(d,q,clock);
+module qp_table_wide_pipe_cnp_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6406,10 +6429,10 @@ module qp_table_wide$pipe_cnp$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$counters$fire_q
+endmodule // qp_table_wide_pipe_cnp_counters_fire_q
 
 
-module qp_table_wide$pipe_cnp$counters$status_q(d,q,clock);
+module qp_table_wide_pipe_cnp_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -6425,10 +6448,10 @@ module qp_table_wide$pipe_cnp$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$counters$status_q
+endmodule // qp_table_wide_pipe_cnp_counters_status_q
 
 
-module qp_table_wide$pipe_cnp$d3_addr(d,q,clock);
+module qp_table_wide_pipe_cnp_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6444,10 +6467,10 @@ module qp_table_wide$pipe_cnp$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$d3_addr
+endmodule // qp_table_wide_pipe_cnp_d3_addr
 
 
-module qp_table_wide$pipe_cnp$d3_valid(d,q,clock);
+module qp_table_wide_pipe_cnp_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6463,10 +6486,10 @@ module qp_table_wide$pipe_cnp$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$d3_valid
+endmodule // qp_table_wide_pipe_cnp_d3_valid
 
 
-module qp_table_wide$pipe_cnp$flight(d,q,clock);
+module qp_table_wide_pipe_cnp_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -6482,10 +6505,10 @@ module qp_table_wide$pipe_cnp$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$flight
+endmodule // qp_table_wide_pipe_cnp_flight
 
 
-module qp_table_wide$pipe_cnp$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_wide_pipe_cnp_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -6559,10 +6582,10 @@ module qp_table_wide$pipe_cnp$queue(clock,rst,in_valid,data_in,out_valid,out_rea
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_cnp$queue
+endmodule // qp_table_wide_pipe_cnp_queue
 
 
-module qp_table_wide$pipe_cnp$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_pipe_cnp_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -6601,10 +6624,10 @@ module qp_table_wide$pipe_cnp$ram(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_cnp$ram
+endmodule // qp_table_wide_pipe_cnp_ram
 
 
-module qp_table_wide$pipe_cnp$room(d,q,clock);
+module qp_table_wide_pipe_cnp_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6620,10 +6643,10 @@ module qp_table_wide$pipe_cnp$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$room
+endmodule // qp_table_wide_pipe_cnp_room
 
 
-module qp_table_wide$pipe_cnp$s1_qpn(d,q,clock);
+module qp_table_wide_pipe_cnp_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -6639,10 +6662,10 @@ module qp_table_wide$pipe_cnp$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s1_qpn
+endmodule // qp_table_wide_pipe_cnp_s1_qpn
 
 
-module qp_table_wide$pipe_cnp$s1_tag(d,q,clock);
+module qp_table_wide_pipe_cnp_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6658,10 +6681,10 @@ module qp_table_wide$pipe_cnp$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s1_tag
+endmodule // qp_table_wide_pipe_cnp_s1_tag
 
 
-module qp_table_wide$pipe_cnp$s1_valid(d,q,clock);
+module qp_table_wide_pipe_cnp_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6677,10 +6700,10 @@ module qp_table_wide$pipe_cnp$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s1_valid
+endmodule // qp_table_wide_pipe_cnp_s1_valid
 
 
-module qp_table_wide$pipe_cnp$s2_oor(d,q,clock);
+module qp_table_wide_pipe_cnp_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6696,10 +6719,10 @@ module qp_table_wide$pipe_cnp$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s2_oor
+endmodule // qp_table_wide_pipe_cnp_s2_oor
 
 
-module qp_table_wide$pipe_cnp$s2_pre(d,q,clock);
+module qp_table_wide_pipe_cnp_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -6715,10 +6738,10 @@ module qp_table_wide$pipe_cnp$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s2_pre
+endmodule // qp_table_wide_pipe_cnp_s2_pre
 
 
-module qp_table_wide$pipe_cnp$s2_qpn(d,q,clock);
+module qp_table_wide_pipe_cnp_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -6734,10 +6757,10 @@ module qp_table_wide$pipe_cnp$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s2_qpn
+endmodule // qp_table_wide_pipe_cnp_s2_qpn
 
 
-module qp_table_wide$pipe_cnp$s2_tag(d,q,clock);
+module qp_table_wide_pipe_cnp_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -6753,10 +6776,10 @@ module qp_table_wide$pipe_cnp$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s2_tag
+endmodule // qp_table_wide_pipe_cnp_s2_tag
 
 
-module qp_table_wide$pipe_cnp$s2_valid(d,q,clock);
+module qp_table_wide_pipe_cnp_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6772,10 +6795,10 @@ module qp_table_wide$pipe_cnp$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s2_valid
+endmodule // qp_table_wide_pipe_cnp_s2_valid
 
 
-module qp_table_wide$pipe_cnp$s3_lookup(d,q,clock);
+module qp_table_wide_pipe_cnp_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -6791,10 +6814,10 @@ module qp_table_wide$pipe_cnp$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s3_lookup
+endmodule // qp_table_wide_pipe_cnp_s3_lookup
 
 
-module qp_table_wide$pipe_cnp$s3_valid(d,q,clock);
+module qp_table_wide_pipe_cnp_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -6810,10 +6833,10 @@ module qp_table_wide$pipe_cnp$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s3_valid
+endmodule // qp_table_wide_pipe_cnp_s3_valid
 
 
-module qp_table_wide$pipe_cnp$s3_words(d,q,clock);
+module qp_table_wide_pipe_cnp_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -6829,10 +6852,10 @@ module qp_table_wide$pipe_cnp$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_cnp$s3_words
+endmodule // qp_table_wide_pipe_cnp_s3_words
 
 
-module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
+module qp_table_wide_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -7003,7 +7026,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_wide$pipe_rx$ram ram(
+    qp_table_wide_pipe_rx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -7011,7 +7034,7 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_wide$pipe_rx$queue queue(
+    qp_table_wide_pipe_rx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -7021,84 +7044,84 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_wide$pipe_rx$counters counters(
+    qp_table_wide_pipe_rx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_wide$pipe_rx$s1_valid s1_valid(
+    qp_table_wide_pipe_rx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_wide$pipe_rx$s1_qpn s1_qpn(
+    qp_table_wide_pipe_rx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_wide$pipe_rx$s1_tag s1_tag(
+    qp_table_wide_pipe_rx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_rx$s2_valid s2_valid(
+    qp_table_wide_pipe_rx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_wide$pipe_rx$s2_qpn s2_qpn(
+    qp_table_wide_pipe_rx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_wide$pipe_rx$s2_tag s2_tag(
+    qp_table_wide_pipe_rx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_wide$pipe_rx$s2_pre s2_pre(
+    qp_table_wide_pipe_rx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_wide$pipe_rx$s2_oor s2_oor(
+    qp_table_wide_pipe_rx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_wide$pipe_rx$s3_valid s3_valid(
+    qp_table_wide_pipe_rx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_wide$pipe_rx$s3_lookup s3_lookup(
+    qp_table_wide_pipe_rx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_wide$pipe_rx$s3_words s3_words(
+    qp_table_wide_pipe_rx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_wide$pipe_rx$flight flight(
+    qp_table_wide_pipe_rx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_wide$pipe_rx$room room(
+    qp_table_wide_pipe_rx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_wide$pipe_rx$d3_valid d3_valid(
+    qp_table_wide_pipe_rx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_wide$pipe_rx$d3_addr d3_addr(
+    qp_table_wide_pipe_rx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -7304,10 +7327,10 @@ module qp_table_wide$pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,
         end
     end
     
-endmodule // qp_table_wide$pipe_rx
+endmodule // qp_table_wide_pipe_rx
 
 
-module qp_table_wide$pipe_rx$counters(clock,rst,fire,status,counts);
+module qp_table_wide_pipe_rx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -7339,17 +7362,17 @@ module qp_table_wide$pipe_rx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_wide$pipe_rx$counters$cnt cnt(
+    qp_table_wide_pipe_rx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_wide$pipe_rx$counters$fire_q fire_q(
+    qp_table_wide_pipe_rx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_wide$pipe_rx$counters$status_q status_q(
+    qp_table_wide_pipe_rx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -7393,10 +7416,10 @@ module qp_table_wide$pipe_rx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_wide$pipe_rx$counters
+endmodule // qp_table_wide_pipe_rx_counters
 
 
-module qp_table_wide$pipe_rx$counters$cnt(d,q,clock);
+module qp_table_wide_pipe_rx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -7412,10 +7435,10 @@ module qp_table_wide$pipe_rx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$counters$cnt
+endmodule // qp_table_wide_pipe_rx_counters_cnt
 
 
-module qp_table_wide$pipe_rx$counters$fire_q(d,q,clock);
+module qp_table_wide_pipe_rx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7431,10 +7454,10 @@ module qp_table_wide$pipe_rx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$counters$fire_q
+endmodule // qp_table_wide_pipe_rx_counters_fire_q
 
 
-module qp_table_wide$pipe_rx$counters$status_q(d,q,clock);
+module qp_table_wide_pipe_rx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -7450,10 +7473,10 @@ module qp_table_wide$pipe_rx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$counters$status_q
+endmodule // qp_table_wide_pipe_rx_counters_status_q
 
 
-module qp_table_wide$pipe_rx$d3_addr(d,q,clock);
+module qp_table_wide_pipe_rx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7469,10 +7492,10 @@ module qp_table_wide$pipe_rx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$d3_addr
+endmodule // qp_table_wide_pipe_rx_d3_addr
 
 
-module qp_table_wide$pipe_rx$d3_valid(d,q,clock);
+module qp_table_wide_pipe_rx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7488,10 +7511,10 @@ module qp_table_wide$pipe_rx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$d3_valid
+endmodule // qp_table_wide_pipe_rx_d3_valid
 
 
-module qp_table_wide$pipe_rx$flight(d,q,clock);
+module qp_table_wide_pipe_rx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -7507,10 +7530,10 @@ module qp_table_wide$pipe_rx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$flight
+endmodule // qp_table_wide_pipe_rx_flight
 
 
-module qp_table_wide$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_wide_pipe_rx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -7584,10 +7607,10 @@ module qp_table_wide$pipe_rx$queue(clock,rst,in_valid,data_in,out_valid,out_read
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_rx$queue
+endmodule // qp_table_wide_pipe_rx_queue
 
 
-module qp_table_wide$pipe_rx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_pipe_rx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -7626,10 +7649,10 @@ module qp_table_wide$pipe_rx$ram(clock,read_address,read_data,write_enable,write
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_rx$ram
+endmodule // qp_table_wide_pipe_rx_ram
 
 
-module qp_table_wide$pipe_rx$room(d,q,clock);
+module qp_table_wide_pipe_rx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7645,10 +7668,10 @@ module qp_table_wide$pipe_rx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$room
+endmodule // qp_table_wide_pipe_rx_room
 
 
-module qp_table_wide$pipe_rx$s1_qpn(d,q,clock);
+module qp_table_wide_pipe_rx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7664,10 +7687,10 @@ module qp_table_wide$pipe_rx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s1_qpn
+endmodule // qp_table_wide_pipe_rx_s1_qpn
 
 
-module qp_table_wide$pipe_rx$s1_tag(d,q,clock);
+module qp_table_wide_pipe_rx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7683,10 +7706,10 @@ module qp_table_wide$pipe_rx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s1_tag
+endmodule // qp_table_wide_pipe_rx_s1_tag
 
 
-module qp_table_wide$pipe_rx$s1_valid(d,q,clock);
+module qp_table_wide_pipe_rx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7702,10 +7725,10 @@ module qp_table_wide$pipe_rx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s1_valid
+endmodule // qp_table_wide_pipe_rx_s1_valid
 
 
-module qp_table_wide$pipe_rx$s2_oor(d,q,clock);
+module qp_table_wide_pipe_rx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7721,10 +7744,10 @@ module qp_table_wide$pipe_rx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s2_oor
+endmodule // qp_table_wide_pipe_rx_s2_oor
 
 
-module qp_table_wide$pipe_rx$s2_pre(d,q,clock);
+module qp_table_wide_pipe_rx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -7740,10 +7763,10 @@ module qp_table_wide$pipe_rx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s2_pre
+endmodule // qp_table_wide_pipe_rx_s2_pre
 
 
-module qp_table_wide$pipe_rx$s2_qpn(d,q,clock);
+module qp_table_wide_pipe_rx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -7759,10 +7782,10 @@ module qp_table_wide$pipe_rx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s2_qpn
+endmodule // qp_table_wide_pipe_rx_s2_qpn
 
 
-module qp_table_wide$pipe_rx$s2_tag(d,q,clock);
+module qp_table_wide_pipe_rx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -7778,10 +7801,10 @@ module qp_table_wide$pipe_rx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s2_tag
+endmodule // qp_table_wide_pipe_rx_s2_tag
 
 
-module qp_table_wide$pipe_rx$s2_valid(d,q,clock);
+module qp_table_wide_pipe_rx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7797,10 +7820,10 @@ module qp_table_wide$pipe_rx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s2_valid
+endmodule // qp_table_wide_pipe_rx_s2_valid
 
 
-module qp_table_wide$pipe_rx$s3_lookup(d,q,clock);
+module qp_table_wide_pipe_rx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -7816,10 +7839,10 @@ module qp_table_wide$pipe_rx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s3_lookup
+endmodule // qp_table_wide_pipe_rx_s3_lookup
 
 
-module qp_table_wide$pipe_rx$s3_valid(d,q,clock);
+module qp_table_wide_pipe_rx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -7835,10 +7858,10 @@ module qp_table_wide$pipe_rx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s3_valid
+endmodule // qp_table_wide_pipe_rx_s3_valid
 
 
-module qp_table_wide$pipe_rx$s3_words(d,q,clock);
+module qp_table_wide_pipe_rx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -7854,10 +7877,10 @@ module qp_table_wide$pipe_rx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_rx$s3_words
+endmodule // qp_table_wide_pipe_rx_s3_words
 
 
-module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
+module qp_table_wide_pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts);
     
     // Module arguments
     input wire  clock;
@@ -8028,7 +8051,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
     reg  unused_counts_addr;
     
     // Sub module instances
-    qp_table_wide$pipe_tx$ram ram(
+    qp_table_wide_pipe_tx_ram ram(
         .clock(ram$clock),
         .read_address(ram$read_address),
         .read_data(ram$read_data),
@@ -8036,7 +8059,7 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_wide$pipe_tx$queue queue(
+    qp_table_wide_pipe_tx_queue queue(
         .clock(queue$clock),
         .rst(queue$rst),
         .in_valid(queue$in_valid),
@@ -8046,84 +8069,84 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         .data_out(queue$data_out),
         .count(queue$count)
     );
-    qp_table_wide$pipe_tx$counters counters(
+    qp_table_wide_pipe_tx_counters counters(
         .clock(counters$clock),
         .rst(counters$rst),
         .fire(counters$fire),
         .status(counters$status),
         .counts(counters$counts)
     );
-    qp_table_wide$pipe_tx$s1_valid s1_valid(
+    qp_table_wide_pipe_tx_s1_valid s1_valid(
         .d(s1_valid$d),
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    qp_table_wide$pipe_tx$s1_qpn s1_qpn(
+    qp_table_wide_pipe_tx_s1_qpn s1_qpn(
         .d(s1_qpn$d),
         .q(s1_qpn$q),
         .clock(s1_qpn$clock)
     );
-    qp_table_wide$pipe_tx$s1_tag s1_tag(
+    qp_table_wide_pipe_tx_s1_tag s1_tag(
         .d(s1_tag$d),
         .q(s1_tag$q),
         .clock(s1_tag$clock)
     );
-    qp_table_wide$pipe_tx$s2_valid s2_valid(
+    qp_table_wide_pipe_tx_s2_valid s2_valid(
         .d(s2_valid$d),
         .q(s2_valid$q),
         .clock(s2_valid$clock)
     );
-    qp_table_wide$pipe_tx$s2_qpn s2_qpn(
+    qp_table_wide_pipe_tx_s2_qpn s2_qpn(
         .d(s2_qpn$d),
         .q(s2_qpn$q),
         .clock(s2_qpn$clock)
     );
-    qp_table_wide$pipe_tx$s2_tag s2_tag(
+    qp_table_wide_pipe_tx_s2_tag s2_tag(
         .d(s2_tag$d),
         .q(s2_tag$q),
         .clock(s2_tag$clock)
     );
-    qp_table_wide$pipe_tx$s2_pre s2_pre(
+    qp_table_wide_pipe_tx_s2_pre s2_pre(
         .d(s2_pre$d),
         .q(s2_pre$q),
         .clock(s2_pre$clock)
     );
-    qp_table_wide$pipe_tx$s2_oor s2_oor(
+    qp_table_wide_pipe_tx_s2_oor s2_oor(
         .d(s2_oor$d),
         .q(s2_oor$q),
         .clock(s2_oor$clock)
     );
-    qp_table_wide$pipe_tx$s3_valid s3_valid(
+    qp_table_wide_pipe_tx_s3_valid s3_valid(
         .d(s3_valid$d),
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    qp_table_wide$pipe_tx$s3_lookup s3_lookup(
+    qp_table_wide_pipe_tx_s3_lookup s3_lookup(
         .d(s3_lookup$d),
         .q(s3_lookup$q),
         .clock(s3_lookup$clock)
     );
-    qp_table_wide$pipe_tx$s3_words s3_words(
+    qp_table_wide_pipe_tx_s3_words s3_words(
         .d(s3_words$d),
         .q(s3_words$q),
         .clock(s3_words$clock)
     );
-    qp_table_wide$pipe_tx$flight flight(
+    qp_table_wide_pipe_tx_flight flight(
         .d(flight$d),
         .q(flight$q),
         .clock(flight$clock)
     );
-    qp_table_wide$pipe_tx$room room(
+    qp_table_wide_pipe_tx_room room(
         .d(room$d),
         .q(room$q),
         .clock(room$clock)
     );
-    qp_table_wide$pipe_tx$d3_valid d3_valid(
+    qp_table_wide_pipe_tx_d3_valid d3_valid(
         .d(d3_valid$d),
         .q(d3_valid$q),
         .clock(d3_valid$clock)
     );
-    qp_table_wide$pipe_tx$d3_addr d3_addr(
+    qp_table_wide_pipe_tx_d3_addr d3_addr(
         .d(d3_addr$d),
         .q(d3_addr$q),
         .clock(d3_addr$clock)
@@ -8329,10 +8352,10 @@ module qp_table_wide$pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready,
         end
     end
     
-endmodule // qp_table_wide$pipe_tx
+endmodule // qp_table_wide_pipe_tx
 
 
-module qp_table_wide$pipe_tx$counters(clock,rst,fire,status,counts);
+module qp_table_wide_pipe_tx_counters(clock,rst,fire,status,counts);
     
     // Module arguments
     input wire  clock;
@@ -8364,17 +8387,17 @@ module qp_table_wide$pipe_tx$counters(clock,rst,fire,status,counts);
     reg  status_q$clock;
     
     // Sub module instances
-    qp_table_wide$pipe_tx$counters$cnt cnt(
+    qp_table_wide_pipe_tx_counters_cnt cnt(
         .d(cnt$d),
         .q(cnt$q),
         .clock(cnt$clock)
     );
-    qp_table_wide$pipe_tx$counters$fire_q fire_q(
+    qp_table_wide_pipe_tx_counters_fire_q fire_q(
         .d(fire_q$d),
         .q(fire_q$q),
         .clock(fire_q$clock)
     );
-    qp_table_wide$pipe_tx$counters$status_q status_q(
+    qp_table_wide_pipe_tx_counters_status_q status_q(
         .d(status_q$d),
         .q(status_q$q),
         .clock(status_q$clock)
@@ -8418,10 +8441,10 @@ module qp_table_wide$pipe_tx$counters(clock,rst,fire,status,counts);
         end
     end
     
-endmodule // qp_table_wide$pipe_tx$counters
+endmodule // qp_table_wide_pipe_tx_counters
 
 
-module qp_table_wide$pipe_tx$counters$cnt(d,q,clock);
+module qp_table_wide_pipe_tx_counters_cnt(d,q,clock);
     
     // Module arguments
     input wire  [223:0] d;
@@ -8437,10 +8460,10 @@ module qp_table_wide$pipe_tx$counters$cnt(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$counters$cnt
+endmodule // qp_table_wide_pipe_tx_counters_cnt
 
 
-module qp_table_wide$pipe_tx$counters$fire_q(d,q,clock);
+module qp_table_wide_pipe_tx_counters_fire_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8456,10 +8479,10 @@ module qp_table_wide$pipe_tx$counters$fire_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$counters$fire_q
+endmodule // qp_table_wide_pipe_tx_counters_fire_q
 
 
-module qp_table_wide$pipe_tx$counters$status_q(d,q,clock);
+module qp_table_wide_pipe_tx_counters_status_q(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -8475,10 +8498,10 @@ module qp_table_wide$pipe_tx$counters$status_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$counters$status_q
+endmodule // qp_table_wide_pipe_tx_counters_status_q
 
 
-module qp_table_wide$pipe_tx$d3_addr(d,q,clock);
+module qp_table_wide_pipe_tx_d3_addr(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8494,10 +8517,10 @@ module qp_table_wide$pipe_tx$d3_addr(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$d3_addr
+endmodule // qp_table_wide_pipe_tx_d3_addr
 
 
-module qp_table_wide$pipe_tx$d3_valid(d,q,clock);
+module qp_table_wide_pipe_tx_d3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8513,10 +8536,10 @@ module qp_table_wide$pipe_tx$d3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$d3_valid
+endmodule // qp_table_wide_pipe_tx_d3_valid
 
 
-module qp_table_wide$pipe_tx$flight(d,q,clock);
+module qp_table_wide_pipe_tx_flight(d,q,clock);
     
     // Module arguments
     input wire  [9:0] d;
@@ -8532,10 +8555,10 @@ module qp_table_wide$pipe_tx$flight(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$flight
+endmodule // qp_table_wide_pipe_tx_flight
 
 
-module qp_table_wide$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+module qp_table_wide_pipe_tx_queue(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
     
     // Module arguments
     input wire  clock;
@@ -8609,10 +8632,10 @@ module qp_table_wide$pipe_tx$queue(clock,rst,in_valid,data_in,out_valid,out_read
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_tx$queue
+endmodule // qp_table_wide_pipe_tx_queue
 
 
-module qp_table_wide$pipe_tx$ram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_pipe_tx_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -8651,10 +8674,10 @@ module qp_table_wide$pipe_tx$ram(clock,read_address,read_data,write_enable,write
        end
     end
     `endif
-endmodule // qp_table_wide$pipe_tx$ram
+endmodule // qp_table_wide_pipe_tx_ram
 
 
-module qp_table_wide$pipe_tx$room(d,q,clock);
+module qp_table_wide_pipe_tx_room(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8670,10 +8693,10 @@ module qp_table_wide$pipe_tx$room(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$room
+endmodule // qp_table_wide_pipe_tx_room
 
 
-module qp_table_wide$pipe_tx$s1_qpn(d,q,clock);
+module qp_table_wide_pipe_tx_s1_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8689,10 +8712,10 @@ module qp_table_wide$pipe_tx$s1_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s1_qpn
+endmodule // qp_table_wide_pipe_tx_s1_qpn
 
 
-module qp_table_wide$pipe_tx$s1_tag(d,q,clock);
+module qp_table_wide_pipe_tx_s1_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8708,10 +8731,10 @@ module qp_table_wide$pipe_tx$s1_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s1_tag
+endmodule // qp_table_wide_pipe_tx_s1_tag
 
 
-module qp_table_wide$pipe_tx$s1_valid(d,q,clock);
+module qp_table_wide_pipe_tx_s1_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8727,10 +8750,10 @@ module qp_table_wide$pipe_tx$s1_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s1_valid
+endmodule // qp_table_wide_pipe_tx_s1_valid
 
 
-module qp_table_wide$pipe_tx$s2_oor(d,q,clock);
+module qp_table_wide_pipe_tx_s2_oor(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8746,10 +8769,10 @@ module qp_table_wide$pipe_tx$s2_oor(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s2_oor
+endmodule // qp_table_wide_pipe_tx_s2_oor
 
 
-module qp_table_wide$pipe_tx$s2_pre(d,q,clock);
+module qp_table_wide_pipe_tx_s2_pre(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -8765,10 +8788,10 @@ module qp_table_wide$pipe_tx$s2_pre(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s2_pre
+endmodule // qp_table_wide_pipe_tx_s2_pre
 
 
-module qp_table_wide$pipe_tx$s2_qpn(d,q,clock);
+module qp_table_wide_pipe_tx_s2_qpn(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -8784,10 +8807,10 @@ module qp_table_wide$pipe_tx$s2_qpn(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s2_qpn
+endmodule // qp_table_wide_pipe_tx_s2_qpn
 
 
-module qp_table_wide$pipe_tx$s2_tag(d,q,clock);
+module qp_table_wide_pipe_tx_s2_tag(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -8803,10 +8826,10 @@ module qp_table_wide$pipe_tx$s2_tag(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s2_tag
+endmodule // qp_table_wide_pipe_tx_s2_tag
 
 
-module qp_table_wide$pipe_tx$s2_valid(d,q,clock);
+module qp_table_wide_pipe_tx_s2_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8822,10 +8845,10 @@ module qp_table_wide$pipe_tx$s2_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s2_valid
+endmodule // qp_table_wide_pipe_tx_s2_valid
 
 
-module qp_table_wide$pipe_tx$s3_lookup(d,q,clock);
+module qp_table_wide_pipe_tx_s3_lookup(d,q,clock);
     
     // Module arguments
     input wire  [123:0] d;
@@ -8841,10 +8864,10 @@ module qp_table_wide$pipe_tx$s3_lookup(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s3_lookup
+endmodule // qp_table_wide_pipe_tx_s3_lookup
 
 
-module qp_table_wide$pipe_tx$s3_valid(d,q,clock);
+module qp_table_wide_pipe_tx_s3_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -8860,10 +8883,10 @@ module qp_table_wide$pipe_tx$s3_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s3_valid
+endmodule // qp_table_wide_pipe_tx_s3_valid
 
 
-module qp_table_wide$pipe_tx$s3_words(d,q,clock);
+module qp_table_wide_pipe_tx_s3_words(d,q,clock);
     
     // Module arguments
     input wire  [26:0] d;
@@ -8879,10 +8902,10 @@ module qp_table_wide$pipe_tx$s3_words(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$pipe_tx$s3_words
+endmodule // qp_table_wide_pipe_tx_s3_words
 
 
-module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,port_counts$2,table_base);
+module qp_table_wide_regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wready,bresp,bvalid,bready,araddr,arvalid,arready,rdata,rresp,rvalid,rready,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,cmd_counts,port_counts$0,port_counts$1,port_counts$2,table_base);
     
     // Module arguments
     input wire  clock;
@@ -9098,157 +9121,157 @@ module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
     reg  [2:0] port_reg;
     
     // Sub module instances
-    qp_table_wide$regs$dir_index dir_index(
+    qp_table_wide_regs_dir_index dir_index(
         .d(dir_index$d),
         .q(dir_index$q),
         .clock(dir_index$clock)
     );
-    qp_table_wide$regs$stage_lo stage_lo(
+    qp_table_wide_regs_stage_lo stage_lo(
         .d(stage_lo$d),
         .q(stage_lo$q),
         .clock(stage_lo$clock)
     );
-    qp_table_wide$regs$stage_hi stage_hi(
+    qp_table_wide_regs_stage_hi stage_hi(
         .d(stage_hi$d),
         .q(stage_hi$q),
         .clock(stage_hi$clock)
     );
-    qp_table_wide$regs$ar_dir ar_dir(
+    qp_table_wide_regs_ar_dir ar_dir(
         .d(ar_dir$d),
         .q(ar_dir$q),
         .clock(ar_dir$clock)
     );
-    qp_table_wide$regs$commit commit(
+    qp_table_wide_regs_commit commit(
         .d(commit$d),
         .q(commit$q),
         .clock(commit$clock)
     );
-    qp_table_wide$regs$ar_dir_hi ar_dir_hi(
+    qp_table_wide_regs_ar_dir_hi ar_dir_hi(
         .d(ar_dir_hi$d),
         .q(ar_dir_hi$q),
         .clock(ar_dir_hi$clock)
     );
-    qp_table_wide$regs$dir_sweep dir_sweep(
+    qp_table_wide_regs_dir_sweep dir_sweep(
         .d(dir_sweep$d),
         .q(dir_sweep$q),
         .clock(dir_sweep$clock)
     );
-    qp_table_wide$regs$dir_swept dir_swept(
+    qp_table_wide_regs_dir_swept dir_swept(
         .d(dir_swept$d),
         .q(dir_swept$q),
         .clock(dir_swept$clock)
     );
-    qp_table_wide$regs$wstate wstate(
+    qp_table_wide_regs_wstate wstate(
         .d(wstate$d),
         .q(wstate$q),
         .clock(wstate$clock)
     );
-    qp_table_wide$regs$now now(
+    qp_table_wide_regs_now now(
         .d(now$d),
         .q(now$q),
         .clock(now$clock)
     );
-    qp_table_wide$regs$cmd_time_q cmd_time_q(
+    qp_table_wide_regs_cmd_time_q cmd_time_q(
         .d(cmd_time_q$d),
         .q(cmd_time_q$q),
         .clock(cmd_time_q$clock)
     );
-    qp_table_wide$regs$cmd_op_q cmd_op_q(
+    qp_table_wide_regs_cmd_op_q cmd_op_q(
         .d(cmd_op_q$d),
         .q(cmd_op_q$q),
         .clock(cmd_op_q$clock)
     );
-    qp_table_wide$regs$cmd_qpn_q cmd_qpn_q(
+    qp_table_wide_regs_cmd_qpn_q cmd_qpn_q(
         .d(cmd_qpn_q$d),
         .q(cmd_qpn_q$q),
         .clock(cmd_qpn_q$clock)
     );
-    qp_table_wide$regs$bresp_q bresp_q(
+    qp_table_wide_regs_bresp_q bresp_q(
         .d(bresp_q$d),
         .q(bresp_q$q),
         .clock(bresp_q$clock)
     );
-    qp_table_wide$regs$base_lo base_lo(
+    qp_table_wide_regs_base_lo base_lo(
         .d(base_lo$d),
         .q(base_lo$q),
         .clock(base_lo$clock)
     );
-    qp_table_wide$regs$base_hi base_hi(
+    qp_table_wide_regs_base_hi base_hi(
         .d(base_hi$d),
         .q(base_hi$q),
         .clock(base_hi$clock)
     );
-    qp_table_wide$regs$rvalid_q rvalid_q(
+    qp_table_wide_regs_rvalid_q rvalid_q(
         .d(rvalid_q$d),
         .q(rvalid_q$q),
         .clock(rvalid_q$clock)
     );
-    qp_table_wide$regs$r_valid r_valid(
+    qp_table_wide_regs_r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
     );
-    qp_table_wide$regs$r_data r_data(
+    qp_table_wide_regs_r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    qp_table_wide$regs$r_resp r_resp(
+    qp_table_wide_regs_r_resp r_resp(
         .d(r_resp$d),
         .q(r_resp$q),
         .clock(r_resp$clock)
     );
-    qp_table_wide$regs$rport_hit rport_hit(
+    qp_table_wide_regs_rport_hit rport_hit(
         .d(rport_hit$d),
         .q(rport_hit$q),
         .clock(rport_hit$clock)
     );
-    qp_table_wide$regs$rport_sel rport_sel(
+    qp_table_wide_regs_rport_sel rport_sel(
         .d(rport_sel$d),
         .q(rport_sel$q),
         .clock(rport_sel$clock)
     );
-    qp_table_wide$regs$rport_reg rport_reg(
+    qp_table_wide_regs_rport_reg rport_reg(
         .d(rport_reg$d),
         .q(rport_reg$q),
         .clock(rport_reg$clock)
     );
-    qp_table_wide$regs$pword_q pword_q(
+    qp_table_wide_regs_pword_q pword_q(
         .d(pword_q$d),
         .q(pword_q$q),
         .clock(pword_q$clock)
     );
-    qp_table_wide$regs$rdata_q rdata_q(
+    qp_table_wide_regs_rdata_q rdata_q(
         .d(rdata_q$d),
         .q(rdata_q$q),
         .clock(rdata_q$clock)
     );
-    qp_table_wide$regs$rresp_q rresp_q(
+    qp_table_wide_regs_rresp_q rresp_q(
         .d(rresp_q$d),
         .q(rresp_q$q),
         .clock(rresp_q$clock)
     );
-    qp_table_wide$regs$no_qps_q no_qps_q(
+    qp_table_wide_regs_no_qps_q no_qps_q(
         .d(no_qps_q$d),
         .q(no_qps_q$q),
         .clock(no_qps_q$clock)
     );
-    qp_table_wide$regs$no_qps_quiet_q no_qps_quiet_q(
+    qp_table_wide_regs_no_qps_quiet_q no_qps_quiet_q(
         .d(no_qps_quiet_q$d),
         .q(no_qps_quiet_q$q),
         .clock(no_qps_quiet_q$clock)
     );
-    qp_table_wide$regs$ar_q ar_q(
+    qp_table_wide_regs_ar_q ar_q(
         .d(ar_q$d),
         .q(ar_q$q),
         .clock(ar_q$clock)
     );
-    qp_table_wide$regs$rsel rsel(
+    qp_table_wide_regs_rsel rsel(
         .d(rsel$d),
         .q(rsel$q),
         .clock(rsel$clock)
     );
-    qp_table_wide$regs$cnt_word_q cnt_word_q(
+    qp_table_wide_regs_cnt_word_q cnt_word_q(
         .d(cnt_word_q$d),
         .q(cnt_word_q$q),
         .clock(cnt_word_q$clock)
@@ -9604,10 +9627,10 @@ module qp_table_wide$regs(clock,rst,awaddr,awvalid,awready,wdata,wstrb,wvalid,wr
         end
     end
     
-endmodule // qp_table_wide$regs
+endmodule // qp_table_wide_regs
 
 
-module qp_table_wide$regs$ar_dir(d,q,clock);
+module qp_table_wide_regs_ar_dir(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9623,10 +9646,10 @@ module qp_table_wide$regs$ar_dir(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$ar_dir
+endmodule // qp_table_wide_regs_ar_dir
 
 
-module qp_table_wide$regs$ar_dir_hi(d,q,clock);
+module qp_table_wide_regs_ar_dir_hi(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9642,10 +9665,10 @@ module qp_table_wide$regs$ar_dir_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$ar_dir_hi
+endmodule // qp_table_wide_regs_ar_dir_hi
 
 
-module qp_table_wide$regs$ar_q(d,q,clock);
+module qp_table_wide_regs_ar_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9661,10 +9684,10 @@ module qp_table_wide$regs$ar_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$ar_q
+endmodule // qp_table_wide_regs_ar_q
 
 
-module qp_table_wide$regs$base_hi(d,q,clock);
+module qp_table_wide_regs_base_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9680,10 +9703,10 @@ module qp_table_wide$regs$base_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$base_hi
+endmodule // qp_table_wide_regs_base_hi
 
 
-module qp_table_wide$regs$base_lo(d,q,clock);
+module qp_table_wide_regs_base_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9699,10 +9722,10 @@ module qp_table_wide$regs$base_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$base_lo
+endmodule // qp_table_wide_regs_base_lo
 
 
-module qp_table_wide$regs$bresp_q(d,q,clock);
+module qp_table_wide_regs_bresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -9718,10 +9741,10 @@ module qp_table_wide$regs$bresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$bresp_q
+endmodule // qp_table_wide_regs_bresp_q
 
 
-module qp_table_wide$regs$cmd_op_q(d,q,clock);
+module qp_table_wide_regs_cmd_op_q(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -9737,10 +9760,10 @@ module qp_table_wide$regs$cmd_op_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$cmd_op_q
+endmodule // qp_table_wide_regs_cmd_op_q
 
 
-module qp_table_wide$regs$cmd_qpn_q(d,q,clock);
+module qp_table_wide_regs_cmd_qpn_q(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9756,10 +9779,10 @@ module qp_table_wide$regs$cmd_qpn_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$cmd_qpn_q
+endmodule // qp_table_wide_regs_cmd_qpn_q
 
 
-module qp_table_wide$regs$cmd_time_q(d,q,clock);
+module qp_table_wide_regs_cmd_time_q(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -9775,10 +9798,10 @@ module qp_table_wide$regs$cmd_time_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$cmd_time_q
+endmodule // qp_table_wide_regs_cmd_time_q
 
 
-module qp_table_wide$regs$cnt_word_q(d,q,clock);
+module qp_table_wide_regs_cnt_word_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9794,10 +9817,10 @@ module qp_table_wide$regs$cnt_word_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$cnt_word_q
+endmodule // qp_table_wide_regs_cnt_word_q
 
 
-module qp_table_wide$regs$commit(d,q,clock);
+module qp_table_wide_regs_commit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9813,10 +9836,10 @@ module qp_table_wide$regs$commit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$commit
+endmodule // qp_table_wide_regs_commit
 
 
-module qp_table_wide$regs$dir_index(d,q,clock);
+module qp_table_wide_regs_dir_index(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9832,10 +9855,10 @@ module qp_table_wide$regs$dir_index(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$dir_index
+endmodule // qp_table_wide_regs_dir_index
 
 
-module qp_table_wide$regs$dir_sweep(d,q,clock);
+module qp_table_wide_regs_dir_sweep(d,q,clock);
     
     // Module arguments
     input wire  [23:0] d;
@@ -9851,10 +9874,10 @@ module qp_table_wide$regs$dir_sweep(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$dir_sweep
+endmodule // qp_table_wide_regs_dir_sweep
 
 
-module qp_table_wide$regs$dir_swept(d,q,clock);
+module qp_table_wide_regs_dir_swept(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9870,10 +9893,10 @@ module qp_table_wide$regs$dir_swept(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$dir_swept
+endmodule // qp_table_wide_regs_dir_swept
 
 
-module qp_table_wide$regs$no_qps_q(d,q,clock);
+module qp_table_wide_regs_no_qps_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9889,10 +9912,10 @@ module qp_table_wide$regs$no_qps_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$no_qps_q
+endmodule // qp_table_wide_regs_no_qps_q
 
 
-module qp_table_wide$regs$no_qps_quiet_q(d,q,clock);
+module qp_table_wide_regs_no_qps_quiet_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -9908,10 +9931,10 @@ module qp_table_wide$regs$no_qps_quiet_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$no_qps_quiet_q
+endmodule // qp_table_wide_regs_no_qps_quiet_q
 
 
-module qp_table_wide$regs$now(d,q,clock);
+module qp_table_wide_regs_now(d,q,clock);
     
     // Module arguments
     input wire  [47:0] d;
@@ -9927,10 +9950,10 @@ module qp_table_wide$regs$now(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$now
+endmodule // qp_table_wide_regs_now
 
 
-module qp_table_wide$regs$pword_q(d,q,clock);
+module qp_table_wide_regs_pword_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9946,10 +9969,10 @@ module qp_table_wide$regs$pword_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$pword_q
+endmodule // qp_table_wide_regs_pword_q
 
 
-module qp_table_wide$regs$r_data(d,q,clock);
+module qp_table_wide_regs_r_data(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -9965,10 +9988,10 @@ module qp_table_wide$regs$r_data(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$r_data
+endmodule // qp_table_wide_regs_r_data
 
 
-module qp_table_wide$regs$r_resp(d,q,clock);
+module qp_table_wide_regs_r_resp(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -9984,10 +10007,10 @@ module qp_table_wide$regs$r_resp(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$r_resp
+endmodule // qp_table_wide_regs_r_resp
 
 
-module qp_table_wide$regs$r_valid(d,q,clock);
+module qp_table_wide_regs_r_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10003,10 +10026,10 @@ module qp_table_wide$regs$r_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$r_valid
+endmodule // qp_table_wide_regs_r_valid
 
 
-module qp_table_wide$regs$rdata_q(d,q,clock);
+module qp_table_wide_regs_rdata_q(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10022,10 +10045,10 @@ module qp_table_wide$regs$rdata_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rdata_q
+endmodule // qp_table_wide_regs_rdata_q
 
 
-module qp_table_wide$regs$rport_hit(d,q,clock);
+module qp_table_wide_regs_rport_hit(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10041,10 +10064,10 @@ module qp_table_wide$regs$rport_hit(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rport_hit
+endmodule // qp_table_wide_regs_rport_hit
 
 
-module qp_table_wide$regs$rport_reg(d,q,clock);
+module qp_table_wide_regs_rport_reg(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -10060,10 +10083,10 @@ module qp_table_wide$regs$rport_reg(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rport_reg
+endmodule // qp_table_wide_regs_rport_reg
 
 
-module qp_table_wide$regs$rport_sel(d,q,clock);
+module qp_table_wide_regs_rport_sel(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10079,10 +10102,10 @@ module qp_table_wide$regs$rport_sel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rport_sel
+endmodule // qp_table_wide_regs_rport_sel
 
 
-module qp_table_wide$regs$rresp_q(d,q,clock);
+module qp_table_wide_regs_rresp_q(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10098,10 +10121,10 @@ module qp_table_wide$regs$rresp_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rresp_q
+endmodule // qp_table_wide_regs_rresp_q
 
 
-module qp_table_wide$regs$rsel(d,q,clock);
+module qp_table_wide_regs_rsel(d,q,clock);
     
     // Module arguments
     input wire  [13:0] d;
@@ -10117,10 +10140,10 @@ module qp_table_wide$regs$rsel(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rsel
+endmodule // qp_table_wide_regs_rsel
 
 
-module qp_table_wide$regs$rvalid_q(d,q,clock);
+module qp_table_wide_regs_rvalid_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -10136,10 +10159,10 @@ module qp_table_wide$regs$rvalid_q(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$rvalid_q
+endmodule // qp_table_wide_regs_rvalid_q
 
 
-module qp_table_wide$regs$stage_hi(d,q,clock);
+module qp_table_wide_regs_stage_hi(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10155,10 +10178,10 @@ module qp_table_wide$regs$stage_hi(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$stage_hi
+endmodule // qp_table_wide_regs_stage_hi
 
 
-module qp_table_wide$regs$stage_lo(d,q,clock);
+module qp_table_wide_regs_stage_lo(d,q,clock);
     
     // Module arguments
     input wire  [31:0] d;
@@ -10174,10 +10197,10 @@ module qp_table_wide$regs$stage_lo(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$stage_lo
+endmodule // qp_table_wide_regs_stage_lo
 
 
-module qp_table_wide$regs$wstate(d,q,clock);
+module qp_table_wide_regs_wstate(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -10198,4 +10221,4 @@ module qp_table_wide$regs$wstate(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_wide$regs$wstate
+endmodule // qp_table_wide_regs_wstate

@@ -17,15 +17,28 @@ pub fn generate_verilog(cfg: &Config) -> anyhow::Result<String> {
     let mut defines = ModuleDefines::default();
     top.accept(&cfg.top, &mut defines);
     let verilog = crate::hw::qp_table::nets_for_wiring(&defines.defines(), &cfg.top);
+    let verilog = crate::tidy::plain_names(&verilog)?;
+    let verilog = crate::tidy::ansi_header(&verilog, &cfg.top, &|name| port_group(cfg, name).1)?;
+    let top = &cfg.top;
+    let note = crate::tidy::wrap_comment(&format!(
+        "Lint: `verilator --lint-only -Wall {top}.vlt {top}.v`. {top}.vlt, written beside this \
+         file by `qptable gen`, holds the only waivers, each saying why. No `timescale: the \
+         engine has no delays, so it takes the time unit of whatever is compiled before it."
+    ));
     Ok(format!(
-        "{}{}",
+        "{}{note}\n{}",
         verilog_header(
             cfg,
-            &format!("{}.v", cfg.top),
-            &format!("the QP table lookup engine `{}`", cfg.top)
+            &format!("{top}.v"),
+            &format!("the QP table lookup engine `{top}`")
         ),
         verilog.trim_start_matches('\n')
     ))
+}
+
+/// The file name of the lint waivers of the engine of `cfg` (`<top>.vlt`).
+pub fn lint_waivers_name(cfg: &Config) -> String {
+    format!("{}.vlt", cfg.top)
 }
 
 /// The comment that opens every emitted Verilog file: what it is, the generator and its
@@ -383,20 +396,18 @@ fn state_mem_on_chip(
     v
 }
 
-/// File name of the instantiation template written beside `<top>.v`.
-pub fn instantiation_template_name(cfg: &Config) -> String {
-    format!("{}_inst.vh", cfg.top)
-}
-
-/// An instantiation template of the engine of `cfg` (`<top>_inst.vh`, written by `qptable
-/// gen` beside `<top>.v`): one wire per port, of the port's name and width, with a comment
-/// per group of ports, then an instance `u_<top>` with every port connected to its wire.
-/// It can be pasted into the module that instantiates the engine, or `include`d there.
-pub fn instantiation_template(cfg: &Config) -> anyhow::Result<String> {
-    use std::fmt::Write as _;
-    cfg.validate()?;
-    let top = QpTable::new(EngineParams::new(cfg), &cfg.ports);
-    let ports = top.ports();
+/// The group of the engine's port `name`: (a short heading, for the instance's connections;
+/// a long one, for the declarations: what the interface is, a line break between its lines).
+/// The port lists of `<top>.v` and `<top>_inst.vh` are grouped by it.
+pub fn port_group(cfg: &Config, name: &str) -> (String, String) {
+    let pair = |short: &str, long: &str| (short.to_string(), long.to_string());
+    if name == "clk" || name == "rst" {
+        return pair(
+            "Clock and reset",
+            "Clock and reset: one clock, rising edge; rst synchronous, active high\n\
+             (drive it from a reset synchronizer, hold it for at least 2 cycles)",
+        );
+    }
     let gen_bits = cfg.gen_bits();
     let qpn_note = if gen_bits > 0 {
         format!(
@@ -407,86 +418,113 @@ pub fn instantiation_template(cfg: &Config) -> anyhow::Result<String> {
     } else {
         format!("QPN = index[{}:0] (no generation bits)", cfg.index_bits - 1)
     };
-    // Group of a port: (short heading for the instance, long heading for the wires).
-    let group = |name: &str| -> (String, String) {
-        if name == "clk" || name == "rst" {
+    for p in &cfg.ports {
+        if name.starts_with(&format!("s_{p}_req_")) {
             return (
-                "Clock and reset".into(),
-                "Clock and reset: one clock, rising edge; rst synchronous, active high\n// \
-                 (drive it from a reset synchronizer, hold it for at least 2 cycles)"
-                    .into(),
+                format!("Lookup port {p}: request stream"),
+                format!(
+                    "Lookup port {p}, request stream (into the engine): a beat moves at a \
+                     rising edge with valid && ready;\n{qpn_note}; the tag is returned with \
+                     the response"
+                ),
             );
         }
-        for p in &cfg.ports {
-            if name.starts_with(&format!("s_{p}_req_")) {
-                return (
-                    format!("Lookup port {p}: request stream"),
+        if name.starts_with(&format!("m_{p}_rsp_")) {
+            let (statuses, addr) = match cfg.mode {
+                crate::config::Mode::Flat => (
+                    "",
+                    format!("addr = TABLE_BASE + index * {}", cfg.entry_bytes),
+                ),
+                crate::config::Mode::TwoLevel => (
+                    ", 4 PAGE_ABSENT, 5 MEM_ERROR",
                     format!(
-                        "Lookup port {p}, request stream (into the engine): a beat moves at \
-                         a rising edge with valid && ready;\n// {qpn_note}; the tag is \
-                         returned with the response"
+                        "addr = page base + (index mod 2^{}) * {}",
+                        cfg.leaf_bits, cfg.entry_bytes
                     ),
-                );
-            }
-            if name.starts_with(&format!("m_{p}_rsp_")) {
-                let (statuses, addr) = match cfg.mode {
-                    crate::config::Mode::Flat => (
-                        "",
-                        format!("addr = TABLE_BASE + index * {}", cfg.entry_bytes),
-                    ),
-                    crate::config::Mode::TwoLevel => (
-                        ", 4 PAGE_ABSENT, 5 MEM_ERROR",
-                        format!(
-                            "addr = page base + (index mod 2^{}) * {}",
-                            cfg.leaf_bits, cfg.entry_bytes
-                        ),
-                    ),
-                };
-                return (
-                    format!("Lookup port {p}: response stream"),
-                    format!(
-                        "Lookup port {p}, response stream (out of the engine), in request \
-                         order; status 0 OK, 1 OUT_OF_RANGE,\n// 2 NOT_ALLOCATED, 3 \
-                         STALE{statuses}; {addr} when OK, else 0"
-                    ),
-                );
-            }
-        }
-        let axil = |short: &str, long: &str| (short.to_string(), long.to_string());
-        if name.starts_with("s_axil_aw") || name.starts_with("s_axil_w") {
-            return axil(
-                "AXI4-Lite control slave: write address and data",
-                "AXI4-Lite control slave (SPEC section 6 register map), write address and \
-                 data, taken together;\n// a CMD write answers on B when the command is done",
+                ),
+            };
+            let statuses = if cfg.state == crate::config::State::InMemory && statuses.is_empty() {
+                ", 5 MEM_ERROR"
+            } else {
+                statuses
+            };
+            return (
+                format!("Lookup port {p}: response stream"),
+                format!(
+                    "Lookup port {p}, response stream (out of the engine), in request order; \
+                     status 0 OK, 1 OUT_OF_RANGE,\n2 NOT_ALLOCATED, 3 STALE{statuses}; {addr} \
+                     when OK, else 0"
+                ),
             );
         }
-        if name.starts_with("s_axil_b") {
-            return axil(
-                "AXI4-Lite control slave: write response",
-                "AXI4-Lite control slave, write response",
-            );
-        }
-        if name.starts_with("s_axil_ar") {
-            return axil(
-                "AXI4-Lite control slave: read address",
-                "AXI4-Lite control slave, read address (reads are served while a write waits)",
-            );
-        }
-        if name.starts_with("s_axil_r") {
-            return axil(
-                "AXI4-Lite control slave: read data",
-                "AXI4-Lite control slave, read data",
-            );
-        }
-        if name.starts_with("m_axi_") {
-            return axil(
-                "AXI4 memory read master (directory reads)",
-                "AXI4 memory read master (in_memory directory reads: single 8-byte beats); \
-                 connect to any AXI4 slave",
-            );
-        }
-        ("Other ports".into(), "Other ports".into())
-    };
+    }
+    if name.starts_with("s_axil_aw") || name.starts_with("s_axil_w") {
+        return pair(
+            "AXI4-Lite control slave: write address and data",
+            "AXI4-Lite control slave (SPEC section 6 register map), write address and data, \
+             taken together;\na CMD write answers on B when the command is done",
+        );
+    }
+    if name.starts_with("s_axil_b") {
+        return pair(
+            "AXI4-Lite control slave: write response",
+            "AXI4-Lite control slave, write response",
+        );
+    }
+    if name.starts_with("s_axil_ar") {
+        return pair(
+            "AXI4-Lite control slave: read address",
+            "AXI4-Lite control slave, read address (reads are served while a write waits)",
+        );
+    }
+    if name.starts_with("s_axil_r") {
+        return pair(
+            "AXI4-Lite control slave: read data",
+            "AXI4-Lite control slave, read data",
+        );
+    }
+    let state_in_memory = cfg.state == crate::config::State::InMemory;
+    let dir_in_memory = cfg.mode == crate::config::Mode::TwoLevel
+        && cfg.directory == crate::config::Directory::InMemory;
+    if name.starts_with("m_axi_ar") || name.starts_with("m_axi_r") {
+        let what = match (state_in_memory, dir_in_memory) {
+            (true, true) => "state block reads (IDs 0, 1) and directory reads (ID 2, single beats)",
+            (true, false) => "state block reads (IDs 0 and 1)",
+            _ => "directory reads: single 8-byte beats",
+        };
+        return (
+            "AXI4 memory master: read address and data".into(),
+            format!(
+                "AXI4 memory master, read address and data ({what}); connect to any AXI4 slave"
+            ),
+        );
+    }
+    if name.starts_with("m_axi_") {
+        return pair(
+            "AXI4 memory master: write address, data and response",
+            "AXI4 memory master, write address, data and response (state block writes of \
+             the commands, ID 0)",
+        );
+    }
+    pair("Other ports", "Other ports")
+}
+
+/// File name of the instantiation template written beside `<top>.v`.
+pub fn instantiation_template_name(cfg: &Config) -> String {
+    format!("{}_inst.vh", cfg.top)
+}
+
+/// An instantiation template of the engine of `cfg` (`<top>_inst.vh`, written by `qptable
+/// gen` beside `<top>.v`): one wire per port but `clk` and `rst`, of the port's name and
+/// width, with a comment per group of ports, then an instance `u_<top>` with every port
+/// connected to its wire. It can be pasted into the module that instantiates the engine, or
+/// `include`d there: `clk` and `rst` are that module's own.
+pub fn instantiation_template(cfg: &Config) -> anyhow::Result<String> {
+    use std::fmt::Write as _;
+    cfg.validate()?;
+    let top = QpTable::new(EngineParams::new(cfg), &cfg.ports);
+    let ports = top.ports();
+    let group = |name: &str| port_group(cfg, name);
     let range = |w: usize| {
         if w == 1 {
             String::new()
@@ -508,17 +546,21 @@ pub fn instantiation_template(cfg: &Config) -> anyhow::Result<String> {
     ));
     let _ = writeln!(
         s,
-        "// Paste it into the module that instantiates the engine (or `include it there): one \
-         wire per\n// port, of the port's name and width, and the instance with every port \
-         connected. Drive the\n// inputs, use the outputs, rename the wires to your signals \
-         (clk and rst are usually your own).\n// Streams are AXI ready/valid; see \
-         docs/integration.md for the handshakes and command sequences."
+        "// Paste it into the module that instantiates the engine, or `include it there: one \
+         wire per\n// port but clk and rst, of the port's name and width, and the instance \
+         with every port\n// connected. clk and rst are the including module's own (declare \
+         them there; if yours have\n// other names, rename them in the two connections). \
+         Drive the inputs, use the outputs,\n// rename the wires to your signals. Streams are \
+         AXI ready/valid; see docs/integration.md\n// for the handshakes and command sequences."
     );
     let mut last = String::new();
     for p in ports {
+        if p.name == "clk" || p.name == "rst" {
+            continue;
+        }
         let (_, g) = group(&p.name);
         if g != last {
-            let _ = writeln!(s, "\n// {g}");
+            let _ = writeln!(s, "\n// {}", g.replace('\n', "\n// "));
             last = g;
         }
         let dir = if p.input { "input" } else { "output" };

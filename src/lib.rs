@@ -16,3 +16,4 @@ pub mod model;
 pub mod plan;
 pub mod spec;
 pub mod stale;
+pub mod tidy;

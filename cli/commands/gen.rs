@@ -1,4 +1,5 @@
-//! `qptable gen`: writes `<top>.v` and its instantiation template, and lists the on-chip
+//! `qptable gen`: writes `<top>.v`, its lint waivers `<top>.vlt` and its instantiation
+//! template `<top>_inst.vh`, and lists the on-chip
 //! memory; with `--formal`, also the formal harness `<top>_formal.sv` (`src/formal/`).
 
 use super::ConfigArgs;
@@ -24,6 +25,8 @@ pub fn run(args: &Args) -> Result<()> {
     let template = generate::instantiation_template(&cfg)?;
     let v_path = args.out.join(format!("{}.v", cfg.top));
     let t_path = args.out.join(generate::instantiation_template_name(&cfg));
+    let waivers = qptable::tidy::lint_waivers(&cfg.top);
+    let w_path = args.out.join(generate::lint_waivers_name(&cfg));
     let harness = if args.formal {
         Some((
             args.out.join(qptable::formal::formal_wrapper_name(&cfg)),
@@ -32,9 +35,13 @@ pub fn run(args: &Args) -> Result<()> {
     } else {
         None
     };
-    // All the files or none: a stale template or harness beside a new `<top>.v` would not
-    // match it.
-    let mut files: Vec<(&std::path::Path, &str)> = vec![(&v_path, &verilog), (&t_path, &template)];
+    // All the files or none: a stale template, waiver file or harness beside a new
+    // `<top>.v` would not match it.
+    let mut files: Vec<(&std::path::Path, &str)> = vec![
+        (&v_path, &verilog),
+        (&w_path, &waivers),
+        (&t_path, &template),
+    ];
     if let Some((path, text)) = &harness {
         files.push((path, text));
     }

@@ -1,5 +1,5 @@
-//! The command-line tool: `qptable gen` writes `<top>.v` and its instantiation template
-//! `<top>_inst.vh`, and refuses a bad configuration with exit code 1, one line on stderr
+//! The command-line tool: `qptable gen` writes `<top>.v`, its lint waivers `<top>.vlt` and
+//! its instantiation template `<top>_inst.vh`, and refuses a bad configuration with exit code 1, one line on stderr
 //! that names the parameter and the value, and nothing written (SPEC §3).
 
 use qptable::config::Config;
@@ -81,7 +81,7 @@ fn gen_without_options_writes_the_default_top() {
     assert!(out.status.success(), "{}", describe(&args, &out));
     assert_eq!(
         dir.entries(),
-        ["qp_table.v", "qp_table_inst.vh"],
+        ["qp_table.v", "qp_table.vlt", "qp_table_inst.vh"],
         "{}",
         describe(&args, &out)
     );
@@ -96,6 +96,21 @@ fn gen_without_options_writes_the_default_top() {
         "qptable gen wrote another instantiation template than the library's"
     );
     assert!(out.stderr.is_empty(), "{}", describe(&args, &out));
+    // What gen wrote lints clean with -Wall in its folder (not named gen/), with only the
+    // waiver file it wrote beside the Verilog.
+    let lint = std::process::Command::new("verilator")
+        .args(["--lint-only", "-Wall", "qp_table.vlt", "qp_table.v"])
+        .current_dir(dir.path())
+        .output()
+        .expect("verilator runs");
+    assert!(
+        lint.status.success() && lint.stdout.is_empty() && lint.stderr.is_empty(),
+        "verilator --lint-only -Wall qp_table.vlt qp_table.v in {}: {:?}\n{}{}",
+        dir.path().display(),
+        lint.status,
+        String::from_utf8_lossy(&lint.stdout),
+        String::from_utf8_lossy(&lint.stderr)
+    );
 
     // With no option at all: into the current directory.
     let dir = TempDir::new("gen-cwd");
@@ -103,7 +118,7 @@ fn gen_without_options_writes_the_default_top() {
     assert!(out.status.success(), "{}", describe(&["gen"], &out));
     assert_eq!(
         dir.entries(),
-        ["qp_table.v", "qp_table_inst.vh"],
+        ["qp_table.v", "qp_table.vlt", "qp_table_inst.vh"],
         "{}",
         describe(&["gen"], &out)
     );
@@ -135,7 +150,7 @@ fn gen_with_a_config_file_and_overrides() {
     assert!(out.status.success(), "{}", describe(&args, &out));
     assert_eq!(
         dir.entries(),
-        ["my_qpt.v", "my_qpt_inst.vh"],
+        ["my_qpt.v", "my_qpt.vlt", "my_qpt_inst.vh"],
         "{}",
         describe(&args, &out)
     );
@@ -290,7 +305,7 @@ fn a_closed_stdout_ends_the_command_quietly() {
         assert!(out.stderr.is_empty(), "nothing on stderr\n{what}");
     }
     let x = dir.path().join("x");
-    for f in ["qp_table.v", "qp_table_inst.vh"] {
+    for f in ["qp_table.v", "qp_table.vlt", "qp_table_inst.vh"] {
         assert!(x.join(f).is_file(), "gen wrote {f} before printing");
     }
 }

@@ -11,13 +11,14 @@ use std::sync::Mutex;
 /// The clock input of every rust-hdl block.
 pub const CLOCK: &str = "clock";
 
-/// The Verilog of `block` alone, its top module named `top`.
+/// The Verilog of `block` alone, its top module named `top`, module and instance names
+/// without `$` as `qptable gen` writes them ([`qptable::tidy::plain_names`]).
 pub fn verilog<B: Block>(mut block: B, top: &str) -> Result<String> {
     block.connect_all();
     check_all(&block).map_err(|e| anyhow::anyhow!("rust-hdl check of block {top}: {e:?}"))?;
     let mut defines = ModuleDefines::default();
     block.accept(top, &mut defines);
-    Ok(defines.defines())
+    qptable::tidy::plain_names(&defines.defines())
 }
 
 /// Builds (or finds in the model cache) the Verilator model of `verilog` with top `top` and
@@ -103,8 +104,8 @@ pub fn yosys_synth(path: &std::path::Path, top: &str, flow: &str) -> (String, St
     (stat("Number of cells:", ""), stat("DP16KD", "0"))
 }
 
-/// `<tmp>/<test>/gen` (`tmp`: the test's `CARGO_TARGET_TMPDIR`), created: a directory named
-/// `gen`, so that the waivers of `verilator.vlt` apply to the block Verilog written there.
+/// `<tmp>/<test>/gen` (`tmp`: the test's `CARGO_TARGET_TMPDIR`), created: where a test
+/// writes a block's Verilog `<top>.v` (and [`lint_and_icarus`] its waivers `<top>.vlt`).
 pub fn gen_dir(tmp: &str, test: &str) -> std::path::PathBuf {
     let d = std::path::Path::new(tmp).join(test).join("gen");
     std::fs::create_dir_all(&d).unwrap();
@@ -123,7 +124,7 @@ pub fn lint_and_icarus(path: &std::path::Path, top: &str) {
     let lint = run_tool(
         Command::new("verilator")
             .args(["--lint-only", "-Wall"])
-            .arg(waiver_file())
+            .arg(waiver_file(path, top))
             .arg(path)
             .args(["--top-module", top]),
     );

@@ -173,11 +173,11 @@ fn parse(verilog: &str) -> Result<BTreeMap<String, Module>, String> {
     Ok(modules)
 }
 
-/// `reg  [3:0] name;` -> `name`.
+/// `reg  [3:0] name;` -> `name` (also `wire name,` of an ANSI header).
 fn declared_name(decl: &str) -> Option<String> {
     let name = decl
         .trim()
-        .trim_end_matches(';')
+        .trim_end_matches([';', ','])
         .rsplit([' ', ']'])
         .next()?;
     (!name.is_empty()).then(|| name.to_string())

@@ -1,7 +1,9 @@
 //! External tools (Verilator lint, Icarus Verilog, yosys, nextpnr), for the tests that check
 //! emitted Verilog and compare it with the committed `gen/` files, and for `synth`.
 //!
-//! * [`repo_root`], [`waiver_file`]: where the repository and `verilator.vlt` are;
+//! * [`repo_root`]: where the repository is; [`waiver_file`]: the lint waivers `<top>.vlt` of
+//!   a Verilog file `<top>.v`, as `qptable gen` writes them beside it;
+//! * [`top_ports`]: the ports of a top module, read from its Verilog;
 //! * [`shipped_configs`]: every `configs/*.toml`, parsed and validated, with the path of its
 //!   committed Verilog `gen/<top>.v`;
 //! * [`capture`] (the harness's runner, `qptable_sim::tool`) runs a program and captures its
@@ -32,9 +34,18 @@ pub fn relative(path: &Path) -> String {
         .to_string()
 }
 
-/// `verilator.vlt`, the Verilator waivers used for every lint of emitted Verilog.
-pub fn waiver_file() -> PathBuf {
-    repo_root().join("verilator.vlt")
+/// The Verilator waivers of the Verilog file `verilog` (`<dir>/<top>.v`): `<dir>/<top>.vlt`,
+/// the file `qptable gen` writes beside it ([`qptable::tidy::lint_waivers`]), written there
+/// unless it already holds that text (as `gen/` does). Every lint of emitted Verilog uses it
+/// and nothing else.
+pub fn waiver_file(verilog: &Path, top: &str) -> PathBuf {
+    let path = verilog.with_file_name(format!("{top}.vlt"));
+    let text = qptable::tidy::lint_waivers(top);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        qptable::generate::write_atomically(&path, &text)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    path
 }
 
 /// Every `configs/*.toml`, sorted by file name, parsed and validated ([`config_files::in_dir`]),
@@ -88,4 +99,113 @@ pub fn first_difference(committed: &str, generated: &str) -> Option<String> {
             }
         }
     }
+}
+
+/// Direction of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PortDir {
+    In,
+    Out,
+}
+
+/// A port of a top module: name, direction, width in bits.
+pub type PortDecl = (String, PortDir, u32);
+
+/// The ports of module `top`: the names of its header in order, and its `input`/`output`
+/// declarations, in an ANSI header (`module top (input wire [23:0] name, ...);`, comments
+/// allowed, as `qptable gen` writes it) or in the body of a non-ANSI one (`module
+/// top(a,b,...);` then `input wire [23:0] a;`, as rust-hdl writes it).
+pub fn top_ports(verilog: &str, top: &str) -> Result<(Vec<String>, Vec<PortDecl>), String> {
+    let start = verilog
+        .lines()
+        .position(|l| {
+            l.trim_start()
+                .strip_prefix("module")
+                .and_then(|rest| rest.trim_start().strip_prefix(top))
+                .is_some_and(|rest| rest.trim_start().starts_with('('))
+        })
+        .ok_or_else(|| format!("no `module {top}(` in the Verilog"))?;
+    let body: Vec<&str> = verilog.lines().skip(start).collect();
+    // The text from the module line on, comments dropped.
+    let header_text: String = body
+        .iter()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let open = header_text.find('(').expect("the header line has a `(`");
+    let close = header_text[open..]
+        .find(");")
+        .ok_or_else(|| format!("the header of module {top} has no `);`"))?
+        + open;
+    let mut header = Vec::new();
+    let mut decls = Vec::new();
+    for item in header_text[open + 1..close].split(',').map(str::trim) {
+        if item.is_empty() {
+            continue;
+        }
+        match declaration(item, top)? {
+            Some((names, dir, width)) => {
+                for name in names {
+                    header.push(name.clone());
+                    decls.push((name, dir, width));
+                }
+            }
+            None => header.push(item.to_string()),
+        }
+    }
+    let mut past_header = false;
+    for line in body.iter() {
+        let line = line.trim();
+        if !past_header {
+            past_header = line.ends_with(");");
+            continue;
+        }
+        if line.starts_with("endmodule") {
+            break;
+        }
+        if let Some((names, dir, width)) = declaration(line.trim_end_matches(';'), top)? {
+            decls.extend(names.into_iter().map(|n| (n, dir, width)));
+        }
+    }
+    Ok((header, decls))
+}
+
+/// `(names, direction, width)` of a port declaration `input wire [23:0] a` (without its `;`),
+/// or None when `text` is not one.
+fn declaration(text: &str, top: &str) -> Result<Option<(Vec<String>, PortDir, u32)>, String> {
+    let dir = if text.starts_with("input ") {
+        PortDir::In
+    } else if text.starts_with("output ") {
+        PortDir::Out
+    } else if text.starts_with("inout ") {
+        return Err(format!("module {top} has an inout port: {text}"));
+    } else {
+        return Ok(None);
+    };
+    let mut width = 1;
+    let mut names = Vec::new();
+    for word in text.split_whitespace().skip(1) {
+        match word {
+            "wire" | "reg" | "logic" => {}
+            "signed" => return Err(format!("signed port in module {top}: {text}")),
+            w if w.starts_with('[') => {
+                let range = w.trim_start_matches('[').trim_end_matches(']');
+                let (hi, lo) = range
+                    .split_once(':')
+                    .and_then(|(h, l)| Some((h.parse::<u32>().ok()?, l.parse::<u32>().ok()?)))
+                    .ok_or_else(|| format!("cannot read the range of `{text}`"))?;
+                if lo != 0 || hi < lo {
+                    return Err(format!("port range is not [N-1:0]: {text}"));
+                }
+                width = hi - lo + 1;
+            }
+            w => names.extend(
+                w.split(',')
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string),
+            ),
+        }
+    }
+    Ok(Some((names, dir, width)))
 }

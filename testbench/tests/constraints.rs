@@ -7,47 +7,19 @@
 //! | `constraints_cover_every_port` | every port of `qp_table` is named in each file (so a new port is not forgotten) |
 //! | `clock_is_250_mhz_on_clk` | each file creates exactly one clock, `clk`, period 4.000 ns, on port `clk`, and every `-clock` refers to it |
 
-use qptable_testbench::tools::repo_root;
+use qptable_testbench::tools::{repo_root, top_ports};
 use std::collections::{BTreeMap, BTreeSet};
 
 const FILES: [&str; 2] = ["constraints/qp_table.xdc", "constraints/qp_table.sdc"];
 const TOP: &str = "qp_table";
 
-/// The ports of module `top` in `verilog` (rust-hdl's style: a non-ANSI header, one
-/// declaration per line): name -> width.
+/// The ports of module `top` in `verilog`: name -> width.
 fn ports(verilog: &str, top: &str) -> BTreeMap<String, u32> {
-    let start = verilog
-        .find(&format!("module {top}("))
-        .unwrap_or_else(|| panic!("gen/{top}.v has no `module {top}(`"));
-    let body = &verilog[start..];
-    let body = &body[..body.find("endmodule").expect("endmodule")];
-    let header = &body[body.find('(').unwrap() + 1..body.find(");").unwrap()];
-    let names: BTreeSet<String> = header.split(',').map(|s| s.trim().to_string()).collect();
-    let mut out = BTreeMap::new();
-    for line in body.lines() {
-        let t = line.trim();
-        if !(t.starts_with("input ") || t.starts_with("output ")) {
-            continue;
-        }
-        let t = t.trim_end_matches(';');
-        let name = t.split_whitespace().last().unwrap().to_string();
-        let width = match (t.find('['), t.find(']')) {
-            (Some(a), Some(b)) => {
-                let (msb, lsb) = t[a + 1..b].split_once(':').unwrap();
-                msb.trim().parse::<u32>().unwrap() - lsb.trim().parse::<u32>().unwrap() + 1
-            }
-            _ => 1,
-        };
-        if names.contains(&name) {
-            out.insert(name, width);
-        }
-    }
-    assert_eq!(
-        out.len(),
-        names.len(),
-        "could not read every port declaration of {top}"
-    );
-    out
+    let (_, decls) = top_ports(verilog, top).unwrap_or_else(|e| panic!("gen/{top}.v: {e}"));
+    decls
+        .into_iter()
+        .map(|(name, _, width)| (name, width))
+        .collect()
 }
 
 fn text_of(file: &str) -> String {

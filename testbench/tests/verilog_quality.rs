@@ -3,11 +3,11 @@
 //!
 //! | test | what it checks |
 //! |---|---|
-//! | `verilator_lint_is_clean` | `verilator --lint-only -Wall verilator.vlt <top>.v` exits 0 and prints nothing |
+//! | `verilator_lint_is_clean` | `verilator --lint-only -Wall <top>.vlt <top>.v` exits 0 and prints nothing, with the waivers `qptable gen` writes beside `<top>.v` |
 //! | `no_port_is_assigned_twice_in_one_evaluation` | no signal that leaves a block (an output port, or a child's input that the child reads combinationally) is assigned twice on one path of an `always @(*)` block: in an event-driven simulator it pulses, and two such blocks can wake each other forever ([`comb_ports`](qptable_testbench::comb_ports)) |
 //! | `icarus_compiles_without_warnings` | `iverilog -g2005 -Wall -o /dev/null -s <top> <top>.v` exits 0 and prints nothing |
 //! | `yosys_*` | synthesis succeeds with no `Warning:` and `check -assert` finds no undriven or multiply driven net, before and after synthesis (`synth_ecp5` for the shipped configurations: it maps the state RAMs to block RAM; generic `synth` for `index_bits = 4`) |
-//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
+//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, `gen/<top>.vlt` its lint waivers and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
 //! | `no_combinational_path_but_the_documented` | the combinational paths from the top module's inputs to its outputs ([`comb_paths`](qptable_testbench::comb_paths), yosys), of every configuration and of two with `fpga = ecp5`, are exactly the table of `docs/integration.md` (ports of a lookup port written `s_<p>_req_*`, `m_<p>_rsp_*`), none to the memory port `m_axi_*` (SPEC §4); `QPTABLE_BLESS=1` rewrites the table's pairs, and a row whose why is `(to be explained)` fails |
@@ -17,8 +17,7 @@
 //! one-assignment and yosys tests, as if each were an engine.
 //!
 //! The Verilog of every configuration is generated once per test process and written to
-//! `<target>/tmp/verilog_quality/gen/<top>.v`; the waivers of `verilator.vlt` apply to files
-//! in a directory named `gen`, so they cover these files and the committed ones alike.
+//! `<target>/tmp/verilog_quality/out/<top>.v`, its waivers beside it as `<top>.vlt`.
 //!
 //! Regenerate the committed files after a change of the hardware description with:
 //!
@@ -28,11 +27,12 @@
 
 use qptable::config::{Config, Directory, Mode, State};
 use qptable::generate::{
-    generate_verilog, instantiation_template, instantiation_template_name, write_atomically,
+    generate_verilog, instantiation_template, instantiation_template_name, lint_waivers_name,
+    write_atomically,
 };
 use qptable_testbench::tools::{
-    first_difference, relative, repo_root, run_tool, shipped_configs, tail, waiver_file, ToolRun,
-    TAIL_LINES,
+    first_difference, relative, repo_root, run_tool, shipped_configs, tail, top_ports, waiver_file,
+    PortDecl, PortDir as Dir, ToolRun, TAIL_LINES,
 };
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -233,11 +233,12 @@ struct Design {
     path: PathBuf,
 }
 
-/// `<target>/tmp/verilog_quality/gen`: where the Verilog under test is written.
+/// `<target>/tmp/verilog_quality/out`: where the Verilog under test is written (not a
+/// directory named `gen`: the waivers hold in any folder).
 fn work_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("verilog_quality")
-        .join("gen")
+        .join("out")
 }
 
 /// Every shipped and extra configuration, generated once per process.
@@ -405,25 +406,21 @@ fn silent_success(d: &Design, run: &ToolRun) -> Option<String> {
 
 #[test]
 fn verilator_lint_is_clean() {
-    let vlt = waiver_file();
-    assert!(vlt.is_file(), "missing waiver file {}", vlt.display());
     let mut failures = Vec::new();
     for d in designs().iter().chain(standalone_blocks()) {
         let run = run_tool(
             Command::new("verilator")
                 .arg("--lint-only")
                 .arg("-Wall")
-                .arg(&vlt)
+                .arg(waiver_file(&d.path, &d.config.top))
                 .arg(&d.path),
         );
         failures.extend(silent_success(d, &run));
     }
     assert_no_failures(
-        &format!(
-            "verilator --lint-only -Wall with {} (waive only what rust-hdl's way of writing \
-             Verilog causes, with a comment why; fix everything else in the design)",
-            vlt.display()
-        ),
+        "verilator --lint-only -Wall with each file's <top>.vlt (qptable::tidy::lint_waivers: \
+         waive only what rust-hdl's way of writing Verilog causes, with a comment why; fix \
+         everything else in the design)",
         failures,
     );
 }
@@ -633,8 +630,12 @@ fn gen_is_fresh() {
         let template = instantiation_template(&s.config)
             .unwrap_or_else(|e| panic!("generating {}: {e:#}", s.path.display()));
         let template_path = gen_dir.join(instantiation_template_name(&s.config));
+        // And the lint waivers.
+        let waivers = qptable::tidy::lint_waivers(&s.config.top);
+        let waivers_path = gen_dir.join(lint_waivers_name(&s.config));
         for (path, generated, kind) in [
             (&s.verilog, &generated, "Verilog"),
+            (&waivers_path, &waivers, "lint waivers"),
             (&template_path, &template, "instantiation template"),
         ] {
             let committed = std::fs::read_to_string(path).ok();
@@ -668,7 +669,10 @@ fn gen_is_fresh() {
     if let Ok(entries) = std::fs::read_dir(&gen_dir) {
         let mut orphans: Vec<PathBuf> = entries
             .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "v" || e == "vh"))
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e == "v" || e == "vh" || e == "vlt")
+            })
             .filter(|p| {
                 let stem = p.file_stem().unwrap_or_default().to_string_lossy();
                 let top = match p.extension().is_some_and(|e| e == "vh") {
@@ -719,90 +723,6 @@ fn default_toml_is_the_defaults() {
 }
 
 // ---- (e) the ports of the top module -----------------------------------------------------
-
-/// Direction of a port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Dir {
-    In,
-    Out,
-}
-
-/// A port of the top module: name, direction, width in bits.
-type PortDecl = (String, Dir, u32);
-
-/// The ports of module `top`: the names of its header in order, and its `input`/`output`
-/// declarations. Expects rust-hdl's style: a non-ANSI header `module top(a,b,...);` and one
-/// declaration per line (`input wire [23:0] name;`).
-fn top_ports(verilog: &str, top: &str) -> Result<(Vec<String>, Vec<PortDecl>), String> {
-    let start = verilog
-        .lines()
-        .position(|l| {
-            l.trim_start()
-                .strip_prefix("module")
-                .and_then(|rest| rest.trim_start().strip_prefix(top))
-                .is_some_and(|rest| rest.trim_start().starts_with('('))
-        })
-        .ok_or_else(|| format!("no `module {top}(` in the Verilog"))?;
-    let body: Vec<&str> = verilog.lines().skip(start).collect();
-    let header_text: String = body.concat();
-    let open = header_text.find('(').expect("the header line has a `(`");
-    let close = header_text[open..]
-        .find(");")
-        .ok_or_else(|| format!("the header of module {top} has no `);`"))?
-        + open;
-    let header: Vec<String> = header_text[open + 1..close]
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-
-    let mut decls = Vec::new();
-    for line in body.iter().skip(1) {
-        let line = line.trim();
-        if line.starts_with("endmodule") {
-            break;
-        }
-        let dir = if line.starts_with("input ") {
-            Dir::In
-        } else if line.starts_with("output ") {
-            Dir::Out
-        } else if line.starts_with("inout ") {
-            return Err(format!("module {top} has an inout port: {line}"));
-        } else {
-            continue;
-        };
-        let line = line.trim_end_matches(';');
-        let mut width = 1;
-        let mut names = Vec::new();
-        for word in line.split_whitespace().skip(1) {
-            match word {
-                "wire" | "reg" | "logic" => {}
-                "signed" => return Err(format!("signed port in module {top}: {line}")),
-                w if w.starts_with('[') => {
-                    let range = w.trim_start_matches('[').trim_end_matches(']');
-                    let (hi, lo) = range
-                        .split_once(':')
-                        .and_then(|(h, l)| Some((h.parse::<u32>().ok()?, l.parse::<u32>().ok()?)))
-                        .ok_or_else(|| format!("cannot read the range of `{line}`"))?;
-                    if lo != 0 || hi < lo {
-                        return Err(format!("port range is not [N-1:0]: {line}"));
-                    }
-                    width = hi - lo + 1;
-                }
-                w => names.extend(
-                    w.split(',')
-                        .map(str::trim)
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_string),
-                ),
-            }
-        }
-        for name in names {
-            decls.push((name, dir, width));
-        }
-    }
-    Ok((header, decls))
-}
 
 /// Compares the ports of `top` in `verilog` with `expected` (SPEC §4): the same set of
 /// names, directions and widths, each declared once, `clk` and `rst` first, no `$`.
@@ -1093,6 +1013,18 @@ fn port_parser_reads_rust_hdl_declarations() {
     assert!(failures[0].contains("`a$b`"), "{}", failures[0]);
     assert!(failures[1].contains("q (Out, 2 bits)"), "{}", failures[1]);
     assert!(top_ports(v, "u").is_err());
+    // The ANSI header `qptable gen` writes: comments, one port a line.
+    let v = "module t (\n    // Clock\n    input  wire        clk,\n    // Data, (a, b)\n    \
+             output reg  [2:0]  q\n);\n    wire x;\nendmodule\n";
+    let (header, decls) = top_ports(v, "t").unwrap();
+    assert_eq!(header, ["clk", "q"]);
+    assert_eq!(
+        decls,
+        [
+            ("clk".to_string(), Dir::In, 1),
+            ("q".to_string(), Dir::Out, 3)
+        ]
+    );
 }
 
 // ---- (e) combinational paths from inputs to outputs --------------------------------------
@@ -1491,7 +1423,7 @@ const PLANTED: (&str, &str) = ("s_axil_bready", "s_axil_rvalid");
 /// `assign s_axil_rvalid = <expr>;` becomes `assign s_axil_rvalid = (<expr>) ^ s_axil_bready;`.
 fn plant_path(text: &str, top: &str) -> Result<String, String> {
     let start = text
-        .find(&format!("\nmodule {top}("))
+        .find(&format!("\nmodule {top} ("))
         .ok_or_else(|| format!("no module {top}"))?;
     let end = start
         + text[start..]
