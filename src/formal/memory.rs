@@ -366,6 +366,15 @@ const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (
             && m_axi_rresp == mx_rresp_q && m_axi_rlast == rlast_q);
     end
     always @* if (rst) assume(!m_axi_rvalid);
+`ifdef FORMAL_DIRECTED_MOVE
+    // The directed environment (src/formal/mod.rs): the slave takes every request it has room
+    // for, answers each read beat as soon as a burst is queued, and answers OKAY.
+    always @* if (!rst) begin
+        if (ar_n != RD) assume(m_axi_arready);
+        assume(m_axi_rvalid == (mq_n != 0));
+        assume(m_axi_rresp == 2'd0);
+    end
+`endif
 
 "#;
 
@@ -467,6 +476,14 @@ const TEMPLATE_WRITE: &str = r#"    // Writes: accepted AW bursts (address, awle
         if (mx_b_wait) assume(m_axi_bvalid && m_axi_bresp == mx_bresp_q && m_axi_bid == bid_q);
     end
     always @* if (rst) assume(!m_axi_bvalid);
+`ifdef FORMAL_DIRECTED_MOVE
+    always @* if (!rst) begin
+        if (aq_n != WD) assume(m_axi_awready);
+        if (wf_n != WF) assume(m_axi_wready);
+        assume(m_axi_bvalid == (bq_n != 0));
+        assume(m_axi_bresp == 2'd0);
+    end
+`endif
 
 "#;
 

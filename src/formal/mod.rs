@@ -193,6 +193,9 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     };
     let p0 = &cfg.ports[0];
     let cmd_result_word = crate::spec::regs::CMD_RESULT >> 2;
+    let state_base_word = crate::spec::regs::STATE_BASE_LO >> 2;
+    let free = crate::spec::opcode::FREE;
+    let alloc_at = crate::spec::opcode::ALLOC_AT;
     let _ = write!(
         s,
         "    // AXI4-Lite master: valid and payload held until ready, one write at a time.
@@ -256,6 +259,41 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         if (s_axil_arvalid) assume(s_axil_araddr[11:2] == 10'd{cmd_result_word});
         if (s_axil_wvalid && s_axil_awaddr[11:2] == CMD_WORD)
             assume(s_axil_wdata[23:0] == narrow_qpn);
+    end
+`endif
+`ifdef FORMAL_DIRECTED_MOVE
+    // A directed environment for P4 on a STATE_BASE move (docs/verification.md): the control
+    // port makes four writes, each offered the cycle after the previous write response, with
+    // AW and W together, all strobes, B taken at once and no reads: CMD ALLOC_AT of QPN 1,
+    // CMD FREE of QPN 1, STATE_BASE_LO = 0x1000 (a change, and block-aligned), CMD ALLOC_AT of
+    // QPN 2; then nothing. Lookups (any QPN) start after the fourth write response, responses
+    // are taken at once, and the memory answers as soon as it may (src/formal/memory.rs), OKAY,
+    // with the data it may choose: what it returns from the new area is free. The commands
+    // are fixed so that the solver meets no choice before the lookups (with the QPNs and the
+    // base left free, bmc3 got no verdict at 140 steps in 900 s; fixed, the fourth write
+    // response comes at step 128 in about 70 s). A trace found under it is a trace of the
+    // full environment too: P4's failure on the code before the fix of d52ba55 comes at step
+    // 152 (a lookup of a QPN never published answered OK from the new area's junk).
+    reg [2:0] dm_step;                  // write responses so far
+    always @(posedge clk)
+        if (rst) dm_step <= 3'd0;
+        else if (b_hs && dm_step != 3'd4) dm_step <= dm_step + 3'd1;
+    always @* if (!rst) begin
+        assume(s_axil_bready && !s_axil_arvalid);
+        assume(s_axil_awvalid == s_axil_wvalid);
+        assume(s_axil_awvalid == (dm_step != 3'd4 && !aw_taken));
+        if (s_axil_wvalid) begin
+            assume(s_axil_wstrb == 4'hf);
+            if (dm_step == 3'd2) begin
+                assume(s_axil_awaddr[11:2] == 10'd{state_base_word});
+                assume(s_axil_wdata == 32'h1000);
+            end else begin
+                assume(s_axil_awaddr[11:2] == CMD_WORD);
+                if (dm_step == 3'd0) assume(s_axil_wdata == {{4'd{alloc_at}, 28'd1}});
+                if (dm_step == 3'd1) assume(s_axil_wdata == {{4'd{free}, 28'd1}});
+                if (dm_step == 3'd3) assume(s_axil_wdata == {{4'd{alloc_at}, 28'd2}});
+            end
+        end
     end
 `endif
     wire [3:0] cmd_op = wr_data[31:28];
@@ -385,6 +423,10 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
         if ({req}_valid) assume({req}_qpn == narrow_qpn);
 `endif
 `ifdef FORMAL_LATENCY
+        assume({rsp}_ready);
+`endif
+`ifdef FORMAL_DIRECTED_MOVE
+        if (dm_step != 3'd4) assume(!{req}_valid);
         assume({rsp}_ready);
 `endif
 `ifdef FORMAL_P5
