@@ -366,8 +366,8 @@ const TEMPLATE_READ: &str = r#"    // Reads: a queue of accepted bursts per ID (
             && m_axi_rresp == mx_rresp_q && m_axi_rlast == rlast_q);
     end
     always @* if (rst) assume(!m_axi_rvalid);
-`ifdef FORMAL_DIRECTED_MOVE
-    // The directed environment (src/formal/mod.rs): the slave takes every request it has room
+`ifdef FORMAL_DIRECTED
+    // A directed environment (src/formal/mod.rs): the slave takes every request it has room
     // for, answers each read beat as soon as a burst is queued, and answers OKAY.
     always @* if (!rst) begin
         if (ar_n != RD) assume(m_axi_arready);
@@ -476,7 +476,7 @@ const TEMPLATE_WRITE: &str = r#"    // Writes: accepted AW bursts (address, awle
         if (mx_b_wait) assume(m_axi_bvalid && m_axi_bresp == mx_bresp_q && m_axi_bid == bid_q);
     end
     always @* if (rst) assume(!m_axi_bvalid);
-`ifdef FORMAL_DIRECTED_MOVE
+`ifdef FORMAL_DIRECTED
     always @* if (!rst) begin
         if (aq_n != WD) assume(m_axi_awready);
         if (wf_n != WF) assume(m_axi_wready);

@@ -100,6 +100,96 @@ pub fn latency_bound(cfg: &Config) -> u32 {
     }
 }
 
+/// A directed environment of the harness ([`directed_scenarios`]).
+pub struct DirectedScenario {
+    /// The define that selects it.
+    pub define: &'static str,
+    /// What it is for.
+    pub what: &'static str,
+    /// The control-port writes it makes, in order: (register word, data).
+    pub writes: Vec<(u32, u32)>,
+}
+
+/// The directed environments of the harness. With one of them
+/// defined, the control port makes exactly these writes, each offered the cycle after the
+/// previous write response, AW with W, all strobes, B taken at once, no reads; lookups (any
+/// QPN) start after the last write response, responses are taken at once; the memory takes
+/// every request it has room for and answers each read beat and each B as soon as it may,
+/// OKAY, with the data the slave of `memory` may choose. A trace found under one is a trace
+/// of the full environment too; a pass covers that sequence only. The commands are fixed so
+/// that the solver meets no choice before the lookups: with the QPNs and the base left free,
+/// bmc3 got no verdict at 140 steps in 900 s on the STATE_BASE bug (docs/verification.md).
+pub fn directed_scenarios() -> Vec<DirectedScenario> {
+    use crate::spec::opcode::{ALLOC_AT, FREE, PUBLISH};
+    let cmd = crate::spec::regs::CMD >> 2;
+    let state_base_lo = crate::spec::regs::STATE_BASE_LO >> 2;
+    let command = |op: u32, qpn: u32| (cmd, (op << 28) | qpn);
+    vec![
+        DirectedScenario {
+            define: "FORMAL_DIRECTED_MOVE",
+            what: "the STATE_BASE bug of d52ba55: ALLOC_AT 1, FREE 1, a move of STATE_BASE (a \
+                   change, block-aligned), ALLOC_AT 2 in the same block",
+            writes: vec![
+                command(ALLOC_AT, 1),
+                command(FREE, 1),
+                (state_base_lo, 0x1000),
+                command(ALLOC_AT, 2),
+            ],
+        },
+        DirectedScenario {
+            define: "FORMAL_DIRECTED_OK",
+            what: "an OK response with the state in memory: ALLOC_AT 1, PUBLISH 1",
+            writes: vec![command(ALLOC_AT, 1), command(PUBLISH, 1)],
+        },
+    ]
+}
+
+/// The Verilog of [`directed_scenarios`]: `FORMAL_DIRECTED` and `DM_N` (the number of writes)
+/// defined by whichever scenario is, `dm_step` (write responses so far), `dm_done`, and the
+/// control port's assumptions. The memory's are in `memory`, the lookups' in the port block.
+fn directed_environments() -> String {
+    use std::fmt::Write as _;
+    let scenarios = directed_scenarios();
+    let mut s = String::new();
+    for d in &scenarios {
+        let _ = writeln!(
+            s,
+            "`ifdef {}\n`define FORMAL_DIRECTED\n`define DM_N 3'd{}\n`endif",
+            d.define,
+            d.writes.len()
+        );
+    }
+    s.push_str(
+        "`ifdef FORMAL_DIRECTED
+    // A directed environment (qptable::formal::directed_scenarios, docs/verification.md).
+    reg [2:0] dm_step;                  // write responses so far
+    wire dm_done = dm_step == `DM_N;
+    always @(posedge clk)
+        if (rst) dm_step <= 3'd0;
+        else if (b_hs && !dm_done) dm_step <= dm_step + 3'd1;
+    always @* if (!rst) begin
+        assume(s_axil_bready && !s_axil_arvalid);
+        assume(s_axil_awvalid == s_axil_wvalid);
+        assume(s_axil_awvalid == (!dm_done && !aw_taken));
+        if (s_axil_wvalid) begin
+            assume(s_axil_wstrb == 4'hf);
+",
+    );
+    for d in &scenarios {
+        let _ = writeln!(s, "`ifdef {}\n            // {}", d.define, d.what);
+        for (i, (word, data)) in d.writes.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "            if (dm_step == 3'd{i}) assume(s_axil_awaddr[11:2] == 10'd{word} \
+                 && s_axil_wdata == 32'h{data:08x});"
+            );
+        }
+        s.push_str("`endif\n");
+    }
+    s.push_str("        end\n    end\n`endif\n");
+    s
+}
+
 /// The formal harness of the engine of `cfg`: module `<top>_formal`, one input `clk`,
 /// for `read_verilog -formal -sv`. Refused (with the reason) for the configurations it does
 /// not model: index_bits above [`MAX_INDEX_BITS`], a state table larger than the memory
@@ -142,7 +232,8 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
          // FORMAL_LATENCY (rsp_ready held high: every request answered within {lat} cycles),\n\
          // FORMAL_P1_INDEX (OK only for an index a PUBLISH named), FORMAL_P3 (the AXI4-Lite slave),\n\
          // FORMAL_P5 (every control write answered within a bound), FORMAL_REACH_* (must fail: shows\n\
-         // the state is reachable; FORMAL_NARROW narrows the environment for them).\n\
+         // the state is reachable; FORMAL_NARROW narrows the environment for them),\n\
+         // FORMAL_DIRECTED_MOVE / FORMAL_DIRECTED_OK (a directed environment: fixed control writes).\n\
          // See src/formal/ for the environment.\n\
          `default_nettype none\n\n\
          module {top}_formal(input wire clk);\n\
@@ -193,9 +284,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
     };
     let p0 = &cfg.ports[0];
     let cmd_result_word = crate::spec::regs::CMD_RESULT >> 2;
-    let state_base_word = crate::spec::regs::STATE_BASE_LO >> 2;
-    let free = crate::spec::opcode::FREE;
-    let alloc_at = crate::spec::opcode::ALLOC_AT;
+    let directed = directed_environments();
     let _ = write!(
         s,
         "    // AXI4-Lite master: valid and payload held until ready, one write at a time.
@@ -261,42 +350,7 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
             assume(s_axil_wdata[23:0] == narrow_qpn);
     end
 `endif
-`ifdef FORMAL_DIRECTED_MOVE
-    // A directed environment for P4 on a STATE_BASE move (docs/verification.md): the control
-    // port makes four writes, each offered the cycle after the previous write response, with
-    // AW and W together, all strobes, B taken at once and no reads: CMD ALLOC_AT of QPN 1,
-    // CMD FREE of QPN 1, STATE_BASE_LO = 0x1000 (a change, and block-aligned), CMD ALLOC_AT of
-    // QPN 2; then nothing. Lookups (any QPN) start after the fourth write response, responses
-    // are taken at once, and the memory answers as soon as it may (src/formal/memory.rs), OKAY,
-    // with the data it may choose: what it returns from the new area is free. The commands
-    // are fixed so that the solver meets no choice before the lookups (with the QPNs and the
-    // base left free, bmc3 got no verdict at 140 steps in 900 s; fixed, the fourth write
-    // response comes at step 128 in about 70 s). A trace found under it is a trace of the
-    // full environment too: P4's failure on the code before the fix of d52ba55 comes at step
-    // 152 (a lookup of a QPN never published answered OK from the new area's junk).
-    reg [2:0] dm_step;                  // write responses so far
-    always @(posedge clk)
-        if (rst) dm_step <= 3'd0;
-        else if (b_hs && dm_step != 3'd4) dm_step <= dm_step + 3'd1;
-    always @* if (!rst) begin
-        assume(s_axil_bready && !s_axil_arvalid);
-        assume(s_axil_awvalid == s_axil_wvalid);
-        assume(s_axil_awvalid == (dm_step != 3'd4 && !aw_taken));
-        if (s_axil_wvalid) begin
-            assume(s_axil_wstrb == 4'hf);
-            if (dm_step == 3'd2) begin
-                assume(s_axil_awaddr[11:2] == 10'd{state_base_word});
-                assume(s_axil_wdata == 32'h1000);
-            end else begin
-                assume(s_axil_awaddr[11:2] == CMD_WORD);
-                if (dm_step == 3'd0) assume(s_axil_wdata == {{4'd{alloc_at}, 28'd1}});
-                if (dm_step == 3'd1) assume(s_axil_wdata == {{4'd{free}, 28'd1}});
-                if (dm_step == 3'd3) assume(s_axil_wdata == {{4'd{alloc_at}, 28'd2}});
-            end
-        end
-    end
-`endif
-    wire [3:0] cmd_op = wr_data[31:28];
+{directed}    wire [3:0] cmd_op = wr_data[31:28];
     wire [23:0] cmd_qpn = wr_data[23:0];
     always @* begin
 {gen_assume}    end
@@ -425,8 +479,8 @@ pub fn formal_wrapper(cfg: &Config) -> anyhow::Result<String> {
 `ifdef FORMAL_LATENCY
         assume({rsp}_ready);
 `endif
-`ifdef FORMAL_DIRECTED_MOVE
-        if (dm_step != 3'd4) assume(!{req}_valid);
+`ifdef FORMAL_DIRECTED
+        if (!dm_done) assume(!{req}_valid);
         assume({rsp}_ready);
 `endif
 `ifdef FORMAL_P5
