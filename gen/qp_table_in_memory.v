@@ -69,7 +69,7 @@ module qp_table_in_memory (
     output wire [1:0]  s_axil_rresp,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
-    // AXI4 memory master, read address and data (directory reads: single 8-byte beats); connect to any AXI4 slave
+    // AXI4 memory master, read address and data: directory reads, single 8-byte beats; connect to any AXI4 slave
     output wire        m_axi_arid,
     output wire [63:0] m_axi_araddr,
     output wire [7:0]  m_axi_arlen,

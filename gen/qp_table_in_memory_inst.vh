@@ -74,7 +74,7 @@ wire [1:0]  s_axil_rresp;    // output
 wire        s_axil_rvalid;   // output
 wire        s_axil_rready;   // input
 
-// AXI4 memory master, read address and data (directory reads: single 8-byte beats); connect to any AXI4 slave
+// AXI4 memory master, read address and data: directory reads, single 8-byte beats; connect to any AXI4 slave
 wire        m_axi_arid;      // output
 wire [63:0] m_axi_araddr;    // output
 wire [7:0]  m_axi_arlen;     // output

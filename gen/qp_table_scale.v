@@ -18,7 +18,7 @@ module qp_table_scale (
     input  wire        clk,
     input  wire        rst,
     // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
-    // QPN = index[23:0] (no generation bits); the tag is returned with the response
+    // QPN = index[23:0], no generation bits; the tag is returned with the response
     input  wire        s_tx_req_valid,
     output wire        s_tx_req_ready,
     input  wire [23:0] s_tx_req_qpn,
@@ -32,7 +32,7 @@ module qp_table_scale (
     output wire [2:0]  m_tx_rsp_status,
     output wire [63:0] m_tx_rsp_addr,
     // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
-    // QPN = index[23:0] (no generation bits); the tag is returned with the response
+    // QPN = index[23:0], no generation bits; the tag is returned with the response
     input  wire        s_rx_req_valid,
     output wire        s_rx_req_ready,
     input  wire [23:0] s_rx_req_qpn,
@@ -69,7 +69,7 @@ module qp_table_scale (
     output wire [1:0]  s_axil_rresp,
     output wire        s_axil_rvalid,
     input  wire        s_axil_rready,
-    // AXI4 memory master, read address and data (state block reads (IDs 0 and 1)); connect to any AXI4 slave
+    // AXI4 memory master, read address and data: state block reads, IDs 0 and 1; connect to any AXI4 slave
     output wire        m_axi_arid,
     output wire [63:0] m_axi_araddr,
     output wire [7:0]  m_axi_arlen,
@@ -86,7 +86,7 @@ module qp_table_scale (
     input  wire        m_axi_rlast,
     input  wire        m_axi_rvalid,
     output wire        m_axi_rready,
-    // AXI4 memory master, write address, data and response (state block writes of the commands, ID 0)
+    // AXI4 memory master, write address, data and response: the commands' state block writes, ID 0
     output wire        m_axi_awid,
     output wire [63:0] m_axi_awaddr,
     output wire [7:0]  m_axi_awlen,

@@ -15,7 +15,7 @@
 // for the handshakes and command sequences.
 
 // Lookup port tx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
-// QPN = index[23:0] (no generation bits); the tag is returned with the response
+// QPN = index[23:0], no generation bits; the tag is returned with the response
 wire        s_tx_req_valid;  // input
 wire        s_tx_req_ready;  // output
 wire [23:0] s_tx_req_qpn;    // input
@@ -31,7 +31,7 @@ wire [2:0]  m_tx_rsp_status; // output
 wire [63:0] m_tx_rsp_addr;   // output
 
 // Lookup port rx, request stream (into the engine): a beat moves at a rising edge with valid && ready;
-// QPN = index[23:0] (no generation bits); the tag is returned with the response
+// QPN = index[23:0], no generation bits; the tag is returned with the response
 wire        s_rx_req_valid;  // input
 wire        s_rx_req_ready;  // output
 wire [23:0] s_rx_req_qpn;    // input
@@ -74,7 +74,7 @@ wire [1:0]  s_axil_rresp;    // output
 wire        s_axil_rvalid;   // output
 wire        s_axil_rready;   // input
 
-// AXI4 memory master, read address and data (state block reads (IDs 0 and 1)); connect to any AXI4 slave
+// AXI4 memory master, read address and data: state block reads, IDs 0 and 1; connect to any AXI4 slave
 wire        m_axi_arid;      // output
 wire [63:0] m_axi_araddr;    // output
 wire [7:0]  m_axi_arlen;     // output
@@ -92,7 +92,7 @@ wire        m_axi_rlast;     // input
 wire        m_axi_rvalid;    // input
 wire        m_axi_rready;    // output
 
-// AXI4 memory master, write address, data and response (state block writes of the commands, ID 0)
+// AXI4 memory master, write address, data and response: the commands' state block writes, ID 0
 wire        m_axi_awid;      // output
 wire [63:0] m_axi_awaddr;    // output
 wire [7:0]  m_axi_awlen;     // output

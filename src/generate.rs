@@ -416,7 +416,7 @@ pub fn port_group(cfg: &Config, name: &str) -> (String, String) {
             cfg.index_bits - 1
         )
     } else {
-        format!("QPN = index[{}:0] (no generation bits)", cfg.index_bits - 1)
+        format!("QPN = index[{}:0], no generation bits", cfg.index_bits - 1)
     };
     for p in &cfg.ports {
         if name.starts_with(&format!("s_{p}_req_")) {
@@ -488,22 +488,22 @@ pub fn port_group(cfg: &Config, name: &str) -> (String, String) {
         && cfg.directory == crate::config::Directory::InMemory;
     if name.starts_with("m_axi_ar") || name.starts_with("m_axi_r") {
         let what = match (state_in_memory, dir_in_memory) {
-            (true, true) => "state block reads (IDs 0, 1) and directory reads (ID 2, single beats)",
-            (true, false) => "state block reads (IDs 0 and 1)",
-            _ => "directory reads: single 8-byte beats",
+            (true, true) => {
+                "state block reads, IDs 0 and 1, and directory reads, ID 2, single beats"
+            }
+            (true, false) => "state block reads, IDs 0 and 1",
+            _ => "directory reads, single 8-byte beats",
         };
         return (
             "AXI4 memory master: read address and data".into(),
-            format!(
-                "AXI4 memory master, read address and data ({what}); connect to any AXI4 slave"
-            ),
+            format!("AXI4 memory master, read address and data: {what}; connect to any AXI4 slave"),
         );
     }
     if name.starts_with("m_axi_") {
         return pair(
             "AXI4 memory master: write address, data and response",
-            "AXI4 memory master, write address, data and response (state block writes of \
-             the commands, ID 0)",
+            "AXI4 memory master, write address, data and response: the commands' state block \
+             writes, ID 0",
         );
     }
     pair("Other ports", "Other ports")

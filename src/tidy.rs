@@ -147,6 +147,10 @@ pub fn ansi_header(verilog: &str, top: &str, group: &dyn Fn(&str) -> String) -> 
             bail!("internal error: port {name} of {top} has no declaration");
         };
         let g = group(name);
+        if g.contains(");") {
+            // Simple tools read a header up to its first `);` (cocotb's run.py did).
+            bail!("internal error: the comment of port {name} holds `);`: {g}");
+        }
         if g != last {
             for l in g.lines() {
                 s.push_str(&format!("    // {l}\n"));
@@ -305,6 +309,11 @@ mod tests {
             !out.contains("input wire") && !out.contains("Module arguments"),
             "{out}"
         );
+        let bad = |_: &str| "reads (IDs 0 and 1); more".to_string();
+        assert!(ansi_header(V, "t", &bad)
+            .unwrap_err()
+            .to_string()
+            .contains("`);`"));
         assert!(ansi_header(
             "module t(clk,b);\n    input wire clk;\nendmodule\n",
             "t",

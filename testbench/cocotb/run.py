@@ -19,9 +19,14 @@ from cocotb_tools.runner import get_runner
 HERE = Path(__file__).resolve().parent
 
 
+def module_header(verilog: Path, top: str):
+    """The port list of module `top` in `verilog`, comments dropped (a match), or None."""
+    text = re.sub(r"//[^\n]*", "", verilog.read_text())
+    return re.search(rf"^module\s+{re.escape(top)}\s*\((.*?)\);", text, re.M | re.S)
+
+
 def lookup_ports(verilog: Path, top: str) -> list[str]:
-    text = verilog.read_text()
-    header = re.search(rf"^module\s+{re.escape(top)}\s*\((.*?)\);", text, re.M | re.S)
+    header = module_header(verilog, top)
     if header is None:
         sys.exit(f"run.py: {verilog}: no module `{top}` (the top module must be named like the file)")
     ports = re.findall(r"\bs_(\w+?)_req_valid\b", header.group(1))
@@ -49,8 +54,7 @@ def main() -> int:
         verilog = verilog.resolve()
         top = verilog.stem
         ports = lookup_ports(verilog, top)
-        text = verilog.read_text()
-        header = re.search(rf"^module\s+{re.escape(top)}\s*\((.*?)\);", text, re.M | re.S)
+        header = module_header(verilog, top)
         # The state in memory (SPEC 9: the memory master has write channels) adds its tests.
         state_in_memory = re.search(r"\bm_axi_awvalid\b", header.group(1)) is not None
         modules = ["test_qp_table"] + (["test_state_mem"] if state_in_memory else [])
