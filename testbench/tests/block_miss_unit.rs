@@ -25,9 +25,9 @@
 //! ([`xsim`]). Full-speed runs check one new miss per cycle; directed tests check what the
 //! memory model never does (`rlast` on the wrong beat) and the reference count's limit.
 //!
-//! The Verilog of the block is also checked on its own: Verilator lint (`-Wall`, the
-//! waivers of `verilator.vlt`), Icarus, yosys synthesis with `check -assert`, and no port
-//! assigned twice in one evaluation.
+//! The Verilog of the block is also checked on its own: Verilator lint (`-Wall`, with the
+//! waivers `qptable gen` would write beside it, `<top>.vlt`), Icarus, yosys synthesis with
+//! `check -assert`, and no port assigned twice in one evaluation.
 
 use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS, SEAL_AT};
 use qptable::hw::EngineParams;
