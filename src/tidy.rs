@@ -173,22 +173,51 @@ pub fn ansi_header(verilog: &str, top: &str, group: &dyn Fn(&str) -> String) -> 
 /// `verilator --lint-only -Wall <top>.vlt <top>.v` needs, each limited to the file
 /// `<top>.v` in any folder and to the messages its `-match` pattern names, with why.
 pub fn lint_waivers(top: &str) -> String {
-    let file = format!("*{top}.v");
-    let mut s = format!(
-        "`verilator_config\n\
-         // {top}.vlt: the Verilator lint waivers of {top}.v, written by `qptable gen` beside it.\n\
-         // Use: verilator --lint-only -Wall {top}.vlt {top}.v (any folder: the waivers apply\n\
-         // to files named {top}.v). Each waiver is limited to the messages its -match names;\n\
-         // any other warning is reported. All of them come from how rust-hdl writes Verilog,\n\
-         // not from the design.\n\
-         // (A comment must not start with the word \"verilator\": that makes it a metacomment.)\n\n"
+    let head = format!(
+        "{top}.vlt: the Verilator lint waivers of {top}.v, written by `qptable gen` beside it.\n\
+         Use: verilator --lint-only -Wall {top}.vlt {top}.v (any folder: the waivers apply\n\
+         to files named {top}.v). Each waiver is limited to the messages its -match names;\n\
+         any other warning is reported. All of them come from how rust-hdl writes Verilog,\n\
+         not from the design."
     );
-    let rules: [(&str, &str, &[&str]); 3] = [
+    waiver_file(&head, &[top])
+}
+
+/// The repository's `verilator.vlt`: the waivers of every `gen/<top>.v` of `tops` in one file
+/// (the same lines as their `<top>.vlt`), so that `verilator --lint-only -Wall verilator.vlt
+/// gen/<top>.v` works from the repository root for each.
+pub fn lint_waivers_of(tops: &[&str]) -> String {
+    let head = "The repository's verilator.vlt: the lint waivers of every gen/<top>.v, the lines of each\n\
+                gen/<top>.vlt in one file (checked fresh by the verilog_quality test gen_is_fresh).\n\
+                Use: verilator --lint-only -Wall verilator.vlt gen/<top>.v. Each waiver is limited\n\
+                to the messages its -match names; any other warning is reported. All of them come\n\
+                from how rust-hdl writes Verilog, not from the design.";
+    waiver_file(head, tops)
+}
+
+/// A waiver file: `head` (comment lines), then each rule with why and its lines for each of
+/// `tops`, limited to the files named `<top>.v`.
+fn waiver_file(head: &str, tops: &[&str]) -> String {
+    let mut s = String::from("`verilator_config\n");
+    for l in head.lines() {
+        s.push_str(&format!("// {l}\n"));
+    }
+    s.push_str(
+        "// (A comment must not start with the word \"verilator\": that makes it a metacomment.)\n\n",
+    );
+    let declfilename = |top: &str| {
+        vec![format!(
+            "Filename '{top}' does not match MODULE name: '{top}_*'"
+        )]
+    };
+    let fixed = |m: &[&str]| -> Vec<String> { m.iter().map(|x| x.to_string()).collect() };
+    type Matches<'a> = Box<dyn Fn(&str) -> Vec<String> + 'a>;
+    let rules: [(&str, &str, Matches); 3] = [
         (
             "DECLFILENAME: the whole hierarchy is in one file named after the top module; the \
              submodules are named `<top>_<instance>`. Another module name is still reported.",
             "DECLFILENAME",
-            &[&format!("Filename '{top}' does not match MODULE name: '{top}_*'")],
+            Box::new(declfilename),
         ),
         (
             "UNUSEDPARAM: rust-hdl declares the values of an enum type (`EngState$Init`, ...) as \
@@ -196,7 +225,7 @@ pub fn lint_waivers(top: &str) -> String {
              flip-flop modules that never compare against them. Only names with `$` (enum \
              values) are waived; an unused configuration localparam is still reported.",
             "UNUSEDPARAM",
-            &["Parameter is not used: '*$*'"],
+            Box::new(move |_| fixed(&["Parameter is not used: '*$*'"])),
         ),
         (
             "WIDTH: rust-hdl writes every integer literal as a sized 32-bit constant (`32'h1`), \
@@ -209,24 +238,28 @@ pub fn lint_waivers(top: &str) -> String {
              with a 64-bit literal offset (`x[(64'h2)+:(20)]`). A width mismatch between two \
              signals is still reported.",
             "WIDTH",
-            &[
-                "Operator * expects 32 bits on the *",
-                "Operator * expects 64 bits on the *",
-                "Operator AND expects *",
-                "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's CONST *",
-                "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's AND generates *",
-                "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's ADD generates 32 bits.",
-                "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's SUB generates 32 bits.",
-                "Bit extraction of var* requires * bit index, not 64 bits.",
-            ],
+            Box::new(move |_| {
+                fixed(&[
+                    "Operator * expects 32 bits on the *",
+                    "Operator * expects 64 bits on the *",
+                    "Operator AND expects *",
+                    "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's CONST *",
+                    "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's AND generates *",
+                    "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's ADD generates 32 bits.",
+                    "Operator ASSIGN expects * bits on the Assign RHS, but Assign RHS's SUB generates 32 bits.",
+                    "Bit extraction of var* requires * bit index, not 64 bits.",
+                ])
+            }),
         ),
     ];
-    for (why, rule, matches) in rules {
+    for (why, rule, matches) in &rules {
         s.push_str(&wrap_comment(why));
-        for m in matches {
-            s.push_str(&format!(
-                "lint_off -rule {rule} -file \"{file}\" -match \"{m}\"\n"
-            ));
+        for top in tops {
+            for m in matches(top) {
+                s.push_str(&format!(
+                    "lint_off -rule {rule} -file \"*{top}.v\" -match \"{m}\"\n"
+                ));
+            }
         }
         s.push('\n');
     }
@@ -338,5 +371,13 @@ mod tests {
             .lines()
             .all(|l| l.len() <= 100 || l.starts_with("lint_off")));
         assert!(!w.lines().any(|l| l.starts_with("// verilator")));
+        let all = lint_waivers_of(&["qp_a", "qp_b"]);
+        assert!(!all.lines().any(|l| l.starts_with("// verilator")), "{all}");
+        let rules = |top: &str| {
+            all.lines()
+                .filter(|l| l.contains(&format!("\"*{top}.v\"")))
+                .count()
+        };
+        assert_eq!((rules("qp_a"), rules("qp_b")), (10, 10));
     }
 }

@@ -7,7 +7,7 @@
 //! | `no_port_is_assigned_twice_in_one_evaluation` | no signal that leaves a block (an output port, or a child's input that the child reads combinationally) is assigned twice on one path of an `always @(*)` block: in an event-driven simulator it pulses, and two such blocks can wake each other forever ([`comb_ports`](qptable_testbench::comb_ports)) |
 //! | `icarus_compiles_without_warnings` | `iverilog -g2005 -Wall -o /dev/null -s <top> <top>.v` exits 0 and prints nothing |
 //! | `yosys_*` | synthesis succeeds with no `Warning:` and `check -assert` finds no undriven or multiply driven net, before and after synthesis (`synth_ecp5` for the shipped configurations: it maps the state RAMs to block RAM; generic `synth` for `index_bits = 4`) |
-//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, `gen/<top>.vlt` its lint waivers and `gen/<top>_inst.vh` its instantiation template; `QPTABLE_BLESS=1` rewrites them |
+//! | `gen_is_fresh` | `gen/<top>.v` is byte for byte the Verilog of `configs/<name>.toml`, `gen/<top>.vlt` its lint waivers and `gen/<top>_inst.vh` its instantiation template, and `verilator.vlt` the waivers of all of them in one file; `QPTABLE_BLESS=1` rewrites them |
 //! | `default_top_ports_are_spec_section_4` | the ports of `qp_table` are exactly SPEC §4's, names, directions and widths |
 //! | `top_ports_follow_the_configuration` | the same rule, derived from each configuration |
 //! | `no_combinational_path_but_the_documented` | the combinational paths from the top module's inputs to its outputs ([`comb_paths`](qptable_testbench::comb_paths), yosys), of every configuration and of two with `fpga = ecp5`, are exactly the table of `docs/integration.md` (ports of a lookup port written `s_<p>_req_*`, `m_<p>_rsp_*`), none to the memory port `m_axi_*` (SPEC §4); `QPTABLE_BLESS=1` rewrites the table's pairs, and a row whose why is `(to be explained)` fails |
@@ -661,6 +661,23 @@ fn gen_is_fresh() {
                  one with\n    cargo run --release -- gen --config configs/{}.toml -o gen",
                 relative(path),
                 s.name
+            ));
+        }
+    }
+
+    // The repository's verilator.vlt: the waivers of every gen/<top>.v in one file.
+    let tops_sorted: Vec<&str> = shipped.iter().map(|s| s.config.top.as_str()).collect();
+    let all = qptable::tidy::lint_waivers_of(&tops_sorted);
+    let all_path = root.join("verilator.vlt");
+    if std::fs::read_to_string(&all_path).ok().as_deref() != Some(all.as_str()) {
+        if bless {
+            write_atomically(&all_path, &all)
+                .unwrap_or_else(|e| panic!("cannot write {}: {e}", all_path.display()));
+            eprintln!("{BLESS_ENV}=1: wrote verilator.vlt");
+        } else {
+            failures.push(format!(
+                "verilator.vlt is not the waivers of gen/'s tops (qptable::tidy::lint_waivers_of); \
+                 regenerate it with\n    {BLESS_COMMAND}"
             ));
         }
     }
