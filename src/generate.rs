@@ -20,10 +20,11 @@ pub fn generate_verilog(cfg: &Config) -> anyhow::Result<String> {
     let verilog = crate::tidy::plain_names(&verilog)?;
     let verilog = crate::tidy::ansi_header(&verilog, &cfg.top, &|name| port_group(cfg, name).1)?;
     let top = &cfg.top;
+    let vlt = lint_waivers_name(cfg);
     let note = crate::tidy::wrap_comment(&format!(
-        "Lint: `verilator --lint-only -Wall {top}.vlt {top}.v`. {top}.vlt, written beside this \
-         file by `qptable gen`, holds the only waivers, each saying why. No `timescale: the \
-         engine has no delays, so it takes the time unit of whatever is compiled before it."
+        "Lint: `verilator --lint-only -Wall {vlt} {top}.v`. {vlt}, written beside this file by \
+         `qptable gen`, holds the only waivers, each saying why. No `timescale: the engine has \
+         no delays, so it takes the time unit of whatever is compiled before it."
     ));
     Ok(format!(
         "{}{note}\n{}",
@@ -430,23 +431,19 @@ pub fn port_group(cfg: &Config, name: &str) -> (String, String) {
             );
         }
         if name.starts_with(&format!("m_{p}_rsp_")) {
-            let (statuses, addr) = match cfg.mode {
-                crate::config::Mode::Flat => (
-                    "",
-                    format!("addr = TABLE_BASE + index * {}", cfg.entry_bytes),
-                ),
-                crate::config::Mode::TwoLevel => (
-                    ", 4 PAGE_ABSENT, 5 MEM_ERROR",
-                    format!(
-                        "addr = page base + (index mod 2^{}) * {}",
-                        cfg.leaf_bits, cfg.entry_bytes
-                    ),
-                ),
+            let flat = cfg.mode == crate::config::Mode::Flat;
+            let statuses = match (flat, cfg.state == crate::config::State::InMemory) {
+                (true, false) => "",
+                (true, true) => ", 5 MEM_ERROR",
+                (false, _) => ", 4 PAGE_ABSENT, 5 MEM_ERROR",
             };
-            let statuses = if cfg.state == crate::config::State::InMemory && statuses.is_empty() {
-                ", 5 MEM_ERROR"
+            let addr = if flat {
+                format!("addr = TABLE_BASE + index * {}", cfg.entry_bytes)
             } else {
-                statuses
+                format!(
+                    "addr = page base + (index mod 2^{}) * {}",
+                    cfg.leaf_bits, cfg.entry_bytes
+                )
             };
             return (
                 format!("Lookup port {p}: response stream"),
