@@ -75,16 +75,59 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
-        // The reader of stdout went away (`| head`): a quiet end, not a failure.
-        Err(e) if output::is_stdout_closed(&e) => ExitCode::SUCCESS,
-        // Measured and printed, but a SPEC target is NOT MET.
-        Err(e) if e.is::<bench::NotMet>() => {
-            noteln!("{e}");
-            ExitCode::from(bench::NotMet::EXIT_CODE)
-        }
         Err(e) => {
-            noteln!("error: {e:#}");
-            ExitCode::FAILURE
+            let code = exit_code(&e);
+            if code != 0 {
+                noteln!("{}", message(&e));
+            }
+            ExitCode::from(code)
         }
+    }
+}
+
+/// The exit code of a run that ended with `e`: 0 when the reader of stdout went away (`|
+/// head`: a quiet end, not a failure), [`bench::NotMet::EXIT_CODE`] when the figures were
+/// measured and printed but a SPEC target is NOT MET, else 1.
+fn exit_code(e: &anyhow::Error) -> u8 {
+    if output::is_stdout_closed(e) {
+        0
+    } else if e.is::<bench::NotMet>() {
+        bench::NotMet::EXIT_CODE
+    } else {
+        1
+    }
+}
+
+/// The line `main` writes on stderr for `e`: the targets NOT MET as they are, any other error
+/// with its causes after `error: `.
+fn message(e: &anyhow::Error) -> String {
+    if e.is::<bench::NotMet>() {
+        e.to_string()
+    } else {
+        format!("error: {e:#}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_met_exits_3_a_failure_1_a_closed_stdout_0() {
+        let not_met = anyhow::Error::from(bench::NotMet(vec!["sm: FREE".into()]));
+        assert_eq!(exit_code(&not_met), 3);
+        assert_eq!(message(&not_met), "SPEC targets NOT MET: sm: FREE");
+        let failed = anyhow::anyhow!("3 mismatches against the reference model");
+        assert_eq!(exit_code(&failed), 1);
+        assert_eq!(
+            message(&failed.context("bench")),
+            "error: bench: 3 mismatches against the reference model"
+        );
+        // What `out!` returns on a closed stdout, also under a context.
+        let closed = anyhow::Error::from(output::StdoutClosed).context("bench");
+        assert_eq!(exit_code(&closed), 0);
+        // Any other I/O error is a failure.
+        let io = anyhow::Error::from(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert_eq!(exit_code(&io), 1);
     }
 }
