@@ -428,6 +428,23 @@ struct Counters {
     in_use: u32,
 }
 
+/// What a command changes: the entries, the index pool, the cursor, the command counters,
+/// the block bits of the state in memory and CMD_RESULT. The other outcome of a command that
+/// may answer MEM_ERROR ([`Model::mem_error_allowed`]) is kept as one.
+#[derive(Clone)]
+struct CommandState {
+    entries: Vec<u32>,
+    pool: Pool,
+    cursor: u32,
+    counters: Counters,
+    written: Vec<u64>,
+    live: Vec<u16>,
+    last_result: CmdResult,
+    /// Accepted STATE_BASE writes since reset when it was taken (a write then empties the
+    /// table; see [`Model::take_mem_error`]).
+    tables: u64,
+}
+
 /// The reference model. See the module documentation.
 #[derive(Clone)]
 pub struct Model {
@@ -470,17 +487,15 @@ pub struct Model {
     /// State in memory: log2 of the indexes of a block, and the bytes of a block in memory.
     block_bits: u32,
     block_bytes: u64,
-    /// State in memory: the blocks in the command engine's block buffer
-    /// (`docs/state_in_memory.md`, "Built"): its working slot (the last block a command
-    /// loaded or wrote) and its parked slot (the block the next ALLOC takes, when the engine
-    /// knows it: prefetched by an ALLOC that leaves its block, or parked by a FREE). A command
-    /// on either does not read memory, so whether a memory error shows depends on them.
-    buffered: Option<u32>,
-    parked: Option<u32>,
-    /// State in memory: the block the next ALLOC takes, when a FREE found that ALLOC passes
-    /// over the cursor's block (the engine then goes to it at once, without loading the
-    /// cursor's block first).
-    n_eff: Option<u32>,
+    /// State in memory: the other outcome SPEC §9 allows the last command, when there is one:
+    /// the model as it is if that command answered MEM_ERROR. A command reads a block's
+    /// state words "from the cache, or one memory round trip" (SPEC §9), so whether a read of
+    /// a block that an error range covers happens, and fails, is the design's choice; the
+    /// model does not know the engine's buffers and keeps both outcomes until the scoreboard
+    /// sees which one the engine took ([`Model::take_mem_error`]).
+    mem_error_outcome: Option<Box<CommandState>>,
+    /// State in memory: accepted STATE_BASE writes since reset.
+    tables: u64,
 }
 
 impl Model {
@@ -526,9 +541,8 @@ impl Model {
             live: vec![0; blocks as usize],
             block_bits: cfg.block_bits,
             block_bytes: state_mem.map_or(0, |m| m.block_bytes()),
-            buffered: None,
-            parked: None,
-            n_eff: None,
+            mem_error_outcome: None,
+            tables: 0,
         }
     }
 
@@ -628,54 +642,18 @@ impl Model {
         self.state_in_memory() && self.live[(index >> self.block_bits) as usize] > 0
     }
 
-    /// State in memory (SPEC §9): the command engine brings the block of `index` into its
-    /// buffer; whether that fails. A block in the buffer is not read; a block never written is
-    /// all FREE and not read; any other is read, which fails in an error range (and empties
-    /// the buffer).
-    fn load_fails(&mut self, index: u32) -> bool {
-        if !self.state_in_memory() {
-            return false;
-        }
-        let b = index >> self.block_bits;
-        if self.buffered == Some(b) {
-            return false;
-        }
-        if self.parked == Some(b) {
-            std::mem::swap(&mut self.buffered, &mut self.parked);
-            return false;
-        }
-        if self.block_written(index) && self.block_in_error(index) {
-            self.buffered = None;
-            return true;
-        }
-        self.buffered = Some(b);
-        false
+    /// State in memory (SPEC §9): a read of the block of `index` fails if it happens: the
+    /// block was written since reset (a block never written is all FREE and never read) and
+    /// an error range covers it. Whether the read happens (or the state words come from the
+    /// cache) is the design's choice.
+    fn read_may_fail(&self, index: u32) -> bool {
+        self.state_in_memory() && self.block_written(index) && self.block_in_error(index)
     }
 
-    /// State in memory: the command engine writes the word of `index`; whether that fails
-    /// (an error range: the block's bytes are then undefined and leave the buffer).
-    fn write_fails(&mut self, index: u32) -> bool {
-        if self.state_in_memory() && self.block_in_error(index) {
-            self.buffered = None;
-            return true;
-        }
-        false
-    }
-
-    /// State in memory: a command on `index` whose checks pass (`check`) or not: its result
-    /// if a memory access fails (MEM_ERROR) or the check fails (BAD_STATE), in the engine's
-    /// order: load the block, check, write.
-    fn load_check_write(&mut self, index: u32, check: bool) -> Result<(), CmdStatus> {
-        if self.load_fails(index) {
-            return Err(CmdStatus::MemError);
-        }
-        if !check {
-            return Err(CmdStatus::BadState);
-        }
-        if self.write_fails(index) {
-            return Err(CmdStatus::MemError);
-        }
-        Ok(())
+    /// State in memory: a write of the word (or, lazily initialised, the block) of `index`
+    /// fails: an error range covers the block. Every command that changes an index writes.
+    fn write_fails(&self, index: u32) -> bool {
+        self.state_in_memory() && self.block_in_error(index)
     }
 
     /// State in memory: the block of the first index ALLOC may take at or after `from`
@@ -689,70 +667,81 @@ impl Model {
             .map(|i| i >> self.block_bits)
     }
 
-    /// State in memory: ALLOC of `index` from `start`: the engine loads the first block (from
-    /// the start's block, in the policy's order) that holds an index ALLOC may take; if that
-    /// is the start's block and it holds none from `start`, it then loads the next such block
-    /// (cyclic: wrapping, possibly back to the same one); then writes, and if the next ALLOC
-    /// will not take from this block (lowest: no other index to take in it; cyclic: none
-    /// after `index`), it prefetches the block the free map finds after this one into the
-    /// parked slot while the write is in flight. Whether the ALLOC fails.
-    fn alloc_fails(&mut self, start: u32, index: u32) -> bool {
-        if !self.state_in_memory() {
-            return false;
-        }
-        let bb = self.block_bits;
+    /// Where ALLOC starts looking, and the index it takes (`None`: FULL).
+    fn alloc_choice(&self) -> (u32, Option<u32>) {
         let first = self.cfg.first_index;
-        if let Some(e) = self.n_eff.take() {
-            if self.load_fails(e << bb) {
-                return true;
-            }
-            return self.alloc_tail(index);
-        }
-        let sb = start >> bb;
-        let b1 = self.find_block(sb << bb).expect("ALLOC found an index");
-        if self.load_fails(b1 << bb) {
-            return true;
-        }
-        let block_end = (b1 + 1) << bb;
-        let from_start = self
+        let start = match self.cfg.reuse {
+            Reuse::Cyclic => self.cursor,
+            Reuse::Lowest => first,
+        };
+        let index = self
             .pool
-            .first_at_or_after(start.max(first))
-            .is_some_and(|i| i < block_end);
-        if b1 == sb && !from_start {
-            let b2 = self.find_block(block_end).expect("ALLOC found an index");
-            if self.load_fails(b2 << bb) {
-                return true;
-            }
-        }
-        self.alloc_tail(index)
+            .first_at_or_after(start)
+            .or_else(|| self.pool.first_at_or_after(first));
+        (start, index)
     }
 
-    /// State in memory: ALLOC of `index`, its block loaded: the prefetch (see
-    /// [`Model::alloc_fails`]) and the write. Whether the write fails.
-    fn alloc_tail(&mut self, index: u32) -> bool {
-        let (bb, first) = (self.block_bits, self.cfg.first_index);
-        let b = index >> bb;
-        debug_assert_eq!(self.buffered, Some(b));
-        let (lo, hi) = ((b << bb).max(first), (b + 1) << bb);
-        // An index ALLOC may take after `index` in the block, and (lowest) one before it.
-        let after = self
-            .pool
-            .first_at_or_after(index + 1)
-            .is_some_and(|i| i < hi);
-        let before = self.pool.first_at_or_after(lo).is_some_and(|i| i < index);
-        let leaves = match self.cfg.reuse {
-            Reuse::Cyclic => !after,
-            Reuse::Lowest => !after && !before,
-        };
-        if leaves {
-            if let Some(p) = self.find_block((b + 1) << bb) {
-                if p != b && self.parked != Some(p) {
-                    self.parked = (!(self.block_written(p << bb) && self.block_in_error(p << bb)))
-                        .then_some(p);
-                }
-            }
+    /// The index, and whether the state check passes, of ALLOC_AT, PUBLISH or FREE of `qpn`
+    /// (SPEC §6); OUT_OF_RANGE, or `None` for another opcode.
+    fn command_check(&self, cmd: Command) -> Option<Result<(u32, bool), CmdStatus>> {
+        let (index, generation) = self.split_qpn(cmd.qpn());
+        if !matches!(
+            cmd.opcode(),
+            Command::ALLOC_AT | Command::PUBLISH | Command::FREE
+        ) {
+            return None;
         }
-        self.write_fails(index)
+        if index >= self.max_qps {
+            return Some(Err(CmdStatus::OutOfRange));
+        }
+        let entry = self.entry(index);
+        let check = match cmd.opcode() {
+            Command::ALLOC_AT => entry.state == State::Free && self.pool.is_available(index),
+            Command::PUBLISH => entry.state == State::Reserved && entry.generation == generation,
+            _ => entry.state != State::Free && entry.generation == generation,
+        };
+        Some(Ok((index, check)))
+    }
+
+    /// State in memory: whether `cmd`, about to be applied, may answer MEM_ERROR instead of
+    /// the outcome [`Model::command_at`] computes, the choice being the design's (SPEC §9):
+    ///
+    /// * ALLOC_AT, PUBLISH, FREE whose check fails on a block that a read fails in: the engine
+    ///   answers BAD_STATE from the state words in its cache, or MEM_ERROR from the read;
+    /// * ALLOC, cyclic, whose first block with an index to take from the cursor's block on
+    ///   (the on-chip free map's answer) holds none at or after the cursor: the engine may
+    ///   read that block first, and that read may fail.
+    ///
+    /// A command whose write fails answers MEM_ERROR whatever it read: that outcome is the
+    /// only one, not an alternative.
+    fn mem_error_may_show(&self, cmd: Command) -> bool {
+        if !self.state_in_memory() || self.mem_errors.is_empty() {
+            return false;
+        }
+        if cmd.opcode() == Command::ALLOC {
+            let (start, Some(index)) = self.alloc_choice() else {
+                return false;
+            };
+            let bb = self.block_bits;
+            let first_block = self.find_block(start >> bb << bb);
+            return first_block.is_some_and(|b| {
+                b != index >> bb && self.read_may_fail(b << bb) && !self.write_fails(index)
+            });
+        }
+        matches!(self.command_check(cmd), Some(Ok((index, false))) if self.read_may_fail(index))
+    }
+
+    /// State in memory: a command on `index` whose checks pass (`check`) or not: BAD_STATE,
+    /// or MEM_ERROR when its write fails. (A failed read is the other outcome
+    /// [`Model::mem_error_may_show`] allows.)
+    fn check_write(&self, index: u32, check: bool) -> Result<(), CmdStatus> {
+        if !check {
+            return Err(CmdStatus::BadState);
+        }
+        if self.write_fails(index) {
+            return Err(CmdStatus::MemError);
+        }
+        Ok(())
     }
 
     /// State in memory: whether a lookup of `qpn` may answer MEM_ERROR now (its block holds
@@ -900,18 +889,30 @@ impl Model {
     /// quarantine counts time between such edges; see [`Model::quarantined`]).
     pub fn command_at(&mut self, cmd: Command, now: u64) -> (CmdResult, Option<Change>) {
         self.now = now;
+        self.mem_error_outcome = None;
         // State in memory: the release rewrites the index's word, which fails in an error
         // range (the index stays quarantined and is tried again before the next command).
-        let due = self.pool.due(now);
-        match due {
-            Some(i) if self.state_in_memory() => {
-                self.n_eff = None;
-                if !self.load_fails(i) && !self.write_fails(i) {
-                    self.pool.tick(now);
-                }
-            }
+        match self.pool.due(now) {
+            Some(i) if self.write_fails(i) => {}
             _ => self.pool.tick(now),
         }
+        // The outcome if this command meets a failing read, kept while the design may choose
+        // it: the state as it is now, CMD_RESULT MEM_ERROR, no counter.
+        let mem_error_outcome = self.mem_error_may_show(cmd).then(|| {
+            Box::new(CommandState {
+                entries: self.entries.clone(),
+                pool: self.pool.clone(),
+                cursor: self.cursor,
+                counters: self.counters.clone(),
+                written: self.written.clone(),
+                live: self.live.clone(),
+                last_result: CmdResult {
+                    status: CmdStatus::MemError,
+                    qpn: cmd.qpn(),
+                },
+                tables: self.tables,
+            })
+        });
         let qpn = cmd.qpn();
         let outcome = match cmd.opcode() {
             Command::ALLOC => self.alloc(),
@@ -958,7 +959,64 @@ impl Model {
             (CmdStatus::MemError, _) => {}
         }
         self.last_result = result;
+        self.mem_error_outcome = mem_error_outcome;
         (result, change)
+    }
+
+    /// State in memory, STATE_BASE written: a new table, as after a reset: every block never
+    /// written (all FREE with generation 0), nothing of the old table trusted.
+    fn new_table(&mut self) {
+        self.entries.fill(0);
+        self.written.fill(0);
+        self.live.fill(0);
+    }
+
+    /// Whether the last command may also have answered MEM_ERROR, the design's choice (SPEC
+    /// §9: a block's state words come from the cache or from a read, and only a read fails):
+    /// ALLOC_AT, PUBLISH or FREE whose check fails on a block written since reset that an
+    /// error range covers, or a cyclic ALLOC that may look into such a block before the block
+    /// it takes from. The outcome [`Model::command_at`] returned is the other one.
+    pub fn mem_error_allowed(&self) -> bool {
+        self.mem_error_outcome.is_some()
+    }
+
+    /// The engine did not answer the last command MEM_ERROR: the model keeps the outcome
+    /// [`Model::command_at`] returned and drops the other.
+    pub fn forget_mem_error(&mut self) {
+        self.mem_error_outcome = None;
+    }
+
+    /// A register read (as [`Model::read_register`]) as it is if the last command answered
+    /// MEM_ERROR, when the design may have chosen that outcome ([`Model::mem_error_allowed`]).
+    pub fn read_register_if_mem_error(&self, addr: u32) -> Option<Result<u32, Slverr>> {
+        let m = self.mem_error_outcome.as_deref()?;
+        Some(
+            Self::command_register(addr, &m.counters, &m.pool, m.last_result)
+                .map_or_else(|| self.read_register(addr), Ok),
+        )
+    }
+
+    /// The engine answered the last command MEM_ERROR where [`Model::mem_error_allowed`]:
+    /// the model takes that outcome (nothing changed, CMD_RESULT MEM_ERROR, no counter).
+    /// Returns false, changing nothing, when that outcome is not allowed.
+    pub fn take_mem_error(&mut self) -> bool {
+        let Some(m) = self.mem_error_outcome.take() else {
+            return false;
+        };
+        let tables = self.tables;
+        let m = *m;
+        self.entries = m.entries;
+        self.pool = m.pool;
+        self.cursor = m.cursor;
+        self.counters = m.counters;
+        self.written = m.written;
+        self.live = m.live;
+        self.last_result = m.last_result;
+        if m.tables != tables {
+            // STATE_BASE was written since (accepted only with nothing in use): a new table.
+            self.new_table();
+        }
+        true
     }
 
     /// Writes an entry and reports the change.
@@ -972,27 +1030,9 @@ impl Model {
         })
     }
 
-    /// The index and entry of an in-range QPN, or OUT_OF_RANGE.
-    fn in_range(&self, qpn: u32) -> Result<(u32, u32, Entry), CmdStatus> {
-        let (index, generation) = self.split_qpn(qpn);
-        if index >= self.max_qps {
-            return Err(CmdStatus::OutOfRange);
-        }
-        Ok((index, generation, self.entry(index)))
-    }
-
     fn alloc(&mut self) -> Result<(u32, Option<Change>), CmdStatus> {
-        let first = self.cfg.first_index;
-        let start = match self.cfg.reuse {
-            Reuse::Cyclic => self.cursor,
-            Reuse::Lowest => first,
-        };
-        let index = self
-            .pool
-            .first_at_or_after(start)
-            .or_else(|| self.pool.first_at_or_after(first))
-            .ok_or(CmdStatus::Full)?;
-        if self.alloc_fails(start, index) {
+        let index = self.alloc_choice().1.ok_or(CmdStatus::Full)?;
+        if self.write_fails(index) {
             return Err(CmdStatus::MemError);
         }
         let generation = (self.entry(index).generation + 1) & self.gen_mask;
@@ -1008,17 +1048,19 @@ impl Model {
         Ok((self.make_qpn(index, generation), change))
     }
 
+    /// The index of ALLOC_AT, PUBLISH or FREE of `qpn` once its check (and with the state in
+    /// memory its write) passed; else the failing status.
+    fn checked(&self, cmd: Command) -> Result<u32, CmdStatus> {
+        let (index, check) = self
+            .command_check(cmd)
+            .expect("ALLOC_AT, PUBLISH or FREE")?;
+        self.check_write(index, check)?;
+        Ok(index)
+    }
+
     fn alloc_at(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
-        // (State in memory: it may change the free map, so the engine forgets the block the
-        // next ALLOC takes.)
-        self.n_eff = None;
-        let (index, generation, entry) = self.in_range(qpn)?;
-        let check = entry.state == State::Free && self.pool.is_available(index);
-        if self.state_in_memory() {
-            self.load_check_write(index, check)?;
-        } else if !check {
-            return Err(CmdStatus::BadState);
-        }
+        let index = self.checked(Command::AllocAt(qpn))?;
+        let generation = self.split_qpn(qpn).1;
         self.pool.take(index);
         let change = self.change(
             index,
@@ -1031,13 +1073,8 @@ impl Model {
     }
 
     fn publish(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
-        let (index, generation, entry) = self.in_range(qpn)?;
-        let check = entry.state == State::Reserved && entry.generation == generation;
-        if self.state_in_memory() {
-            self.load_check_write(index, check)?;
-        } else if !check {
-            return Err(CmdStatus::BadState);
-        }
+        let index = self.checked(Command::Publish(qpn))?;
+        let generation = self.split_qpn(qpn).1;
         let change = self.change(
             index,
             Entry {
@@ -1049,13 +1086,8 @@ impl Model {
     }
 
     fn free(&mut self, qpn: u32) -> Result<(u32, Option<Change>), CmdStatus> {
-        let (index, generation, entry) = self.in_range(qpn)?;
-        let check = entry.state != State::Free && entry.generation == generation;
-        if self.state_in_memory() {
-            self.load_check_write(index, check)?;
-        } else if !check {
-            return Err(CmdStatus::BadState);
-        }
+        let index = self.checked(Command::Free(qpn))?;
+        let generation = self.split_qpn(qpn).1;
         let change = self.change(
             index,
             Entry {
@@ -1067,7 +1099,7 @@ impl Model {
         // error range that fails and the index is lost (its word stays QUARANTINED).
         if self.state_in_memory() && self.pool.full() {
             let oldest = self.pool.oldest().expect("a full quarantine");
-            if self.load_fails(oldest) || self.write_fails(oldest) {
+            if self.write_fails(oldest) {
                 self.pool.lose_oldest();
                 self.counters.quarantine_overflow =
                     self.counters.quarantine_overflow.wrapping_add(1);
@@ -1075,39 +1107,6 @@ impl Model {
         }
         if self.pool.release(index, self.now) {
             self.counters.quarantine_overflow = self.counters.quarantine_overflow.wrapping_add(1);
-        }
-        // State in memory, back in the pool at once: if the block is now the one the next
-        // ALLOC takes (its first search), the engine parks it.
-        if self.state_in_memory()
-            && self.cfg.quarantine_cycles == 0
-            && index >= self.cfg.first_index
-        {
-            let c = if self.cursor >= self.max_qps {
-                self.cfg.first_index
-            } else {
-                self.cursor
-            };
-            let from = match self.cfg.reuse {
-                Reuse::Cyclic => c >> self.block_bits << self.block_bits,
-                Reuse::Lowest => self.cfg.first_index,
-            };
-            let mut n = self.find_block(from);
-            self.n_eff = None;
-            // Cyclic: the cursor's block, in the working slot, with nothing to take from the
-            // cursor on: ALLOC passes over it to the next block the free map finds.
-            let cb = c >> self.block_bits;
-            let cb_end = (cb + 1) << self.block_bits;
-            if self.cfg.reuse == Reuse::Cyclic
-                && n == Some(cb)
-                && self.buffered == Some(cb)
-                && self.pool.first_at_or_after(c).is_none_or(|i| i >= cb_end)
-            {
-                n = self.find_block(cb_end);
-                self.n_eff = n;
-            }
-            if n.is_some() && n == self.buffered {
-                std::mem::swap(&mut self.buffered, &mut self.parked);
-            }
         }
         Ok((qpn, change))
     }
@@ -1194,14 +1193,8 @@ impl Model {
                 let mask = bytes << shift;
                 let value = u64::from(data) << shift;
                 self.state_base = (self.state_base & !mask | value & mask) & self.addr_mask;
-                // A new table, as after a reset: every block never written (all FREE with
-                // generation 0), nothing of the old table trusted.
-                self.entries.fill(0);
-                self.written.fill(0);
-                self.live.fill(0);
-                self.buffered = None;
-                self.parked = None;
-                self.n_eff = None;
+                self.tables += 1;
+                self.new_table();
                 Ok(())
             }
             regs::CMD => Err(Slverr::Command),
@@ -1236,10 +1229,29 @@ impl Model {
         }
     }
 
+    /// The registers a command changes (CMD_RESULT, the command counters, IN_USE,
+    /// QUARANTINED) from these counters, pool and result; `None` for any other.
+    fn command_register(addr: u32, c: &Counters, pool: &Pool, last: CmdResult) -> Option<u32> {
+        Some(match addr & 0xFFC {
+            regs::CMD_RESULT => last.to_register(),
+            regs::ALLOC_OK => c.alloc_ok,
+            regs::ALLOC_FULL => c.alloc_full,
+            regs::FREE_OK => c.free_ok,
+            regs::CMD_ERROR => c.cmd_error,
+            regs::QUARANTINE_OVERFLOW => c.quarantine_overflow,
+            regs::IN_USE => c.in_use,
+            regs::QUARANTINED => pool.quarantined(),
+            _ => return None,
+        })
+    }
+
     /// A register read (SPEC §6). `addr[1:0]` and bits above the 12-bit address are ignored.
     pub fn read_register(&self, addr: u32) -> Result<u32, Slverr> {
         let addr = addr & 0xFFC;
-        let c = &self.counters;
+        if let Some(v) = Self::command_register(addr, &self.counters, &self.pool, self.last_result)
+        {
+            return Ok(v);
+        }
         Ok(match addr {
             regs::ID => regs::ID_VALUE,
             regs::VERSION => regs::VERSION_VALUE,
@@ -1251,7 +1263,6 @@ impl Model {
             regs::TABLE_BASE_LO => self.table_base as u32,
             regs::TABLE_BASE_HI => (self.table_base >> 32) as u32,
             regs::CMD => return Err(Slverr::WriteOnly),
-            regs::CMD_RESULT => self.last_result.to_register(),
             // DIR_* exist only in two_level on_chip.
             regs::DIR_INDEX if self.dir_on_chip() => self.dir_index,
             regs::DIR_ENTRY_LO if self.dir_on_chip() => self.dir_entry(self.dir_index) as u32,
@@ -1268,13 +1279,6 @@ impl Model {
                     _ => return Err(Slverr::Unmapped),
                 }
             }
-            regs::ALLOC_OK => c.alloc_ok,
-            regs::ALLOC_FULL => c.alloc_full,
-            regs::FREE_OK => c.free_ok,
-            regs::CMD_ERROR => c.cmd_error,
-            regs::QUARANTINE_OVERFLOW => c.quarantine_overflow,
-            regs::IN_USE => c.in_use,
-            regs::QUARANTINED => self.pool.quarantined(),
             // SPEC §9: mapped with the state in memory only.
             regs::STATE_BASE_LO if self.state_in_memory() => self.state_base as u32,
             regs::STATE_BASE_HI if self.state_in_memory() => (self.state_base >> 32) as u32,
@@ -1396,6 +1400,141 @@ mod tests {
                 generation: 1
             }
         );
+    }
+
+    /// State in memory, index_bits 8, blocks of 8 indexes, first_index 2, released at once.
+    fn state_in_memory(reuse: &str) -> Model {
+        let reuse = format!("reuse={reuse}");
+        let mut m = model(&[
+            "state=in_memory",
+            "index_bits=8",
+            "block_bits=3",
+            "first_index=2",
+            "quarantine_cycles=0",
+            &reuse,
+        ]);
+        m.write_register(regs::STATE_BASE_LO, 0x10000, 0xF).unwrap();
+        m
+    }
+
+    fn mem_error(qpn: u32) -> CmdResult {
+        CmdResult {
+            status: CmdStatus::MemError,
+            qpn,
+        }
+    }
+
+    #[test]
+    fn a_failing_check_on_a_block_that_fails_to_read_may_answer_mem_error_too() {
+        let mut m = state_in_memory("lowest");
+        let q = run(&mut m, Command::Alloc).qpn; // index 2, generation 1
+        assert_eq!(q, 1 << 8 | 2);
+        m.mem_add_error(m.state_block_range(2));
+        let errors = reg(&m, regs::CMD_ERROR);
+        // The check fails (wrong generation): BAD_STATE from the cache, or MEM_ERROR from a read.
+        let wrong = 2 << 8 | 2;
+        let (r, change) = m.command(Command::Publish(wrong));
+        assert_eq!((r.status, change), (CmdStatus::BadState, None));
+        assert!(m.mem_error_allowed());
+        assert_eq!(reg(&m, regs::CMD_ERROR), errors + 1);
+        let other = m.read_register_if_mem_error(regs::CMD_RESULT);
+        assert_eq!(other, Some(Ok(mem_error(wrong).to_register())));
+        assert_eq!(
+            m.read_register_if_mem_error(regs::CMD_ERROR),
+            Some(Ok(errors))
+        );
+        // The engine answered MEM_ERROR: nothing changed, no counter.
+        assert!(m.take_mem_error());
+        assert_eq!(m.last_result(), mem_error(wrong));
+        assert_eq!(reg(&m, regs::CMD_ERROR), errors);
+        assert!(!m.mem_error_allowed() && !m.take_mem_error());
+        // The check passes: the write fails whatever was read, MEM_ERROR is the one outcome.
+        assert_eq!(run(&mut m, Command::Publish(q)), mem_error(q));
+        assert!(!m.mem_error_allowed());
+        assert_eq!(m.entry(2).state, State::Reserved);
+        // A block never written is not read: BAD_STATE is the one outcome there.
+        m.mem_add_error(m.state_block_range(9));
+        assert_eq!(
+            run(&mut m, Command::Publish(1 << 8 | 9)).status,
+            CmdStatus::BadState
+        );
+        assert!(!m.mem_error_allowed());
+        // ... and a command that writes it fails.
+        assert_eq!(
+            run(&mut m, Command::AllocAt(1 << 8 | 9)),
+            mem_error(1 << 8 | 9)
+        );
+        // No error range: one outcome, the model's kept.
+        m.mem_clear_errors();
+        let (r, _) = m.command(Command::Publish(wrong));
+        assert_eq!(r.status, CmdStatus::BadState);
+        assert!(!m.mem_error_allowed());
+        assert_eq!(run(&mut m, Command::Publish(q)), ok(q));
+    }
+
+    #[test]
+    fn cyclic_alloc_past_a_block_that_fails_to_read_may_answer_mem_error() {
+        let mut m = state_in_memory("cyclic");
+        // Block 0 (indexes 2..7): ALLOC 2, 3, 4 (the cursor at 5), ALLOC_AT 5, 6, 7, FREE 2.
+        for i in 2..=4 {
+            assert_eq!(run(&mut m, Command::Alloc).qpn & 0xFF, i);
+        }
+        for i in 5..=7 {
+            run(&mut m, Command::AllocAt(1 << 8 | i));
+        }
+        assert_eq!(run(&mut m, Command::Free(1 << 8 | 2)).status, CmdStatus::Ok);
+        // The free map finds block 0 from the cursor's block, which holds nothing to take at
+        // or after the cursor: the next ALLOC may read it before it takes index 8 of block 1.
+        m.mem_add_error(m.state_block_range(0));
+        let in_use = reg(&m, regs::IN_USE);
+        let snapshot = m.clone();
+        let (r, change) = m.command(Command::Alloc);
+        assert_eq!(r, ok(1 << 8 | 8));
+        assert_eq!(change.map(|c| c.index), Some(8));
+        assert!(m.mem_error_allowed());
+        assert_eq!(reg(&m, regs::IN_USE), in_use + 1);
+        assert!(m.take_mem_error());
+        assert_eq!(m.last_result(), mem_error(0));
+        assert_eq!(reg(&m, regs::IN_USE), in_use);
+        assert_eq!(m.entry(8), snapshot.entry(8));
+        // Taken again, the same ALLOC; kept, the next one goes on from 9.
+        assert_eq!(m.command(Command::Alloc).0, ok(1 << 8 | 8));
+        m.forget_mem_error();
+        assert!(!m.take_mem_error());
+        assert_eq!(run(&mut m, Command::Alloc), ok(1 << 8 | 9));
+        // Lowest takes index 2 of block 0 itself: its write fails, one outcome.
+        let mut m = state_in_memory("lowest");
+        for i in 2..=7 {
+            run(&mut m, Command::AllocAt(1 << 8 | i));
+        }
+        assert_eq!(run(&mut m, Command::Free(1 << 8 | 2)).status, CmdStatus::Ok);
+        m.mem_add_error(m.state_block_range(0));
+        assert_eq!(run(&mut m, Command::Alloc), mem_error(0));
+        assert!(!m.mem_error_allowed());
+    }
+
+    #[test]
+    fn state_base_written_while_an_outcome_is_open_starts_a_new_table_either_way() {
+        let mut m = state_in_memory("lowest");
+        let q = run(&mut m, Command::Alloc).qpn;
+        run(&mut m, Command::Publish(q));
+        assert_eq!(run(&mut m, Command::Free(q)), ok(q));
+        // Nothing in use; FREE again fails its check on a block that fails to read.
+        m.mem_add_error(m.state_block_range(2));
+        assert_eq!(run(&mut m, Command::Free(q)).status, CmdStatus::BadState);
+        assert!(m.mem_error_allowed());
+        // STATE_BASE is written before the outcome is seen: a new table, whatever it was.
+        m.write_register(regs::STATE_BASE_LO, 0x20000, 0xF).unwrap();
+        assert!(m.take_mem_error());
+        assert_eq!(m.last_result(), mem_error(q));
+        assert_eq!(
+            m.entry(2),
+            Entry {
+                state: State::Free,
+                generation: 0
+            }
+        );
+        assert!(!m.block_written(2) && !m.block_live(2));
     }
 
     #[test]

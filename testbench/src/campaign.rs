@@ -377,6 +377,12 @@ pub fn run_with_mem(
             "  {} state table writes, each inside the state table of its time",
             out.state_writes
         );
+        let [kept, mem_error] = bench.sb.either_outcomes();
+        println!(
+            "  {} commands SPEC §9 lets answer MEM_ERROR (a read in an error range) or not \
+             (the block's words from the cache): {mem_error} answered MEM_ERROR, {kept} not",
+            kept + mem_error
+        );
     }
     println!(
         "  {} moves of the bases; base writes at random moments: {} accepted, {} refused",
@@ -435,13 +441,12 @@ const DIRECTED_LOOKUPS: u64 = 2 + BLOCK_LOOKUPS;
 ///   again (at a new base). Directory in memory: MEM_ERROR too, from an error range over that
 ///   entry while the index is looked up on every port.
 /// - state in memory: lookup and command MEM_ERROR. An error range is set over the block of a
-///   VALID index; a FREE of that index (its checks pass) must then read or write the block
-///   (`docs/state_in_memory.md`, "Built": the command invalidates the block's line in every
-///   port, then loads the block unless it is in its buffer, then writes its word): whether the block was in the command
-///   engine's buffer or not, a memory access fails and the FREE answers MEM_ERROR, changing
-///   nothing. The block stays live and its line stays invalid (a fill answered with an error
-///   caches nothing), so lookups of the block on every port miss, read it and answer
-///   MEM_ERROR. Then the error range is cleared.
+///   VALID index; a FREE of that index (its checks pass) must write the index's word, which
+///   fails, so the FREE answers MEM_ERROR and changes nothing (SPEC §9), whatever it read. The
+///   block stays live; lookups of it on every port may miss, read it and answer MEM_ERROR (a
+///   fill answered with an error caches nothing), and one at least must (every command on a
+///   block invalidates its line in every port: `docs/state_in_memory.md`, "Built"). Then the
+///   error range is cleared.
 ///
 /// Every answer is still checked against the model by the scoreboard; this only chooses the
 /// stimulus. An error if the phase did not produce what it is built to produce. Returns the

@@ -28,6 +28,15 @@
 //! (Lenient by one edge: a lookup accepted at the very edge of the write handshake is not
 //! required to drain.)
 //!
+//! State in memory: where SPEC §9 leaves a command's outcome to the design (a command reads a
+//! block's state words from the cache or from memory, and only a read can fail), the model
+//! gives both ([`Model::mem_error_allowed`]): the outcome it computes, and MEM_ERROR with
+//! nothing changed. The window then stays open after the write response, every read and
+//! lookup accepting either, until a read of CMD_RESULT shows the one the engine took; the
+//! model takes it, and the FREE drain is checked if the FREE succeeded. The testbench must
+//! read CMD_RESULT before the next command (a panic says so otherwise), as
+//! `Bench::command` does. The model knows nothing of the engine's buffers.
+//!
 //! Widths: [`Scoreboard::request`] masks the qpn to 24 bits and the tag to `tag_bits` (what the
 //! hardware port can carry); [`Scoreboard::response`] compares its arguments as given, so the
 //! harness must read the response signals at their widths (the model's addresses are already
@@ -89,7 +98,10 @@ struct Expected {
     window: Option<u64>,
 }
 
-/// The command in flight, between its write handshake and its write response.
+/// The command in flight, between its write handshake and its write response; with the
+/// state in memory, when the command may also have answered MEM_ERROR
+/// ([`Model::mem_error_allowed`]), until a read of CMD_RESULT shows which outcome the engine
+/// took.
 #[derive(Clone, Debug)]
 struct Window {
     number: u64,
@@ -100,6 +112,11 @@ struct Window {
     start_seq: u64,
     /// Register values before the command, for reads inside the window: (addr, value).
     before: Vec<(u32, u32)>,
+    /// The write response came; the window stays open because the outcome is not known.
+    responded: bool,
+    /// What the FREE drain check found at the write response, reported if the FREE turns
+    /// out to have succeeded: (port, request number, qpn).
+    drain_error: Option<(usize, u64, u32)>,
 }
 
 /// Registers a command may change, read before it: CMD_RESULT and the global counters.
@@ -132,6 +149,9 @@ pub struct Scoreboard {
     commands: u64,
     window: Option<Window>,
     last: Option<(Command, CmdResult)>,
+    /// Commands that could answer MEM_ERROR or not, by the outcome the engine took: the
+    /// model's, MEM_ERROR.
+    either: [u64; 2],
 }
 
 fn show_allowed(allowed: &[Lookup]) -> String {
@@ -156,6 +176,7 @@ impl Scoreboard {
             commands: 0,
             window: None,
             last: None,
+            either: [0; 2],
         }
     }
 
@@ -174,6 +195,13 @@ impl Scoreboard {
     /// [`Scoreboard::command_issued`] with the edge of the CMD write handshake, which the
     /// quarantine counts time by.
     pub fn command_issued_at(&mut self, cmd: Command, now: u64) -> CmdResult {
+        if let Some(w) = self.window.as_ref().filter(|w| w.responded) {
+            panic!(
+                "command_issued({cmd:?}) before the outcome of command #{} {:?} was seen: it \
+                 may have answered {:?} or MEM_ERROR (SPEC §9); read CMD_RESULT first",
+                w.number, w.cmd, w.result
+            );
+        }
         if let Some(w) = &self.window {
             panic!(
                 "command_issued({cmd:?}) while command #{} {:?} is in flight: call \
@@ -193,6 +221,8 @@ impl Scoreboard {
             change,
             start_seq: self.seq,
             before,
+            responded: false,
+            drain_error: None,
         });
         self.commands += 1;
         self.last = Some((cmd, result));
@@ -200,26 +230,60 @@ impl Scoreboard {
     }
 
     /// At the write response of the CMD write: closes the window. For a successful FREE,
-    /// checks the drain (see the module documentation).
+    /// checks the drain (see the module documentation). When the command may also have
+    /// answered MEM_ERROR, the window stays open until a read of CMD_RESULT shows the outcome
+    /// ([`Scoreboard::check_read`]), and the drain is reported then if the FREE succeeded.
     pub fn command_completed(&mut self) -> Result<(), Mismatch> {
-        let w = self
+        let mut w = self
             .window
             .take()
             .expect("command_completed without command_issued");
+        assert!(
+            !w.responded,
+            "command_completed twice for command #{}",
+            w.number
+        );
+        if self.model.mem_error_allowed() {
+            w.drain_error = self.drained(&w);
+            w.responded = true;
+            self.window = Some(w);
+            return Ok(());
+        }
+        self.free_completed(&w)
+    }
+
+    /// For a FREE (that succeeded): a lookup accepted before its CMD write and still
+    /// unanswered, if any: (port, request number, qpn).
+    fn drained(&self, w: &Window) -> Option<(usize, u64, u32)> {
+        if w.cmd.opcode() != Command::FREE || w.result.status != CmdStatus::Ok {
+            return None;
+        }
+        self.queues.iter().enumerate().find_map(|(port, queue)| {
+            queue
+                .iter()
+                .find(|e| e.seq < w.start_seq)
+                .map(|e| (port, e.number, e.qpn))
+        })
+    }
+
+    /// The end of command `w`'s window with the outcome the model holds: for a successful
+    /// FREE, the drain check, and the lookups of the freed index accepted in the window and
+    /// still unanswered see it FREE.
+    fn free_completed(&mut self, w: &Window) -> Result<(), Mismatch> {
         let freed = match (w.cmd.opcode(), w.result.status, w.change) {
             (Command::FREE, CmdStatus::Ok, Some(change)) => change,
             _ => return Ok(()),
         };
-        let mut drain_error = None;
-        for (port, queue) in self.queues.iter_mut().enumerate() {
-            for e in queue.iter_mut() {
-                if e.seq < w.start_seq {
-                    drain_error.get_or_insert((port, e.number, e.qpn));
-                } else if e.window == Some(w.number) {
-                    // Still unanswered: accepted after the mark, so it sees the index FREE.
-                    e.allowed.remove(0);
-                    e.window = None;
-                }
+        let drain_error = if w.responded {
+            w.drain_error
+        } else {
+            self.drained(w)
+        };
+        for e in self.queues.iter_mut().flatten() {
+            if e.window == Some(w.number) {
+                // Still unanswered: accepted after the mark, so it sees the index FREE.
+                e.allowed.remove(0);
+                e.window = None;
             }
         }
         match drain_error {
@@ -236,9 +300,42 @@ impl Scoreboard {
         }
     }
 
+    /// A read of CMD_RESULT after the write response of a command that may have answered
+    /// MEM_ERROR: takes the outcome the engine shows and closes the window. The model keeps
+    /// its outcome unless the word is that MEM_ERROR.
+    fn outcome_seen(&mut self, word: u32) -> Result<(), Mismatch> {
+        let w = self.window.take().expect("a window");
+        let mem_error = self.model.read_register_if_mem_error(regs::CMD_RESULT) == Some(Ok(word));
+        self.either[usize::from(mem_error)] += 1;
+        if !mem_error {
+            self.model.forget_mem_error();
+            return self.free_completed(&w);
+        }
+        // Lookups of the index accepted in the window see it as it was.
+        let afters: Vec<(u64, Lookup)> = self
+            .queues
+            .iter()
+            .flatten()
+            .filter(|e| e.window == Some(w.number))
+            .map(|e| (e.seq, self.model.lookup(e.qpn)))
+            .collect();
+        assert!(self.model.take_mem_error());
+        for e in self.queues.iter_mut().flatten() {
+            if let Some((_, after)) = afters.iter().find(|(seq, _)| *seq == e.seq) {
+                let before = self.model.lookup(e.qpn);
+                if *after != before {
+                    e.allowed.retain(|l| l != after);
+                }
+                e.window = None;
+            }
+        }
+        self.last = Some((w.cmd, self.model.last_result()));
+        Ok(())
+    }
+
     /// Compares a CMD_RESULT read with the expected value (same as
     /// `check_read(CMD_RESULT, Ok(word))`, with the command named in the message).
-    pub fn check_cmd_result(&self, word: u32) -> Result<(), Mismatch> {
+    pub fn check_cmd_result(&mut self, word: u32) -> Result<(), Mismatch> {
         self.check_read(regs::CMD_RESULT, Ok(word)).map_err(|e| {
             let cmd = match self.last {
                 Some((cmd, _)) => format!("{cmd:?} ({:#010x})", cmd.encode()),
@@ -255,7 +352,10 @@ impl Scoreboard {
             return vec![now];
         };
         let addr = addr & REG_WORD_MASK;
-        let before = if addr == regs::STATUS {
+        let before = if w.responded {
+            // Answered: the outcome taken, or the other one (below).
+            None
+        } else if addr == regs::STATUS {
             Some(regs::STATUS_INIT_DONE | regs::STATUS_CMD_BUSY)
         } else if addr == regs::CMD_RESULT {
             // Busy, with the previous result; or the new result once finished.
@@ -264,16 +364,35 @@ impl Scoreboard {
         } else {
             w.before.iter().find(|(a, _)| *a == addr).map(|(_, v)| *v)
         };
-        match before {
-            Some(b) if Ok(b) != now => vec![Ok(b), now],
-            _ => vec![now],
+        let mut allowed = vec![now];
+        if let Some(b) = before.filter(|&b| Ok(b) != now) {
+            allowed.insert(0, Ok(b));
         }
+        // The state in memory, a command that may have answered MEM_ERROR: its registers.
+        if let Some(v) = self.model.read_register_if_mem_error(addr) {
+            let v = v.map_err(|_| ());
+            if !allowed.contains(&v) {
+                allowed.push(v);
+            }
+        }
+        allowed
     }
 
     /// Compares a register read (`Err(())` = SLVERR) with the model, allowing the value before
-    /// the command in flight for the registers the command changes.
-    pub fn check_read(&self, addr: u32, got: Result<u32, ()>) -> Result<(), Mismatch> {
+    /// the command in flight for the registers the command changes. A read of CMD_RESULT
+    /// after the write response of a command that may have answered MEM_ERROR shows which
+    /// outcome the engine took: the model takes it.
+    pub fn check_read(&mut self, addr: u32, got: Result<u32, ()>) -> Result<(), Mismatch> {
         let allowed = self.expected_read(addr);
+        let seen = self.window.as_ref().is_some_and(|w| w.responded)
+            && addr & REG_WORD_MASK == regs::CMD_RESULT;
+        let outcome = match got {
+            Ok(word) if seen => self.outcome_seen(word),
+            _ => Ok(()),
+        };
+        if allowed.contains(&got) {
+            return outcome;
+        }
         if allowed.contains(&got) {
             return Ok(());
         }
@@ -505,14 +624,21 @@ impl Scoreboard {
         }
     }
 
+    /// State in memory: the commands whose outcome SPEC §9 leaves to the design (MEM_ERROR
+    /// from a failing read, or what the state words in its cache give), by the outcome the
+    /// engine took: `[the model's, MEM_ERROR]`.
+    pub fn either_outcomes(&self) -> [u64; 2] {
+        self.either
+    }
+
     /// Requests not yet answered, all ports.
     pub fn outstanding(&self) -> usize {
         self.queues.iter().map(VecDeque::len).sum()
     }
 
-    /// Whether a command is in flight (issued, not completed).
+    /// Whether a command is in flight (issued, its write response not yet seen).
     pub fn command_in_flight(&self) -> bool {
-        self.window.is_some()
+        self.window.as_ref().is_some_and(|w| !w.responded)
     }
 
     /// Requests accepted on `port`.
@@ -533,8 +659,13 @@ impl Scoreboard {
     /// Every test ends here: nothing outstanding, no command in flight.
     pub fn check_idle(&self) -> Result<(), Mismatch> {
         if let Some(w) = &self.window {
+            let what = if w.responded {
+                "answered, its outcome (or MEM_ERROR) never read from CMD_RESULT,"
+            } else {
+                "still in flight"
+            };
             return Err(Mismatch::new(format!(
-                "command #{} {:?} still in flight at the end",
+                "command #{} {:?} {what} at the end",
                 w.number, w.cmd
             )));
         }
@@ -580,6 +711,95 @@ mod tests {
         assert_eq!(cmd(&mut s, Command::Alloc).qpn, QP);
         cmd(&mut s, Command::Publish(QP));
         s
+    }
+
+    /// State in memory (index_bits 8, first_index 2, released at once): QPN 0x102 published,
+    /// an error range over its block, and a PUBLISH with the wrong generation issued and
+    /// answered: BAD_STATE from the cache or MEM_ERROR from a failing read, not yet seen.
+    fn open_outcome() -> (Scoreboard, u32) {
+        let mut c = Config::default();
+        for a in [
+            "state=in_memory",
+            "index_bits=8",
+            "first_index=2",
+            "quarantine_cycles=0",
+        ] {
+            c.set(a).unwrap();
+        }
+        c.validate().unwrap();
+        let mut s = Scoreboard::new(&c);
+        let q = cmd(&mut s, Command::Alloc).qpn;
+        assert_eq!(q, 0x102);
+        cmd(&mut s, Command::Publish(q));
+        let block = s.model.state_block_range(2);
+        s.model.mem_add_error(block);
+        s.request(0, q, 1);
+        let wrong = 0x202;
+        assert_eq!(
+            s.command_issued(Command::Publish(wrong)).status,
+            CmdStatus::BadState
+        );
+        s.command_completed().unwrap();
+        assert!(!s.command_in_flight());
+        (s, wrong)
+    }
+
+    fn result_word(status: CmdStatus, qpn: u32) -> u32 {
+        CmdResult { status, qpn }.to_register()
+    }
+
+    #[test]
+    fn an_outcome_spec_leaves_open_is_taken_from_cmd_result() {
+        for status in [CmdStatus::MemError, CmdStatus::BadState] {
+            let (mut s, wrong) = open_outcome();
+            let errors = s.model.read_register(regs::CMD_ERROR).unwrap();
+            // Until CMD_RESULT is read, both outcomes' registers are allowed.
+            s.check_read(regs::CMD_ERROR, Ok(errors - 1)).unwrap();
+            s.check_read(regs::CMD_ERROR, Ok(errors)).unwrap();
+            s.check_read(regs::CMD_RESULT, Ok(result_word(status, wrong)))
+                .unwrap();
+            let [kept, mem_error] = s.either_outcomes();
+            assert_eq!(
+                (kept, mem_error),
+                if status == CmdStatus::BadState {
+                    (1, 0)
+                } else {
+                    (0, 1)
+                }
+            );
+            // Then only the outcome taken: the counters as it left them.
+            let after = if status == CmdStatus::BadState {
+                errors
+            } else {
+                errors - 1
+            };
+            s.check_read(regs::CMD_ERROR, Ok(after)).unwrap();
+            s.check_read(regs::CMD_ERROR, Ok(after ^ 1)).unwrap_err();
+            s.response(0, 0x102, 1, Status::Ok as u64, s.model.lookup(0x102).addr)
+                .unwrap();
+            s.check_idle().unwrap();
+        }
+        // A word that is neither outcome is a mismatch (and the model keeps its own).
+        let (mut s, wrong) = open_outcome();
+        s.check_read(regs::CMD_RESULT, Ok(result_word(CmdStatus::Ok, wrong)))
+            .unwrap_err();
+        assert_eq!(s.either_outcomes(), [1, 0]);
+    }
+
+    #[test]
+    fn an_outcome_never_read_is_reported_at_the_end() {
+        let (mut s, _) = open_outcome();
+        s.response(0, 0x102, 1, Status::Ok as u64, s.model.lookup(0x102).addr)
+            .unwrap();
+        let e = s.check_idle().unwrap_err();
+        assert!(e.to_string().contains("never read from CMD_RESULT"), "{e}");
+    }
+
+    #[test]
+    #[should_panic(expected = "read CMD_RESULT first")]
+    fn a_command_before_the_open_outcome_is_seen_is_a_testbench_error() {
+        let (mut s, _) = open_outcome();
+        s.command_issued(Command::Alloc);
     }
 
     #[test]
