@@ -717,16 +717,12 @@ mod tests {
     /// an error range over its block, and a PUBLISH with the wrong generation issued and
     /// answered: BAD_STATE from the cache or MEM_ERROR from a failing read, not yet seen.
     fn open_outcome() -> (Scoreboard, u32) {
-        let mut c = Config::default();
-        for a in [
+        let c = crate::configs::config(&[
             "state=in_memory",
             "index_bits=8",
             "first_index=2",
             "quarantine_cycles=0",
-        ] {
-            c.set(a).unwrap();
-        }
-        c.validate().unwrap();
+        ]);
         let mut s = Scoreboard::new(&c);
         let q = cmd(&mut s, Command::Alloc).qpn;
         assert_eq!(q, 0x102);
