@@ -181,13 +181,25 @@ module qp_table (
     wire  engine$ram_we;
     wire  [23:0] engine$ram_waddr;
     wire  [21:0] engine$ram_wdata;
-    wire  engine$req_fire$0;
-    wire  engine$req_fire$1;
-    wire  engine$rsp_fire$0;
-    wire  engine$rsp_fire$1;
-    wire  [9:0] engine$in_flight$0;
-    wire  [9:0] engine$in_flight$1;
-    wire  [223:0] engine$counts;
+    wire  engine$drain_snap;
+    wire  engine$drained;
+    wire  [4:0] engine$events;
+    wire  [12:0] engine$quarantined;
+    wire  drain$clock;
+    wire  drain$rst;
+    wire  drain$req_fire$0;
+    wire  drain$req_fire$1;
+    wire  drain$rsp_fire$0;
+    wire  drain$rsp_fire$1;
+    wire  [9:0] drain$in_flight$0;
+    wire  [9:0] drain$in_flight$1;
+    wire  drain$snap;
+    wire  drain$drained;
+    wire  counters$clock;
+    wire  counters$rst;
+    wire  [4:0] counters$events;
+    wire  [12:0] counters$quarantined;
+    wire  [223:0] counters$counts;
     
     // Sub module instances
     qp_table_pipe_tx pipe_tx(
@@ -283,13 +295,29 @@ module qp_table (
         .ram_we(engine$ram_we),
         .ram_waddr(engine$ram_waddr),
         .ram_wdata(engine$ram_wdata),
-        .req_fire$0(engine$req_fire$0),
-        .req_fire$1(engine$req_fire$1),
-        .rsp_fire$0(engine$rsp_fire$0),
-        .rsp_fire$1(engine$rsp_fire$1),
-        .in_flight$0(engine$in_flight$0),
-        .in_flight$1(engine$in_flight$1),
-        .counts(engine$counts)
+        .drain_snap(engine$drain_snap),
+        .drained(engine$drained),
+        .events(engine$events),
+        .quarantined(engine$quarantined)
+    );
+    qp_table_drain drain(
+        .clock(drain$clock),
+        .rst(drain$rst),
+        .req_fire$0(drain$req_fire$0),
+        .req_fire$1(drain$req_fire$1),
+        .rsp_fire$0(drain$rsp_fire$0),
+        .rsp_fire$1(drain$rsp_fire$1),
+        .in_flight$0(drain$in_flight$0),
+        .in_flight$1(drain$in_flight$1),
+        .snap(drain$snap),
+        .drained(drain$drained)
+    );
+    qp_table_counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .events(counters$events),
+        .quarantined(counters$quarantined),
+        .counts(counters$counts)
     );
     
     // Update code (custom)
@@ -322,7 +350,15 @@ module qp_table (
     assign regs$result_status = engine$result_status;
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
-    assign regs$cmd_counts = engine$counts;
+    assign drain$clock = clk;
+    assign drain$rst = rst;
+    assign counters$clock = clk;
+    assign counters$rst = rst;
+    assign drain$snap = engine$drain_snap;
+    assign engine$drained = drain$drained;
+    assign counters$events = engine$events;
+    assign counters$quarantined = engine$quarantined;
+    assign regs$cmd_counts = counters$counts;
     assign pipe_tx$clock = clk;
     assign pipe_tx$rst = rst;
     assign pipe_tx$init_done = engine$init_done;
@@ -340,9 +376,9 @@ module qp_table (
     assign m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
     assign m_tx_rsp_status = pipe_tx$rsp_status;
     assign m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
-    assign engine$req_fire$0 = pipe_tx$req_fire;
-    assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    assign engine$in_flight$0 = pipe_tx$in_flight;
+    assign drain$req_fire$0 = pipe_tx$req_fire;
+    assign drain$rsp_fire$0 = pipe_tx$rsp_fire;
+    assign drain$in_flight$0 = pipe_tx$in_flight;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
     assign pipe_rx$rst = rst;
@@ -361,15 +397,770 @@ module qp_table (
     assign m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
     assign m_rx_rsp_status = pipe_rx$rsp_status;
     assign m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
-    assign engine$req_fire$1 = pipe_rx$req_fire;
-    assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    assign engine$in_flight$1 = pipe_rx$in_flight;
+    assign drain$req_fire$1 = pipe_rx$req_fire;
+    assign drain$rsp_fire$1 = pipe_rx$rsp_fire;
+    assign drain$in_flight$1 = pipe_rx$in_flight;
     assign regs$port_counts$1 = pipe_rx$counts;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8]};
 endmodule // qp_table
 
 
-module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,counts);
+module qp_table_counters(clock,rst,events,quarantined,counts);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [4:0] events;
+    input wire  [12:0] quarantined;
+    output reg  [223:0] counts;
+    
+    // Stub signals
+    reg  reserved_r$d;
+    wire  reserved_r$q;
+    reg  reserved_r$clock;
+    reg  freed_r$d;
+    wire  freed_r$q;
+    reg  freed_r$clock;
+    reg  error_r$d;
+    wire  error_r$q;
+    reg  error_r$clock;
+    reg  full_r$d;
+    wire  full_r$q;
+    reg  full_r$clock;
+    reg  overflow_r$d;
+    wire  overflow_r$q;
+    reg  overflow_r$clock;
+    reg  [31:0] alloc_ok$d;
+    wire  [31:0] alloc_ok$q;
+    reg  alloc_ok$clock;
+    reg  [31:0] alloc_full$d;
+    wire  [31:0] alloc_full$q;
+    reg  alloc_full$clock;
+    reg  [31:0] free_ok$d;
+    wire  [31:0] free_ok$q;
+    reg  free_ok$clock;
+    reg  [31:0] cmd_error$d;
+    wire  [31:0] cmd_error$q;
+    reg  cmd_error$clock;
+    reg  [31:0] in_use$d;
+    wire  [31:0] in_use$q;
+    reg  in_use$clock;
+    reg  [31:0] q_overflow$d;
+    wire  [31:0] q_overflow$q;
+    reg  q_overflow$clock;
+    
+    // Local signals
+    reg  [223:0] counts_l;
+    
+    // Sub module instances
+    qp_table_counters_reserved_r reserved_r(
+        .d(reserved_r$d),
+        .q(reserved_r$q),
+        .clock(reserved_r$clock)
+    );
+    qp_table_counters_freed_r freed_r(
+        .d(freed_r$d),
+        .q(freed_r$q),
+        .clock(freed_r$clock)
+    );
+    qp_table_counters_error_r error_r(
+        .d(error_r$d),
+        .q(error_r$q),
+        .clock(error_r$clock)
+    );
+    qp_table_counters_full_r full_r(
+        .d(full_r$d),
+        .q(full_r$q),
+        .clock(full_r$clock)
+    );
+    qp_table_counters_overflow_r overflow_r(
+        .d(overflow_r$d),
+        .q(overflow_r$q),
+        .clock(overflow_r$clock)
+    );
+    qp_table_counters_alloc_ok alloc_ok(
+        .d(alloc_ok$d),
+        .q(alloc_ok$q),
+        .clock(alloc_ok$clock)
+    );
+    qp_table_counters_alloc_full alloc_full(
+        .d(alloc_full$d),
+        .q(alloc_full$q),
+        .clock(alloc_full$clock)
+    );
+    qp_table_counters_free_ok free_ok(
+        .d(free_ok$d),
+        .q(free_ok$q),
+        .clock(free_ok$clock)
+    );
+    qp_table_counters_cmd_error cmd_error(
+        .d(cmd_error$d),
+        .q(cmd_error$q),
+        .clock(cmd_error$clock)
+    );
+    qp_table_counters_in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    qp_table_counters_q_overflow q_overflow(
+        .d(q_overflow$d),
+        .q(q_overflow$q),
+        .clock(q_overflow$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        reserved_r$clock = clock;
+        freed_r$clock = clock;
+        error_r$clock = clock;
+        full_r$clock = clock;
+        overflow_r$clock = clock;
+        alloc_ok$clock = clock;
+        alloc_full$clock = clock;
+        free_ok$clock = clock;
+        cmd_error$clock = clock;
+        in_use$clock = clock;
+        q_overflow$clock = clock;
+        reserved_r$d = reserved_r$q;
+        freed_r$d = freed_r$q;
+        error_r$d = error_r$q;
+        full_r$d = full_r$q;
+        overflow_r$d = overflow_r$q;
+        alloc_ok$d = alloc_ok$q;
+        alloc_full$d = alloc_full$q;
+        free_ok$d = free_ok$q;
+        cmd_error$d = cmd_error$q;
+        in_use$d = in_use$q;
+        q_overflow$d = q_overflow$q;
+        reserved_r$d = events[(64'h0)+:(1)];
+        freed_r$d = events[(64'h1)+:(1)];
+        error_r$d = events[(64'h2)+:(1)];
+        full_r$d = events[(64'h3)+:(1)];
+        overflow_r$d = events[(64'h4)+:(1)];
+        if (reserved_r$q) begin
+            alloc_ok$d = alloc_ok$q + 32'h1;
+        end
+        if (freed_r$q) begin
+            free_ok$d = free_ok$q + 32'h1;
+        end
+        if (reserved_r$q & ~freed_r$q) begin
+            in_use$d = in_use$q + 32'h1;
+        end
+        if (~reserved_r$q & freed_r$q) begin
+            in_use$d = in_use$q - 32'h1;
+        end
+        if (error_r$q) begin
+            cmd_error$d = cmd_error$q + 32'h1;
+        end
+        if (full_r$q) begin
+            alloc_full$d = alloc_full$q + 32'h1;
+        end
+        if (overflow_r$q) begin
+            q_overflow$d = q_overflow$q + 32'h1;
+        end
+        counts_l[(64'h0)+:(32)] = alloc_ok$q;
+        counts_l[(64'h20)+:(32)] = alloc_full$q;
+        counts_l[(64'h40)+:(32)] = free_ok$q;
+        counts_l[(64'h60)+:(32)] = cmd_error$q;
+        counts_l[(64'h80)+:(32)] = in_use$q;
+        counts_l[(64'ha0)+:(32)] = q_overflow$q;
+        counts_l[(64'hc0)+:(32)] = ((quarantined) & 32'hffffffff);
+        counts = counts_l;
+        if (rst) begin
+            reserved_r$d = 1'b0;
+            freed_r$d = 1'b0;
+            error_r$d = 1'b0;
+            full_r$d = 1'b0;
+            overflow_r$d = 1'b0;
+            alloc_ok$d = 32'h0;
+            alloc_full$d = 32'h0;
+            free_ok$d = 32'h0;
+            cmd_error$d = 32'h0;
+            in_use$d = 32'h0;
+            q_overflow$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_counters
+
+
+module qp_table_counters_alloc_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_alloc_full
+
+
+module qp_table_counters_alloc_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_alloc_ok
+
+
+module qp_table_counters_cmd_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_cmd_error
+
+
+module qp_table_counters_error_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_error_r
+
+
+module qp_table_counters_free_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_free_ok
+
+
+module qp_table_counters_freed_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_freed_r
+
+
+module qp_table_counters_full_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_full_r
+
+
+module qp_table_counters_in_use(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_in_use
+
+
+module qp_table_counters_overflow_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_overflow_r
+
+
+module qp_table_counters_q_overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_q_overflow
+
+
+module qp_table_counters_reserved_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_counters_reserved_r
+
+
+module qp_table_drain(clock,rst,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,snap,drained);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  req_fire$0;
+    input wire  req_fire$1;
+    input wire  rsp_fire$0;
+    input wire  rsp_fire$1;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
+    input wire  snap;
+    output reg  drained;
+    
+    // Stub signals
+    reg  [9:0] count$0$d;
+    wire  [9:0] count$0$q;
+    reg  count$0$clock;
+    reg  [9:0] count$1$d;
+    wire  [9:0] count$1$q;
+    reg  count$1$clock;
+    reg  zero$0$d;
+    wire  zero$0$q;
+    reg  zero$0$clock;
+    reg  zero$1$d;
+    wire  zero$1$q;
+    reg  zero$1$clock;
+    reg  req_fire_r$0$d;
+    wire  req_fire_r$0$q;
+    reg  req_fire_r$0$clock;
+    reg  req_fire_r$1$d;
+    wire  req_fire_r$1$q;
+    reg  req_fire_r$1$clock;
+    reg  rsp_fire_r$0$d;
+    wire  rsp_fire_r$0$q;
+    reg  rsp_fire_r$0$clock;
+    reg  rsp_fire_r$1$d;
+    wire  rsp_fire_r$1$q;
+    reg  rsp_fire_r$1$clock;
+    reg  [9:0] in_flight_r$0$d;
+    wire  [9:0] in_flight_r$0$q;
+    reg  in_flight_r$0$clock;
+    reg  [9:0] in_flight_r$1$d;
+    wire  [9:0] in_flight_r$1$q;
+    reg  in_flight_r$1$clock;
+    
+    // Local signals
+    reg  all_zero;
+    
+    // Sub module instances
+    qp_table_drain_count_0 count_0(
+        .d(count$0$d),
+        .q(count$0$q),
+        .clock(count$0$clock)
+    );
+    qp_table_drain_count_1 count_1(
+        .d(count$1$d),
+        .q(count$1$q),
+        .clock(count$1$clock)
+    );
+    qp_table_drain_zero_0 zero_0(
+        .d(zero$0$d),
+        .q(zero$0$q),
+        .clock(zero$0$clock)
+    );
+    qp_table_drain_zero_1 zero_1(
+        .d(zero$1$d),
+        .q(zero$1$q),
+        .clock(zero$1$clock)
+    );
+    qp_table_drain_req_fire_r_0 req_fire_r_0(
+        .d(req_fire_r$0$d),
+        .q(req_fire_r$0$q),
+        .clock(req_fire_r$0$clock)
+    );
+    qp_table_drain_req_fire_r_1 req_fire_r_1(
+        .d(req_fire_r$1$d),
+        .q(req_fire_r$1$q),
+        .clock(req_fire_r$1$clock)
+    );
+    qp_table_drain_rsp_fire_r_0 rsp_fire_r_0(
+        .d(rsp_fire_r$0$d),
+        .q(rsp_fire_r$0$q),
+        .clock(rsp_fire_r$0$clock)
+    );
+    qp_table_drain_rsp_fire_r_1 rsp_fire_r_1(
+        .d(rsp_fire_r$1$d),
+        .q(rsp_fire_r$1$q),
+        .clock(rsp_fire_r$1$clock)
+    );
+    qp_table_drain_in_flight_r_0 in_flight_r_0(
+        .d(in_flight_r$0$d),
+        .q(in_flight_r$0$q),
+        .clock(in_flight_r$0$clock)
+    );
+    qp_table_drain_in_flight_r_1 in_flight_r_1(
+        .d(in_flight_r$1$d),
+        .q(in_flight_r$1$q),
+        .clock(in_flight_r$1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        all_zero = 1'b1;
+        count$0$clock = clock;
+        zero$0$clock = clock;
+        req_fire_r$0$clock = clock;
+        rsp_fire_r$0$clock = clock;
+        in_flight_r$0$clock = clock;
+        req_fire_r$0$d = req_fire$0;
+        rsp_fire_r$0$d = rsp_fire$0;
+        in_flight_r$0$d = in_flight$0;
+        count$0$d = count$0$q;
+        zero$0$d = zero$0$q;
+        if (snap) begin
+            count$0$d = in_flight_r$0$q;
+            zero$0$d = ~|in_flight_r$0$q;
+            if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q + 32'h1;
+                zero$0$d = 1'b0;
+            end
+            if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q - 32'h1;
+                zero$0$d = in_flight_r$0$q == 32'h1;
+            end
+        end
+        else if (|count$0$q & rsp_fire_r$0$q) begin
+            count$0$d = count$0$q - 32'h1;
+            zero$0$d = count$0$q == 32'h1;
+        end
+        if (~zero$0$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$0$d = 32'h0;
+            zero$0$d = 1'b1;
+        end
+        count$1$clock = clock;
+        zero$1$clock = clock;
+        req_fire_r$1$clock = clock;
+        rsp_fire_r$1$clock = clock;
+        in_flight_r$1$clock = clock;
+        req_fire_r$1$d = req_fire$1;
+        rsp_fire_r$1$d = rsp_fire$1;
+        in_flight_r$1$d = in_flight$1;
+        count$1$d = count$1$q;
+        zero$1$d = zero$1$q;
+        if (snap) begin
+            count$1$d = in_flight_r$1$q;
+            zero$1$d = ~|in_flight_r$1$q;
+            if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q + 32'h1;
+                zero$1$d = 1'b0;
+            end
+            if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q - 32'h1;
+                zero$1$d = in_flight_r$1$q == 32'h1;
+            end
+        end
+        else if (|count$1$q & rsp_fire_r$1$q) begin
+            count$1$d = count$1$q - 32'h1;
+            zero$1$d = count$1$q == 32'h1;
+        end
+        if (~zero$1$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$1$d = 32'h0;
+            zero$1$d = 1'b1;
+        end
+        drained = all_zero;
+    end
+    
+endmodule // qp_table_drain
+
+
+module qp_table_drain_count_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_count_0
+
+
+module qp_table_drain_count_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_count_1
+
+
+module qp_table_drain_in_flight_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_in_flight_r_0
+
+
+module qp_table_drain_in_flight_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_in_flight_r_1
+
+
+module qp_table_drain_req_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_req_fire_r_0
+
+
+module qp_table_drain_req_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_req_fire_r_1
+
+
+module qp_table_drain_rsp_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_rsp_fire_r_0
+
+
+module qp_table_drain_rsp_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_rsp_fire_r_1
+
+
+module qp_table_drain_zero_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_zero_0
+
+
+module qp_table_drain_zero_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_drain_zero_1
+
+
+module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,drain_snap,drained,events,quarantined);
     
     // Module arguments
     input wire  clock;
@@ -385,19 +1176,13 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     output reg  ram_we;
     output reg  [23:0] ram_waddr;
     output reg  [21:0] ram_wdata;
-    input wire  req_fire$0;
-    input wire  req_fire$1;
-    input wire  rsp_fire$0;
-    input wire  rsp_fire$1;
-    input wire  [9:0] in_flight$0;
-    input wire  [9:0] in_flight$1;
-    output reg  [223:0] counts;
+    output reg  drain_snap;
+    input wire  drained;
+    output reg  [4:0] events;
+    output reg  [12:0] quarantined;
     
     // Constant declarations
     localparam  q_on = 1'b0;
-    localparam  q_cycles_m1 = 48'h0;
-    localparam  q_depth = 13'b1000000;
-    localparam  q_last = 12'h3f;
     localparam  late_write = 1'b0;
     localparam  late_read = 1'b0;
     localparam  index_mask = 24'h3fff;
@@ -458,24 +1243,16 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  ram$write_enable;
     reg  [23:0] ram$write_address;
     reg  [21:0] ram$write_data;
-    reg  qram$clock;
-    reg  [23:0] qram$read_address;
-    wire  [71:0] qram$read_data;
-    reg  qram$write_enable;
-    reg  [23:0] qram$write_address;
-    reg  [71:0] qram$write_data;
-    reg  [11:0] q_wr$d;
-    wire  [11:0] q_wr$q;
-    reg  q_wr$clock;
-    reg  [11:0] q_rd$d;
-    wire  [11:0] q_rd$q;
-    reg  q_rd$clock;
-    reg  [12:0] q_count$d;
-    wire  [12:0] q_count$q;
-    reg  q_count$clock;
-    reg  [31:0] q_overflow$d;
-    wire  [31:0] q_overflow$q;
-    reg  q_overflow$clock;
+    reg  quar$clock;
+    reg  quar$rst;
+    reg  [47:0] quar$now;
+    reg  quar$push;
+    reg  [23:0] quar$push_index;
+    reg  quar$pop;
+    wire  [23:0] quar$head_index;
+    wire  quar$due;
+    wire  quar$full;
+    wire  [12:0] quar$count;
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
@@ -540,63 +1317,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     reg  [21:0] wdata_q$d;
     wire  [21:0] wdata_q$q;
     reg  wdata_q$clock;
-    reg  [9:0] drain$0$d;
-    wire  [9:0] drain$0$q;
-    reg  drain$0$clock;
-    reg  [9:0] drain$1$d;
-    wire  [9:0] drain$1$q;
-    reg  drain$1$clock;
-    reg  drain_zero$0$d;
-    wire  drain_zero$0$q;
-    reg  drain_zero$0$clock;
-    reg  drain_zero$1$d;
-    wire  drain_zero$1$q;
-    reg  drain_zero$1$clock;
-    reg  req_fire_r$0$d;
-    wire  req_fire_r$0$q;
-    reg  req_fire_r$0$clock;
-    reg  req_fire_r$1$d;
-    wire  req_fire_r$1$q;
-    reg  req_fire_r$1$clock;
-    reg  rsp_fire_r$0$d;
-    wire  rsp_fire_r$0$q;
-    reg  rsp_fire_r$0$clock;
-    reg  rsp_fire_r$1$d;
-    wire  rsp_fire_r$1$q;
-    reg  rsp_fire_r$1$clock;
-    reg  [9:0] in_flight_r$0$d;
-    wire  [9:0] in_flight_r$0$q;
-    reg  in_flight_r$0$clock;
-    reg  [9:0] in_flight_r$1$d;
-    wire  [9:0] in_flight_r$1$q;
-    reg  in_flight_r$1$clock;
-    reg  [31:0] alloc_ok$d;
-    wire  [31:0] alloc_ok$q;
-    reg  alloc_ok$clock;
-    reg  [31:0] alloc_full$d;
-    wire  [31:0] alloc_full$q;
-    reg  alloc_full$clock;
-    reg  [31:0] free_ok$d;
-    wire  [31:0] free_ok$q;
-    reg  free_ok$clock;
-    reg  [31:0] cmd_error$d;
-    wire  [31:0] cmd_error$q;
-    reg  cmd_error$clock;
-    reg  [31:0] in_use$d;
-    wire  [31:0] in_use$q;
-    reg  in_use$clock;
-    reg  in_use_up$d;
-    wire  in_use_up$q;
-    reg  in_use_up$clock;
-    reg  in_use_down$d;
-    wire  in_use_down$q;
-    reg  in_use_down$clock;
-    reg  cmd_error_up$d;
-    wire  cmd_error_up$q;
-    reg  cmd_error_up$clock;
-    reg  alloc_full_up$d;
-    wire  alloc_full_up$q;
-    reg  alloc_full_up$clock;
     reg  check_pass_q$d;
     wire  check_pass_q$q;
     reg  check_pass_q$clock;
@@ -651,19 +1371,15 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
     
     // Local signals
     reg  [21:0] entry_q;
-    reg  [71:0] qhead_q;
-    reg  [23:0] q_head_index;
-    reg  q_due;
-    reg  [11:0] q_wr_next;
-    reg  [11:0] q_rd_next;
     reg  landed;
-    reg  [223:0] counts_l;
+    reg  [4:0] ev;
+    reg  q_push;
+    reg  q_pop;
     reg  [23:0] index;
     reg  [23:0] gen;
     reg  [23:0] word_gen;
     reg  [23:0] new_gen;
     reg  [23:0] cursor_next;
-    reg  drained;
     reg  check_pass;
     reg  [4:0] nxt;
     reg  hold;
@@ -684,33 +1400,17 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_engine_qram qram(
-        .clock(qram$clock),
-        .read_address(qram$read_address),
-        .read_data(qram$read_data),
-        .write_enable(qram$write_enable),
-        .write_address(qram$write_address),
-        .write_data(qram$write_data)
-    );
-    qp_table_engine_q_wr q_wr(
-        .d(q_wr$d),
-        .q(q_wr$q),
-        .clock(q_wr$clock)
-    );
-    qp_table_engine_q_rd q_rd(
-        .d(q_rd$d),
-        .q(q_rd$q),
-        .clock(q_rd$clock)
-    );
-    qp_table_engine_q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    qp_table_engine_q_overflow q_overflow(
-        .d(q_overflow$d),
-        .q(q_overflow$q),
-        .clock(q_overflow$clock)
+    qp_table_engine_quar quar(
+        .clock(quar$clock),
+        .rst(quar$rst),
+        .now(quar$now),
+        .push(quar$push),
+        .push_index(quar$push_index),
+        .pop(quar$pop),
+        .head_index(quar$head_index),
+        .due(quar$due),
+        .full(quar$full),
+        .count(quar$count)
     );
     qp_table_engine_time_q time_q(
         .d(time_q$d),
@@ -813,101 +1513,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         .d(wdata_q$d),
         .q(wdata_q$q),
         .clock(wdata_q$clock)
-    );
-    qp_table_engine_drain_0 drain_0(
-        .d(drain$0$d),
-        .q(drain$0$q),
-        .clock(drain$0$clock)
-    );
-    qp_table_engine_drain_1 drain_1(
-        .d(drain$1$d),
-        .q(drain$1$q),
-        .clock(drain$1$clock)
-    );
-    qp_table_engine_drain_zero_0 drain_zero_0(
-        .d(drain_zero$0$d),
-        .q(drain_zero$0$q),
-        .clock(drain_zero$0$clock)
-    );
-    qp_table_engine_drain_zero_1 drain_zero_1(
-        .d(drain_zero$1$d),
-        .q(drain_zero$1$q),
-        .clock(drain_zero$1$clock)
-    );
-    qp_table_engine_req_fire_r_0 req_fire_r_0(
-        .d(req_fire_r$0$d),
-        .q(req_fire_r$0$q),
-        .clock(req_fire_r$0$clock)
-    );
-    qp_table_engine_req_fire_r_1 req_fire_r_1(
-        .d(req_fire_r$1$d),
-        .q(req_fire_r$1$q),
-        .clock(req_fire_r$1$clock)
-    );
-    qp_table_engine_rsp_fire_r_0 rsp_fire_r_0(
-        .d(rsp_fire_r$0$d),
-        .q(rsp_fire_r$0$q),
-        .clock(rsp_fire_r$0$clock)
-    );
-    qp_table_engine_rsp_fire_r_1 rsp_fire_r_1(
-        .d(rsp_fire_r$1$d),
-        .q(rsp_fire_r$1$q),
-        .clock(rsp_fire_r$1$clock)
-    );
-    qp_table_engine_in_flight_r_0 in_flight_r_0(
-        .d(in_flight_r$0$d),
-        .q(in_flight_r$0$q),
-        .clock(in_flight_r$0$clock)
-    );
-    qp_table_engine_in_flight_r_1 in_flight_r_1(
-        .d(in_flight_r$1$d),
-        .q(in_flight_r$1$q),
-        .clock(in_flight_r$1$clock)
-    );
-    qp_table_engine_alloc_ok alloc_ok(
-        .d(alloc_ok$d),
-        .q(alloc_ok$q),
-        .clock(alloc_ok$clock)
-    );
-    qp_table_engine_alloc_full alloc_full(
-        .d(alloc_full$d),
-        .q(alloc_full$q),
-        .clock(alloc_full$clock)
-    );
-    qp_table_engine_free_ok free_ok(
-        .d(free_ok$d),
-        .q(free_ok$q),
-        .clock(free_ok$clock)
-    );
-    qp_table_engine_cmd_error cmd_error(
-        .d(cmd_error$d),
-        .q(cmd_error$q),
-        .clock(cmd_error$clock)
-    );
-    qp_table_engine_in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    qp_table_engine_in_use_up in_use_up(
-        .d(in_use_up$d),
-        .q(in_use_up$q),
-        .clock(in_use_up$clock)
-    );
-    qp_table_engine_in_use_down in_use_down(
-        .d(in_use_down$d),
-        .q(in_use_down$q),
-        .clock(in_use_down$clock)
-    );
-    qp_table_engine_cmd_error_up cmd_error_up(
-        .d(cmd_error_up$d),
-        .q(cmd_error_up$q),
-        .clock(cmd_error_up$clock)
-    );
-    qp_table_engine_alloc_full_up alloc_full_up(
-        .d(alloc_full_up$d),
-        .q(alloc_full_up$q),
-        .clock(alloc_full_up$clock)
     );
     qp_table_engine_check_pass_q check_pass_q(
         .d(check_pass_q$d),
@@ -1013,19 +1618,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
-        alloc_ok$clock = clock;
-        alloc_full$clock = clock;
-        free_ok$clock = clock;
-        cmd_error$clock = clock;
-        in_use$clock = clock;
-        in_use_up$clock = clock;
-        in_use_down$clock = clock;
-        cmd_error_up$clock = clock;
-        alloc_full_up$clock = clock;
-        q_wr$clock = clock;
-        q_rd$clock = clock;
-        q_count$clock = clock;
-        q_overflow$clock = clock;
         time_q$clock = clock;
         map_valid_q$clock = clock;
         map_cmd_q$clock = clock;
@@ -1061,19 +1653,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
-        alloc_ok$d = alloc_ok$q;
-        alloc_full$d = alloc_full$q;
-        free_ok$d = free_ok$q;
-        cmd_error$d = cmd_error$q;
-        in_use$d = in_use$q;
-        in_use_up$d = in_use_up$q;
-        in_use_down$d = in_use_down$q;
-        cmd_error_up$d = cmd_error_up$q;
-        alloc_full_up$d = alloc_full_up$q;
-        q_wr$d = q_wr$q;
-        q_rd$d = q_rd$q;
-        q_count$d = q_count$q;
-        q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
         map_valid_q$d = map_valid_q$q;
         map_cmd_q$d = map_cmd_q$q;
@@ -1093,47 +1672,17 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         idle_q$d = idle_q$q;
         drain_q$d = drain_q$q;
         wait_q$d = wait_q$q;
-        in_use_up$d = 1'b0;
-        in_use_down$d = 1'b0;
-        cmd_error_up$d = 1'b0;
-        alloc_full_up$d = 1'b0;
-        if (in_use_up$q) begin
-            in_use$d = in_use$q + 32'h1;
-            alloc_ok$d = alloc_ok$q + 32'h1;
-        end
-        if (in_use_down$q) begin
-            in_use$d = in_use$q - 32'h1;
-            free_ok$d = free_ok$q + 32'h1;
-        end
-        if (cmd_error_up$q) begin
-            cmd_error$d = cmd_error$q + 32'h1;
-        end
-        if (alloc_full_up$q) begin
-            alloc_full$d = alloc_full$q + 32'h1;
-        end
-        drain$0$clock = clock;
-        drain$0$d = drain$0$q;
-        drain_zero$0$clock = clock;
-        drain_zero$0$d = drain_zero$0$q;
-        req_fire_r$0$clock = clock;
-        rsp_fire_r$0$clock = clock;
-        in_flight_r$0$clock = clock;
-        req_fire_r$0$d = req_fire$0;
-        rsp_fire_r$0$d = rsp_fire$0;
-        in_flight_r$0$d = in_flight$0;
-        drain$1$clock = clock;
-        drain$1$d = drain$1$q;
-        drain_zero$1$clock = clock;
-        drain_zero$1$d = drain_zero$1$q;
-        req_fire_r$1$clock = clock;
-        rsp_fire_r$1$clock = clock;
-        in_flight_r$1$clock = clock;
-        req_fire_r$1$d = req_fire$1;
-        rsp_fire_r$1$d = rsp_fire$1;
-        in_flight_r$1$d = in_flight$1;
+        ev[(64'h0)+:(1)] = 1'b0;
+        ev[(64'h1)+:(1)] = 1'b0;
+        ev[(64'h2)+:(1)] = 1'b0;
+        ev[(64'h3)+:(1)] = 1'b0;
+        ev[(64'h4)+:(1)] = 1'b0;
+        q_push = 1'b0;
+        q_pop = 1'b0;
+        quarantined = quar$count;
+        drain_snap = state$q == EngState$DrainSnap;
         entry_r$d = ram$read_data;
         entry_q = entry_r$q;
-        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
         word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
@@ -1151,29 +1700,10 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         init_done = init_done_q$q;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
-        counts_l[(64'h0)+:(32)] = alloc_ok$q;
-        counts_l[(64'h20)+:(32)] = alloc_full$q;
-        counts_l[(64'h40)+:(32)] = free_ok$q;
-        counts_l[(64'h60)+:(32)] = cmd_error$q;
-        counts_l[(64'h80)+:(32)] = in_use$q;
-        counts_l[(64'ha0)+:(32)] = q_overflow$q;
-        counts_l[(64'hc0)+:(32)] = ((q_count$q) & 32'hffffffff);
-        counts = counts_l;
-        qram$clock = clock;
-        qram$read_address = ((q_rd$q) & 24'hffffff);
-        qram$write_address = ((q_wr$q) & 24'hffffff);
-        qram$write_enable = 1'b0;
-        qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
-        q_wr_next = q_wr$q + 32'h1;
-        if (q_wr$q == q_last) begin
-            q_wr_next = 32'h0;
-        end
-        q_rd_next = q_rd$q + 32'h1;
-        if (q_rd$q == q_last) begin
-            q_rd_next = 32'h0;
-        end
+        quar$clock = clock;
+        quar$rst = rst;
+        quar$now = time_q$q;
+        quar$push_index = index;
         cursor_next = cursor$q + 32'h1;
         if (cursor$q == last_index) begin
             cursor_next = first_index;
@@ -1204,13 +1734,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         op_flush_r$d = op$q == ops$dir_flush;
         op_bad_r$d = (op$q < ops$alloc) | (op$q > ops$last);
         init_last_r$d = cursor$q == last_index_m1;
-        drained = 1'b1;
-        if (~drain_zero$0$q) begin
-            drained = 1'b0;
-        end
-        if (~drain_zero$1$q) begin
-            drained = 1'b0;
-        end
         start = cmd_valid & map$init_done & (~late_write | init_done_q$q);
         nxt = EngState$Idle;
         case (state$q)
@@ -1234,12 +1757,11 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             EngState$Start:
                 begin
                     nxt = EngState$Decode;
-                    if (q_on & |q_count$q & q_due) begin
+                    if (quar$due) begin
                         map_op_valid = 1'b1;
                         map_cmd = map_op$set;
-                        map_op_index = q_head_index;
-                        q_rd$d = q_rd_next;
-                        q_count$d = q_count$q - 32'h1;
+                        map_op_index = quar$head_index;
+                        q_pop = 1'b1;
                         nxt = EngState$QRelease;
                     end
                 end
@@ -1267,7 +1789,7 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     end
                     if (op_bad_r$q) begin
                         pending_status$d = res$bad_cmd;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         nxt = EngState$Done;
                     end
                 end
@@ -1275,7 +1797,7 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 begin
                     if (((index) & 25'h1ffffff) >= max_qps) begin
                         pending_status$d = res$out_of_range;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         nxt = EngState$Done;
                     end
                     else begin
@@ -1316,7 +1838,7 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     end
                     else begin
                         pending_status$d = res$bad_state;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                     end
                 end
             EngState$FreeSnap:
@@ -1329,26 +1851,6 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             EngState$DrainSnap:
                 begin
                     nxt = EngState$Drain;
-                    drain$0$d = in_flight_r$0$q;
-                    drain_zero$0$d = ~|in_flight_r$0$q;
-                    if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
-                        drain$0$d = in_flight_r$0$q + 32'h1;
-                        drain_zero$0$d = 1'b0;
-                    end
-                    if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
-                        drain$0$d = in_flight_r$0$q - 32'h1;
-                        drain_zero$0$d = in_flight_r$0$q == 32'h1;
-                    end
-                    drain$1$d = in_flight_r$1$q;
-                    drain_zero$1$d = ~|in_flight_r$1$q;
-                    if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
-                        drain$1$d = in_flight_r$1$q + 32'h1;
-                        drain_zero$1$d = 1'b0;
-                    end
-                    if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
-                        drain$1$d = in_flight_r$1$q - 32'h1;
-                        drain_zero$1$d = in_flight_r$1$q == 32'h1;
-                    end
                 end
             EngState$AllocFind:
                 begin
@@ -1361,7 +1863,7 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     else begin
                         nxt = EngState$Done;
                         if (map$done) begin
-                            alloc_full_up$d = 1'b1;
+                            ev[(64'h3)+:(1)] = 1'b1;
                         end
                     end
                 end
@@ -1385,7 +1887,7 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     pending_status$d = res$ok;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
-                    in_use_up$d = 1'b1;
+                    ev[(64'h0)+:(1)] = 1'b1;
                     map_op_valid = 1'b1;
                     map_cmd = map_op$clear;
                     map_op_index = cursor$q;
@@ -1406,12 +1908,12 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     if (map$done) begin
                         if (map$found) begin
                             we = 1'b1;
-                            in_use_up$d = 1'b1;
+                            ev[(64'h0)+:(1)] = 1'b1;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                         end
                         else begin
-                            cmd_error_up$d = 1'b1;
+                            ev[(64'h2)+:(1)] = 1'b1;
                         end
                     end
                 end
@@ -1422,21 +1924,9 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$Drain:
                 begin
-                    if (|drain$0$q & rsp_fire_r$0$q) begin
-                        drain$0$d = drain$0$q - 32'h1;
-                        if (drain$0$q == 32'h1) begin
-                            drain_zero$0$d = 1'b1;
-                        end
-                    end
-                    if (|drain$1$q & rsp_fire_r$1$q) begin
-                        drain$1$d = drain$1$q - 32'h1;
-                        if (drain$1$q == 32'h1) begin
-                            drain_zero$1$d = 1'b1;
-                        end
-                    end
                     if (q_on) begin
                         nxt = EngState$Push;
-                        if (q_count$q == q_depth) begin
+                        if (quar$full) begin
                             nxt = EngState$Overflow;
                         end
                     end
@@ -1445,13 +1935,12 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                     end
                     if (drained) begin
                         if (q_on) begin
-                            if (q_count$q == q_depth) begin
+                            if (quar$full) begin
                                 map_op_valid = 1'b1;
                                 map_cmd = map_op$set;
-                                map_op_index = q_head_index;
-                                q_rd$d = q_rd_next;
-                                q_count$d = q_count$q - 32'h1;
-                                q_overflow$d = q_overflow$q + 32'h1;
+                                map_op_index = quar$head_index;
+                                q_pop = 1'b1;
+                                ev[(64'h4)+:(1)] = 1'b1;
                             end
                         end
                         else begin
@@ -1466,17 +1955,15 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
                 end
             EngState$Push:
                 begin
-                    qram$write_enable = 1'b1;
-                    q_wr$d = q_wr_next;
-                    q_count$d = q_count$q + 32'h1;
-                    in_use_down$d = 1'b1;
+                    q_push = 1'b1;
+                    ev[(64'h1)+:(1)] = 1'b1;
                     nxt = EngState$Done;
                 end
             EngState$Release:
                 begin
                     nxt = EngState$Done;
                     if (map$done) begin
-                        in_use_down$d = 1'b1;
+                        ev[(64'h1)+:(1)] = 1'b1;
                     end
                 end
             EngState$Done:
@@ -1513,6 +2000,9 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
         map$op_valid = map_valid_q$q;
         map$op = map_cmd_q$q;
         map$op_index = map_index_q$q;
+        quar$push = q_push;
+        quar$pop = q_pop;
+        events = ev;
         if (rst) begin
             state$d = EngState$Init;
             init_q$d = 1'b1;
@@ -1529,84 +2019,10 @@ module qp_table_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,resu
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
-            alloc_ok$d = 32'h0;
-            alloc_full$d = 32'h0;
-            free_ok$d = 32'h0;
-            cmd_error$d = 32'h0;
-            in_use$d = 32'h0;
-            in_use_up$d = 1'b0;
-            in_use_down$d = 1'b0;
-            cmd_error_up$d = 1'b0;
-            alloc_full_up$d = 1'b0;
-            q_wr$d = 32'h0;
-            q_rd$d = 32'h0;
-            q_count$d = 32'h0;
-            q_overflow$d = 32'h0;
-            drain$0$d = 32'h0;
-            drain_zero$0$d = 1'b1;
-            drain$1$d = 32'h0;
-            drain_zero$1$d = 1'b1;
         end
     end
     
 endmodule // qp_table_engine
-
-
-module qp_table_engine_alloc_full(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_alloc_full
-
-
-module qp_table_engine_alloc_full_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_alloc_full_up
-
-
-module qp_table_engine_alloc_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_alloc_ok
 
 
 module qp_table_engine_check_pass_q(d,q,clock);
@@ -1628,44 +2044,6 @@ module qp_table_engine_check_pass_q(d,q,clock);
 endmodule // qp_table_engine_check_pass_q
 
 
-module qp_table_engine_cmd_error(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_cmd_error
-
-
-module qp_table_engine_cmd_error_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_cmd_error_up
-
-
 module qp_table_engine_cursor(d,q,clock);
     
     // Module arguments
@@ -1683,44 +2061,6 @@ module qp_table_engine_cursor(d,q,clock);
     end
           
 endmodule // qp_table_engine_cursor
-
-
-module qp_table_engine_drain_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_drain_0
-
-
-module qp_table_engine_drain_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_drain_1
 
 
 module qp_table_engine_drain_q(d,q,clock);
@@ -1742,44 +2082,6 @@ module qp_table_engine_drain_q(d,q,clock);
 endmodule // qp_table_engine_drain_q
 
 
-module qp_table_engine_drain_zero_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_drain_zero_0
-
-
-module qp_table_engine_drain_zero_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_drain_zero_1
-
-
 module qp_table_engine_entry_r(d,q,clock);
     
     // Module arguments
@@ -1799,25 +2101,6 @@ module qp_table_engine_entry_r(d,q,clock);
 endmodule // qp_table_engine_entry_r
 
 
-module qp_table_engine_free_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_free_ok
-
-
 module qp_table_engine_idle_q(d,q,clock);
     
     // Module arguments
@@ -1835,101 +2118,6 @@ module qp_table_engine_idle_q(d,q,clock);
     end
           
 endmodule // qp_table_engine_idle_q
-
-
-module qp_table_engine_in_flight_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_in_flight_r_0
-
-
-module qp_table_engine_in_flight_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_in_flight_r_1
-
-
-module qp_table_engine_in_use(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_in_use
-
-
-module qp_table_engine_in_use_down(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_in_use_down
-
-
-module qp_table_engine_in_use_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_in_use_up
 
 
 module qp_table_engine_init_done_q(d,q,clock);
@@ -4849,82 +5037,6 @@ module qp_table_engine_pending_status(d,q,clock);
 endmodule // qp_table_engine_pending_status
 
 
-module qp_table_engine_q_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_q_count
-
-
-module qp_table_engine_q_overflow(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_q_overflow
-
-
-module qp_table_engine_q_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_q_rd
-
-
-module qp_table_engine_q_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_q_wr
-
-
 module qp_table_engine_qpn(d,q,clock);
     
     // Module arguments
@@ -4963,7 +5075,174 @@ module qp_table_engine_qpn_q(d,q,clock);
 endmodule // qp_table_engine_qpn_q
 
 
-module qp_table_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_engine_quar(clock,rst,now,push,push_index,pop,head_index,due,full,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [47:0] now;
+    input wire  push;
+    input wire  [23:0] push_index;
+    input wire  pop;
+    output reg  [23:0] head_index;
+    output reg  due;
+    output reg  full;
+    output reg  [12:0] count;
+    
+    // Constant declarations
+    localparam  on = 1'b0;
+    localparam  cycles_m1 = 48'h0;
+    localparam  depth = 13'b1000000;
+    localparam  last = 12'h3f;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [71:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [71:0] ram$write_data;
+    reg  [11:0] wr$d;
+    wire  [11:0] wr$q;
+    reg  wr$clock;
+    reg  [11:0] rd$d;
+    wire  [11:0] rd$q;
+    reg  rd$clock;
+    reg  [12:0] cnt$d;
+    wire  [12:0] cnt$q;
+    reg  cnt$clock;
+    reg  full_q$d;
+    wire  full_q$q;
+    reg  full_q$clock;
+    
+    // Local signals
+    reg  [71:0] head;
+    reg  [11:0] wr_next;
+    reg  [11:0] rd_next;
+    reg  [12:0] cnt_next;
+    
+    // Sub module instances
+    qp_table_engine_quar_ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_engine_quar_wr wr(
+        .d(wr$d),
+        .q(wr$q),
+        .clock(wr$clock)
+    );
+    qp_table_engine_quar_rd rd(
+        .d(rd$d),
+        .q(rd$q),
+        .clock(rd$clock)
+    );
+    qp_table_engine_quar_cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    qp_table_engine_quar_full_q full_q(
+        .d(full_q$d),
+        .q(full_q$q),
+        .clock(full_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wr$clock = clock;
+        rd$clock = clock;
+        cnt$clock = clock;
+        full_q$clock = clock;
+        wr$d = wr$q;
+        rd$d = rd$q;
+        cnt$d = cnt$q;
+        full_q$d = full_q$q;
+        ram$clock = clock;
+        ram$read_address = ((rd$q) & 24'hffffff);
+        ram$write_address = ((wr$q) & 24'hffffff);
+        ram$write_enable = push;
+        ram$write_data = (((now) & 72'hffffffffffffffffff) << 32'h18) | ((push_index) & 72'hffffffffffffffffff);
+        head = ram$read_data;
+        head_index = head[(32'h0)+:(24)];
+        due = on & |cnt$q & ((now - head[(32'h18)+:(48)]) > cycles_m1);
+        full = full_q$q;
+        count = cnt$q;
+        wr_next = wr$q + 32'h1;
+        if (wr$q == last) begin
+            wr_next = 32'h0;
+        end
+        rd_next = rd$q + 32'h1;
+        if (rd$q == last) begin
+            rd_next = 32'h0;
+        end
+        cnt_next = cnt$q;
+        if (push) begin
+            wr$d = wr_next;
+            cnt_next = cnt$q + 32'h1;
+        end
+        if (pop) begin
+            rd$d = rd_next;
+            cnt_next = cnt$q - 32'h1;
+        end
+        if (push & pop) begin
+            cnt_next = cnt$q;
+        end
+        cnt$d = cnt_next;
+        full_q$d = cnt_next == depth;
+        if (rst) begin
+            wr$d = 32'h0;
+            rd$d = 32'h0;
+            cnt$d = 32'h0;
+            full_q$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_engine_quar
+
+
+module qp_table_engine_quar_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_engine_quar_cnt
+
+
+module qp_table_engine_quar_full_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_engine_quar_full_q
+
+
+module qp_table_engine_quar_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5002,7 +5281,45 @@ module qp_table_engine_qram(clock,read_address,read_data,write_enable,write_addr
        end
     end
     `endif
-endmodule // qp_table_engine_qram
+endmodule // qp_table_engine_quar_ram
+
+
+module qp_table_engine_quar_rd(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_engine_quar_rd
+
+
+module qp_table_engine_quar_wr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_engine_quar_wr
 
 
 module qp_table_engine_ram(clock,read_address,read_data,write_enable,write_address,write_data);
@@ -5064,82 +5381,6 @@ module qp_table_engine_read_hold_q(d,q,clock);
     end
           
 endmodule // qp_table_engine_read_hold_q
-
-
-module qp_table_engine_req_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_req_fire_r_0
-
-
-module qp_table_engine_req_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_req_fire_r_1
-
-
-module qp_table_engine_rsp_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_rsp_fire_r_0
-
-
-module qp_table_engine_rsp_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_engine_rsp_fire_r_1
 
 
 module qp_table_engine_state(d,q,clock);

@@ -262,12 +262,10 @@ module qp_table_scale (
     wire  engine$live_we;
     wire  [20:0] engine$live_waddr;
     wire  engine$live_wdata;
-    wire  engine$req_fire$0;
-    wire  engine$req_fire$1;
-    wire  engine$rsp_fire$0;
-    wire  engine$rsp_fire$1;
-    wire  [9:0] engine$in_flight$0;
-    wire  [9:0] engine$in_flight$1;
+    wire  engine$drain_snap;
+    wire  engine$drained;
+    wire  [4:0] engine$events;
+    wire  [12:0] engine$quarantined;
     wire  engine$hold_valid;
     wire  [20:0] engine$hold_block;
     wire  [20:0] engine$busy_block;
@@ -296,7 +294,21 @@ module qp_table_scale (
     wire  engine$bvalid;
     wire  engine$bready;
     wire  [1:0] engine$bresp;
-    wire  [223:0] engine$counts;
+    wire  drain$clock;
+    wire  drain$rst;
+    wire  drain$req_fire$0;
+    wire  drain$req_fire$1;
+    wire  drain$rsp_fire$0;
+    wire  drain$rsp_fire$1;
+    wire  [9:0] drain$in_flight$0;
+    wire  [9:0] drain$in_flight$1;
+    wire  drain$snap;
+    wire  drain$drained;
+    wire  counters$clock;
+    wire  counters$rst;
+    wire  [4:0] counters$events;
+    wire  [12:0] counters$quarantined;
+    wire  [223:0] counters$counts;
     wire  miss$clock;
     wire  miss$rst;
     wire  [63:0] miss$state_base;
@@ -558,12 +570,10 @@ module qp_table_scale (
         .live_we(engine$live_we),
         .live_waddr(engine$live_waddr),
         .live_wdata(engine$live_wdata),
-        .req_fire$0(engine$req_fire$0),
-        .req_fire$1(engine$req_fire$1),
-        .rsp_fire$0(engine$rsp_fire$0),
-        .rsp_fire$1(engine$rsp_fire$1),
-        .in_flight$0(engine$in_flight$0),
-        .in_flight$1(engine$in_flight$1),
+        .drain_snap(engine$drain_snap),
+        .drained(engine$drained),
+        .events(engine$events),
+        .quarantined(engine$quarantined),
         .hold_valid(engine$hold_valid),
         .hold_block(engine$hold_block),
         .busy_block(engine$busy_block),
@@ -591,8 +601,26 @@ module qp_table_scale (
         .wlast(engine$wlast),
         .bvalid(engine$bvalid),
         .bready(engine$bready),
-        .bresp(engine$bresp),
-        .counts(engine$counts)
+        .bresp(engine$bresp)
+    );
+    qp_table_scale_drain drain(
+        .clock(drain$clock),
+        .rst(drain$rst),
+        .req_fire$0(drain$req_fire$0),
+        .req_fire$1(drain$req_fire$1),
+        .rsp_fire$0(drain$rsp_fire$0),
+        .rsp_fire$1(drain$rsp_fire$1),
+        .in_flight$0(drain$in_flight$0),
+        .in_flight$1(drain$in_flight$1),
+        .snap(drain$snap),
+        .drained(drain$drained)
+    );
+    qp_table_scale_counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .events(counters$events),
+        .quarantined(counters$quarantined),
+        .counts(counters$counts)
     );
     qp_table_scale_miss miss(
         .clock(miss$clock),
@@ -732,7 +760,15 @@ module qp_table_scale (
     assign regs$result_status = engine$result_status;
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
-    assign regs$cmd_counts = engine$counts;
+    assign drain$clock = clk;
+    assign drain$rst = rst;
+    assign counters$clock = clk;
+    assign counters$rst = rst;
+    assign drain$snap = engine$drain_snap;
+    assign engine$drained = drain$drained;
+    assign counters$events = engine$events;
+    assign counters$quarantined = engine$quarantined;
+    assign regs$cmd_counts = counters$counts;
     assign pipe_tx$clock = clk;
     assign pipe_tx$rst = rst;
     assign pipe_tx$init_done = engine$init_done;
@@ -775,9 +811,9 @@ module qp_table_scale (
     assign m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
     assign m_tx_rsp_status = pipe_tx$rsp_status;
     assign m_tx_rsp_addr = pipe_tx$rsp_addr[63:0];
-    assign engine$req_fire$0 = pipe_tx$req_fire;
-    assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    assign engine$in_flight$0 = pipe_tx$in_flight;
+    assign drain$req_fire$0 = pipe_tx$req_fire;
+    assign drain$rsp_fire$0 = pipe_tx$rsp_fire;
+    assign drain$in_flight$0 = pipe_tx$in_flight;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
     assign pipe_rx$rst = rst;
@@ -821,9 +857,9 @@ module qp_table_scale (
     assign m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
     assign m_rx_rsp_status = pipe_rx$rsp_status;
     assign m_rx_rsp_addr = pipe_rx$rsp_addr[63:0];
-    assign engine$req_fire$1 = pipe_rx$req_fire;
-    assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    assign engine$in_flight$1 = pipe_rx$in_flight;
+    assign drain$req_fire$1 = pipe_rx$req_fire;
+    assign drain$rsp_fire$1 = pipe_rx$rsp_fire;
+    assign drain$in_flight$1 = pipe_rx$in_flight;
     assign regs$port_counts$1 = pipe_rx$counts;
     assign engine$state_base = regs$state_base$0;
     assign engine$state_base_wr = regs$state_base_wr$0;
@@ -1086,6 +1122,395 @@ module qp_table_scale_arb_wait_q(d,q,clock);
     end
           
 endmodule // qp_table_scale_arb_wait_q
+
+
+module qp_table_scale_counters(clock,rst,events,quarantined,counts);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [4:0] events;
+    input wire  [12:0] quarantined;
+    output reg  [223:0] counts;
+    
+    // Stub signals
+    reg  reserved_r$d;
+    wire  reserved_r$q;
+    reg  reserved_r$clock;
+    reg  freed_r$d;
+    wire  freed_r$q;
+    reg  freed_r$clock;
+    reg  error_r$d;
+    wire  error_r$q;
+    reg  error_r$clock;
+    reg  full_r$d;
+    wire  full_r$q;
+    reg  full_r$clock;
+    reg  overflow_r$d;
+    wire  overflow_r$q;
+    reg  overflow_r$clock;
+    reg  [31:0] alloc_ok$d;
+    wire  [31:0] alloc_ok$q;
+    reg  alloc_ok$clock;
+    reg  [31:0] alloc_full$d;
+    wire  [31:0] alloc_full$q;
+    reg  alloc_full$clock;
+    reg  [31:0] free_ok$d;
+    wire  [31:0] free_ok$q;
+    reg  free_ok$clock;
+    reg  [31:0] cmd_error$d;
+    wire  [31:0] cmd_error$q;
+    reg  cmd_error$clock;
+    reg  [31:0] in_use$d;
+    wire  [31:0] in_use$q;
+    reg  in_use$clock;
+    reg  [31:0] q_overflow$d;
+    wire  [31:0] q_overflow$q;
+    reg  q_overflow$clock;
+    
+    // Local signals
+    reg  [223:0] counts_l;
+    
+    // Sub module instances
+    qp_table_scale_counters_reserved_r reserved_r(
+        .d(reserved_r$d),
+        .q(reserved_r$q),
+        .clock(reserved_r$clock)
+    );
+    qp_table_scale_counters_freed_r freed_r(
+        .d(freed_r$d),
+        .q(freed_r$q),
+        .clock(freed_r$clock)
+    );
+    qp_table_scale_counters_error_r error_r(
+        .d(error_r$d),
+        .q(error_r$q),
+        .clock(error_r$clock)
+    );
+    qp_table_scale_counters_full_r full_r(
+        .d(full_r$d),
+        .q(full_r$q),
+        .clock(full_r$clock)
+    );
+    qp_table_scale_counters_overflow_r overflow_r(
+        .d(overflow_r$d),
+        .q(overflow_r$q),
+        .clock(overflow_r$clock)
+    );
+    qp_table_scale_counters_alloc_ok alloc_ok(
+        .d(alloc_ok$d),
+        .q(alloc_ok$q),
+        .clock(alloc_ok$clock)
+    );
+    qp_table_scale_counters_alloc_full alloc_full(
+        .d(alloc_full$d),
+        .q(alloc_full$q),
+        .clock(alloc_full$clock)
+    );
+    qp_table_scale_counters_free_ok free_ok(
+        .d(free_ok$d),
+        .q(free_ok$q),
+        .clock(free_ok$clock)
+    );
+    qp_table_scale_counters_cmd_error cmd_error(
+        .d(cmd_error$d),
+        .q(cmd_error$q),
+        .clock(cmd_error$clock)
+    );
+    qp_table_scale_counters_in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    qp_table_scale_counters_q_overflow q_overflow(
+        .d(q_overflow$d),
+        .q(q_overflow$q),
+        .clock(q_overflow$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        reserved_r$clock = clock;
+        freed_r$clock = clock;
+        error_r$clock = clock;
+        full_r$clock = clock;
+        overflow_r$clock = clock;
+        alloc_ok$clock = clock;
+        alloc_full$clock = clock;
+        free_ok$clock = clock;
+        cmd_error$clock = clock;
+        in_use$clock = clock;
+        q_overflow$clock = clock;
+        reserved_r$d = reserved_r$q;
+        freed_r$d = freed_r$q;
+        error_r$d = error_r$q;
+        full_r$d = full_r$q;
+        overflow_r$d = overflow_r$q;
+        alloc_ok$d = alloc_ok$q;
+        alloc_full$d = alloc_full$q;
+        free_ok$d = free_ok$q;
+        cmd_error$d = cmd_error$q;
+        in_use$d = in_use$q;
+        q_overflow$d = q_overflow$q;
+        reserved_r$d = events[(64'h0)+:(1)];
+        freed_r$d = events[(64'h1)+:(1)];
+        error_r$d = events[(64'h2)+:(1)];
+        full_r$d = events[(64'h3)+:(1)];
+        overflow_r$d = events[(64'h4)+:(1)];
+        if (reserved_r$q) begin
+            alloc_ok$d = alloc_ok$q + 32'h1;
+        end
+        if (freed_r$q) begin
+            free_ok$d = free_ok$q + 32'h1;
+        end
+        if (reserved_r$q & ~freed_r$q) begin
+            in_use$d = in_use$q + 32'h1;
+        end
+        if (~reserved_r$q & freed_r$q) begin
+            in_use$d = in_use$q - 32'h1;
+        end
+        if (error_r$q) begin
+            cmd_error$d = cmd_error$q + 32'h1;
+        end
+        if (full_r$q) begin
+            alloc_full$d = alloc_full$q + 32'h1;
+        end
+        if (overflow_r$q) begin
+            q_overflow$d = q_overflow$q + 32'h1;
+        end
+        counts_l[(64'h0)+:(32)] = alloc_ok$q;
+        counts_l[(64'h20)+:(32)] = alloc_full$q;
+        counts_l[(64'h40)+:(32)] = free_ok$q;
+        counts_l[(64'h60)+:(32)] = cmd_error$q;
+        counts_l[(64'h80)+:(32)] = in_use$q;
+        counts_l[(64'ha0)+:(32)] = q_overflow$q;
+        counts_l[(64'hc0)+:(32)] = ((quarantined) & 32'hffffffff);
+        counts = counts_l;
+        if (rst) begin
+            reserved_r$d = 1'b0;
+            freed_r$d = 1'b0;
+            error_r$d = 1'b0;
+            full_r$d = 1'b0;
+            overflow_r$d = 1'b0;
+            alloc_ok$d = 32'h0;
+            alloc_full$d = 32'h0;
+            free_ok$d = 32'h0;
+            cmd_error$d = 32'h0;
+            in_use$d = 32'h0;
+            q_overflow$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_scale_counters
+
+
+module qp_table_scale_counters_alloc_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_alloc_full
+
+
+module qp_table_scale_counters_alloc_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_alloc_ok
+
+
+module qp_table_scale_counters_cmd_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_cmd_error
+
+
+module qp_table_scale_counters_error_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_error_r
+
+
+module qp_table_scale_counters_free_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_free_ok
+
+
+module qp_table_scale_counters_freed_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_freed_r
+
+
+module qp_table_scale_counters_full_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_full_r
+
+
+module qp_table_scale_counters_in_use(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_in_use
+
+
+module qp_table_scale_counters_overflow_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_overflow_r
+
+
+module qp_table_scale_counters_q_overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_q_overflow
+
+
+module qp_table_scale_counters_reserved_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_counters_reserved_r
 
 
 module qp_table_scale_cw(clock,rst,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,inv_valid,inv_line,inv_done,tag_we,tag_line,tag_valid,tag_block,data_we,data_row,data,swept);
@@ -1492,7 +1917,373 @@ module qp_table_scale_cw_swept_q(d,q,clock);
 endmodule // qp_table_scale_cw_swept_q
 
 
-module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp,counts);
+module qp_table_scale_drain(clock,rst,req_fire$0,req_fire$1,rsp_fire$0,rsp_fire$1,in_flight$0,in_flight$1,snap,drained);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  req_fire$0;
+    input wire  req_fire$1;
+    input wire  rsp_fire$0;
+    input wire  rsp_fire$1;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
+    input wire  snap;
+    output reg  drained;
+    
+    // Stub signals
+    reg  [9:0] count$0$d;
+    wire  [9:0] count$0$q;
+    reg  count$0$clock;
+    reg  [9:0] count$1$d;
+    wire  [9:0] count$1$q;
+    reg  count$1$clock;
+    reg  zero$0$d;
+    wire  zero$0$q;
+    reg  zero$0$clock;
+    reg  zero$1$d;
+    wire  zero$1$q;
+    reg  zero$1$clock;
+    reg  req_fire_r$0$d;
+    wire  req_fire_r$0$q;
+    reg  req_fire_r$0$clock;
+    reg  req_fire_r$1$d;
+    wire  req_fire_r$1$q;
+    reg  req_fire_r$1$clock;
+    reg  rsp_fire_r$0$d;
+    wire  rsp_fire_r$0$q;
+    reg  rsp_fire_r$0$clock;
+    reg  rsp_fire_r$1$d;
+    wire  rsp_fire_r$1$q;
+    reg  rsp_fire_r$1$clock;
+    reg  [9:0] in_flight_r$0$d;
+    wire  [9:0] in_flight_r$0$q;
+    reg  in_flight_r$0$clock;
+    reg  [9:0] in_flight_r$1$d;
+    wire  [9:0] in_flight_r$1$q;
+    reg  in_flight_r$1$clock;
+    
+    // Local signals
+    reg  all_zero;
+    
+    // Sub module instances
+    qp_table_scale_drain_count_0 count_0(
+        .d(count$0$d),
+        .q(count$0$q),
+        .clock(count$0$clock)
+    );
+    qp_table_scale_drain_count_1 count_1(
+        .d(count$1$d),
+        .q(count$1$q),
+        .clock(count$1$clock)
+    );
+    qp_table_scale_drain_zero_0 zero_0(
+        .d(zero$0$d),
+        .q(zero$0$q),
+        .clock(zero$0$clock)
+    );
+    qp_table_scale_drain_zero_1 zero_1(
+        .d(zero$1$d),
+        .q(zero$1$q),
+        .clock(zero$1$clock)
+    );
+    qp_table_scale_drain_req_fire_r_0 req_fire_r_0(
+        .d(req_fire_r$0$d),
+        .q(req_fire_r$0$q),
+        .clock(req_fire_r$0$clock)
+    );
+    qp_table_scale_drain_req_fire_r_1 req_fire_r_1(
+        .d(req_fire_r$1$d),
+        .q(req_fire_r$1$q),
+        .clock(req_fire_r$1$clock)
+    );
+    qp_table_scale_drain_rsp_fire_r_0 rsp_fire_r_0(
+        .d(rsp_fire_r$0$d),
+        .q(rsp_fire_r$0$q),
+        .clock(rsp_fire_r$0$clock)
+    );
+    qp_table_scale_drain_rsp_fire_r_1 rsp_fire_r_1(
+        .d(rsp_fire_r$1$d),
+        .q(rsp_fire_r$1$q),
+        .clock(rsp_fire_r$1$clock)
+    );
+    qp_table_scale_drain_in_flight_r_0 in_flight_r_0(
+        .d(in_flight_r$0$d),
+        .q(in_flight_r$0$q),
+        .clock(in_flight_r$0$clock)
+    );
+    qp_table_scale_drain_in_flight_r_1 in_flight_r_1(
+        .d(in_flight_r$1$d),
+        .q(in_flight_r$1$q),
+        .clock(in_flight_r$1$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        all_zero = 1'b1;
+        count$0$clock = clock;
+        zero$0$clock = clock;
+        req_fire_r$0$clock = clock;
+        rsp_fire_r$0$clock = clock;
+        in_flight_r$0$clock = clock;
+        req_fire_r$0$d = req_fire$0;
+        rsp_fire_r$0$d = rsp_fire$0;
+        in_flight_r$0$d = in_flight$0;
+        count$0$d = count$0$q;
+        zero$0$d = zero$0$q;
+        if (snap) begin
+            count$0$d = in_flight_r$0$q;
+            zero$0$d = ~|in_flight_r$0$q;
+            if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q + 32'h1;
+                zero$0$d = 1'b0;
+            end
+            if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q - 32'h1;
+                zero$0$d = in_flight_r$0$q == 32'h1;
+            end
+        end
+        else if (|count$0$q & rsp_fire_r$0$q) begin
+            count$0$d = count$0$q - 32'h1;
+            zero$0$d = count$0$q == 32'h1;
+        end
+        if (~zero$0$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$0$d = 32'h0;
+            zero$0$d = 1'b1;
+        end
+        count$1$clock = clock;
+        zero$1$clock = clock;
+        req_fire_r$1$clock = clock;
+        rsp_fire_r$1$clock = clock;
+        in_flight_r$1$clock = clock;
+        req_fire_r$1$d = req_fire$1;
+        rsp_fire_r$1$d = rsp_fire$1;
+        in_flight_r$1$d = in_flight$1;
+        count$1$d = count$1$q;
+        zero$1$d = zero$1$q;
+        if (snap) begin
+            count$1$d = in_flight_r$1$q;
+            zero$1$d = ~|in_flight_r$1$q;
+            if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q + 32'h1;
+                zero$1$d = 1'b0;
+            end
+            if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q - 32'h1;
+                zero$1$d = in_flight_r$1$q == 32'h1;
+            end
+        end
+        else if (|count$1$q & rsp_fire_r$1$q) begin
+            count$1$d = count$1$q - 32'h1;
+            zero$1$d = count$1$q == 32'h1;
+        end
+        if (~zero$1$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$1$d = 32'h0;
+            zero$1$d = 1'b1;
+        end
+        drained = all_zero;
+    end
+    
+endmodule // qp_table_scale_drain
+
+
+module qp_table_scale_drain_count_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_count_0
+
+
+module qp_table_scale_drain_count_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_count_1
+
+
+module qp_table_scale_drain_in_flight_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_in_flight_r_0
+
+
+module qp_table_scale_drain_in_flight_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_in_flight_r_1
+
+
+module qp_table_scale_drain_req_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_req_fire_r_0
+
+
+module qp_table_scale_drain_req_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_req_fire_r_1
+
+
+module qp_table_scale_drain_rsp_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_rsp_fire_r_0
+
+
+module qp_table_scale_drain_rsp_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_rsp_fire_r_1
+
+
+module qp_table_scale_drain_zero_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_zero_0
+
+
+module qp_table_scale_drain_zero_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_drain_zero_1
+
+
+module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,drain_snap,drained,events,quarantined,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
     
     // Module arguments
     input wire  clock;
@@ -1511,12 +2302,10 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     output reg  live_we;
     output reg  [20:0] live_waddr;
     output reg  live_wdata;
-    input wire  req_fire$0;
-    input wire  req_fire$1;
-    input wire  rsp_fire$0;
-    input wire  rsp_fire$1;
-    input wire  [9:0] in_flight$0;
-    input wire  [9:0] in_flight$1;
+    output reg  drain_snap;
+    input wire  drained;
+    output reg  [4:0] events;
+    output reg  [12:0] quarantined;
     output reg  hold_valid;
     output reg  [20:0] hold_block;
     output reg  [20:0] busy_block;
@@ -1545,7 +2334,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     input wire  bvalid;
     output reg  bready;
     input wire  [1:0] bresp;
-    output reg  [223:0] counts;
     
     // Constant declarations
     localparam  wr_extra = 2'b11;
@@ -1652,9 +2440,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam  first_block = 21'h0;
     localparam  reuse_lowest = 1'b0;
     localparam  q_on = 1'b0;
-    localparam  q_cycles_m1 = 48'h0;
-    localparam  q_depth = 13'b1000000;
-    localparam  q_last = 12'h3f;
     localparam  block_bits = 5'b110;
     localparam  words_m1 = 9'b111111;
     localparam  word_shift = 5'b1;
@@ -1757,12 +2542,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  written$write_enable;
     reg  [23:0] written$write_address;
     reg  [1:0] written$write_data;
-    reg  qram$clock;
-    reg  [23:0] qram$read_address;
-    wire  [71:0] qram$read_data;
-    reg  qram$write_enable;
-    reg  [23:0] qram$write_address;
-    reg  [71:0] qram$write_data;
     reg  writer$clock;
     reg  writer$rst;
     reg  writer$req_valid;
@@ -1786,6 +2565,16 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  writer$bvalid;
     wire  writer$bready;
     reg  [1:0] writer$bresp;
+    reg  quar$clock;
+    reg  quar$rst;
+    reg  [47:0] quar$now;
+    reg  quar$push;
+    reg  [23:0] quar$push_index;
+    reg  quar$pop;
+    wire  [23:0] quar$head_index;
+    wire  quar$due;
+    wire  quar$full;
+    wire  [12:0] quar$count;
     reg  [5:0] state$d;
     wire  [5:0] state$q;
     reg  state$clock;
@@ -2095,74 +2884,13 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  [23:0] map_index_q$d;
     wire  [23:0] map_index_q$q;
     reg  map_index_q$clock;
-    reg  [11:0] q_wr$d;
-    wire  [11:0] q_wr$q;
-    reg  q_wr$clock;
-    reg  [11:0] q_rd$d;
-    wire  [11:0] q_rd$q;
-    reg  q_rd$clock;
-    reg  [12:0] q_count$d;
-    wire  [12:0] q_count$q;
-    reg  q_count$clock;
-    reg  [31:0] q_overflow$d;
-    wire  [31:0] q_overflow$q;
-    reg  q_overflow$clock;
-    reg  [9:0] drain$0$d;
-    wire  [9:0] drain$0$q;
-    reg  drain$0$clock;
-    reg  [9:0] drain$1$d;
-    wire  [9:0] drain$1$q;
-    reg  drain$1$clock;
-    reg  drain_zero$0$d;
-    wire  drain_zero$0$q;
-    reg  drain_zero$0$clock;
-    reg  drain_zero$1$d;
-    wire  drain_zero$1$q;
-    reg  drain_zero$1$clock;
-    reg  req_fire_r$0$d;
-    wire  req_fire_r$0$q;
-    reg  req_fire_r$0$clock;
-    reg  req_fire_r$1$d;
-    wire  req_fire_r$1$q;
-    reg  req_fire_r$1$clock;
-    reg  rsp_fire_r$0$d;
-    wire  rsp_fire_r$0$q;
-    reg  rsp_fire_r$0$clock;
-    reg  rsp_fire_r$1$d;
-    wire  rsp_fire_r$1$q;
-    reg  rsp_fire_r$1$clock;
-    reg  [9:0] in_flight_r$0$d;
-    wire  [9:0] in_flight_r$0$q;
-    reg  in_flight_r$0$clock;
-    reg  [9:0] in_flight_r$1$d;
-    wire  [9:0] in_flight_r$1$q;
-    reg  in_flight_r$1$clock;
-    reg  [31:0] alloc_ok$d;
-    wire  [31:0] alloc_ok$q;
-    reg  alloc_ok$clock;
-    reg  [31:0] alloc_full$d;
-    wire  [31:0] alloc_full$q;
-    reg  alloc_full$clock;
-    reg  [31:0] free_ok$d;
-    wire  [31:0] free_ok$q;
-    reg  free_ok$clock;
-    reg  [31:0] cmd_error$d;
-    wire  [31:0] cmd_error$q;
-    reg  cmd_error$clock;
-    reg  [31:0] in_use$d;
-    wire  [31:0] in_use$q;
-    reg  in_use$clock;
     
     // Local signals
-    reg  [223:0] counts_l;
+    reg  [4:0] ev;
+    reg  q_push;
+    reg  q_pop;
     reg  [23:0] index;
     reg  [23:0] gen;
-    reg  [71:0] qhead;
-    reg  [23:0] q_head_qpn;
-    reg  q_due;
-    reg  [11:0] q_wr_next;
-    reg  [11:0] q_rd_next;
-    reg  drained;
     reg  [63:0] block_addr;
     reg  [31:0] word_v;
     reg  [31:0] unit_v;
@@ -2190,7 +2918,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  map_op_valid;
     reg  [1:0] map_cmd;
     reg  [23:0] map_op_index;
-    reg  snap;
     reg  [255:0] t_onehot;
     reg  [8:0] start_w;
     reg  [255:0] cand;
@@ -2248,14 +2975,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .write_address(written$write_address),
         .write_data(written$write_data)
     );
-    qp_table_scale_engine_qram qram(
-        .clock(qram$clock),
-        .read_address(qram$read_address),
-        .read_data(qram$read_data),
-        .write_enable(qram$write_enable),
-        .write_address(qram$write_address),
-        .write_data(qram$write_data)
-    );
     qp_table_scale_engine_writer writer(
         .clock(writer$clock),
         .rst(writer$rst),
@@ -2280,6 +2999,18 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .bvalid(writer$bvalid),
         .bready(writer$bready),
         .bresp(writer$bresp)
+    );
+    qp_table_scale_engine_quar quar(
+        .clock(quar$clock),
+        .rst(quar$rst),
+        .now(quar$now),
+        .push(quar$push),
+        .push_index(quar$push_index),
+        .pop(quar$pop),
+        .head_index(quar$head_index),
+        .due(quar$due),
+        .full(quar$full),
+        .count(quar$count)
     );
     qp_table_scale_engine_state state(
         .d(state$d),
@@ -2794,101 +3525,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(map_index_q$q),
         .clock(map_index_q$clock)
     );
-    qp_table_scale_engine_q_wr q_wr(
-        .d(q_wr$d),
-        .q(q_wr$q),
-        .clock(q_wr$clock)
-    );
-    qp_table_scale_engine_q_rd q_rd(
-        .d(q_rd$d),
-        .q(q_rd$q),
-        .clock(q_rd$clock)
-    );
-    qp_table_scale_engine_q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    qp_table_scale_engine_q_overflow q_overflow(
-        .d(q_overflow$d),
-        .q(q_overflow$q),
-        .clock(q_overflow$clock)
-    );
-    qp_table_scale_engine_drain_0 drain_0(
-        .d(drain$0$d),
-        .q(drain$0$q),
-        .clock(drain$0$clock)
-    );
-    qp_table_scale_engine_drain_1 drain_1(
-        .d(drain$1$d),
-        .q(drain$1$q),
-        .clock(drain$1$clock)
-    );
-    qp_table_scale_engine_drain_zero_0 drain_zero_0(
-        .d(drain_zero$0$d),
-        .q(drain_zero$0$q),
-        .clock(drain_zero$0$clock)
-    );
-    qp_table_scale_engine_drain_zero_1 drain_zero_1(
-        .d(drain_zero$1$d),
-        .q(drain_zero$1$q),
-        .clock(drain_zero$1$clock)
-    );
-    qp_table_scale_engine_req_fire_r_0 req_fire_r_0(
-        .d(req_fire_r$0$d),
-        .q(req_fire_r$0$q),
-        .clock(req_fire_r$0$clock)
-    );
-    qp_table_scale_engine_req_fire_r_1 req_fire_r_1(
-        .d(req_fire_r$1$d),
-        .q(req_fire_r$1$q),
-        .clock(req_fire_r$1$clock)
-    );
-    qp_table_scale_engine_rsp_fire_r_0 rsp_fire_r_0(
-        .d(rsp_fire_r$0$d),
-        .q(rsp_fire_r$0$q),
-        .clock(rsp_fire_r$0$clock)
-    );
-    qp_table_scale_engine_rsp_fire_r_1 rsp_fire_r_1(
-        .d(rsp_fire_r$1$d),
-        .q(rsp_fire_r$1$q),
-        .clock(rsp_fire_r$1$clock)
-    );
-    qp_table_scale_engine_in_flight_r_0 in_flight_r_0(
-        .d(in_flight_r$0$d),
-        .q(in_flight_r$0$q),
-        .clock(in_flight_r$0$clock)
-    );
-    qp_table_scale_engine_in_flight_r_1 in_flight_r_1(
-        .d(in_flight_r$1$d),
-        .q(in_flight_r$1$q),
-        .clock(in_flight_r$1$clock)
-    );
-    qp_table_scale_engine_alloc_ok alloc_ok(
-        .d(alloc_ok$d),
-        .q(alloc_ok$q),
-        .clock(alloc_ok$clock)
-    );
-    qp_table_scale_engine_alloc_full alloc_full(
-        .d(alloc_full$d),
-        .q(alloc_full$q),
-        .clock(alloc_full$clock)
-    );
-    qp_table_scale_engine_free_ok free_ok(
-        .d(free_ok$d),
-        .q(free_ok$q),
-        .clock(free_ok$clock)
-    );
-    qp_table_scale_engine_cmd_error cmd_error(
-        .d(cmd_error$d),
-        .q(cmd_error$q),
-        .clock(cmd_error$clock)
-    );
-    qp_table_scale_engine_in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -2943,15 +3579,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map_valid_q$clock = clock;
         map_cmd_q$clock = clock;
         map_index_q$clock = clock;
-        q_wr$clock = clock;
-        q_rd$clock = clock;
-        q_count$clock = clock;
-        q_overflow$clock = clock;
-        alloc_ok$clock = clock;
-        alloc_full$clock = clock;
-        free_ok$clock = clock;
-        cmd_error$clock = clock;
-        in_use$clock = clock;
         cb_valid$clock = clock;
         cb_block$clock = clock;
         cb_written$clock = clock;
@@ -3049,15 +3676,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map_valid_q$d = map_valid_q$q;
         map_cmd_q$d = map_cmd_q$q;
         map_index_q$d = map_index_q$q;
-        q_wr$d = q_wr$q;
-        q_rd$d = q_rd$q;
-        q_count$d = q_count$q;
-        q_overflow$d = q_overflow$q;
-        alloc_ok$d = alloc_ok$q;
-        alloc_full$d = alloc_full$q;
-        free_ok$d = free_ok$q;
-        cmd_error$d = cmd_error$q;
-        in_use$d = in_use$q;
         cb_valid$d = cb_valid$q;
         cb_block$d = cb_block$q;
         cb_written$d = cb_written$q;
@@ -3115,7 +3733,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map$clock = clock;
         map$rst = rst;
         written$clock = clock;
-        qram$clock = clock;
         writer$clock = clock;
         writer$rst = rst;
         awvalid = writer$awvalid;
@@ -3151,70 +3768,15 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             wr_fin$d = 1'b1;
             wr_ferr$d = writer$error;
         end
-        drain$0$clock = clock;
-        drain$0$d = drain$0$q;
-        drain_zero$0$clock = clock;
-        drain_zero$0$d = drain_zero$0$q;
-        req_fire_r$0$clock = clock;
-        rsp_fire_r$0$clock = clock;
-        in_flight_r$0$clock = clock;
-        req_fire_r$0$d = req_fire$0;
-        rsp_fire_r$0$d = rsp_fire$0;
-        in_flight_r$0$d = in_flight$0;
-        drain$1$clock = clock;
-        drain$1$d = drain$1$q;
-        drain_zero$1$clock = clock;
-        drain_zero$1$d = drain_zero$1$q;
-        req_fire_r$1$clock = clock;
-        rsp_fire_r$1$clock = clock;
-        in_flight_r$1$clock = clock;
-        req_fire_r$1$d = req_fire$1;
-        rsp_fire_r$1$d = rsp_fire$1;
-        in_flight_r$1$d = in_flight$1;
-        snap = (state$q == MemState$PreB) | (state$q == MemState$FreeB);
-        if (snap) begin
-            drain$0$d = in_flight_r$0$q;
-            drain_zero$0$d = ~|in_flight_r$0$q;
-            if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
-                drain$0$d = in_flight_r$0$q + 32'h1;
-                drain_zero$0$d = 1'b0;
-            end
-            if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
-                drain$0$d = in_flight_r$0$q - 32'h1;
-                drain_zero$0$d = in_flight_r$0$q == 32'h1;
-            end
-        end
-        else if (|drain$0$q & rsp_fire_r$0$q) begin
-            drain$0$d = drain$0$q - 32'h1;
-            if (drain$0$q == 32'h1) begin
-                drain_zero$0$d = 1'b1;
-            end
-        end
-        if (snap) begin
-            drain$1$d = in_flight_r$1$q;
-            drain_zero$1$d = ~|in_flight_r$1$q;
-            if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
-                drain$1$d = in_flight_r$1$q + 32'h1;
-                drain_zero$1$d = 1'b0;
-            end
-            if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
-                drain$1$d = in_flight_r$1$q - 32'h1;
-                drain_zero$1$d = in_flight_r$1$q == 32'h1;
-            end
-        end
-        else if (|drain$1$q & rsp_fire_r$1$q) begin
-            drain$1$d = drain$1$q - 32'h1;
-            if (drain$1$q == 32'h1) begin
-                drain_zero$1$d = 1'b1;
-            end
-        end
-        drained = 1'b1;
-        if (~drain_zero$0$q) begin
-            drained = 1'b0;
-        end
-        if (~drain_zero$1$q) begin
-            drained = 1'b0;
-        end
+        ev[(64'h0)+:(1)] = 1'b0;
+        ev[(64'h1)+:(1)] = 1'b0;
+        ev[(64'h2)+:(1)] = 1'b0;
+        ev[(64'h3)+:(1)] = 1'b0;
+        ev[(64'h4)+:(1)] = 1'b0;
+        q_push = 1'b0;
+        q_pop = 1'b0;
+        quarantined = quar$count;
+        drain_snap = (state$q == MemState$PreB) | (state$q == MemState$FreeB);
         cmd_done = state$q == MemState$Done;
         init_done = init_done_q$q;
         result_status = status_q$q;
@@ -3232,31 +3794,12 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         live_waddr = live_waddr_q$q;
         live_wdata = live_wdata_q$q;
         live_we_q$d = 1'b0;
-        counts_l[(64'h0)+:(32)] = alloc_ok$q;
-        counts_l[(64'h20)+:(32)] = alloc_full$q;
-        counts_l[(64'h40)+:(32)] = free_ok$q;
-        counts_l[(64'h60)+:(32)] = cmd_error$q;
-        counts_l[(64'h80)+:(32)] = in_use$q;
-        counts_l[(64'ha0)+:(32)] = q_overflow$q;
-        counts_l[(64'hc0)+:(32)] = ((q_count$q) & 32'hffffffff);
-        counts = counts_l;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
-        qram$read_address = ((q_rd$q) & 24'hffffff);
-        qram$write_address = ((q_wr$q) & 24'hffffff);
-        qram$write_enable = 1'b0;
-        qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((qpn$q) & 72'hffffffffffffffffff);
-        qhead = qram$read_data;
-        q_head_qpn = qhead[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead[(32'h18)+:(48)]) > q_cycles_m1;
-        q_wr_next = q_wr$q + 32'h1;
-        if (q_wr$q == q_last) begin
-            q_wr_next = 32'h0;
-        end
-        q_rd_next = q_rd$q + 32'h1;
-        if (q_rd$q == q_last) begin
-            q_rd_next = 32'h0;
-        end
+        quar$clock = clock;
+        quar$rst = rst;
+        quar$now = time_q$q;
+        quar$push_index = index;
         pf_sel = (state$q == MemState$PfWr1) | (state$q == MemState$PfWr2) | (state$q == MemState$PfWr3) | pf_inflight$q;
         ablk = blk$q;
         if (pf_sel) begin
@@ -3831,11 +4374,11 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     rel$d = 1'b0;
                     rel_overflow$d = 1'b0;
                     state$d = MemState$Decode;
-                    if (q_on & |q_count$q & q_due) begin
+                    if (quar$due) begin
                         rel$d = 1'b1;
                         n_known$d = 1'b0;
-                        blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
-                        tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
+                        blk$d = ((quar$head_index >> block_bits) & 21'h1fffff);
+                        tw$d = ((quar$head_index & ((words_m1) & 24'hffffff)) & 9'h1ff);
                         tw_known$d = 1'b1;
                         state$d = MemState$LookA;
                     end
@@ -3850,7 +4393,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     state$d = MemState$Acquire;
                     if ((((index) & 25'h1ffffff) >= max_qps) & ((op$q == ops$alloc_at) | (op$q == ops$publish) | (op$q == ops$free))) begin
                         pending_status$d = res$out_of_range;
-                        cmd_error$d = cmd_error$q + 32'h1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         state$d = MemState$Done;
                     end
                     if (op$q == ops$alloc) begin
@@ -3886,7 +4429,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     end
                     if ((op$q < ops$alloc) | (op$q > ops$last)) begin
                         pending_status$d = res$bad_cmd;
-                        cmd_error$d = cmd_error$q + 32'h1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         state$d = MemState$Done;
                     end
                 end
@@ -3902,7 +4445,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                         else begin
                             pending_status$d = res$full;
-                            alloc_full$d = alloc_full$q + 32'h1;
+                            ev[(64'h3)+:(1)] = 1'b1;
                             state$d = MemState$Done;
                         end
                     end
@@ -4065,7 +4608,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     end
                     else if (other_q$q) begin
                         pending_status$d = res$full;
-                        alloc_full$d = alloc_full$q + 32'h1;
+                        ev[(64'h3)+:(1)] = 1'b1;
                         state$d = MemState$Finish;
                     end
                     else if (~pf_busy$q) begin
@@ -4119,7 +4662,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         new_word$d = (((gen) & 32'hffffffff) << 32'h2) | 32'h1;
                         if (t_state != 32'h0) begin
                             pending_status$d = res$bad_state;
-                            cmd_error$d = cmd_error$q + 32'h1;
+                            ev[(64'h2)+:(1)] = 1'b1;
                             state$d = MemState$Finish;
                         end
                     end
@@ -4127,7 +4670,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         new_word$d = (((t_gen) & 32'hffffffff) << 32'h2) | 32'h2;
                         if ((t_state != 32'h1) | (t_gen != gen)) begin
                             pending_status$d = res$bad_state;
-                            cmd_error$d = cmd_error$q + 32'h1;
+                            ev[(64'h2)+:(1)] = 1'b1;
                             state$d = MemState$Finish;
                         end
                     end
@@ -4138,7 +4681,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         end
                         if (~((t_state == 32'h1) | (t_state == 32'h2)) | (t_gen != gen)) begin
                             pending_status$d = res$bad_state;
-                            cmd_error$d = cmd_error$q + 32'h1;
+                            ev[(64'h2)+:(1)] = 1'b1;
                             state$d = MemState$Finish;
                         end
                     end
@@ -4252,8 +4795,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     state$d = MemState$Finish;
                     if (rel$q) begin
                         if (~rel_overflow$q) begin
-                            q_rd$d = q_rd_next;
-                            q_count$d = q_count$q - 32'h1;
+                            q_pop = 1'b1;
                         end
                         if (t_ge_first$q) begin
                             map_op_valid = 1'b1;
@@ -4265,8 +4807,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         live_we_q$d = 1'b1;
                         live_waddr_q$d = blk$q;
                         live_wdata_q$d = 1'b1;
-                        alloc_ok$d = alloc_ok$q + 32'h1;
-                        in_use$d = in_use$q + 32'h1;
+                        ev[(64'h0)+:(1)] = 1'b1;
                         if (op$q == ops$alloc) begin
                             n_known$d = 1'b1;
                             n_wrap$d = 1'b0;
@@ -4345,8 +4886,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     if (drained) begin
                         state$d = MemState$Push;
                         if (~q_on) begin
-                            free_ok$d = free_ok$q + 32'h1;
-                            in_use$d = in_use$q - 32'h1;
+                            ev[(64'h1)+:(1)] = 1'b1;
                             state$d = MemState$Done;
                             if (t_ge_first$q) begin
                                 map_op_valid = 1'b1;
@@ -4354,16 +4894,15 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                                 state$d = MemState$PoolWait;
                             end
                         end
-                        else if (q_count$q == q_depth) begin
-                            q_overflow$d = q_overflow$q + 32'h1;
-                            q_rd$d = q_rd_next;
-                            q_count$d = q_count$q - 32'h1;
+                        else if (quar$full) begin
+                            ev[(64'h4)+:(1)] = 1'b1;
+                            q_pop = 1'b1;
                             tw_known$d = 1'b1;
                             rel$d = 1'b1;
                             rel_overflow$d = 1'b1;
                             n_known$d = 1'b0;
-                            blk$d = (((q_head_qpn & index_mask) >> block_bits) & 21'h1fffff);
-                            tw$d = ((q_head_qpn & ((words_m1) & 24'hffffff)) & 9'h1ff);
+                            blk$d = ((quar$head_index >> block_bits) & 21'h1fffff);
+                            tw$d = ((quar$head_index & ((words_m1) & 24'hffffff)) & 9'h1ff);
                             state$d = MemState$LookA;
                         end
                     end
@@ -4371,11 +4910,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             MemState$Push:
                 begin
                     pending_status$d = res$ok;
-                    qram$write_enable = 1'b1;
-                    q_wr$d = q_wr_next;
-                    q_count$d = q_count$q + 32'h1;
-                    free_ok$d = free_ok$q + 32'h1;
-                    in_use$d = in_use$q - 32'h1;
+                    q_push = 1'b1;
+                    ev[(64'h1)+:(1)] = 1'b1;
                     state$d = MemState$Done;
                 end
             MemState$PoolWait:
@@ -4491,6 +5027,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map$op_valid = map_valid_q$q;
         map$op = map_cmd_q$q;
         map$op_index = map_index_q$q;
+        quar$push = q_push;
+        quar$pop = q_pop;
+        events = ev;
         if (rst) begin
             state$d = MemState$Init;
             moved$d = 1'b0;
@@ -4518,19 +5057,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
-            alloc_ok$d = 32'h0;
-            alloc_full$d = 32'h0;
-            free_ok$d = 32'h0;
-            cmd_error$d = 32'h0;
-            in_use$d = 32'h0;
-            q_wr$d = 32'h0;
-            q_rd$d = 32'h0;
-            q_count$d = 32'h0;
-            q_overflow$d = 32'h0;
-            drain$0$d = 32'h0;
-            drain_zero$0$d = 1'b1;
-            drain$1$d = 32'h0;
-            drain_zero$1$d = 1'b1;
         end
         alloc_m$d = alloc_m$d & words_all;
         live_m$d = live_m$d & words_all;
@@ -4562,25 +5088,6 @@ module qp_table_scale_engine_ablk_pf(d,q,clock);
 endmodule // qp_table_scale_engine_ablk_pf
 
 
-module qp_table_scale_engine_alloc_full(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_alloc_full
-
-
 module qp_table_scale_engine_alloc_m(d,q,clock);
     
     // Module arguments
@@ -4598,25 +5105,6 @@ module qp_table_scale_engine_alloc_m(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_alloc_m
-
-
-module qp_table_scale_engine_alloc_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_alloc_ok
 
 
 module qp_table_scale_engine_ar_q(d,q,clock);
@@ -4908,25 +5396,6 @@ module qp_table_scale_engine_clr_issued(d,q,clock);
 endmodule // qp_table_scale_engine_clr_issued
 
 
-module qp_table_scale_engine_cmd_error(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_cmd_error
-
-
 module qp_table_scale_engine_cur_tail_q(d,q,clock);
     
     // Module arguments
@@ -4982,101 +5451,6 @@ module qp_table_scale_engine_dirty(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_dirty
-
-
-module qp_table_scale_engine_drain_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_drain_0
-
-
-module qp_table_scale_engine_drain_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_drain_1
-
-
-module qp_table_scale_engine_drain_zero_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_drain_zero_0
-
-
-module qp_table_scale_engine_drain_zero_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_drain_zero_1
-
-
-module qp_table_scale_engine_free_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_free_ok
 
 
 module qp_table_scale_engine_from_q(d,q,clock);
@@ -5229,63 +5603,6 @@ module qp_table_scale_engine_hold_wait(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_hold_wait
-
-
-module qp_table_scale_engine_in_flight_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_in_flight_r_0
-
-
-module qp_table_scale_engine_in_flight_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_in_flight_r_1
-
-
-module qp_table_scale_engine_in_use(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_in_use
 
 
 module qp_table_scale_engine_init_done_q(d,q,clock);
@@ -8680,82 +8997,6 @@ module qp_table_scale_engine_pw(d,q,clock);
 endmodule // qp_table_scale_engine_pw
 
 
-module qp_table_scale_engine_q_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_q_count
-
-
-module qp_table_scale_engine_q_overflow(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_q_overflow
-
-
-module qp_table_scale_engine_q_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_q_rd
-
-
-module qp_table_scale_engine_q_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_q_wr
-
-
 module qp_table_scale_engine_qpn(d,q,clock);
     
     // Module arguments
@@ -8794,7 +9035,174 @@ module qp_table_scale_engine_qpn_q(d,q,clock);
 endmodule // qp_table_scale_engine_qpn_q
 
 
-module qp_table_scale_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_scale_engine_quar(clock,rst,now,push,push_index,pop,head_index,due,full,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [47:0] now;
+    input wire  push;
+    input wire  [23:0] push_index;
+    input wire  pop;
+    output reg  [23:0] head_index;
+    output reg  due;
+    output reg  full;
+    output reg  [12:0] count;
+    
+    // Constant declarations
+    localparam  on = 1'b0;
+    localparam  cycles_m1 = 48'h0;
+    localparam  depth = 13'b1000000;
+    localparam  last = 12'h3f;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [71:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [71:0] ram$write_data;
+    reg  [11:0] wr$d;
+    wire  [11:0] wr$q;
+    reg  wr$clock;
+    reg  [11:0] rd$d;
+    wire  [11:0] rd$q;
+    reg  rd$clock;
+    reg  [12:0] cnt$d;
+    wire  [12:0] cnt$q;
+    reg  cnt$clock;
+    reg  full_q$d;
+    wire  full_q$q;
+    reg  full_q$clock;
+    
+    // Local signals
+    reg  [71:0] head;
+    reg  [11:0] wr_next;
+    reg  [11:0] rd_next;
+    reg  [12:0] cnt_next;
+    
+    // Sub module instances
+    qp_table_scale_engine_quar_ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_scale_engine_quar_wr wr(
+        .d(wr$d),
+        .q(wr$q),
+        .clock(wr$clock)
+    );
+    qp_table_scale_engine_quar_rd rd(
+        .d(rd$d),
+        .q(rd$q),
+        .clock(rd$clock)
+    );
+    qp_table_scale_engine_quar_cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    qp_table_scale_engine_quar_full_q full_q(
+        .d(full_q$d),
+        .q(full_q$q),
+        .clock(full_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wr$clock = clock;
+        rd$clock = clock;
+        cnt$clock = clock;
+        full_q$clock = clock;
+        wr$d = wr$q;
+        rd$d = rd$q;
+        cnt$d = cnt$q;
+        full_q$d = full_q$q;
+        ram$clock = clock;
+        ram$read_address = ((rd$q) & 24'hffffff);
+        ram$write_address = ((wr$q) & 24'hffffff);
+        ram$write_enable = push;
+        ram$write_data = (((now) & 72'hffffffffffffffffff) << 32'h18) | ((push_index) & 72'hffffffffffffffffff);
+        head = ram$read_data;
+        head_index = head[(32'h0)+:(24)];
+        due = on & |cnt$q & ((now - head[(32'h18)+:(48)]) > cycles_m1);
+        full = full_q$q;
+        count = cnt$q;
+        wr_next = wr$q + 32'h1;
+        if (wr$q == last) begin
+            wr_next = 32'h0;
+        end
+        rd_next = rd$q + 32'h1;
+        if (rd$q == last) begin
+            rd_next = 32'h0;
+        end
+        cnt_next = cnt$q;
+        if (push) begin
+            wr$d = wr_next;
+            cnt_next = cnt$q + 32'h1;
+        end
+        if (pop) begin
+            rd$d = rd_next;
+            cnt_next = cnt$q - 32'h1;
+        end
+        if (push & pop) begin
+            cnt_next = cnt$q;
+        end
+        cnt$d = cnt_next;
+        full_q$d = cnt_next == depth;
+        if (rst) begin
+            wr$d = 32'h0;
+            rd$d = 32'h0;
+            cnt$d = 32'h0;
+            full_q$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_scale_engine_quar
+
+
+module qp_table_scale_engine_quar_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_quar_cnt
+
+
+module qp_table_scale_engine_quar_full_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_quar_full_q
+
+
+module qp_table_scale_engine_quar_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -8833,7 +9241,45 @@ module qp_table_scale_engine_qram(clock,read_address,read_data,write_enable,writ
        end
     end
     `endif
-endmodule // qp_table_scale_engine_qram
+endmodule // qp_table_scale_engine_quar_ram
+
+
+module qp_table_scale_engine_quar_rd(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_quar_rd
+
+
+module qp_table_scale_engine_quar_wr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_quar_wr
 
 
 module qp_table_scale_engine_range_q(d,q,clock);
@@ -8912,44 +9358,6 @@ module qp_table_scale_engine_rel_overflow(d,q,clock);
 endmodule // qp_table_scale_engine_rel_overflow
 
 
-module qp_table_scale_engine_req_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_req_fire_r_0
-
-
-module qp_table_scale_engine_req_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_req_fire_r_1
-
-
 module qp_table_scale_engine_rows_ok(d,q,clock);
     
     // Module arguments
@@ -8967,44 +9375,6 @@ module qp_table_scale_engine_rows_ok(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_rows_ok
-
-
-module qp_table_scale_engine_rsp_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_rsp_fire_r_0
-
-
-module qp_table_scale_engine_rsp_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_rsp_fire_r_1
 
 
 module qp_table_scale_engine_second(d,q,clock);

@@ -218,16 +218,28 @@ module qp_table_wide (
     wire  engine$ram_we;
     wire  [23:0] engine$ram_waddr;
     wire  [21:0] engine$ram_wdata;
-    wire  engine$req_fire$0;
-    wire  engine$req_fire$1;
-    wire  engine$req_fire$2;
-    wire  engine$rsp_fire$0;
-    wire  engine$rsp_fire$1;
-    wire  engine$rsp_fire$2;
-    wire  [9:0] engine$in_flight$0;
-    wire  [9:0] engine$in_flight$1;
-    wire  [9:0] engine$in_flight$2;
-    wire  [223:0] engine$counts;
+    wire  engine$drain_snap;
+    wire  engine$drained;
+    wire  [4:0] engine$events;
+    wire  [12:0] engine$quarantined;
+    wire  drain$clock;
+    wire  drain$rst;
+    wire  drain$req_fire$0;
+    wire  drain$req_fire$1;
+    wire  drain$req_fire$2;
+    wire  drain$rsp_fire$0;
+    wire  drain$rsp_fire$1;
+    wire  drain$rsp_fire$2;
+    wire  [9:0] drain$in_flight$0;
+    wire  [9:0] drain$in_flight$1;
+    wire  [9:0] drain$in_flight$2;
+    wire  drain$snap;
+    wire  drain$drained;
+    wire  counters$clock;
+    wire  counters$rst;
+    wire  [4:0] counters$events;
+    wire  [12:0] counters$quarantined;
+    wire  [223:0] counters$counts;
     
     // Sub module instances
     qp_table_wide_pipe_tx pipe_tx(
@@ -347,16 +359,32 @@ module qp_table_wide (
         .ram_we(engine$ram_we),
         .ram_waddr(engine$ram_waddr),
         .ram_wdata(engine$ram_wdata),
-        .req_fire$0(engine$req_fire$0),
-        .req_fire$1(engine$req_fire$1),
-        .req_fire$2(engine$req_fire$2),
-        .rsp_fire$0(engine$rsp_fire$0),
-        .rsp_fire$1(engine$rsp_fire$1),
-        .rsp_fire$2(engine$rsp_fire$2),
-        .in_flight$0(engine$in_flight$0),
-        .in_flight$1(engine$in_flight$1),
-        .in_flight$2(engine$in_flight$2),
-        .counts(engine$counts)
+        .drain_snap(engine$drain_snap),
+        .drained(engine$drained),
+        .events(engine$events),
+        .quarantined(engine$quarantined)
+    );
+    qp_table_wide_drain drain(
+        .clock(drain$clock),
+        .rst(drain$rst),
+        .req_fire$0(drain$req_fire$0),
+        .req_fire$1(drain$req_fire$1),
+        .req_fire$2(drain$req_fire$2),
+        .rsp_fire$0(drain$rsp_fire$0),
+        .rsp_fire$1(drain$rsp_fire$1),
+        .rsp_fire$2(drain$rsp_fire$2),
+        .in_flight$0(drain$in_flight$0),
+        .in_flight$1(drain$in_flight$1),
+        .in_flight$2(drain$in_flight$2),
+        .snap(drain$snap),
+        .drained(drain$drained)
+    );
+    qp_table_wide_counters counters(
+        .clock(counters$clock),
+        .rst(counters$rst),
+        .events(counters$events),
+        .quarantined(counters$quarantined),
+        .counts(counters$counts)
     );
     
     // Update code (custom)
@@ -389,7 +417,15 @@ module qp_table_wide (
     assign regs$result_status = engine$result_status;
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
-    assign regs$cmd_counts = engine$counts;
+    assign drain$clock = clk;
+    assign drain$rst = rst;
+    assign counters$clock = clk;
+    assign counters$rst = rst;
+    assign drain$snap = engine$drain_snap;
+    assign engine$drained = drain$drained;
+    assign counters$events = engine$events;
+    assign counters$quarantined = engine$quarantined;
+    assign regs$cmd_counts = counters$counts;
     assign pipe_tx$clock = clk;
     assign pipe_tx$rst = rst;
     assign pipe_tx$init_done = engine$init_done;
@@ -407,9 +443,9 @@ module qp_table_wide (
     assign m_tx_rsp_tag = pipe_tx$rsp_tag[31:0];
     assign m_tx_rsp_status = pipe_tx$rsp_status;
     assign m_tx_rsp_addr = pipe_tx$rsp_addr[47:0];
-    assign engine$req_fire$0 = pipe_tx$req_fire;
-    assign engine$rsp_fire$0 = pipe_tx$rsp_fire;
-    assign engine$in_flight$0 = pipe_tx$in_flight;
+    assign drain$req_fire$0 = pipe_tx$req_fire;
+    assign drain$rsp_fire$0 = pipe_tx$rsp_fire;
+    assign drain$in_flight$0 = pipe_tx$in_flight;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
     assign pipe_rx$rst = rst;
@@ -428,9 +464,9 @@ module qp_table_wide (
     assign m_rx_rsp_tag = pipe_rx$rsp_tag[31:0];
     assign m_rx_rsp_status = pipe_rx$rsp_status;
     assign m_rx_rsp_addr = pipe_rx$rsp_addr[47:0];
-    assign engine$req_fire$1 = pipe_rx$req_fire;
-    assign engine$rsp_fire$1 = pipe_rx$rsp_fire;
-    assign engine$in_flight$1 = pipe_rx$in_flight;
+    assign drain$req_fire$1 = pipe_rx$req_fire;
+    assign drain$rsp_fire$1 = pipe_rx$rsp_fire;
+    assign drain$in_flight$1 = pipe_rx$in_flight;
     assign regs$port_counts$1 = pipe_rx$counts;
     assign pipe_cnp$clock = clk;
     assign pipe_cnp$rst = rst;
@@ -449,15 +485,941 @@ module qp_table_wide (
     assign m_cnp_rsp_tag = pipe_cnp$rsp_tag[31:0];
     assign m_cnp_rsp_status = pipe_cnp$rsp_status;
     assign m_cnp_rsp_addr = pipe_cnp$rsp_addr[47:0];
-    assign engine$req_fire$2 = pipe_cnp$req_fire;
-    assign engine$rsp_fire$2 = pipe_cnp$rsp_fire;
-    assign engine$in_flight$2 = pipe_cnp$in_flight;
+    assign drain$req_fire$2 = pipe_cnp$req_fire;
+    assign drain$rsp_fire$2 = pipe_cnp$rsp_fire;
+    assign drain$in_flight$2 = pipe_cnp$in_flight;
     assign regs$port_counts$2 = pipe_cnp$counts;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_addr[63:48], pipe_rx$rsp_addr[63:48], pipe_cnp$rsp_addr[63:48]};
 endmodule // qp_table_wide
 
 
-module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,req_fire$0,req_fire$1,req_fire$2,rsp_fire$0,rsp_fire$1,rsp_fire$2,in_flight$0,in_flight$1,in_flight$2,counts);
+module qp_table_wide_counters(clock,rst,events,quarantined,counts);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [4:0] events;
+    input wire  [12:0] quarantined;
+    output reg  [223:0] counts;
+    
+    // Stub signals
+    reg  reserved_r$d;
+    wire  reserved_r$q;
+    reg  reserved_r$clock;
+    reg  freed_r$d;
+    wire  freed_r$q;
+    reg  freed_r$clock;
+    reg  error_r$d;
+    wire  error_r$q;
+    reg  error_r$clock;
+    reg  full_r$d;
+    wire  full_r$q;
+    reg  full_r$clock;
+    reg  overflow_r$d;
+    wire  overflow_r$q;
+    reg  overflow_r$clock;
+    reg  [31:0] alloc_ok$d;
+    wire  [31:0] alloc_ok$q;
+    reg  alloc_ok$clock;
+    reg  [31:0] alloc_full$d;
+    wire  [31:0] alloc_full$q;
+    reg  alloc_full$clock;
+    reg  [31:0] free_ok$d;
+    wire  [31:0] free_ok$q;
+    reg  free_ok$clock;
+    reg  [31:0] cmd_error$d;
+    wire  [31:0] cmd_error$q;
+    reg  cmd_error$clock;
+    reg  [31:0] in_use$d;
+    wire  [31:0] in_use$q;
+    reg  in_use$clock;
+    reg  [31:0] q_overflow$d;
+    wire  [31:0] q_overflow$q;
+    reg  q_overflow$clock;
+    
+    // Local signals
+    reg  [223:0] counts_l;
+    
+    // Sub module instances
+    qp_table_wide_counters_reserved_r reserved_r(
+        .d(reserved_r$d),
+        .q(reserved_r$q),
+        .clock(reserved_r$clock)
+    );
+    qp_table_wide_counters_freed_r freed_r(
+        .d(freed_r$d),
+        .q(freed_r$q),
+        .clock(freed_r$clock)
+    );
+    qp_table_wide_counters_error_r error_r(
+        .d(error_r$d),
+        .q(error_r$q),
+        .clock(error_r$clock)
+    );
+    qp_table_wide_counters_full_r full_r(
+        .d(full_r$d),
+        .q(full_r$q),
+        .clock(full_r$clock)
+    );
+    qp_table_wide_counters_overflow_r overflow_r(
+        .d(overflow_r$d),
+        .q(overflow_r$q),
+        .clock(overflow_r$clock)
+    );
+    qp_table_wide_counters_alloc_ok alloc_ok(
+        .d(alloc_ok$d),
+        .q(alloc_ok$q),
+        .clock(alloc_ok$clock)
+    );
+    qp_table_wide_counters_alloc_full alloc_full(
+        .d(alloc_full$d),
+        .q(alloc_full$q),
+        .clock(alloc_full$clock)
+    );
+    qp_table_wide_counters_free_ok free_ok(
+        .d(free_ok$d),
+        .q(free_ok$q),
+        .clock(free_ok$clock)
+    );
+    qp_table_wide_counters_cmd_error cmd_error(
+        .d(cmd_error$d),
+        .q(cmd_error$q),
+        .clock(cmd_error$clock)
+    );
+    qp_table_wide_counters_in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    qp_table_wide_counters_q_overflow q_overflow(
+        .d(q_overflow$d),
+        .q(q_overflow$q),
+        .clock(q_overflow$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        reserved_r$clock = clock;
+        freed_r$clock = clock;
+        error_r$clock = clock;
+        full_r$clock = clock;
+        overflow_r$clock = clock;
+        alloc_ok$clock = clock;
+        alloc_full$clock = clock;
+        free_ok$clock = clock;
+        cmd_error$clock = clock;
+        in_use$clock = clock;
+        q_overflow$clock = clock;
+        reserved_r$d = reserved_r$q;
+        freed_r$d = freed_r$q;
+        error_r$d = error_r$q;
+        full_r$d = full_r$q;
+        overflow_r$d = overflow_r$q;
+        alloc_ok$d = alloc_ok$q;
+        alloc_full$d = alloc_full$q;
+        free_ok$d = free_ok$q;
+        cmd_error$d = cmd_error$q;
+        in_use$d = in_use$q;
+        q_overflow$d = q_overflow$q;
+        reserved_r$d = events[(64'h0)+:(1)];
+        freed_r$d = events[(64'h1)+:(1)];
+        error_r$d = events[(64'h2)+:(1)];
+        full_r$d = events[(64'h3)+:(1)];
+        overflow_r$d = events[(64'h4)+:(1)];
+        if (reserved_r$q) begin
+            alloc_ok$d = alloc_ok$q + 32'h1;
+        end
+        if (freed_r$q) begin
+            free_ok$d = free_ok$q + 32'h1;
+        end
+        if (reserved_r$q & ~freed_r$q) begin
+            in_use$d = in_use$q + 32'h1;
+        end
+        if (~reserved_r$q & freed_r$q) begin
+            in_use$d = in_use$q - 32'h1;
+        end
+        if (error_r$q) begin
+            cmd_error$d = cmd_error$q + 32'h1;
+        end
+        if (full_r$q) begin
+            alloc_full$d = alloc_full$q + 32'h1;
+        end
+        if (overflow_r$q) begin
+            q_overflow$d = q_overflow$q + 32'h1;
+        end
+        counts_l[(64'h0)+:(32)] = alloc_ok$q;
+        counts_l[(64'h20)+:(32)] = alloc_full$q;
+        counts_l[(64'h40)+:(32)] = free_ok$q;
+        counts_l[(64'h60)+:(32)] = cmd_error$q;
+        counts_l[(64'h80)+:(32)] = in_use$q;
+        counts_l[(64'ha0)+:(32)] = q_overflow$q;
+        counts_l[(64'hc0)+:(32)] = ((quarantined) & 32'hffffffff);
+        counts = counts_l;
+        if (rst) begin
+            reserved_r$d = 1'b0;
+            freed_r$d = 1'b0;
+            error_r$d = 1'b0;
+            full_r$d = 1'b0;
+            overflow_r$d = 1'b0;
+            alloc_ok$d = 32'h0;
+            alloc_full$d = 32'h0;
+            free_ok$d = 32'h0;
+            cmd_error$d = 32'h0;
+            in_use$d = 32'h0;
+            q_overflow$d = 32'h0;
+        end
+    end
+    
+endmodule // qp_table_wide_counters
+
+
+module qp_table_wide_counters_alloc_full(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_alloc_full
+
+
+module qp_table_wide_counters_alloc_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_alloc_ok
+
+
+module qp_table_wide_counters_cmd_error(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_cmd_error
+
+
+module qp_table_wide_counters_error_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_error_r
+
+
+module qp_table_wide_counters_free_ok(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_free_ok
+
+
+module qp_table_wide_counters_freed_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_freed_r
+
+
+module qp_table_wide_counters_full_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_full_r
+
+
+module qp_table_wide_counters_in_use(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_in_use
+
+
+module qp_table_wide_counters_overflow_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_overflow_r
+
+
+module qp_table_wide_counters_q_overflow(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_q_overflow
+
+
+module qp_table_wide_counters_reserved_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_counters_reserved_r
+
+
+module qp_table_wide_drain(clock,rst,req_fire$0,req_fire$1,req_fire$2,rsp_fire$0,rsp_fire$1,rsp_fire$2,in_flight$0,in_flight$1,in_flight$2,snap,drained);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  req_fire$0;
+    input wire  req_fire$1;
+    input wire  req_fire$2;
+    input wire  rsp_fire$0;
+    input wire  rsp_fire$1;
+    input wire  rsp_fire$2;
+    input wire  [9:0] in_flight$0;
+    input wire  [9:0] in_flight$1;
+    input wire  [9:0] in_flight$2;
+    input wire  snap;
+    output reg  drained;
+    
+    // Stub signals
+    reg  [9:0] count$0$d;
+    wire  [9:0] count$0$q;
+    reg  count$0$clock;
+    reg  [9:0] count$1$d;
+    wire  [9:0] count$1$q;
+    reg  count$1$clock;
+    reg  [9:0] count$2$d;
+    wire  [9:0] count$2$q;
+    reg  count$2$clock;
+    reg  zero$0$d;
+    wire  zero$0$q;
+    reg  zero$0$clock;
+    reg  zero$1$d;
+    wire  zero$1$q;
+    reg  zero$1$clock;
+    reg  zero$2$d;
+    wire  zero$2$q;
+    reg  zero$2$clock;
+    reg  req_fire_r$0$d;
+    wire  req_fire_r$0$q;
+    reg  req_fire_r$0$clock;
+    reg  req_fire_r$1$d;
+    wire  req_fire_r$1$q;
+    reg  req_fire_r$1$clock;
+    reg  req_fire_r$2$d;
+    wire  req_fire_r$2$q;
+    reg  req_fire_r$2$clock;
+    reg  rsp_fire_r$0$d;
+    wire  rsp_fire_r$0$q;
+    reg  rsp_fire_r$0$clock;
+    reg  rsp_fire_r$1$d;
+    wire  rsp_fire_r$1$q;
+    reg  rsp_fire_r$1$clock;
+    reg  rsp_fire_r$2$d;
+    wire  rsp_fire_r$2$q;
+    reg  rsp_fire_r$2$clock;
+    reg  [9:0] in_flight_r$0$d;
+    wire  [9:0] in_flight_r$0$q;
+    reg  in_flight_r$0$clock;
+    reg  [9:0] in_flight_r$1$d;
+    wire  [9:0] in_flight_r$1$q;
+    reg  in_flight_r$1$clock;
+    reg  [9:0] in_flight_r$2$d;
+    wire  [9:0] in_flight_r$2$q;
+    reg  in_flight_r$2$clock;
+    
+    // Local signals
+    reg  all_zero;
+    
+    // Sub module instances
+    qp_table_wide_drain_count_0 count_0(
+        .d(count$0$d),
+        .q(count$0$q),
+        .clock(count$0$clock)
+    );
+    qp_table_wide_drain_count_1 count_1(
+        .d(count$1$d),
+        .q(count$1$q),
+        .clock(count$1$clock)
+    );
+    qp_table_wide_drain_count_2 count_2(
+        .d(count$2$d),
+        .q(count$2$q),
+        .clock(count$2$clock)
+    );
+    qp_table_wide_drain_zero_0 zero_0(
+        .d(zero$0$d),
+        .q(zero$0$q),
+        .clock(zero$0$clock)
+    );
+    qp_table_wide_drain_zero_1 zero_1(
+        .d(zero$1$d),
+        .q(zero$1$q),
+        .clock(zero$1$clock)
+    );
+    qp_table_wide_drain_zero_2 zero_2(
+        .d(zero$2$d),
+        .q(zero$2$q),
+        .clock(zero$2$clock)
+    );
+    qp_table_wide_drain_req_fire_r_0 req_fire_r_0(
+        .d(req_fire_r$0$d),
+        .q(req_fire_r$0$q),
+        .clock(req_fire_r$0$clock)
+    );
+    qp_table_wide_drain_req_fire_r_1 req_fire_r_1(
+        .d(req_fire_r$1$d),
+        .q(req_fire_r$1$q),
+        .clock(req_fire_r$1$clock)
+    );
+    qp_table_wide_drain_req_fire_r_2 req_fire_r_2(
+        .d(req_fire_r$2$d),
+        .q(req_fire_r$2$q),
+        .clock(req_fire_r$2$clock)
+    );
+    qp_table_wide_drain_rsp_fire_r_0 rsp_fire_r_0(
+        .d(rsp_fire_r$0$d),
+        .q(rsp_fire_r$0$q),
+        .clock(rsp_fire_r$0$clock)
+    );
+    qp_table_wide_drain_rsp_fire_r_1 rsp_fire_r_1(
+        .d(rsp_fire_r$1$d),
+        .q(rsp_fire_r$1$q),
+        .clock(rsp_fire_r$1$clock)
+    );
+    qp_table_wide_drain_rsp_fire_r_2 rsp_fire_r_2(
+        .d(rsp_fire_r$2$d),
+        .q(rsp_fire_r$2$q),
+        .clock(rsp_fire_r$2$clock)
+    );
+    qp_table_wide_drain_in_flight_r_0 in_flight_r_0(
+        .d(in_flight_r$0$d),
+        .q(in_flight_r$0$q),
+        .clock(in_flight_r$0$clock)
+    );
+    qp_table_wide_drain_in_flight_r_1 in_flight_r_1(
+        .d(in_flight_r$1$d),
+        .q(in_flight_r$1$q),
+        .clock(in_flight_r$1$clock)
+    );
+    qp_table_wide_drain_in_flight_r_2 in_flight_r_2(
+        .d(in_flight_r$2$d),
+        .q(in_flight_r$2$q),
+        .clock(in_flight_r$2$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        all_zero = 1'b1;
+        count$0$clock = clock;
+        zero$0$clock = clock;
+        req_fire_r$0$clock = clock;
+        rsp_fire_r$0$clock = clock;
+        in_flight_r$0$clock = clock;
+        req_fire_r$0$d = req_fire$0;
+        rsp_fire_r$0$d = rsp_fire$0;
+        in_flight_r$0$d = in_flight$0;
+        count$0$d = count$0$q;
+        zero$0$d = zero$0$q;
+        if (snap) begin
+            count$0$d = in_flight_r$0$q;
+            zero$0$d = ~|in_flight_r$0$q;
+            if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q + 32'h1;
+                zero$0$d = 1'b0;
+            end
+            if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
+                count$0$d = in_flight_r$0$q - 32'h1;
+                zero$0$d = in_flight_r$0$q == 32'h1;
+            end
+        end
+        else if (|count$0$q & rsp_fire_r$0$q) begin
+            count$0$d = count$0$q - 32'h1;
+            zero$0$d = count$0$q == 32'h1;
+        end
+        if (~zero$0$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$0$d = 32'h0;
+            zero$0$d = 1'b1;
+        end
+        count$1$clock = clock;
+        zero$1$clock = clock;
+        req_fire_r$1$clock = clock;
+        rsp_fire_r$1$clock = clock;
+        in_flight_r$1$clock = clock;
+        req_fire_r$1$d = req_fire$1;
+        rsp_fire_r$1$d = rsp_fire$1;
+        in_flight_r$1$d = in_flight$1;
+        count$1$d = count$1$q;
+        zero$1$d = zero$1$q;
+        if (snap) begin
+            count$1$d = in_flight_r$1$q;
+            zero$1$d = ~|in_flight_r$1$q;
+            if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q + 32'h1;
+                zero$1$d = 1'b0;
+            end
+            if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
+                count$1$d = in_flight_r$1$q - 32'h1;
+                zero$1$d = in_flight_r$1$q == 32'h1;
+            end
+        end
+        else if (|count$1$q & rsp_fire_r$1$q) begin
+            count$1$d = count$1$q - 32'h1;
+            zero$1$d = count$1$q == 32'h1;
+        end
+        if (~zero$1$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$1$d = 32'h0;
+            zero$1$d = 1'b1;
+        end
+        count$2$clock = clock;
+        zero$2$clock = clock;
+        req_fire_r$2$clock = clock;
+        rsp_fire_r$2$clock = clock;
+        in_flight_r$2$clock = clock;
+        req_fire_r$2$d = req_fire$2;
+        rsp_fire_r$2$d = rsp_fire$2;
+        in_flight_r$2$d = in_flight$2;
+        count$2$d = count$2$q;
+        zero$2$d = zero$2$q;
+        if (snap) begin
+            count$2$d = in_flight_r$2$q;
+            zero$2$d = ~|in_flight_r$2$q;
+            if (req_fire_r$2$q & ~rsp_fire_r$2$q) begin
+                count$2$d = in_flight_r$2$q + 32'h1;
+                zero$2$d = 1'b0;
+            end
+            if (~req_fire_r$2$q & rsp_fire_r$2$q) begin
+                count$2$d = in_flight_r$2$q - 32'h1;
+                zero$2$d = in_flight_r$2$q == 32'h1;
+            end
+        end
+        else if (|count$2$q & rsp_fire_r$2$q) begin
+            count$2$d = count$2$q - 32'h1;
+            zero$2$d = count$2$q == 32'h1;
+        end
+        if (~zero$2$q) begin
+            all_zero = 1'b0;
+        end
+        if (rst) begin
+            count$2$d = 32'h0;
+            zero$2$d = 1'b1;
+        end
+        drained = all_zero;
+    end
+    
+endmodule // qp_table_wide_drain
+
+
+module qp_table_wide_drain_count_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_count_0
+
+
+module qp_table_wide_drain_count_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_count_1
+
+
+module qp_table_wide_drain_count_2(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_count_2
+
+
+module qp_table_wide_drain_in_flight_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_in_flight_r_0
+
+
+module qp_table_wide_drain_in_flight_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_in_flight_r_1
+
+
+module qp_table_wide_drain_in_flight_r_2(d,q,clock);
+    
+    // Module arguments
+    input wire  [9:0] d;
+    output reg  [9:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 10'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_in_flight_r_2
+
+
+module qp_table_wide_drain_req_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_req_fire_r_0
+
+
+module qp_table_wide_drain_req_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_req_fire_r_1
+
+
+module qp_table_wide_drain_req_fire_r_2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_req_fire_r_2
+
+
+module qp_table_wide_drain_rsp_fire_r_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_rsp_fire_r_0
+
+
+module qp_table_wide_drain_rsp_fire_r_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_rsp_fire_r_1
+
+
+module qp_table_wide_drain_rsp_fire_r_2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_rsp_fire_r_2
+
+
+module qp_table_wide_drain_zero_0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_zero_0
+
+
+module qp_table_wide_drain_zero_1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_zero_1
+
+
+module qp_table_wide_drain_zero_2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_drain_zero_2
+
+
+module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,ram_we,ram_waddr,ram_wdata,drain_snap,drained,events,quarantined);
     
     // Module arguments
     input wire  clock;
@@ -473,22 +1435,13 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     output reg  ram_we;
     output reg  [23:0] ram_waddr;
     output reg  [21:0] ram_wdata;
-    input wire  req_fire$0;
-    input wire  req_fire$1;
-    input wire  req_fire$2;
-    input wire  rsp_fire$0;
-    input wire  rsp_fire$1;
-    input wire  rsp_fire$2;
-    input wire  [9:0] in_flight$0;
-    input wire  [9:0] in_flight$1;
-    input wire  [9:0] in_flight$2;
-    output reg  [223:0] counts;
+    output reg  drain_snap;
+    input wire  drained;
+    output reg  [4:0] events;
+    output reg  [12:0] quarantined;
     
     // Constant declarations
     localparam  q_on = 1'b0;
-    localparam  q_cycles_m1 = 48'h0;
-    localparam  q_depth = 13'b1000000;
-    localparam  q_last = 12'h3f;
     localparam  late_write = 1'b0;
     localparam  late_read = 1'b0;
     localparam  index_mask = 24'hfffff;
@@ -549,24 +1502,16 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  ram$write_enable;
     reg  [23:0] ram$write_address;
     reg  [21:0] ram$write_data;
-    reg  qram$clock;
-    reg  [23:0] qram$read_address;
-    wire  [71:0] qram$read_data;
-    reg  qram$write_enable;
-    reg  [23:0] qram$write_address;
-    reg  [71:0] qram$write_data;
-    reg  [11:0] q_wr$d;
-    wire  [11:0] q_wr$q;
-    reg  q_wr$clock;
-    reg  [11:0] q_rd$d;
-    wire  [11:0] q_rd$q;
-    reg  q_rd$clock;
-    reg  [12:0] q_count$d;
-    wire  [12:0] q_count$q;
-    reg  q_count$clock;
-    reg  [31:0] q_overflow$d;
-    wire  [31:0] q_overflow$q;
-    reg  q_overflow$clock;
+    reg  quar$clock;
+    reg  quar$rst;
+    reg  [47:0] quar$now;
+    reg  quar$push;
+    reg  [23:0] quar$push_index;
+    reg  quar$pop;
+    wire  [23:0] quar$head_index;
+    wire  quar$due;
+    wire  quar$full;
+    wire  [12:0] quar$count;
     reg  [47:0] time_q$d;
     wire  [47:0] time_q$q;
     reg  time_q$clock;
@@ -631,78 +1576,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     reg  [21:0] wdata_q$d;
     wire  [21:0] wdata_q$q;
     reg  wdata_q$clock;
-    reg  [9:0] drain$0$d;
-    wire  [9:0] drain$0$q;
-    reg  drain$0$clock;
-    reg  [9:0] drain$1$d;
-    wire  [9:0] drain$1$q;
-    reg  drain$1$clock;
-    reg  [9:0] drain$2$d;
-    wire  [9:0] drain$2$q;
-    reg  drain$2$clock;
-    reg  drain_zero$0$d;
-    wire  drain_zero$0$q;
-    reg  drain_zero$0$clock;
-    reg  drain_zero$1$d;
-    wire  drain_zero$1$q;
-    reg  drain_zero$1$clock;
-    reg  drain_zero$2$d;
-    wire  drain_zero$2$q;
-    reg  drain_zero$2$clock;
-    reg  req_fire_r$0$d;
-    wire  req_fire_r$0$q;
-    reg  req_fire_r$0$clock;
-    reg  req_fire_r$1$d;
-    wire  req_fire_r$1$q;
-    reg  req_fire_r$1$clock;
-    reg  req_fire_r$2$d;
-    wire  req_fire_r$2$q;
-    reg  req_fire_r$2$clock;
-    reg  rsp_fire_r$0$d;
-    wire  rsp_fire_r$0$q;
-    reg  rsp_fire_r$0$clock;
-    reg  rsp_fire_r$1$d;
-    wire  rsp_fire_r$1$q;
-    reg  rsp_fire_r$1$clock;
-    reg  rsp_fire_r$2$d;
-    wire  rsp_fire_r$2$q;
-    reg  rsp_fire_r$2$clock;
-    reg  [9:0] in_flight_r$0$d;
-    wire  [9:0] in_flight_r$0$q;
-    reg  in_flight_r$0$clock;
-    reg  [9:0] in_flight_r$1$d;
-    wire  [9:0] in_flight_r$1$q;
-    reg  in_flight_r$1$clock;
-    reg  [9:0] in_flight_r$2$d;
-    wire  [9:0] in_flight_r$2$q;
-    reg  in_flight_r$2$clock;
-    reg  [31:0] alloc_ok$d;
-    wire  [31:0] alloc_ok$q;
-    reg  alloc_ok$clock;
-    reg  [31:0] alloc_full$d;
-    wire  [31:0] alloc_full$q;
-    reg  alloc_full$clock;
-    reg  [31:0] free_ok$d;
-    wire  [31:0] free_ok$q;
-    reg  free_ok$clock;
-    reg  [31:0] cmd_error$d;
-    wire  [31:0] cmd_error$q;
-    reg  cmd_error$clock;
-    reg  [31:0] in_use$d;
-    wire  [31:0] in_use$q;
-    reg  in_use$clock;
-    reg  in_use_up$d;
-    wire  in_use_up$q;
-    reg  in_use_up$clock;
-    reg  in_use_down$d;
-    wire  in_use_down$q;
-    reg  in_use_down$clock;
-    reg  cmd_error_up$d;
-    wire  cmd_error_up$q;
-    reg  cmd_error_up$clock;
-    reg  alloc_full_up$d;
-    wire  alloc_full_up$q;
-    reg  alloc_full_up$clock;
     reg  check_pass_q$d;
     wire  check_pass_q$q;
     reg  check_pass_q$clock;
@@ -757,19 +1630,15 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
     
     // Local signals
     reg  [21:0] entry_q;
-    reg  [71:0] qhead_q;
-    reg  [23:0] q_head_index;
-    reg  q_due;
-    reg  [11:0] q_wr_next;
-    reg  [11:0] q_rd_next;
     reg  landed;
-    reg  [223:0] counts_l;
+    reg  [4:0] ev;
+    reg  q_push;
+    reg  q_pop;
     reg  [23:0] index;
     reg  [23:0] gen;
     reg  [23:0] word_gen;
     reg  [23:0] new_gen;
     reg  [23:0] cursor_next;
-    reg  drained;
     reg  check_pass;
     reg  [4:0] nxt;
     reg  hold;
@@ -790,33 +1659,17 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .write_address(ram$write_address),
         .write_data(ram$write_data)
     );
-    qp_table_wide_engine_qram qram(
-        .clock(qram$clock),
-        .read_address(qram$read_address),
-        .read_data(qram$read_data),
-        .write_enable(qram$write_enable),
-        .write_address(qram$write_address),
-        .write_data(qram$write_data)
-    );
-    qp_table_wide_engine_q_wr q_wr(
-        .d(q_wr$d),
-        .q(q_wr$q),
-        .clock(q_wr$clock)
-    );
-    qp_table_wide_engine_q_rd q_rd(
-        .d(q_rd$d),
-        .q(q_rd$q),
-        .clock(q_rd$clock)
-    );
-    qp_table_wide_engine_q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    qp_table_wide_engine_q_overflow q_overflow(
-        .d(q_overflow$d),
-        .q(q_overflow$q),
-        .clock(q_overflow$clock)
+    qp_table_wide_engine_quar quar(
+        .clock(quar$clock),
+        .rst(quar$rst),
+        .now(quar$now),
+        .push(quar$push),
+        .push_index(quar$push_index),
+        .pop(quar$pop),
+        .head_index(quar$head_index),
+        .due(quar$due),
+        .full(quar$full),
+        .count(quar$count)
     );
     qp_table_wide_engine_time_q time_q(
         .d(time_q$d),
@@ -919,126 +1772,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         .d(wdata_q$d),
         .q(wdata_q$q),
         .clock(wdata_q$clock)
-    );
-    qp_table_wide_engine_drain_0 drain_0(
-        .d(drain$0$d),
-        .q(drain$0$q),
-        .clock(drain$0$clock)
-    );
-    qp_table_wide_engine_drain_1 drain_1(
-        .d(drain$1$d),
-        .q(drain$1$q),
-        .clock(drain$1$clock)
-    );
-    qp_table_wide_engine_drain_2 drain_2(
-        .d(drain$2$d),
-        .q(drain$2$q),
-        .clock(drain$2$clock)
-    );
-    qp_table_wide_engine_drain_zero_0 drain_zero_0(
-        .d(drain_zero$0$d),
-        .q(drain_zero$0$q),
-        .clock(drain_zero$0$clock)
-    );
-    qp_table_wide_engine_drain_zero_1 drain_zero_1(
-        .d(drain_zero$1$d),
-        .q(drain_zero$1$q),
-        .clock(drain_zero$1$clock)
-    );
-    qp_table_wide_engine_drain_zero_2 drain_zero_2(
-        .d(drain_zero$2$d),
-        .q(drain_zero$2$q),
-        .clock(drain_zero$2$clock)
-    );
-    qp_table_wide_engine_req_fire_r_0 req_fire_r_0(
-        .d(req_fire_r$0$d),
-        .q(req_fire_r$0$q),
-        .clock(req_fire_r$0$clock)
-    );
-    qp_table_wide_engine_req_fire_r_1 req_fire_r_1(
-        .d(req_fire_r$1$d),
-        .q(req_fire_r$1$q),
-        .clock(req_fire_r$1$clock)
-    );
-    qp_table_wide_engine_req_fire_r_2 req_fire_r_2(
-        .d(req_fire_r$2$d),
-        .q(req_fire_r$2$q),
-        .clock(req_fire_r$2$clock)
-    );
-    qp_table_wide_engine_rsp_fire_r_0 rsp_fire_r_0(
-        .d(rsp_fire_r$0$d),
-        .q(rsp_fire_r$0$q),
-        .clock(rsp_fire_r$0$clock)
-    );
-    qp_table_wide_engine_rsp_fire_r_1 rsp_fire_r_1(
-        .d(rsp_fire_r$1$d),
-        .q(rsp_fire_r$1$q),
-        .clock(rsp_fire_r$1$clock)
-    );
-    qp_table_wide_engine_rsp_fire_r_2 rsp_fire_r_2(
-        .d(rsp_fire_r$2$d),
-        .q(rsp_fire_r$2$q),
-        .clock(rsp_fire_r$2$clock)
-    );
-    qp_table_wide_engine_in_flight_r_0 in_flight_r_0(
-        .d(in_flight_r$0$d),
-        .q(in_flight_r$0$q),
-        .clock(in_flight_r$0$clock)
-    );
-    qp_table_wide_engine_in_flight_r_1 in_flight_r_1(
-        .d(in_flight_r$1$d),
-        .q(in_flight_r$1$q),
-        .clock(in_flight_r$1$clock)
-    );
-    qp_table_wide_engine_in_flight_r_2 in_flight_r_2(
-        .d(in_flight_r$2$d),
-        .q(in_flight_r$2$q),
-        .clock(in_flight_r$2$clock)
-    );
-    qp_table_wide_engine_alloc_ok alloc_ok(
-        .d(alloc_ok$d),
-        .q(alloc_ok$q),
-        .clock(alloc_ok$clock)
-    );
-    qp_table_wide_engine_alloc_full alloc_full(
-        .d(alloc_full$d),
-        .q(alloc_full$q),
-        .clock(alloc_full$clock)
-    );
-    qp_table_wide_engine_free_ok free_ok(
-        .d(free_ok$d),
-        .q(free_ok$q),
-        .clock(free_ok$clock)
-    );
-    qp_table_wide_engine_cmd_error cmd_error(
-        .d(cmd_error$d),
-        .q(cmd_error$q),
-        .clock(cmd_error$clock)
-    );
-    qp_table_wide_engine_in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    qp_table_wide_engine_in_use_up in_use_up(
-        .d(in_use_up$d),
-        .q(in_use_up$q),
-        .clock(in_use_up$clock)
-    );
-    qp_table_wide_engine_in_use_down in_use_down(
-        .d(in_use_down$d),
-        .q(in_use_down$q),
-        .clock(in_use_down$clock)
-    );
-    qp_table_wide_engine_cmd_error_up cmd_error_up(
-        .d(cmd_error_up$d),
-        .q(cmd_error_up$q),
-        .clock(cmd_error_up$clock)
-    );
-    qp_table_wide_engine_alloc_full_up alloc_full_up(
-        .d(alloc_full_up$d),
-        .q(alloc_full_up$q),
-        .clock(alloc_full_up$clock)
     );
     qp_table_wide_engine_check_pass_q check_pass_q(
         .d(check_pass_q$d),
@@ -1144,19 +1877,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         we_q$clock = clock;
         waddr_q$clock = clock;
         wdata_q$clock = clock;
-        alloc_ok$clock = clock;
-        alloc_full$clock = clock;
-        free_ok$clock = clock;
-        cmd_error$clock = clock;
-        in_use$clock = clock;
-        in_use_up$clock = clock;
-        in_use_down$clock = clock;
-        cmd_error_up$clock = clock;
-        alloc_full_up$clock = clock;
-        q_wr$clock = clock;
-        q_rd$clock = clock;
-        q_count$clock = clock;
-        q_overflow$clock = clock;
         time_q$clock = clock;
         map_valid_q$clock = clock;
         map_cmd_q$clock = clock;
@@ -1192,19 +1912,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         we_q$d = we_q$q;
         waddr_q$d = waddr_q$q;
         wdata_q$d = wdata_q$q;
-        alloc_ok$d = alloc_ok$q;
-        alloc_full$d = alloc_full$q;
-        free_ok$d = free_ok$q;
-        cmd_error$d = cmd_error$q;
-        in_use$d = in_use$q;
-        in_use_up$d = in_use_up$q;
-        in_use_down$d = in_use_down$q;
-        cmd_error_up$d = cmd_error_up$q;
-        alloc_full_up$d = alloc_full_up$q;
-        q_wr$d = q_wr$q;
-        q_rd$d = q_rd$q;
-        q_count$d = q_count$q;
-        q_overflow$d = q_overflow$q;
         time_q$d = time_q$q;
         map_valid_q$d = map_valid_q$q;
         map_cmd_q$d = map_cmd_q$q;
@@ -1224,57 +1931,17 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         idle_q$d = idle_q$q;
         drain_q$d = drain_q$q;
         wait_q$d = wait_q$q;
-        in_use_up$d = 1'b0;
-        in_use_down$d = 1'b0;
-        cmd_error_up$d = 1'b0;
-        alloc_full_up$d = 1'b0;
-        if (in_use_up$q) begin
-            in_use$d = in_use$q + 32'h1;
-            alloc_ok$d = alloc_ok$q + 32'h1;
-        end
-        if (in_use_down$q) begin
-            in_use$d = in_use$q - 32'h1;
-            free_ok$d = free_ok$q + 32'h1;
-        end
-        if (cmd_error_up$q) begin
-            cmd_error$d = cmd_error$q + 32'h1;
-        end
-        if (alloc_full_up$q) begin
-            alloc_full$d = alloc_full$q + 32'h1;
-        end
-        drain$0$clock = clock;
-        drain$0$d = drain$0$q;
-        drain_zero$0$clock = clock;
-        drain_zero$0$d = drain_zero$0$q;
-        req_fire_r$0$clock = clock;
-        rsp_fire_r$0$clock = clock;
-        in_flight_r$0$clock = clock;
-        req_fire_r$0$d = req_fire$0;
-        rsp_fire_r$0$d = rsp_fire$0;
-        in_flight_r$0$d = in_flight$0;
-        drain$1$clock = clock;
-        drain$1$d = drain$1$q;
-        drain_zero$1$clock = clock;
-        drain_zero$1$d = drain_zero$1$q;
-        req_fire_r$1$clock = clock;
-        rsp_fire_r$1$clock = clock;
-        in_flight_r$1$clock = clock;
-        req_fire_r$1$d = req_fire$1;
-        rsp_fire_r$1$d = rsp_fire$1;
-        in_flight_r$1$d = in_flight$1;
-        drain$2$clock = clock;
-        drain$2$d = drain$2$q;
-        drain_zero$2$clock = clock;
-        drain_zero$2$d = drain_zero$2$q;
-        req_fire_r$2$clock = clock;
-        rsp_fire_r$2$clock = clock;
-        in_flight_r$2$clock = clock;
-        req_fire_r$2$d = req_fire$2;
-        rsp_fire_r$2$d = rsp_fire$2;
-        in_flight_r$2$d = in_flight$2;
+        ev[(64'h0)+:(1)] = 1'b0;
+        ev[(64'h1)+:(1)] = 1'b0;
+        ev[(64'h2)+:(1)] = 1'b0;
+        ev[(64'h3)+:(1)] = 1'b0;
+        ev[(64'h4)+:(1)] = 1'b0;
+        q_push = 1'b0;
+        q_pop = 1'b0;
+        quarantined = quar$count;
+        drain_snap = state$q == EngState$DrainSnap;
         entry_r$d = ram$read_data;
         entry_q = entry_r$q;
-        qhead_q = qram$read_data;
         index = qpn$q & index_mask;
         gen = qpn$q >> index_bits;
         word_gen = ((entry_q[(64'h2)+:(20)]) & 24'hffffff);
@@ -1292,29 +1959,10 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         init_done = init_done_q$q;
         result_status = status_q$q;
         result_qpn = qpn_q$q;
-        counts_l[(64'h0)+:(32)] = alloc_ok$q;
-        counts_l[(64'h20)+:(32)] = alloc_full$q;
-        counts_l[(64'h40)+:(32)] = free_ok$q;
-        counts_l[(64'h60)+:(32)] = cmd_error$q;
-        counts_l[(64'h80)+:(32)] = in_use$q;
-        counts_l[(64'ha0)+:(32)] = q_overflow$q;
-        counts_l[(64'hc0)+:(32)] = ((q_count$q) & 32'hffffffff);
-        counts = counts_l;
-        qram$clock = clock;
-        qram$read_address = ((q_rd$q) & 24'hffffff);
-        qram$write_address = ((q_wr$q) & 24'hffffff);
-        qram$write_enable = 1'b0;
-        qram$write_data = (((time_q$q) & 72'hffffffffffffffffff) << 32'h18) | ((index) & 72'hffffffffffffffffff);
-        q_head_index = qhead_q[(32'h0)+:(24)];
-        q_due = (time_q$q - qhead_q[(32'h18)+:(48)]) > q_cycles_m1;
-        q_wr_next = q_wr$q + 32'h1;
-        if (q_wr$q == q_last) begin
-            q_wr_next = 32'h0;
-        end
-        q_rd_next = q_rd$q + 32'h1;
-        if (q_rd$q == q_last) begin
-            q_rd_next = 32'h0;
-        end
+        quar$clock = clock;
+        quar$rst = rst;
+        quar$now = time_q$q;
+        quar$push_index = index;
         cursor_next = cursor$q + 32'h1;
         if (cursor$q == last_index) begin
             cursor_next = first_index;
@@ -1345,16 +1993,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         op_flush_r$d = op$q == ops$dir_flush;
         op_bad_r$d = (op$q < ops$alloc) | (op$q > ops$last);
         init_last_r$d = cursor$q == last_index_m1;
-        drained = 1'b1;
-        if (~drain_zero$0$q) begin
-            drained = 1'b0;
-        end
-        if (~drain_zero$1$q) begin
-            drained = 1'b0;
-        end
-        if (~drain_zero$2$q) begin
-            drained = 1'b0;
-        end
         start = cmd_valid & map$init_done & (~late_write | init_done_q$q);
         nxt = EngState$Idle;
         case (state$q)
@@ -1378,12 +2016,11 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
             EngState$Start:
                 begin
                     nxt = EngState$Decode;
-                    if (q_on & |q_count$q & q_due) begin
+                    if (quar$due) begin
                         map_op_valid = 1'b1;
                         map_cmd = map_op$set;
-                        map_op_index = q_head_index;
-                        q_rd$d = q_rd_next;
-                        q_count$d = q_count$q - 32'h1;
+                        map_op_index = quar$head_index;
+                        q_pop = 1'b1;
                         nxt = EngState$QRelease;
                     end
                 end
@@ -1411,7 +2048,7 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     end
                     if (op_bad_r$q) begin
                         pending_status$d = res$bad_cmd;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         nxt = EngState$Done;
                     end
                 end
@@ -1419,7 +2056,7 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 begin
                     if (((index) & 25'h1ffffff) >= max_qps) begin
                         pending_status$d = res$out_of_range;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                         nxt = EngState$Done;
                     end
                     else begin
@@ -1460,7 +2097,7 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     end
                     else begin
                         pending_status$d = res$bad_state;
-                        cmd_error_up$d = 1'b1;
+                        ev[(64'h2)+:(1)] = 1'b1;
                     end
                 end
             EngState$FreeSnap:
@@ -1473,36 +2110,6 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
             EngState$DrainSnap:
                 begin
                     nxt = EngState$Drain;
-                    drain$0$d = in_flight_r$0$q;
-                    drain_zero$0$d = ~|in_flight_r$0$q;
-                    if (req_fire_r$0$q & ~rsp_fire_r$0$q) begin
-                        drain$0$d = in_flight_r$0$q + 32'h1;
-                        drain_zero$0$d = 1'b0;
-                    end
-                    if (~req_fire_r$0$q & rsp_fire_r$0$q) begin
-                        drain$0$d = in_flight_r$0$q - 32'h1;
-                        drain_zero$0$d = in_flight_r$0$q == 32'h1;
-                    end
-                    drain$1$d = in_flight_r$1$q;
-                    drain_zero$1$d = ~|in_flight_r$1$q;
-                    if (req_fire_r$1$q & ~rsp_fire_r$1$q) begin
-                        drain$1$d = in_flight_r$1$q + 32'h1;
-                        drain_zero$1$d = 1'b0;
-                    end
-                    if (~req_fire_r$1$q & rsp_fire_r$1$q) begin
-                        drain$1$d = in_flight_r$1$q - 32'h1;
-                        drain_zero$1$d = in_flight_r$1$q == 32'h1;
-                    end
-                    drain$2$d = in_flight_r$2$q;
-                    drain_zero$2$d = ~|in_flight_r$2$q;
-                    if (req_fire_r$2$q & ~rsp_fire_r$2$q) begin
-                        drain$2$d = in_flight_r$2$q + 32'h1;
-                        drain_zero$2$d = 1'b0;
-                    end
-                    if (~req_fire_r$2$q & rsp_fire_r$2$q) begin
-                        drain$2$d = in_flight_r$2$q - 32'h1;
-                        drain_zero$2$d = in_flight_r$2$q == 32'h1;
-                    end
                 end
             EngState$AllocFind:
                 begin
@@ -1515,7 +2122,7 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     else begin
                         nxt = EngState$Done;
                         if (map$done) begin
-                            alloc_full_up$d = 1'b1;
+                            ev[(64'h3)+:(1)] = 1'b1;
                         end
                     end
                 end
@@ -1539,7 +2146,7 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     pending_status$d = res$ok;
                     pending_qpn$d = (new_gen << index_bits) | cursor$q;
                     next_alloc$d = cursor_next;
-                    in_use_up$d = 1'b1;
+                    ev[(64'h0)+:(1)] = 1'b1;
                     map_op_valid = 1'b1;
                     map_cmd = map_op$clear;
                     map_op_index = cursor$q;
@@ -1560,12 +2167,12 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     if (map$done) begin
                         if (map$found) begin
                             we = 1'b1;
-                            in_use_up$d = 1'b1;
+                            ev[(64'h0)+:(1)] = 1'b1;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                         end
                         else begin
-                            cmd_error_up$d = 1'b1;
+                            ev[(64'h2)+:(1)] = 1'b1;
                         end
                     end
                 end
@@ -1576,27 +2183,9 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 end
             EngState$Drain:
                 begin
-                    if (|drain$0$q & rsp_fire_r$0$q) begin
-                        drain$0$d = drain$0$q - 32'h1;
-                        if (drain$0$q == 32'h1) begin
-                            drain_zero$0$d = 1'b1;
-                        end
-                    end
-                    if (|drain$1$q & rsp_fire_r$1$q) begin
-                        drain$1$d = drain$1$q - 32'h1;
-                        if (drain$1$q == 32'h1) begin
-                            drain_zero$1$d = 1'b1;
-                        end
-                    end
-                    if (|drain$2$q & rsp_fire_r$2$q) begin
-                        drain$2$d = drain$2$q - 32'h1;
-                        if (drain$2$q == 32'h1) begin
-                            drain_zero$2$d = 1'b1;
-                        end
-                    end
                     if (q_on) begin
                         nxt = EngState$Push;
-                        if (q_count$q == q_depth) begin
+                        if (quar$full) begin
                             nxt = EngState$Overflow;
                         end
                     end
@@ -1605,13 +2194,12 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                     end
                     if (drained) begin
                         if (q_on) begin
-                            if (q_count$q == q_depth) begin
+                            if (quar$full) begin
                                 map_op_valid = 1'b1;
                                 map_cmd = map_op$set;
-                                map_op_index = q_head_index;
-                                q_rd$d = q_rd_next;
-                                q_count$d = q_count$q - 32'h1;
-                                q_overflow$d = q_overflow$q + 32'h1;
+                                map_op_index = quar$head_index;
+                                q_pop = 1'b1;
+                                ev[(64'h4)+:(1)] = 1'b1;
                             end
                         end
                         else begin
@@ -1626,17 +2214,15 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
                 end
             EngState$Push:
                 begin
-                    qram$write_enable = 1'b1;
-                    q_wr$d = q_wr_next;
-                    q_count$d = q_count$q + 32'h1;
-                    in_use_down$d = 1'b1;
+                    q_push = 1'b1;
+                    ev[(64'h1)+:(1)] = 1'b1;
                     nxt = EngState$Done;
                 end
             EngState$Release:
                 begin
                     nxt = EngState$Done;
                     if (map$done) begin
-                        in_use_down$d = 1'b1;
+                        ev[(64'h1)+:(1)] = 1'b1;
                     end
                 end
             EngState$Done:
@@ -1673,6 +2259,9 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
         map$op_valid = map_valid_q$q;
         map$op = map_cmd_q$q;
         map$op_index = map_index_q$q;
+        quar$push = q_push;
+        quar$pop = q_pop;
+        events = ev;
         if (rst) begin
             state$d = EngState$Init;
             init_q$d = 1'b1;
@@ -1689,86 +2278,10 @@ module qp_table_wide_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done
             next_alloc$d = first_index;
             status_q$d = res$ok;
             qpn_q$d = 32'h0;
-            alloc_ok$d = 32'h0;
-            alloc_full$d = 32'h0;
-            free_ok$d = 32'h0;
-            cmd_error$d = 32'h0;
-            in_use$d = 32'h0;
-            in_use_up$d = 1'b0;
-            in_use_down$d = 1'b0;
-            cmd_error_up$d = 1'b0;
-            alloc_full_up$d = 1'b0;
-            q_wr$d = 32'h0;
-            q_rd$d = 32'h0;
-            q_count$d = 32'h0;
-            q_overflow$d = 32'h0;
-            drain$0$d = 32'h0;
-            drain_zero$0$d = 1'b1;
-            drain$1$d = 32'h0;
-            drain_zero$1$d = 1'b1;
-            drain$2$d = 32'h0;
-            drain_zero$2$d = 1'b1;
         end
     end
     
 endmodule // qp_table_wide_engine
-
-
-module qp_table_wide_engine_alloc_full(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_alloc_full
-
-
-module qp_table_wide_engine_alloc_full_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_alloc_full_up
-
-
-module qp_table_wide_engine_alloc_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_alloc_ok
 
 
 module qp_table_wide_engine_check_pass_q(d,q,clock);
@@ -1790,44 +2303,6 @@ module qp_table_wide_engine_check_pass_q(d,q,clock);
 endmodule // qp_table_wide_engine_check_pass_q
 
 
-module qp_table_wide_engine_cmd_error(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_cmd_error
-
-
-module qp_table_wide_engine_cmd_error_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_cmd_error_up
-
-
 module qp_table_wide_engine_cursor(d,q,clock);
     
     // Module arguments
@@ -1845,63 +2320,6 @@ module qp_table_wide_engine_cursor(d,q,clock);
     end
           
 endmodule // qp_table_wide_engine_cursor
-
-
-module qp_table_wide_engine_drain_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_0
-
-
-module qp_table_wide_engine_drain_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_1
-
-
-module qp_table_wide_engine_drain_2(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_2
 
 
 module qp_table_wide_engine_drain_q(d,q,clock);
@@ -1923,63 +2341,6 @@ module qp_table_wide_engine_drain_q(d,q,clock);
 endmodule // qp_table_wide_engine_drain_q
 
 
-module qp_table_wide_engine_drain_zero_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_zero_0
-
-
-module qp_table_wide_engine_drain_zero_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_zero_1
-
-
-module qp_table_wide_engine_drain_zero_2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_drain_zero_2
-
-
 module qp_table_wide_engine_entry_r(d,q,clock);
     
     // Module arguments
@@ -1999,25 +2360,6 @@ module qp_table_wide_engine_entry_r(d,q,clock);
 endmodule // qp_table_wide_engine_entry_r
 
 
-module qp_table_wide_engine_free_ok(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_free_ok
-
-
 module qp_table_wide_engine_idle_q(d,q,clock);
     
     // Module arguments
@@ -2035,120 +2377,6 @@ module qp_table_wide_engine_idle_q(d,q,clock);
     end
           
 endmodule // qp_table_wide_engine_idle_q
-
-
-module qp_table_wide_engine_in_flight_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_flight_r_0
-
-
-module qp_table_wide_engine_in_flight_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_flight_r_1
-
-
-module qp_table_wide_engine_in_flight_r_2(d,q,clock);
-    
-    // Module arguments
-    input wire  [9:0] d;
-    output reg  [9:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 10'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_flight_r_2
-
-
-module qp_table_wide_engine_in_use(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_use
-
-
-module qp_table_wide_engine_in_use_down(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_use_down
-
-
-module qp_table_wide_engine_in_use_up(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_in_use_up
 
 
 module qp_table_wide_engine_init_done_q(d,q,clock);
@@ -5323,82 +5551,6 @@ module qp_table_wide_engine_pending_status(d,q,clock);
 endmodule // qp_table_wide_engine_pending_status
 
 
-module qp_table_wide_engine_q_count(d,q,clock);
-    
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_q_count
-
-
-module qp_table_wide_engine_q_overflow(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_q_overflow
-
-
-module qp_table_wide_engine_q_rd(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_q_rd
-
-
-module qp_table_wide_engine_q_wr(d,q,clock);
-    
-    // Module arguments
-    input wire  [11:0] d;
-    output reg  [11:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 12'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_q_wr
-
-
 module qp_table_wide_engine_qpn(d,q,clock);
     
     // Module arguments
@@ -5437,7 +5589,174 @@ module qp_table_wide_engine_qpn_q(d,q,clock);
 endmodule // qp_table_wide_engine_qpn_q
 
 
-module qp_table_wide_engine_qram(clock,read_address,read_data,write_enable,write_address,write_data);
+module qp_table_wide_engine_quar(clock,rst,now,push,push_index,pop,head_index,due,full,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  [47:0] now;
+    input wire  push;
+    input wire  [23:0] push_index;
+    input wire  pop;
+    output reg  [23:0] head_index;
+    output reg  due;
+    output reg  full;
+    output reg  [12:0] count;
+    
+    // Constant declarations
+    localparam  on = 1'b0;
+    localparam  cycles_m1 = 48'h0;
+    localparam  depth = 13'b1000000;
+    localparam  last = 12'h3f;
+    
+    // Stub signals
+    reg  ram$clock;
+    reg  [23:0] ram$read_address;
+    wire  [71:0] ram$read_data;
+    reg  ram$write_enable;
+    reg  [23:0] ram$write_address;
+    reg  [71:0] ram$write_data;
+    reg  [11:0] wr$d;
+    wire  [11:0] wr$q;
+    reg  wr$clock;
+    reg  [11:0] rd$d;
+    wire  [11:0] rd$q;
+    reg  rd$clock;
+    reg  [12:0] cnt$d;
+    wire  [12:0] cnt$q;
+    reg  cnt$clock;
+    reg  full_q$d;
+    wire  full_q$q;
+    reg  full_q$clock;
+    
+    // Local signals
+    reg  [71:0] head;
+    reg  [11:0] wr_next;
+    reg  [11:0] rd_next;
+    reg  [12:0] cnt_next;
+    
+    // Sub module instances
+    qp_table_wide_engine_quar_ram ram(
+        .clock(ram$clock),
+        .read_address(ram$read_address),
+        .read_data(ram$read_data),
+        .write_enable(ram$write_enable),
+        .write_address(ram$write_address),
+        .write_data(ram$write_data)
+    );
+    qp_table_wide_engine_quar_wr wr(
+        .d(wr$d),
+        .q(wr$q),
+        .clock(wr$clock)
+    );
+    qp_table_wide_engine_quar_rd rd(
+        .d(rd$d),
+        .q(rd$q),
+        .clock(rd$clock)
+    );
+    qp_table_wide_engine_quar_cnt cnt(
+        .d(cnt$d),
+        .q(cnt$q),
+        .clock(cnt$clock)
+    );
+    qp_table_wide_engine_quar_full_q full_q(
+        .d(full_q$d),
+        .q(full_q$q),
+        .clock(full_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        wr$clock = clock;
+        rd$clock = clock;
+        cnt$clock = clock;
+        full_q$clock = clock;
+        wr$d = wr$q;
+        rd$d = rd$q;
+        cnt$d = cnt$q;
+        full_q$d = full_q$q;
+        ram$clock = clock;
+        ram$read_address = ((rd$q) & 24'hffffff);
+        ram$write_address = ((wr$q) & 24'hffffff);
+        ram$write_enable = push;
+        ram$write_data = (((now) & 72'hffffffffffffffffff) << 32'h18) | ((push_index) & 72'hffffffffffffffffff);
+        head = ram$read_data;
+        head_index = head[(32'h0)+:(24)];
+        due = on & |cnt$q & ((now - head[(32'h18)+:(48)]) > cycles_m1);
+        full = full_q$q;
+        count = cnt$q;
+        wr_next = wr$q + 32'h1;
+        if (wr$q == last) begin
+            wr_next = 32'h0;
+        end
+        rd_next = rd$q + 32'h1;
+        if (rd$q == last) begin
+            rd_next = 32'h0;
+        end
+        cnt_next = cnt$q;
+        if (push) begin
+            wr$d = wr_next;
+            cnt_next = cnt$q + 32'h1;
+        end
+        if (pop) begin
+            rd$d = rd_next;
+            cnt_next = cnt$q - 32'h1;
+        end
+        if (push & pop) begin
+            cnt_next = cnt$q;
+        end
+        cnt$d = cnt_next;
+        full_q$d = cnt_next == depth;
+        if (rst) begin
+            wr$d = 32'h0;
+            rd$d = 32'h0;
+            cnt$d = 32'h0;
+            full_q$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_wide_engine_quar
+
+
+module qp_table_wide_engine_quar_cnt(d,q,clock);
+    
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_engine_quar_cnt
+
+
+module qp_table_wide_engine_quar_full_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_engine_quar_full_q
+
+
+module qp_table_wide_engine_quar_ram(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
     input wire  clock;
@@ -5476,7 +5795,45 @@ module qp_table_wide_engine_qram(clock,read_address,read_data,write_enable,write
        end
     end
     `endif
-endmodule // qp_table_wide_engine_qram
+endmodule // qp_table_wide_engine_quar_ram
+
+
+module qp_table_wide_engine_quar_rd(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_engine_quar_rd
+
+
+module qp_table_wide_engine_quar_wr(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_wide_engine_quar_wr
 
 
 module qp_table_wide_engine_ram(clock,read_address,read_data,write_enable,write_address,write_data);
@@ -5538,120 +5895,6 @@ module qp_table_wide_engine_read_hold_q(d,q,clock);
     end
           
 endmodule // qp_table_wide_engine_read_hold_q
-
-
-module qp_table_wide_engine_req_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_req_fire_r_0
-
-
-module qp_table_wide_engine_req_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_req_fire_r_1
-
-
-module qp_table_wide_engine_req_fire_r_2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_req_fire_r_2
-
-
-module qp_table_wide_engine_rsp_fire_r_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_rsp_fire_r_0
-
-
-module qp_table_wide_engine_rsp_fire_r_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_rsp_fire_r_1
-
-
-module qp_table_wide_engine_rsp_fire_r_2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_wide_engine_rsp_fire_r_2
 
 
 module qp_table_wide_engine_state(d,q,clock);

@@ -20,7 +20,7 @@ const LO_PAGE_BITS: usize = 32 - dir_entry::BASE_SHIFT as usize;
 const OP_BITS: usize = regs::CMD_OPCODE_BITS;
 const RESULT_BITS: usize = regs::CMD_RESULT_STATUS_BITS;
 const WORD_BITS: usize = regs::WORD_ADDR_BITS;
-use super::cmd_engine::CmdCounts;
+use super::cmd_counters::CmdCounts;
 use super::defaults;
 use super::lookup_counters::LookupCounts;
 use rust_hdl::prelude::*;

@@ -25,19 +25,19 @@
 //! | `AtTest` | TEST | ALLOC_AT: the index must also be available in the free map (FREE and not quarantined) |
 //! | `MapWait` | CLEAR | waits for the free map |
 //! | `FreeSnap` | 1 (2 with `late_write`) | FREE: the edge at which the registered write of FREE lands; the drain is counted at it |
-//! | `DrainSnap` | 1 | FREE: the count of that edge, from the registered drain inputs, into the drain counters |
+//! | `DrainSnap` | 1 | FREE: the [`Drain`](super::drain::Drain) counts, at the edge that ends this cycle, the lookups in flight after the edge that wrote FREE |
 //! | `Drain` | until done | FREE: waits until every lookup accepted at or before the edge that wrote FREE has had its response handshake, on every port |
 //! | `Release` | SET | FREE: the index goes back to the free map; FREE_OK and IN_USE count here |
 //! | `Done` | 1 (2 with `late_write`) | publishes the result (`cmd_done`), back to `Idle` |
 //!
 //! The drain: at the edge that writes FREE, each port's lookups in flight after that edge are
-//! counted (`in_flight + req_fire - rsp_fire`); responses leave in order, so the first that
-//! many responses of each port are exactly the lookups that may have seen the old state.
-//! The engine registers `in_flight`, `req_fire` and `rsp_fire` before it uses them (no path
-//! from a lookup pipe's handshakes into the drain counters): it counts one cycle behind the
-//! pipes, and so finds the drain done one cycle after the last of those responses.
-//! (Counters of [`FIFO_COUNT_BITS`] bits: in two_level in_memory the queues are up to 512
-//! deep.)
+//! counted; responses leave in order, so the first that many responses of each port are
+//! exactly the lookups that may have seen the old state. The count
+//! ([`Drain`](super::drain::Drain): `drain_snap`, `drained`) and the counters of SPEC §6
+//! ([`CmdCounters`](super::cmd_counters::CmdCounters): `events`, `quarantined`) sit beside
+//! the engine at the top level, the quarantine queue ([`Quarantine`]) inside it: the same
+//! blocks as with [`MemCmdEngine`](super::mem_cmd::MemCmdEngine). Their doc comments give
+//! their timing.
 //!
 //! Assumption (not checked in hardware): the register block presents one command at a time
 //! and holds `cmd_valid` until `cmd_done`.
@@ -47,14 +47,13 @@
 //! one edge after the engine decides it (`map_*_q`): no path runs from the engine's checks
 //! into the map's registers.
 
+use super::cmd_counters::CmdEvents;
 use super::codes::{CmdCodes, MapOps, OpCodes, StateCodes};
 use super::free_map::FreeMap;
-use super::mem_fifo::FIFO_COUNT_BITS;
-use super::ram::{Ram, RAM_ADDR_BITS};
+use super::quarantine::{Quarantine, COUNT_BITS};
+use super::ram::Ram;
 use super::{EngineParams, StateEntry, GEN_BITS_MAX, QPN_BITS, TIME_BITS};
 
-/// Bits of a quarantine entry: the time it was freed, and its index.
-const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
 use super::defaults;
 use crate::config::Reuse;
 use rust_hdl::prelude::*;
@@ -85,20 +84,6 @@ pub enum EngState {
     Done,
 }
 
-/// The command counters of SPEC §6, as [`CmdEngine`] offers them to
-/// [`AxilRegs`](super::axil_regs::AxilRegs) on one port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct CmdCounts {
-    pub alloc_ok: Bits<32>,
-    pub alloc_full: Bits<32>,
-    pub free_ok: Bits<32>,
-    pub cmd_error: Bits<32>,
-    pub in_use: Bits<32>,
-    pub quarantine_overflow: Bits<32>,
-    /// Entries in the quarantine queue (at most 4096).
-    pub quarantined: Bits<32>,
-}
-
 #[derive(LogicBlock)]
 pub struct CmdEngine {
     pub clock: Signal<In, Clock>,
@@ -119,37 +104,25 @@ pub struct CmdEngine {
     pub ram_we: Signal<Out, Bit>,
     pub ram_waddr: Signal<Out, Bits<QPN_BITS>>,
     pub ram_wdata: Signal<Out, StateEntry>,
-    // Drain accounting, one entry per lookup port.
-    pub req_fire: Vec<Signal<In, Bit>>,
-    pub rsp_fire: Vec<Signal<In, Bit>>,
-    pub in_flight: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
-    /// Counters of SPEC §6.
-    pub counts: Signal<Out, CmdCounts>,
+    /// The FREE drain ([`Drain`](super::drain::Drain), beside the engine): count the lookups
+    /// in flight at this edge; every lookup it counted has been answered.
+    pub drain_snap: Signal<Out, Bit>,
+    pub drained: Signal<In, Bit>,
+    /// What happened, for the counters of SPEC §6
+    /// ([`CmdCounters`](super::cmd_counters::CmdCounters), beside the engine), and the
+    /// quarantine's count (QUARANTINED).
+    pub events: Signal<Out, CmdEvents>,
+    pub quarantined: Signal<Out, Bits<COUNT_BITS>>,
     ram: Ram<StateEntry>,
-    /// The quarantine queue: `{freed at (time), index}` per entry, oldest at `q_rd`.
-    qram: Ram<Bits<QENTRY_BITS>>,
-    q_wr: DFF<Bits<12>>,
-    q_rd: DFF<Bits<12>>,
-    q_count: DFF<Bits<13>>,
-    q_overflow: DFF<Bits<32>>,
+    /// The quarantine queue (a block both command engines use).
+    quar: Quarantine,
     time_q: DFF<Bits<TIME_BITS>>,
     /// The state RAM word, registered once more after the RAM's output register (the block
     /// RAM is placed far from the engine's logic: the route is the whole of that cycle).
     entry_r: DFF<StateEntry>,
-    /// The RAM words: the state word from `entry_r`, the quarantine head from the RAM's
-    /// output register.
+    /// The state word, from `entry_r`.
     entry_q: Signal<Local, StateEntry>,
-    qhead_q: Signal<Local, Bits<QENTRY_BITS>>,
-    q_head_index: Signal<Local, Bits<QPN_BITS>>,
-    q_due: Signal<Local, Bit>,
-    q_wr_next: Signal<Local, Bits<12>>,
-    q_rd_next: Signal<Local, Bits<12>>,
     q_on: Constant<Bit>,
-    /// `quarantine_cycles - 1` (0 when the quarantine is off): `elapsed > q_cycles_m1` is
-    /// `elapsed >= quarantine_cycles` without a comparison that is constant when it is 0.
-    q_cycles_m1: Constant<Bits<TIME_BITS>>,
-    q_depth: Constant<Bits<13>>,
-    q_last: Constant<Bits<12>>,
     map: FreeMap,
     state: DFF<EngState>,
     cursor: DFF<Bits<QPN_BITS>>,
@@ -190,37 +163,18 @@ pub struct CmdEngine {
     we_q: DFF<Bit>,
     waddr_q: DFF<Bits<QPN_BITS>>,
     wdata_q: DFF<StateEntry>,
-    drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
-    /// Per port: the drain counter is zero, registered (kept with the counter, so that the
-    /// drain's end is a flag, not a comparison of the counters).
-    drain_zero: Vec<DFF<Bit>>,
-    /// The drain inputs of each port, registered.
-    req_fire_r: Vec<DFF<Bit>>,
-    rsp_fire_r: Vec<DFF<Bit>>,
-    in_flight_r: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
-    _ports: usize,
-    alloc_ok: DFF<Bits<32>>,
-    alloc_full: DFF<Bits<32>>,
-    free_ok: DFF<Bits<32>>,
-    cmd_error: DFF<Bits<32>>,
-    in_use: DFF<Bits<32>>,
-    /// IN_USE goes up (an index reserved: ALLOC_OK too) or down (a FREE completed: FREE_OK
-    /// too) at the next edge, and CMD_ERROR or ALLOC_FULL counts one: the counters' enables
-    /// come from these flip-flops, not from the state decode. (Each is set at the latest at
-    /// the edge that enters `Done`, so the counter has counted by the edge that ends the
-    /// command, as before.)
-    in_use_up: DFF<Bit>,
-    in_use_down: DFF<Bit>,
-    cmd_error_up: DFF<Bit>,
-    alloc_full_up: DFF<Bit>,
-    /// The counters, gathered here and assigned to `counts` once.
-    counts_l: Signal<Local, CmdCounts>,
+    /// The counters' pulses ([`CmdCounters`], which registers them): an index reserved, a
+    /// FREE completed, a failed command, a FULL, a quarantine overflow. Each is raised at
+    /// the latest in the cycle that enters `Done`.
+    ev: Signal<Local, CmdEvents>,
+    /// The quarantine's push and pop.
+    q_push: Signal<Local, Bit>,
+    q_pop: Signal<Local, Bit>,
     index: Signal<Local, Bits<QPN_BITS>>,
     gen: Signal<Local, Bits<QPN_BITS>>,
     word_gen: Signal<Local, Bits<QPN_BITS>>,
     new_gen: Signal<Local, Bits<QPN_BITS>>,
     cursor_next: Signal<Local, Bits<QPN_BITS>>,
-    drained: Signal<Local, Bit>,
     check_pass: Signal<Local, Bit>,
     check_pass_q: DFF<Bit>,
     /// `check_pass` and the command is ALLOC_AT (next: `AtTest`) or FREE (next:
@@ -298,20 +252,15 @@ impl CmdEngine {
         block_new!(
             [
                 clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
-                result_qpn, init_done, ram_we, ram_waddr, ram_wdata, counts, counts_l, q_wr, q_rd,
-                q_count, q_overflow, time_q, entry_r, entry_q, qhead_q, q_head_index, q_due,
-                q_wr_next, q_rd_next, state, cursor, next_alloc, op, qpn, pending_status,
-                pending_qpn, status_q, qpn_q, init_done_q, land_wait, landed, was_idle, read_hold_q, we_q,
-                waddr_q, wdata_q, alloc_ok, alloc_full, free_ok, cmd_error, in_use, in_use_up,
-                in_use_down, cmd_error_up, alloc_full_up, index, gen, word_gen, new_gen,
-                cursor_next, drained, check_pass, check_pass_q, pass_at_q, pass_free_q, op_alloc_r,
+                result_qpn, init_done, ram_we, ram_waddr, ram_wdata, drain_snap, drained, quarantined, events, ev, time_q,
+                entry_r, entry_q, state, cursor, next_alloc, op, qpn, pending_status, pending_qpn,
+                status_q, qpn_q, init_done_q, land_wait, landed, was_idle, read_hold_q, we_q,
+                waddr_q, wdata_q, q_push, q_pop, index,
+                gen, word_gen, new_gen, cursor_next, check_pass, check_pass_q, pass_at_q, pass_free_q, op_alloc_r,
                 op_alloc_at_r, op_publish_r, op_free_r, op_flush_r, op_bad_r, init_last_r, nxt,
                 hold, start, init_q, idle_q, drain_q, wait_q, we, waddr, wdata, map_op_valid,
                 map_cmd, map_op_index, map_valid_q, map_cmd_q, map_index_q, st, ops, res, map_op,
             ]
-            req_fire: defaults(p.ports),
-            rsp_fire: defaults(p.ports),
-            in_flight: defaults(p.ports),
             ram: ram,
             late_read: Constant::new(late_read),
             late_write: Constant::new(late_write),
@@ -319,18 +268,9 @@ impl CmdEngine {
             read_more2: defaults(more2),
             _more1: more1,
             _more2: more2,
-            qram: Ram::new(p.quarantine_depth as usize, p.fpga),
+            quar: Quarantine::new(p),
             q_on: Constant::new(p.quarantine_cycles > 0),
-            q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
-            q_depth: Constant::new(u64::from(p.quarantine_depth).into()),
-            q_last: Constant::new(u64::from(p.quarantine_depth - 1).into()),
             map: FreeMap::new(p),
-            drain: defaults(p.ports),
-            drain_zero: defaults(p.ports),
-            req_fire_r: defaults(p.ports),
-            rsp_fire_r: defaults(p.ports),
-            in_flight_r: defaults(p.ports),
-            _ports: p.ports,
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             gen_mask: Constant::new(p.gen_mask().into()),
@@ -367,19 +307,6 @@ impl Logic for CmdEngine {
             we_q,
             waddr_q,
             wdata_q,
-            alloc_ok,
-            alloc_full,
-            free_ok,
-            cmd_error,
-            in_use,
-            in_use_up,
-            in_use_down,
-            cmd_error_up,
-            alloc_full_up,
-            q_wr,
-            q_rd,
-            q_count,
-            q_overflow,
             time_q,
             map_valid_q,
             map_cmd_q,
@@ -400,41 +327,20 @@ impl Logic for CmdEngine {
             drain_q,
             wait_q
         );
-        self.in_use_up.d.next = false;
-        self.in_use_down.d.next = false;
-        self.cmd_error_up.d.next = false;
-        self.alloc_full_up.d.next = false;
-        if self.in_use_up.q.val() {
-            self.in_use.d.next = self.in_use.q.val() + 1;
-            self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-        }
-        if self.in_use_down.q.val() {
-            self.in_use.d.next = self.in_use.q.val() - 1;
-            self.free_ok.d.next = self.free_ok.q.val() + 1;
-        }
-        if self.cmd_error_up.q.val() {
-            self.cmd_error.d.next = self.cmd_error.q.val() + 1;
-        }
-        if self.alloc_full_up.q.val() {
-            self.alloc_full.d.next = self.alloc_full.q.val() + 1;
-        }
-        for p in 0..self._ports {
-            self.drain[p].clock.next = self.clock.val();
-            self.drain[p].d.next = self.drain[p].q.val();
-            self.drain_zero[p].clock.next = self.clock.val();
-            self.drain_zero[p].d.next = self.drain_zero[p].q.val();
-            self.req_fire_r[p].clock.next = self.clock.val();
-            self.rsp_fire_r[p].clock.next = self.clock.val();
-            self.in_flight_r[p].clock.next = self.clock.val();
-            self.req_fire_r[p].d.next = self.req_fire[p].val();
-            self.rsp_fire_r[p].d.next = self.rsp_fire[p].val();
-            self.in_flight_r[p].d.next = self.in_flight[p].val();
-        }
+        self.ev.next.reserved = false;
+        self.ev.next.freed = false;
+        self.ev.next.error = false;
+        self.ev.next.full = false;
+        self.ev.next.overflow = false;
+        self.q_push.next = false;
+        self.q_pop.next = false;
+        self.quarantined.next = self.quar.count.val();
+        // The lookups in flight after the edge that wrote FREE (`FreeSnap`'s last).
+        self.drain_snap.next = self.state.q.val() == EngState::DrainSnap;
         // The RAM words, registered in the RAMs' output registers (and the state word once
         // more): every decision reads a register, never a block RAM's array.
         self.entry_r.d.next = self.ram.read_data.val();
         self.entry_q.next = self.entry_r.q.val();
-        self.qhead_q.next = self.qram.read_data.val();
         // Fields of the command and of the RAM word.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
         self.gen.next = self.qpn.q.val() >> self.index_bits.val();
@@ -455,34 +361,12 @@ impl Logic for CmdEngine {
         self.init_done.next = self.init_done_q.q.val();
         self.result_status.next = self.status_q.q.val();
         self.result_qpn.next = self.qpn_q.q.val();
-        self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
-        self.counts_l.next.alloc_full = self.alloc_full.q.val();
-        self.counts_l.next.free_ok = self.free_ok.q.val();
-        self.counts_l.next.cmd_error = self.cmd_error.q.val();
-        self.counts_l.next.in_use = self.in_use.q.val();
-        self.counts_l.next.quarantine_overflow = self.q_overflow.q.val();
-        self.counts_l.next.quarantined = bit_cast::<32, 13>(self.q_count.q.val());
-        self.counts.next = self.counts_l.val();
-
-        // The quarantine queue: the head is read continuously; it is consulted several
-        // cycles after any pop or push, when the registered read has caught up.
-        self.qram.clock.next = self.clock.val();
-        self.qram.read_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_rd.q.val());
-        self.qram.write_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_wr.q.val());
-        self.qram.write_enable.next = false;
-        self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
-            | bit_cast::<QENTRY_BITS, QPN_BITS>(self.index.val());
-        self.q_head_index.next = self.qhead_q.val().get_bits::<QPN_BITS>(0);
-        self.q_due.next = (self.time_q.q.val() - self.qhead_q.val().get_bits::<TIME_BITS>(24))
-            > self.q_cycles_m1.val();
-        self.q_wr_next.next = self.q_wr.q.val() + 1;
-        if self.q_wr.q.val() == self.q_last.val() {
-            self.q_wr_next.next = 0.into();
-        }
-        self.q_rd_next.next = self.q_rd.q.val() + 1;
-        if self.q_rd.q.val() == self.q_last.val() {
-            self.q_rd_next.next = 0.into();
-        }
+        // The quarantine: the head is consulted several cycles after any pop or push, when
+        // its registered read has caught up.
+        self.quar.clock.next = self.clock.val();
+        self.quar.rst.next = self.rst.val();
+        self.quar.now.next = self.time_q.q.val();
+        self.quar.push_index.next = self.index.val();
 
         self.cursor_next.next = self.cursor.q.val() + 1;
         if self.cursor.q.val() == self.last_index.val() {
@@ -520,12 +404,6 @@ impl Logic for CmdEngine {
         self.op_bad_r.d.next =
             (self.op.q.val() < self.ops.alloc.val()) | (self.op.q.val() > self.ops.last.val());
         self.init_last_r.d.next = self.cursor.q.val() == self.last_index_m1.val();
-        self.drained.next = true;
-        for p in 0..self._ports {
-            if !self.drain_zero[p].q.val() {
-                self.drained.next = false;
-            }
-        }
 
         self.start.next = self.cmd_valid.val()
             & self.map.init_done.val()
@@ -557,12 +435,11 @@ impl Logic for CmdEngine {
                 // Before any command: the oldest quarantined index goes back to the free map
                 // if its time is over (one per command keeps every command bounded).
                 self.nxt.next = EngState::Decode;
-                if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
+                if self.quar.due.val() {
                     self.map_op_valid.next = true;
                     self.map_cmd.next = self.map_op.set.val();
-                    self.map_op_index.next = self.q_head_index.val();
-                    self.q_rd.d.next = self.q_rd_next.val();
-                    self.q_count.d.next = self.q_count.q.val() - 1;
+                    self.map_op_index.next = self.quar.head_index.val();
+                    self.q_pop.next = true;
                     self.nxt.next = EngState::QRelease;
                 }
             }
@@ -590,7 +467,7 @@ impl Logic for CmdEngine {
                 }
                 if self.op_bad_r.q.val() {
                     self.pending_status.d.next = self.res.bad_cmd.val();
-                    self.cmd_error_up.d.next = true;
+                    self.ev.next.error = true;
                     self.nxt.next = EngState::Done;
                 }
             }
@@ -598,7 +475,7 @@ impl Logic for CmdEngine {
                 // ALLOC_AT, PUBLISH, FREE: the range first.
                 if bit_cast::<25, QPN_BITS>(self.index.val()) >= self.max_qps.val() {
                     self.pending_status.d.next = self.res.out_of_range.val();
-                    self.cmd_error_up.d.next = true;
+                    self.ev.next.error = true;
                     self.nxt.next = EngState::Done;
                 } else {
                     self.nxt.next = EngState::Hold;
@@ -642,7 +519,7 @@ impl Logic for CmdEngine {
                     }
                 } else {
                     self.pending_status.d.next = self.res.bad_state.val();
-                    self.cmd_error_up.d.next = true;
+                    self.ev.next.error = true;
                 }
             }
             EngState::FreeSnap => {
@@ -655,21 +532,9 @@ impl Logic for CmdEngine {
                 }
             }
             EngState::DrainSnap => {
-                // The lookups in flight after the edge that wrote FREE, from the drain inputs
-                // registered at that edge.
+                // The drain counts the lookups in flight after the edge that wrote FREE
+                // (`drain_snap`).
                 self.nxt.next = EngState::Drain;
-                for p in 0..self._ports {
-                    self.drain[p].d.next = self.in_flight_r[p].q.val();
-                    self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
-                    if self.req_fire_r[p].q.val() & !self.rsp_fire_r[p].q.val() {
-                        self.drain[p].d.next = self.in_flight_r[p].q.val() + 1;
-                        self.drain_zero[p].d.next = false;
-                    }
-                    if !self.req_fire_r[p].q.val() & self.rsp_fire_r[p].q.val() {
-                        self.drain[p].d.next = self.in_flight_r[p].q.val() - 1;
-                        self.drain_zero[p].d.next = self.in_flight_r[p].q.val() == 1;
-                    }
-                }
             }
             EngState::AllocFind => {
                 // The result as FULL until the map answers (AllocWrite overwrites it when an
@@ -683,7 +548,7 @@ impl Logic for CmdEngine {
                 } else {
                     self.nxt.next = EngState::Done;
                     if self.map.done.val() {
-                        self.alloc_full_up.d.next = true;
+                        self.ev.next.full = true;
                     }
                 }
             }
@@ -708,7 +573,7 @@ impl Logic for CmdEngine {
                 self.pending_qpn.d.next =
                     (self.new_gen.val() << self.index_bits.val()) | self.cursor.q.val();
                 self.next_alloc.d.next = self.cursor_next.val();
-                self.in_use_up.d.next = true;
+                self.ev.next.reserved = true;
                 self.map_op_valid.next = true;
                 self.map_cmd.next = self.map_op.clear.val();
                 self.map_op_index.next = self.cursor.q.val();
@@ -728,11 +593,11 @@ impl Logic for CmdEngine {
                 if self.map.done.val() {
                     if self.map.found.val() {
                         self.we.next = true;
-                        self.in_use_up.d.next = true;
+                        self.ev.next.reserved = true;
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                     } else {
-                        self.cmd_error_up.d.next = true;
+                        self.ev.next.error = true;
                     }
                 }
             }
@@ -742,21 +607,11 @@ impl Logic for CmdEngine {
                 self.nxt.next = EngState::Done;
             }
             EngState::Drain => {
-                // The responses of the cycle before (registered), in order: the first ones
-                // are the lookups counted.
-                for p in 0..self._ports {
-                    if self.drain[p].q.val().any() & self.rsp_fire_r[p].q.val() {
-                        self.drain[p].d.next = self.drain[p].q.val() - 1;
-                        if self.drain[p].q.val() == 1 {
-                            self.drain_zero[p].d.next = true;
-                        }
-                    }
-                }
                 // Into the quarantine (a full queue first releases its oldest), or back to
                 // the pool, once drained.
                 if self.q_on.val() {
                     self.nxt.next = EngState::Push;
-                    if self.q_count.q.val() == self.q_depth.val() {
+                    if self.quar.full.val() {
                         self.nxt.next = EngState::Overflow;
                     }
                 } else {
@@ -764,13 +619,12 @@ impl Logic for CmdEngine {
                 }
                 if self.drained.val() {
                     if self.q_on.val() {
-                        if self.q_count.q.val() == self.q_depth.val() {
+                        if self.quar.full.val() {
                             self.map_op_valid.next = true;
                             self.map_cmd.next = self.map_op.set.val();
-                            self.map_op_index.next = self.q_head_index.val();
-                            self.q_rd.d.next = self.q_rd_next.val();
-                            self.q_count.d.next = self.q_count.q.val() - 1;
-                            self.q_overflow.d.next = self.q_overflow.q.val() + 1;
+                            self.map_op_index.next = self.quar.head_index.val();
+                            self.q_pop.next = true;
+                            self.ev.next.overflow = true;
                         }
                     } else {
                         self.map_op_valid.next = true;
@@ -782,16 +636,14 @@ impl Logic for CmdEngine {
                 self.nxt.next = EngState::Push;
             }
             EngState::Push => {
-                self.qram.write_enable.next = true;
-                self.q_wr.d.next = self.q_wr_next.val();
-                self.q_count.d.next = self.q_count.q.val() + 1;
-                self.in_use_down.d.next = true;
+                self.q_push.next = true;
+                self.ev.next.freed = true;
                 self.nxt.next = EngState::Done;
             }
             EngState::Release => {
                 self.nxt.next = EngState::Done;
                 if self.map.done.val() {
-                    self.in_use_down.d.next = true;
+                    self.ev.next.freed = true;
                 }
             }
             EngState::Done => {
@@ -860,6 +712,9 @@ impl Logic for CmdEngine {
         self.map.op_valid.next = self.map_valid_q.q.val();
         self.map.op.next = self.map_cmd_q.q.val();
         self.map.op_index.next = self.map_index_q.q.val();
+        self.quar.push.next = self.q_push.val();
+        self.quar.pop.next = self.q_pop.val();
+        self.events.next = self.ev.val();
 
         if self.rst.val() {
             self.state.d.next = EngState::Init;
@@ -878,23 +733,6 @@ impl Logic for CmdEngine {
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
-            self.alloc_ok.d.next = 0.into();
-            self.alloc_full.d.next = 0.into();
-            self.free_ok.d.next = 0.into();
-            self.cmd_error.d.next = 0.into();
-            self.in_use.d.next = 0.into();
-            self.in_use_up.d.next = false;
-            self.in_use_down.d.next = false;
-            self.cmd_error_up.d.next = false;
-            self.alloc_full_up.d.next = false;
-            self.q_wr.d.next = 0.into();
-            self.q_rd.d.next = 0.into();
-            self.q_count.d.next = 0.into();
-            self.q_overflow.d.next = 0.into();
-            for p in 0..self._ports {
-                self.drain[p].d.next = 0.into();
-                self.drain_zero[p].d.next = true;
-            }
         }
     }
 }

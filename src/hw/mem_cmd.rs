@@ -1,7 +1,9 @@
 //! `MemCmdEngine`: the command engine of `state = in_memory` (SPEC §9; design in
 //! `docs/state_in_memory.md`, "Commands"). It plays the part [`CmdEngine`](super::cmd_engine)
 //! plays with the state on chip: the init sweep, the commands of SPEC §6 one at a time, the
-//! quarantine, the drain and the command counters; but the per-index state lives in the state
+//! quarantine, the drain and the command counters (the blocks both engines use: the
+//! [`Quarantine`] inside, the [`Drain`](super::drain::Drain) and the
+//! [`CmdCounters`](super::cmd_counters::CmdCounters) beside it at the top level); but the per-index state lives in the state
 //! table in memory, which this engine alone writes, and on chip it keeps only one bit per
 //! block of each of: `written` (the block was written since reset: lazy initialisation),
 //! `live` (the block holds a RESERVED or VALID index: the lookup pipes' fail-fast filter, one
@@ -48,20 +50,18 @@
 //! after it is taken): it does not depend on the R channel, and the top level ANDs it with the
 //! other readers' (R carries no combinational path from `m_axi_rid` to `m_axi_rready`).
 
-use super::cmd_engine::CmdCounts;
+use super::cmd_counters::CmdEvents;
 use super::codes::{CmdCodes, MapOps, OpCodes};
 use super::defaults;
 use super::free_map::FreeMap;
-use super::mem_fifo::FIFO_COUNT_BITS;
 use super::mem_writer::{MemWriter, MEM_DATA_BITS_MAX, MEM_STRB_BITS_MAX};
 use super::miss_unit::{MissParams, BLOCK_NUM_BITS, WORD_BITS_MAX};
+use super::quarantine::{Quarantine, COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
 use super::{EngineParams, ADDR_BITS, QPN_BITS, TIME_BITS};
 use crate::config::Reuse;
 use rust_hdl::prelude::*;
 
-/// Bits of a quarantine entry: the time it was freed, and its QPN (index and generation).
-const QENTRY_BITS: usize = TIME_BITS + QPN_BITS;
 /// A word counter within a block (up to 256 words, and one past).
 const W_BITS: usize = 9;
 /// A mask with one bit per word of a block (`block_bits <= 8`).
@@ -162,10 +162,15 @@ pub struct MemCmdEngine {
     pub live_we: Signal<Out, Bit>,
     pub live_waddr: Signal<Out, Bits<BLOCK_NUM_BITS>>,
     pub live_wdata: Signal<Out, Bit>,
-    // Drain accounting, one entry per lookup port.
-    pub req_fire: Vec<Signal<In, Bit>>,
-    pub rsp_fire: Vec<Signal<In, Bit>>,
-    pub in_flight: Vec<Signal<In, Bits<FIFO_COUNT_BITS>>>,
+    /// The FREE drain ([`Drain`](super::drain::Drain), beside the engine): count the lookups
+    /// in flight at this edge; every lookup it counted has been answered.
+    pub drain_snap: Signal<Out, Bit>,
+    pub drained: Signal<In, Bit>,
+    /// What happened, for the counters of SPEC §6
+    /// ([`CmdCounters`](super::cmd_counters::CmdCounters), beside the engine), and the
+    /// quarantine's count (QUARANTINED).
+    pub events: Signal<Out, CmdEvents>,
+    pub quarantined: Signal<Out, Bits<COUNT_BITS>>,
     // The miss unit's hold (see `MissUnit`, "Commands").
     pub hold_valid: Signal<Out, Bit>,
     pub hold_block: Signal<Out, Bits<BLOCK_NUM_BITS>>,
@@ -198,15 +203,13 @@ pub struct MemCmdEngine {
     pub bvalid: Signal<In, Bit>,
     pub bready: Signal<Out, Bit>,
     pub bresp: Signal<In, Bits<2>>,
-    /// Counters of SPEC §6 (MEM_READS and MEM_WRITES of §9 are counted at the AXI handshakes
-    /// by the top level).
-    pub counts: Signal<Out, CmdCounts>,
     // Children.
     map: FreeMap,
     /// (A 2-bit word type, 1 bit stored: rust-hdl declares a 1-bit port without a range.)
     written: Ram<Bits<2>>,
-    qram: Ram<Bits<QENTRY_BITS>>,
     writer: MemWriter,
+    /// The quarantine queue (a block both command engines use).
+    quar: Quarantine,
     // Control.
     state: DFF<MemState>,
     cursor: DFF<Bits<BLOCK_NUM_BITS>>,
@@ -371,34 +374,15 @@ pub struct MemCmdEngine {
     map_valid_q: DFF<Bit>,
     map_cmd_q: DFF<Bits<2>>,
     map_index_q: DFF<Bits<QPN_BITS>>,
-    // Quarantine queue.
-    q_wr: DFF<Bits<12>>,
-    q_rd: DFF<Bits<12>>,
-    q_count: DFF<Bits<13>>,
-    q_overflow: DFF<Bits<32>>,
-    // Drain.
-    drain: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
-    drain_zero: Vec<DFF<Bit>>,
-    req_fire_r: Vec<DFF<Bit>>,
-    rsp_fire_r: Vec<DFF<Bit>>,
-    in_flight_r: Vec<DFF<Bits<FIFO_COUNT_BITS>>>,
-    _ports: usize,
-    // Counters.
-    alloc_ok: DFF<Bits<32>>,
-    alloc_full: DFF<Bits<32>>,
-    free_ok: DFF<Bits<32>>,
-    cmd_error: DFF<Bits<32>>,
-    in_use: DFF<Bits<32>>,
     // Locals.
-    counts_l: Signal<Local, CmdCounts>,
+    /// The counters' pulses ([`CmdCounters`], which registers them): an index reserved, a
+    /// FREE completed, a failed command, a FULL, a quarantine overflow; the quarantine's push
+    /// and pop.
+    ev: Signal<Local, CmdEvents>,
+    q_push: Signal<Local, Bit>,
+    q_pop: Signal<Local, Bit>,
     index: Signal<Local, Bits<QPN_BITS>>,
     gen: Signal<Local, Bits<QPN_BITS>>,
-    qhead: Signal<Local, Bits<QENTRY_BITS>>,
-    q_head_qpn: Signal<Local, Bits<QPN_BITS>>,
-    q_due: Signal<Local, Bit>,
-    q_wr_next: Signal<Local, Bits<12>>,
-    q_rd_next: Signal<Local, Bits<12>>,
-    drained: Signal<Local, Bit>,
     block_addr: Signal<Local, Bits<ADDR_BITS>>,
     word_v: Signal<Local, Bits<WORD_BITS_MAX>>,
     unit_v: Signal<Local, Bits<WORD_BITS_MAX>>,
@@ -433,7 +417,6 @@ pub struct MemCmdEngine {
     map_op_valid: Signal<Local, Bit>,
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
-    snap: Signal<Local, Bit>,
     t_onehot: Signal<Local, Bits<MASK_BITS>>,
     start_w: Signal<Local, Bits<W_BITS>>,
     cand: Signal<Local, Bits<MASK_BITS>>,
@@ -508,9 +491,6 @@ pub struct MemCmdEngine {
     first_block: Constant<Bits<BLOCK_NUM_BITS>>,
     reuse_lowest: Constant<Bit>,
     q_on: Constant<Bit>,
-    q_cycles_m1: Constant<Bits<TIME_BITS>>,
-    q_depth: Constant<Bits<13>>,
-    q_last: Constant<Bits<12>>,
     block_bits: Constant<Bits<5>>,
     words_m1: Constant<Bits<W_BITS>>,
     word_shift: Constant<Bits<5>>,
@@ -591,15 +571,13 @@ impl MemCmdEngine {
                 hold_valid, hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
                 awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
-                bready, bresp, counts, state, cursor, op, qpn, time_q, rel, rel_overflow, blk,
+                bready, bresp, events, state, cursor, op, qpn, time_q, rel, rel_overflow, blk,
                 blk_o, tw, tw_known, start, start_blk, second, other_q, next_alloc, was_written,
                 hold_wait, wr_wait, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
                 pending_qpn, status_q, qpn_q, init_done_q, hold_q, inv_q, live_we_q, live_waddr_q,
                 live_wdata_q, wr_req_q, wr_addr_q, wr_last_q, wr_beat_q, wr_data_q, wr_strb_q,
-                map_valid_q, map_cmd_q, map_index_q, q_wr, q_rd, q_count, q_overflow, alloc_ok,
-                alloc_full, free_ok, cmd_error, in_use, counts_l, index, gen, qhead, q_head_qpn,
-                q_due, q_wr_next, q_rd_next, drained, block_addr, word_v, unit_v, lane_free,
+                map_valid_q, map_cmd_q, map_index_q, drain_snap, drained, quarantined, ev, q_push, q_pop, index, gen, block_addr, word_v, unit_v, lane_free,
                 lane_live, s_row, free_at, live_at, row_at, range_m, pf_sel, ablk_k, lane_bits,
                 last_beat, unused_written, w_unit0, t_onehot,
                 start_w, cand, lo_w, hi_w, bstart, w_row, t_row, grp_sel, grp_bits, bit_sel,
@@ -607,19 +585,16 @@ impl MemCmdEngine {
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
                 grp_q, base_seen, moved, dirty, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
                 new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
-                snap, ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
+                ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
                 n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q,
                 pf_was_q, cur_tail_q, pbeat, pbeat_ok,
                 pw, pf_half, n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a,
                 p_row_a, pf_row, p_last, clr_issued, clr_busy,
             ]
-            req_fire: defaults(p.ports),
             lo_wq: defaults(2),
             hi_wq: defaults(2),
             src_blk: defaults(2),
-            rsp_fire: defaults(p.ports),
-            in_flight: defaults(p.ports),
             map: FreeMap::new(&bp),
             writer: MemWriter::new(m.mem_data_bits as usize),
             cbuf: Ram::with_layout(
@@ -656,13 +631,7 @@ impl MemCmdEngine {
             c16: (0..16).map(|i| Constant::new((i as u64).into())).collect(),
             written: written,
             wr_extra: Constant::new(wr_extra.into()),
-            qram: Ram::new(p.quarantine_depth as usize, p.fpga),
-            drain: defaults(p.ports),
-            drain_zero: defaults(p.ports),
-            req_fire_r: defaults(p.ports),
-            rsp_fire_r: defaults(p.ports),
-            in_flight_r: defaults(p.ports),
-            _ports: p.ports,
+            quar: Quarantine::new(p),
             index_mask: Constant::new(p.index_mask().into()),
             index_bits: Constant::new(u64::from(p.index_bits).into()),
             gen_mask: Constant::new(p.gen_mask().into()),
@@ -673,9 +642,6 @@ impl MemCmdEngine {
             first_block: Constant::new(u64::from(p.first_index >> m.block_bits).into()),
             reuse_lowest: Constant::new(p.reuse == Reuse::Lowest),
             q_on: Constant::new(p.quarantine_cycles > 0),
-            q_cycles_m1: Constant::new(p.quarantine_cycles.saturating_sub(1).into()),
-            q_depth: Constant::new(u64::from(p.quarantine_depth).into()),
-            q_last: Constant::new(u64::from(p.quarantine_depth - 1).into()),
             block_bits: Constant::new(u64::from(m.block_bits).into()),
             words_m1: Constant::new(((1u64 << m.block_bits) - 1).into()),
             word_shift: Constant::new(u64::from(wb.trailing_zeros()).into()),
@@ -754,15 +720,6 @@ impl Logic for MemCmdEngine {
             map_valid_q,
             map_cmd_q,
             map_index_q,
-            q_wr,
-            q_rd,
-            q_count,
-            q_overflow,
-            alloc_ok,
-            alloc_full,
-            free_ok,
-            cmd_error,
-            in_use,
             cb_valid,
             cb_block,
             cb_written,
@@ -822,7 +779,6 @@ impl Logic for MemCmdEngine {
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
         self.written.clock.next = self.clock.val();
-        self.qram.clock.next = self.clock.val();
         self.writer.clock.next = self.clock.val();
         self.writer.rst.next = self.rst.val();
         // The writer's AXI side is this block's.
@@ -860,47 +816,18 @@ impl Logic for MemCmdEngine {
             self.wr_ferr.d.next = self.writer.error.val();
         }
 
-        for p in 0..self._ports {
-            self.drain[p].clock.next = self.clock.val();
-            self.drain[p].d.next = self.drain[p].q.val();
-            self.drain_zero[p].clock.next = self.clock.val();
-            self.drain_zero[p].d.next = self.drain_zero[p].q.val();
-            self.req_fire_r[p].clock.next = self.clock.val();
-            self.rsp_fire_r[p].clock.next = self.clock.val();
-            self.in_flight_r[p].clock.next = self.clock.val();
-            self.req_fire_r[p].d.next = self.req_fire[p].val();
-            self.rsp_fire_r[p].d.next = self.rsp_fire[p].val();
-            self.in_flight_r[p].d.next = self.in_flight[p].val();
-        }
-        // The drain counters: a snapshot (`PreB`, `FreeB`: the lookups in flight after the
-        // edge before, from the registered inputs), else down by the responses, in order.
-        self.snap.next =
+        self.ev.next.reserved = false;
+        self.ev.next.freed = false;
+        self.ev.next.error = false;
+        self.ev.next.full = false;
+        self.ev.next.overflow = false;
+        self.q_push.next = false;
+        self.q_pop.next = false;
+        self.quarantined.next = self.quar.count.val();
+        // The drain: a snapshot at `PreB` (the lookups in flight at the take) and at `FreeB`
+        // (those in flight after the hold dropped).
+        self.drain_snap.next =
             (self.state.q.val() == MemState::PreB) | (self.state.q.val() == MemState::FreeB);
-        for p in 0..self._ports {
-            if self.snap.val() {
-                self.drain[p].d.next = self.in_flight_r[p].q.val();
-                self.drain_zero[p].d.next = !self.in_flight_r[p].q.val().any();
-                if self.req_fire_r[p].q.val() & !self.rsp_fire_r[p].q.val() {
-                    self.drain[p].d.next = self.in_flight_r[p].q.val() + 1;
-                    self.drain_zero[p].d.next = false;
-                }
-                if !self.req_fire_r[p].q.val() & self.rsp_fire_r[p].q.val() {
-                    self.drain[p].d.next = self.in_flight_r[p].q.val() - 1;
-                    self.drain_zero[p].d.next = self.in_flight_r[p].q.val() == 1;
-                }
-            } else if self.drain[p].q.val().any() & self.rsp_fire_r[p].q.val() {
-                self.drain[p].d.next = self.drain[p].q.val() - 1;
-                if self.drain[p].q.val() == 1 {
-                    self.drain_zero[p].d.next = true;
-                }
-            }
-        }
-        self.drained.next = true;
-        for p in 0..self._ports {
-            if !self.drain_zero[p].q.val() {
-                self.drained.next = false;
-            }
-        }
 
         // Outputs from registers.
         self.cmd_done.next = self.state.q.val() == MemState::Done;
@@ -920,37 +847,16 @@ impl Logic for MemCmdEngine {
         self.live_waddr.next = self.live_waddr_q.q.val();
         self.live_wdata.next = self.live_wdata_q.q.val();
         self.live_we_q.d.next = false;
-        self.counts_l.next.alloc_ok = self.alloc_ok.q.val();
-        self.counts_l.next.alloc_full = self.alloc_full.q.val();
-        self.counts_l.next.free_ok = self.free_ok.q.val();
-        self.counts_l.next.cmd_error = self.cmd_error.q.val();
-        self.counts_l.next.in_use = self.in_use.q.val();
-        self.counts_l.next.quarantine_overflow = self.q_overflow.q.val();
-        self.counts_l.next.quarantined = bit_cast::<32, 13>(self.q_count.q.val());
-        self.counts.next = self.counts_l.val();
 
         // Fields of the command.
         self.index.next = self.qpn.q.val() & self.index_mask.val();
         self.gen.next = self.qpn.q.val() >> self.index_bits.val();
 
-        // Quarantine queue: the head is read continuously.
-        self.qram.read_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_rd.q.val());
-        self.qram.write_address.next = bit_cast::<RAM_ADDR_BITS, 12>(self.q_wr.q.val());
-        self.qram.write_enable.next = false;
-        self.qram.write_data.next = (bit_cast::<QENTRY_BITS, TIME_BITS>(self.time_q.q.val()) << 24)
-            | bit_cast::<QENTRY_BITS, QPN_BITS>(self.qpn.q.val());
-        self.qhead.next = self.qram.read_data.val();
-        self.q_head_qpn.next = self.qhead.val().get_bits::<QPN_BITS>(0);
-        self.q_due.next = (self.time_q.q.val() - self.qhead.val().get_bits::<TIME_BITS>(24))
-            > self.q_cycles_m1.val();
-        self.q_wr_next.next = self.q_wr.q.val() + 1;
-        if self.q_wr.q.val() == self.q_last.val() {
-            self.q_wr_next.next = 0.into();
-        }
-        self.q_rd_next.next = self.q_rd.q.val() + 1;
-        if self.q_rd.q.val() == self.q_last.val() {
-            self.q_rd_next.next = 0.into();
-        }
+        // The quarantine: its head is read continuously.
+        self.quar.clock.next = self.clock.val();
+        self.quar.rst.next = self.rst.val();
+        self.quar.now.next = self.time_q.q.val();
+        self.quar.push_index.next = self.index.val();
 
         // The block in memory and the `written` bit.
         self.pf_sel.next = (self.state.q.val() == MemState::PfWr1)
@@ -1277,14 +1183,15 @@ impl Logic for MemCmdEngine {
                 self.rel.d.next = false;
                 self.rel_overflow.d.next = false;
                 self.state.d.next = MemState::Decode;
-                if self.q_on.val() & self.q_count.q.val().any() & self.q_due.val() {
+                if self.quar.due.val() {
                     self.rel.d.next = true;
                     self.n_known.d.next = false;
                     self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
-                        (self.q_head_qpn.val() & self.index_mask.val()) >> self.block_bits.val(),
+                        self.quar.head_index.val() >> self.block_bits.val(),
                     );
                     self.tw.d.next = bit_cast::<W_BITS, QPN_BITS>(
-                        self.q_head_qpn.val() & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
+                        self.quar.head_index.val()
+                            & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                     );
                     self.tw_known.d.next = true;
                     self.state.d.next = MemState::LookA;
@@ -1306,7 +1213,7 @@ impl Logic for MemCmdEngine {
                         | (self.op.q.val() == self.ops.free.val()))
                 {
                     self.pending_status.d.next = self.res.out_of_range.val();
-                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.ev.next.error = true;
                     self.state.d.next = MemState::Done;
                 }
                 if self.op.q.val() == self.ops.alloc.val() {
@@ -1348,7 +1255,7 @@ impl Logic for MemCmdEngine {
                     | (self.op.q.val() > self.ops.last.val())
                 {
                     self.pending_status.d.next = self.res.bad_cmd.val();
-                    self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                    self.ev.next.error = true;
                     self.state.d.next = MemState::Done;
                 }
             }
@@ -1364,7 +1271,7 @@ impl Logic for MemCmdEngine {
                         self.state.d.next = MemState::Acquire;
                     } else {
                         self.pending_status.d.next = self.res.full.val();
-                        self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                        self.ev.next.full = true;
                         self.state.d.next = MemState::Done;
                     }
                 }
@@ -1531,7 +1438,7 @@ impl Logic for MemCmdEngine {
                     // The free map said the block had an index to take (it is exact: not
                     // reached).
                     self.pending_status.d.next = self.res.full.val();
-                    self.alloc_full.d.next = self.alloc_full.q.val() + 1;
+                    self.ev.next.full = true;
                     self.state.d.next = MemState::Finish;
                 } else if !self.pf_busy.q.val() {
                     // None from `start` in the first block: search from the next block,
@@ -1594,7 +1501,7 @@ impl Logic for MemCmdEngine {
                         (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.gen.val()) << 2) | 1;
                     if self.t_state.val() != 0 {
                         self.pending_status.d.next = self.res.bad_state.val();
-                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.ev.next.error = true;
                         self.state.d.next = MemState::Finish;
                     }
                 } else if self.op.q.val() == self.ops.publish.val() {
@@ -1602,7 +1509,7 @@ impl Logic for MemCmdEngine {
                         (bit_cast::<WORD_BITS_MAX, QPN_BITS>(self.t_gen.val()) << 2) | 2;
                     if (self.t_state.val() != 1) | (self.t_gen.val() != self.gen.val()) {
                         self.pending_status.d.next = self.res.bad_state.val();
-                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.ev.next.error = true;
                         self.state.d.next = MemState::Finish;
                     }
                 } else {
@@ -1617,7 +1524,7 @@ impl Logic for MemCmdEngine {
                         | (self.t_gen.val() != self.gen.val())
                     {
                         self.pending_status.d.next = self.res.bad_state.val();
-                        self.cmd_error.d.next = self.cmd_error.q.val() + 1;
+                        self.ev.next.error = true;
                         self.state.d.next = MemState::Finish;
                     }
                 }
@@ -1746,8 +1653,7 @@ impl Logic for MemCmdEngine {
                     // Back in the pool (the overflow popped its entry when it began); an
                     // index below first_index is not one ALLOC takes.
                     if !self.rel_overflow.q.val() {
-                        self.q_rd.d.next = self.q_rd_next.val();
-                        self.q_count.d.next = self.q_count.q.val() - 1;
+                        self.q_pop.next = true;
                     }
                     if self.t_ge_first.q.val() {
                         self.map_op_valid.next = true;
@@ -1760,8 +1666,7 @@ impl Logic for MemCmdEngine {
                     self.live_we_q.d.next = true;
                     self.live_waddr_q.d.next = self.blk.q.val();
                     self.live_wdata_q.d.next = true;
-                    self.alloc_ok.d.next = self.alloc_ok.q.val() + 1;
-                    self.in_use.d.next = self.in_use.q.val() + 1;
+                    self.ev.next.reserved = true;
                     if self.op.q.val() == self.ops.alloc.val() {
                         // The next ALLOC's block: this one, or the prefetch search's result.
                         self.n_known.d.next = true;
@@ -1848,29 +1753,26 @@ impl Logic for MemCmdEngine {
                     if !self.q_on.val() {
                         // Back to the pool at once (the word was written FREE); an index
                         // below first_index is not one ALLOC takes.
-                        self.free_ok.d.next = self.free_ok.q.val() + 1;
-                        self.in_use.d.next = self.in_use.q.val() - 1;
+                        self.ev.next.freed = true;
                         self.state.d.next = MemState::Done;
                         if self.t_ge_first.q.val() {
                             self.map_op_valid.next = true;
                             self.map_cmd.next = self.map_op.set.val();
                             self.state.d.next = MemState::PoolWait;
                         }
-                    } else if self.q_count.q.val() == self.q_depth.val() {
+                    } else if self.quar.full.val() {
                         // The queue is full: its oldest goes back to the pool first.
-                        self.q_overflow.d.next = self.q_overflow.q.val() + 1;
-                        self.q_rd.d.next = self.q_rd_next.val();
-                        self.q_count.d.next = self.q_count.q.val() - 1;
+                        self.ev.next.overflow = true;
+                        self.q_pop.next = true;
                         self.tw_known.d.next = true;
                         self.rel.d.next = true;
                         self.rel_overflow.d.next = true;
                         self.n_known.d.next = false;
                         self.blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
-                            (self.q_head_qpn.val() & self.index_mask.val())
-                                >> self.block_bits.val(),
+                            self.quar.head_index.val() >> self.block_bits.val(),
                         );
                         self.tw.d.next = bit_cast::<W_BITS, QPN_BITS>(
-                            self.q_head_qpn.val()
+                            self.quar.head_index.val()
                                 & bit_cast::<QPN_BITS, W_BITS>(self.words_m1.val()),
                         );
                         self.state.d.next = MemState::LookA;
@@ -1879,11 +1781,8 @@ impl Logic for MemCmdEngine {
             }
             MemState::Push => {
                 self.pending_status.d.next = self.res.ok.val();
-                self.qram.write_enable.next = true;
-                self.q_wr.d.next = self.q_wr_next.val();
-                self.q_count.d.next = self.q_count.q.val() + 1;
-                self.free_ok.d.next = self.free_ok.q.val() + 1;
-                self.in_use.d.next = self.in_use.q.val() - 1;
+                self.q_push.next = true;
+                self.ev.next.freed = true;
                 self.state.d.next = MemState::Done;
             }
             MemState::PoolWait => {
@@ -2012,6 +1911,9 @@ impl Logic for MemCmdEngine {
         self.map.op_valid.next = self.map_valid_q.q.val();
         self.map.op.next = self.map_cmd_q.q.val();
         self.map.op_index.next = self.map_index_q.q.val();
+        self.quar.push.next = self.q_push.val();
+        self.quar.pop.next = self.q_pop.val();
+        self.events.next = self.ev.val();
 
         if self.rst.val() {
             self.state.d.next = MemState::Init;
@@ -2040,19 +1942,6 @@ impl Logic for MemCmdEngine {
             self.next_alloc.d.next = self.first_index.val();
             self.status_q.d.next = self.res.ok.val();
             self.qpn_q.d.next = 0.into();
-            self.alloc_ok.d.next = 0.into();
-            self.alloc_full.d.next = 0.into();
-            self.free_ok.d.next = 0.into();
-            self.cmd_error.d.next = 0.into();
-            self.in_use.d.next = 0.into();
-            self.q_wr.d.next = 0.into();
-            self.q_rd.d.next = 0.into();
-            self.q_count.d.next = 0.into();
-            self.q_overflow.d.next = 0.into();
-            for p in 0..self._ports {
-                self.drain[p].d.next = 0.into();
-                self.drain_zero[p].d.next = true;
-            }
         }
         // The masks hold one bit per word (row) of a block: the bits above stay 0, so that
         // synthesis drops their flip-flops (the ports are declared for 256 words, 128 rows).

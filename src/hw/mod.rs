@@ -12,9 +12,12 @@
 //! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
 //! | [`head_fifo`] | `head_fifo.rs` | the head-registered kind of [`MemFifo`](mem_fifo::MemFifo) (its head read ahead into registers: no path from the array's read data back to its read address): the state cache's and miss unit's queues, the response queue of a pipe with the directory in memory |
-//! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, quarantine queue |
-//! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH, command counters |
+//! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, the quarantine queue |
+//! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH |
 //! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
+//! | [`Quarantine`](quarantine::Quarantine) | `quarantine.rs` | a child of either command engine: the quarantine queue (SPEC §6), its time check |
+//! | [`Drain`](drain::Drain) | `drain.rs` | beside either command engine: the FREE drain's per-port count of the lookups in flight |
+//! | [`CmdCounters`](cmd_counters::CmdCounters) | `cmd_counters.rs` | beside either command engine: the command counters of SPEC §6 |
 //! | [`ReadArb`](read_arb::ReadArb) | `read_arb.rs` | state in_memory: the AR channel shared by the miss unit (ID 0), the command engine (ID 1) and, with the directory in memory too, the directory's reads (ID 2) |
 //! | [`LiveFilter`](live_filter::LiveFilter) | `live_filter.rs` | state in_memory: the fail-fast `live` bit per block, one copy per two ports (a true dual-port RAM) |
 //! | [`FreeMap`](free_map::FreeMap) | `free_map.rs` | hierarchical bitmap of the indexes ALLOC may take: bounded FIND / CLEAR / SET |
@@ -44,9 +47,11 @@ pub(crate) fn defaults<T: Default>(n: usize) -> Vec<T> {
 
 pub mod axil_regs;
 pub mod cache_writes;
+pub mod cmd_counters;
 pub mod cmd_engine;
 pub mod codes;
 pub mod dir_fetch;
+pub mod drain;
 pub mod free_map;
 pub mod head_fifo;
 pub mod live_filter;
@@ -57,6 +62,7 @@ pub mod mem_fifo;
 pub mod mem_writer;
 pub mod miss_unit;
 pub mod qp_table;
+pub mod quarantine;
 pub mod ram;
 pub mod read_arb;
 pub mod state_cache;

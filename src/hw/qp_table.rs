@@ -20,8 +20,10 @@
 
 use super::axil_regs::AxilRegs;
 use super::cache_writes::CacheWrites;
+use super::cmd_counters::CmdCounters;
 use super::cmd_engine::CmdEngine;
 use super::dir_fetch::DirFetch;
+use super::drain::Drain;
 use super::live_filter::LiveFilter;
 use super::lookup_pipe::LookupPipe;
 use super::mem_cmd::MemCmdEngine;
@@ -107,6 +109,10 @@ pub struct QpTable {
     /// state in memory (one of the two, named `engine` in the Verilog either way).
     engine: Vec<CmdEngine>,
     mengine: Vec<MemCmdEngine>,
+    /// The FREE drain's count of the lookups in flight and the command counters of SPEC §6,
+    /// beside either engine (`drain_snap`, `drained`, `events` on the engine's side).
+    drain: Drain,
+    counters: CmdCounters,
     /// State in memory (one each, none otherwise): the miss unit, the cache write bus and the
     /// AR arbiter of the miss unit (ID 0) and the command engine (ID 1).
     miss: Vec<MissUnit>,
@@ -257,6 +263,8 @@ impl QpTable {
                 .iter()
                 .map(|m| MemCmdEngine::new(&params, m))
                 .collect(),
+            drain: Drain::new(port_names.len()),
+            counters: CmdCounters::default(),
             miss: params
                 .state_mem
                 .iter()
@@ -295,6 +303,8 @@ impl QpTable {
         for e in &self.mengine {
             check_all(e)?;
         }
+        check_all(&self.drain)?;
+        check_all(&self.counters)?;
         for m in &self.miss {
             check_all(m)?;
         }
@@ -364,7 +374,16 @@ impl QpTable {
         for s in ["cmd_done", "result_status", "result_qpn", "init_done"] {
             set(&format!("regs${s}"), &format!("engine${s}"));
         }
-        set("regs$cmd_counts", "engine$counts");
+        // The drain and the counters beside the engine.
+        for b in ["drain", "counters"] {
+            set(&format!("{b}$clock"), "clk");
+            set(&format!("{b}$rst"), "rst");
+        }
+        set("drain$snap", "engine$drain_snap");
+        set("engine$drained", "drain$drained");
+        set("counters$events", "engine$events");
+        set("counters$quarantined", "engine$quarantined");
+        set("regs$cmd_counts", "counters$counts");
         // Lookup ports.
         let mem = self.params.dir_in_memory();
         let smem = self.params.state_mem.is_some();
@@ -478,10 +497,9 @@ impl QpTable {
             if addr < ADDR_BITS {
                 unused.push(format!("{q}$rsp_addr[{}:{addr}]", ADDR_BITS - 1));
             }
-            for s in ["req_fire", "rsp_fire"] {
-                set(&format!("engine${s}${i}"), &format!("{q}${s}"));
+            for s in ["req_fire", "rsp_fire", "in_flight"] {
+                set(&format!("drain${s}${i}"), &format!("{q}${s}"));
             }
-            set(&format!("engine$in_flight${i}"), &format!("{q}$in_flight"));
             if mem {
                 set(
                     &format!("fetch$dreq_valid${i}"),
@@ -765,6 +783,8 @@ impl Block for QpTable {
         for e in &mut self.mengine {
             e.connect_all();
         }
+        self.drain.connect_all();
+        self.counters.connect_all();
         for m in &mut self.miss {
             m.connect_all();
         }
@@ -793,6 +813,8 @@ impl Block for QpTable {
         for e in &mut self.mengine {
             e.update_all();
         }
+        self.drain.update_all();
+        self.counters.update_all();
         for m in &mut self.miss {
             m.update_all();
         }
@@ -813,6 +835,8 @@ impl Block for QpTable {
             || self.regs.has_changed()
             || self.engine.iter().any(|e| e.has_changed())
             || self.mengine.iter().any(|e| e.has_changed())
+            || self.drain.has_changed()
+            || self.counters.has_changed()
             || self.miss.iter().any(|m| m.has_changed())
             || self.cw.iter().any(|c| c.has_changed())
             || self.arb.iter().any(|a| a.has_changed())
@@ -837,6 +861,8 @@ impl Block for QpTable {
         for e in &self.mengine {
             e.accept("engine", probe);
         }
+        self.drain.accept("drain", probe);
+        self.counters.accept("counters", probe);
         for m in &self.miss {
             m.accept("miss", probe);
         }
