@@ -252,7 +252,8 @@ impl CmdEngine {
         block_new!(
             [
                 clock, rst, cmd_valid, cmd_op, cmd_qpn, cmd_time, cmd_done, result_status,
-                result_qpn, init_done, ram_we, ram_waddr, ram_wdata, drain_snap, drained, quarantined, events, ev, time_q,
+                result_qpn, init_done, ram_we, ram_waddr, ram_wdata, drain_snap, drained,
+                quarantined, events, ev, time_q,
                 entry_r, entry_q, state, cursor, next_alloc, op, qpn, pending_status, pending_qpn,
                 status_q, qpn_q, init_done_q, land_wait, landed, was_idle, read_hold_q, we_q,
                 waddr_q, wdata_q, q_push, q_pop, index,
