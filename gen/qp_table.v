@@ -321,8 +321,15 @@ module qp_table (
     );
     
     // Update code (custom)
+    reg rst_r;
+    always @(posedge clk) rst_r <= rst;
+    `ifndef SYNTHESIS
+    initial begin
+        rst_r = 1'b0;
+    end
+    `endif
     assign regs$clock = clk;
-    assign regs$rst = rst;
+    assign regs$rst = rst_r;
     assign regs$awaddr = s_axil_awaddr[11:2];
     assign regs$araddr = s_axil_araddr[11:2];
     assign regs$awvalid = s_axil_awvalid;
@@ -332,16 +339,16 @@ module qp_table (
     assign regs$bready = s_axil_bready;
     assign regs$arvalid = s_axil_arvalid;
     assign regs$rready = s_axil_rready;
-    assign s_axil_awready = regs$awready;
-    assign s_axil_wready = regs$wready;
     assign s_axil_bresp = regs$bresp;
-    assign s_axil_bvalid = regs$bvalid;
-    assign s_axil_arready = regs$arready;
     assign s_axil_rdata = regs$rdata;
     assign s_axil_rresp = regs$rresp;
-    assign s_axil_rvalid = regs$rvalid;
+    assign s_axil_awready = regs$awready & ~rst_r;
+    assign s_axil_wready = regs$wready & ~rst_r;
+    assign s_axil_bvalid = regs$bvalid & ~rst_r;
+    assign s_axil_arready = regs$arready & ~rst_r;
+    assign s_axil_rvalid = regs$rvalid & ~rst_r;
     assign engine$clock = clk;
-    assign engine$rst = rst;
+    assign engine$rst = rst_r;
     assign engine$cmd_valid = regs$cmd_valid;
     assign engine$cmd_op = regs$cmd_op;
     assign engine$cmd_qpn = regs$cmd_qpn;
@@ -351,26 +358,26 @@ module qp_table (
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
     assign drain$clock = clk;
-    assign drain$rst = rst;
+    assign drain$rst = rst_r;
     assign counters$clock = clk;
-    assign counters$rst = rst;
+    assign counters$rst = rst_r;
     assign drain$snap = engine$drain_snap;
     assign engine$drained = drain$drained;
     assign counters$events = engine$events;
     assign counters$quarantined = engine$quarantined;
     assign regs$cmd_counts = counters$counts;
     assign pipe_tx$clock = clk;
-    assign pipe_tx$rst = rst;
+    assign pipe_tx$rst = rst_r;
     assign pipe_tx$init_done = engine$init_done;
     assign pipe_tx$table_base = regs$table_base;
     assign pipe_tx$ram_we = engine$ram_we;
     assign pipe_tx$ram_waddr = engine$ram_waddr;
     assign pipe_tx$ram_wdata = engine$ram_wdata;
     assign pipe_tx$req_valid = s_tx_req_valid;
-    assign s_tx_req_ready = pipe_tx$req_ready;
+    assign s_tx_req_ready = pipe_tx$req_ready & ~rst & ~rst_r;
     assign pipe_tx$req_qpn = s_tx_req_qpn;
     assign pipe_tx$req_tag = {24'd0, s_tx_req_tag};
-    assign m_tx_rsp_valid = pipe_tx$rsp_valid;
+    assign m_tx_rsp_valid = pipe_tx$rsp_valid & ~rst_r;
     assign pipe_tx$rsp_ready = m_tx_rsp_ready;
     assign m_tx_rsp_qpn = pipe_tx$rsp_qpn;
     assign m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
@@ -381,17 +388,17 @@ module qp_table (
     assign drain$in_flight$0 = pipe_tx$in_flight;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
-    assign pipe_rx$rst = rst;
+    assign pipe_rx$rst = rst_r;
     assign pipe_rx$init_done = engine$init_done;
     assign pipe_rx$table_base = regs$table_base;
     assign pipe_rx$ram_we = engine$ram_we;
     assign pipe_rx$ram_waddr = engine$ram_waddr;
     assign pipe_rx$ram_wdata = engine$ram_wdata;
     assign pipe_rx$req_valid = s_rx_req_valid;
-    assign s_rx_req_ready = pipe_rx$req_ready;
+    assign s_rx_req_ready = pipe_rx$req_ready & ~rst & ~rst_r;
     assign pipe_rx$req_qpn = s_rx_req_qpn;
     assign pipe_rx$req_tag = {24'd0, s_rx_req_tag};
-    assign m_rx_rsp_valid = pipe_rx$rsp_valid;
+    assign m_rx_rsp_valid = pipe_rx$rsp_valid & ~rst_r;
     assign pipe_rx$rsp_ready = m_rx_rsp_ready;
     assign m_rx_rsp_qpn = pipe_rx$rsp_qpn;
     assign m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];

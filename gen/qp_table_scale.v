@@ -400,6 +400,14 @@ module qp_table_scale (
     wire  [63:0] arb$araddr;
     wire  [7:0] arb$arlen;
     wire  [1:0] arb$arid;
+    wire  ar_skid$clock;
+    wire  ar_skid$rst;
+    wire  ar_skid$in_valid;
+    wire  ar_skid$in_ready;
+    wire  [63:0] ar_skid$data_in;
+    wire  ar_skid$out_valid;
+    wire  ar_skid$out_ready;
+    wire  [63:0] ar_skid$data_out;
     wire  live_0$clock;
     wire  live_0$live_we;
     wire  [20:0] live_0$live_waddr;
@@ -719,6 +727,16 @@ module qp_table_scale (
         .arlen(arb$arlen),
         .arid(arb$arid)
     );
+    qp_table_scale_ar_skid ar_skid(
+        .clock(ar_skid$clock),
+        .rst(ar_skid$rst),
+        .in_valid(ar_skid$in_valid),
+        .in_ready(ar_skid$in_ready),
+        .data_in(ar_skid$data_in),
+        .out_valid(ar_skid$out_valid),
+        .out_ready(ar_skid$out_ready),
+        .data_out(ar_skid$data_out)
+    );
     qp_table_scale_live_0 live_0(
         .clock(live_0$clock),
         .live_we(live_0$live_we),
@@ -731,8 +749,29 @@ module qp_table_scale (
     );
     
     // Update code (custom)
+    reg rst_r;
+    always @(posedge clk) rst_r <= rst;
+    reg miss_r_valid;
+    reg [63:0] miss_r_data;
+    reg [1:0] miss_r_resp;
+    reg miss_r_last;
+    always @(posedge clk) begin
+        miss_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & ~m_axi_rid;
+        miss_r_data <= m_axi_rdata;
+        miss_r_resp <= m_axi_rresp;
+        miss_r_last <= m_axi_rlast;
+    end
+    `ifndef SYNTHESIS
+    initial begin
+        rst_r = 1'b0;
+        miss_r_valid = 1'b0;
+        miss_r_data = 64'd0;
+        miss_r_resp = 2'd0;
+        miss_r_last = 1'b0;
+    end
+    `endif
     assign regs$clock = clk;
-    assign regs$rst = rst;
+    assign regs$rst = rst_r;
     assign regs$awaddr = s_axil_awaddr[11:2];
     assign regs$araddr = s_axil_araddr[11:2];
     assign regs$awvalid = s_axil_awvalid;
@@ -742,16 +781,16 @@ module qp_table_scale (
     assign regs$bready = s_axil_bready;
     assign regs$arvalid = s_axil_arvalid;
     assign regs$rready = s_axil_rready;
-    assign s_axil_awready = regs$awready;
-    assign s_axil_wready = regs$wready;
     assign s_axil_bresp = regs$bresp;
-    assign s_axil_bvalid = regs$bvalid;
-    assign s_axil_arready = regs$arready;
     assign s_axil_rdata = regs$rdata;
     assign s_axil_rresp = regs$rresp;
-    assign s_axil_rvalid = regs$rvalid;
+    assign s_axil_awready = regs$awready & ~rst_r;
+    assign s_axil_wready = regs$wready & ~rst_r;
+    assign s_axil_bvalid = regs$bvalid & ~rst_r;
+    assign s_axil_arready = regs$arready & ~rst_r;
+    assign s_axil_rvalid = regs$rvalid & ~rst_r;
     assign engine$clock = clk;
-    assign engine$rst = rst;
+    assign engine$rst = rst_r;
     assign engine$cmd_valid = regs$cmd_valid;
     assign engine$cmd_op = regs$cmd_op;
     assign engine$cmd_qpn = regs$cmd_qpn;
@@ -761,16 +800,16 @@ module qp_table_scale (
     assign regs$result_qpn = engine$result_qpn;
     assign regs$init_done = engine$init_done;
     assign drain$clock = clk;
-    assign drain$rst = rst;
+    assign drain$rst = rst_r;
     assign counters$clock = clk;
-    assign counters$rst = rst;
+    assign counters$rst = rst_r;
     assign drain$snap = engine$drain_snap;
     assign engine$drained = drain$drained;
     assign counters$events = engine$events;
     assign counters$quarantined = engine$quarantined;
     assign regs$cmd_counts = counters$counts;
     assign pipe_tx$clock = clk;
-    assign pipe_tx$rst = rst;
+    assign pipe_tx$rst = rst_r;
     assign pipe_tx$init_done = engine$init_done;
     assign pipe_tx$table_base = regs$table_base;
     assign pipe_tx$ram_we = 1'b0;
@@ -802,10 +841,10 @@ module qp_table_scale (
     assign miss$rel_valid$0 = pipe_tx$rel_valid$0;
     assign miss$rel_slot$0 = pipe_tx$rel_slot$0;
     assign pipe_tx$req_valid = s_tx_req_valid;
-    assign s_tx_req_ready = pipe_tx$req_ready;
+    assign s_tx_req_ready = pipe_tx$req_ready & ~rst & ~rst_r;
     assign pipe_tx$req_qpn = s_tx_req_qpn;
     assign pipe_tx$req_tag = {24'd0, s_tx_req_tag};
-    assign m_tx_rsp_valid = pipe_tx$rsp_valid;
+    assign m_tx_rsp_valid = pipe_tx$rsp_valid & ~rst_r;
     assign pipe_tx$rsp_ready = m_tx_rsp_ready;
     assign m_tx_rsp_qpn = pipe_tx$rsp_qpn;
     assign m_tx_rsp_tag = pipe_tx$rsp_tag[7:0];
@@ -816,7 +855,7 @@ module qp_table_scale (
     assign drain$in_flight$0 = pipe_tx$in_flight;
     assign regs$port_counts$0 = pipe_tx$counts;
     assign pipe_rx$clock = clk;
-    assign pipe_rx$rst = rst;
+    assign pipe_rx$rst = rst_r;
     assign pipe_rx$init_done = engine$init_done;
     assign pipe_rx$table_base = regs$table_base;
     assign pipe_rx$ram_we = 1'b0;
@@ -848,10 +887,10 @@ module qp_table_scale (
     assign miss$rel_valid$1 = pipe_rx$rel_valid$0;
     assign miss$rel_slot$1 = pipe_rx$rel_slot$0;
     assign pipe_rx$req_valid = s_rx_req_valid;
-    assign s_rx_req_ready = pipe_rx$req_ready;
+    assign s_rx_req_ready = pipe_rx$req_ready & ~rst & ~rst_r;
     assign pipe_rx$req_qpn = s_rx_req_qpn;
     assign pipe_rx$req_tag = {24'd0, s_rx_req_tag};
-    assign m_rx_rsp_valid = pipe_rx$rsp_valid;
+    assign m_rx_rsp_valid = pipe_rx$rsp_valid & ~rst_r;
     assign pipe_rx$rsp_ready = m_rx_rsp_ready;
     assign m_rx_rsp_qpn = pipe_rx$rsp_qpn;
     assign m_rx_rsp_tag = pipe_rx$rsp_tag[7:0];
@@ -867,13 +906,13 @@ module qp_table_scale (
     assign engine$busy = miss$busy;
     assign engine$inv_done = cw$inv_done;
     assign miss$clock = clk;
-    assign miss$rst = rst;
+    assign miss$rst = rst_r;
     assign miss$state_base = regs$state_base$0;
     assign miss$busy_block = engine$busy_block;
     assign miss$hold_valid = engine$hold_valid;
     assign miss$hold_block = engine$hold_block;
     assign cw$clock = clk;
-    assign cw$rst = rst;
+    assign cw$rst = rst_r;
     assign live_0$clock = clk;
     assign live_0$live_we = engine$live_we;
     assign live_0$live_waddr = engine$live_waddr;
@@ -893,17 +932,22 @@ module qp_table_scale (
     assign regs$ev_reads$0 = {31'd0, m_axi_arvalid & m_axi_arready};
     assign regs$ev_writes$0 = {31'd0, m_axi_awvalid & m_axi_awready};
     assign arb$clock = clk;
-    assign arb$rst = rst;
-    assign arb$a_valid = miss$arvalid;
-    assign arb$a_addr = miss$araddr;
+    assign arb$rst = rst_r;
+    assign ar_skid$clock = clk;
+    assign ar_skid$rst = rst_r;
+    assign ar_skid$in_valid = miss$arvalid;
+    assign ar_skid$data_in = miss$araddr;
+    assign miss$arready = ar_skid$in_ready;
+    assign arb$a_valid = ar_skid$out_valid;
+    assign arb$a_addr = ar_skid$data_out;
+    assign ar_skid$out_ready = arb$a_ready;
     assign arb$a_len = miss$arlen;
-    assign miss$arready = arb$a_ready;
     assign arb$b_valid = engine$c_arvalid;
     assign arb$b_addr = engine$c_araddr;
     assign arb$b_len = engine$c_arlen;
     assign engine$c_arready = arb$b_ready;
     assign arb$arready = m_axi_arready;
-    assign m_axi_arvalid = arb$arvalid;
+    assign m_axi_arvalid = arb$arvalid & ~rst_r;
     assign m_axi_arid = arb$arid[0:0];
     assign m_axi_arlen = arb$arlen;
     assign m_axi_araddr = arb$araddr[63:0];
@@ -918,20 +962,20 @@ module qp_table_scale (
     assign m_axi_awlock = m_axi_awlock_value;
     assign m_axi_awcache = m_axi_awcache_value;
     assign m_axi_awprot = m_axi_awprot_value;
-    assign miss$rvalid = m_axi_rvalid & m_axi_rready & ~m_axi_rid;
     assign engine$c_rvalid = m_axi_rvalid & m_axi_rready & m_axi_rid;
     assign m_axi_rready = engine$c_rready & miss$rready;
-    assign miss$rdata = {448'd0, m_axi_rdata};
     assign engine$c_rdata = {448'd0, m_axi_rdata};
-    assign miss$rresp = m_axi_rresp;
-    assign miss$rlast = m_axi_rlast;
     assign engine$c_rresp = m_axi_rresp;
     assign engine$c_rlast = m_axi_rlast;
-    assign m_axi_awvalid = engine$awvalid;
+    assign miss$rvalid = miss_r_valid;
+    assign miss$rdata = {448'd0, miss_r_data};
+    assign miss$rresp = miss_r_resp;
+    assign miss$rlast = miss_r_last;
+    assign m_axi_awvalid = engine$awvalid & ~rst_r;
     assign engine$awready = m_axi_awready;
     assign m_axi_awaddr = engine$awaddr[63:0];
     assign m_axi_awlen = engine$awlen;
-    assign m_axi_wvalid = engine$wvalid;
+    assign m_axi_wvalid = engine$wvalid & ~rst_r;
     assign engine$wready = m_axi_wready;
     assign m_axi_wdata = engine$wdata[63:0];
     assign m_axi_wstrb = engine$wstrb[7:0];
@@ -952,6 +996,170 @@ module qp_table_scale (
     wire [2:0] m_axi_awprot_value = 3'd0;
     wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, arb$arid[1:1], miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
 endmodule // qp_table_scale
+
+
+module qp_table_scale_ar_skid(clock,rst,in_valid,in_ready,data_in,out_valid,out_ready,data_out);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    output reg  in_ready;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    
+    // Stub signals
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  o_valid$clock;
+    reg  [63:0] o_data$d;
+    wire  [63:0] o_data$q;
+    reg  o_data$clock;
+    reg  s_valid$d;
+    wire  s_valid$q;
+    reg  s_valid$clock;
+    reg  [63:0] s_data$d;
+    wire  [63:0] s_data$q;
+    reg  s_data$clock;
+    
+    // Local signals
+    reg  o_free;
+    
+    // Sub module instances
+    qp_table_scale_ar_skid_o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(o_valid$clock)
+    );
+    qp_table_scale_ar_skid_o_data o_data(
+        .d(o_data$d),
+        .q(o_data$q),
+        .clock(o_data$clock)
+    );
+    qp_table_scale_ar_skid_s_valid s_valid(
+        .d(s_valid$d),
+        .q(s_valid$q),
+        .clock(s_valid$clock)
+    );
+    qp_table_scale_ar_skid_s_data s_data(
+        .d(s_data$d),
+        .q(s_data$q),
+        .clock(s_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        o_valid$clock = clock;
+        o_data$clock = clock;
+        s_valid$clock = clock;
+        s_data$clock = clock;
+        o_valid$d = o_valid$q;
+        o_data$d = o_data$q;
+        s_valid$d = s_valid$q;
+        s_data$d = s_data$q;
+        in_ready = ~s_valid$q;
+        out_valid = o_valid$q;
+        data_out = o_data$q;
+        o_free = ~o_valid$q | out_ready;
+        if (o_free) begin
+            if (s_valid$q) begin
+                o_data$d = s_data$q;
+            end
+            else begin
+                o_data$d = data_in;
+            end
+            o_valid$d = s_valid$q | in_valid;
+            s_valid$d = 1'b0;
+        end
+        else if (in_valid & ~s_valid$q) begin
+            s_data$d = data_in;
+            s_valid$d = 1'b1;
+        end
+        if (rst) begin
+            o_valid$d = 1'b0;
+            s_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_scale_ar_skid
+
+
+module qp_table_scale_ar_skid_o_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_ar_skid_o_data
+
+
+module qp_table_scale_ar_skid_o_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_ar_skid_o_valid
+
+
+module qp_table_scale_ar_skid_s_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_ar_skid_s_data
+
+
+module qp_table_scale_ar_skid_s_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_ar_skid_s_valid
 
 
 module qp_table_scale_arb(clock,rst,a_valid,a_ready,a_addr,a_len,b_valid,b_ready,b_addr,b_len,arvalid,arready,araddr,arlen,arid);
@@ -13884,12 +14092,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  seal$63$d;
     wire  seal$63$q;
     reg  seal$63$clock;
-    reg  ar_valid$d;
-    wire  ar_valid$q;
-    reg  ar_valid$clock;
-    reg  [63:0] ar_addr$d;
-    wire  [63:0] ar_addr$q;
-    reg  ar_addr$clock;
     reg  [7:0] r_beat$d;
     wire  [7:0] r_beat$q;
     reg  r_beat$clock;
@@ -18992,16 +19194,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(seal$63$q),
         .clock(seal$63$clock)
     );
-    qp_table_scale_miss_ar_valid ar_valid(
-        .d(ar_valid$d),
-        .q(ar_valid$q),
-        .clock(ar_valid$clock)
-    );
-    qp_table_scale_miss_ar_addr ar_addr(
-        .d(ar_addr$d),
-        .q(ar_addr$q),
-        .clock(ar_addr$clock)
-    );
     qp_table_scale_miss_r_beat r_beat(
         .d(r_beat$d),
         .q(r_beat$q),
@@ -19179,8 +19371,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         took$clock = clock;
         same_q$clock = clock;
         eq_ti$clock = clock;
-        ar_valid$clock = clock;
-        ar_addr$clock = clock;
         r_beat$clock = clock;
         r_err$clock = clock;
         w_ptr$clock = clock;
@@ -19215,8 +19405,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         took$d = took$q;
         same_q$d = same_q$q;
         eq_ti$d = eq_ti$q;
-        ar_valid$d = ar_valid$q;
-        ar_addr$d = ar_addr$q;
         r_beat$d = r_beat$q;
         r_err$d = r_err$q;
         w_ptr$d = w_ptr$q;
@@ -22803,21 +22991,14 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         done$data_in = (((r_ok) & 30'h3fffffff) << 32'h1d) | (((ret_block) & 30'h3fffffff) << 32'h8) | ((ret_slot) & 30'h3fffffff);
         arq$in_valid = take_new;
         arq$data_in = (((t_block$q) & 29'h1fffffff) << 32'h8) | ((free_slot) & 29'h1fffffff);
-        ar_load = arq$out_valid & (~ar_valid$q | arready);
+        ar_load = arq$out_valid & arready;
         arq$out_ready = ar_load;
         a_block = arq$data_out[(32'h8)+:(21)];
         a_addr = (state_base & base_mask) + (((a_block) & 64'hffffffffffffffff) << block_shift);
         ret$in_valid = ar_load;
         ret$data_in = (((a_addr[(32'h0)+:(6)]) & 35'h7ffffffff) << 32'h1d) | ((arq$data_out) & 35'h7ffffffff);
-        if (ar_load) begin
-            ar_valid$d = 1'b1;
-            ar_addr$d = a_addr;
-        end
-        if (~ar_load & arready) begin
-            ar_valid$d = 1'b0;
-        end
-        arvalid = ar_valid$q;
-        araddr = ar_addr$q;
+        arvalid = arq$out_valid;
+        araddr = a_addr;
         arlen = c_arlen;
         arsize = c_arsize;
         arburst = 32'h1;
@@ -31500,7 +31681,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             nf_valid$d = 1'b0;
             took$d = 1'b0;
             busy_q$d = 1'b0;
-            ar_valid$d = 1'b0;
             r_beat$d = 32'h0;
             r_err$d = 1'b0;
             w_ptr$d = 32'h0;
@@ -31694,44 +31874,6 @@ module qp_table_scale_miss_answers_1(clock,rst,in_valid,data_in,out_valid,out_re
     end
     `endif
 endmodule // qp_table_scale_miss_answers_1
-
-
-module qp_table_scale_miss_ar_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_ar_addr
-
-
-module qp_table_scale_miss_ar_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_ar_valid
 
 
 module qp_table_scale_miss_arq(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);

@@ -38,7 +38,7 @@
 //! | `cw_valid`, `cw_line`, `cw_block`, `cw_beat`, `cw_last`, `cw_data` | out | cache write (every cache copy, no ready): beat `cw_beat` of block `cw_block` into line `cw_block mod cache_lines`, `cw_last` on its last beat; `cw_data` holds the low `min(block bits, mem_data_bits)` bits (0 without `cw_valid`). Only for fills that succeeded, beats in order, blocks in fill order |
 //! | `busy_block`, `busy` | in, out | from registers (an OR of a few): in the cycle before, the `busy_block` of the cycle before that (registered on entry) had a live slot (being read, or filled and not yet released by all its requests, or not yet broadcast, or about to be merged into), or sat in the decision register, or in the request register as a request that was not held back (below) |
 //! | `hold_valid`, `hold_block` | in | a command holds a block: see "Commands" |
-//! | `arvalid` .. `arburst`, `rvalid` .. `rlast` | | AXI4 read master, ID 0 (the top level ties `arid`, `arlock`, ...); `rready` is always 1 |
+//! | `arvalid` .. `arburst`, `rvalid` .. `rlast` | | AXI4 read master, ID 0 (the top level ties `arid`, `arlock`, ...); `rready` is always 1. The top level registers both sides (a [`Skid`](super::skid::Skid) on AR, a register on R: a beat reaches the block one edge after its handshake), so no logic here follows a top-level input combinationally |
 //!
 //! # Stages and edges
 //!
@@ -48,7 +48,7 @@
 //! | input register | `t + 1` at the earliest | moves into the request register when that is empty or its request moves on (it only registers the request, so the slots' block comparisons start from a flip-flop, not from the arbiter's multiplexer) |
 //! | request register | `t + 2` at the earliest | matched against every slot: the slot of its block that is live, not a failed fill and not sealed (at most one), or, when the decision register takes a new slot for the same block at this edge, that slot. Moves into the decision register with the match when that is empty or its request leaves, unless held |
 //! | decision register | `t + 3` at the earliest | merges into its slot (reference count + 1), or takes the next free slot (block, count 1, queued for a read); waits while it needs a new slot and none is free, or while its port's answer queue is full (a port that does not take its answers stops every port). The slot goes to the port's answer queue at the same edge |
-//! | read queue, AR register | `t + 4` | the read enters the AR register (`arvalid` from a register), held until `arready`; one read a cycle |
+//! | read queue | `t + 4` | the read leaves the read queue (its head, registered, is `arvalid`: `araddr` is `STATE_BASE` plus the block's offset, so it follows `state_base` while it waits; the top level's [`Skid`](super::skid::Skid) holds it from the handshake until `m_axi_arready`, and its `arready` is a register); one read a cycle |
 //! | R | each beat | `rready` = 1; the beat (its lane for a narrow block) is written into the slot's fill buffer (one copy per port, same edge) and into the broadcast ring; the last beat (counted: `arlen + 1`) marks the slot filled, failed if a beat answered SLVERR/DECERR or `rlast` was not high exactly on the last beat |
 //! | broadcast | after the last beat | a good fill's beats leave the ring one a cycle (ring read, output register) on `cw_*`; a failed fill's are skipped. Slots wait for their broadcast before they can be free |
 //! | release | each `rel_valid` at `t`, at `t + 1` | count - 1 (several ports at one edge: each counts); the slot registers whose releases it saw at `t` (`s_rel`), its count moves at `t + 1` |
@@ -71,7 +71,7 @@
 //! Throughput: one request a cycle leaves the decision register while slots allow; reads
 //! are issued one a cycle and the R channel is taken at one beat a cycle. A request taken
 //! at edge `t` that needs a read leaves the decision register at `t + 3` at the earliest,
-//! enters the AR register at `t + 4` (`arvalid` from then on).
+//! leaves the read queue at `t + 4` (at the top level, `m_axi_arvalid` from then on).
 //!
 //! Paths: the decision is split over two edges so that no path runs from a slot's state through a
 //! reduction over all slots back into the slots. The request register matches (`m_e`, one LUT a
@@ -399,9 +399,7 @@ pub struct MissUnit {
     s_lv: Vec<DFF<Bit>>,
     /// No request merges into the slot any more (its count reached `seal_at`).
     seal: Vec<DFF<Bit>>,
-    // AR and R.
-    ar_valid: DFF<Bit>,
-    ar_addr: DFF<Bits<ADDR_BITS>>,
+    // R.
     r_beat: DFF<Bits<BEAT_BITS>>,
     r_err: DFF<Bit>,
     w_ptr: DFF<Bits<PTR_BITS>>,
@@ -628,7 +626,7 @@ impl MissUnit {
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
                 rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
                 i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
-                eq_ti, ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
+                eq_ti, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
                 p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
                 found, sel, sel_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
@@ -738,8 +736,8 @@ impl Logic for MissUnit {
         dff_setup!(
             self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
             i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
-            eq_ti, ar_valid, ar_addr, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last,
-            p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            eq_ti, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block,
+            p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -1074,12 +1072,11 @@ impl Logic for MissUnit {
             | (bit_cast::<DONE_BITS, BLOCK_NUM_BITS>(self.ret_block.val()) << 8)
             | bit_cast::<DONE_BITS, SLOT_BITS>(self.ret_slot.val());
 
-        // ---- Read queue and AR register.
+        // ---- Read queue: its head is the read offered on AR.
         self.arq.in_valid.next = self.take_new.val();
         self.arq.data_in.next = (bit_cast::<ARQ_BITS, BLOCK_NUM_BITS>(self.t_block.q.val()) << 8)
             | bit_cast::<ARQ_BITS, SLOT_BITS>(self.free_slot.val());
-        self.ar_load.next =
-            self.arq.out_valid.val() & (!self.ar_valid.q.val() | self.arready.val());
+        self.ar_load.next = self.arq.out_valid.val() & self.arready.val();
         self.arq.out_ready.next = self.ar_load.val();
         self.a_block.next = self.arq.data_out.val().get_bits::<BLOCK_NUM_BITS>(8);
         self.a_addr.next = (self.state_base.val() & self.base_mask.val())
@@ -1088,15 +1085,8 @@ impl Logic for MissUnit {
         self.ret.data_in.next =
             (bit_cast::<RET_BITS, OFFSET_BITS>(self.a_addr.val().get_bits::<OFFSET_BITS>(0)) << 29)
                 | bit_cast::<RET_BITS, ARQ_BITS>(self.arq.data_out.val());
-        if self.ar_load.val() {
-            self.ar_valid.d.next = true;
-            self.ar_addr.d.next = self.a_addr.val();
-        }
-        if !self.ar_load.val() & self.arready.val() {
-            self.ar_valid.d.next = false;
-        }
-        self.arvalid.next = self.ar_valid.q.val();
-        self.araddr.next = self.ar_addr.q.val();
+        self.arvalid.next = self.arq.out_valid.val();
+        self.araddr.next = self.a_addr.val();
         self.arlen.next = self.c_arlen.val();
         self.arsize.next = self.c_arsize.val();
         self.arburst.next = 1.into();
@@ -1344,7 +1334,6 @@ impl Logic for MissUnit {
             self.nf_valid.d.next = false;
             self.took.d.next = false;
             self.busy_q.d.next = false;
-            self.ar_valid.d.next = false;
             self.r_beat.d.next = 0.into();
             self.r_err.d.next = false;
             self.w_ptr.d.next = 0.into();

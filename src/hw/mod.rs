@@ -65,6 +65,7 @@ pub mod qp_table;
 pub mod quarantine;
 pub mod ram;
 pub mod read_arb;
+pub mod skid;
 pub mod state_cache;
 
 use crate::config::{Config, Directory, Fpga, Mode, Reuse};

@@ -30,6 +30,7 @@ use super::mem_cmd::MemCmdEngine;
 use super::mem_writer::MEM_DATA_BITS_MAX;
 use super::miss_unit::MissUnit;
 use super::read_arb::ReadArb;
+use super::skid::Skid;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS, TAG_BITS};
 use rust_hdl::core::ast::VerilogLiteral;
 use rust_hdl::core::atom::{Atom, AtomKind};
@@ -118,6 +119,9 @@ pub struct QpTable {
     miss: Vec<MissUnit>,
     cw: Vec<CacheWrites>,
     arb: Vec<ReadArb>,
+    /// State in memory: the register slice between the miss unit's reads and the arbiter
+    /// (`ar_skid`), so that no logic of the miss unit follows `m_axi_arready`.
+    ar_skid: Vec<Skid<Bits<ADDR_BITS>>>,
     /// State in memory: the `live` filter, one copy per two ports (`live_<k>`: pipes `2k`
     /// on its port A, `2k + 1` on its port B), none otherwise.
     live: Vec<LiveFilter>,
@@ -272,6 +276,7 @@ impl QpTable {
                 .collect(),
             cw: params.state_mem.iter().map(CacheWrites::new).collect(),
             arb: (0..usize::from(smem)).map(|_| ReadArb::new(mem)).collect(),
+            ar_skid: (0..usize::from(smem)).map(|_| Skid::default()).collect(),
             live: params
                 .state_mem
                 .iter()
@@ -314,6 +319,9 @@ impl QpTable {
         for a in &self.arb {
             check_all(a)?;
         }
+        for a in &self.ar_skid {
+            check_all(a)?;
+        }
         for l in &self.live {
             check_all(l)?;
         }
@@ -335,7 +343,7 @@ impl QpTable {
     /// leave the children's `rst` X). rust-hdl declares the nets these drive as `reg`;
     /// [`nets_for_wiring`] turns them into wires.
     fn wiring(&self) -> String {
-        let mut v = String::new();
+        let mut v = self.registers();
         let mut unused: Vec<String> = vec![
             "1'b0".into(),
             "s_axil_awaddr[1:0]".into(),
@@ -351,7 +359,7 @@ impl QpTable {
         let addr = self.params.addr_bits as usize;
         // Control port.
         set("regs$clock", "clk");
-        set("regs$rst", "rst");
+        set("regs$rst", "rst_r");
         set("regs$awaddr", "s_axil_awaddr[11:2]");
         set("regs$araddr", "s_axil_araddr[11:2]");
         for s in [
@@ -359,14 +367,17 @@ impl QpTable {
         ] {
             set(&format!("regs${s}"), &format!("s_axil_{s}"));
         }
-        for s in [
-            "awready", "wready", "bresp", "bvalid", "arready", "rdata", "rresp", "rvalid",
-        ] {
+        for s in ["bresp", "rdata", "rresp"] {
             set(&format!("s_axil_{s}"), &format!("regs${s}"));
+        }
+        // The handshake outputs, held low while `rst_r` is high (see `registers`).
+        let gate = |s: &str| format!("{s} & ~rst_r");
+        for s in ["awready", "wready", "bvalid", "arready", "rvalid"] {
+            set(&format!("s_axil_{s}"), &gate(&format!("regs${s}")));
         }
         // Command engine <-> registers.
         set("engine$clock", "clk");
-        set("engine$rst", "rst");
+        set("engine$rst", "rst_r");
         set("engine$cmd_valid", "regs$cmd_valid");
         set("engine$cmd_op", "regs$cmd_op");
         set("engine$cmd_qpn", "regs$cmd_qpn");
@@ -377,7 +388,7 @@ impl QpTable {
         // The drain and the counters beside the engine.
         for b in ["drain", "counters"] {
             set(&format!("{b}$clock"), "clk");
-            set(&format!("{b}$rst"), "rst");
+            set(&format!("{b}$rst"), "rst_r");
         }
         set("drain$snap", "engine$drain_snap");
         set("engine$drained", "drain$drained");
@@ -391,7 +402,7 @@ impl QpTable {
             let q = self.pipe_name(i);
             let p = &self.port_names[i];
             set(&format!("{q}$clock"), "clk");
-            set(&format!("{q}$rst"), "rst");
+            set(&format!("{q}$rst"), "rst_r");
             set(&format!("{q}$init_done"), "engine$init_done");
             set(&format!("{q}$table_base"), "regs$table_base");
             if smem {
@@ -471,7 +482,11 @@ impl QpTable {
                 }
             }
             set(&format!("{q}$req_valid"), &format!("s_{p}_req_valid"));
-            set(&format!("s_{p}_req_ready"), &format!("{q}$req_ready"));
+            // `ready` low from the cycle `rst` rises (docs/integration.md: a documented path).
+            set(
+                &format!("s_{p}_req_ready"),
+                &format!("{q}$req_ready & ~rst & ~rst_r"),
+            );
             set(&format!("{q}$req_qpn"), &format!("s_{p}_req_qpn"));
             if tag < TAG_BITS {
                 set(
@@ -482,7 +497,10 @@ impl QpTable {
             } else {
                 set(&format!("{q}$req_tag"), &format!("s_{p}_req_tag"));
             }
-            set(&format!("m_{p}_rsp_valid"), &format!("{q}$rsp_valid"));
+            set(
+                &format!("m_{p}_rsp_valid"),
+                &gate(&format!("{q}$rsp_valid")),
+            );
             set(&format!("{q}$rsp_ready"), &format!("m_{p}_rsp_ready"));
             set(&format!("m_{p}_rsp_qpn"), &format!("{q}$rsp_qpn"));
             set(
@@ -520,7 +538,7 @@ impl QpTable {
         // `state_mem_wiring`).
         if mem {
             set("fetch$clock", "clk");
-            set("fetch$rst", "rst");
+            set("fetch$rst", "rst_r");
         }
         if mem && !smem {
             set("m_axi_araddr", &format!("fetch$araddr[{}:0]", addr - 1));
@@ -543,7 +561,7 @@ impl QpTable {
                 fixed.push(format!("wire [{}:0] m_axi_{s}_value = {value};", w - 1));
                 set(&format!("m_axi_{s}"), &format!("m_axi_{s}_value"));
             }
-            set("m_axi_arvalid", "fetch$arvalid");
+            set("m_axi_arvalid", &gate("fetch$arvalid"));
             set("fetch$arready", "m_axi_arready");
             set("fetch$rvalid", "m_axi_rvalid");
             let bus = self.params.mem_data_bits as usize;
@@ -572,6 +590,62 @@ impl QpTable {
 }
 
 impl QpTable {
+    /// The top level's own registers, declared before the wiring uses them:
+    ///
+    /// - `rst_r`, `rst` registered once. Every block takes it, so no block's logic follows a
+    ///   top-level input through its reset (Verilator evaluates a block whose logic follows an
+    ///   input again at every change of the inputs, besides once after each edge: the state in
+    ///   memory ran at half speed for it). The blocks reset one edge after `rst`: after the edge
+    ///   that samples `rst` high, `rst_r` is high for one cycle, and in that cycle every
+    ///   handshake output is held low (`gate`) whatever the blocks show, so no transfer is
+    ///   taken while a block still runs that the next edge resets.
+    /// - State in memory: `miss_r_*`, the miss unit's R beats (handshake, data, response,
+    ///   last) registered, so no logic of the miss unit follows `m_axi_r*` combinationally.
+    fn registers(&self) -> String {
+        let mut v = String::from(
+            "reg rst_r;\n\
+             always @(posedge clk) rst_r <= rst;\n",
+        );
+        let mut init = vec!["rst_r = 1'b0;".to_string()];
+        if self.params.state_mem.is_some() {
+            let bus = self.params.mem_data_bits as usize;
+            let mine = if self.params.dir_in_memory() {
+                "(m_axi_rid == 2'd0)"
+            } else {
+                "~m_axi_rid"
+            };
+            let _ = write!(
+                v,
+                "reg miss_r_valid;\n\
+                 reg [{dm}:0] miss_r_data;\n\
+                 reg [1:0] miss_r_resp;\n\
+                 reg miss_r_last;\n\
+                 always @(posedge clk) begin\n\
+                 \x20   miss_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & {mine};\n\
+                 \x20   miss_r_data <= m_axi_rdata;\n\
+                 \x20   miss_r_resp <= m_axi_rresp;\n\
+                 \x20   miss_r_last <= m_axi_rlast;\n\
+                 end\n",
+                dm = bus - 1
+            );
+            init.push("miss_r_valid = 1'b0;".into());
+            init.push(format!("miss_r_data = {bus}'d0;"));
+            init.push("miss_r_resp = 2'd0;".into());
+            init.push("miss_r_last = 1'b0;".into());
+        }
+        // Initial values for event-driven simulators, as rust-hdl gives its flip-flops (see
+        // `MemFifo`); yosys defines SYNTHESIS.
+        let _ = writeln!(
+            v,
+            "`ifndef SYNTHESIS\ninitial begin\n{}\nend\n`endif",
+            init.iter()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        v
+    }
+
     /// The wiring of the state in memory (SPEC §9): the command engine's STATE_BASE, cache
     /// and hold ports, the miss unit and the cache write bus, the §9 counters' events, and
     /// the memory port: AR shared by the miss unit (ID 0) and the command engine (ID 1), R
@@ -592,13 +666,13 @@ impl QpTable {
         set("engine$busy", "miss$busy");
         set("engine$inv_done", "cw$inv_done");
         set("miss$clock", "clk");
-        set("miss$rst", "rst");
+        set("miss$rst", "rst_r");
         set("miss$state_base", "regs$state_base$0");
         set("miss$busy_block", "engine$busy_block");
         set("miss$hold_valid", "engine$hold_valid");
         set("miss$hold_block", "engine$hold_block");
         set("cw$clock", "clk");
-        set("cw$rst", "rst");
+        set("cw$rst", "rst_r");
         for k in 0..self.live.len() {
             set(&format!("live_{k}$clock"), "clk");
             for s in ["live_we", "live_waddr", "live_wdata"] {
@@ -629,17 +703,23 @@ impl QpTable {
         unused.push("miss$taken_slot".into());
         // AR.
         set("arb$clock", "clk");
-        set("arb$rst", "rst");
-        set("arb$a_valid", "miss$arvalid");
-        set("arb$a_addr", "miss$araddr");
+        set("arb$rst", "rst_r");
+        // The miss unit's reads through the register slice (its `arlen` is a constant).
+        set("ar_skid$clock", "clk");
+        set("ar_skid$rst", "rst_r");
+        set("ar_skid$in_valid", "miss$arvalid");
+        set("ar_skid$data_in", "miss$araddr");
+        set("miss$arready", "ar_skid$in_ready");
+        set("arb$a_valid", "ar_skid$out_valid");
+        set("arb$a_addr", "ar_skid$data_out");
+        set("ar_skid$out_ready", "arb$a_ready");
         set("arb$a_len", "miss$arlen");
-        set("miss$arready", "arb$a_ready");
         set("arb$b_valid", "engine$c_arvalid");
         set("arb$b_addr", "engine$c_araddr");
         set("arb$b_len", "engine$c_arlen");
         set("engine$c_arready", "arb$b_ready");
         set("arb$arready", "m_axi_arready");
-        set("m_axi_arvalid", "arb$arvalid");
+        set("m_axi_arvalid", "arb$arvalid & ~rst_r");
         let dir = self.params.dir_in_memory();
         if dir {
             // The directory's reads (single beats of the bus width), ID 2.
@@ -693,10 +773,6 @@ impl QpTable {
             // A reader sees a beat only when it moves (`rready` may be low for another
             // reader's sake).
             set(
-                "miss$rvalid",
-                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd0)",
-            );
-            set(
                 "engine$c_rvalid",
                 "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)",
             );
@@ -717,27 +793,33 @@ impl QpTable {
         } else {
             // A reader sees a beat only when it moves (`rready` may be low for another
             // reader's sake).
-            set("miss$rvalid", "m_axi_rvalid & m_axi_rready & ~m_axi_rid");
             set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & m_axi_rid");
             set("m_axi_rready", "engine$c_rready & miss$rready");
         }
-        for t in ["miss$rdata", "engine$c_rdata"] {
-            set(t, &rdata);
+        set("engine$c_rdata", &rdata);
+        set("engine$c_rresp", "m_axi_rresp");
+        set("engine$c_rlast", "m_axi_rlast");
+        // The miss unit's beats one edge after their handshake (`miss_r_*`, `registers`).
+        set("miss$rvalid", "miss_r_valid");
+        if bus < MEM_DATA_BITS_MAX {
+            set(
+                "miss$rdata",
+                &format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus),
+            );
+        } else {
+            set("miss$rdata", "miss_r_data");
         }
-        for t in ["miss", "engine"] {
-            let r = if t == "miss" { "" } else { "c_" };
-            set(&format!("{t}${r}rresp"), "m_axi_rresp");
-            set(&format!("{t}${r}rlast"), "m_axi_rlast");
-        }
+        set("miss$rresp", "miss_r_resp");
+        set("miss$rlast", "miss_r_last");
         // AW, W, B: the command engine's writer.
-        set("m_axi_awvalid", "engine$awvalid");
+        set("m_axi_awvalid", "engine$awvalid & ~rst_r");
         set("engine$awready", "m_axi_awready");
         set("m_axi_awaddr", &format!("engine$awaddr[{}:0]", addr - 1));
         if addr < ADDR_BITS {
             unused.push(format!("engine$awaddr[{}:{addr}]", ADDR_BITS - 1));
         }
         set("m_axi_awlen", "engine$awlen");
-        set("m_axi_wvalid", "engine$wvalid");
+        set("m_axi_wvalid", "engine$wvalid & ~rst_r");
         set("engine$wready", "m_axi_wready");
         set("m_axi_wdata", &format!("engine$wdata[{}:0]", bus - 1));
         set("m_axi_wstrb", &format!("engine$wstrb[{}:0]", bus / 8 - 1));
@@ -794,6 +876,9 @@ impl Block for QpTable {
         for a in &mut self.arb {
             a.connect_all();
         }
+        for a in &mut self.ar_skid {
+            a.connect_all();
+        }
         for l in &mut self.live {
             l.connect_all();
         }
@@ -824,6 +909,9 @@ impl Block for QpTable {
         for a in &mut self.arb {
             a.update_all();
         }
+        for a in &mut self.ar_skid {
+            a.update_all();
+        }
         for l in &mut self.live {
             l.update_all();
         }
@@ -840,6 +928,7 @@ impl Block for QpTable {
             || self.miss.iter().any(|m| m.has_changed())
             || self.cw.iter().any(|c| c.has_changed())
             || self.arb.iter().any(|a| a.has_changed())
+            || self.ar_skid.iter().any(|a| a.has_changed())
             || self.live.iter().any(|l| l.has_changed())
     }
 
@@ -871,6 +960,9 @@ impl Block for QpTable {
         }
         for a in &self.arb {
             a.accept("arb", probe);
+        }
+        for a in &self.ar_skid {
+            a.accept("ar_skid", probe);
         }
         for (k, l) in self.live.iter().enumerate() {
             l.accept(&format!("live_{k}"), probe);

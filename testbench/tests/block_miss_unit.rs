@@ -1323,23 +1323,29 @@ fn rlast_out_of_place_fails_the_fill() {
     let m = mp(6, 2, 2, 64);
     let base = 0x4000_0000;
     let mut sim = directed("rlast", 1, m, base);
-    set(&mut sim, "m_axi_arready", 1);
     for (block, rlasts, fails) in [
         (5u64, [1u64, 1], true),
         (6, [0, 0], true),
         (7, [0, 1], false),
     ] {
+        // `arready` low until the read shows (it may show in the cycle of the answer), then
+        // one handshake.
+        set(&mut sim, "m_axi_arready", 0);
         let slot = request(&mut sim, block, true);
         let mut ar = false;
         for _ in 0..10 {
-            sim.step();
             if get(&sim, "m_axi_arvalid") == 1 {
                 assert_eq!(get(&sim, "m_axi_araddr"), base + block * 16);
                 ar = true;
                 break;
             }
+            sim.step();
         }
         assert!(ar, "no read of block {block}");
+        set(&mut sim, "m_axi_arready", 1);
+        sim.step();
+        assert_eq!(get(&sim, "m_axi_arvalid"), 1, "the read held until arready");
+        set(&mut sim, "m_axi_arready", 0);
         let mut broadcast = 0;
         for (k, &last) in rlasts.iter().enumerate() {
             set(&mut sim, "m_axi_rvalid", 1);
