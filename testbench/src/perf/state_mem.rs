@@ -95,9 +95,9 @@ pub struct StateMemOptions {
 }
 
 /// The default live set of cold, garbage and flood: 2^17, not the 2^20 of SPEC §9. Made by
-/// ALLOC + PUBLISH at about 200 cycles a QPN (memory latency 1) on a model that runs about
-/// 250,000 cycles a second, 2^20 QPNs take about 14 minutes of set-up; 2^17 about 2
-/// (`--cold-live 1048576` runs the SPEC's figure).
+/// ALLOC + PUBLISH (memory latency 1), 2^20 QPNs take eight times the set-up of 2^17 that the
+/// run prints (BENCHMARKS.md, below the §9 table) (`--cold-live 1048576` runs the SPEC's
+/// figure).
 pub const COLD_LIVE: u32 = 1 << 17;
 
 impl Default for StateMemOptions {
