@@ -1,0 +1,259 @@
+//! The top level's own registers and the wiring of the memory port with the state in memory
+//! (SPEC §9): [`QpTable::registers`] and [`QpTable::state_mem_wiring`], called by
+//! [`QpTable::wiring`](super::QpTable).
+
+use super::super::mem_writer::MEM_DATA_BITS_MAX;
+use super::super::miss_unit::MissParams;
+use super::super::ADDR_BITS;
+use super::QpTable;
+use std::fmt::Write;
+
+impl QpTable {
+    /// The top level's own registers, declared before the wiring uses them:
+    ///
+    /// - `rst_r`, `rst` registered once. Every block takes it, so no block's logic follows a
+    ///   top-level input through its reset (Verilator evaluates a block whose logic follows an
+    ///   input again at every change of the inputs, besides once after each edge: the state in
+    ///   memory ran at half speed for it). The blocks reset one edge after `rst`: after the edge
+    ///   that samples `rst` high, `rst_r` is high for one cycle, and in that cycle every
+    ///   handshake output is held low (`gate`) whatever the blocks show, so no transfer is
+    ///   taken while a block still runs that the next edge resets.
+    /// - State in memory: `miss_r_*`, the miss unit's R beats (handshake, data, response,
+    ///   last) registered, so no logic of the miss unit follows `m_axi_r*` combinationally.
+    pub(super) fn registers(&self) -> String {
+        let mut v = String::from(
+            "reg rst_r;\n\
+             always @(posedge clk) rst_r <= rst;\n",
+        );
+        let mut init = vec!["rst_r = 1'b0;".to_string()];
+        if self.params.state_mem.is_some() {
+            let bus = self.params.mem_data_bits as usize;
+            let mine = if self.params.dir_in_memory() {
+                "(m_axi_rid == 2'd0)"
+            } else {
+                "~m_axi_rid"
+            };
+            let _ = write!(
+                v,
+                "reg miss_r_valid;\n\
+                 reg [{dm}:0] miss_r_data;\n\
+                 reg [1:0] miss_r_resp;\n\
+                 reg miss_r_last;\n\
+                 always @(posedge clk) begin\n\
+                 \x20   miss_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & {mine};\n\
+                 \x20   miss_r_data <= m_axi_rdata;\n\
+                 \x20   miss_r_resp <= m_axi_rresp;\n\
+                 \x20   miss_r_last <= m_axi_rlast;\n\
+                 end\n",
+                dm = bus - 1
+            );
+            init.push("miss_r_valid = 1'b0;".into());
+            init.push(format!("miss_r_data = {bus}'d0;"));
+            init.push("miss_r_resp = 2'd0;".into());
+            init.push("miss_r_last = 1'b0;".into());
+        }
+        // Initial values for event-driven simulators, as rust-hdl gives its flip-flops (see
+        // `MemFifo`); yosys defines SYNTHESIS.
+        let _ = writeln!(
+            v,
+            "`ifndef SYNTHESIS\ninitial begin\n{}\nend\n`endif",
+            init.iter()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        v
+    }
+
+    /// The wiring of the state in memory (SPEC §9): the command engine's STATE_BASE, cache
+    /// and hold ports, the miss unit and the cache write bus, the §9 counters' events, and
+    /// the memory port: AR shared by the miss unit (ID 0) and the command engine (ID 1), R
+    /// sent back by `rid`, AW/W/B the command engine's.
+    pub(super) fn state_mem_wiring(
+        &self,
+        m: &MissParams,
+        set: &mut impl FnMut(&str, &str),
+        unused: &mut Vec<String>,
+        fixed: &mut Vec<String>,
+    ) {
+        let addr = self.params.addr_bits as usize;
+        let bus = self.params.mem_data_bits as usize;
+        let n = self.port_names.len();
+        set("engine$state_base", "regs$state_base$0");
+        set("engine$state_base_wr", "regs$state_base_wr$0");
+        set("engine$cache_swept", "cw$swept");
+        set("engine$busy", "miss$busy");
+        set("engine$inv_done", "cw$inv_done");
+        set("miss$clock", "clk");
+        set("miss$rst", "rst_r");
+        set("miss$state_base", "regs$state_base$0");
+        set("miss$busy_block", "engine$busy_block");
+        set("miss$hold_valid", "engine$hold_valid");
+        set("miss$hold_block", "engine$hold_block");
+        set("cw$clock", "clk");
+        set("cw$rst", "rst_r");
+        for k in 0..self.live.len() {
+            set(&format!("live_{k}$clock"), "clk");
+            for s in ["live_we", "live_waddr", "live_wdata"] {
+                set(&format!("live_{k}${s}"), &format!("engine${s}"));
+            }
+        }
+        for s in [
+            "cw_valid", "cw_line", "cw_block", "cw_beat", "cw_last", "cw_data",
+        ] {
+            set(&format!("cw${s}"), &format!("miss${s}"));
+        }
+        set("cw$inv_valid", "engine$inv_valid");
+        set("cw$inv_line", "engine$inv_line");
+        // The §9 counters: events of this cycle, summed over the ports.
+        let sum = |s: &str| -> String {
+            (0..n)
+                .map(|i| format!("{{31'd0, {}${s}$0}}", self.pipe_name(i)))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        set("regs$ev_hit$0", &sum("hit"));
+        set("regs$ev_miss$0", &sum("miss"));
+        set("regs$ev_filtered$0", &sum("filtered"));
+        set("regs$ev_merged$0", "{31'd0, miss$taken_merged}");
+        set("regs$ev_reads$0", "{31'd0, m_axi_arvalid & m_axi_arready}");
+        set("regs$ev_writes$0", "{31'd0, m_axi_awvalid & m_axi_awready}");
+        unused.push("miss$taken_new".into());
+        unused.push("miss$taken_slot".into());
+        // AR.
+        set("arb$clock", "clk");
+        set("arb$rst", "rst_r");
+        // The miss unit's reads through the register slice (its `arlen` is a constant).
+        set("ar_skid$clock", "clk");
+        set("ar_skid$rst", "rst_r");
+        set("ar_skid$in_valid", "miss$arvalid");
+        set("ar_skid$data_in", "miss$araddr");
+        set("miss$arready", "ar_skid$in_ready");
+        set("arb$a_valid", "ar_skid$out_valid");
+        set("arb$a_addr", "ar_skid$data_out");
+        set("ar_skid$out_ready", "arb$a_ready");
+        set("arb$a_len", "miss$arlen");
+        set("arb$b_valid", "engine$c_arvalid");
+        set("arb$b_addr", "engine$c_araddr");
+        set("arb$b_len", "engine$c_arlen");
+        set("engine$c_arready", "arb$b_ready");
+        set("arb$arready", "m_axi_arready");
+        set("m_axi_arvalid", "arb$arvalid & ~rst_r");
+        let dir = self.params.dir_in_memory();
+        if dir {
+            // The directory's reads (single beats of the bus width), ID 2.
+            set("arb$c_valid$0", "fetch$arvalid");
+            set("arb$c_addr$0", "fetch$araddr");
+            set("fetch$arready", "arb$c_ready$0");
+            set("m_axi_arid", "arb$arid");
+        } else {
+            set("m_axi_arid", "arb$arid[0:0]");
+            unused.push("arb$arid[1:1]".into());
+        }
+        set("m_axi_arlen", "arb$arlen");
+        set("m_axi_araddr", &format!("arb$araddr[{}:0]", addr - 1));
+        if addr < ADDR_BITS {
+            unused.push(format!("arb$araddr[{}:{addr}]", ADDR_BITS - 1));
+        }
+        unused.push("miss$arsize".into());
+        unused.push("miss$arburst".into());
+        let arsize = format!("3'd{}", m.arsize());
+        let awsize = format!("3'd{}", (bus / 8).trailing_zeros());
+        // `arsize`: the miss unit's and the command engine's block reads (the block, at most
+        // the bus width); with the directory too, its reads (ID 2) are whole bus words.
+        let dir_arsize = format!(
+            "m_axi_arid[1] ? 3'd{} : {arsize}",
+            (bus / 8).trailing_zeros()
+        );
+        let arsize = if dir { dir_arsize } else { arsize };
+        for (s, w, value) in [
+            ("arsize", 3, arsize.as_str()),
+            ("arburst", 2, "2'd1"),
+            ("arlock", 1, "1'b0"),
+            ("arcache", 4, "4'b0011"),
+            ("arprot", 3, "3'd0"),
+            ("awid", 1, "1'b0"),
+            ("awsize", 3, awsize.as_str()),
+            ("awburst", 2, "2'd1"),
+            ("awlock", 1, "1'b0"),
+            ("awcache", 4, "4'b0011"),
+            ("awprot", 3, "3'd0"),
+        ] {
+            fixed.push(format!("wire [{}:0] m_axi_{s}_value = {value};", w - 1));
+            set(&format!("m_axi_{s}"), &format!("m_axi_{s}_value"));
+        }
+        // R, back by ID.
+        let rdata = if bus < MEM_DATA_BITS_MAX {
+            format!("{{{}'d0, m_axi_rdata}}", MEM_DATA_BITS_MAX - bus)
+        } else {
+            "m_axi_rdata".into()
+        };
+        if dir {
+            // A reader sees a beat only when it moves (`rready` may be low for another
+            // reader's sake).
+            set(
+                "engine$c_rvalid",
+                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)",
+            );
+            set(
+                "fetch$rvalid",
+                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd2)",
+            );
+            // Every reader says whether it would take a beat of its ID now, from its registers
+            // alone: `rready` is their AND, so it does not follow `rid` (SPEC §4: no output of
+            // the memory port depends combinationally on an input).
+            set(
+                "m_axi_rready",
+                "fetch$rready & engine$c_rready & miss$rready",
+            );
+            set("fetch$rdata", &rdata);
+            set("fetch$rresp", "m_axi_rresp");
+            set("fetch$rlast", "m_axi_rlast");
+        } else {
+            // A reader sees a beat only when it moves (`rready` may be low for another
+            // reader's sake).
+            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & m_axi_rid");
+            set("m_axi_rready", "engine$c_rready & miss$rready");
+        }
+        set("engine$c_rdata", &rdata);
+        set("engine$c_rresp", "m_axi_rresp");
+        set("engine$c_rlast", "m_axi_rlast");
+        // The miss unit's beats one edge after their handshake (`miss_r_*`, `registers`).
+        set("miss$rvalid", "miss_r_valid");
+        if bus < MEM_DATA_BITS_MAX {
+            set(
+                "miss$rdata",
+                &format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus),
+            );
+        } else {
+            set("miss$rdata", "miss_r_data");
+        }
+        set("miss$rresp", "miss_r_resp");
+        set("miss$rlast", "miss_r_last");
+        // AW, W, B: the command engine's writer.
+        set("m_axi_awvalid", "engine$awvalid & ~rst_r");
+        set("engine$awready", "m_axi_awready");
+        set("m_axi_awaddr", &format!("engine$awaddr[{}:0]", addr - 1));
+        if addr < ADDR_BITS {
+            unused.push(format!("engine$awaddr[{}:{addr}]", ADDR_BITS - 1));
+        }
+        set("m_axi_awlen", "engine$awlen");
+        set("m_axi_wvalid", "engine$wvalid & ~rst_r");
+        set("engine$wready", "m_axi_wready");
+        set("m_axi_wdata", &format!("engine$wdata[{}:0]", bus - 1));
+        set("m_axi_wstrb", &format!("engine$wstrb[{}:0]", bus / 8 - 1));
+        if bus < MEM_DATA_BITS_MAX {
+            unused.push(format!("engine$wdata[{}:{bus}]", MEM_DATA_BITS_MAX - 1));
+            unused.push(format!(
+                "engine$wstrb[{}:{}]",
+                MEM_DATA_BITS_MAX / 8 - 1,
+                bus / 8
+            ));
+        }
+        set("m_axi_wlast", "engine$wlast");
+        set("engine$bvalid", "m_axi_bvalid");
+        set("engine$bresp", "m_axi_bresp");
+        set("m_axi_bready", "engine$bready");
+        unused.push("m_axi_bid".into());
+    }
+}
