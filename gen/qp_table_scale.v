@@ -11255,17 +11255,8 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     localparam  m_bit$4 = 16'h10;
     localparam  base_mask = 64'hfffffffffffffff0;
     localparam  block_shift = 8'h4;
-    localparam  beat_shift = 8'h1;
-    localparam  beats = 9'b10;
     localparam  beats_m1 = 8'h1;
-    localparam  ring_mask = 9'b11;
     localparam  lane_mask = 6'b0;
-    localparam  word_index_mask = 8'h3f;
-    localparam  wpb_shift = 8'h5;
-    localparam  wpb_mask = 8'h1f;
-    localparam  word_shift = 8'h1;
-    localparam  word_mask = 32'h3;
-    localparam  line_mask = 21'h3ff;
     localparam  block_mask = 21'h3ffff;
     localparam  c_arlen = 8'h1;
     localparam  c_arsize = 3'b11;
@@ -11303,32 +11294,52 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  ret$out_ready;
     wire  [34:0] ret$data_out;
     wire  [9:0] ret$count;
-    reg  done$clock;
-    reg  done$rst;
-    reg  done$in_valid;
-    reg  [29:0] done$data_in;
-    wire  done$out_valid;
-    reg  done$out_ready;
-    wire  [29:0] done$data_out;
-    wire  [9:0] done$count;
-    reg  fill$0$clock;
-    reg  [23:0] fill$0$read_address;
-    wire  [511:0] fill$0$read_data;
-    reg  fill$0$write_enable;
-    reg  [23:0] fill$0$write_address;
-    reg  [511:0] fill$0$write_data;
-    reg  fill$1$clock;
-    reg  [23:0] fill$1$read_address;
-    wire  [511:0] fill$1$read_data;
-    reg  fill$1$write_enable;
-    reg  [23:0] fill$1$write_address;
-    reg  [511:0] fill$1$write_data;
-    reg  ring$clock;
-    reg  [23:0] ring$read_address;
-    wire  [511:0] ring$read_data;
-    reg  ring$write_enable;
-    reg  [23:0] ring$write_address;
-    reg  [511:0] ring$write_data;
+    reg  read$0$clock;
+    reg  read$0$rst;
+    reg  read$0$w_valid;
+    reg  [7:0] read$0$w_slot;
+    reg  [7:0] read$0$w_beat;
+    reg  [511:0] read$0$w_data;
+    reg  [255:0] read$0$fl_vec;
+    reg  [255:0] read$0$er_vec;
+    reg  [7:0] read$0$rd_slot;
+    reg  [7:0] read$0$rd_word;
+    wire  [31:0] read$0$rd_data;
+    wire  read$0$rd_filled;
+    wire  read$0$rd_error;
+    reg  [7:0] read$0$rd_slot2;
+    wire  read$0$rd_filled2;
+    reg  read$1$clock;
+    reg  read$1$rst;
+    reg  read$1$w_valid;
+    reg  [7:0] read$1$w_slot;
+    reg  [7:0] read$1$w_beat;
+    reg  [511:0] read$1$w_data;
+    reg  [255:0] read$1$fl_vec;
+    reg  [255:0] read$1$er_vec;
+    reg  [7:0] read$1$rd_slot;
+    reg  [7:0] read$1$rd_word;
+    wire  [31:0] read$1$rd_data;
+    wire  read$1$rd_filled;
+    wire  read$1$rd_error;
+    reg  [7:0] read$1$rd_slot2;
+    wire  read$1$rd_filled2;
+    reg  bcast$clock;
+    reg  bcast$rst;
+    reg  bcast$beat_valid;
+    reg  [511:0] bcast$beat_data;
+    reg  bcast$fill_valid;
+    reg  bcast$fill_good;
+    reg  [20:0] bcast$fill_block;
+    reg  [7:0] bcast$fill_slot;
+    wire  bcast$cw_valid;
+    wire  [20:0] bcast$cw_line;
+    wire  [20:0] bcast$cw_block;
+    wire  [7:0] bcast$cw_beat;
+    wire  bcast$cw_last;
+    wire  [511:0] bcast$cw_data;
+    wire  bcast$sent_valid;
+    wire  [7:0] bcast$sent_slot;
     reg  [2:0] rr$d;
     wire  [2:0] rr$q;
     reg  rr$clock;
@@ -14098,96 +14109,8 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  r_err$d;
     wire  r_err$q;
     reg  r_err$clock;
-    reg  [8:0] w_ptr$d;
-    wire  [8:0] w_ptr$q;
-    reg  w_ptr$clock;
-    reg  [7:0] d_beat$d;
-    wire  [7:0] d_beat$q;
-    reg  d_beat$clock;
-    reg  [8:0] d_ptr$d;
-    wire  [8:0] d_ptr$q;
-    reg  d_ptr$clock;
-    reg  p1_valid$d;
-    wire  p1_valid$q;
-    reg  p1_valid$clock;
-    reg  p1_last$d;
-    wire  p1_last$q;
-    reg  p1_last$clock;
-    reg  [7:0] p1_slot$d;
-    wire  [7:0] p1_slot$q;
-    reg  p1_slot$clock;
-    reg  [20:0] p1_block$d;
-    wire  [20:0] p1_block$q;
-    reg  p1_block$clock;
-    reg  [7:0] p1_beat$d;
-    wire  [7:0] p1_beat$q;
-    reg  p1_beat$clock;
-    reg  p2_valid$d;
-    wire  p2_valid$q;
-    reg  p2_valid$clock;
-    reg  p2_last$d;
-    wire  p2_last$q;
-    reg  p2_last$clock;
-    reg  [7:0] p2_slot$d;
-    wire  [7:0] p2_slot$q;
-    reg  p2_slot$clock;
-    reg  [20:0] p2_block$d;
-    wire  [20:0] p2_block$q;
-    reg  p2_block$clock;
-    reg  [7:0] p2_beat$d;
-    wire  [7:0] p2_beat$q;
-    reg  p2_beat$clock;
-    reg  [7:0] lane1$0$d;
-    wire  [7:0] lane1$0$q;
-    reg  lane1$0$clock;
-    reg  [7:0] lane1$1$d;
-    wire  [7:0] lane1$1$q;
-    reg  lane1$1$clock;
-    reg  [7:0] lane2$0$d;
-    wire  [7:0] lane2$0$q;
-    reg  lane2$0$clock;
-    reg  [7:0] lane2$1$d;
-    wire  [7:0] lane2$1$q;
-    reg  lane2$1$clock;
-    reg  rdv1$0$d;
-    wire  rdv1$0$q;
-    reg  rdv1$0$clock;
-    reg  rdv1$1$d;
-    wire  rdv1$1$q;
-    reg  rdv1$1$clock;
-    reg  rdv2$0$d;
-    wire  rdv2$0$q;
-    reg  rdv2$0$clock;
-    reg  rdv2$1$d;
-    wire  rdv2$1$q;
-    reg  rdv2$1$clock;
-    reg  [255:0] fl_copy$0$d;
-    wire  [255:0] fl_copy$0$q;
-    reg  fl_copy$0$clock;
-    reg  [255:0] fl_copy$1$d;
-    wire  [255:0] fl_copy$1$q;
-    reg  fl_copy$1$clock;
-    reg  [255:0] er_copy$0$d;
-    wire  [255:0] er_copy$0$q;
-    reg  er_copy$0$clock;
-    reg  [255:0] er_copy$1$d;
-    wire  [255:0] er_copy$1$q;
-    reg  er_copy$1$clock;
-    reg  f1_q$0$d;
-    wire  f1_q$0$q;
-    reg  f1_q$0$clock;
-    reg  f1_q$1$d;
-    wire  f1_q$1$q;
-    reg  f1_q$1$clock;
-    reg  f2_q$0$d;
-    wire  f2_q$0$q;
-    reg  f2_q$0$clock;
-    reg  f2_q$1$d;
-    wire  f2_q$1$q;
-    reg  f2_q$1$clock;
     
     // Local signals
-    reg  st_filled2;
     reg  [255:0] fl_vec;
     reg  [255:0] er_vec;
     reg  found;
@@ -14500,18 +14423,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
     reg  [20:0] ret_block;
     reg  [511:0] lane_data;
     reg  fill_done;
-    reg  d_good;
-    reg  d_last;
-    reg  issue;
-    reg  skip;
-    reg  st_filled;
-    reg  [7:0] x_slot;
-    reg  [7:0] x_word;
-    reg  [7:0] x_lane;
-    reg  [511:0] x_data;
-    reg  [31:0] x_out;
-    reg  [511:0] cw_out;
-    reg  st_error;
     reg  unused_counts;
     
     // Sub module instances
@@ -14555,39 +14466,57 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .data_out(ret$data_out),
         .count(ret$count)
     );
-    qp_table_scale_miss_done done(
-        .clock(done$clock),
-        .rst(done$rst),
-        .in_valid(done$in_valid),
-        .data_in(done$data_in),
-        .out_valid(done$out_valid),
-        .out_ready(done$out_ready),
-        .data_out(done$data_out),
-        .count(done$count)
+    qp_table_scale_miss_read_0 read_0(
+        .clock(read$0$clock),
+        .rst(read$0$rst),
+        .w_valid(read$0$w_valid),
+        .w_slot(read$0$w_slot),
+        .w_beat(read$0$w_beat),
+        .w_data(read$0$w_data),
+        .fl_vec(read$0$fl_vec),
+        .er_vec(read$0$er_vec),
+        .rd_slot(read$0$rd_slot),
+        .rd_word(read$0$rd_word),
+        .rd_data(read$0$rd_data),
+        .rd_filled(read$0$rd_filled),
+        .rd_error(read$0$rd_error),
+        .rd_slot2(read$0$rd_slot2),
+        .rd_filled2(read$0$rd_filled2)
     );
-    qp_table_scale_miss_fill_0 fill_0(
-        .clock(fill$0$clock),
-        .read_address(fill$0$read_address),
-        .read_data(fill$0$read_data),
-        .write_enable(fill$0$write_enable),
-        .write_address(fill$0$write_address),
-        .write_data(fill$0$write_data)
+    qp_table_scale_miss_read_1 read_1(
+        .clock(read$1$clock),
+        .rst(read$1$rst),
+        .w_valid(read$1$w_valid),
+        .w_slot(read$1$w_slot),
+        .w_beat(read$1$w_beat),
+        .w_data(read$1$w_data),
+        .fl_vec(read$1$fl_vec),
+        .er_vec(read$1$er_vec),
+        .rd_slot(read$1$rd_slot),
+        .rd_word(read$1$rd_word),
+        .rd_data(read$1$rd_data),
+        .rd_filled(read$1$rd_filled),
+        .rd_error(read$1$rd_error),
+        .rd_slot2(read$1$rd_slot2),
+        .rd_filled2(read$1$rd_filled2)
     );
-    qp_table_scale_miss_fill_1 fill_1(
-        .clock(fill$1$clock),
-        .read_address(fill$1$read_address),
-        .read_data(fill$1$read_data),
-        .write_enable(fill$1$write_enable),
-        .write_address(fill$1$write_address),
-        .write_data(fill$1$write_data)
-    );
-    qp_table_scale_miss_ring ring(
-        .clock(ring$clock),
-        .read_address(ring$read_address),
-        .read_data(ring$read_data),
-        .write_enable(ring$write_enable),
-        .write_address(ring$write_address),
-        .write_data(ring$write_data)
+    qp_table_scale_miss_bcast bcast(
+        .clock(bcast$clock),
+        .rst(bcast$rst),
+        .beat_valid(bcast$beat_valid),
+        .beat_data(bcast$beat_data),
+        .fill_valid(bcast$fill_valid),
+        .fill_good(bcast$fill_good),
+        .fill_block(bcast$fill_block),
+        .fill_slot(bcast$fill_slot),
+        .cw_valid(bcast$cw_valid),
+        .cw_line(bcast$cw_line),
+        .cw_block(bcast$cw_block),
+        .cw_beat(bcast$cw_beat),
+        .cw_last(bcast$cw_last),
+        .cw_data(bcast$cw_data),
+        .sent_valid(bcast$sent_valid),
+        .sent_slot(bcast$sent_slot)
     );
     qp_table_scale_miss_rr rr(
         .d(rr$d),
@@ -19204,151 +19133,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         .q(r_err$q),
         .clock(r_err$clock)
     );
-    qp_table_scale_miss_w_ptr w_ptr(
-        .d(w_ptr$d),
-        .q(w_ptr$q),
-        .clock(w_ptr$clock)
-    );
-    qp_table_scale_miss_d_beat d_beat(
-        .d(d_beat$d),
-        .q(d_beat$q),
-        .clock(d_beat$clock)
-    );
-    qp_table_scale_miss_d_ptr d_ptr(
-        .d(d_ptr$d),
-        .q(d_ptr$q),
-        .clock(d_ptr$clock)
-    );
-    qp_table_scale_miss_p1_valid p1_valid(
-        .d(p1_valid$d),
-        .q(p1_valid$q),
-        .clock(p1_valid$clock)
-    );
-    qp_table_scale_miss_p1_last p1_last(
-        .d(p1_last$d),
-        .q(p1_last$q),
-        .clock(p1_last$clock)
-    );
-    qp_table_scale_miss_p1_slot p1_slot(
-        .d(p1_slot$d),
-        .q(p1_slot$q),
-        .clock(p1_slot$clock)
-    );
-    qp_table_scale_miss_p1_block p1_block(
-        .d(p1_block$d),
-        .q(p1_block$q),
-        .clock(p1_block$clock)
-    );
-    qp_table_scale_miss_p1_beat p1_beat(
-        .d(p1_beat$d),
-        .q(p1_beat$q),
-        .clock(p1_beat$clock)
-    );
-    qp_table_scale_miss_p2_valid p2_valid(
-        .d(p2_valid$d),
-        .q(p2_valid$q),
-        .clock(p2_valid$clock)
-    );
-    qp_table_scale_miss_p2_last p2_last(
-        .d(p2_last$d),
-        .q(p2_last$q),
-        .clock(p2_last$clock)
-    );
-    qp_table_scale_miss_p2_slot p2_slot(
-        .d(p2_slot$d),
-        .q(p2_slot$q),
-        .clock(p2_slot$clock)
-    );
-    qp_table_scale_miss_p2_block p2_block(
-        .d(p2_block$d),
-        .q(p2_block$q),
-        .clock(p2_block$clock)
-    );
-    qp_table_scale_miss_p2_beat p2_beat(
-        .d(p2_beat$d),
-        .q(p2_beat$q),
-        .clock(p2_beat$clock)
-    );
-    qp_table_scale_miss_lane1_0 lane1_0(
-        .d(lane1$0$d),
-        .q(lane1$0$q),
-        .clock(lane1$0$clock)
-    );
-    qp_table_scale_miss_lane1_1 lane1_1(
-        .d(lane1$1$d),
-        .q(lane1$1$q),
-        .clock(lane1$1$clock)
-    );
-    qp_table_scale_miss_lane2_0 lane2_0(
-        .d(lane2$0$d),
-        .q(lane2$0$q),
-        .clock(lane2$0$clock)
-    );
-    qp_table_scale_miss_lane2_1 lane2_1(
-        .d(lane2$1$d),
-        .q(lane2$1$q),
-        .clock(lane2$1$clock)
-    );
-    qp_table_scale_miss_rdv1_0 rdv1_0(
-        .d(rdv1$0$d),
-        .q(rdv1$0$q),
-        .clock(rdv1$0$clock)
-    );
-    qp_table_scale_miss_rdv1_1 rdv1_1(
-        .d(rdv1$1$d),
-        .q(rdv1$1$q),
-        .clock(rdv1$1$clock)
-    );
-    qp_table_scale_miss_rdv2_0 rdv2_0(
-        .d(rdv2$0$d),
-        .q(rdv2$0$q),
-        .clock(rdv2$0$clock)
-    );
-    qp_table_scale_miss_rdv2_1 rdv2_1(
-        .d(rdv2$1$d),
-        .q(rdv2$1$q),
-        .clock(rdv2$1$clock)
-    );
-    qp_table_scale_miss_fl_copy_0 fl_copy_0(
-        .d(fl_copy$0$d),
-        .q(fl_copy$0$q),
-        .clock(fl_copy$0$clock)
-    );
-    qp_table_scale_miss_fl_copy_1 fl_copy_1(
-        .d(fl_copy$1$d),
-        .q(fl_copy$1$q),
-        .clock(fl_copy$1$clock)
-    );
-    qp_table_scale_miss_er_copy_0 er_copy_0(
-        .d(er_copy$0$d),
-        .q(er_copy$0$q),
-        .clock(er_copy$0$clock)
-    );
-    qp_table_scale_miss_er_copy_1 er_copy_1(
-        .d(er_copy$1$d),
-        .q(er_copy$1$q),
-        .clock(er_copy$1$clock)
-    );
-    qp_table_scale_miss_f1_q_0 f1_q_0(
-        .d(f1_q$0$d),
-        .q(f1_q$0$q),
-        .clock(f1_q$0$clock)
-    );
-    qp_table_scale_miss_f1_q_1 f1_q_1(
-        .d(f1_q$1$d),
-        .q(f1_q$1$q),
-        .clock(f1_q$1$clock)
-    );
-    qp_table_scale_miss_f2_q_0 f2_q_0(
-        .d(f2_q$0$d),
-        .q(f2_q$0$q),
-        .clock(f2_q$0$clock)
-    );
-    qp_table_scale_miss_f2_q_1 f2_q_1(
-        .d(f2_q$1$d),
-        .q(f2_q$1$q),
-        .clock(f2_q$1$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -19373,19 +19157,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         eq_ti$clock = clock;
         r_beat$clock = clock;
         r_err$clock = clock;
-        w_ptr$clock = clock;
-        d_beat$clock = clock;
-        d_ptr$clock = clock;
-        p1_valid$clock = clock;
-        p1_last$clock = clock;
-        p1_slot$clock = clock;
-        p1_block$clock = clock;
-        p1_beat$clock = clock;
-        p2_valid$clock = clock;
-        p2_last$clock = clock;
-        p2_slot$clock = clock;
-        p2_block$clock = clock;
-        p2_beat$clock = clock;
         rr$d = rr$q;
         cur_valid$d = cur_valid$q;
         cur_block$d = cur_block$q;
@@ -19407,19 +19178,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         eq_ti$d = eq_ti$q;
         r_beat$d = r_beat$q;
         r_err$d = r_err$q;
-        w_ptr$d = w_ptr$q;
-        d_beat$d = d_beat$q;
-        d_ptr$d = d_ptr$q;
-        p1_valid$d = p1_valid$q;
-        p1_last$d = p1_last$q;
-        p1_slot$d = p1_slot$q;
-        p1_block$d = p1_block$q;
-        p1_beat$d = p1_beat$q;
-        p2_valid$d = p2_valid$q;
-        p2_last$d = p2_last$q;
-        p2_slot$d = p2_slot$q;
-        p2_block$d = p2_block$q;
-        p2_beat$d = p2_beat$q;
         s_block$0$clock = clock;
         s_ref$0$clock = clock;
         s_filled$0$clock = clock;
@@ -20446,35 +20204,20 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         nf_oh$63$clock = clock;
         answers$0$clock = clock;
         answers$0$rst = rst;
-        fill$0$clock = clock;
-        lane1$0$clock = clock;
-        lane2$0$clock = clock;
-        rdv1$0$clock = clock;
-        rdv2$0$clock = clock;
-        fl_copy$0$clock = clock;
-        f1_q$0$clock = clock;
-        f2_q$0$clock = clock;
+        read$0$clock = clock;
+        read$0$rst = rst;
         ans_room$0$clock = clock;
-        er_copy$0$clock = clock;
         answers$1$clock = clock;
         answers$1$rst = rst;
-        fill$1$clock = clock;
-        lane1$1$clock = clock;
-        lane2$1$clock = clock;
-        rdv1$1$clock = clock;
-        rdv2$1$clock = clock;
-        fl_copy$1$clock = clock;
-        f1_q$1$clock = clock;
-        f2_q$1$clock = clock;
+        read$1$clock = clock;
+        read$1$rst = rst;
         ans_room$1$clock = clock;
-        er_copy$1$clock = clock;
         arq$clock = clock;
         arq$rst = rst;
         ret$clock = clock;
         ret$rst = rst;
-        done$clock = clock;
-        done$rst = rst;
-        ring$clock = clock;
+        bcast$clock = clock;
+        bcast$rst = rst;
         found = 1'b0;
         sel = 32'h0;
         if (~found & req_valid$0 & (port_num$0 >= rr$q)) begin
@@ -22968,17 +22711,15 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         fill_done = r_pop & r_last;
         rready = 1'b1;
         ret$out_ready = fill_done;
-        fill$0$write_enable = r_pop;
-        fill$0$write_address = (((ret_slot) & 24'hffffff) << beat_shift) | ((r_beat$q) & 24'hffffff);
-        fill$0$write_data = lane_data;
-        fill$1$write_enable = r_pop;
-        fill$1$write_address = (((ret_slot) & 24'hffffff) << beat_shift) | ((r_beat$q) & 24'hffffff);
-        fill$1$write_data = lane_data;
-        ring$write_enable = r_pop;
-        ring$write_address = ((w_ptr$q) & 24'hffffff);
-        ring$write_data = lane_data;
+        read$0$w_valid = r_pop;
+        read$0$w_slot = ret_slot;
+        read$0$w_beat = r_beat$q;
+        read$0$w_data = lane_data;
+        read$1$w_valid = r_pop;
+        read$1$w_slot = ret_slot;
+        read$1$w_beat = r_beat$q;
+        read$1$w_data = lane_data;
         if (r_pop) begin
-            w_ptr$d = (w_ptr$q + 32'h1) & ring_mask;
             r_beat$d = r_beat$q + 32'h1;
             r_err$d = r_fail;
             if (r_last) begin
@@ -22986,9 +22727,13 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 r_err$d = 1'b0;
             end
         end
-        done$in_valid = fill_done;
         r_ok = ~r_fail;
-        done$data_in = (((r_ok) & 30'h3fffffff) << 32'h1d) | (((ret_block) & 30'h3fffffff) << 32'h8) | ((ret_slot) & 30'h3fffffff);
+        bcast$beat_valid = r_pop;
+        bcast$beat_data = lane_data;
+        bcast$fill_valid = fill_done;
+        bcast$fill_good = r_ok;
+        bcast$fill_block = ret_block;
+        bcast$fill_slot = ret_slot;
         arq$in_valid = take_new;
         arq$data_in = (((t_block$q) & 29'h1fffffff) << 32'h8) | ((free_slot) & 29'h1fffffff);
         ar_load = arq$out_valid & arready;
@@ -23002,42 +22747,12 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
         arlen = c_arlen;
         arsize = c_arsize;
         arburst = 32'h1;
-        d_good = done$data_out[32'h1d];
-        d_last = d_beat$q == beats_m1;
-        issue = done$out_valid & d_good;
-        skip = done$out_valid & ~d_good;
-        done$out_ready = (issue & d_last) | skip;
-        ring$read_address = ((d_ptr$q) & 24'hffffff);
-        p1_valid$d = issue;
-        p1_last$d = d_last;
-        p1_slot$d = done$data_out[(32'h0)+:(8)];
-        p1_block$d = done$data_out[(32'h8)+:(21)];
-        p1_beat$d = d_beat$q;
-        if (issue) begin
-            d_ptr$d = (d_ptr$q + 32'h1) & ring_mask;
-            d_beat$d = d_beat$q + 32'h1;
-            if (d_last) begin
-                d_beat$d = 32'h0;
-            end
-        end
-        if (skip) begin
-            d_ptr$d = (d_ptr$q + beats) & ring_mask;
-        end
-        p2_valid$d = p1_valid$q;
-        p2_last$d = p1_last$q;
-        p2_slot$d = p1_slot$q;
-        p2_block$d = p1_block$q;
-        p2_beat$d = p1_beat$q;
-        cw_valid = p2_valid$q;
-        cw_last = p2_last$q;
-        cw_block = p2_block$q;
-        cw_line = p2_block$q & line_mask;
-        cw_beat = p2_beat$q;
-        cw_out = ring$read_data;
-        if (~p2_valid$q) begin
-            cw_out = 32'h0;
-        end
-        cw_data = cw_out;
+        cw_valid = bcast$cw_valid;
+        cw_line = bcast$cw_line;
+        cw_block = bcast$cw_block;
+        cw_beat = bcast$cw_beat;
+        cw_last = bcast$cw_last;
+        cw_data = bcast$cw_data;
         inc_d = (merge & t_mo$0$q) | (take_new & nf_oh$0$q);
         inc = s_inc$0$q;
         rel_d = 32'h0;
@@ -23106,7 +22821,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$0)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$0)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23220,7 +22935,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$1)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$1)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23334,7 +23049,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$2)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$2)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23448,7 +23163,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$3)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$3)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23562,7 +23277,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$4)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$4)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23676,7 +23391,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$5)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$5)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23790,7 +23505,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$6)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$6)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -23904,7 +23619,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$7)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$7)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24018,7 +23733,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$8)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$8)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24132,7 +23847,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$9)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$9)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24246,7 +23961,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$10)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$10)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24360,7 +24075,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$11)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$11)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24474,7 +24189,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$12)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$12)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24588,7 +24303,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$13)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$13)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24702,7 +24417,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$14)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$14)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24816,7 +24531,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$15)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$15)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -24930,7 +24645,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$16)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$16)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25044,7 +24759,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$17)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$17)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25158,7 +24873,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$18)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$18)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25272,7 +24987,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$19)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$19)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25386,7 +25101,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$20)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$20)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25500,7 +25215,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$21)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$21)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25614,7 +25329,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$22)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$22)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25728,7 +25443,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$23)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$23)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25842,7 +25557,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$24)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$24)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -25956,7 +25671,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$25)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$25)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26070,7 +25785,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$26)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$26)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26184,7 +25899,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$27)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$27)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26298,7 +26013,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$28)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$28)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26412,7 +26127,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$29)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$29)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26526,7 +26241,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$30)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$30)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26640,7 +26355,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$31)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$31)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26754,7 +26469,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$32)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$32)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26868,7 +26583,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$33)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$33)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -26982,7 +26697,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$34)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$34)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27096,7 +26811,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$35)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$35)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27210,7 +26925,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$36)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$36)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27324,7 +27039,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$37)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$37)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27438,7 +27153,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$38)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$38)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27552,7 +27267,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$39)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$39)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27666,7 +27381,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$40)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$40)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27780,7 +27495,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$41)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$41)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -27894,7 +27609,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$42)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$42)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28008,7 +27723,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$43)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$43)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28122,7 +27837,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$44)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$44)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28236,7 +27951,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$45)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$45)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28350,7 +28065,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$46)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$46)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28464,7 +28179,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$47)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$47)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28578,7 +28293,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$48)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$48)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28692,7 +28407,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$49)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$49)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28806,7 +28521,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$50)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$50)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -28920,7 +28635,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$51)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$51)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29034,7 +28749,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$52)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$52)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29148,7 +28863,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$53)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$53)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29262,7 +28977,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$54)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$54)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29376,7 +29091,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$55)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$55)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29490,7 +29205,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$56)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$56)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29604,7 +29319,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$57)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$57)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29718,7 +29433,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$58)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$58)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29832,7 +29547,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$59)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$59)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -29946,7 +29661,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$60)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$60)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -30060,7 +29775,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$61)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$61)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -30174,7 +29889,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$62)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$62)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -30288,7 +30003,7 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 pend_d = 1'b0;
             end
         end
-        if (p2_valid$q & p2_last$q & (p2_slot$q == slot_num$63)) begin
+        if (bcast$sent_valid & (bcast$sent_slot == slot_num$63)) begin
             pend_d = 1'b0;
         end
         if (rst) begin
@@ -30720,959 +30435,25 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
                 er_vec = er_vec | slot_bit$63;
             end
         end
-        fl_copy$0$d = fl_vec;
-        er_copy$0$d = er_vec;
-        if (rst) begin
-            fl_copy$0$d = 32'h0;
-            er_copy$0$d = 32'h0;
-        end
-        x_slot = rd_slot$0;
-        x_word = (rd_word$0 & word_index_mask) >> wpb_shift;
-        x_lane = lane2$0$q;
-        x_data = fill$0$read_data;
-        fill$0$read_address = (((x_slot) & 24'hffffff) << beat_shift) | ((x_word) & 24'hffffff);
-        lane1$0$d = rd_word$0 & wpb_mask;
-        lane2$0$d = lane1$0$q;
-        x_out = ((x_data >> (((x_lane) & 16'hffff) << word_shift)) & 32'hffffffff) & word_mask;
-        if (~rdv2$0$q) begin
-            x_out = 32'h0;
-        end
-        rd_data$0 = x_out;
-        st_filled = 1'b0;
-        st_filled2 = 1'b0;
-        st_error = 1'b0;
-        if (rd_slot$0 == slot_num$0) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$0);
-            st_error = st_error | |(er_copy$0$q & slot_bit$0);
-        end
-        if (rd_slot2$0 == slot_num$0) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$0);
-        end
-        if (rd_slot$0 == slot_num$1) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$1);
-            st_error = st_error | |(er_copy$0$q & slot_bit$1);
-        end
-        if (rd_slot2$0 == slot_num$1) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$1);
-        end
-        if (rd_slot$0 == slot_num$2) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$2);
-            st_error = st_error | |(er_copy$0$q & slot_bit$2);
-        end
-        if (rd_slot2$0 == slot_num$2) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$2);
-        end
-        if (rd_slot$0 == slot_num$3) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$3);
-            st_error = st_error | |(er_copy$0$q & slot_bit$3);
-        end
-        if (rd_slot2$0 == slot_num$3) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$3);
-        end
-        if (rd_slot$0 == slot_num$4) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$4);
-            st_error = st_error | |(er_copy$0$q & slot_bit$4);
-        end
-        if (rd_slot2$0 == slot_num$4) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$4);
-        end
-        if (rd_slot$0 == slot_num$5) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$5);
-            st_error = st_error | |(er_copy$0$q & slot_bit$5);
-        end
-        if (rd_slot2$0 == slot_num$5) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$5);
-        end
-        if (rd_slot$0 == slot_num$6) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$6);
-            st_error = st_error | |(er_copy$0$q & slot_bit$6);
-        end
-        if (rd_slot2$0 == slot_num$6) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$6);
-        end
-        if (rd_slot$0 == slot_num$7) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$7);
-            st_error = st_error | |(er_copy$0$q & slot_bit$7);
-        end
-        if (rd_slot2$0 == slot_num$7) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$7);
-        end
-        if (rd_slot$0 == slot_num$8) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$8);
-            st_error = st_error | |(er_copy$0$q & slot_bit$8);
-        end
-        if (rd_slot2$0 == slot_num$8) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$8);
-        end
-        if (rd_slot$0 == slot_num$9) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$9);
-            st_error = st_error | |(er_copy$0$q & slot_bit$9);
-        end
-        if (rd_slot2$0 == slot_num$9) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$9);
-        end
-        if (rd_slot$0 == slot_num$10) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$10);
-            st_error = st_error | |(er_copy$0$q & slot_bit$10);
-        end
-        if (rd_slot2$0 == slot_num$10) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$10);
-        end
-        if (rd_slot$0 == slot_num$11) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$11);
-            st_error = st_error | |(er_copy$0$q & slot_bit$11);
-        end
-        if (rd_slot2$0 == slot_num$11) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$11);
-        end
-        if (rd_slot$0 == slot_num$12) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$12);
-            st_error = st_error | |(er_copy$0$q & slot_bit$12);
-        end
-        if (rd_slot2$0 == slot_num$12) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$12);
-        end
-        if (rd_slot$0 == slot_num$13) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$13);
-            st_error = st_error | |(er_copy$0$q & slot_bit$13);
-        end
-        if (rd_slot2$0 == slot_num$13) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$13);
-        end
-        if (rd_slot$0 == slot_num$14) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$14);
-            st_error = st_error | |(er_copy$0$q & slot_bit$14);
-        end
-        if (rd_slot2$0 == slot_num$14) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$14);
-        end
-        if (rd_slot$0 == slot_num$15) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$15);
-            st_error = st_error | |(er_copy$0$q & slot_bit$15);
-        end
-        if (rd_slot2$0 == slot_num$15) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$15);
-        end
-        if (rd_slot$0 == slot_num$16) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$16);
-            st_error = st_error | |(er_copy$0$q & slot_bit$16);
-        end
-        if (rd_slot2$0 == slot_num$16) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$16);
-        end
-        if (rd_slot$0 == slot_num$17) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$17);
-            st_error = st_error | |(er_copy$0$q & slot_bit$17);
-        end
-        if (rd_slot2$0 == slot_num$17) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$17);
-        end
-        if (rd_slot$0 == slot_num$18) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$18);
-            st_error = st_error | |(er_copy$0$q & slot_bit$18);
-        end
-        if (rd_slot2$0 == slot_num$18) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$18);
-        end
-        if (rd_slot$0 == slot_num$19) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$19);
-            st_error = st_error | |(er_copy$0$q & slot_bit$19);
-        end
-        if (rd_slot2$0 == slot_num$19) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$19);
-        end
-        if (rd_slot$0 == slot_num$20) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$20);
-            st_error = st_error | |(er_copy$0$q & slot_bit$20);
-        end
-        if (rd_slot2$0 == slot_num$20) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$20);
-        end
-        if (rd_slot$0 == slot_num$21) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$21);
-            st_error = st_error | |(er_copy$0$q & slot_bit$21);
-        end
-        if (rd_slot2$0 == slot_num$21) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$21);
-        end
-        if (rd_slot$0 == slot_num$22) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$22);
-            st_error = st_error | |(er_copy$0$q & slot_bit$22);
-        end
-        if (rd_slot2$0 == slot_num$22) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$22);
-        end
-        if (rd_slot$0 == slot_num$23) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$23);
-            st_error = st_error | |(er_copy$0$q & slot_bit$23);
-        end
-        if (rd_slot2$0 == slot_num$23) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$23);
-        end
-        if (rd_slot$0 == slot_num$24) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$24);
-            st_error = st_error | |(er_copy$0$q & slot_bit$24);
-        end
-        if (rd_slot2$0 == slot_num$24) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$24);
-        end
-        if (rd_slot$0 == slot_num$25) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$25);
-            st_error = st_error | |(er_copy$0$q & slot_bit$25);
-        end
-        if (rd_slot2$0 == slot_num$25) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$25);
-        end
-        if (rd_slot$0 == slot_num$26) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$26);
-            st_error = st_error | |(er_copy$0$q & slot_bit$26);
-        end
-        if (rd_slot2$0 == slot_num$26) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$26);
-        end
-        if (rd_slot$0 == slot_num$27) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$27);
-            st_error = st_error | |(er_copy$0$q & slot_bit$27);
-        end
-        if (rd_slot2$0 == slot_num$27) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$27);
-        end
-        if (rd_slot$0 == slot_num$28) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$28);
-            st_error = st_error | |(er_copy$0$q & slot_bit$28);
-        end
-        if (rd_slot2$0 == slot_num$28) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$28);
-        end
-        if (rd_slot$0 == slot_num$29) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$29);
-            st_error = st_error | |(er_copy$0$q & slot_bit$29);
-        end
-        if (rd_slot2$0 == slot_num$29) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$29);
-        end
-        if (rd_slot$0 == slot_num$30) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$30);
-            st_error = st_error | |(er_copy$0$q & slot_bit$30);
-        end
-        if (rd_slot2$0 == slot_num$30) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$30);
-        end
-        if (rd_slot$0 == slot_num$31) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$31);
-            st_error = st_error | |(er_copy$0$q & slot_bit$31);
-        end
-        if (rd_slot2$0 == slot_num$31) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$31);
-        end
-        if (rd_slot$0 == slot_num$32) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$32);
-            st_error = st_error | |(er_copy$0$q & slot_bit$32);
-        end
-        if (rd_slot2$0 == slot_num$32) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$32);
-        end
-        if (rd_slot$0 == slot_num$33) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$33);
-            st_error = st_error | |(er_copy$0$q & slot_bit$33);
-        end
-        if (rd_slot2$0 == slot_num$33) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$33);
-        end
-        if (rd_slot$0 == slot_num$34) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$34);
-            st_error = st_error | |(er_copy$0$q & slot_bit$34);
-        end
-        if (rd_slot2$0 == slot_num$34) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$34);
-        end
-        if (rd_slot$0 == slot_num$35) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$35);
-            st_error = st_error | |(er_copy$0$q & slot_bit$35);
-        end
-        if (rd_slot2$0 == slot_num$35) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$35);
-        end
-        if (rd_slot$0 == slot_num$36) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$36);
-            st_error = st_error | |(er_copy$0$q & slot_bit$36);
-        end
-        if (rd_slot2$0 == slot_num$36) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$36);
-        end
-        if (rd_slot$0 == slot_num$37) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$37);
-            st_error = st_error | |(er_copy$0$q & slot_bit$37);
-        end
-        if (rd_slot2$0 == slot_num$37) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$37);
-        end
-        if (rd_slot$0 == slot_num$38) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$38);
-            st_error = st_error | |(er_copy$0$q & slot_bit$38);
-        end
-        if (rd_slot2$0 == slot_num$38) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$38);
-        end
-        if (rd_slot$0 == slot_num$39) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$39);
-            st_error = st_error | |(er_copy$0$q & slot_bit$39);
-        end
-        if (rd_slot2$0 == slot_num$39) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$39);
-        end
-        if (rd_slot$0 == slot_num$40) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$40);
-            st_error = st_error | |(er_copy$0$q & slot_bit$40);
-        end
-        if (rd_slot2$0 == slot_num$40) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$40);
-        end
-        if (rd_slot$0 == slot_num$41) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$41);
-            st_error = st_error | |(er_copy$0$q & slot_bit$41);
-        end
-        if (rd_slot2$0 == slot_num$41) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$41);
-        end
-        if (rd_slot$0 == slot_num$42) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$42);
-            st_error = st_error | |(er_copy$0$q & slot_bit$42);
-        end
-        if (rd_slot2$0 == slot_num$42) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$42);
-        end
-        if (rd_slot$0 == slot_num$43) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$43);
-            st_error = st_error | |(er_copy$0$q & slot_bit$43);
-        end
-        if (rd_slot2$0 == slot_num$43) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$43);
-        end
-        if (rd_slot$0 == slot_num$44) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$44);
-            st_error = st_error | |(er_copy$0$q & slot_bit$44);
-        end
-        if (rd_slot2$0 == slot_num$44) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$44);
-        end
-        if (rd_slot$0 == slot_num$45) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$45);
-            st_error = st_error | |(er_copy$0$q & slot_bit$45);
-        end
-        if (rd_slot2$0 == slot_num$45) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$45);
-        end
-        if (rd_slot$0 == slot_num$46) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$46);
-            st_error = st_error | |(er_copy$0$q & slot_bit$46);
-        end
-        if (rd_slot2$0 == slot_num$46) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$46);
-        end
-        if (rd_slot$0 == slot_num$47) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$47);
-            st_error = st_error | |(er_copy$0$q & slot_bit$47);
-        end
-        if (rd_slot2$0 == slot_num$47) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$47);
-        end
-        if (rd_slot$0 == slot_num$48) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$48);
-            st_error = st_error | |(er_copy$0$q & slot_bit$48);
-        end
-        if (rd_slot2$0 == slot_num$48) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$48);
-        end
-        if (rd_slot$0 == slot_num$49) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$49);
-            st_error = st_error | |(er_copy$0$q & slot_bit$49);
-        end
-        if (rd_slot2$0 == slot_num$49) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$49);
-        end
-        if (rd_slot$0 == slot_num$50) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$50);
-            st_error = st_error | |(er_copy$0$q & slot_bit$50);
-        end
-        if (rd_slot2$0 == slot_num$50) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$50);
-        end
-        if (rd_slot$0 == slot_num$51) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$51);
-            st_error = st_error | |(er_copy$0$q & slot_bit$51);
-        end
-        if (rd_slot2$0 == slot_num$51) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$51);
-        end
-        if (rd_slot$0 == slot_num$52) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$52);
-            st_error = st_error | |(er_copy$0$q & slot_bit$52);
-        end
-        if (rd_slot2$0 == slot_num$52) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$52);
-        end
-        if (rd_slot$0 == slot_num$53) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$53);
-            st_error = st_error | |(er_copy$0$q & slot_bit$53);
-        end
-        if (rd_slot2$0 == slot_num$53) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$53);
-        end
-        if (rd_slot$0 == slot_num$54) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$54);
-            st_error = st_error | |(er_copy$0$q & slot_bit$54);
-        end
-        if (rd_slot2$0 == slot_num$54) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$54);
-        end
-        if (rd_slot$0 == slot_num$55) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$55);
-            st_error = st_error | |(er_copy$0$q & slot_bit$55);
-        end
-        if (rd_slot2$0 == slot_num$55) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$55);
-        end
-        if (rd_slot$0 == slot_num$56) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$56);
-            st_error = st_error | |(er_copy$0$q & slot_bit$56);
-        end
-        if (rd_slot2$0 == slot_num$56) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$56);
-        end
-        if (rd_slot$0 == slot_num$57) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$57);
-            st_error = st_error | |(er_copy$0$q & slot_bit$57);
-        end
-        if (rd_slot2$0 == slot_num$57) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$57);
-        end
-        if (rd_slot$0 == slot_num$58) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$58);
-            st_error = st_error | |(er_copy$0$q & slot_bit$58);
-        end
-        if (rd_slot2$0 == slot_num$58) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$58);
-        end
-        if (rd_slot$0 == slot_num$59) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$59);
-            st_error = st_error | |(er_copy$0$q & slot_bit$59);
-        end
-        if (rd_slot2$0 == slot_num$59) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$59);
-        end
-        if (rd_slot$0 == slot_num$60) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$60);
-            st_error = st_error | |(er_copy$0$q & slot_bit$60);
-        end
-        if (rd_slot2$0 == slot_num$60) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$60);
-        end
-        if (rd_slot$0 == slot_num$61) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$61);
-            st_error = st_error | |(er_copy$0$q & slot_bit$61);
-        end
-        if (rd_slot2$0 == slot_num$61) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$61);
-        end
-        if (rd_slot$0 == slot_num$62) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$62);
-            st_error = st_error | |(er_copy$0$q & slot_bit$62);
-        end
-        if (rd_slot2$0 == slot_num$62) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$62);
-        end
-        if (rd_slot$0 == slot_num$63) begin
-            st_filled = st_filled | |(fl_copy$0$q & slot_bit$63);
-            st_error = st_error | |(er_copy$0$q & slot_bit$63);
-        end
-        if (rd_slot2$0 == slot_num$63) begin
-            st_filled2 = st_filled2 | |(fl_copy$0$q & slot_bit$63);
-        end
-        f1_q$0$d = st_filled & ~rst;
-        f2_q$0$d = st_filled2 & ~rst;
-        rd_filled$0 = f1_q$0$q;
-        rd_filled2$0 = f2_q$0$q;
-        rdv1$0$d = st_filled;
-        rdv2$0$d = rdv1$0$q;
-        rd_error$0 = st_error;
-        fl_copy$1$d = fl_vec;
-        er_copy$1$d = er_vec;
-        if (rst) begin
-            fl_copy$1$d = 32'h0;
-            er_copy$1$d = 32'h0;
-        end
-        x_slot = rd_slot$1;
-        x_word = (rd_word$1 & word_index_mask) >> wpb_shift;
-        x_lane = lane2$1$q;
-        x_data = fill$1$read_data;
-        fill$1$read_address = (((x_slot) & 24'hffffff) << beat_shift) | ((x_word) & 24'hffffff);
-        lane1$1$d = rd_word$1 & wpb_mask;
-        lane2$1$d = lane1$1$q;
-        x_out = ((x_data >> (((x_lane) & 16'hffff) << word_shift)) & 32'hffffffff) & word_mask;
-        if (~rdv2$1$q) begin
-            x_out = 32'h0;
-        end
-        rd_data$1 = x_out;
-        st_filled = 1'b0;
-        st_filled2 = 1'b0;
-        st_error = 1'b0;
-        if (rd_slot$1 == slot_num$0) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$0);
-            st_error = st_error | |(er_copy$1$q & slot_bit$0);
-        end
-        if (rd_slot2$1 == slot_num$0) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$0);
-        end
-        if (rd_slot$1 == slot_num$1) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$1);
-            st_error = st_error | |(er_copy$1$q & slot_bit$1);
-        end
-        if (rd_slot2$1 == slot_num$1) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$1);
-        end
-        if (rd_slot$1 == slot_num$2) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$2);
-            st_error = st_error | |(er_copy$1$q & slot_bit$2);
-        end
-        if (rd_slot2$1 == slot_num$2) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$2);
-        end
-        if (rd_slot$1 == slot_num$3) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$3);
-            st_error = st_error | |(er_copy$1$q & slot_bit$3);
-        end
-        if (rd_slot2$1 == slot_num$3) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$3);
-        end
-        if (rd_slot$1 == slot_num$4) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$4);
-            st_error = st_error | |(er_copy$1$q & slot_bit$4);
-        end
-        if (rd_slot2$1 == slot_num$4) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$4);
-        end
-        if (rd_slot$1 == slot_num$5) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$5);
-            st_error = st_error | |(er_copy$1$q & slot_bit$5);
-        end
-        if (rd_slot2$1 == slot_num$5) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$5);
-        end
-        if (rd_slot$1 == slot_num$6) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$6);
-            st_error = st_error | |(er_copy$1$q & slot_bit$6);
-        end
-        if (rd_slot2$1 == slot_num$6) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$6);
-        end
-        if (rd_slot$1 == slot_num$7) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$7);
-            st_error = st_error | |(er_copy$1$q & slot_bit$7);
-        end
-        if (rd_slot2$1 == slot_num$7) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$7);
-        end
-        if (rd_slot$1 == slot_num$8) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$8);
-            st_error = st_error | |(er_copy$1$q & slot_bit$8);
-        end
-        if (rd_slot2$1 == slot_num$8) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$8);
-        end
-        if (rd_slot$1 == slot_num$9) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$9);
-            st_error = st_error | |(er_copy$1$q & slot_bit$9);
-        end
-        if (rd_slot2$1 == slot_num$9) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$9);
-        end
-        if (rd_slot$1 == slot_num$10) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$10);
-            st_error = st_error | |(er_copy$1$q & slot_bit$10);
-        end
-        if (rd_slot2$1 == slot_num$10) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$10);
-        end
-        if (rd_slot$1 == slot_num$11) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$11);
-            st_error = st_error | |(er_copy$1$q & slot_bit$11);
-        end
-        if (rd_slot2$1 == slot_num$11) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$11);
-        end
-        if (rd_slot$1 == slot_num$12) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$12);
-            st_error = st_error | |(er_copy$1$q & slot_bit$12);
-        end
-        if (rd_slot2$1 == slot_num$12) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$12);
-        end
-        if (rd_slot$1 == slot_num$13) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$13);
-            st_error = st_error | |(er_copy$1$q & slot_bit$13);
-        end
-        if (rd_slot2$1 == slot_num$13) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$13);
-        end
-        if (rd_slot$1 == slot_num$14) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$14);
-            st_error = st_error | |(er_copy$1$q & slot_bit$14);
-        end
-        if (rd_slot2$1 == slot_num$14) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$14);
-        end
-        if (rd_slot$1 == slot_num$15) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$15);
-            st_error = st_error | |(er_copy$1$q & slot_bit$15);
-        end
-        if (rd_slot2$1 == slot_num$15) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$15);
-        end
-        if (rd_slot$1 == slot_num$16) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$16);
-            st_error = st_error | |(er_copy$1$q & slot_bit$16);
-        end
-        if (rd_slot2$1 == slot_num$16) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$16);
-        end
-        if (rd_slot$1 == slot_num$17) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$17);
-            st_error = st_error | |(er_copy$1$q & slot_bit$17);
-        end
-        if (rd_slot2$1 == slot_num$17) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$17);
-        end
-        if (rd_slot$1 == slot_num$18) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$18);
-            st_error = st_error | |(er_copy$1$q & slot_bit$18);
-        end
-        if (rd_slot2$1 == slot_num$18) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$18);
-        end
-        if (rd_slot$1 == slot_num$19) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$19);
-            st_error = st_error | |(er_copy$1$q & slot_bit$19);
-        end
-        if (rd_slot2$1 == slot_num$19) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$19);
-        end
-        if (rd_slot$1 == slot_num$20) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$20);
-            st_error = st_error | |(er_copy$1$q & slot_bit$20);
-        end
-        if (rd_slot2$1 == slot_num$20) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$20);
-        end
-        if (rd_slot$1 == slot_num$21) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$21);
-            st_error = st_error | |(er_copy$1$q & slot_bit$21);
-        end
-        if (rd_slot2$1 == slot_num$21) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$21);
-        end
-        if (rd_slot$1 == slot_num$22) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$22);
-            st_error = st_error | |(er_copy$1$q & slot_bit$22);
-        end
-        if (rd_slot2$1 == slot_num$22) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$22);
-        end
-        if (rd_slot$1 == slot_num$23) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$23);
-            st_error = st_error | |(er_copy$1$q & slot_bit$23);
-        end
-        if (rd_slot2$1 == slot_num$23) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$23);
-        end
-        if (rd_slot$1 == slot_num$24) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$24);
-            st_error = st_error | |(er_copy$1$q & slot_bit$24);
-        end
-        if (rd_slot2$1 == slot_num$24) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$24);
-        end
-        if (rd_slot$1 == slot_num$25) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$25);
-            st_error = st_error | |(er_copy$1$q & slot_bit$25);
-        end
-        if (rd_slot2$1 == slot_num$25) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$25);
-        end
-        if (rd_slot$1 == slot_num$26) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$26);
-            st_error = st_error | |(er_copy$1$q & slot_bit$26);
-        end
-        if (rd_slot2$1 == slot_num$26) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$26);
-        end
-        if (rd_slot$1 == slot_num$27) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$27);
-            st_error = st_error | |(er_copy$1$q & slot_bit$27);
-        end
-        if (rd_slot2$1 == slot_num$27) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$27);
-        end
-        if (rd_slot$1 == slot_num$28) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$28);
-            st_error = st_error | |(er_copy$1$q & slot_bit$28);
-        end
-        if (rd_slot2$1 == slot_num$28) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$28);
-        end
-        if (rd_slot$1 == slot_num$29) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$29);
-            st_error = st_error | |(er_copy$1$q & slot_bit$29);
-        end
-        if (rd_slot2$1 == slot_num$29) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$29);
-        end
-        if (rd_slot$1 == slot_num$30) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$30);
-            st_error = st_error | |(er_copy$1$q & slot_bit$30);
-        end
-        if (rd_slot2$1 == slot_num$30) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$30);
-        end
-        if (rd_slot$1 == slot_num$31) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$31);
-            st_error = st_error | |(er_copy$1$q & slot_bit$31);
-        end
-        if (rd_slot2$1 == slot_num$31) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$31);
-        end
-        if (rd_slot$1 == slot_num$32) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$32);
-            st_error = st_error | |(er_copy$1$q & slot_bit$32);
-        end
-        if (rd_slot2$1 == slot_num$32) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$32);
-        end
-        if (rd_slot$1 == slot_num$33) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$33);
-            st_error = st_error | |(er_copy$1$q & slot_bit$33);
-        end
-        if (rd_slot2$1 == slot_num$33) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$33);
-        end
-        if (rd_slot$1 == slot_num$34) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$34);
-            st_error = st_error | |(er_copy$1$q & slot_bit$34);
-        end
-        if (rd_slot2$1 == slot_num$34) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$34);
-        end
-        if (rd_slot$1 == slot_num$35) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$35);
-            st_error = st_error | |(er_copy$1$q & slot_bit$35);
-        end
-        if (rd_slot2$1 == slot_num$35) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$35);
-        end
-        if (rd_slot$1 == slot_num$36) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$36);
-            st_error = st_error | |(er_copy$1$q & slot_bit$36);
-        end
-        if (rd_slot2$1 == slot_num$36) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$36);
-        end
-        if (rd_slot$1 == slot_num$37) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$37);
-            st_error = st_error | |(er_copy$1$q & slot_bit$37);
-        end
-        if (rd_slot2$1 == slot_num$37) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$37);
-        end
-        if (rd_slot$1 == slot_num$38) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$38);
-            st_error = st_error | |(er_copy$1$q & slot_bit$38);
-        end
-        if (rd_slot2$1 == slot_num$38) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$38);
-        end
-        if (rd_slot$1 == slot_num$39) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$39);
-            st_error = st_error | |(er_copy$1$q & slot_bit$39);
-        end
-        if (rd_slot2$1 == slot_num$39) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$39);
-        end
-        if (rd_slot$1 == slot_num$40) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$40);
-            st_error = st_error | |(er_copy$1$q & slot_bit$40);
-        end
-        if (rd_slot2$1 == slot_num$40) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$40);
-        end
-        if (rd_slot$1 == slot_num$41) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$41);
-            st_error = st_error | |(er_copy$1$q & slot_bit$41);
-        end
-        if (rd_slot2$1 == slot_num$41) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$41);
-        end
-        if (rd_slot$1 == slot_num$42) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$42);
-            st_error = st_error | |(er_copy$1$q & slot_bit$42);
-        end
-        if (rd_slot2$1 == slot_num$42) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$42);
-        end
-        if (rd_slot$1 == slot_num$43) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$43);
-            st_error = st_error | |(er_copy$1$q & slot_bit$43);
-        end
-        if (rd_slot2$1 == slot_num$43) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$43);
-        end
-        if (rd_slot$1 == slot_num$44) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$44);
-            st_error = st_error | |(er_copy$1$q & slot_bit$44);
-        end
-        if (rd_slot2$1 == slot_num$44) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$44);
-        end
-        if (rd_slot$1 == slot_num$45) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$45);
-            st_error = st_error | |(er_copy$1$q & slot_bit$45);
-        end
-        if (rd_slot2$1 == slot_num$45) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$45);
-        end
-        if (rd_slot$1 == slot_num$46) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$46);
-            st_error = st_error | |(er_copy$1$q & slot_bit$46);
-        end
-        if (rd_slot2$1 == slot_num$46) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$46);
-        end
-        if (rd_slot$1 == slot_num$47) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$47);
-            st_error = st_error | |(er_copy$1$q & slot_bit$47);
-        end
-        if (rd_slot2$1 == slot_num$47) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$47);
-        end
-        if (rd_slot$1 == slot_num$48) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$48);
-            st_error = st_error | |(er_copy$1$q & slot_bit$48);
-        end
-        if (rd_slot2$1 == slot_num$48) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$48);
-        end
-        if (rd_slot$1 == slot_num$49) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$49);
-            st_error = st_error | |(er_copy$1$q & slot_bit$49);
-        end
-        if (rd_slot2$1 == slot_num$49) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$49);
-        end
-        if (rd_slot$1 == slot_num$50) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$50);
-            st_error = st_error | |(er_copy$1$q & slot_bit$50);
-        end
-        if (rd_slot2$1 == slot_num$50) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$50);
-        end
-        if (rd_slot$1 == slot_num$51) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$51);
-            st_error = st_error | |(er_copy$1$q & slot_bit$51);
-        end
-        if (rd_slot2$1 == slot_num$51) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$51);
-        end
-        if (rd_slot$1 == slot_num$52) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$52);
-            st_error = st_error | |(er_copy$1$q & slot_bit$52);
-        end
-        if (rd_slot2$1 == slot_num$52) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$52);
-        end
-        if (rd_slot$1 == slot_num$53) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$53);
-            st_error = st_error | |(er_copy$1$q & slot_bit$53);
-        end
-        if (rd_slot2$1 == slot_num$53) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$53);
-        end
-        if (rd_slot$1 == slot_num$54) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$54);
-            st_error = st_error | |(er_copy$1$q & slot_bit$54);
-        end
-        if (rd_slot2$1 == slot_num$54) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$54);
-        end
-        if (rd_slot$1 == slot_num$55) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$55);
-            st_error = st_error | |(er_copy$1$q & slot_bit$55);
-        end
-        if (rd_slot2$1 == slot_num$55) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$55);
-        end
-        if (rd_slot$1 == slot_num$56) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$56);
-            st_error = st_error | |(er_copy$1$q & slot_bit$56);
-        end
-        if (rd_slot2$1 == slot_num$56) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$56);
-        end
-        if (rd_slot$1 == slot_num$57) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$57);
-            st_error = st_error | |(er_copy$1$q & slot_bit$57);
-        end
-        if (rd_slot2$1 == slot_num$57) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$57);
-        end
-        if (rd_slot$1 == slot_num$58) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$58);
-            st_error = st_error | |(er_copy$1$q & slot_bit$58);
-        end
-        if (rd_slot2$1 == slot_num$58) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$58);
-        end
-        if (rd_slot$1 == slot_num$59) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$59);
-            st_error = st_error | |(er_copy$1$q & slot_bit$59);
-        end
-        if (rd_slot2$1 == slot_num$59) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$59);
-        end
-        if (rd_slot$1 == slot_num$60) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$60);
-            st_error = st_error | |(er_copy$1$q & slot_bit$60);
-        end
-        if (rd_slot2$1 == slot_num$60) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$60);
-        end
-        if (rd_slot$1 == slot_num$61) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$61);
-            st_error = st_error | |(er_copy$1$q & slot_bit$61);
-        end
-        if (rd_slot2$1 == slot_num$61) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$61);
-        end
-        if (rd_slot$1 == slot_num$62) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$62);
-            st_error = st_error | |(er_copy$1$q & slot_bit$62);
-        end
-        if (rd_slot2$1 == slot_num$62) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$62);
-        end
-        if (rd_slot$1 == slot_num$63) begin
-            st_filled = st_filled | |(fl_copy$1$q & slot_bit$63);
-            st_error = st_error | |(er_copy$1$q & slot_bit$63);
-        end
-        if (rd_slot2$1 == slot_num$63) begin
-            st_filled2 = st_filled2 | |(fl_copy$1$q & slot_bit$63);
-        end
-        f1_q$1$d = st_filled & ~rst;
-        f2_q$1$d = st_filled2 & ~rst;
-        rd_filled$1 = f1_q$1$q;
-        rd_filled2$1 = f2_q$1$q;
-        rdv1$1$d = st_filled;
-        rdv2$1$d = rdv1$1$q;
-        rd_error$1 = st_error;
-        unused_counts = |arq$count | |ret$count | |done$count;
+        read$0$fl_vec = fl_vec;
+        read$0$er_vec = er_vec;
+        read$0$rd_slot = rd_slot$0;
+        read$0$rd_word = rd_word$0;
+        read$0$rd_slot2 = rd_slot2$0;
+        rd_data$0 = read$0$rd_data;
+        rd_filled$0 = read$0$rd_filled;
+        rd_filled2$0 = read$0$rd_filled2;
+        rd_error$0 = read$0$rd_error;
+        read$1$fl_vec = fl_vec;
+        read$1$er_vec = er_vec;
+        read$1$rd_slot = rd_slot$1;
+        read$1$rd_word = rd_word$1;
+        read$1$rd_slot2 = rd_slot2$1;
+        rd_data$1 = read$1$rd_data;
+        rd_filled$1 = read$1$rd_filled;
+        rd_filled2$1 = read$1$rd_filled2;
+        rd_error$1 = read$1$rd_error;
+        unused_counts = |arq$count | |ret$count;
         if (rst) begin
             rr$d = 32'h0;
             cur_valid$d = 1'b0;
@@ -31683,11 +30464,6 @@ module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_read
             busy_q$d = 1'b0;
             r_beat$d = 32'h0;
             r_err$d = 1'b0;
-            w_ptr$d = 32'h0;
-            d_beat$d = 32'h0;
-            d_ptr$d = 32'h0;
-            p1_valid$d = 1'b0;
-            p2_valid$d = 1'b0;
         end
     end
     
@@ -31993,6 +30769,676 @@ module qp_table_scale_miss_arq(clock,rst,in_valid,data_in,out_valid,out_ready,da
 endmodule // qp_table_scale_miss_arq
 
 
+module qp_table_scale_miss_bcast(clock,rst,beat_valid,beat_data,fill_valid,fill_good,fill_block,fill_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,sent_valid,sent_slot);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  beat_valid;
+    input wire  [511:0] beat_data;
+    input wire  fill_valid;
+    input wire  fill_good;
+    input wire  [20:0] fill_block;
+    input wire  [7:0] fill_slot;
+    output reg  cw_valid;
+    output reg  [20:0] cw_line;
+    output reg  [20:0] cw_block;
+    output reg  [7:0] cw_beat;
+    output reg  cw_last;
+    output reg  [511:0] cw_data;
+    output reg  sent_valid;
+    output reg  [7:0] sent_slot;
+    
+    // Constant declarations
+    localparam  beats = 9'b10;
+    localparam  beats_m1 = 8'h1;
+    localparam  ring_mask = 9'b11;
+    localparam  line_mask = 21'h3ff;
+    
+    // Stub signals
+    reg  done$clock;
+    reg  done$rst;
+    reg  done$in_valid;
+    reg  [29:0] done$data_in;
+    wire  done$out_valid;
+    reg  done$out_ready;
+    wire  [29:0] done$data_out;
+    wire  [9:0] done$count;
+    reg  ring$clock;
+    reg  [23:0] ring$read_address;
+    wire  [511:0] ring$read_data;
+    reg  ring$write_enable;
+    reg  [23:0] ring$write_address;
+    reg  [511:0] ring$write_data;
+    reg  [8:0] w_ptr$d;
+    wire  [8:0] w_ptr$q;
+    reg  w_ptr$clock;
+    reg  [7:0] d_beat$d;
+    wire  [7:0] d_beat$q;
+    reg  d_beat$clock;
+    reg  [8:0] d_ptr$d;
+    wire  [8:0] d_ptr$q;
+    reg  d_ptr$clock;
+    reg  p1_valid$d;
+    wire  p1_valid$q;
+    reg  p1_valid$clock;
+    reg  p1_last$d;
+    wire  p1_last$q;
+    reg  p1_last$clock;
+    reg  [7:0] p1_slot$d;
+    wire  [7:0] p1_slot$q;
+    reg  p1_slot$clock;
+    reg  [20:0] p1_block$d;
+    wire  [20:0] p1_block$q;
+    reg  p1_block$clock;
+    reg  [7:0] p1_beat$d;
+    wire  [7:0] p1_beat$q;
+    reg  p1_beat$clock;
+    reg  p2_valid$d;
+    wire  p2_valid$q;
+    reg  p2_valid$clock;
+    reg  p2_last$d;
+    wire  p2_last$q;
+    reg  p2_last$clock;
+    reg  [7:0] p2_slot$d;
+    wire  [7:0] p2_slot$q;
+    reg  p2_slot$clock;
+    reg  [20:0] p2_block$d;
+    wire  [20:0] p2_block$q;
+    reg  p2_block$clock;
+    reg  [7:0] p2_beat$d;
+    wire  [7:0] p2_beat$q;
+    reg  p2_beat$clock;
+    
+    // Local signals
+    reg  d_good;
+    reg  d_last;
+    reg  issue;
+    reg  skip;
+    reg  [511:0] cw_out;
+    reg  unused_count;
+    
+    // Sub module instances
+    qp_table_scale_miss_bcast_done done(
+        .clock(done$clock),
+        .rst(done$rst),
+        .in_valid(done$in_valid),
+        .data_in(done$data_in),
+        .out_valid(done$out_valid),
+        .out_ready(done$out_ready),
+        .data_out(done$data_out),
+        .count(done$count)
+    );
+    qp_table_scale_miss_bcast_ring ring(
+        .clock(ring$clock),
+        .read_address(ring$read_address),
+        .read_data(ring$read_data),
+        .write_enable(ring$write_enable),
+        .write_address(ring$write_address),
+        .write_data(ring$write_data)
+    );
+    qp_table_scale_miss_bcast_w_ptr w_ptr(
+        .d(w_ptr$d),
+        .q(w_ptr$q),
+        .clock(w_ptr$clock)
+    );
+    qp_table_scale_miss_bcast_d_beat d_beat(
+        .d(d_beat$d),
+        .q(d_beat$q),
+        .clock(d_beat$clock)
+    );
+    qp_table_scale_miss_bcast_d_ptr d_ptr(
+        .d(d_ptr$d),
+        .q(d_ptr$q),
+        .clock(d_ptr$clock)
+    );
+    qp_table_scale_miss_bcast_p1_valid p1_valid(
+        .d(p1_valid$d),
+        .q(p1_valid$q),
+        .clock(p1_valid$clock)
+    );
+    qp_table_scale_miss_bcast_p1_last p1_last(
+        .d(p1_last$d),
+        .q(p1_last$q),
+        .clock(p1_last$clock)
+    );
+    qp_table_scale_miss_bcast_p1_slot p1_slot(
+        .d(p1_slot$d),
+        .q(p1_slot$q),
+        .clock(p1_slot$clock)
+    );
+    qp_table_scale_miss_bcast_p1_block p1_block(
+        .d(p1_block$d),
+        .q(p1_block$q),
+        .clock(p1_block$clock)
+    );
+    qp_table_scale_miss_bcast_p1_beat p1_beat(
+        .d(p1_beat$d),
+        .q(p1_beat$q),
+        .clock(p1_beat$clock)
+    );
+    qp_table_scale_miss_bcast_p2_valid p2_valid(
+        .d(p2_valid$d),
+        .q(p2_valid$q),
+        .clock(p2_valid$clock)
+    );
+    qp_table_scale_miss_bcast_p2_last p2_last(
+        .d(p2_last$d),
+        .q(p2_last$q),
+        .clock(p2_last$clock)
+    );
+    qp_table_scale_miss_bcast_p2_slot p2_slot(
+        .d(p2_slot$d),
+        .q(p2_slot$q),
+        .clock(p2_slot$clock)
+    );
+    qp_table_scale_miss_bcast_p2_block p2_block(
+        .d(p2_block$d),
+        .q(p2_block$q),
+        .clock(p2_block$clock)
+    );
+    qp_table_scale_miss_bcast_p2_beat p2_beat(
+        .d(p2_beat$d),
+        .q(p2_beat$q),
+        .clock(p2_beat$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        w_ptr$clock = clock;
+        d_beat$clock = clock;
+        d_ptr$clock = clock;
+        p1_valid$clock = clock;
+        p1_last$clock = clock;
+        p1_slot$clock = clock;
+        p1_block$clock = clock;
+        p1_beat$clock = clock;
+        p2_valid$clock = clock;
+        p2_last$clock = clock;
+        p2_slot$clock = clock;
+        p2_block$clock = clock;
+        p2_beat$clock = clock;
+        w_ptr$d = w_ptr$q;
+        d_beat$d = d_beat$q;
+        d_ptr$d = d_ptr$q;
+        p1_valid$d = p1_valid$q;
+        p1_last$d = p1_last$q;
+        p1_slot$d = p1_slot$q;
+        p1_block$d = p1_block$q;
+        p1_beat$d = p1_beat$q;
+        p2_valid$d = p2_valid$q;
+        p2_last$d = p2_last$q;
+        p2_slot$d = p2_slot$q;
+        p2_block$d = p2_block$q;
+        p2_beat$d = p2_beat$q;
+        done$clock = clock;
+        done$rst = rst;
+        ring$clock = clock;
+        ring$write_enable = beat_valid;
+        ring$write_address = ((w_ptr$q) & 24'hffffff);
+        ring$write_data = beat_data;
+        if (beat_valid) begin
+            w_ptr$d = (w_ptr$q + 32'h1) & ring_mask;
+        end
+        done$in_valid = fill_valid;
+        done$data_in = (((fill_good) & 30'h3fffffff) << 32'h1d) | (((fill_block) & 30'h3fffffff) << 32'h8) | ((fill_slot) & 30'h3fffffff);
+        d_good = done$data_out[32'h1d];
+        d_last = d_beat$q == beats_m1;
+        issue = done$out_valid & d_good;
+        skip = done$out_valid & ~d_good;
+        done$out_ready = (issue & d_last) | skip;
+        ring$read_address = ((d_ptr$q) & 24'hffffff);
+        p1_valid$d = issue;
+        p1_last$d = d_last;
+        p1_slot$d = done$data_out[(32'h0)+:(8)];
+        p1_block$d = done$data_out[(32'h8)+:(21)];
+        p1_beat$d = d_beat$q;
+        if (issue) begin
+            d_ptr$d = (d_ptr$q + 32'h1) & ring_mask;
+            d_beat$d = d_beat$q + 32'h1;
+            if (d_last) begin
+                d_beat$d = 32'h0;
+            end
+        end
+        if (skip) begin
+            d_ptr$d = (d_ptr$q + beats) & ring_mask;
+        end
+        p2_valid$d = p1_valid$q;
+        p2_last$d = p1_last$q;
+        p2_slot$d = p1_slot$q;
+        p2_block$d = p1_block$q;
+        p2_beat$d = p1_beat$q;
+        cw_valid = p2_valid$q;
+        cw_last = p2_last$q;
+        cw_block = p2_block$q;
+        cw_line = p2_block$q & line_mask;
+        cw_beat = p2_beat$q;
+        cw_out = ring$read_data;
+        if (~p2_valid$q) begin
+            cw_out = 32'h0;
+        end
+        cw_data = cw_out;
+        sent_valid = p2_valid$q & p2_last$q;
+        sent_slot = p2_slot$q;
+        unused_count = |done$count;
+        if (rst) begin
+            w_ptr$d = 32'h0;
+            d_beat$d = 32'h0;
+            d_ptr$d = 32'h0;
+            p1_valid$d = 1'b0;
+            p2_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_scale_miss_bcast
+
+
+module qp_table_scale_miss_bcast_d_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_d_beat
+
+
+module qp_table_scale_miss_bcast_d_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_d_ptr
+
+
+module qp_table_scale_miss_bcast_done(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    input wire  [29:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [29:0] data_out;
+    output reg  [9:0] count;
+    
+    // Update code (custom)
+    (* ram_style = "distributed" *)
+    reg [29:0] mem [0:63];
+    reg [5:0] wr_ptr;
+    reg [5:0] rd_ptr;
+    // Words in the array (not yet read), in the output buffer, in all.
+    reg [9:0] in_mem;
+    reg [1:0] occ;
+    reg [9:0] fill;
+    // A word was read at the last edge: it is on rd_data now.
+    reg rd_busy;
+    reg [29:0] rd_data;
+    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
+    // it.
+    reg [1:0] rp;
+    reg [29:0] ob0;
+    reg [29:0] ob1;
+    reg [29:0] ob2;
+    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
+    // are the same in an event-driven simulator and in Verilator.
+    `ifndef SYNTHESIS
+    integer init_i;
+    initial begin
+       wr_ptr = 6'd0;
+       rd_ptr = 6'd0;
+       in_mem = 10'd0;
+       occ = 2'd0;
+       fill = 10'd0;
+       rd_busy = 1'b0;
+       rd_data = 30'd0;
+       rp = 2'd0;
+       ob0 = 30'd0;
+       ob1 = 30'd0;
+       ob2 = 30'd0;
+       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 30'd0;
+    end
+    `endif
+    wire pop = (occ != 2'd0) & out_ready;
+    // From registers only.
+    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
+    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
+    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
+    wire to_mem = in_valid & ~bypass;
+    // The buffer after the pop, then the word read, then the word pushed.
+    wire [1:0] kept = occ - {1'b0, pop};
+    wire [1:0] at_push = kept + {1'b0, rd_busy};
+    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
+    // at or after occ are free: each of them is loaded at every edge with the word that goes
+    // there if one arrives (the word read into the first free slot, else the word pushed), so
+    // neither the pop nor the push reaches the slots' enables or multiplexers.
+    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
+    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
+    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
+    
+    always @(posedge clock) begin
+       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
+       // wr_ptr is free); only wr_ptr follows the push.
+       mem[wr_ptr] <= data_in;
+       if (rd_go) begin
+          rd_data <= mem[rd_ptr];
+       end
+    end
+    
+    always @(posedge clock) begin
+       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
+       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
+       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
+       if (rst) begin
+          wr_ptr <= 6'd0;
+          rd_ptr <= 6'd0;
+          in_mem <= 10'd0;
+          occ <= 2'd0;
+          fill <= 10'd0;
+          rd_busy <= 1'b0;
+          rp <= 2'd0;
+       end else begin
+          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
+          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
+          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
+          rd_busy <= rd_go;
+          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
+          occ <= at_push + {1'b0, bypass};
+          if (in_valid & ~pop) fill <= fill + 10'd1;
+          if (~in_valid & pop) fill <= fill - 10'd1;
+       end
+    end
+    
+    always @(*) out_valid = occ != 2'd0;
+    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
+    always @(*) count = fill;
+    
+    `ifndef SYNTHESIS
+    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
+    // so it is a design error).
+    always @(posedge clock) begin
+       if (!rst && in_valid && !pop && fill == 10'd64) begin
+          $display("ERROR: %m: push into a full FIFO of 64 words");
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale_miss_bcast_done
+
+
+module qp_table_scale_miss_bcast_p1_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p1_beat
+
+
+module qp_table_scale_miss_bcast_p1_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p1_block
+
+
+module qp_table_scale_miss_bcast_p1_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p1_last
+
+
+module qp_table_scale_miss_bcast_p1_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p1_slot
+
+
+module qp_table_scale_miss_bcast_p1_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p1_valid
+
+
+module qp_table_scale_miss_bcast_p2_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p2_beat
+
+
+module qp_table_scale_miss_bcast_p2_block(d,q,clock);
+    
+    // Module arguments
+    input wire  [20:0] d;
+    output reg  [20:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 21'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p2_block
+
+
+module qp_table_scale_miss_bcast_p2_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p2_last
+
+
+module qp_table_scale_miss_bcast_p2_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p2_slot
+
+
+module qp_table_scale_miss_bcast_p2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_p2_valid
+
+
+module qp_table_scale_miss_bcast_ring(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [511:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [511:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:3];
+    reg [63:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 64'd0;
+    `endif
+    reg [63:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 64'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2], write_data[511:64]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[1:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[1:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {448'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd4) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale_miss_bcast_ring
+
+
+module qp_table_scale_miss_bcast_w_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_bcast_w_ptr
+
+
 module qp_table_scale_miss_bq_block(d,q,clock);
     
     // Module arguments
@@ -32183,161 +31629,6 @@ module qp_table_scale_miss_cur_valid(d,q,clock);
 endmodule // qp_table_scale_miss_cur_valid
 
 
-module qp_table_scale_miss_d_beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_d_beat
-
-
-module qp_table_scale_miss_d_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_d_ptr
-
-
-module qp_table_scale_miss_done(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  rst;
-    input wire  in_valid;
-    input wire  [29:0] data_in;
-    output reg  out_valid;
-    input wire  out_ready;
-    output reg  [29:0] data_out;
-    output reg  [9:0] count;
-    
-    // Update code (custom)
-    (* ram_style = "distributed" *)
-    reg [29:0] mem [0:63];
-    reg [5:0] wr_ptr;
-    reg [5:0] rd_ptr;
-    // Words in the array (not yet read), in the output buffer, in all.
-    reg [9:0] in_mem;
-    reg [1:0] occ;
-    reg [9:0] fill;
-    // A word was read at the last edge: it is on rd_data now.
-    reg rd_busy;
-    reg [29:0] rd_data;
-    // The output buffer, a ring of three slots: the head in slot rp, the occ words in order from
-    // it.
-    reg [1:0] rp;
-    reg [29:0] ob0;
-    reg [29:0] ob1;
-    reg [29:0] ob2;
-    // Initial values, as in MemFifo (simulation only): the outputs before the first reset edge
-    // are the same in an event-driven simulator and in Verilator.
-    `ifndef SYNTHESIS
-    integer init_i;
-    initial begin
-       wr_ptr = 6'd0;
-       rd_ptr = 6'd0;
-       in_mem = 10'd0;
-       occ = 2'd0;
-       fill = 10'd0;
-       rd_busy = 1'b0;
-       rd_data = 30'd0;
-       rp = 2'd0;
-       ob0 = 30'd0;
-       ob1 = 30'd0;
-       ob2 = 30'd0;
-       for (init_i = 0; init_i <= 63; init_i = init_i + 1) mem[init_i] = 30'd0;
-    end
-    `endif
-    wire pop = (occ != 2'd0) & out_ready;
-    // From registers only.
-    wire [2:0] ahead = {1'b0, occ} + {2'b0, rd_busy};
-    wire rd_go = (in_mem != 10'd0) & (ahead < 3'd3);
-    wire bypass = in_valid & (in_mem == 10'd0) & (ahead < 3'd3);
-    wire to_mem = in_valid & ~bypass;
-    // The buffer after the pop, then the word read, then the word pushed.
-    wire [1:0] kept = occ - {1'b0, pop};
-    wire [1:0] at_push = kept + {1'b0, rd_busy};
-    // Each slot's place in the ring from the head (0: the head), from registers only. The slots
-    // at or after occ are free: each of them is loaded at every edge with the word that goes
-    // there if one arrives (the word read into the first free slot, else the word pushed), so
-    // neither the pop nor the push reaches the slots' enables or multiplexers.
-    wire [1:0] d0 = (rp == 2'd0) ? 2'd0 : ((rp == 2'd1) ? 2'd2 : 2'd1);
-    wire [1:0] d1 = (rp == 2'd0) ? 2'd1 : ((rp == 2'd1) ? 2'd0 : 2'd2);
-    wire [1:0] d2 = (rp == 2'd0) ? 2'd2 : ((rp == 2'd1) ? 2'd1 : 2'd0);
-    
-    always @(posedge clock) begin
-       // Written at every edge (the array never holds more than depth - 2 words, so the slot at
-       // wr_ptr is free); only wr_ptr follows the push.
-       mem[wr_ptr] <= data_in;
-       if (rd_go) begin
-          rd_data <= mem[rd_ptr];
-       end
-    end
-    
-    always @(posedge clock) begin
-       if (d0 >= occ) ob0 <= (rd_busy && d0 == occ) ? rd_data : data_in;
-       if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
-       if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
-       if (rst) begin
-          wr_ptr <= 6'd0;
-          rd_ptr <= 6'd0;
-          in_mem <= 10'd0;
-          occ <= 2'd0;
-          fill <= 10'd0;
-          rd_busy <= 1'b0;
-          rp <= 2'd0;
-       end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 6'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 6'd1;
-          if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
-          if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
-          rd_busy <= rd_go;
-          if (pop) rp <= (rp == 2'd2) ? 2'd0 : rp + 2'd1;
-          occ <= at_push + {1'b0, bypass};
-          if (in_valid & ~pop) fill <= fill + 10'd1;
-          if (~in_valid & pop) fill <= fill - 10'd1;
-       end
-    end
-    
-    always @(*) out_valid = occ != 2'd0;
-    always @(*) data_out = (rp == 2'd0) ? ob0 : ((rp == 2'd1) ? ob1 : ob2);
-    always @(*) count = fill;
-    
-    `ifndef SYNTHESIS
-    // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
-    // so it is a design error).
-    always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd64) begin
-          $display("ERROR: %m: push into a full FIFO of 64 words");
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale_miss_done
-
-
 module qp_table_scale_miss_eq_ti(d,q,clock);
     
     // Module arguments
@@ -32355,242 +31646,6 @@ module qp_table_scale_miss_eq_ti(d,q,clock);
     end
           
 endmodule // qp_table_scale_miss_eq_ti
-
-
-module qp_table_scale_miss_er_copy_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_er_copy_0
-
-
-module qp_table_scale_miss_er_copy_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_er_copy_1
-
-
-module qp_table_scale_miss_f1_q_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_f1_q_0
-
-
-module qp_table_scale_miss_f1_q_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_f1_q_1
-
-
-module qp_table_scale_miss_f2_q_0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_f2_q_0
-
-
-module qp_table_scale_miss_f2_q_1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_f2_q_1
-
-
-module qp_table_scale_miss_fill_0(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [511:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [511:0] write_data;
-    
-    // Update code (custom)
-    reg [63:0] mem [0:127];
-    reg [63:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 64'd0;
-    `endif
-    reg [63:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 64'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:7], write_address[23:7], write_data[511:64]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[6:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[6:0]] <= write_data[63:0];
-       end
-    end
-    
-    always @(*) read_data = {448'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd128) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 128 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale_miss_fill_0
-
-
-module qp_table_scale_miss_fill_1(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [511:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [511:0] write_data;
-    
-    // Update code (custom)
-    reg [63:0] mem [0:127];
-    reg [63:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 64'd0;
-    `endif
-    reg [63:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 64'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:7], write_address[23:7], write_data[511:64]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[6:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[6:0]] <= write_data[63:0];
-       end
-    end
-    
-    always @(*) read_data = {448'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd128) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 128 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale_miss_fill_1
-
-
-module qp_table_scale_miss_fl_copy_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_fl_copy_0
-
-
-module qp_table_scale_miss_fl_copy_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [255:0] d;
-    output reg  [255:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 256'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_fl_copy_1
 
 
 module qp_table_scale_miss_i_block(d,q,clock);
@@ -32667,82 +31722,6 @@ module qp_table_scale_miss_i_valid(d,q,clock);
     end
           
 endmodule // qp_table_scale_miss_i_valid
-
-
-module qp_table_scale_miss_lane1_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_lane1_0
-
-
-module qp_table_scale_miss_lane1_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_lane1_1
-
-
-module qp_table_scale_miss_lane2_0(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_lane2_0
-
-
-module qp_table_scale_miss_lane2_1(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_lane2_1
 
 
 module qp_table_scale_miss_nf_oh_0(d,q,clock);
@@ -33980,196 +32959,6 @@ module qp_table_scale_miss_nf_valid(d,q,clock);
 endmodule // qp_table_scale_miss_nf_valid
 
 
-module qp_table_scale_miss_p1_beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p1_beat
-
-
-module qp_table_scale_miss_p1_block(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p1_block
-
-
-module qp_table_scale_miss_p1_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p1_last
-
-
-module qp_table_scale_miss_p1_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p1_slot
-
-
-module qp_table_scale_miss_p1_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p1_valid
-
-
-module qp_table_scale_miss_p2_beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p2_beat
-
-
-module qp_table_scale_miss_p2_block(d,q,clock);
-    
-    // Module arguments
-    input wire  [20:0] d;
-    output reg  [20:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 21'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p2_block
-
-
-module qp_table_scale_miss_p2_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p2_last
-
-
-module qp_table_scale_miss_p2_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p2_slot
-
-
-module qp_table_scale_miss_p2_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_p2_valid
-
-
 module qp_table_scale_miss_r_beat(d,q,clock);
     
     // Module arguments
@@ -34208,7 +32997,770 @@ module qp_table_scale_miss_r_err(d,q,clock);
 endmodule // qp_table_scale_miss_r_err
 
 
-module qp_table_scale_miss_rdv1_0(d,q,clock);
+module qp_table_scale_miss_read_0(clock,rst,w_valid,w_slot,w_beat,w_data,fl_vec,er_vec,rd_slot,rd_word,rd_data,rd_filled,rd_error,rd_slot2,rd_filled2);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  w_valid;
+    input wire  [7:0] w_slot;
+    input wire  [7:0] w_beat;
+    input wire  [511:0] w_data;
+    input wire  [255:0] fl_vec;
+    input wire  [255:0] er_vec;
+    input wire  [7:0] rd_slot;
+    input wire  [7:0] rd_word;
+    output reg  [31:0] rd_data;
+    output reg  rd_filled;
+    output reg  rd_error;
+    input wire  [7:0] rd_slot2;
+    output reg  rd_filled2;
+    
+    // Constant declarations
+    localparam  slot_num$0 = 8'h0;
+    localparam  slot_num$1 = 8'h1;
+    localparam  slot_num$2 = 8'h2;
+    localparam  slot_num$3 = 8'h3;
+    localparam  slot_num$4 = 8'h4;
+    localparam  slot_num$5 = 8'h5;
+    localparam  slot_num$6 = 8'h6;
+    localparam  slot_num$7 = 8'h7;
+    localparam  slot_num$8 = 8'h8;
+    localparam  slot_num$9 = 8'h9;
+    localparam  slot_num$10 = 8'ha;
+    localparam  slot_num$11 = 8'hb;
+    localparam  slot_num$12 = 8'hc;
+    localparam  slot_num$13 = 8'hd;
+    localparam  slot_num$14 = 8'he;
+    localparam  slot_num$15 = 8'hf;
+    localparam  slot_num$16 = 8'h10;
+    localparam  slot_num$17 = 8'h11;
+    localparam  slot_num$18 = 8'h12;
+    localparam  slot_num$19 = 8'h13;
+    localparam  slot_num$20 = 8'h14;
+    localparam  slot_num$21 = 8'h15;
+    localparam  slot_num$22 = 8'h16;
+    localparam  slot_num$23 = 8'h17;
+    localparam  slot_num$24 = 8'h18;
+    localparam  slot_num$25 = 8'h19;
+    localparam  slot_num$26 = 8'h1a;
+    localparam  slot_num$27 = 8'h1b;
+    localparam  slot_num$28 = 8'h1c;
+    localparam  slot_num$29 = 8'h1d;
+    localparam  slot_num$30 = 8'h1e;
+    localparam  slot_num$31 = 8'h1f;
+    localparam  slot_num$32 = 8'h20;
+    localparam  slot_num$33 = 8'h21;
+    localparam  slot_num$34 = 8'h22;
+    localparam  slot_num$35 = 8'h23;
+    localparam  slot_num$36 = 8'h24;
+    localparam  slot_num$37 = 8'h25;
+    localparam  slot_num$38 = 8'h26;
+    localparam  slot_num$39 = 8'h27;
+    localparam  slot_num$40 = 8'h28;
+    localparam  slot_num$41 = 8'h29;
+    localparam  slot_num$42 = 8'h2a;
+    localparam  slot_num$43 = 8'h2b;
+    localparam  slot_num$44 = 8'h2c;
+    localparam  slot_num$45 = 8'h2d;
+    localparam  slot_num$46 = 8'h2e;
+    localparam  slot_num$47 = 8'h2f;
+    localparam  slot_num$48 = 8'h30;
+    localparam  slot_num$49 = 8'h31;
+    localparam  slot_num$50 = 8'h32;
+    localparam  slot_num$51 = 8'h33;
+    localparam  slot_num$52 = 8'h34;
+    localparam  slot_num$53 = 8'h35;
+    localparam  slot_num$54 = 8'h36;
+    localparam  slot_num$55 = 8'h37;
+    localparam  slot_num$56 = 8'h38;
+    localparam  slot_num$57 = 8'h39;
+    localparam  slot_num$58 = 8'h3a;
+    localparam  slot_num$59 = 8'h3b;
+    localparam  slot_num$60 = 8'h3c;
+    localparam  slot_num$61 = 8'h3d;
+    localparam  slot_num$62 = 8'h3e;
+    localparam  slot_num$63 = 8'h3f;
+    localparam  slot_bit$0 = 256'h1;
+    localparam  slot_bit$1 = 256'h2;
+    localparam  slot_bit$2 = 256'h4;
+    localparam  slot_bit$3 = 256'h8;
+    localparam  slot_bit$4 = 256'h10;
+    localparam  slot_bit$5 = 256'h20;
+    localparam  slot_bit$6 = 256'h40;
+    localparam  slot_bit$7 = 256'h80;
+    localparam  slot_bit$8 = 256'h100;
+    localparam  slot_bit$9 = 256'h200;
+    localparam  slot_bit$10 = 256'h400;
+    localparam  slot_bit$11 = 256'h800;
+    localparam  slot_bit$12 = 256'h1000;
+    localparam  slot_bit$13 = 256'h2000;
+    localparam  slot_bit$14 = 256'h4000;
+    localparam  slot_bit$15 = 256'h8000;
+    localparam  slot_bit$16 = 256'h10000;
+    localparam  slot_bit$17 = 256'h20000;
+    localparam  slot_bit$18 = 256'h40000;
+    localparam  slot_bit$19 = 256'h80000;
+    localparam  slot_bit$20 = 256'h100000;
+    localparam  slot_bit$21 = 256'h200000;
+    localparam  slot_bit$22 = 256'h400000;
+    localparam  slot_bit$23 = 256'h800000;
+    localparam  slot_bit$24 = 256'h1000000;
+    localparam  slot_bit$25 = 256'h2000000;
+    localparam  slot_bit$26 = 256'h4000000;
+    localparam  slot_bit$27 = 256'h8000000;
+    localparam  slot_bit$28 = 256'h10000000;
+    localparam  slot_bit$29 = 256'h20000000;
+    localparam  slot_bit$30 = 256'h40000000;
+    localparam  slot_bit$31 = 256'h80000000;
+    localparam  slot_bit$32 = 256'h100000000;
+    localparam  slot_bit$33 = 256'h200000000;
+    localparam  slot_bit$34 = 256'h400000000;
+    localparam  slot_bit$35 = 256'h800000000;
+    localparam  slot_bit$36 = 256'h1000000000;
+    localparam  slot_bit$37 = 256'h2000000000;
+    localparam  slot_bit$38 = 256'h4000000000;
+    localparam  slot_bit$39 = 256'h8000000000;
+    localparam  slot_bit$40 = 256'h10000000000;
+    localparam  slot_bit$41 = 256'h20000000000;
+    localparam  slot_bit$42 = 256'h40000000000;
+    localparam  slot_bit$43 = 256'h80000000000;
+    localparam  slot_bit$44 = 256'h100000000000;
+    localparam  slot_bit$45 = 256'h200000000000;
+    localparam  slot_bit$46 = 256'h400000000000;
+    localparam  slot_bit$47 = 256'h800000000000;
+    localparam  slot_bit$48 = 256'h1000000000000;
+    localparam  slot_bit$49 = 256'h2000000000000;
+    localparam  slot_bit$50 = 256'h4000000000000;
+    localparam  slot_bit$51 = 256'h8000000000000;
+    localparam  slot_bit$52 = 256'h10000000000000;
+    localparam  slot_bit$53 = 256'h20000000000000;
+    localparam  slot_bit$54 = 256'h40000000000000;
+    localparam  slot_bit$55 = 256'h80000000000000;
+    localparam  slot_bit$56 = 256'h100000000000000;
+    localparam  slot_bit$57 = 256'h200000000000000;
+    localparam  slot_bit$58 = 256'h400000000000000;
+    localparam  slot_bit$59 = 256'h800000000000000;
+    localparam  slot_bit$60 = 256'h1000000000000000;
+    localparam  slot_bit$61 = 256'h2000000000000000;
+    localparam  slot_bit$62 = 256'h4000000000000000;
+    localparam  slot_bit$63 = 256'h8000000000000000;
+    localparam  beat_shift = 8'h1;
+    localparam  word_index_mask = 8'h3f;
+    localparam  wpb_shift = 8'h5;
+    localparam  wpb_mask = 8'h1f;
+    localparam  word_shift = 8'h1;
+    localparam  word_mask = 32'h3;
+    
+    // Stub signals
+    reg  fill$clock;
+    reg  [23:0] fill$read_address;
+    wire  [511:0] fill$read_data;
+    reg  fill$write_enable;
+    reg  [23:0] fill$write_address;
+    reg  [511:0] fill$write_data;
+    reg  [7:0] lane1$d;
+    wire  [7:0] lane1$q;
+    reg  lane1$clock;
+    reg  [7:0] lane2$d;
+    wire  [7:0] lane2$q;
+    reg  lane2$clock;
+    reg  rdv1$d;
+    wire  rdv1$q;
+    reg  rdv1$clock;
+    reg  rdv2$d;
+    wire  rdv2$q;
+    reg  rdv2$clock;
+    reg  [255:0] fl_copy$d;
+    wire  [255:0] fl_copy$q;
+    reg  fl_copy$clock;
+    reg  [255:0] er_copy$d;
+    wire  [255:0] er_copy$q;
+    reg  er_copy$clock;
+    reg  f1_q$d;
+    wire  f1_q$q;
+    reg  f1_q$clock;
+    reg  f2_q$d;
+    wire  f2_q$q;
+    reg  f2_q$clock;
+    
+    // Local signals
+    reg  [7:0] x_word;
+    reg  [31:0] x_out;
+    reg  st_filled;
+    reg  st_filled2;
+    reg  st_error;
+    
+    // Sub module instances
+    qp_table_scale_miss_read_0_fill fill(
+        .clock(fill$clock),
+        .read_address(fill$read_address),
+        .read_data(fill$read_data),
+        .write_enable(fill$write_enable),
+        .write_address(fill$write_address),
+        .write_data(fill$write_data)
+    );
+    qp_table_scale_miss_read_0_lane1 lane1(
+        .d(lane1$d),
+        .q(lane1$q),
+        .clock(lane1$clock)
+    );
+    qp_table_scale_miss_read_0_lane2 lane2(
+        .d(lane2$d),
+        .q(lane2$q),
+        .clock(lane2$clock)
+    );
+    qp_table_scale_miss_read_0_rdv1 rdv1(
+        .d(rdv1$d),
+        .q(rdv1$q),
+        .clock(rdv1$clock)
+    );
+    qp_table_scale_miss_read_0_rdv2 rdv2(
+        .d(rdv2$d),
+        .q(rdv2$q),
+        .clock(rdv2$clock)
+    );
+    qp_table_scale_miss_read_0_fl_copy fl_copy(
+        .d(fl_copy$d),
+        .q(fl_copy$q),
+        .clock(fl_copy$clock)
+    );
+    qp_table_scale_miss_read_0_er_copy er_copy(
+        .d(er_copy$d),
+        .q(er_copy$q),
+        .clock(er_copy$clock)
+    );
+    qp_table_scale_miss_read_0_f1_q f1_q(
+        .d(f1_q$d),
+        .q(f1_q$q),
+        .clock(f1_q$clock)
+    );
+    qp_table_scale_miss_read_0_f2_q f2_q(
+        .d(f2_q$d),
+        .q(f2_q$q),
+        .clock(f2_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lane1$clock = clock;
+        lane2$clock = clock;
+        rdv1$clock = clock;
+        rdv2$clock = clock;
+        fl_copy$clock = clock;
+        er_copy$clock = clock;
+        f1_q$clock = clock;
+        f2_q$clock = clock;
+        lane1$d = lane1$q;
+        lane2$d = lane2$q;
+        rdv1$d = rdv1$q;
+        rdv2$d = rdv2$q;
+        fl_copy$d = fl_copy$q;
+        er_copy$d = er_copy$q;
+        f1_q$d = f1_q$q;
+        f2_q$d = f2_q$q;
+        fill$clock = clock;
+        fill$write_enable = w_valid;
+        fill$write_address = (((w_slot) & 24'hffffff) << beat_shift) | ((w_beat) & 24'hffffff);
+        fill$write_data = w_data;
+        fl_copy$d = fl_vec;
+        er_copy$d = er_vec;
+        if (rst) begin
+            fl_copy$d = 32'h0;
+            er_copy$d = 32'h0;
+        end
+        x_word = (rd_word & word_index_mask) >> wpb_shift;
+        fill$read_address = (((rd_slot) & 24'hffffff) << beat_shift) | ((x_word) & 24'hffffff);
+        lane1$d = rd_word & wpb_mask;
+        lane2$d = lane1$q;
+        x_out = ((fill$read_data >> (((lane2$q) & 16'hffff) << word_shift)) & 32'hffffffff) & word_mask;
+        if (~rdv2$q) begin
+            x_out = 32'h0;
+        end
+        rd_data = x_out;
+        st_filled = 1'b0;
+        st_filled2 = 1'b0;
+        st_error = 1'b0;
+        if (rd_slot == slot_num$0) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$0);
+            st_error = st_error | |(er_copy$q & slot_bit$0);
+        end
+        if (rd_slot2 == slot_num$0) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$0);
+        end
+        if (rd_slot == slot_num$1) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$1);
+            st_error = st_error | |(er_copy$q & slot_bit$1);
+        end
+        if (rd_slot2 == slot_num$1) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$1);
+        end
+        if (rd_slot == slot_num$2) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$2);
+            st_error = st_error | |(er_copy$q & slot_bit$2);
+        end
+        if (rd_slot2 == slot_num$2) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$2);
+        end
+        if (rd_slot == slot_num$3) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$3);
+            st_error = st_error | |(er_copy$q & slot_bit$3);
+        end
+        if (rd_slot2 == slot_num$3) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$3);
+        end
+        if (rd_slot == slot_num$4) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$4);
+            st_error = st_error | |(er_copy$q & slot_bit$4);
+        end
+        if (rd_slot2 == slot_num$4) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$4);
+        end
+        if (rd_slot == slot_num$5) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$5);
+            st_error = st_error | |(er_copy$q & slot_bit$5);
+        end
+        if (rd_slot2 == slot_num$5) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$5);
+        end
+        if (rd_slot == slot_num$6) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$6);
+            st_error = st_error | |(er_copy$q & slot_bit$6);
+        end
+        if (rd_slot2 == slot_num$6) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$6);
+        end
+        if (rd_slot == slot_num$7) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$7);
+            st_error = st_error | |(er_copy$q & slot_bit$7);
+        end
+        if (rd_slot2 == slot_num$7) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$7);
+        end
+        if (rd_slot == slot_num$8) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$8);
+            st_error = st_error | |(er_copy$q & slot_bit$8);
+        end
+        if (rd_slot2 == slot_num$8) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$8);
+        end
+        if (rd_slot == slot_num$9) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$9);
+            st_error = st_error | |(er_copy$q & slot_bit$9);
+        end
+        if (rd_slot2 == slot_num$9) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$9);
+        end
+        if (rd_slot == slot_num$10) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$10);
+            st_error = st_error | |(er_copy$q & slot_bit$10);
+        end
+        if (rd_slot2 == slot_num$10) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$10);
+        end
+        if (rd_slot == slot_num$11) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$11);
+            st_error = st_error | |(er_copy$q & slot_bit$11);
+        end
+        if (rd_slot2 == slot_num$11) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$11);
+        end
+        if (rd_slot == slot_num$12) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$12);
+            st_error = st_error | |(er_copy$q & slot_bit$12);
+        end
+        if (rd_slot2 == slot_num$12) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$12);
+        end
+        if (rd_slot == slot_num$13) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$13);
+            st_error = st_error | |(er_copy$q & slot_bit$13);
+        end
+        if (rd_slot2 == slot_num$13) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$13);
+        end
+        if (rd_slot == slot_num$14) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$14);
+            st_error = st_error | |(er_copy$q & slot_bit$14);
+        end
+        if (rd_slot2 == slot_num$14) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$14);
+        end
+        if (rd_slot == slot_num$15) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$15);
+            st_error = st_error | |(er_copy$q & slot_bit$15);
+        end
+        if (rd_slot2 == slot_num$15) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$15);
+        end
+        if (rd_slot == slot_num$16) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$16);
+            st_error = st_error | |(er_copy$q & slot_bit$16);
+        end
+        if (rd_slot2 == slot_num$16) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$16);
+        end
+        if (rd_slot == slot_num$17) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$17);
+            st_error = st_error | |(er_copy$q & slot_bit$17);
+        end
+        if (rd_slot2 == slot_num$17) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$17);
+        end
+        if (rd_slot == slot_num$18) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$18);
+            st_error = st_error | |(er_copy$q & slot_bit$18);
+        end
+        if (rd_slot2 == slot_num$18) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$18);
+        end
+        if (rd_slot == slot_num$19) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$19);
+            st_error = st_error | |(er_copy$q & slot_bit$19);
+        end
+        if (rd_slot2 == slot_num$19) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$19);
+        end
+        if (rd_slot == slot_num$20) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$20);
+            st_error = st_error | |(er_copy$q & slot_bit$20);
+        end
+        if (rd_slot2 == slot_num$20) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$20);
+        end
+        if (rd_slot == slot_num$21) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$21);
+            st_error = st_error | |(er_copy$q & slot_bit$21);
+        end
+        if (rd_slot2 == slot_num$21) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$21);
+        end
+        if (rd_slot == slot_num$22) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$22);
+            st_error = st_error | |(er_copy$q & slot_bit$22);
+        end
+        if (rd_slot2 == slot_num$22) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$22);
+        end
+        if (rd_slot == slot_num$23) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$23);
+            st_error = st_error | |(er_copy$q & slot_bit$23);
+        end
+        if (rd_slot2 == slot_num$23) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$23);
+        end
+        if (rd_slot == slot_num$24) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$24);
+            st_error = st_error | |(er_copy$q & slot_bit$24);
+        end
+        if (rd_slot2 == slot_num$24) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$24);
+        end
+        if (rd_slot == slot_num$25) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$25);
+            st_error = st_error | |(er_copy$q & slot_bit$25);
+        end
+        if (rd_slot2 == slot_num$25) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$25);
+        end
+        if (rd_slot == slot_num$26) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$26);
+            st_error = st_error | |(er_copy$q & slot_bit$26);
+        end
+        if (rd_slot2 == slot_num$26) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$26);
+        end
+        if (rd_slot == slot_num$27) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$27);
+            st_error = st_error | |(er_copy$q & slot_bit$27);
+        end
+        if (rd_slot2 == slot_num$27) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$27);
+        end
+        if (rd_slot == slot_num$28) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$28);
+            st_error = st_error | |(er_copy$q & slot_bit$28);
+        end
+        if (rd_slot2 == slot_num$28) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$28);
+        end
+        if (rd_slot == slot_num$29) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$29);
+            st_error = st_error | |(er_copy$q & slot_bit$29);
+        end
+        if (rd_slot2 == slot_num$29) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$29);
+        end
+        if (rd_slot == slot_num$30) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$30);
+            st_error = st_error | |(er_copy$q & slot_bit$30);
+        end
+        if (rd_slot2 == slot_num$30) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$30);
+        end
+        if (rd_slot == slot_num$31) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$31);
+            st_error = st_error | |(er_copy$q & slot_bit$31);
+        end
+        if (rd_slot2 == slot_num$31) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$31);
+        end
+        if (rd_slot == slot_num$32) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$32);
+            st_error = st_error | |(er_copy$q & slot_bit$32);
+        end
+        if (rd_slot2 == slot_num$32) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$32);
+        end
+        if (rd_slot == slot_num$33) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$33);
+            st_error = st_error | |(er_copy$q & slot_bit$33);
+        end
+        if (rd_slot2 == slot_num$33) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$33);
+        end
+        if (rd_slot == slot_num$34) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$34);
+            st_error = st_error | |(er_copy$q & slot_bit$34);
+        end
+        if (rd_slot2 == slot_num$34) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$34);
+        end
+        if (rd_slot == slot_num$35) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$35);
+            st_error = st_error | |(er_copy$q & slot_bit$35);
+        end
+        if (rd_slot2 == slot_num$35) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$35);
+        end
+        if (rd_slot == slot_num$36) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$36);
+            st_error = st_error | |(er_copy$q & slot_bit$36);
+        end
+        if (rd_slot2 == slot_num$36) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$36);
+        end
+        if (rd_slot == slot_num$37) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$37);
+            st_error = st_error | |(er_copy$q & slot_bit$37);
+        end
+        if (rd_slot2 == slot_num$37) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$37);
+        end
+        if (rd_slot == slot_num$38) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$38);
+            st_error = st_error | |(er_copy$q & slot_bit$38);
+        end
+        if (rd_slot2 == slot_num$38) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$38);
+        end
+        if (rd_slot == slot_num$39) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$39);
+            st_error = st_error | |(er_copy$q & slot_bit$39);
+        end
+        if (rd_slot2 == slot_num$39) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$39);
+        end
+        if (rd_slot == slot_num$40) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$40);
+            st_error = st_error | |(er_copy$q & slot_bit$40);
+        end
+        if (rd_slot2 == slot_num$40) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$40);
+        end
+        if (rd_slot == slot_num$41) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$41);
+            st_error = st_error | |(er_copy$q & slot_bit$41);
+        end
+        if (rd_slot2 == slot_num$41) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$41);
+        end
+        if (rd_slot == slot_num$42) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$42);
+            st_error = st_error | |(er_copy$q & slot_bit$42);
+        end
+        if (rd_slot2 == slot_num$42) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$42);
+        end
+        if (rd_slot == slot_num$43) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$43);
+            st_error = st_error | |(er_copy$q & slot_bit$43);
+        end
+        if (rd_slot2 == slot_num$43) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$43);
+        end
+        if (rd_slot == slot_num$44) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$44);
+            st_error = st_error | |(er_copy$q & slot_bit$44);
+        end
+        if (rd_slot2 == slot_num$44) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$44);
+        end
+        if (rd_slot == slot_num$45) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$45);
+            st_error = st_error | |(er_copy$q & slot_bit$45);
+        end
+        if (rd_slot2 == slot_num$45) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$45);
+        end
+        if (rd_slot == slot_num$46) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$46);
+            st_error = st_error | |(er_copy$q & slot_bit$46);
+        end
+        if (rd_slot2 == slot_num$46) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$46);
+        end
+        if (rd_slot == slot_num$47) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$47);
+            st_error = st_error | |(er_copy$q & slot_bit$47);
+        end
+        if (rd_slot2 == slot_num$47) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$47);
+        end
+        if (rd_slot == slot_num$48) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$48);
+            st_error = st_error | |(er_copy$q & slot_bit$48);
+        end
+        if (rd_slot2 == slot_num$48) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$48);
+        end
+        if (rd_slot == slot_num$49) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$49);
+            st_error = st_error | |(er_copy$q & slot_bit$49);
+        end
+        if (rd_slot2 == slot_num$49) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$49);
+        end
+        if (rd_slot == slot_num$50) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$50);
+            st_error = st_error | |(er_copy$q & slot_bit$50);
+        end
+        if (rd_slot2 == slot_num$50) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$50);
+        end
+        if (rd_slot == slot_num$51) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$51);
+            st_error = st_error | |(er_copy$q & slot_bit$51);
+        end
+        if (rd_slot2 == slot_num$51) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$51);
+        end
+        if (rd_slot == slot_num$52) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$52);
+            st_error = st_error | |(er_copy$q & slot_bit$52);
+        end
+        if (rd_slot2 == slot_num$52) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$52);
+        end
+        if (rd_slot == slot_num$53) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$53);
+            st_error = st_error | |(er_copy$q & slot_bit$53);
+        end
+        if (rd_slot2 == slot_num$53) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$53);
+        end
+        if (rd_slot == slot_num$54) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$54);
+            st_error = st_error | |(er_copy$q & slot_bit$54);
+        end
+        if (rd_slot2 == slot_num$54) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$54);
+        end
+        if (rd_slot == slot_num$55) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$55);
+            st_error = st_error | |(er_copy$q & slot_bit$55);
+        end
+        if (rd_slot2 == slot_num$55) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$55);
+        end
+        if (rd_slot == slot_num$56) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$56);
+            st_error = st_error | |(er_copy$q & slot_bit$56);
+        end
+        if (rd_slot2 == slot_num$56) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$56);
+        end
+        if (rd_slot == slot_num$57) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$57);
+            st_error = st_error | |(er_copy$q & slot_bit$57);
+        end
+        if (rd_slot2 == slot_num$57) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$57);
+        end
+        if (rd_slot == slot_num$58) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$58);
+            st_error = st_error | |(er_copy$q & slot_bit$58);
+        end
+        if (rd_slot2 == slot_num$58) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$58);
+        end
+        if (rd_slot == slot_num$59) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$59);
+            st_error = st_error | |(er_copy$q & slot_bit$59);
+        end
+        if (rd_slot2 == slot_num$59) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$59);
+        end
+        if (rd_slot == slot_num$60) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$60);
+            st_error = st_error | |(er_copy$q & slot_bit$60);
+        end
+        if (rd_slot2 == slot_num$60) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$60);
+        end
+        if (rd_slot == slot_num$61) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$61);
+            st_error = st_error | |(er_copy$q & slot_bit$61);
+        end
+        if (rd_slot2 == slot_num$61) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$61);
+        end
+        if (rd_slot == slot_num$62) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$62);
+            st_error = st_error | |(er_copy$q & slot_bit$62);
+        end
+        if (rd_slot2 == slot_num$62) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$62);
+        end
+        if (rd_slot == slot_num$63) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$63);
+            st_error = st_error | |(er_copy$q & slot_bit$63);
+        end
+        if (rd_slot2 == slot_num$63) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$63);
+        end
+        f1_q$d = st_filled & ~rst;
+        f2_q$d = st_filled2 & ~rst;
+        rd_filled = f1_q$q;
+        rd_filled2 = f2_q$q;
+        rdv1$d = st_filled;
+        rdv2$d = rdv1$q;
+        rd_error = st_error;
+    end
+    
+endmodule // qp_table_scale_miss_read_0
+
+
+module qp_table_scale_miss_read_0_er_copy(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_0_er_copy
+
+
+module qp_table_scale_miss_read_0_f1_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34224,10 +33776,10 @@ module qp_table_scale_miss_rdv1_0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale_miss_rdv1_0
+endmodule // qp_table_scale_miss_read_0_f1_q
 
 
-module qp_table_scale_miss_rdv1_1(d,q,clock);
+module qp_table_scale_miss_read_0_f2_q(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34243,10 +33795,109 @@ module qp_table_scale_miss_rdv1_1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale_miss_rdv1_1
+endmodule // qp_table_scale_miss_read_0_f2_q
 
 
-module qp_table_scale_miss_rdv2_0(d,q,clock);
+module qp_table_scale_miss_read_0_fill(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [511:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [511:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:127];
+    reg [63:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 64'd0;
+    `endif
+    reg [63:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 64'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:7], write_address[23:7], write_data[511:64]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[6:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[6:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {448'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd128) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 128 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale_miss_read_0_fill
+
+
+module qp_table_scale_miss_read_0_fl_copy(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_0_fl_copy
+
+
+module qp_table_scale_miss_read_0_lane1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_0_lane1
+
+
+module qp_table_scale_miss_read_0_lane2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_0_lane2
+
+
+module qp_table_scale_miss_read_0_rdv1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34262,10 +33913,10 @@ module qp_table_scale_miss_rdv2_0(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale_miss_rdv2_0
+endmodule // qp_table_scale_miss_read_0_rdv1
 
 
-module qp_table_scale_miss_rdv2_1(d,q,clock);
+module qp_table_scale_miss_read_0_rdv2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -34281,7 +33932,945 @@ module qp_table_scale_miss_rdv2_1(d,q,clock);
        q <= d;
     end
           
-endmodule // qp_table_scale_miss_rdv2_1
+endmodule // qp_table_scale_miss_read_0_rdv2
+
+
+module qp_table_scale_miss_read_1(clock,rst,w_valid,w_slot,w_beat,w_data,fl_vec,er_vec,rd_slot,rd_word,rd_data,rd_filled,rd_error,rd_slot2,rd_filled2);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  w_valid;
+    input wire  [7:0] w_slot;
+    input wire  [7:0] w_beat;
+    input wire  [511:0] w_data;
+    input wire  [255:0] fl_vec;
+    input wire  [255:0] er_vec;
+    input wire  [7:0] rd_slot;
+    input wire  [7:0] rd_word;
+    output reg  [31:0] rd_data;
+    output reg  rd_filled;
+    output reg  rd_error;
+    input wire  [7:0] rd_slot2;
+    output reg  rd_filled2;
+    
+    // Constant declarations
+    localparam  slot_num$0 = 8'h0;
+    localparam  slot_num$1 = 8'h1;
+    localparam  slot_num$2 = 8'h2;
+    localparam  slot_num$3 = 8'h3;
+    localparam  slot_num$4 = 8'h4;
+    localparam  slot_num$5 = 8'h5;
+    localparam  slot_num$6 = 8'h6;
+    localparam  slot_num$7 = 8'h7;
+    localparam  slot_num$8 = 8'h8;
+    localparam  slot_num$9 = 8'h9;
+    localparam  slot_num$10 = 8'ha;
+    localparam  slot_num$11 = 8'hb;
+    localparam  slot_num$12 = 8'hc;
+    localparam  slot_num$13 = 8'hd;
+    localparam  slot_num$14 = 8'he;
+    localparam  slot_num$15 = 8'hf;
+    localparam  slot_num$16 = 8'h10;
+    localparam  slot_num$17 = 8'h11;
+    localparam  slot_num$18 = 8'h12;
+    localparam  slot_num$19 = 8'h13;
+    localparam  slot_num$20 = 8'h14;
+    localparam  slot_num$21 = 8'h15;
+    localparam  slot_num$22 = 8'h16;
+    localparam  slot_num$23 = 8'h17;
+    localparam  slot_num$24 = 8'h18;
+    localparam  slot_num$25 = 8'h19;
+    localparam  slot_num$26 = 8'h1a;
+    localparam  slot_num$27 = 8'h1b;
+    localparam  slot_num$28 = 8'h1c;
+    localparam  slot_num$29 = 8'h1d;
+    localparam  slot_num$30 = 8'h1e;
+    localparam  slot_num$31 = 8'h1f;
+    localparam  slot_num$32 = 8'h20;
+    localparam  slot_num$33 = 8'h21;
+    localparam  slot_num$34 = 8'h22;
+    localparam  slot_num$35 = 8'h23;
+    localparam  slot_num$36 = 8'h24;
+    localparam  slot_num$37 = 8'h25;
+    localparam  slot_num$38 = 8'h26;
+    localparam  slot_num$39 = 8'h27;
+    localparam  slot_num$40 = 8'h28;
+    localparam  slot_num$41 = 8'h29;
+    localparam  slot_num$42 = 8'h2a;
+    localparam  slot_num$43 = 8'h2b;
+    localparam  slot_num$44 = 8'h2c;
+    localparam  slot_num$45 = 8'h2d;
+    localparam  slot_num$46 = 8'h2e;
+    localparam  slot_num$47 = 8'h2f;
+    localparam  slot_num$48 = 8'h30;
+    localparam  slot_num$49 = 8'h31;
+    localparam  slot_num$50 = 8'h32;
+    localparam  slot_num$51 = 8'h33;
+    localparam  slot_num$52 = 8'h34;
+    localparam  slot_num$53 = 8'h35;
+    localparam  slot_num$54 = 8'h36;
+    localparam  slot_num$55 = 8'h37;
+    localparam  slot_num$56 = 8'h38;
+    localparam  slot_num$57 = 8'h39;
+    localparam  slot_num$58 = 8'h3a;
+    localparam  slot_num$59 = 8'h3b;
+    localparam  slot_num$60 = 8'h3c;
+    localparam  slot_num$61 = 8'h3d;
+    localparam  slot_num$62 = 8'h3e;
+    localparam  slot_num$63 = 8'h3f;
+    localparam  slot_bit$0 = 256'h1;
+    localparam  slot_bit$1 = 256'h2;
+    localparam  slot_bit$2 = 256'h4;
+    localparam  slot_bit$3 = 256'h8;
+    localparam  slot_bit$4 = 256'h10;
+    localparam  slot_bit$5 = 256'h20;
+    localparam  slot_bit$6 = 256'h40;
+    localparam  slot_bit$7 = 256'h80;
+    localparam  slot_bit$8 = 256'h100;
+    localparam  slot_bit$9 = 256'h200;
+    localparam  slot_bit$10 = 256'h400;
+    localparam  slot_bit$11 = 256'h800;
+    localparam  slot_bit$12 = 256'h1000;
+    localparam  slot_bit$13 = 256'h2000;
+    localparam  slot_bit$14 = 256'h4000;
+    localparam  slot_bit$15 = 256'h8000;
+    localparam  slot_bit$16 = 256'h10000;
+    localparam  slot_bit$17 = 256'h20000;
+    localparam  slot_bit$18 = 256'h40000;
+    localparam  slot_bit$19 = 256'h80000;
+    localparam  slot_bit$20 = 256'h100000;
+    localparam  slot_bit$21 = 256'h200000;
+    localparam  slot_bit$22 = 256'h400000;
+    localparam  slot_bit$23 = 256'h800000;
+    localparam  slot_bit$24 = 256'h1000000;
+    localparam  slot_bit$25 = 256'h2000000;
+    localparam  slot_bit$26 = 256'h4000000;
+    localparam  slot_bit$27 = 256'h8000000;
+    localparam  slot_bit$28 = 256'h10000000;
+    localparam  slot_bit$29 = 256'h20000000;
+    localparam  slot_bit$30 = 256'h40000000;
+    localparam  slot_bit$31 = 256'h80000000;
+    localparam  slot_bit$32 = 256'h100000000;
+    localparam  slot_bit$33 = 256'h200000000;
+    localparam  slot_bit$34 = 256'h400000000;
+    localparam  slot_bit$35 = 256'h800000000;
+    localparam  slot_bit$36 = 256'h1000000000;
+    localparam  slot_bit$37 = 256'h2000000000;
+    localparam  slot_bit$38 = 256'h4000000000;
+    localparam  slot_bit$39 = 256'h8000000000;
+    localparam  slot_bit$40 = 256'h10000000000;
+    localparam  slot_bit$41 = 256'h20000000000;
+    localparam  slot_bit$42 = 256'h40000000000;
+    localparam  slot_bit$43 = 256'h80000000000;
+    localparam  slot_bit$44 = 256'h100000000000;
+    localparam  slot_bit$45 = 256'h200000000000;
+    localparam  slot_bit$46 = 256'h400000000000;
+    localparam  slot_bit$47 = 256'h800000000000;
+    localparam  slot_bit$48 = 256'h1000000000000;
+    localparam  slot_bit$49 = 256'h2000000000000;
+    localparam  slot_bit$50 = 256'h4000000000000;
+    localparam  slot_bit$51 = 256'h8000000000000;
+    localparam  slot_bit$52 = 256'h10000000000000;
+    localparam  slot_bit$53 = 256'h20000000000000;
+    localparam  slot_bit$54 = 256'h40000000000000;
+    localparam  slot_bit$55 = 256'h80000000000000;
+    localparam  slot_bit$56 = 256'h100000000000000;
+    localparam  slot_bit$57 = 256'h200000000000000;
+    localparam  slot_bit$58 = 256'h400000000000000;
+    localparam  slot_bit$59 = 256'h800000000000000;
+    localparam  slot_bit$60 = 256'h1000000000000000;
+    localparam  slot_bit$61 = 256'h2000000000000000;
+    localparam  slot_bit$62 = 256'h4000000000000000;
+    localparam  slot_bit$63 = 256'h8000000000000000;
+    localparam  beat_shift = 8'h1;
+    localparam  word_index_mask = 8'h3f;
+    localparam  wpb_shift = 8'h5;
+    localparam  wpb_mask = 8'h1f;
+    localparam  word_shift = 8'h1;
+    localparam  word_mask = 32'h3;
+    
+    // Stub signals
+    reg  fill$clock;
+    reg  [23:0] fill$read_address;
+    wire  [511:0] fill$read_data;
+    reg  fill$write_enable;
+    reg  [23:0] fill$write_address;
+    reg  [511:0] fill$write_data;
+    reg  [7:0] lane1$d;
+    wire  [7:0] lane1$q;
+    reg  lane1$clock;
+    reg  [7:0] lane2$d;
+    wire  [7:0] lane2$q;
+    reg  lane2$clock;
+    reg  rdv1$d;
+    wire  rdv1$q;
+    reg  rdv1$clock;
+    reg  rdv2$d;
+    wire  rdv2$q;
+    reg  rdv2$clock;
+    reg  [255:0] fl_copy$d;
+    wire  [255:0] fl_copy$q;
+    reg  fl_copy$clock;
+    reg  [255:0] er_copy$d;
+    wire  [255:0] er_copy$q;
+    reg  er_copy$clock;
+    reg  f1_q$d;
+    wire  f1_q$q;
+    reg  f1_q$clock;
+    reg  f2_q$d;
+    wire  f2_q$q;
+    reg  f2_q$clock;
+    
+    // Local signals
+    reg  [7:0] x_word;
+    reg  [31:0] x_out;
+    reg  st_filled;
+    reg  st_filled2;
+    reg  st_error;
+    
+    // Sub module instances
+    qp_table_scale_miss_read_1_fill fill(
+        .clock(fill$clock),
+        .read_address(fill$read_address),
+        .read_data(fill$read_data),
+        .write_enable(fill$write_enable),
+        .write_address(fill$write_address),
+        .write_data(fill$write_data)
+    );
+    qp_table_scale_miss_read_1_lane1 lane1(
+        .d(lane1$d),
+        .q(lane1$q),
+        .clock(lane1$clock)
+    );
+    qp_table_scale_miss_read_1_lane2 lane2(
+        .d(lane2$d),
+        .q(lane2$q),
+        .clock(lane2$clock)
+    );
+    qp_table_scale_miss_read_1_rdv1 rdv1(
+        .d(rdv1$d),
+        .q(rdv1$q),
+        .clock(rdv1$clock)
+    );
+    qp_table_scale_miss_read_1_rdv2 rdv2(
+        .d(rdv2$d),
+        .q(rdv2$q),
+        .clock(rdv2$clock)
+    );
+    qp_table_scale_miss_read_1_fl_copy fl_copy(
+        .d(fl_copy$d),
+        .q(fl_copy$q),
+        .clock(fl_copy$clock)
+    );
+    qp_table_scale_miss_read_1_er_copy er_copy(
+        .d(er_copy$d),
+        .q(er_copy$q),
+        .clock(er_copy$clock)
+    );
+    qp_table_scale_miss_read_1_f1_q f1_q(
+        .d(f1_q$d),
+        .q(f1_q$q),
+        .clock(f1_q$clock)
+    );
+    qp_table_scale_miss_read_1_f2_q f2_q(
+        .d(f2_q$d),
+        .q(f2_q$q),
+        .clock(f2_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        lane1$clock = clock;
+        lane2$clock = clock;
+        rdv1$clock = clock;
+        rdv2$clock = clock;
+        fl_copy$clock = clock;
+        er_copy$clock = clock;
+        f1_q$clock = clock;
+        f2_q$clock = clock;
+        lane1$d = lane1$q;
+        lane2$d = lane2$q;
+        rdv1$d = rdv1$q;
+        rdv2$d = rdv2$q;
+        fl_copy$d = fl_copy$q;
+        er_copy$d = er_copy$q;
+        f1_q$d = f1_q$q;
+        f2_q$d = f2_q$q;
+        fill$clock = clock;
+        fill$write_enable = w_valid;
+        fill$write_address = (((w_slot) & 24'hffffff) << beat_shift) | ((w_beat) & 24'hffffff);
+        fill$write_data = w_data;
+        fl_copy$d = fl_vec;
+        er_copy$d = er_vec;
+        if (rst) begin
+            fl_copy$d = 32'h0;
+            er_copy$d = 32'h0;
+        end
+        x_word = (rd_word & word_index_mask) >> wpb_shift;
+        fill$read_address = (((rd_slot) & 24'hffffff) << beat_shift) | ((x_word) & 24'hffffff);
+        lane1$d = rd_word & wpb_mask;
+        lane2$d = lane1$q;
+        x_out = ((fill$read_data >> (((lane2$q) & 16'hffff) << word_shift)) & 32'hffffffff) & word_mask;
+        if (~rdv2$q) begin
+            x_out = 32'h0;
+        end
+        rd_data = x_out;
+        st_filled = 1'b0;
+        st_filled2 = 1'b0;
+        st_error = 1'b0;
+        if (rd_slot == slot_num$0) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$0);
+            st_error = st_error | |(er_copy$q & slot_bit$0);
+        end
+        if (rd_slot2 == slot_num$0) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$0);
+        end
+        if (rd_slot == slot_num$1) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$1);
+            st_error = st_error | |(er_copy$q & slot_bit$1);
+        end
+        if (rd_slot2 == slot_num$1) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$1);
+        end
+        if (rd_slot == slot_num$2) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$2);
+            st_error = st_error | |(er_copy$q & slot_bit$2);
+        end
+        if (rd_slot2 == slot_num$2) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$2);
+        end
+        if (rd_slot == slot_num$3) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$3);
+            st_error = st_error | |(er_copy$q & slot_bit$3);
+        end
+        if (rd_slot2 == slot_num$3) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$3);
+        end
+        if (rd_slot == slot_num$4) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$4);
+            st_error = st_error | |(er_copy$q & slot_bit$4);
+        end
+        if (rd_slot2 == slot_num$4) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$4);
+        end
+        if (rd_slot == slot_num$5) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$5);
+            st_error = st_error | |(er_copy$q & slot_bit$5);
+        end
+        if (rd_slot2 == slot_num$5) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$5);
+        end
+        if (rd_slot == slot_num$6) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$6);
+            st_error = st_error | |(er_copy$q & slot_bit$6);
+        end
+        if (rd_slot2 == slot_num$6) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$6);
+        end
+        if (rd_slot == slot_num$7) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$7);
+            st_error = st_error | |(er_copy$q & slot_bit$7);
+        end
+        if (rd_slot2 == slot_num$7) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$7);
+        end
+        if (rd_slot == slot_num$8) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$8);
+            st_error = st_error | |(er_copy$q & slot_bit$8);
+        end
+        if (rd_slot2 == slot_num$8) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$8);
+        end
+        if (rd_slot == slot_num$9) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$9);
+            st_error = st_error | |(er_copy$q & slot_bit$9);
+        end
+        if (rd_slot2 == slot_num$9) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$9);
+        end
+        if (rd_slot == slot_num$10) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$10);
+            st_error = st_error | |(er_copy$q & slot_bit$10);
+        end
+        if (rd_slot2 == slot_num$10) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$10);
+        end
+        if (rd_slot == slot_num$11) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$11);
+            st_error = st_error | |(er_copy$q & slot_bit$11);
+        end
+        if (rd_slot2 == slot_num$11) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$11);
+        end
+        if (rd_slot == slot_num$12) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$12);
+            st_error = st_error | |(er_copy$q & slot_bit$12);
+        end
+        if (rd_slot2 == slot_num$12) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$12);
+        end
+        if (rd_slot == slot_num$13) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$13);
+            st_error = st_error | |(er_copy$q & slot_bit$13);
+        end
+        if (rd_slot2 == slot_num$13) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$13);
+        end
+        if (rd_slot == slot_num$14) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$14);
+            st_error = st_error | |(er_copy$q & slot_bit$14);
+        end
+        if (rd_slot2 == slot_num$14) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$14);
+        end
+        if (rd_slot == slot_num$15) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$15);
+            st_error = st_error | |(er_copy$q & slot_bit$15);
+        end
+        if (rd_slot2 == slot_num$15) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$15);
+        end
+        if (rd_slot == slot_num$16) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$16);
+            st_error = st_error | |(er_copy$q & slot_bit$16);
+        end
+        if (rd_slot2 == slot_num$16) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$16);
+        end
+        if (rd_slot == slot_num$17) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$17);
+            st_error = st_error | |(er_copy$q & slot_bit$17);
+        end
+        if (rd_slot2 == slot_num$17) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$17);
+        end
+        if (rd_slot == slot_num$18) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$18);
+            st_error = st_error | |(er_copy$q & slot_bit$18);
+        end
+        if (rd_slot2 == slot_num$18) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$18);
+        end
+        if (rd_slot == slot_num$19) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$19);
+            st_error = st_error | |(er_copy$q & slot_bit$19);
+        end
+        if (rd_slot2 == slot_num$19) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$19);
+        end
+        if (rd_slot == slot_num$20) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$20);
+            st_error = st_error | |(er_copy$q & slot_bit$20);
+        end
+        if (rd_slot2 == slot_num$20) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$20);
+        end
+        if (rd_slot == slot_num$21) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$21);
+            st_error = st_error | |(er_copy$q & slot_bit$21);
+        end
+        if (rd_slot2 == slot_num$21) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$21);
+        end
+        if (rd_slot == slot_num$22) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$22);
+            st_error = st_error | |(er_copy$q & slot_bit$22);
+        end
+        if (rd_slot2 == slot_num$22) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$22);
+        end
+        if (rd_slot == slot_num$23) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$23);
+            st_error = st_error | |(er_copy$q & slot_bit$23);
+        end
+        if (rd_slot2 == slot_num$23) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$23);
+        end
+        if (rd_slot == slot_num$24) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$24);
+            st_error = st_error | |(er_copy$q & slot_bit$24);
+        end
+        if (rd_slot2 == slot_num$24) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$24);
+        end
+        if (rd_slot == slot_num$25) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$25);
+            st_error = st_error | |(er_copy$q & slot_bit$25);
+        end
+        if (rd_slot2 == slot_num$25) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$25);
+        end
+        if (rd_slot == slot_num$26) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$26);
+            st_error = st_error | |(er_copy$q & slot_bit$26);
+        end
+        if (rd_slot2 == slot_num$26) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$26);
+        end
+        if (rd_slot == slot_num$27) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$27);
+            st_error = st_error | |(er_copy$q & slot_bit$27);
+        end
+        if (rd_slot2 == slot_num$27) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$27);
+        end
+        if (rd_slot == slot_num$28) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$28);
+            st_error = st_error | |(er_copy$q & slot_bit$28);
+        end
+        if (rd_slot2 == slot_num$28) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$28);
+        end
+        if (rd_slot == slot_num$29) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$29);
+            st_error = st_error | |(er_copy$q & slot_bit$29);
+        end
+        if (rd_slot2 == slot_num$29) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$29);
+        end
+        if (rd_slot == slot_num$30) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$30);
+            st_error = st_error | |(er_copy$q & slot_bit$30);
+        end
+        if (rd_slot2 == slot_num$30) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$30);
+        end
+        if (rd_slot == slot_num$31) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$31);
+            st_error = st_error | |(er_copy$q & slot_bit$31);
+        end
+        if (rd_slot2 == slot_num$31) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$31);
+        end
+        if (rd_slot == slot_num$32) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$32);
+            st_error = st_error | |(er_copy$q & slot_bit$32);
+        end
+        if (rd_slot2 == slot_num$32) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$32);
+        end
+        if (rd_slot == slot_num$33) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$33);
+            st_error = st_error | |(er_copy$q & slot_bit$33);
+        end
+        if (rd_slot2 == slot_num$33) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$33);
+        end
+        if (rd_slot == slot_num$34) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$34);
+            st_error = st_error | |(er_copy$q & slot_bit$34);
+        end
+        if (rd_slot2 == slot_num$34) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$34);
+        end
+        if (rd_slot == slot_num$35) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$35);
+            st_error = st_error | |(er_copy$q & slot_bit$35);
+        end
+        if (rd_slot2 == slot_num$35) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$35);
+        end
+        if (rd_slot == slot_num$36) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$36);
+            st_error = st_error | |(er_copy$q & slot_bit$36);
+        end
+        if (rd_slot2 == slot_num$36) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$36);
+        end
+        if (rd_slot == slot_num$37) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$37);
+            st_error = st_error | |(er_copy$q & slot_bit$37);
+        end
+        if (rd_slot2 == slot_num$37) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$37);
+        end
+        if (rd_slot == slot_num$38) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$38);
+            st_error = st_error | |(er_copy$q & slot_bit$38);
+        end
+        if (rd_slot2 == slot_num$38) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$38);
+        end
+        if (rd_slot == slot_num$39) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$39);
+            st_error = st_error | |(er_copy$q & slot_bit$39);
+        end
+        if (rd_slot2 == slot_num$39) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$39);
+        end
+        if (rd_slot == slot_num$40) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$40);
+            st_error = st_error | |(er_copy$q & slot_bit$40);
+        end
+        if (rd_slot2 == slot_num$40) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$40);
+        end
+        if (rd_slot == slot_num$41) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$41);
+            st_error = st_error | |(er_copy$q & slot_bit$41);
+        end
+        if (rd_slot2 == slot_num$41) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$41);
+        end
+        if (rd_slot == slot_num$42) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$42);
+            st_error = st_error | |(er_copy$q & slot_bit$42);
+        end
+        if (rd_slot2 == slot_num$42) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$42);
+        end
+        if (rd_slot == slot_num$43) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$43);
+            st_error = st_error | |(er_copy$q & slot_bit$43);
+        end
+        if (rd_slot2 == slot_num$43) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$43);
+        end
+        if (rd_slot == slot_num$44) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$44);
+            st_error = st_error | |(er_copy$q & slot_bit$44);
+        end
+        if (rd_slot2 == slot_num$44) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$44);
+        end
+        if (rd_slot == slot_num$45) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$45);
+            st_error = st_error | |(er_copy$q & slot_bit$45);
+        end
+        if (rd_slot2 == slot_num$45) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$45);
+        end
+        if (rd_slot == slot_num$46) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$46);
+            st_error = st_error | |(er_copy$q & slot_bit$46);
+        end
+        if (rd_slot2 == slot_num$46) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$46);
+        end
+        if (rd_slot == slot_num$47) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$47);
+            st_error = st_error | |(er_copy$q & slot_bit$47);
+        end
+        if (rd_slot2 == slot_num$47) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$47);
+        end
+        if (rd_slot == slot_num$48) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$48);
+            st_error = st_error | |(er_copy$q & slot_bit$48);
+        end
+        if (rd_slot2 == slot_num$48) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$48);
+        end
+        if (rd_slot == slot_num$49) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$49);
+            st_error = st_error | |(er_copy$q & slot_bit$49);
+        end
+        if (rd_slot2 == slot_num$49) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$49);
+        end
+        if (rd_slot == slot_num$50) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$50);
+            st_error = st_error | |(er_copy$q & slot_bit$50);
+        end
+        if (rd_slot2 == slot_num$50) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$50);
+        end
+        if (rd_slot == slot_num$51) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$51);
+            st_error = st_error | |(er_copy$q & slot_bit$51);
+        end
+        if (rd_slot2 == slot_num$51) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$51);
+        end
+        if (rd_slot == slot_num$52) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$52);
+            st_error = st_error | |(er_copy$q & slot_bit$52);
+        end
+        if (rd_slot2 == slot_num$52) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$52);
+        end
+        if (rd_slot == slot_num$53) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$53);
+            st_error = st_error | |(er_copy$q & slot_bit$53);
+        end
+        if (rd_slot2 == slot_num$53) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$53);
+        end
+        if (rd_slot == slot_num$54) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$54);
+            st_error = st_error | |(er_copy$q & slot_bit$54);
+        end
+        if (rd_slot2 == slot_num$54) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$54);
+        end
+        if (rd_slot == slot_num$55) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$55);
+            st_error = st_error | |(er_copy$q & slot_bit$55);
+        end
+        if (rd_slot2 == slot_num$55) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$55);
+        end
+        if (rd_slot == slot_num$56) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$56);
+            st_error = st_error | |(er_copy$q & slot_bit$56);
+        end
+        if (rd_slot2 == slot_num$56) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$56);
+        end
+        if (rd_slot == slot_num$57) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$57);
+            st_error = st_error | |(er_copy$q & slot_bit$57);
+        end
+        if (rd_slot2 == slot_num$57) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$57);
+        end
+        if (rd_slot == slot_num$58) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$58);
+            st_error = st_error | |(er_copy$q & slot_bit$58);
+        end
+        if (rd_slot2 == slot_num$58) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$58);
+        end
+        if (rd_slot == slot_num$59) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$59);
+            st_error = st_error | |(er_copy$q & slot_bit$59);
+        end
+        if (rd_slot2 == slot_num$59) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$59);
+        end
+        if (rd_slot == slot_num$60) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$60);
+            st_error = st_error | |(er_copy$q & slot_bit$60);
+        end
+        if (rd_slot2 == slot_num$60) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$60);
+        end
+        if (rd_slot == slot_num$61) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$61);
+            st_error = st_error | |(er_copy$q & slot_bit$61);
+        end
+        if (rd_slot2 == slot_num$61) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$61);
+        end
+        if (rd_slot == slot_num$62) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$62);
+            st_error = st_error | |(er_copy$q & slot_bit$62);
+        end
+        if (rd_slot2 == slot_num$62) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$62);
+        end
+        if (rd_slot == slot_num$63) begin
+            st_filled = st_filled | |(fl_copy$q & slot_bit$63);
+            st_error = st_error | |(er_copy$q & slot_bit$63);
+        end
+        if (rd_slot2 == slot_num$63) begin
+            st_filled2 = st_filled2 | |(fl_copy$q & slot_bit$63);
+        end
+        f1_q$d = st_filled & ~rst;
+        f2_q$d = st_filled2 & ~rst;
+        rd_filled = f1_q$q;
+        rd_filled2 = f2_q$q;
+        rdv1$d = st_filled;
+        rdv2$d = rdv1$q;
+        rd_error = st_error;
+    end
+    
+endmodule // qp_table_scale_miss_read_1
+
+
+module qp_table_scale_miss_read_1_er_copy(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_er_copy
+
+
+module qp_table_scale_miss_read_1_f1_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_f1_q
+
+
+module qp_table_scale_miss_read_1_f2_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_f2_q
+
+
+module qp_table_scale_miss_read_1_fill(clock,read_address,read_data,write_enable,write_address,write_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [23:0] read_address;
+    output reg  [511:0] read_data;
+    input wire  write_enable;
+    input wire  [23:0] write_address;
+    input wire  [511:0] write_data;
+    
+    // Update code (custom)
+    reg [63:0] mem [0:127];
+    reg [63:0] read_word;
+    `ifndef SYNTHESIS
+    initial read_word = 64'd0;
+    `endif
+    reg [63:0] read_q;
+    `ifndef SYNTHESIS
+    initial read_q = 64'd0;
+    `endif
+    wire _unused_ok = &{1'b0, read_address[23:7], write_address[23:7], write_data[511:64]};
+    
+    always @(posedge clock) begin
+       read_word <= mem[read_address[6:0]];
+       read_q <= read_word;
+       if (write_enable) begin
+          mem[write_address[6:0]] <= write_data[63:0];
+       end
+    end
+    
+    always @(*) read_data = {448'd0, read_q};
+    `ifndef SYNTHESIS
+    always @(posedge clock) begin
+       if (write_enable && write_address >= 24'd128) begin
+          $display("ERROR: %m: write to word %0d of a RAM of 128 words", write_address);
+          $fatal(1);
+       end
+    end
+    `endif
+endmodule // qp_table_scale_miss_read_1_fill
+
+
+module qp_table_scale_miss_read_1_fl_copy(d,q,clock);
+    
+    // Module arguments
+    input wire  [255:0] d;
+    output reg  [255:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 256'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_fl_copy
+
+
+module qp_table_scale_miss_read_1_lane1(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_lane1
+
+
+module qp_table_scale_miss_read_1_lane2(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_lane2
+
+
+module qp_table_scale_miss_read_1_rdv1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_rdv1
+
+
+module qp_table_scale_miss_read_1_rdv2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_miss_read_1_rdv2
 
 
 module qp_table_scale_miss_ret(clock,rst,in_valid,data_in,out_valid,out_ready,data_out,count);
@@ -34399,48 +34988,6 @@ module qp_table_scale_miss_ret(clock,rst,in_valid,data_in,out_valid,out_ready,da
     end
     `endif
 endmodule // qp_table_scale_miss_ret
-
-
-module qp_table_scale_miss_ring(clock,read_address,read_data,write_enable,write_address,write_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [23:0] read_address;
-    output reg  [511:0] read_data;
-    input wire  write_enable;
-    input wire  [23:0] write_address;
-    input wire  [511:0] write_data;
-    
-    // Update code (custom)
-    reg [63:0] mem [0:3];
-    reg [63:0] read_word;
-    `ifndef SYNTHESIS
-    initial read_word = 64'd0;
-    `endif
-    reg [63:0] read_q;
-    `ifndef SYNTHESIS
-    initial read_q = 64'd0;
-    `endif
-    wire _unused_ok = &{1'b0, read_address[23:2], write_address[23:2], write_data[511:64]};
-    
-    always @(posedge clock) begin
-       read_word <= mem[read_address[1:0]];
-       read_q <= read_word;
-       if (write_enable) begin
-          mem[write_address[1:0]] <= write_data[63:0];
-       end
-    end
-    
-    always @(*) read_data = {448'd0, read_q};
-    `ifndef SYNTHESIS
-    always @(posedge clock) begin
-       if (write_enable && write_address >= 24'd4) begin
-          $display("ERROR: %m: write to word %0d of a RAM of 4 words", write_address);
-          $fatal(1);
-       end
-    end
-    `endif
-endmodule // qp_table_scale_miss_ring
 
 
 module qp_table_scale_miss_rr(d,q,clock);
@@ -50382,25 +50929,6 @@ module qp_table_scale_miss_took(d,q,clock);
     end
           
 endmodule // qp_table_scale_miss_took
-
-
-module qp_table_scale_miss_w_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [8:0] d;
-    output reg  [8:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 9'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_miss_w_ptr
 
 
 module qp_table_scale_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready,req_qpn,req_tag,rsp_valid,rsp_ready,rsp_qpn,rsp_tag,rsp_status,rsp_addr,ram_we,ram_waddr,ram_wdata,req_fire,rsp_fire,in_flight,counts,live_raddr$0,live_rdata$0,live_steal$0,tag_we$0,tag_line$0,tag_valid$0,tag_block$0,data_we$0,data_row$0,data$0,mreq_valid$0,mreq_ready$0,mreq_block$0,ans_valid$0,ans_ready$0,ans_slot$0,rd_slot$0,rd_word$0,rd_data$0,rd_slot2$0,rd_filled$0,rd_filled2$0,rd_error$0,rel_valid$0,rel_slot$0,filtered$0,hit$0,miss$0);

@@ -379,7 +379,7 @@ fn state_mem_on_chip(
         (
             "miss unit fills to broadcast".into(),
             sq,
-            mu::DONE_BITS as u64,
+            crate::hw::miss_broadcast::DONE_BITS as u64,
         ),
         ("written (one bit per block)".into(), blocks, 1),
         (

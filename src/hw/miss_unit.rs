@@ -126,7 +126,7 @@
 //! number is compared with the arbiter's request and with `busy_block` every cycle (two
 //! block comparators per slot), the slot id with the releases', the read ports' and the
 //! fill's (slot decoders). Fill
-//! buffer: `max_misses x block bits`, one copy per port ([`Ram`], output register). Ring:
+//! buffer: `max_misses x block bits`, one copy per port ([`MissReadPort`], a [`Ram`](super::ram::Ram) with its output register). Ring:
 //! 2 blocks. Queues: answers ([`ANSWER_DEPTH`] per port), reads, reads in flight and fills
 //! to broadcast (`max_misses` each, rounded up to a power of two,
 //! [`MemFifo::head_registered`]: their heads come from registers, not from a block RAM's read
@@ -143,7 +143,8 @@
 //! buffers and the slot queues grow with the slots in RAM.
 
 use super::mem_fifo::{MemFifo, FIFO_COUNT_BITS};
-use super::ram::{Ram, RAM_ADDR_BITS};
+use super::miss_broadcast::MissBroadcast;
+use super::miss_read_port::MissReadPort;
 use super::{EngineParams, ADDR_BITS, MAX_PORTS};
 use anyhow::{bail, Result};
 use rust_hdl::prelude::*;
@@ -175,19 +176,15 @@ const _: () = assert!(ANSWER_DEPTH.is_power_of_two());
 /// Slots per group of the free-slot search (a prefix within the group, then over groups).
 const FREE_GROUP: usize = 8;
 /// Most slots.
-const MAX_SLOTS: usize = 256;
+pub const MAX_SLOTS: usize = 256;
 /// Most groups of the free-slot search.
 const MAX_GROUPS: usize = MAX_SLOTS / FREE_GROUP;
-/// Ring pointers (2 blocks of at most 128 beats).
-const PTR_BITS: usize = 9;
 /// `araddr` bits within a beat of the widest bus (64 bytes).
 const OFFSET_BITS: usize = 6;
 /// Read queue word: block, slot.
 pub const ARQ_BITS: usize = BLOCK_NUM_BITS + SLOT_BITS;
 /// In-flight queue word: offset in the beat, block, slot.
 pub const RET_BITS: usize = OFFSET_BITS + BLOCK_NUM_BITS + SLOT_BITS;
-/// Broadcast queue word: good, block, slot.
-pub const DONE_BITS: usize = 1 + BLOCK_NUM_BITS + SLOT_BITS;
 
 /// The parameters of SPEC §9 that the configuration does not have yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -327,10 +324,10 @@ pub struct MissUnit {
     arq: MemFifo<Bits<ARQ_BITS>>,
     /// Reads issued, in AR order: offset of the block in its beat, block, slot.
     ret: MemFifo<Bits<RET_BITS>>,
-    /// Fills landed, in order, to broadcast or skip: good, block, slot.
-    done: MemFifo<Bits<DONE_BITS>>,
-    fill: Vec<Ram<Bits<MEM_DATA_BITS>>>,
-    ring: Ram<Bits<MEM_DATA_BITS>>,
+    /// Each port's read port of the fill buffer (its own copy of the buffer and the flags).
+    read: Vec<MissReadPort>,
+    /// The ring of the last beats read, and the broadcast of each good fill.
+    bcast: MissBroadcast,
     // Arbiter and request register.
     rr: DFF<Bits<3>>,
     cur_valid: DFF<Bit>,
@@ -402,37 +399,6 @@ pub struct MissUnit {
     // R.
     r_beat: DFF<Bits<BEAT_BITS>>,
     r_err: DFF<Bit>,
-    w_ptr: DFF<Bits<PTR_BITS>>,
-    // Broadcast.
-    d_beat: DFF<Bits<BEAT_BITS>>,
-    d_ptr: DFF<Bits<PTR_BITS>>,
-    p1_valid: DFF<Bit>,
-    p1_last: DFF<Bit>,
-    p1_slot: DFF<Bits<SLOT_BITS>>,
-    p1_block: DFF<Bits<BLOCK_NUM_BITS>>,
-    p1_beat: DFF<Bits<BEAT_BITS>>,
-    p2_valid: DFF<Bit>,
-    p2_last: DFF<Bit>,
-    p2_slot: DFF<Bits<SLOT_BITS>>,
-    p2_block: DFF<Bits<BLOCK_NUM_BITS>>,
-    p2_beat: DFF<Bits<BEAT_BITS>>,
-    // The word index within its beat, delayed as the fill buffer's read.
-    lane1: Vec<DFF<Bits<WORD_INDEX_BITS>>>,
-    lane2: Vec<DFF<Bits<WORD_INDEX_BITS>>>,
-    /// The slot was filled when its read was taken, delayed as the read (else `rd_data` is 0).
-    rdv1: Vec<DFF<Bit>>,
-    rdv2: Vec<DFF<Bit>>,
-    /// Each port's copy of every slot's filled flag, and of filled and failed, one edge
-    /// late: the read port's `rd_filled` / `rd_error` select from flip-flops that the placer
-    /// can keep next to the port, not from the slots' (a 64:1 multiplexer from flags spread
-    /// with the slots' logic was 8 ns of `configs/scale.toml`'s longest path on ECP5).
-    fl_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
-    er_copy: Vec<DFF<Bits<MAX_SLOTS>>>,
-    /// The filled flags of `rd_slot` and `rd_slot2` (each port's copy), registered: the
-    /// outputs `rd_filled` and `rd_filled2`.
-    f1_q: Vec<DFF<Bit>>,
-    f2_q: Vec<DFF<Bit>>,
-    st_filled2: Signal<Local, Bit>,
     // Locals.
     fl_vec: Signal<Local, Bits<MAX_SLOTS>>,
     er_vec: Signal<Local, Bits<MAX_SLOTS>>,
@@ -513,18 +479,6 @@ pub struct MissUnit {
     ret_block: Signal<Local, Bits<BLOCK_NUM_BITS>>,
     lane_data: Signal<Local, Bits<MEM_DATA_BITS>>,
     fill_done: Signal<Local, Bit>,
-    d_good: Signal<Local, Bit>,
-    d_last: Signal<Local, Bit>,
-    issue: Signal<Local, Bit>,
-    skip: Signal<Local, Bit>,
-    st_filled: Signal<Local, Bit>,
-    x_slot: Signal<Local, Bits<SLOT_BITS>>,
-    x_word: Signal<Local, Bits<WORD_INDEX_BITS>>,
-    x_lane: Signal<Local, Bits<WORD_INDEX_BITS>>,
-    x_data: Signal<Local, Bits<MEM_DATA_BITS>>,
-    x_out: Signal<Local, Bits<WORD_BITS_MAX>>,
-    cw_out: Signal<Local, Bits<MEM_DATA_BITS>>,
-    st_error: Signal<Local, Bit>,
     /// The queues' fill levels that nothing needs (the name tells the lint so).
     unused_counts: Signal<Local, Bit>,
     // Constants.
@@ -560,17 +514,8 @@ pub struct MissUnit {
     m_bit: Vec<Constant<Bits<16>>>,
     base_mask: Constant<Bits<ADDR_BITS>>,
     block_shift: Constant<Bits<8>>,
-    beat_shift: Constant<Bits<8>>,
-    beats: Constant<Bits<PTR_BITS>>,
     beats_m1: Constant<Bits<BEAT_BITS>>,
-    ring_mask: Constant<Bits<PTR_BITS>>,
     lane_mask: Constant<Bits<OFFSET_BITS>>,
-    word_index_mask: Constant<Bits<WORD_INDEX_BITS>>,
-    wpb_shift: Constant<Bits<8>>,
-    wpb_mask: Constant<Bits<WORD_INDEX_BITS>>,
-    word_shift: Constant<Bits<8>>,
-    word_mask: Constant<Bits<WORD_BITS_MAX>>,
-    line_mask: Constant<Bits<BLOCK_NUM_BITS>>,
     block_mask: Constant<Bits<BLOCK_NUM_BITS>>,
     c_arlen: Constant<Bits<8>>,
     c_arsize: Constant<Bits<3>>,
@@ -606,8 +551,6 @@ impl MissUnit {
         let n = p.ports;
         let slots = m.max_misses as usize;
         let beats = m.beats() as usize;
-        let beat_shift = beats.trailing_zeros() as usize;
-        let stored = m.stored_bits() as usize;
         let block_bytes = m.block_bytes();
         let bus_bytes = u64::from(m.mem_data_bits / 8);
         let lane_mask = if block_bytes < bus_bytes {
@@ -615,10 +558,6 @@ impl MissUnit {
         } else {
             0
         };
-        let wpb = stored / m.word_bits as usize;
-        // (The address bits the depth needs: one slot of several beats needs only the beat.)
-        let fill_bits = (slots.next_power_of_two().trailing_zeros() as usize + beat_shift).max(1);
-        let fill_ram = || Ram::with_layout(slots * beats, fill_bits, stored, p.fpga);
         Ok(block_new!(
             [
                 clock, rst, state_base, taken_merged, taken_new, taken_slot, cw_valid, cw_line,
@@ -626,15 +565,13 @@ impl MissUnit {
                 arvalid, arready, araddr, arlen, arsize, arburst, rvalid, rready, rdata, rresp,
                 rlast, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
                 i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
-                eq_ti, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid,
-                p1_last, p1_slot, p1_block, p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat,
+                eq_ti, r_beat, r_err,
                 found, sel, sel_block, h_block, hit_slot, free_slot, busy_any, busy_vec,
                 e_hit, move_t, c_cs, c_ci, c_ts, c_ti, c_ct, fwd, move_e, pin_d, seal_d, free2_vec,
                 g2_vec, blocked, room, a_push, a_pop, go, slot_out, take, free_vec, g_vec, inc_d,
                 pend_d, ref_t, rz_d, eqv, sh, ref_z, merge, take_new, ref_d, inc, dec, rel_d,
                 a_block, a_addr, ar_load, r_pop, r_last, r_fail, r_ok, ret_slot, ret_block,
-                lane_data, fill_done, d_good, d_last, issue, skip, st_filled, st_filled2, x_slot,
-                x_word, x_lane, x_data, x_out, cw_out, st_error, fl_vec, er_vec, unused_counts,
+                lane_data, fill_done, fl_vec, er_vec, unused_counts,
             ]
             req_valid: vec_of(n),
             req_ready: vec_of(n),
@@ -650,26 +587,17 @@ impl MissUnit {
             rd_filled: vec_of(n),
             rd_slot2: vec_of(n),
             rd_filled2: vec_of(n),
-            f1_q: vec_of(n),
-            f2_q: vec_of(n),
             rd_error: vec_of(n),
             answers: (0..n).map(|_| MemFifo::new(ANSWER_DEPTH)).collect(),
             arq: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
             ret: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
-            done: MemFifo::lut_ram(m.slot_queue_depth()).head_registered(),
-            fill: (0..n).map(|_| fill_ram()).collect(),
-            ring: Ram::with_layout(2 * beats, beat_shift + 1, stored, p.fpga),
+            read: (0..n).map(|_| MissReadPort::new(p, m)).collect(),
+            bcast: MissBroadcast::new(p, m),
             s_block: vec_of(slots),
             s_ref: vec_of(slots),
             s_filled: vec_of(slots),
             s_error: vec_of(slots),
             s_pending: vec_of(slots),
-            lane1: vec_of(n),
-            lane2: vec_of(n),
-            fl_copy: vec_of(n),
-            er_copy: vec_of(n),
-            rdv1: vec_of(n),
-            rdv2: vec_of(n),
             ans_room: vec_of(n),
             busy_g: vec_of(slots.div_ceil(16)),
             busy_mask: masks(slots.div_ceil(16), |g| g * 16..(g * 16 + 16).min(slots)),
@@ -710,17 +638,8 @@ impl MissUnit {
             seal_at: Constant::new(SEAL_AT.into()),
             base_mask: Constant::new((!(block_bytes - 1)).into()),
             block_shift: Constant::new(u64::from(block_bytes.trailing_zeros()).into()),
-            beat_shift: Constant::new((beat_shift as u64).into()),
-            beats: Constant::new((beats as u64).into()),
             beats_m1: Constant::new((beats as u64 - 1).into()),
-            ring_mask: Constant::new((2 * beats as u64 - 1).into()),
             lane_mask: Constant::new(lane_mask.into()),
-            word_index_mask: Constant::new(((1u64 << m.block_bits) - 1).into()),
-            wpb_shift: Constant::new(u64::from(wpb.trailing_zeros()).into()),
-            wpb_mask: Constant::new((wpb as u64 - 1).into()),
-            word_shift: Constant::new(u64::from(m.word_bits.trailing_zeros()).into()),
-            word_mask: Constant::new(((1u64 << m.word_bits) - 1).into()),
-            line_mask: Constant::new(u64::from(m.cache_lines - 1).into()),
             block_mask: Constant::new(((1u64 << (24 - m.block_bits)) - 1).into()),
             c_arlen: Constant::new((beats as u64 - 1).into()),
             c_arsize: Constant::new(u64::from(m.arsize()).into()),
@@ -736,8 +655,7 @@ impl Logic for MissUnit {
         dff_setup!(
             self, clock, rr, cur_valid, cur_block, cur_port, cur_exempt, busy_q, bq_block, i_valid,
             i_block, i_port, i_exempt, t_valid, t_block, t_port, t_hit, nf_valid, took, same_q,
-            eq_ti, r_beat, r_err, w_ptr, d_beat, d_ptr, p1_valid, p1_last, p1_slot, p1_block,
-            p1_beat, p2_valid, p2_last, p2_slot, p2_block, p2_beat
+            eq_ti, r_beat, r_err
         );
         for s in 0..self._slots {
             self.s_block[s].clock.next = self.clock.val();
@@ -760,24 +678,16 @@ impl Logic for MissUnit {
         for p in 0..self._ports {
             self.answers[p].clock.next = self.clock.val();
             self.answers[p].rst.next = self.rst.val();
-            self.fill[p].clock.next = self.clock.val();
-            self.lane1[p].clock.next = self.clock.val();
-            self.lane2[p].clock.next = self.clock.val();
-            self.rdv1[p].clock.next = self.clock.val();
-            self.rdv2[p].clock.next = self.clock.val();
-            self.fl_copy[p].clock.next = self.clock.val();
-            self.f1_q[p].clock.next = self.clock.val();
-            self.f2_q[p].clock.next = self.clock.val();
+            self.read[p].clock.next = self.clock.val();
+            self.read[p].rst.next = self.rst.val();
             self.ans_room[p].clock.next = self.clock.val();
-            self.er_copy[p].clock.next = self.clock.val();
         }
         self.arq.clock.next = self.clock.val();
         self.arq.rst.next = self.rst.val();
         self.ret.clock.next = self.clock.val();
         self.ret.rst.next = self.rst.val();
-        self.done.clock.next = self.clock.val();
-        self.done.rst.next = self.rst.val();
-        self.ring.clock.next = self.clock.val();
+        self.bcast.clock.next = self.clock.val();
+        self.bcast.rst.next = self.rst.val();
 
         // ---- Arbiter: the first port with a request from `rr` on, else from port 0.
         self.found.next = false;
@@ -1046,18 +956,12 @@ impl Logic for MissUnit {
         self.rready.next = true;
         self.ret.out_ready.next = self.fill_done.val();
         for p in 0..self._ports {
-            self.fill[p].write_enable.next = self.r_pop.val();
-            self.fill[p].write_address.next =
-                (bit_cast::<RAM_ADDR_BITS, SLOT_BITS>(self.ret_slot.val())
-                    << self.beat_shift.val())
-                    | bit_cast::<RAM_ADDR_BITS, BEAT_BITS>(self.r_beat.q.val());
-            self.fill[p].write_data.next = self.lane_data.val();
+            self.read[p].w_valid.next = self.r_pop.val();
+            self.read[p].w_slot.next = self.ret_slot.val();
+            self.read[p].w_beat.next = self.r_beat.q.val();
+            self.read[p].w_data.next = self.lane_data.val();
         }
-        self.ring.write_enable.next = self.r_pop.val();
-        self.ring.write_address.next = bit_cast::<RAM_ADDR_BITS, PTR_BITS>(self.w_ptr.q.val());
-        self.ring.write_data.next = self.lane_data.val();
         if self.r_pop.val() {
-            self.w_ptr.d.next = (self.w_ptr.q.val() + 1) & self.ring_mask.val();
             self.r_beat.d.next = self.r_beat.q.val() + 1;
             self.r_err.d.next = self.r_fail.val();
             if self.r_last.val() {
@@ -1065,12 +969,14 @@ impl Logic for MissUnit {
                 self.r_err.d.next = false;
             }
         }
-        self.done.in_valid.next = self.fill_done.val();
-        // (`!r_fail` in a local first: inside the cast Verilog would widen before the NOT.)
+        // The beats into the broadcast's ring, each fill into its queue.
         self.r_ok.next = !self.r_fail.val();
-        self.done.data_in.next = (bit_cast::<DONE_BITS, 1>(self.r_ok.val().into()) << 29)
-            | (bit_cast::<DONE_BITS, BLOCK_NUM_BITS>(self.ret_block.val()) << 8)
-            | bit_cast::<DONE_BITS, SLOT_BITS>(self.ret_slot.val());
+        self.bcast.beat_valid.next = self.r_pop.val();
+        self.bcast.beat_data.next = self.lane_data.val();
+        self.bcast.fill_valid.next = self.fill_done.val();
+        self.bcast.fill_good.next = self.r_ok.val();
+        self.bcast.fill_block.next = self.ret_block.val();
+        self.bcast.fill_slot.next = self.ret_slot.val();
 
         // ---- Read queue: its head is the read offered on AR.
         self.arq.in_valid.next = self.take_new.val();
@@ -1091,46 +997,13 @@ impl Logic for MissUnit {
         self.arsize.next = self.c_arsize.val();
         self.arburst.next = 1.into();
 
-        // ---- Broadcast: a good fill's beats from the ring, one a cycle; a failed fill's
-        // beats skipped at once.
-        self.d_good.next = self.done.data_out.val().get_bit(29);
-        self.d_last.next = self.d_beat.q.val() == self.beats_m1.val();
-        self.issue.next = self.done.out_valid.val() & self.d_good.val();
-        self.skip.next = self.done.out_valid.val() & !self.d_good.val();
-        self.done.out_ready.next = (self.issue.val() & self.d_last.val()) | self.skip.val();
-        self.ring.read_address.next = bit_cast::<RAM_ADDR_BITS, PTR_BITS>(self.d_ptr.q.val());
-        self.p1_valid.d.next = self.issue.val();
-        self.p1_last.d.next = self.d_last.val();
-        self.p1_slot.d.next = self.done.data_out.val().get_bits::<SLOT_BITS>(0);
-        self.p1_block.d.next = self.done.data_out.val().get_bits::<BLOCK_NUM_BITS>(8);
-        self.p1_beat.d.next = self.d_beat.q.val();
-        if self.issue.val() {
-            self.d_ptr.d.next = (self.d_ptr.q.val() + 1) & self.ring_mask.val();
-            self.d_beat.d.next = self.d_beat.q.val() + 1;
-            if self.d_last.val() {
-                self.d_beat.d.next = 0.into();
-            }
-        }
-        if self.skip.val() {
-            self.d_ptr.d.next = (self.d_ptr.q.val() + self.beats.val()) & self.ring_mask.val();
-        }
-        self.p2_valid.d.next = self.p1_valid.q.val();
-        self.p2_last.d.next = self.p1_last.q.val();
-        self.p2_slot.d.next = self.p1_slot.q.val();
-        self.p2_block.d.next = self.p1_block.q.val();
-        self.p2_beat.d.next = self.p1_beat.q.val();
-        self.cw_valid.next = self.p2_valid.q.val();
-        self.cw_last.next = self.p2_last.q.val();
-        self.cw_block.next = self.p2_block.q.val();
-        self.cw_line.next = self.p2_block.q.val() & self.line_mask.val();
-        self.cw_beat.next = self.p2_beat.q.val();
-        // 0 between beats: the ring's words are not initialised (an X in an event-driven
-        // simulator until written).
-        self.cw_out.next = self.ring.read_data.val();
-        if !self.p2_valid.q.val() {
-            self.cw_out.next = 0.into();
-        }
-        self.cw_data.next = self.cw_out.val();
+        // ---- Broadcast (`MissBroadcast`).
+        self.cw_valid.next = self.bcast.cw_valid.val();
+        self.cw_line.next = self.bcast.cw_line.val();
+        self.cw_block.next = self.bcast.cw_block.val();
+        self.cw_beat.next = self.bcast.cw_beat.val();
+        self.cw_last.next = self.bcast.cw_last.val();
+        self.cw_data.next = self.bcast.cw_data.val();
 
         // ---- Slot updates.
         for s in 0..self._slots {
@@ -1211,9 +1084,7 @@ impl Logic for MissUnit {
                     self.pend_d.next = false;
                 }
             }
-            if self.p2_valid.q.val()
-                & self.p2_last.q.val()
-                & (self.p2_slot.q.val() == self.slot_num[s].val())
+            if self.bcast.sent_valid.val() & (self.bcast.sent_slot.val() == self.slot_num[s].val())
             {
                 self.pend_d.next = false;
             }
@@ -1274,57 +1145,18 @@ impl Logic for MissUnit {
             }
         }
         for p in 0..self._ports {
-            self.fl_copy[p].d.next = self.fl_vec.val();
-            self.er_copy[p].d.next = self.er_vec.val();
-            if self.rst.val() {
-                self.fl_copy[p].d.next = 0.into();
-                self.er_copy[p].d.next = 0.into();
-            }
-            self.x_slot.next = self.rd_slot[p].val();
-            self.x_word.next =
-                (self.rd_word[p].val() & self.word_index_mask.val()) >> self.wpb_shift.val();
-            self.x_lane.next = self.lane2[p].q.val();
-            self.x_data.next = self.fill[p].read_data.val();
-            self.fill[p].read_address.next =
-                (bit_cast::<RAM_ADDR_BITS, SLOT_BITS>(self.x_slot.val()) << self.beat_shift.val())
-                    | bit_cast::<RAM_ADDR_BITS, WORD_INDEX_BITS>(self.x_word.val());
-            self.lane1[p].d.next = self.rd_word[p].val() & self.wpb_mask.val();
-            self.lane2[p].d.next = self.lane1[p].q.val();
-            self.x_out.next = bit_cast::<WORD_BITS_MAX, MEM_DATA_BITS>(
-                self.x_data.val()
-                    >> (bit_cast::<16, WORD_INDEX_BITS>(self.x_lane.val())
-                        << self.word_shift.val()),
-            ) & self.word_mask.val();
-            if !self.rdv2[p].q.val() {
-                self.x_out.next = 0.into();
-            }
-            self.rd_data[p].next = self.x_out.val();
-            self.st_filled.next = false;
-            self.st_filled2.next = false;
-            self.st_error.next = false;
-            for s in 0..self._slots {
-                if self.rd_slot[p].val() == self.slot_num[s].val() {
-                    self.st_filled.next = self.st_filled.val()
-                        | (self.fl_copy[p].q.val() & self.slot_bit[s].val()).any();
-                    self.st_error.next = self.st_error.val()
-                        | (self.er_copy[p].q.val() & self.slot_bit[s].val()).any();
-                }
-                if self.rd_slot2[p].val() == self.slot_num[s].val() {
-                    self.st_filled2.next = self.st_filled2.val()
-                        | (self.fl_copy[p].q.val() & self.slot_bit[s].val()).any();
-                }
-            }
-            self.f1_q[p].d.next = self.st_filled.val() & !self.rst.val();
-            self.f2_q[p].d.next = self.st_filled2.val() & !self.rst.val();
-            self.rd_filled[p].next = self.f1_q[p].q.val();
-            self.rd_filled2[p].next = self.f2_q[p].q.val();
-            self.rdv1[p].d.next = self.st_filled.val();
-            self.rdv2[p].d.next = self.rdv1[p].q.val();
-            self.rd_error[p].next = self.st_error.val();
+            self.read[p].fl_vec.next = self.fl_vec.val();
+            self.read[p].er_vec.next = self.er_vec.val();
+            self.read[p].rd_slot.next = self.rd_slot[p].val();
+            self.read[p].rd_word.next = self.rd_word[p].val();
+            self.read[p].rd_slot2.next = self.rd_slot2[p].val();
+            self.rd_data[p].next = self.read[p].rd_data.val();
+            self.rd_filled[p].next = self.read[p].rd_filled.val();
+            self.rd_filled2[p].next = self.read[p].rd_filled2.val();
+            self.rd_error[p].next = self.read[p].rd_error.val();
         }
 
-        self.unused_counts.next =
-            self.arq.count.val().any() | self.ret.count.val().any() | self.done.count.val().any();
+        self.unused_counts.next = self.arq.count.val().any() | self.ret.count.val().any();
 
         if self.rst.val() {
             self.rr.d.next = 0.into();
@@ -1336,11 +1168,6 @@ impl Logic for MissUnit {
             self.busy_q.d.next = false;
             self.r_beat.d.next = 0.into();
             self.r_err.d.next = false;
-            self.w_ptr.d.next = 0.into();
-            self.d_beat.d.next = 0.into();
-            self.d_ptr.d.next = 0.into();
-            self.p1_valid.d.next = false;
-            self.p2_valid.d.next = false;
         }
     }
 }

@@ -60,6 +60,8 @@ pub mod lookup_pipe;
 pub mod mem_cmd;
 pub mod mem_fifo;
 pub mod mem_writer;
+pub mod miss_broadcast;
+pub mod miss_read_port;
 pub mod miss_unit;
 pub mod qp_table;
 pub mod quarantine;
