@@ -136,3 +136,21 @@ pub fn lint_and_icarus(path: &std::path::Path, top: &str) {
     );
     assert!(silent(&icarus), "{top}: iverilog\n{}", icarus.report());
 }
+
+/// The parameters of a miss unit (and of its child blocks) for a block test: blocks of
+/// 2^`block_bits` words of `word_bits` bits, `max_misses` slots, a `bus`-bit memory bus, 1024
+/// cache lines.
+pub fn miss_params(
+    block_bits: u32,
+    word_bits: u32,
+    max_misses: u32,
+    bus: u32,
+) -> qptable::hw::miss_unit::MissParams {
+    qptable::hw::miss_unit::MissParams {
+        block_bits,
+        word_bits,
+        max_misses,
+        mem_data_bits: bus,
+        cache_lines: 1024,
+    }
+}

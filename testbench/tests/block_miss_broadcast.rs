@@ -202,13 +202,7 @@ fn broadcast(name: &str, m: MissParams, gap: f64, default_seed: u64) {
 }
 
 fn mp(block_bits: u32, word_bits: u32, bus: u32) -> MissParams {
-    MissParams {
-        block_bits,
-        word_bits,
-        max_misses: 64,
-        mem_data_bits: bus,
-        cache_lines: 1024,
-    }
+    block::miss_params(block_bits, word_bits, 64, bus)
 }
 
 #[test]

@@ -13,6 +13,7 @@ use qptable::hw::miss_read_port::MissReadPort;
 use qptable::hw::miss_unit::MissParams;
 use qptable::hw::EngineParams;
 use qptable_sim::{In, Out, Sim};
+use qptable_testbench::block::miss_params as mp;
 use qptable_testbench::{block, configs};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -171,16 +172,6 @@ fn read_port(name: &str, m: MissParams, default_seed: u64) {
         words_checked > 1000 && zeros_checked > 100,
         "too few reads checked"
     );
-}
-
-fn mp(block_bits: u32, word_bits: u32, max_misses: u32, bus: u32) -> MissParams {
-    MissParams {
-        block_bits,
-        word_bits,
-        max_misses,
-        mem_data_bits: bus,
-        cache_lines: 1024,
-    }
 }
 
 #[test]

@@ -33,6 +33,7 @@ use qptable::hw::miss_unit::{MissParams, MissUnit, ANSWER_DEPTH, REF_BITS, SEAL_
 use qptable::hw::EngineParams;
 use qptable_sim::axi_mem::{AxiMemory, Latency};
 use qptable_sim::{Agent, AxiResp, BuildOptions, Dir, In, Model, Out, Sim};
+use qptable_testbench::block::miss_params as mp;
 use qptable_testbench::xsim::{self, IcarusBench, Recording, Signal, Stats};
 use qptable_testbench::{block, comb_ports, configs};
 use rand::{Rng, SeedableRng};
@@ -1069,16 +1070,6 @@ fn miss_unit(name: &str, run: Run, default_seed: u64) {
             rate >= 0.95,
             "{what}: {rate:.3} new misses per cycle at full speed"
         );
-    }
-}
-
-fn mp(block_bits: u32, word_bits: u32, max_misses: u32, bus: u32) -> MissParams {
-    MissParams {
-        block_bits,
-        word_bits,
-        max_misses,
-        mem_data_bits: bus,
-        cache_lines: 1024,
     }
 }
 
