@@ -3,7 +3,7 @@
 //   leaf_bits = 10, directory = "on_chip", max_outstanding = 32, ports = ["tx", "rx"],
 //   tag_bits = 8, addr_bits = 64, first_index = 2, reuse = "cyclic", quarantine_cycles = 0,
 //   quarantine_depth = 64, top = "qp_table_scale", state = "in_memory", block_bits = 6,
-//   cache_lines = 1024, max_misses = 64, mem_data_bits = 64, fpga = "generic".
+//   cache_lines = 1024, max_misses = 128, mem_data_bits = 64, fpga = "generic".
 // Generated: do not edit. Regenerate with `qptable gen --config <file> -o <dir>`, where
 // <file> holds the configuration above (TOML: one `name = value` per line).
 

@@ -313,8 +313,8 @@ fn free_map_and_quarantine_rows(cfg: &Config, members: u32, name: &str) -> Vec<(
 /// [`on_chip_memory`] with the state in memory (SPEC §9, `docs/state_in_memory.md`): the
 /// `live` filter, one true dual-port copy per two lookup ports (`LiveFilter`); per lookup
 /// port its cache tags and data, wait queue, miss request and slot queues (`StateCache`) and
-/// its copy of the miss unit's fill buffer; shared, the miss
-/// unit's queues and broadcast ring, and the command engine's `written` bits, block buffer
+/// its copy of the miss unit's fill buffer and its answer numbers; shared, the miss
+/// unit's block tags, queues and broadcast ring, and the command engine's `written` bits, block buffer
 /// (two slots), block free map and quarantine queue. The directory on chip (two_level) as with the state on chip.
 fn state_mem_on_chip(
     cfg: &Config,
@@ -368,6 +368,23 @@ fn state_mem_on_chip(
             format!("fill buffers ({n} copies: {slots} slots x {beats} rows)"),
             n * slots * beats,
             stored,
+        ),
+        (
+            format!(
+                "miss unit block tags (2 copies: {} ways x {} sets)",
+                m.ways(),
+                m.sets()
+            ),
+            2 * (m.ways() * m.sets()) as u64,
+            u64::from(24 - m.block_bits),
+        ),
+        (
+            format!(
+                "miss unit answer numbers ({} x {slots} slots)",
+                count(n, "port")
+            ),
+            n * slots,
+            mu::SEQ_BITS as u64,
         ),
         (
             "miss unit broadcast ring (2 blocks)".into(),

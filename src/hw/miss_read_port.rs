@@ -9,7 +9,7 @@
 //! | port | dir | meaning |
 //! |---|---|---|
 //! | `w_valid`, `w_slot`, `w_beat`, `w_data` | in | an R beat (its lane for a narrow block): beat `w_beat` of slot `w_slot`'s block, written at this edge |
-//! | `fl_vec`, `er_vec` | in | bit `s`: slot `s`'s fill has landed; has landed and failed (copied at every edge) |
+//! | `fl_vec`, `er_vec` | in | bit [`MissParams::vector_bit`]`(s)`: slot `s`'s fill has landed; has landed and failed (copied at every edge) |
 //! | `rd_slot`, `rd_word` | in | a slot and a word index in its block |
 //! | `rd_error` | out | combinational in `rd_slot`, from the copy: the slot's fill failed |
 //! | `rd_slot2` | in | a second slot |
@@ -60,16 +60,20 @@ pub struct MissReadPort {
     st_filled: Signal<Local, Bit>,
     st_filled2: Signal<Local, Bit>,
     st_error: Signal<Local, Bit>,
-    slot_num: Vec<Constant<Bits<SLOT_BITS>>>,
-    /// Per slot: its bit of the flag vectors.
-    slot_bit: Vec<Constant<Bits<MAX_SLOTS>>>,
+    /// Bit 0 of a flag vector.
+    bit0: Constant<Bits<MAX_SLOTS>>,
+    /// The vector bits of `rd_slot` and `rd_slot2`.
+    rd_bit: Signal<Local, Bits<SLOT_BITS>>,
+    rd_bit2: Signal<Local, Bits<SLOT_BITS>>,
+    /// A slot's set (`slot & set_mask`) and way (`slot >> way_shift`).
+    set_mask: Constant<Bits<SLOT_BITS>>,
+    way_shift: Constant<Bits<SLOT_BITS>>,
     beat_shift: Constant<Bits<8>>,
     word_index_mask: Constant<Bits<WORD_INDEX_BITS>>,
     wpb_shift: Constant<Bits<8>>,
     wpb_mask: Constant<Bits<WORD_INDEX_BITS>>,
     word_shift: Constant<Bits<8>>,
     word_mask: Constant<Bits<WORD_BITS_MAX>>,
-    _slots: usize,
 }
 
 impl MissReadPort {
@@ -86,26 +90,18 @@ impl MissReadPort {
             [
                 clock, rst, w_valid, w_slot, w_beat, w_data, fl_vec, er_vec, rd_slot, rd_word,
                 rd_data, rd_filled, rd_error, rd_slot2, rd_filled2, lane1, lane2, rdv1, rdv2,
-                fl_copy, er_copy, f1_q, f2_q, x_word, x_out, st_filled, st_filled2, st_error,
+                fl_copy, er_copy, f1_q, f2_q, x_word, x_out, st_filled, st_filled2, st_error, rd_bit, rd_bit2,
             ]
             fill: Ram::with_layout(slots * beats, fill_bits, stored, p.fpga),
-            slot_num: (0..slots)
-                .map(|i| Constant::new((i as u64).into()))
-                .collect(),
-            slot_bit: (0..slots)
-                .map(|s| {
-                    let mut b = Bits::<MAX_SLOTS>::default();
-                    b.set_bits::<1>(s, true.into());
-                    Constant::new(b)
-                })
-                .collect(),
+            bit0: Constant::new(1.into()),
+            set_mask: Constant::new(((m.sets() - 1) as u64).into()),
+            way_shift: Constant::new(u64::from(m.sets().trailing_zeros()).into()),
             beat_shift: Constant::new((beat_shift as u64).into()),
             word_index_mask: Constant::new(((1u64 << m.block_bits) - 1).into()),
             wpb_shift: Constant::new(u64::from(wpb.trailing_zeros()).into()),
             wpb_mask: Constant::new((wpb as u64 - 1).into()),
             word_shift: Constant::new(u64::from(m.word_bits.trailing_zeros()).into()),
             word_mask: Constant::new(((1u64 << m.word_bits) - 1).into()),
-            _slots: slots,
         )
     }
 }
@@ -141,21 +137,15 @@ impl Logic for MissReadPort {
             self.x_out.next = 0.into();
         }
         self.rd_data.next = self.x_out.val();
-        self.st_filled.next = false;
-        self.st_filled2.next = false;
-        self.st_error.next = false;
-        for s in 0..self._slots {
-            if self.rd_slot.val() == self.slot_num[s].val() {
-                self.st_filled.next =
-                    self.st_filled.val() | (self.fl_copy.q.val() & self.slot_bit[s].val()).any();
-                self.st_error.next =
-                    self.st_error.val() | (self.er_copy.q.val() & self.slot_bit[s].val()).any();
-            }
-            if self.rd_slot2.val() == self.slot_num[s].val() {
-                self.st_filled2.next =
-                    self.st_filled2.val() | (self.fl_copy.q.val() & self.slot_bit[s].val()).any();
-            }
-        }
+        // The slot's bit of each flag vector, shifted down to bit 0.
+        self.rd_bit.next = ((self.rd_slot.val() & self.set_mask.val()) << 3)
+            | (self.rd_slot.val() >> self.way_shift.val());
+        self.rd_bit2.next = ((self.rd_slot2.val() & self.set_mask.val()) << 3)
+            | (self.rd_slot2.val() >> self.way_shift.val());
+        self.st_filled.next = ((self.fl_copy.q.val() >> self.rd_bit.val()) & self.bit0.val()).any();
+        self.st_error.next = ((self.er_copy.q.val() >> self.rd_bit.val()) & self.bit0.val()).any();
+        self.st_filled2.next =
+            ((self.fl_copy.q.val() >> self.rd_bit2.val()) & self.bit0.val()).any();
         self.f1_q.d.next = self.st_filled.val() & !self.rst.val();
         self.f2_q.d.next = self.st_filled2.val() & !self.rst.val();
         self.rd_filled.next = self.f1_q.q.val();

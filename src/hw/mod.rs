@@ -7,7 +7,11 @@
 //! | [`LookupCounters`](lookup_counters::LookupCounters) | `lookup_counters.rs` | the per-port lookup counters |
 //! | [`DirFetch`](dir_fetch::DirFetch) | `dir_fetch.rs` | in_memory: the AXI4 read master of the directory, shared by the ports |
 //! | [`MemWriter`](mem_writer::MemWriter) | `mem_writer.rs` | state in memory (SPEC §9), a child of `MemCmdEngine`: the AXI4 write master of the state table, one burst at a time |
-//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9): the shared miss unit: merging, `max_misses` fill slots, the block reads (AXI4 read master), the fill buffers, the broadcast to the cache, the hold of a block for commands |
+//! | [`MissUnit`](miss_unit::MissUnit) | `miss_unit.rs` | state in_memory (SPEC §9): the shared miss unit: merging, `max_misses` fill slots in sets of 8 ways, the block reads, the fill buffers, the broadcast to the cache, the hold of a block for commands; its parameters in `miss_params.rs` ([`MissParams`](miss_params::MissParams)) |
+//! | [`MissAnswers`](miss_answers::MissAnswers) | `miss_answers.rs` | a child of the miss unit, one per port: the port's answer queue and the slots it holds (its answers numbered, released in order) |
+//! | [`MissFetch`](miss_fetch::MissFetch) | `miss_fetch.rs` | a child of the miss unit: the block reads (AXI4 read master, ID 0): the read queue, AR, the reads in flight, the R beats and the end of each fill |
+//! | [`MissBroadcast`](miss_broadcast::MissBroadcast) | `miss_broadcast.rs` | a child of the miss unit: the ring of the last blocks read and the broadcast of each good fill to the caches |
+//! | [`MissReadPort`](miss_read_port::MissReadPort) | `miss_read_port.rs` | a child of the miss unit, one per port: the port's copy of the fill buffer and of the slots' flags |
 //! | [`StateCache`](state_cache::StateCache) | `state_cache.rs` | state in_memory (SPEC §9), a child of each `LookupPipe`: the port's `live` filter, cache tag and data copies, the s2 hit/miss decision, the wait queue and its in-order drain through the miss unit's fill buffer |
 //! | [`CacheWrites`](cache_writes::CacheWrites) | `cache_writes.rs` | state in_memory: the one write bus of every port's cache copies (tag sweep after reset, the miss unit's fills, command invalidations) |
 //! | [`MemFifo`](mem_fifo::MemFifo) | `mem_fifo.rs` | the queues (memory array, first word fall-through): a lookup pipe's response queue, the in_memory deep queues |
@@ -60,7 +64,10 @@ pub mod lookup_pipe;
 pub mod mem_cmd;
 pub mod mem_fifo;
 pub mod mem_writer;
+pub mod miss_answers;
 pub mod miss_broadcast;
+pub mod miss_fetch;
+pub mod miss_params;
 pub mod miss_read_port;
 pub mod miss_unit;
 pub mod qp_table;

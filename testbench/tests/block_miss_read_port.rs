@@ -81,11 +81,13 @@ fn read_port(name: &str, m: MissParams, default_seed: u64) {
         // Flag vectors: each slot's flags flip now and then.
         let fl: Vec<bool> = (0..slots).map(|_| rng.gen_bool(0.7)).collect();
         let er: Vec<bool> = (0..slots).map(|s| fl[s] && rng.gen_bool(0.3)).collect();
+        // (Slot `s`'s flag is bit `vector_bit(s)` of the vector: the miss unit's layout.)
         let vec_words = |v: &[bool]| -> Vec<u64> {
             let mut w = vec![0u64; 4];
             for (s, &b) in v.iter().enumerate() {
                 if b {
-                    w[s / 64] |= 1 << (s % 64);
+                    let i = m.vector_bit(s);
+                    w[i / 64] |= 1 << (i % 64);
                 }
             }
             w
