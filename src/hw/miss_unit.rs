@@ -72,19 +72,20 @@
 //! | stage | at the edge | what happens |
 //! |---|---|---|
 //! | arbiter | `t` | round robin over the ports' requests: at most one taken (`req_ready`) into the input register, when it is empty or its request moves on at `t` |
-//! | input register | `t + 1` at the earliest | moves into the request register when that is empty or its request moves on; the tag RAMs read its set at this edge |
-//! | request register | `t + 2` at the earliest | compares its block with the ways of its set (their blocks from the tag RAMs, or its own copy while it waits, with the writes to its set): the way that is live, of its block and not a failed fill (at most one), else the first free way that is not the decision register's slot, or, when the decision register takes a new slot for the same block at this edge, that slot. Moves into the decision register with the match when that is empty or its request leaves, unless held |
-//! | decision register | `t + 3` at the earliest | merges into its slot, or takes its free way (block written into the way's tag RAMs at its set, flags cleared, pending, queued for a read); waits while its port's answer queue is full (a port that does not take its answers stops every port), or while its set had no free way (it looks again every cycle: a way freed at edge `f` is found at `f + 1` and taken at `f + 2`). The slot goes to the port's answer queue at the same edge, numbered, and the port holds the slot |
+//! | input register | `t + 1` at the earliest | the tag RAMs read its set at the edge it takes its request (and at every edge it keeps it); its block is compared with its set's ways. It moves into the request register when that is empty or its request moves on, with that comparison (`c_eq8`) and its set's live and failed fields (`c_l8`, `c_e8`) registered |
+//! | request register | `t + 2` at the earliest | its view of its set is registered, one edge old (kept while it waits: the ways of its block with the tag writes to its set, the fields read again at every edge), corrected by the slot the decision register left with at the last edge (live; not failed if taken new) and by the decision register's own slot: it picks the way that is live, of its block and not a failed fill (at most one), else the first free way that is not the decision register's slot, or, when the decision register takes a new slot for the same block at this edge, that slot. Moves into the decision register with the choice when that is empty or its request leaves, unless held |
+//! | decision register | `t + 3` at the earliest | merges into its slot, or takes its free way (block written into the way's tag RAMs at its set, flags cleared, pending, queued for a read); waits while its port's answer queue is full (a port that does not take its answers stops every port), or while its set had no free way (it looks again every cycle in its own registered view of its set, once its request has been there for an edge: a way freed at edge `f` is found at `f + 2` and taken at `f + 3`). The slot goes to the port's answer queue at the same edge, numbered, and the port holds the slot |
 //! | read queue | `t + 4` | the read leaves the read queue (its head, registered, is `arvalid`: `araddr` is `STATE_BASE` plus the block's offset, so it follows `state_base` while it waits; the top level's [`Skid`](super::skid::Skid) holds it from the handshake until `m_axi_arready`, and its `arready` is a register); one read a cycle |
 //! | R | each beat | `rready` = 1; the beat (its lane for a narrow block) is written into the slot's fill buffer (one copy per port, same edge) and into the broadcast ring; the last beat (counted: `arlen + 1`) marks the slot filled, failed if a beat answered SLVERR/DECERR or `rlast` was not high exactly on the last beat |
 //! | broadcast | after the last beat | a good fill's beats leave the ring one a cycle (ring read, output register) on `cw_*`; a failed fill's are skipped. Slots stay pending until their broadcast is done |
 //! | release | each `rel_valid` at `t` | the port's `seqs` word of the slot is read at `t` (held by the RAM's output register at `t + 1`); at `t + 2` the comparison is registered (the release's number is that word and no answer named the slot at `t`, `t + 1` or `t + 2`), and at `t + 3` the hold ends (an answer wins over a release at the same edge) |
 //!
-//! A request never merges into a slot whose fill had failed when it was matched (it takes a
-//! new slot and reads again: its lookup was not waiting for the failed read); one matched
-//! before the failure gets the failure. At most one mergeable slot holds a block, so a block
-//! is never read twice at once. A request that merges into a filled slot reads the data
-//! already there.
+//! A request never merges into a slot whose fill had failed when it was matched, as its view
+//! shows it (one edge old: a fill that fails at the edge just before the match still takes
+//! the merge). Such a request takes a new slot and reads again: its lookup was not waiting for
+//! the failed read. One matched before the failure gets the failure. At most one mergeable
+//! slot holds a block, so a block is never read twice at once. A request that merges into a
+//! filled slot reads the data already there.
 //!
 //! Throughput: one request a cycle leaves the decision register while slots allow; reads
 //! are issued one a cycle and the R channel is taken at one beat a cycle. A request taken
@@ -93,13 +94,16 @@
 //! whose ways are all live makes a new block of that set wait, and every port behind it:
 //! `max_misses` should leave room above the misses in flight (BENCHMARKS.md, state in memory).
 //!
-//! Paths: no cycle looks at more than one set's ways. The request register's comparisons start
-//! from registers (the tag RAMs' output or its copy `tq`); the flags of its set's ways are the
-//! vectors shifted by the set (a multiplexer per way); the decision register decides from
-//! registers only (`go`: its slot, its port's room); the room in a port's answer queue is
-//! registered (`ans_room`, exact: the count after the edge). `busy` compares `busy_block`
-//! (registered on entry) with the ways of its set, registered (`busy_s`). Nothing depends
-//! combinationally on `rvalid` but the R beat's own writes (`rready` is constant).
+//! Paths: no cycle looks at more than one set's ways. The input register compares its block
+//! with the tag RAMs' words (registers); a set's fields are the flag vectors shifted by the
+//! set (a multiplexer of the sets per way), registered into the request register's view; the
+//! request register chooses from its view and registered pins, in parallel over the ways (the
+//! lowest free way by masks, not a chain), into the decision register's one-hot way; the
+//! decision register decides from registers only (`go`: its slot, its port's room, registered
+//! in [`MissAnswers`] and exact). `busy` compares `busy_block` (registered on entry) with the
+//! ways of its set, its live field registered, into `busy_s`. A release's comparison is
+//! registered before it clears its bit. Nothing depends combinationally on `rvalid` but the R
+//! beat's own writes (`rready` is constant).
 //!
 //! Reset (`rst`, synchronous) clears the slots, the queues and the registers; like any AXI
 //! master, it expects the memory side to be reset with it (R beats of a read issued before
