@@ -2719,19 +2719,18 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     localparam MemState$PfWr1 = 34;
     localparam MemState$PfWr2 = 35;
     localparam MemState$PfWr3 = 36;
-    localparam MemState$NFind = 37;
-    localparam MemState$NFindWait = 38;
-    localparam MemState$NFind2 = 39;
-    localparam MemState$NFind2Wait = 40;
-    localparam MemState$ClrWait = 41;
-    localparam MemState$Undo = 42;
-    localparam MemState$Swap = 43;
-    localparam MemState$FreeA = 44;
-    localparam MemState$FreeB = 45;
-    localparam MemState$Drain = 46;
-    localparam MemState$Push = 47;
-    localparam MemState$PoolWait = 48;
-    localparam MemState$Done = 49;
+    localparam MemState$NFindWait = 37;
+    localparam MemState$NFind2 = 38;
+    localparam MemState$NFind2Wait = 39;
+    localparam MemState$ClrWait = 40;
+    localparam MemState$Undo = 41;
+    localparam MemState$Swap = 42;
+    localparam MemState$FreeA = 43;
+    localparam MemState$FreeB = 44;
+    localparam MemState$Drain = 45;
+    localparam MemState$Push = 46;
+    localparam MemState$PoolWait = 47;
+    localparam MemState$Done = 48;
     
     // Stub signals
     reg  map$clock;
@@ -2981,6 +2980,12 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  p_hit_q$d;
     wire  p_hit_q$q;
     reg  p_hit_q$clock;
+    reg  nk_hit_q$d;
+    wire  nk_hit_q$q;
+    reg  nk_hit_q$clock;
+    reg  nb_hit_q$d;
+    wire  nb_hit_q$q;
+    reg  nb_hit_q$clock;
     reg  pf_was_q$d;
     wire  pf_was_q$q;
     reg  pf_was_q$clock;
@@ -2999,12 +3004,15 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  pf_half$d;
     wire  pf_half$q;
     reg  pf_half$clock;
-    reg  clr_issued$d;
-    wire  clr_issued$q;
-    reg  clr_issued$clock;
-    reg  clr_busy$d;
-    wire  clr_busy$q;
-    reg  clr_busy$clock;
+    reg  early_issued$d;
+    wire  early_issued$q;
+    reg  early_issued$clock;
+    reg  early_busy$d;
+    wire  early_busy$q;
+    reg  early_busy$clock;
+    reg  nf_started$d;
+    wire  nf_started$q;
+    reg  nf_started$clock;
     reg  pf_found$d;
     wire  pf_found$q;
     reg  pf_found$clock;
@@ -3126,6 +3134,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  map_op_valid;
     reg  [1:0] map_cmd;
     reg  [23:0] map_op_index;
+    reg  free_to_pool;
+    reg  nf_go;
+    reg  first_find;
     reg  [255:0] t_onehot;
     reg  [8:0] start_w;
     reg  [255:0] cand;
@@ -3548,6 +3559,16 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(p_hit_q$q),
         .clock(p_hit_q$clock)
     );
+    qp_table_scale_engine_nk_hit_q nk_hit_q(
+        .d(nk_hit_q$d),
+        .q(nk_hit_q$q),
+        .clock(nk_hit_q$clock)
+    );
+    qp_table_scale_engine_nb_hit_q nb_hit_q(
+        .d(nb_hit_q$d),
+        .q(nb_hit_q$q),
+        .clock(nb_hit_q$clock)
+    );
     qp_table_scale_engine_pf_was_q pf_was_q(
         .d(pf_was_q$d),
         .q(pf_was_q$q),
@@ -3578,15 +3599,20 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(pf_half$q),
         .clock(pf_half$clock)
     );
-    qp_table_scale_engine_clr_issued clr_issued(
-        .d(clr_issued$d),
-        .q(clr_issued$q),
-        .clock(clr_issued$clock)
+    qp_table_scale_engine_early_issued early_issued(
+        .d(early_issued$d),
+        .q(early_issued$q),
+        .clock(early_issued$clock)
     );
-    qp_table_scale_engine_clr_busy clr_busy(
-        .d(clr_busy$d),
-        .q(clr_busy$q),
-        .clock(clr_busy$clock)
+    qp_table_scale_engine_early_busy early_busy(
+        .d(early_busy$d),
+        .q(early_busy$q),
+        .clock(early_busy$clock)
+    );
+    qp_table_scale_engine_nf_started nf_started(
+        .d(nf_started$d),
+        .q(nf_started$q),
+        .clock(nf_started$clock)
     );
     qp_table_scale_engine_pf_found pf_found(
         .d(pf_found$d),
@@ -3825,14 +3851,17 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         pf_inflight$clock = clock;
         cb_hit_q$clock = clock;
         p_hit_q$clock = clock;
+        nk_hit_q$clock = clock;
+        nb_hit_q$clock = clock;
         pf_was_q$clock = clock;
         cur_tail_q$clock = clock;
         pbeat$clock = clock;
         pbeat_ok$clock = clock;
         pw$clock = clock;
         pf_half$clock = clock;
-        clr_issued$clock = clock;
-        clr_busy$clock = clock;
+        early_issued$clock = clock;
+        early_busy$clock = clock;
+        nf_started$clock = clock;
         state$d = state$q;
         cursor$d = cursor$q;
         op$d = op$q;
@@ -3922,14 +3951,17 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         pf_inflight$d = pf_inflight$q;
         cb_hit_q$d = cb_hit_q$q;
         p_hit_q$d = p_hit_q$q;
+        nk_hit_q$d = nk_hit_q$q;
+        nb_hit_q$d = nb_hit_q$q;
         pf_was_q$d = pf_was_q$q;
         cur_tail_q$d = cur_tail_q$q;
         pbeat$d = pbeat$q;
         pbeat_ok$d = pbeat_ok$q;
         pw$d = pw$q;
         pf_half$d = pf_half$q;
-        clr_issued$d = clr_issued$q;
-        clr_busy$d = clr_busy$q;
+        early_issued$d = early_issued$q;
+        early_busy$d = early_busy$q;
+        nf_started$d = nf_started$q;
         cbuf$clock = clock;
         cbuf$write_enable = 1'b0;
         base_seen$d = state_base;
@@ -3964,8 +3996,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         if (writer$req_ready) begin
             wr_req_q$d = 1'b0;
         end
-        if (clr_busy$q & map$done) begin
-            clr_busy$d = 1'b0;
+        if (early_busy$q & map$done) begin
+            early_busy$d = 1'b0;
         end
         if (pf_busy$q & map$done) begin
             pf_busy$d = 1'b0;
@@ -3997,6 +4029,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         inv_line = blk_o$q & line_mask;
         cb_hit_q$d = cb_block$q == blk$q;
         p_hit_q$d = p_block$q == blk$q;
+        nb_hit_q$d = blk$q == n_blk$q;
+        nk_hit_q$d = n_known$q & cb_valid$q & (cb_block$q == n_blk$q);
         pf_was_q$d = pf_inflight$q;
         live_we = live_we_q$q;
         live_waddr = live_waddr_q$q;
@@ -4532,6 +4566,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map_cmd = map_op$find;
         map_op_index = ((blk$q) & 24'hffffff);
         map$op_wrap = ~reuse_lowest;
+        free_to_pool = (op$q == ops$free) & ~rel$q & ~q_on & t_ge_first$q;
+        nf_go = 1'b0;
+        first_find = 1'b0;
         case (state$q)
             MemState$Init:
                 begin
@@ -4611,24 +4648,15 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         if (reuse_lowest) begin
                             start$d = first_index;
                         end
-                        map_op_valid = 1'b1;
-                        map_cmd = map_op$find;
-                        map_op_index = next_alloc$q >> block_bits;
-                        if (reuse_lowest) begin
-                            map_op_index = ((first_block) & 24'hffffff);
-                        end
+                        first_find = ~n_known$q;
                         start_blk$d = ((next_alloc$q >> block_bits) & 21'h1fffff);
                         if (reuse_lowest) begin
                             start_blk$d = first_block;
                         end
                         state$d = MemState$FindWait;
                         if (n_known$q) begin
-                            map_op_valid = 1'b0;
                             state$d = MemState$Known;
                         end
-                        n_known$d = 1'b0;
-                    end
-                    if (op$q == ops$alloc_at) begin
                         n_known$d = 1'b0;
                     end
                     if (op$q == ops$dir_flush) begin
@@ -4719,6 +4747,16 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     else if (p_valid$q & p_hit_q$q) begin
                         swap_done$d = 1'b0;
                         state$d = MemState$Swap;
+                    end
+                    else if (nk_hit_q$q) begin
+                        wh$d = ~wh$q;
+                        p_valid$d = 1'b1;
+                        p_block$d = cb_block$q;
+                        p_written$d = cb_written$q;
+                        p_alloc$d = alloc_m$q;
+                        p_live$d = live_m$q;
+                        p_rows$d = rows_ok$q;
+                        cb_valid$d = 1'b0;
                     end
                 end
             MemState$WRead1:
@@ -4898,7 +4936,14 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 begin
                     wr_req_q$d = 1'b1;
                     wr_fin$d = 1'b0;
-                    clr_issued$d = 1'b0;
+                    early_issued$d = 1'b0;
+                    nf_started$d = 1'b0;
+                    if (free_to_pool & ~others_alloc$q) begin
+                        early_issued$d = 1'b1;
+                        early_busy$d = 1'b1;
+                        map_op_valid = 1'b1;
+                        map_cmd = map_op$set;
+                    end
                     new_row_q$d = new_row;
                     wr_data_q$d = ((new_unit) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << data_shift;
                     if (was_written$q) begin
@@ -4923,8 +4968,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     pblk$d = pf_res$q;
                     if (~pf_busy$q & ~pf_inflight$q) begin
                         if (~others_alloc$q) begin
-                            clr_issued$d = 1'b1;
-                            clr_busy$d = 1'b1;
+                            early_issued$d = 1'b1;
+                            early_busy$d = 1'b1;
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                         end
@@ -4976,10 +5021,13 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             cb_valid$d = 1'b0;
                             pending_status$d = mem_error_code;
                             state$d = MemState$Finish;
-                            if (clr_issued$q) begin
+                            if (early_issued$q) begin
                                 state$d = MemState$Undo;
                             end
                         end
+                    end
+                    if (free_to_pool & ~early_busy$q & ~nf_started$q & ~pf_busy$q & ~pf_inflight$q) begin
+                        nf_go = 1'b1;
                     end
                 end
             MemState$OnChip:
@@ -5016,6 +5064,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         live_waddr_q$d = blk$q;
                         live_wdata_q$d = 1'b1;
                         ev[(64'h0)+:(1)] = 1'b1;
+                        if ((op$q == ops$alloc_at) & nb_hit_q$q) begin
+                            n_known$d = 1'b0;
+                        end
                         if (op$q == ops$alloc) begin
                             n_known$d = 1'b1;
                             n_wrap$d = 1'b0;
@@ -5034,7 +5085,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             map_op_valid = 1'b1;
                             map_cmd = map_op$clear;
                             state$d = MemState$MapWait;
-                            if (clr_issued$q) begin
+                            if (early_issued$q) begin
                                 map_op_valid = 1'b0;
                                 state$d = MemState$ClrWait;
                             end
@@ -5054,15 +5105,18 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$ClrWait:
                 begin
-                    if (~clr_busy$q) begin
+                    if (~early_busy$q) begin
                         state$d = MemState$Finish;
                     end
                 end
             MemState$Undo:
                 begin
-                    if (~clr_busy$q) begin
+                    if (~early_busy$q & ~pf_busy$q) begin
                         map_op_valid = 1'b1;
                         map_cmd = map_op$set;
+                        if (op$q == ops$free) begin
+                            map_cmd = map_op$clear;
+                        end
                         state$d = MemState$MapWait;
                     end
                 end
@@ -5097,8 +5151,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                             ev[(64'h1)+:(1)] = 1'b1;
                             state$d = MemState$Done;
                             if (t_ge_first$q) begin
-                                map_op_valid = 1'b1;
-                                map_cmd = map_op$set;
                                 state$d = MemState$PoolWait;
                             end
                         end
@@ -5124,33 +5176,27 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$PoolWait:
                 begin
-                    if (map$done) begin
-                        state$d = MemState$NFind;
-                    end
-                end
-            MemState$NFind:
-                begin
-                    if (~pf_inflight$q) begin
-                        map_op_valid = 1'b1;
-                        map_cmd = map_op$find;
-                        map_op_index = next_alloc$q >> block_bits;
-                        if (reuse_lowest) begin
-                            map_op_index = ((first_block) & 24'hffffff);
+                    if (~early_busy$q) begin
+                        if (nf_started$q) begin
+                            state$d = MemState$NFindWait;
                         end
-                        state$d = MemState$NFindWait;
+                        else if (~pf_inflight$q) begin
+                            nf_go = 1'b1;
+                            state$d = MemState$NFindWait;
+                        end
                     end
                 end
             MemState$NFindWait:
                 begin
-                    if (map$done) begin
-                        n_known$d = map$found;
-                        n_blk$d = res_blk;
+                    if (~pf_busy$q) begin
+                        n_known$d = pf_found$q;
+                        n_blk$d = pf_res$q;
                         n_wrap$d = 1'b0;
                         state$d = MemState$Done;
-                        if (map$found & cb_valid$q & (cb_block$q == res_blk)) begin
+                        if (pf_found$q & cb_valid$q & (cb_block$q == pf_res$q)) begin
                             swap_done$d = 1'b1;
                             state$d = MemState$Swap;
-                            if (~reuse_lowest & (res_blk == cur_blk) & cur_tail_q$q) begin
+                            if (~reuse_lowest & (pf_res$q == cur_blk) & cur_tail_q$q) begin
                                 state$d = MemState$NFind2;
                             end
                         end
@@ -5229,6 +5275,18 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             end
         end
+        if (nf_go) begin
+            nf_started$d = 1'b1;
+            pf_busy$d = 1'b1;
+        end
+        if (first_find | nf_go) begin
+            map_op_valid = 1'b1;
+            map_cmd = map_op$find;
+            map_op_index = next_alloc$q >> block_bits;
+            if (reuse_lowest) begin
+                map_op_index = ((first_block) & 24'hffffff);
+            end
+        end
         map_valid_q$d = map_op_valid;
         map_cmd_q$d = map_cmd;
         map_index_q$d = map_op_index;
@@ -5258,8 +5316,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             pf_ar_q$d = 1'b0;
             pf_inflight$d = 1'b0;
             pbeat_ok$d = 1'b0;
-            clr_issued$d = 1'b0;
-            clr_busy$d = 1'b0;
+            early_issued$d = 1'b0;
+            early_busy$d = 1'b0;
+            nf_started$d = 1'b0;
             wh$d = 1'b0;
             wr_fin$d = 1'b0;
             next_alloc$d = first_index;
@@ -5566,44 +5625,6 @@ module qp_table_scale_engine_cbuf(clock,read_address,read_data,write_enable,writ
 endmodule // qp_table_scale_engine_cbuf
 
 
-module qp_table_scale_engine_clr_busy(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_clr_busy
-
-
-module qp_table_scale_engine_clr_issued(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_clr_issued
-
-
 module qp_table_scale_engine_cur_tail_q(d,q,clock);
     
     // Module arguments
@@ -5659,6 +5680,44 @@ module qp_table_scale_engine_dirty(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_dirty
+
+
+module qp_table_scale_engine_early_busy(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_early_busy
+
+
+module qp_table_scale_engine_early_issued(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_early_issued
 
 
 module qp_table_scale_engine_from_q(d,q,clock);
@@ -8654,6 +8713,25 @@ module qp_table_scale_engine_n_wrap(d,q,clock);
 endmodule // qp_table_scale_engine_n_wrap
 
 
+module qp_table_scale_engine_nb_hit_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_nb_hit_q
+
+
 module qp_table_scale_engine_new_row_q(d,q,clock);
     
     // Module arguments
@@ -8709,6 +8787,44 @@ module qp_table_scale_engine_next_alloc(d,q,clock);
     end
           
 endmodule // qp_table_scale_engine_next_alloc
+
+
+module qp_table_scale_engine_nf_started(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_nf_started
+
+
+module qp_table_scale_engine_nk_hit_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_nk_hit_q
 
 
 module qp_table_scale_engine_op(d,q,clock);
@@ -9687,19 +9803,18 @@ module qp_table_scale_engine_state(d,q,clock);
     localparam MemState$PfWr1 = 34;
     localparam MemState$PfWr2 = 35;
     localparam MemState$PfWr3 = 36;
-    localparam MemState$NFind = 37;
-    localparam MemState$NFindWait = 38;
-    localparam MemState$NFind2 = 39;
-    localparam MemState$NFind2Wait = 40;
-    localparam MemState$ClrWait = 41;
-    localparam MemState$Undo = 42;
-    localparam MemState$Swap = 43;
-    localparam MemState$FreeA = 44;
-    localparam MemState$FreeB = 45;
-    localparam MemState$Drain = 46;
-    localparam MemState$Push = 47;
-    localparam MemState$PoolWait = 48;
-    localparam MemState$Done = 49;
+    localparam MemState$NFindWait = 37;
+    localparam MemState$NFind2 = 38;
+    localparam MemState$NFind2Wait = 39;
+    localparam MemState$ClrWait = 40;
+    localparam MemState$Undo = 41;
+    localparam MemState$Swap = 42;
+    localparam MemState$FreeA = 43;
+    localparam MemState$FreeB = 44;
+    localparam MemState$Drain = 45;
+    localparam MemState$Push = 46;
+    localparam MemState$PoolWait = 47;
+    localparam MemState$Done = 48;
     
     // Update code (custom)
     initial begin

@@ -18,12 +18,12 @@
 //! | release | `Start`, `Rel*` | the oldest quarantined index goes back to the pool if its time is over, one per command as with the state on chip: its word is rewritten FREE (a read and a write of its block; no lookup answer changes, so no hold) and its block's free bit is set |
 //! | decode | `Decode`, `Find*`, `Known` | range, opcode; ALLOC finds a block with the free map (cyclic: from the block of the last ALLOC's successor), or takes the one the engine knows it finds (`n_known`) |
 //! | hold | `Acquire`, `HoldOn`, `HoldWait`, `Inval` | waits until every lookup counted at the take has answered (so none of them still has to read the block), holds the block in the miss unit and waits until no fill of it is in flight or unreleased, then invalidates its cache line in every port |
-//! | read | `LookA`, `Lookup`, `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | a block in the working or the parked slot is used as it is (the comparisons with both registered in `Inval`, or `LookA` after a release); otherwise reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
+//! | read | `LookA`, `Lookup`, `WRead*`, `ArReq`, `Scan`, `Select`, `PickG`, `PickB`, `Pick` | a block in the working or the parked slot is used as it is (the comparisons with both registered in `Inval`, or `LookA` after a release); otherwise (the working slot goes to the parked one first if it holds the block the next ALLOC takes) reads `written` (over its latency: 5 edges with its row and address registers at index_bits 24); a block never written is all FREE with generation 0 and is not read; otherwise the block is read (AXI ID 1, one burst) and each beat is scanned whole in the cycle after it arrives (one lane per word, each row of lanes at its constant place in the masks): which words are FREE (ALLOC may take them) and which live; from those masks, the first index ALLOC may take from its start (over three edges: its group of 16 words, their bits, the bit), whether other words are live or allocatable |
 //! | check, write | `Decide`, `WReq`, `WWait` | the checks of SPEC §6; the new word goes to memory: the bus beat's bytes that hold it (the unit of `max(8, word_bits)` bits, its other words as read), or, for a block never written, the whole block (zeros but the word) |
 //! | prefetch | `PfWait`, `PfWr*` | ALLOC that leaves its block: the block the free map found after it (searched from `HoldOn`) goes to the parked slot, read in the background (`pf_inflight`) while the write is in flight; the CLEAR of a block whose last index ALLOC took goes with the write |
 //! | on chip | `OnChip`, `MapWait`, `ClrWait` | after the write response: `written`, the pipes' `live` copies, the free map, the counters (a failed write undoes the early CLEAR: `Undo`) |
 //! | move | `Idle`, `Init` | a write of STATE_BASE (accepted only with no index in use or in quarantine; `state_base_wr`), also one that leaves its value, starts a new table (SPEC §9): the block buffer and the known next block are dropped and, if a block was marked written since the last sweep, `Idle` goes back to the `Init` sweep of `written` and the pipes' `live` copies (one cycle a block) before it takes another command; the free map and the quarantine hold nothing to change (every index is FREE) |
-//! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`Release`, `NFind*`, `Swap` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool, and parks its block if the next ALLOC takes from it) |
+//! | end | `Finish`, FREE: `FreeA`, `FreeB`, `Drain`, `Push`/`PoolWait`, `NFind*`, `Swap` | the hold drops; FREE drains the lookups accepted before the hold dropped, then quarantines the index (or returns it to the pool, and parks its block if the next ALLOC takes from it: the free map's SET of the block and the search for the next ALLOC's block are sent while the write is in flight, the SET undone if the write fails) |
 //!
 //! A read or write answered with an AXI error ends the command with status MEM_ERROR and
 //! changes nothing on chip (a write error leaves the block's memory undefined: it is not
@@ -119,8 +119,8 @@ pub enum MemState {
     PfWr1,
     PfWr2,
     PfWr3,
-    /// FREE back to the pool: if its block is now the one the next ALLOC takes, park it.
-    NFind,
+    /// FREE back to the pool: if its block is now the one the next ALLOC takes, park it
+    /// (the search runs under the write, or from `PoolWait`).
     NFindWait,
     /// The FREE's block is the cursor's with nothing to take from the cursor on: ALLOC
     /// passes over it, so the block it takes is the next the free map finds (`n_wrap`: the
@@ -307,7 +307,8 @@ pub struct MemCmdEngine {
     swap_done: DFF<Bit>,
     /// The block the next ALLOC takes (its first search's result), when known exactly: set
     /// by an ALLOC (its block, or the prefetch search's result) and by a FREE back to the
-    /// pool; dropped by anything else that changes the free map. Saves ALLOC the search.
+    /// pool; dropped by anything else that may change the search's result (an ALLOC_AT in
+    /// that block, a quarantine release, a move of STATE_BASE). Saves ALLOC the search.
     n_known: DFF<Bit>,
     n_blk: DFF<Bits<BLOCK_NUM_BITS>>,
     n_wrap: DFF<Bit>,
@@ -324,18 +325,32 @@ pub struct MemCmdEngine {
     /// end of a prefetch, which `pf_was_q` covers; `Lookup` ANDs the hits with them.
     cb_hit_q: DFF<Bit>,
     p_hit_q: DFF<Bit>,
+    /// The working slot holds the block the next ALLOC takes (`n_blk`), registered: a
+    /// command on another block that is in neither slot parks it before its read.
+    nk_hit_q: DFF<Bit>,
+    /// The command's block is the next ALLOC's (`blk == n_blk`), registered: an ALLOC_AT
+    /// there forgets `n_blk` (it may have taken the index ALLOC would); one on another block
+    /// changes nothing ALLOC's search would find (that block holds no index the next ALLOC
+    /// takes before `n_blk`'s).
+    nb_hit_q: DFF<Bit>,
     pf_was_q: DFF<Bit>,
     /// No word ALLOC may take in the working slot from the cursor's word on, registered: read
     /// by `NFindWait` when the free map's search is done, edges after the masks and the
-    /// cursor last changed (before `NFind`).
+    /// cursor last changed (`OnChip`).
     cur_tail_q: DFF<Bit>,
     pbeat: DFF<Bits<MEM_DATA_BITS_MAX>>,
     pbeat_ok: DFF<Bit>,
     pw: DFF<Bits<W_BITS>>,
     pf_half: DFF<Bit>,
-    /// The early CLEAR of the block (see `ClrWait`): sent, and not yet done.
-    clr_issued: DFF<Bit>,
-    clr_busy: DFF<Bit>,
+    /// The free map operation a command sends while its write is in flight, undone if the
+    /// write fails: ALLOC's CLEAR of a block whose last index it takes (see `ClrWait`),
+    /// FREE's SET of a block that had no index to take (see `PoolWait`). Sent (to be
+    /// undone on an error), and not yet done.
+    early_issued: DFF<Bit>,
+    early_busy: DFF<Bit>,
+    /// FREE back to the pool: the search for the block the next ALLOC takes (`NFindWait`) was
+    /// sent, under the write (`WWait`) or after it; its result comes in `pf_found`, `pf_res`.
+    nf_started: DFF<Bit>,
     pf_found: DFF<Bit>,
     pf_res: DFF<Bits<BLOCK_NUM_BITS>>,
     /// The target's row with its new word, kept from `WReq` (a prefetch reuses `beat_r`).
@@ -417,6 +432,12 @@ pub struct MemCmdEngine {
     map_op_valid: Signal<Local, Bit>,
     map_cmd: Signal<Local, Bits<2>>,
     map_op_index: Signal<Local, Bits<QPN_BITS>>,
+    /// The command is a FREE that returns its index to the pool (no quarantine, an index
+    /// ALLOC takes), and the search of `NFindWait` is sent in this cycle.
+    free_to_pool: Signal<Local, Bit>,
+    nf_go: Signal<Local, Bit>,
+    /// ALLOC's first search is sent in this cycle (`Decode`).
+    first_find: Signal<Local, Bit>,
     t_onehot: Signal<Local, Bits<MASK_BITS>>,
     start_w: Signal<Local, Bits<W_BITS>>,
     cand: Signal<Local, Bits<MASK_BITS>>,
@@ -585,13 +606,13 @@ impl MemCmdEngine {
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
                 grp_q, base_seen, moved, dirty, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
-                new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index,
+                new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index, free_to_pool, nf_go, first_find,
                 ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
-                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q,
+                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q, nk_hit_q, nb_hit_q,
                 pf_was_q, cur_tail_q, pbeat, pbeat_ok,
                 pw, pf_half, n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a,
-                p_row_a, pf_row, p_last, clr_issued, clr_busy,
+                p_row_a, pf_row, p_last, early_issued, early_busy, nf_started,
             ]
             lo_wq: defaults(2),
             hi_wq: defaults(2),
@@ -759,14 +780,17 @@ impl Logic for MemCmdEngine {
             pf_inflight,
             cb_hit_q,
             p_hit_q,
+            nk_hit_q,
+            nb_hit_q,
             pf_was_q,
             cur_tail_q,
             pbeat,
             pbeat_ok,
             pw,
             pf_half,
-            clr_issued,
-            clr_busy
+            early_issued,
+            early_busy,
+            nf_started
         );
         self.cbuf.clock.next = self.clock.val();
         self.cbuf.write_enable.next = false;
@@ -804,8 +828,8 @@ impl Logic for MemCmdEngine {
         if self.writer.req_ready.val() {
             self.wr_req_q.d.next = false;
         }
-        if self.clr_busy.q.val() & self.map.done.val() {
-            self.clr_busy.d.next = false;
+        if self.early_busy.q.val() & self.map.done.val() {
+            self.early_busy.d.next = false;
         }
         if self.pf_busy.q.val() & self.map.done.val() {
             self.pf_busy.d.next = false;
@@ -843,6 +867,10 @@ impl Logic for MemCmdEngine {
         self.inv_line.next = self.blk_o.q.val() & self.line_mask.val();
         self.cb_hit_q.d.next = self.cb_block.q.val() == self.blk.q.val();
         self.p_hit_q.d.next = self.p_block.q.val() == self.blk.q.val();
+        self.nb_hit_q.d.next = self.blk.q.val() == self.n_blk.q.val();
+        self.nk_hit_q.d.next = self.n_known.q.val()
+            & self.cb_valid.q.val()
+            & (self.cb_block.q.val() == self.n_blk.q.val());
         self.pf_was_q.d.next = self.pf_inflight.q.val();
         self.live_we.next = self.live_we_q.q.val();
         self.live_waddr.next = self.live_waddr_q.q.val();
@@ -1124,6 +1152,12 @@ impl Logic for MemCmdEngine {
         self.map_cmd.next = self.map_op.find.val();
         self.map_op_index.next = bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.blk.q.val());
         self.map.op_wrap.next = !self.reuse_lowest.val();
+        self.free_to_pool.next = (self.op.q.val() == self.ops.free.val())
+            & !self.rel.q.val()
+            & !self.q_on.val()
+            & self.t_ge_first.q.val();
+        self.nf_go.next = false;
+        self.first_find.next = false;
 
         match self.state.q.val() {
             MemState::Init => {
@@ -1225,13 +1259,7 @@ impl Logic for MemCmdEngine {
                     if self.reuse_lowest.val() {
                         self.start.d.next = self.first_index.val();
                     }
-                    self.map_op_valid.next = true;
-                    self.map_cmd.next = self.map_op.find.val();
-                    self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
-                    if self.reuse_lowest.val() {
-                        self.map_op_index.next =
-                            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.first_block.val());
-                    }
+                    self.first_find.next = !self.n_known.q.val();
                     self.start_blk.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(
                         self.next_alloc.q.val() >> self.block_bits.val(),
                     );
@@ -1240,12 +1268,8 @@ impl Logic for MemCmdEngine {
                     }
                     self.state.d.next = MemState::FindWait;
                     if self.n_known.q.val() {
-                        self.map_op_valid.next = false;
                         self.state.d.next = MemState::Known;
                     }
-                    self.n_known.d.next = false;
-                }
-                if self.op.q.val() == self.ops.alloc_at.val() {
                     self.n_known.d.next = false;
                 }
                 if self.op.q.val() == self.ops.dir_flush.val() {
@@ -1341,6 +1365,17 @@ impl Logic for MemCmdEngine {
                 } else if self.p_valid.q.val() & self.p_hit_q.q.val() {
                     self.swap_done.d.next = false;
                     self.state.d.next = MemState::Swap;
+                } else if self.nk_hit_q.q.val() {
+                    // The working slot holds the next ALLOC's block: it goes to the parked
+                    // slot (so that ALLOC finds it on chip), the read to the other half.
+                    self.wh.d.next = !self.wh.q.val();
+                    self.p_valid.d.next = true;
+                    self.p_block.d.next = self.cb_block.q.val();
+                    self.p_written.d.next = self.cb_written.q.val();
+                    self.p_alloc.d.next = self.alloc_m.q.val();
+                    self.p_live.d.next = self.live_m.q.val();
+                    self.p_rows.d.next = self.rows_ok.q.val();
+                    self.cb_valid.d.next = false;
                 }
             }
             MemState::WRead1 => {
@@ -1534,7 +1569,17 @@ impl Logic for MemCmdEngine {
                 // The unit that holds the word; a block never written is written whole.
                 self.wr_req_q.d.next = true;
                 self.wr_fin.d.next = false;
-                self.clr_issued.d.next = false;
+                self.early_issued.d.next = false;
+                self.nf_started.d.next = false;
+                if self.free_to_pool.val() & !self.others_alloc.q.val() {
+                    // FREE back to the pool, of a block with no other index to take: into
+                    // the free map now, under the write (undone if it fails), so that the
+                    // search for the next ALLOC's block runs under it too (`WWait`).
+                    self.early_issued.d.next = true;
+                    self.early_busy.d.next = true;
+                    self.map_op_valid.next = true;
+                    self.map_cmd.next = self.map_op.set.val();
+                }
                 self.new_row_q.d.next = self.new_row.val();
                 self.wr_data_q.d.next =
                     bit_cast::<MEM_DATA_BITS_MAX, WORD_BITS_MAX>(self.new_unit.val())
@@ -1569,8 +1614,8 @@ impl Logic for MemCmdEngine {
                     if !self.others_alloc.q.val() {
                         // The block's last index: out of the free map now (undone if the
                         // write fails).
-                        self.clr_issued.d.next = true;
-                        self.clr_busy.d.next = true;
+                        self.early_issued.d.next = true;
+                        self.early_busy.d.next = true;
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                     }
@@ -1624,10 +1669,20 @@ impl Logic for MemCmdEngine {
                         self.cb_valid.d.next = false;
                         self.pending_status.d.next = self.mem_error_code.val();
                         self.state.d.next = MemState::Finish;
-                        if self.clr_issued.q.val() {
+                        if self.early_issued.q.val() {
                             self.state.d.next = MemState::Undo;
                         }
                     }
+                }
+                // FREE back to the pool: once its SET is done, the search for the block the
+                // next ALLOC takes (`NFindWait`) runs under the write.
+                if self.free_to_pool.val()
+                    & !self.early_busy.q.val()
+                    & !self.nf_started.q.val()
+                    & !self.pf_busy.q.val()
+                    & !self.pf_inflight.q.val()
+                {
+                    self.nf_go.next = true;
                 }
             }
             MemState::OnChip => {
@@ -1668,6 +1723,9 @@ impl Logic for MemCmdEngine {
                     self.live_waddr_q.d.next = self.blk.q.val();
                     self.live_wdata_q.d.next = true;
                     self.ev.next.reserved = true;
+                    if (self.op.q.val() == self.ops.alloc_at.val()) & self.nb_hit_q.q.val() {
+                        self.n_known.d.next = false;
+                    }
                     if self.op.q.val() == self.ops.alloc.val() {
                         // The next ALLOC's block: this one, or the prefetch search's result.
                         self.n_known.d.next = true;
@@ -1694,7 +1752,7 @@ impl Logic for MemCmdEngine {
                         self.map_op_valid.next = true;
                         self.map_cmd.next = self.map_op.clear.val();
                         self.state.d.next = MemState::MapWait;
-                        if self.clr_issued.q.val() {
+                        if self.early_issued.q.val() {
                             self.map_op_valid.next = false;
                             self.state.d.next = MemState::ClrWait;
                         }
@@ -1711,15 +1769,20 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::ClrWait => {
-                if !self.clr_busy.q.val() {
+                if !self.early_busy.q.val() {
                     self.state.d.next = MemState::Finish;
                 }
             }
             MemState::Undo => {
-                // The write failed: the block's index is back in the free map.
-                if !self.clr_busy.q.val() {
+                // The write failed: the free map as before the command (ALLOC: the block's
+                // index back in; FREE: the block out again), once the map is idle (a FREE's
+                // search may still run).
+                if !self.early_busy.q.val() & !self.pf_busy.q.val() {
                     self.map_op_valid.next = true;
                     self.map_cmd.next = self.map_op.set.val();
+                    if self.op.q.val() == self.ops.free.val() {
+                        self.map_cmd.next = self.map_op.clear.val();
+                    }
                     self.state.d.next = MemState::MapWait;
                 }
             }
@@ -1757,8 +1820,7 @@ impl Logic for MemCmdEngine {
                         self.ev.next.freed = true;
                         self.state.d.next = MemState::Done;
                         if self.t_ge_first.q.val() {
-                            self.map_op_valid.next = true;
-                            self.map_cmd.next = self.map_op.set.val();
+                            // (Its SET was sent with the write: `WReq`.)
                             self.state.d.next = MemState::PoolWait;
                         }
                     } else if self.quar.full.val() {
@@ -1787,38 +1849,32 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::Done;
             }
             MemState::PoolWait => {
-                if self.map.done.val() {
-                    self.state.d.next = MemState::NFind;
-                }
-            }
-            MemState::NFind => {
-                // The block the next ALLOC takes, as ALLOC's first search finds it (once a
-                // prefetch in flight is over: the slots may change places).
-                if !self.pf_inflight.q.val() {
-                    self.map_op_valid.next = true;
-                    self.map_cmd.next = self.map_op.find.val();
-                    self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
-                    if self.reuse_lowest.val() {
-                        self.map_op_index.next =
-                            bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.first_block.val());
+                // The block the next ALLOC takes, as ALLOC's first search finds it: searched
+                // under the write, or now (once the SET is done and a prefetch in flight is
+                // over: the slots may change places).
+                if !self.early_busy.q.val() {
+                    if self.nf_started.q.val() {
+                        self.state.d.next = MemState::NFindWait;
+                    } else if !self.pf_inflight.q.val() {
+                        self.nf_go.next = true;
+                        self.state.d.next = MemState::NFindWait;
                     }
-                    self.state.d.next = MemState::NFindWait;
                 }
             }
             MemState::NFindWait => {
-                if self.map.done.val() {
-                    self.n_known.d.next = self.map.found.val();
-                    self.n_blk.d.next = self.res_blk.val();
+                if !self.pf_busy.q.val() {
+                    self.n_known.d.next = self.pf_found.q.val();
+                    self.n_blk.d.next = self.pf_res.q.val();
                     self.n_wrap.d.next = false;
                     self.state.d.next = MemState::Done;
-                    if self.map.found.val()
+                    if self.pf_found.q.val()
                         & self.cb_valid.q.val()
-                        & (self.cb_block.q.val() == self.res_blk.val())
+                        & (self.cb_block.q.val() == self.pf_res.q.val())
                     {
                         self.swap_done.d.next = true;
                         self.state.d.next = MemState::Swap;
                         if !self.reuse_lowest.val()
-                            & (self.res_blk.val() == self.cur_blk.val())
+                            & (self.pf_res.q.val() == self.cur_blk.val())
                             & self.cur_tail_q.q.val()
                         {
                             self.state.d.next = MemState::NFind2;
@@ -1906,6 +1962,21 @@ impl Logic for MemCmdEngine {
             }
         }
 
+        // The block the next ALLOC takes: ALLOC's first search, and the same for a FREE back
+        // to the pool (`pf_busy` takes its result into `pf_found`, `pf_res`).
+        if self.nf_go.val() {
+            self.nf_started.d.next = true;
+            self.pf_busy.d.next = true;
+        }
+        if self.first_find.val() | self.nf_go.val() {
+            self.map_op_valid.next = true;
+            self.map_cmd.next = self.map_op.find.val();
+            self.map_op_index.next = self.next_alloc.q.val() >> self.block_bits.val();
+            if self.reuse_lowest.val() {
+                self.map_op_index.next =
+                    bit_cast::<QPN_BITS, BLOCK_NUM_BITS>(self.first_block.val());
+            }
+        }
         self.map_valid_q.d.next = self.map_op_valid.val();
         self.map_cmd_q.d.next = self.map_cmd.val();
         self.map_index_q.d.next = self.map_op_index.val();
@@ -1936,8 +2007,9 @@ impl Logic for MemCmdEngine {
             self.pf_ar_q.d.next = false;
             self.pf_inflight.d.next = false;
             self.pbeat_ok.d.next = false;
-            self.clr_issued.d.next = false;
-            self.clr_busy.d.next = false;
+            self.early_issued.d.next = false;
+            self.early_busy.d.next = false;
+            self.nf_started.d.next = false;
             self.wh.d.next = false;
             self.wr_fin.d.next = false;
             self.next_alloc.d.next = self.first_index.val();

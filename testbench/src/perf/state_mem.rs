@@ -28,6 +28,9 @@
 //!    shortest there is; it is included): cycles from the CMD write handshake to the B
 //!    handshake, memory latency 64 for reads and writes, at 0 %, 50 %, 99.9 % and 100 %
 //!    full; filled (by ALLOC) and emptied (by FREE of random indexes) at `setup_latency`.
+//!    At each level, pairs that keep the occupancy: ALLOC, then FREE of a random live QPN
+//!    (so an ALLOC also follows a FREE of another block); full, FREE first (ALLOC answers
+//!    FULL before each pair).
 //!
 //! # Figures (per workload and port)
 //!
@@ -660,6 +663,8 @@ fn cmd_bench(cfg: &Config, o: &StateMemOptions) -> Result<(CmdBench, Vec<String>
                     add(&mut a, cy);
                     live.push(r.qpn);
                 } else {
+                    // ALLOC, then FREE of a random live QPN (the new one or another): the
+                    // next ALLOC follows a FREE of another block as often as not.
                     let (r, cy) = timed_command(b, Command::Alloc)?;
                     ensure!(
                         r.status == CmdStatus::Ok,
@@ -667,7 +672,9 @@ fn cmd_bench(cfg: &Config, o: &StateMemOptions) -> Result<(CmdBench, Vec<String>
                         r.status
                     );
                     add(&mut a, cy);
-                    let (_, cy) = timed_command(b, Command::Free(r.qpn))?;
+                    live.push(r.qpn);
+                    let i = rng.below(live.len() as u64) as usize;
+                    let (_, cy) = timed_command(b, Command::Free(live.swap_remove(i)))?;
                     add(&mut f, cy);
                 }
             }
