@@ -16951,7 +16951,7 @@ module qp_table_scale_pipe_rx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  leaf_bits = 5'b11000;
     localparam  max_qps = 25'h1000000;
     localparam  base_shift = 64'h6;
-    localparam  credit_less_one = 10'b11111111;
+    localparam  credit_less_one = 10'b1111111;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -18363,9 +18363,9 @@ module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [20:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [20:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -18384,8 +18384,8 @@ module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -18395,7 +18395,7 @@ module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
        ob0 = 21'd0;
        ob1 = 21'd0;
        ob2 = 21'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 21'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -18429,16 +18429,16 @@ module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -18457,8 +18457,8 @@ module qp_table_scale_pipe_rx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end
@@ -18577,9 +18577,9 @@ module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [7:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [7:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -18598,8 +18598,8 @@ module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -18609,7 +18609,7 @@ module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
        ob0 = 8'd0;
        ob1 = 8'd0;
        ob2 = 8'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 8'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -18643,16 +18643,16 @@ module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -18671,8 +18671,8 @@ module qp_table_scale_pipe_rx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end
@@ -18740,9 +18740,9 @@ module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [123:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [123:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -18761,8 +18761,8 @@ module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -18772,7 +18772,7 @@ module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 124'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -18806,16 +18806,16 @@ module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -18834,8 +18834,8 @@ module qp_table_scale_pipe_rx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end
@@ -19466,7 +19466,7 @@ module qp_table_scale_pipe_tx(clock,rst,init_done,table_base,req_valid,req_ready
     localparam  leaf_bits = 5'b11000;
     localparam  max_qps = 25'h1000000;
     localparam  base_shift = 64'h6;
-    localparam  credit_less_one = 10'b11111111;
+    localparam  credit_less_one = 10'b1111111;
     localparam  entry_base_mask = 64'hfffffffffffffff8;
     localparam  entry_shift = 64'h3;
     localparam  page_mask = 64'hffffffffffffffc0;
@@ -20878,9 +20878,9 @@ module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [20:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [20:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -20899,8 +20899,8 @@ module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -20910,7 +20910,7 @@ module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
        ob0 = 21'd0;
        ob1 = 21'd0;
        ob2 = 21'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 21'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 21'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -20944,16 +20944,16 @@ module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -20972,8 +20972,8 @@ module qp_table_scale_pipe_tx_caches_0_mreqs(clock,rst,in_valid,data_in,out_vali
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end
@@ -21092,9 +21092,9 @@ module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [7:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [7:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -21113,8 +21113,8 @@ module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -21124,7 +21124,7 @@ module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
        ob0 = 8'd0;
        ob1 = 8'd0;
        ob2 = 8'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 8'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 8'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -21158,16 +21158,16 @@ module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -21186,8 +21186,8 @@ module qp_table_scale_pipe_tx_caches_0_slots(clock,rst,in_valid,data_in,out_vali
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end
@@ -21255,9 +21255,9 @@ module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     
     // Update code (custom)
     (* ram_style = "distributed" *)
-    reg [123:0] mem [0:255];
-    reg [7:0] wr_ptr;
-    reg [7:0] rd_ptr;
+    reg [123:0] mem [0:127];
+    reg [6:0] wr_ptr;
+    reg [6:0] rd_ptr;
     // Words in the array (not yet read), in the output buffer, in all.
     reg [9:0] in_mem;
     reg [1:0] occ;
@@ -21276,8 +21276,8 @@ module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     `ifndef SYNTHESIS
     integer init_i;
     initial begin
-       wr_ptr = 8'd0;
-       rd_ptr = 8'd0;
+       wr_ptr = 7'd0;
+       rd_ptr = 7'd0;
        in_mem = 10'd0;
        occ = 2'd0;
        fill = 10'd0;
@@ -21287,7 +21287,7 @@ module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
        ob0 = 124'd0;
        ob1 = 124'd0;
        ob2 = 124'd0;
-       for (init_i = 0; init_i <= 255; init_i = init_i + 1) mem[init_i] = 124'd0;
+       for (init_i = 0; init_i <= 127; init_i = init_i + 1) mem[init_i] = 124'd0;
     end
     `endif
     wire pop = (occ != 2'd0) & out_ready;
@@ -21321,16 +21321,16 @@ module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
        if (d1 >= occ) ob1 <= (rd_busy && d1 == occ) ? rd_data : data_in;
        if (d2 >= occ) ob2 <= (rd_busy && d2 == occ) ? rd_data : data_in;
        if (rst) begin
-          wr_ptr <= 8'd0;
-          rd_ptr <= 8'd0;
+          wr_ptr <= 7'd0;
+          rd_ptr <= 7'd0;
           in_mem <= 10'd0;
           occ <= 2'd0;
           fill <= 10'd0;
           rd_busy <= 1'b0;
           rp <= 2'd0;
        end else begin
-          if (to_mem) wr_ptr <= wr_ptr + 8'd1;
-          if (rd_go) rd_ptr <= rd_ptr + 8'd1;
+          if (to_mem) wr_ptr <= wr_ptr + 7'd1;
+          if (rd_go) rd_ptr <= rd_ptr + 7'd1;
           if (to_mem & ~rd_go) in_mem <= in_mem + 10'd1;
           if (~to_mem & rd_go) in_mem <= in_mem - 10'd1;
           rd_busy <= rd_go;
@@ -21349,8 +21349,8 @@ module qp_table_scale_pipe_tx_caches_0_wq(clock,rst,in_valid,data_in,out_valid,o
     // Simulation only: a push into a full FIFO stops the simulation (every producer holds credit,
     // so it is a design error).
     always @(posedge clock) begin
-       if (!rst && in_valid && !pop && fill == 10'd256) begin
-          $display("ERROR: %m: push into a full FIFO of 256 words");
+       if (!rst && in_valid && !pop && fill == 10'd128) begin
+          $display("ERROR: %m: push into a full FIFO of 128 words");
           $fatal(1);
        end
     end

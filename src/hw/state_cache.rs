@@ -99,13 +99,17 @@ use super::{codes::StatusCodes, EngineParams, ADDR_BITS, QPN_BITS, TAG_BITS};
 use rust_hdl::prelude::*;
 
 /// Depth of the wait queue (and of the slot and miss request queues) of a port whose state
-/// is in memory: a power of two at least `2 * max_misses` (one lookup per cycle must be
-/// able to wait behind a full round of misses, each of which takes at least the memory
-/// latency, while as many more are already taking new slots), clamped to 16..=512 (16: the
-/// hit latency of 7 edges at one lookup per cycle with room to spare; 512: the deepest
-/// head-registered [`MemFifo`]).
+/// is in memory: a power of two at least `2 * max_misses`, clamped to 16..=128. A lookup
+/// waits in order behind the oldest miss, so at one lookup per cycle the queue holds the
+/// lookups of one miss's round trip (the memory latency and the miss path, about 30 edges):
+/// 128 covers a latency of about 100 cycles. More slots than that (`max_misses` above 64)
+/// serve several ports and the set conflicts of the miss unit, not a longer queue: at
+/// `configs/scale.toml` (128 slots, latency 64) the cold workload ran 0.978x of its bound
+/// with 128 entries and 0.969x with 256, and the deeper queue's count and room compares
+/// were the lookup pipe's longest paths. 16: the hit latency of 7 edges at one lookup per
+/// cycle with room to spare.
 pub fn state_queue_depth(max_misses: u32) -> usize {
-    (2 * max_misses as usize).next_power_of_two().clamp(16, 512)
+    (2 * max_misses as usize).next_power_of_two().clamp(16, 128)
 }
 
 /// Depth of the wait queue (and of the slot and miss request queues) of a port of the
