@@ -2992,6 +2992,12 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  cur_tail_q$d;
     wire  cur_tail_q$q;
     reg  cur_tail_q$clock;
+    reg  cb_is_cur_q$d;
+    wire  cb_is_cur_q$q;
+    reg  cb_is_cur_q$clock;
+    reg  ct_q$d;
+    wire  ct_q$q;
+    reg  ct_q$clock;
     reg  [511:0] pbeat$d;
     wire  [511:0] pbeat$q;
     reg  pbeat$clock;
@@ -3137,6 +3143,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  free_to_pool;
     reg  nf_go;
     reg  first_find;
+    reg  tail_now;
     reg  [255:0] t_onehot;
     reg  [8:0] start_w;
     reg  [255:0] cand;
@@ -3579,6 +3586,16 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .q(cur_tail_q$q),
         .clock(cur_tail_q$clock)
     );
+    qp_table_scale_engine_cb_is_cur_q cb_is_cur_q(
+        .d(cb_is_cur_q$d),
+        .q(cb_is_cur_q$q),
+        .clock(cb_is_cur_q$clock)
+    );
+    qp_table_scale_engine_ct_q ct_q(
+        .d(ct_q$d),
+        .q(ct_q$q),
+        .clock(ct_q$clock)
+    );
     qp_table_scale_engine_pbeat pbeat(
         .d(pbeat$d),
         .q(pbeat$q),
@@ -3853,6 +3870,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         p_hit_q$clock = clock;
         nk_hit_q$clock = clock;
         nb_hit_q$clock = clock;
+        cb_is_cur_q$clock = clock;
+        ct_q$clock = clock;
         pf_was_q$clock = clock;
         cur_tail_q$clock = clock;
         pbeat$clock = clock;
@@ -3953,6 +3972,8 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         p_hit_q$d = p_hit_q$q;
         nk_hit_q$d = nk_hit_q$q;
         nb_hit_q$d = nb_hit_q$q;
+        cb_is_cur_q$d = cb_is_cur_q$q;
+        ct_q$d = ct_q$q;
         pf_was_q$d = pf_was_q$q;
         cur_tail_q$d = cur_tail_q$q;
         pbeat$d = pbeat$q;
@@ -4561,6 +4582,14 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         cur_blk = ((next_alloc$q >> block_bits) & 21'h1fffff);
         cur_w = ((next_alloc$q & ((words_m1) & 24'hffffff)) & 9'h1ff);
         cur_tail_q$d = ~|(alloc_m$q & (words_all << cur_w));
+        cb_is_cur_q$d = cb_valid$q & (cb_block$q == cur_blk);
+        if (cb_is_cur_q$q) begin
+            ct_q$d = cur_tail_q$q;
+        end
+        tail_now = ct_q$q & (cur_w != 32'h0);
+        if (cb_is_cur_q$q) begin
+            tail_now = cur_tail_q$q;
+        end
         nw_gen = ((new_word$q >> 32'h2) & 24'hffffff);
         map_op_valid = 1'b0;
         map_cmd = map_op$find;
@@ -5193,12 +5222,12 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                         n_blk$d = pf_res$q;
                         n_wrap$d = 1'b0;
                         state$d = MemState$Done;
-                        if (pf_found$q & cb_valid$q & (cb_block$q == pf_res$q)) begin
+                        if (pf_found$q & ~reuse_lowest & (pf_res$q == cur_blk) & tail_now) begin
+                            state$d = MemState$NFind2;
+                        end
+                        else if (pf_found$q & cb_valid$q & (cb_block$q == pf_res$q)) begin
                             swap_done$d = 1'b1;
                             state$d = MemState$Swap;
-                            if (~reuse_lowest & (pf_res$q == cur_blk) & cur_tail_q$q) begin
-                                state$d = MemState$NFind2;
-                            end
                         end
                     end
                 end
@@ -5214,9 +5243,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                     if (map$done) begin
                         n_known$d = map$found;
                         n_blk$d = res_blk;
-                        n_wrap$d = res_blk == cb_block$q;
+                        n_wrap$d = res_blk == cur_blk;
                         state$d = MemState$Done;
-                        if (map$found & (cb_block$q == res_blk)) begin
+                        if (map$found & cb_valid$q & (cb_block$q == res_blk)) begin
                             swap_done$d = 1'b1;
                             state$d = MemState$Swap;
                         end
@@ -5319,6 +5348,7 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             early_issued$d = 1'b0;
             early_busy$d = 1'b0;
             nf_started$d = 1'b0;
+            ct_q$d = 1'b0;
             wh$d = 1'b0;
             wr_fin$d = 1'b0;
             next_alloc$d = first_index;
@@ -5545,6 +5575,25 @@ module qp_table_scale_engine_cb_hit_q(d,q,clock);
 endmodule // qp_table_scale_engine_cb_hit_q
 
 
+module qp_table_scale_engine_cb_is_cur_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_cb_is_cur_q
+
+
 module qp_table_scale_engine_cb_valid(d,q,clock);
     
     // Module arguments
@@ -5623,6 +5672,25 @@ module qp_table_scale_engine_cbuf(clock,read_address,read_data,write_enable,writ
     end
     `endif
 endmodule // qp_table_scale_engine_cbuf
+
+
+module qp_table_scale_engine_ct_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_engine_ct_q
 
 
 module qp_table_scale_engine_cur_tail_q(d,q,clock);

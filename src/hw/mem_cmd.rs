@@ -338,6 +338,12 @@ pub struct MemCmdEngine {
     /// by `NFindWait` when the free map's search is done, edges after the masks and the
     /// cursor last changed (`OnChip`).
     cur_tail_q: DFF<Bit>,
+    /// The working slot holds the cursor's block, registered; and `cur_tail_q` as it was the
+    /// last time it did (`ct_q`): the cursor's block leaves the working slot only for a
+    /// command on another block, which changes nothing in it, so `ct_q` stays exact while
+    /// the cursor is in that block (a cursor at a block's first word has no tail).
+    cb_is_cur_q: DFF<Bit>,
+    ct_q: DFF<Bit>,
     pbeat: DFF<Bits<MEM_DATA_BITS_MAX>>,
     pbeat_ok: DFF<Bit>,
     pw: DFF<Bits<W_BITS>>,
@@ -438,6 +444,8 @@ pub struct MemCmdEngine {
     nf_go: Signal<Local, Bit>,
     /// ALLOC's first search is sent in this cycle (`Decode`).
     first_find: Signal<Local, Bit>,
+    /// The cursor's block holds no index to take from the cursor on (wherever that block is).
+    tail_now: Signal<Local, Bit>,
     t_onehot: Signal<Local, Bits<MASK_BITS>>,
     start_w: Signal<Local, Bits<W_BITS>>,
     cand: Signal<Local, Bits<MASK_BITS>>,
@@ -606,10 +614,10 @@ impl MemCmdEngine {
                 new_row, row_valid, new_alloc, new_live, grp_acc, grp_seen, bit_seen, cb_valid,
                 cb_block, cb_written, alloc_m, live_m, ablk_pf, range_q, rows_ok, cand_q,
                 grp_q, base_seen, moved, dirty, others_alloc, unit_byte, res_blk, nw_gen, t_state, t_gen, t_index,
-                new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index, free_to_pool, nf_go, first_find,
+                new_unit, unit_off, unit_addr, data_shift, map_op_valid, map_cmd, map_op_index, free_to_pool, nf_go, first_find, tail_now,
                 ops, res, map_op, wh, p_valid, p_block, p_written, p_alloc, p_live, p_rows,
                 pblk, pf_need, pf_err, swap_done, new_row_q, wr_fin, wr_ferr, ablk, whalf, phalf,
-                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q, nk_hit_q, nb_hit_q,
+                n_known, n_blk, pf_found, pf_res, pf_busy, pf_ar_q, pf_inflight, cb_hit_q, p_hit_q, nk_hit_q, nb_hit_q, cb_is_cur_q, ct_q,
                 pf_was_q, cur_tail_q, pbeat, pbeat_ok,
                 pw, pf_half, n_wrap, cur_blk, cur_w, sbeat, pf_addr, ar_addr, w_row_a, t_row_a,
                 p_row_a, pf_row, p_last, early_issued, early_busy, nf_started,
@@ -782,6 +790,8 @@ impl Logic for MemCmdEngine {
             p_hit_q,
             nk_hit_q,
             nb_hit_q,
+            cb_is_cur_q,
+            ct_q,
             pf_was_q,
             cur_tail_q,
             pbeat,
@@ -1145,6 +1155,15 @@ impl Logic for MemCmdEngine {
         );
         self.cur_tail_q.d.next =
             !(self.alloc_m.q.val() & (self.words_all.val() << self.cur_w.val())).any();
+        self.cb_is_cur_q.d.next =
+            self.cb_valid.q.val() & (self.cb_block.q.val() == self.cur_blk.val());
+        if self.cb_is_cur_q.q.val() {
+            self.ct_q.d.next = self.cur_tail_q.q.val();
+        }
+        self.tail_now.next = self.ct_q.q.val() & (self.cur_w.val() != 0);
+        if self.cb_is_cur_q.q.val() {
+            self.tail_now.next = self.cur_tail_q.q.val();
+        }
         self.nw_gen.next = bit_cast::<QPN_BITS, WORD_BITS_MAX>(self.new_word.q.val() >> 2);
 
         // Free map operations are registered one edge.
@@ -1868,17 +1887,19 @@ impl Logic for MemCmdEngine {
                     self.n_wrap.d.next = false;
                     self.state.d.next = MemState::Done;
                     if self.pf_found.q.val()
+                        & !self.reuse_lowest.val()
+                        & (self.pf_res.q.val() == self.cur_blk.val())
+                        & self.tail_now.val()
+                    {
+                        // The cursor's block, with nothing to take from the cursor on: ALLOC
+                        // passes over it.
+                        self.state.d.next = MemState::NFind2;
+                    } else if self.pf_found.q.val()
                         & self.cb_valid.q.val()
                         & (self.cb_block.q.val() == self.pf_res.q.val())
                     {
                         self.swap_done.d.next = true;
                         self.state.d.next = MemState::Swap;
-                        if !self.reuse_lowest.val()
-                            & (self.pf_res.q.val() == self.cur_blk.val())
-                            & self.cur_tail_q.q.val()
-                        {
-                            self.state.d.next = MemState::NFind2;
-                        }
                     }
                 }
             }
@@ -1890,13 +1911,16 @@ impl Logic for MemCmdEngine {
                 self.state.d.next = MemState::NFind2Wait;
             }
             MemState::NFind2Wait => {
-                // (The working slot holds the cursor's block.)
                 if self.map.done.val() {
                     self.n_known.d.next = self.map.found.val();
                     self.n_blk.d.next = self.res_blk.val();
-                    self.n_wrap.d.next = self.res_blk.val() == self.cb_block.q.val();
+                    // (Back at the cursor's block: ALLOC takes it from its start.)
+                    self.n_wrap.d.next = self.res_blk.val() == self.cur_blk.val();
                     self.state.d.next = MemState::Done;
-                    if self.map.found.val() & (self.cb_block.q.val() == self.res_blk.val()) {
+                    if self.map.found.val()
+                        & self.cb_valid.q.val()
+                        & (self.cb_block.q.val() == self.res_blk.val())
+                    {
                         self.swap_done.d.next = true;
                         self.state.d.next = MemState::Swap;
                     }
@@ -2010,6 +2034,7 @@ impl Logic for MemCmdEngine {
             self.early_issued.d.next = false;
             self.early_busy.d.next = false;
             self.nf_started.d.next = false;
+            self.ct_q.d.next = false;
             self.wh.d.next = false;
             self.wr_fin.d.next = false;
             self.next_alloc.d.next = self.first_index.val();
