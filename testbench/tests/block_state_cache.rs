@@ -1170,7 +1170,15 @@ fn verilog_lints_compiles_and_synthesizes() {
 
 #[test]
 fn queue_depth_is_twice_the_misses_within_16_to_128() {
-    for (misses, want) in [(1, 16), (8, 16), (9, 32), (33, 128), (64, 128), (100, 128), (256, 128)] {
+    for (misses, want) in [
+        (1, 16),
+        (8, 16),
+        (9, 32),
+        (33, 128),
+        (64, 128),
+        (100, 128),
+        (256, 128),
+    ] {
         assert_eq!(state_queue_depth(misses), want, "max_misses {misses}");
     }
 }
