@@ -282,18 +282,15 @@ module qp_table_scale (
     wire  [511:0] engine$c_rdata;
     wire  [1:0] engine$c_rresp;
     wire  engine$c_rlast;
-    wire  engine$awvalid;
-    wire  engine$awready;
-    wire  [63:0] engine$awaddr;
-    wire  [7:0] engine$awlen;
-    wire  engine$wvalid;
-    wire  engine$wready;
-    wire  [511:0] engine$wdata;
-    wire  [63:0] engine$wstrb;
-    wire  engine$wlast;
-    wire  engine$bvalid;
-    wire  engine$bready;
-    wire  [1:0] engine$bresp;
+    wire  engine$wr_req_valid;
+    wire  engine$wr_req_ready;
+    wire  [63:0] engine$wr_req_addr;
+    wire  [7:0] engine$wr_req_last;
+    wire  [7:0] engine$wr_req_beat;
+    wire  [511:0] engine$wr_req_data;
+    wire  [63:0] engine$wr_req_strb;
+    wire  engine$wr_done;
+    wire  engine$wr_error;
     wire  drain$clock;
     wire  drain$rst;
     wire  drain$req_fire$0;
@@ -408,6 +405,37 @@ module qp_table_scale (
     wire  ar_skid$out_valid;
     wire  ar_skid$out_ready;
     wire  [63:0] ar_skid$data_out;
+    wire  eng_ar_skid$clock;
+    wire  eng_ar_skid$rst;
+    wire  eng_ar_skid$in_valid;
+    wire  eng_ar_skid$in_ready;
+    wire  [63:0] eng_ar_skid$data_in;
+    wire  eng_ar_skid$out_valid;
+    wire  eng_ar_skid$out_ready;
+    wire  [63:0] eng_ar_skid$data_out;
+    wire  mem_wr$clock;
+    wire  mem_wr$rst;
+    wire  mem_wr$req_valid;
+    wire  mem_wr$req_ready;
+    wire  [63:0] mem_wr$req_addr;
+    wire  [7:0] mem_wr$req_last;
+    wire  [7:0] mem_wr$req_beat;
+    wire  [511:0] mem_wr$req_data;
+    wire  [63:0] mem_wr$req_strb;
+    wire  mem_wr$done;
+    wire  mem_wr$error;
+    wire  mem_wr$awvalid;
+    wire  mem_wr$awready;
+    wire  [63:0] mem_wr$awaddr;
+    wire  [7:0] mem_wr$awlen;
+    wire  mem_wr$wvalid;
+    wire  mem_wr$wready;
+    wire  [511:0] mem_wr$wdata;
+    wire  [63:0] mem_wr$wstrb;
+    wire  mem_wr$wlast;
+    wire  mem_wr$bvalid;
+    wire  mem_wr$bready;
+    wire  [1:0] mem_wr$bresp;
     wire  live_0$clock;
     wire  live_0$live_we;
     wire  [20:0] live_0$live_waddr;
@@ -598,18 +626,15 @@ module qp_table_scale (
         .c_rdata(engine$c_rdata),
         .c_rresp(engine$c_rresp),
         .c_rlast(engine$c_rlast),
-        .awvalid(engine$awvalid),
-        .awready(engine$awready),
-        .awaddr(engine$awaddr),
-        .awlen(engine$awlen),
-        .wvalid(engine$wvalid),
-        .wready(engine$wready),
-        .wdata(engine$wdata),
-        .wstrb(engine$wstrb),
-        .wlast(engine$wlast),
-        .bvalid(engine$bvalid),
-        .bready(engine$bready),
-        .bresp(engine$bresp)
+        .wr_req_valid(engine$wr_req_valid),
+        .wr_req_ready(engine$wr_req_ready),
+        .wr_req_addr(engine$wr_req_addr),
+        .wr_req_last(engine$wr_req_last),
+        .wr_req_beat(engine$wr_req_beat),
+        .wr_req_data(engine$wr_req_data),
+        .wr_req_strb(engine$wr_req_strb),
+        .wr_done(engine$wr_done),
+        .wr_error(engine$wr_error)
     );
     qp_table_scale_drain drain(
         .clock(drain$clock),
@@ -737,6 +762,41 @@ module qp_table_scale (
         .out_ready(ar_skid$out_ready),
         .data_out(ar_skid$data_out)
     );
+    qp_table_scale_eng_ar_skid eng_ar_skid(
+        .clock(eng_ar_skid$clock),
+        .rst(eng_ar_skid$rst),
+        .in_valid(eng_ar_skid$in_valid),
+        .in_ready(eng_ar_skid$in_ready),
+        .data_in(eng_ar_skid$data_in),
+        .out_valid(eng_ar_skid$out_valid),
+        .out_ready(eng_ar_skid$out_ready),
+        .data_out(eng_ar_skid$data_out)
+    );
+    qp_table_scale_mem_wr mem_wr(
+        .clock(mem_wr$clock),
+        .rst(mem_wr$rst),
+        .req_valid(mem_wr$req_valid),
+        .req_ready(mem_wr$req_ready),
+        .req_addr(mem_wr$req_addr),
+        .req_last(mem_wr$req_last),
+        .req_beat(mem_wr$req_beat),
+        .req_data(mem_wr$req_data),
+        .req_strb(mem_wr$req_strb),
+        .done(mem_wr$done),
+        .error(mem_wr$error),
+        .awvalid(mem_wr$awvalid),
+        .awready(mem_wr$awready),
+        .awaddr(mem_wr$awaddr),
+        .awlen(mem_wr$awlen),
+        .wvalid(mem_wr$wvalid),
+        .wready(mem_wr$wready),
+        .wdata(mem_wr$wdata),
+        .wstrb(mem_wr$wstrb),
+        .wlast(mem_wr$wlast),
+        .bvalid(mem_wr$bvalid),
+        .bready(mem_wr$bready),
+        .bresp(mem_wr$bresp)
+    );
     qp_table_scale_live_0 live_0(
         .clock(live_0$clock),
         .live_we(live_0$live_we),
@@ -752,11 +812,13 @@ module qp_table_scale (
     reg rst_r;
     always @(posedge clk) rst_r <= rst;
     reg miss_r_valid;
+    reg eng_r_valid;
     reg [63:0] miss_r_data;
     reg [1:0] miss_r_resp;
     reg miss_r_last;
     always @(posedge clk) begin
         miss_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & ~m_axi_rid;
+        eng_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & m_axi_rid;
         miss_r_data <= m_axi_rdata;
         miss_r_resp <= m_axi_rresp;
         miss_r_last <= m_axi_rlast;
@@ -765,6 +827,7 @@ module qp_table_scale (
     initial begin
         rst_r = 1'b0;
         miss_r_valid = 1'b0;
+        eng_r_valid = 1'b0;
         miss_r_data = 64'd0;
         miss_r_resp = 2'd0;
         miss_r_last = 1'b0;
@@ -942,10 +1005,15 @@ module qp_table_scale (
     assign arb$a_addr = ar_skid$data_out;
     assign ar_skid$out_ready = arb$a_ready;
     assign arb$a_len = miss$arlen;
-    assign arb$b_valid = engine$c_arvalid;
-    assign arb$b_addr = engine$c_araddr;
+    assign eng_ar_skid$clock = clk;
+    assign eng_ar_skid$rst = rst_r;
+    assign eng_ar_skid$in_valid = engine$c_arvalid;
+    assign eng_ar_skid$data_in = engine$c_araddr;
+    assign engine$c_arready = eng_ar_skid$in_ready;
+    assign arb$b_valid = eng_ar_skid$out_valid;
+    assign arb$b_addr = eng_ar_skid$data_out;
+    assign eng_ar_skid$out_ready = arb$b_ready;
     assign arb$b_len = engine$c_arlen;
-    assign engine$c_arready = arb$b_ready;
     assign arb$arready = m_axi_arready;
     assign m_axi_arvalid = arb$arvalid & ~rst_r;
     assign m_axi_arid = arb$arid[0:0];
@@ -962,27 +1030,38 @@ module qp_table_scale (
     assign m_axi_awlock = m_axi_awlock_value;
     assign m_axi_awcache = m_axi_awcache_value;
     assign m_axi_awprot = m_axi_awprot_value;
-    assign engine$c_rvalid = m_axi_rvalid & m_axi_rready & m_axi_rid;
-    assign m_axi_rready = engine$c_rready & miss$rready;
-    assign engine$c_rdata = {448'd0, m_axi_rdata};
-    assign engine$c_rresp = m_axi_rresp;
-    assign engine$c_rlast = m_axi_rlast;
+    assign m_axi_rready = engine$c_rready & ~eng_r_valid & miss$rready;
+    assign engine$c_rvalid = eng_r_valid;
+    assign engine$c_rdata = {448'd0, miss_r_data};
+    assign engine$c_rresp = miss_r_resp;
+    assign engine$c_rlast = miss_r_last;
     assign miss$rvalid = miss_r_valid;
     assign miss$rdata = {448'd0, miss_r_data};
     assign miss$rresp = miss_r_resp;
     assign miss$rlast = miss_r_last;
-    assign m_axi_awvalid = engine$awvalid & ~rst_r;
-    assign engine$awready = m_axi_awready;
-    assign m_axi_awaddr = engine$awaddr[63:0];
-    assign m_axi_awlen = engine$awlen;
-    assign m_axi_wvalid = engine$wvalid & ~rst_r;
-    assign engine$wready = m_axi_wready;
-    assign m_axi_wdata = engine$wdata[63:0];
-    assign m_axi_wstrb = engine$wstrb[7:0];
-    assign m_axi_wlast = engine$wlast;
-    assign engine$bvalid = m_axi_bvalid;
-    assign engine$bresp = m_axi_bresp;
-    assign m_axi_bready = engine$bready;
+    assign mem_wr$clock = clk;
+    assign mem_wr$rst = rst_r;
+    assign mem_wr$req_valid = engine$wr_req_valid;
+    assign mem_wr$req_addr = engine$wr_req_addr;
+    assign mem_wr$req_last = engine$wr_req_last;
+    assign mem_wr$req_beat = engine$wr_req_beat;
+    assign mem_wr$req_data = engine$wr_req_data;
+    assign mem_wr$req_strb = engine$wr_req_strb;
+    assign engine$wr_req_ready = mem_wr$req_ready;
+    assign engine$wr_done = mem_wr$done;
+    assign engine$wr_error = mem_wr$error;
+    assign m_axi_awvalid = mem_wr$awvalid & ~rst_r;
+    assign mem_wr$awready = m_axi_awready;
+    assign m_axi_awaddr = mem_wr$awaddr[63:0];
+    assign m_axi_awlen = mem_wr$awlen;
+    assign m_axi_wvalid = mem_wr$wvalid & ~rst_r;
+    assign mem_wr$wready = m_axi_wready;
+    assign m_axi_wdata = mem_wr$wdata[63:0];
+    assign m_axi_wstrb = mem_wr$wstrb[7:0];
+    assign m_axi_wlast = mem_wr$wlast;
+    assign mem_wr$bvalid = m_axi_bvalid;
+    assign mem_wr$bresp = m_axi_bresp;
+    assign m_axi_bready = mem_wr$bready;
     wire [2:0] m_axi_arsize_value = 3'd3;
     wire [1:0] m_axi_arburst_value = 2'd1;
     wire [0:0] m_axi_arlock_value = 1'b0;
@@ -994,7 +1073,7 @@ module qp_table_scale (
     wire [0:0] m_axi_awlock_value = 1'b0;
     wire [3:0] m_axi_awcache_value = 4'b0011;
     wire [2:0] m_axi_awprot_value = 3'd0;
-    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, arb$arid[1:1], miss$arsize, miss$arburst, engine$wdata[511:64], engine$wstrb[63:8], m_axi_bid};
+    wire _unused_ok = &{1'b0, s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_awprot, s_axil_arprot, pipe_tx$rsp_tag[31:8], pipe_rx$rsp_tag[31:8], miss$taken_new, miss$taken_slot, arb$arid[1:1], miss$arsize, miss$arburst, mem_wr$wdata[511:64], mem_wr$wstrb[63:8], m_axi_bid};
 endmodule // qp_table_scale
 
 
@@ -2491,7 +2570,171 @@ module qp_table_scale_drain_zero_1(d,q,clock);
 endmodule // qp_table_scale_drain_zero_1
 
 
-module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,drain_snap,drained,events,quarantined,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
+module qp_table_scale_eng_ar_skid(clock,rst,in_valid,in_ready,data_in,out_valid,out_ready,data_out);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  in_valid;
+    output reg  in_ready;
+    input wire  [63:0] data_in;
+    output reg  out_valid;
+    input wire  out_ready;
+    output reg  [63:0] data_out;
+    
+    // Stub signals
+    reg  o_valid$d;
+    wire  o_valid$q;
+    reg  o_valid$clock;
+    reg  [63:0] o_data$d;
+    wire  [63:0] o_data$q;
+    reg  o_data$clock;
+    reg  s_valid$d;
+    wire  s_valid$q;
+    reg  s_valid$clock;
+    reg  [63:0] s_data$d;
+    wire  [63:0] s_data$q;
+    reg  s_data$clock;
+    
+    // Local signals
+    reg  o_free;
+    
+    // Sub module instances
+    qp_table_scale_eng_ar_skid_o_valid o_valid(
+        .d(o_valid$d),
+        .q(o_valid$q),
+        .clock(o_valid$clock)
+    );
+    qp_table_scale_eng_ar_skid_o_data o_data(
+        .d(o_data$d),
+        .q(o_data$q),
+        .clock(o_data$clock)
+    );
+    qp_table_scale_eng_ar_skid_s_valid s_valid(
+        .d(s_valid$d),
+        .q(s_valid$q),
+        .clock(s_valid$clock)
+    );
+    qp_table_scale_eng_ar_skid_s_data s_data(
+        .d(s_data$d),
+        .q(s_data$q),
+        .clock(s_data$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        o_valid$clock = clock;
+        o_data$clock = clock;
+        s_valid$clock = clock;
+        s_data$clock = clock;
+        o_valid$d = o_valid$q;
+        o_data$d = o_data$q;
+        s_valid$d = s_valid$q;
+        s_data$d = s_data$q;
+        in_ready = ~s_valid$q;
+        out_valid = o_valid$q;
+        data_out = o_data$q;
+        o_free = ~o_valid$q | out_ready;
+        if (o_free) begin
+            if (s_valid$q) begin
+                o_data$d = s_data$q;
+            end
+            else begin
+                o_data$d = data_in;
+            end
+            o_valid$d = s_valid$q | in_valid;
+            s_valid$d = 1'b0;
+        end
+        else if (in_valid & ~s_valid$q) begin
+            s_data$d = data_in;
+            s_valid$d = 1'b1;
+        end
+        if (rst) begin
+            o_valid$d = 1'b0;
+            s_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_scale_eng_ar_skid
+
+
+module qp_table_scale_eng_ar_skid_o_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_eng_ar_skid_o_data
+
+
+module qp_table_scale_eng_ar_skid_o_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_eng_ar_skid_o_valid
+
+
+module qp_table_scale_eng_ar_skid_s_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_eng_ar_skid_s_data
+
+
+module qp_table_scale_eng_ar_skid_s_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_eng_ar_skid_s_valid
+
+
+module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_done,result_status,result_qpn,init_done,state_base,state_base_wr,cache_swept,live_we,live_waddr,live_wdata,drain_snap,drained,events,quarantined,hold_valid,hold_block,busy_block,busy,inv_valid,inv_line,inv_done,c_arvalid,c_arready,c_araddr,c_arlen,c_rvalid,c_rready,c_rdata,c_rresp,c_rlast,wr_req_valid,wr_req_ready,wr_req_addr,wr_req_last,wr_req_beat,wr_req_data,wr_req_strb,wr_done,wr_error);
     
     // Module arguments
     input wire  clock;
@@ -2530,18 +2773,15 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     input wire  [511:0] c_rdata;
     input wire  [1:0] c_rresp;
     input wire  c_rlast;
-    output reg  awvalid;
-    input wire  awready;
-    output reg  [63:0] awaddr;
-    output reg  [7:0] awlen;
-    output reg  wvalid;
-    input wire  wready;
-    output reg  [511:0] wdata;
-    output reg  [63:0] wstrb;
-    output reg  wlast;
-    input wire  bvalid;
-    output reg  bready;
-    input wire  [1:0] bresp;
+    output reg  wr_req_valid;
+    input wire  wr_req_ready;
+    output reg  [63:0] wr_req_addr;
+    output reg  [7:0] wr_req_last;
+    output reg  [7:0] wr_req_beat;
+    output reg  [511:0] wr_req_data;
+    output reg  [63:0] wr_req_strb;
+    input wire  wr_done;
+    input wire  wr_error;
     
     // Constant declarations
     localparam  wr_extra = 2'b11;
@@ -2749,29 +2989,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
     reg  written$write_enable;
     reg  [23:0] written$write_address;
     reg  [1:0] written$write_data;
-    reg  writer$clock;
-    reg  writer$rst;
-    reg  writer$req_valid;
-    wire  writer$req_ready;
-    reg  [63:0] writer$req_addr;
-    reg  [7:0] writer$req_last;
-    reg  [7:0] writer$req_beat;
-    reg  [511:0] writer$req_data;
-    reg  [63:0] writer$req_strb;
-    wire  writer$done;
-    wire  writer$error;
-    wire  writer$awvalid;
-    reg  writer$awready;
-    wire  [63:0] writer$awaddr;
-    wire  [7:0] writer$awlen;
-    wire  writer$wvalid;
-    reg  writer$wready;
-    wire  [511:0] writer$wdata;
-    wire  [63:0] writer$wstrb;
-    wire  writer$wlast;
-    reg  writer$bvalid;
-    wire  writer$bready;
-    reg  [1:0] writer$bresp;
     reg  quar$clock;
     reg  quar$rst;
     reg  [47:0] quar$now;
@@ -3200,31 +3417,6 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         .write_enable(written$write_enable),
         .write_address(written$write_address),
         .write_data(written$write_data)
-    );
-    qp_table_scale_engine_writer writer(
-        .clock(writer$clock),
-        .rst(writer$rst),
-        .req_valid(writer$req_valid),
-        .req_ready(writer$req_ready),
-        .req_addr(writer$req_addr),
-        .req_last(writer$req_last),
-        .req_beat(writer$req_beat),
-        .req_data(writer$req_data),
-        .req_strb(writer$req_strb),
-        .done(writer$done),
-        .error(writer$error),
-        .awvalid(writer$awvalid),
-        .awready(writer$awready),
-        .awaddr(writer$awaddr),
-        .awlen(writer$awlen),
-        .wvalid(writer$wvalid),
-        .wready(writer$wready),
-        .wdata(writer$wdata),
-        .wstrb(writer$wstrb),
-        .wlast(writer$wlast),
-        .bvalid(writer$bvalid),
-        .bready(writer$bready),
-        .bresp(writer$bresp)
     );
     qp_table_scale_engine_quar quar(
         .clock(quar$clock),
@@ -3994,27 +4186,13 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
         map$clock = clock;
         map$rst = rst;
         written$clock = clock;
-        writer$clock = clock;
-        writer$rst = rst;
-        awvalid = writer$awvalid;
-        writer$awready = awready;
-        awaddr = writer$awaddr;
-        awlen = writer$awlen;
-        wvalid = writer$wvalid;
-        writer$wready = wready;
-        wdata = writer$wdata;
-        wstrb = writer$wstrb;
-        wlast = writer$wlast;
-        writer$bvalid = bvalid;
-        bready = writer$bready;
-        writer$bresp = bresp;
-        writer$req_valid = wr_req_q$q;
-        writer$req_addr = wr_addr_q$q;
-        writer$req_last = wr_last_q$q;
-        writer$req_beat = wr_beat_q$q;
-        writer$req_data = wr_data_q$q;
-        writer$req_strb = wr_strb_q$q;
-        if (writer$req_ready) begin
+        wr_req_valid = wr_req_q$q;
+        wr_req_addr = wr_addr_q$q;
+        wr_req_last = wr_last_q$q;
+        wr_req_beat = wr_beat_q$q;
+        wr_req_data = wr_data_q$q;
+        wr_req_strb = wr_strb_q$q;
+        if (wr_req_ready) begin
             wr_req_q$d = 1'b0;
         end
         if (early_busy$q & map$done) begin
@@ -4025,9 +4203,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
             pf_found$d = map$found;
             pf_res$d = ((map$result) & 21'h1fffff);
         end
-        if (writer$done) begin
+        if (wr_done) begin
             wr_fin$d = 1'b1;
-            wr_ferr$d = writer$error;
+            wr_ferr$d = wr_error;
         end
         ev[(64'h0)+:(1)] = 1'b0;
         ev[(64'h1)+:(1)] = 1'b0;
@@ -5044,9 +5222,9 @@ module qp_table_scale_engine(clock,rst,cmd_valid,cmd_op,cmd_qpn,cmd_time,cmd_don
                 end
             MemState$WWait:
                 begin
-                    if (writer$done | wr_fin$q) begin
+                    if (wr_done | wr_fin$q) begin
                         state$d = MemState$OnChip;
-                        if ((writer$done & writer$error) | (wr_fin$q & wr_ferr$q)) begin
+                        if ((wr_done & wr_error) | (wr_fin$q & wr_ferr$q)) begin
                             cb_valid$d = 1'b0;
                             pending_status$d = mem_error_code;
                             state$d = MemState$Finish;
@@ -10276,522 +10454,6 @@ module qp_table_scale_engine_wr_wait(d,q,clock);
 endmodule // qp_table_scale_engine_wr_wait
 
 
-module qp_table_scale_engine_writer(clock,rst,req_valid,req_ready,req_addr,req_last,req_beat,req_data,req_strb,done,error,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  rst;
-    input wire  req_valid;
-    output reg  req_ready;
-    input wire  [63:0] req_addr;
-    input wire  [7:0] req_last;
-    input wire  [7:0] req_beat;
-    input wire  [511:0] req_data;
-    input wire  [63:0] req_strb;
-    output reg  done;
-    output reg  error;
-    output reg  awvalid;
-    input wire  awready;
-    output reg  [63:0] awaddr;
-    output reg  [7:0] awlen;
-    output reg  wvalid;
-    input wire  wready;
-    output reg  [511:0] wdata;
-    output reg  [63:0] wstrb;
-    output reg  wlast;
-    input wire  bvalid;
-    output reg  bready;
-    input wire  [1:0] bresp;
-    
-    // Constant declarations
-    localparam  full_strb = 64'hff;
-    
-    // Stub signals
-    reg  busy$d;
-    wire  busy$q;
-    reg  busy$clock;
-    reg  aw_valid$d;
-    wire  aw_valid$q;
-    reg  aw_valid$clock;
-    reg  [63:0] aw_addr$d;
-    wire  [63:0] aw_addr$q;
-    reg  aw_addr$clock;
-    reg  [7:0] last$d;
-    wire  [7:0] last$q;
-    reg  last$clock;
-    reg  [7:0] beat$d;
-    wire  [7:0] beat$q;
-    reg  beat$clock;
-    reg  [511:0] data$d;
-    wire  [511:0] data$q;
-    reg  data$clock;
-    reg  [63:0] strb$d;
-    wire  [63:0] strb$q;
-    reg  strb$clock;
-    reg  w_valid$d;
-    wire  w_valid$q;
-    reg  w_valid$clock;
-    reg  [7:0] w_index$d;
-    wire  [7:0] w_index$q;
-    reg  w_index$clock;
-    reg  [511:0] w_data$d;
-    wire  [511:0] w_data$q;
-    reg  w_data$clock;
-    reg  [63:0] w_strb$d;
-    wire  [63:0] w_strb$q;
-    reg  w_strb$clock;
-    reg  w_last$d;
-    wire  w_last$q;
-    reg  w_last$clock;
-    reg  done_q$d;
-    wire  done_q$q;
-    reg  done_q$clock;
-    reg  error_q$d;
-    wire  error_q$q;
-    reg  error_q$clock;
-    
-    // Local signals
-    reg  req_fire;
-    reg  w_fire;
-    reg  [7:0] w_next;
-    reg  b_fire;
-    
-    // Sub module instances
-    qp_table_scale_engine_writer_busy busy(
-        .d(busy$d),
-        .q(busy$q),
-        .clock(busy$clock)
-    );
-    qp_table_scale_engine_writer_aw_valid aw_valid(
-        .d(aw_valid$d),
-        .q(aw_valid$q),
-        .clock(aw_valid$clock)
-    );
-    qp_table_scale_engine_writer_aw_addr aw_addr(
-        .d(aw_addr$d),
-        .q(aw_addr$q),
-        .clock(aw_addr$clock)
-    );
-    qp_table_scale_engine_writer_last last(
-        .d(last$d),
-        .q(last$q),
-        .clock(last$clock)
-    );
-    qp_table_scale_engine_writer_beat beat(
-        .d(beat$d),
-        .q(beat$q),
-        .clock(beat$clock)
-    );
-    qp_table_scale_engine_writer_data data(
-        .d(data$d),
-        .q(data$q),
-        .clock(data$clock)
-    );
-    qp_table_scale_engine_writer_strb strb(
-        .d(strb$d),
-        .q(strb$q),
-        .clock(strb$clock)
-    );
-    qp_table_scale_engine_writer_w_valid w_valid(
-        .d(w_valid$d),
-        .q(w_valid$q),
-        .clock(w_valid$clock)
-    );
-    qp_table_scale_engine_writer_w_index w_index(
-        .d(w_index$d),
-        .q(w_index$q),
-        .clock(w_index$clock)
-    );
-    qp_table_scale_engine_writer_w_data w_data(
-        .d(w_data$d),
-        .q(w_data$q),
-        .clock(w_data$clock)
-    );
-    qp_table_scale_engine_writer_w_strb w_strb(
-        .d(w_strb$d),
-        .q(w_strb$q),
-        .clock(w_strb$clock)
-    );
-    qp_table_scale_engine_writer_w_last w_last(
-        .d(w_last$d),
-        .q(w_last$q),
-        .clock(w_last$clock)
-    );
-    qp_table_scale_engine_writer_done_q done_q(
-        .d(done_q$d),
-        .q(done_q$q),
-        .clock(done_q$clock)
-    );
-    qp_table_scale_engine_writer_error_q error_q(
-        .d(error_q$d),
-        .q(error_q$q),
-        .clock(error_q$clock)
-    );
-    
-    // Update code
-    always @(*) begin
-        busy$clock = clock;
-        aw_valid$clock = clock;
-        aw_addr$clock = clock;
-        last$clock = clock;
-        beat$clock = clock;
-        data$clock = clock;
-        strb$clock = clock;
-        w_valid$clock = clock;
-        w_index$clock = clock;
-        w_data$clock = clock;
-        w_strb$clock = clock;
-        w_last$clock = clock;
-        done_q$clock = clock;
-        error_q$clock = clock;
-        busy$d = busy$q;
-        aw_valid$d = aw_valid$q;
-        aw_addr$d = aw_addr$q;
-        last$d = last$q;
-        beat$d = beat$q;
-        data$d = data$q;
-        strb$d = strb$q;
-        w_valid$d = w_valid$q;
-        w_index$d = w_index$q;
-        w_data$d = w_data$q;
-        w_strb$d = w_strb$q;
-        w_last$d = w_last$q;
-        done_q$d = done_q$q;
-        error_q$d = error_q$q;
-        req_ready = ~busy$q & ~rst;
-        req_fire = req_valid & req_ready;
-        if (req_fire) begin
-            busy$d = 1'b1;
-            aw_valid$d = 1'b1;
-            aw_addr$d = req_addr;
-            last$d = req_last;
-            beat$d = req_beat;
-            data$d = req_data;
-            strb$d = req_strb;
-            w_valid$d = 1'b1;
-            w_index$d = 32'h0;
-            w_last$d = req_last == 32'h0;
-            w_data$d = 32'h0;
-            w_strb$d = full_strb;
-            if (req_beat == 32'h0) begin
-                w_data$d = req_data;
-                w_strb$d = req_strb;
-            end
-        end
-        awvalid = aw_valid$q;
-        awaddr = aw_addr$q;
-        awlen = last$q;
-        if (aw_valid$q & awready) begin
-            aw_valid$d = 1'b0;
-        end
-        wvalid = w_valid$q;
-        wdata = w_data$q;
-        wstrb = w_strb$q;
-        wlast = w_last$q;
-        w_fire = w_valid$q & wready;
-        w_next = w_index$q + 32'h1;
-        if (w_fire) begin
-            if (w_last$q) begin
-                w_valid$d = 1'b0;
-            end
-            else begin
-                w_index$d = w_next;
-                w_last$d = w_next == last$q;
-                w_data$d = 32'h0;
-                w_strb$d = full_strb;
-                if (w_next == beat$q) begin
-                    w_data$d = data$q;
-                    w_strb$d = strb$q;
-                end
-            end
-        end
-        bready = 1'b1;
-        b_fire = bvalid & busy$q;
-        done_q$d = b_fire;
-        error_q$d = b_fire & |bresp;
-        if (b_fire) begin
-            busy$d = 1'b0;
-        end
-        done = done_q$q;
-        error = error_q$q;
-        if (rst) begin
-            busy$d = 1'b0;
-            aw_valid$d = 1'b0;
-            w_valid$d = 1'b0;
-            done_q$d = 1'b0;
-            error_q$d = 1'b0;
-        end
-    end
-    
-endmodule // qp_table_scale_engine_writer
-
-
-module qp_table_scale_engine_writer_aw_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_aw_addr
-
-
-module qp_table_scale_engine_writer_aw_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_aw_valid
-
-
-module qp_table_scale_engine_writer_beat(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_beat
-
-
-module qp_table_scale_engine_writer_busy(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_busy
-
-
-module qp_table_scale_engine_writer_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_data
-
-
-module qp_table_scale_engine_writer_done_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_done_q
-
-
-module qp_table_scale_engine_writer_error_q(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_error_q
-
-
-module qp_table_scale_engine_writer_last(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_last
-
-
-module qp_table_scale_engine_writer_strb(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_strb
-
-
-module qp_table_scale_engine_writer_w_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [511:0] d;
-    output reg  [511:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 512'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_w_data
-
-
-module qp_table_scale_engine_writer_w_index(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_w_index
-
-
-module qp_table_scale_engine_writer_w_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_w_last
-
-
-module qp_table_scale_engine_writer_w_strb(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_w_strb
-
-
-module qp_table_scale_engine_writer_w_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // qp_table_scale_engine_writer_w_valid
-
-
 module qp_table_scale_engine_written(clock,read_address,read_data,write_enable,write_address,write_data);
     
     // Module arguments
@@ -10960,6 +10622,522 @@ module qp_table_scale_live_0_ram(clock,read_address,read_data,write_enable,write
     end
     `endif
 endmodule // qp_table_scale_live_0_ram
+
+
+module qp_table_scale_mem_wr(clock,rst,req_valid,req_ready,req_addr,req_last,req_beat,req_data,req_strb,done,error,awvalid,awready,awaddr,awlen,wvalid,wready,wdata,wstrb,wlast,bvalid,bready,bresp);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  rst;
+    input wire  req_valid;
+    output reg  req_ready;
+    input wire  [63:0] req_addr;
+    input wire  [7:0] req_last;
+    input wire  [7:0] req_beat;
+    input wire  [511:0] req_data;
+    input wire  [63:0] req_strb;
+    output reg  done;
+    output reg  error;
+    output reg  awvalid;
+    input wire  awready;
+    output reg  [63:0] awaddr;
+    output reg  [7:0] awlen;
+    output reg  wvalid;
+    input wire  wready;
+    output reg  [511:0] wdata;
+    output reg  [63:0] wstrb;
+    output reg  wlast;
+    input wire  bvalid;
+    output reg  bready;
+    input wire  [1:0] bresp;
+    
+    // Constant declarations
+    localparam  full_strb = 64'hff;
+    
+    // Stub signals
+    reg  busy$d;
+    wire  busy$q;
+    reg  busy$clock;
+    reg  aw_valid$d;
+    wire  aw_valid$q;
+    reg  aw_valid$clock;
+    reg  [63:0] aw_addr$d;
+    wire  [63:0] aw_addr$q;
+    reg  aw_addr$clock;
+    reg  [7:0] last$d;
+    wire  [7:0] last$q;
+    reg  last$clock;
+    reg  [7:0] beat$d;
+    wire  [7:0] beat$q;
+    reg  beat$clock;
+    reg  [511:0] data$d;
+    wire  [511:0] data$q;
+    reg  data$clock;
+    reg  [63:0] strb$d;
+    wire  [63:0] strb$q;
+    reg  strb$clock;
+    reg  w_valid$d;
+    wire  w_valid$q;
+    reg  w_valid$clock;
+    reg  [7:0] w_index$d;
+    wire  [7:0] w_index$q;
+    reg  w_index$clock;
+    reg  [511:0] w_data$d;
+    wire  [511:0] w_data$q;
+    reg  w_data$clock;
+    reg  [63:0] w_strb$d;
+    wire  [63:0] w_strb$q;
+    reg  w_strb$clock;
+    reg  w_last$d;
+    wire  w_last$q;
+    reg  w_last$clock;
+    reg  done_q$d;
+    wire  done_q$q;
+    reg  done_q$clock;
+    reg  error_q$d;
+    wire  error_q$q;
+    reg  error_q$clock;
+    
+    // Local signals
+    reg  req_fire;
+    reg  w_fire;
+    reg  [7:0] w_next;
+    reg  b_fire;
+    
+    // Sub module instances
+    qp_table_scale_mem_wr_busy busy(
+        .d(busy$d),
+        .q(busy$q),
+        .clock(busy$clock)
+    );
+    qp_table_scale_mem_wr_aw_valid aw_valid(
+        .d(aw_valid$d),
+        .q(aw_valid$q),
+        .clock(aw_valid$clock)
+    );
+    qp_table_scale_mem_wr_aw_addr aw_addr(
+        .d(aw_addr$d),
+        .q(aw_addr$q),
+        .clock(aw_addr$clock)
+    );
+    qp_table_scale_mem_wr_last last(
+        .d(last$d),
+        .q(last$q),
+        .clock(last$clock)
+    );
+    qp_table_scale_mem_wr_beat beat(
+        .d(beat$d),
+        .q(beat$q),
+        .clock(beat$clock)
+    );
+    qp_table_scale_mem_wr_data data(
+        .d(data$d),
+        .q(data$q),
+        .clock(data$clock)
+    );
+    qp_table_scale_mem_wr_strb strb(
+        .d(strb$d),
+        .q(strb$q),
+        .clock(strb$clock)
+    );
+    qp_table_scale_mem_wr_w_valid w_valid(
+        .d(w_valid$d),
+        .q(w_valid$q),
+        .clock(w_valid$clock)
+    );
+    qp_table_scale_mem_wr_w_index w_index(
+        .d(w_index$d),
+        .q(w_index$q),
+        .clock(w_index$clock)
+    );
+    qp_table_scale_mem_wr_w_data w_data(
+        .d(w_data$d),
+        .q(w_data$q),
+        .clock(w_data$clock)
+    );
+    qp_table_scale_mem_wr_w_strb w_strb(
+        .d(w_strb$d),
+        .q(w_strb$q),
+        .clock(w_strb$clock)
+    );
+    qp_table_scale_mem_wr_w_last w_last(
+        .d(w_last$d),
+        .q(w_last$q),
+        .clock(w_last$clock)
+    );
+    qp_table_scale_mem_wr_done_q done_q(
+        .d(done_q$d),
+        .q(done_q$q),
+        .clock(done_q$clock)
+    );
+    qp_table_scale_mem_wr_error_q error_q(
+        .d(error_q$d),
+        .q(error_q$q),
+        .clock(error_q$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        busy$clock = clock;
+        aw_valid$clock = clock;
+        aw_addr$clock = clock;
+        last$clock = clock;
+        beat$clock = clock;
+        data$clock = clock;
+        strb$clock = clock;
+        w_valid$clock = clock;
+        w_index$clock = clock;
+        w_data$clock = clock;
+        w_strb$clock = clock;
+        w_last$clock = clock;
+        done_q$clock = clock;
+        error_q$clock = clock;
+        busy$d = busy$q;
+        aw_valid$d = aw_valid$q;
+        aw_addr$d = aw_addr$q;
+        last$d = last$q;
+        beat$d = beat$q;
+        data$d = data$q;
+        strb$d = strb$q;
+        w_valid$d = w_valid$q;
+        w_index$d = w_index$q;
+        w_data$d = w_data$q;
+        w_strb$d = w_strb$q;
+        w_last$d = w_last$q;
+        done_q$d = done_q$q;
+        error_q$d = error_q$q;
+        req_ready = ~busy$q & ~rst;
+        req_fire = req_valid & req_ready;
+        if (req_fire) begin
+            busy$d = 1'b1;
+            aw_valid$d = 1'b1;
+            aw_addr$d = req_addr;
+            last$d = req_last;
+            beat$d = req_beat;
+            data$d = req_data;
+            strb$d = req_strb;
+            w_valid$d = 1'b1;
+            w_index$d = 32'h0;
+            w_last$d = req_last == 32'h0;
+            w_data$d = 32'h0;
+            w_strb$d = full_strb;
+            if (req_beat == 32'h0) begin
+                w_data$d = req_data;
+                w_strb$d = req_strb;
+            end
+        end
+        awvalid = aw_valid$q;
+        awaddr = aw_addr$q;
+        awlen = last$q;
+        if (aw_valid$q & awready) begin
+            aw_valid$d = 1'b0;
+        end
+        wvalid = w_valid$q;
+        wdata = w_data$q;
+        wstrb = w_strb$q;
+        wlast = w_last$q;
+        w_fire = w_valid$q & wready;
+        w_next = w_index$q + 32'h1;
+        if (w_fire) begin
+            if (w_last$q) begin
+                w_valid$d = 1'b0;
+            end
+            else begin
+                w_index$d = w_next;
+                w_last$d = w_next == last$q;
+                w_data$d = 32'h0;
+                w_strb$d = full_strb;
+                if (w_next == beat$q) begin
+                    w_data$d = data$q;
+                    w_strb$d = strb$q;
+                end
+            end
+        end
+        bready = 1'b1;
+        b_fire = bvalid & busy$q;
+        done_q$d = b_fire;
+        error_q$d = b_fire & |bresp;
+        if (b_fire) begin
+            busy$d = 1'b0;
+        end
+        done = done_q$q;
+        error = error_q$q;
+        if (rst) begin
+            busy$d = 1'b0;
+            aw_valid$d = 1'b0;
+            w_valid$d = 1'b0;
+            done_q$d = 1'b0;
+            error_q$d = 1'b0;
+        end
+    end
+    
+endmodule // qp_table_scale_mem_wr
+
+
+module qp_table_scale_mem_wr_aw_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_aw_addr
+
+
+module qp_table_scale_mem_wr_aw_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_aw_valid
+
+
+module qp_table_scale_mem_wr_beat(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_beat
+
+
+module qp_table_scale_mem_wr_busy(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_busy
+
+
+module qp_table_scale_mem_wr_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_data
+
+
+module qp_table_scale_mem_wr_done_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_done_q
+
+
+module qp_table_scale_mem_wr_error_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_error_q
+
+
+module qp_table_scale_mem_wr_last(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_last
+
+
+module qp_table_scale_mem_wr_strb(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_strb
+
+
+module qp_table_scale_mem_wr_w_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_w_data
+
+
+module qp_table_scale_mem_wr_w_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_w_index
+
+
+module qp_table_scale_mem_wr_w_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_w_last
+
+
+module qp_table_scale_mem_wr_w_strb(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_w_strb
+
+
+module qp_table_scale_mem_wr_w_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // qp_table_scale_mem_wr_w_valid
 
 
 module qp_table_scale_miss(clock,rst,state_base,req_valid$0,req_valid$1,req_ready$0,req_ready$1,req_block$0,req_block$1,ans_valid$0,ans_valid$1,ans_ready$0,ans_ready$1,ans_slot$0,ans_slot$1,rel_valid$0,rel_valid$1,rel_slot$0,rel_slot$1,rd_slot$0,rd_slot$1,rd_word$0,rd_word$1,rd_data$0,rd_data$1,rd_filled$0,rd_filled$1,rd_error$0,rd_error$1,rd_slot2$0,rd_slot2$1,rd_filled2$0,rd_filled2$1,taken_merged,taken_new,taken_slot,cw_valid,cw_line,cw_block,cw_beat,cw_last,cw_data,busy_block,busy,hold_valid,hold_block,arvalid,arready,araddr,arlen,arsize,arburst,rvalid,rready,rdata,rresp,rlast);

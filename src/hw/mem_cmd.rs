@@ -46,15 +46,20 @@
 //! a second read and write.
 //!
 //! The AXI read port (`c_ar*`, `c_r*`) carries ID 1 at the top level, which arbitrates it with
-//! the miss unit's (ID 0). `c_rready` is low only while a beat of the engine's is held (the cycle
-//! after it is taken): it does not depend on the R channel, and the top level ANDs it with the
-//! other readers' (R carries no combinational path from `m_axi_rid` to `m_axi_rready`).
+//! the miss unit's (ID 0) behind a register slice (`eng_ar_skid`: `c_arready` is a register),
+//! and gives the engine its R beats one edge after their handshake (`eng_r_valid`, with
+//! `rready` low in that cycle). `c_rready` is low while a beat of the engine's is held (the
+//! cycle after the engine takes it): it does not depend on the R channel, and the top level
+//! ANDs it with the other readers' (R carries no combinational path from `m_axi_rid` to
+//! `m_axi_rready`). The writes go through the [`MemWriter`](super::mem_writer::MemWriter)
+//! beside the engine. So no logic of the engine follows an AXI input: Verilator evaluates it
+//! once a cycle, not again at every change of the inputs.
 
 use super::cmd_counters::CmdEvents;
 use super::codes::{CmdCodes, MapOps, OpCodes};
 use super::defaults;
 use super::free_map::FreeMap;
-use super::mem_writer::{MemWriter, MEM_DATA_BITS_MAX, MEM_STRB_BITS_MAX};
+use super::mem_writer::{MEM_DATA_BITS_MAX, MEM_STRB_BITS_MAX};
 use super::miss_unit::{MissParams, BLOCK_NUM_BITS, WORD_BITS_MAX};
 use super::quarantine::{Quarantine, COUNT_BITS};
 use super::ram::{Ram, RAM_ADDR_BITS};
@@ -190,24 +195,23 @@ pub struct MemCmdEngine {
     pub c_rdata: Signal<In, Bits<MEM_DATA_BITS_MAX>>,
     pub c_rresp: Signal<In, Bits<2>>,
     pub c_rlast: Signal<In, Bit>,
-    // AXI4 write (through the writer).
-    pub awvalid: Signal<Out, Bit>,
-    pub awready: Signal<In, Bit>,
-    pub awaddr: Signal<Out, Bits<ADDR_BITS>>,
-    pub awlen: Signal<Out, Bits<8>>,
-    pub wvalid: Signal<Out, Bit>,
-    pub wready: Signal<In, Bit>,
-    pub wdata: Signal<Out, Bits<MEM_DATA_BITS_MAX>>,
-    pub wstrb: Signal<Out, Bits<MEM_STRB_BITS_MAX>>,
-    pub wlast: Signal<Out, Bit>,
-    pub bvalid: Signal<In, Bit>,
-    pub bready: Signal<Out, Bit>,
-    pub bresp: Signal<In, Bits<2>>,
+    // The writes, through the [`MemWriter`](super::mem_writer::MemWriter) beside the engine
+    // at the top level (its request, from registers; its `done` and `error`, registered): no
+    // logic of the engine follows an AXI input (Verilator evaluates such logic again at every
+    // change of the inputs).
+    pub wr_req_valid: Signal<Out, Bit>,
+    pub wr_req_ready: Signal<In, Bit>,
+    pub wr_req_addr: Signal<Out, Bits<ADDR_BITS>>,
+    pub wr_req_last: Signal<Out, Bits<8>>,
+    pub wr_req_beat: Signal<Out, Bits<8>>,
+    pub wr_req_data: Signal<Out, Bits<MEM_DATA_BITS_MAX>>,
+    pub wr_req_strb: Signal<Out, Bits<MEM_STRB_BITS_MAX>>,
+    pub wr_done: Signal<In, Bit>,
+    pub wr_error: Signal<In, Bit>,
     // Children.
     map: FreeMap,
     /// (A 2-bit word type, 1 bit stored: rust-hdl declares a 1-bit port without a range.)
     written: Ram<Bits<2>>,
-    writer: MemWriter,
     /// The quarantine queue (a block both command engines use).
     quar: Quarantine,
     // Control.
@@ -599,8 +603,8 @@ impl MemCmdEngine {
                 result_qpn, init_done, state_base, state_base_wr, cache_swept, live_we, live_waddr, live_wdata,
                 hold_valid, hold_block, busy_block, busy, inv_valid, inv_line, inv_done, c_arvalid,
                 c_arready, c_araddr, c_arlen, c_rvalid, c_rready, c_rdata, c_rresp, c_rlast,
-                awvalid, awready, awaddr, awlen, wvalid, wready, wdata, wstrb, wlast, bvalid,
-                bready, bresp, events, state, cursor, op, qpn, time_q, rel, rel_overflow, blk,
+                wr_req_valid, wr_req_ready, wr_req_addr, wr_req_last, wr_req_beat, wr_req_data,
+                wr_req_strb, wr_done, wr_error, events, state, cursor, op, qpn, time_q, rel, rel_overflow, blk,
                 blk_o, tw, tw_known, start, start_blk, second, other_q, next_alloc, was_written,
                 hold_wait, wr_wait, t_ge_first, grp_sel_q, grp_bits_q, from_q, w, beat_r,
                 beat_ok, rd_err, ar_q, tword, tunit, other_live, new_word, pending_status,
@@ -626,7 +630,6 @@ impl MemCmdEngine {
             hi_wq: defaults(2),
             src_blk: defaults(2),
             map: FreeMap::new(&bp),
-            writer: MemWriter::new(m.mem_data_bits as usize),
             cbuf: Ram::with_layout(
                 2 * m.beats() as usize,
                 m.beats().trailing_zeros() as usize + 1,
@@ -814,28 +817,13 @@ impl Logic for MemCmdEngine {
         self.map.clock.next = self.clock.val();
         self.map.rst.next = self.rst.val();
         self.written.clock.next = self.clock.val();
-        self.writer.clock.next = self.clock.val();
-        self.writer.rst.next = self.rst.val();
-        // The writer's AXI side is this block's.
-        self.awvalid.next = self.writer.awvalid.val();
-        self.writer.awready.next = self.awready.val();
-        self.awaddr.next = self.writer.awaddr.val();
-        self.awlen.next = self.writer.awlen.val();
-        self.wvalid.next = self.writer.wvalid.val();
-        self.writer.wready.next = self.wready.val();
-        self.wdata.next = self.writer.wdata.val();
-        self.wstrb.next = self.writer.wstrb.val();
-        self.wlast.next = self.writer.wlast.val();
-        self.writer.bvalid.next = self.bvalid.val();
-        self.bready.next = self.writer.bready.val();
-        self.writer.bresp.next = self.bresp.val();
-        self.writer.req_valid.next = self.wr_req_q.q.val();
-        self.writer.req_addr.next = self.wr_addr_q.q.val();
-        self.writer.req_last.next = self.wr_last_q.q.val();
-        self.writer.req_beat.next = self.wr_beat_q.q.val();
-        self.writer.req_data.next = self.wr_data_q.q.val();
-        self.writer.req_strb.next = self.wr_strb_q.q.val();
-        if self.writer.req_ready.val() {
+        self.wr_req_valid.next = self.wr_req_q.q.val();
+        self.wr_req_addr.next = self.wr_addr_q.q.val();
+        self.wr_req_last.next = self.wr_last_q.q.val();
+        self.wr_req_beat.next = self.wr_beat_q.q.val();
+        self.wr_req_data.next = self.wr_data_q.q.val();
+        self.wr_req_strb.next = self.wr_strb_q.q.val();
+        if self.wr_req_ready.val() {
             self.wr_req_q.d.next = false;
         }
         if self.early_busy.q.val() & self.map.done.val() {
@@ -846,9 +834,9 @@ impl Logic for MemCmdEngine {
             self.pf_found.d.next = self.map.found.val();
             self.pf_res.d.next = bit_cast::<BLOCK_NUM_BITS, QPN_BITS>(self.map.result.val());
         }
-        if self.writer.done.val() {
+        if self.wr_done.val() {
             self.wr_fin.d.next = true;
-            self.wr_ferr.d.next = self.writer.error.val();
+            self.wr_ferr.d.next = self.wr_error.val();
         }
 
         self.ev.next.reserved = false;
@@ -1679,9 +1667,9 @@ impl Logic for MemCmdEngine {
                 }
             }
             MemState::WWait => {
-                if self.writer.done.val() | self.wr_fin.q.val() {
+                if self.wr_done.val() | self.wr_fin.q.val() {
                     self.state.d.next = MemState::OnChip;
-                    if (self.writer.done.val() & self.writer.error.val())
+                    if (self.wr_done.val() & self.wr_error.val())
                         | (self.wr_fin.q.val() & self.wr_ferr.q.val())
                     {
                         // The block's bytes in memory are undefined now: not in the buffer.

@@ -2,8 +2,9 @@
 //! in_memory`, docs/state_in_memory.md). A command writes through it either the bus beat
 //! that holds the state word it changed, or, the first time it touches a block, the whole
 //! block (lazy initialisation: every other word of a block never written is FREE with
-//! generation 0, all zero bits). A child of the state in memory's command engine
-//! ([`MemCmdEngine`](super::mem_cmd::MemCmdEngine)); also tested alone
+//! generation 0, all zero bits). Beside the state in memory's command engine
+//! ([`MemCmdEngine`](super::mem_cmd::MemCmdEngine)) at the top level, which passes it the
+//! engine's requests (so no logic of the engine follows AW, W or B); also tested alone
 //! (`testbench/tests/block_mem_writer.rs`).
 //!
 //! One write at a time, as the command engine runs one command at a time:

@@ -27,7 +27,7 @@ use super::drain::Drain;
 use super::live_filter::LiveFilter;
 use super::lookup_pipe::LookupPipe;
 use super::mem_cmd::MemCmdEngine;
-use super::mem_writer::MEM_DATA_BITS_MAX;
+use super::mem_writer::{MemWriter, MEM_DATA_BITS_MAX};
 use super::miss_unit::MissUnit;
 use super::read_arb::ReadArb;
 use super::skid::Skid;
@@ -124,6 +124,11 @@ pub struct QpTable {
     /// State in memory: the register slice between the miss unit's reads and the arbiter
     /// (`ar_skid`), so that no logic of the miss unit follows `m_axi_arready`.
     ar_skid: Vec<Skid<Bits<ADDR_BITS>>>,
+    /// The same for the command engine's reads (`eng_ar_skid`).
+    eng_ar_skid: Vec<Skid<Bits<ADDR_BITS>>>,
+    /// State in memory: the command engine's AXI4 write master (`mem_wr`), beside the engine
+    /// so that no logic of the engine follows AW, W or B.
+    mem_wr: Vec<MemWriter>,
     /// State in memory: the `live` filter, one copy per two ports (`live_<k>`: pipes `2k`
     /// on its port A, `2k + 1` on its port B), none otherwise.
     live: Vec<LiveFilter>,
@@ -279,6 +284,12 @@ impl QpTable {
             cw: params.state_mem.iter().map(CacheWrites::new).collect(),
             arb: (0..usize::from(smem)).map(|_| ReadArb::new(mem)).collect(),
             ar_skid: (0..usize::from(smem)).map(|_| Skid::default()).collect(),
+            eng_ar_skid: (0..usize::from(smem)).map(|_| Skid::default()).collect(),
+            mem_wr: params
+                .state_mem
+                .iter()
+                .map(|m| MemWriter::new(m.mem_data_bits as usize))
+                .collect(),
             live: params
                 .state_mem
                 .iter()
@@ -323,6 +334,12 @@ impl QpTable {
         }
         for a in &self.ar_skid {
             check_all(a)?;
+        }
+        for a in &self.eng_ar_skid {
+            check_all(a)?;
+        }
+        for w in &self.mem_wr {
+            check_all(w)?;
         }
         for l in &self.live {
             check_all(l)?;
@@ -631,6 +648,12 @@ impl Block for QpTable {
         for a in &mut self.ar_skid {
             a.connect_all();
         }
+        for a in &mut self.eng_ar_skid {
+            a.connect_all();
+        }
+        for w in &mut self.mem_wr {
+            w.connect_all();
+        }
         for l in &mut self.live {
             l.connect_all();
         }
@@ -664,6 +687,12 @@ impl Block for QpTable {
         for a in &mut self.ar_skid {
             a.update_all();
         }
+        for a in &mut self.eng_ar_skid {
+            a.update_all();
+        }
+        for w in &mut self.mem_wr {
+            w.update_all();
+        }
         for l in &mut self.live {
             l.update_all();
         }
@@ -681,6 +710,8 @@ impl Block for QpTable {
             || self.cw.iter().any(|c| c.has_changed())
             || self.arb.iter().any(|a| a.has_changed())
             || self.ar_skid.iter().any(|a| a.has_changed())
+            || self.eng_ar_skid.iter().any(|a| a.has_changed())
+            || self.mem_wr.iter().any(|w| w.has_changed())
             || self.live.iter().any(|l| l.has_changed())
     }
 
@@ -715,6 +746,12 @@ impl Block for QpTable {
         }
         for a in &self.ar_skid {
             a.accept("ar_skid", probe);
+        }
+        for a in &self.eng_ar_skid {
+            a.accept("eng_ar_skid", probe);
+        }
+        for w in &self.mem_wr {
+            w.accept("mem_wr", probe);
         }
         for (k, l) in self.live.iter().enumerate() {
             l.accept(&format!("live_{k}"), probe);

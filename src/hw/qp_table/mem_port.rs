@@ -19,7 +19,8 @@ impl QpTable {
     ///   handshake output is held low (`gate`) whatever the blocks show, so no transfer is
     ///   taken while a block still runs that the next edge resets.
     /// - State in memory: `miss_r_*`, the miss unit's R beats (handshake, data, response,
-    ///   last) registered, so no logic of the miss unit follows `m_axi_r*` combinationally.
+    ///   last) registered, so no logic of the miss unit follows `m_axi_r*` combinationally;
+    ///   `eng_r_valid`, the command engine's handshakes (ID 1), with the same data.
     pub(super) fn registers(&self) -> String {
         let mut v = String::from(
             "reg rst_r;\n\
@@ -28,19 +29,21 @@ impl QpTable {
         let mut init = vec!["rst_r = 1'b0;".to_string()];
         if self.params.state_mem.is_some() {
             let bus = self.params.mem_data_bits as usize;
-            let mine = if self.params.dir_in_memory() {
-                "(m_axi_rid == 2'd0)"
+            let (mine, eng) = if self.params.dir_in_memory() {
+                ("(m_axi_rid == 2'd0)", "(m_axi_rid == 2'd1)")
             } else {
-                "~m_axi_rid"
+                ("~m_axi_rid", "m_axi_rid")
             };
             let _ = write!(
                 v,
                 "reg miss_r_valid;\n\
+                 reg eng_r_valid;\n\
                  reg [{dm}:0] miss_r_data;\n\
                  reg [1:0] miss_r_resp;\n\
                  reg miss_r_last;\n\
                  always @(posedge clk) begin\n\
                  \x20   miss_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & {mine};\n\
+                 \x20   eng_r_valid <= ~rst_r & m_axi_rvalid & m_axi_rready & {eng};\n\
                  \x20   miss_r_data <= m_axi_rdata;\n\
                  \x20   miss_r_resp <= m_axi_rresp;\n\
                  \x20   miss_r_last <= m_axi_rlast;\n\
@@ -48,6 +51,7 @@ impl QpTable {
                 dm = bus - 1
             );
             init.push("miss_r_valid = 1'b0;".into());
+            init.push("eng_r_valid = 1'b0;".into());
             init.push(format!("miss_r_data = {bus}'d0;"));
             init.push("miss_r_resp = 2'd0;".into());
             init.push("miss_r_last = 1'b0;".into());
@@ -133,10 +137,16 @@ impl QpTable {
         set("arb$a_addr", "ar_skid$data_out");
         set("ar_skid$out_ready", "arb$a_ready");
         set("arb$a_len", "miss$arlen");
-        set("arb$b_valid", "engine$c_arvalid");
-        set("arb$b_addr", "engine$c_araddr");
+        // The command engine's too (its `arlen` is a constant as well).
+        set("eng_ar_skid$clock", "clk");
+        set("eng_ar_skid$rst", "rst_r");
+        set("eng_ar_skid$in_valid", "engine$c_arvalid");
+        set("eng_ar_skid$data_in", "engine$c_araddr");
+        set("engine$c_arready", "eng_ar_skid$in_ready");
+        set("arb$b_valid", "eng_ar_skid$out_valid");
+        set("arb$b_addr", "eng_ar_skid$data_out");
+        set("eng_ar_skid$out_ready", "arb$b_ready");
         set("arb$b_len", "engine$c_arlen");
-        set("engine$c_arready", "arb$b_ready");
         set("arb$arready", "m_axi_arready");
         set("m_axi_arvalid", "arb$arvalid & ~rst_r");
         let dir = self.params.dir_in_memory();
@@ -183,18 +193,14 @@ impl QpTable {
             set(&format!("m_axi_{s}"), &format!("m_axi_{s}_value"));
         }
         // R, back by ID.
-        let rdata = if bus < MEM_DATA_BITS_MAX {
-            format!("{{{}'d0, m_axi_rdata}}", MEM_DATA_BITS_MAX - bus)
-        } else {
-            "m_axi_rdata".into()
-        };
         if dir {
+            let rdata = if bus < MEM_DATA_BITS_MAX {
+                format!("{{{}'d0, m_axi_rdata}}", MEM_DATA_BITS_MAX - bus)
+            } else {
+                "m_axi_rdata".into()
+            };
             // A reader sees a beat only when it moves (`rready` may be low for another
             // reader's sake).
-            set(
-                "engine$c_rvalid",
-                "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd1)",
-            );
             set(
                 "fetch$rvalid",
                 "m_axi_rvalid & m_axi_rready & (m_axi_rid == 2'd2)",
@@ -204,7 +210,7 @@ impl QpTable {
             // the memory port depends combinationally on an input).
             set(
                 "m_axi_rready",
-                "fetch$rready & engine$c_rready & miss$rready",
+                "fetch$rready & engine$c_rready & ~eng_r_valid & miss$rready",
             );
             set("fetch$rdata", &rdata);
             set("fetch$rresp", "m_axi_rresp");
@@ -212,12 +218,25 @@ impl QpTable {
         } else {
             // A reader sees a beat only when it moves (`rready` may be low for another
             // reader's sake).
-            set("engine$c_rvalid", "m_axi_rvalid & m_axi_rready & m_axi_rid");
-            set("m_axi_rready", "engine$c_rready & miss$rready");
+            set(
+                "m_axi_rready",
+                "engine$c_rready & ~eng_r_valid & miss$rready",
+            );
         }
-        set("engine$c_rdata", &rdata);
-        set("engine$c_rresp", "m_axi_rresp");
-        set("engine$c_rlast", "m_axi_rlast");
+        // The engine's beats one edge after their handshake too (`eng_r_valid`, `registers`,
+        // with the miss unit's `miss_r_*` data); `rready` stays low in that cycle (the engine
+        // takes the beat at the next edge, and holds `c_rready` low while it scans it).
+        set("engine$c_rvalid", "eng_r_valid");
+        if bus < MEM_DATA_BITS_MAX {
+            set(
+                "engine$c_rdata",
+                &format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus),
+            );
+        } else {
+            set("engine$c_rdata", "miss_r_data");
+        }
+        set("engine$c_rresp", "miss_r_resp");
+        set("engine$c_rlast", "miss_r_last");
         // The miss unit's beats one edge after their handshake (`miss_r_*`, `registers`).
         set("miss$rvalid", "miss_r_valid");
         if bus < MEM_DATA_BITS_MAX {
@@ -230,30 +249,38 @@ impl QpTable {
         }
         set("miss$rresp", "miss_r_resp");
         set("miss$rlast", "miss_r_last");
-        // AW, W, B: the command engine's writer.
-        set("m_axi_awvalid", "engine$awvalid & ~rst_r");
-        set("engine$awready", "m_axi_awready");
-        set("m_axi_awaddr", &format!("engine$awaddr[{}:0]", addr - 1));
-        if addr < ADDR_BITS {
-            unused.push(format!("engine$awaddr[{}:{addr}]", ADDR_BITS - 1));
+        // AW, W, B: the command engine's writes, through its writer (`mem_wr`).
+        set("mem_wr$clock", "clk");
+        set("mem_wr$rst", "rst_r");
+        for p in ["valid", "addr", "last", "beat", "data", "strb"] {
+            set(&format!("mem_wr$req_{p}"), &format!("engine$wr_req_{p}"));
         }
-        set("m_axi_awlen", "engine$awlen");
-        set("m_axi_wvalid", "engine$wvalid & ~rst_r");
-        set("engine$wready", "m_axi_wready");
-        set("m_axi_wdata", &format!("engine$wdata[{}:0]", bus - 1));
-        set("m_axi_wstrb", &format!("engine$wstrb[{}:0]", bus / 8 - 1));
+        set("engine$wr_req_ready", "mem_wr$req_ready");
+        set("engine$wr_done", "mem_wr$done");
+        set("engine$wr_error", "mem_wr$error");
+        set("m_axi_awvalid", "mem_wr$awvalid & ~rst_r");
+        set("mem_wr$awready", "m_axi_awready");
+        set("m_axi_awaddr", &format!("mem_wr$awaddr[{}:0]", addr - 1));
+        if addr < ADDR_BITS {
+            unused.push(format!("mem_wr$awaddr[{}:{addr}]", ADDR_BITS - 1));
+        }
+        set("m_axi_awlen", "mem_wr$awlen");
+        set("m_axi_wvalid", "mem_wr$wvalid & ~rst_r");
+        set("mem_wr$wready", "m_axi_wready");
+        set("m_axi_wdata", &format!("mem_wr$wdata[{}:0]", bus - 1));
+        set("m_axi_wstrb", &format!("mem_wr$wstrb[{}:0]", bus / 8 - 1));
         if bus < MEM_DATA_BITS_MAX {
-            unused.push(format!("engine$wdata[{}:{bus}]", MEM_DATA_BITS_MAX - 1));
+            unused.push(format!("mem_wr$wdata[{}:{bus}]", MEM_DATA_BITS_MAX - 1));
             unused.push(format!(
-                "engine$wstrb[{}:{}]",
+                "mem_wr$wstrb[{}:{}]",
                 MEM_DATA_BITS_MAX / 8 - 1,
                 bus / 8
             ));
         }
-        set("m_axi_wlast", "engine$wlast");
-        set("engine$bvalid", "m_axi_bvalid");
-        set("engine$bresp", "m_axi_bresp");
-        set("m_axi_bready", "engine$bready");
+        set("m_axi_wlast", "mem_wr$wlast");
+        set("mem_wr$bvalid", "m_axi_bvalid");
+        set("mem_wr$bresp", "m_axi_bresp");
+        set("m_axi_bready", "mem_wr$bready");
         unused.push("m_axi_bid".into());
     }
 }
