@@ -223,30 +223,22 @@ impl QpTable {
                 "engine$c_rready & ~eng_r_valid & miss$rready",
             );
         }
+        // The registered beat, at the readers' width.
+        let r_data = if bus < MEM_DATA_BITS_MAX {
+            format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus)
+        } else {
+            "miss_r_data".to_string()
+        };
         // The engine's beats one edge after their handshake too (`eng_r_valid`, `registers`,
         // with the miss unit's `miss_r_*` data); `rready` stays low in that cycle (the engine
         // takes the beat at the next edge, and holds `c_rready` low while it scans it).
         set("engine$c_rvalid", "eng_r_valid");
-        if bus < MEM_DATA_BITS_MAX {
-            set(
-                "engine$c_rdata",
-                &format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus),
-            );
-        } else {
-            set("engine$c_rdata", "miss_r_data");
-        }
+        set("engine$c_rdata", &r_data);
         set("engine$c_rresp", "miss_r_resp");
         set("engine$c_rlast", "miss_r_last");
         // The miss unit's beats one edge after their handshake (`miss_r_*`, `registers`).
         set("miss$rvalid", "miss_r_valid");
-        if bus < MEM_DATA_BITS_MAX {
-            set(
-                "miss$rdata",
-                &format!("{{{}'d0, miss_r_data}}", MEM_DATA_BITS_MAX - bus),
-            );
-        } else {
-            set("miss$rdata", "miss_r_data");
-        }
+        set("miss$rdata", &r_data);
         set("miss$rresp", "miss_r_resp");
         set("miss$rlast", "miss_r_last");
         // AW, W, B: the command engine's writes, through its writer (`mem_wr`).
