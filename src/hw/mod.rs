@@ -18,7 +18,7 @@
 //! | [`head_fifo`] | `head_fifo.rs` | the head-registered kind of [`MemFifo`](mem_fifo::MemFifo) (its head read ahead into registers: no path from the array's read data back to its read address): the state cache's and miss unit's queues, the response queue of a pipe with the directory in memory |
 //! | [`Ram`](ram::Ram) | `ram.rs` | the RAM block: state RAM and on-chip directory (one copy per reader), free-map levels, the quarantine queue |
 //! | [`CmdEngine`](cmd_engine::CmdEngine) | `cmd_engine.rs` | init sweep, ALLOC / ALLOC_AT / PUBLISH / FREE (with the drain) / DIR_FLUSH |
-//! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd.rs` | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
+//! | [`MemCmdEngine`](mem_cmd::MemCmdEngine) | `mem_cmd/` (`mod.rs`; the constructor in `build.rs`, the states in `state.rs`) | state in_memory (SPEC §9): the command engine of that mode: the state table in memory (block buffer, write-through), `written`, the live filter's writes, the block free map |
 //! | [`Quarantine`](quarantine::Quarantine) | `quarantine.rs` | a child of either command engine: the quarantine queue (SPEC §6), its time check |
 //! | [`Drain`](drain::Drain) | `drain.rs` | beside either command engine: the FREE drain's per-port count of the lookups in flight |
 //! | [`CmdCounters`](cmd_counters::CmdCounters) | `cmd_counters.rs` | beside either command engine: the command counters of SPEC §6 |
